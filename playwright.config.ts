@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './scripts/browser';
+
+const browser = findChromium();
+const port = Number(process.env.GLASSBOX_PORT ?? 4173);
+
+// Specs run against the production build (vite build + vite preview), in Chromium only.
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI_JSON
+    ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]]
+    : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: browser.executablePath,
+      args: CHROMIUM_ARGS,
+    },
+  },
+  webServer: {
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});

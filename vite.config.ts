@@ -1,0 +1,12 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The site is static: `vite build` emits dist/, `vite preview` serves it for Playwright.
+export default defineConfig({
+  plugins: [react()],
+  base: './',
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true },
+  preview: { port: 4173, strictPort: true },
+  server: { port: 5173 },
+});
