@@ -49,7 +49,11 @@ export function crc32cUpdate(crc: number, bytes: Uint8Array, start = 0, end: num
   let i = start;
   const end8 = end - 8;
   while (i <= end8) {
-    c ^= (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24);
+    c ^=
+      (bytes[i] as number) |
+      ((bytes[i + 1] as number) << 8) |
+      ((bytes[i + 2] as number) << 16) |
+      ((bytes[i + 3] as number) << 24);
     c =
       (t[1792 + (c & 0xff)] as number) ^
       (t[1536 + ((c >>> 8) & 0xff)] as number) ^

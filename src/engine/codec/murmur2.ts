@@ -50,9 +50,13 @@ export function toPositive(n: number): number {
 /** The partition Kafka's default partitioner picks for a non-null key. */
 export function defaultPartition(keyBytes: Uint8Array, numPartitions: number): number {
   if (!Number.isInteger(numPartitions) || numPartitions < 1) {
-    throw new KafkaError('INVALID_PARTITIONS', `number of partitions must be a positive integer, got ${numPartitions}`, {
-      numPartitions,
-    });
+    throw new KafkaError(
+      'INVALID_PARTITIONS',
+      `number of partitions must be a positive integer, got ${numPartitions}`,
+      {
+        numPartitions,
+      },
+    );
   }
   return toPositive(murmur2(keyBytes)) % numPartitions;
 }
