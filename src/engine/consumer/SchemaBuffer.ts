@@ -22,9 +22,12 @@ export class SchemaReader {
 
   private need(n: number, field: string): void {
     if (this.pos + n > this.bytes.length) {
-      throw new CorruptRecordError(`${this.what}: ${field} needs ${n} bytes at ${this.pos}, only ${this.remaining()} left`, {
-        position: this.pos,
-      });
+      throw new CorruptRecordError(
+        `${this.what}: ${field} needs ${n} bytes at ${this.pos}, only ${this.remaining()} left`,
+        {
+          position: this.pos,
+        },
+      );
     }
   }
 
