@@ -1,0 +1,109 @@
+import { useEffect } from 'react';
+import type { Session } from '../session';
+import { SPEEDS, type Speed, useUi } from '../store';
+
+/** True when a key press belongs to a text field or control rather than to the page. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  const tag = target.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || target.isContentEditable;
+}
+
+function formatClock(ms: number): string {
+  if (!ms) return '--:--:--.---';
+  const d = new Date(ms);
+  return d.toISOString().slice(11, 23);
+}
+
+/** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps. */
+export function TimeControls({ session }: { session: Session }) {
+  const playing = useUi((s) => s.playing);
+  const speed = useUi((s) => s.speed);
+  const nowMs = useUi((s) => s.nowMs);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      if (e.key === ' ') {
+        e.preventDefault();
+        session.togglePlay();
+      } else if (e.key === 'ArrowRight') {
+        e.preventDefault();
+        session.step();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [session]);
+
+  return (
+    <fieldset className="time-controls" aria-label="Engine clock">
+      <legend className="visually-hidden">Engine clock</legend>
+      <button
+        type="button"
+        className="btn btn-icon"
+        data-testid="time-play"
+        aria-pressed={playing}
+        aria-label={playing ? 'Pause (space)' : 'Play (space)'}
+        title={playing ? 'Pause (space)' : 'Play (space)'}
+        onClick={() => session.togglePlay()}
+      >
+        {playing ? <PauseIcon /> : <PlayIcon />}
+      </button>
+      <button
+        type="button"
+        className="btn btn-icon"
+        data-testid="time-step"
+        aria-label="Step 10 ms (right arrow)"
+        title="Step 10 ms (right arrow)"
+        onClick={() => session.step()}
+      >
+        <StepIcon />
+      </button>
+      <label className="speed">
+        <span className="visually-hidden">Speed</span>
+        <select
+          className="select"
+          data-testid="time-speed"
+          value={speed}
+          onChange={(e) => session.setSpeed(Number(e.target.value) as Speed)}
+        >
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s}x
+            </option>
+          ))}
+        </select>
+      </label>
+      <output className="clock mono" data-testid="time-now" title="Engine clock (UTC)">
+        {formatClock(nowMs)}
+      </output>
+    </fieldset>
+  );
+}
+
+function PlayIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+      <path d="M3 2 L12 7 L3 12 Z" fill="currentColor" />
+    </svg>
+  );
+}
+
+function PauseIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+      <rect x="3" y="2" width="3" height="10" fill="currentColor" />
+      <rect x="8" y="2" width="3" height="10" fill="currentColor" />
+    </svg>
+  );
+}
+
+function StepIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+      <path d="M2 2 L9 7 L2 12 Z" fill="currentColor" />
+      <rect x="10" y="2" width="2" height="10" fill="currentColor" />
+    </svg>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The page's proxy for the engine worker. `call('produce', {...})` posts one request and resolves
+ * with that command's typed result, or rejects with a WorkerError carrying the Kafka error name.
+ * Pending requests wait in a map keyed by message id; replies may arrive in any order.
+ */
+import type {
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  SerializedError,
+  WorkerMessage,
+  WorkerRequest,
+} from './protocol';
+
+/** An error raised inside the worker, rebuilt on the page side with its Kafka error name. */
+export class WorkerError extends Error {
+  readonly code: string | null;
+  readonly details: Record<string, unknown>;
+  constructor(e: SerializedError) {
+    super(e.message);
+    this.name = e.name;
+    this.code = e.code;
+    this.details = e.details ?? {};
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Collects the byte arrays inside a value so they travel in the transfer list. */
+function transferables(value: unknown, out: Transferable[] = [], depth = 0): Transferable[] {
+  if (depth > 4 || value === null || typeof value !== 'object') return out;
+  if (value instanceof Uint8Array) {
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.buffer instanceof ArrayBuffer)
+      out.push(value.buffer);
+    return out;
+  }
+  for (const v of Object.values(value)) transferables(v, out, depth + 1);
+  return out;
+}
+
+export class EngineClient {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private fatalListeners: ((e: WorkerError) => void)[] = [];
+
+  constructor(worker?: Worker) {
+    this.worker =
+      worker ?? new Worker(new URL('./host.ts', import.meta.url), { type: 'module', name: 'glassbox-engine' });
+    this.worker.onmessage = (ev: MessageEvent<WorkerMessage>) => this.receive(ev.data);
+    this.worker.onerror = (ev: ErrorEvent) => {
+      ev.preventDefault();
+      this.fail(
+        new WorkerError({ name: 'WorkerError', code: null, message: ev.message || 'the engine worker failed' }),
+      );
+    };
+  }
+
+  /** Sends one command; resolves with its result. */
+  call<K extends CommandName>(type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
+    const messageId = this.nextId++;
+    const request = { messageId, type, data } as WorkerRequest;
+    return new Promise<CommandResult<K>>((resolve, reject) => {
+      this.pending.set(messageId, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage(request, transferables(data));
+    });
+  }
+
+  /** Called when the worker dies or cannot start: every pending call is rejected too. */
+  onFatal(listener: (e: WorkerError) => void): () => void {
+    this.fatalListeners.push(listener);
+    return () => {
+      this.fatalListeners = this.fatalListeners.filter((l) => l !== listener);
+    };
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    this.fail(new WorkerError({ name: 'WorkerError', code: null, message: 'the engine worker was stopped' }));
+  }
+
+  private receive(msg: WorkerMessage): void {
+    if ('notice' in msg) {
+      if (msg.notice === 'fatal') this.fail(new WorkerError(msg.error));
+      return;
+    }
+    const p = this.pending.get(msg.requestId);
+    if (!p) return;
+    this.pending.delete(msg.requestId);
+    if (msg.ok) p.resolve(msg.data);
+    else p.reject(new WorkerError(msg.error));
+  }
+
+  private fail(e: WorkerError): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+    for (const l of this.fatalListeners) l(e);
+  }
+}
