@@ -47,7 +47,17 @@ export type KafkaErrorCode =
   | 'KAFKA_STORAGE_ERROR'
   | 'NODE_EXISTS'
   | 'NO_NODE'
-  | 'INVALID_REQUEST';
+  | 'INVALID_REQUEST'
+  | 'NOT_CONTROLLER'
+  | 'STALE_BROKER_EPOCH'
+  | 'PREFERRED_LEADER_NOT_AVAILABLE'
+  | 'ELECTION_NOT_NEEDED'
+  | 'ELIGIBLE_LEADERS_NOT_AVAILABLE'
+  | 'NO_REASSIGNMENT_IN_PROGRESS'
+  | 'UNKNOWN_PRODUCER_ID'
+  | 'UNKNOWN_SERVER_ERROR'
+  | 'BAD_VERSION'
+  | 'NOT_EMPTY';
 
 /** Kafka's numeric code for each error name, as on the wire. */
 export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
@@ -96,6 +106,17 @@ export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
   // Not Kafka wire errors: ZooKeeper's KeeperException codes for the coordination store.
   NODE_EXISTS: -110,
   NO_NODE: -101,
+  NOT_CONTROLLER: 41,
+  STALE_BROKER_EPOCH: 77,
+  PREFERRED_LEADER_NOT_AVAILABLE: 80,
+  ELECTION_NOT_NEEDED: 84,
+  ELIGIBLE_LEADERS_NOT_AVAILABLE: 83,
+  NO_REASSIGNMENT_IN_PROGRESS: 85,
+  UNKNOWN_PRODUCER_ID: 59,
+  UNKNOWN_SERVER_ERROR: -1,
+  // ZooKeeper KeeperException codes, like NODE_EXISTS / NO_NODE above.
+  BAD_VERSION: -103,
+  NOT_EMPTY: -111,
 };
 
 /** The one error type the engine throws or reports. `code` is Kafka's error name. */

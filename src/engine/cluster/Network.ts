@@ -1,0 +1,335 @@
+import type { ApiName, KafkaRequest, KafkaResponse, NodeId } from './requests';
+import type { Scheduler } from './Scheduler';
+
+/**
+ * The simulated network between brokers and clients. A message sent at `sentAtMs` arrives at
+ * `arriveAtMs = sentAtMs + latency` (never before an earlier message on the same link: links are
+ * FIFO like a TCP connection). Delivery happens on the Scheduler, so ordering is deterministic.
+ *
+ * Nothing is delivered to or from a node that is down (crashed, powered off, stopped) or
+ * isolated (cut off by a network partition). The difference a client can observe:
+ *  - a crashed process resets its connections, so senders with requests outstanding to it get
+ *    a disconnect (Kafka's NetworkClient fails them and refreshes metadata);
+ *  - a power failure or an isolation says nothing: requests just never complete and the sender
+ *    finds out by its own timeout (request.timeout.ms).
+ *
+ * Every send, delivery and drop is reported with its times, so the UI can draw each message in
+ * flight by interpolating between sentAtMs and arriveAtMs (as RaftScope does).
+ */
+export interface RequestMessage {
+  kind: 'request';
+  id: number;
+  correlationId: number;
+  api: ApiName;
+  from: NodeId;
+  to: NodeId;
+  sentAtMs: number;
+  arriveAtMs: number;
+  body: KafkaRequest;
+}
+
+export interface ResponseMessage {
+  kind: 'response';
+  id: number;
+  correlationId: number;
+  api: ApiName;
+  from: NodeId;
+  to: NodeId;
+  sentAtMs: number;
+  arriveAtMs: number;
+  body: KafkaResponse;
+}
+
+export type NetworkMessage = RequestMessage | ResponseMessage;
+
+export type DropReason = 'senderDown' | 'senderIsolated' | 'receiverDown' | 'receiverIsolated';
+
+export type NetworkEvent =
+  | {
+      type: 'messageSent';
+      id: number;
+      kind: 'request' | 'response';
+      correlationId: number;
+      api: ApiName;
+      from: NodeId;
+      to: NodeId;
+      sentAtMs: number;
+      arriveAtMs: number;
+      body: KafkaRequest | KafkaResponse;
+    }
+  | {
+      type: 'messageDelivered';
+      id: number;
+      kind: 'request' | 'response';
+      correlationId: number;
+      api: ApiName;
+      from: NodeId;
+      to: NodeId;
+      atMs: number;
+    }
+  | {
+      type: 'messageDropped';
+      id: number;
+      kind: 'request' | 'response';
+      correlationId: number;
+      api: ApiName;
+      from: NodeId;
+      to: NodeId;
+      atMs: number;
+      reason: DropReason;
+    }
+  | { type: 'connectionReset'; node: NodeId; peer: NodeId; correlationId: number; api: ApiName; atMs: number }
+  | { type: 'nodeIsolated'; node: NodeId; atMs: number }
+  | { type: 'nodeHealed'; node: NodeId; atMs: number };
+
+/** What a node plugs into the network. */
+export interface NetworkEndpoint {
+  onRequest?(message: RequestMessage): void;
+  onResponse?(message: ResponseMessage): void;
+  /** A request this node sent will never be answered: the peer's process died. */
+  onDisconnect?(peer: NodeId, correlationId: number, api: ApiName): void;
+}
+
+export interface NetworkConfig {
+  /** One-way latency of every link, in ms. */
+  latencyMs: number;
+}
+
+interface Outstanding {
+  from: NodeId;
+  to: NodeId;
+  api: ApiName;
+}
+
+export class Network {
+  private readonly endpoints = new Map<NodeId, NetworkEndpoint>();
+  private readonly isolated = new Set<NodeId>();
+  /** Detached without resetting connections: the machine itself is off, nothing answers. */
+  private readonly powerless = new Set<NodeId>();
+  private readonly linkLatency = new Map<string, number>();
+  private readonly lastArrival = new Map<string, number>();
+  private readonly outstanding = new Map<number, Outstanding>();
+  private nextMessageId = 1;
+  private nextCorrelationId = 1;
+  latencyMs: number;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly emit: (event: NetworkEvent) => void,
+    config: Partial<NetworkConfig> = {},
+  ) {
+    this.latencyMs = config.latencyMs ?? 1;
+  }
+
+  /** Brings a node up on the network (a process starting). */
+  attach(node: NodeId, endpoint: NetworkEndpoint): void {
+    this.endpoints.set(node, endpoint);
+    this.powerless.delete(node);
+  }
+
+  /**
+   * Takes a node off the network (its process is gone). With `resetConnections`, peers waiting
+   * on it for a response hear about it (a crash); without, they don't (a power failure).
+   */
+  detach(node: NodeId, resetConnections: boolean): void {
+    this.endpoints.delete(node);
+    if (!resetConnections) this.powerless.add(node);
+    for (const [correlationId, o] of [...this.outstanding]) {
+      if (o.to !== node) continue;
+      this.outstanding.delete(correlationId);
+      if (!resetConnections || !this.reachable(o.from, node, true)) continue;
+      const at = this.scheduler.now() + this.latency(node, o.from);
+      this.scheduler.scheduleAt(at, () => {
+        const endpoint = this.endpoints.get(o.from);
+        if (!endpoint || this.isolated.has(o.from)) return;
+        this.emit({
+          type: 'connectionReset',
+          node: o.from,
+          peer: node,
+          correlationId,
+          api: o.api,
+          atMs: this.scheduler.now(),
+        });
+        endpoint.onDisconnect?.(node, correlationId, o.api);
+      });
+    }
+  }
+
+  isUp(node: NodeId): boolean {
+    return this.endpoints.has(node);
+  }
+
+  isolate(node: NodeId): void {
+    if (this.isolated.has(node)) return;
+    this.isolated.add(node);
+    this.emit({ type: 'nodeIsolated', node, atMs: this.scheduler.now() });
+  }
+
+  heal(node: NodeId): void {
+    if (!this.isolated.delete(node)) return;
+    this.emit({ type: 'nodeHealed', node, atMs: this.scheduler.now() });
+  }
+
+  isIsolated(node: NodeId): boolean {
+    return this.isolated.has(node);
+  }
+
+  /** Whether a message from `a` could reach `b` right now (a node always reaches itself). */
+  reachable(a: NodeId, b: NodeId, ignoreReceiverDown = false): boolean {
+    if (!this.endpoints.has(a)) return false;
+    if (!ignoreReceiverDown && !this.endpoints.has(b)) return false;
+    if (a === b) return true;
+    return !this.isolated.has(a) && !this.isolated.has(b);
+  }
+
+  /** Sets the one-way latency of one link (both directions), or of every link without peers. */
+  setLatency(ms: number, a?: NodeId, b?: NodeId): void {
+    if (a === undefined || b === undefined) this.latencyMs = ms;
+    else {
+      this.linkLatency.set(`${a}|${b}`, ms);
+      this.linkLatency.set(`${b}|${a}`, ms);
+    }
+  }
+
+  latency(from: NodeId, to: NodeId): number {
+    return this.linkLatency.get(`${from}|${to}`) ?? this.latencyMs;
+  }
+
+  /** Sends a request; returns its correlation id (the response carries the same one). */
+  send(from: NodeId, to: NodeId, body: KafkaRequest): number {
+    const correlationId = this.nextCorrelationId++;
+    const message: RequestMessage = {
+      kind: 'request',
+      id: this.nextMessageId++,
+      correlationId,
+      api: body.api,
+      from,
+      to,
+      sentAtMs: this.scheduler.now(),
+      arriveAtMs: this.arrival(from, to),
+      body,
+    };
+    // acks=0 produce requests get no response: nothing to wait for.
+    if (!(body.api === 'Produce' && body.acks === 0)) this.outstanding.set(correlationId, { from, to, api: body.api });
+    this.transmit(message);
+    return correlationId;
+  }
+
+  /** Answers a delivered request. */
+  reply(request: RequestMessage, body: KafkaResponse): void {
+    const message: ResponseMessage = {
+      kind: 'response',
+      id: this.nextMessageId++,
+      correlationId: request.correlationId,
+      api: request.api,
+      from: request.to,
+      to: request.from,
+      sentAtMs: this.scheduler.now(),
+      arriveAtMs: this.arrival(request.to, request.from),
+      body,
+    };
+    this.outstanding.delete(request.correlationId);
+    this.transmit(message);
+  }
+
+  /** Forgets a request its sender gave up on (timed out), so no reset is reported for it. */
+  abandon(correlationId: number): void {
+    this.outstanding.delete(correlationId);
+  }
+
+  private arrival(from: NodeId, to: NodeId): number {
+    const link = `${from}|${to}`;
+    const at = Math.max(this.scheduler.now() + this.latency(from, to), this.lastArrival.get(link) ?? 0);
+    this.lastArrival.set(link, at);
+    return at;
+  }
+
+  private transmit(message: NetworkMessage): void {
+    const { from, to } = message;
+    const senderProblem: DropReason | null = !this.endpoints.has(from)
+      ? 'senderDown'
+      : from !== to && this.isolated.has(from)
+        ? 'senderIsolated'
+        : null;
+    this.emit({
+      type: 'messageSent',
+      id: message.id,
+      kind: message.kind,
+      correlationId: message.correlationId,
+      api: message.api,
+      from,
+      to,
+      sentAtMs: message.sentAtMs,
+      arriveAtMs: message.arriveAtMs,
+      body: message.body,
+    });
+    if (senderProblem) {
+      this.drop(message, senderProblem);
+      return;
+    }
+    this.scheduler.scheduleAt(message.arriveAtMs, () => this.deliver(message));
+  }
+
+  private deliver(message: NetworkMessage): void {
+    const { from, to } = message;
+    let reason: DropReason | null = null;
+    if (from !== to && this.isolated.has(from)) reason = 'senderIsolated';
+    else if (from !== to && this.isolated.has(to)) reason = 'receiverIsolated';
+    else if (!this.endpoints.has(to)) reason = 'receiverDown';
+    const endpoint = this.endpoints.get(to);
+    if (reason || !endpoint) {
+      this.drop(message, reason ?? 'receiverDown');
+      if (message.kind === 'request' && reason === 'receiverDown') this.detachedPeerRefused(message);
+      return;
+    }
+    this.emit({
+      type: 'messageDelivered',
+      id: message.id,
+      kind: message.kind,
+      correlationId: message.correlationId,
+      api: message.api,
+      from,
+      to,
+      atMs: this.scheduler.now(),
+    });
+    if (message.kind === 'request') endpoint.onRequest?.(message);
+    else endpoint.onResponse?.(message);
+  }
+
+  /** A request reached a machine whose process is not running: the connection is refused. */
+  private detachedPeerRefused(message: RequestMessage): void {
+    if (!this.outstanding.delete(message.correlationId)) return;
+    if (this.powerless.has(message.to)) return;
+    const endpoint = this.endpoints.get(message.from);
+    if (!endpoint || this.isolated.has(message.from)) return;
+    this.scheduler.schedule(this.latency(message.to, message.from), () => {
+      const ep = this.endpoints.get(message.from);
+      if (!ep || this.isolated.has(message.from)) return;
+      this.emit({
+        type: 'connectionReset',
+        node: message.from,
+        peer: message.to,
+        correlationId: message.correlationId,
+        api: message.api,
+        atMs: this.scheduler.now(),
+      });
+      ep.onDisconnect?.(message.to, message.correlationId, message.api);
+    });
+  }
+
+  private drop(message: NetworkMessage, reason: DropReason): void {
+    // Lost for good: no response will come, so there is no connection left to reset.
+    if (message.kind === 'request' && reason !== 'receiverDown') this.outstanding.delete(message.correlationId);
+    this.emit({
+      type: 'messageDropped',
+      id: message.id,
+      kind: message.kind,
+      correlationId: message.correlationId,
+      api: message.api,
+      from: message.from,
+      to: message.to,
+      atMs: this.scheduler.now(),
+      reason,
+    });
+  }
+}
