@@ -1,9 +1,21 @@
 // Public surface of the engine. A plain list of re-exports; append yours below.
-export { crc32c, defaultPartition, murmur2, toPositive } from './codec';
-export type { AssignReplicasOptions, BrokerRackInfo, PlacementStep } from './cluster/ReplicaPlacement';
+export type {
+  CompressionType,
+  DefaultRecord,
+  RecordBatch,
+  RecordBatchHeader,
+  RecordBatchInput,
+  RecordHeader,
+  TimestampType,
+} from './codec';
 export {
-  assignReplicasToBrokers,
-  assignReplicasToBrokersWithSteps,
-  getRackAlternatedBrokerList,
-} from './cluster/ReplicaPlacement';
-export * from './cluster/requests';
+  crc32c,
+  decodeRecordBatches,
+  defaultPartition,
+  encodeRecordBatch,
+  murmur2,
+  RECORD_BATCH_OVERHEAD,
+  readBatchHeader,
+  toPositive,
+  validateBatchCrc,
+} from './codec';

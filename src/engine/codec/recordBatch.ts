@@ -1,0 +1,635 @@
+/**
+ * RecordBatch v2 (magic 2), the unit Kafka appends to a `.log` file and sends on the wire
+ * (org.apache.kafka.common.record.DefaultRecordBatch / DefaultRecord). Big-endian:
+ *
+ *   offset  size  field
+ *        0     8  baseOffset            first offset in the batch
+ *        8     4  batchLength           bytes after this field (= sizeInBytes - 12)
+ *       12     4  partitionLeaderEpoch
+ *       16     1  magic                 2
+ *       17     4  crc                   CRC-32C (unsigned) of bytes [21, end)
+ *       21     2  attributes            bits 0-2 codec, 3 timestamp type (1 = LogAppendTime),
+ *                                       4 transactional, 5 control, 6 delete horizon set
+ *       23     4  lastOffsetDelta
+ *       27     8  baseTimestamp
+ *       35     8  maxTimestamp
+ *       43     8  producerId
+ *       51     2  producerEpoch
+ *       53     4  baseSequence
+ *       57     4  record count
+ *       61     …  records (the whole section compressed when the codec is not none)
+ *
+ * Each record: length varint (bytes that follow), attributes int8, timestampDelta varlong,
+ * offsetDelta varint, key length varint (-1 = null) + key, value length varint (-1 = null) +
+ * value, header count varint, then per header: key length varint + UTF-8 key, value length
+ * varint (-1 = null) + value.
+ *
+ * 64-bit fields (baseOffset, timestamps, producerId) are JS numbers and must be safe integers;
+ * a decoded int64 outside ±(2^53 - 1) is reported as CORRUPT_MESSAGE, never rounded.
+ *
+ * Errors: the decoder throws only CorruptRecordError (CORRUPT_MESSAGE) — with `details.position`
+ * and `details.reason` ('truncated' | 'length' | 'magic' | 'crc' | 'record' | ...) — except for a
+ * batch whose CRC is valid and whose codec is snappy, lz4 or zstd, which throws KafkaError
+ * UNSUPPORTED_COMPRESSION_TYPE. The CRC is checked before anything inside the batch is trusted,
+ * and every length is checked against the bytes remaining before anything is allocated.
+ */
+import { CorruptRecordError, KafkaError } from '../errors';
+import { COMPRESSION_TYPES, type CompressionType, compressRecords, decompressRecords } from './compression';
+import { crc32c } from './crc32c';
+import { readUtf8, utf8Length, writeUtf8 } from './utf8';
+import { readVarint, readVarlong, sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from './varint';
+
+export interface RecordHeader {
+  key: string;
+  value: Uint8Array | null;
+}
+
+export interface DefaultRecord {
+  /** Record-level attributes (unused by Kafka today, always 0). */
+  attributes: number;
+  /** timestamp - baseTimestamp (CreateTime). */
+  timestampDelta: number;
+  /** offset - baseOffset. */
+  offsetDelta: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: RecordHeader[];
+}
+
+export interface RecordBatch {
+  baseOffset: number;
+  batchLength: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  /** CRC-32C as an unsigned 32-bit number. */
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  records: DefaultRecord[];
+}
+
+/** What encodeRecordBatch takes: batchLength, crc and magic are computed (magic must be 2 if given). */
+export type RecordBatchInput = Omit<RecordBatch, 'batchLength' | 'crc' | 'magic'> &
+  Partial<Pick<RecordBatch, 'batchLength' | 'crc' | 'magic'>>;
+
+/** A batch header read without decoding its records: what a log's forward scan and recovery need. */
+export interface RecordBatchHeader {
+  /** Byte position of the batch in the buffer it was read from. */
+  position: number;
+  baseOffset: number;
+  batchLength: number;
+  /** batchLength + 12: the bytes the batch occupies in the log. */
+  sizeInBytes: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  /** baseOffset + lastOffsetDelta. */
+  lastOffset: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+}
+
+// Layout (DefaultRecordBatch's *_OFFSET constants).
+export const BASE_OFFSET_OFFSET = 0;
+export const LENGTH_OFFSET = 8;
+export const PARTITION_LEADER_EPOCH_OFFSET = 12;
+export const MAGIC_OFFSET = 16;
+export const CRC_OFFSET = 17;
+export const ATTRIBUTES_OFFSET = 21;
+export const LAST_OFFSET_DELTA_OFFSET = 23;
+export const BASE_TIMESTAMP_OFFSET = 27;
+export const MAX_TIMESTAMP_OFFSET = 35;
+export const PRODUCER_ID_OFFSET = 43;
+export const PRODUCER_EPOCH_OFFSET = 51;
+export const BASE_SEQUENCE_OFFSET = 53;
+export const RECORDS_COUNT_OFFSET = 57;
+export const RECORDS_OFFSET = 61;
+/** Header bytes of a v2 batch (DefaultRecordBatch.RECORD_BATCH_OVERHEAD). */
+export const RECORD_BATCH_OVERHEAD = 61;
+/** baseOffset + batchLength: the bytes not counted in batchLength (Records.LOG_OVERHEAD). */
+export const LOG_OVERHEAD = 12;
+export const MAGIC_VALUE_V2 = 2;
+
+export const NO_PRODUCER_ID = -1;
+export const NO_PRODUCER_EPOCH = -1;
+export const NO_SEQUENCE = -1;
+export const NO_PARTITION_LEADER_EPOCH = -1;
+export const NO_TIMESTAMP = -1;
+
+// Attribute bits (DefaultRecordBatch).
+export const COMPRESSION_CODEC_MASK = 0x07;
+export const TIMESTAMP_TYPE_MASK = 0x08;
+export const TRANSACTIONAL_FLAG_MASK = 0x10;
+export const CONTROL_FLAG_MASK = 0x20;
+export const DELETE_HORIZON_FLAG_MASK = 0x40;
+
+export type TimestampType = 'CreateTime' | 'LogAppendTime';
+
+// ---------------------------------------------------------------------------------------------
+// Attributes
+
+/** The codec named by attributes bits 0-2; ids 5-7 are no codec, so the batch is corrupt. */
+export function compressionType(attributes: number): CompressionType {
+  const type = COMPRESSION_TYPES[attributes & COMPRESSION_CODEC_MASK];
+  if (type === undefined) {
+    throw new CorruptRecordError(`unknown compression type id ${attributes & COMPRESSION_CODEC_MASK}`, {
+      reason: 'compression',
+      attributes,
+    });
+  }
+  return type;
+}
+
+export function timestampType(attributes: number): TimestampType {
+  return attributes & TIMESTAMP_TYPE_MASK ? 'LogAppendTime' : 'CreateTime';
+}
+
+export function isTransactional(attributes: number): boolean {
+  return (attributes & TRANSACTIONAL_FLAG_MASK) !== 0;
+}
+
+export function isControlBatch(attributes: number): boolean {
+  return (attributes & CONTROL_FLAG_MASK) !== 0;
+}
+
+/** Set by the log cleaner once tombstones in the batch have a delete horizon (baseTimestamp). */
+export function hasDeleteHorizon(attributes: number): boolean {
+  return (attributes & DELETE_HORIZON_FLAG_MASK) !== 0;
+}
+
+/** Builds an attributes value. */
+export function batchAttributes(options: {
+  compression?: CompressionType;
+  timestampType?: TimestampType;
+  transactional?: boolean;
+  control?: boolean;
+}): number {
+  let a = COMPRESSION_TYPES.indexOf(options.compression ?? 'none');
+  if (options.timestampType === 'LogAppendTime') a |= TIMESTAMP_TYPE_MASK;
+  if (options.transactional) a |= TRANSACTIONAL_FLAG_MASK;
+  if (options.control) a |= CONTROL_FLAG_MASK;
+  return a;
+}
+
+/** The absolute offset of a record. */
+export function recordOffset(batch: Pick<RecordBatch, 'baseOffset'>, record: DefaultRecord): number {
+  return batch.baseOffset + record.offsetDelta;
+}
+
+/** A record's timestamp: the batch's maxTimestamp under LogAppendTime, else baseTimestamp + delta. */
+export function recordTimestamp(
+  batch: Pick<RecordBatch, 'attributes' | 'baseTimestamp' | 'maxTimestamp'>,
+  record: DefaultRecord,
+): number {
+  return batch.attributes & TIMESTAMP_TYPE_MASK ? batch.maxTimestamp : batch.baseTimestamp + record.timestampDelta;
+}
+
+/** DefaultRecordBatch.lastSequence: baseSequence + lastOffsetDelta, wrapping past Integer.MAX_VALUE. */
+export function lastSequence(baseSequence: number, lastOffsetDelta: number): number {
+  if (baseSequence === NO_SEQUENCE) return NO_SEQUENCE;
+  return incrementSequence(baseSequence, lastOffsetDelta);
+}
+
+/** DefaultRecordBatch.incrementSequence: sequence numbers wrap from 2^31 - 1 to 0. */
+export function incrementSequence(sequence: number, increment: number): number {
+  if (sequence > 0x7fffffff - increment) return increment - (0x7fffffff - sequence) - 1;
+  return sequence + increment;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Big-endian helpers
+
+const TWO_POW_32 = 4294967296;
+
+function readInt32(b: Uint8Array, p: number): number {
+  return ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
+}
+
+function readInt16(b: Uint8Array, p: number): number {
+  return (((b[p] as number) << 24) | ((b[p + 1] as number) << 16)) >> 16;
+}
+
+function readInt64(b: Uint8Array, p: number, field: string, position: number): number {
+  const hi = readInt32(b, p);
+  const lo = readInt32(b, p + 4) >>> 0;
+  const value = hi * TWO_POW_32 + lo;
+  if (hi > 0x1fffff || hi < -0x200000 || !Number.isSafeInteger(value)) {
+    throw new CorruptRecordError(`${field} of the batch at position ${position} is outside the safe integer range`, {
+      position,
+      reason: 'unsafe-int64',
+      field,
+    });
+  }
+  return value;
+}
+
+function writeInt32(b: Uint8Array, p: number, v: number): void {
+  b[p] = v >>> 24;
+  b[p + 1] = v >>> 16;
+  b[p + 2] = v >>> 8;
+  b[p + 3] = v;
+}
+
+function writeInt64(b: Uint8Array, p: number, v: number): void {
+  const hi = Math.floor(v / TWO_POW_32);
+  writeInt32(b, p, hi);
+  writeInt32(b, p + 4, v - hi * TWO_POW_32);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/** Per-record body sizes from the sizing pass, reused across calls to avoid allocation. */
+let sizeScratch = new Int32Array(1024);
+
+function invalid(message: string, details: Record<string, unknown> = {}): KafkaError {
+  return new KafkaError('INVALID_RECORD', message, details);
+}
+
+function checkInt(value: number, bits: 16 | 32, field: string): void {
+  const limit = bits === 16 ? 0x8000 : 0x80000000;
+  if (!Number.isInteger(value) || value < -limit || value >= limit) {
+    throw invalid(`${field} must be an int${bits}, got ${value}`, { field, value });
+  }
+}
+
+function checkInt64(value: number, field: string): void {
+  if (!Number.isSafeInteger(value)) throw invalid(`${field} must be a safe integer, got ${value}`, { field, value });
+}
+
+/**
+ * Encodes one RecordBatch v2, computing batchLength and crc. The records are written exactly as
+ * given (deltas, attributes, null keys/values), so for an uncompressed batch
+ * `encodeRecordBatch(decodeRecordBatches(bytes)[0])` reproduces `bytes`. Throws KafkaError
+ * INVALID_RECORD for out-of-range fields, UNSUPPORTED_COMPRESSION_TYPE for snappy/lz4/zstd.
+ */
+export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
+  if (batch.magic !== undefined && batch.magic !== MAGIC_VALUE_V2) {
+    throw invalid(`only magic 2 batches can be written, got magic ${batch.magic}`, { magic: batch.magic });
+  }
+  checkInt64(batch.baseOffset, 'baseOffset');
+  checkInt(batch.partitionLeaderEpoch, 32, 'partitionLeaderEpoch');
+  checkInt(batch.attributes, 16, 'attributes');
+  checkInt(batch.lastOffsetDelta, 32, 'lastOffsetDelta');
+  checkInt64(batch.baseTimestamp, 'baseTimestamp');
+  checkInt64(batch.maxTimestamp, 'maxTimestamp');
+  checkInt64(batch.producerId, 'producerId');
+  checkInt(batch.producerEpoch, 16, 'producerEpoch');
+  checkInt(batch.baseSequence, 32, 'baseSequence');
+  const codec = COMPRESSION_TYPES[batch.attributes & COMPRESSION_CODEC_MASK];
+  if (codec === undefined) throw invalid(`attributes name no compression codec: ${batch.attributes}`);
+
+  const records = batch.records;
+  const count = records.length;
+  if (sizeScratch.length < count) sizeScratch = new Int32Array(Math.max(count, sizeScratch.length * 2));
+  const sizes = sizeScratch;
+
+  // Sizing pass: the exact size of every record, so the output is allocated once.
+  let recordsSize = 0;
+  for (let i = 0; i < count; i++) {
+    const r = records[i] as DefaultRecord;
+    const td = r.timestampDelta;
+    const od = r.offsetDelta;
+    if (!Number.isSafeInteger(td)) throw invalid(`record ${i}: timestampDelta must be a safe integer`, { index: i });
+    if ((od | 0) !== od) throw invalid(`record ${i}: offsetDelta must be an int32`, { index: i });
+    let body = 1 + sizeOfVarlong(td) + sizeOfVarint(od);
+    const key = r.key;
+    body += key === null ? 1 : sizeOfVarint(key.length) + key.length;
+    const value = r.value;
+    body += value === null ? 1 : sizeOfVarint(value.length) + value.length;
+    const headers = r.headers;
+    body += sizeOfVarint(headers.length);
+    for (let h = 0; h < headers.length; h++) {
+      const header = headers[h] as RecordHeader;
+      const keyLen = utf8Length(header.key);
+      body += sizeOfVarint(keyLen) + keyLen;
+      const hv = header.value;
+      body += hv === null ? 1 : sizeOfVarint(hv.length) + hv.length;
+    }
+    sizes[i] = body;
+    recordsSize += sizeOfVarint(body) + body;
+  }
+
+  let out: Uint8Array;
+  if (codec === 'none') {
+    out = new Uint8Array(RECORD_BATCH_OVERHEAD + recordsSize);
+    writeRecords(records, sizes, out, RECORD_BATCH_OVERHEAD);
+  } else {
+    const raw = new Uint8Array(recordsSize);
+    writeRecords(records, sizes, raw, 0);
+    const compressed = compressRecords(codec, raw);
+    out = new Uint8Array(RECORD_BATCH_OVERHEAD + compressed.length);
+    out.set(compressed, RECORD_BATCH_OVERHEAD);
+  }
+
+  const total = out.length;
+  writeInt64(out, BASE_OFFSET_OFFSET, batch.baseOffset);
+  writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
+  writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, batch.partitionLeaderEpoch);
+  out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
+  out[ATTRIBUTES_OFFSET] = batch.attributes >>> 8;
+  out[ATTRIBUTES_OFFSET + 1] = batch.attributes;
+  writeInt32(out, LAST_OFFSET_DELTA_OFFSET, batch.lastOffsetDelta);
+  writeInt64(out, BASE_TIMESTAMP_OFFSET, batch.baseTimestamp);
+  writeInt64(out, MAX_TIMESTAMP_OFFSET, batch.maxTimestamp);
+  writeInt64(out, PRODUCER_ID_OFFSET, batch.producerId);
+  out[PRODUCER_EPOCH_OFFSET] = batch.producerEpoch >>> 8;
+  out[PRODUCER_EPOCH_OFFSET + 1] = batch.producerEpoch;
+  writeInt32(out, BASE_SEQUENCE_OFFSET, batch.baseSequence);
+  writeInt32(out, RECORDS_COUNT_OFFSET, count);
+  // The CRC goes last, over the finished bytes from attributes to the end.
+  writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+  return out;
+}
+
+function writeRecords(records: readonly DefaultRecord[], sizes: Int32Array, out: Uint8Array, start: number): void {
+  let p = start;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as DefaultRecord;
+    p = writeVarint(sizes[i] as number, out, p);
+    out[p++] = r.attributes;
+    p = writeVarlong(r.timestampDelta, out, p);
+    p = writeVarint(r.offsetDelta, out, p);
+    const key = r.key;
+    if (key === null)
+      out[p++] = 1; // zigzag(-1)
+    else {
+      p = writeVarint(key.length, out, p);
+      out.set(key, p);
+      p += key.length;
+    }
+    const value = r.value;
+    if (value === null) out[p++] = 1;
+    else {
+      p = writeVarint(value.length, out, p);
+      out.set(value, p);
+      p += value.length;
+    }
+    const headers = r.headers;
+    p = writeVarint(headers.length, out, p);
+    for (let h = 0; h < headers.length; h++) {
+      const header = headers[h] as RecordHeader;
+      const keyStart = p + sizeOfVarint(utf8Length(header.key));
+      const keyEnd = writeUtf8(header.key, out, keyStart);
+      writeVarint(keyEnd - keyStart, out, p);
+      p = keyEnd;
+      const hv = header.value;
+      if (hv === null) out[p++] = 1;
+      else {
+        p = writeVarint(hv.length, out, p);
+        out.set(hv, p);
+        p += hv.length;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+function corrupt(message: string, position: number, reason: string, extra: Record<string, unknown> = {}) {
+  return new CorruptRecordError(message, { position, reason, ...extra });
+}
+
+/**
+ * Reads the 61-byte header of the batch starting at `position`, checking that the whole batch
+ * is present. Throws CorruptRecordError with reason 'truncated' (fewer bytes than the header or
+ * batchLength promise: a torn tail), 'length' (batchLength below the v2 minimum), 'magic' (not 2)
+ * or 'unsafe-int64'. Does not check the CRC: see validateBatchCrc.
+ */
+export function readBatchHeader(bytes: Uint8Array, position: number): RecordBatchHeader {
+  const remaining = bytes.length - position;
+  if (position < 0 || remaining < LOG_OVERHEAD) {
+    throw corrupt(
+      `batch at position ${position} is truncated: ${Math.max(remaining, 0)} bytes left`,
+      position,
+      'truncated',
+    );
+  }
+  const batchLength = readInt32(bytes, position + LENGTH_OFFSET);
+  if (batchLength < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) {
+    throw corrupt(
+      `batch at position ${position} has batchLength ${batchLength}, below the minimum ${RECORD_BATCH_OVERHEAD - LOG_OVERHEAD}`,
+      position,
+      'length',
+      { batchLength },
+    );
+  }
+  if (remaining > MAGIC_OFFSET) {
+    const magic = bytes[position + MAGIC_OFFSET] as number;
+    if (magic !== MAGIC_VALUE_V2) {
+      throw corrupt(`batch at position ${position} has magic ${magic}; only magic 2 is supported`, position, 'magic', {
+        magic,
+      });
+    }
+  }
+  const sizeInBytes = batchLength + LOG_OVERHEAD;
+  if (sizeInBytes > remaining) {
+    throw corrupt(
+      `batch at position ${position} is truncated: batchLength ${batchLength} needs ${sizeInBytes} bytes, ${remaining} left`,
+      position,
+      'truncated',
+      { batchLength },
+    );
+  }
+  const p = position;
+  const baseOffset = readInt64(bytes, p + BASE_OFFSET_OFFSET, 'baseOffset', position);
+  const lastOffsetDelta = readInt32(bytes, p + LAST_OFFSET_DELTA_OFFSET);
+  const lastOffset = baseOffset + lastOffsetDelta;
+  if (!Number.isSafeInteger(lastOffset)) {
+    throw corrupt(
+      `lastOffset of the batch at position ${position} is outside the safe range`,
+      position,
+      'unsafe-int64',
+    );
+  }
+  const recordCount = readInt32(bytes, p + RECORDS_COUNT_OFFSET);
+  if (recordCount < 0) {
+    throw corrupt(`batch at position ${position} has a negative record count ${recordCount}`, position, 'record');
+  }
+  return {
+    position,
+    baseOffset,
+    batchLength,
+    sizeInBytes,
+    partitionLeaderEpoch: readInt32(bytes, p + PARTITION_LEADER_EPOCH_OFFSET),
+    magic: bytes[p + MAGIC_OFFSET] as number,
+    crc: readInt32(bytes, p + CRC_OFFSET) >>> 0,
+    attributes: readInt16(bytes, p + ATTRIBUTES_OFFSET),
+    lastOffsetDelta,
+    lastOffset,
+    baseTimestamp: readInt64(bytes, p + BASE_TIMESTAMP_OFFSET, 'baseTimestamp', position),
+    maxTimestamp: readInt64(bytes, p + MAX_TIMESTAMP_OFFSET, 'maxTimestamp', position),
+    producerId: readInt64(bytes, p + PRODUCER_ID_OFFSET, 'producerId', position),
+    producerEpoch: readInt16(bytes, p + PRODUCER_EPOCH_OFFSET),
+    baseSequence: readInt32(bytes, p + BASE_SEQUENCE_OFFSET),
+    recordCount,
+  };
+}
+
+/** Computes the CRC-32C of the batch (attributes to end) and compares it with the stored crc. */
+export function validateBatchCrc(bytes: Uint8Array, header: RecordBatchHeader): boolean {
+  return computeBatchCrc(bytes, header) === header.crc;
+}
+
+/** The CRC-32C the batch should carry, computed over its bytes. */
+export function computeBatchCrc(bytes: Uint8Array, header: RecordBatchHeader): number {
+  return crc32c(bytes, header.position + ATTRIBUTES_OFFSET, header.position + header.sizeInBytes);
+}
+
+/**
+ * Decodes every batch in `bytes` (a `.log` file or a fetch response's records), in order.
+ * Throws CorruptRecordError at the first problem, including a torn tail; callers that need to
+ * recover a log scan with readBatchHeader/validateBatchCrc and truncate instead.
+ */
+export function decodeRecordBatches(bytes: Uint8Array): RecordBatch[] {
+  const batches: RecordBatch[] = [];
+  let position = 0;
+  while (position < bytes.length) {
+    const header = readBatchHeader(bytes, position);
+    batches.push(decodeBatchAt(bytes, header));
+    position += header.sizeInBytes;
+  }
+  return batches;
+}
+
+/** Decodes the single batch whose header was read by readBatchHeader, checking its CRC first. */
+export function decodeBatchAt(bytes: Uint8Array, header: RecordBatchHeader): RecordBatch {
+  const crc = computeBatchCrc(bytes, header);
+  if (crc !== header.crc) {
+    throw corrupt(
+      `batch at position ${header.position} failed its CRC check: stored ${header.crc}, computed ${crc}`,
+      header.position,
+      'crc',
+      { storedCrc: header.crc, computedCrc: crc },
+    );
+  }
+  return {
+    baseOffset: header.baseOffset,
+    batchLength: header.batchLength,
+    partitionLeaderEpoch: header.partitionLeaderEpoch,
+    magic: header.magic,
+    crc: header.crc,
+    attributes: header.attributes,
+    lastOffsetDelta: header.lastOffsetDelta,
+    baseTimestamp: header.baseTimestamp,
+    maxTimestamp: header.maxTimestamp,
+    producerId: header.producerId,
+    producerEpoch: header.producerEpoch,
+    baseSequence: header.baseSequence,
+    records: decodeBatchRecords(bytes, header),
+  };
+}
+
+/** Decodes (and inflates) the records of a batch. Does not check the CRC. */
+export function decodeBatchRecords(bytes: Uint8Array, header: RecordBatchHeader): DefaultRecord[] {
+  const codec = compressionType(header.attributes);
+  const sectionStart = header.position + RECORDS_OFFSET;
+  const sectionEnd = header.position + header.sizeInBytes;
+  if (codec === 'none') return readRecords(bytes, sectionStart, sectionEnd, header.recordCount, header.position);
+  const raw = decompressRecords(codec, bytes.subarray(sectionStart, sectionEnd), header.position);
+  return readRecords(raw, 0, raw.length, header.recordCount, header.position);
+}
+
+function readRecords(b: Uint8Array, start: number, end: number, count: number, batchPos: number): DefaultRecord[] {
+  // Every record takes at least 7 bytes, so a count the bytes cannot hold is corrupt — checked
+  // before the loop so a hostile count cannot spin or grow the array.
+  if (count * 7 > end - start) {
+    throw corrupt(`batch at position ${batchPos} claims ${count} records in ${end - start} bytes`, batchPos, 'record', {
+      recordCount: count,
+    });
+  }
+  const records: DefaultRecord[] = new Array(count);
+  let p = start;
+  for (let i = 0; i < count; i++) {
+    let r = readVarint(b, p);
+    const size = r.value;
+    const recordStart = r.next;
+    const recordEnd = recordStart + size;
+    if (size < 0 || recordEnd > end) {
+      throw corrupt(`record ${i} of the batch at position ${batchPos} has invalid size ${size}`, batchPos, 'record', {
+        record: i,
+      });
+    }
+    p = recordStart;
+    if (p >= recordEnd) throw recordCorrupt(i, batchPos);
+    const attributes = ((b[p++] as number) << 24) >> 24;
+    const ts = readVarlong(b, p);
+    p = ts.next;
+    r = readVarint(b, p);
+    const offsetDelta = r.value;
+    p = r.next;
+    r = readVarint(b, p);
+    let key: Uint8Array | null = null;
+    p = r.next;
+    if (r.value >= 0) {
+      if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
+      key = b.slice(p, p + r.value);
+      p += r.value;
+    }
+    r = readVarint(b, p);
+    let value: Uint8Array | null = null;
+    p = r.next;
+    if (r.value >= 0) {
+      if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
+      value = b.slice(p, p + r.value);
+      p += r.value;
+    }
+    r = readVarint(b, p);
+    const headerCount = r.value;
+    p = r.next;
+    // Each header takes at least 2 bytes.
+    if (headerCount < 0 || headerCount * 2 > recordEnd - p) throw recordCorrupt(i, batchPos);
+    const headers: RecordHeader[] = [];
+    for (let h = 0; h < headerCount; h++) {
+      r = readVarint(b, p);
+      p = r.next;
+      if (r.value < 0 || r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
+      const hKey = readUtf8(b, p, p + r.value);
+      p += r.value;
+      r = readVarint(b, p);
+      p = r.next;
+      let hValue: Uint8Array | null = null;
+      if (r.value >= 0) {
+        if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
+        hValue = b.slice(p, p + r.value);
+        p += r.value;
+      }
+      headers.push({ key: hKey, value: hValue });
+    }
+    if (p !== recordEnd) {
+      throw corrupt(
+        `record ${i} of the batch at position ${batchPos}: expected to read ${size} bytes in record payload, but instead read ${p - recordStart}`,
+        batchPos,
+        'record',
+        { record: i },
+      );
+    }
+    records[i] = { attributes, timestampDelta: ts.value, offsetDelta, key, value, headers };
+  }
+  if (p !== end) {
+    throw corrupt(
+      `batch at position ${batchPos} has ${end - p} bytes left after its ${count} records`,
+      batchPos,
+      'record',
+    );
+  }
+  return records;
+}
+
+function recordCorrupt(index: number, batchPos: number): CorruptRecordError {
+  return corrupt(`record ${index} of the batch at position ${batchPos} is malformed`, batchPos, 'record', {
+    record: index,
+  });
+}
