@@ -19,3 +19,10 @@ export {
   toPositive,
   validateBatchCrc,
 } from './codec';
+export type { AssignReplicasOptions, BrokerRackInfo, PlacementStep } from './cluster/ReplicaPlacement';
+export {
+  assignReplicasToBrokers,
+  assignReplicasToBrokersWithSteps,
+  getRackAlternatedBrokerList,
+} from './cluster/ReplicaPlacement';
+export * from './cluster/requests';
