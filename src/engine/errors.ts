@@ -57,7 +57,10 @@ export type KafkaErrorCode =
   | 'UNKNOWN_PRODUCER_ID'
   | 'UNKNOWN_SERVER_ERROR'
   | 'BAD_VERSION'
-  | 'NOT_EMPTY';
+  | 'NOT_EMPTY'
+  // consumer groups
+  | 'OFFSET_METADATA_TOO_LARGE'
+  | 'UNSTABLE_OFFSET_COMMIT';
 
 /** Kafka's numeric code for each error name, as on the wire. */
 export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
@@ -117,6 +120,9 @@ export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
   // ZooKeeper KeeperException codes, like NODE_EXISTS / NO_NODE above.
   BAD_VERSION: -103,
   NOT_EMPTY: -111,
+  // consumer groups
+  OFFSET_METADATA_TOO_LARGE: 12,
+  UNSTABLE_OFFSET_COMMIT: 88,
 };
 
 /** The one error type the engine throws or reports. `code` is Kafka's error name. */
