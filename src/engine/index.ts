@@ -26,3 +26,16 @@ export {
   getRackAlternatedBrokerList,
 } from './cluster/ReplicaPlacement';
 export * from './cluster/requests';
+export type {
+  AssignmentExplanation,
+  AssignmentStep,
+  AssignmentStrategy,
+  GroupAssignment,
+  MemberSubscription,
+  PartitionsPerTopic,
+  TopicPartition,
+} from './consumer/assignors/types';
+export { ASSIGNMENT_STRATEGIES } from './consumer/assignors/types';
+export { assignPartitions, explainAssignment } from './consumer/assignors/assignPartitions';
+export { groupCoordinatorPartition, DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS } from './consumer/groupCoordinatorPartition';
+export { javaStringHashCode } from './consumer/javaStringHashCode';
