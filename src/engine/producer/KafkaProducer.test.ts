@@ -1,0 +1,298 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../Clock';
+import { Network } from '../cluster/Network';
+import { Scheduler } from '../cluster/Scheduler';
+import { Rng } from '../Rng';
+import type { ProducerEvent } from './events';
+import { KafkaProducer } from './KafkaProducer';
+import type { ProducerConfigInput } from './ProducerConfig';
+import type { DeliveryReport } from './ProducerRecord';
+import { FakeBrokers } from './testing/FakeBrokers';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+function setup(config: ProducerConfigInput, leaders: number[] = [1], brokers = [1, 2, 3]) {
+  const clock = new ManualClock(0);
+  const scheduler = new Scheduler(clock);
+  const network = new Network(scheduler, () => {}, { latencyMs: 1 });
+  const cluster = new FakeBrokers(network, (d, fn) => scheduler.schedule(d, fn), brokers);
+  cluster.createTopic('t', leaders);
+  const events: ProducerEvent[] = [];
+  const producer = new KafkaProducer(config, {
+    scheduler,
+    network,
+    rng: new Rng(7),
+    emit: (e) => events.push(e),
+    bootstrapBrokers: brokers,
+  });
+  const reports = () =>
+    events
+      .filter((e): e is Extract<ProducerEvent, { type: 'delivery-report' }> => e.type === 'delivery-report')
+      .map((e) => e.report);
+  const send = (value: string, partition = 0, key: string | null = null) =>
+    producer.send({ topic: 't', partition, key: key === null ? null : enc(key), value: enc(value) });
+  const run = (ms: number) => scheduler.runUntil(clock.now() + ms);
+  producer.partitionsFor('t');
+  return { clock, scheduler, network, cluster, producer, events, reports, send, run };
+}
+
+function byType<T extends ProducerEvent['type']>(events: ProducerEvent[], type: T) {
+  return events.filter((e): e is Extract<ProducerEvent, { type: T }> => e.type === type);
+}
+
+describe('KafkaProducer: accumulator and sender', () => {
+  it('lingers, batches records of a partition into one request, and reports offsets', () => {
+    const h = setup({ 'linger.ms': 5 });
+    h.run(10); // metadata and producer id first
+    ['a', 'b', 'c'].forEach((v) => h.send(v));
+    h.run(4);
+    expect(byType(h.events, 'produce-request-sent')).toHaveLength(0); // still lingering
+    h.run(20);
+    const sent = byType(h.events, 'produce-request-sent');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.batches[0]).toMatchObject({ records: 3, attempt: 1, baseSequence: 0, producerId: 1000 });
+    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['linger']);
+    expect(h.reports().map((r) => [r.partition, r.offset, r.error])).toEqual([
+      [0, 0, null],
+      [0, 1, null],
+      [0, 2, null],
+    ]);
+    expect(h.cluster.values('t', 0)).toEqual(['a', 'b', 'c']);
+    expect(h.producer.pendingRecords).toBe(0);
+  });
+
+  it('seals a batch when batch.size is reached and sends it without waiting for linger.ms', () => {
+    // Each record with a 100-byte value takes 109 bytes (length varint 2 + body 107):
+    // 61 + 2*109 = 279 <= 300, a third would make 388 > 300.
+    const h = setup({ 'linger.ms': 1000, 'batch.size': 300 });
+    h.run(10);
+    const v = 'x'.repeat(100);
+    for (let i = 0; i < 3; i++) h.send(v);
+    const appended = byType(h.events, 'record-appended');
+    expect(appended.map((e) => e.bytes)).toEqual([109, 109, 109]);
+    expect(appended.map((e) => e.newBatch)).toEqual([true, false, true]);
+    expect(appended[1]?.batchBytes).toBe(61 + 218);
+    h.run(5);
+    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['full']);
+    expect(byType(h.events, 'produce-request-sent')).toHaveLength(1); // the full one; the other lingers
+    h.run(2000);
+    expect(h.reports().map((r) => r.offset)).toEqual([0, 1, 2]);
+    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['full', 'linger']);
+  });
+
+  it('acks=0 reports offset -1 and gets no response', () => {
+    const h = setup({ acks: 0, 'linger.ms': 0 });
+    h.run(10);
+    h.send('a');
+    h.send('b');
+    h.run(10);
+    expect(h.reports().map((r) => [r.offset, r.error])).toEqual([
+      [-1, null],
+      [-1, null],
+    ]);
+    expect(byType(h.events, 'produce-response-received')).toHaveLength(0);
+    expect(h.cluster.values('t', 0)).toEqual(['a', 'b']);
+  });
+
+  it('on NOT_LEADER_OR_FOLLOWER refreshes metadata and retries at the new leader', () => {
+    const h = setup({ 'linger.ms': 0, 'retry.backoff.ms': 50 });
+    h.run(10);
+    h.cluster.leaders.set('t', [2]); // the leader moved; the producer still thinks broker 1
+    h.send('a');
+    h.run(200);
+    const retries = byType(h.events, 'batch-retry');
+    expect(retries.map((r) => r.error)).toEqual(['NOT_LEADER_OR_FOLLOWER']);
+    expect(byType(h.events, 'produce-request-sent').map((e) => e.broker)).toEqual([1, 2]);
+    expect(h.reports()).toMatchObject([{ partition: 0, offset: 0, error: null }]);
+  });
+
+  it('fails a record bigger than max.request.size with RECORD_TOO_LARGE, at once', () => {
+    const h = setup({ 'max.request.size': 200 });
+    h.run(10);
+    h.producer.send({ topic: 't', key: null, value: new Uint8Array(300) });
+    expect(h.reports()).toMatchObject([{ error: 'RECORD_TOO_LARGE', offset: -1 }]);
+    expect(h.producer.pendingRecords).toBe(0);
+  });
+
+  it('fails records for a topic that does not exist with UNKNOWN_TOPIC_OR_PARTITION', () => {
+    const h = setup({});
+    h.producer.send({ topic: 'nope', key: null, value: enc('x') });
+    h.run(50);
+    expect(h.reports()).toMatchObject([{ topic: 'nope', error: 'UNKNOWN_TOPIC_OR_PARTITION' }]);
+  });
+
+  it('records sent before metadata arrives wait for it, then go out in order', () => {
+    const h = setup({ 'linger.ms': 0 });
+    h.send('a');
+    h.send('b');
+    expect(byType(h.events, 'record-waiting-for-metadata')).toHaveLength(2);
+    h.run(50);
+    expect(h.cluster.values('t', 0)).toEqual(['a', 'b']);
+  });
+
+  it('gives up after delivery.timeout.ms with the last error, one report per record', () => {
+    const h = setup({
+      'linger.ms': 0,
+      'retry.backoff.ms': 100,
+      'request.timeout.ms': 500,
+      'delivery.timeout.ms': 1000,
+      'enable.idempotence': false,
+    });
+    h.cluster.fault = () => ({ kind: 'error', error: 'NOT_ENOUGH_REPLICAS' });
+    h.run(10);
+    h.send('a');
+    h.send('b', 0);
+    h.run(3000);
+    const reports = h.reports();
+    expect(reports).toHaveLength(2);
+    // The last response's error, or the expiry (a TimeoutException in Kafka) if it ran out while backing off.
+    expect(reports.every((r) => r.error === 'NOT_ENOUGH_REPLICAS' || r.error === 'REQUEST_TIMED_OUT')).toBe(true);
+    expect(h.cluster.values('t', 0)).toEqual([]);
+    expect(byType(h.events, 'batch-retry').length).toBeGreaterThan(3);
+  });
+
+  it('retries=0 fails on the first retriable error', () => {
+    const h = setup({ 'linger.ms': 0, retries: 0 });
+    h.cluster.fault = () => ({ kind: 'error', error: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' });
+    h.run(10);
+    h.send('a');
+    h.run(100);
+    expect(h.reports()).toMatchObject([{ error: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' }]);
+  });
+
+  it('a request with no answer fails as REQUEST_TIMED_OUT after request.timeout.ms and is retried', () => {
+    const h = setup({ 'linger.ms': 0, 'request.timeout.ms': 300, 'enable.idempotence': false });
+    h.run(10);
+    h.network.isolate('broker-1');
+    h.send('a');
+    h.run(310);
+    expect(byType(h.events, 'request-timed-out')).toHaveLength(1);
+    expect(byType(h.events, 'batch-retry').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
+    h.network.heal('broker-1');
+    h.run(1000);
+    expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
+  });
+
+  it('sticky partitioner fills one partition per batch, then moves on', () => {
+    const h = setup({ 'linger.ms': 1000, 'batch.size': 300 }, [1, 2, 3]);
+    h.run(10);
+    for (let i = 0; i < 6; i++) h.producer.send({ topic: 't', key: null, value: new Uint8Array(100) });
+    const parts = byType(h.events, 'record-appended').map((e) => e.partition);
+    // two records per batch (see the batch.size test), each new batch on a new partition
+    expect(parts[0]).toBe(parts[1]);
+    expect(parts[2]).toBe(parts[3]);
+    expect(parts[2]).not.toBe(parts[1]);
+    expect(parts[4]).not.toBe(parts[3]);
+  });
+});
+
+describe('ordering and duplicates: the hazard and the idempotent producer', () => {
+  // Two batches for one partition, in two requests in flight at once; the first one fails once
+  // with a retriable error (as in the seeds' warning about max.in.flight.requests.per.connection).
+  function firstBatchFailsOnce(config: ProducerConfigInput) {
+    const h = setup({ 'linger.ms': 0, 'retry.backoff.ms': 10, ...config });
+    h.cluster.fault = (c) =>
+      c.firstValue === 'A' && c.attempt === 1 ? { kind: 'error', error: 'NOT_ENOUGH_REPLICAS' } : null;
+    h.run(10);
+    h.send('A');
+    h.run(0); // the sender takes A before B arrives (linger.ms=0)
+    h.send('B');
+    h.run(500);
+    return h;
+  }
+
+  it('without idempotence and max.in.flight > 1, a retried batch lands after a later one (reordering)', () => {
+    const h = firstBatchFailsOnce({ 'enable.idempotence': false, 'max.in.flight.requests.per.connection': 5 });
+    expect(byType(h.events, 'produce-request-sent').filter((e) => e.broker === 1)).toHaveLength(3);
+    expect(h.cluster.values('t', 0)).toEqual(['B', 'A']);
+    expect(h.reports().map((r) => [r.sendId, r.offset])).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('max.in.flight.requests.per.connection=1 keeps the order (one request at a time per partition)', () => {
+    const h = firstBatchFailsOnce({ 'enable.idempotence': false, 'max.in.flight.requests.per.connection': 1 });
+    expect(h.cluster.values('t', 0)).toEqual(['A', 'B']);
+  });
+
+  it('the idempotent producer keeps the order with 5 in flight: the broker refuses the gap', () => {
+    const h = firstBatchFailsOnce({ 'enable.idempotence': true });
+    expect(h.cluster.values('t', 0)).toEqual(['A', 'B']);
+    const errors = byType(h.events, 'batch-retry').map((r) => r.error);
+    expect(errors).toEqual(['NOT_ENOUGH_REPLICAS', 'OUT_OF_ORDER_SEQUENCE_NUMBER']);
+    expect(h.reports().map((r) => [r.sendId, r.offset])).toEqual([
+      [1, 0],
+      [2, 1],
+    ]);
+    expect(h.cluster.log('t', 0).map((r) => r.sequence)).toEqual([0, 1]);
+  });
+
+  function responseLostOnce(config: ProducerConfigInput) {
+    const h = setup({ 'linger.ms': 0, 'request.timeout.ms': 200, 'retry.backoff.ms': 10, ...config });
+    h.cluster.fault = (c) => (c.firstValue === 'A' && c.attempt === 1 ? { kind: 'append-and-drop-response' } : null);
+    h.run(10);
+    h.send('A');
+    h.run(1000);
+    return h;
+  }
+
+  it('without idempotence, a retry after a lost response writes the record twice', () => {
+    const h = responseLostOnce({ 'enable.idempotence': false });
+    expect(h.cluster.values('t', 0)).toEqual(['A', 'A']);
+    expect(h.reports()).toMatchObject([{ offset: 1, error: null }]);
+  });
+
+  it('with idempotence the broker recognises the resent batch and answers with the original offset', () => {
+    const h = responseLostOnce({});
+    expect(h.cluster.values('t', 0)).toEqual(['A']);
+    expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
+    expect(byType(h.events, 'batch-retry').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
+  });
+});
+
+describe('every record gets exactly one delivery report', () => {
+  it('under random retriable faults, lost responses and leader moves (seeded)', () => {
+    for (let seed = 1; seed <= Number(process.env.PRODUCER_SEEDS ?? 40); seed++) {
+      const rng = new Rng(seed);
+      const h = setup(
+        {
+          'linger.ms': rng.nextInt(3),
+          'batch.size': 200 + rng.nextInt(300),
+          'request.timeout.ms': 100,
+          'delivery.timeout.ms': 100000,
+        },
+        [1, 2],
+      );
+      const errors = ['NOT_ENOUGH_REPLICAS', 'NOT_LEADER_OR_FOLLOWER', 'REQUEST_TIMED_OUT'] as const;
+      h.cluster.fault = () => {
+        const x = rng.next();
+        if (x < 0.15) return { kind: 'error', error: rng.pick(errors) };
+        if (x < 0.2) return { kind: 'append-and-drop-response' };
+        return null;
+      };
+      const sent: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        sent.push(h.send(`v${i}`, i % 2));
+        h.run(rng.nextInt(5));
+        if (rng.next() < 0.02) h.cluster.leaders.set('t', [rng.pick([1, 2, 3]), rng.pick([1, 2, 3])]);
+      }
+      h.cluster.fault = () => null;
+      h.run(20000);
+      const reports: DeliveryReport[] = h.reports();
+      expect(
+        reports.map((r) => r.sendId).sort((a, b) => a - b),
+        `seed ${seed}`,
+      ).toEqual(sent);
+      expect(
+        reports.every((r) => r.error === null),
+        `seed ${seed}`,
+      ).toBe(true);
+      // Idempotent: no duplicates and per-partition order = send order.
+      for (const p of [0, 1]) {
+        const expected = sent.filter((_, i) => i % 2 === p).map((_, j) => `v${j * 2 + p}`);
+        expect(h.cluster.values('t', p), `seed ${seed} partition ${p}`).toEqual(expected);
+      }
+    }
+  });
+});

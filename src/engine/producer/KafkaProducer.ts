@@ -1,0 +1,269 @@
+/**
+ * A producer client (Kafka's KafkaProducer): the application side. `send()` serializes nothing
+ * (records arrive as bytes), picks the partition, and appends to the RecordAccumulator; the
+ * Sender, running on the engine's scheduler, does all network work. Every record ends with
+ * exactly one delivery report, emitted as a `delivery-report` event (Kafka's callback):
+ * partition, offset and timestamp, or Kafka's error name.
+ *
+ * Records for a topic the producer has no metadata for yet wait (Kafka blocks in send() for up
+ * to max.block.ms); if the cluster answers that the topic does not exist they fail with
+ * UNKNOWN_TOPIC_OR_PARTITION at once (Kafka would keep asking until max.block.ms, then time
+ * out: failing at once is clearer to watch).
+ */
+import type { Network, NetworkEndpoint } from '../cluster/Network';
+import type { NodeId } from '../cluster/requests';
+import type { Scheduler } from '../cluster/Scheduler';
+import { KafkaError, type KafkaErrorCode } from '../errors';
+import type { Rng } from '../Rng';
+import type { ProducerEventSink } from './events';
+import { type PartitionChoice, Partitioner } from './Partitioner';
+import { estimateSizeInBytesUpperBound, type PendingRecord, type ProducerBatch } from './ProducerBatch';
+import { type ProducerConfig, type ProducerConfigInput, resolveProducerConfig } from './ProducerConfig';
+import { ProducerMetadata } from './ProducerMetadata';
+import type { DeliveryReport, ProducerRecord } from './ProducerRecord';
+import { RecordAccumulator } from './RecordAccumulator';
+import { Sender } from './Sender';
+import { TransactionManager } from './TransactionManager';
+
+export interface ProducerContext {
+  scheduler: Scheduler;
+  network: Network;
+  rng: Rng;
+  emit: ProducerEventSink;
+  /** Broker ids to ask for metadata first (bootstrap.servers). */
+  bootstrapBrokers: readonly number[];
+}
+
+interface WaitingRecord {
+  sendId: number;
+  record: ProducerRecord;
+  timestamp: number;
+}
+
+export class KafkaProducer {
+  readonly clientId: string;
+  readonly config: ProducerConfig;
+  readonly node: NodeId;
+  private readonly scheduler: Scheduler;
+  private readonly network: Network;
+  private readonly emit: ProducerEventSink;
+  private readonly partitioner: Partitioner;
+  private readonly metadata: ProducerMetadata;
+  private readonly accumulator: RecordAccumulator;
+  readonly transactionManager: TransactionManager | null;
+  private readonly sender: Sender;
+  private readonly waiting: WaitingRecord[] = [];
+  private nextSendId = 1;
+  private unfinished = 0;
+  private closed = false;
+
+  constructor(input: ProducerConfigInput, context: ProducerContext, defaultClientId = 'producer-1') {
+    this.config = resolveProducerConfig(input, defaultClientId);
+    this.clientId = this.config.clientId;
+    this.node = this.clientId;
+    if (/^broker-\d+$/.test(this.node)) {
+      throw new KafkaError('INVALID_CONFIG', `client.id ${this.node} is reserved for brokers`, { key: 'client.id' });
+    }
+    this.scheduler = context.scheduler;
+    this.network = context.network;
+    this.emit = context.emit;
+    this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork());
+    this.metadata = new ProducerMetadata(context.bootstrapBrokers);
+    this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
+    this.accumulator = new RecordAccumulator(this.node, this.config, this.emit, this.transactionManager);
+    this.sender = new Sender(
+      this.node,
+      this.config,
+      this.accumulator,
+      this.metadata,
+      this.transactionManager,
+      this.scheduler,
+      this.network,
+      this.emit,
+      {
+        completeBatch: (b, baseOffset, logAppendTimeMs) => this.onBatchComplete(b, baseOffset, logAppendTimeMs),
+        failBatch: (b, error, message) => this.onBatchFailed(b, error, message),
+        metadataUpdated: () => this.placeWaitingRecords(),
+      },
+    );
+    const endpoint: NetworkEndpoint = {
+      onResponse: (m) => this.sender.onResponse(m),
+      onDisconnect: (_peer, correlationId) => this.sender.onDisconnect(correlationId),
+    };
+    this.network.attach(this.node, endpoint);
+    this.emit({ type: 'producer-created', producer: this.node, config: { ...this.config } });
+    this.sender.wakeup();
+  }
+
+  /**
+   * Hands a record to the producer; returns its send id (the key of its delivery report).
+   * Bad input (a record bigger than max.request.size) gets its report at once and changes nothing.
+   */
+  send(record: ProducerRecord): number {
+    if (this.closed) throw new KafkaError('INVALID_REQUEST', `producer ${this.clientId} is closed`);
+    const sendId = this.nextSendId++;
+    this.unfinished++;
+    const timestamp = record.timestamp ?? this.scheduler.now();
+    const size = estimateSizeInBytesUpperBound(record.key, record.value, record.headers ?? []);
+    if (size > this.config.maxRequestSize || size > this.config.bufferMemory) {
+      this.report({
+        sendId,
+        topic: record.topic,
+        partition: record.partition ?? -1,
+        offset: -1,
+        timestamp,
+        error: 'RECORD_TOO_LARGE',
+        message: `The message is ${size} bytes when serialized which is larger than ${Math.min(this.config.maxRequestSize, this.config.bufferMemory)}, the value of max.request.size or buffer.memory`,
+      });
+      return sendId;
+    }
+    const w: WaitingRecord = { sendId, record, timestamp };
+    if (this.metadata.view(record.topic) === null || this.waiting.some((x) => x.record.topic === record.topic)) {
+      // No metadata yet (or records before us still wait for it): wait, keeping send order.
+      this.waiting.push(w);
+      this.emit({ type: 'record-waiting-for-metadata', producer: this.node, sendId, topic: record.topic });
+      if (!this.sender.pendingTopics.includes(record.topic)) this.metadata.requestUpdateForNewTopics();
+      else this.metadata.requestUpdate();
+      this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))];
+      this.sender.wakeup();
+      return sendId;
+    }
+    this.place(w);
+    return sendId;
+  }
+
+  /** Partitions and appends one record (KafkaProducer.doSend). */
+  private place(w: WaitingRecord): void {
+    const { record, sendId, timestamp } = w;
+    const view = this.metadata.view(record.topic);
+    if (!view) throw new Error('place() without metadata');
+    let choice: PartitionChoice;
+    try {
+      choice = this.partitioner.partition(record.topic, record.key, record.partition, view);
+    } catch (e) {
+      const code: KafkaErrorCode = e instanceof KafkaError ? e.code : 'INVALID_REQUEST';
+      this.report({
+        sendId,
+        topic: record.topic,
+        partition: record.partition ?? -1,
+        offset: -1,
+        timestamp,
+        error: code,
+        message: String(e),
+      });
+      return;
+    }
+    const pending: PendingRecord = {
+      sendId,
+      key: record.key,
+      value: record.value,
+      headers: record.headers ?? [],
+      timestamp,
+    };
+    if (choice.strategy === 'sticky' && !this.accumulator.hasRoomFor(record.topic, choice.partition, pending)) {
+      // KIP-480: a new batch is due, so the sticky partition moves on first.
+      choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
+    }
+    this.emit({ type: 'record-partitioned', producer: this.node, sendId, choice });
+    this.accumulator.append(record.topic, choice.partition, pending, this.scheduler.now());
+    this.sender.wakeup();
+  }
+
+  private placeWaitingRecords(): void {
+    if (this.waiting.length === 0) return;
+    const still: WaitingRecord[] = [];
+    for (const w of this.waiting.splice(0)) {
+      const topic = w.record.topic;
+      if (still.some((x) => x.record.topic === topic)) still.push(w);
+      else if (this.metadata.view(topic) !== null) this.place(w);
+      else if (this.metadata.isUnknownTopic(topic)) {
+        this.report({
+          sendId: w.sendId,
+          topic,
+          partition: w.record.partition ?? -1,
+          offset: -1,
+          timestamp: w.timestamp,
+          error: 'UNKNOWN_TOPIC_OR_PARTITION',
+          message: `Topic ${topic} not present in metadata`,
+        });
+      } else still.push(w);
+    }
+    this.waiting.push(...still);
+    this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))].filter(
+      (t) => this.metadata.view(t) === null && !this.metadata.isUnknownTopic(t),
+    );
+    if (still.length > 0) this.metadata.requestUpdate();
+  }
+
+  private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
+    batch.records.forEach((r, i) => {
+      this.report({
+        sendId: r.sendId,
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: baseOffset < 0 ? -1 : baseOffset + i,
+        timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : r.timestamp,
+        error: null,
+      });
+    });
+  }
+
+  private onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
+    for (const r of batch.records) {
+      this.report({
+        sendId: r.sendId,
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: -1,
+        timestamp: r.timestamp,
+        error,
+        message,
+      });
+    }
+  }
+
+  private report(report: DeliveryReport): void {
+    this.unfinished--;
+    this.emit({ type: 'delivery-report', producer: this.node, report });
+  }
+
+  /**
+   * The partitions of a topic as this producer knows them (Kafka's partitionsFor), or null if it
+   * does not know the topic yet, in which case it asks for it.
+   */
+  partitionsFor(topic: string): { partition: number; leaderId: number; leaderEpoch: number }[] | null {
+    const t = this.metadata.topic(topic);
+    if (t) return t.partitions.map((p) => ({ ...p }));
+    if (!this.sender.pendingTopics.includes(topic)) this.sender.pendingTopics = [...this.sender.pendingTopics, topic];
+    this.metadata.requestUpdateForNewTopics();
+    this.sender.wakeup();
+    return null;
+  }
+
+  /** Records sent but not yet reported. */
+  get pendingRecords(): number {
+    return this.unfinished;
+  }
+
+  /** Detaches from the network; records not yet reported stay unreported. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sender.close();
+    this.network.detach(this.node, false);
+    this.emit({ type: 'producer-closed', producer: this.node });
+  }
+
+  /** The accumulator's queues, for the UI. */
+  accumulatorSnapshot() {
+    return this.accumulator.snapshot();
+  }
+
+  stickyPartitionOf(topic: string): number | null {
+    return this.partitioner.stickyPartitionOf(topic);
+  }
+
+  get producerIdAndEpoch() {
+    return this.transactionManager?.producerIdAndEpoch ?? null;
+  }
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { isKafkaError, type KafkaError } from '../errors';
+import { type ProducerConfigInput, resolveProducerConfig } from './ProducerConfig';
+
+function rejects(input: ProducerConfigInput, key: string): KafkaError {
+  try {
+    resolveProducerConfig(input);
+  } catch (e) {
+    expect(isKafkaError(e, 'INVALID_CONFIG')).toBe(true);
+    expect((e as KafkaError).details.key).toBe(key);
+    return e as KafkaError;
+  }
+  throw new Error('expected INVALID_CONFIG');
+}
+
+describe('ProducerConfig', () => {
+  it('has Kafka 4.x defaults (apache/kafka clients/.../producer/ProducerConfig.java CONFIG definitions)', () => {
+    const c = resolveProducerConfig();
+    expect(c).toMatchObject({
+      acks: -1,
+      batchSize: 16384,
+      lingerMs: 5,
+      retries: 2147483647,
+      retryBackoffMs: 100,
+      deliveryTimeoutMs: 120000,
+      requestTimeoutMs: 30000,
+      maxInFlightRequestsPerConnection: 5,
+      enableIdempotence: true,
+      maxRequestSize: 1048576,
+      bufferMemory: 33554432,
+      partitioner: 'sticky',
+    });
+  });
+
+  it('parses acks like ProducerConfig.parseAcks ("all" == -1)', () => {
+    expect(resolveProducerConfig({ acks: 'all' }).acks).toBe(-1);
+    expect(resolveProducerConfig({ acks: '-1' }).acks).toBe(-1);
+    expect(resolveProducerConfig({ acks: 1, 'enable.idempotence': false }).acks).toBe(1);
+    expect(resolveProducerConfig({ acks: '0', 'enable.idempotence': false }).acks).toBe(0);
+    rejects({ acks: '2' as never }, 'acks');
+  });
+
+  it('quietly disables default idempotence when acks != all or retries = 0', () => {
+    expect(resolveProducerConfig({ acks: 1 }).enableIdempotence).toBe(false);
+    expect(resolveProducerConfig({ retries: 0 }).enableIdempotence).toBe(false);
+  });
+
+  it('refuses the same conflicts when idempotence was asked for explicitly', () => {
+    rejects({ acks: 1, 'enable.idempotence': true }, 'acks');
+    rejects({ retries: 0, 'enable.idempotence': true }, 'retries');
+    rejects({ 'max.in.flight.requests.per.connection': 6 }, 'max.in.flight.requests.per.connection');
+    expect(
+      resolveProducerConfig({ 'max.in.flight.requests.per.connection': 6, 'enable.idempotence': false })
+        .maxInFlightRequestsPerConnection,
+    ).toBe(6);
+  });
+
+  it('checks delivery.timeout.ms >= linger.ms + request.timeout.ms (KafkaProducer.configureDeliveryTimeout)', () => {
+    rejects({ 'delivery.timeout.ms': 1000, 'linger.ms': 10, 'request.timeout.ms': 1000 }, 'delivery.timeout.ms');
+    // Not set by the user: raised to the sum instead.
+    expect(resolveProducerConfig({ 'linger.ms': 100, 'request.timeout.ms': 130000 }).deliveryTimeoutMs).toBe(130100);
+  });
+
+  it('rejects bad ranges, types and unknown keys', () => {
+    rejects({ 'batch.size': -1 }, 'batch.size');
+    rejects({ 'linger.ms': 1.5 }, 'linger.ms');
+    rejects({ 'max.in.flight.requests.per.connection': 0 }, 'max.in.flight.requests.per.connection');
+    rejects({ 'enable.idempotence': 'yes' as never }, 'enable.idempotence');
+    rejects({ partitioner: 'random' as never }, 'partitioner');
+    rejects({ 'bogus.key': 1 } as never, 'bogus.key');
+  });
+});

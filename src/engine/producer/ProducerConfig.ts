@@ -1,0 +1,202 @@
+/**
+ * The producer's configuration, with Kafka's names, defaults and checks
+ * (clients/.../producer/ProducerConfig.java and KafkaProducer.configureDeliveryTimeout).
+ *
+ * Defaults are those of Kafka 4.x, including `linger.ms=5` (it was 0 before 4.0, KIP-1030) and
+ * idempotence on with `acks=all` (since 3.0). Idempotence that was not asked for explicitly is
+ * switched off quietly when `acks` is not all or `retries` is 0, as Kafka does; asked for
+ * explicitly, the same conflict is INVALID_CONFIG. Any bad value is INVALID_CONFIG naming the key.
+ */
+import type { Acks } from '../cluster/requests';
+import { KafkaError } from '../errors';
+import type { PartitionerStrategy } from './Partitioner';
+
+/** What a caller may pass: Kafka's keys, values as strings, numbers or booleans. */
+export interface ProducerConfigInput {
+  'client.id'?: string;
+  acks?: 'all' | '-1' | '0' | '1' | -1 | 0 | 1;
+  'batch.size'?: number;
+  'linger.ms'?: number;
+  retries?: number;
+  'retry.backoff.ms'?: number;
+  'delivery.timeout.ms'?: number;
+  'request.timeout.ms'?: number;
+  'max.in.flight.requests.per.connection'?: number;
+  'enable.idempotence'?: boolean;
+  'max.request.size'?: number;
+  'buffer.memory'?: number;
+  'metadata.max.age.ms'?: number;
+  /** Null-key placement: 'sticky' (Kafka >= 2.4, default) or 'round-robin' (classic). */
+  partitioner?: PartitionerStrategy;
+}
+
+/** The resolved configuration the producer runs with. */
+export interface ProducerConfig {
+  clientId: string;
+  acks: Acks;
+  batchSize: number;
+  lingerMs: number;
+  retries: number;
+  retryBackoffMs: number;
+  deliveryTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxInFlightRequestsPerConnection: number;
+  enableIdempotence: boolean;
+  maxRequestSize: number;
+  bufferMemory: number;
+  metadataMaxAgeMs: number;
+  partitioner: PartitionerStrategy;
+}
+
+const INT_MAX = 2147483647;
+
+export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId'>> = {
+  acks: -1,
+  batchSize: 16384,
+  lingerMs: 5,
+  retries: INT_MAX,
+  retryBackoffMs: 100,
+  deliveryTimeoutMs: 120_000,
+  requestTimeoutMs: 30_000,
+  maxInFlightRequestsPerConnection: 5,
+  enableIdempotence: true,
+  maxRequestSize: 1024 * 1024,
+  bufferMemory: 32 * 1024 * 1024,
+  metadataMaxAgeMs: 5 * 60 * 1000,
+  partitioner: 'sticky',
+};
+
+/** Kafka's MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE. */
+export const MAX_IN_FLIGHT_FOR_IDEMPOTENCE = 5;
+
+const KNOWN_KEYS = new Set([
+  'client.id',
+  'acks',
+  'batch.size',
+  'linger.ms',
+  'retries',
+  'retry.backoff.ms',
+  'delivery.timeout.ms',
+  'request.timeout.ms',
+  'max.in.flight.requests.per.connection',
+  'enable.idempotence',
+  'max.request.size',
+  'buffer.memory',
+  'metadata.max.age.ms',
+  'partitioner',
+]);
+
+function invalid(key: string, value: unknown, why: string): KafkaError {
+  return new KafkaError('INVALID_CONFIG', `Invalid value ${String(value)} for configuration ${key}: ${why}`, {
+    key,
+    value,
+  });
+}
+
+function intAtLeast(input: Record<string, unknown>, key: string, fallback: number, min: number): number {
+  const v = input[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalid(key, v, 'must be an integer');
+  if (v < min) throw invalid(key, v, `Value must be at least ${min}`);
+  if (v > INT_MAX) throw invalid(key, v, `Value must be at most ${INT_MAX}`);
+  return v;
+}
+
+function parseAcks(v: unknown): Acks {
+  if (v === undefined) return PRODUCER_DEFAULTS.acks;
+  const s = String(v).trim().toLowerCase();
+  if (s === 'all' || s === '-1') return -1;
+  if (s === '0') return 0;
+  if (s === '1') return 1;
+  throw invalid('acks', v, 'String must be one of: all, -1, 0, 1');
+}
+
+/**
+ * Resolves and validates a producer configuration. Throws INVALID_CONFIG for an unknown key, a
+ * value of the wrong type or range, or a combination Kafka refuses.
+ */
+export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultClientId = 'producer-1'): ProducerConfig {
+  const raw = input as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_KEYS.has(key)) throw invalid(key, raw[key], 'unknown producer configuration');
+  }
+  const clientId = raw['client.id'] === undefined ? defaultClientId : String(raw['client.id']);
+  const acks = parseAcks(raw.acks);
+  const batchSize = intAtLeast(raw, 'batch.size', PRODUCER_DEFAULTS.batchSize, 0);
+  const lingerMs = intAtLeast(raw, 'linger.ms', PRODUCER_DEFAULTS.lingerMs, 0);
+  const retries = intAtLeast(raw, 'retries', PRODUCER_DEFAULTS.retries, 0);
+  const retryBackoffMs = intAtLeast(raw, 'retry.backoff.ms', PRODUCER_DEFAULTS.retryBackoffMs, 0);
+  const requestTimeoutMs = intAtLeast(raw, 'request.timeout.ms', PRODUCER_DEFAULTS.requestTimeoutMs, 0);
+  const maxInFlight = intAtLeast(
+    raw,
+    'max.in.flight.requests.per.connection',
+    PRODUCER_DEFAULTS.maxInFlightRequestsPerConnection,
+    1,
+  );
+  const maxRequestSize = intAtLeast(raw, 'max.request.size', PRODUCER_DEFAULTS.maxRequestSize, 0);
+  const bufferMemory = intAtLeast(raw, 'buffer.memory', PRODUCER_DEFAULTS.bufferMemory, 0);
+  const metadataMaxAgeMs = intAtLeast(raw, 'metadata.max.age.ms', PRODUCER_DEFAULTS.metadataMaxAgeMs, 0);
+
+  const partitioner = raw.partitioner ?? PRODUCER_DEFAULTS.partitioner;
+  if (partitioner !== 'sticky' && partitioner !== 'round-robin') {
+    throw invalid('partitioner', partitioner, 'String must be one of: sticky, round-robin');
+  }
+
+  const idem = raw['enable.idempotence'];
+  if (idem !== undefined && typeof idem !== 'boolean') throw invalid('enable.idempotence', idem, 'must be a boolean');
+  const userConfiguredIdempotence = idem !== undefined;
+  let enableIdempotence = idem ?? PRODUCER_DEFAULTS.enableIdempotence;
+  if (enableIdempotence) {
+    // ProducerConfig.postProcessAndValidateIdempotenceConfigs
+    if (retries === 0) {
+      if (userConfiguredIdempotence) {
+        throw invalid('retries', retries, 'Must set retries to non-zero when using the idempotent producer.');
+      }
+      enableIdempotence = false;
+    }
+    if (acks !== -1) {
+      if (userConfiguredIdempotence) {
+        throw invalid('acks', acks, 'Must set acks to all in order to use the idempotent producer.');
+      }
+      enableIdempotence = false;
+    }
+    if (enableIdempotence && maxInFlight > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
+      throw invalid(
+        'max.in.flight.requests.per.connection',
+        maxInFlight,
+        `To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most ${MAX_IN_FLIGHT_FOR_IDEMPOTENCE}.`,
+      );
+    }
+  }
+
+  // KafkaProducer.configureDeliveryTimeout: delivery.timeout.ms >= linger.ms + request.timeout.ms,
+  // an error if the user set it, silently raised if it is the default.
+  let deliveryTimeoutMs = intAtLeast(raw, 'delivery.timeout.ms', PRODUCER_DEFAULTS.deliveryTimeoutMs, 0);
+  if (deliveryTimeoutMs < lingerMs + requestTimeoutMs) {
+    if (raw['delivery.timeout.ms'] !== undefined) {
+      throw invalid(
+        'delivery.timeout.ms',
+        deliveryTimeoutMs,
+        'delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms',
+      );
+    }
+    deliveryTimeoutMs = lingerMs + requestTimeoutMs;
+  }
+
+  return {
+    clientId,
+    acks,
+    batchSize,
+    lingerMs,
+    retries,
+    retryBackoffMs,
+    deliveryTimeoutMs,
+    requestTimeoutMs,
+    maxInFlightRequestsPerConnection: maxInFlight,
+    enableIdempotence,
+    maxRequestSize,
+    bufferMemory,
+    metadataMaxAgeMs,
+    partitioner,
+  };
+}

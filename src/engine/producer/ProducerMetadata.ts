@@ -1,0 +1,127 @@
+/**
+ * The producer's cached view of the cluster (Kafka's ProducerMetadata / Cluster): for each topic
+ * the partitions, their leader and leader epoch, refreshed by Metadata requests. A refresh is
+ * asked for (`requestUpdate`) when a response says the leader moved or is unknown, and happens
+ * anyway every `metadata.max.age.ms`.
+ *
+ * A partition entry is never replaced by one with an older leader epoch (KIP-320): a broker that
+ * has not yet heard of an election must not send the producer back to the deposed leader.
+ */
+import type { MetadataResponse } from '../cluster/requests';
+import type { TopicPartitionsView } from './Partitioner';
+
+export interface PartitionMetadata {
+  partition: number;
+  /** Broker id of the leader, or -1 when the partition has no leader. */
+  leaderId: number;
+  leaderEpoch: number;
+}
+
+export interface TopicMetadata {
+  topic: string;
+  partitions: PartitionMetadata[];
+}
+
+export class ProducerMetadata {
+  private readonly topics = new Map<string, TopicMetadata>();
+  /** Topics the last response said do not exist. */
+  private readonly unknownTopics = new Set<string>();
+  private brokerIds: number[];
+  needUpdate = true;
+  lastRefreshMs = Number.NEGATIVE_INFINITY;
+  /** How many responses have been applied: a version for the UI and for waiting callers. */
+  version = 0;
+
+  constructor(bootstrapBrokers: readonly number[]) {
+    this.brokerIds = [...bootstrapBrokers];
+  }
+
+  get brokers(): readonly number[] {
+    return this.brokerIds;
+  }
+
+  requestUpdate(): void {
+    this.needUpdate = true;
+  }
+
+  /** A topic never asked about before: fetch at once, skipping the refresh backoff (requestUpdateForNewTopics). */
+  newTopicsRequested = false;
+  requestUpdateForNewTopics(): void {
+    this.needUpdate = true;
+    this.newTopicsRequested = true;
+  }
+
+  timeToNextUpdate(now: number, metadataMaxAgeMs: number): number {
+    if (this.needUpdate) return 0;
+    return Math.max(0, this.lastRefreshMs + metadataMaxAgeMs - now);
+  }
+
+  /** Applies a Metadata response; returns the partitions whose leader changed. */
+  update(response: MetadataResponse, now: number): { topic: string; partition: number; from: number; to: number }[] {
+    const changed: { topic: string; partition: number; from: number; to: number }[] = [];
+    if (response.brokers.length > 0) {
+      const ids = response.brokers.map((b) => b.nodeId).sort((a, b) => a - b);
+      // Keep bootstrap brokers we may still need to reach; add the ones we learn about.
+      this.brokerIds = [...new Set([...ids, ...this.brokerIds])].sort((a, b) => a - b);
+    }
+    for (const t of response.topics) {
+      if (t.errorCode === 'UNKNOWN_TOPIC_OR_PARTITION') {
+        this.topics.delete(t.name);
+        this.unknownTopics.add(t.name);
+        continue;
+      }
+      if (t.errorCode !== 'NONE') continue;
+      this.unknownTopics.delete(t.name);
+      const previous = this.topics.get(t.name);
+      const parts: PartitionMetadata[] = [];
+      for (const p of [...t.partitions].sort((a, b) => a.partitionIndex - b.partitionIndex)) {
+        const old = previous?.partitions[p.partitionIndex];
+        let next: PartitionMetadata = { partition: p.partitionIndex, leaderId: p.leaderId, leaderEpoch: p.leaderEpoch };
+        if (old && old.leaderEpoch > p.leaderEpoch) next = old; // stale broker: keep what we know
+        if (old && old.leaderId !== next.leaderId) {
+          changed.push({ topic: t.name, partition: next.partition, from: old.leaderId, to: next.leaderId });
+        }
+        parts.push(next);
+      }
+      this.topics.set(t.name, { topic: t.name, partitions: parts });
+    }
+    this.needUpdate = false;
+    this.newTopicsRequested = false;
+    this.lastRefreshMs = now;
+    this.version++;
+    return changed;
+  }
+
+  topic(topic: string): TopicMetadata | undefined {
+    return this.topics.get(topic);
+  }
+
+  isUnknownTopic(topic: string): boolean {
+    return this.unknownTopics.has(topic);
+  }
+
+  /** The partitioner's view of a topic, or null if the topic is not (yet) known. */
+  view(topic: string): TopicPartitionsView | null {
+    const t = this.topics.get(topic);
+    if (!t) return null;
+    return {
+      numPartitions: t.partitions.length,
+      availablePartitions: t.partitions.filter((p) => p.leaderId >= 0).map((p) => p.partition),
+    };
+  }
+
+  /** The leader's broker id, or null if unknown. */
+  leaderFor(topic: string, partition: number): number | null {
+    const p = this.topics.get(topic)?.partitions[partition];
+    return p && p.leaderId >= 0 ? p.leaderId : null;
+  }
+
+  leaderEpochFor(topic: string, partition: number): number {
+    return this.topics.get(topic)?.partitions[partition]?.leaderEpoch ?? -1;
+  }
+
+  /** Every topic the producer has metadata for (for the next Metadata request). */
+  topicNames(): string[] {
+    return [...this.topics.keys()];
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The bridge between the application and the Sender (Kafka's RecordAccumulator), as the seeds
+ * draw it: `send()` only appends a record to the last open batch of its partition's queue; the
+ * Sender, separately, asks which leaders have batches worth sending (`ready`) and takes them
+ * (`drain`), one batch per partition per request, up to max.request.size.
+ *
+ * A batch is sendable when it is full (no room for another record, or a newer batch already
+ * queues behind it) or when it has lingered `linger.ms` since creation; a batch that came back
+ * for a retry waits `retry.backoff.ms` after its last attempt. A batch older than
+ * `delivery.timeout.ms` expires. With max.in.flight.requests.per.connection = 1 a partition is
+ * muted while it has a request in flight, which is Kafka's classic way to keep order.
+ */
+import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
+import type { ProducerEventSink } from './events';
+import { type PendingRecord, ProducerBatch } from './ProducerBatch';
+import type { ProducerMetadata } from './ProducerMetadata';
+import type { TransactionManager } from './TransactionManager';
+
+export function tpKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+export interface AppendResult {
+  batch: ProducerBatch;
+  newBatch: boolean;
+}
+
+export interface ReadyCheckResult {
+  readyNodes: Set<number>;
+  /** ms until some not-yet-ready batch may become ready (Infinity if none). */
+  nextReadyCheckDelayMs: number;
+  unknownLeaderTopics: Set<string>;
+}
+
+interface PartitionQueue {
+  topic: string;
+  partition: number;
+  batches: ProducerBatch[];
+}
+
+export class RecordAccumulator {
+  private readonly queues = new Map<string, PartitionQueue>();
+  private readonly muted = new Set<string>();
+  private readonly drainIndex = new Map<number, number>();
+  private nextBatchId = 1;
+
+  constructor(
+    private readonly producer: string,
+    private readonly config: ProducerConfig,
+    private readonly emit: ProducerEventSink,
+    private readonly transactionManager: TransactionManager | null,
+  ) {}
+
+  private queue(topic: string, partition: number): PartitionQueue {
+    const key = tpKey(topic, partition);
+    let q = this.queues.get(key);
+    if (!q) this.queues.set(key, (q = { topic, partition, batches: [] }));
+    return q;
+  }
+
+  /** Whether the partition's last open batch can take this record (else append opens a new batch). */
+  hasRoomFor(topic: string, partition: number, record: PendingRecord): boolean {
+    const q = this.queues.get(tpKey(topic, partition));
+    const last = q?.batches[q.batches.length - 1];
+    return last !== undefined && last.hasRoomFor(record);
+  }
+
+  /** Appends a record to its partition's last open batch, opening a new batch when it does not fit. */
+  append(topic: string, partition: number, record: PendingRecord, now: number): AppendResult {
+    const q = this.queue(topic, partition);
+    const last = q.batches[q.batches.length - 1];
+    if (last && last.state === 'open') {
+      const bytes = last.tryAppend(record);
+      if (bytes > 0) {
+        this.appended(last, record, bytes, false);
+        return { batch: last, newBatch: false };
+      }
+      this.seal(last, 'full');
+    }
+    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize);
+    const bytes = batch.tryAppend(record); // the first record always fits
+    q.batches.push(batch);
+    this.appended(batch, record, bytes, true);
+    return { batch, newBatch: true };
+  }
+
+  private appended(batch: ProducerBatch, record: PendingRecord, bytes: number, newBatch: boolean): void {
+    this.emit({
+      type: 'record-appended',
+      producer: this.producer,
+      sendId: record.sendId,
+      topic: batch.topic,
+      partition: batch.partition,
+      batchId: batch.id,
+      bytes,
+      batchBytes: batch.sizeInBytes,
+      batchRecords: batch.recordCount,
+      newBatch,
+    });
+  }
+
+  private seal(batch: ProducerBatch, reason: 'full' | 'linger'): void {
+    batch.state = 'closed';
+    this.emit({
+      type: 'batch-sealed',
+      producer: this.producer,
+      batchId: batch.id,
+      topic: batch.topic,
+      partition: batch.partition,
+      reason,
+      records: batch.recordCount,
+      bytes: batch.sizeInBytes,
+    });
+  }
+
+  private backingOff(batch: ProducerBatch, now: number): boolean {
+    return batch.attempts > 0 && now - batch.lastAttemptMs < this.config.retryBackoffMs;
+  }
+
+  /** Which leaders have a sendable batch, and when to look again (RecordAccumulator.ready). */
+  ready(metadata: ProducerMetadata, now: number): ReadyCheckResult {
+    const readyNodes = new Set<number>();
+    const unknownLeaderTopics = new Set<string>();
+    let nextReadyCheckDelayMs = Number.POSITIVE_INFINITY;
+    for (const [key, q] of this.queues) {
+      const batch = q.batches[0];
+      if (!batch) continue;
+      const leader = metadata.leaderFor(q.topic, q.partition);
+      if (leader === null) {
+        unknownLeaderTopics.add(q.topic);
+        continue;
+      }
+      if (readyNodes.has(leader) || this.muted.has(key)) continue;
+      const waited = Math.max(0, now - batch.lastAttemptMs);
+      const backingOff = this.backingOff(batch, now);
+      const timeToWait = backingOff ? this.config.retryBackoffMs : this.config.lingerMs;
+      const full = q.batches.length > 1 || batch.isFull();
+      const expired = waited >= timeToWait;
+      if ((full || expired) && !backingOff) readyNodes.add(leader);
+      else nextReadyCheckDelayMs = Math.min(nextReadyCheckDelayMs, Math.max(0, timeToWait - waited));
+    }
+    return { readyNodes, nextReadyCheckDelayMs, unknownLeaderTopics };
+  }
+
+  /**
+   * Takes, for each ready leader, at most one batch per partition it leads, rotating the start
+   * partition between calls so no partition starves (RecordAccumulator.drain). Idempotent
+   * batches get their sequence here, the first time they leave.
+   */
+  drain(metadata: ProducerMetadata, readyNodes: Iterable<number>, now: number): Map<number, ProducerBatch[]> {
+    const out = new Map<number, ProducerBatch[]>();
+    for (const node of readyNodes) {
+      const parts = [...this.queues.entries()].filter(([, q]) => metadata.leaderFor(q.topic, q.partition) === node);
+      if (parts.length === 0) continue;
+      const ready: ProducerBatch[] = [];
+      let size = 0;
+      const start = (this.drainIndex.get(node) ?? 0) % parts.length;
+      for (let i = 0; i < parts.length; i++) {
+        const [key, q] = parts[(start + i) % parts.length] as [string, PartitionQueue];
+        this.drainIndex.set(node, (start + i + 1) % parts.length);
+        if (this.muted.has(key)) continue;
+        const first = q.batches[0];
+        if (!first || this.backingOff(first, now)) continue;
+        if (size + first.sizeInBytes > this.config.maxRequestSize && ready.length > 0) break;
+        if (this.shouldStopDrainBatchesForPartition(first, key)) break;
+        q.batches.shift();
+        if (first.state === 'open') {
+          this.seal(first, first.isFull() ? 'full' : 'linger');
+        }
+        const tm = this.transactionManager;
+        if (tm && !first.hasSequence()) tm.assignSequence(key, first);
+        if (tm) tm.addInFlightBatch(key, first);
+        first.state = 'in-flight';
+        size += first.sizeInBytes;
+        ready.push(first);
+      }
+      if (ready.length > 0) out.set(node, ready);
+    }
+    return out;
+  }
+
+  private shouldStopDrainBatchesForPartition(first: ProducerBatch, key: string): boolean {
+    const tm = this.transactionManager;
+    if (!tm) return false;
+    if (!tm.hasProducerId()) return true;
+    // The broker remembers only the last 5 batches per producer for duplicate detection, so no
+    // more than 5 unresolved batches per partition, whichever connections they travel on.
+    if (!first.hasSequence() && tm.inFlightCount(key) >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE) return true;
+    // A retried batch must not overtake an earlier batch that is still in flight.
+    const firstInFlight = tm.firstInFlightSequence(key);
+    return firstInFlight !== -1 && first.hasSequence() && first.baseSequence !== firstInFlight;
+  }
+
+  /** Puts a batch back for a retry, in sequence order among retried batches (insertInSequenceOrder). */
+  reenqueue(batch: ProducerBatch, now: number): void {
+    batch.attempts++;
+    batch.lastAttemptMs = now;
+    batch.retry = true;
+    batch.state = 'closed';
+    const q = this.queue(batch.topic, batch.partition);
+    if (!batch.hasSequence()) {
+      q.batches.unshift(batch);
+      return;
+    }
+    let i = 0;
+    while (i < q.batches.length) {
+      const b = q.batches[i] as ProducerBatch;
+      if (!b.hasSequence() || b.baseSequence > batch.baseSequence) break;
+      i++;
+    }
+    q.batches.splice(i, 0, batch);
+  }
+
+  /** Removes and returns queued batches older than delivery.timeout.ms. */
+  expiredBatches(now: number): ProducerBatch[] {
+    const expired: ProducerBatch[] = [];
+    for (const q of this.queues.values()) {
+      while (q.batches.length > 0) {
+        const b = q.batches[0] as ProducerBatch;
+        if (!b.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)) break;
+        q.batches.shift();
+        expired.push(b);
+      }
+    }
+    return expired;
+  }
+
+  /** When the oldest queued batch will expire (Infinity if none). */
+  nextExpiryMs(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const q of this.queues.values()) {
+      const b = q.batches[0];
+      if (b) next = Math.min(next, b.createdMs + this.config.deliveryTimeoutMs);
+    }
+    return next;
+  }
+
+  mutePartition(topic: string, partition: number): void {
+    this.muted.add(tpKey(topic, partition));
+  }
+
+  unmutePartition(topic: string, partition: number): void {
+    this.muted.delete(tpKey(topic, partition));
+  }
+
+  /** Clears the sequence of every queued batch (after the producer id was reset). */
+  resetSequences(): void {
+    for (const q of this.queues.values()) {
+      for (const b of q.batches) {
+        b.baseSequence = -1;
+        b.producerId = -1;
+        b.producerEpoch = -1;
+      }
+    }
+  }
+
+  hasUndrained(): boolean {
+    for (const q of this.queues.values()) if (q.batches.length > 0) return true;
+    return false;
+  }
+
+  /** A snapshot of the queues for the UI and tests. */
+  snapshot(): {
+    topic: string;
+    partition: number;
+    batches: { id: number; records: number; bytes: number; state: string }[];
+  }[] {
+    return [...this.queues.values()]
+      .filter((q) => q.batches.length > 0)
+      .map((q) => ({
+        topic: q.topic,
+        partition: q.partition,
+        batches: q.batches.map((b) => ({ id: b.id, records: b.recordCount, bytes: b.sizeInBytes, state: b.state })),
+      }));
+  }
+}

@@ -1,0 +1,490 @@
+/**
+ * The Sender: the producer's I/O side (Kafka's Sender thread), distinct from the application
+ * side that only appends to the RecordAccumulator. Each run it
+ *   1. gets a producer id first if the producer is idempotent (InitProducerId);
+ *   2. refreshes metadata when asked to or when it is older than metadata.max.age.ms;
+ *   3. asks the accumulator which leaders have sendable batches, drains them into one
+ *      ProduceRequest per leader, as long as that leader has fewer than
+ *      max.in.flight.requests.per.connection requests outstanding;
+ *   4. expires batches older than delivery.timeout.ms;
+ * and then sleeps until the earliest moment something can change (linger, backoff, timeouts).
+ *
+ * Responses complete batches: success gives every record its offset (baseOffset + index); a
+ * retriable error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+ * REQUEST_TIMED_OUT, UNKNOWN_TOPIC_OR_PARTITION, ...) puts the batch back for a retry after
+ * retry.backoff.ms, while retries and delivery.timeout.ms allow; anything else fails its records.
+ * A request with no answer within request.timeout.ms fails as REQUEST_TIMED_OUT and, like
+ * Kafka's NetworkClient, drops the connection: the other requests outstanding to that broker
+ * fail with NETWORK_EXCEPTION, and any late answer is ignored.
+ *
+ * Responses are read per connection in the order the requests were sent, as over one TCP
+ * connection to a Kafka broker (which also handles a connection's requests one at a time). An
+ * answer that overtakes an earlier, still unanswered request waits behind it; if the earlier one
+ * times out, the connection drops and takes the waiting answer with it. This is what lets the
+ * idempotent producer's five in-flight batches always fall inside the broker's five-batch
+ * duplicate cache.
+ */
+import type { Network, ResponseMessage } from '../cluster/Network';
+import type {
+  ErrorCode,
+  InitProducerIdResponse,
+  MetadataResponse,
+  NodeId,
+  ProducePartitionResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from '../cluster/requests';
+import { brokerNodeId } from '../cluster/requests';
+import type { Scheduler, TaskId } from '../cluster/Scheduler';
+import type { KafkaErrorCode } from '../errors';
+import type { BatchInRequest, ProducerEventSink } from './events';
+import type { ProducerBatch } from './ProducerBatch';
+import type { ProducerConfig } from './ProducerConfig';
+import type { ProducerMetadata } from './ProducerMetadata';
+import { type RecordAccumulator, tpKey } from './RecordAccumulator';
+import type { TransactionManager } from './TransactionManager';
+
+/** Errors after which the same batch may succeed if sent again (Kafka's RetriableException family). */
+const RETRIABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_ENOUGH_REPLICAS',
+  'NOT_ENOUGH_REPLICAS_AFTER_APPEND',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'CORRUPT_MESSAGE',
+  'KAFKA_STORAGE_ERROR',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+]);
+
+/** Errors that mean our metadata is stale: ask again before retrying. */
+const INVALID_METADATA: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'NETWORK_EXCEPTION',
+  'REQUEST_TIMED_OUT',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'KAFKA_STORAGE_ERROR',
+]);
+
+type InFlight =
+  | { api: 'Produce'; correlationId: number; broker: number; batches: ProducerBatch[]; timeout: TaskId }
+  | { api: 'Metadata'; correlationId: number; broker: number; timeout: TaskId }
+  | { api: 'InitProducerId'; correlationId: number; broker: number; timeout: TaskId };
+
+export interface SenderHooks {
+  /** Called with every batch outcome: success (offset per record) or a final error. */
+  completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void;
+  failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string): void;
+  /** Metadata changed: the application side may place records that were waiting for it. */
+  metadataUpdated(): void;
+}
+
+export class Sender {
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly inFlightPerBroker = new Map<number, number>();
+  /** Per broker connection: correlation ids awaiting an answer, in send order. */
+  private readonly connectionQueue = new Map<number, number[]>();
+  /** Answers that arrived ahead of an earlier request on their connection. */
+  private readonly received = new Map<number, ResponseMessage>();
+  private wakeAt = Number.POSITIVE_INFINITY;
+  private wakeTask: TaskId | null = null;
+  private nextBrokerIndex = 0;
+  private lastMetadataAttemptMs = Number.NEGATIVE_INFINITY;
+  private lastInitPidAttemptMs = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(
+    private readonly node: NodeId,
+    private readonly config: ProducerConfig,
+    private readonly accumulator: RecordAccumulator,
+    private readonly metadata: ProducerMetadata,
+    private readonly transactionManager: TransactionManager | null,
+    private readonly scheduler: Scheduler,
+    private readonly network: Network,
+    private readonly emit: ProducerEventSink,
+    private readonly hooks: SenderHooks,
+  ) {}
+
+  /** Makes sure the sender runs at `atMs` (default now) or earlier. */
+  wakeup(atMs = this.scheduler.now()): void {
+    if (this.closed || atMs >= this.wakeAt) return;
+    if (this.wakeTask !== null) this.scheduler.cancel(this.wakeTask);
+    this.wakeAt = atMs;
+    this.wakeTask = this.scheduler.scheduleAt(atMs, () => {
+      this.wakeTask = null;
+      this.wakeAt = Number.POSITIVE_INFINITY;
+      this.runOnce();
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.wakeTask !== null) this.scheduler.cancel(this.wakeTask);
+    for (const f of this.inFlight.values()) {
+      this.scheduler.cancel(f.timeout);
+      this.network.abandon(f.correlationId);
+    }
+  }
+
+  get inFlightRequests(): number {
+    return this.inFlight.size;
+  }
+
+  /** One pass of the sender loop (Sender.runOnce / sendProducerData). */
+  runOnce(): void {
+    if (this.closed) return;
+    const now = this.scheduler.now();
+    let nextWake = Number.POSITIVE_INFINITY;
+
+    nextWake = Math.min(nextWake, this.maybeUpdateMetadata(now));
+    nextWake = Math.min(nextWake, this.maybeInitProducerId(now));
+
+    // Kafka's sender thread loops without pause while there is something to send; here one run
+    // keeps draining until no leader can take another request.
+    let ready = this.accumulator.ready(this.metadata, now);
+    for (let round = 0; ; round++) {
+      if (ready.unknownLeaderTopics.size > 0) {
+        this.metadata.requestUpdate();
+        nextWake = Math.min(nextWake, this.maybeUpdateMetadata(now));
+      }
+      for (const node of [...ready.readyNodes]) {
+        if ((this.inFlightPerBroker.get(node) ?? 0) >= this.config.maxInFlightRequestsPerConnection) {
+          ready.readyNodes.delete(node);
+        }
+      }
+      const drained = this.accumulator.drain(this.metadata, ready.readyNodes, now);
+      for (const [broker, batches] of drained) this.sendProduceRequest(broker, batches, now);
+      if (drained.size === 0 || round > 1000) break;
+      ready = this.accumulator.ready(this.metadata, now);
+    }
+
+    for (const batch of this.accumulator.expiredBatches(now)) {
+      this.failBatch(
+        batch,
+        'REQUEST_TIMED_OUT',
+        `Expiring ${batch.recordCount} record(s) for ${tpKey(batch.topic, batch.partition)}: ${now - batch.createdMs} ms has passed since batch creation`,
+      );
+    }
+
+    nextWake = Math.min(nextWake, now + ready.nextReadyCheckDelayMs, this.accumulator.nextExpiryMs());
+    if (
+      this.accumulator.hasUndrained() &&
+      ready.readyNodes.size === 0 &&
+      ready.nextReadyCheckDelayMs === Number.POSITIVE_INFINITY
+    ) {
+      // Batches wait on a leader or a producer id: look again after a backoff.
+      nextWake = Math.min(nextWake, now + Math.max(1, this.config.retryBackoffMs));
+    }
+    if (Number.isFinite(nextWake)) this.wakeup(Math.max(now, nextWake));
+  }
+
+  // ------------------------------------------------------------------ metadata
+
+  private pickBroker(): number | null {
+    const brokers = this.metadata.brokers;
+    if (brokers.length === 0) return null;
+    // Rotate, so a dead broker is not asked forever (Kafka's leastLoadedNode, simplified).
+    const b = brokers[this.nextBrokerIndex % brokers.length] as number;
+    this.nextBrokerIndex++;
+    return b;
+  }
+
+  private hasInFlight(api: InFlight['api']): boolean {
+    for (const f of this.inFlight.values()) if (f.api === api) return true;
+    return false;
+  }
+
+  /** Sends a Metadata request if one is due; returns when to look again. */
+  private maybeUpdateMetadata(now: number): number {
+    const due = this.metadata.timeToNextUpdate(now, this.config.metadataMaxAgeMs);
+    if (due > 0) return now + due;
+    if (this.hasInFlight('Metadata')) return Number.POSITIVE_INFINITY;
+    const earliest = this.lastMetadataAttemptMs + this.config.retryBackoffMs;
+    if (now < earliest && !this.metadata.newTopicsRequested) return earliest;
+    const broker = this.pickBroker();
+    if (broker === null) return Number.POSITIVE_INFINITY;
+    this.lastMetadataAttemptMs = now;
+    const topics = this.metadata.topicNames().concat(this.pendingTopics);
+    const uniqueTopics = [...new Set(topics)].sort();
+    this.emit({ type: 'metadata-requested', producer: this.node, broker, topics: uniqueTopics });
+    const correlationId = this.network.send(this.node, brokerNodeId(broker), {
+      api: 'Metadata',
+      topics: uniqueTopics,
+      allowAutoTopicCreation: false,
+    });
+    this.track({ api: 'Metadata', correlationId, broker, timeout: this.scheduleTimeout(correlationId) });
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** Topics the application is waiting to learn about (set by the producer). */
+  pendingTopics: string[] = [];
+
+  private maybeInitProducerId(now: number): number {
+    const tm = this.transactionManager;
+    if (!tm || tm.hasProducerId() || this.hasInFlight('InitProducerId')) return Number.POSITIVE_INFINITY;
+    // A reset waits until nothing of the old producer id is in flight.
+    if (tm.resetRequired && this.hasInFlight('Produce')) return Number.POSITIVE_INFINITY;
+    const earliest = this.lastInitPidAttemptMs + this.config.retryBackoffMs;
+    if (now < earliest) return earliest;
+    const broker = this.pickBroker();
+    if (broker === null) return Number.POSITIVE_INFINITY;
+    this.lastInitPidAttemptMs = now;
+    this.emit({ type: 'producer-id-requested', producer: this.node, broker });
+    const correlationId = this.network.send(this.node, brokerNodeId(broker), {
+      api: 'InitProducerId',
+      transactionalId: null,
+      transactionTimeoutMs: 60000,
+      producerId: -1,
+      producerEpoch: -1,
+    });
+    this.track({ api: 'InitProducerId', correlationId, broker, timeout: this.scheduleTimeout(correlationId) });
+    return Number.POSITIVE_INFINITY;
+  }
+
+  // ------------------------------------------------------------------ produce
+
+  private sendProduceRequest(broker: number, batches: ProducerBatch[], now: number): void {
+    const byTopic = new Map<string, { partition: number; records: Uint8Array }[]>();
+    const described: BatchInRequest[] = [];
+    for (const b of batches) {
+      let list = byTopic.get(b.topic);
+      if (!list) byTopic.set(b.topic, (list = []));
+      list.push({ partition: b.partition, records: b.encode() });
+      b.lastAttemptMs = now;
+      if (this.config.maxInFlightRequestsPerConnection === 1) this.accumulator.mutePartition(b.topic, b.partition);
+      described.push({
+        batchId: b.id,
+        topic: b.topic,
+        partition: b.partition,
+        records: b.recordCount,
+        bytes: b.sizeInBytes,
+        attempt: b.attempts + 1,
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        baseSequence: b.baseSequence,
+      });
+    }
+    const request: ProduceRequest = {
+      api: 'Produce',
+      transactionalId: null,
+      acks: this.config.acks,
+      timeoutMs: this.config.requestTimeoutMs,
+      topicData: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+    };
+    const correlationId = this.network.send(this.node, brokerNodeId(broker), request);
+    this.emit({
+      type: 'produce-request-sent',
+      producer: this.node,
+      correlationId,
+      broker,
+      acks: this.config.acks,
+      batches: described,
+    });
+    if (this.config.acks === 0) {
+      // Nobody answers: the batch counts as sent the moment it leaves, with offset -1.
+      for (const b of batches) {
+        if (this.config.maxInFlightRequestsPerConnection === 1) this.accumulator.unmutePartition(b.topic, b.partition);
+        this.completeBatch(b, -1, -1);
+      }
+      return;
+    }
+    this.track({ api: 'Produce', correlationId, broker, batches, timeout: this.scheduleTimeout(correlationId) });
+  }
+
+  private track(f: InFlight): void {
+    this.inFlight.set(f.correlationId, f);
+    this.inFlightPerBroker.set(f.broker, (this.inFlightPerBroker.get(f.broker) ?? 0) + 1);
+    let q = this.connectionQueue.get(f.broker);
+    if (!q) this.connectionQueue.set(f.broker, (q = []));
+    q.push(f.correlationId);
+  }
+
+  private untrack(correlationId: number): InFlight | undefined {
+    const f = this.inFlight.get(correlationId);
+    if (!f) return undefined;
+    this.inFlight.delete(correlationId);
+    this.received.delete(correlationId);
+    this.scheduler.cancel(f.timeout);
+    this.inFlightPerBroker.set(f.broker, (this.inFlightPerBroker.get(f.broker) ?? 1) - 1);
+    const q = this.connectionQueue.get(f.broker);
+    const i = q ? q.indexOf(correlationId) : -1;
+    if (q && i >= 0) q.splice(i, 1);
+    return f;
+  }
+
+  /** Drops the connection to a broker: everything outstanding on it fails, first one with `firstError`. */
+  private disconnect(broker: number, firstCorrelationId: number, firstError: KafkaErrorCode): void {
+    const onConnection = [...(this.connectionQueue.get(broker) ?? [])];
+    for (const c of onConnection) {
+      this.network.abandon(c);
+      this.failRequest(c, c === firstCorrelationId ? firstError : 'NETWORK_EXCEPTION');
+    }
+  }
+
+  private scheduleTimeout(correlationId: number): TaskId {
+    return this.scheduler.schedule(this.config.requestTimeoutMs, () => this.onRequestTimeout(correlationId));
+  }
+
+  private onRequestTimeout(correlationId: number): void {
+    const f = this.inFlight.get(correlationId);
+    if (!f) return;
+    this.emit({ type: 'request-timed-out', producer: this.node, correlationId, broker: f.broker, api: f.api });
+    // NetworkClient closes the connection: everything outstanding on it is lost.
+    this.disconnect(f.broker, correlationId, 'REQUEST_TIMED_OUT');
+    this.runOnce();
+  }
+
+  /** The network reports the broker's process reset the connection. */
+  onDisconnect(correlationId: number): void {
+    const f = this.inFlight.get(correlationId);
+    if (!f) return;
+    this.disconnect(f.broker, correlationId, 'NETWORK_EXCEPTION');
+    this.runOnce();
+  }
+
+  private failRequest(correlationId: number, error: KafkaErrorCode): void {
+    const f = this.untrack(correlationId);
+    if (!f) return;
+    this.metadata.requestUpdate();
+    if (f.api !== 'Produce') return;
+    const now = this.scheduler.now();
+    for (const b of f.batches) this.handleBatchError(b, error, `${error} from broker ${f.broker}`, now);
+  }
+
+  onResponse(message: ResponseMessage): void {
+    const f = this.inFlight.get(message.correlationId);
+    if (!f) return; // answered after we gave up on it: the connection is gone, nobody reads it
+    this.received.set(message.correlationId, message);
+    // Read the connection's answers in request order.
+    const q = this.connectionQueue.get(f.broker) ?? [];
+    for (;;) {
+      const head = q[0];
+      const m = head === undefined ? undefined : this.received.get(head);
+      if (head === undefined || !m) break;
+      const g = this.untrack(head);
+      if (!g) break;
+      const body = m.body;
+      if (body.api === 'Metadata') this.handleMetadataResponse(g.broker, body);
+      else if (body.api === 'InitProducerId') this.handleInitProducerIdResponse(body);
+      else if (body.api === 'Produce' && g.api === 'Produce') this.handleProduceResponse(g.broker, g, body);
+    }
+    this.runOnce();
+  }
+
+  private handleMetadataResponse(broker: number, body: MetadataResponse): void {
+    this.metadata.update(body, this.scheduler.now());
+    const leaders: { topic: string; partition: number; leaderId: number; leaderEpoch: number }[] = [];
+    for (const t of this.metadata.topicNames()) {
+      for (const p of this.metadata.topic(t)?.partitions ?? []) {
+        leaders.push({ topic: t, partition: p.partition, leaderId: p.leaderId, leaderEpoch: p.leaderEpoch });
+      }
+    }
+    this.emit({ type: 'metadata-updated', producer: this.node, broker, leaders });
+    this.hooks.metadataUpdated();
+  }
+
+  private handleInitProducerIdResponse(body: InitProducerIdResponse): void {
+    const tm = this.transactionManager;
+    if (!tm) return;
+    if (body.errorCode !== 'NONE') return; // try again after retry.backoff.ms
+    tm.setProducerIdAndEpoch({ producerId: body.producerId, epoch: body.producerEpoch });
+    this.accumulator.resetSequences();
+    this.emit({
+      type: 'producer-id-assigned',
+      producer: this.node,
+      producerId: body.producerId,
+      producerEpoch: body.producerEpoch,
+    });
+  }
+
+  private handleProduceResponse(broker: number, f: Extract<InFlight, { api: 'Produce' }>, body: ProduceResponse): void {
+    const now = this.scheduler.now();
+    const byTp = new Map<string, ProducePartitionResponse>();
+    for (const t of body.responses) for (const p of t.partitions) byTp.set(tpKey(t.topic, p.partition), p);
+    this.emit({
+      type: 'produce-response-received',
+      producer: this.node,
+      correlationId: f.correlationId,
+      broker,
+      partitions: f.batches.map((b) => {
+        const r = byTp.get(tpKey(b.topic, b.partition));
+        return {
+          batchId: b.id,
+          topic: b.topic,
+          partition: b.partition,
+          errorCode: r?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION',
+          baseOffset: r?.baseOffset ?? -1,
+        };
+      }),
+    });
+    for (const b of f.batches) {
+      const r = byTp.get(tpKey(b.topic, b.partition));
+      if (this.config.maxInFlightRequestsPerConnection === 1) this.accumulator.unmutePartition(b.topic, b.partition);
+      if (!r) {
+        this.handleBatchError(b, 'UNKNOWN_TOPIC_OR_PARTITION', 'no response for the partition', now);
+        continue;
+      }
+      if (r.errorCode === 'NONE' || r.errorCode === 'DUPLICATE_SEQUENCE_NUMBER') {
+        // A duplicate means the broker already holds this batch: success, even if the offset is unknown.
+        this.completeBatch(b, r.errorCode === 'NONE' ? r.baseOffset : -1, r.logAppendTimeMs);
+      } else {
+        this.handleBatchError(b, r.errorCode, r.errorMessage ?? r.errorCode, now);
+      }
+    }
+  }
+
+  private canRetry(batch: ProducerBatch, error: ErrorCode, now: number): boolean {
+    if (batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)) return false;
+    if (batch.attempts >= this.config.retries) return false;
+    if (!RETRIABLE.has(error)) return false;
+    const tm = this.transactionManager;
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') {
+      return tm?.canRetryOutOfOrder(tpKey(batch.topic, batch.partition), batch) === true;
+    }
+    return true;
+  }
+
+  private handleBatchError(batch: ProducerBatch, error: KafkaErrorCode, message: string, now: number): void {
+    if (INVALID_METADATA.has(error)) this.metadata.requestUpdate();
+    if (this.config.maxInFlightRequestsPerConnection === 1)
+      this.accumulator.unmutePartition(batch.topic, batch.partition);
+    if (this.canRetry(batch, error, now)) {
+      this.accumulator.reenqueue(batch, now);
+      this.emit({
+        type: 'batch-retry',
+        producer: this.node,
+        batchId: batch.id,
+        topic: batch.topic,
+        partition: batch.partition,
+        error,
+        attempt: batch.attempts,
+        retryAtMs: now + this.config.retryBackoffMs,
+      });
+      return;
+    }
+    this.failBatch(batch, error, message);
+  }
+
+  private completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
+    batch.state = 'done';
+    this.transactionManager?.handleCompletedBatch(tpKey(batch.topic, batch.partition), batch);
+    this.hooks.completeBatch(batch, baseOffset, logAppendTimeMs);
+  }
+
+  private failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
+    batch.state = 'done';
+    const tm = this.transactionManager;
+    if (tm && batch.hasSequence()) {
+      tm.removeInFlightBatch(tpKey(batch.topic, batch.partition), batch);
+      // Its sequence numbers are now a hole the broker will never see filled: start afresh.
+      tm.resetRequired = true;
+    }
+    this.hooks.failBatch(batch, error, message);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The idempotent producer's bookkeeping (the idempotence half of Kafka's TransactionManager).
+ *
+ * The broker gives the producer an id and epoch (InitProducerId). Every batch then carries
+ * (producerId, producerEpoch, baseSequence), where sequences count records per partition from 0.
+ * The leader accepts a batch only if its baseSequence is exactly one past the last sequence it
+ * holds for that producer; a batch it already holds is answered as a duplicate, a gap is
+ * OUT_OF_ORDER_SEQUENCE_NUMBER. So a retry can never be written twice, and a later batch can
+ * never overtake an earlier one that failed: ordering and exactly-once append per partition
+ * with up to 5 requests in flight.
+ *
+ * Client side this means: a sequence is fixed the first time a batch is drained and kept on
+ * retries; retried batches go back into the queue in sequence order; a retried batch is only
+ * sent again once it is the first one in flight for its partition.
+ */
+import { NO_SEQUENCE, type ProducerBatch } from './ProducerBatch';
+
+export interface ProducerIdAndEpoch {
+  producerId: number;
+  epoch: number;
+}
+
+export class TransactionManager {
+  producerIdAndEpoch: ProducerIdAndEpoch | null = null;
+  /** Set when a batch failed for good after it may have been written: sequences need a fresh producer id. */
+  resetRequired = false;
+  private readonly nextSequence = new Map<string, number>();
+  private readonly lastAckedSequence = new Map<string, number>();
+  /** In-flight batches per partition, sorted by baseSequence. */
+  private readonly inflight = new Map<string, ProducerBatch[]>();
+
+  hasProducerId(): boolean {
+    return this.producerIdAndEpoch !== null && !this.resetRequired;
+  }
+
+  setProducerIdAndEpoch(pid: ProducerIdAndEpoch): void {
+    this.producerIdAndEpoch = pid;
+    this.resetRequired = false;
+    this.nextSequence.clear();
+    this.lastAckedSequence.clear();
+    this.inflight.clear();
+  }
+
+  sequenceNumber(tp: string): number {
+    return this.nextSequence.get(tp) ?? 0;
+  }
+
+  /** Stamps a batch with the producer id, epoch and the partition's next sequence. */
+  assignSequence(tp: string, batch: ProducerBatch): void {
+    const pid = this.producerIdAndEpoch;
+    if (!pid) throw new Error('no producer id');
+    batch.producerId = pid.producerId;
+    batch.producerEpoch = pid.epoch;
+    batch.baseSequence = this.sequenceNumber(tp);
+    // Sequences are int32 and wrap (DefaultRecordBatch.incrementSequence).
+    this.nextSequence.set(tp, (batch.baseSequence + batch.recordCount) % 2147483648);
+  }
+
+  addInFlightBatch(tp: string, batch: ProducerBatch): void {
+    let list = this.inflight.get(tp);
+    if (!list) this.inflight.set(tp, (list = []));
+    if (list.includes(batch)) return;
+    list.push(batch);
+    list.sort((a, b) => a.baseSequence - b.baseSequence);
+  }
+
+  removeInFlightBatch(tp: string, batch: ProducerBatch): void {
+    const list = this.inflight.get(tp);
+    if (!list) return;
+    const i = list.indexOf(batch);
+    if (i >= 0) list.splice(i, 1);
+  }
+
+  inFlightCount(tp: string): number {
+    return this.inflight.get(tp)?.length ?? 0;
+  }
+
+  firstInFlightSequence(tp: string): number {
+    return this.inflight.get(tp)?.[0]?.baseSequence ?? NO_SEQUENCE;
+  }
+
+  lastAcked(tp: string): number {
+    return this.lastAckedSequence.get(tp) ?? -1;
+  }
+
+  handleCompletedBatch(tp: string, batch: ProducerBatch): void {
+    const last = batch.baseSequence + batch.recordCount - 1;
+    if (last > this.lastAcked(tp)) this.lastAckedSequence.set(tp, last);
+    this.removeInFlightBatch(tp, batch);
+  }
+
+  /**
+   * Whether a batch that came back with OUT_OF_ORDER_SEQUENCE_NUMBER may simply be retried:
+   * yes if an earlier sequence is still unresolved (the gap is the earlier batch's, and it will
+   * be resent first). If this batch is the very next one the broker should accept, the broker
+   * lost our state and retrying cannot help.
+   */
+  canRetryOutOfOrder(tp: string, batch: ProducerBatch): boolean {
+    return batch.baseSequence !== this.lastAcked(tp) + 1;
+  }
+
+  /** True once no batch of this producer is in flight anywhere. */
+  hasInflightBatches(): boolean {
+    for (const list of this.inflight.values()) if (list.length > 0) return true;
+    return false;
+  }
+}

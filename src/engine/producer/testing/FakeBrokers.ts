@@ -1,0 +1,214 @@
+/**
+ * Test support: a few scripted brokers on the real simulated Network, enough to drive a producer
+ * through every response it must handle, without the full cluster. Each broker answers Metadata
+ * from a shared leader table, hands out producer ids, and appends Produce batches to an in-memory
+ * log per partition, deduplicating idempotent batches the way Kafka's ProducerStateManager does
+ * (last sequence per producer id; a resent batch among the last five is answered with its
+ * original offset; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER). A `fault` hook lets a test fail or
+ * swallow any single append.
+ */
+import { decodeRecordBatches } from '../../codec/recordBatch';
+import type { Network, RequestMessage } from '../../cluster/Network';
+import type {
+  ErrorCode,
+  MetadataResponse,
+  ProducePartitionResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from '../../cluster/requests';
+import { brokerNodeId } from '../../cluster/requests';
+
+export interface LoggedRecord {
+  offset: number;
+  key: string | null;
+  value: string | null;
+  producerId: number;
+  sequence: number;
+}
+
+/** What a fault hook may do with one partition's batch in a Produce request. */
+export type FaultAction =
+  | { kind: 'error'; error: ErrorCode }
+  /** Append, then never answer the request (a response lost on the way). */
+  | { kind: 'append-and-drop-response' }
+  | null;
+
+export interface FaultContext {
+  broker: number;
+  topic: string;
+  partition: number;
+  firstValue: string | null;
+  baseSequence: number;
+  attempt: number;
+}
+
+interface ProducerEntry {
+  lastSeq: number;
+  batches: { firstSeq: number; lastSeq: number; baseOffset: number }[];
+}
+
+const dec = new TextDecoder();
+
+export class FakeBrokers {
+  readonly logs = new Map<string, LoggedRecord[]>();
+  readonly leaders = new Map<string, number[]>();
+  private readonly producerState = new Map<string, Map<number, ProducerEntry>>();
+  private nextProducerId = 1000;
+  private readonly attempts = new Map<string, number>();
+  fault: (ctx: FaultContext) => FaultAction = () => null;
+  /** Extra delay before a broker answers a Produce request. */
+  responseDelayMs = 0;
+
+  constructor(
+    private readonly network: Network,
+    private readonly schedule: (delayMs: number, fn: () => void) => void,
+    readonly brokerIds: number[],
+  ) {
+    for (const id of brokerIds) this.start(id);
+  }
+
+  start(id: number): void {
+    this.network.attach(brokerNodeId(id), { onRequest: (m) => this.onRequest(id, m) });
+  }
+
+  createTopic(topic: string, leaders: number[]): void {
+    this.leaders.set(topic, leaders);
+    leaders.forEach((_, p) => this.logs.set(`${topic}-${p}`, []));
+  }
+
+  log(topic: string, partition: number): LoggedRecord[] {
+    return this.logs.get(`${topic}-${partition}`) ?? [];
+  }
+
+  values(topic: string, partition: number): (string | null)[] {
+    return this.log(topic, partition).map((r) => r.value);
+  }
+
+  private onRequest(broker: number, m: RequestMessage): void {
+    const body = m.body;
+    if (body.api === 'Metadata') {
+      const response: MetadataResponse = {
+        api: 'Metadata',
+        throttleTimeMs: 0,
+        brokers: this.brokerIds.map((nodeId) => ({ nodeId, host: `broker-${nodeId}`, port: 9092, rack: null })),
+        clusterId: 'fake',
+        controllerId: this.brokerIds[0] ?? -1,
+        topics: (body.topics ?? [...this.leaders.keys()]).map((name) => {
+          const leaders = this.leaders.get(name);
+          if (!leaders) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', name, isInternal: false, partitions: [] };
+          return {
+            errorCode: 'NONE',
+            name,
+            isInternal: false,
+            partitions: leaders.map((leaderId, partitionIndex) => ({
+              errorCode: 'NONE',
+              partitionIndex,
+              leaderId,
+              leaderEpoch: 0,
+              replicaNodes: [leaderId],
+              isrNodes: [leaderId],
+              offlineReplicas: [],
+            })),
+          };
+        }),
+      };
+      this.network.reply(m, response);
+    } else if (body.api === 'InitProducerId') {
+      this.network.reply(m, {
+        api: 'InitProducerId',
+        throttleTimeMs: 0,
+        errorCode: 'NONE',
+        producerId: this.nextProducerId++,
+        producerEpoch: 0,
+      });
+    } else if (body.api === 'Produce') {
+      this.handleProduce(broker, m, body);
+    }
+  }
+
+  private handleProduce(broker: number, m: RequestMessage, body: ProduceRequest): void {
+    let drop = false;
+    const responses: ProduceResponse['responses'] = [];
+    for (const t of body.topicData) {
+      const partitions: ProducePartitionResponse[] = [];
+      for (const p of t.partitions) {
+        const res = (errorCode: ErrorCode, baseOffset = -1): ProducePartitionResponse => ({
+          partition: p.partition,
+          errorCode,
+          baseOffset,
+          logAppendTimeMs: -1,
+          logStartOffset: 0,
+          recordErrors: [],
+          errorMessage: null,
+        });
+        const leader = this.leaders.get(t.topic)?.[p.partition];
+        if (leader === undefined) {
+          partitions.push(res('UNKNOWN_TOPIC_OR_PARTITION'));
+          continue;
+        }
+        if (leader !== broker) {
+          partitions.push(res('NOT_LEADER_OR_FOLLOWER'));
+          continue;
+        }
+        const [batch] = decodeRecordBatches(p.records);
+        if (!batch) throw new Error('empty produce');
+        const tp = `${t.topic}-${p.partition}`;
+        const firstValue = batch.records[0]?.value ? dec.decode(batch.records[0].value) : null;
+        const attemptKey = `${tp}/${firstValue}`;
+        const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
+        this.attempts.set(attemptKey, attempt);
+        const action = this.fault({
+          broker,
+          topic: t.topic,
+          partition: p.partition,
+          firstValue,
+          baseSequence: batch.baseSequence,
+          attempt,
+        });
+        if (action?.kind === 'error') {
+          partitions.push(res(action.error));
+          continue;
+        }
+        const log = this.logs.get(tp) ?? [];
+        // Idempotence: check the sequence against the producer's state for this partition.
+        if (batch.producerId >= 0) {
+          let states = this.producerState.get(tp);
+          if (!states) this.producerState.set(tp, (states = new Map()));
+          const entry = states.get(batch.producerId) ?? { lastSeq: -1, batches: [] };
+          const lastSeq = batch.baseSequence + batch.records.length - 1;
+          const dup = entry.batches.find((b) => b.firstSeq === batch.baseSequence && b.lastSeq === lastSeq);
+          if (dup) {
+            partitions.push(res('NONE', dup.baseOffset));
+            continue;
+          }
+          if (batch.baseSequence !== entry.lastSeq + 1) {
+            partitions.push(res('OUT_OF_ORDER_SEQUENCE_NUMBER'));
+            continue;
+          }
+          entry.lastSeq = lastSeq;
+          entry.batches.push({ firstSeq: batch.baseSequence, lastSeq, baseOffset: log.length });
+          if (entry.batches.length > 5) entry.batches.shift();
+          states.set(batch.producerId, entry);
+        }
+        const baseOffset = log.length;
+        batch.records.forEach((r, i) => {
+          log.push({
+            offset: baseOffset + i,
+            key: r.key ? dec.decode(r.key) : null,
+            value: r.value ? dec.decode(r.value) : null,
+            producerId: batch.producerId,
+            sequence: batch.baseSequence < 0 ? -1 : batch.baseSequence + i,
+          });
+        });
+        this.logs.set(tp, log);
+        if (action?.kind === 'append-and-drop-response') drop = true;
+        partitions.push(res('NONE', baseOffset));
+      }
+      responses.push({ topic: t.topic, partitions });
+    }
+    if (body.acks === 0 || drop) return;
+    const reply = () => this.network.reply(m, { api: 'Produce', responses, throttleTimeMs: 0 });
+    if (this.responseDelayMs > 0) this.schedule(this.responseDelayMs, reply);
+    else reply();
+  }
+}
