@@ -37,7 +37,7 @@ import { CorruptRecordError, KafkaError } from '../errors';
 import { COMPRESSION_TYPES, type CompressionType, compressRecords, decompressRecords } from './compression';
 import { crc32c } from './crc32c';
 import { readUtf8, utf8Length, writeUtf8 } from './utf8';
-import { readVarint, readVarlong, sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from './varint';
+import { readVarlong, sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from './varint';
 
 export interface RecordHeader {
   key: string;
@@ -537,9 +537,69 @@ export function decodeBatchRecords(bytes: Uint8Array, header: RecordBatchHeader)
   const codec = compressionType(header.attributes);
   const sectionStart = header.position + RECORDS_OFFSET;
   const sectionEnd = header.position + header.sizeInBytes;
-  if (codec === 'none') return readRecords(bytes, sectionStart, sectionEnd, header.recordCount, header.position);
-  const raw = decompressRecords(codec, bytes.subarray(sectionStart, sectionEnd), header.position);
+  // Keys, values and header values are views into one private copy of the records section, so
+  // they stay valid whatever later happens to `bytes` (a segment truncated and rewritten).
+  const raw =
+    codec === 'none'
+      ? bytes.slice(sectionStart, sectionEnd)
+      : decompressRecords(codec, bytes.subarray(sectionStart, sectionEnd), header.position);
   return readRecords(raw, 0, raw.length, header.recordCount, header.position);
+}
+
+/**
+ * A bounds-checked cursor over a records section. Varints are read inline (no result objects),
+ * which is what makes decoding fast; every read past `end` throws CorruptRecordError.
+ */
+class RecordsCursor {
+  pos: number;
+  constructor(
+    readonly b: Uint8Array,
+    start: number,
+    readonly end: number,
+    readonly batchPos: number,
+  ) {
+    this.pos = start;
+  }
+
+  /** Zigzag varint (int32), at most 5 bytes. */
+  varint(): number {
+    const b = this.b;
+    let p = this.pos;
+    let raw = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (p >= this.end) throw this.malformed('a varint runs past the end of the records');
+      const byte = b[p++] as number;
+      raw |= (byte & 0x7f) << shift;
+      if (byte < 0x80) {
+        this.pos = p;
+        return (raw >>> 1) ^ -(raw & 1);
+      }
+    }
+    throw this.malformed('a varint is longer than 5 bytes');
+  }
+
+  /** Zigzag varlong (safe-integer number); values of up to 4 bytes stay on the inline path. */
+  varlong(): number {
+    const b = this.b;
+    let p = this.pos;
+    let raw = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (p >= this.end) throw this.malformed('a varlong runs past the end of the records');
+      const byte = b[p++] as number;
+      raw |= (byte & 0x7f) << shift;
+      if (byte < 0x80) {
+        this.pos = p;
+        return (raw >>> 1) ^ -(raw & 1);
+      }
+    }
+    const r = readVarlong(b.subarray(0, this.end), this.pos);
+    this.pos = r.next;
+    return r.value;
+  }
+
+  malformed(what: string): CorruptRecordError {
+    return corrupt(`batch at position ${this.batchPos}: ${what}`, this.batchPos, 'record');
+  }
 }
 
 function readRecords(b: Uint8Array, start: number, end: number, count: number, batchPos: number): DefaultRecord[] {
@@ -550,77 +610,66 @@ function readRecords(b: Uint8Array, start: number, end: number, count: number, b
       recordCount: count,
     });
   }
+  const c = new RecordsCursor(b, start, end, batchPos);
   const records: DefaultRecord[] = new Array(count);
-  let p = start;
   for (let i = 0; i < count; i++) {
-    let r = readVarint(b, p);
-    const size = r.value;
-    const recordStart = r.next;
+    const size = c.varint();
+    const recordStart = c.pos;
     const recordEnd = recordStart + size;
     if (size < 0 || recordEnd > end) {
       throw corrupt(`record ${i} of the batch at position ${batchPos} has invalid size ${size}`, batchPos, 'record', {
         record: i,
       });
     }
-    p = recordStart;
-    if (p >= recordEnd) throw recordCorrupt(i, batchPos);
-    const attributes = ((b[p++] as number) << 24) >> 24;
-    const ts = readVarlong(b, p);
-    p = ts.next;
-    r = readVarint(b, p);
-    const offsetDelta = r.value;
-    p = r.next;
-    r = readVarint(b, p);
+    if (c.pos >= recordEnd) throw recordCorrupt(i, batchPos);
+    const attributes = ((b[c.pos++] as number) << 24) >> 24;
+    const timestampDelta = c.varlong();
+    const offsetDelta = c.varint();
     let key: Uint8Array | null = null;
-    p = r.next;
-    if (r.value >= 0) {
-      if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
-      key = b.slice(p, p + r.value);
-      p += r.value;
+    let n = c.varint();
+    if (n >= 0) {
+      if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+      key = b.subarray(c.pos, c.pos + n);
+      c.pos += n;
     }
-    r = readVarint(b, p);
     let value: Uint8Array | null = null;
-    p = r.next;
-    if (r.value >= 0) {
-      if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
-      value = b.slice(p, p + r.value);
-      p += r.value;
+    n = c.varint();
+    if (n >= 0) {
+      if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+      value = b.subarray(c.pos, c.pos + n);
+      c.pos += n;
     }
-    r = readVarint(b, p);
-    const headerCount = r.value;
-    p = r.next;
+    const headerCount = c.varint();
     // Each header takes at least 2 bytes.
-    if (headerCount < 0 || headerCount * 2 > recordEnd - p) throw recordCorrupt(i, batchPos);
+    if (headerCount < 0 || headerCount * 2 > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
     const headers: RecordHeader[] = [];
     for (let h = 0; h < headerCount; h++) {
-      r = readVarint(b, p);
-      p = r.next;
-      if (r.value < 0 || r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
-      const hKey = readUtf8(b, p, p + r.value);
-      p += r.value;
-      r = readVarint(b, p);
-      p = r.next;
+      n = c.varint();
+      if (n < 0 || n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+      const hKey = readUtf8(b, c.pos, c.pos + n);
+      c.pos += n;
+      n = c.varint();
       let hValue: Uint8Array | null = null;
-      if (r.value >= 0) {
-        if (r.value > recordEnd - p) throw recordCorrupt(i, batchPos);
-        hValue = b.slice(p, p + r.value);
-        p += r.value;
+      if (n >= 0) {
+        if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+        hValue = b.subarray(c.pos, c.pos + n);
+        c.pos += n;
       }
       headers.push({ key: hKey, value: hValue });
     }
-    if (p !== recordEnd) {
+    if (c.pos !== recordEnd) {
       throw corrupt(
-        `record ${i} of the batch at position ${batchPos}: expected to read ${size} bytes in record payload, but instead read ${p - recordStart}`,
+        `record ${i} of the batch at position ${batchPos}: expected to read ${size} bytes in record payload, but instead read ${c.pos - recordStart}`,
         batchPos,
         'record',
         { record: i },
       );
     }
-    records[i] = { attributes, timestampDelta: ts.value, offsetDelta, key, value, headers };
+    records[i] = { attributes, timestampDelta, offsetDelta, key, value, headers };
   }
-  if (p !== end) {
+  if (c.pos !== end) {
     throw corrupt(
-      `batch at position ${batchPos} has ${end - p} bytes left after its ${count} records`,
+      `batch at position ${batchPos} has ${end - c.pos} bytes left after its ${count} records`,
       batchPos,
       'record',
     );
