@@ -44,7 +44,7 @@ describe('KafkaProducer: accumulator and sender', () => {
   it('lingers, batches records of a partition into one request, and reports offsets', () => {
     const h = setup({ 'linger.ms': 5 });
     h.run(10); // metadata and producer id first
-    ['a', 'b', 'c'].forEach((v) => h.send(v));
+    for (const v of ['a', 'b', 'c']) h.send(v);
     h.run(4);
     expect(byType(h.events, 'produce-request-sent')).toHaveLength(0); // still lingering
     h.run(20);

@@ -62,7 +62,7 @@ export class RecordAccumulator {
   hasRoomFor(topic: string, partition: number, record: PendingRecord): boolean {
     const q = this.queues.get(tpKey(topic, partition));
     const last = q?.batches[q.batches.length - 1];
-    return last !== undefined && last.hasRoomFor(record);
+    return last?.hasRoomFor(record) === true;
   }
 
   /** Appends a record to its partition's last open batch, opening a new batch when it does not fit. */
