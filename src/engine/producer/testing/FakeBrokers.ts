@@ -73,7 +73,7 @@ export class FakeBrokers {
 
   createTopic(topic: string, leaders: number[]): void {
     this.leaders.set(topic, leaders);
-    leaders.forEach((_, p) => this.logs.set(`${topic}-${p}`, []));
+    for (let p = 0; p < leaders.length; p++) this.logs.set(`${topic}-${p}`, []);
   }
 
   log(topic: string, partition: number): LoggedRecord[] {
