@@ -39,3 +39,11 @@ export { ASSIGNMENT_STRATEGIES } from './consumer/assignors/types';
 export { assignPartitions, explainAssignment } from './consumer/assignors/assignPartitions';
 export { groupCoordinatorPartition, DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS } from './consumer/groupCoordinatorPartition';
 export { javaStringHashCode } from './consumer/javaStringHashCode';
+// producer
+export type { BatchInRequest, ProducerEvent } from './producer/events';
+export { KafkaProducer } from './producer/KafkaProducer';
+export type { PartitionChoice, PartitionerStrategy, TopicPartitionsView } from './producer/Partitioner';
+export { Partitioner } from './producer/Partitioner';
+export type { ProducerConfig, ProducerConfigInput } from './producer/ProducerConfig';
+export { PRODUCER_DEFAULTS, resolveProducerConfig } from './producer/ProducerConfig';
+export type { DeliveryReport, ProducerRecord } from './producer/ProducerRecord';
