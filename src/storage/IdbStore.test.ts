@@ -4,7 +4,8 @@ import { createStore, del, get, keys, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KafkaError } from '../engine/errors';
 import { Rng } from '../engine/Rng';
-import { chunkKey, IdbStore, type IdbObjectStoreLike, type UseObjectStore } from './IdbStore';
+import { chunkKey, MAX_SMALL_CHUNKS } from './chunkLayout';
+import { IdbStore, type IdbObjectStoreLike, type UseObjectStore } from './IdbStore';
 import { expectSameBytes, expectStoreEquals, runStoreContract } from './storeContract';
 
 const g = globalThis as { indexedDB?: unknown };
@@ -97,12 +98,12 @@ describe('IdbStore key layout', () => {
     expect(await get(chunkKey(path, 70, 30), rawStore(dbName))).toEqual(pattern(30, 5));
   });
 
-  it('keeps few chunks: 1,000 appends of 100 bytes leave at most size/chunkBytes + 17 keys', async () => {
+  it('keeps few chunks: 1,000 appends of 100 bytes leave at most size/chunkBytes + 16 keys', async () => {
     const dbName = freshDbName();
     const store = await IdbStore.open({ dbName, chunkBytes: 4096 });
     for (let i = 0; i < 1000; i++) void store.append('a.log', pattern(100, i));
     expect((await store.read('a.log'))?.length).toBe(100_000);
-    expect((await rawKeys(dbName)).length).toBeLessThanOrEqual(Math.ceil(100_000 / 4096) + 17);
+    expect((await rawKeys(dbName)).length).toBeLessThanOrEqual(Math.ceil(100_000 / 4096) + MAX_SMALL_CHUNKS);
   });
 });
 
@@ -285,6 +286,43 @@ describe('IdbStore crash at every transaction', () => {
       await expectStoreEquals(await IdbStore.open({ dbName, chunkBytes: 32 }), models[crashAt]!);
     }
   });
+
+  it('with the operations fired without awaiting (grouped appends), a crash still leaves a prefix of them', async () => {
+    const rng = new Rng(5);
+    const ops: ((s: IdbStore) => Promise<void>)[] = [];
+    const model = new Map<string, Uint8Array>();
+    const models: Map<string, Uint8Array>[] = [new Map()];
+    for (let i = 0; i < 60; i++) {
+      const path = rng.pick(['a.log', 'b.log']);
+      const current = model.get(path) ?? new Uint8Array(0);
+      if (rng.next() < 0.85 || current.length < 2) {
+        const data = pattern(1 + rng.nextInt(20), i);
+        ops.push((s) => s.append(path, data));
+        model.set(path, Uint8Array.from([...current, ...data]));
+      } else {
+        const size = rng.nextInt(current.length);
+        ops.push((s) => s.truncate(path, size));
+        model.set(path, current.slice(0, size));
+      }
+      models.push(new Map(model));
+    }
+    const prefixes = models.map((m) => JSON.stringify([...m].map(([p, b]) => [p, [...b]]).sort()));
+    let crashPoints = 0;
+    for (let crashAt = 0; ; crashAt++) {
+      crashPoints++;
+      const dbName = freshDbName();
+      const { use, stats } = spiedUse(dbName, (index) => (index === crashAt ? 'abort' : undefined));
+      const store = new IdbStore({ dbName, chunkBytes: 32, useStore: use });
+      await Promise.allSettled(ops.map((op) => op(store)));
+      const reopened = await IdbStore.open({ dbName, chunkBytes: 32 });
+      const state = new Map<string, Uint8Array>();
+      for (const p of await reopened.list('')) state.set(p, (await reopened.read(p))!);
+      const seen = JSON.stringify([...state].map(([p, b]) => [p, [...b]]).sort());
+      expect(prefixes, `crash at write transaction ${crashAt}`).toContain(seen);
+      if (stats.writeTransactions <= crashAt) break; // no transaction left to crash
+    }
+    expect(crashPoints).toBe(12); // 60 operations, 11 write transactions: appends grouped between the truncates: far fewer transactions than operations
+  });
 });
 
 describe('IdbStore costs', () => {
@@ -309,6 +347,41 @@ describe('IdbStore costs', () => {
     expect(mean(last)).toBe(3 * 4096);
     expect(Math.max(...perAppend)).toBe(64 * 1024); // the largest write is one sealed chunk
     expect(stats.writeTransactions).toBe(1024); // one transaction per append
+  });
+});
+
+describe('IdbStore group commit', () => {
+  it('appends fired while the store is busy land together in one transaction, in call order', async () => {
+    const dbName = freshDbName();
+    const { use, stats } = spiedUse(dbName);
+    const store = new IdbStore({ dbName, chunkBytes: 256, useStore: use });
+    const model = new Map<string, number[]>();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < 300; i++) {
+      const path = ['t-0/0.log', 't-0/0.index', 't-0/0.timeindex'][i % 3]!;
+      const data = pattern(1 + (i % 50), i);
+      model.set(path, [...(model.get(path) ?? []), ...data]);
+      pending.push(store.append(path, data));
+    }
+    await Promise.all(pending);
+    expect(stats.writeTransactions).toBe(1);
+    for (const [path, content] of model) expect(await store.read(path)).toEqual(Uint8Array.from(content));
+  });
+
+  it('any other operation closes the group: appends after it form a new one behind it', async () => {
+    const dbName = freshDbName();
+    const { use, stats } = spiedUse(dbName);
+    const store = new IdbStore({ dbName, useStore: use });
+    void store.append('a.log', Uint8Array.of(1, 2, 3));
+    void store.append('a.log', Uint8Array.of(4, 5));
+    const read = store.read('a.log');
+    void store.truncate('a.log', 4);
+    void store.append('a.log', Uint8Array.of(6));
+    const last = store.append('a.log', Uint8Array.of(7));
+    await last;
+    expect(await read).toEqual(Uint8Array.of(1, 2, 3, 4, 5));
+    expect(await store.read('a.log')).toEqual(Uint8Array.of(1, 2, 3, 4, 6, 7));
+    expect(stats.writeTransactions).toBe(3); // append group, truncate, append group
   });
 });
 

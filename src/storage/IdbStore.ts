@@ -1,6 +1,18 @@
 import { createStore } from 'idb-keyval';
 import { KafkaError } from '../engine/errors';
 import type { Store } from '../engine/Store';
+import {
+  type Chunk,
+  type ChunkWrite,
+  chunkAt,
+  chunksToAbsorb,
+  concatBytes,
+  fileEnd,
+  isEmptyFile,
+  isIntact,
+  parseChunkKey,
+  tileChunks,
+} from './chunkLayout';
 import { checkStorePath, checkTruncateSize } from './storePath';
 
 /*
@@ -54,28 +66,24 @@ export interface IdbStoreOptions {
   onFailure?: (error: KafkaError) => void;
 }
 
-/** One chunk of a file: bytes [start, start + length) stored under `key`. */
-interface Chunk {
-  readonly key: string;
-  readonly start: number;
-  readonly length: number;
+/** Appends waiting in the queue to be applied together, in one transaction. */
+interface AppendGroup {
+  readonly appends: { path: string; bytes: Uint8Array }[];
+  bytes: number;
+  done: Promise<void>;
 }
 
-/** Once the small chunks at a file's tail number more than this, they are merged regardless of size. */
-const MAX_SMALL_CHUNKS = 16;
-const KEY_PATTERN = /^(.+)#(\d{16})\+(\d+)$/;
-
-/** The IndexedDB key of a chunk: `<path>#<start, 16 digits>+<length>`; keys sort by path, then start. */
-export function chunkKey(path: string, start: number, length: number): string {
-  return `${path}#${String(start).padStart(16, '0')}+${length}`;
+/** One file's part of a mutation: chunks to delete, chunks to put, and the chunk list after. */
+interface FileChange {
+  readonly path: string;
+  readonly removed: readonly Chunk[];
+  readonly added: readonly ChunkWrite[];
+  /** null: the file is gone. */
+  readonly next: Chunk[] | null;
 }
 
-function parseChunkKey(key: unknown): { path: string; chunk: Chunk } | null {
-  if (typeof key !== 'string') return null;
-  const m = KEY_PATTERN.exec(key);
-  if (!m) return null;
-  return { path: m[1]!, chunk: { key, start: Number(m[2]), length: Number(m[3]) } };
-}
+/** An append group stops taking new appends at this size, so one transaction stays modest. */
+const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 
 function request<T>(req: IdbRequestLike<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -91,16 +99,6 @@ function completion(tx: IdbTransactionLike): Promise<void> {
   });
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** What went wrong, in words a person can act on. */
 function describeCause(cause: unknown): string {
   const name = (cause as { name?: unknown } | null)?.name;
@@ -113,41 +111,35 @@ function describeCause(cause: unknown): string {
 /**
  * A Store in IndexedDB (through idb-keyval), where the worker keeps the cluster's segment files.
  *
- * Layout. Each file is a run of chunks, one IndexedDB entry each:
+ * Layout (chunkLayout.ts). Each file is a run of chunks, one IndexedDB entry each, keyed
+ * `<path>#<16-digit start>+<length>` with exactly that many bytes as the value. The keys alone
+ * give every file's layout, so opening reads keys only and `list` never touches a value.
  *
- *     key   `<path>#<start>+<length>`   e.g. `orders-0/00000000000000000000.log#0000000000065536+4096`
- *     value Uint8Array of exactly <length> bytes: the file's bytes [start, start + length)
+ * Costs. An append puts one new chunk: O(appended bytes), whatever the file's size. The chunks at
+ * a file's tail are merged like a binary counter as appends arrive, and a chunk of `chunkBytes`
+ * (64 KiB) is sealed, never rewritten: a file stays a few sealed chunks plus a short run of small
+ * ones, so reads stay fast, and each byte is rewritten about log2(chunkBytes / append size)
+ * times. Appends that pile up in the queue while IndexedDB is busy (the engine fires them
+ * without waiting) are applied together in one transaction, like a group commit.
  *
- * `start` is zero-padded to 16 digits so keys sort by path, then by position. The chunks of a
- * file tile it from 0 with no gap or overlap. An empty file is one chunk `<path>#0…0+0`. Since
- * the key says where a chunk sits and how long it is, opening the store reads keys only, and
- * `list` never touches a value. Paths may not contain `#`.
- *
- * Costs. An append puts one new chunk: O(appended bytes), whatever the file's size. To keep
- * reads fast, the chunks at a file's tail are merged like a binary counter: the new bytes absorb
- * the chunk before them while that chunk is no larger than they are (or while more than 16 small
- * chunks trail), and a chunk of `chunkBytes` (64 KiB) or more is sealed and never rewritten. So a
- * file is a few sealed chunks plus at most ~17 small ones, and each byte is rewritten about
- * log2(chunkBytes / append size) times: the cost per append is bounded, never O(file).
- *
- * Crash safety. Every mutation is ONE readwrite transaction of puts and deletes computed
- * beforehand (any bytes it needs are read first, in an earlier read-only transaction), so a tab
- * closed at any moment leaves the state before or after each operation, never a mixture. As a
- * second line of defence, reading a file keeps its longest consistent prefix: chunks are taken in
- * order while each starts where the previous ended and its value has the length its key states;
- * at the first that does not (missing, short, out of place), the file ends — with whatever
- * leading bytes that chunk does have — and the store repairs itself to match. The log's recovery
- * then sees an ordinary torn tail and truncates it as a broker would.
+ * Crash safety. Every mutation (or group of appends) is ONE readwrite transaction of puts and
+ * deletes computed beforehand (any bytes it needs are read first, in a read-only transaction), so
+ * a tab closed at any moment leaves the files as they were after some prefix of the operations,
+ * never a mixture. As a second line of defence, reading a file keeps its longest consistent
+ * prefix: chunks are taken in order while each starts where the previous ended and its value has
+ * the length its key states; at the first that does not (missing, short, out of place), the file
+ * ends, with whatever leading bytes that chunk does have, and the store repairs itself to match.
+ * The log's recovery then sees an ordinary torn tail and truncates it as a broker would.
  *
  * Order. Operations run one at a time through a promise queue, so they apply in call order even
- * though the engine never awaits them. The queue also owns an in-memory copy of every file's
- * chunk list (loaded from the keys on first use), which is updated only after a transaction
- * commits.
+ * though the engine never awaits them. Bytes are copied at call time, so callers may reuse their
+ * buffers. The queue owns an in-memory copy of every file's chunk list (loaded from the keys on
+ * first use), updated only after a transaction commits.
  *
- * Failure. If a write fails (quota used up, IndexedDB gone), the store goes offline like a
- * failed Kafka log dir: that and every later mutation rejects with KAFKA_STORAGE_ERROR saying
- * that nothing is being saved, and `onFailure` is told once. Reads keep working. `clear()`
- * (which frees the space) brings it back online.
+ * Failure. If a write fails (quota used up, IndexedDB gone), the store goes offline like a failed
+ * Kafka log dir: that and every later mutation rejects with KAFKA_STORAGE_ERROR saying that
+ * nothing is being saved, and `onFailure` is told once. Reads keep working. `clear()` (which
+ * frees the space) brings it back online.
  */
 export class IdbStore implements Store {
   readonly dbName: string;
@@ -157,6 +149,8 @@ export class IdbStore implements Store {
   /** Every file's chunks, in order; null until loaded from the keys. */
   private files: Map<string, Chunk[]> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The append group still taking appends: the last thing in the queue, not yet started. */
+  private openGroup: AppendGroup | null = null;
   private failure: KafkaError | null = null;
   private destroyed = false;
 
@@ -211,25 +205,20 @@ export class IdbStore implements Store {
       if (!chunks) return null;
       const values = await this.readChunks(chunks);
       const parts: Uint8Array[] = [];
-      let length = 0;
       for (let i = 0; i < chunks.length; i++) {
         const chunk = chunks[i]!;
         const value = values[i];
-        if (value instanceof Uint8Array && value.length === chunk.length) {
+        if (isIntact(chunk, value)) {
           parts.push(value);
-          length += value.length;
           continue;
         }
         // A torn chunk: keep what it holds of its promised range, drop it and all after it.
         const kept = value instanceof Uint8Array ? value.subarray(0, Math.min(value.length, chunk.length)) : null;
-        if (kept) {
-          parts.push(kept);
-          length += kept.length;
-        }
+        if (kept) parts.push(kept);
         await this.maybeRepair(path, chunks, i, kept);
         break;
       }
-      return concat(parts, length);
+      return concatBytes(parts);
     });
   }
 
@@ -238,39 +227,26 @@ export class IdbStore implements Store {
     const copy = bytes.slice(); // the caller may reuse its buffer the moment we return
     return this.mutate('write', path, async () => {
       const old = (await this.load()).get(path) ?? [];
-      const chunk = { key: chunkKey(path, 0, copy.length), start: 0, length: copy.length };
-      await this.commit(path, old, [[chunk, copy]], [chunk]);
+      const chunk = chunkAt(path, 0, copy.length);
+      await this.commit([{ path, removed: old, added: [[chunk, copy]], next: [chunk] }]);
     });
   }
 
   async append(path: string, bytes: Uint8Array): Promise<void> {
     checkStorePath(path);
     const copy = bytes.slice();
-    return this.mutate('append', path, async () => {
-      const chunks = (await this.load()).get(path) ?? [];
-      const end = chunks.length === 0 ? 0 : chunks[chunks.length - 1]!.start + chunks[chunks.length - 1]!.length;
-      if (copy.length === 0) {
-        if (chunks.length > 0) return; // nothing to add to an existing file
-        const empty = { key: chunkKey(path, 0, 0), start: 0, length: 0 };
-        await this.commit(path, [], [[empty, copy]], [empty]);
-        return;
-      }
-      // An empty file's marker chunk is replaced by the first real one.
-      const existing = chunks.length === 1 && chunks[0]!.length === 0 ? [] : chunks;
-      let absorbed = this.chunksToAbsorb(existing, copy.length);
-      let merged: Uint8Array = copy;
-      if (absorbed.length > 0) {
-        const values = await this.readChunks(absorbed);
-        const intact = values.every((v, i) => v instanceof Uint8Array && v.length === absorbed[i]!.length);
-        // A damaged chunk is left for read() to find and repair: damage is never copied forward.
-        if (intact) merged = concat([...(values as Uint8Array[]), copy], end - absorbed[0]!.start + copy.length);
-        else absorbed = [];
-      }
-      const kept = existing.slice(0, existing.length - absorbed.length);
-      const start = end - (merged.length - copy.length);
-      const chunk = { key: chunkKey(path, start, merged.length), start, length: merged.length };
-      await this.commit(path, chunks.slice(kept.length), [[chunk, merged]], [...kept, chunk]);
-    });
+    let group = this.openGroup;
+    if (!group || group.bytes >= MAX_GROUP_BYTES) {
+      const fresh: AppendGroup = { appends: [], bytes: 0, done: Promise.resolve() };
+      fresh.done = this.mutate('append', path, () => {
+        if (this.openGroup === fresh) this.openGroup = null; // later appends queue behind it
+        return this.applyAppends(fresh.appends);
+      });
+      this.openGroup = group = fresh;
+    }
+    group.appends.push({ path, bytes: copy });
+    group.bytes += copy.length;
+    return group.done;
   }
 
   async truncate(path: string, size: number): Promise<void> {
@@ -278,25 +254,23 @@ export class IdbStore implements Store {
     checkTruncateSize(path, size);
     return this.mutate('truncate', path, async () => {
       const chunks = (await this.load()).get(path);
-      if (!chunks) return;
-      const end = chunks[chunks.length - 1]!.start + chunks[chunks.length - 1]!.length;
-      if (size >= end) return;
+      if (!chunks || size >= fileEnd(chunks)) return;
       const kept = chunks.filter((c) => c.start + c.length <= size);
-      const cut = chunks.find((c) => c.start < size && c.start + c.length > size);
-      const added: [Chunk, Uint8Array][] = [];
-      if (cut) {
+      const cut = chunks[kept.length];
+      const added: ChunkWrite[] = [];
+      if (cut && cut.start < size) {
         const [value] = await this.readChunks([cut]);
-        if (!(value instanceof Uint8Array) || value.length !== cut.length) {
-          // Damaged: the chunk cannot supply the kept bytes, so the file ends where it starts.
-          await this.repairTornChunk(path, chunks, chunks.indexOf(cut), null);
+        if (!isIntact(cut, value)) {
+          // Damaged: it cannot supply the bytes to keep, so the file ends where it starts.
+          await this.repairTornChunk(path, chunks, kept.length, null);
           return;
         }
-        const piece = value.slice(0, size - cut.start);
-        added.push([{ key: chunkKey(path, cut.start, piece.length), start: cut.start, length: piece.length }, piece]);
+        added.push([chunkAt(path, cut.start, size - cut.start), value.slice(0, size - cut.start)]);
       } else if (size === 0) {
-        added.push([{ key: chunkKey(path, 0, 0), start: 0, length: 0 }, new Uint8Array(0)]);
+        added.push([chunkAt(path, 0, 0), new Uint8Array(0)]);
       }
-      await this.commit(path, chunks.slice(kept.length), added, [...kept, ...added.map(([c]) => c)]);
+      const next = [...kept, ...added.map(([c]) => c)];
+      await this.commit([{ path, removed: chunks.slice(kept.length), added, next }]);
     });
   }
 
@@ -304,7 +278,7 @@ export class IdbStore implements Store {
     checkStorePath(path);
     return this.mutate('delete', path, async () => {
       const chunks = (await this.load()).get(path);
-      if (chunks) await this.commit(path, chunks, [], null);
+      if (chunks) await this.commit([{ path, removed: chunks, added: [], next: null }]);
     });
   }
 
@@ -325,28 +299,31 @@ export class IdbStore implements Store {
     return this.enqueue(async () => {
       if (this.destroyed) return;
       this.destroyed = true;
+      this.files = null;
       try {
         const db = await this.use('readonly', (s) => s.transaction.db);
         db.close();
         const factory = (globalThis as { indexedDB?: IdbFactoryLike }).indexedDB;
-        if (factory) {
-          const req = factory.deleteDatabase(this.dbName);
-          await new Promise<void>((resolve, reject) => {
-            req.onsuccess = () => resolve();
-            req.onerror = () => reject(req.error);
-            // Another connection (another tab) still holds the database: it is deleted when that closes.
-            req.onblocked = () => resolve();
-          });
-        }
+        if (!factory) return;
+        const req = factory.deleteDatabase(this.dbName);
+        await new Promise<void>((resolve, reject) => {
+          req.onsuccess = () => resolve();
+          req.onerror = () => reject(req.error);
+          // Another connection (another tab) still holds the database: it goes when that closes.
+          req.onblocked = () => resolve();
+        });
       } catch (cause) {
         throw this.storageError('destroy', this.dbName, cause, false);
       }
-      this.files = null;
     });
   }
 
-  /** Runs `op` after every operation called before it has settled, whatever their outcome. */
+  /**
+   * Runs `op` after every operation called before it has settled, whatever their outcome.
+   * Whatever is queued closes the open append group: appends called later must come after it.
+   */
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    this.openGroup = null;
     const result = this.queue.then(op);
     this.queue = result.catch(() => undefined);
     return result;
@@ -402,57 +379,77 @@ export class IdbStore implements Store {
     return error;
   }
 
-  /** The chunk lists of all files, built from the keys on first use (repairing any that do not tile). */
+  /** The chunk lists of all files, built from the keys on first use; orphaned chunks are deleted. */
   private async load(): Promise<Map<string, Chunk[]>> {
     if (this.files) return this.files;
     const keys = await this.use('readonly', (s) => request(s.getAllKeys()));
-    const byPath = new Map<string, Chunk[]>();
+    const found = new Map<string, Chunk[]>();
     for (const key of keys) {
       const parsed = parseChunkKey(key);
-      if (!parsed) continue; // not a chunk of ours (e.g. the open probe)
-      const chunks = byPath.get(parsed.path) ?? [];
-      chunks.push(parsed.chunk);
-      byPath.set(parsed.path, chunks);
+      if (!parsed) continue;
+      const chunks = found.get(parsed.path);
+      if (chunks) chunks.push(parsed.chunk);
+      else found.set(parsed.path, [parsed.chunk]);
     }
     const files = new Map<string, Chunk[]>();
-    const orphans: string[] = [];
-    const emptied: Chunk[] = [];
-    for (const [path, chunks] of byPath) {
-      chunks.sort((a, b) => a.start - b.start || a.length - b.length);
-      const tiled: Chunk[] = [];
-      let end = 0;
-      let broken = false;
-      for (const chunk of chunks) {
-        // After a gap or an overlap nothing more belongs to the file; an empty marker beside
-        // real chunks is a leftover.
-        broken ||= chunk.start !== end;
-        if (broken || (chunk.length === 0 && chunks.length > 1)) orphans.push(chunk.key);
-        else {
-          tiled.push(chunk);
-          end += chunk.length;
-        }
-      }
-      if (tiled.length === 0) {
-        // Not one byte survives, but the file existed: it is kept, empty.
-        const marker = { key: chunkKey(path, 0, 0), start: 0, length: 0 };
-        emptied.push(marker);
-        tiled.push(marker);
-      }
+    const repairs: FileChange[] = [];
+    for (const [path, chunks] of found) {
+      const { tiled, orphans, emptied } = tileChunks(path, chunks);
       files.set(path, tiled);
+      if (orphans.length > 0) {
+        const added: ChunkWrite[] = emptied ? [[emptied, new Uint8Array(0)]] : [];
+        repairs.push({ path, removed: orphans, added, next: tiled });
+      }
     }
-    if (orphans.length > 0) {
-      await this.use('readwrite', (s) => {
-        for (const key of orphans) s.delete(key);
-        for (const marker of emptied) s.put(new Uint8Array(0), marker.key);
-        return completion(s.transaction);
-      });
-    }
+    await this.commit(repairs); // before the layout is trusted: no append may land beside an orphan
     this.files = files;
     return files;
   }
 
   private readChunks(chunks: readonly Chunk[]): Promise<unknown[]> {
     return this.use('readonly', (s) => Promise.all(chunks.map((c) => request(s.get(c.key)))));
+  }
+
+  /**
+   * Applies a group of appends (in call order) as one transaction: each file's new bytes become
+   * one chunk, which absorbs the small chunks before it (chunksToAbsorb).
+   */
+  private async applyAppends(appends: readonly { path: string; bytes: Uint8Array }[]): Promise<void> {
+    const files = await this.load();
+    const newBytes = new Map<string, Uint8Array[]>();
+    for (const { path, bytes } of appends) {
+      const parts = newBytes.get(path);
+      if (parts) parts.push(bytes);
+      else newBytes.set(path, [bytes]);
+    }
+    const plans: { path: string; chunks: Chunk[]; bytes: Uint8Array; absorbed: Chunk[] }[] = [];
+    const changes: FileChange[] = [];
+    for (const [path, parts] of newBytes) {
+      const chunks = files.get(path) ?? [];
+      const bytes = concatBytes(parts);
+      if (bytes.length === 0) {
+        // Appending nothing creates the file if needed, and otherwise changes nothing.
+        const empty = chunkAt(path, 0, 0);
+        if (chunks.length === 0) changes.push({ path, removed: [], added: [[empty, bytes]], next: [empty] });
+        continue;
+      }
+      const existing = isEmptyFile(chunks) ? [] : chunks; // the empty marker gives way to real bytes
+      plans.push({ path, chunks, bytes, absorbed: chunksToAbsorb(existing, bytes.length, this.chunkBytes) });
+    }
+    const toRead = plans.flatMap((p) => p.absorbed);
+    const values = toRead.length > 0 ? await this.readChunks(toRead) : [];
+    let at = 0;
+    for (const { path, chunks, bytes, absorbed } of plans) {
+      const old = values.slice(at, (at += absorbed.length));
+      // A damaged chunk is left for read() to find and repair: damage is never copied forward.
+      const merge = old.every((value, i) => isIntact(absorbed[i]!, value));
+      const taken = merge ? absorbed.length : 0;
+      const kept = isEmptyFile(chunks) ? [] : chunks.slice(0, chunks.length - taken);
+      const merged = merge ? concatBytes([...(old as Uint8Array[]), bytes]) : bytes;
+      const chunk = chunkAt(path, fileEnd(chunks) + bytes.length - merged.length, merged.length);
+      changes.push({ path, removed: chunks.slice(kept.length), added: [[chunk, merged]], next: [...kept, chunk] });
+    }
+    await this.commit(changes);
   }
 
   /**
@@ -473,50 +470,23 @@ export class IdbStore implements Store {
   private async repairTornChunk(path: string, chunks: Chunk[], index: number, kept: Uint8Array | null): Promise<void> {
     const before = chunks.slice(0, index);
     const start = chunks[index]!.start;
-    const added: [Chunk, Uint8Array][] = [];
-    if (kept && kept.length > 0) {
-      added.push([{ key: chunkKey(path, start, kept.length), start, length: kept.length }, kept.slice()]);
-    } else if (before.length === 0) {
-      added.push([{ key: chunkKey(path, 0, 0), start: 0, length: 0 }, new Uint8Array(0)]);
-    }
-    await this.commit(path, chunks.slice(index), added, [...before, ...added.map(([c]) => c)]);
+    const added: ChunkWrite[] = [];
+    if (kept && kept.length > 0) added.push([chunkAt(path, start, kept.length), kept.slice()]);
+    else if (before.length === 0) added.push([chunkAt(path, 0, 0), new Uint8Array(0)]);
+    await this.commit([{ path, removed: chunks.slice(index), added, next: [...before, ...added.map(([c]) => c)] }]);
   }
 
   /**
-   * Which trailing chunks an append of `length` bytes absorbs, oldest first: while the chunk
-   * before is not sealed and is no larger than what has been gathered (the binary-counter rule),
-   * or while too many small chunks trail.
+   * Applies changes as one transaction (all deletes first, then the puts), and only once it has
+   * committed updates the in-memory chunk lists.
    */
-  private chunksToAbsorb(chunks: readonly Chunk[], length: number): Chunk[] {
-    let small = 0;
-    while (small < chunks.length && chunks[chunks.length - 1 - small]!.length < this.chunkBytes) small++;
-    let gathered = length;
-    let taken = 0;
-    while (taken < small && gathered < this.chunkBytes) {
-      const prev = chunks[chunks.length - 1 - taken]!;
-      const tooMany = small - taken + 1 > MAX_SMALL_CHUNKS;
-      if (prev.length > gathered && !tooMany) break;
-      gathered += prev.length;
-      taken++;
-    }
-    return chunks.slice(chunks.length - taken);
-  }
-
-  /**
-   * Applies one mutation as one transaction (deletes first, then puts), and only once it has
-   * committed updates the in-memory chunk list (`next` null: the file is gone).
-   */
-  private async commit(
-    path: string,
-    removed: readonly Chunk[],
-    added: readonly (readonly [Chunk, Uint8Array])[],
-    next: Chunk[] | null,
-  ): Promise<void> {
+  private async commit(changes: readonly FileChange[]): Promise<void> {
+    if (changes.length === 0) return;
     await this.use('readwrite', (s) => {
       const done = completion(s.transaction);
       try {
-        for (const chunk of removed) s.delete(chunk.key);
-        for (const [chunk, value] of added) s.put(value, chunk.key);
+        for (const change of changes) for (const chunk of change.removed) s.delete(chunk.key);
+        for (const change of changes) for (const [chunk, value] of change.added) s.put(value, chunk.key);
       } catch (error) {
         s.transaction.abort(); // never let the requests issued so far commit on their own
         done.catch(() => undefined);
@@ -524,8 +494,9 @@ export class IdbStore implements Store {
       }
       return done;
     });
-    const files = this.files!;
-    if (next) files.set(path, next);
-    else files.delete(path);
+    for (const { path, next } of changes) {
+      if (next) this.files?.set(path, next);
+      else this.files?.delete(path);
+    }
   }
 }

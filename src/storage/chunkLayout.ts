@@ -1,0 +1,122 @@
+/**
+ * How IdbStore lays a file out as chunks, as pure functions over chunk lists (no IndexedDB here).
+ *
+ *     key   `<path>#<start>+<length>`   e.g. `orders-0/00000000000000000000.log#0000000000065536+4096`
+ *     value Uint8Array of exactly <length> bytes: the file's bytes [start, start + length)
+ *
+ * `start` is zero-padded to 16 digits, so keys sort by path, then by position. A file's chunks
+ * tile it from byte 0 with no gap and no overlap; an empty file is the single chunk
+ * `<path>#0000000000000000+0`. Because a key states where its chunk sits and how long it is, the
+ * whole layout is known from the keys alone, without reading a value.
+ */
+
+/** One chunk of a file: bytes [start, start + length) stored under `key`. */
+export interface Chunk {
+  readonly key: string;
+  readonly start: number;
+  readonly length: number;
+}
+
+/** A chunk with the bytes to store under it. */
+export type ChunkWrite = readonly [Chunk, Uint8Array];
+
+/** Once more small chunks than this trail a file, they are merged whatever their sizes. */
+export const MAX_SMALL_CHUNKS = 16;
+
+const KEY_PATTERN = /^(.+)#(\d{16})\+(\d+)$/;
+
+export function chunkKey(path: string, start: number, length: number): string {
+  return `${path}#${String(start).padStart(16, '0')}+${length}`;
+}
+
+export function chunkAt(path: string, start: number, length: number): Chunk {
+  return { key: chunkKey(path, start, length), start, length };
+}
+
+/** The file and chunk a key names, or null for a key that is not a chunk (e.g. the open probe). */
+export function parseChunkKey(key: unknown): { path: string; chunk: Chunk } | null {
+  if (typeof key !== 'string') return null;
+  const m = KEY_PATTERN.exec(key);
+  if (!m) return null;
+  return { path: m[1]!, chunk: { key, start: Number(m[2]), length: Number(m[3]) } };
+}
+
+/** Where the file ends: one past its last byte. */
+export function fileEnd(chunks: readonly Chunk[]): number {
+  const last = chunks[chunks.length - 1];
+  return last ? last.start + last.length : 0;
+}
+
+/** True for the single zero-length chunk that marks an empty file. */
+export function isEmptyFile(chunks: readonly Chunk[]): boolean {
+  return chunks.length === 1 && chunks[0]!.length === 0;
+}
+
+/**
+ * Rebuilds a file's chunk list from its keys (in any order): the longest run that tiles from
+ * byte 0. Everything after a gap or an overlap is an orphan, as is an empty-file marker beside
+ * real chunks. If nothing tiles, the file still existed, so it comes back empty (`emptied`).
+ */
+export function tileChunks(
+  path: string,
+  found: readonly Chunk[],
+): { tiled: Chunk[]; orphans: Chunk[]; emptied: Chunk | null } {
+  const sorted = [...found].sort((a, b) => a.start - b.start || a.length - b.length);
+  const tiled: Chunk[] = [];
+  const orphans: Chunk[] = [];
+  let end = 0;
+  let broken = false;
+  for (const chunk of sorted) {
+    broken ||= chunk.start !== end;
+    if (broken || (chunk.length === 0 && sorted.length > 1)) orphans.push(chunk);
+    else {
+      tiled.push(chunk);
+      end += chunk.length;
+    }
+  }
+  if (tiled.length > 0) return { tiled, orphans, emptied: null };
+  const emptied = chunkAt(path, 0, 0);
+  return { tiled: [emptied], orphans, emptied };
+}
+
+/**
+ * The trailing chunks (oldest first) that an append of `length` bytes absorbs into one new
+ * chunk. The rule is a binary counter over the file's small tail: the gathered bytes take in the
+ * chunk before them while that chunk is no larger than what has been gathered (or while more
+ * than MAX_SMALL_CHUNKS small chunks would trail), and never a sealed chunk (`chunkBytes` or
+ * more). Invariants: every chunk but the small tail is sealed; the small tail strictly shrinks
+ * from chunk to chunk and is at most MAX_SMALL_CHUNKS long; for steady appends each byte is
+ * rewritten about log2(chunkBytes / append size) times; and an append writes at most its own
+ * bytes plus the small tail (under MAX_SMALL_CHUNKS x chunkBytes), never O(file).
+ */
+export function chunksToAbsorb(chunks: readonly Chunk[], length: number, chunkBytes: number): Chunk[] {
+  let small = 0;
+  while (small < chunks.length && chunks[chunks.length - 1 - small]!.length < chunkBytes) small++;
+  let gathered = length;
+  let taken = 0;
+  while (taken < small) {
+    const prev = chunks[chunks.length - 1 - taken]!;
+    const tooMany = small - taken + 1 > MAX_SMALL_CHUNKS;
+    if (prev.length > gathered && !tooMany) break;
+    gathered += prev.length;
+    taken++;
+  }
+  return chunks.slice(chunks.length - taken);
+}
+
+/** True if a stored value is exactly the bytes its chunk's key promises. */
+export function isIntact(chunk: Chunk, value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array && value.length === chunk.length;
+}
+
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
