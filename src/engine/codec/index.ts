@@ -5,3 +5,5 @@ export * from './murmur2';
 export * from './recordBatch';
 export * from './utf8';
 export * from './varint';
+export * from './bytes';
+export * from './dumpLog';
