@@ -1,0 +1,81 @@
+/**
+ * Jepsen-style fault schedules: a seeded, replayable list of things that happen to a cluster
+ * while a producer writes to it. At most one broker is in trouble at any moment (killed,
+ * powered off, or cut off from the network), so with replication factor 3 and
+ * min.insync.replicas=2 every partition can always make progress once the controller has
+ * reacted; the checks then hold the cluster to its promises.
+ *
+ * The same seed always yields the same schedule, so a failing seed is a bug report.
+ */
+import { Rng } from '../Rng';
+
+export type FaultStep =
+  | { op: 'produce'; count: number; keyed: boolean }
+  | { op: 'tick'; ms: number }
+  | { op: 'kill'; broker: number }
+  | { op: 'powerFail'; broker: number }
+  | { op: 'restart'; broker: number }
+  | { op: 'isolate'; broker: number }
+  | { op: 'heal'; broker: number };
+
+export interface FaultScheduleOptions {
+  brokers: readonly number[];
+  /** Number of steps before the final heal-and-settle. */
+  steps: number;
+  /** Most records a single produce step sends. */
+  maxBatch?: number;
+  /** Longest tick, ms. */
+  maxTickMs?: number;
+}
+
+export interface FaultSchedule {
+  seed: number;
+  steps: FaultStep[];
+}
+
+/** Builds the schedule for a seed. */
+export function generateFaultSchedule(seed: number, options: FaultScheduleOptions): FaultSchedule {
+  const rng = new Rng(seed);
+  const maxBatch = options.maxBatch ?? 8;
+  const maxTickMs = options.maxTickMs ?? 3000;
+  const steps: FaultStep[] = [];
+  // The broker currently in trouble and how to end it.
+  let troubled: { broker: number; recover: 'restart' | 'heal' } | null = null;
+  for (let i = 0; i < options.steps; i++) {
+    const x = rng.next();
+    if (x < 0.4) {
+      steps.push({ op: 'produce', count: 1 + rng.nextInt(maxBatch), keyed: rng.next() < 0.5 });
+    } else if (x < 0.7) {
+      steps.push({ op: 'tick', ms: 1 + rng.nextInt(maxTickMs) });
+    } else if (troubled) {
+      steps.push({ op: troubled.recover, broker: troubled.broker });
+      troubled = null;
+    } else {
+      const broker = rng.pick(options.brokers);
+      const kind = rng.nextInt(3);
+      if (kind === 0) {
+        steps.push({ op: 'kill', broker });
+        troubled = { broker, recover: 'restart' };
+      } else if (kind === 1) {
+        steps.push({ op: 'powerFail', broker });
+        troubled = { broker, recover: 'restart' };
+      } else {
+        steps.push({ op: 'isolate', broker });
+        troubled = { broker, recover: 'heal' };
+      }
+    }
+  }
+  if (troubled) steps.push({ op: troubled.recover, broker: troubled.broker });
+  return { seed, steps };
+}
+
+export function describeStep(step: FaultStep): string {
+  switch (step.op) {
+    case 'produce':
+      return `produce ${step.count}${step.keyed ? ' keyed' : ''}`;
+    case 'tick':
+      return `tick ${step.ms}ms`;
+    default:
+      return `${step.op} broker ${step.broker}`;
+  }
+}
