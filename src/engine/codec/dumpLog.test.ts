@@ -82,6 +82,63 @@ describe('dump of real Kafka 3.7.0 segments', () => {
   });
 });
 
+describe('golden output of a real broker, rebuilt from its fields', () => {
+  // fvaleri/strimzi-debugging sessions/009/README.md: `kafka-dump-log.sh --deep-iteration --print-data-log`
+  // on output-topic-0 of a transactional read-process-write app — a transactional data batch and
+  // its COMMIT marker. Encoding the same fields must give Kafka's exact sizes and CRCs, and the
+  // dump must print Kafka's exact lines.
+  it('reproduces a transactional batch and its COMMIT control batch byte for byte', () => {
+    const data = encodeRecordBatch({
+      baseOffset: 0,
+      partitionLeaderEpoch: 0,
+      attributes: batchAttributes({ transactional: true }),
+      lastOffsetDelta: 0,
+      baseTimestamp: 1742739702864,
+      maxTimestamp: 1742739702864,
+      producerId: 1,
+      producerEpoch: 0,
+      baseSequence: 0,
+      records: [
+        { attributes: 0, timestampDelta: 0, offsetDelta: 0, key: null, value: utf8('tset a si siht'), headers: [] },
+      ],
+    });
+    const marker = encodeRecordBatch({
+      baseOffset: 1,
+      partitionLeaderEpoch: 0,
+      attributes: batchAttributes({ transactional: true, control: true }),
+      lastOffsetDelta: 0,
+      baseTimestamp: 1742739703234,
+      maxTimestamp: 1742739703234,
+      producerId: 1,
+      producerEpoch: 0,
+      baseSequence: -1,
+      // ControlRecordType key (version 0, type 1 = COMMIT); EndTransactionMarker value (version 0, coordinatorEpoch 0).
+      records: [
+        {
+          attributes: 0,
+          timestampDelta: 0,
+          offsetDelta: 0,
+          key: Uint8Array.from([0, 0, 0, 1]),
+          value: Uint8Array.from([0, 0, 0, 0, 0, 0]),
+          headers: [],
+        },
+      ],
+    });
+    const log = new Uint8Array(data.length + marker.length);
+    log.set(data);
+    log.set(marker, data.length);
+    const path = '/var/lib/kafka/data/kafka-log10/output-topic-0/00000000000000000000.log';
+    expect(dumpLog(path, log, { printData: true }).stdout).toEqual([
+      `Dumping ${path}`,
+      'Log starting offset: 0',
+      'baseOffset: 0 lastOffset: 0 count: 1 baseSequence: 0 lastSequence: 0 producerId: 1 producerEpoch: 0 partitionLeaderEpoch: 0 isTransactional: true isControl: false deleteHorizonMs: OptionalLong.empty position: 0 CreateTime: 1742739702864 size: 82 magic: 2 compresscodec: none crc: 758896000 isvalid: true',
+      '| offset: 0 CreateTime: 1742739702864 keySize: -1 valueSize: 14 sequence: 0 headerKeys: [] payload: tset a si siht',
+      'baseOffset: 1 lastOffset: 1 count: 1 baseSequence: -1 lastSequence: -1 producerId: 1 producerEpoch: 0 partitionLeaderEpoch: 0 isTransactional: true isControl: true deleteHorizonMs: OptionalLong.empty position: 82 CreateTime: 1742739703234 size: 78 magic: 2 compresscodec: none crc: 2557578104 isvalid: true',
+      '| offset: 1 CreateTime: 1742739703234 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: COMMIT coordinatorEpoch: 0',
+    ]);
+  });
+});
+
 function glassboxSegment(): { log: Uint8Array; positions: number[] } {
   const parts: Uint8Array[] = [];
   const positions: number[] = [];
