@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readBatchHeader } from '../codec';
+import { FileRecords } from './FileRecords';
+import { LeaderEpochFileCache } from './LeaderEpochFileCache';
+import { LogSegment } from './LogSegment';
+import type { LookupStep } from './LookupTrace';
+import { makeBatch, makeRecords } from './testSupport';
+
+const REAL = join(import.meta.dirname, '..', 'codec', 'fixtures', 'kafka-3.7.0', '__consumer_offsets-6');
+const realLog = () => new Uint8Array(readFileSync(join(REAL, '00000000000000000000.log')));
+const realIndex = () => new Uint8Array(readFileSync(join(REAL, '00000000000000000000.index')));
+const realTimeIndex = () => new Uint8Array(readFileSync(join(REAL, '00000000000000000000.timeindex')));
+
+/** Appends the batches of `bytes` to `seg` as Kafka's LogSegment.append does, batch by batch. */
+function appendAll(seg: LogSegment, bytes: Uint8Array): void {
+  let pos = 0;
+  while (pos < bytes.length) {
+    const h = readBatchHeader(bytes, pos);
+    seg.appendBatch(bytes, pos, h.sizeInBytes, h.baseOffset, h.lastOffset, h.maxTimestamp, null, 0);
+    pos += h.sizeInBytes;
+  }
+}
+
+describe('LogSegment against a real Kafka 3.7.0 segment (__consumer_offsets-6, index.interval.bytes 4096)', () => {
+  it('appending its batches writes the same .index bytes Kafka wrote: (3 -> 4730), (7 -> 9571)', () => {
+    const seg = new LogSegment(0, 4096, 10485760, 0);
+    appendAll(seg, realLog());
+    expect(seg.offsetIndex.toBytes()).toEqual(realIndex());
+    expect(seg.offsetIndex.entryInfo(0)).toMatchObject({ offset: 3, position: 4730 });
+    expect(seg.offsetIndex.entryInfo(1)).toMatchObject({ offset: 7, position: 9571 });
+    // The time index gets the closing entry (max timestamp, offset 12) when the segment is closed.
+    expect(seg.timeIndex.entries).toBe(2);
+    seg.onBecomeInactiveSegment();
+    expect(seg.timeIndex.toBytes()).toEqual(realTimeIndex());
+    expect(seg.nextOffset).toBe(13);
+  });
+
+  it('recover() rebuilds both index files byte for byte from the .log alone', () => {
+    const seg = new LogSegment(0, 4096, 10485760, 0, FileRecords.of(realLog()));
+    const cache = new LeaderEpochFileCache();
+    const r = seg.recover(cache);
+    expect(r).toMatchObject({ batchesValidated: 13, recordsValidated: 13, validBytes: 13751, bytesTruncated: 0 });
+    expect(seg.offsetIndex.toBytes()).toEqual(realIndex());
+    expect(seg.timeIndex.toBytes()).toEqual(realTimeIndex());
+    // The broker's leader-epoch-checkpoint for this partition is "0\n1\n0 0\n".
+    expect(cache.serialize()).toBe('0\n1\n0 0\n');
+  });
+
+  it('translateOffset uses the index then scans batch headers forward, as Kafka does', () => {
+    const seg = new LogSegment(0, 4096, 10485760, 0, FileRecords.of(realLog()));
+    seg.recover();
+    const trace: LookupStep[] = [];
+    const hit = seg.translateOffset(9, 0, trace);
+    expect(hit).toMatchObject({ offset: 9, position: 13225, size: 136 });
+    const kinds = trace.map((s) => s.kind);
+    expect(kinds).toContain('index-result');
+    const headers = trace.filter((s) => s.kind === 'batch-header');
+    // From the entry (7 -> 9571): batches at 9571, 13095, then 13225 matches.
+    expect(headers.map((s) => (s.kind === 'batch-header' ? s.position : -1))).toEqual([9571, 13095, 13225]);
+    expect(seg.translateOffset(13)).toBeNull();
+  });
+});
+
+describe('LogSegment recovery', () => {
+  function segmentWithBatches(n: number, interval = 100): LogSegment {
+    const seg = new LogSegment(40, interval, 10485760, 0);
+    let next = 40;
+    for (let i = 0; i < n; i++) {
+      const b = makeBatch(makeRecords(3, 20, 1_700_000_000_000 + i * 10), { baseOffset: next });
+      const h = readBatchHeader(b, 0);
+      seg.appendBatch(b, 0, h.sizeInBytes, next, next + 2, h.maxTimestamp, null, 0);
+      next += 3;
+    }
+    return seg;
+  }
+
+  it('repairs an index overwritten with garbage (Kafka LogSegmentTest.testRecoveryFixesCorruptIndex)', () => {
+    const seg = segmentWithBatches(30);
+    const good = seg.offsetIndex.toBytes();
+    const goodTime = seg.timeIndex.toBytes();
+    expect(seg.offsetIndex.entries).toBeGreaterThan(5);
+    // Write garbage over the index: random entries via fromBytes on junk, then swap the content in.
+    const junk = new Uint8Array(good.length).map((_, i) => (i * 97 + 13) & 0xff);
+    seg.offsetIndex.reset();
+    seg.offsetIndex.truncateToEntries(0);
+    for (let i = 0; i + 8 <= junk.length; i += 8) {
+      try {
+        seg.offsetIndex.append(40 + i, junk[i] as number);
+      } catch {
+        break;
+      }
+    }
+    expect(seg.offsetIndex.toBytes()).not.toEqual(good);
+    const r = seg.recover();
+    expect(r.bytesTruncated).toBe(0);
+    expect(seg.offsetIndex.toBytes()).toEqual(good);
+    // Recovery also writes the closing time index entry a clean close would have.
+    const closed = segmentWithBatches(30);
+    closed.onBecomeInactiveSegment();
+    expect(seg.timeIndex.toBytes()).toEqual(closed.timeIndex.toBytes());
+    expect(goodTime.length).toBeLessThanOrEqual(seg.timeIndex.toBytes().length);
+  });
+
+  it('truncates a torn tail at the start of the incomplete batch', () => {
+    const seg = segmentWithBatches(10);
+    const full = seg.log.copy();
+    const lastStart = [...seg.batches()].at(-1)?.position as number;
+    const torn = new LogSegment(40, 100, 10485760, 0, FileRecords.of(full.slice(0, full.length - 5)));
+    const r = torn.recover();
+    expect(r.validBytes).toBe(lastStart);
+    expect(r.bytesTruncated).toBe(full.length - 5 - lastStart);
+    expect(r.truncationReason).toMatch(/truncated/);
+    expect(torn.nextOffset).toBe(40 + 27);
+    expect(torn.size).toBe(lastStart);
+  });
+
+  it('truncates at the first batch whose CRC does not match, dropping everything after it', () => {
+    const seg = segmentWithBatches(10);
+    const bytes = seg.log.copy();
+    const third = [...seg.batches()][2]?.position as number;
+    bytes[third + 70] = (bytes[third + 70] as number) ^ 0x01; // a bit inside the records
+    const bad = new LogSegment(40, 100, 10485760, 0, FileRecords.of(bytes));
+    const r = bad.recover();
+    expect(r.validBytes).toBe(third);
+    expect(r.batchesValidated).toBe(2);
+    expect(r.truncationReason).toMatch(/CRC/);
+    expect(bad.nextOffset).toBe(46);
+  });
+
+  it('truncateTo keeps the index consistent with what an index rebuilt from the bytes would hold', () => {
+    const seg = segmentWithBatches(30);
+    seg.onBecomeInactiveSegment();
+    seg.truncateTo(40 + 3 * 17 + 1); // mid-batch: the whole batch holding it goes
+    expect(seg.nextOffset).toBe(40 + 3 * 17);
+    const rebuilt = seg.rebuiltIndexes();
+    expect(seg.offsetIndex.sameEntriesAs(rebuilt.offsetIndex)).toBe(true);
+    for (let s = 0; s < seg.offsetIndex.entries; s++) {
+      expect(seg.offsetIndex.positionAt(s)).toBeLessThan(seg.size);
+    }
+  });
+});
+
+describe('LogSegment.shouldRoll (Kafka RollParams rules)', () => {
+  const params = { maxSegmentBytes: 1000, maxSegmentMs: 60_000, messagesSize: 100, maxOffsetInMessages: 10, now: 0 };
+  it('rolls when the append would pass segment.bytes, on segment.ms by record time, on a full index', () => {
+    const seg = new LogSegment(0, 4096, 10485760, 0);
+    expect(seg.shouldRoll({ ...params, maxTimestampInMessages: 5 })).toBeNull();
+    const b = makeBatch(makeRecords(5, 150, 1_000_000));
+    seg.appendBatch(b, 0, b.length, 0, 4, 1_000_000, null, 0);
+    expect(seg.size).toBeGreaterThan(800);
+    // Rolls exactly when size + incoming bytes would exceed segment.bytes.
+    const room = 1000 - seg.size;
+    expect(seg.shouldRoll({ ...params, messagesSize: room, maxTimestampInMessages: 1_000_000 })).toBeNull();
+    expect(seg.shouldRoll({ ...params, messagesSize: room + 1, maxTimestampInMessages: 1_000_000 })).toBe(
+      'segment.bytes',
+    );
+    expect(seg.shouldRoll({ ...params, messagesSize: 10, maxTimestampInMessages: 1_060_001 })).toBe('segment.ms');
+    expect(seg.shouldRoll({ ...params, messagesSize: 10, maxTimestampInMessages: 1_060_000 })).toBeNull();
+    const tiny = new LogSegment(0, 0, 8, 0); // one index entry fits; the time index keeps its last slot
+    expect(tiny.shouldRoll({ ...params, maxTimestampInMessages: 5 })).toBe('timeindex-full');
+    expect(
+      seg.shouldRoll({ ...params, messagesSize: 10, maxTimestampInMessages: 1_000_000, maxOffsetInMessages: 2 ** 31 }),
+    ).toBe('relative-offset-overflow');
+  });
+});

@@ -1,0 +1,413 @@
+import type { RecordBatchHeader } from '../codec';
+import { NO_TIMESTAMP, readBatchHeader, validateBatchCrc } from '../codec';
+import { CorruptRecordError, isKafkaError } from '../errors';
+import { FileRecords } from './FileRecords';
+import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
+import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
+import type { LookupStep } from './LookupTrace';
+import { OffsetIndex } from './OffsetIndex';
+import { TimeIndex } from './TimeIndex';
+
+const INT32_MAX = 2147483647;
+
+/** Kafka's LogOffsetPosition: the batch holding an offset, where it starts and how big it is. */
+export interface LogOffsetPosition {
+  /** The batch's base offset. */
+  offset: number;
+  position: number;
+  size: number;
+  header: RecordBatchHeader;
+  /** Batch headers read by the forward scan to get here (including this one). */
+  headersRead: number;
+}
+
+/** Kafka's RollParams: what an append brings, for shouldRoll. */
+export interface RollParams {
+  maxSegmentBytes: number;
+  maxSegmentMs: number;
+  messagesSize: number;
+  maxTimestampInMessages: number;
+  maxOffsetInMessages: number;
+  now: number;
+}
+
+/** Why a segment rolled; null when it should not. */
+export type RollReason = 'segment.bytes' | 'segment.ms' | 'index-full' | 'timeindex-full' | 'relative-offset-overflow';
+
+/** What recovering one segment found and did (LogSegment.recover). */
+export interface SegmentRecoveryResult {
+  batchesValidated: number;
+  recordsValidated: number;
+  validBytes: number;
+  bytesTruncated: number;
+  /** Why the tail was cut (torn batch, CRC mismatch...), or null for a clean segment. */
+  truncationReason: string | null;
+  truncatedAtPosition: number | null;
+}
+
+/**
+ * One segment of a partition log (Kafka's LogSegment): a `.log` of record batches, its sparse
+ * `.index` and `.timeindex`, and a base offset that is the first offset it may hold and its name.
+ *
+ * Invariants:
+ *  - offsets in the `.log` strictly increase from batch to batch and are >= baseOffset;
+ *  - `bytesSinceLastIndexEntry` = size - position of the last index entry (0 when none), so an
+ *    index rebuilt from the bytes (recover) always equals the one built by appends. Kafka resets
+ *    the counter to 0 after truncation/recovery, which can shift later entries; glassbox keeps it
+ *    exact so the "rebuilt == incremental" invariant is testable;
+ *  - `flushedBytes` <= size: bytes [0, flushedBytes) were handed to the Store, the rest live only
+ *    in memory (the page cache) and are lost on a power failure.
+ */
+export class LogSegment {
+  readonly baseOffset: number;
+  readonly log: FileRecords;
+  readonly offsetIndex: OffsetIndex;
+  readonly timeIndex: TimeIndex;
+  readonly indexIntervalBytes: number;
+  private bytesSinceLastIndexEntry = 0;
+  maxTimestampSoFar = NO_TIMESTAMP;
+  offsetOfMaxTimestampSoFar = -1;
+  /** The offset after the last batch (baseOffset when empty). */
+  nextOffset: number;
+  /** Clock time the segment was created (used by segment.ms when records carry no timestamps). */
+  createdMs: number;
+  lastModifiedMs: number;
+  /** Max timestamp of the first batch: Kafka measures segment.ms from it. */
+  private rollingBasedTimestamp: number | null = null;
+  /** Bytes of the `.log` already handed to the Store. */
+  flushedBytes = 0;
+  flushedOffsetIndexEntries = 0;
+  flushedTimeIndexEntries = 0;
+
+  constructor(baseOffset: number, indexIntervalBytes: number, maxIndexSize: number, nowMs: number, log?: FileRecords) {
+    this.baseOffset = baseOffset;
+    this.indexIntervalBytes = indexIntervalBytes;
+    this.log = log ?? new FileRecords();
+    this.offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
+    this.timeIndex = new TimeIndex(baseOffset, maxIndexSize);
+    this.nextOffset = baseOffset;
+    this.createdMs = nowMs;
+    this.lastModifiedMs = nowMs;
+  }
+
+  get size(): number {
+    return this.log.sizeInBytes;
+  }
+
+  get logFileName(): string {
+    return logFileName(this.baseOffset);
+  }
+
+  get indexFileName(): string {
+    return indexFileName(this.baseOffset);
+  }
+
+  get timeIndexFileName(): string {
+    return timeIndexFileName(this.baseOffset);
+  }
+
+  /** Bytes only in memory, not yet handed to the Store. */
+  get unflushedBytes(): number {
+    return this.size - this.flushedBytes;
+  }
+
+  /** Kafka's largestTimestamp: the max record timestamp, or the last modification time when none. */
+  get largestTimestamp(): number {
+    return this.maxTimestampSoFar >= 0 ? this.maxTimestampSoFar : this.lastModifiedMs;
+  }
+
+  /**
+   * Appends one batch (src[start, start+size)) whose offsets are already assigned, writing
+   * `baseOffset` and, when given, `partitionLeaderEpoch` into the copy (neither field is covered
+   * by the CRC). Maintains the sparse indexes exactly as Kafka's LogSegment.append does per batch.
+   */
+  appendBatch(
+    src: Uint8Array,
+    start: number,
+    size: number,
+    baseOffset: number,
+    lastOffset: number,
+    maxTimestamp: number,
+    partitionLeaderEpoch: number | null,
+    nowMs: number,
+  ): number {
+    const position = this.log.append(src, start, start + size);
+    const b = this.log.backing;
+    const hi = Math.floor(baseOffset / 4294967296);
+    const lo = baseOffset - hi * 4294967296;
+    b[position] = hi >>> 24;
+    b[position + 1] = hi >>> 16;
+    b[position + 2] = hi >>> 8;
+    b[position + 3] = hi;
+    b[position + 4] = lo >>> 24;
+    b[position + 5] = lo >>> 16;
+    b[position + 6] = lo >>> 8;
+    b[position + 7] = lo;
+    if (partitionLeaderEpoch !== null) {
+      b[position + 12] = partitionLeaderEpoch >>> 24;
+      b[position + 13] = partitionLeaderEpoch >>> 16;
+      b[position + 14] = partitionLeaderEpoch >>> 8;
+      b[position + 15] = partitionLeaderEpoch;
+    }
+    if (position === 0) this.rollingBasedTimestamp = maxTimestamp;
+    this.indexBatch(position, size, lastOffset, maxTimestamp);
+    this.nextOffset = lastOffset + 1;
+    this.lastModifiedMs = nowMs;
+    return position;
+  }
+
+  /** The per-batch index step shared by append and recover (Kafka's LogSegment.append loop). */
+  private indexBatch(position: number, size: number, lastOffset: number, maxTimestamp: number): void {
+    if (maxTimestamp > this.maxTimestampSoFar) {
+      this.maxTimestampSoFar = maxTimestamp;
+      this.offsetOfMaxTimestampSoFar = lastOffset;
+    }
+    if (this.bytesSinceLastIndexEntry > this.indexIntervalBytes) {
+      if (!this.offsetIndex.isFull()) this.offsetIndex.append(lastOffset, position);
+      if (!this.timeIndex.isFull()) this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar);
+      this.bytesSinceLastIndexEntry = 0;
+    }
+    this.bytesSinceLastIndexEntry += size;
+  }
+
+  /** Kafka's shouldRoll: why this segment must roll before taking an append, or null. */
+  shouldRoll(p: RollParams): RollReason | null {
+    const size = this.size;
+    if (size > p.maxSegmentBytes - p.messagesSize) return 'segment.bytes';
+    if (size > 0 && this.timeWaitedForRoll(p.now, p.maxTimestampInMessages) > p.maxSegmentMs) return 'segment.ms';
+    if (this.offsetIndex.isFull()) return 'index-full';
+    if (this.timeIndex.isFull()) return 'timeindex-full';
+    if (p.maxOffsetInMessages - this.baseOffset > INT32_MAX) return 'relative-offset-overflow';
+    return null;
+  }
+
+  /**
+   * How long this segment has been open, by record time when records carry timestamps (the first
+   * batch's max timestamp vs the incoming batch's), else by clock time since creation.
+   */
+  timeWaitedForRoll(now: number, messageTimestamp: number): number {
+    const ts = this.rollingBasedTimestamp;
+    if (ts !== null && ts >= 0) return messageTimestamp - ts;
+    return now - this.createdMs;
+  }
+
+  /** Called when a newer segment takes over: writes the final time index entry (Kafka does the same). */
+  onBecomeInactiveSegment(): void {
+    this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar, true);
+  }
+
+  /**
+   * Kafka's translateOffset: the first batch whose last offset is >= `offset`, found by an index
+   * lookup and then a forward scan of batch headers from max(index position, startingPosition).
+   * Null when the segment holds no such batch.
+   */
+  translateOffset(offset: number, startingPosition = 0, trace?: LogStepsSink): LogOffsetPosition | null {
+    const mapping = this.offsetIndex.lookup(offset, trace);
+    return this.searchForOffset(offset, Math.max(mapping.position, startingPosition), trace);
+  }
+
+  /** FileRecords.searchForOffsetWithSize: reads headers only, batch by batch. */
+  searchForOffset(offset: number, fromPosition: number, trace?: LogStepsSink): LogOffsetPosition | null {
+    const size = this.size;
+    let position = fromPosition;
+    let headersRead = 0;
+    const bytes = this.log.view();
+    while (position < size) {
+      const header = readBatchHeader(bytes, position);
+      headersRead++;
+      const match = header.lastOffset >= offset;
+      if (trace) {
+        trace.push({
+          kind: 'batch-header',
+          position,
+          baseOffset: header.baseOffset,
+          lastOffset: header.lastOffset,
+          sizeInBytes: header.sizeInBytes,
+          maxTimestamp: header.maxTimestamp,
+          recordCount: header.recordCount,
+          match,
+          explanation: match
+            ? `The batch at byte ${position} holds offsets ${header.baseOffset}..${header.lastOffset}, which includes ${offset}: stop scanning.`
+            : `The batch at byte ${position} ends at offset ${header.lastOffset} < ${offset}: skip its ${header.sizeInBytes} bytes to byte ${position + header.sizeInBytes}.`,
+        });
+      }
+      if (match) return { offset: header.baseOffset, position, size: header.sizeInBytes, header, headersRead };
+      position += header.sizeInBytes;
+    }
+    return null;
+  }
+
+  /** Every batch header in order, with its position. */
+  *batches(fromPosition = 0): Generator<RecordBatchHeader> {
+    let position = fromPosition;
+    const size = this.size;
+    while (position < size) {
+      const header = this.log.header(position);
+      yield header;
+      position += header.sizeInBytes;
+    }
+  }
+
+  /**
+   * Kafka's findOffsetByTimestamp: the time index gives the last entry with timestamp <= ts, the
+   * offset index turns its offset into a position, and the scan returns the first batch whose
+   * max timestamp is >= ts. The caller then picks the record inside that batch.
+   */
+  findBatchByTimestamp(
+    timestamp: number,
+    startingOffset: number,
+    trace?: LogStepsSink,
+  ): { position: number; header: RecordBatchHeader } | null {
+    const entry = this.timeIndex.lookup(timestamp, trace);
+    const mapping = this.offsetIndex.lookup(Math.max(entry.offset, startingOffset), trace);
+    let position = mapping.position;
+    const size = this.size;
+    while (position < size) {
+      const header = this.log.header(position);
+      const match = header.maxTimestamp >= timestamp && header.lastOffset >= startingOffset;
+      trace?.push({
+        kind: 'batch-header',
+        position,
+        baseOffset: header.baseOffset,
+        lastOffset: header.lastOffset,
+        sizeInBytes: header.sizeInBytes,
+        maxTimestamp: header.maxTimestamp,
+        recordCount: header.recordCount,
+        match,
+        explanation: match
+          ? `The batch at byte ${position} has max timestamp ${header.maxTimestamp} >= ${timestamp}: the answer is inside it.`
+          : `The batch at byte ${position} has max timestamp ${header.maxTimestamp} < ${timestamp}: skip ${header.sizeInBytes} bytes.`,
+      });
+      if (match) return { position, header };
+      position += header.sizeInBytes;
+    }
+    return null;
+  }
+
+  /**
+   * Kafka's LogSegment.recover: validates every batch (length, magic, CRC, offsets in range and
+   * increasing), truncates the file at the first bad or torn batch, and rebuilds both indexes
+   * from the valid batches, ending with the time index entry a clean close would have written.
+   * Leader epochs found in the batches are assigned to `epochCache` as Kafka does.
+   */
+  recover(epochCache?: LeaderEpochFileCache): SegmentRecoveryResult {
+    this.offsetIndex.reset();
+    this.timeIndex.reset();
+    this.bytesSinceLastIndexEntry = 0;
+    this.maxTimestampSoFar = NO_TIMESTAMP;
+    this.offsetOfMaxTimestampSoFar = -1;
+    this.rollingBasedTimestamp = null;
+    this.nextOffset = this.baseOffset;
+    const size = this.size;
+    const bytes = this.log.view();
+    let validBytes = 0;
+    let batches = 0;
+    let records = 0;
+    let reason: string | null = null;
+    while (validBytes < size) {
+      let header: RecordBatchHeader;
+      try {
+        header = this.log.header(validBytes);
+        if (header.magic !== 2) throw new CorruptRecordError(`magic ${header.magic} is not 2`);
+        if (validBytes + header.sizeInBytes > size) {
+          throw new CorruptRecordError(
+            `torn batch: it needs ${header.sizeInBytes} bytes but only ${size - validBytes} remain`,
+          );
+        }
+        if (!validateBatchCrc(bytes, header)) {
+          throw new CorruptRecordError(`CRC mismatch: stored crc ${header.crc} does not match the batch content`);
+        }
+        if (header.baseOffset < this.nextOffset || header.lastOffset < header.baseOffset) {
+          throw new CorruptRecordError(
+            `offsets ${header.baseOffset}..${header.lastOffset} do not follow the previous batch (next offset ${this.nextOffset})`,
+          );
+        }
+        if (header.lastOffset - this.baseOffset > INT32_MAX) {
+          throw new CorruptRecordError(`offset ${header.lastOffset} is out of range for segment ${this.baseOffset}`);
+        }
+      } catch (e) {
+        if (!isKafkaError(e, 'CORRUPT_MESSAGE') && !isKafkaError(e, 'INVALID_RECORD')) throw e;
+        reason = `${e.message.replace(/^CORRUPT_MESSAGE: |^INVALID_RECORD: /, '')} (at byte ${validBytes})`;
+        break;
+      }
+      if (validBytes === 0) this.rollingBasedTimestamp = header.maxTimestamp;
+      this.indexBatch(validBytes, header.sizeInBytes, header.lastOffset, header.maxTimestamp);
+      if (epochCache && header.partitionLeaderEpoch >= 0) {
+        const latest = epochCache.latestEpoch;
+        if (latest === null || header.partitionLeaderEpoch > latest) {
+          epochCache.assign(header.partitionLeaderEpoch, header.baseOffset);
+        }
+      }
+      this.nextOffset = header.lastOffset + 1;
+      validBytes += header.sizeInBytes;
+      batches++;
+      records += header.recordCount;
+    }
+    const truncated = this.log.truncateTo(validBytes);
+    if (this.flushedBytes > validBytes) this.flushedBytes = validBytes;
+    this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar, true);
+    return {
+      batchesValidated: batches,
+      recordsValidated: records,
+      validBytes,
+      bytesTruncated: truncated,
+      truncationReason: truncated > 0 ? reason : null,
+      truncatedAtPosition: truncated > 0 ? validBytes : null,
+    };
+  }
+
+  /**
+   * Kafka's LogSegment.truncateTo: removes every batch holding an offset >= `offset` (from the
+   * start of the batch containing it) and the index entries pointing there. Returns bytes removed.
+   */
+  truncateTo(offset: number): number {
+    const mapping = this.translateOffset(offset);
+    this.offsetIndex.truncateTo(offset);
+    this.timeIndex.truncateTo(offset);
+    if (mapping === null) return 0;
+    const removed = this.log.truncateTo(mapping.position);
+    if (this.flushedBytes > mapping.position) this.flushedBytes = mapping.position;
+    this.recomputeStateAfterTruncation();
+    return removed;
+  }
+
+  /** Re-derives nextOffset, max timestamp and the index counter from what remains. */
+  private recomputeStateAfterTruncation(): void {
+    // Drop index entries that point at or past the new end (they referenced removed batches).
+    while (this.offsetIndex.entries > 0 && this.offsetIndex.lastPosition >= this.size) {
+      this.offsetIndex.truncateToEntries(this.offsetIndex.entries - 1);
+    }
+    this.maxTimestampSoFar = NO_TIMESTAMP;
+    this.offsetOfMaxTimestampSoFar = -1;
+    this.nextOffset = this.baseOffset;
+    this.rollingBasedTimestamp = null;
+    for (const h of this.batches()) {
+      if (h.position === 0) this.rollingBasedTimestamp = h.maxTimestamp;
+      if (h.maxTimestamp > this.maxTimestampSoFar) {
+        this.maxTimestampSoFar = h.maxTimestamp;
+        this.offsetOfMaxTimestampSoFar = h.lastOffset;
+      }
+      this.nextOffset = h.lastOffset + 1;
+    }
+    this.bytesSinceLastIndexEntry = this.size - this.offsetIndex.lastPosition;
+    if (this.flushedOffsetIndexEntries > this.offsetIndex.entries)
+      this.flushedOffsetIndexEntries = this.offsetIndex.entries;
+    if (this.flushedTimeIndexEntries > this.timeIndex.entries) this.flushedTimeIndexEntries = this.timeIndex.entries;
+  }
+
+  /** Rebuilds the indexes from the `.log` into fresh objects, leaving this segment untouched. */
+  rebuiltIndexes(): { offsetIndex: OffsetIndex; timeIndex: TimeIndex } {
+    const copy = new LogSegment(
+      this.baseOffset,
+      this.indexIntervalBytes,
+      this.offsetIndex.maxIndexSize,
+      0,
+      FileRecords.of(this.log.copy()),
+    );
+    copy.recover();
+    return { offsetIndex: copy.offsetIndex, timeIndex: copy.timeIndex };
+  }
+}
+
+/** Where trace steps go (a plain array). */
+export type LogStepsSink = LookupStep[];

@@ -1,0 +1,115 @@
+/**
+ * Helpers shared by the log's tests (not used by the engine itself): a tiny Map-backed Store that
+ * honours the Store contract (operations applied in call order), and a producer-style batch
+ * builder on top of the codec.
+ */
+import type { DefaultRecord } from '../codec';
+import { encodeRecordBatch } from '../codec';
+import type { Store } from '../Store';
+
+/** An in-memory Store: each call applies synchronously, so call order is application order. */
+export class MapStore implements Store {
+  readonly files = new Map<string, Uint8Array>();
+  calls = 0;
+
+  async list(prefix: string): Promise<string[]> {
+    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+  async read(path: string): Promise<Uint8Array | null> {
+    const f = this.files.get(path);
+    return f ? f.slice() : null;
+  }
+  write(path: string, bytes: Uint8Array): Promise<void> {
+    this.calls++;
+    this.files.set(path, bytes.slice());
+    return Promise.resolve();
+  }
+  append(path: string, bytes: Uint8Array): Promise<void> {
+    this.calls++;
+    const old = this.files.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + bytes.length);
+    next.set(old);
+    next.set(bytes, old.length);
+    this.files.set(path, next);
+    return Promise.resolve();
+  }
+  truncate(path: string, size: number): Promise<void> {
+    this.calls++;
+    const old = this.files.get(path);
+    if (old && old.length > size) this.files.set(path, old.slice(0, size));
+    return Promise.resolve();
+  }
+  delete(path: string): Promise<void> {
+    this.calls++;
+    this.files.delete(path);
+    return Promise.resolve();
+  }
+}
+
+export interface TestRecord {
+  key?: string | Uint8Array | null;
+  value?: string | Uint8Array | null;
+  /** Absolute timestamp (CreateTime); defaults to the batch's base timestamp. */
+  timestamp?: number;
+}
+
+const enc = new TextEncoder();
+function bytes(v: string | Uint8Array | null | undefined): Uint8Array | null {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? enc.encode(v) : v;
+}
+
+/**
+ * A producer's batch: base offset 0 (the broker assigns offsets), offset deltas 0..n-1,
+ * timestamps as given. Options allow follower-style batches with real base offsets.
+ */
+export function makeBatch(
+  records: readonly TestRecord[],
+  options: {
+    baseOffset?: number;
+    baseTimestamp?: number;
+    partitionLeaderEpoch?: number;
+    lastOffsetDelta?: number;
+  } = {},
+): Uint8Array {
+  const baseTimestamp = options.baseTimestamp ?? records[0]?.timestamp ?? 1_700_000_000_000;
+  let maxTimestamp = -1;
+  const recs: DefaultRecord[] = records.map((r, i) => {
+    const ts = r.timestamp ?? baseTimestamp;
+    maxTimestamp = Math.max(maxTimestamp, ts);
+    return {
+      attributes: 0,
+      timestampDelta: ts - baseTimestamp,
+      offsetDelta: i,
+      key: bytes(r.key),
+      value: r.value === undefined ? enc.encode(`v${i}`) : bytes(r.value),
+      headers: [],
+    };
+  });
+  return encodeRecordBatch({
+    baseOffset: options.baseOffset ?? 0,
+    partitionLeaderEpoch: options.partitionLeaderEpoch ?? -1,
+    attributes: 0,
+    lastOffsetDelta: options.lastOffsetDelta ?? records.length - 1,
+    baseTimestamp,
+    maxTimestamp,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records: recs,
+  });
+}
+
+/** n records with values `${prefix}${i}` padded to `valueSize` bytes, all at `timestamp`. */
+export function makeRecords(n: number, valueSize = 10, timestamp?: number, prefix = 'r'): TestRecord[] {
+  const out: TestRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = `${prefix}${i}`.padEnd(valueSize, '.');
+    out.push(timestamp === undefined ? { value: v } : { value: v, timestamp });
+  }
+  return out;
+}
+
+export function text(b: Uint8Array | null | undefined): string | null {
+  return b ? new TextDecoder().decode(b) : null;
+}
