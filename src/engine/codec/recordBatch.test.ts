@@ -284,6 +284,7 @@ describe('encodeRecordBatch', () => {
       { baseSequence: 1.5 },
       { records: [{ ...rec(0), offsetDelta: 2 ** 31 }] },
       { records: [{ ...rec(0), timestampDelta: Number.NaN }] },
+      { records: [{ ...rec(0), attributes: 300 }] },
     ];
     for (const patch of bad) {
       const e = thrown(() => encodeRecordBatch({ ...simpleBatch([rec(0)]), ...patch }));

@@ -303,6 +303,8 @@ export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
     const od = r.offsetDelta;
     if (!Number.isSafeInteger(td)) throw invalid(`record ${i}: timestampDelta must be a safe integer`, { index: i });
     if ((od | 0) !== od) throw invalid(`record ${i}: offsetDelta must be an int32`, { index: i });
+    if ((r.attributes << 24) >> 24 !== r.attributes)
+      throw invalid(`record ${i}: attributes must be an int8`, { index: i });
     let body = 1 + sizeOfVarlong(td) + sizeOfVarint(od);
     const key = r.key;
     body += key === null ? 1 : sizeOfVarint(key.length) + key.length;
