@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { decodeRecordBatches } from '../codec/recordBatch';
+import type { ProducerEvent } from './events';
+import { estimateSizeInBytesUpperBound, type PendingRecord, ProducerBatch } from './ProducerBatch';
+import { resolveProducerConfig } from './ProducerConfig';
+import { ProducerMetadata } from './ProducerMetadata';
+import { RecordAccumulator } from './RecordAccumulator';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+let nextId = 1;
+const rec = (value: string, timestamp = 1000, key: string | null = null): PendingRecord => ({
+  sendId: nextId++,
+  key: key === null ? null : enc(key),
+  value: enc(value),
+  headers: [],
+  timestamp,
+});
+
+function metadataFor(leaders: number[]): ProducerMetadata {
+  const m = new ProducerMetadata([1]);
+  m.update(
+    {
+      api: 'Metadata',
+      throttleTimeMs: 0,
+      brokers: [1, 2].map((nodeId) => ({ nodeId, host: 'h', port: 1, rack: null })),
+      clusterId: 'c',
+      controllerId: 1,
+      topics: [
+        {
+          errorCode: 'NONE',
+          name: 't',
+          isInternal: false,
+          partitions: leaders.map((leaderId, partitionIndex) => ({
+            errorCode: 'NONE',
+            partitionIndex,
+            leaderId,
+            leaderEpoch: 0,
+            replicaNodes: [],
+            isrNodes: [],
+            offlineReplicas: [],
+          })),
+        },
+      ],
+    },
+    0,
+  );
+  return m;
+}
+
+describe('ProducerBatch', () => {
+  it('counts exactly the bytes the encoded RecordBatch v2 takes, and encodes what was appended', () => {
+    const b = new ProducerBatch(1, 't', 0, 0, 16384);
+    b.tryAppend(rec('hello', 1000, 'k'));
+    b.tryAppend(rec('x'.repeat(300), 1003));
+    b.tryAppend({
+      ...rec('h', 1010),
+      headers: [
+        { key: 'trace', value: enc('abc') },
+        { key: 'n', value: null },
+      ],
+    });
+    const bytes = b.encode();
+    expect(bytes.length).toBe(b.sizeInBytes);
+    const [decoded] = decodeRecordBatches(bytes);
+    expect(decoded?.records.map((r) => r.timestampDelta)).toEqual([0, 3, 10]);
+    expect(decoded?.records.map((r) => r.offsetDelta)).toEqual([0, 1, 2]);
+    expect(decoded).toMatchObject({ baseTimestamp: 1000, maxTimestamp: 1010, producerId: -1, baseSequence: -1 });
+    expect(decoded?.records[2]?.headers).toEqual([
+      { key: 'trace', value: enc('abc') },
+      { key: 'n', value: null },
+    ]);
+  });
+
+  it('the size upper bound used against max.request.size covers the real size', () => {
+    for (const n of [0, 1, 100, 1000, 20000]) {
+      const r = rec('y'.repeat(n));
+      const b = new ProducerBatch(1, 't', 0, 0, 1);
+      b.tryAppend(r);
+      expect(estimateSizeInBytesUpperBound(r.key, r.value, r.headers)).toBeGreaterThanOrEqual(b.sizeInBytes);
+    }
+  });
+
+  it('a record bigger than batch.size still gets a batch of its own', () => {
+    const b = new ProducerBatch(1, 't', 0, 0, 100);
+    expect(b.tryAppend(rec('z'.repeat(500)))).toBeGreaterThan(100);
+    expect(b.isFull()).toBe(true);
+    expect(b.tryAppend(rec('a'))).toBe(0);
+  });
+});
+
+describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: testFull, testLinger, testRetryBackoff)', () => {
+  function acc(overrides: Record<string, number> = {}) {
+    const events: ProducerEvent[] = [];
+    const config = resolveProducerConfig({ 'enable.idempotence': false, ...overrides });
+    return { a: new RecordAccumulator('p', config, (e) => events.push(e), null), events };
+  }
+
+  it('testLinger: not ready before linger.ms, ready (leader node) after', () => {
+    const { a } = acc({ 'linger.ms': 10 });
+    const m = metadataFor([1]);
+    a.append('t', 0, rec('v'), 0);
+    expect(a.ready(m, 0).readyNodes.size).toBe(0);
+    expect(a.ready(m, 0).nextReadyCheckDelayMs).toBe(10);
+    expect([...a.ready(m, 10).readyNodes]).toEqual([1]);
+    const drained = a.drain(m, [1], 10);
+    expect(drained.get(1)?.map((b) => b.recordCount)).toEqual([1]);
+  });
+
+  it('testFull: a full batch is ready at once, whatever linger.ms says', () => {
+    const { a, events } = acc({ 'linger.ms': 100000, 'batch.size': 200 });
+    const m = metadataFor([1]);
+    let appends = 0;
+    while (a.snapshot()[0]?.batches.length !== 2) {
+      a.append('t', 0, rec('0123456789'), 0);
+      appends++;
+    }
+    expect(appends).toBeGreaterThan(2);
+    expect([...a.ready(m, 0).readyNodes]).toEqual([1]);
+    expect(
+      events.filter((e) => e.type === 'batch-sealed').map((e) => (e.type === 'batch-sealed' ? e.reason : '')),
+    ).toEqual(['full']);
+  });
+
+  it('testRetryBackoff: a re-enqueued batch waits retry.backoff.ms after its last attempt', () => {
+    const { a } = acc({ 'linger.ms': 0, 'retry.backoff.ms': 100 });
+    const m = metadataFor([1]);
+    a.append('t', 0, rec('v'), 0);
+    const [batch] = a.drain(m, a.ready(m, 0).readyNodes, 0).get(1) ?? [];
+    expect(batch).toBeDefined();
+    a.reenqueue(batch as ProducerBatch, 5);
+    expect(a.ready(m, 50).readyNodes.size).toBe(0);
+    expect(a.ready(m, 50).nextReadyCheckDelayMs).toBe(55);
+    expect([...a.ready(m, 105).readyNodes]).toEqual([1]);
+  });
+
+  it('drains one batch per partition per request, up to max.request.size, rotating the start (drainIndex)', () => {
+    const { a } = acc({ 'linger.ms': 0, 'max.request.size': 200 });
+    const m = metadataFor([1, 1, 1]);
+    for (const p of [0, 1, 2]) a.append('t', p, rec('x'.repeat(60)), 0);
+    const first = a.drain(m, [1], 0).get(1) ?? [];
+    // ~131 bytes each: the first always goes, a second would pass 200.
+    expect(first.map((b) => b.partition)).toEqual([0]);
+    // Kafka's drainIndex has already moved past the partition that did not fit.
+    const second = a.drain(m, [1], 0).get(1) ?? [];
+    expect(second.map((b) => b.partition)).toEqual([2]);
+    const third = a.drain(m, [1], 0).get(1) ?? [];
+    expect(third.map((b) => b.partition)).toEqual([1]);
+  });
+
+  it('a partition without a leader marks its topic unknown', () => {
+    const { a } = acc({ 'linger.ms': 0 });
+    const m = metadataFor([-1]);
+    a.append('t', 0, rec('v'), 0);
+    const r = a.ready(m, 0);
+    expect(r.readyNodes.size).toBe(0);
+    expect([...r.unknownLeaderTopics]).toEqual(['t']);
+  });
+
+  it('expires batches after delivery.timeout.ms', () => {
+    const { a } = acc({ 'linger.ms': 0, 'delivery.timeout.ms': 40000, 'request.timeout.ms': 30000 });
+    a.append('t', 0, rec('v'), 0);
+    expect(a.expiredBatches(39999)).toEqual([]);
+    expect(a.expiredBatches(40000).map((b) => b.recordCount)).toEqual([1]);
+    expect(a.hasUndrained()).toBe(false);
+  });
+});
