@@ -19,6 +19,8 @@ export {
   toPositive,
   validateBatchCrc,
 } from './codec';
+export type { DumpOptions, DumpOutput, DumpSiblings, SegmentFileKind } from './codec/dumpLog';
+export { dumpSegmentFile, segmentFileKind } from './codec/dumpLog';
 export type { AssignReplicasOptions, BrokerRackInfo, PlacementStep } from './cluster/ReplicaPlacement';
 export {
   assignReplicasToBrokers,
