@@ -13,9 +13,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI_JSON
-    ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]]
-    : [['list']],
+  reporter: process.env.CI_JSON ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },

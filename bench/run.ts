@@ -27,7 +27,9 @@ for (const file of files) {
       const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
       const peer = r.peer !== undefined ? `  peer ${fmt(r.peer)}` : '';
       const ratio = r.ratio !== undefined ? `  ratio ${r.ratio.toFixed(2)}x` : '';
-      const target = r.target ? `  target ${r.target}${r.met === undefined ? '' : r.met ? ' (met)' : ' (NOT met)'}` : '';
+      const target = r.target
+        ? `  target ${r.target}${r.met === undefined ? '' : r.met ? ' (met)' : ' (NOT met)'}`
+        : '';
       console.log(`${r.name.padEnd(52)} ${fmt(r.value).padStart(14)} ${r.unit}${peer}${ratio}${target}`);
     }
   });

@@ -37,7 +37,8 @@ interface ImportRef {
 
 export function importsOf(source: string): ImportRef[] {
   const refs: ImportRef[] = [];
-  const re = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const re =
+    /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (let m = re.exec(source); m; m = re.exec(source)) {
     const spec = m[3] ?? m[4] ?? m[5];
     if (!spec) continue;
@@ -70,21 +71,26 @@ for (const file of walk(join(root, 'src'))) {
         problems.push(`${where} storage imports ${ref.spec} (storage sits below worker and ui)`);
       }
       if (layer === 'ui' && targetLayer === 'engine' && !ref.typeOnly) {
-        problems.push(`${where} ui imports engine code ${ref.spec} at run time: go through worker/client (import type is fine)`);
+        problems.push(
+          `${where} ui imports engine code ${ref.spec} at run time: go through worker/client (import type is fine)`,
+        );
       }
       if (layer === 'ui' && targetLayer === 'storage' && !ref.typeOnly) {
         problems.push(`${where} ui imports storage ${ref.spec}: the worker owns storage`);
       }
     } else if (layer === 'engine') {
       const pkg = ref.spec.startsWith('@') ? ref.spec.split('/').slice(0, 2).join('/') : ref.spec.split('/')[0];
-      const ok = ENGINE_ALLOWED_PACKAGES.has(pkg ?? '') || (isTest && (TEST_PACKAGES.has(ref.spec) || ref.spec.startsWith('node:') || TEST_PACKAGES.has(pkg ?? '')));
+      const ok =
+        ENGINE_ALLOWED_PACKAGES.has(pkg ?? '') ||
+        (isTest && (TEST_PACKAGES.has(ref.spec) || ref.spec.startsWith('node:') || TEST_PACKAGES.has(pkg ?? '')));
       if (!ok) problems.push(`${where} engine imports package ${ref.spec}: the engine is pure`);
     }
   }
   if (layer === 'engine' && !isTest) {
     source.split('\n').forEach((text, i) => {
       if (/\bMath\.random\b/.test(text)) problems.push(`${rel}:${i + 1} Math.random in the engine: use the seeded Rng`);
-      if (/\bperformance\.now\b/.test(text)) problems.push(`${rel}:${i + 1} performance.now in the engine: use the Clock`);
+      if (/\bperformance\.now\b/.test(text))
+        problems.push(`${rel}:${i + 1} performance.now in the engine: use the Clock`);
     });
   }
 }
