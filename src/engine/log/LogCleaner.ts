@@ -1,0 +1,226 @@
+import type { DefaultRecord, RecordBatch } from '../codec';
+import { decodeRecordBatches, encodeRecordBatch } from '../codec';
+import type { LogConfig } from './LogConfig';
+import { LogSegment } from './LogSegment';
+
+const INT32_MAX = 2147483647;
+
+/** What the cleaner needs from a log (PartitionLog hands itself in through this). */
+export interface CleanableLog {
+  config: Readonly<LogConfig>;
+  segments: readonly LogSegment[];
+  activeSegment: LogSegment;
+  /** Swaps consecutive segments for their cleaned replacement (and persists it). */
+  replace(old: readonly LogSegment[], cleaned: LogSegment | null): void;
+}
+
+/** What one cleaning pass did (Kafka's CleanerStats, for the UI). */
+export interface CleanerResult {
+  /** Offsets [from, to) that were cleanable; to is the first uncleanable offset. */
+  cleanableRange: { from: number; to: number } | null;
+  /** Each group of segments merged into one cleaned segment. */
+  groups: { sourceBaseOffsets: number[]; cleanedBaseOffset: number; bytesBefore: number; bytesAfter: number }[];
+  distinctKeys: number;
+  recordsRead: number;
+  recordsRetained: number;
+  /** Records removed because a later record has the same key. */
+  recordsSuperseded: number;
+  tombstonesRemoved: number;
+  /** Records without a key (cannot be compacted; Kafka's cleaner drops them as invalid). */
+  keylessRemoved: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+function keyString(key: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < key.length; i++) s += String.fromCharCode(key[i] as number);
+  return s;
+}
+
+function recordTimestamp(batch: RecordBatch, r: DefaultRecord): number {
+  return (batch.attributes & 0x08) !== 0 ? batch.maxTimestamp : batch.baseTimestamp + r.timestampDelta;
+}
+
+/**
+ * One pass of Kafka's log cleaner over a compacted log (LogCleaner's Cleaner.clean):
+ *
+ *  1. The cleanable range runs from the log start to the first uncleanable offset: the active
+ *     segment's base offset, or earlier, the first segment holding a record younger than
+ *     `min.compaction.lag.ms`.
+ *  2. An offset map is built: key -> offset of its latest record in that range.
+ *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
+ *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
+ *     is rewritten as one segment named by the group's first base offset. A record survives if it
+ *     is its key's latest; a tombstone (null value) survives only until delete.retention.ms after
+ *     its own timestamp. A batch that loses no record is copied byte for byte; one that loses some
+ *     is re-encoded keeping its base offset, last offset delta, producer fields and leader epoch;
+ *     an emptied batch disappears. Offsets never change.
+ *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
+ *     recovery would rebuild.
+ *
+ * Kafka since 3.1 (KIP-534) stamps a delete horizon into a batch the first time the cleaner sees
+ * its tombstones; glassbox starts the horizon at the tombstone's own timestamp instead, which needs
+ * no extra pass and is easy to show.
+ */
+export function cleanLog(log: CleanableLog, now: number): CleanerResult {
+  const cfg = log.config;
+  const result: CleanerResult = {
+    cleanableRange: null,
+    groups: [],
+    distinctKeys: 0,
+    recordsRead: 0,
+    recordsRetained: 0,
+    recordsSuperseded: 0,
+    tombstonesRemoved: 0,
+    keylessRemoved: 0,
+    bytesBefore: 0,
+    bytesAfter: 0,
+  };
+  const lag = cfg['min.compaction.lag.ms'];
+  const cleanable: LogSegment[] = [];
+  for (const seg of log.segments) {
+    if (seg === log.activeSegment) break;
+    if (lag > 0 && seg.largestTimestamp > now - lag) break;
+    cleanable.push(seg);
+  }
+  const firstSeg = cleanable[0];
+  if (!firstSeg) return result;
+  const lastSeg = cleanable[cleanable.length - 1] as LogSegment;
+  const nextAfter = log.segments[log.segments.indexOf(lastSeg) + 1];
+  result.cleanableRange = { from: firstSeg.baseOffset, to: nextAfter ? nextAfter.baseOffset : lastSeg.nextOffset };
+
+  // 2. The offset map.
+  const decoded = new Map<LogSegment, RecordBatch[]>();
+  const latest = new Map<string, number>();
+  for (const seg of cleanable) {
+    const batches = decodeRecordBatches(seg.log.view());
+    decoded.set(seg, batches);
+    for (const b of batches) {
+      for (const r of b.records) {
+        if (r.key !== null) latest.set(keyString(r.key), b.baseOffset + r.offsetDelta);
+      }
+    }
+  }
+  result.distinctKeys = latest.size;
+
+  // 3. Groups (Kafka's groupSegmentsBySize).
+  const groups: LogSegment[][] = [];
+  let i = 0;
+  while (i < cleanable.length) {
+    const group = [cleanable[i] as LogSegment];
+    let size = group[0]?.size ?? 0;
+    let indexBytes = group[0]?.offsetIndex.sizeInBytes ?? 0;
+    let timeIndexBytes = group[0]?.timeIndex.sizeInBytes ?? 0;
+    i++;
+    while (i < cleanable.length) {
+      const s = cleanable[i] as LogSegment;
+      if (
+        size + s.size > cfg['segment.bytes'] ||
+        indexBytes + s.offsetIndex.sizeInBytes > cfg['segment.index.bytes'] ||
+        timeIndexBytes + s.timeIndex.sizeInBytes > cfg['segment.index.bytes'] ||
+        s.nextOffset - 1 - (group[0] as LogSegment).baseOffset > INT32_MAX
+      ) {
+        break;
+      }
+      group.push(s);
+      size += s.size;
+      indexBytes += s.offsetIndex.sizeInBytes;
+      timeIndexBytes += s.timeIndex.sizeInBytes;
+      i++;
+    }
+    groups.push(group);
+  }
+
+  // 3-4. Rewrite each group.
+  const deleteRetention = cfg['delete.retention.ms'];
+  for (const group of groups) {
+    const first = group[0] as LogSegment;
+    const cleaned = new LogSegment(
+      first.baseOffset,
+      cfg['index.interval.bytes'],
+      cfg['segment.index.bytes'],
+      first.createdMs,
+    );
+    let bytesBefore = 0;
+    let lastModified = first.lastModifiedMs;
+    for (const seg of group) {
+      bytesBefore += seg.size;
+      lastModified = Math.max(lastModified, seg.lastModifiedMs);
+      let position = 0;
+      for (const batch of decoded.get(seg) ?? []) {
+        const size = batch.batchLength + 12;
+        const kept: DefaultRecord[] = [];
+        for (const r of batch.records) {
+          result.recordsRead++;
+          const offset = batch.baseOffset + r.offsetDelta;
+          if (r.key === null) {
+            result.keylessRemoved++;
+            continue;
+          }
+          if (latest.get(keyString(r.key)) !== offset) {
+            result.recordsSuperseded++;
+            continue;
+          }
+          if (r.value === null && recordTimestamp(batch, r) + deleteRetention <= now) {
+            result.tombstonesRemoved++;
+            continue;
+          }
+          kept.push(r);
+        }
+        result.recordsRetained += kept.length;
+        if (kept.length === batch.records.length) {
+          cleaned.appendBatch(
+            seg.log.view(),
+            position,
+            size,
+            batch.baseOffset,
+            batch.baseOffset + batch.lastOffsetDelta,
+            batch.maxTimestamp,
+            null,
+            lastModified,
+          );
+        } else if (kept.length > 0) {
+          let maxTimestamp = -1;
+          for (const r of kept) maxTimestamp = Math.max(maxTimestamp, recordTimestamp(batch, r));
+          if ((batch.attributes & 0x08) !== 0) maxTimestamp = batch.maxTimestamp;
+          const bytes = encodeRecordBatch({
+            baseOffset: batch.baseOffset,
+            partitionLeaderEpoch: batch.partitionLeaderEpoch,
+            attributes: batch.attributes,
+            lastOffsetDelta: batch.lastOffsetDelta,
+            baseTimestamp: batch.baseTimestamp,
+            maxTimestamp,
+            producerId: batch.producerId,
+            producerEpoch: batch.producerEpoch,
+            baseSequence: batch.baseSequence,
+            records: kept,
+          });
+          cleaned.appendBatch(
+            bytes,
+            0,
+            bytes.length,
+            batch.baseOffset,
+            batch.baseOffset + batch.lastOffsetDelta,
+            maxTimestamp,
+            null,
+            lastModified,
+          );
+        }
+        position += size;
+      }
+    }
+    cleaned.onBecomeInactiveSegment();
+    cleaned.lastModifiedMs = lastModified;
+    result.bytesBefore += bytesBefore;
+    result.bytesAfter += cleaned.size;
+    result.groups.push({
+      sourceBaseOffsets: group.map((s) => s.baseOffset),
+      cleanedBaseOffset: cleaned.baseOffset,
+      bytesBefore,
+      bytesAfter: cleaned.size,
+    });
+    log.replace(group, cleaned);
+  }
+  return result;
+}

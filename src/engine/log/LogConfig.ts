@@ -1,0 +1,171 @@
+import { KafkaError } from '../errors';
+
+/**
+ * A partition log's configuration, keyed exactly as Kafka's topic configs are
+ * (org.apache.kafka.common.config.TopicConfig / storage's LogConfig), with Kafka's defaults and
+ * Kafka's validation rules. Broker-level names (`log.segment.bytes`, `log.flush.interval.ms`, ...)
+ * are accepted as defaults for their topic-level twins, as a broker's server.properties would be;
+ * a topic-level key always wins over its broker-level alias.
+ *
+ * `flush.messages` and `flush.ms` default to "never" (Long.MAX_VALUE in Kafka, Infinity here):
+ * like Kafka, the log leaves flushing to the page cache and relies on replication for safety.
+ * In glassbox the page cache is the tab's memory and the disk is IndexedDB, so a demo that wants
+ * its data to survive a reload picks a small `flush.ms` — see GLASSBOX_DEMO_LOG_CONFIG.
+ */
+export interface LogConfig {
+  'segment.bytes': number;
+  'segment.ms': number;
+  'segment.index.bytes': number;
+  'index.interval.bytes': number;
+  'retention.ms': number;
+  'retention.bytes': number;
+  'cleanup.policy': readonly CleanupPolicy[];
+  'delete.retention.ms': number;
+  'max.message.bytes': number;
+  'min.compaction.lag.ms': number;
+  'flush.messages': number;
+  'flush.ms': number;
+}
+
+export type CleanupPolicy = 'delete' | 'compact';
+
+/** What a caller may pass: Kafka's topic keys (or broker aliases), values as numbers or strings. */
+export type LogConfigInput = Readonly<Record<string, string | number | readonly string[] | undefined>>;
+
+/** Kafka's own defaults (Kafka 3.x TopicConfig / ServerLogConfigs). */
+export const KAFKA_DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
+  'segment.bytes': 1024 * 1024 * 1024,
+  'segment.ms': 7 * 24 * 60 * 60 * 1000,
+  'segment.index.bytes': 10 * 1024 * 1024,
+  'index.interval.bytes': 4096,
+  'retention.ms': 7 * 24 * 60 * 60 * 1000,
+  'retention.bytes': -1,
+  'cleanup.policy': Object.freeze(['delete'] as CleanupPolicy[]),
+  'delete.retention.ms': 24 * 60 * 60 * 1000,
+  // 1 MiB + Records.LOG_OVERHEAD (12): Kafka's DEFAULT_MAX_MESSAGE_BYTES.
+  'max.message.bytes': 1024 * 1024 + 12,
+  'min.compaction.lag.ms': 0,
+  'flush.messages': Number.POSITIVE_INFINITY,
+  'flush.ms': Number.POSITIVE_INFINITY,
+});
+
+/**
+ * Overrides the demo uses so that rolls, sparse index entries and flushes happen at a scale a
+ * person can watch: 16 KiB segments, an index entry every 1 KiB, and a flush to IndexedDB at
+ * least every second (so a reload loses at most about a second of unreplicated writes).
+ */
+export const GLASSBOX_DEMO_LOG_CONFIG: LogConfigInput = Object.freeze({
+  'segment.bytes': 16 * 1024,
+  'index.interval.bytes': 1024,
+  'flush.ms': 1000,
+});
+
+/** Broker-level default name -> topic-level key (Kafka's LogConfig "ServerDefaultHeaderName"s). */
+const BROKER_ALIASES: Readonly<Record<string, keyof LogConfig>> = {
+  'log.segment.bytes': 'segment.bytes',
+  'log.roll.ms': 'segment.ms',
+  'log.index.size.max.bytes': 'segment.index.bytes',
+  'log.index.interval.bytes': 'index.interval.bytes',
+  'log.retention.ms': 'retention.ms',
+  'log.retention.bytes': 'retention.bytes',
+  'log.cleanup.policy': 'cleanup.policy',
+  'log.cleaner.delete.retention.ms': 'delete.retention.ms',
+  'message.max.bytes': 'max.message.bytes',
+  'log.cleaner.min.compaction.lag.ms': 'min.compaction.lag.ms',
+  'log.flush.interval.messages': 'flush.messages',
+  'log.flush.interval.ms': 'flush.ms',
+};
+
+/** Lower bounds from Kafka's ConfigDef (`atLeast(...)`). Kafka 3.x: segment.bytes >= 14 (LegacyRecord.RECORD_OVERHEAD_V0). */
+const AT_LEAST: Readonly<Record<Exclude<keyof LogConfig, 'cleanup.policy'>, number>> = {
+  'segment.bytes': 14,
+  'segment.ms': 1,
+  'segment.index.bytes': 4,
+  'index.interval.bytes': 0,
+  'retention.ms': -1,
+  'retention.bytes': Number.NEGATIVE_INFINITY,
+  'delete.retention.ms': 0,
+  'max.message.bytes': 0,
+  'min.compaction.lag.ms': 0,
+  'flush.messages': 1,
+  'flush.ms': 0,
+};
+
+/** Keys whose Java type is int: larger values are INVALID_CONFIG, as in Kafka. */
+const INT_KEYS = new Set<keyof LogConfig>([
+  'segment.bytes',
+  'segment.index.bytes',
+  'index.interval.bytes',
+  'max.message.bytes',
+]);
+const INT_MAX = 2147483647;
+
+function invalid(key: string, value: unknown, reason: string): KafkaError {
+  return new KafkaError(
+    'INVALID_CONFIG',
+    `Invalid value ${JSON.stringify(value)} for configuration ${key}: ${reason}`,
+    {
+      key,
+      value,
+    },
+  );
+}
+
+function parseNumber(key: string, raw: unknown): number {
+  let n: number;
+  if (typeof raw === 'number') n = raw;
+  else if (typeof raw === 'string' && /^-?\d+$/.test(raw.trim())) n = Number(raw.trim());
+  else throw invalid(key, raw, 'Not a number of type LONG');
+  if (Number.isNaN(n) || (!Number.isInteger(n) && Number.isFinite(n))) throw invalid(key, raw, 'must be an integer');
+  return n;
+}
+
+function parsePolicy(raw: unknown): CleanupPolicy[] {
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+  if (!items) throw invalid('cleanup.policy', raw, 'must be a list');
+  const out: CleanupPolicy[] = [];
+  for (const item of items) {
+    const p = String(item).trim();
+    if (p !== 'delete' && p !== 'compact')
+      throw invalid('cleanup.policy', raw, 'String must be one of: compact, delete');
+    if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Builds a validated LogConfig from overrides on top of `base` (Kafka's defaults unless given).
+ * Throws INVALID_CONFIG for unknown keys, non-numbers, and values below Kafka's minimums.
+ */
+export function createLogConfig(
+  overrides: LogConfigInput = {},
+  base: Readonly<LogConfig> = KAFKA_DEFAULT_LOG_CONFIG,
+): LogConfig {
+  const out: LogConfig = { ...base, 'cleanup.policy': [...base['cleanup.policy']] };
+  const entries = Object.entries(overrides).filter(([, v]) => v !== undefined);
+  // Broker aliases first, so a topic-level key given alongside always wins.
+  const ordered = [...entries.filter(([k]) => k in BROKER_ALIASES), ...entries.filter(([k]) => !(k in BROKER_ALIASES))];
+  for (const [rawKey, raw] of ordered) {
+    const key = (BROKER_ALIASES[rawKey] ?? rawKey) as keyof LogConfig;
+    if (!(key in KAFKA_DEFAULT_LOG_CONFIG)) {
+      throw new KafkaError('INVALID_CONFIG', `Unknown topic config name: ${rawKey}`, { key: rawKey });
+    }
+    if (key === 'cleanup.policy') {
+      out['cleanup.policy'] = parsePolicy(raw);
+      continue;
+    }
+    const n = parseNumber(rawKey, raw);
+    if (n < AT_LEAST[key]) throw invalid(rawKey, raw, `Value must be at least ${AT_LEAST[key]}`);
+    if (INT_KEYS.has(key) && n > INT_MAX) throw invalid(rawKey, raw, `Value must be at most ${INT_MAX}`);
+    out[key] = n;
+  }
+  return out;
+}
+
+export function isCompacted(config: LogConfig): boolean {
+  return config['cleanup.policy'].includes('compact');
+}
+
+export function isDeleteEnabled(config: LogConfig): boolean {
+  return config['cleanup.policy'].includes('delete');
+}

@@ -1,0 +1,209 @@
+import type { Clock } from '../Clock';
+import { KafkaError } from '../errors';
+import type { Store } from '../Store';
+import { FileRecords } from './FileRecords';
+import { LeaderEpochFileCache } from './LeaderEpochFileCache';
+import type { LogConfig } from './LogConfig';
+import { LEADER_EPOCH_CHECKPOINT_FILENAME, logFileName, parseSegmentFileName } from './LogFileUtils';
+import { LogSegment, type SegmentRecoveryResult } from './LogSegment';
+import type { StoreWriter } from './StoreWriter';
+
+/** How a stored index compared with the one rebuilt from the `.log`. */
+export interface IndexRecoveryInfo {
+  /** Entries in the stored file, or null when the file was missing. */
+  storedEntries: number | null;
+  rebuiltEntries: number;
+  /** True when the stored file differed (or was missing) and was replaced by the rebuilt one. */
+  rebuilt: boolean;
+}
+
+/** What loading did to one segment. */
+export interface SegmentLoadReport extends SegmentRecoveryResult {
+  baseOffset: number;
+  logFileName: string;
+  bytesRead: number;
+  offsetIndex: IndexRecoveryInfo;
+  timeIndex: IndexRecoveryInfo;
+}
+
+/** What loading a partition directory found and did — the UI shows this after a reload. */
+export interface LogRecoveryReport {
+  dir: string;
+  segments: SegmentLoadReport[];
+  /** Segments removed because an earlier segment had a corrupt tail (Kafka deletes everything after it). */
+  deletedSegments: { baseOffset: number; logFileName: string; reason: string }[];
+  /** Index files with no `.log` beside them, deleted. */
+  strayFiles: string[];
+  leaderEpochCheckpoint: 'loaded' | 'missing' | 'malformed';
+  leaderEpochs: { epoch: number; startOffset: number }[];
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+interface SegmentFiles {
+  log?: string;
+  index?: string;
+  timeindex?: string;
+}
+
+/**
+ * Loads `<dir>/` from the Store and recovers it as a broker does after an unclean shutdown
+ * (Kafka's LogLoader + LogSegment.recover), for every segment: validate each batch's length and
+ * CRC, truncate the file at a torn or corrupt batch, rebuild `.index` and `.timeindex` from the
+ * valid batches and replace the stored ones if they differ. As in Kafka, once a segment had to be
+ * truncated, every later segment is deleted (their data cannot follow a hole). glassbox keeps no
+ * recovery-point checkpoint, so every segment is recovered, not just those after it.
+ * Leader epochs come from `leader-epoch-checkpoint`, completed from the batches' epochs and cut
+ * to the recovered log end offset.
+ */
+export async function loadSegments(
+  store: Store,
+  dir: string,
+  config: LogConfig,
+  clock: Clock,
+  writer: StoreWriter,
+): Promise<{
+  segments: LogSegment[];
+  epochs: LeaderEpochFileCache;
+  report: LogRecoveryReport;
+  checkpointText: string | null;
+}> {
+  const prefix = `${dir}/`;
+  const paths = await store.list(prefix);
+  const byBase = new Map<number, SegmentFiles>();
+  let checkpointPath: string | null = null;
+  for (const path of paths) {
+    const name = path.slice(prefix.length);
+    if (name === LEADER_EPOCH_CHECKPOINT_FILENAME) checkpointPath = path;
+    const parsed = parseSegmentFileName(name);
+    if (!parsed) continue; // other files (snapshots, partition.metadata) are not the log's
+    const files = byBase.get(parsed.baseOffset) ?? {};
+    if (parsed.suffix === '.log') files.log = path;
+    else if (parsed.suffix === '.index') files.index = path;
+    else files.timeindex = path;
+    byBase.set(parsed.baseOffset, files);
+  }
+
+  let epochs = new LeaderEpochFileCache();
+  let checkpointState: LogRecoveryReport['leaderEpochCheckpoint'] = 'missing';
+  if (checkpointPath) {
+    const bytes = await store.read(checkpointPath);
+    try {
+      epochs = LeaderEpochFileCache.parse(new TextDecoder().decode(bytes ?? new Uint8Array(0)));
+      checkpointState = 'loaded';
+    } catch (e) {
+      if (!(e instanceof KafkaError)) throw e;
+      checkpointState = 'malformed';
+    }
+  }
+  const checkpointText = checkpointState === 'loaded' ? epochs.serialize() : null;
+
+  const report: LogRecoveryReport = {
+    dir,
+    segments: [],
+    deletedSegments: [],
+    strayFiles: [],
+    leaderEpochCheckpoint: checkpointState,
+    leaderEpochs: [],
+    logStartOffset: 0,
+    logEndOffset: 0,
+  };
+  const segments: LogSegment[] = [];
+  const now = clock.now();
+  const bases = [...byBase.keys()].sort((a, b) => a - b);
+  let corruptFrom: number | null = null;
+  for (const base of bases) {
+    const files = byBase.get(base) as SegmentFiles;
+    if (!files.log) {
+      for (const p of [files.index, files.timeindex]) {
+        if (p) {
+          report.strayFiles.push(p);
+          writer.submit({ op: 'delete', path: p });
+        }
+      }
+      continue;
+    }
+    if (corruptFrom !== null) {
+      report.deletedSegments.push({
+        baseOffset: base,
+        logFileName: logFileName(base),
+        reason: `segment ${logFileName(corruptFrom)} had a corrupt tail, so every later segment is deleted`,
+      });
+      for (const p of [files.log, files.index, files.timeindex]) if (p) writer.submit({ op: 'delete', path: p });
+      continue;
+    }
+    const logBytes = (await store.read(files.log)) ?? new Uint8Array(0);
+    const storedIndex = files.index ? await store.read(files.index) : null;
+    const storedTimeIndex = files.timeindex ? await store.read(files.timeindex) : null;
+    const seg = new LogSegment(
+      base,
+      config['index.interval.bytes'],
+      config['segment.index.bytes'],
+      now,
+      FileRecords.of(logBytes),
+    );
+    const recovery = seg.recover(epochs);
+    const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
+    const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
+    if (recovery.bytesTruncated > 0) {
+      writer.submit({ op: 'truncate', path: files.log, size: recovery.validBytes });
+      corruptFrom = base;
+    }
+    const indexPath = files.log.replace(/\.log$/, '.index');
+    const timeIndexPath = files.log.replace(/\.log$/, '.timeindex');
+    if (!offsetIndexSame) writer.submit({ op: 'write', path: indexPath, bytes: seg.offsetIndex.toBytes() });
+    if (!timeIndexSame) writer.submit({ op: 'write', path: timeIndexPath, bytes: seg.timeIndex.toBytes() });
+    seg.flushedBytes = seg.size;
+    seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
+    seg.flushedTimeIndexEntries = seg.timeIndex.entries;
+    segments.push(seg);
+    report.segments.push({
+      baseOffset: base,
+      logFileName: logFileName(base),
+      bytesRead: logBytes.length,
+      ...recovery,
+      offsetIndex: {
+        storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,
+        rebuiltEntries: seg.offsetIndex.entries,
+        rebuilt: !offsetIndexSame,
+      },
+      timeIndex: {
+        storedEntries: storedTimeIndex ? Math.floor(storedTimeIndex.length / 12) : null,
+        rebuiltEntries: seg.timeIndex.entries,
+        rebuilt: !timeIndexSame,
+      },
+    });
+  }
+
+  return { segments, epochs, report, checkpointText };
+}
+
+/**
+ * Completes a load once the log is built: cuts the epoch cache to the recovered log
+ * [logStartOffset, logEndOffset), rewrites the checkpoint if that changed anything, and fills
+ * in the report's offsets.
+ */
+export function finishLoad(
+  dir: string,
+  epochs: LeaderEpochFileCache,
+  loadedCheckpoint: string | null,
+  logStartOffset: number,
+  logEndOffset: number,
+  writer: StoreWriter,
+  report: LogRecoveryReport,
+): void {
+  epochs.truncateFromEnd(logEndOffset);
+  if (epochs.earliestEntry && epochs.earliestEntry.startOffset < logStartOffset)
+    epochs.truncateFromStart(logStartOffset);
+  const text = epochs.serialize();
+  if (text !== loadedCheckpoint && (loadedCheckpoint !== null || epochs.entries.length > 0)) {
+    writer.submit({
+      op: 'write',
+      path: `${dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}`,
+      bytes: new TextEncoder().encode(text),
+    });
+  }
+  report.leaderEpochs = epochs.entries.map((e) => ({ ...e }));
+  report.logStartOffset = logStartOffset;
+  report.logEndOffset = logEndOffset;
+}

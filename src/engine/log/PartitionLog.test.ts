@@ -1,0 +1,332 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../Clock';
+import { decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
+import { isKafkaError, type KafkaError } from '../errors';
+import { createLogConfig, KAFKA_DEFAULT_LOG_CONFIG } from './LogConfig';
+import { PartitionLog } from './PartitionLog';
+import { makeBatch, makeRecords, text } from './testSupport';
+
+const T0 = 1_700_000_000_000;
+
+function newLog(config: Record<string, number | string> = {}, clock = new ManualClock(T0)) {
+  return { log: new PartitionLog({ dir: 'orders-0', config, clock }), clock };
+}
+
+function expectKafkaError(fn: () => unknown, code: KafkaError['code']): KafkaError {
+  try {
+    fn();
+  } catch (e) {
+    if (isKafkaError(e, code)) return e;
+    throw new Error(`expected ${code}, got ${String(e)}`);
+  }
+  throw new Error(`expected ${code}, nothing thrown`);
+}
+
+describe('LogConfig', () => {
+  it("has Kafka's defaults and spellings", () => {
+    expect(KAFKA_DEFAULT_LOG_CONFIG['segment.bytes']).toBe(1073741824);
+    expect(KAFKA_DEFAULT_LOG_CONFIG['segment.index.bytes']).toBe(10485760);
+    expect(KAFKA_DEFAULT_LOG_CONFIG['index.interval.bytes']).toBe(4096);
+    expect(KAFKA_DEFAULT_LOG_CONFIG['retention.ms']).toBe(604800000);
+    expect(KAFKA_DEFAULT_LOG_CONFIG['max.message.bytes']).toBe(1048588);
+    expect(KAFKA_DEFAULT_LOG_CONFIG['delete.retention.ms']).toBe(86400000);
+  });
+
+  it('validates like Kafka (INVALID_CONFIG) and accepts broker aliases, topic key winning', () => {
+    expectKafkaError(() => createLogConfig({ 'segment.bytes': 13 }), 'INVALID_CONFIG');
+    expectKafkaError(() => createLogConfig({ 'segment.bytes': 'lots' }), 'INVALID_CONFIG');
+    expectKafkaError(() => createLogConfig({ 'cleanup.policy': 'shred' }), 'INVALID_CONFIG');
+    expectKafkaError(() => createLogConfig({ 'segment.byte': 100 }), 'INVALID_CONFIG');
+    expectKafkaError(() => createLogConfig({ 'flush.messages': 0 }), 'INVALID_CONFIG');
+    const c = createLogConfig({ 'log.flush.interval.messages': 5, 'log.segment.bytes': '2048', 'segment.bytes': 4096 });
+    expect(c['flush.messages']).toBe(5);
+    expect(c['segment.bytes']).toBe(4096);
+    expect(createLogConfig({ 'cleanup.policy': 'compact,delete' })['cleanup.policy']).toEqual(['compact', 'delete']);
+  });
+});
+
+describe('PartitionLog append', () => {
+  it('assigns offsets by rewriting baseOffset; the CRC stays valid and the caller bytes are untouched', () => {
+    const { log } = newLog();
+    const batch = makeBatch(makeRecords(3));
+    const copy = batch.slice();
+    const a = log.appendAsLeader(batch, 4);
+    const b = log.appendAsLeader(makeBatch(makeRecords(2)), 4);
+    expect(a).toMatchObject({ firstOffset: 0, lastOffset: 2, numMessages: 3, rolled: null });
+    expect(b).toMatchObject({ firstOffset: 3, lastOffset: 4 });
+    expect(batch).toEqual(copy);
+    expect(log.logEndOffset).toBe(5);
+    const decoded = decodeRecordBatches(log.fetch(0, 1 << 20).records); // decode verifies every CRC
+    expect(decoded.map((d) => [d.baseOffset, d.partitionLeaderEpoch])).toEqual([
+      [0, 4],
+      [3, 4],
+    ]);
+    expect(log.leaderEpochCache.entries).toEqual([{ epoch: 4, startOffset: 0 }]);
+  });
+
+  it('rejects bad input with Kafka errors and changes nothing', () => {
+    const { log } = newLog({ 'max.message.bytes': 500, 'segment.bytes': 2000 });
+    log.appendAsLeader(makeBatch(makeRecords(2)));
+    const before = { leo: log.logEndOffset, size: log.size, segs: log.logSegments.length };
+    const good = makeBatch(makeRecords(2));
+    const corrupt = good.slice();
+    corrupt[corrupt.length - 1] = (corrupt[corrupt.length - 1] as number) ^ 0xff;
+    expectKafkaError(() => log.appendAsLeader(corrupt), 'CORRUPT_MESSAGE');
+    expectKafkaError(() => log.appendAsLeader(good.subarray(0, good.length - 3)), 'CORRUPT_MESSAGE');
+    expectKafkaError(() => log.appendAsLeader(makeBatch(makeRecords(1), { baseOffset: 7 })), 'INVALID_RECORD');
+    expectKafkaError(() => log.appendAsLeader(new Uint8Array(0)), 'INVALID_RECORD');
+    const big = expectKafkaError(() => log.appendAsLeader(makeBatch(makeRecords(5, 200))), 'RECORD_TOO_LARGE');
+    expect(big.details).toMatchObject({ maxMessageBytes: 500 });
+    // A good batch followed by a corrupt one: the whole append fails, the good one is not kept.
+    const both = new Uint8Array(good.length + corrupt.length);
+    both.set(good);
+    both.set(corrupt, good.length);
+    expectKafkaError(() => log.appendAsLeader(both), 'CORRUPT_MESSAGE');
+    expect({ leo: log.logEndOffset, size: log.size, segs: log.logSegments.length }).toEqual(before);
+  });
+
+  it('rejects keyless records on a compacted topic (INVALID_RECORD)', () => {
+    const { log } = newLog({ 'cleanup.policy': 'compact' });
+    expectKafkaError(() => log.appendAsLeader(makeBatch([{ key: 'k', value: 'a' }, { value: 'b' }])), 'INVALID_RECORD');
+    expect(log.logEndOffset).toBe(0);
+  });
+
+  it('accepts several batches in one append and indexes them one by one', () => {
+    const { log } = newLog({ 'index.interval.bytes': 100 });
+    const parts = [makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60))];
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    const info = log.appendAsLeader(all);
+    expect(info.batches.map((b) => b.baseOffset)).toEqual([0, 3, 6]);
+    expect(log.activeSegment.offsetIndex.entries).toBe(2);
+    expect(log.activeSegment.offsetIndex.entryInfo(0)).toMatchObject({ offset: 5, position: parts[0]?.length });
+  });
+});
+
+describe('PartitionLog roll', () => {
+  it('rolls on segment.bytes; the new segment is named by its first offset and the old one gets its closing time index entry', () => {
+    const { log } = newLog({ 'segment.bytes': 1024 });
+    const infos = [];
+    for (let i = 0; i < 10; i++) infos.push(log.appendAsLeader(makeBatch(makeRecords(4, 50, T0 + i))));
+    const names = log.logSegments.map((s) => s.logFileName);
+    expect(names[0]).toBe('00000000000000000000.log');
+    expect(names.length).toBeGreaterThan(2);
+    for (const s of log.logSegments) expect(s.size).toBeLessThanOrEqual(1024);
+    const rolled = infos.find((i) => i.rolled);
+    expect(rolled?.rolled).toMatchObject({ fromBaseOffset: 0, reason: 'segment.bytes' });
+    expect(log.logSegments[1]?.baseOffset).toBe(rolled?.firstOffset);
+    const first = log.logSegments[0];
+    expect(first?.timeIndex.lastEntry()).toEqual({
+      timestamp: first?.maxTimestampSoFar,
+      offset: first?.offsetOfMaxTimestampSoFar,
+    });
+  });
+
+  it('rolls on segment.ms measured from the first batch timestamp', () => {
+    const { log, clock } = newLog({ 'segment.ms': 1000 });
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, T0)));
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, T0 + 1000)));
+    expect(log.logSegments.length).toBe(1);
+    clock.advance(5000);
+    const info = log.appendAsLeader(makeBatch(makeRecords(1, 10, T0 + 1001)));
+    expect(info.rolled).toMatchObject({ reason: 'segment.ms', toBaseOffset: 2 });
+  });
+
+  it('rolls when the offset index is full (segment.index.bytes)', () => {
+    const { log } = newLog({ 'segment.index.bytes': 16, 'index.interval.bytes': 0 });
+    for (let i = 0; i < 6; i++) log.appendAsLeader(makeBatch(makeRecords(1)));
+    for (const s of log.logSegments) expect(s.offsetIndex.entries).toBeLessThanOrEqual(2);
+    expect(log.logSegments.length).toBeGreaterThan(1);
+  });
+});
+
+describe('PartitionLog fetch', () => {
+  it('returns whole batches from the one holding the offset, honours maxBytes (min one batch) and maxOffset', () => {
+    const { log } = newLog();
+    for (let i = 0; i < 5; i++) log.appendAsLeader(makeBatch(makeRecords(4, 20)));
+    const all = log.fetch(0, 1 << 20);
+    expect(all.batches.map((b) => b.baseOffset)).toEqual([0, 4, 8, 12, 16]);
+    const mid = log.fetch(6, 1);
+    expect(mid.batches.map((b) => b.baseOffset)).toEqual([4]);
+    expect(mid.nextOffset).toBe(8);
+    const capped = log.fetch(0, 1 << 20, 12);
+    expect(capped.batches.map((b) => b.lastOffset)).toEqual([3, 7, 11]);
+    expect(log.fetch(20, 100).records.length).toBe(0);
+    const err = expectKafkaError(() => log.fetch(21, 100), 'OFFSET_OUT_OF_RANGE');
+    expect(err.details).toMatchObject({ logStartOffset: 0, logEndOffset: 20 });
+  });
+});
+
+describe('PartitionLog lookup', () => {
+  it('finds the record at every offset and explains the path', () => {
+    const { log } = newLog({ 'segment.bytes': 2048, 'index.interval.bytes': 256 });
+    for (let i = 0; i < 40; i++) log.appendAsLeader(makeBatch(makeRecords(3, 30, T0 + i, `b${i}-`)));
+    for (let o = 0; o < log.logEndOffset; o++) {
+      const { answer } = log.lookup(o, { trace: false });
+      expect(answer.record?.offset).toBe(o);
+      expect(text(answer.record?.value)?.startsWith(`b${Math.floor(o / 3)}-${o % 3}`)).toBe(true);
+    }
+    const { answer, trace } = log.lookup(77);
+    expect(trace[0]?.kind).toBe('range-check');
+    expect(trace.some((s) => s.kind === 'segment-probe')).toBe(true);
+    expect(trace.at(-1)?.kind).toBe('record-found');
+    for (const s of trace) expect(s.explanation).toMatch(/\S.{10,}/);
+    if (answer.indexEntry) expect(answer.indexEntry.offset).toBeLessThanOrEqual(77);
+    const err = expectKafkaError(() => log.lookup(log.logEndOffset), 'OFFSET_OUT_OF_RANGE');
+    expect(err.details).toMatchObject({ logStartOffset: 0, logEndOffset: 120 });
+    expect((err.details.trace as unknown[]).length).toBe(1);
+  });
+
+  it('lookupByTimestamp returns the first offset whose timestamp is >= the target (fetchOffsetByTimestamp)', () => {
+    const { log } = newLog({ 'segment.bytes': 1024, 'index.interval.bytes': 128 });
+    for (let i = 0; i < 30; i++) log.appendAsLeader(makeBatch(makeRecords(2, 20, T0 + i * 100)));
+    expect(log.lookupByTimestamp(T0 + 1050).answer).toMatchObject({ offset: 22, timestamp: T0 + 1100 });
+    expect(log.lookupByTimestamp(T0 + 1100).answer).toMatchObject({ offset: 22 });
+    expect(log.lookupByTimestamp(T0 - 5).answer).toMatchObject({ offset: 0 });
+    expect(log.lookupByTimestamp(T0 + 99_999).answer).toBeNull();
+    expect(log.lookupByTimestamp(-2).answer?.offset).toBe(0);
+    expect(log.lookupByTimestamp(-1).answer?.offset).toBe(60);
+    const { trace } = log.lookupByTimestamp(T0 + 2550);
+    expect(trace.some((s) => s.kind === 'segment-timestamp-check' && s.skipped)).toBe(true);
+    expect(trace.some((s) => s.kind === 'index-result' && s.file === '.timeindex')).toBe(true);
+  });
+});
+
+/**
+ * The seeds' worked example (seeds/000, storage chapter): three segments 00000000000000000000,
+ * 00000000000000170410 and 00000000000000239430; the index of 170410 holds [3, 348] and [8, 1325];
+ * reading offset 170418 picks segment 170410 by binary search over the file names, then index
+ * entry [8, 1325], then reads the .log from byte 1325.
+ *
+ * The seed also says the file 170410 "starts at 170410+1 = 170411", numbering messages from 1.
+ * Real Kafka (and glassbox) name a segment by its FIRST offset: 00000000000000170410.log holds
+ * offset 170410 itself, and index entry [8, 1325] means offset 170410 + 8 = 170418 starts at 1325.
+ */
+describe("the seeds' worked example", () => {
+  /** A batch of `n` records whose encoded size is exactly `size` bytes. */
+  function batchOfSize(n: number, size: number): Uint8Array {
+    let pad = 10;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const recs = makeRecords(n, 10);
+      const last = recs[n - 1];
+      if (last) last.value = 'x'.repeat(pad);
+      const b = makeBatch(recs);
+      if (b.length === size) return b;
+      pad += size - b.length;
+    }
+    throw new Error(`cannot build a batch of ${size} bytes`);
+  }
+
+  it('lookup(170418) lands in segment 00000000000000170410 through index entry [8, 1325]', () => {
+    const { log } = newLog({ 'index.interval.bytes': 256 });
+    // Segment 0: offsets 0..170409, in batches of 1000 small records.
+    while (log.logEndOffset < 170410) {
+      log.appendAsLeader(makeBatch(makeRecords(Math.min(1000, 170410 - log.logEndOffset), 4)));
+    }
+    log.roll();
+    // Segment 170410: 3 records in 348 bytes, then offset 170413 alone -> index entry [3, 348];
+    // then 170414..170417 ending at byte 1325, then 170418 alone -> index entry [8, 1325].
+    log.appendAsLeader(batchOfSize(3, 348));
+    log.appendAsLeader(makeBatch(makeRecords(1, 4)));
+    log.appendAsLeader(batchOfSize(4, 1325 - 348 - log.activeSegment.size + 348));
+    expect(log.activeSegment.size).toBe(1325);
+    log.appendAsLeader(makeBatch([{ value: 'the message the seed reads' }]));
+    while (log.logEndOffset < 239430) {
+      log.appendAsLeader(makeBatch(makeRecords(Math.min(1000, 239430 - log.logEndOffset), 4)));
+    }
+    log.roll();
+    log.appendAsLeader(makeBatch(makeRecords(10, 4)));
+
+    expect(log.logSegments.map((s) => s.logFileName)).toEqual([
+      '00000000000000000000.log',
+      '00000000000000170410.log',
+      '00000000000000239430.log',
+    ]);
+    const seg = log.logSegments[1];
+    expect(seg?.offsetIndex.entryInfo(0)).toMatchObject({ relativeOffset: 3, position: 348 });
+    expect(seg?.offsetIndex.entryInfo(1)).toMatchObject({ relativeOffset: 8, position: 1325 });
+
+    const { answer, trace } = log.lookup(170418);
+    expect(answer.segment.logFileName).toBe('00000000000000170410.log');
+    expect(answer.indexEntry).toMatchObject({ slot: 1, relativeOffset: 8, offset: 170418, position: 1325 });
+    expect(answer.position).toBe(1325);
+    expect(text(answer.record?.value)).toBe('the message the seed reads');
+    const probes = trace.filter((s) => s.kind === 'segment-probe');
+    expect(probes.map((s) => (s.kind === 'segment-probe' ? s.baseOffset : -1))).toEqual([170410, 239430]);
+    expect(trace.find((s) => s.kind === 'segment-chosen')?.explanation).toMatch(/00000000000000170410/);
+    const scans = trace.filter((s) => s.kind === 'batch-header');
+    expect(scans).toHaveLength(1);
+    expect(scans[0]).toMatchObject({ position: 1325, baseOffset: 170418, match: true });
+  });
+});
+
+describe('PartitionLog truncation and followers', () => {
+  it('truncateTo removes offsets >= target, later segments, epochs and caps the high watermark', () => {
+    const { log } = newLog({ 'segment.bytes': 600 });
+    for (let i = 0; i < 20; i++) log.appendAsLeader(makeBatch(makeRecords(2, 40)), i < 10 ? 1 : 2);
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.leaderEpochCache.entries).toEqual([
+      { epoch: 1, startOffset: 0 },
+      { epoch: 2, startOffset: 20 },
+    ]);
+    const segsBefore = log.logSegments.length;
+    expect(log.truncateTo(14)).toBe(true);
+    expect(log.logEndOffset).toBe(14);
+    expect(log.highWatermark).toBe(14);
+    expect(log.logSegments.length).toBeLessThan(segsBefore);
+    expect(log.leaderEpochCache.entries).toEqual([{ epoch: 1, startOffset: 0 }]);
+    expect(log.truncateTo(100)).toBe(false);
+    // Appends continue at the truncation point.
+    expect(log.appendAsLeader(makeBatch(makeRecords(1)), 3).firstOffset).toBe(14);
+  });
+
+  it('truncateFullyAndStartAt starts an empty log at the new offset', () => {
+    const { log } = newLog();
+    log.appendAsLeader(makeBatch(makeRecords(5)));
+    log.truncateFullyAndStartAt(1000);
+    expect([log.logStartOffset, log.logEndOffset, log.highWatermark]).toEqual([1000, 1000, 1000]);
+    expect(log.logSegments.map((s) => s.logFileName)).toEqual(['00000000000000001000.log']);
+    expectKafkaError(() => log.lookup(5), 'OFFSET_OUT_OF_RANGE');
+  });
+
+  it('appendAsFollower keeps the leader offsets and epochs, refuses going backwards', () => {
+    const leader = newLog().log;
+    for (let i = 0; i < 4; i++) leader.appendAsLeader(makeBatch(makeRecords(3)), i < 2 ? 0 : 5);
+    const follower = newLog().log;
+    const fetched = leader.fetch(0, 1 << 20);
+    follower.appendAsFollower(fetched.records);
+    expect(follower.logEndOffset).toBe(12);
+    expect(follower.fetch(0, 1 << 20).records).toEqual(fetched.records);
+    expect(follower.leaderEpochCache.entries).toEqual(leader.leaderEpochCache.entries);
+    expectKafkaError(() => follower.appendAsFollower(leader.fetch(6, 1 << 20).records), 'INVALID_RECORD');
+    // KIP-101: the end offset of epoch 0 on the leader is where epoch 5 starts.
+    expect(leader.leaderEpochCache.endOffsetFor(0, leader.logEndOffset)).toEqual({ epoch: 0, endOffset: 6 });
+    expect(leader.leaderEpochCache.endOffsetFor(5, leader.logEndOffset)).toEqual({ epoch: 5, endOffset: 12 });
+  });
+
+  it('a follower of a compacted leader accepts offset gaps', () => {
+    const follower = newLog().log;
+    const b = makeBatch(makeRecords(2), { baseOffset: 10 });
+    expect(readBatchHeader(b, 0).lastOffset).toBe(11);
+    follower.appendAsFollower(b);
+    expect(follower.logEndOffset).toBe(12);
+    expect(follower.lookup(3).answer.record?.offset).toBe(10);
+  });
+});
+
+describe('encodeRecordBatch interop', () => {
+  it('the log stores exactly the producer bytes except baseOffset and partitionLeaderEpoch', () => {
+    const { log } = newLog();
+    log.appendAsLeader(makeBatch(makeRecords(1)));
+    const batch = makeBatch(makeRecords(3));
+    log.appendAsLeader(batch, 9);
+    const stored = log.fetch(1, 1 << 20).records;
+    expect(stored.subarray(16)).toEqual(batch.subarray(16));
+    const expected = encodeRecordBatch({ ...decodeRecordBatches(batch)[0]!, baseOffset: 1, partitionLeaderEpoch: 9 });
+    expect(stored).toEqual(expected);
+  });
+});

@@ -1,0 +1,1047 @@
+import type { Clock } from '../Clock';
+import type { DefaultRecord, RecordBatch, RecordBatchHeader } from '../codec';
+import { decodeBatchRecords, decodeRecordBatches, readBatchHeader, validateBatchCrc } from '../codec';
+import { CorruptRecordError, KafkaError } from '../errors';
+import type { Store } from '../Store';
+import { type CleanerResult, cleanLog } from './LogCleaner';
+import type { LogConfig, LogConfigInput } from './LogConfig';
+import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
+import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
+import { LeaderEpochFileCache } from './LeaderEpochFileCache';
+import type { LogRecoveryReport } from './LogLoader';
+import { finishLoad, loadSegments } from './LogLoader';
+import { LogSegment, type RollReason } from './LogSegment';
+import { LogSegments } from './LogSegments';
+import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
+import { StoreWriter } from './StoreWriter';
+
+/** Kafka's ListOffsets special timestamps. */
+export const EARLIEST_TIMESTAMP = -2;
+export const LATEST_TIMESTAMP = -1;
+export const MAX_TIMESTAMP = -3;
+
+export interface PartitionLogOptions {
+  /** The partition's directory, `<topic>-<partition>`. */
+  dir: string;
+  config?: LogConfigInput | LogConfig;
+  clock: Clock;
+  /** Where flushed bytes go. Omitted: a memory-only log (benchmarks, scratch logs). */
+  writer?: StoreWriter;
+  /** Base offset of the first segment (default 0). */
+  logStartOffset?: number;
+  /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
+  recoveredSegments?: readonly LogSegment[];
+}
+
+/** One appended batch, where it landed. */
+export interface AppendedBatchInfo {
+  baseOffset: number;
+  lastOffset: number;
+  position: number;
+  sizeInBytes: number;
+  segmentBaseOffset: number;
+}
+
+/** Kafka's LogAppendInfo, trimmed to what glassbox shows. */
+export interface LogAppendInfo {
+  firstOffset: number;
+  lastOffset: number;
+  /** Number of records (not batches). */
+  numMessages: number;
+  validBytes: number;
+  maxTimestamp: number;
+  offsetOfMaxTimestamp: number;
+  batches: AppendedBatchInfo[];
+  /** Set when this append rolled a new segment first. */
+  rolled: { fromBaseOffset: number; toBaseOffset: number; reason: RollReason } | null;
+  /** Whether the append triggered a flush (flush.messages / flush.ms). */
+  flushed: boolean;
+}
+
+/** Kafka's FetchDataInfo: where the read started and the whole batches read. */
+export interface FetchDataInfo {
+  fetchOffsetMetadata: { messageOffset: number; segmentBaseOffset: number; relativePositionInSegment: number };
+  /** Whole batches, a copy of the segment bytes. Batches may start before the requested offset. */
+  records: Uint8Array;
+  batches: RecordBatchHeader[];
+  /** The offset a follow-up fetch should ask for. */
+  nextOffset: number;
+}
+
+/** A record as a lookup shows it. */
+export interface LookupRecord {
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: DefaultRecord['headers'];
+}
+
+export interface OffsetLookupAnswer {
+  offset: number;
+  segment: { baseOffset: number; logFileName: string; indexFileName: string };
+  /** The `.index` entry the scan started from, or null when it started at byte 0. */
+  indexEntry: OffsetIndexEntryInfo | null;
+  /** Byte position of the batch holding the record. */
+  position: number;
+  batch: RecordBatchHeader;
+  /** Batch headers read during the forward scan (including the matching one). */
+  batchesScanned: number;
+  /** The record at `offset`; when compaction removed it, the next one in the batch. */
+  record: LookupRecord | null;
+  exact: boolean;
+}
+
+export interface TimestampLookupAnswer {
+  timestamp: number;
+  offset: number;
+  leaderEpoch: number | null;
+  segmentBaseOffset: number;
+  position: number;
+}
+
+export interface LookupOptions {
+  /** Record every step (default true). Off, the lookup allocates nothing for the trace. */
+  trace?: boolean;
+}
+
+/** Per-segment facts for the UI: sizes, what is flushed, index fill. */
+export interface SegmentInfo {
+  baseOffset: number;
+  logFileName: string;
+  nextOffset: number;
+  sizeInBytes: number;
+  flushedBytes: number;
+  unflushedBytes: number;
+  offsetIndexEntries: number;
+  timeIndexEntries: number;
+  largestTimestamp: number;
+  active: boolean;
+}
+
+export interface RetentionResult {
+  deleted: {
+    baseOffset: number;
+    logFileName: string;
+    sizeInBytes: number;
+    reason: 'retention.bytes' | 'retention.ms';
+  }[];
+  logStartOffset: number;
+}
+
+interface ValidatedBatch {
+  header: RecordBatchHeader;
+}
+
+/**
+ * One replica's log of one partition (Kafka's UnifiedLog over LocalLog): an ordered set of
+ * segments, the last of which is active. It assigns offsets on append (the leader) or keeps the
+ * leader's (a follower), rolls segments on segment.bytes / segment.ms / a full index, serves
+ * reads and lookups, truncates for replication, applies retention and compaction, and hands
+ * flushed bytes to the Store through a StoreWriter without ever awaiting it.
+ *
+ * Invariants:
+ *  - logStartOffset <= highWatermark <= logEndOffset; logStartOffset = first segment's base offset;
+ *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
+ *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
+ *  - a failed append, truncation or config change throws a KafkaError and changes nothing.
+ */
+export class PartitionLog {
+  readonly dir: string;
+  private _config: LogConfig;
+  private readonly clock: Clock;
+  readonly writer: StoreWriter;
+  private readonly segments = new LogSegments();
+  readonly leaderEpochCache = new LeaderEpochFileCache();
+  private _logStartOffset: number;
+  private _highWatermark: number;
+  /** Kafka's recoveryPoint: every offset below it has been flushed (handed to the Store). */
+  private _recoveryPoint: number;
+  private _lastFlushTimeMs: number;
+
+  constructor(options: PartitionLogOptions) {
+    this.dir = options.dir;
+    this._config = toConfig(options.config);
+    this.clock = options.clock;
+    this.writer = options.writer ?? new StoreWriter(null);
+    const start = options.logStartOffset ?? 0;
+    if (!Number.isSafeInteger(start) || start < 0) {
+      throw new KafkaError('INVALID_REQUEST', `invalid log start offset ${start}`, { logStartOffset: start });
+    }
+    this._logStartOffset = start;
+    this._highWatermark = start;
+    this._recoveryPoint = start;
+    this._lastFlushTimeMs = this.clock.now();
+    const recovered = options.recoveredSegments ?? [];
+    if (recovered.length === 0) {
+      this.createSegment(start);
+    } else {
+      for (const s of recovered) this.segments.add(s);
+      this._logStartOffset = (recovered[0] as LogSegment).baseOffset;
+      this._highWatermark = this._logStartOffset;
+      this._recoveryPoint = this.logEndOffset;
+    }
+  }
+
+  /**
+   * Loads a partition log from the Store the way a broker does at start-up (Kafka's LogLoader):
+   * reads `<dir>/` files, validates every batch, truncates a torn or corrupt tail, rebuilds the
+   * indexes, and reports what it did. See LogLoader.
+   */
+  static async load(
+    store: Store,
+    dir: string,
+    config: LogConfigInput | LogConfig | undefined,
+    clock: Clock,
+    writer: StoreWriter = new StoreWriter(store),
+  ): Promise<{ log: PartitionLog; report: LogRecoveryReport }> {
+    const cfg = toConfig(config);
+    const loaded = await loadSegments(store, dir, cfg, clock, writer);
+    const log = new PartitionLog({ dir, config: cfg, clock, writer, recoveredSegments: loaded.segments });
+    // The epoch cache starts from the checkpoint (plus epochs recovery found) and is cut to the log.
+    for (const e of loaded.epochs.entries) log.leaderEpochCache.assign(e.epoch, e.startOffset);
+    finishLoad(
+      dir,
+      log.leaderEpochCache,
+      loaded.checkpointText,
+      log.logStartOffset,
+      log.logEndOffset,
+      writer,
+      loaded.report,
+    );
+    return { log, report: loaded.report };
+  }
+
+  get config(): Readonly<LogConfig> {
+    return this._config;
+  }
+
+  /** Applies new topic configs (AlterConfigs). Index sizes apply to segments created afterwards. */
+  updateConfig(input: LogConfigInput): void {
+    this._config = createLogConfig(input, this._config);
+  }
+
+  get logStartOffset(): number {
+    return this._logStartOffset;
+  }
+
+  /** The offset the next appended record gets (Kafka's LEO). */
+  get logEndOffset(): number {
+    return (this.segments.last as LogSegment).nextOffset;
+  }
+
+  get highWatermark(): number {
+    return this._highWatermark;
+  }
+
+  get recoveryPoint(): number {
+    return this._recoveryPoint;
+  }
+
+  get lastFlushTimeMs(): number {
+    return this._lastFlushTimeMs;
+  }
+
+  /** Messages appended since the last flush (Kafka's unflushedMessages). */
+  get unflushedMessages(): number {
+    return this.logEndOffset - this._recoveryPoint;
+  }
+
+  get activeSegment(): LogSegment {
+    return this.segments.last as LogSegment;
+  }
+
+  get logSegments(): readonly LogSegment[] {
+    return this.segments.values;
+  }
+
+  /** Total bytes over all segments. */
+  get size(): number {
+    let n = 0;
+    for (const s of this.segments.values) n += s.size;
+    return n;
+  }
+
+  segmentInfos(): SegmentInfo[] {
+    const active = this.activeSegment;
+    return this.segments.values.map((s) => ({
+      baseOffset: s.baseOffset,
+      logFileName: s.logFileName,
+      nextOffset: s.nextOffset,
+      sizeInBytes: s.size,
+      flushedBytes: s.flushedBytes,
+      unflushedBytes: s.unflushedBytes,
+      offsetIndexEntries: s.offsetIndex.entries,
+      timeIndexEntries: s.timeIndex.entries,
+      largestTimestamp: s.largestTimestamp,
+      active: s === active,
+    }));
+  }
+
+  /**
+   * Moves the high watermark (replication owns it; a single-replica leader sets it to the LEO).
+   * Clamped to [logStartOffset, logEndOffset]. Retention never deletes at or past it.
+   */
+  updateHighWatermark(offset: number): number {
+    this._highWatermark = Math.max(this._logStartOffset, Math.min(offset, this.logEndOffset));
+    return this._highWatermark;
+  }
+
+  // ---------------------------------------------------------------- append
+
+  /**
+   * Appends a producer's record batches (concatenated RecordBatch v2 bytes, each with base
+   * offset 0) as the leader in `leaderEpoch`: validates everything first, assigns offsets by
+   * rewriting each batch's baseOffset and stamps partitionLeaderEpoch (neither is covered by the
+   * CRC, so the CRC stays valid — as Kafka's broker does), rolls if needed, appends.
+   * The caller's bytes are not modified.
+   */
+  appendAsLeader(records: Uint8Array, leaderEpoch = 0): LogAppendInfo {
+    return this.append(records, true, leaderEpoch);
+  }
+
+  /** Appends batches fetched from the leader, keeping the offsets and epochs they carry. */
+  appendAsFollower(records: Uint8Array): LogAppendInfo {
+    return this.append(records, false, -1);
+  }
+
+  private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number): LogAppendInfo {
+    const validated = this.analyzeAndValidate(records, asLeader);
+    const now = this.clock.now();
+    // Offsets: the leader assigns them from the log end offset; a follower keeps the leader's.
+    const bases: number[] = new Array(validated.length);
+    let next = this.logEndOffset;
+    let maxTimestamp = -1;
+    let offsetOfMaxTimestamp = -1;
+    let numMessages = 0;
+    for (let i = 0; i < validated.length; i++) {
+      const h = (validated[i] as ValidatedBatch).header;
+      const base = asLeader ? next : h.baseOffset;
+      bases[i] = base;
+      const last = base + h.lastOffsetDelta;
+      next = last + 1;
+      numMessages += h.recordCount;
+      if (h.maxTimestamp > maxTimestamp) {
+        maxTimestamp = h.maxTimestamp;
+        offsetOfMaxTimestamp = last;
+      }
+    }
+    const firstOffset = bases[0] as number;
+    const lastOffset = next - 1;
+    const rolled = this.maybeRoll(records.length, maxTimestamp, firstOffset, lastOffset, now);
+    const segment = this.activeSegment;
+    const batches: AppendedBatchInfo[] = [];
+    for (let i = 0; i < validated.length; i++) {
+      const h = (validated[i] as ValidatedBatch).header;
+      const base = bases[i] as number;
+      const position = segment.appendBatch(
+        records,
+        h.position,
+        h.sizeInBytes,
+        base,
+        base + h.lastOffsetDelta,
+        h.maxTimestamp,
+        asLeader ? leaderEpoch : null,
+        now,
+      );
+      batches.push({
+        baseOffset: base,
+        lastOffset: base + h.lastOffsetDelta,
+        position,
+        sizeInBytes: h.sizeInBytes,
+        segmentBaseOffset: segment.baseOffset,
+      });
+      if (!asLeader) this.assignEpoch(h.partitionLeaderEpoch, base);
+    }
+    if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
+    const flushed = this.maybeFlushAfterAppend(now);
+    return {
+      firstOffset,
+      lastOffset,
+      numMessages,
+      validBytes: records.length,
+      maxTimestamp,
+      offsetOfMaxTimestamp,
+      batches,
+      rolled,
+      flushed,
+    };
+  }
+
+  /** Kafka's analyzeAndValidateRecords + LogValidator checks. Throws before any state changes. */
+  private analyzeAndValidate(records: Uint8Array, asLeader: boolean): ValidatedBatch[] {
+    if (!(records instanceof Uint8Array) || records.length === 0) {
+      throw new KafkaError('INVALID_RECORD', `empty append to ${this.dir}: no record batches`, { dir: this.dir });
+    }
+    const cfg = this._config;
+    const out: ValidatedBatch[] = [];
+    const compacted = isCompacted(cfg);
+    let expectedNext = this.logEndOffset;
+    let position = 0;
+    while (position < records.length) {
+      const header = readBatchHeader(records, position);
+      if (header.magic !== 2) {
+        throw new KafkaError('INVALID_RECORD', `glassbox stores only RecordBatch v2, got magic ${header.magic}`, {
+          position,
+          magic: header.magic,
+        });
+      }
+      if (position + header.sizeInBytes > records.length) {
+        throw new CorruptRecordError(
+          `batch at byte ${position} needs ${header.sizeInBytes} bytes but only ${records.length - position} were sent`,
+          { position, sizeInBytes: header.sizeInBytes },
+        );
+      }
+      if (asLeader && header.baseOffset !== 0) {
+        throw new KafkaError(
+          'INVALID_RECORD',
+          `The baseOffset of the record batch in the append to ${this.dir} should be 0, but it is ${header.baseOffset}`,
+          { position, baseOffset: header.baseOffset },
+        );
+      }
+      if (header.sizeInBytes > cfg['max.message.bytes']) {
+        throw new KafkaError(
+          'RECORD_TOO_LARGE',
+          `The record batch size in the append to ${this.dir} is ${header.sizeInBytes} bytes which exceeds the maximum configured value of ${cfg['max.message.bytes']}.`,
+          { sizeInBytes: header.sizeInBytes, maxMessageBytes: cfg['max.message.bytes'] },
+        );
+      }
+      if (!validateBatchCrc(records, header)) {
+        throw new CorruptRecordError(`Record is corrupt (stored crc = ${header.crc}) in topic partition ${this.dir}.`, {
+          position,
+          crc: header.crc,
+        });
+      }
+      if (header.recordCount <= 0) {
+        throw new KafkaError('INVALID_RECORD', 'Batches must contain at least one record', { position });
+      }
+      if (asLeader && header.lastOffsetDelta !== header.recordCount - 1) {
+        throw new KafkaError(
+          'INVALID_RECORD',
+          `Inner record offsets are not consecutive: ${header.recordCount} records but last offset delta ${header.lastOffsetDelta}`,
+          { position, recordCount: header.recordCount, lastOffsetDelta: header.lastOffsetDelta },
+        );
+      }
+      if (!asLeader) {
+        if (header.baseOffset < expectedNext) {
+          throw new KafkaError(
+            'INVALID_RECORD',
+            `Out of order offsets in the append to ${this.dir}: batch at ${header.baseOffset} but the log is at ${expectedNext}`,
+            { baseOffset: header.baseOffset, expectedNext },
+          );
+        }
+        expectedNext = header.lastOffset + 1;
+      }
+      if (compacted && asLeader) this.checkKeysForCompaction(records, header);
+      out.push({ header });
+      position += header.sizeInBytes;
+    }
+    if (records.length > cfg['segment.bytes']) {
+      throw new KafkaError(
+        'RECORD_TOO_LARGE',
+        `Message batch size is ${records.length} bytes in append to partition ${this.dir} which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
+        { sizeInBytes: records.length, segmentBytes: cfg['segment.bytes'] },
+      );
+    }
+    return out;
+  }
+
+  private checkKeysForCompaction(records: Uint8Array, header: RecordBatchHeader): void {
+    for (const r of decodeBatchRecords(records, header)) {
+      if (r.key === null) {
+        throw new KafkaError(
+          'INVALID_RECORD',
+          `Compacted topic cannot accept message without key in topic partition ${this.dir}.`,
+          { position: header.position, offsetDelta: r.offsetDelta },
+        );
+      }
+    }
+  }
+
+  private assignEpoch(epoch: number, startOffset: number): void {
+    if (epoch < 0) return;
+    const latest = this.leaderEpochCache.latestEpoch;
+    if (latest !== null && epoch <= latest) return;
+    if (this.leaderEpochCache.assign(epoch, startOffset)) this.writeEpochCheckpoint();
+  }
+
+  private writeEpochCheckpoint(): void {
+    this.writer.submit({
+      op: 'write',
+      path: `${this.dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}`,
+      bytes: new TextEncoder().encode(this.leaderEpochCache.serialize()),
+    });
+  }
+
+  // ---------------------------------------------------------------- roll
+
+  /** Kafka's maybeRoll: rolls the active segment when shouldRoll says so. */
+  private maybeRoll(
+    messagesSize: number,
+    maxTimestamp: number,
+    firstOffset: number,
+    lastOffset: number,
+    now: number,
+  ): LogAppendInfo['rolled'] {
+    const active = this.activeSegment;
+    const reason = active.shouldRoll({
+      maxSegmentBytes: this._config['segment.bytes'],
+      maxSegmentMs: this._config['segment.ms'],
+      messagesSize,
+      maxTimestampInMessages: maxTimestamp,
+      maxOffsetInMessages: lastOffset,
+      now,
+    });
+    if (reason === null) return null;
+    if (active.size === 0) {
+      // An empty active segment is never rolled behind; if it cannot hold the offsets (its base is
+      // too far below them), it is replaced, as Kafka does for an empty active segment.
+      if (reason !== 'relative-offset-overflow' || active.baseOffset === firstOffset) return null;
+      this.deleteSegmentFiles(active);
+      this.segments.remove(active);
+      this.createSegment(firstOffset);
+      return { fromBaseOffset: active.baseOffset, toBaseOffset: firstOffset, reason };
+    }
+    this.roll(firstOffset);
+    return { fromBaseOffset: active.baseOffset, toBaseOffset: firstOffset, reason };
+  }
+
+  /**
+   * Closes the active segment (final time index entry, flush of its bytes — Kafka schedules that
+   * flush on every roll) and opens a new one at `newBaseOffset` (default: the log end offset).
+   */
+  roll(newBaseOffset = this.logEndOffset): LogSegment {
+    const active = this.activeSegment;
+    if (newBaseOffset < active.nextOffset) {
+      throw new KafkaError(
+        'INVALID_REQUEST',
+        `cannot roll to ${newBaseOffset} below the log end offset ${active.nextOffset}`,
+      );
+    }
+    if (active.size === 0 && active.baseOffset === newBaseOffset) return active;
+    active.onBecomeInactiveSegment();
+    this.flushSegment(active);
+    return this.createSegment(newBaseOffset);
+  }
+
+  private createSegment(baseOffset: number): LogSegment {
+    const seg = new LogSegment(
+      baseOffset,
+      this._config['index.interval.bytes'],
+      this._config['segment.index.bytes'],
+      this.clock.now(),
+    );
+    this.segments.add(seg);
+    // Creating the files is metadata the Store must know at once, or a reload would lose the segment.
+    const empty = new Uint8Array(0);
+    this.writer.submit({ op: 'write', path: this.path(seg.logFileName), bytes: empty });
+    this.writer.submit({ op: 'write', path: this.path(seg.indexFileName), bytes: empty });
+    this.writer.submit({ op: 'write', path: this.path(seg.timeIndexFileName), bytes: empty });
+    return seg;
+  }
+
+  private path(fileName: string): string {
+    return `${this.dir}/${fileName}`;
+  }
+
+  private deleteSegmentFiles(seg: LogSegment): void {
+    this.writer.submit({ op: 'delete', path: this.path(seg.logFileName) });
+    this.writer.submit({ op: 'delete', path: this.path(seg.indexFileName) });
+    this.writer.submit({ op: 'delete', path: this.path(seg.timeIndexFileName) });
+  }
+
+  // ---------------------------------------------------------------- flush
+
+  private maybeFlushAfterAppend(now: number): boolean {
+    if (this.unflushedMessages >= this._config['flush.messages']) {
+      this.flush();
+      return true;
+    }
+    return this.maybeFlush(now);
+  }
+
+  /**
+   * Time-based flush (Kafka's log flusher: flush when now - lastFlushTime >= flush.ms). The
+   * engine calls this from its tick; appends call it too. Returns whether it flushed.
+   */
+  maybeFlush(now = this.clock.now()): boolean {
+    if (this.unflushedBytes() === 0) {
+      this._lastFlushTimeMs = now;
+      return false;
+    }
+    if (now - this._lastFlushTimeMs >= this._config['flush.ms']) {
+      this.flush();
+      return true;
+    }
+    return false;
+  }
+
+  /** Hands every unflushed byte and index entry to the Store; recoveryPoint becomes the LEO. */
+  flush(): void {
+    for (const seg of this.segments.values) this.flushSegment(seg);
+    this._recoveryPoint = this.logEndOffset;
+    this._lastFlushTimeMs = this.clock.now();
+  }
+
+  /** Bytes (over all segments) only in memory, not yet handed to the Store. */
+  unflushedBytes(): number {
+    let n = 0;
+    for (const s of this.segments.values) n += s.unflushedBytes;
+    return n;
+  }
+
+  private flushSegment(seg: LogSegment): void {
+    if (seg.flushedBytes < seg.size) {
+      this.writer.submit({ op: 'append', path: this.path(seg.logFileName), bytes: seg.log.copy(seg.flushedBytes) });
+      seg.flushedBytes = seg.size;
+    }
+    if (seg.flushedOffsetIndexEntries < seg.offsetIndex.entries) {
+      this.writer.submit({
+        op: 'append',
+        path: this.path(seg.indexFileName),
+        bytes: seg.offsetIndex.bytesFrom(seg.flushedOffsetIndexEntries),
+      });
+      seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
+    }
+    if (seg.flushedTimeIndexEntries < seg.timeIndex.entries) {
+      this.writer.submit({
+        op: 'append',
+        path: this.path(seg.timeIndexFileName),
+        bytes: seg.timeIndex.bytesFrom(seg.flushedTimeIndexEntries),
+      });
+      seg.flushedTimeIndexEntries = seg.timeIndex.entries;
+    }
+  }
+
+  /** Issues Store truncations for whatever a segment lost below its flushed marks. */
+  private syncTruncation(seg: LogSegment, before: { bytes: number; index: number; time: number }): void {
+    if (seg.flushedBytes < before.bytes) {
+      this.writer.submit({ op: 'truncate', path: this.path(seg.logFileName), size: seg.flushedBytes });
+    }
+    if (seg.flushedOffsetIndexEntries < before.index) {
+      this.writer.submit({
+        op: 'truncate',
+        path: this.path(seg.indexFileName),
+        size: seg.flushedOffsetIndexEntries * 8,
+      });
+    }
+    if (seg.flushedTimeIndexEntries < before.time) {
+      this.writer.submit({
+        op: 'truncate',
+        path: this.path(seg.timeIndexFileName),
+        size: seg.flushedTimeIndexEntries * 12,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- read
+
+  private outOfRange(offset: number, trace?: LookupStep[]): KafkaError {
+    return new KafkaError(
+      'OFFSET_OUT_OF_RANGE',
+      `Received request for offset ${offset} for partition ${this.dir}, but we only have log segments in the range ${this._logStartOffset} to ${this.logEndOffset}.`,
+      { offset, logStartOffset: this._logStartOffset, logEndOffset: this.logEndOffset, ...(trace ? { trace } : {}) },
+    );
+  }
+
+  /**
+   * Kafka's UnifiedLog.read: whole batches starting with the one that holds `offset`, up to
+   * `maxBytes` (the first batch is always returned whole, Kafka's minOneMessage), never a batch
+   * holding an offset >= `maxOffset` (replication passes the high watermark here), and never past
+   * the end of the segment the read started in. Kafka may end a response with a partial batch;
+   * glassbox always returns whole batches.
+   */
+  fetch(offset: number, maxBytes: number, maxOffset?: number): FetchDataInfo {
+    if (!Number.isSafeInteger(offset) || offset < this._logStartOffset || offset > this.logEndOffset) {
+      throw this.outOfRange(offset);
+    }
+    const upper = Math.min(maxOffset ?? this.logEndOffset, this.logEndOffset);
+    let seg = this.segments.floorSegment(offset);
+    const empty = (s: LogSegment | undefined, pos: number): FetchDataInfo => ({
+      fetchOffsetMetadata: {
+        messageOffset: offset,
+        segmentBaseOffset: s?.baseOffset ?? -1,
+        relativePositionInSegment: pos,
+      },
+      records: new Uint8Array(0),
+      batches: [],
+      nextOffset: offset,
+    });
+    if (offset >= upper) return empty(this.activeSegment, this.activeSegment.size);
+    while (seg) {
+      const found = seg.translateOffset(offset);
+      if (found) {
+        const batches: RecordBatchHeader[] = [];
+        let position = found.position;
+        let total = 0;
+        while (position < seg.size) {
+          const h = seg.log.header(position);
+          if (h.lastOffset >= upper) break;
+          if (batches.length > 0 && total + h.sizeInBytes > maxBytes) break;
+          batches.push(h);
+          total += h.sizeInBytes;
+          position += h.sizeInBytes;
+        }
+        const last = batches[batches.length - 1];
+        return {
+          fetchOffsetMetadata: {
+            messageOffset: found.offset,
+            segmentBaseOffset: seg.baseOffset,
+            relativePositionInSegment: found.position,
+          },
+          records: seg.log.copy(found.position, position),
+          batches,
+          nextOffset: last ? last.lastOffset + 1 : offset,
+        };
+      }
+      seg = this.segments.higherSegment(seg);
+    }
+    return empty(this.activeSegment, this.activeSegment.size);
+  }
+
+  /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
+  static decode(info: FetchDataInfo): RecordBatch[] {
+    return decodeRecordBatches(info.records);
+  }
+
+  /**
+   * Finds the record at `offset` the way Kafka's read path does and explains every step: the range
+   * check, the floor search over segment base offsets, the binary search of the sparse `.index`,
+   * the forward scan of batch headers in the `.log`, and the record. Throws OFFSET_OUT_OF_RANGE
+   * (details: offset, logStartOffset, logEndOffset, trace) outside [logStartOffset, logEndOffset).
+   */
+  lookup(offset: number, options: LookupOptions = {}): { answer: OffsetLookupAnswer; trace: LookupStep[] } {
+    const trace: LookupStep[] | undefined = options.trace === false ? undefined : [];
+    const lso = this._logStartOffset;
+    const leo = this.logEndOffset;
+    const inRange = Number.isSafeInteger(offset) && offset >= lso && offset < leo;
+    trace?.push({
+      kind: 'range-check',
+      target: offset,
+      logStartOffset: lso,
+      logEndOffset: leo,
+      inRange,
+      explanation: inRange
+        ? `Offset ${offset} is within the log: logStartOffset ${lso} <= ${offset} < logEndOffset ${leo}.`
+        : `Offset ${offset} is outside the log [${lso}, ${leo}): the broker answers OFFSET_OUT_OF_RANGE.`,
+    });
+    if (!inRange) throw this.outOfRange(offset, trace);
+    let seg = this.segments.floorSegment(offset, trace) as LogSegment;
+    let idx = seg.offsetIndex.lookup(offset, trace);
+    let found = seg.searchForOffset(offset, idx.position, trace);
+    // Compaction can leave a segment without the offset (removed): continue in the next segment.
+    while (!found) {
+      const nextSeg = this.segments.higherSegment(seg);
+      if (!nextSeg) break;
+      seg = nextSeg;
+      trace?.push({
+        kind: 'segment-chosen',
+        baseOffset: seg.baseOffset,
+        fileName: seg.logFileName,
+        explanation: `No batch in the previous segment reaches offset ${offset} (compaction removed it), so the scan continues in ${seg.logFileName}.`,
+      });
+      idx = seg.offsetIndex.lookup(offset, trace);
+      found = seg.searchForOffset(offset, idx.position, trace);
+    }
+    if (!found) {
+      trace?.push({ kind: 'not-found', explanation: `No batch holds offset ${offset} or any later offset.` });
+      throw this.outOfRange(offset, trace);
+    }
+    const batch = found.header;
+    let record: LookupRecord | null = null;
+    let exact = false;
+    {
+      const logAppendTime = (batch.attributes & 0x08) !== 0;
+      for (const r of decodeBatchRecords(seg.log.view(), batch)) {
+        const o = batch.baseOffset + r.offsetDelta;
+        if (o >= offset) {
+          record = {
+            offset: o,
+            timestamp: logAppendTime ? batch.maxTimestamp : batch.baseTimestamp + r.timestampDelta,
+            key: r.key,
+            value: r.value,
+            headers: r.headers,
+          };
+          exact = o === offset;
+          break;
+        }
+      }
+    }
+    trace?.push({
+      kind: 'record-found',
+      offset: record?.offset ?? offset,
+      timestamp: record?.timestamp ?? -1,
+      position: found.position,
+      exact,
+      explanation: exact
+        ? `Read the batch at byte ${found.position} of ${seg.logFileName} and take record ${offset} (offset delta ${offset - found.offset}).`
+        : `Offset ${offset} was removed by compaction; the next record is ${record?.offset}.`,
+    });
+    return {
+      answer: {
+        offset,
+        segment: { baseOffset: seg.baseOffset, logFileName: seg.logFileName, indexFileName: seg.indexFileName },
+        indexEntry: idx.slot >= 0 ? seg.offsetIndex.entryInfo(idx.slot) : null,
+        position: found.position,
+        batch: found.header,
+        batchesScanned: found.headersRead,
+        record,
+        exact,
+      },
+      trace: trace ?? [],
+    };
+  }
+
+  /**
+   * Kafka's fetchOffsetByTimestamp: the first offset whose timestamp is >= `timestamp`. Skips
+   * segments whose largest timestamp is older, searches `.timeindex`, maps its offset through
+   * `.index`, scans batch headers by max timestamp, then picks the record. Answer null when no
+   * record is that recent. EARLIEST_TIMESTAMP (-2) / LATEST_TIMESTAMP (-1) give the log start /
+   * end offset; MAX_TIMESTAMP (-3) the offset of the largest timestamp.
+   */
+  lookupByTimestamp(
+    timestamp: number,
+    options: LookupOptions = {},
+  ): { answer: TimestampLookupAnswer | null; trace: LookupStep[] } {
+    const trace: LookupStep[] | undefined = options.trace === false ? undefined : [];
+    const latestEpoch = this.leaderEpochCache.latestEpoch;
+    if (timestamp === EARLIEST_TIMESTAMP || timestamp === LATEST_TIMESTAMP) {
+      const offset = timestamp === EARLIEST_TIMESTAMP ? this._logStartOffset : this.logEndOffset;
+      const seg = this.segments.floorSegment(offset) as LogSegment;
+      trace?.push({
+        kind: 'record-found',
+        offset,
+        timestamp,
+        position: -1,
+        exact: true,
+        explanation:
+          timestamp === EARLIEST_TIMESTAMP
+            ? `Timestamp -2 means "earliest": the answer is the log start offset ${offset}.`
+            : `Timestamp -1 means "latest": the answer is the log end offset ${offset}.`,
+      });
+      return {
+        answer: { timestamp: -1, offset, leaderEpoch: latestEpoch, segmentBaseOffset: seg.baseOffset, position: -1 },
+        trace: trace ?? [],
+      };
+    }
+    if (timestamp === MAX_TIMESTAMP) {
+      let best: LogSegment | null = null;
+      for (const s of this.segments.values) if (!best || s.maxTimestampSoFar > best.maxTimestampSoFar) best = s;
+      if (!best || best.maxTimestampSoFar < 0) return { answer: null, trace: trace ?? [] };
+      return {
+        answer: {
+          timestamp: best.maxTimestampSoFar,
+          offset: best.offsetOfMaxTimestampSoFar,
+          leaderEpoch: latestEpoch,
+          segmentBaseOffset: best.baseOffset,
+          position: -1,
+        },
+        trace: trace ?? [],
+      };
+    }
+    let target: LogSegment | undefined;
+    for (const s of this.segments.values) {
+      const skipped = s.largestTimestamp < timestamp;
+      trace?.push({
+        kind: 'segment-timestamp-check',
+        baseOffset: s.baseOffset,
+        fileName: s.logFileName,
+        largestTimestamp: s.largestTimestamp,
+        targetTimestamp: timestamp,
+        skipped,
+        explanation: skipped
+          ? `${s.logFileName}'s newest record has timestamp ${s.largestTimestamp} < ${timestamp}: skip the whole segment.`
+          : `${s.logFileName}'s newest timestamp ${s.largestTimestamp} is >= ${timestamp}: the first such record is in this segment.`,
+      });
+      if (!skipped) {
+        target = s;
+        break;
+      }
+    }
+    if (!target) {
+      trace?.push({ kind: 'not-found', explanation: `No record has a timestamp >= ${timestamp}.` });
+      return { answer: null, trace: trace ?? [] };
+    }
+    trace?.push({
+      kind: 'segment-chosen',
+      baseOffset: target.baseOffset,
+      fileName: target.logFileName,
+      explanation: `Search ${target.logFileName} through its ${target.timeIndexFileName}.`,
+    });
+    const hit = target.findBatchByTimestamp(timestamp, this._logStartOffset, trace);
+    if (hit) {
+      const batch = hit.header;
+      const logAppendTime = (batch.attributes & 0x08) !== 0;
+      for (const r of decodeBatchRecords(target.log.view(), batch)) {
+        const ts = logAppendTime ? batch.maxTimestamp : batch.baseTimestamp + r.timestampDelta;
+        const o = batch.baseOffset + r.offsetDelta;
+        if (ts >= timestamp && o >= this._logStartOffset) {
+          trace?.push({
+            kind: 'record-found',
+            offset: o,
+            timestamp: ts,
+            position: hit.position,
+            exact: ts === timestamp,
+            explanation: `Record ${o} (timestamp ${ts}) is the first in the batch with a timestamp >= ${timestamp}.`,
+          });
+          const epoch = hit.header.partitionLeaderEpoch;
+          return {
+            answer: {
+              timestamp: ts,
+              offset: o,
+              leaderEpoch: epoch >= 0 ? epoch : null,
+              segmentBaseOffset: target.baseOffset,
+              position: hit.position,
+            },
+            trace: trace ?? [],
+          };
+        }
+      }
+    }
+    trace?.push({
+      kind: 'not-found',
+      explanation: `No record in ${target.logFileName} has a timestamp >= ${timestamp}.`,
+    });
+    return { answer: null, trace: trace ?? [] };
+  }
+
+  // ---------------------------------------------------------------- truncation
+
+  /**
+   * Kafka's UnifiedLog.truncateTo: removes every offset >= targetOffset (a follower does this to
+   * the leader's epoch end offset before fetching). Returns whether anything was removed.
+   */
+  truncateTo(targetOffset: number): boolean {
+    if (!Number.isSafeInteger(targetOffset) || targetOffset < 0) {
+      throw new KafkaError('INVALID_REQUEST', `cannot truncate ${this.dir} to offset ${targetOffset}`, {
+        targetOffset,
+      });
+    }
+    if (targetOffset >= this.logEndOffset) return false;
+    if (targetOffset < (this.segments.first as LogSegment).baseOffset) {
+      this.truncateFullyAndStartAt(targetOffset);
+      return true;
+    }
+    for (const seg of [...this.segments.values]) {
+      if (seg.baseOffset > targetOffset) {
+        this.segments.remove(seg);
+        this.deleteSegmentFiles(seg);
+      }
+    }
+    const seg = this.activeSegment;
+    const before = { bytes: seg.flushedBytes, index: seg.flushedOffsetIndexEntries, time: seg.flushedTimeIndexEntries };
+    seg.truncateTo(targetOffset);
+    this.syncTruncation(seg, before);
+    if (this.leaderEpochCache.truncateFromEnd(targetOffset)) this.writeEpochCheckpoint();
+    this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
+    this._recoveryPoint = Math.min(this._recoveryPoint, this.logEndOffset);
+    return true;
+  }
+
+  /** Kafka's truncateFullyAndStartAt: deletes every segment and starts empty at `newOffset`. */
+  truncateFullyAndStartAt(newOffset: number): void {
+    if (!Number.isSafeInteger(newOffset) || newOffset < 0) {
+      throw new KafkaError('INVALID_REQUEST', `cannot start ${this.dir} at offset ${newOffset}`, { newOffset });
+    }
+    for (const seg of this.segments.values) this.deleteSegmentFiles(seg);
+    this.segments.clear();
+    this.createSegment(newOffset);
+    this.leaderEpochCache.clear();
+    this.writeEpochCheckpoint();
+    this._logStartOffset = newOffset;
+    this._highWatermark = newOffset;
+    this._recoveryPoint = newOffset;
+  }
+
+  // ---------------------------------------------------------------- retention & compaction
+
+  /**
+   * Kafka's deleteOldSegments for cleanup.policy=delete: first by retention.bytes (delete the
+   * oldest segments while the log stays at or above the limit without them), then by
+   * retention.ms (delete the oldest segments whose newest record is older than the limit).
+   * Whole segments only, oldest first, never the active segment, never a segment holding
+   * offsets at or above the high watermark. Moves logStartOffset to the first remaining segment.
+   */
+  deleteOldSegments(now = this.clock.now()): RetentionResult {
+    const deleted: RetentionResult['deleted'] = [];
+    if (!isDeleteEnabled(this._config)) return { deleted, logStartOffset: this._logStartOffset };
+    const cfg = this._config;
+    const deletable = (seg: LogSegment): boolean => {
+      const next = this.segments.higherSegment(seg);
+      return next !== undefined && this._highWatermark >= next.baseOffset;
+    };
+    const remove = (seg: LogSegment, reason: 'retention.bytes' | 'retention.ms') => {
+      deleted.push({ baseOffset: seg.baseOffset, logFileName: seg.logFileName, sizeInBytes: seg.size, reason });
+      this.segments.remove(seg);
+      this.deleteSegmentFiles(seg);
+    };
+    if (cfg['retention.bytes'] >= 0) {
+      let diff = this.size - cfg['retention.bytes'];
+      for (const seg of [...this.segments.values]) {
+        if (!deletable(seg) || diff - seg.size < 0) break;
+        diff -= seg.size;
+        remove(seg, 'retention.bytes');
+      }
+    }
+    if (cfg['retention.ms'] >= 0) {
+      for (const seg of [...this.segments.values]) {
+        if (!deletable(seg) || now - seg.largestTimestamp <= cfg['retention.ms']) break;
+        remove(seg, 'retention.ms');
+      }
+    }
+    if (deleted.length > 0) {
+      this._logStartOffset = (this.segments.first as LogSegment).baseOffset;
+      this._highWatermark = Math.max(this._highWatermark, this._logStartOffset);
+      this._recoveryPoint = Math.max(this._recoveryPoint, this._logStartOffset);
+      if (this.leaderEpochCache.truncateFromStart(this._logStartOffset)) this.writeEpochCheckpoint();
+    }
+    return { deleted, logStartOffset: this._logStartOffset };
+  }
+
+  /**
+   * Runs one pass of Kafka's log cleaner over this log (cleanup.policy=compact): keeps the latest
+   * record per key in every segment before the active one, preserves offsets, drops tombstones
+   * older than delete.retention.ms, rebuilds indexes. See LogCleaner.
+   */
+  compact(now = this.clock.now()): CleanerResult {
+    if (!isCompacted(this._config)) {
+      throw new KafkaError(
+        'INVALID_CONFIG',
+        `${this.dir} has cleanup.policy=${this._config['cleanup.policy'].join(',')}, not compact`,
+      );
+    }
+    return cleanLog(
+      {
+        config: this._config,
+        segments: this.segments.values,
+        activeSegment: this.activeSegment,
+        replace: (old, cleaned) => this.replaceWithCleaned(old, cleaned),
+      },
+      now,
+    );
+  }
+
+  private replaceWithCleaned(old: readonly LogSegment[], cleaned: LogSegment | null): void {
+    this.segments.replace(old, cleaned);
+    for (const seg of old) {
+      if (!cleaned || seg.baseOffset !== cleaned.baseOffset) this.deleteSegmentFiles(seg);
+    }
+    if (cleaned) {
+      // Kafka writes `.cleaned` files, flushes them and swaps them in; the Store's write() replaces a file whole.
+      this.writer.submit({ op: 'write', path: this.path(cleaned.logFileName), bytes: cleaned.log.copy() });
+      this.writer.submit({ op: 'write', path: this.path(cleaned.indexFileName), bytes: cleaned.offsetIndex.toBytes() });
+      this.writer.submit({
+        op: 'write',
+        path: this.path(cleaned.timeIndexFileName),
+        bytes: cleaned.timeIndex.toBytes(),
+      });
+      cleaned.flushedBytes = cleaned.size;
+      cleaned.flushedOffsetIndexEntries = cleaned.offsetIndex.entries;
+      cleaned.flushedTimeIndexEntries = cleaned.timeIndex.entries;
+    }
+  }
+}
+
+function toConfig(config: LogConfigInput | LogConfig | undefined): LogConfig {
+  return createLogConfig((config ?? {}) as LogConfigInput);
+}
