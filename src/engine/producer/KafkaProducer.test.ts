@@ -296,3 +296,39 @@ describe('every record gets exactly one delivery report', () => {
     }
   });
 });
+
+describe('ProducerRegistry', () => {
+  it('creates producers with unique client ids and sends generated records', async () => {
+    const { ProducerRegistry } = await import('./ProducerRegistry');
+    const clock = new ManualClock(0);
+    const scheduler = new Scheduler(clock);
+    const network = new Network(scheduler, () => {}, { latencyMs: 1 });
+    const cluster = new FakeBrokers(network, (d, fn) => scheduler.schedule(d, fn), [1]);
+    cluster.createTopic('t', [1, 1]);
+    const events: ProducerEvent[] = [];
+    const reg = new ProducerRegistry({
+      scheduler,
+      network,
+      rng: new Rng(1),
+      emit: (e) => events.push(e),
+      bootstrapBrokers: () => [1],
+    });
+    expect(reg.create({ 'client.id': 'producer-2' })).toBe('producer-2');
+    expect(reg.create()).toBe('producer-1');
+    expect(reg.create()).toBe('producer-3');
+    expect(() => reg.create({ 'client.id': 'producer-1' })).toThrow(/INVALID_CONFIG/);
+    const ids = reg.sendMany('producer-1', { topic: 't', count: 4, keyed: true, distinctKeys: 2 });
+    expect(ids).toEqual([1, 2, 3, 4]);
+    scheduler.runUntil(100);
+    expect([...cluster.values('t', 0), ...cluster.values('t', 1)].sort()).toEqual([
+      'producer-1-1',
+      'producer-1-2',
+      'producer-1-3',
+      'producer-1-4',
+    ]);
+    // keys key-0, key-1 alternate; each key always lands on the same partition
+    const reports = byType(events, 'delivery-report').map((e) => e.report);
+    expect(reports[0]?.partition).toBe(reports[2]?.partition);
+    expect(reports[1]?.partition).toBe(reports[3]?.partition);
+  });
+});

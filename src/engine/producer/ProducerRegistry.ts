@@ -1,0 +1,109 @@
+/**
+ * The engine's producers, by client id: what the facade's producer commands talk to. Keeps the
+ * facade's part small (create, send, sendMany, close) and gives generated records readable,
+ * unique values (`<client>-<n>`), so the UI and the fault checks can follow each one.
+ */
+import type { Network } from '../cluster/Network';
+import type { Scheduler } from '../cluster/Scheduler';
+import { KafkaError } from '../errors';
+import type { Rng } from '../Rng';
+import type { ProducerEventSink } from './events';
+import { KafkaProducer } from './KafkaProducer';
+import type { ProducerConfigInput } from './ProducerConfig';
+import type { ProducerRecord } from './ProducerRecord';
+
+export interface SendManyOptions {
+  topic: string;
+  count: number;
+  /** Keyed records use keys `key-<i % distinctKeys>`; unkeyed ones go through the null-key partitioner. */
+  keyed?: boolean;
+  distinctKeys?: number;
+  /** Value size in bytes (default: the text `<client>-<n>`, padded with '.' to this size if larger). */
+  valueBytes?: number;
+}
+
+export interface ProducerRegistryContext {
+  scheduler: Scheduler;
+  network: Network;
+  rng: Rng;
+  emit: ProducerEventSink;
+  /** Broker ids a new producer bootstraps from (all known brokers). */
+  bootstrapBrokers(): readonly number[];
+}
+
+const encoder = new TextEncoder();
+
+export class ProducerRegistry {
+  private readonly producers = new Map<string, KafkaProducer>();
+  private readonly generated = new Map<string, number>();
+  private created = 0;
+
+  constructor(private readonly context: ProducerRegistryContext) {}
+
+  /** Creates a producer; returns its client id. INVALID_CONFIG for a bad config or a taken client.id. */
+  create(config: ProducerConfigInput = {}): string {
+    let k = this.created + 1;
+    while (this.producers.has(`producer-${k}`)) k++;
+    const defaultId = `producer-${k}`;
+    const wanted = config['client.id'] ?? defaultId;
+    if (this.producers.has(wanted)) {
+      throw new KafkaError('INVALID_CONFIG', `a producer with client.id ${wanted} already exists`, {
+        key: 'client.id',
+      });
+    }
+    const producer = new KafkaProducer(
+      config,
+      {
+        scheduler: this.context.scheduler,
+        network: this.context.network,
+        rng: this.context.rng,
+        emit: this.context.emit,
+        bootstrapBrokers: this.context.bootstrapBrokers(),
+      },
+      defaultId,
+    );
+    this.created++;
+    this.producers.set(producer.clientId, producer);
+    return producer.clientId;
+  }
+
+  get(clientId: string): KafkaProducer {
+    const p = this.producers.get(clientId);
+    if (!p) throw new KafkaError('INVALID_REQUEST', `no producer ${clientId}`, { clientId });
+    return p;
+  }
+
+  list(): KafkaProducer[] {
+    return [...this.producers.values()];
+  }
+
+  send(clientId: string, record: ProducerRecord): number {
+    return this.get(clientId).send(record);
+  }
+
+  /** Sends `count` generated records; returns their send ids. */
+  sendMany(clientId: string, options: SendManyOptions): number[] {
+    const producer = this.get(clientId);
+    if (!Number.isInteger(options.count) || options.count < 0) {
+      throw new KafkaError('INVALID_REQUEST', `count must be a non-negative integer, got ${options.count}`);
+    }
+    const ids: number[] = [];
+    const distinct = Math.max(1, options.distinctKeys ?? 16);
+    for (let i = 0; i < options.count; i++) {
+      const n = (this.generated.get(clientId) ?? 0) + 1;
+      this.generated.set(clientId, n);
+      const text = `${clientId}-${n}`;
+      const value = encoder.encode(
+        options.valueBytes && options.valueBytes > text.length ? text.padEnd(options.valueBytes, '.') : text,
+      );
+      const key = options.keyed ? encoder.encode(`key-${(n - 1) % distinct}`) : null;
+      ids.push(producer.send({ topic: options.topic, key, value }));
+    }
+    return ids;
+  }
+
+  close(clientId: string): void {
+    this.get(clientId).close();
+    this.producers.delete(clientId);
+  }
+}
