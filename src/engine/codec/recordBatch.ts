@@ -32,6 +32,9 @@
  * batch whose CRC is valid and whose codec is snappy, lz4 or zstd, which throws KafkaError
  * UNSUPPORTED_COMPRESSION_TYPE. The CRC is checked before anything inside the batch is trusted,
  * and every length is checked against the bytes remaining before anything is allocated.
+ *
+ * Decoded keys, values and header values are views into one private copy of the batch's
+ * records section, never into the caller's buffer: one allocation per batch, not per field.
  */
 import { CorruptRecordError, KafkaError } from '../errors';
 import { COMPRESSION_TYPES, type CompressionType, compressRecords, decompressRecords } from './compression';
