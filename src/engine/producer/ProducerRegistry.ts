@@ -36,13 +36,15 @@ const encoder = new TextEncoder();
 export class ProducerRegistry {
   private readonly producers = new Map<string, KafkaProducer>();
   private readonly generated = new Map<string, number>();
-  private created = 0;
+  private nextDefaultId = 1;
 
   constructor(private readonly context: ProducerRegistryContext) {}
 
   /** Creates a producer; returns its client id. INVALID_CONFIG for a bad config or a taken client.id. */
   create(config: ProducerConfigInput = {}): string {
-    let k = this.created + 1;
+    // Kafka numbers default client ids producer-1, producer-2, ... (PRODUCER_CLIENT_ID_SEQUENCE);
+    // explicit ids do not use up a number, and a taken one is skipped.
+    let k = this.nextDefaultId;
     while (this.producers.has(`producer-${k}`)) k++;
     const defaultId = `producer-${k}`;
     const wanted = config['client.id'] ?? defaultId;
@@ -62,7 +64,7 @@ export class ProducerRegistry {
       },
       defaultId,
     );
-    this.created++;
+    if (config['client.id'] === undefined) this.nextDefaultId = k + 1;
     this.producers.set(producer.clientId, producer);
     return producer.clientId;
   }
