@@ -1,30 +1,36 @@
+import { Banners } from './chrome/Banners';
+import { ThemeToggle } from './chrome/ThemeToggle';
+import { TopicPartitions } from './log/TopicPartitions';
 import type { Session } from './session';
+import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
-import { PartitionList } from './log/PartitionList';
+import { TimeControls } from './time/TimeControls';
 
-export function App({ session: _session }: { session: Session }) {
+export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
-  const failure = useUi((s) => s.failure);
   return (
     <div className="app">
       <header className="topbar">
         <h1 className="brand">
           glassbox <span className="brand-sub">Kafka, inside out</span>
         </h1>
+        <TimeControls session={session} />
+        <div className="topbar-spacer" />
+        <ThemeToggle />
       </header>
-      <main className="main" aria-busy={phase === 'starting'}>
-        {phase === 'starting' && <p className="muted">Starting the engine worker…</p>}
-        {phase === 'failed' && (
-          <p role="alert" className="banner banner-error">
-            The engine could not start: {failure}
-          </p>
-        )}
-        {phase === 'ready' && (
-          <div data-testid="app-ready">
-            <PartitionList />
-          </div>
-        )}
-      </main>
+      <Banners session={session} />
+      {phase === 'ready' ? (
+        <div className="workspace" data-testid="app-ready">
+          <main className="center" aria-label="Topic partitions">
+            <TopicPartitions session={session} />
+          </main>
+          <SidePanel session={session} />
+        </div>
+      ) : (
+        <div className="workspace-empty" aria-busy={phase === 'starting'}>
+          {phase === 'starting' && <p className="muted">Starting the engine worker and recovering the cluster…</p>}
+        </div>
+      )}
     </div>
   );
 }

@@ -7,8 +7,8 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
-import type { CommandArgs, CommandName, CommandResult } from '../worker/protocol';
-import { type Speed, type UiStore, uiStore } from './store';
+import type { CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
+import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
 /** The longest real-time gap one frame may turn into engine time (a hidden tab resumes calmly). */
 const MAX_FRAME_GAP_MS = 250;
@@ -22,6 +22,7 @@ export class Session {
   private lastFrameAt: number | null = null;
   private rafId = 0;
   private stopped = false;
+  private eventListeners: ((events: UiEvent[]) => void)[] = [];
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
 
@@ -29,26 +30,57 @@ export class Session {
     this.store = store;
     this.client = client;
     client.onFatal((e) => this.store.setState({ phase: 'failed', failure: e.message }));
+    client.onNotice((n) => {
+      if (n.notice === 'ownership-lost') {
+        this.stopLoop();
+        this.store.setState({ phase: 'taken-over', view: null, windows: {} });
+      } else if (n.notice === 'storage-failed') {
+        this.store.setState({ storage: { kind: 'memory', error: n.error } });
+      }
+    });
   }
 
-  async start(): Promise<void> {
+  /** Opens the cluster; with takeOver, takes it from the tab that owns it. */
+  async start(takeOver = false): Promise<void> {
+    this.store.setState({ phase: 'starting' });
     try {
-      const opened = await this.client.call('open', { storage: 'indexeddb' });
+      const opened = await this.client.call('open', { storage: 'indexeddb', takeOver });
+      if (opened.status === 'locked') {
+        this.store.setState({ phase: 'locked' });
+        return;
+      }
       this.store.setState({
         phase: 'ready',
         storage: opened.storage,
+        recovery: opened.recovery,
+        created: opened.created,
+        exclusive: opened.exclusive,
         view: opened.view,
         nowMs: opened.view.nowMs,
       });
+      this.stopped = false;
       this.loop();
     } catch (e) {
       this.store.setState({ phase: 'failed', failure: e instanceof Error ? e.message : String(e) });
     }
   }
 
+  private stopLoop(): void {
+    this.stopped = true;
+    cancelAnimationFrame(this.rafId);
+  }
+
   /** A command from a view. Errors come back as WorkerError with Kafka's error name in `code`. */
   call<K extends CommandName>(type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
     return this.client.call(type, data);
+  }
+
+  /** Transient subscription to engine events (animations): called once per frame with that frame's events. */
+  onEvents(listener: (events: UiEvent[]) => void): () => void {
+    this.eventListeners.push(listener);
+    return () => {
+      this.eventListeners = this.eventListeners.filter((l) => l !== listener);
+    };
   }
 
   togglePlay(): void {
@@ -66,8 +98,7 @@ export class Session {
   }
 
   stop(): void {
-    this.stopped = true;
-    cancelAnimationFrame(this.rafId);
+    this.stopLoop();
   }
 
   private loop(): void {
@@ -78,20 +109,35 @@ export class Session {
     });
   }
 
+  private apply(r: FrameResult): void {
+    const patch: Partial<UiState> = {};
+    if (r.view) patch.view = r.view;
+    if (r.nowMs !== this.store.getState().nowMs) patch.nowMs = r.nowMs;
+    if (r.windows.length > 0) {
+      const windows = { ...this.store.getState().windows };
+      for (const w of r.windows) windows[partitionKey(w.topic, w.partition)] = w;
+      patch.windows = windows;
+    }
+    if (r.jobs.length > 0) {
+      const jobs = { ...this.store.getState().jobs };
+      for (const j of r.jobs) jobs[j.jobId] = j;
+      patch.jobs = jobs;
+    }
+    if (Object.keys(patch).length > 0) this.store.setState(patch);
+    if (r.events.length > 0) for (const l of this.eventListeners) l(r.events);
+  }
+
   private onFrame(t: number): void {
     const gap = this.lastFrameAt === null ? 0 : Math.min(MAX_FRAME_GAP_MS, t - this.lastFrameAt);
     if (this.inFlight) return;
     this.lastFrameAt = t;
-    const { playing, speed } = this.store.getState();
+    const { playing, speed, windowRequests } = this.store.getState();
     const advanceMs = (playing ? gap * speed : 0) + this.pendingStepMs;
     this.pendingStepMs = 0;
     this.inFlight = true;
     this.client
-      .call('frame', { advanceMs })
-      .then((r) => {
-        if (r.view) this.store.setState({ view: r.view, nowMs: r.nowMs });
-        else if (r.nowMs !== this.store.getState().nowMs) this.store.setState({ nowMs: r.nowMs });
-      })
+      .call('frame', { advanceMs, windows: Object.values(windowRequests) })
+      .then((r) => this.apply(r))
       .catch((e: unknown) => {
         if (e instanceof WorkerError) console.warn(`frame failed: ${e.message}`);
       })

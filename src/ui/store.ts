@@ -5,7 +5,16 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ClusterView, StorageStatus } from '../worker/protocol';
+import type {
+  ClusterView,
+  JobView,
+  PartitionChoice,
+  LookupView,
+  RecordWindow,
+  RecordWindowRequest,
+  RecoveryView,
+  StorageStatus,
+} from '../worker/protocol';
 
 export type Phase =
   /** Waiting for the worker to open the cluster. */
@@ -14,6 +23,8 @@ export type Phase =
   | 'ready'
   /** Another tab owns the cluster. */
   | 'locked'
+  /** This tab owned the cluster until another tab took it over. */
+  | 'taken-over'
   /** The worker could not start. */
   | 'failed';
 
@@ -25,22 +36,67 @@ export interface UiState {
   /** Why the page is 'failed', in words. */
   failure: string | null;
   storage: StorageStatus | null;
+  /** What recovery did on load (empty when the cluster was created now). */
+  recovery: RecoveryView[];
+  /** True when the cluster was created on this open (first visit or after a reset). */
+  created: boolean;
+  /** False when the browser lacks Web Locks, so another tab could write the same cluster. */
+  exclusive: boolean;
   view: ClusterView | null;
   /** Engine clock, milliseconds since the epoch. */
   nowMs: number;
   playing: boolean;
   speed: Speed;
+  /** What each partition view wants to show, by `<topic>-<partition>`; sent with every frame. */
+  windowRequests: Record<string, RecordWindowRequest>;
+  /** The record windows last received, by `<topic>-<partition>`. */
+  windows: Record<string, RecordWindow>;
+  selectedTopic: string | null;
+  /** The segment (and batch) open in the segment inspector. */
+  inspect: InspectTarget | null;
+  sideTab: SideTab;
+  /** The lookup being stepped through, and the index of the step shown. */
+  lookup: { view: LookupView; step: number } | null;
+  /** The partitioner's reasoning for the last record sent from the producer panel. */
+  lastChoice: PartitionChoice | null;
+  /** Long jobs in the worker (bulk produce), by id. */
+  jobs: Record<number, JobView>;
+}
+
+export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
+
+export interface InspectTarget {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+  /** The batch to highlight, by its byte position in the `.log`. */
+  batchPosition: number | null;
 }
 
 export const initialUiState: UiState = {
   phase: 'starting',
   failure: null,
   storage: null,
+  recovery: [],
+  created: false,
+  exclusive: true,
   view: null,
   nowMs: 0,
   playing: true,
   speed: 1,
+  windowRequests: {},
+  windows: {},
+  selectedTopic: null,
+  inspect: null,
+  sideTab: 'producer',
+  lookup: null,
+  lastChoice: null,
+  jobs: {},
 };
+
+export function partitionKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
 
 export type UiStore = ReturnType<typeof createUiStore>;
 

@@ -9,6 +9,7 @@ import type {
   CommandResult,
   SerializedError,
   WorkerMessage,
+  WorkerNotice,
   WorkerRequest,
 } from './protocol';
 
@@ -46,6 +47,7 @@ export class EngineClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private fatalListeners: ((e: WorkerError) => void)[] = [];
+  private noticeListeners: ((n: WorkerNotice) => void)[] = [];
 
   constructor(worker?: Worker) {
     this.worker =
@@ -77,6 +79,14 @@ export class EngineClient {
     };
   }
 
+  /** Unsolicited news from the worker (ownership lost, storage failed). */
+  onNotice(listener: (n: WorkerNotice) => void): () => void {
+    this.noticeListeners.push(listener);
+    return () => {
+      this.noticeListeners = this.noticeListeners.filter((l) => l !== listener);
+    };
+  }
+
   terminate(): void {
     this.worker.terminate();
     this.fail(new WorkerError({ name: 'WorkerError', code: null, message: 'the engine worker was stopped' }));
@@ -85,6 +95,7 @@ export class EngineClient {
   private receive(msg: WorkerMessage): void {
     if ('notice' in msg) {
       if (msg.notice === 'fatal') this.fail(new WorkerError(msg.error));
+      else for (const l of this.noticeListeners) l(msg);
       return;
     }
     const p = this.pending.get(msg.requestId);

@@ -16,6 +16,12 @@
  * one batch per frame reaches the page, and a page that cannot keep up simply pulls less often.
  */
 
+import type { LookupStep } from '../engine/log/LookupTrace';
+import type { ProducerEvent } from '../engine/producer/events';
+import type { PartitionChoice, PartitionerStrategy } from '../engine/producer/Partitioner';
+
+export type { LookupStep, PartitionChoice, ProducerEvent };
+
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
   /** Opens the cluster: takes ownership, loads or recovers it from IndexedDB, or creates the demo. */
@@ -24,6 +30,27 @@ export interface Commands {
   frame: [FrameArgs, FrameResult];
   /** The whole picture now, regardless of what has been pulled. */
   snapshot: [null, ClusterView];
+  /** An offset (or timestamp) lookup with the engine's step-by-step trace. */
+  lookup: [LookupArgs, LookupView];
+  /** Sends one record through the producer (partitioner, accumulator, sender). */
+  produce: [ProduceArgs, ProduceResult];
+  /** Starts a long "send N records" job; its progress comes with each frame, and it can be cancelled. */
+  produceMany: [ProduceManyArgs, { jobId: number }];
+  cancelJob: [{ jobId: number }, null];
+  /** Changes the demo producer's settings (Kafka's keys); answers with the settings now in force. */
+  setProducerSettings: [Partial<ProducerSettings>, ProducerSettings];
+  /** Runs the engine clock until nothing is pending (accumulator drained, requests answered). */
+  runUntilIdle: [null, { advancedMs: number }];
+  /** Wipes IndexedDB and starts again from the demo cluster. */
+  reset: [null, OpenResult];
+  /** One segment's files decoded like kafka-dump-log, with raw bytes for the hex view. */
+  segment: [SegmentArgs, SegmentDump];
+  /** The partition's real files as a zip (`<topic>-<partition>/<base>.log|.index|.timeindex`). */
+  exportPartition: [{ topic: string; partition: number }, { fileName: string; zip: Uint8Array }];
+  /** Validates a zip of segment files and loads it as a partition; a bad file changes nothing. */
+  importPartition: [{ zip: Uint8Array; fileName: string }, { topic: string; partition: number; records: number }];
+  /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
+  seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
 }
 
 export type CommandName = keyof Commands;
@@ -46,21 +73,49 @@ export type WorkerReply =
   | { requestId: number; ok: true; data: unknown }
   | { requestId: number; ok: false; error: SerializedError };
 
-export type WorkerNotice = { notice: 'fatal'; error: SerializedError };
+export type WorkerNotice =
+  | { notice: 'fatal'; error: SerializedError }
+  /** Another tab took the cluster over: this worker has stopped writing. */
+  | { notice: 'ownership-lost' }
+  /** IndexedDB failed while running: the cluster continues in memory and nothing more is saved. */
+  | { notice: 'storage-failed'; error: SerializedError };
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
 
 export interface OpenArgs {
   /** The storage backend: IndexedDB normally, memory when the page asks for a throwaway cluster. */
   storage: 'indexeddb' | 'memory';
+  /** Take the cluster from the tab that owns it (that tab's engine stops at once). */
+  takeOver: boolean;
 }
 
-export interface OpenResult {
+export type OpenResult =
+  | ({ status: 'opened' } & OpenedCluster)
+  /** Another tab owns the cluster: nothing was loaded; ask again with takeOver to take it. */
+  | { status: 'locked' };
+
+export interface OpenedCluster {
   /** Where the segment files live, and if IndexedDB failed, why nothing is being saved. */
   storage: StorageStatus;
   /** True when the cluster was created now (first open); false when recovered from storage. */
   created: boolean;
+  /** What recovery did to each partition log on load (empty when the cluster was created). */
+  recovery: RecoveryView[];
+  /** False when the browser has no Web Locks: two tabs could then write the same cluster. */
+  exclusive: boolean;
   view: ClusterView;
+}
+
+/** One partition log's recovery on load, as Kafka's LogLoader reports it. */
+export interface RecoveryView {
+  dir: string;
+  segmentsLoaded: number;
+  batchesValidated: number;
+  /** Bytes cut from the tail of the last segment (a torn or corrupt write). */
+  truncatedBytes: number;
+  indexesRebuilt: number;
+  /** Plain-words summary, one sentence. */
+  summary: string;
 }
 
 export interface StorageStatus {
@@ -72,6 +127,8 @@ export interface StorageStatus {
 export interface FrameArgs {
   /** Milliseconds of engine time to advance before answering (0 when paused). */
   advanceMs: number;
+  /** The record windows the page is showing; each comes back when its content changed. */
+  windows: RecordWindowRequest[];
 }
 
 export interface FrameResult {
@@ -79,6 +136,161 @@ export interface FrameResult {
   nowMs: number;
   /** The picture, when anything changed since the last frame; null when nothing did. */
   view: ClusterView | null;
+  /** The requested windows whose content changed since they were last sent. */
+  windows: RecordWindow[];
+  /** What happened since the last frame, oldest first (capped: `droppedEvents` says how many were not kept). */
+  events: UiEvent[];
+  droppedEvents: number;
+  /** Long jobs that are running or finished since the last frame. */
+  jobs: JobView[];
+}
+
+/** Engine events the page animates. */
+export type UiEvent = ProducerEvent;
+
+/** A run of records of one partition that the page shows as cells. */
+export interface RecordWindowRequest {
+  topic: string;
+  partition: number;
+  /** First offset wanted, or 'end' for the newest `count` records (the view follows the log end). */
+  from: number | 'end';
+  count: number;
+}
+
+export interface RecordWindow {
+  topic: string;
+  partition: number;
+  /** The request this answers, so the page can match it. */
+  request: RecordWindowRequest;
+  /** First offset in `records` (records may have gaps after compaction). */
+  from: number;
+  records: RecordCell[];
+}
+
+/** One record as a cell: offsets and times as numbers, key and value already decoded to text. */
+export interface RecordCell {
+  offset: number;
+  timestamp: number;
+  /** UTF-8 text of the key, or null for a null key. Shown as text, never as HTML. */
+  key: string | null;
+  value: string | null;
+  /** The batch the record sits in (its base offset and byte position in the segment). */
+  batchBaseOffset: number;
+  batchPosition: number;
+  segmentBaseOffset: number;
+}
+
+export interface ProduceArgs {
+  topic: string;
+  /** Text keys and values are sent as UTF-8; null is a null key (or a tombstone value). */
+  key: string | null;
+  value: string | null;
+  headers: { key: string; value: string | null }[];
+}
+
+export interface ProduceResult {
+  sendId: number;
+  /** Why the record goes to its partition: the partitioner's own numbers. */
+  choice: PartitionChoice;
+}
+
+export interface ProduceManyArgs {
+  topic: string;
+  count: number;
+  /** Keys are `<keyPrefix><i>`; null sends null keys (round-robin or sticky). */
+  keyPrefix: string | null;
+  valueBytes: number;
+  /** Records per second of engine time; 0 = as fast as the worker can. */
+  ratePerSecond: number;
+}
+
+export interface ProducerSettings {
+  acks: 'all' | '1' | '0';
+  'linger.ms': number;
+  'batch.size': number;
+  partitioner: PartitionerStrategy;
+}
+
+/** A long job running in the worker. */
+export interface JobView {
+  jobId: number;
+  label: string;
+  done: number;
+  total: number;
+  state: 'running' | 'finished' | 'cancelled' | 'failed';
+  error: SerializedError | null;
+}
+
+export interface SegmentArgs {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+}
+
+export interface SegmentDump {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+  files: { name: string; bytes: number }[];
+  /** Bytes of the `.log` handed to the Store (IndexedDB) so far; the rest are only in memory. */
+  flushedBytes: number;
+  logBytes: number;
+  active: boolean;
+  batches: BatchDump[];
+  /** `.index` entries: absolute offset and byte position in the `.log`. */
+  index: { offset: number; position: number }[];
+  /** `.timeindex` entries. */
+  timeIndex: { timestamp: number; offset: number }[];
+  /** The batches were cut after this many (the inspector shows the first ones only). */
+  truncated: boolean;
+}
+
+export interface BatchDump {
+  position: number;
+  /** Bytes of the whole batch (batchLength + 12). */
+  size: number;
+  baseOffset: number;
+  lastOffset: number;
+  count: number;
+  /** kafka-dump-log's line for this batch. */
+  line: string;
+  /** The 61-byte header, field by field, for the labelled hex view. */
+  fields: { name: string; start: number; size: number; value: string }[];
+  /** The batch's bytes (at most the first 1 KiB), for the hex view. */
+  bytes: Uint8Array;
+  records: { offset: number; timestamp: number; key: string | null; value: string | null; headers: string }[];
+}
+
+export interface LookupArgs {
+  topic: string;
+  partition: number;
+  /** Exactly one of offset and timestamp. */
+  offset?: number;
+  timestamp?: number;
+}
+
+export interface LookupView {
+  topic: string;
+  partition: number;
+  target: { kind: 'offset' | 'timestamp'; value: number };
+  steps: LookupStep[];
+  /** Where the lookup landed; null when it failed (then `error` says why, e.g. OFFSET_OUT_OF_RANGE). */
+  answer: LookupAnswerView | null;
+  error: SerializedError | null;
+  /** The partition's segment base offsets at the time of the lookup, for drawing the floor search. */
+  segmentBaseOffsets: number[];
+}
+
+export interface LookupAnswerView {
+  segmentBaseOffset: number;
+  /** The `.log` file the record is in. */
+  fileName: string;
+  /** Byte position of the batch holding the record, in that `.log`. */
+  position: number;
+  offset: number;
+  timestamp: number;
+  key: string | null;
+  value: string | null;
 }
 
 /** What the page draws: plain data, built by the worker from engine state. */

@@ -1,0 +1,14 @@
+import { expect, test } from './fixtures';
+
+test('the page loads without console errors and lists the demo log segment files', async ({ app, page }) => {
+  await app.open();
+  const partition = app.partition('orders', 0);
+  await expect(partition).toBeVisible();
+  // Real Kafka file names: the 20-digit zero-padded base offset, and all three files of a segment.
+  const files = partition.getByTestId('segment-file');
+  await expect(files.filter({ hasText: '00000000000000000000.log' })).toHaveCount(1);
+  await expect(files.filter({ hasText: '00000000000000000000.index' })).toHaveCount(1);
+  await expect(files.filter({ hasText: '00000000000000000000.timeindex' })).toHaveCount(1);
+  await expect(page.getByTestId('record-count-orders-0')).toHaveText(/^[1-9][\d,]*$/);
+  await expect(partition.getByTestId('segment-orders-0-0')).toBeVisible();
+});

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import type { Session } from '../session';
+import { useUi } from '../store';
+
+/** The strip under the top bar: ownership, storage trouble, and what recovery did on load. */
+export function Banners({ session }: { session: Session }) {
+  const phase = useUi((s) => s.phase);
+  const failure = useUi((s) => s.failure);
+  const storage = useUi((s) => s.storage);
+  const exclusive = useUi((s) => s.exclusive);
+  return (
+    <div className="banners">
+      {phase === 'locked' && (
+        <div className="banner banner-info" role="alert" data-testid="ownership-notice">
+          <strong>This cluster is open in another tab.</strong> One tab at a time runs it, so two engines never write
+          the same segment files.{' '}
+          <button type="button" className="btn" data-testid="take-over" onClick={() => void session.start(true)}>
+            Take over here
+          </button>
+        </div>
+      )}
+      {phase === 'taken-over' && (
+        <div className="banner banner-info" role="alert" data-testid="ownership-notice">
+          <strong>Another tab took this cluster over.</strong> This tab stopped its engine.{' '}
+          <button type="button" className="btn" data-testid="take-over" onClick={() => void session.start(true)}>
+            Take it back
+          </button>
+        </div>
+      )}
+      {phase === 'failed' && (
+        <div className="banner banner-error" role="alert" data-testid="engine-failed">
+          <strong>The engine stopped:</strong> {failure}
+        </div>
+      )}
+      {phase === 'ready' && storage?.error && (
+        <div className="banner banner-warn" role="alert" data-testid="storage-error">
+          <strong>Nothing is being saved.</strong> IndexedDB failed ({storage.error.code ?? storage.error.name}:{' '}
+          {storage.error.message}). The cluster keeps running in memory; a reload starts a new one.
+        </div>
+      )}
+      {phase === 'ready' && !exclusive && (
+        <div className="banner banner-warn" role="status">
+          This browser has no Web Locks: do not open glassbox in a second tab, or both will write the same files.
+        </div>
+      )}
+      {phase === 'ready' && <RecoveryReport />}
+    </div>
+  );
+}
+
+function RecoveryReport() {
+  const recovery = useUi((s) => s.recovery);
+  const created = useUi((s) => s.created);
+  const [dismissed, setDismissed] = useState(false);
+  if (created || recovery.length === 0 || dismissed) return null;
+  const truncated = recovery.filter((r) => r.truncatedBytes > 0);
+  const batches = recovery.reduce((n, r) => n + r.batchesValidated, 0);
+  return (
+    <div
+      className={`banner ${truncated.length > 0 ? 'banner-warn' : 'banner-info'}`}
+      role="status"
+      data-testid="recovery-report"
+    >
+      <details>
+        <summary>
+          <strong>Recovered from IndexedDB:</strong> {recovery.length} partition logs, {batches} batches checked (CRC
+          and length)
+          {truncated.length > 0
+            ? `, torn tail truncated in ${truncated.map((r) => r.dir).join(', ')}`
+            : ', no damage found'}
+          .
+        </summary>
+        <ul className="recovery-list">
+          {recovery.map((r) => (
+            <li key={r.dir} data-testid={`recovery-${r.dir}`} data-truncated={r.truncatedBytes}>
+              <code>{r.dir}</code>: {r.summary}
+            </li>
+          ))}
+        </ul>
+      </details>
+      <button type="button" className="btn btn-small" onClick={() => setDismissed(true)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,285 @@
+import { scaleLinear } from 'd3';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
+import { partitionKey, uiStore, useUi } from '../store';
+import { formatBytes, formatCount, segmentFileName } from './format';
+
+const CELL_WIDTH = 52;
+const MIN_CELLS = 4;
+
+interface Props {
+  partition: PartitionView;
+  /** Called when a record cell is chosen (opens it in the segment inspector). */
+  onSelectRecord?: (cell: RecordCell) => void;
+  onSelectSegment?: (segment: SegmentView) => void;
+  selectedSegment?: number | null;
+}
+
+/**
+ * One partition log: an overview of its segment files along the whole offset range (log start to
+ * log end), and below it a window of records as cells. Only the window is in the DOM, so a log of
+ * a million records costs the same as one of forty. By default the window follows the log end.
+ */
+export const PartitionLogView = memo(function PartitionLogView({
+  partition: p,
+  onSelectRecord,
+  onSelectSegment,
+  selectedSegment,
+}: Props) {
+  const key = partitionKey(p.topic, p.partition);
+  const cellsRef = useRef<HTMLDivElement>(null);
+  const [count, setCount] = useState(16);
+  const [follow, setFollow] = useState(true);
+  const [from, setFrom] = useState(0);
+  const window = useUi((s) => s.windows[key]);
+
+  // How many cells fit: measured, so the window is exactly what is visible.
+  useLayoutEffect(() => {
+    const el = cellsRef.current;
+    if (!el) return;
+    const measure = () => setCount(Math.max(MIN_CELLS, Math.floor(el.clientWidth / CELL_WIDTH)));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const maxFrom = Math.max(p.logStartOffset, p.logEndOffset - count);
+  const start = follow ? maxFrom : Math.min(Math.max(from, p.logStartOffset), maxFrom);
+
+  useEffect(() => {
+    const req = { topic: p.topic, partition: p.partition, from: follow ? ('end' as const) : start, count };
+    uiStore.setState((s) => ({ windowRequests: { ...s.windowRequests, [key]: req } }));
+  }, [key, p.topic, p.partition, follow, start, count]);
+  useEffect(
+    () => () => {
+      uiStore.setState((s) => {
+        const { [key]: _gone, ...rest } = s.windowRequests;
+        return { windowRequests: rest };
+      });
+    },
+    [key],
+  );
+
+  const panTo = (offset: number) => {
+    const next = Math.min(Math.max(Math.round(offset), p.logStartOffset), maxFrom);
+    setFollow(next >= maxFrom);
+    setFrom(next);
+  };
+
+  const records = window?.records ?? [];
+  return (
+    <article
+      className="partition"
+      data-testid={`partition-${p.topic}-${p.partition}`}
+      data-leo={p.logEndOffset}
+      data-hw={p.highWatermark}
+      data-log-start={p.logStartOffset}
+      aria-label={`Partition ${p.dir}`}
+    >
+      <header className="partition-head">
+        <h3 className="partition-name mono">{p.dir}</h3>
+        <dl className="partition-marks">
+          <Mark label="log start" value={p.logStartOffset} />
+          <Mark label="HW" value={p.highWatermark} className="mark-hw" />
+          <Mark label="LEO" value={p.logEndOffset} className="mark-leo" />
+          <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
+          <Mark label="segments" value={p.segments.length} />
+        </dl>
+        <label className="follow">
+          <input
+            type="checkbox"
+            checked={follow}
+            onChange={(e) => {
+              setFollow(e.target.checked);
+              if (!e.target.checked) setFrom(start);
+            }}
+          />
+          follow log end
+        </label>
+      </header>
+      <SegmentOverview
+        partition={p}
+        windowStart={start}
+        windowCount={count}
+        onPan={panTo}
+        onSelectSegment={onSelectSegment}
+        selectedSegment={selectedSegment ?? null}
+      />
+      <details className="file-list">
+        <summary>
+          {p.segments.length * 3} files in <code>{p.dir}/</code>
+        </summary>
+        <ul>
+          {p.segments.map((s) =>
+            s.files.map((f) => (
+              <li key={f.name} data-testid="segment-file" className={s.active ? 'active' : undefined}>
+                <code>{f.name}</code> <span className="muted">{formatBytes(f.bytes)}</span>
+              </li>
+            )),
+          )}
+        </ul>
+      </details>
+      <div className="cells" ref={cellsRef}>
+        {records.map((r) => (
+          <RecordCellView
+            key={r.offset}
+            cell={r}
+            topic={p.topic}
+            partition={p.partition}
+            committed={r.offset < p.highWatermark}
+            segmentStart={r.offset === r.segmentBaseOffset}
+            onSelect={onSelectRecord}
+          />
+        ))}
+        {records.length === 0 && <p className="muted cells-empty">empty log</p>}
+      </div>
+    </article>
+  );
+});
+
+function Mark({
+  label,
+  value,
+  className,
+  testId,
+}: {
+  label: string;
+  value: number;
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <div className={`mark ${className ?? ''}`}>
+      <dt>{label}</dt>
+      <dd className="mono" data-testid={testId}>
+        {formatCount(value)}
+      </dd>
+    </div>
+  );
+}
+
+const RecordCellView = memo(function RecordCellView({
+  cell,
+  topic,
+  partition,
+  committed,
+  segmentStart,
+  onSelect,
+}: {
+  cell: RecordCell;
+  topic: string;
+  partition: number;
+  committed: boolean;
+  segmentStart: boolean;
+  onSelect: ((cell: RecordCell) => void) | undefined;
+}) {
+  const batchParity = cell.batchBaseOffset % 2 === 0 ? 'even' : 'odd';
+  const title = `offset ${cell.offset}\nkey ${cell.key ?? 'null'}\nvalue ${cell.value ?? 'null'}\nbatch at position ${cell.batchPosition} of ${segmentFileName(cell.segmentBaseOffset, 'log')}\n${committed ? 'committed (below the high watermark)' : 'not yet committed (at or above the high watermark)'}`;
+  return (
+    <button
+      type="button"
+      className={`cell ${committed ? 'committed' : 'uncommitted'} batch-${batchParity}${segmentStart ? ' segment-start' : ''}`}
+      data-testid={`record-${topic}-${partition}-${cell.offset}`}
+      data-key={cell.key ?? ''}
+      title={title}
+      aria-label={`offset ${cell.offset}, key ${cell.key ?? 'null'}`}
+      onClick={() => onSelect?.(cell)}
+    >
+      <span className="cell-offset mono">{cell.offset}</span>
+      <span className="cell-key">{cell.key ?? '∅'}</span>
+    </button>
+  );
+});
+
+/**
+ * The segment files drawn along the offset axis (d3 scale from offsets to pixels), the active one
+ * marked, with the record window shown as a frame. Click or use the arrow keys to move the window.
+ */
+function SegmentOverview({
+  partition: p,
+  windowStart,
+  windowCount,
+  onPan,
+  onSelectSegment,
+  selectedSegment,
+}: {
+  partition: PartitionView;
+  windowStart: number;
+  windowCount: number;
+  onPan: (offset: number) => void;
+  onSelectSegment: ((s: SegmentView) => void) | undefined;
+  selectedSegment: number | null;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(600);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setWidth(el.clientWidth);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const lo = p.segments[0]?.baseOffset ?? p.logStartOffset;
+  const hi = Math.max(p.logEndOffset, lo + 1);
+  const x = useMemo(() => scaleLinear().domain([lo, hi]).range([0, width]).clamp(true), [lo, hi, width]);
+  const winX = x(windowStart);
+  const winW = Math.max(3, x(Math.min(hi, windowStart + windowCount)) - winX);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const step = e.shiftKey ? windowCount * 10 : 1;
+    if (e.key === 'ArrowLeft') onPan(windowStart - step);
+    else if (e.key === 'ArrowRight') onPan(windowStart + step);
+    else if (e.key === 'PageUp') onPan(windowStart - windowCount);
+    else if (e.key === 'PageDown') onPan(windowStart + windowCount);
+    else if (e.key === 'Home') onPan(p.logStartOffset);
+    else if (e.key === 'End') onPan(Number.MAX_SAFE_INTEGER);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <div className="overview">
+      <div className="overview-files" ref={ref}>
+        {p.segments.map((s) => {
+          const left = x(s.baseOffset);
+          const w = Math.max(2, x(s.nextOffset) - left);
+          const log = s.files.find((f) => f.name.endsWith('.log'));
+          return (
+            <button
+              type="button"
+              key={s.baseOffset}
+              className={`segment${s.active ? ' active' : ''}${selectedSegment === s.baseOffset ? ' selected' : ''}`}
+              style={{ left, width: w }}
+              data-testid={`segment-${p.topic}-${p.partition}-${s.baseOffset}`}
+              title={`${s.files.map((f) => `${f.name} (${formatCount(f.bytes)} B)`).join('\n')}\noffsets ${s.baseOffset} to ${s.nextOffset - 1}${s.active ? '\nactive segment' : ''}`}
+              onClick={() => onSelectSegment?.(s)}
+            >
+              <span className="segment-name mono">{log?.name ?? segmentFileName(s.baseOffset, 'log')}</span>
+            </button>
+          );
+        })}
+      </div>
+      <div
+        className="overview-track"
+        role="slider"
+        tabIndex={0}
+        aria-label={`Record window of ${p.dir}`}
+        aria-valuemin={p.logStartOffset}
+        aria-valuemax={Math.max(p.logStartOffset, p.logEndOffset - windowCount)}
+        aria-valuenow={windowStart}
+        aria-valuetext={`offsets ${windowStart} to ${windowStart + windowCount - 1}`}
+        onKeyDown={onKeyDown}
+        onPointerDown={(e) => {
+          const rect = e.currentTarget.getBoundingClientRect();
+          onPan(x.invert(e.clientX - rect.left) - windowCount / 2);
+        }}
+      >
+        <div className="overview-window" style={{ transform: `translateX(${winX}px)`, width: winW }} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useMemo } from 'react';
+import type { PartitionView } from '../../worker/protocol';
+import type { Session } from '../session';
+import { uiStore, useUi } from '../store';
+import { PartitionLogView } from './PartitionLogView';
+
+/** Topic tabs and the selected topic's partition logs. */
+export function TopicPartitions({ session: _session }: { session: Session }) {
+  const partitions = useUi((s) => s.view?.partitions);
+  const selected = useUi((s) => s.selectedTopic);
+  const selectedSegment = useUi((s) => s.inspect);
+  const byTopic = useMemo(() => {
+    const m = new Map<string, PartitionView[]>();
+    for (const p of partitions ?? []) {
+      const list = m.get(p.topic) ?? [];
+      list.push(p);
+      m.set(p.topic, list);
+    }
+    return m;
+  }, [partitions]);
+  const topics = [...byTopic.keys()].filter((t) => !t.startsWith('__'));
+  const topic = selected && byTopic.has(selected) ? selected : (topics[0] ?? null);
+  const shown = topic ? (byTopic.get(topic) ?? []) : [];
+  return (
+    <section className="topic-partitions">
+      <div className="topic-tabs" role="tablist" aria-label="Topics">
+        {topics.map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={t === topic}
+            className={`topic-tab${t === topic ? ' selected' : ''}`}
+            data-testid={`topic-tab-${t}`}
+            onClick={() => uiStore.setState({ selectedTopic: t })}
+          >
+            {t} <span className="muted">{byTopic.get(t)?.length} partitions</span>
+          </button>
+        ))}
+      </div>
+      <div className="partitions" role="tabpanel" aria-label={topic ? `Partitions of ${topic}` : 'No topic'}>
+        {shown.map((p) => (
+          <PartitionLogView
+            key={p.dir}
+            partition={p}
+            selectedSegment={
+              selectedSegment && selectedSegment.topic === p.topic && selectedSegment.partition === p.partition
+                ? selectedSegment.baseOffset
+                : null
+            }
+            onSelectSegment={(s) =>
+              uiStore.setState({
+                inspect: { topic: p.topic, partition: p.partition, baseOffset: s.baseOffset, batchPosition: null },
+                sideTab: 'inspector',
+              })
+            }
+            onSelectRecord={(r) =>
+              uiStore.setState({
+                inspect: {
+                  topic: p.topic,
+                  partition: p.partition,
+                  baseOffset: r.segmentBaseOffset,
+                  batchPosition: r.batchPosition,
+                },
+                sideTab: 'inspector',
+              })
+            }
+          />
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,313 @@
+import { useEffect, useState } from 'react';
+import type { PartitionChoice, ProducerSettings } from '../../worker/protocol';
+import { formatCount } from '../log/format';
+import type { Session } from '../session';
+import { uiStore, useUi } from '../store';
+
+const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
+
+/**
+ * The producer: one record at a time (with the partitioner's arithmetic shown), or N at once as a
+ * job with progress. Settings use Kafka's names: acks, linger.ms, batch.size, partitioner.
+ */
+export function ProducerPanel({ session }: { session: Session }) {
+  const partitions = useUi((s) => s.view?.partitions ?? []);
+  const lastChoice = useUi((s) => s.lastChoice);
+  const topics = [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
+  const selectedTopic = useUi((s) => s.selectedTopic);
+  const [topic, setTopic] = useState<string>('');
+  const [key, setKey] = useState('user-1');
+  const [nullKey, setNullKey] = useState(false);
+  const [value, setValue] = useState('hello, kafka');
+  const [headerKey, setHeaderKey] = useState('');
+  const [headerValue, setHeaderValue] = useState('');
+  const [n, setN] = useState(1000);
+  const [settings, setSettings] = useState<ProducerSettings>(DEFAULT_SETTINGS);
+  const [error, setError] = useState<string | null>(null);
+  const t = topics.includes(topic)
+    ? topic
+    : selectedTopic && topics.includes(selectedTopic)
+      ? selectedTopic
+      : (topics[0] ?? '');
+
+  useEffect(() => {
+    let live = true;
+    session
+      .call('setProducerSettings', {})
+      .then((s) => live && setSettings(s))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [session]);
+
+  async function changeSetting<K extends keyof ProducerSettings>(k: K, v: ProducerSettings[K]) {
+    setError(null);
+    try {
+      setSettings(await session.call('setProducerSettings', { [k]: v }));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async function send() {
+    setError(null);
+    try {
+      const r = await session.call('produce', {
+        topic: t,
+        key: nullKey ? null : key,
+        value,
+        headers: headerKey ? [{ key: headerKey, value: headerValue }] : [],
+      });
+      uiStore.setState({ lastChoice: r.choice, selectedTopic: t });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async function sendMany() {
+    setError(null);
+    try {
+      await session.call('produceMany', {
+        topic: t,
+        count: n,
+        keyPrefix: nullKey ? null : 'key-',
+        valueBytes: 100,
+        ratePerSecond: 0,
+      });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  return (
+    <section className="producer" aria-label="Producer">
+      <form
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <label className="field">
+          <span>Topic</span>
+          <select className="select" data-testid="producer-topic" value={t} onChange={(e) => setTopic(e.target.value)}>
+            {topics.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Key</span>
+          <input
+            className="input mono"
+            data-testid="producer-key"
+            value={key}
+            disabled={nullKey}
+            onChange={(e) => setKey(e.target.value)}
+          />
+        </label>
+        <label className="field checkbox-field">
+          <input
+            type="checkbox"
+            data-testid="producer-null-key"
+            checked={nullKey}
+            onChange={(e) => setNullKey(e.target.checked)}
+          />
+          <span>null key</span>
+        </label>
+        <label className="field full">
+          <span>Value</span>
+          <input
+            className="input mono"
+            data-testid="producer-value"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Header key</span>
+          <input className="input mono" value={headerKey} onChange={(e) => setHeaderKey(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Header value</span>
+          <input className="input mono" value={headerValue} onChange={(e) => setHeaderValue(e.target.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" data-testid="producer-send" disabled={!t}>
+            Send
+          </button>
+          <span className="send-n">
+            <button
+              type="button"
+              className="btn"
+              data-testid="producer-send-n"
+              disabled={!t}
+              onClick={() => void sendMany()}
+            >
+              Send N
+            </button>
+            <label>
+              <span className="visually-hidden">N</span>
+              <input
+                className="input mono n-input"
+                data-testid="producer-n"
+                type="number"
+                min={1}
+                max={1_000_000}
+                value={n}
+                onChange={(e) => setN(Math.max(1, Math.min(1_000_000, Number(e.target.value) || 1)))}
+              />
+            </label>
+            <span className="muted">records, keys key-0, key-1…</span>
+          </span>
+        </div>
+      </form>
+      {error && (
+        <p className="inline-error" role="alert" data-testid="producer-error">
+          {error}
+        </p>
+      )}
+      {lastChoice && <ChoiceExplanation choice={lastChoice} />}
+      <fieldset className="settings">
+        <legend>Producer settings</legend>
+        <label className="field">
+          <span>acks</span>
+          <select
+            className="select"
+            data-testid="producer-acks"
+            value={settings.acks}
+            onChange={(e) => void changeSetting('acks', e.target.value as ProducerSettings['acks'])}
+          >
+            <option value="all">all</option>
+            <option value="1">1</option>
+            <option value="0">0</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>linger.ms</span>
+          <input
+            className="input mono"
+            type="number"
+            min={0}
+            data-testid="producer-linger"
+            value={settings['linger.ms']}
+            onChange={(e) => void changeSetting('linger.ms', Math.max(0, Number(e.target.value) || 0))}
+          />
+        </label>
+        <label className="field">
+          <span>batch.size</span>
+          <input
+            className="input mono"
+            type="number"
+            min={0}
+            data-testid="producer-batch-size"
+            value={settings['batch.size']}
+            onChange={(e) => void changeSetting('batch.size', Math.max(0, Number(e.target.value) || 0))}
+          />
+        </label>
+        <label className="field">
+          <span>partitioner (null keys)</span>
+          <select
+            className="select"
+            data-testid="producer-partitioner"
+            value={settings.partitioner}
+            onChange={(e) => void changeSetting('partitioner', e.target.value as ProducerSettings['partitioner'])}
+          >
+            <option value="sticky">sticky (Kafka ≥ 2.4)</option>
+            <option value="round-robin">round-robin (classic)</option>
+          </select>
+        </label>
+      </fieldset>
+    </section>
+  );
+}
+
+function hex(n: number, width: number): string {
+  return (n >>> 0).toString(16).padStart(width, '0');
+}
+
+/** The partitioner's arithmetic for the last record sent, step by step. */
+export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
+  if (choice.strategy === 'key-hash') {
+    const bytes = [...choice.keyBytes];
+    return (
+      <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="key-hash">
+        <h4>
+          Why partition <strong>{choice.partition}</strong>
+        </h4>
+        <table className="choice-table">
+          <tbody>
+            <tr>
+              <th scope="row">key bytes ({bytes.length})</th>
+              <td className="mono key-bytes" data-testid="choice-key-bytes">
+                {bytes.map((b) => hex(b, 2)).join(' ')}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">murmur2(key)</th>
+              <td className="mono" data-testid="choice-murmur2">
+                {choice.murmur2} <span className="muted">0x{hex(choice.murmur2, 8)}</span>
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">&amp; 0x7fffffff</th>
+              <td className="mono" data-testid="choice-positive">
+                {choice.positive} <span className="muted">sign bit cleared</span>
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">% {choice.numPartitions} partitions</th>
+              <td className="mono" data-testid="choice-modulo">
+                = <strong>{choice.partition}</strong>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  if (choice.strategy === 'round-robin') {
+    return (
+      <div
+        className="choice"
+        data-testid="partition-choice"
+        data-partition={choice.partition}
+        data-strategy="round-robin"
+      >
+        <h4>
+          Null key, round-robin: partition <strong>{choice.partition}</strong>
+        </h4>
+        <p>
+          Counter <span className="mono">{formatCount(choice.counter)}</span> over partitions [
+          {choice.candidates.join(', ')}]:{' '}
+          <span className="mono">
+            {choice.counter} % {choice.candidates.length} = {choice.candidates.indexOf(choice.partition)}
+          </span>
+          . The next null-key record goes to the next partition.
+        </p>
+      </div>
+    );
+  }
+  if (choice.strategy === 'sticky') {
+    return (
+      <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="sticky">
+        <h4>
+          Null key, sticky: partition <strong>{choice.partition}</strong>
+        </h4>
+        <p>
+          {choice.switched
+            ? `A new batch was needed, so the producer switched its sticky partition${choice.previous === null ? '' : ` from ${choice.previous}`} to ${choice.partition} (chosen at random among [${choice.candidates.join(', ')}]).`
+            : `Records without a key stick to partition ${choice.partition} until its batch is sealed, so batches fill up (KIP-480).`}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="explicit">
+      <h4>Explicit partition {choice.partition}</h4>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { SegmentInspector } from '../inspector/SegmentInspector';
+import { LookupPanel } from '../lookup/LookupPanel';
+import { ProducerPanel } from '../producer/ProducerPanel';
+import type { Session } from '../session';
+import { type SideTab, uiStore, useUi } from '../store';
+
+const TABS: { id: SideTab; label: string }[] = [
+  { id: 'producer', label: 'Producer' },
+  { id: 'accumulator', label: 'Accumulator' },
+  { id: 'inspector', label: 'Segment' },
+  { id: 'lookup', label: 'Lookup' },
+];
+
+/** The right-hand panel: the producer and the inspectors, one at a time. */
+export function SidePanel({ session }: { session: Session }) {
+  const tab = useUi((s) => s.sideTab);
+  return (
+    <aside className="side" aria-label="Producer and inspectors">
+      <div className="side-tabs" role="tablist">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`side-tab-${t.id}`}
+            aria-selected={t.id === tab}
+            aria-controls="side-body"
+            data-testid={`side-tab-${t.id}`}
+            className={`side-tab${t.id === tab ? ' selected' : ''}`}
+            onClick={() => uiStore.setState({ sideTab: t.id })}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="side-body" id="side-body" role="tabpanel" aria-labelledby={`side-tab-${tab}`}>
+        {tab === 'lookup' && <LookupPanel session={session} />}
+        {tab === 'producer' && <ProducerPanel session={session} />}
+        {tab === 'inspector' && <SegmentInspector session={session} />}
+        {tab === 'accumulator' && <p className="muted">Coming next.</p>}
+      </div>
+    </aside>
+  );
+}
