@@ -37,6 +37,14 @@ export function allSubscriptionsEqual(group: GroupSubscription): boolean {
 
 export function stickyAssign(group: GroupSubscription, recorder?: AssignmentRecorder): StickyAssignResult {
   const members = group.members;
+  if (members.length === 0) {
+    return {
+      assignment: [],
+      partitionsTransferringOwnership: new Map(),
+      path: 'constrained',
+      maxGeneration: DEFAULT_GENERATION,
+    };
+  }
   const memberOrder = javaHashMapOrder(members.map((m) => m.memberId));
 
   // Resolve conflicting claims. `holder` is who keeps a claimed partition (-1: nobody);
@@ -72,7 +80,7 @@ export function stickyAssign(group: GroupSubscription, recorder?: AssignmentReco
   }
   const ownedPartitions = members.map((member, m) => member.ownedPartitions.filter((p) => holder[p] === m));
 
-  if (members.length > 0 && allSubscriptionsEqual(group)) {
+  if (allSubscriptionsEqual(group)) {
     const result = buildConstrainedAssignment(
       group,
       memberOrder,

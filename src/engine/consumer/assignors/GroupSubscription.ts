@@ -149,7 +149,8 @@ export class GroupSubscription {
         subscribedTopics,
         topicIndexes,
         ownedPartitions: owned,
-        generation: m.generation,
+        // Kafka's Subscription treats a negative generation as none (Optional.empty()).
+        generation: m.generation !== undefined && m.generation >= 0 ? m.generation : undefined,
       };
     });
   }
