@@ -327,7 +327,9 @@ describe('ProducerRegistry', () => {
       'producer-1-4',
     ]);
     // keys key-0, key-1 alternate; each key always lands on the same partition
-    const reports = byType(events, 'delivery-report').map((e) => e.report);
+    const reports = byType(events, 'delivery-report')
+      .map((e) => e.report)
+      .sort((a, b) => a.sendId - b.sendId);
     expect(reports[0]?.partition).toBe(reports[2]?.partition);
     expect(reports[1]?.partition).toBe(reports[3]?.partition);
   });
