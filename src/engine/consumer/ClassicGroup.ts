@@ -1,0 +1,251 @@
+import type { JoinGroupRequestProtocol, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
+
+/**
+ * A consumer group under the classic rebalance protocol, as the coordinator holds it
+ * (group-coordinator/.../classic/ClassicGroup.java, formerly core's GroupMetadata.scala).
+ *
+ * States and the only transitions allowed (ClassicGroupState.java):
+ *   Empty               <- PreparingRebalance
+ *   PreparingRebalance  <- Stable, CompletingRebalance, Empty
+ *   CompletingRebalance <- PreparingRebalance
+ *   Stable              <- CompletingRebalance
+ *   Dead                <- any state
+ * Invariants: the generation id changes only when a join phase completes (initNextGeneration);
+ * the leader is a member (or null when the group is empty); a static member's instance id maps
+ * to exactly one live member id; during CompletingRebalance every member has a join response
+ * and waits for its assignment.
+ */
+export type ClassicGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
+
+const VALID_PREVIOUS_STATES: Readonly<Record<ClassicGroupState, readonly ClassicGroupState[]>> = {
+  Empty: ['PreparingRebalance'],
+  PreparingRebalance: ['Stable', 'CompletingRebalance', 'Empty'],
+  CompletingRebalance: ['PreparingRebalance'],
+  Stable: ['CompletingRebalance'],
+  Dead: ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'],
+};
+
+export class ClassicGroupMember {
+  /** Set while the member's JoinGroup waits for the join phase to complete. */
+  awaitingJoin: ((response: JoinGroupResponse) => void) | null = null;
+  /** Set while the member's SyncGroup waits for the leader's assignment to be written. */
+  awaitingSync: ((response: SyncGroupResponse) => void) | null = null;
+  /** ConsumerProtocolAssignment bytes of the current generation. */
+  assignment: Uint8Array = new Uint8Array(0);
+  /** A member that has never completed a join (KIP-394 new member join timeout applies). */
+  isNew = false;
+  /** Last time the coordinator heard from it (join, sync or heartbeat), for the UI. */
+  lastHeartbeatMs = 0;
+
+  constructor(
+    public memberId: string,
+    readonly groupInstanceId: string | null,
+    readonly clientId: string,
+    readonly clientHost: string,
+    public rebalanceTimeoutMs: number,
+    public sessionTimeoutMs: number,
+    public protocolType: string,
+    public supportedProtocols: JoinGroupRequestProtocol[],
+  ) {}
+
+  get isAwaitingJoin(): boolean {
+    return this.awaitingJoin !== null;
+  }
+
+  get isAwaitingSync(): boolean {
+    return this.awaitingSync !== null;
+  }
+
+  /** The member's subscription bytes for a protocol it supports. */
+  metadata(protocol: string): Uint8Array {
+    const p = this.supportedProtocols.find((x) => x.name === protocol);
+    if (!p) throw new Error(`member ${this.memberId} does not support protocol ${protocol}`);
+    return p.metadata;
+  }
+
+  /** Same protocols, same order, same bytes: a rejoin that changes nothing the leader cares about. */
+  matches(protocols: readonly JoinGroupRequestProtocol[]): boolean {
+    if (protocols.length !== this.supportedProtocols.length) return false;
+    return protocols.every((p, i) => {
+      const mine = this.supportedProtocols[i];
+      return mine !== undefined && mine.name === p.name && bytesEqual(mine.metadata, p.metadata);
+    });
+  }
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class ClassicGroup {
+  state: ClassicGroupState;
+  previousState: ClassicGroupState | null = null;
+  generationId = 0;
+  protocolType: string | null = null;
+  protocolName: string | null = null;
+  leaderId: string | null = null;
+  currentStateTimestamp: number;
+  /** Insertion-ordered, like Kafka's LinkedHashMap: the first member becomes leader. */
+  readonly members = new Map<string, ClassicGroupMember>();
+  readonly staticMembers = new Map<string, string>();
+  /** Member ids handed out with MEMBER_ID_REQUIRED, not yet joined (KIP-394). */
+  readonly pendingMembers = new Set<string>();
+  /** Members that got a join response of this generation but have not synced yet. */
+  readonly pendingSyncMembers = new Set<string>();
+  /** A member joined during group.initial.rebalance.delay.ms, so the delay is extended. */
+  newMemberAdded = false;
+  /** The join phase of an Empty group is an InitialDelayedJoin, which never completes early. */
+  initialJoinDelayActive = false;
+
+  constructor(
+    readonly groupId: string,
+    initialState: ClassicGroupState,
+    nowMs: number,
+  ) {
+    this.state = initialState;
+    this.currentStateTimestamp = nowMs;
+  }
+
+  is(state: ClassicGroupState): boolean {
+    return this.state === state;
+  }
+
+  transitionTo(target: ClassicGroupState, nowMs: number): void {
+    if (!VALID_PREVIOUS_STATES[target].includes(this.state)) {
+      throw new Error(`group ${this.groupId}: illegal transition ${this.state} -> ${target}`);
+    }
+    this.previousState = this.state;
+    this.state = target;
+    this.currentStateTimestamp = nowMs;
+  }
+
+  canRebalance(): boolean {
+    return VALID_PREVIOUS_STATES.PreparingRebalance.includes(this.state);
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  isLeader(memberId: string): boolean {
+    return this.leaderId === memberId;
+  }
+
+  add(member: ClassicGroupMember): void {
+    if (this.members.size === 0) this.protocolType = member.protocolType;
+    this.members.set(member.memberId, member);
+    if (member.groupInstanceId !== null) this.staticMembers.set(member.groupInstanceId, member.memberId);
+    if (this.leaderId === null) this.leaderId = member.memberId;
+  }
+
+  remove(memberId: string): ClassicGroupMember | undefined {
+    const member = this.members.get(memberId);
+    if (!member) return undefined;
+    this.members.delete(memberId);
+    this.pendingSyncMembers.delete(memberId);
+    if (member.groupInstanceId !== null && this.staticMembers.get(member.groupInstanceId) === memberId) {
+      this.staticMembers.delete(member.groupInstanceId);
+    }
+    if (this.leaderId === memberId) this.leaderId = this.members.keys().next().value ?? null;
+    return member;
+  }
+
+  /** A restarted static member takes over its old member id's place, assignment and leadership. */
+  replaceStaticMember(groupInstanceId: string, oldMemberId: string, newMemberId: string): ClassicGroupMember {
+    const old = this.members.get(oldMemberId);
+    if (!old) throw new Error(`no static member ${oldMemberId}`);
+    const replaced = new ClassicGroupMember(
+      newMemberId,
+      groupInstanceId,
+      old.clientId,
+      old.clientHost,
+      old.rebalanceTimeoutMs,
+      old.sessionTimeoutMs,
+      old.protocolType,
+      old.supportedProtocols,
+    );
+    replaced.assignment = old.assignment;
+    // Rebuild the map so the new id keeps the old one's position (and thus its leader rank).
+    const entries = [...this.members.entries()].map(([id, m]) =>
+      id === oldMemberId ? ([newMemberId, replaced] as const) : ([id, m] as const),
+    );
+    this.members.clear();
+    for (const [id, m] of entries) this.members.set(id, m);
+    this.staticMembers.set(groupInstanceId, newMemberId);
+    if (this.leaderId === oldMemberId) this.leaderId = newMemberId;
+    if (this.pendingSyncMembers.delete(oldMemberId)) this.pendingSyncMembers.add(newMemberId);
+    return replaced;
+  }
+
+  staticMemberId(groupInstanceId: string): string | undefined {
+    return this.staticMembers.get(groupInstanceId);
+  }
+
+  /** The largest rebalance timeout among members: how long a join phase may wait. */
+  rebalanceTimeoutMs(): number {
+    let max = 0;
+    for (const m of this.members.values()) max = Math.max(max, m.rebalanceTimeoutMs);
+    return max;
+  }
+
+  /** Every member has rejoined (and no one handed a member id is still on the way). */
+  hasAllMembersJoined(): boolean {
+    for (const m of this.members.values()) if (!m.isAwaitingJoin) return false;
+    return this.pendingMembers.size === 0;
+  }
+
+  notYetRejoinedMembers(): ClassicGroupMember[] {
+    return [...this.members.values()].filter((m) => !m.isAwaitingJoin);
+  }
+
+  /** Protocols every member supports, in the order of the first member's preference. */
+  candidateProtocols(): string[] {
+    const all = [...this.members.values()];
+    const first = all[0];
+    if (!first) return [];
+    return first.supportedProtocols
+      .map((p) => p.name)
+      .filter((name) => all.every((m) => m.supportedProtocols.some((p) => p.name === name)));
+  }
+
+  /**
+   * ClassicGroup.selectProtocol: among the protocols all members support, each member votes for
+   * the first one in its own preference list; most votes wins (ties: earlier candidate).
+   */
+  selectProtocol(): string {
+    const candidates = this.candidateProtocols();
+    if (candidates.length === 0) throw new Error(`group ${this.groupId} has no common protocol`);
+    const votes = new Map<string, number>(candidates.map((c) => [c, 0]));
+    for (const m of this.members.values()) {
+      const vote = m.supportedProtocols.find((p) => candidates.includes(p.name));
+      if (vote) votes.set(vote.name, (votes.get(vote.name) ?? 0) + 1);
+    }
+    let best = candidates[0] as string;
+    for (const c of candidates) if ((votes.get(c) ?? 0) > (votes.get(best) ?? 0)) best = c;
+    return best;
+  }
+
+  /** Whether a joining member's protocols fit this group (INCONSISTENT_GROUP_PROTOCOL otherwise). */
+  supportsProtocols(protocolType: string, protocols: readonly JoinGroupRequestProtocol[]): boolean {
+    if (this.members.size === 0) return protocolType !== '' && protocols.length > 0;
+    if (this.protocolType !== protocolType) return false;
+    const candidates = new Set(this.candidateProtocols());
+    return protocols.some((p) => candidates.has(p.name));
+  }
+
+  /** Called when a join phase completes: a new generation, or Empty if no one is left. */
+  initNextGeneration(nowMs: number): void {
+    this.generationId++;
+    if (this.members.size > 0) {
+      this.protocolName = this.selectProtocol();
+      this.transitionTo('CompletingRebalance', nowMs);
+    } else {
+      this.protocolName = null;
+      this.transitionTo('Empty', nowMs);
+    }
+    this.pendingSyncMembers.clear();
+    for (const id of this.members.keys()) this.pendingSyncMembers.add(id);
+  }
+}

@@ -1,0 +1,67 @@
+import type { KafkaErrorCode } from '../errors';
+
+/**
+ * What the consumer-group machinery needs from the cluster, and nothing more. The engine backs
+ * it with the real brokers (partition leaders, replication, the high watermark); tests back it
+ * with InMemoryClusterPort. Keeping this seam narrow is what lets coordinators and consumers be
+ * tested as pure state machines.
+ */
+export interface PortRecord {
+  offset: number;
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  /** Bytes the record takes in its batch, for fetch size limits. */
+  sizeInBytes: number;
+}
+
+export interface PortFetchResult {
+  errorCode: KafkaErrorCode | 'NONE';
+  /** Records in [fetchOffset, highWatermark), at most maxBytes (but at least one record). */
+  records: PortRecord[];
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+export interface ClusterPort {
+  /** Live broker ids, ascending. */
+  liveBrokers(): number[];
+  isBrokerUp(brokerId: number): boolean;
+  /** Partition count of a topic, or undefined if it does not exist. */
+  partitionCount(topic: string): number | undefined;
+  /** Every topic name (internal ones included). */
+  topics(): string[];
+  /** The broker leading a partition, or null when it has none (offline). */
+  leaderOf(topic: string, partition: number): number | null;
+  /**
+   * Creates a topic if it does not exist (replication factor capped to live brokers, as the
+   * offsets topic is). Returns an error code when it cannot.
+   */
+  createTopic(
+    name: string,
+    partitions: number,
+    replicationFactor: number,
+    configs: Record<string, string>,
+  ): KafkaErrorCode | 'NONE';
+  /**
+   * Appends records to a partition through its leader with acks=all; `done` runs later (on the
+   * scheduler) with the first offset, or an error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS...).
+   */
+  append(
+    topic: string,
+    partition: number,
+    records: { key: Uint8Array | null; value: Uint8Array | null }[],
+    done: (error: KafkaErrorCode | null, baseOffset: number) => void,
+  ): void;
+  /** A consumer fetch served by the partition's leader on `brokerId`: only up to the high watermark. */
+  fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult;
+  /** The whole local log of a replica, up to its log end (what a loading coordinator replays). */
+  readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[];
+  /** Earliest (log start) and latest (high watermark) offsets a consumer may reset to. */
+  listOffsets(
+    brokerId: number,
+    topic: string,
+    partition: number,
+  ): { errorCode: KafkaErrorCode | 'NONE'; earliest: number; latest: number };
+}

@@ -1,0 +1,379 @@
+import type { Scheduler } from '../cluster/Scheduler';
+import { KafkaError } from '../errors';
+import type { Rng } from '../Rng';
+import type { ClusterPort } from './ClusterPort';
+import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './ConsumerConfig';
+import type {
+  ConsumerFetchRequest,
+  ConsumerFetchResponse,
+  ConsumerListOffsetsRequest,
+  ConsumerRequest,
+  ConsumerResponse,
+} from './fetchProtocol';
+import { GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import type { GroupEvent } from './groupEvents';
+import { GroupNetwork } from './GroupNetwork';
+import { KafkaConsumer } from './KafkaConsumer';
+import { decodeAssignment, fromTopicPartitions } from './offsetsSchema';
+
+/** How often a broker re-checks a parked Fetch for fetch.min.bytes (a purgatory check). */
+const FETCH_PURGATORY_CHECK_MS = 5;
+/** How often brokers check whether they gained or lost `__consumer_offsets` leadership. */
+const LEADERSHIP_CHECK_MS = 10;
+
+/** One row of `kafka-consumer-groups --describe`. */
+export interface ConsumerGroupDescribeRow {
+  group: string;
+  topic: string;
+  partition: number;
+  currentOffset: number | null;
+  logEndOffset: number;
+  /** LOG-END-OFFSET - CURRENT-OFFSET; null when nothing is committed. */
+  lag: number | null;
+  consumerId: string | null;
+  host: string | null;
+  clientId: string | null;
+}
+
+export interface GroupSnapshot {
+  groupId: string;
+  coordinator: number | null;
+  offsetsPartition: number;
+  state: string;
+  generationId: number;
+  protocolName: string | null;
+  leader: string | null;
+  members: {
+    memberId: string;
+    groupInstanceId: string | null;
+    clientId: string;
+    assignment: { topic: string; partition: number }[];
+    lastHeartbeatMs: number;
+  }[];
+  offsets: { topic: string; partition: number; offset: number }[];
+}
+
+export interface ConsumerSnapshot {
+  consumerId: string;
+  groupId: string | null;
+  lifecycle: string;
+  memberState: string;
+  memberId: string;
+  generationId: number;
+  coordinator: number | null;
+  assignment: { topic: string; partition: number; position: number | null }[];
+  recordsConsumed: number;
+}
+
+export interface ConsumerGroupsDeps {
+  scheduler: Scheduler;
+  port: ClusterPort;
+  rng: Rng;
+  emit(event: GroupEvent): void;
+  coordinatorConfig?: Partial<GroupCoordinatorConfig>;
+  /** One-way latency of consumer <-> broker links. */
+  latencyMs?: number;
+}
+
+/**
+ * Consumer groups in a running cluster: the group coordinator on every broker, the consumers,
+ * and the links between them. Brokers answer FindCoordinator (creating `__consumer_offsets` on
+ * first use), route group requests to their coordinator, and serve consumer Fetch / ListOffsets
+ * from partition leaders through the ClusterPort.
+ */
+export class ConsumerGroups {
+  readonly config: GroupCoordinatorConfig;
+  readonly network: GroupNetwork;
+  readonly coordinators = new Map<number, GroupCoordinator>();
+  readonly consumers = new Map<string, KafkaConsumer>();
+  private leadershipTimerStarted = false;
+
+  constructor(private readonly deps: ConsumerGroupsDeps) {
+    this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
+    this.network = new GroupNetwork(
+      deps.scheduler,
+      (b) => deps.port.isBrokerUp(b),
+      (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
+      deps.emit,
+      deps.latencyMs ?? 1,
+    );
+  }
+
+  coordinatorOn(brokerId: number): GroupCoordinator {
+    let c = this.coordinators.get(brokerId);
+    if (!c) {
+      c = new GroupCoordinator(brokerId, {
+        scheduler: this.deps.scheduler,
+        port: this.deps.port,
+        config: this.config,
+        rng: this.deps.rng,
+        emit: this.deps.emit,
+      });
+      this.coordinators.set(brokerId, c);
+    }
+    return c;
+  }
+
+  /** Every broker checks its `__consumer_offsets` leadership: load what it gained, unload what it lost. */
+  syncLeadership(): void {
+    const ids = new Set([...this.deps.port.liveBrokers(), ...this.coordinators.keys()]);
+    for (const id of [...ids].sort((a, b) => a - b)) this.coordinatorOn(id).syncLeadership();
+  }
+
+  private startLeadershipTimer(): void {
+    if (this.leadershipTimerStarted) return;
+    this.leadershipTimerStarted = true;
+    const check = () => {
+      this.syncLeadership();
+      this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
+    };
+    this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
+  }
+
+  /** Creates `__consumer_offsets` if it is not there yet (replication factor capped to live brokers). */
+  ensureOffsetsTopic(): boolean {
+    const { port } = this.deps;
+    if (port.partitionCount(OFFSETS_TOPIC) !== undefined) return true;
+    const rf = Math.min(this.config['offsets.topic.replication.factor'], port.liveBrokers().length);
+    if (rf < 1) return false;
+    const result = port.createTopic(OFFSETS_TOPIC, this.config['offsets.topic.num.partitions'], rf, {
+      'cleanup.policy': 'compact',
+      'compression.type': 'producer',
+      'segment.bytes': '104857600',
+    });
+    if (result !== 'NONE' && result !== 'TOPIC_ALREADY_EXISTS') return false;
+    this.syncLeadership();
+    this.startLeadershipTimer();
+    return true;
+  }
+
+  // ------------------------------------------------------------------ broker side
+
+  private serve(
+    brokerId: number,
+    _from: string,
+    request: ConsumerRequest,
+    respond: (r: ConsumerResponse) => void,
+  ): void {
+    switch (request.api) {
+      case 'FindCoordinator': {
+        const partition = groupCoordinatorPartition(request.key, this.config['offsets.topic.num.partitions']);
+        if (!this.ensureOffsetsTopic()) {
+          respond({ api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition });
+          return;
+        }
+        const leader = this.deps.port.leaderOf(OFFSETS_TOPIC, partition);
+        if (leader === null) {
+          respond({ api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition });
+          return;
+        }
+        respond({ api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition });
+        return;
+      }
+      case 'Fetch':
+        this.serveFetch(brokerId, request, respond);
+        return;
+      case 'ListOffsets':
+        respond(this.serveListOffsets(brokerId, request));
+        return;
+      default:
+        this.coordinatorOn(brokerId).handle(request, respond);
+    }
+  }
+
+  private serveFetch(brokerId: number, req: ConsumerFetchRequest, respond: (r: ConsumerFetchResponse) => void): void {
+    const deadline = this.deps.scheduler.now() + req.maxWaitMs;
+    const attempt = () => {
+      let budget = req.maxBytes;
+      let total = 0;
+      let anyError = false;
+      const partitions = req.partitions.map((p) => {
+        const r = this.deps.port.fetch(
+          brokerId,
+          p.topic,
+          p.partition,
+          p.fetchOffset,
+          Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
+        );
+        const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
+        budget -= bytes;
+        total += bytes;
+        if (r.errorCode !== 'NONE') anyError = true;
+        return {
+          topic: p.topic,
+          partition: p.partition,
+          errorCode: r.errorCode,
+          highWatermark: r.highWatermark,
+          logStartOffset: r.logStartOffset,
+          records: r.records,
+        };
+      });
+      // DelayedFetch: answer once fetch.min.bytes are available, on an error, or at fetch.max.wait.ms.
+      if (
+        total >= req.minBytes ||
+        anyError ||
+        this.deps.scheduler.now() >= deadline ||
+        !this.deps.port.isBrokerUp(brokerId)
+      ) {
+        respond({ api: 'Fetch', partitions });
+        return;
+      }
+      this.deps.scheduler.schedule(Math.min(FETCH_PURGATORY_CHECK_MS, deadline - this.deps.scheduler.now()), attempt);
+    };
+    attempt();
+  }
+
+  private serveListOffsets(brokerId: number, req: ConsumerListOffsetsRequest): ConsumerResponse {
+    return {
+      api: 'ListOffsets',
+      partitions: req.partitions.map((p) => {
+        const r = this.deps.port.listOffsets(brokerId, p.topic, p.partition);
+        return {
+          topic: p.topic,
+          partition: p.partition,
+          errorCode: r.errorCode,
+          offset: p.timestamp === -2 ? r.earliest : r.latest,
+        };
+      }),
+    };
+  }
+
+  // ------------------------------------------------------------------ clients
+
+  createConsumer(consumerId: string, config: Record<string, unknown>): KafkaConsumer {
+    if (this.consumers.has(consumerId) && this.consumers.get(consumerId)?.lifecycle === 'running') {
+      throw new KafkaError('INVALID_REQUEST', `consumer ${consumerId} already exists`);
+    }
+    this.network.clientUp(consumerId);
+    const consumer = new KafkaConsumer(
+      {
+        clientId: consumerId,
+        scheduler: this.deps.scheduler,
+        network: this.network,
+        port: this.deps.port,
+        emit: this.deps.emit,
+      },
+      config,
+    );
+    this.consumers.set(consumerId, consumer);
+    return consumer;
+  }
+
+  // ------------------------------------------------------------------ views
+
+  /** The coordinator currently serving a group, if its partition is loaded somewhere. */
+  private shardOf(groupId: string) {
+    const partition = groupCoordinatorPartition(groupId, this.config['offsets.topic.num.partitions']);
+    const leader =
+      this.deps.port.partitionCount(OFFSETS_TOPIC) === undefined
+        ? null
+        : this.deps.port.leaderOf(OFFSETS_TOPIC, partition);
+    const shard = leader === null ? undefined : this.coordinators.get(leader)?.shards.get(partition);
+    return { partition, leader, shard };
+  }
+
+  /** kafka-consumer-groups --describe: one row per partition with a committed offset or an owner. */
+  describeGroup(groupId: string): ConsumerGroupDescribeRow[] {
+    const { shard } = this.shardOf(groupId);
+    if (!shard) return [];
+    const group = shard.groupManager.groups.get(groupId);
+    const owners = new Map<string, { memberId: string; clientId: string; host: string }>();
+    if (group?.is('Stable')) {
+      for (const m of group.members.values()) {
+        if (m.assignment.length === 0) continue;
+        for (const tp of fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions)) {
+          owners.set(`${tp.topic}\u0000${tp.partition}`, {
+            memberId: m.memberId,
+            clientId: m.clientId,
+            host: m.clientHost,
+          });
+        }
+      }
+    }
+    const keys = new Set(owners.keys());
+    for (const k of shard.offsetManager.offsets.get(groupId)?.keys() ?? []) keys.add(k);
+    const rows: ConsumerGroupDescribeRow[] = [];
+    for (const k of keys) {
+      const [topic, p] = k.split('\u0000') as [string, string];
+      const partition = Number(p);
+      const committed = shard.offsetManager.committed(groupId, topic, partition);
+      const leader = this.deps.port.leaderOf(topic, partition);
+      const end = leader === null ? -1 : this.deps.port.listOffsets(leader, topic, partition).latest;
+      const owner = owners.get(k);
+      rows.push({
+        group: groupId,
+        topic,
+        partition,
+        currentOffset: committed?.offset ?? null,
+        logEndOffset: end,
+        lag: committed ? lag(end, committed.offset) : null,
+        consumerId: owner?.memberId ?? null,
+        host: owner?.host ?? null,
+        clientId: owner?.clientId ?? null,
+      });
+    }
+    return rows.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  }
+
+  groupSnapshot(groupId: string): GroupSnapshot | null {
+    const { partition, leader, shard } = this.shardOf(groupId);
+    const group = shard?.groupManager.groups.get(groupId);
+    const offsets = shard?.offsetManager.offsets.get(groupId);
+    if (!shard || (!group && !offsets)) return null;
+    return {
+      groupId,
+      coordinator: leader,
+      offsetsPartition: partition,
+      state: group?.state ?? 'Empty',
+      generationId: group?.generationId ?? 0,
+      protocolName: group?.protocolName ?? null,
+      leader: group?.leaderId ?? null,
+      members: [...(group?.members.values() ?? [])].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        assignment:
+          m.assignment.length > 0 ? fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions) : [],
+        lastHeartbeatMs: m.lastHeartbeatMs,
+      })),
+      offsets: [...(offsets ?? new Map())].map(([k, v]) => {
+        const [topic, p] = (k as string).split('\u0000') as [string, string];
+        return { topic, partition: Number(p), offset: v.offset };
+      }),
+    };
+  }
+
+  groupIds(): string[] {
+    const ids = new Set<string>();
+    for (const c of this.coordinators.values()) {
+      for (const s of c.shards.values()) {
+        for (const g of s.groupManager.groups.keys()) ids.add(g);
+        for (const g of s.offsetManager.offsets.keys()) ids.add(g);
+      }
+    }
+    return [...ids].sort();
+  }
+
+  consumerSnapshot(consumer: KafkaConsumer): ConsumerSnapshot {
+    const c = consumer.coordinator;
+    return {
+      consumerId: consumer.clientId,
+      groupId: consumer.groupId,
+      lifecycle: consumer.lifecycle,
+      memberState: c?.state ?? 'UNJOINED',
+      memberId: c?.memberId ?? '',
+      generationId: c?.generationId ?? -1,
+      coordinator: c?.coordinator ?? null,
+      assignment: consumer.subscriptions
+        .states()
+        .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position })),
+      recordsConsumed: consumer.recordsConsumed,
+    };
+  }
+}
+
+/** Lag of a partition: how far the committed offset is behind the log end (never negative). */
+export function lag(logEndOffset: number, committedOffset: number): number {
+  return Math.max(0, logEndOffset - committedOffset);
+}

@@ -1,0 +1,114 @@
+import type { PortRecord } from './ClusterPort';
+import type { ConsumerContext } from './ConsumerCoordinator';
+import type { ConsumerFetchResponse } from './fetchProtocol';
+import type { SubscriptionState } from './SubscriptionState';
+import { tpString } from './SubscriptionState';
+
+/** A fetched run of records for one partition, waiting for poll() to hand it out. */
+export interface CompletedFetch {
+  topic: string;
+  partition: number;
+  /** The position the fetch was sent for; stale if the position moved since (seek, rebalance). */
+  fetchOffset: number;
+  records: PortRecord[];
+  highWatermark: number;
+}
+
+/**
+ * Fetching (clients/.../consumer/internals/Fetcher and AbstractFetch): one Fetch request per
+ * leader at a time, for the assigned partitions that have a position and no buffered data.
+ * The leader answers with records below its high watermark, holding the request up to
+ * fetch.max.wait.ms until fetch.min.bytes are there. Responses are buffered; poll() drains at
+ * most max.poll.records from them.
+ */
+export class Fetcher {
+  private readonly inFlight = new Set<number>();
+  readonly completed: CompletedFetch[] = [];
+  /** Partition errors a poll() must surface or act on (OFFSET_OUT_OF_RANGE -> reset). */
+  readonly outOfRange = new Set<string>();
+
+  constructor(
+    private readonly ctx: ConsumerContext,
+    private readonly subscriptions: SubscriptionState,
+  ) {}
+
+  private hasBuffered(key: string): boolean {
+    return this.completed.some((c) => tpString(c) === key);
+  }
+
+  /** Sends a Fetch to every leader that has fetchable partitions and nothing in flight. */
+  sendFetches(): void {
+    const byLeader = new Map<
+      number,
+      { topic: string; partition: number; fetchOffset: number; partitionMaxBytes: number }[]
+    >();
+    for (const s of this.subscriptions.states()) {
+      if (s.position === null || this.hasBuffered(tpString(s))) continue;
+      const leader = this.ctx.port.leaderOf(s.topic, s.partition);
+      if (leader === null || this.inFlight.has(leader)) continue;
+      const list = byLeader.get(leader) ?? [];
+      list.push({
+        topic: s.topic,
+        partition: s.partition,
+        fetchOffset: s.position,
+        partitionMaxBytes: this.ctx.config['max.partition.fetch.bytes'],
+      });
+      byLeader.set(leader, list);
+    }
+    for (const [leader, partitions] of byLeader) {
+      this.inFlight.add(leader);
+      this.ctx.network.send(
+        this.ctx.clientId,
+        leader,
+        {
+          api: 'Fetch',
+          maxWaitMs: this.ctx.config['fetch.max.wait.ms'],
+          minBytes: this.ctx.config['fetch.min.bytes'],
+          maxBytes: this.ctx.config['fetch.max.bytes'],
+          partitions,
+        },
+        (r) => {
+          this.inFlight.delete(leader);
+          if (r?.api !== 'Fetch') return;
+          this.onFetchResponse(r as ConsumerFetchResponse, partitions);
+        },
+      );
+    }
+  }
+
+  private onFetchResponse(
+    r: ConsumerFetchResponse,
+    sent: { topic: string; partition: number; fetchOffset: number }[],
+  ): void {
+    for (const p of r.partitions) {
+      const s = this.subscriptions.state(p);
+      const req = sent.find((x) => x.topic === p.topic && x.partition === p.partition);
+      // Dropped: the partition was revoked or seeked while the fetch was in flight.
+      if (!s || !req || s.position !== req.fetchOffset) continue;
+      if (p.errorCode === 'OFFSET_OUT_OF_RANGE') {
+        this.outOfRange.add(tpString(p));
+        continue;
+      }
+      if (p.errorCode !== 'NONE') continue;
+      s.highWatermark = p.highWatermark;
+      if (p.records.length > 0) {
+        this.completed.push({
+          topic: p.topic,
+          partition: p.partition,
+          fetchOffset: req.fetchOffset,
+          records: p.records,
+          highWatermark: p.highWatermark,
+        });
+      }
+    }
+  }
+
+  /** Forgets buffered data of a partition (seek, revoke). */
+  clear(topic: string, partition: number): void {
+    const key = tpString({ topic, partition });
+    for (let i = this.completed.length - 1; i >= 0; i--) {
+      if (tpString(this.completed[i] as CompletedFetch) === key) this.completed.splice(i, 1);
+    }
+    this.outOfRange.delete(key);
+  }
+}

@@ -1,0 +1,297 @@
+import type { Scheduler, TaskId } from '../cluster/Scheduler';
+import { CorruptRecordError, type KafkaErrorCode } from '../errors';
+import type { Rng } from '../Rng';
+import type { ClusterPort } from './ClusterPort';
+import type { GroupCoordinatorConfig } from './ConsumerConfig';
+import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
+import type { GroupEvent } from './groupEvents';
+import { coordinatorWriteError, GroupMetadataManager } from './GroupMetadataManager';
+import type { GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
+import { OffsetMetadataManager } from './OffsetMetadataManager';
+import { decodeGroupMetadataValue, decodeOffsetCommitValue, decodeOffsetsKey } from './offsetsSchema';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+
+export const OFFSETS_TOPIC = '__consumer_offsets';
+
+/** Keyed timers on the engine scheduler; a shard cancels all of its timers when unloaded. */
+class ShardTimer implements CoordinatorTimer {
+  private readonly tasks = new Map<string, TaskId>();
+  constructor(private readonly scheduler: Scheduler) {}
+
+  schedule(key: string, delayMs: number, operation: () => void): void {
+    this.cancel(key);
+    const id = this.scheduler.schedule(delayMs, () => {
+      if (this.tasks.get(key) !== id) return;
+      this.tasks.delete(key);
+      operation();
+    });
+    this.tasks.set(key, id);
+  }
+
+  cancel(key: string): void {
+    const id = this.tasks.get(key);
+    if (id === undefined) return;
+    this.scheduler.cancel(id);
+    this.tasks.delete(key);
+  }
+
+  isScheduled(key: string): boolean {
+    return this.tasks.has(key);
+  }
+
+  cancelAll(): void {
+    for (const id of this.tasks.values()) this.scheduler.cancel(id);
+    this.tasks.clear();
+  }
+}
+
+/**
+ * The coordinator state of one `__consumer_offsets` partition (Kafka's GroupCoordinatorShard):
+ * its groups and their committed offsets. Every record of the partition passes through
+ * replay(), whether it is being loaded from the log or was just written by a commit.
+ */
+export class GroupCoordinatorShard {
+  readonly groupManager: GroupMetadataManager;
+  readonly offsetManager: OffsetMetadataManager;
+  readonly timer: ShardTimer;
+  loaded = false;
+
+  constructor(readonly ctx: CoordinatorContext & { timer: ShardTimer }) {
+    this.timer = ctx.timer;
+    this.groupManager = new GroupMetadataManager(ctx);
+    this.offsetManager = new OffsetMetadataManager(ctx);
+  }
+
+  /** Applies one record of the partition; corrupt records are skipped (and reported by the caller). */
+  replay(record: OffsetsRecord): void {
+    const key = decodeOffsetsKey(record.key);
+    if (key.type === 'OffsetCommitKey') {
+      this.offsetManager.replay(
+        key.group,
+        key.topic,
+        key.partition,
+        record.value ? decodeOffsetCommitValue(record.value) : null,
+      );
+    } else {
+      this.groupManager.replayGroupMetadata(key.group, record.value ? decodeGroupMetadataValue(record.value) : null);
+    }
+  }
+
+  unload(): void {
+    this.groupManager.onUnloaded();
+    this.offsetManager.clear();
+    this.timer.cancelAll();
+  }
+}
+
+export interface GroupCoordinatorDeps {
+  scheduler: Scheduler;
+  port: ClusterPort;
+  config: GroupCoordinatorConfig;
+  rng: Rng;
+  emit(event: GroupEvent): void;
+}
+
+/**
+ * The group coordinator of one broker: it serves the groups whose `__consumer_offsets`
+ * partition this broker leads. When the broker becomes leader of such a partition it loads the
+ * partition (replaying every record through the shard's replay path); when it loses leadership
+ * it unloads, and parked requests learn NOT_COORDINATOR so clients look the coordinator up again.
+ */
+export class GroupCoordinator {
+  readonly shards = new Map<number, GroupCoordinatorShard>();
+
+  constructor(
+    readonly brokerId: number,
+    private readonly deps: GroupCoordinatorDeps,
+  ) {}
+
+  /** Brings loaded partitions in line with current leadership of `__consumer_offsets`. */
+  syncLeadership(): void {
+    const { port, config } = this.deps;
+    const count = port.partitionCount(OFFSETS_TOPIC);
+    const up = port.isBrokerUp(this.brokerId);
+    for (const [partition, shard] of [...this.shards]) {
+      if (!up || count === undefined || port.leaderOf(OFFSETS_TOPIC, partition) !== this.brokerId) {
+        this.shards.delete(partition);
+        const groups = [...shard.groupManager.groups.keys()];
+        shard.unload();
+        this.deps.emit({
+          type: 'coordinatorUnloaded',
+          broker: this.brokerId,
+          offsetsPartition: partition,
+          groups,
+          recordsReplayed: 0,
+          atMs: this.deps.scheduler.now(),
+        });
+      }
+    }
+    if (!up || count === undefined) return;
+    for (let p = 0; p < Math.min(count, config['offsets.topic.num.partitions']); p++) {
+      if (!this.shards.has(p) && port.leaderOf(OFFSETS_TOPIC, p) === this.brokerId) this.load(p);
+    }
+  }
+
+  private load(partition: number): void {
+    const { scheduler, port } = this.deps;
+    const timer = new ShardTimer(scheduler);
+    const ctx: CoordinatorContext & { timer: ShardTimer } = {
+      brokerId: this.brokerId,
+      offsetsPartition: partition,
+      config: this.deps.config,
+      now: () => scheduler.now(),
+      timer,
+      append: (records, done) => this.append(partition, records, done),
+      emit: (e) => this.deps.emit(e),
+      newMemberId: (clientId) => `${clientId}-${uuid(this.deps.rng)}`,
+    };
+    const shard = new GroupCoordinatorShard(ctx);
+    const records = port.readLocalLog(this.brokerId, OFFSETS_TOPIC, partition);
+    let replayed = 0;
+    for (const r of records) {
+      if (!r.key) continue;
+      try {
+        shard.replay({ key: r.key, value: r.value });
+        replayed++;
+      } catch (e) {
+        if (!(e instanceof CorruptRecordError)) throw e;
+      }
+    }
+    shard.loaded = true;
+    this.shards.set(partition, shard);
+    shard.groupManager.onLoaded();
+    this.deps.emit({
+      type: 'coordinatorLoaded',
+      broker: this.brokerId,
+      offsetsPartition: partition,
+      groups: [...shard.groupManager.groups.keys()].sort(),
+      recordsReplayed: replayed,
+      atMs: scheduler.now(),
+    });
+  }
+
+  private append(partition: number, records: OffsetsRecord[], done: (error: KafkaErrorCode | null) => void): void {
+    const { port } = this.deps;
+    if (port.leaderOf(OFFSETS_TOPIC, partition) !== this.brokerId) {
+      done('NOT_LEADER_OR_FOLLOWER');
+      return;
+    }
+    port.append(OFFSETS_TOPIC, partition, records, (error) => done(error));
+  }
+
+  shardFor(groupId: string): GroupCoordinatorShard | undefined {
+    return this.shards.get(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
+  }
+
+  /** Handles a group request delivered to this broker. */
+  handle(request: GroupRequest, respond: (response: GroupResponse) => void): void {
+    if (request.api === 'FindCoordinator') throw new Error('FindCoordinator is answered by the broker, not a shard');
+    this.syncLeadership();
+    const shard = this.shardFor(request.groupId);
+    if (!shard) {
+      respond(notCoordinator(request));
+      return;
+    }
+    const gm = shard.groupManager;
+    switch (request.api) {
+      case 'JoinGroup': {
+        gm.joinGroup(request, respond);
+        return;
+      }
+      case 'SyncGroup': {
+        gm.syncGroup(request, respond);
+        return;
+      }
+      case 'Heartbeat': {
+        gm.heartbeat(request, respond);
+        return;
+      }
+      case 'LeaveGroup': {
+        gm.leaveGroup(request, respond);
+        return;
+      }
+      case 'OffsetFetch': {
+        respond(shard.offsetManager.fetchOffsets(request));
+        return;
+      }
+      case 'OffsetCommit': {
+        const validation = shard.offsetManager.prepareCommit(request, gm.groups.get(request.groupId));
+        if (validation.errorCode !== 'NONE' || validation.records.length === 0) {
+          respond({ api: 'OffsetCommit', topics: validation.topics });
+          return;
+        }
+        shard.ctx.append(validation.records, (error) => {
+          if (error) {
+            const code = coordinatorWriteError(error);
+            respond({
+              api: 'OffsetCommit',
+              topics: validation.topics.map((t) => ({
+                name: t.name,
+                partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: code })),
+              })),
+            } satisfies OffsetCommitResponse);
+            return;
+          }
+          // The same replay that loading uses applies the committed records.
+          for (const r of validation.records) shard.replay(r);
+          for (const t of request.topics) {
+            for (const p of t.partitions) {
+              this.deps.emit({
+                type: 'offsetCommitted',
+                groupId: request.groupId,
+                topic: t.name,
+                partition: p.partitionIndex,
+                offset: p.committedOffset,
+                memberId: request.memberId,
+                offsetsPartition: shard.ctx.offsetsPartition,
+                atMs: this.deps.scheduler.now(),
+              });
+            }
+          }
+          respond({ api: 'OffsetCommit', topics: validation.topics });
+        });
+        return;
+      }
+    }
+  }
+}
+
+function notCoordinator(request: Exclude<GroupRequest, { api: 'FindCoordinator' }>): GroupResponse {
+  const errorCode = 'NOT_COORDINATOR' as const;
+  switch (request.api) {
+    case 'JoinGroup':
+      return {
+        api: 'JoinGroup',
+        errorCode,
+        generationId: -1,
+        protocolType: null,
+        protocolName: null,
+        leader: '',
+        skipAssignment: false,
+        memberId: request.memberId,
+        members: [],
+      };
+    case 'SyncGroup':
+      return { api: 'SyncGroup', errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
+    case 'Heartbeat':
+      return { api: 'Heartbeat', errorCode };
+    case 'LeaveGroup':
+      return { api: 'LeaveGroup', errorCode, members: [] };
+    case 'OffsetFetch':
+      return { api: 'OffsetFetch', errorCode, topics: [] };
+    case 'OffsetCommit':
+      return {
+        api: 'OffsetCommit',
+        topics: request.topics.map((t) => ({
+          name: t.name,
+          partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })),
+        })),
+      };
+  }
+}
+
+/** A random (v4-style) UUID from the seeded Rng, as Kafka appends to member ids. */
+export function uuid(rng: Rng): string {
+  const hex = (n: number) => Array.from({ length: n }, () => rng.nextInt(16).toString(16)).join('');
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[rng.nextInt(4)]}${hex(3)}-${hex(12)}`;
+}

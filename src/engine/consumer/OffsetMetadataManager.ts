@@ -1,0 +1,163 @@
+import type { ClassicGroup } from './ClassicGroup';
+import type { CoordinatorContext, OffsetsRecord } from './CoordinatorContext';
+import type { GroupErrorCode, OffsetCommitRequest, OffsetFetchRequest, OffsetFetchResponse } from './groupProtocol';
+import { encodeOffsetCommitKey, encodeOffsetCommitValue, type OffsetCommitValue } from './offsetsSchema';
+
+/** A committed offset as the coordinator holds it (Kafka's OffsetAndMetadata). */
+export interface OffsetAndMetadata {
+  offset: number;
+  leaderEpoch: number;
+  metadata: string;
+  commitTimestamp: number;
+}
+
+export interface OffsetCommitValidation {
+  errorCode: GroupErrorCode;
+  /** Records to write and apply when the commit is accepted. */
+  records: OffsetsRecord[];
+  /** Per partition result for the response. */
+  topics: { name: string; partitions: { partitionIndex: number; errorCode: GroupErrorCode }[] }[];
+}
+
+/**
+ * Committed offsets of the groups in one `__consumer_offsets` partition
+ * (group-coordinator/.../OffsetMetadataManager.java). A commit is validated against the group
+ * (member, generation, state), turned into OffsetCommit records, and — once those records are
+ * committed to the partition — applied by replay(), the very method that rebuilds the offsets
+ * when another broker loads the partition. So "live" and "loaded" state cannot drift apart.
+ */
+export class OffsetMetadataManager {
+  /** groupId -> "topic\u0000partition" -> offset. */
+  readonly offsets = new Map<string, Map<string, OffsetAndMetadata>>();
+
+  constructor(private readonly ctx: CoordinatorContext) {}
+
+  /**
+   * ClassicGroup.validateOffsetCommit: a commit from outside the group protocol (generation -1,
+   * no member id) is accepted for an Empty or unknown group, as for assign()-only consumers and
+   * admin tools; a member's commit needs its member id and current generation, and is refused
+   * while the group awaits its assignment (CompletingRebalance). Commits during
+   * PreparingRebalance are accepted: that is what lets onPartitionsRevoked commit.
+   */
+  prepareCommit(req: OffsetCommitRequest, group: ClassicGroup | undefined): OffsetCommitValidation {
+    const partitionsWith = (errorCode: GroupErrorCode) =>
+      req.topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })),
+      }));
+    const reject = (errorCode: GroupErrorCode): OffsetCommitValidation => ({
+      errorCode,
+      records: [],
+      topics: partitionsWith(errorCode),
+    });
+    const simple = req.generationIdOrMemberEpoch < 0 && req.memberId === '';
+    if (group) {
+      if (group.is('Dead')) return reject('COORDINATOR_NOT_AVAILABLE');
+      if (simple) {
+        if (!group.is('Empty')) return reject('UNKNOWN_MEMBER_ID');
+      } else {
+        if (!group.members.has(req.memberId)) return reject('UNKNOWN_MEMBER_ID');
+        if (req.groupInstanceId !== null) {
+          const current = group.staticMemberId(req.groupInstanceId);
+          if (current !== undefined && current !== req.memberId) return reject('FENCED_INSTANCE_ID');
+        }
+        if (req.generationIdOrMemberEpoch !== group.generationId) return reject('ILLEGAL_GENERATION');
+        if (group.is('CompletingRebalance')) return reject('REBALANCE_IN_PROGRESS');
+      }
+    } else if (!simple) {
+      return reject('ILLEGAL_GENERATION');
+    }
+    const records: OffsetsRecord[] = [];
+    const topics = req.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => {
+        const metadata = p.committedMetadata ?? '';
+        if (metadata.length > this.ctx.config['offset.metadata.max.bytes']) {
+          return { partitionIndex: p.partitionIndex, errorCode: 'OFFSET_METADATA_TOO_LARGE' as GroupErrorCode };
+        }
+        const value: OffsetCommitValue = {
+          version: 3,
+          offset: p.committedOffset,
+          leaderEpoch: p.committedLeaderEpoch,
+          metadata,
+          commitTimestamp: this.ctx.now(),
+          expireTimestamp: -1,
+        };
+        records.push({
+          key: encodeOffsetCommitKey(req.groupId, t.name, p.partitionIndex),
+          value: encodeOffsetCommitValue(value),
+        });
+        return { partitionIndex: p.partitionIndex, errorCode: 'NONE' as GroupErrorCode };
+      }),
+    }));
+    return { errorCode: 'NONE', records, topics };
+  }
+
+  fetchOffsets(req: OffsetFetchRequest): OffsetFetchResponse {
+    const byGroup = this.offsets.get(req.groupId);
+    const topics =
+      req.topics ?? [...groupByTopic(byGroup)].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    return {
+      api: 'OffsetFetch',
+      errorCode: 'NONE',
+      topics: topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitionIndexes.map((partitionIndex) => {
+          const o = byGroup?.get(tpKey(t.name, partitionIndex));
+          return {
+            partitionIndex,
+            committedOffset: o ? o.offset : -1,
+            committedLeaderEpoch: o ? o.leaderEpoch : -1,
+            metadata: o ? o.metadata : '',
+            errorCode: 'NONE' as GroupErrorCode,
+          };
+        }),
+      })),
+    };
+  }
+
+  committed(groupId: string, topic: string, partition: number): OffsetAndMetadata | undefined {
+    return this.offsets.get(groupId)?.get(tpKey(topic, partition));
+  }
+
+  /** Applies an OffsetCommit record (null value: the offset was deleted). */
+  replay(group: string, topic: string, partition: number, value: OffsetCommitValue | null): void {
+    let byGroup = this.offsets.get(group);
+    if (value === null) {
+      byGroup?.delete(tpKey(topic, partition));
+      if (byGroup && byGroup.size === 0) this.offsets.delete(group);
+      return;
+    }
+    if (!byGroup) {
+      byGroup = new Map();
+      this.offsets.set(group, byGroup);
+    }
+    byGroup.set(tpKey(topic, partition), {
+      offset: value.offset,
+      leaderEpoch: value.leaderEpoch,
+      metadata: value.metadata,
+      commitTimestamp: value.commitTimestamp,
+    });
+  }
+
+  clear(): void {
+    this.offsets.clear();
+  }
+}
+
+export function tpKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
+
+function groupByTopic(byGroup: Map<string, OffsetAndMetadata> | undefined): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (!byGroup) return out;
+  for (const key of [...byGroup.keys()].sort()) {
+    const [topic, p] = key.split('\u0000') as [string, string];
+    const list = out.get(topic) ?? [];
+    list.push(Number(p));
+    out.set(topic, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a - b);
+  return out;
+}

@@ -1,0 +1,145 @@
+import type { GroupApiName, GroupRequest, GroupResponse } from './groupProtocol';
+import type { ClassicGroupState } from './ClassicGroup';
+
+/**
+ * Everything the consumer-group machinery does, as events the UI can animate: each request and
+ * response between a consumer and a broker (with send and arrival times, so it can be drawn in
+ * flight), each group state transition, each new generation with its full assignment, each
+ * offset commit, each poll. Times are simulated milliseconds from the engine clock.
+ */
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+export type ConsumerApiName = GroupApiName | 'Fetch' | 'ListOffsets' | 'Metadata';
+
+export type GroupEvent =
+  | {
+      type: 'groupRequestSent';
+      id: number;
+      api: ConsumerApiName;
+      from: string;
+      toBroker: number;
+      sentAtMs: number;
+      arriveAtMs: number;
+      body: GroupRequest | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
+    }
+  | {
+      type: 'groupResponseSent';
+      id: number;
+      api: ConsumerApiName;
+      fromBroker: number;
+      to: string;
+      sentAtMs: number;
+      arriveAtMs: number;
+      errorCode: string;
+      body: GroupResponse | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
+    }
+  | { type: 'groupMessageDropped'; id: number; api: ConsumerApiName; atMs: number; reason: string }
+  | {
+      type: 'groupStateChanged';
+      groupId: string;
+      coordinator: number;
+      from: ClassicGroupState | null;
+      to: ClassicGroupState;
+      generationId: number;
+      atMs: number;
+      reason: string;
+    }
+  | {
+      type: 'groupGenerationCompleted';
+      groupId: string;
+      coordinator: number;
+      generationId: number;
+      protocolName: string | null;
+      leader: string | null;
+      /** memberId -> partitions, sorted; every member present. */
+      assignment: Record<string, TopicPartitionRef[]>;
+      atMs: number;
+    }
+  | {
+      type: 'groupMemberAdded';
+      groupId: string;
+      memberId: string;
+      groupInstanceId: string | null;
+      reason: string;
+      atMs: number;
+    }
+  | {
+      type: 'groupMemberRemoved';
+      groupId: string;
+      memberId: string;
+      groupInstanceId: string | null;
+      reason: string;
+      atMs: number;
+    }
+  | {
+      type: 'groupMemberReplaced';
+      groupId: string;
+      oldMemberId: string;
+      newMemberId: string;
+      groupInstanceId: string;
+      atMs: number;
+    }
+  | {
+      type: 'coordinatorLoaded';
+      broker: number;
+      offsetsPartition: number;
+      groups: string[];
+      recordsReplayed: number;
+      atMs: number;
+    }
+  | {
+      type: 'coordinatorUnloaded';
+      broker: number;
+      offsetsPartition: number;
+      groups: string[];
+      recordsReplayed: number;
+      atMs: number;
+    }
+  | {
+      type: 'offsetCommitted';
+      groupId: string;
+      topic: string;
+      partition: number;
+      offset: number;
+      memberId: string;
+      offsetsPartition: number;
+      atMs: number;
+    }
+  | {
+      type: 'consumerPolled';
+      consumerId: string;
+      groupId: string | null;
+      records: { topic: string; partition: number; fromOffset: number; count: number }[];
+      atMs: number;
+    }
+  | {
+      type: 'consumerRebalanceCallback';
+      consumerId: string;
+      groupId: string;
+      callback: 'onPartitionsRevoked' | 'onPartitionsAssigned' | 'onPartitionsLost';
+      partitions: TopicPartitionRef[];
+      generationId: number;
+      atMs: number;
+    }
+  | {
+      type: 'consumerStateChanged';
+      consumerId: string;
+      groupId: string | null;
+      state: string;
+      atMs: number;
+      reason: string;
+    }
+  | {
+      type: 'consumerOffsetReset';
+      consumerId: string;
+      topic: string;
+      partition: number;
+      strategy: string;
+      offset: number;
+      atMs: number;
+    }
+  | { type: 'consumerError'; consumerId: string; error: string; message: string; atMs: number }
+  | { type: 'zk'; [k: string]: unknown };
