@@ -1,0 +1,277 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../Clock';
+import type { Store } from '../Store';
+import { PartitionLog } from './PartitionLog';
+import { StoreWriter } from './StoreWriter';
+import { MapStore, makeBatch, makeRecords } from './testSupport';
+
+const T0 = 1_700_000_000_000;
+const DIR = 'payments-3';
+
+function openLog(store: Store, config: Record<string, number | string> = {}, clock = new ManualClock(T0)) {
+  const writer = new StoreWriter(store);
+  return { log: new PartitionLog({ dir: DIR, config, clock, writer }), writer, clock };
+}
+
+/** The segment files of `dir` as they are in memory right now. */
+function memoryFiles(log: PartitionLog): Map<string, Uint8Array> {
+  const m = new Map<string, Uint8Array>();
+  for (const s of log.logSegments) {
+    m.set(`${log.dir}/${s.logFileName}`, s.log.copy());
+    m.set(`${log.dir}/${s.indexFileName}`, s.offsetIndex.toBytes());
+    m.set(`${log.dir}/${s.timeIndexFileName}`, s.timeIndex.toBytes());
+  }
+  return m;
+}
+
+function storedSegmentFiles(store: MapStore): Map<string, Uint8Array> {
+  return new Map([...store.files].filter(([k]) => /\.(log|index|timeindex)$/.test(k)));
+}
+
+describe('write-behind flushing', () => {
+  it("with Kafka's default (never flush) appended bytes stay in memory until a roll or an explicit flush", async () => {
+    const store = new MapStore();
+    const { log, writer } = openLog(store);
+    log.appendAsLeader(makeBatch(makeRecords(5, 50)));
+    await writer.settled();
+    expect(store.files.get(`${DIR}/00000000000000000000.log`)?.length).toBe(0); // created, nothing flushed
+    const [info] = log.segmentInfos();
+    expect(info).toMatchObject({ flushedBytes: 0, active: true });
+    expect(info?.unflushedBytes).toBe(log.size);
+    expect(log.recoveryPoint).toBe(0);
+    log.flush();
+    await writer.settled();
+    expect(storedSegmentFiles(store)).toEqual(memoryFiles(log));
+    expect(log.recoveryPoint).toBe(5);
+    expect(log.segmentInfos()[0]?.unflushedBytes).toBe(0);
+  });
+
+  it('flush.messages flushes once that many messages are unflushed', () => {
+    const store = new MapStore();
+    const { log } = openLog(store, { 'flush.messages': 4 });
+    expect(log.appendAsLeader(makeBatch(makeRecords(3))).flushed).toBe(false);
+    expect(log.unflushedMessages).toBe(3);
+    expect(log.appendAsLeader(makeBatch(makeRecords(1))).flushed).toBe(true);
+    expect(log.unflushedMessages).toBe(0);
+  });
+
+  it('flush.ms flushes when that long has passed since the last flush (maybeFlush from the engine tick)', () => {
+    const store = new MapStore();
+    const { log, clock } = openLog(store, { 'flush.ms': 1000 });
+    log.appendAsLeader(makeBatch(makeRecords(2)));
+    clock.advance(999);
+    expect(log.maybeFlush()).toBe(false);
+    clock.advance(1);
+    expect(log.maybeFlush()).toBe(true);
+    expect(log.unflushedBytes()).toBe(0);
+  });
+
+  it('a roll hands the rolled segment to the Store (Kafka schedules that flush on roll)', async () => {
+    const store = new MapStore();
+    const { log, writer } = openLog(store, { 'segment.bytes': 500 });
+    for (let i = 0; i < 6; i++) log.appendAsLeader(makeBatch(makeRecords(2, 60)));
+    await writer.settled();
+    const [first, ...rest] = log.segmentInfos();
+    expect(first?.unflushedBytes).toBe(0);
+    expect(store.files.get(`${DIR}/${first?.logFileName}`)?.length).toBe(first?.sizeInBytes);
+    expect(rest.at(-1)?.unflushedBytes).toBeGreaterThan(0);
+  });
+
+  it('never awaits the Store: operations are issued in order and complete behind the log', async () => {
+    // A Store whose operations complete only when the test says so.
+    const release: (() => void)[] = [];
+    const later = () => new Promise<void>((r) => release.push(r));
+    const slow: Store = {
+      list: async () => [],
+      read: async () => null,
+      write: later,
+      append: later,
+      truncate: later,
+      delete: later,
+    };
+    const { log, writer } = openLog(slow, { 'flush.messages': 1 });
+    log.appendAsLeader(makeBatch(makeRecords(1)));
+    expect(writer.inFlight).toBe(5); // the append returned before the Store finished anything
+    for (const r of release) r();
+    await writer.settled();
+    expect(writer.inFlight).toBe(0);
+    // 3 file creations, the leader-epoch-checkpoint (epoch 0 starts at 0), 1 append of the .log
+    expect(writer.operationsIssued).toBe(5);
+  });
+
+  it('records Store failures instead of throwing into the log', async () => {
+    const failing: Store = {
+      list: async () => [],
+      read: async () => null,
+      write: async () => {
+        throw new Error('quota exceeded');
+      },
+      append: async () => {},
+      truncate: async () => {},
+      delete: async () => {},
+    };
+    const { log, writer } = openLog(failing);
+    log.appendAsLeader(makeBatch(makeRecords(1)));
+    await writer.settled();
+    expect(writer.failures.length).toBe(4); // 3 file creations + the epoch checkpoint
+    expect(writer.failures[0]?.operation).toMatchObject({ op: 'write' });
+  });
+});
+
+describe('PartitionLog.load (recovery)', () => {
+  async function writtenLog(
+    config: Record<string, number | string> = { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+  ) {
+    const store = new MapStore();
+    const { log, writer } = openLog(store, config);
+    for (let i = 0; i < 25; i++) log.appendAsLeader(makeBatch(makeRecords(3, 30, T0 + i)), i < 12 ? 0 : 1);
+    log.flush();
+    await writer.settled();
+    return { store, log };
+  }
+
+  it('reloads exactly what was flushed: same segments, same indexes, nothing rebuilt', async () => {
+    const { store, log } = await writtenLog();
+    const { log: loaded, report } = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+    );
+    expect(report.segments.length).toBe(log.logSegments.length);
+    for (const s of report.segments) {
+      expect(s.bytesTruncated).toBe(0);
+      expect(s.offsetIndex.rebuilt).toBe(false);
+      expect(s.batchesValidated).toBeGreaterThan(0);
+    }
+    // Only the active segment's time index differs: recovery adds the closing entry, as Kafka's does.
+    expect(report.segments.filter((s) => s.timeIndex.rebuilt).length).toBeLessThanOrEqual(1);
+    expect(report).toMatchObject({ logStartOffset: 0, logEndOffset: 75, leaderEpochCheckpoint: 'loaded' });
+    expect(report.leaderEpochs).toEqual([
+      { epoch: 0, startOffset: 0 },
+      { epoch: 1, startOffset: 36 },
+    ]);
+    for (let o = 0; o < 75; o += 7) expect(loaded.lookup(o, { trace: false }).answer.record?.offset).toBe(o);
+    expect(loaded.appendAsLeader(makeBatch(makeRecords(1)), 1).firstOffset).toBe(75);
+  });
+
+  it('a power failure loses only what was never flushed', async () => {
+    const store = new MapStore();
+    const { log, writer } = openLog(store, { 'flush.messages': 10 });
+    for (let i = 0; i < 4; i++) log.appendAsLeader(makeBatch(makeRecords(3)));
+    expect(log.recoveryPoint).toBe(12);
+    log.appendAsLeader(makeBatch(makeRecords(3))); // 3 unflushed messages, lost on power failure
+    await writer.settled();
+    const { log: loaded } = await PartitionLog.load(store, DIR, {}, new ManualClock(T0));
+    expect(loaded.logEndOffset).toBe(12);
+  });
+
+  it('truncates a torn tail, deletes the segments after it, and fixes the Store', async () => {
+    const { store, log } = await writtenLog();
+    const second = log.logSegments[1];
+    const path = `${DIR}/${second?.logFileName}`;
+    const bytes = store.files.get(path) as Uint8Array;
+    store.files.set(path, bytes.slice(0, bytes.length - 7));
+    const writer = new StoreWriter(store);
+    const { log: loaded, report } = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+      writer,
+    );
+    const seg = report.segments[1];
+    expect(seg?.bytesTruncated).toBeGreaterThan(0);
+    expect(seg?.truncationReason).toMatch(/truncated/);
+    expect(report.deletedSegments.length).toBe(log.logSegments.length - 2);
+    expect(loaded.logSegments.length).toBe(2);
+    expect(loaded.logEndOffset).toBe(second?.nextOffset ? second.nextOffset - 3 : -1);
+    await writer.settled();
+    expect(store.files.get(path)?.length).toBe(seg?.validBytes);
+    expect([...store.files.keys()].filter((k) => k.endsWith('.log')).length).toBe(2);
+    // A second load finds nothing left to repair.
+    const again = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+    );
+    expect(again.report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
+    expect(again.log.logEndOffset).toBe(loaded.logEndOffset);
+  });
+
+  it('rebuilds an index file full of garbage and writes the repaired one back', async () => {
+    const { store, log } = await writtenLog();
+    const first = log.logSegments[0];
+    const indexPath = `${DIR}/${first?.indexFileName}`;
+    const good = store.files.get(indexPath) as Uint8Array;
+    expect(good.length).toBeGreaterThan(0);
+    store.files.set(indexPath, new Uint8Array(good.length + 8).fill(0x7f));
+    const writer = new StoreWriter(store);
+    const { report } = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+      writer,
+    );
+    expect(report.segments[0]?.offsetIndex).toMatchObject({ rebuilt: true, rebuiltEntries: good.length / 8 });
+    await writer.settled();
+    expect(store.files.get(indexPath)).toEqual(good);
+  });
+
+  it('loads a real Kafka 3.7.0 partition directory and finds its index files already correct', async () => {
+    const dir = join(import.meta.dirname, '..', 'codec', 'fixtures', 'kafka-3.7.0', '__consumer_offsets-6');
+    const store = new MapStore();
+    for (const f of ['00000000000000000000.log', '00000000000000000000.index', '00000000000000000000.timeindex']) {
+      await store.write(`__consumer_offsets-6/${f}`, new Uint8Array(readFileSync(join(dir, f))));
+    }
+    // The broker's leader-epoch-checkpoint for this partition (real_segments.json).
+    await store.write('__consumer_offsets-6/leader-epoch-checkpoint', new TextEncoder().encode('0\n1\n0 0\n'));
+    const writer = new StoreWriter(store);
+    const { log, report } = await PartitionLog.load(store, '__consumer_offsets-6', {}, new ManualClock(T0), writer);
+    expect(report.segments).toEqual([
+      expect.objectContaining({
+        baseOffset: 0,
+        bytesRead: 13751,
+        batchesValidated: 13,
+        bytesTruncated: 0,
+        offsetIndex: { storedEntries: 2, rebuiltEntries: 2, rebuilt: false },
+        timeIndex: { storedEntries: 3, rebuiltEntries: 3, rebuilt: false },
+      }),
+    ]);
+    expect(report.leaderEpochs).toEqual([{ epoch: 0, startOffset: 0 }]);
+    expect(log.logEndOffset).toBe(13);
+    await writer.settled();
+    expect(writer.operationsIssued).toBe(0); // nothing needed repair
+    const { answer } = log.lookup(9);
+    expect(answer.indexEntry).toMatchObject({ offset: 7, position: 9571 });
+    expect(answer.position).toBe(13225);
+  });
+
+  it('persists truncation so a reload sees the truncated log', async () => {
+    const { store, log } = await writtenLog();
+    const writer = log.writer;
+    log.truncateTo(40);
+    log.appendAsLeader(makeBatch(makeRecords(2, 30, T0 + 99)), 2);
+    log.flush();
+    await writer.settled();
+    const { log: loaded, report } = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+    );
+    expect(loaded.logEndOffset).toBe(log.logEndOffset);
+    expect(report.segments.every((s) => !s.offsetIndex.rebuilt)).toBe(true);
+    expect(loaded.leaderEpochCache.entries).toEqual(log.leaderEpochCache.entries);
+    expect(loaded.fetch(0, 1 << 24).records.length).toBe(log.fetch(0, 1 << 24).records.length);
+  });
+
+  it('an empty directory loads as an empty log at offset 0', async () => {
+    const { log, report } = await PartitionLog.load(new MapStore(), 'fresh-0', {}, new ManualClock(T0));
+    expect([log.logStartOffset, log.logEndOffset, report.segments.length]).toEqual([0, 0, 0]);
+  });
+});
