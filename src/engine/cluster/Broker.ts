@@ -1,0 +1,528 @@
+import { isKafkaError } from '../errors';
+import type { BrokerServices, ClusterServices } from './BrokerServices';
+import { Controller } from './Controller';
+import type { BrokerDownHow } from './events';
+import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
+import { ReplicaFetcher } from './ReplicaFetcher';
+import { ReplicaManager, tpKey } from './ReplicaManager';
+import {
+  brokerNodeId,
+  type ErrorCode,
+  type KafkaRequest,
+  type KafkaResponse,
+  type LeaderAndIsrPartitionState,
+  type LeaderAndIsrRequest,
+  type MetadataBroker,
+  type MetadataRequest,
+  type MetadataResponse,
+  type UpdateMetadataRequest,
+} from './requests';
+
+/**
+ * A Kafka broker (KafkaServer + KafkaApis): registers itself in the coordination store under
+ * `/brokers/ids/<id>` (ephemeral, tied to its session), keeps the session alive with heartbeats
+ * every third of `zookeeper.session.timeout.ms`, takes part in controller election, answers
+ * requests, and holds its replicas in a ReplicaManager with one ReplicaFetcher per leader it
+ * follows.
+ *
+ * How a broker goes down:
+ *  - kill: the process dies. Connections reset; the page cache survives, so every appended byte
+ *    is still there at restart. The session lingers until it expires.
+ *  - powerFail: the machine dies. Unflushed bytes are lost; peers hear nothing.
+ *  - stop: a clean shutdown. Controlled shutdown first (the controller moves leadership away),
+ *    then logs are flushed and the session is closed, so the controller reacts at once.
+ * After a restart, the broker re-registers once its old session's ephemeral node is gone.
+ */
+export type BrokerState = 'running' | 'shuttingDown' | 'down';
+
+export interface PartitionMetadataState extends LeaderAndIsrPartitionState {
+  offlineReplicas: number[];
+}
+
+/** What a broker knows of the cluster from UpdateMetadata (Kafka's MetadataCache). */
+export class MetadataCache {
+  controllerId = -1;
+  controllerEpoch = -1;
+  brokers = new Map<number, MetadataBroker>();
+  topics = new Map<string, Map<number, PartitionMetadataState>>();
+}
+
+export class Broker {
+  state: BrokerState = 'down';
+  downHow: BrokerDownHow | null = null;
+  sessionId = 0;
+  brokerEpoch = -1;
+  /** The highest controller epoch this broker has accepted a request from. */
+  controllerEpochSeen = -1;
+  metadata = new MetadataCache();
+  readonly replicaManager: ReplicaManager;
+  readonly controller: Controller;
+  private fetchers = new Map<number, ReplicaFetcher>();
+  private tasks: { cancel(): void }[] = [];
+  private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
+  private readonly services: BrokerServices;
+  /** Producer ids handed out: blocks of 1000 claimed from /latest_producer_id_block. */
+  private producerIdBlock: { next: number; end: number } | null = null;
+  private shutdownAttempt = 0;
+  private generation = 0;
+
+  constructor(
+    readonly id: number,
+    readonly rack: string | null,
+    readonly logDirs: string[],
+    cluster: ClusterServices,
+  ) {
+    this.services = {
+      ...cluster,
+      metadataHasPartition: (topic, partition) => this.metadata.topics.get(topic)?.has(partition) ?? false,
+      sendToController: (request) => this.sendToController(request),
+      brokerEpoch: () => this.brokerEpoch,
+    };
+    this.replicaManager = new ReplicaManager(id, logDirs, this.services);
+    this.controller = new Controller(this, this.services);
+  }
+
+  get node(): string {
+    return brokerNodeId(this.id);
+  }
+
+  get isRunning(): boolean {
+    return this.state !== 'down';
+  }
+
+  private now(): number {
+    return this.services.scheduler.now();
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  startup(): void {
+    if (this.state !== 'down') return;
+    this.generation++;
+    this.state = 'running';
+    this.downHow = null;
+    this.metadata = new MetadataCache();
+    this.controllerEpochSeen = -1;
+    this.shutdownAttempt = 0;
+    const endpoint: NetworkEndpoint = {
+      onRequest: (m) => this.onRequest(m),
+      onResponse: (m) => this.onResponse(m),
+      onDisconnect: (_peer, cid) => this.onDisconnect(cid),
+    };
+    this.services.network.attach(this.node, endpoint);
+    this.services.emit({
+      type: 'brokerStarted',
+      broker: this.id,
+      rack: this.rack,
+      logDirs: [...this.logDirs],
+      atMs: this.now(),
+    });
+    const c = this.services.config;
+    this.openSession();
+    const timeout = c['zookeeper.session.timeout.ms'];
+    this.tasks.push(this.services.scheduler.schedulePeriodic(timeout / 3, timeout / 3, () => this.heartbeat()));
+    const lag = c['replica.lag.time.max.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(lag / 2, lag / 2, () => this.replicaManager.maybeShrinkIsr()),
+    );
+    const cp = c['replica.high.watermark.checkpoint.interval.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(cp, cp, () => this.replicaManager.checkpointHighWatermarks()),
+    );
+    this.registerBroker();
+  }
+
+  private openSession(): void {
+    this.sessionId = this.services.zk.createSession(this.node, this.services.config['zookeeper.session.timeout.ms']);
+  }
+
+  /** Creates /brokers/ids/<id>; while a previous incarnation's node lingers, retries. */
+  private registerBroker(): void {
+    if (this.state !== 'running' || this.services.network.isIsolated(this.node)) {
+      this.scheduleRegisterRetry();
+      return;
+    }
+    const zk = this.services.zk;
+    const path = `/brokers/ids/${this.id}`;
+    try {
+      if (!zk.exists('/brokers/ids')) zk.createRecursive('/brokers/ids', null);
+      zk.create(
+        path,
+        {
+          version: 5,
+          host: `broker-${this.id}`,
+          port: 9092,
+          rack: this.rack,
+          endpoints: [`PLAINTEXT://broker-${this.id}:9092`],
+          timestamp: String(this.now()),
+        },
+        { ephemeralSessionId: this.sessionId },
+      );
+    } catch (e) {
+      if (isKafkaError(e, 'NODE_EXISTS')) {
+        this.scheduleRegisterRetry();
+        return;
+      }
+      throw e;
+    }
+    this.brokerEpoch = zk.getData(path).stat.czxid;
+    this.services.emit({ type: 'brokerRegistered', broker: this.id, brokerEpoch: this.brokerEpoch, atMs: this.now() });
+    this.controller.startup();
+  }
+
+  private scheduleRegisterRetry(): void {
+    const gen = this.generation;
+    this.services.scheduler.schedule(1000, () => {
+      if (this.generation === gen && this.state === 'running') this.registerBroker();
+    });
+  }
+
+  private heartbeat(): void {
+    if (this.services.network.isIsolated(this.node)) return; // ZooKeeper is unreachable
+    if (this.services.zk.heartbeat(this.sessionId)) return;
+    // Back in touch after the session expired: a new session, registration and election.
+    this.controller.onSessionExpired();
+    this.openSession();
+    this.brokerEpoch = -1;
+    this.registerBroker();
+  }
+
+  /** Whether this broker can talk to the coordination store right now. */
+  zkReachable(): boolean {
+    return (
+      this.state !== 'down' &&
+      !this.services.network.isIsolated(this.node) &&
+      this.services.zk.isSessionLive(this.sessionId)
+    );
+  }
+
+  down(how: BrokerDownHow): void {
+    if (this.state === 'down') return;
+    this.state = 'down';
+    this.downHow = how;
+    this.generation++;
+    for (const t of this.tasks) t.cancel();
+    this.tasks = [];
+    for (const f of this.fetchers.values()) f.shutdown();
+    this.fetchers.clear();
+    this.controllerRequests.clear();
+    this.controller.onProcessDown();
+    this.replicaManager.checkpointHighWatermarks();
+    let lost = 0;
+    if (how === 'stopped') {
+      this.replicaManager.flushAll();
+      this.services.zk.closeSession(this.sessionId);
+    }
+    this.services.network.detach(this.node, how === 'killed');
+    if (how === 'powerFailed') lost = this.replicaManager.loseUnflushed();
+    this.replicaManager.onProcessDown();
+    this.producerIdBlock = null;
+    this.services.emit({ type: 'brokerDown', broker: this.id, how, lostUnflushedBytes: lost, atMs: this.now() });
+  }
+
+  /** Clean shutdown: ask the controller to move leadership off this broker, then stop. */
+  controlledShutdown(): void {
+    if (this.state !== 'running') return;
+    if (!this.services.config['controlled.shutdown.enable']) {
+      this.down('stopped');
+      return;
+    }
+    this.state = 'shuttingDown';
+    this.tryControlledShutdown();
+  }
+
+  private tryControlledShutdown(): void {
+    if (this.state !== 'shuttingDown') return;
+    const c = this.services.config;
+    if (this.shutdownAttempt > c['controlled.shutdown.max.retries']) {
+      this.down('stopped');
+      return;
+    }
+    this.shutdownAttempt++;
+    const gen = this.generation;
+    const sent = this.sendToController(
+      { api: 'ControlledShutdown', brokerId: this.id, brokerEpoch: this.brokerEpoch },
+      (r) => {
+        if (this.generation !== gen || r.api !== 'ControlledShutdown') return;
+        this.services.emit({
+          type: 'controlledShutdown',
+          broker: this.id,
+          remaining: r.remainingPartitions.length,
+          atMs: this.now(),
+        });
+        if (r.errorCode === 'NONE' && r.remainingPartitions.length === 0) this.down('stopped');
+        else
+          this.services.scheduler.schedule(c['controlled.shutdown.retry.backoff.ms'], () =>
+            this.tryControlledShutdown(),
+          );
+      },
+    );
+    const retry = sent ? c['controller.socket.timeout.ms'] : c['controlled.shutdown.retry.backoff.ms'];
+    this.services.scheduler.schedule(retry, () => {
+      if (this.generation === gen && this.state === 'shuttingDown') this.tryControlledShutdown();
+    });
+  }
+
+  // ------------------------------------------------------------------ messaging
+
+  /** Sends to the controller this broker knows of; the callback gets the response. */
+  sendToController(request: KafkaRequest, onResponse?: (r: KafkaResponse) => void): boolean {
+    if (this.state === 'down') return false;
+    const controllerId = this.currentControllerId();
+    if (controllerId < 0) return false;
+    const cid = this.services.network.send(this.node, brokerNodeId(controllerId), request);
+    if (onResponse) this.controllerRequests.set(cid, onResponse);
+    return true;
+  }
+
+  /** The controller per the store (as Kafka brokers watch /controller), else per metadata. */
+  private currentControllerId(): number {
+    if (this.zkReachable()) {
+      const data = this.services.zk.tryGetData('/controller') as { brokerid?: number } | null;
+      return data?.brokerid ?? -1;
+    }
+    return this.metadata.controllerId;
+  }
+
+  /** Sends a request from this broker (controller channel, fetchers). */
+  send(to: number, request: KafkaRequest, onResponse?: (r: KafkaResponse) => void): number {
+    const cid = this.services.network.send(this.node, brokerNodeId(to), request);
+    if (onResponse) this.controllerRequests.set(cid, onResponse);
+    return cid;
+  }
+
+  private onResponse(message: ResponseMessage): void {
+    if (this.state === 'down') return;
+    const cb = this.controllerRequests.get(message.correlationId);
+    if (cb) {
+      this.controllerRequests.delete(message.correlationId);
+      cb(message.body);
+      return;
+    }
+    if (message.body.api === 'AlterPartition') {
+      this.replicaManager.handleAlterPartitionResponse(message.body);
+      return;
+    }
+    const leader = Number(message.from.slice('broker-'.length));
+    this.fetchers.get(leader)?.onResponse(message);
+  }
+
+  private onDisconnect(correlationId: number): void {
+    this.controllerRequests.delete(correlationId);
+    for (const f of this.fetchers.values()) f.onDisconnect(correlationId);
+  }
+
+  private onRequest(message: RequestMessage): void {
+    if (this.state === 'down') return;
+    const body = message.body;
+    const reply = (r: KafkaResponse) => {
+      if (this.state !== 'down') this.services.network.reply(message, r);
+    };
+    switch (body.api) {
+      case 'Produce':
+        this.replicaManager.handleProduce(body, reply);
+        return;
+      case 'Fetch':
+        this.replicaManager.handleFetch(body, reply);
+        return;
+      case 'ListOffsets':
+        reply(this.replicaManager.handleListOffsets(body));
+        return;
+      case 'OffsetsForLeaderEpoch':
+        reply(this.replicaManager.handleOffsetsForLeaderEpoch(body));
+        return;
+      case 'Metadata':
+        reply(this.handleMetadata(body));
+        return;
+      case 'InitProducerId':
+        reply(this.handleInitProducerId());
+        return;
+      case 'LeaderAndIsr':
+        reply(this.handleLeaderAndIsr(body));
+        return;
+      case 'UpdateMetadata': {
+        const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+        if (!stale) this.applyUpdateMetadata(body);
+        reply({ api: 'UpdateMetadata', errorCode: stale ?? 'NONE' });
+        return;
+      }
+      case 'StopReplica': {
+        const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+        if (!stale) {
+          for (const p of body.partitions) {
+            this.stopFetching(p.topicName, p.partitionIndex);
+            if (p.deletePartition) this.replicaManager.deletePartition(p.topicName, p.partitionIndex);
+            else this.replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
+          }
+        }
+        reply({
+          api: 'StopReplica',
+          errorCode: stale ?? 'NONE',
+          partitionErrors: body.partitions.map((p) => ({
+            topicName: p.topicName,
+            partitionIndex: p.partitionIndex,
+            errorCode: 'NONE' as ErrorCode,
+          })),
+        });
+        return;
+      }
+      case 'AlterPartition':
+      case 'ControlledShutdown':
+        this.controller.handleRequest(body, reply);
+        return;
+    }
+  }
+
+  /** Fencing: a request from an older controller than one already heard from is refused. */
+  private checkControllerEpoch(epoch: number, api: string): ErrorCode | null {
+    if (epoch < this.controllerEpochSeen) {
+      this.services.emit({
+        type: 'staleControllerRequestRejected',
+        broker: this.id,
+        api,
+        requestControllerEpoch: epoch,
+        knownControllerEpoch: this.controllerEpochSeen,
+        atMs: this.now(),
+      });
+      return 'STALE_CONTROLLER_EPOCH';
+    }
+    this.controllerEpochSeen = epoch;
+    return null;
+  }
+
+  private handleLeaderAndIsr(body: LeaderAndIsrRequest) {
+    const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+    if (stale) return { api: 'LeaderAndIsr' as const, errorCode: stale, partitionErrors: [] };
+    if (body.brokerEpoch >= 0 && this.brokerEpoch >= 0 && body.brokerEpoch < this.brokerEpoch)
+      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
+    const partitionErrors = body.partitionStates.map((s) => {
+      const { error, becameFollowerOf } = this.replicaManager.becomeLeaderOrFollower(s);
+      if (error === 'NONE') {
+        const p = this.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
+        if (p?.isLeader) this.stopFetching(s.topicName, s.partitionIndex);
+        else if (p && becameFollowerOf !== null) this.startFetching(p.topic, p.partition, becameFollowerOf);
+        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0) this.stopFetching(s.topicName, s.partitionIndex);
+      }
+      return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
+    });
+    return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
+  }
+
+  private startFetching(topic: string, partition: number, leader: number): void {
+    this.stopFetching(topic, partition);
+    const p = this.replicaManager.partitions.get(tpKey(topic, partition));
+    if (!p) return;
+    let f = this.fetchers.get(leader);
+    if (!f) {
+      f = new ReplicaFetcher(this.id, leader, this.services, this.replicaManager);
+      this.fetchers.set(leader, f);
+    }
+    f.addPartition(p);
+  }
+
+  private stopFetching(topic: string, partition: number): void {
+    for (const f of this.fetchers.values()) f.removePartition(topic, partition);
+  }
+
+  private applyUpdateMetadata(body: UpdateMetadataRequest): void {
+    const m = this.metadata;
+    m.controllerId = body.controllerId;
+    m.controllerEpoch = body.controllerEpoch;
+    m.brokers = new Map(body.liveBrokers.map((b) => [b.nodeId, { ...b }]));
+    for (const t of body.deletedTopics) m.topics.delete(t);
+    for (const s of body.partitionStates) {
+      let t = m.topics.get(s.topicName);
+      if (!t) {
+        t = new Map();
+        m.topics.set(s.topicName, t);
+      }
+      t.set(s.partitionIndex, { ...s, offlineReplicas: [...s.offlineReplicas] });
+    }
+  }
+
+  private handleMetadata(body: MetadataRequest): MetadataResponse {
+    const m = this.metadata;
+    const names = body.topics ?? [...m.topics.keys()].sort();
+    return {
+      api: 'Metadata',
+      throttleTimeMs: 0,
+      brokers: [...m.brokers.values()].sort((a, b) => a.nodeId - b.nodeId).map((b) => ({ ...b })),
+      clusterId: this.services.clusterId,
+      controllerId: m.controllerId,
+      topics: names.map((name) => {
+        const parts = m.topics.get(name);
+        if (!parts)
+          return {
+            errorCode: 'UNKNOWN_TOPIC_OR_PARTITION' as ErrorCode,
+            name,
+            isInternal: name.startsWith('__'),
+            partitions: [],
+          };
+        return {
+          errorCode: 'NONE' as ErrorCode,
+          name,
+          isInternal: name.startsWith('__'),
+          partitions: [...parts.values()]
+            .sort((a, b) => a.partitionIndex - b.partitionIndex)
+            .map((s) => ({
+              errorCode: (s.leader < 0 ? 'LEADER_NOT_AVAILABLE' : 'NONE') as ErrorCode,
+              partitionIndex: s.partitionIndex,
+              leaderId: s.leader,
+              leaderEpoch: s.leaderEpoch,
+              replicaNodes: [...s.replicas],
+              isrNodes: [...s.isr],
+              offlineReplicas: [...s.offlineReplicas],
+            })),
+        };
+      }),
+    };
+  }
+
+  /**
+   * Producer ids come in blocks claimed from `/latest_producer_id_block` (Kafka's
+   * ZkProducerIdManager, PRODUCER_ID_BLOCK_SIZE = 1000), so no two brokers hand out the same id.
+   */
+  private handleInitProducerId() {
+    const fail = (errorCode: ErrorCode) => ({
+      api: 'InitProducerId' as const,
+      throttleTimeMs: 0,
+      errorCode,
+      producerId: -1,
+      producerEpoch: -1,
+    });
+    if (!this.producerIdBlock || this.producerIdBlock.next > this.producerIdBlock.end) {
+      if (!this.zkReachable()) return fail('COORDINATOR_NOT_AVAILABLE');
+      const zk = this.services.zk;
+      const path = '/latest_producer_id_block';
+      const current = zk.exists(path);
+      let start = 0;
+      if (current) {
+        const data = zk.getData(path).data as { block_end: number };
+        start = data.block_end + 1;
+      }
+      const block = { version: 1, broker: this.id, block_start: start, block_end: start + 999 };
+      try {
+        if (current) zk.setData(path, block, current.version);
+        else zk.create(path, block);
+      } catch {
+        return fail('COORDINATOR_LOAD_IN_PROGRESS');
+      }
+      this.producerIdBlock = { next: start, end: start + 999 };
+    }
+    const producerId = this.producerIdBlock.next++;
+    this.services.emit({
+      type: 'producerIdAllocated',
+      broker: this.id,
+      producerId,
+      producerEpoch: 0,
+      atMs: this.now(),
+    });
+    return {
+      api: 'InitProducerId' as const,
+      throttleTimeMs: 0,
+      errorCode: 'NONE' as ErrorCode,
+      producerId,
+      producerEpoch: 0,
+    };
+  }
+}

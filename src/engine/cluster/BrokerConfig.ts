@@ -1,0 +1,77 @@
+import { KafkaError } from '../errors';
+
+/**
+ * Broker settings that drive the cluster's behaviour, by Kafka's names and with Kafka's
+ * defaults (KafkaConfig / ReplicationConfigs / ZkConfigs, Kafka 3.x). The UI uses smaller
+ * timeouts so failures play out in seconds; the semantics stay Kafka's.
+ */
+export interface BrokerConfig {
+  'zookeeper.session.timeout.ms': number;
+  'replica.lag.time.max.ms': number;
+  'replica.fetch.wait.max.ms': number;
+  'replica.fetch.min.bytes': number;
+  'replica.fetch.max.bytes': number;
+  'replica.fetch.backoff.ms': number;
+  'replica.socket.timeout.ms': number;
+  'replica.high.watermark.checkpoint.interval.ms': number;
+  'controller.socket.timeout.ms': number;
+  'auto.leader.rebalance.enable': boolean;
+  'leader.imbalance.check.interval.seconds': number;
+  'leader.imbalance.per.broker.percentage': number;
+  'controlled.shutdown.enable': boolean;
+  'controlled.shutdown.max.retries': number;
+  'controlled.shutdown.retry.backoff.ms': number;
+  'default.replication.factor': number;
+  'num.partitions': number;
+  'min.insync.replicas': number;
+  'unclean.leader.election.enable': boolean;
+  'delete.topic.enable': boolean;
+}
+
+export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze({
+  'zookeeper.session.timeout.ms': 18_000,
+  'replica.lag.time.max.ms': 30_000,
+  'replica.fetch.wait.max.ms': 500,
+  'replica.fetch.min.bytes': 1,
+  'replica.fetch.max.bytes': 1024 * 1024,
+  'replica.fetch.backoff.ms': 1000,
+  'replica.socket.timeout.ms': 30_000,
+  'replica.high.watermark.checkpoint.interval.ms': 5000,
+  'controller.socket.timeout.ms': 30_000,
+  'auto.leader.rebalance.enable': true,
+  'leader.imbalance.check.interval.seconds': 300,
+  'leader.imbalance.per.broker.percentage': 10,
+  'controlled.shutdown.enable': true,
+  'controlled.shutdown.max.retries': 3,
+  'controlled.shutdown.retry.backoff.ms': 5000,
+  'default.replication.factor': 1,
+  'num.partitions': 1,
+  'min.insync.replicas': 1,
+  'unclean.leader.election.enable': false,
+  'delete.topic.enable': true,
+});
+
+export type BrokerConfigInput = Partial<Record<keyof BrokerConfig, number | boolean | string>>;
+
+export function createBrokerConfig(overrides: BrokerConfigInput = {}): BrokerConfig {
+  const out: BrokerConfig = { ...KAFKA_DEFAULT_BROKER_CONFIG };
+  for (const [key, raw] of Object.entries(overrides)) {
+    if (raw === undefined) continue;
+    if (!(key in KAFKA_DEFAULT_BROKER_CONFIG))
+      throw new KafkaError('INVALID_CONFIG', `Unknown broker config name: ${key}`, { key });
+    const k = key as keyof BrokerConfig;
+    const def = KAFKA_DEFAULT_BROKER_CONFIG[k];
+    if (typeof def === 'boolean') {
+      const v = raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : null;
+      if (v === null)
+        throw new KafkaError('INVALID_CONFIG', `Invalid value ${String(raw)} for configuration ${key}`, { key });
+      (out as unknown as Record<string, unknown>)[k] = v;
+    } else {
+      const v = typeof raw === 'number' ? raw : Number(raw);
+      if (!Number.isFinite(v) || v < 0)
+        throw new KafkaError('INVALID_CONFIG', `Invalid value ${String(raw)} for configuration ${key}`, { key });
+      (out as unknown as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}

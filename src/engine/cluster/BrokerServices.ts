@@ -1,0 +1,36 @@
+import type { Rng } from '../Rng';
+import type { BrokerConfig } from './BrokerConfig';
+import type { CoordinationStore } from './CoordinationStore';
+import type { ClusterEvent } from './events';
+import type { Network } from './Network';
+import type { ReplicaLog } from './ReplicaLog';
+import type { KafkaRequest } from './requests';
+import type { Scheduler } from './Scheduler';
+import type { TopicConfig } from './TopicConfig';
+
+/** What the cluster gives every broker: time, the network, the coordination store, disks. */
+export interface ClusterServices {
+  scheduler: Scheduler;
+  network: Network;
+  zk: CoordinationStore;
+  emit(event: ClusterEvent): void;
+  rng: Rng;
+  config: BrokerConfig;
+  clusterId: string;
+  /** Opens (or creates) the log of a replica in a broker's log dir. */
+  newLog(brokerId: number, logDir: string, topic: string, partition: number): ReplicaLog;
+  deleteLog(brokerId: number, logDir: string, topic: string, partition: number): void;
+  /** The effective config of a topic (broker defaults + /config/topics/<topic>). */
+  topicConfig(topic: string): TopicConfig;
+  /** Called by the controller before it elects an out-of-sync leader: reports what will be lost. */
+  reportUncleanElection(topic: string, partition: number, newLeader: number): void;
+}
+
+/** ClusterServices plus what is bound to one broker. */
+export interface BrokerServices extends ClusterServices {
+  /** Whether this broker's metadata cache knows the partition (NOT_LEADER vs UNKNOWN_TOPIC). */
+  metadataHasPartition(topic: string, partition: number): boolean;
+  /** Sends a request to the active controller; false when none is known or reachable. */
+  sendToController(request: KafkaRequest): boolean;
+  brokerEpoch(): number;
+}

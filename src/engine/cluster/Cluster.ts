@@ -1,0 +1,479 @@
+import type { ManualClock } from '../Clock';
+import { KafkaError } from '../errors';
+import { Rng } from '../Rng';
+import { Broker } from './Broker';
+import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
+import type { ClusterServices } from './BrokerServices';
+import { CoordinationStore } from './CoordinationStore';
+import { statePath, topicPath } from './Controller';
+import type { ClusterEvent } from './events';
+import { Network } from './Network';
+import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
+import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
+import { tpKey } from './ReplicaManager';
+import { Scheduler } from './Scheduler';
+import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validateTopicName } from './TopicConfig';
+
+/**
+ * The whole simulated cluster: brokers on a network around one coordination store, driven by
+ * one scheduler. Admin operations write to the coordination store the way Kafka's
+ * AdminZkClient does (`/brokers/topics/<t>`, `/config/topics/<t>`, `/admin/...`) and the
+ * active controller reacts through its watches. Every check happens before anything is
+ * written: a refused command changes nothing.
+ *
+ * The cluster also keeps the omniscient books the tests and the UI need and no broker could:
+ * the highest committed offset per partition (to report exactly what an unclean election
+ * loses) and which broker led each leader epoch (at most one per epoch).
+ */
+export interface ClusterOptions {
+  clock: ManualClock;
+  seed: number;
+  emit(event: ClusterEvent): void;
+  brokerConfig?: BrokerConfigInput;
+  /** Topic-level defaults for every topic (e.g. a small segment.bytes for the UI). */
+  topicDefaults?: TopicConfigOverrides;
+  networkLatencyMs?: number;
+  clusterId?: string;
+  /** Opens a replica's log; MemoryReplicaLog by default. */
+  logFactory?: (brokerId: number, logDir: string, topic: string, partition: number) => ReplicaLog;
+  onDeleteLog?: (brokerId: number, logDir: string, topic: string, partition: number) => void;
+}
+
+export interface CreateTopicOptions {
+  name: string;
+  partitions?: number;
+  replicationFactor?: number;
+  configs?: TopicConfigOverrides;
+  /** Explicit replica lists per partition (leader first); partitions/replicationFactor must then be omitted. */
+  assignment?: number[][];
+  /** Fixes the placement's start index and shift (Kafka's fixedStartIndex). */
+  fixedStartIndex?: number;
+}
+
+export interface AddBrokerOptions {
+  id?: number;
+  rack?: string;
+  logDirs?: string[];
+}
+
+export class Cluster {
+  readonly scheduler: Scheduler;
+  readonly network: Network;
+  readonly zk: CoordinationStore;
+  readonly rng: Rng;
+  readonly config: BrokerConfig;
+  readonly brokers = new Map<number, Broker>();
+  private readonly services: ClusterServices;
+  private readonly topicDefaults: TopicConfigOverrides;
+  /** Highest high watermark any leader reached, per partition: what has been committed. */
+  readonly committed = new Map<string, number>();
+  /** leader epoch -> broker, per partition: the "one leader per epoch" books. */
+  readonly leadersByEpoch = new Map<string, Map<number, number>>();
+  readonly violations: string[] = [];
+
+  constructor(private readonly options: ClusterOptions) {
+    this.scheduler = new Scheduler(options.clock);
+    this.rng = new Rng(options.seed);
+    this.config = createBrokerConfig(options.brokerConfig);
+    this.topicDefaults = { ...(options.topicDefaults ?? {}) };
+    createTopicConfig(this.topicDefaults); // validate now
+    const emit = (e: ClusterEvent) => this.observe(e);
+    this.network = new Network(this.scheduler, emit, { latencyMs: options.networkLatencyMs ?? 1 });
+    this.zk = new CoordinationStore(this.scheduler, emit);
+    const logFactory = options.logFactory ?? (() => new MemoryReplicaLog());
+    this.services = {
+      scheduler: this.scheduler,
+      network: this.network,
+      zk: this.zk,
+      emit,
+      rng: this.rng.fork(),
+      config: this.config,
+      clusterId: options.clusterId ?? 'glassbox-cluster',
+      newLog: logFactory,
+      deleteLog: (b, d, t, p) => options.onDeleteLog?.(b, d, t, p),
+      topicConfig: (topic) => this.topicConfig(topic),
+      reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
+    };
+    // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
+    this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());
+  }
+
+  private now(): number {
+    return this.scheduler.now();
+  }
+
+  /** Every event passes here: the books are kept, then the event goes out. */
+  private observe(e: ClusterEvent): void {
+    if (e.type === 'highWatermarkChanged' && e.role === 'leader') {
+      const key = tpKey(e.topic, e.partition);
+      if (e.new > (this.committed.get(key) ?? 0)) this.committed.set(key, e.new);
+    } else if (e.type === 'becameLeader') {
+      const key = tpKey(e.topic, e.partition);
+      let m = this.leadersByEpoch.get(key);
+      if (!m) {
+        m = new Map();
+        this.leadersByEpoch.set(key, m);
+      }
+      const prior = m.get(e.leaderEpoch);
+      if (prior !== undefined && prior !== e.broker) {
+        const message = `two leaders for ${key} in leader epoch ${e.leaderEpoch}: ${prior} and ${e.broker}`;
+        this.violations.push(message);
+        this.options.emit(e);
+        this.options.emit({ type: 'invariantViolated', message, atMs: e.atMs });
+        return;
+      }
+      m.set(e.leaderEpoch, e.broker);
+    } else if (e.type === 'topicDeleted') {
+      for (const key of [...this.committed.keys()]) if (key.startsWith(`${e.topic}-`)) this.committed.delete(key);
+      for (const key of [...this.leadersByEpoch.keys()])
+        if (key.startsWith(`${e.topic}-`)) this.leadersByEpoch.delete(key);
+    }
+    this.options.emit(e);
+  }
+
+  tick(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`cannot tick by ${ms}`);
+    this.scheduler.runUntil(this.now() + ms);
+  }
+
+  // ------------------------------------------------------------------ brokers
+
+  addBroker(options: AddBrokerOptions = {}): Broker {
+    const id = options.id ?? (this.brokers.size === 0 ? 1 : Math.max(...this.brokers.keys()) + 1);
+    if (!Number.isInteger(id) || id < 0) throw new KafkaError('INVALID_REQUEST', `invalid broker id ${id}`, { id });
+    if (this.brokers.has(id)) throw new KafkaError('INVALID_REQUEST', `broker ${id} already exists`, { id });
+    const logDirs = options.logDirs && options.logDirs.length > 0 ? [...options.logDirs] : ['/var/kafka-logs'];
+    if (new Set(logDirs).size !== logDirs.length)
+      throw new KafkaError('INVALID_REQUEST', 'duplicate log.dirs', { logDirs });
+    const broker = new Broker(id, options.rack ?? null, logDirs, this.services);
+    this.brokers.set(id, broker);
+    this.options.emit({ type: 'brokerAdded', broker: id, rack: broker.rack, atMs: this.now() });
+    broker.startup();
+    return broker;
+  }
+
+  broker(id: number): Broker {
+    const b = this.brokers.get(id);
+    if (!b) throw new KafkaError('BROKER_NOT_AVAILABLE', `no broker ${id}`, { id });
+    return b;
+  }
+
+  private requireRunning(id: number): Broker {
+    const b = this.broker(id);
+    if (b.state === 'down') throw new KafkaError('BROKER_NOT_AVAILABLE', `broker ${id} is not running`, { id });
+    return b;
+  }
+
+  killBroker(id: number): void {
+    this.requireRunning(id).down('killed');
+  }
+
+  powerFailBroker(id: number): void {
+    this.requireRunning(id).down('powerFailed');
+  }
+
+  stopBroker(id: number): void {
+    this.requireRunning(id).controlledShutdown();
+  }
+
+  restartBroker(id: number): void {
+    const b = this.broker(id);
+    if (b.state !== 'down') throw new KafkaError('INVALID_REQUEST', `broker ${id} is running`, { id });
+    b.startup();
+  }
+
+  isolateBroker(id: number): void {
+    this.broker(id);
+    this.network.isolate(`broker-${id}`);
+  }
+
+  healBroker(id: number): void {
+    this.broker(id);
+    this.network.heal(`broker-${id}`);
+  }
+
+  /** Brokers registered in the coordination store (what Kafka calls alive). */
+  liveBrokerIds(): number[] {
+    if (!this.zk.exists('/brokers/ids')) return [];
+    return this.zk.getChildren('/brokers/ids').map(Number);
+  }
+
+  activeController(): Broker | null {
+    const d = this.zk.tryGetData('/controller') as { brokerid?: number } | null;
+    const b = d?.brokerid !== undefined ? this.brokers.get(d.brokerid) : undefined;
+    return b?.controller.active ? b : null;
+  }
+
+  controllerEpoch(): number {
+    return (this.zk.tryGetData('/controller_epoch') as number | null) ?? 0;
+  }
+
+  // ------------------------------------------------------------------ topics
+
+  topicNames(): string[] {
+    if (!this.zk.exists('/brokers/topics')) return [];
+    return this.zk.getChildren('/brokers/topics');
+  }
+
+  topicOverrides(topic: string): TopicConfigOverrides {
+    const d = this.zk.tryGetData(`/config/topics/${topic}`) as { config?: TopicConfigOverrides } | null;
+    return { ...(d?.config ?? {}) };
+  }
+
+  topicConfig(topic: string): TopicConfig {
+    return createTopicConfig(this.topicOverrides(topic), this.brokerTopicDefaults());
+  }
+
+  private brokerTopicDefaults(): TopicConfigOverrides {
+    return {
+      'min.insync.replicas': this.config['min.insync.replicas'],
+      'unclean.leader.election.enable': this.config['unclean.leader.election.enable'],
+      ...this.topicDefaults,
+    };
+  }
+
+  assignment(topic: string): number[][] {
+    const d = this.zk.tryGetData(topicPath(topic)) as { partitions: Record<string, number[]> } | null;
+    if (!d) return [];
+    const out: number[][] = [];
+    for (const [p, r] of Object.entries(d.partitions)) out[Number(p)] = r;
+    return out;
+  }
+
+  /** Kafka's CreateTopics: validate everything, then write the assignment and config znodes. */
+  createTopic(options: CreateTopicOptions): number[][] {
+    const name = options.name;
+    validateTopicName(name);
+    if (this.zk.exists(topicPath(name)))
+      throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${name}' already exists.`, { topic: name });
+    const configs = { ...(options.configs ?? {}) };
+    createTopicConfig(configs, this.brokerTopicDefaults());
+    const live = this.liveBrokerIds();
+    const brokers = live.map((id) => ({ id, rack: this.brokers.get(id)?.rack ?? undefined }));
+    let assignment: number[][];
+    let steps: ReturnType<typeof assignReplicasToBrokersWithSteps>['steps'] = [];
+    if (options.assignment) {
+      if (options.partitions !== undefined || options.replicationFactor !== undefined)
+        throw new KafkaError(
+          'INVALID_REQUEST',
+          'Both numPartitions or replicationFactor and replicasAssignment were set.',
+          {},
+        );
+      assignment = validateAssignment(options.assignment, new Set(this.brokers.keys()));
+    } else {
+      const partitions = options.partitions ?? this.config['num.partitions'];
+      const rf = options.replicationFactor ?? this.config['default.replication.factor'];
+      if (!Number.isInteger(partitions) || partitions < 1)
+        throw new KafkaError('INVALID_PARTITIONS', 'Number of partitions must be larger than 0.', { partitions });
+      if (!Number.isInteger(rf) || rf < 1)
+        throw new KafkaError('INVALID_REPLICATION_FACTOR', 'Replication factor must be larger than 0.', { rf });
+      if (rf > live.length)
+        throw new KafkaError(
+          'INVALID_REPLICATION_FACTOR',
+          `Replication factor: ${rf} larger than available brokers: ${live.length}.`,
+          { replicationFactor: rf, liveBrokers: live.length },
+        );
+      const placed = assignReplicasToBrokersWithSteps(brokers, partitions, rf, {
+        fixedStartIndex: options.fixedStartIndex,
+        rng: this.rng,
+      });
+      assignment = placed.assignment;
+      steps = placed.steps;
+    }
+    // All checks passed: write (config first, as AdminZkClient does).
+    if (!this.zk.exists('/config/topics')) this.zk.createRecursive('/config/topics', null);
+    this.zk.create(`/config/topics/${name}`, { version: 1, config: configs });
+    if (!this.zk.exists('/brokers/topics')) this.zk.createRecursive('/brokers/topics', null);
+    this.zk.create(topicPath(name), {
+      version: 2,
+      partitions: Object.fromEntries(assignment.map((r, i) => [String(i), r])),
+      adding_replicas: {},
+      removing_replicas: {},
+    });
+    this.options.emit({
+      type: 'topicCreated',
+      topic: name,
+      partitions: assignment.length,
+      replicationFactor: assignment[0]?.length ?? 0,
+      assignment: assignment.map((r) => [...r]),
+      configs,
+      placementSteps: steps,
+      atMs: this.now(),
+    });
+    return assignment;
+  }
+
+  /** Kafka's CreatePartitions: grow a topic to `totalCount` partitions. */
+  createPartitions(topic: string, totalCount: number, assignment?: number[][]): number[][] {
+    const current = this.assignment(topic);
+    if (current.length === 0)
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
+    if (!Number.isInteger(totalCount) || totalCount <= current.length)
+      throw new KafkaError(
+        'INVALID_PARTITIONS',
+        `Topic currently has ${current.length} partitions, ${totalCount} would not be an increase.`,
+        { topic, totalCount },
+      );
+    const rf = current[0]?.length ?? 1;
+    let added: number[][];
+    if (assignment) {
+      if (assignment.length !== totalCount - current.length)
+        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'Assignment must list exactly the new partitions.', {});
+      added = validateAssignment(assignment, new Set(this.brokers.keys()));
+    } else {
+      const live = this.liveBrokerIds();
+      if (rf > live.length)
+        throw new KafkaError(
+          'INVALID_REPLICATION_FACTOR',
+          `Replication factor: ${rf} larger than available brokers: ${live.length}.`,
+          {},
+        );
+      // Kafka continues the round-robin from the first existing partition's leader.
+      const brokers = live.map((id) => ({ id, rack: this.brokers.get(id)?.rack ?? undefined }));
+      const leader0 = current[0]?.[0] ?? -1;
+      const sorted = [...live].sort((a, b) => a - b);
+      const start = Math.max(0, sorted.indexOf(leader0));
+      added = assignReplicasToBrokersWithSteps(brokers, totalCount - current.length, rf, {
+        fixedStartIndex: start,
+        startPartitionId: current.length,
+      }).assignment;
+    }
+    const d = this.zk.getData(topicPath(topic)).data as { partitions: Record<string, number[]> };
+    added.forEach((r, i) => {
+      d.partitions[String(current.length + i)] = r;
+    });
+    this.zk.setData(topicPath(topic), d);
+    this.options.emit({
+      type: 'partitionsAdded',
+      topic,
+      oldCount: current.length,
+      newCount: totalCount,
+      assignment: [...current, ...added].map((r) => [...r]),
+      atMs: this.now(),
+    });
+    return added;
+  }
+
+  deleteTopic(topic: string): void {
+    if (!this.zk.exists(topicPath(topic)))
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
+    if (!this.config['delete.topic.enable'])
+      throw new KafkaError('INVALID_REQUEST', 'Topic deletion is disabled (delete.topic.enable=false).', { topic });
+    if (!this.zk.exists('/admin/delete_topics')) this.zk.createRecursive('/admin/delete_topics', null);
+    if (!this.zk.exists(`/admin/delete_topics/${topic}`)) this.zk.create(`/admin/delete_topics/${topic}`, null);
+  }
+
+  /** Replaces the topic's overrides with `configs` merged over the current ones (null removes a key). */
+  alterTopicConfig(topic: string, changes: Record<string, string | number | boolean | string[] | null>): void {
+    if (!this.zk.exists(topicPath(topic)))
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
+    const old = this.topicOverrides(topic);
+    const next: TopicConfigOverrides = { ...old };
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    const config = createTopicConfig(next, this.brokerTopicDefaults());
+    this.zk.setData(`/config/topics/${topic}`, { version: 1, config: next });
+    // Brokers pick up the change (Kafka notifies them through /config/changes).
+    for (const b of this.brokers.values()) {
+      for (const p of b.replicaManager.partitions.values()) if (p.topic === topic) p.config = config;
+    }
+    this.options.emit({ type: 'topicConfigChanged', topic, old, new: { ...next }, atMs: this.now() });
+  }
+
+  /** kafka-leader-election --election-type PREFERRED (all partitions when none are given). */
+  electPreferredLeaders(partitions?: { topic: string; partition: number }[]): void {
+    for (const p of partitions ?? []) this.requirePartition(p.topic, p.partition);
+    const path = '/admin/preferred_replica_election';
+    if (this.zk.exists(path))
+      throw new KafkaError('INVALID_REQUEST', 'A preferred leader election is already in progress.', {});
+    if (!this.zk.exists('/admin')) this.zk.createRecursive('/admin', null);
+    this.zk.create(path, { version: 1, partitions: partitions ?? [] });
+  }
+
+  /** kafka-reassign-partitions --execute. */
+  reassignPartitions(moves: { topic: string; partition: number; replicas: number[] }[]): void {
+    const path = '/admin/reassign_partitions';
+    if (this.zk.exists(path))
+      throw new KafkaError('INVALID_REQUEST', 'A partition reassignment is already in progress.', {});
+    if (moves.length === 0) throw new KafkaError('INVALID_REQUEST', 'Nothing to reassign.', {});
+    for (const m of moves) {
+      const current = this.requirePartition(m.topic, m.partition);
+      validateAssignment([m.replicas], new Set(this.brokers.keys()));
+      if (m.replicas.length === 0 || current.length === 0)
+        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'Empty replica list.', { move: m });
+    }
+    if (!this.zk.exists('/admin')) this.zk.createRecursive('/admin', null);
+    this.zk.create(path, { version: 1, partitions: moves.map((m) => ({ ...m, replicas: [...m.replicas] })) });
+  }
+
+  private requirePartition(topic: string, partition: number): number[] {
+    const r = this.assignment(topic)[partition];
+    if (!r)
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown partition ${topic}-${partition}.`, {
+        topic,
+        partition,
+      });
+    return r;
+  }
+
+  /** The partition's state znode: leader, leader_epoch, isr, controller_epoch. */
+  partitionState(
+    topic: string,
+    partition: number,
+  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number } | null {
+    return this.zk.tryGetData(statePath(topic, partition)) as {
+      leader: number;
+      leader_epoch: number;
+      isr: number[];
+      controller_epoch: number;
+    } | null;
+  }
+
+  // ------------------------------------------------------------------ unclean elections
+
+  private reportUncleanElection(topic: string, partition: number, newLeader: number): void {
+    const key = tpKey(topic, partition);
+    const leaderLog = this.brokers.get(newLeader)?.replicaManager.logs.get(key)?.log;
+    const leaderEnd = leaderLog?.logEndOffset() ?? 0;
+    let maxEnd = leaderEnd;
+    for (const b of this.brokers.values()) {
+      const log = b.replicaManager.logs.get(key)?.log;
+      if (log) maxEnd = Math.max(maxEnd, log.logEndOffset());
+    }
+    const committed = this.committed.get(key) ?? 0;
+    this.options.emit({
+      type: 'uncleanLeaderElection',
+      topic,
+      partition,
+      newLeader,
+      newLeaderLogEndOffset: leaderEnd,
+      lostOffsets: maxEnd > leaderEnd ? { from: leaderEnd, to: maxEnd } : null,
+      lostCommittedOffsets: committed > leaderEnd ? { from: leaderEnd, to: committed } : null,
+      atMs: this.now(),
+    });
+    // What is committed from now on is what the new leader will commit.
+    this.committed.set(key, Math.min(committed, leaderEnd));
+  }
+}
+
+function validateAssignment(assignment: number[][], known: Set<number>): number[][] {
+  if (assignment.length === 0)
+    throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The replica assignment is empty.', {});
+  const rf = assignment[0]?.length ?? 0;
+  return assignment.map((replicas, p) => {
+    if (replicas.length === 0 || replicas.length !== rf)
+      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Partition ${p} must have ${rf} replicas.`, { partition: p });
+    if (new Set(replicas).size !== replicas.length)
+      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Duplicate brokers in partition ${p}'s replicas.`, {
+        partition: p,
+      });
+    for (const r of replicas)
+      if (!known.has(r))
+        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Unknown broker ${r} in partition ${p}'s replicas.`, {
+          partition: p,
+        });
+    return [...replicas];
+  });
+}

@@ -1,0 +1,882 @@
+import { isKafkaError } from '../errors';
+import type { Broker } from './Broker';
+import type { BrokerServices } from './BrokerServices';
+import type { WatchedEvent } from './CoordinationStore';
+import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
+import type {
+  AlterPartitionRequest,
+  AlterPartitionResponse,
+  ControlledShutdownRequest,
+  ControlledShutdownResponse,
+  ErrorCode,
+  KafkaResponse,
+  LeaderAndIsrPartitionState,
+  MetadataBroker,
+} from './requests';
+
+/**
+ * The controller (Kafka's KafkaController in ZooKeeper mode). Every broker runs one; the one
+ * that creates the ephemeral `/controller` znode first is active and increments
+ * `/controller_epoch`. The others watch `/controller` and race again when it disappears.
+ *
+ * The active controller watches `/brokers/ids` (brokers coming and going), `/brokers/topics`
+ * (new topics and partitions), `/admin/delete_topics`, `/admin/reassign_partitions` and
+ * `/admin/preferred_replica_election`. It writes each partition's leader, leader epoch and ISR
+ * to `/brokers/topics/<t>/partitions/<p>/state` with a version check, then tells the replicas
+ * (LeaderAndIsr) and every broker (UpdateMetadata). Every request carries the controller epoch,
+ * so brokers refuse a deposed controller (STALE_CONTROLLER_EPOCH); its own writes are refused
+ * too, because each write first checks that `/controller_epoch` is still at the version it set.
+ *
+ * Leader election (PartitionLeaderElectionAlgorithms):
+ *  - offline: the first replica in assignment order that is alive and in the ISR; with
+ *    unclean.leader.election.enable, failing that, the first live replica (data may be lost);
+ *    otherwise the partition stays offline (leader -1) until an ISR member returns;
+ *  - preferred: the first replica of the assignment, if alive and in the ISR;
+ *  - controlled shutdown: the first live ISR replica that is not shutting down;
+ *  - reassignment: the first live ISR replica of the target assignment.
+ * Every leader change, and every ISR change made by the controller, bumps the leader epoch.
+ */
+interface PartitionStateZnode {
+  controller_epoch: number;
+  leader: number;
+  version: 1;
+  leader_epoch: number;
+  isr: number[];
+}
+
+interface TopicAssignmentZnode {
+  version: 2;
+  partitions: Record<string, number[]>;
+  adding_replicas: Record<string, number[]>;
+  removing_replicas: Record<string, number[]>;
+}
+
+interface Reassignment {
+  topic: string;
+  partition: number;
+  original: number[];
+  target: number[];
+}
+
+export const topicPath = (t: string) => `/brokers/topics/${t}`;
+export const statePath = (t: string, p: number) => `/brokers/topics/${t}/partitions/${p}/state`;
+
+export class Controller {
+  active = false;
+  epoch = -1;
+  private epochZkVersion = -1;
+  private liveBrokers = new Map<number, number>();
+  private shuttingDown = new Set<number>();
+  private reassignments = new Map<string, Reassignment>();
+  private tasks: { cancel(): void }[] = [];
+  private knownTopics = new Set<string>();
+  private readonly watcher = (e: WatchedEvent) => this.onWatch(e);
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly services: BrokerServices,
+  ) {}
+
+  private get zk() {
+    return this.services.zk;
+  }
+
+  private now(): number {
+    return this.services.scheduler.now();
+  }
+
+  private watch() {
+    return { sessionId: this.broker.sessionId, watcher: this.watcher };
+  }
+
+  // ------------------------------------------------------------------ election
+
+  startup(): void {
+    this.elect();
+  }
+
+  /** Races to create /controller; the winner bumps /controller_epoch and takes over. */
+  private elect(): void {
+    if (!this.broker.zkReachable() || this.broker.state !== 'running') return;
+    const zk = this.zk;
+    const existing = zk.exists('/controller', this.watch());
+    if (existing) return;
+    try {
+      zk.create(
+        '/controller',
+        { version: 1, brokerid: this.broker.id, timestamp: String(this.now()) },
+        { ephemeralSessionId: this.broker.sessionId },
+      );
+    } catch (e) {
+      if (isKafkaError(e, 'NODE_EXISTS')) {
+        zk.exists('/controller', this.watch());
+        return;
+      }
+      throw e;
+    }
+    zk.exists('/controller', this.watch());
+    let previous = 0;
+    const stat = zk.exists('/controller_epoch');
+    if (!stat) zk.create('/controller_epoch', 0);
+    else previous = zk.getData('/controller_epoch').data as number;
+    const version = zk.exists('/controller_epoch')?.version ?? 0;
+    this.epochZkVersion = zk.setData('/controller_epoch', previous + 1, version).version;
+    this.epoch = previous + 1;
+    this.active = true;
+    this.services.emit({
+      type: 'controllerElected',
+      broker: this.broker.id,
+      controllerEpoch: this.epoch,
+      previousEpoch: previous,
+      atMs: this.now(),
+    });
+    this.onControllerFailover();
+  }
+
+  private resign(): void {
+    if (!this.active) return;
+    this.active = false;
+    for (const t of this.tasks) t.cancel();
+    this.tasks = [];
+    this.reassignments.clear();
+    this.shuttingDown.clear();
+    this.services.emit({
+      type: 'controllerResigned',
+      broker: this.broker.id,
+      controllerEpoch: this.epoch,
+      atMs: this.now(),
+    });
+  }
+
+  onSessionExpired(): void {
+    this.resign();
+  }
+
+  onProcessDown(): void {
+    this.active = false;
+    for (const t of this.tasks) t.cancel();
+    this.tasks = [];
+    this.reassignments.clear();
+    this.shuttingDown.clear();
+  }
+
+  /** Before every write: still reachable, and /controller_epoch still ours (else we were deposed). */
+  private canWrite(): boolean {
+    if (!this.active) return false;
+    if (!this.broker.zkReachable()) return false;
+    const stat = this.zk.exists('/controller_epoch');
+    if (!stat || stat.version !== this.epochZkVersion) {
+      this.resign();
+      return false;
+    }
+    return true;
+  }
+
+  private onWatch(e: WatchedEvent): void {
+    if (this.broker.state === 'down') return;
+    if (e.path === '/controller') {
+      if (e.type === 'NodeDeleted') {
+        this.resign();
+        this.elect();
+      } else {
+        const data = this.zk.tryGetData('/controller') as { brokerid?: number } | null;
+        this.zk.exists('/controller', this.watch());
+        if (this.active && data?.brokerid !== this.broker.id) this.resign();
+      }
+      return;
+    }
+    if (!this.active) return;
+    if (e.path === '/brokers/ids') this.onBrokerChange();
+    else if (e.path === '/brokers/topics') this.onTopicChange();
+    else if (e.path === '/admin/delete_topics') this.onTopicDeletion();
+    else if (e.path === '/admin/reassign_partitions') this.onPartitionReassignment();
+    else if (e.path === '/admin/preferred_replica_election') this.onPreferredReplicaElection();
+    else if (e.path.startsWith('/brokers/topics/'))
+      this.onPartitionModification(e.path.slice('/brokers/topics/'.length));
+  }
+
+  // ------------------------------------------------------------------ failover
+
+  private ensure(path: string): void {
+    if (!this.zk.exists(path)) this.zk.createRecursive(path, null);
+  }
+
+  private onControllerFailover(): void {
+    for (const p of ['/brokers/ids', '/brokers/topics', '/admin/delete_topics', '/config/topics']) this.ensure(p);
+    this.liveBrokers = this.readLiveBrokers();
+    this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
+    for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
+    this.zk.getChildren('/admin/delete_topics', this.watch());
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    for (const [topic, partition] of this.allPartitions()) {
+      const state = this.readState(topic, partition);
+      if (!state) this.initializePartition(topic, partition);
+      else if (state.leader < 0 || !this.liveBrokers.has(state.leader)) this.electOffline(topic, partition);
+    }
+    // Every replica hears the current state from the new controller (and its epoch).
+    this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
+    this.onPartitionReassignment();
+    this.onPreferredReplicaElection();
+    this.onTopicDeletion();
+    const c = this.services.config;
+    if (c['auto.leader.rebalance.enable']) {
+      const interval = c['leader.imbalance.check.interval.seconds'] * 1000;
+      this.tasks.push(
+        this.services.scheduler.schedulePeriodic(interval, interval, () => this.checkAndTriggerAutoLeaderRebalance()),
+      );
+    }
+  }
+
+  private readLiveBrokers(): Map<number, number> {
+    const ids = this.zk.getChildren('/brokers/ids', this.watch());
+    const m = new Map<number, number>();
+    for (const id of ids) {
+      const stat = this.zk.exists(`/brokers/ids/${id}`);
+      if (stat) m.set(Number(id), stat.czxid);
+    }
+    return m;
+  }
+
+  private brokerMetadata(id: number): MetadataBroker {
+    const d = this.zk.tryGetData(`/brokers/ids/${id}`) as { rack?: string | null } | null;
+    return { nodeId: id, host: `broker-${id}`, port: 9092, rack: d?.rack ?? null };
+  }
+
+  // ------------------------------------------------------------------ reading state
+
+  assignment(topic: string): number[][] {
+    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
+    if (!d) return [];
+    const out: number[][] = [];
+    for (const [p, replicas] of Object.entries(d.partitions)) out[Number(p)] = replicas;
+    return out;
+  }
+
+  private allPartitions(): [string, number][] {
+    const out: [string, number][] = [];
+    for (const t of [...this.knownTopics].sort()) {
+      const a = this.assignment(t);
+      for (let p = 0; p < a.length; p++) if (a[p]) out.push([t, p]);
+    }
+    return out;
+  }
+
+  private readState(topic: string, partition: number): (LeaderAndIsrValue & { controllerEpoch: number }) | null {
+    const path = statePath(topic, partition);
+    if (!this.zk.exists(path)) return null;
+    const { data, stat } = this.zk.getData(path);
+    const d = data as PartitionStateZnode;
+    return {
+      leader: d.leader,
+      leaderEpoch: d.leader_epoch,
+      isr: d.isr,
+      partitionEpoch: stat.version,
+      controllerEpoch: d.controller_epoch,
+    };
+  }
+
+  private replicasOf(topic: string, partition: number): number[] {
+    const r = this.reassignments.get(`${topic}-${partition}`);
+    const base = this.assignment(topic)[partition] ?? [];
+    if (!r) return base;
+    return [...new Set([...r.target, ...r.original])];
+  }
+
+  /** Writes a partition's new state (conditional on the version read) and reports it. */
+  private writeState(
+    topic: string,
+    partition: number,
+    next: { leader: number; leaderEpoch: number; isr: number[] },
+    old: LeaderAndIsrValue | null,
+    reason: LeaderElectionReason,
+  ): LeaderAndIsrValue | null {
+    if (!this.canWrite()) return null;
+    const path = statePath(topic, partition);
+    const data: PartitionStateZnode = {
+      controller_epoch: this.epoch,
+      leader: next.leader,
+      version: 1,
+      leader_epoch: next.leaderEpoch,
+      isr: next.isr,
+    };
+    let version: number;
+    try {
+      if (old) version = this.zk.setData(path, data, old.partitionEpoch).version;
+      else {
+        this.ensure(`/brokers/topics/${topic}/partitions/${partition}`);
+        this.zk.create(path, data);
+        version = 0;
+      }
+    } catch (e) {
+      if (isKafkaError(e, 'BAD_VERSION') || isKafkaError(e, 'NODE_EXISTS')) return null;
+      throw e;
+    }
+    const value = { leader: next.leader, leaderEpoch: next.leaderEpoch, isr: [...next.isr], partitionEpoch: version };
+    this.services.emit({
+      type: 'partitionStateChanged',
+      topic,
+      partition,
+      old,
+      new: value,
+      reason,
+      controllerEpoch: this.epoch,
+      atMs: this.now(),
+    });
+    return value;
+  }
+
+  // ------------------------------------------------------------------ topics
+
+  private onTopicChange(): void {
+    const topics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
+    const added = [...topics].filter((t) => !this.knownTopics.has(t)).sort();
+    for (const t of [...this.knownTopics]) if (!topics.has(t)) this.knownTopics.delete(t);
+    for (const t of added) {
+      this.knownTopics.add(t);
+      this.zk.getData(topicPath(t), this.watch());
+      this.onNewPartitions(
+        t,
+        this.assignment(t).map((_, i) => i),
+      );
+    }
+  }
+
+  private onPartitionModification(topic: string): void {
+    if (!this.knownTopics.has(topic) || !this.zk.exists(topicPath(topic))) return;
+    this.zk.getData(topicPath(topic), this.watch());
+    const a = this.assignment(topic);
+    const fresh = a.map((_, i) => i).filter((p) => !this.zk.exists(statePath(topic, p)));
+    if (fresh.length > 0) this.onNewPartitions(topic, fresh);
+  }
+
+  private onNewPartitions(topic: string, partitions: number[]): void {
+    this.sendUpdateMetadata(
+      [...this.liveBrokers.keys()],
+      partitions.map((p) => [topic, p]),
+    );
+    for (const p of partitions) this.initializePartition(topic, p);
+  }
+
+  /** NewPartition -> OnlinePartition: leader = first live replica, ISR = live replicas. */
+  private initializePartition(topic: string, partition: number): void {
+    const replicas = this.replicasOf(topic, partition);
+    const live = replicas.filter((r) => this.liveBrokers.has(r));
+    if (live.length === 0) {
+      this.services.emit({ type: 'partitionOffline', topic, partition, lastLeader: -1, isr: [], atMs: this.now() });
+      return;
+    }
+    const value = this.writeState(
+      topic,
+      partition,
+      { leader: live[0] as number, leaderEpoch: 0, isr: live },
+      null,
+      'newPartition',
+    );
+    if (value) this.propagate(topic, partition, value, true);
+  }
+
+  private onTopicDeletion(): void {
+    if (!this.zk.exists('/admin/delete_topics')) return;
+    const topics = this.zk.getChildren('/admin/delete_topics', this.watch());
+    for (const topic of topics) {
+      if (!this.canWrite()) return;
+      const a = this.assignment(topic);
+      this.services.emit({ type: 'topicDeletionStarted', topic, atMs: this.now() });
+      for (const b of this.liveBrokers.keys()) {
+        const parts = a.map((r, p) => [r, p] as const).filter(([r]) => r?.includes(b));
+        if (parts.length === 0) continue;
+        this.broker.send(b, {
+          api: 'StopReplica',
+          controllerId: this.broker.id,
+          controllerEpoch: this.epoch,
+          brokerEpoch: this.liveBrokers.get(b) ?? -1,
+          partitions: parts.map(([, p]) => ({
+            topicName: topic,
+            partitionIndex: p,
+            leaderEpoch: -2,
+            deletePartition: true,
+          })),
+        });
+      }
+      this.knownTopics.delete(topic);
+      this.zk.deleteRecursive(topicPath(topic));
+      this.zk.deleteRecursive(`/config/topics/${topic}`);
+      this.zk.deleteRecursive(`/admin/delete_topics/${topic}`);
+      for (const b of this.liveBrokers.keys()) this.sendUpdateMetadata([b], [], [topic]);
+      this.services.emit({ type: 'topicDeleted', topic, atMs: this.now() });
+    }
+  }
+
+  // ------------------------------------------------------------------ brokers
+
+  private onBrokerChange(): void {
+    const current = this.readLiveBrokers();
+    const dead: number[] = [];
+    const born: number[] = [];
+    for (const [id, epoch] of this.liveBrokers) {
+      const now = current.get(id);
+      if (now === undefined) dead.push(id);
+      else if (now !== epoch) {
+        dead.push(id);
+        born.push(id);
+      }
+    }
+    for (const id of current.keys()) if (!this.liveBrokers.has(id)) born.push(id);
+    this.liveBrokers = current;
+    for (const id of dead) this.shuttingDown.delete(id);
+    if (dead.length > 0) this.onBrokerFailure(dead.sort((a, b) => a - b));
+    if (born.length > 0) this.onBrokerStartup(born.sort((a, b) => a - b));
+  }
+
+  private onBrokerFailure(dead: number[]): void {
+    const goneSet = new Set(dead);
+    for (const [topic, partition] of this.allPartitions()) {
+      const state = this.readState(topic, partition);
+      if (!state) continue;
+      if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader)))
+        this.electOffline(topic, partition);
+      else if (state.isr.some((r) => goneSet.has(r)) && state.leader >= 0) {
+        // OfflineReplica: the dead follower leaves the ISR (ZooKeeper mode bumps the leader epoch).
+        const isr = state.isr.filter((r) => !goneSet.has(r));
+        const value = this.writeState(
+          topic,
+          partition,
+          { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr },
+          state,
+          'replicaOffline',
+        );
+        if (value) this.propagate(topic, partition, value);
+      }
+    }
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+  }
+
+  private onBrokerStartup(born: number[]): void {
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    // New or restarted brokers learn the state of every partition they host.
+    this.sendLeaderAndIsrForAll(born);
+    for (const [topic, partition] of this.allPartitions()) {
+      const state = this.readState(topic, partition);
+      if (!state) this.initializePartition(topic, partition);
+      else if (state.leader < 0) this.electOffline(topic, partition);
+    }
+    this.checkReassignments();
+  }
+
+  // ------------------------------------------------------------------ elections
+
+  /** OfflinePartition -> OnlinePartition. */
+  electOffline(topic: string, partition: number): void {
+    const state = this.readState(topic, partition);
+    if (!state) return;
+    const assignment = this.replicasOf(topic, partition);
+    const live = (r: number) => this.liveBrokers.has(r) && !this.shuttingDown.has(r);
+    let leader = assignment.find((r) => live(r) && state.isr.includes(r));
+    let reason: LeaderElectionReason = 'offlinePartition';
+    let isr = state.isr.filter((r) => this.liveBrokers.has(r));
+    if (leader === undefined) {
+      if (this.services.topicConfig(topic)['unclean.leader.election.enable']) {
+        leader = assignment.find(live);
+        if (leader !== undefined) {
+          reason = 'uncleanElection';
+          isr = [leader];
+        }
+      }
+    }
+    if (leader === undefined) {
+      if (state.leader === -1) return; // already offline
+      // Offline: no leader until an ISR member returns. The ISR keeps the last member(s).
+      const value = this.writeState(
+        topic,
+        partition,
+        { leader: -1, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.length > 0 ? state.isr : [state.leader] },
+        state,
+        'offlinePartition',
+      );
+      this.services.emit({
+        type: 'partitionOffline',
+        topic,
+        partition,
+        lastLeader: state.leader,
+        isr: [...state.isr],
+        atMs: this.now(),
+      });
+      if (value) this.propagate(topic, partition, value);
+      return;
+    }
+    if (reason === 'uncleanElection') this.services.reportUncleanElection(topic, partition, leader);
+    const value = this.writeState(topic, partition, { leader, leaderEpoch: state.leaderEpoch + 1, isr }, state, reason);
+    if (value) this.propagate(topic, partition, value);
+  }
+
+  /** Preferred replica election for the given partitions; returns those that moved. */
+  electPreferred(
+    partitions: [string, number][],
+    trigger: 'manual' | 'auto',
+    imbalance?: { broker: number; ratio: number }[],
+  ) {
+    const moved: { topic: string; partition: number; from: number; to: number }[] = [];
+    for (const [topic, partition] of partitions) {
+      const state = this.readState(topic, partition);
+      const preferred = this.replicasOf(topic, partition)[0];
+      if (!state || preferred === undefined || state.leader === preferred) continue;
+      if (!this.liveBrokers.has(preferred) || !state.isr.includes(preferred) || this.shuttingDown.has(preferred))
+        continue;
+      const value = this.writeState(
+        topic,
+        partition,
+        { leader: preferred, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
+        state,
+        'preferredReplica',
+      );
+      if (value) {
+        this.propagate(topic, partition, value);
+        moved.push({ topic, partition, from: state.leader, to: preferred });
+      }
+    }
+    this.services.emit({ type: 'preferredLeaderElection', trigger, partitions: moved, imbalance, atMs: this.now() });
+    return moved;
+  }
+
+  /** auto.leader.rebalance.enable: per broker, the share of partitions it should lead but doesn't. */
+  checkAndTriggerAutoLeaderRebalance(): void {
+    if (!this.active) return;
+    const threshold = this.services.config['leader.imbalance.per.broker.percentage'] / 100;
+    const byPreferred = new Map<number, [string, number][]>();
+    const notLed = new Map<number, [string, number][]>();
+    for (const [topic, partition] of this.allPartitions()) {
+      if (this.reassignments.has(`${topic}-${partition}`)) continue;
+      const preferred = this.replicasOf(topic, partition)[0];
+      const state = this.readState(topic, partition);
+      if (preferred === undefined || !state) continue;
+      byPreferred.set(preferred, [...(byPreferred.get(preferred) ?? []), [topic, partition]]);
+      if (state.leader !== preferred) notLed.set(preferred, [...(notLed.get(preferred) ?? []), [topic, partition]]);
+    }
+    const toElect: [string, number][] = [];
+    const imbalance: { broker: number; ratio: number }[] = [];
+    for (const [broker, all] of [...byPreferred].sort((a, b) => a[0] - b[0])) {
+      const ratio = (notLed.get(broker)?.length ?? 0) / all.length;
+      imbalance.push({ broker, ratio });
+      if (ratio > threshold && this.liveBrokers.has(broker)) toElect.push(...(notLed.get(broker) ?? []));
+    }
+    if (toElect.length > 0) this.electPreferred(toElect, 'auto', imbalance);
+  }
+
+  private onPreferredReplicaElection(): void {
+    const path = '/admin/preferred_replica_election';
+    if (!this.zk.exists(path, this.watch())) return;
+    const d = this.zk.getData(path).data as { partitions: { topic: string; partition: number }[] } | null;
+    const list = (d?.partitions ?? []).map((p) => [p.topic, p.partition] as [string, number]);
+    this.electPreferred(list.length > 0 ? list : this.allPartitions(), 'manual');
+    if (this.canWrite()) this.zk.delete(path);
+  }
+
+  // ------------------------------------------------------------------ ISR changes from leaders
+
+  handleRequest(body: AlterPartitionRequest | ControlledShutdownRequest, reply: (r: KafkaResponse) => void): void {
+    if (body.api === 'AlterPartition') reply(this.handleAlterPartition(body));
+    else reply(this.handleControlledShutdown(body));
+  }
+
+  private handleAlterPartition(body: AlterPartitionRequest): AlterPartitionResponse {
+    if (!this.active) return { api: 'AlterPartition', errorCode: 'NOT_CONTROLLER', topics: [] };
+    const topics = body.topics.map((t) => ({
+      topicName: t.topicName,
+      partitions: t.partitions.map((p) => {
+        const state = this.readState(t.topicName, p.partitionIndex);
+        const fail = (errorCode: ErrorCode) => ({
+          partitionIndex: p.partitionIndex,
+          errorCode,
+          leaderId: state?.leader ?? -1,
+          leaderEpoch: state?.leaderEpoch ?? -1,
+          isr: state?.isr ?? [],
+          partitionEpoch: state?.partitionEpoch ?? -1,
+        });
+        if (!state) return fail('UNKNOWN_TOPIC_OR_PARTITION');
+        if (state.leader !== body.brokerId || p.leaderEpoch !== state.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
+        if (p.partitionEpoch !== state.partitionEpoch) return fail('INVALID_REQUEST');
+        // A replica may only join the ISR if it is alive and still a replica.
+        const replicas = this.replicasOf(t.topicName, p.partitionIndex);
+        if (p.newIsr.some((r) => !replicas.includes(r) || !this.liveBrokers.has(r))) return fail('INVALID_REQUEST');
+        const value = this.writeState(
+          t.topicName,
+          p.partitionIndex,
+          { leader: state.leader, leaderEpoch: state.leaderEpoch, isr: p.newIsr },
+          state,
+          'isrChange',
+        );
+        if (!value) return fail('NOT_CONTROLLER');
+        this.sendUpdateMetadata([...this.liveBrokers.keys()], [[t.topicName, p.partitionIndex]]);
+        return {
+          partitionIndex: p.partitionIndex,
+          errorCode: 'NONE' as ErrorCode,
+          leaderId: value.leader,
+          leaderEpoch: value.leaderEpoch,
+          isr: value.isr,
+          partitionEpoch: value.partitionEpoch,
+        };
+      }),
+    }));
+    this.services.scheduler.schedule(0, () => this.checkReassignments());
+    return { api: 'AlterPartition', errorCode: 'NONE', topics };
+  }
+
+  private handleControlledShutdown(body: ControlledShutdownRequest): ControlledShutdownResponse {
+    if (!this.active) return { api: 'ControlledShutdown', errorCode: 'NOT_CONTROLLER', remainingPartitions: [] };
+    const id = body.brokerId;
+    if (!this.liveBrokers.has(id))
+      return { api: 'ControlledShutdown', errorCode: 'BROKER_NOT_AVAILABLE', remainingPartitions: [] };
+    this.shuttingDown.add(id);
+    const remaining: { topicName: string; partitionIndex: number }[] = [];
+    for (const [topic, partition] of this.allPartitions()) {
+      const state = this.readState(topic, partition);
+      const replicas = this.replicasOf(topic, partition);
+      if (!state || !replicas.includes(id)) continue;
+      if (state.leader === id) {
+        const leader = replicas.find(
+          (r) => r !== id && this.liveBrokers.has(r) && !this.shuttingDown.has(r) && state.isr.includes(r),
+        );
+        if (leader === undefined) {
+          remaining.push({ topicName: topic, partitionIndex: partition });
+          continue;
+        }
+        const value = this.writeState(
+          topic,
+          partition,
+          { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
+          state,
+          'controlledShutdown',
+        );
+        if (value) this.propagate(topic, partition, value);
+        else remaining.push({ topicName: topic, partitionIndex: partition });
+      } else if (state.isr.includes(id) && state.leader >= 0) {
+        const value = this.writeState(
+          topic,
+          partition,
+          { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
+          state,
+          'controlledShutdown',
+        );
+        if (value) this.propagate(topic, partition, value);
+      }
+    }
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    return { api: 'ControlledShutdown', errorCode: 'NONE', remainingPartitions: remaining };
+  }
+
+  // ------------------------------------------------------------------ reassignment
+
+  /**
+   * /admin/reassign_partitions: for each partition, RS = target + original; the new replicas
+   * start as followers; once every target replica is in the ISR the leader moves into the
+   * target if needed, the old replicas are removed and told to delete their copies.
+   */
+  private onPartitionReassignment(): void {
+    const path = '/admin/reassign_partitions';
+    if (!this.zk.exists(path, this.watch())) return;
+    const d = this.zk.getData(path).data as {
+      partitions: { topic: string; partition: number; replicas: number[] }[];
+    } | null;
+    for (const r of d?.partitions ?? []) {
+      const key = `${r.topic}-${r.partition}`;
+      if (this.reassignments.has(key)) continue;
+      const original = this.assignment(r.topic)[r.partition];
+      const state = this.readState(r.topic, r.partition);
+      if (!original || !state) continue;
+      const reassignment = { topic: r.topic, partition: r.partition, original: [...original], target: [...r.replicas] };
+      this.reassignments.set(key, reassignment);
+      this.services.emit({
+        type: 'reassignmentStarted',
+        topic: r.topic,
+        partition: r.partition,
+        originalReplicas: [...original],
+        targetReplicas: [...r.replicas],
+        atMs: this.now(),
+      });
+      this.writeAssignment(r.topic, r.partition, this.replicasOf(r.topic, r.partition), reassignment);
+      const value = this.writeState(
+        r.topic,
+        r.partition,
+        { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
+        state,
+        'reassignment',
+      );
+      if (value) this.propagate(r.topic, r.partition, value);
+    }
+    this.checkReassignments();
+  }
+
+  private writeAssignment(topic: string, partition: number, replicas: number[], r: Reassignment | null): void {
+    if (!this.canWrite()) return;
+    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
+    if (!d) return;
+    d.partitions[String(partition)] = replicas;
+    const key = String(partition);
+    if (r) {
+      d.adding_replicas[key] = r.target.filter((x) => !r.original.includes(x));
+      d.removing_replicas[key] = r.original.filter((x) => !r.target.includes(x));
+    } else {
+      delete d.adding_replicas[key];
+      delete d.removing_replicas[key];
+    }
+    this.zk.setData(topicPath(topic), d);
+    this.zk.getData(topicPath(topic), this.watch());
+  }
+
+  private checkReassignments(): void {
+    if (!this.active) return;
+    for (const [key, r] of [...this.reassignments]) {
+      const state = this.readState(r.topic, r.partition);
+      if (!state) continue;
+      if (!r.target.every((x) => state.isr.includes(x))) continue;
+      // Every target replica has caught up: switch over.
+      const removing = r.original.filter((x) => !r.target.includes(x));
+      let leader = state.leader;
+      if (!r.target.includes(leader) || !this.liveBrokers.has(leader)) {
+        const candidate = r.target.find((x) => this.liveBrokers.has(x) && state.isr.includes(x));
+        if (candidate === undefined) continue;
+        leader = candidate;
+      }
+      this.reassignments.delete(key);
+      this.writeAssignment(r.topic, r.partition, r.target, null);
+      const value = this.writeState(
+        r.topic,
+        r.partition,
+        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((x) => r.target.includes(x)) },
+        state,
+        'reassignment',
+      );
+      if (value) this.propagate(r.topic, r.partition, value);
+      for (const b of removing) {
+        if (!this.liveBrokers.has(b)) continue;
+        this.broker.send(b, {
+          api: 'StopReplica',
+          controllerId: this.broker.id,
+          controllerEpoch: this.epoch,
+          brokerEpoch: this.liveBrokers.get(b) ?? -1,
+          partitions: [
+            {
+              topicName: r.topic,
+              partitionIndex: r.partition,
+              leaderEpoch: value?.leaderEpoch ?? -1,
+              deletePartition: true,
+            },
+          ],
+        });
+      }
+      this.services.emit({
+        type: 'reassignmentCompleted',
+        topic: r.topic,
+        partition: r.partition,
+        originalReplicas: r.original,
+        targetReplicas: r.target,
+        atMs: this.now(),
+      });
+      this.removeFromReassignZnode(r.topic, r.partition);
+    }
+  }
+
+  private removeFromReassignZnode(topic: string, partition: number): void {
+    if (!this.canWrite()) return;
+    const path = '/admin/reassign_partitions';
+    const d = this.zk.tryGetData(path) as { version: 1; partitions: { topic: string; partition: number }[] } | null;
+    if (!d) return;
+    const rest = d.partitions.filter((p) => !(p.topic === topic && p.partition === partition));
+    if (rest.length === 0) this.zk.delete(path);
+    else this.zk.setData(path, { ...d, partitions: rest });
+    this.zk.exists(path, this.watch());
+  }
+
+  // ------------------------------------------------------------------ requests to brokers
+
+  private partitionState(
+    topic: string,
+    partition: number,
+    v: LeaderAndIsrValue,
+    isNew = false,
+  ): LeaderAndIsrPartitionState {
+    const r = this.reassignments.get(`${topic}-${partition}`);
+    return {
+      topicName: topic,
+      partitionIndex: partition,
+      controllerEpoch: this.epoch,
+      leader: v.leader,
+      leaderEpoch: v.leaderEpoch,
+      isr: [...v.isr],
+      partitionEpoch: v.partitionEpoch,
+      replicas: this.replicasOf(topic, partition),
+      addingReplicas: r ? r.target.filter((x) => !r.original.includes(x)) : [],
+      removingReplicas: r ? r.original.filter((x) => !r.target.includes(x)) : [],
+      isNew,
+    };
+  }
+
+  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
+  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
+    const state = this.partitionState(topic, partition, v, isNew);
+    for (const b of state.replicas) {
+      if (!this.liveBrokers.has(b)) continue;
+      this.broker.send(b, {
+        api: 'LeaderAndIsr',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitionStates: [state],
+        liveLeaders: v.leader >= 0 ? [v.leader] : [],
+      });
+    }
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], [[topic, partition]]);
+  }
+
+  private sendLeaderAndIsrForAll(brokers: number[]): void {
+    for (const b of brokers) {
+      if (!this.liveBrokers.has(b)) continue;
+      const states: LeaderAndIsrPartitionState[] = [];
+      for (const [topic, partition] of this.allPartitions()) {
+        if (!this.replicasOf(topic, partition).includes(b)) continue;
+        const v = this.readState(topic, partition);
+        if (v) states.push(this.partitionState(topic, partition, v));
+      }
+      if (states.length === 0) continue;
+      this.broker.send(b, {
+        api: 'LeaderAndIsr',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitionStates: states,
+        liveLeaders: [...new Set(states.map((s) => s.leader).filter((l) => l >= 0))],
+      });
+    }
+  }
+
+  private sendUpdateMetadata(brokers: number[], partitions: [string, number][], deletedTopics: string[] = []): void {
+    if (!this.active) return;
+    const liveBrokers = [...this.liveBrokers.keys()].sort((a, b) => a - b).map((id) => this.brokerMetadata(id));
+    const partitionStates = partitions.flatMap(([topic, partition]) => {
+      const v = this.readState(topic, partition);
+      if (!v) return [];
+      const state = this.partitionState(topic, partition, v);
+      return [{ ...state, offlineReplicas: state.replicas.filter((r) => !this.liveBrokers.has(r)) }];
+    });
+    for (const b of brokers) {
+      this.broker.send(b, {
+        api: 'UpdateMetadata',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitionStates,
+        liveBrokers,
+        deletedTopics,
+      });
+    }
+  }
+
+  /** For the UI: the partitions this controller is moving. */
+  reassignmentsInProgress(): { topic: string; partition: number; original: number[]; target: number[] }[] {
+    return [...this.reassignments.values()].map((r) => ({ ...r, original: [...r.original], target: [...r.target] }));
+  }
+
+  liveBrokerIds(): number[] {
+    return [...this.liveBrokers.keys()].sort((a, b) => a - b);
+  }
+}

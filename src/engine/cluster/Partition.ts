@@ -1,0 +1,173 @@
+import { ProducerStateManager } from './ProducerStateManager';
+import type { ReplicaLog } from './ReplicaLog';
+import type { LeaderAndIsrPartitionState } from './requests';
+import type { TopicConfig } from './TopicConfig';
+
+/**
+ * One broker's replica of a partition (Kafka's Partition): its local log, its view of the
+ * partition's leader, epoch and ISR, its high watermark and — when it leads — what it knows of
+ * every follower.
+ *
+ * Leader bookkeeping per follower (Kafka's Replica state):
+ *  - logEndOffset: the follower's LEO as shown by the offset of its last fetch (-1 unknown);
+ *  - lastCaughtUpTimeMs: the last time the follower had fetched everything the leader had.
+ *    A fetch at the leader's LEO catches it up now; a fetch at or past the leader's LEO as of the
+ *    follower's previous fetch catches it up as of that previous fetch.
+ * High watermark (leader) = min LEO over the "maximal" ISR (the ISR plus a replica being added
+ * by an in-flight AlterPartition), so it never runs ahead of a replica that may become leader.
+ * A follower's high watermark is the leader's, as learned from fetch responses, capped by its own LEO.
+ */
+export interface FollowerState {
+  logEndOffset: number;
+  lastCaughtUpTimeMs: number;
+  lastFetchTimeMs: number;
+  lastFetchLeaderLogEndOffset: number;
+}
+
+export interface PendingIsrChange {
+  newIsr: number[];
+  change: 'shrink' | 'expand';
+  sentAtMs: number;
+}
+
+export class Partition {
+  replicas: number[] = [];
+  isr: number[] = [];
+  addingReplicas: number[] = [];
+  removingReplicas: number[] = [];
+  leaderId = -1;
+  leaderEpoch = -1;
+  partitionEpoch = -1;
+  controllerEpoch = -1;
+  highWatermark = 0;
+  /** The leader epoch in which this follower last learned the HW from the leader (-1 never). */
+  highWatermarkEpoch = -1;
+  /** LEO when this replica became leader: ISR expansion needs a follower to reach it. */
+  leaderEpochStartOffset = -1;
+  pendingIsr: PendingIsrChange | null = null;
+  readonly followers = new Map<number, FollowerState>();
+  readonly producerState = new ProducerStateManager();
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly brokerId: number,
+    readonly log: ReplicaLog,
+    public config: TopicConfig,
+    readonly logDir: string,
+  ) {
+    this.producerState.rebuild(log.batchHeaders());
+  }
+
+  get isLeader(): boolean {
+    return this.leaderId === this.brokerId;
+  }
+
+  logEndOffset(): number {
+    return this.log.logEndOffset();
+  }
+
+  /** The ISR as far as the high watermark is concerned (adds a replica being added). */
+  maximalIsr(): number[] {
+    if (this.pendingIsr?.change === 'expand') return [...new Set([...this.isr, ...this.pendingIsr.newIsr])];
+    return this.isr;
+  }
+
+  applyState(state: LeaderAndIsrPartitionState): void {
+    this.replicas = [...state.replicas];
+    this.isr = [...state.isr];
+    this.addingReplicas = [...state.addingReplicas];
+    this.removingReplicas = [...state.removingReplicas];
+    this.leaderId = state.leader;
+    this.leaderEpoch = state.leaderEpoch;
+    this.partitionEpoch = state.partitionEpoch;
+    this.controllerEpoch = state.controllerEpoch;
+    this.pendingIsr = null;
+  }
+
+  /** Kafka's makeLeader: reset what we know of followers; ISR members count as caught up now. */
+  makeLeader(state: LeaderAndIsrPartitionState, nowMs: number): void {
+    this.applyState(state);
+    this.leaderEpochStartOffset = this.log.logEndOffset();
+    this.followers.clear();
+    for (const r of this.replicas) {
+      if (r === this.brokerId) continue;
+      this.followers.set(r, {
+        logEndOffset: -1,
+        lastCaughtUpTimeMs: this.isr.includes(r) ? nowMs : 0,
+        lastFetchTimeMs: nowMs,
+        lastFetchLeaderLogEndOffset: this.log.logEndOffset(),
+      });
+    }
+  }
+
+  makeFollower(state: LeaderAndIsrPartitionState): void {
+    this.applyState(state);
+    this.followers.clear();
+    this.leaderEpochStartOffset = -1;
+  }
+
+  /** Kafka's updateFollowerFetchState. */
+  updateFollowerFetchState(follower: number, fetchOffset: number, nowMs: number): FollowerState {
+    let s = this.followers.get(follower);
+    if (!s) {
+      s = { logEndOffset: -1, lastCaughtUpTimeMs: 0, lastFetchTimeMs: nowMs, lastFetchLeaderLogEndOffset: 0 };
+      this.followers.set(follower, s);
+    }
+    const leaderEnd = this.log.logEndOffset();
+    if (fetchOffset >= leaderEnd) s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, nowMs);
+    else if (fetchOffset >= s.lastFetchLeaderLogEndOffset)
+      s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, s.lastFetchTimeMs);
+    s.logEndOffset = fetchOffset;
+    s.lastFetchLeaderLogEndOffset = leaderEnd;
+    s.lastFetchTimeMs = nowMs;
+    return s;
+  }
+
+  /** The HW the leader may advance to now; returns the old value when it moved, else null. */
+  maybeIncrementLeaderHighWatermark(): number | null {
+    if (!this.isLeader) return null;
+    let hw = this.log.logEndOffset();
+    for (const r of this.maximalIsr()) {
+      if (r === this.brokerId) continue;
+      const leo = this.followers.get(r)?.logEndOffset ?? -1;
+      if (leo < hw) hw = leo;
+    }
+    if (hw > this.highWatermark) {
+      const old = this.highWatermark;
+      this.highWatermark = hw;
+      return old;
+    }
+    return null;
+  }
+
+  /** Followers in the ISR that have not caught up within replica.lag.time.max.ms. */
+  outOfSyncReplicas(nowMs: number, lagMaxMs: number): { replica: number; lagMs: number }[] {
+    const out: { replica: number; lagMs: number }[] = [];
+    for (const r of this.isr) {
+      if (r === this.brokerId) continue;
+      const s = this.followers.get(r);
+      const lag = nowMs - (s?.lastCaughtUpTimeMs ?? 0);
+      if (lag > lagMaxMs) out.push({ replica: r, lagMs: lag });
+    }
+    return out;
+  }
+
+  /** A follower not in the ISR that has reached the HW and this leader's first offset may join. */
+  canJoinIsr(follower: number): boolean {
+    if (!this.isLeader || this.isr.includes(follower) || !this.replicas.includes(follower)) return false;
+    const s = this.followers.get(follower);
+    if (!s) return false;
+    return s.logEndOffset >= this.highWatermark && s.logEndOffset >= this.leaderEpochStartOffset;
+  }
+
+  /** A follower's HW: the leader's, capped by what this replica holds. */
+  updateFollowerHighWatermark(leaderHw: number): number | null {
+    const hw = Math.min(leaderHw, this.log.logEndOffset());
+    this.highWatermarkEpoch = this.leaderEpoch;
+    if (hw === this.highWatermark) return null;
+    const old = this.highWatermark;
+    this.highWatermark = hw;
+    return old;
+  }
+}

@@ -1,0 +1,232 @@
+import type { BrokerServices } from './BrokerServices';
+import type { ResponseMessage } from './Network';
+import type { Partition } from './Partition';
+import { tpKey } from './ReplicaManager';
+import type { ReplicaManager } from './ReplicaManager';
+import { brokerNodeId, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
+
+/**
+ * A follower broker's fetcher for one leader broker (Kafka's ReplicaFetcherThread, one per
+ * source broker). It loops: while some partition still has to find its truncation point it
+ * sends OffsetsForLeaderEpoch (KIP-101), otherwise a Fetch for every partition it follows from
+ * that leader at the follower's LEO. The leader holds the fetch up to replica.fetch.wait.max.ms
+ * when it has nothing new; the next fetch goes out as soon as a response is processed.
+ * Errors back off for replica.fetch.backoff.ms.
+ *
+ * Truncation (AbstractFetcherThread.getOffsetTruncationState): ask the leader for the end
+ * offset of the follower's latest epoch; if the follower has that epoch too, truncate to the
+ * smaller of the two end offsets; if not, truncate to where the follower's own (lower) epoch
+ * ends and ask again; with no usable answer, fall back to the high watermark.
+ */
+interface FetchState {
+  partition: Partition;
+  leaderEpoch: number;
+  state: 'truncating' | 'fetching';
+}
+
+export class ReplicaFetcher {
+  private readonly states = new Map<string, FetchState>();
+  private inFlight: number | null = null;
+  private wakeAt: number | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly brokerId: number,
+    readonly leaderId: number,
+    private readonly services: BrokerServices,
+    private readonly replicaManager: ReplicaManager,
+  ) {}
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  addPartition(p: Partition): void {
+    this.states.set(tpKey(p.topic, p.partition), { partition: p, leaderEpoch: p.leaderEpoch, state: 'truncating' });
+    this.maybeSend();
+  }
+
+  removePartition(topic: string, partition: number): void {
+    this.states.delete(tpKey(topic, partition));
+  }
+
+  shutdown(): void {
+    this.stopped = true;
+    if (this.inFlight !== null) this.services.network.abandon(this.inFlight);
+    this.inFlight = null;
+    this.states.clear();
+  }
+
+  private get node(): string {
+    return brokerNodeId(this.brokerId);
+  }
+
+  private valid(s: FetchState): boolean {
+    const p = s.partition;
+    return p.leaderId === this.leaderId && p.leaderEpoch === s.leaderEpoch && !p.isLeader;
+  }
+
+  maybeSend(): void {
+    if (this.stopped || this.inFlight !== null || this.wakeAt !== null) return;
+    for (const [key, s] of this.states) if (!this.valid(s)) this.states.delete(key);
+    if (this.states.size === 0) return;
+    const truncating = [...this.states.values()].filter((s) => s.state === 'truncating');
+    // A partition with an empty epoch cache has nothing to compare: start fetching at its LEO.
+    for (const s of truncating) {
+      if (s.partition.log.latestEpoch() === null) {
+        this.replicaManager.truncate(s.partition, s.partition.highWatermark, 'highWatermarkFallback', null);
+        s.state = 'fetching';
+      }
+    }
+    const stillTruncating = truncating.filter((s) => s.state === 'truncating');
+    const to = brokerNodeId(this.leaderId);
+    let cid: number;
+    if (stillTruncating.length > 0) {
+      cid = this.services.network.send(this.node, to, {
+        api: 'OffsetsForLeaderEpoch',
+        replicaId: this.brokerId,
+        topics: groupByTopic(stillTruncating).map(([topic, list]) => ({
+          topic,
+          partitions: list.map((s) => ({
+            partition: s.partition.partition,
+            currentLeaderEpoch: s.leaderEpoch,
+            leaderEpoch: s.partition.log.latestEpoch() ?? -1,
+          })),
+        })),
+      });
+    } else {
+      const c = this.services.config;
+      cid = this.services.network.send(this.node, to, {
+        api: 'Fetch',
+        replicaId: this.brokerId,
+        maxWaitMs: c['replica.fetch.wait.max.ms'],
+        minBytes: c['replica.fetch.min.bytes'],
+        maxBytes: c['replica.fetch.max.bytes'],
+        isolationLevel: 0,
+        topics: groupByTopic([...this.states.values()]).map(([topic, list]) => ({
+          topic,
+          partitions: list.map((s) => ({
+            partition: s.partition.partition,
+            currentLeaderEpoch: s.leaderEpoch,
+            fetchOffset: s.partition.logEndOffset(),
+            lastFetchedEpoch: s.partition.log.latestEpoch() ?? -1,
+            logStartOffset: s.partition.log.logStartOffset(),
+            partitionMaxBytes: c['replica.fetch.max.bytes'],
+          })),
+        })),
+      });
+    }
+    this.inFlight = cid;
+    this.services.scheduler.schedule(this.services.config['replica.socket.timeout.ms'], () => {
+      if (this.inFlight !== cid) return;
+      this.services.network.abandon(cid);
+      this.inFlight = null;
+      this.backoff();
+    });
+  }
+
+  private backoff(): void {
+    if (this.stopped || this.wakeAt !== null) return;
+    const at = this.services.scheduler.now() + this.services.config['replica.fetch.backoff.ms'];
+    this.wakeAt = at;
+    this.services.scheduler.scheduleAt(at, () => {
+      if (this.wakeAt !== at) return;
+      this.wakeAt = null;
+      this.maybeSend();
+    });
+  }
+
+  onDisconnect(correlationId: number): void {
+    if (this.inFlight !== correlationId) return;
+    this.inFlight = null;
+    this.backoff();
+  }
+
+  onResponse(message: ResponseMessage): void {
+    if (this.stopped || message.correlationId !== this.inFlight) return;
+    this.inFlight = null;
+    const body = message.body;
+    let failed = false;
+    if (body.api === 'OffsetsForLeaderEpoch') failed = this.processEpochs(body);
+    else if (body.api === 'Fetch') failed = this.processFetch(body);
+    if (failed) this.backoff();
+    else this.maybeSend();
+  }
+
+  private processEpochs(body: OffsetsForLeaderEpochResponse): boolean {
+    let failed = false;
+    for (const t of body.topics) {
+      for (const r of t.partitions) {
+        const s = this.states.get(tpKey(t.topic, r.partition));
+        if (!s || !this.valid(s) || s.state !== 'truncating') continue;
+        if (r.errorCode !== 'NONE') {
+          failed = true;
+          continue;
+        }
+        const p = s.partition;
+        const leaderAnswer = { epoch: r.leaderEpoch, endOffset: r.endOffset };
+        if (r.endOffset < 0) {
+          this.replicaManager.truncate(
+            p,
+            Math.min(p.highWatermark, p.logEndOffset()),
+            'highWatermarkFallback',
+            leaderAnswer,
+          );
+          s.state = 'fetching';
+          continue;
+        }
+        const mine = p.log.endOffsetForEpoch(r.leaderEpoch);
+        if (mine.epoch === r.leaderEpoch) {
+          this.replicaManager.truncate(p, Math.min(r.endOffset, mine.endOffset), 'divergingEpoch', leaderAnswer);
+          s.state = 'fetching';
+        } else if (mine.epoch < 0) {
+          this.replicaManager.truncate(
+            p,
+            Math.min(p.highWatermark, p.logEndOffset()),
+            'highWatermarkFallback',
+            leaderAnswer,
+          );
+          s.state = 'fetching';
+        } else {
+          // We lack the leader's epoch: cut back to where our lower epoch ends, then ask again.
+          this.replicaManager.truncate(p, Math.min(mine.endOffset, r.endOffset), 'divergingEpoch', leaderAnswer);
+        }
+      }
+    }
+    return failed;
+  }
+
+  private processFetch(body: FetchResponse): boolean {
+    let failed = false;
+    for (const t of body.responses) {
+      for (const r of t.partitions) {
+        const s = this.states.get(tpKey(t.topic, r.partitionIndex));
+        if (!s || !this.valid(s) || s.state !== 'fetching') continue;
+        if (r.errorCode === 'NONE') {
+          try {
+            this.replicaManager.appendAsFollower(s.partition, r.records, r.highWatermark);
+          } catch {
+            // Records that no longer line up with our log: find the truncation point again.
+            s.state = 'truncating';
+          }
+        } else if (r.errorCode === 'OFFSET_OUT_OF_RANGE') {
+          s.state = 'truncating';
+          failed = true;
+        } else {
+          failed = true;
+        }
+      }
+    }
+    return failed;
+  }
+}
+
+function groupByTopic(states: FetchState[]): [string, FetchState[]][] {
+  const m = new Map<string, FetchState[]>();
+  for (const s of states) {
+    const list = m.get(s.partition.topic) ?? [];
+    list.push(s);
+    m.set(s.partition.topic, list);
+  }
+  return [...m.entries()];
+}

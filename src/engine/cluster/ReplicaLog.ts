@@ -1,0 +1,280 @@
+import {
+  BASE_OFFSET_OFFSET,
+  NO_PARTITION_LEADER_EPOCH,
+  PARTITION_LEADER_EPOCH_OFFSET,
+  type RecordBatchHeader,
+  readBatchHeader,
+  validateBatchCrc,
+} from '../codec';
+import { CorruptRecordError, KafkaError } from '../errors';
+
+/**
+ * What replication needs from a replica's local log (Kafka's UnifiedLog as ReplicaManager and
+ * Partition use it): leader appends that assign offsets and stamp the leader epoch, follower
+ * appends that keep the leader's offsets, reads bounded by an offset (the high watermark for
+ * consumers), truncation, and the leader-epoch cache (epoch -> start offset) that KIP-101
+ * truncation asks with `endOffsetForEpoch`.
+ */
+export interface LogAppendInfo {
+  firstOffset: number;
+  lastOffset: number;
+  recordCount: number;
+  maxTimestamp: number;
+  validBytes: number;
+  /** Headers of the appended batches, at their assigned offsets. */
+  batches: RecordBatchHeader[];
+}
+
+export interface EpochEntry {
+  epoch: number;
+  startOffset: number;
+}
+
+export interface SegmentSummary {
+  /** `<20-digit base offset>.log` */
+  name: string;
+  baseOffset: number;
+  sizeInBytes: number;
+  flushedBytes: number;
+  unflushedBytes: number;
+  active: boolean;
+}
+
+export interface ReplicaLog {
+  logStartOffset(): number;
+  logEndOffset(): number;
+  /** Validates, assigns offsets from the LEO, stamps partitionLeaderEpoch. */
+  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): LogAppendInfo;
+  /** Appends batches that already carry the leader's offsets and epochs. */
+  appendAsFollower(records: Uint8Array): LogAppendInfo;
+  /** Whole batches starting at the one holding startOffset, up to maxBytes (at least one batch), below maxOffset. */
+  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array;
+  /** Removes every record at or above offset. */
+  truncateTo(offset: number): void;
+  latestEpoch(): number | null;
+  /** Kafka's LeaderEpochFileCache.endOffsetFor: (largest epoch <= requested, its end offset), or (-1, -1). */
+  endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number };
+  epochEntries(): EpochEntry[];
+  /** Every batch header from `fromOffset` on (for rebuilding producer state). */
+  batchHeaders(fromOffset?: number): RecordBatchHeader[];
+  segments(): SegmentSummary[];
+  /** fsync: everything appended so far is now durable. */
+  flush(): void;
+  /** A power failure: bytes not yet flushed are gone (torn tail included). */
+  loseUnflushed(): void;
+}
+
+/** Validates and re-bases a produce request's batches: shared by every ReplicaLog. */
+export function readBatches(records: Uint8Array): RecordBatchHeader[] {
+  const headers: RecordBatchHeader[] = [];
+  let position = 0;
+  while (position < records.length) {
+    const header = readBatchHeader(records, position);
+    if (!validateBatchCrc(records, header))
+      throw new CorruptRecordError(`batch at position ${position} fails its CRC check`, { position, reason: 'crc' });
+    headers.push(header);
+    position += header.sizeInBytes;
+  }
+  if (headers.length === 0) throw new KafkaError('INVALID_RECORD', 'no record batch in the request', {});
+  return headers;
+}
+
+function writeInt64(bytes: Uint8Array, at: number, value: number): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  view.setBigInt64(at, BigInt(value));
+}
+
+function writeInt32(bytes: Uint8Array, at: number, value: number): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  view.setInt32(at, value);
+}
+
+interface StoredBatch {
+  header: RecordBatchHeader;
+  bytes: Uint8Array;
+  flushed: boolean;
+}
+
+/**
+ * A ReplicaLog held in memory as a list of batches (one segment). It models exactly what
+ * replication observes — offsets, epochs, flushed vs unflushed bytes — and serves as the test
+ * double for cluster tests; the segment-and-index machinery lives in log/PartitionLog.
+ */
+export class MemoryReplicaLog implements ReplicaLog {
+  private batches: StoredBatch[] = [];
+  private epochs: EpochEntry[] = [];
+  private startOffset = 0;
+  private endOffset = 0;
+
+  logStartOffset(): number {
+    return this.startOffset;
+  }
+
+  logEndOffset(): number {
+    return this.endOffset;
+  }
+
+  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): LogAppendInfo {
+    const headers = readBatches(records);
+    for (const h of headers) {
+      if (h.sizeInBytes > maxMessageBytes)
+        throw new KafkaError('RECORD_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
+          size: h.sizeInBytes,
+          limit: maxMessageBytes,
+        });
+    }
+    const appended: RecordBatchHeader[] = [];
+    let next = this.endOffset;
+    for (const h of headers) {
+      const bytes = records.slice(h.position, h.position + h.sizeInBytes);
+      writeInt64(bytes, BASE_OFFSET_OFFSET, next);
+      writeInt32(bytes, PARTITION_LEADER_EPOCH_OFFSET, leaderEpoch);
+      const header = readBatchHeader(bytes, 0);
+      appended.push(header);
+      next = header.lastOffset + 1;
+      this.store(header, bytes);
+    }
+    return this.info(appended);
+  }
+
+  appendAsFollower(records: Uint8Array): LogAppendInfo {
+    const headers = readBatches(records);
+    const appended: RecordBatchHeader[] = [];
+    for (const h of headers) {
+      if (h.lastOffset < this.endOffset) continue; // already have it
+      if (h.baseOffset < this.endOffset)
+        throw new KafkaError('INVALID_RECORD', `batch at ${h.baseOffset} overlaps the log end ${this.endOffset}`, {});
+      const bytes = records.slice(h.position, h.position + h.sizeInBytes);
+      const header = readBatchHeader(bytes, 0);
+      appended.push(header);
+      this.store(header, bytes);
+    }
+    return this.info(appended);
+  }
+
+  private store(header: RecordBatchHeader, bytes: Uint8Array): void {
+    if (this.batches.length === 0 && this.endOffset === 0) this.startOffset = header.baseOffset;
+    this.batches.push({ header, bytes, flushed: false });
+    this.endOffset = header.lastOffset + 1;
+    const epoch = header.partitionLeaderEpoch;
+    const last = this.epochs[this.epochs.length - 1];
+    if (epoch !== NO_PARTITION_LEADER_EPOCH && (!last || epoch > last.epoch))
+      this.epochs.push({ epoch, startOffset: header.baseOffset });
+  }
+
+  private info(batches: RecordBatchHeader[]): LogAppendInfo {
+    const first = batches[0];
+    const last = batches[batches.length - 1];
+    return {
+      firstOffset: first ? first.baseOffset : this.endOffset,
+      lastOffset: last ? last.lastOffset : this.endOffset - 1,
+      recordCount: batches.reduce((n, b) => n + b.recordCount, 0),
+      maxTimestamp: batches.reduce((m, b) => Math.max(m, b.maxTimestamp), -1),
+      validBytes: batches.reduce((n, b) => n + b.sizeInBytes, 0),
+      batches,
+    };
+  }
+
+  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
+    if (startOffset < this.startOffset || startOffset > this.endOffset)
+      throw new KafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `offset ${startOffset} is outside [${this.startOffset}, ${this.endOffset}]`,
+        {
+          offset: startOffset,
+          logStartOffset: this.startOffset,
+          logEndOffset: this.endOffset,
+        },
+      );
+    const chosen: Uint8Array[] = [];
+    let size = 0;
+    for (const b of this.batches) {
+      if (b.header.lastOffset < startOffset) continue;
+      if (b.header.baseOffset >= maxOffset) break;
+      if (chosen.length > 0 && size + b.bytes.length > maxBytes) break;
+      chosen.push(b.bytes);
+      size += b.bytes.length;
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chosen) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+
+  truncateTo(offset: number): void {
+    if (offset >= this.endOffset) return;
+    // Kafka truncates to a batch boundary: a batch straddling the point goes entirely.
+    this.batches = this.batches.filter((b) => b.header.lastOffset < offset);
+    const last = this.batches[this.batches.length - 1];
+    this.endOffset = last ? last.header.lastOffset + 1 : this.startOffset;
+    this.epochs = this.epochs.filter((e) => e.startOffset < this.endOffset);
+  }
+
+  latestEpoch(): number | null {
+    return this.epochs[this.epochs.length - 1]?.epoch ?? null;
+  }
+
+  endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
+    return endOffsetForEpoch(this.epochs, epoch, this.endOffset);
+  }
+
+  epochEntries(): EpochEntry[] {
+    return this.epochs.map((e) => ({ ...e }));
+  }
+
+  batchHeaders(fromOffset = 0): RecordBatchHeader[] {
+    return this.batches.filter((b) => b.header.lastOffset >= fromOffset).map((b) => b.header);
+  }
+
+  segments(): SegmentSummary[] {
+    const size = this.batches.reduce((n, b) => n + b.bytes.length, 0);
+    const flushed = this.batches.filter((b) => b.flushed).reduce((n, b) => n + b.bytes.length, 0);
+    return [
+      {
+        name: `${String(this.startOffset).padStart(20, '0')}.log`,
+        baseOffset: this.startOffset,
+        sizeInBytes: size,
+        flushedBytes: flushed,
+        unflushedBytes: size - flushed,
+        active: true,
+      },
+    ];
+  }
+
+  flush(): void {
+    for (const b of this.batches) b.flushed = true;
+  }
+
+  loseUnflushed(): void {
+    const keep = this.batches.findIndex((b) => !b.flushed);
+    if (keep < 0) return;
+    const cut = this.batches[keep] as StoredBatch;
+    this.truncateTo(cut.header.baseOffset);
+  }
+}
+
+/**
+ * LeaderEpochFileCache.endOffsetFor: for the requested epoch, the start offset of the first
+ * epoch above it (or the LEO if it is the latest), reported against the largest epoch <= requested.
+ * An epoch below every entry gives (-1, -1): UNDEFINED_EPOCH / UNDEFINED_EPOCH_OFFSET.
+ */
+export function endOffsetForEpoch(
+  epochs: readonly EpochEntry[],
+  requested: number,
+  logEndOffset: number,
+): { epoch: number; endOffset: number } {
+  const latest = epochs[epochs.length - 1];
+  if (!latest) return { epoch: -1, endOffset: -1 };
+  if (requested === latest.epoch) return { epoch: latest.epoch, endOffset: logEndOffset };
+  let floor: EpochEntry | undefined;
+  let higher: EpochEntry | undefined;
+  for (const e of epochs) {
+    if (e.epoch <= requested) floor = e;
+    else if (!higher) higher = e;
+  }
+  if (!floor) return { epoch: -1, endOffset: -1 };
+  return { epoch: floor.epoch, endOffset: higher ? higher.startOffset : logEndOffset };
+}

@@ -1,0 +1,77 @@
+import { encodeRecordBatch } from '../codec';
+import type { Cluster } from './Cluster';
+import type { KafkaRequest, KafkaResponse } from './requests';
+
+/**
+ * Test helpers for cluster tests: a raw batch builder and a bare client node that sends
+ * requests over the simulated network and keeps what comes back.
+ */
+export function makeBatch(
+  values: string[],
+  options: { producerId?: number; producerEpoch?: number; baseSequence?: number; timestamp?: number } = {},
+): Uint8Array {
+  const enc = new TextEncoder();
+  const ts = options.timestamp ?? 0;
+  return encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: values.length - 1,
+    baseTimestamp: ts,
+    maxTimestamp: ts,
+    producerId: options.producerId ?? -1,
+    producerEpoch: options.producerEpoch ?? -1,
+    baseSequence: options.baseSequence ?? -1,
+    records: values.map((v, i) => ({
+      attributes: 0,
+      timestampDelta: 0,
+      offsetDelta: i,
+      key: null,
+      value: enc.encode(v),
+      headers: [],
+    })),
+  });
+}
+
+export class TestClient {
+  readonly responses = new Map<number, KafkaResponse>();
+  readonly disconnects: number[] = [];
+
+  constructor(
+    private readonly cluster: Cluster,
+    readonly node = 'test-client',
+  ) {
+    cluster.network.attach(node, {
+      onResponse: (m) => this.responses.set(m.correlationId, m.body),
+      onDisconnect: (_peer, cid) => this.disconnects.push(cid),
+    });
+  }
+
+  send(broker: number, request: KafkaRequest): number {
+    return this.cluster.network.send(this.node, `broker-${broker}`, request);
+  }
+
+  /** Sends and ticks until the response arrives (or `maxMs` passes). */
+  call<R extends KafkaResponse>(broker: number, request: KafkaRequest, maxMs = 60_000): R | undefined {
+    const cid = this.send(broker, request);
+    for (let waited = 0; waited < maxMs && !this.responses.has(cid); waited += 1) this.cluster.tick(1);
+    return this.responses.get(cid) as R | undefined;
+  }
+
+  produce(
+    broker: number,
+    topic: string,
+    partition: number,
+    records: Uint8Array,
+    acks: 0 | 1 | -1 = -1,
+    timeoutMs = 30_000,
+  ) {
+    return this.call<Extract<KafkaResponse, { api: 'Produce' }>>(broker, {
+      api: 'Produce',
+      transactionalId: null,
+      acks,
+      timeoutMs,
+      topicData: [{ topic, partitions: [{ partition, records }] }],
+    })?.responses[0]?.partitions[0];
+  }
+}
