@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../Clock';
+import { decodeRecordBatches } from '../codec';
+import { PartitionLog } from './PartitionLog';
+import { StoreWriter } from './StoreWriter';
+import { MapStore, makeBatch, text } from './testSupport';
+
+const T0 = 1_700_000_000_000;
+const DAY = 86_400_000;
+
+function compactedLog(config: Record<string, number | string> = {}) {
+  const clock = new ManualClock(T0);
+  const store = new MapStore();
+  const writer = new StoreWriter(store);
+  const log = new PartitionLog({
+    dir: '__consumer_offsets-7',
+    config: { 'cleanup.policy': 'compact', 'segment.bytes': 400, ...config },
+    clock,
+    writer,
+  });
+  return { log, clock, store, writer };
+}
+
+/** Every (offset, key, value) in the log, in order. */
+function contents(log: PartitionLog): [number, string | null, string | null][] {
+  const out: [number, string | null, string | null][] = [];
+  for (const b of decodeRecordBatches(log.fetchAll())) {
+    for (const r of b.records) out.push([b.baseOffset + r.offsetDelta, text(r.key), text(r.value)]);
+  }
+  return out;
+}
+
+declare module './PartitionLog' {
+  interface PartitionLog {
+    fetchAll(): Uint8Array;
+  }
+}
+PartitionLog.prototype.fetchAll = function (this: PartitionLog) {
+  const parts: Uint8Array[] = [];
+  let offset = this.logStartOffset;
+  while (offset < this.logEndOffset) {
+    const f = this.fetch(offset, 1 << 20);
+    if (f.batches.length === 0) break;
+    parts.push(f.records);
+    offset = f.nextOffset;
+  }
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+};
+
+describe('LogCleaner (cleanup.policy=compact)', () => {
+  it('keeps the latest record per key, preserves offsets, leaves the active segment alone', () => {
+    const { log, clock } = compactedLog();
+    for (let round = 0; round < 6; round++) {
+      for (const k of ['a', 'b', 'c'])
+        log.appendAsLeader(makeBatch([{ key: k, value: `${k}${round}`, timestamp: T0 + round }]));
+    }
+    const before = contents(log);
+    const active = log.activeSegment;
+    const activeBytes = active.log.copy();
+    clock.advance(1000);
+    const r = log.compact();
+    expect(r.recordsRead).toBeGreaterThan(0);
+    const after = contents(log);
+    // Everything in the active segment is untouched.
+    expect(log.activeSegment).toBe(active);
+    expect(log.activeSegment.log.copy()).toEqual(activeBytes);
+    // Every record kept is identical (offset, key, value) to one before: offsets never move.
+    for (const rec of after) expect(before).toContainEqual(rec);
+    // In the cleaned part, each key appears at most once and is its latest value there.
+    const cleanedEnd = active.baseOffset;
+    const cleaned = after.filter(([o]) => o < cleanedEnd);
+    const keys = cleaned.map(([, k]) => k);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const [o, k, v] of cleaned) {
+      const latest = before.filter(([bo, bk]) => bk === k && bo < cleanedEnd).at(-1);
+      expect([o, k, v]).toEqual(latest);
+    }
+    expect(r.recordsSuperseded).toBe(before.filter(([o]) => o < cleanedEnd).length - cleaned.length);
+    // Kafka groups segments by their size before cleaning, so the now-small cleaned segments are
+    // merged into one on the next pass (groupSegmentsBySize), named by the first base offset.
+    const segmentsAfterFirst = log.logSegments.length;
+    const again = log.compact();
+    expect(again.groups.length).toBe(1);
+    expect(log.logSegments.length).toBeLessThan(segmentsAfterFirst);
+    expect(log.logSegments[0]?.baseOffset).toBe(0);
+    expect(contents(log)).toEqual(after);
+  });
+
+  it('rebuilt indexes equal the ones the cleaner wrote, and lookups of removed offsets reach the next record', () => {
+    const { log } = compactedLog({ 'index.interval.bytes': 50, 'segment.bytes': 1500 });
+    for (let i = 0; i < 60; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 7}`, value: `v${i}`.padEnd(30, '.') }]));
+    log.compact();
+    for (const seg of log.logSegments) {
+      if (seg === log.activeSegment) continue;
+      const rebuilt = seg.rebuiltIndexes();
+      expect(seg.offsetIndex.sameEntriesAs(rebuilt.offsetIndex)).toBe(true);
+      expect(seg.timeIndex.sameEntriesAs(rebuilt.timeIndex)).toBe(true);
+    }
+    const kept = new Set(contents(log).map(([o]) => o));
+    for (let o = 0; o < log.logEndOffset; o++) {
+      const { answer } = log.lookup(o, { trace: false });
+      expect(answer.exact).toBe(kept.has(o));
+      expect(kept.has(answer.record?.offset as number)).toBe(true);
+      expect(answer.record?.offset).toBeGreaterThanOrEqual(o);
+    }
+  });
+
+  it('drops tombstones only once delete.retention.ms has passed since the tombstone', () => {
+    const { log, clock } = compactedLog({ 'delete.retention.ms': DAY });
+    log.appendAsLeader(makeBatch([{ key: 'gone', value: 'x', timestamp: T0 }]));
+    log.appendAsLeader(makeBatch([{ key: 'stay', value: 'y', timestamp: T0 }]));
+    log.appendAsLeader(makeBatch([{ key: 'gone', value: null, timestamp: T0 + 10 }]));
+    log.roll();
+    log.appendAsLeader(makeBatch([{ key: 'other', value: 'z', timestamp: T0 + 20 }]));
+    clock.set(T0 + 1000);
+    const first = log.compact();
+    expect(first.tombstonesRemoved).toBe(0);
+    expect(contents(log).map(([o, k, v]) => `${o}:${k}=${v}`)).toEqual(['1:stay=y', '2:gone=null', '3:other=z']);
+    clock.set(T0 + 10 + DAY);
+    const second = log.compact();
+    expect(second.tombstonesRemoved).toBe(1);
+    expect(contents(log).map(([o, k]) => `${o}:${k}`)).toEqual(['1:stay', '3:other']);
+    expect(log.logEndOffset).toBe(4);
+  });
+
+  it('min.compaction.lag.ms keeps young segments out of the cleanable range', () => {
+    const { log, clock } = compactedLog({ 'min.compaction.lag.ms': 100_000 });
+    for (let i = 0; i < 30; i++)
+      log.appendAsLeader(makeBatch([{ key: 'k', value: `${i}`, timestamp: T0 + i * 10_000 }]));
+    clock.set(T0 + 30 * 10_000);
+    const r = log.compact();
+    expect(r.cleanableRange).not.toBeNull();
+    const range = r.cleanableRange as { from: number; to: number };
+    // Five single-record batches per segment; records 21.. are younger than now - 100 s, so the
+    // segment 20..24 holding them, and everything after it, stays dirty.
+    expect(range).toEqual({ from: 0, to: 20 });
+    const offsets = contents(log).map(([o]) => o);
+    expect(offsets).toEqual([19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
+  });
+
+  it('persists the cleaned segments; a reload sees the compacted log and needs no repair', async () => {
+    const { log, store, writer } = compactedLog({ 'index.interval.bytes': 64 });
+    for (let i = 0; i < 40; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 4}`, value: `value-${i}` }]));
+    log.compact();
+    log.flush();
+    await writer.settled();
+    const { log: loaded, report } = await PartitionLog.load(store, log.dir, log.config, new ManualClock(T0));
+    expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
+    expect(contents(loaded)).toEqual(contents(log));
+  });
+
+  it('refuses to compact a log whose cleanup.policy is delete', () => {
+    const log = new PartitionLog({ dir: 't-0', clock: new ManualClock(T0) });
+    expect(() => log.compact()).toThrow(/INVALID_CONFIG/);
+  });
+});
