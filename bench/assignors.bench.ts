@@ -1,0 +1,82 @@
+/**
+ * Assignor benchmarks: the issue's group of 2,000 members, all subscribed to 100 topics of 1,000
+ * partitions (100,000 partitions), assigned by each `partition.assignment.strategy` through the
+ * public assignPartitions (validation, numbering and building the result objects included).
+ * The sticky assignors are timed twice: from scratch, and the realistic rebalance — every member
+ * reports what it owned in the previous generation, one member has left and a new one joined.
+ * Each figure is the median of 5 runs after a warm-up run.
+ */
+import { assignPartitions } from '../src/engine/consumer/assignors/assignPartitions';
+import type { AssignmentStrategy, GroupAssignment, MemberSubscription } from '../src/engine/consumer/assignors/types';
+import { type BenchSuite, percentile, timeMicros } from './harness';
+
+const MEMBERS = 2_000;
+const TOPICS = 100;
+const PARTITIONS_PER_TOPIC = 1_000;
+
+const topics = Array.from({ length: TOPICS }, (_, i) => `topic-${String(i).padStart(3, '0')}`);
+const partitionsPerTopic = Object.fromEntries(topics.map((t) => [t, PARTITIONS_PER_TOPIC]));
+const members: MemberSubscription[] = Array.from({ length: MEMBERS }, (_, i) => ({
+  memberId: `consumer-${i}-${(i * 2654435761) >>> 0}`,
+  topics,
+}));
+
+function medianMs(fn: () => void, runs = 5): number {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(timeMicros(fn) / 1000);
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** The next generation's subscriptions: member 0 left, a new member joined, everyone reports what it owned. */
+function nextGeneration(previous: GroupAssignment, generation: number): MemberSubscription[] {
+  const next = members.slice(1).map((m) => ({ ...m, ownedPartitions: previous[m.memberId] ?? [], generation }));
+  next.push({ memberId: 'consumer-new', topics, ownedPartitions: [], generation });
+  return next;
+}
+
+const suite: BenchSuite = {
+  name: 'assignors',
+  run(report) {
+    const total = TOPICS * PARTITIONS_PER_TOPIC;
+    for (const strategy of ['range', 'roundrobin', 'sticky', 'cooperative-sticky'] as AssignmentStrategy[]) {
+      const sticky = strategy === 'sticky' || strategy === 'cooperative-sticky';
+      let result: GroupAssignment = {};
+      const ms = medianMs(() => {
+        result = assignPartitions(strategy, members, partitionsPerTopic);
+      });
+      const assigned = Object.values(result).reduce((n, l) => n + l.length, 0);
+      if (assigned !== total) throw new Error(`${strategy} assigned ${assigned} of ${total} partitions`);
+      report({
+        name: `${strategy}: ${MEMBERS} members, ${total} partitions`,
+        value: ms,
+        unit: 'ms',
+        target: sticky ? '<= 2,000 ms' : '<= 200 ms',
+        met: ms <= (sticky ? 2000 : 200),
+      });
+      if (sticky) {
+        const next = nextGeneration(result, 1);
+        let moved: GroupAssignment = {};
+        const msOwned = medianMs(() => {
+          moved = assignPartitions(strategy, next, partitionsPerTopic);
+        });
+        const kept = next.reduce((n, m) => {
+          const now = new Set((moved[m.memberId] ?? []).map((tp) => `${tp.topic}-${tp.partition}`));
+          return n + (m.ownedPartitions ?? []).filter((tp) => now.has(`${tp.topic}-${tp.partition}`)).length;
+        }, 0);
+        report({
+          name: `${strategy} rebalance with owned partitions (kept ${kept})`,
+          value: msOwned,
+          unit: 'ms',
+          target: '<= 2,000 ms',
+          met: msOwned <= 2000,
+        });
+      }
+    }
+  },
+};
+
+export default suite;
