@@ -24,22 +24,18 @@ function compactedLog(config: Record<string, number | string> = {}) {
 /** Every (offset, key, value) in the log, in order. */
 function contents(log: PartitionLog): [number, string | null, string | null][] {
   const out: [number, string | null, string | null][] = [];
-  for (const b of decodeRecordBatches(log.fetchAll())) {
+  for (const b of decodeRecordBatches(fetchAll(log))) {
     for (const r of b.records) out.push([b.baseOffset + r.offsetDelta, text(r.key), text(r.value)]);
   }
   return out;
 }
 
-declare module './PartitionLog' {
-  interface PartitionLog {
-    fetchAll(): Uint8Array;
-  }
-}
-PartitionLog.prototype.fetchAll = function (this: PartitionLog) {
+/** The whole log as one byte array, fetched segment by segment. */
+function fetchAll(log: PartitionLog): Uint8Array {
   const parts: Uint8Array[] = [];
-  let offset = this.logStartOffset;
-  while (offset < this.logEndOffset) {
-    const f = this.fetch(offset, 1 << 20);
+  let offset = log.logStartOffset;
+  while (offset < log.logEndOffset) {
+    const f = log.fetch(offset, 1 << 20);
     if (f.batches.length === 0) break;
     parts.push(f.records);
     offset = f.nextOffset;
@@ -51,7 +47,7 @@ PartitionLog.prototype.fetchAll = function (this: PartitionLog) {
     at += p.length;
   }
   return all;
-};
+}
 
 describe('LogCleaner (cleanup.policy=compact)', () => {
   it('keeps the latest record per key, preserves offsets, leaves the active segment alone', () => {
