@@ -22,7 +22,7 @@ function transferring(members: MemberSubscription[], ppt: Record<string, number>
   return Object.fromEntries(
     [...r.partitionsTransferringOwnership].map(([p, m]) => [
       `${group.topicOf(p)}-${group.partitionOf(p)}`,
-      group.members[m]?.memberId,
+      group.members[m]?.memberId as string,
     ]),
   );
 }
