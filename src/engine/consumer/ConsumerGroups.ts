@@ -1,3 +1,4 @@
+import type { CoordinationStore } from '../cluster/CoordinationStore';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import type { Rng } from '../Rng';
@@ -15,6 +16,7 @@ import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
 import { GroupNetwork } from './GroupNetwork';
 import { KafkaConsumer } from './KafkaConsumer';
+import { type ZkConsumerConfig, ZookeeperConsumerConnector } from './ZookeeperConsumerConnector';
 import { decodeAssignment, fromTopicPartitions } from './offsetsSchema';
 
 /** How often a broker re-checks a parked Fetch for fetch.min.bytes (a purgatory check). */
@@ -74,6 +76,12 @@ export interface ConsumerGroupsDeps {
   coordinatorConfig?: Partial<GroupCoordinatorConfig>;
   /** One-way latency of consumer <-> broker links. */
   latencyMs?: number;
+  /** The coordination store, for the legacy ZooKeeper consumer. */
+  zk?: CoordinationStore;
+  /** One ZooKeeper round trip for legacy consumers (default 2 ms). */
+  zkLatencyMs?: number;
+  /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
+  zkWatchJitterMs?: number;
 }
 
 /**
@@ -87,6 +95,7 @@ export class ConsumerGroups {
   readonly network: GroupNetwork;
   readonly coordinators = new Map<number, GroupCoordinator>();
   readonly consumers = new Map<string, KafkaConsumer>();
+  readonly zkConsumers = new Map<string, ZookeeperConsumerConnector>();
   private leadershipTimerStarted = false;
 
   constructor(private readonly deps: ConsumerGroupsDeps) {
@@ -258,6 +267,55 @@ export class ConsumerGroups {
     );
     this.consumers.set(consumerId, consumer);
     return consumer;
+  }
+
+  /**
+   * A legacy (Kafka 0.8) consumer that rebalances itself through ZooKeeper. Its fetch path is a
+   * group-less KafkaConsumer on the same links (`<consumerId>`), like 0.8's SimpleConsumer fetchers.
+   */
+  createZkConsumer(
+    consumerId: string,
+    groupId: string,
+    topics: string[],
+    config: Partial<ZkConsumerConfig> = {},
+  ): ZookeeperConsumerConnector {
+    const zk = this.deps.zk;
+    if (!zk) throw new KafkaError('INVALID_REQUEST', 'the ZooKeeper consumer needs a coordination store');
+    if (
+      this.zkConsumers.get(consumerId)?.state === 'running' ||
+      this.consumers.get(consumerId)?.lifecycle === 'running'
+    ) {
+      throw new KafkaError('INVALID_REQUEST', `consumer ${consumerId} already exists`);
+    }
+    this.network.clientUp(consumerId);
+    const fetcher = new KafkaConsumer(
+      {
+        clientId: consumerId,
+        scheduler: this.deps.scheduler,
+        network: this.network,
+        port: this.deps.port,
+        emit: this.deps.emit,
+      },
+      { 'auto.offset.reset': config['auto.offset.reset'] === 'smallest' ? 'earliest' : 'latest' },
+    );
+    const connector = new ZookeeperConsumerConnector(
+      {
+        store: zk,
+        scheduler: this.deps.scheduler,
+        rng: this.deps.rng,
+        emit: this.deps.emit,
+        fetcher,
+        zkLatencyMs: this.deps.zkLatencyMs ?? 2,
+        watchJitterMs: this.deps.zkWatchJitterMs ?? 20,
+      },
+      consumerId,
+      groupId,
+      topics,
+      config,
+    );
+    this.zkConsumers.set(consumerId, connector);
+    connector.start();
+    return connector;
   }
 
   // ------------------------------------------------------------------ views

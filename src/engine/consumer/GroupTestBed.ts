@@ -1,4 +1,5 @@
 import { ManualClock } from '../Clock';
+import { CoordinationStore } from '../cluster/CoordinationStore';
 import { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import { Rng } from '../Rng';
@@ -18,6 +19,9 @@ export class GroupTestBed {
   readonly scheduler = new Scheduler(this.clock);
   readonly port: InMemoryClusterPort;
   readonly groups: ConsumerGroups;
+  /** A coordination store mirroring /brokers/ids and /brokers/topics, for legacy consumers. */
+  readonly zk: CoordinationStore;
+  readonly zkEvents: unknown[] = [];
   readonly events: GroupEvent[] = [];
   /** Errors poll() threw inside pollEvery loops (the loop stops, as an application would). */
   readonly pollErrors: KafkaError[] = [];
@@ -33,6 +37,14 @@ export class GroupTestBed {
   ) {
     this.port = new InMemoryClusterPort(this.scheduler, options.brokers ?? [1, 2, 3]);
     const keep = options.keepEvents ?? true;
+    this.zk = new CoordinationStore(this.scheduler, (e) => {
+      if (keep) this.zkEvents.push(e);
+    });
+    // As the cluster does: expire silent sessions every 100 ms.
+    this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());
+    this.zk.createRecursive('/brokers/ids', null);
+    this.zk.createRecursive('/brokers/topics', null);
+    for (const id of options.brokers ?? [1, 2, 3]) this.zk.create(`/brokers/ids/${id}`, { host: `broker-${id}` });
     this.groups = new ConsumerGroups({
       scheduler: this.scheduler,
       port: this.port,
@@ -41,6 +53,16 @@ export class GroupTestBed {
         if (keep) this.events.push(e);
       },
       coordinatorConfig: options.coordinatorConfig ?? {},
+      zk: this.zk,
+    });
+  }
+
+  /** Creates a topic in the port and its /brokers/topics znode (what the controller reads). */
+  createTopic(name: string, partitions: number): void {
+    this.port.createTopic(name, partitions, 3);
+    this.zk.create(`/brokers/topics/${name}`, {
+      version: 2,
+      partitions: Object.fromEntries(Array.from({ length: partitions }, (_, i) => [String(i), [1, 2, 3]])),
     });
   }
 

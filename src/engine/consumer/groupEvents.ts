@@ -142,4 +142,29 @@ export type GroupEvent =
       atMs: number;
     }
   | { type: 'consumerError'; consumerId: string; error: string; message: string; atMs: number }
-  | { type: 'zk'; [k: string]: unknown };
+  | {
+      /** One step of the legacy ZooKeeper consumer's self-rebalance (seed 002). */
+      type: 'zkRebalance';
+      consumerId: string;
+      groupId: string;
+      phase:
+        | 'registered'
+        | 'watchFired'
+        | 'started'
+        | 'released'
+        | 'noBrokers'
+        | 'assigned'
+        | 'ownershipConflict'
+        | 'backoff'
+        | 'succeeded'
+        | 'failed';
+      attempt: number;
+      partitions: TopicPartitionRef[];
+      atMs: number;
+      reason?: string;
+      path?: string;
+      watchType?: string;
+      consumers?: string[];
+      owners?: string[];
+      backoffMs?: number;
+    };
