@@ -377,7 +377,11 @@ export class Cluster {
     this.zk.setData(`/config/topics/${topic}`, { version: 1, config: next });
     // Brokers pick up the change (Kafka notifies them through /config/changes).
     for (const b of this.brokers.values()) {
-      for (const p of b.replicaManager.partitions.values()) if (p.topic === topic) p.config = config;
+      for (const p of b.replicaManager.partitions.values()) {
+        if (p.topic !== topic) continue;
+        p.config = config;
+        p.log.updateConfig?.(config);
+      }
     }
     this.options.emit({ type: 'topicConfigChanged', topic, old, new: { ...next }, atMs: this.now() });
   }

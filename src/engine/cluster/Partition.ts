@@ -89,6 +89,7 @@ export class Partition {
   makeLeader(state: LeaderAndIsrPartitionState, nowMs: number): void {
     this.applyState(state);
     this.leaderEpochStartOffset = this.log.logEndOffset();
+    this.log.assignEpochStartOffset(state.leaderEpoch, this.leaderEpochStartOffset);
     this.followers.clear();
     for (const r of this.replicas) {
       if (r === this.brokerId) continue;

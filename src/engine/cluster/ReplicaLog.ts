@@ -62,6 +62,15 @@ export interface ReplicaLog {
   flush(): void;
   /** A power failure: bytes not yet flushed are gone (torn tail included). */
   loseUnflushed(): void;
+  /** A replica becoming leader records that its epoch starts at its LEO (Kafka's maybeAssignEpochStartOffset). */
+  assignEpochStartOffset(epoch: number, startOffset: number): void;
+  /** Mirrors the partition's high watermark into the log (retention never passes it). */
+  setHighWatermark?(offset: number): void;
+  /** The log flusher's periodic check (flush.ms / flush.messages). */
+  maybeFlush?(now: number): void;
+  /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
+  deleteOldSegments?(now: number): void;
+  updateConfig?(config: import('./TopicConfig').TopicConfig): void;
 }
 
 /** Validates and re-bases a produce request's batches: shared by every ReplicaLog. */
@@ -215,6 +224,12 @@ export class MemoryReplicaLog implements ReplicaLog {
 
   latestEpoch(): number | null {
     return this.epochs[this.epochs.length - 1]?.epoch ?? null;
+  }
+
+  assignEpochStartOffset(epoch: number, startOffset: number): void {
+    const last = this.epochs[this.epochs.length - 1];
+    if (epoch < 0 || (last && epoch <= last.epoch)) return;
+    this.epochs.push({ epoch, startOffset });
   }
 
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {

@@ -130,6 +130,7 @@ export class ReplicaManager {
     }
     const p = new Partition(topic, partition, this.brokerId, hosted.log, this.topicConfig(topic), hosted.dir);
     p.highWatermark = Math.min(hosted.checkpointedHighWatermark, hosted.log.logEndOffset());
+    hosted.log.setHighWatermark?.(p.highWatermark);
     this.partitions.set(key, p);
     return p;
   }
@@ -153,6 +154,17 @@ export class ReplicaManager {
     for (const h of this.logs.values()) h.log.flush();
   }
 
+  /** The log flusher (flush.ms) and the retention check, run periodically by the broker. */
+  maybeFlushLogs(): void {
+    const now = this.now();
+    for (const h of this.logs.values()) h.log.maybeFlush?.(now);
+  }
+
+  cleanupLogs(): void {
+    const now = this.now();
+    for (const h of this.logs.values()) h.log.deleteOldSegments?.(now);
+  }
+
   // ------------------------------------------------------------------ LeaderAndIsr
 
   /** Applies one partition state from the controller; returns the error for that partition. */
@@ -166,6 +178,7 @@ export class ReplicaManager {
     if (!state.replicas.includes(this.brokerId)) return { error: 'NONE', becameFollowerOf: null };
     const p = this.getOrCreatePartition(state.topicName, state.partitionIndex);
     p.config = this.topicConfig(state.topicName);
+    p.log.updateConfig?.(p.config);
     const now = this.now();
     if (state.leader === this.brokerId) {
       p.makeLeader(state, now);
@@ -417,6 +430,7 @@ export class ReplicaManager {
   maybeIncrementHighWatermark(p: Partition): void {
     const old = p.maybeIncrementLeaderHighWatermark();
     if (old === null) return;
+    p.log.setHighWatermark?.(p.highWatermark);
     this.emit({
       type: 'highWatermarkChanged',
       broker: this.brokerId,
@@ -665,6 +679,7 @@ export class ReplicaManager {
         });
     }
     const old = p.updateFollowerHighWatermark(leaderHw);
+    if (old !== null) p.log.setHighWatermark?.(p.highWatermark);
     if (old !== null)
       this.emit({
         type: 'highWatermarkChanged',
@@ -690,6 +705,7 @@ export class ReplicaManager {
     p.log.truncateTo(offset);
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
+    p.log.setHighWatermark?.(p.highWatermark);
     this.emit({
       type: 'replicaTruncated',
       broker: this.brokerId,

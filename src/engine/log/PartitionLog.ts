@@ -458,6 +458,15 @@ export class PartitionLog {
     }
   }
 
+  /**
+   * Kafka's maybeAssignEpochStartOffset: a replica becoming leader in `epoch` records that the
+   * epoch starts at its log end, before any record of that epoch exists, so a follower asking
+   * OffsetsForLeaderEpoch about an older epoch learns where it ended.
+   */
+  maybeAssignEpochStartOffset(epoch: number, startOffset: number): void {
+    this.assignEpoch(epoch, startOffset);
+  }
+
   private assignEpoch(epoch: number, startOffset: number): void {
     if (epoch < 0) return;
     const latest = this.leaderEpochCache.latestEpoch;
@@ -591,6 +600,13 @@ export class PartitionLog {
   }
 
   private flushSegment(seg: LogSegment): void {
+    if (this.writer.store === null) {
+      // A memory-only log: nothing to hand over, so skip materializing the bytes.
+      seg.flushedBytes = seg.size;
+      seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
+      seg.flushedTimeIndexEntries = seg.timeIndex.entries;
+      return;
+    }
     if (seg.flushedBytes < seg.size) {
       this.writer.submit({ op: 'append', path: this.path(seg.logFileName), bytes: seg.log.copy(seg.flushedBytes) });
       seg.flushedBytes = seg.size;

@@ -1,0 +1,141 @@
+import type { RecordBatchHeader } from '../codec';
+import type { LogConfig, LogConfigInput } from '../log/LogConfig';
+import type { PartitionLog } from '../log/PartitionLog';
+import type { EpochEntry, LogAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
+import { readBatches } from './ReplicaLog';
+import type { TopicConfig } from './TopicConfig';
+
+/**
+ * A replica's log backed by the real PartitionLog (segments, sparse indexes, leader-epoch
+ * checkpoint, write-behind flushing to the Store). This is what the engine's brokers use.
+ *
+ * A power failure keeps exactly what had been flushed: the log is cut back to its recovery
+ * point (every offset below it was handed to the Store), as recovery would find it after a
+ * restart.
+ */
+export class PartitionLogReplica implements ReplicaLog {
+  constructor(readonly log: PartitionLog) {}
+
+  logStartOffset(): number {
+    return this.log.logStartOffset;
+  }
+
+  logEndOffset(): number {
+    return this.log.logEndOffset;
+  }
+
+  appendAsLeader(records: Uint8Array, leaderEpoch: number): LogAppendInfo {
+    const headers = readBatches(records);
+    const info = this.log.appendAsLeader(records, leaderEpoch);
+    return toAppendInfo(
+      headers.map((h, i) => {
+        const placed = info.batches[i];
+        const base = placed?.baseOffset ?? h.baseOffset;
+        return { ...h, baseOffset: base, lastOffset: base + h.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
+      }),
+    );
+  }
+
+  appendAsFollower(records: Uint8Array): LogAppendInfo {
+    const end = this.log.logEndOffset;
+    const headers = readBatches(records);
+    // Drop batches we already hold (a fetch may start inside a batch we have).
+    const fresh = headers.filter((h) => h.lastOffset >= end);
+    if (fresh.length === 0) return toAppendInfo([]);
+    const first = fresh[0] as RecordBatchHeader;
+    const bytes = first.position === 0 ? records : records.subarray(first.position);
+    this.log.appendAsFollower(bytes);
+    return toAppendInfo(fresh);
+  }
+
+  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
+    return this.log.fetch(startOffset, maxBytes, maxOffset).records;
+  }
+
+  truncateTo(offset: number): void {
+    this.log.truncateTo(offset);
+  }
+
+  assignEpochStartOffset(epoch: number, startOffset: number): void {
+    this.log.maybeAssignEpochStartOffset(epoch, startOffset);
+  }
+
+  latestEpoch(): number | null {
+    return this.log.leaderEpochCache.latestEpoch;
+  }
+
+  endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
+    return this.log.leaderEpochCache.endOffsetFor(epoch, this.log.logEndOffset);
+  }
+
+  epochEntries(): EpochEntry[] {
+    return this.log.leaderEpochCache.entries.map((e) => ({ ...e }));
+  }
+
+  batchHeaders(fromOffset = 0): RecordBatchHeader[] {
+    const out: RecordBatchHeader[] = [];
+    let offset = Math.max(fromOffset, this.log.logStartOffset);
+    while (offset < this.log.logEndOffset) {
+      const info = this.log.fetch(offset, Number.MAX_SAFE_INTEGER);
+      if (info.batches.length === 0) break;
+      out.push(...info.batches);
+      if (info.nextOffset <= offset) break;
+      offset = info.nextOffset;
+    }
+    return out;
+  }
+
+  segments(): SegmentSummary[] {
+    return this.log.segmentInfos().map((s) => ({
+      name: s.logFileName,
+      baseOffset: s.baseOffset,
+      sizeInBytes: s.sizeInBytes,
+      flushedBytes: s.flushedBytes,
+      unflushedBytes: s.unflushedBytes,
+      active: s.active,
+    }));
+  }
+
+  flush(): void {
+    this.log.flush();
+  }
+
+  loseUnflushed(): void {
+    if (this.log.recoveryPoint < this.log.logEndOffset) this.log.truncateTo(this.log.recoveryPoint);
+  }
+
+  setHighWatermark(offset: number): void {
+    this.log.updateHighWatermark(offset);
+  }
+
+  maybeFlush(now: number): void {
+    this.log.maybeFlush(now);
+  }
+
+  deleteOldSegments(now: number): void {
+    this.log.deleteOldSegments(now);
+  }
+
+  updateConfig(config: TopicConfig): void {
+    this.log.updateConfig(logConfigOf(config) as unknown as LogConfigInput);
+  }
+}
+
+/** The log part of a topic config (PartitionLog refuses the replication keys). */
+export function logConfigOf(config: TopicConfig): LogConfig {
+  const { 'min.insync.replicas': _m, 'unclean.leader.election.enable': _u, ...log } = config;
+  return log;
+}
+
+function toAppendInfo(batches: RecordBatchHeader[]): LogAppendInfo {
+  const first = batches[0];
+  const last = batches[batches.length - 1];
+  return {
+    firstOffset: first ? first.baseOffset : -1,
+    lastOffset: last ? last.lastOffset : -1,
+    recordCount: batches.reduce((n, b) => n + b.recordCount, 0),
+    maxTimestamp: batches.reduce((m, b) => Math.max(m, b.maxTimestamp), -1),
+    validBytes: batches.reduce((n, b) => n + b.sizeInBytes, 0),
+    batches,
+  };
+}

@@ -1,0 +1,443 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from './Clock';
+import { makeBatch, TestClient } from './cluster/testing';
+import { Engine, type EngineEvent, replicaDir } from './engine';
+import type { Store } from './Store';
+
+/** A minimal in-memory Store (the real MemoryStore lives in src/storage, outside the engine). */
+class MapStore implements Store {
+  files = new Map<string, Uint8Array>();
+  async list(prefix: string) {
+    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+  async read(path: string) {
+    return this.files.get(path) ?? null;
+  }
+  async write(path: string, bytes: Uint8Array) {
+    this.files.set(path, bytes.slice());
+  }
+  async append(path: string, bytes: Uint8Array) {
+    const old = this.files.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + bytes.length);
+    next.set(old);
+    next.set(bytes, old.length);
+    this.files.set(path, next);
+  }
+  async truncate(path: string, size: number) {
+    const old = this.files.get(path);
+    if (old && old.length > size) this.files.set(path, old.slice(0, size));
+  }
+  async delete(path: string) {
+    this.files.delete(path);
+  }
+}
+
+function engine(brokers = 3, seed = 7) {
+  const events: EngineEvent[] = [];
+  const e = new Engine({
+    seed,
+    store: new MapStore(),
+    clock: new ManualClock(0),
+    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1 })),
+  });
+  e.subscribe((ev) => events.push(ev));
+  e.tick(100);
+  return { e, events, client: new TestClient(e.cluster) };
+}
+
+describe('Engine facade', () => {
+  it('runs commands, emits events, drains them, and snapshots plain data', () => {
+    const { e } = engine(3);
+    e.createTopic({ name: 'orders', partitions: 2, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(500);
+    const drained = e.drainEvents();
+    expect(drained.some((ev) => ev.type === 'topicCreated')).toBe(true);
+    expect(e.drainEvents()).toEqual([]);
+    const snap = e.snapshot();
+    expect(structuredClone(snap)).toEqual(snap);
+    expect(snap.controller).toEqual({ broker: 1, epoch: 1 });
+    expect(snap.topics[0]?.partitions.map((p) => [p.leader, p.isr])).toEqual([
+      [1, [1, 2, 3]],
+      [2, [2, 3, 1]],
+    ]);
+    const r = snap.replicas.find((x) => x.broker === 2 && x.topic === 'orders' && x.partition === 0);
+    expect(r?.role).toBe('follower');
+    expect(r?.segments[0]?.name).toBe('00000000000000000000.log');
+    expect(snap.znodes.some((z) => z.path === '/brokers/topics/orders/partitions/1/state')).toBe(true);
+    expect(snap.znodes.find((z) => z.path === '/brokers/ids/1')?.ephemeralOwner).toBeGreaterThan(0);
+  });
+
+  it('refused commands throw a KafkaError and change nothing', () => {
+    const { e } = engine(2);
+    const before = e.snapshot();
+    expect(() => e.createTopic({ name: 't', partitions: 1, replicationFactor: 3 })).toThrow(
+      /INVALID_REPLICATION_FACTOR/,
+    );
+    expect(() => e.restartBroker(1)).toThrow(/INVALID_REQUEST/);
+    expect(() => e.killBroker(9)).toThrow(/BROKER_NOT_AVAILABLE/);
+    expect(e.snapshot()).toEqual(before);
+  });
+
+  it('is deterministic: same seed and commands, same events', () => {
+    const run = () => {
+      const { e, events, client } = engine(3, 42);
+      e.createTopic({ name: 't', partitions: 3, replicationFactor: 2 });
+      e.tick(300);
+      client.produce(e.snapshot().topics[0]?.partitions[0]?.leader ?? 1, 't', 0, makeBatch(['a', 'b']), -1);
+      e.killBroker(2);
+      e.tick(8000);
+      return JSON.stringify(events.map((ev) => ('body' in ev ? { ...ev, body: null } : ev)));
+    };
+    expect(run()).toBe(run());
+  });
+
+  it('writes replica files under broker-<id><log.dir>/<topic>-<partition>/', async () => {
+    const { e } = engine(1);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 1, configs: { 'flush.messages': 1 } });
+    e.tick(200);
+    const client = new TestClient(e.cluster);
+    expect(client.produce(1, 't', 0, makeBatch(['hello']), 1)?.errorCode).toBe('NONE');
+    for (let i = 0; i < 20; i++) await Promise.resolve(); // let the write-behind Store calls settle
+    const files = await e.store.list(`${replicaDir(1, '/var/kafka-logs', 't', 0)}/`);
+    expect(files).toContain('broker-1/var/kafka-logs/t-0/00000000000000000000.log');
+  });
+});
+
+describe('Engine: failures and elections', () => {
+  it('unclean leader election reports exactly the offsets lost', () => {
+    const { e, events, client } = engine(2);
+    e.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 2,
+      fixedStartIndex: 0,
+      configs: { 'unclean.leader.election.enable': true },
+    });
+    e.tick(300);
+    expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE'); // offsets 0,1 on both
+    e.isolateBroker(2); // follower falls behind and leaves the ISR
+    e.tick(16_000);
+    expect(e.snapshot().topics[0]?.partitions[0]?.isr).toEqual([1]);
+    expect(client.produce(1, 't', 0, makeBatch(['c', 'd', 'e']), -1)?.errorCode).toBe('NONE'); // 2..4 only on 1
+    e.healBroker(2);
+    e.killBroker(1);
+    e.tick(12_000);
+    const unclean = events.find((ev) => ev.type === 'uncleanLeaderElection');
+    expect(unclean).toMatchObject({
+      topic: 't',
+      partition: 0,
+      newLeader: 2,
+      newLeaderLogEndOffset: 2,
+      lostOffsets: { from: 2, to: 5 },
+      lostCommittedOffsets: { from: 2, to: 5 },
+    });
+    expect(e.snapshot().topics[0]?.partitions[0]).toMatchObject({ leader: 2, isr: [2] });
+    // The old leader comes back and truncates what the new leader never had.
+    e.restartBroker(1);
+    e.tick(10_000);
+    expect(
+      events.some(
+        (ev) =>
+          ev.type === 'replicaTruncated' && ev.broker === 1 && ev.oldLogEndOffset === 5 && ev.newLogEndOffset === 2,
+      ),
+    ).toBe(true);
+    expect(e.checkInvariants()).toEqual([]);
+  });
+
+  it('without unclean election the partition goes offline until an ISR member returns', () => {
+    const { e, events, client } = engine(2);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    e.tick(300);
+    e.isolateBroker(2);
+    e.tick(16_000);
+    client.produce(1, 't', 0, makeBatch(['x']), 1);
+    e.healBroker(2);
+    e.killBroker(1);
+    e.tick(12_000);
+    expect(events.some((ev) => ev.type === 'partitionOffline' && ev.topic === 't')).toBe(true);
+    expect(e.snapshot().topics[0]?.partitions[0]).toMatchObject({ leader: -1, offline: true });
+    expect(events.some((ev) => ev.type === 'uncleanLeaderElection')).toBe(false);
+    e.restartBroker(1);
+    e.tick(10_000);
+    expect(e.snapshot().topics[0]?.partitions[0]?.leader).toBe(1);
+  });
+
+  it('a restarted follower truncates its divergent tail by leader epoch (KIP-101), not below the HW', () => {
+    const { e, events, client } = engine(3);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE'); // 0,1 committed
+    // Cut the leader off and append with acks=1: only broker 1 has offsets 2..3.
+    e.isolateBroker(1);
+    client.send(1, { api: 'Produce', transactionalId: null, acks: 1, timeoutMs: 1000, topicData: [] });
+    const leader = e.cluster.broker(1).replicaManager.partitions.get('t-0');
+    leader?.log.appendAsLeader(makeBatch(['c', 'd']), leader.leaderEpoch, 1 << 20);
+    e.tick(10_000); // broker 1's session expires; 2 becomes leader in a new epoch
+    expect(e.snapshot().topics[0]?.partitions[0]?.leader).toBe(2);
+    expect(client.produce(2, 't', 0, makeBatch(['X']), -1)?.errorCode).toBe('NONE'); // offset 2 in the new epoch
+    e.healBroker(1);
+    e.tick(10_000);
+    const t = events.find((ev) => ev.type === 'replicaTruncated' && ev.broker === 1);
+    expect(t).toMatchObject({ oldLogEndOffset: 4, newLogEndOffset: 2, reason: 'divergingEpoch' });
+    const r1 = e.snapshot().replicas.find((r) => r.broker === 1);
+    expect(r1?.logEndOffset).toBe(3);
+    expect(r1?.leaderEpochs.map((x) => x.epoch)).toEqual(
+      e
+        .snapshot()
+        .replicas.find((r) => r.broker === 2)
+        ?.leaderEpochs.map((x) => x.epoch),
+    );
+    expect(e.checkInvariants()).toEqual([]);
+  });
+
+  it('power failure loses unflushed bytes; the restarted broker re-replicates them', () => {
+    const { e, events, client } = engine(3);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a', 'b', 'c']), -1);
+    e.tick(200);
+    e.powerFailBroker(3);
+    const down = events.find((ev) => ev.type === 'brokerDown' && ev.broker === 3);
+    expect(down).toMatchObject({ how: 'powerFailed' });
+    expect(down && down.type === 'brokerDown' ? down.lostUnflushedBytes : 0).toBeGreaterThan(0);
+    expect(e.snapshot().replicas.find((r) => r.broker === 3)?.logEndOffset).toBe(0);
+    e.tick(7000);
+    e.restartBroker(3);
+    e.tick(8000);
+    expect(e.snapshot().replicas.find((r) => r.broker === 3)?.logEndOffset).toBe(3);
+    expect(e.snapshot().topics[0]?.partitions[0]?.isr.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('a killed broker keeps its page cache: nothing is lost', () => {
+    const { e, client } = engine(3);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a', 'b', 'c']), -1);
+    e.tick(200);
+    e.killBroker(3);
+    expect(e.snapshot().replicas.find((r) => r.broker === 3)?.logEndOffset).toBe(3);
+  });
+
+  it('clean stop moves leadership first (controlled shutdown), then the session closes at once', () => {
+    const { e, events } = engine(3);
+    e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    e.stopBroker(1);
+    e.tick(500);
+    expect(events.some((ev) => ev.type === 'controlledShutdown' && ev.broker === 1 && ev.remaining === 0)).toBe(true);
+    expect(events.some((ev) => ev.type === 'brokerDown' && ev.broker === 1 && ev.how === 'stopped')).toBe(true);
+    const parts = e.snapshot().topics[0]?.partitions ?? [];
+    expect(parts.every((p) => p.leader !== 1 && p.leader >= 0 && !p.isr.includes(1))).toBe(true);
+    expect(
+      events.filter((ev) => ev.type === 'partitionStateChanged' && ev.reason === 'controlledShutdown').length,
+    ).toBeGreaterThan(0);
+    expect(e.snapshot().controller?.broker).not.toBe(1);
+  });
+
+  it('preferred leader election moves leadership back to the first replica', () => {
+    const { e, events } = engine(3);
+    e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    e.killBroker(2);
+    e.tick(8000);
+    expect(e.snapshot().topics[0]?.partitions[1]?.leader).not.toBe(2);
+    e.restartBroker(2);
+    e.tick(8000);
+    expect(e.snapshot().topics[0]?.partitions[1]?.isr).toContain(2);
+    e.electPreferredLeaders();
+    e.tick(500);
+    expect(e.snapshot().topics[0]?.partitions.map((p) => p.leader)).toEqual([1, 2, 3]);
+    expect(events.some((ev) => ev.type === 'preferredLeaderElection' && ev.partitions.some((p) => p.to === 2))).toBe(
+      true,
+    );
+  });
+
+  it('auto.leader.rebalance.enable restores preferred leaders on the check interval', () => {
+    const events: EngineEvent[] = [];
+    const e = new Engine({
+      seed: 1,
+      store: new MapStore(),
+      clock: new ManualClock(0),
+      brokerConfig: {
+        'zookeeper.session.timeout.ms': 6000,
+        'leader.imbalance.check.interval.seconds': 30,
+        'leader.imbalance.per.broker.percentage': 10,
+      },
+      brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    });
+    e.subscribe((ev) => events.push(ev));
+    e.tick(100);
+    e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    e.killBroker(3);
+    e.tick(7000);
+    e.restartBroker(3);
+    e.tick(40_000);
+    expect(e.snapshot().topics[0]?.partitions.map((p) => p.leader)).toEqual([1, 2, 3]);
+    expect(events.some((ev) => ev.type === 'preferredLeaderElection' && ev.trigger === 'auto')).toBe(true);
+  });
+
+  it('reassigns a partition: new replicas catch up, leadership moves, old replicas are removed', () => {
+    const { e, events, client } = engine(4);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a', 'b']), -1);
+    e.reassignPartitions([{ topic: 't', partition: 0, replicas: [3, 4] }]);
+    e.tick(3000);
+    expect(events.some((ev) => ev.type === 'reassignmentStarted')).toBe(true);
+    expect(events.some((ev) => ev.type === 'reassignmentCompleted')).toBe(true);
+    const p = e.snapshot().topics[0]?.partitions[0];
+    expect(p).toMatchObject({ replicas: [3, 4], leader: 3, reassignment: null });
+    expect(p?.isr.sort()).toEqual([3, 4]);
+    const hosts = e.snapshot().replicas.map((r) => r.broker);
+    expect(hosts.sort()).toEqual([3, 4]);
+    expect(e.snapshot().replicas.every((r) => r.logEndOffset === 2)).toBe(true);
+  });
+
+  it('adds partitions and deletes topics', () => {
+    const { e, events } = engine(3);
+    e.createTopic({ name: 't', partitions: 2, replicationFactor: 2 });
+    e.tick(300);
+    expect(() => e.createPartitions('t', 2)).toThrow(/INVALID_PARTITIONS/);
+    e.createPartitions('t', 4);
+    e.tick(300);
+    expect(e.snapshot().topics[0]?.partitions.length).toBe(4);
+    expect(e.snapshot().topics[0]?.partitions.every((p) => p.leader >= 0)).toBe(true);
+    e.deleteTopic('t');
+    e.tick(300);
+    expect(events.some((ev) => ev.type === 'topicDeleted')).toBe(true);
+    expect(e.snapshot().topics).toEqual([]);
+    expect(e.snapshot().replicas).toEqual([]);
+  });
+
+  it('alters topic configs with validation', () => {
+    const { e, events } = engine(1);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 1 });
+    e.tick(100);
+    expect(() => e.alterTopicConfig('t', { 'retention.ms': 'soon' })).toThrow(/INVALID_CONFIG/);
+    e.alterTopicConfig('t', { 'retention.ms': 60_000, 'cleanup.policy': 'compact' });
+    expect(e.snapshot().topics[0]?.configs).toMatchObject({ 'retention.ms': 60_000, 'cleanup.policy': 'compact' });
+    expect(events.some((ev) => ev.type === 'topicConfigChanged')).toBe(true);
+  });
+});
+
+describe('Engine: request handlers', () => {
+  it('Metadata lists brokers, controller and partitions with leaders, epochs, ISR and offline replicas', () => {
+    const { e, client } = engine(3);
+    e.createTopic({ name: 't', partitions: 2, replicationFactor: 2, fixedStartIndex: 0 });
+    e.tick(300);
+    e.killBroker(3);
+    e.tick(8000);
+    const m = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Metadata' }>>(1, {
+      api: 'Metadata',
+      topics: ['t', 'nope'],
+      allowAutoTopicCreation: false,
+    });
+    expect(m?.brokers.map((b) => b.nodeId)).toEqual([1, 2]);
+    expect(m?.controllerId).toBe(1);
+    expect(m?.topics[0]?.partitions[1]).toMatchObject({
+      partitionIndex: 1,
+      leaderId: 2,
+      replicaNodes: [2, 3],
+      offlineReplicas: [3],
+    });
+    expect(m?.topics[1]?.errorCode).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+  });
+
+  it('idempotent produce: a retried batch is answered with its first offset; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER', () => {
+    const { e, client } = engine(3);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
+    e.tick(300);
+    const init = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'InitProducerId' }>>(2, {
+      api: 'InitProducerId',
+      transactionalId: null,
+      transactionTimeoutMs: 60_000,
+      producerId: -1,
+      producerEpoch: -1,
+    });
+    expect(init).toMatchObject({ errorCode: 'NONE', producerId: 0, producerEpoch: 0 });
+    expect(e.cluster.zk.getData('/latest_producer_id_block').data).toMatchObject({
+      broker: 2,
+      block_start: 0,
+      block_end: 999,
+    });
+    const pid = { producerId: 0, producerEpoch: 0 };
+    expect(client.produce(1, 't', 0, makeBatch(['a', 'b'], { ...pid, baseSequence: 0 }))).toMatchObject({
+      errorCode: 'NONE',
+      baseOffset: 0,
+    });
+    expect(client.produce(1, 't', 0, makeBatch(['c'], { ...pid, baseSequence: 2 }))).toMatchObject({
+      errorCode: 'NONE',
+      baseOffset: 2,
+    });
+    // The retry of the first batch: not written twice.
+    expect(client.produce(1, 't', 0, makeBatch(['a', 'b'], { ...pid, baseSequence: 0 }))).toMatchObject({
+      errorCode: 'NONE',
+      baseOffset: 0,
+    });
+    expect(client.produce(1, 't', 0, makeBatch(['e'], { ...pid, baseSequence: 5 }))?.errorCode).toBe(
+      'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    );
+    expect(e.snapshot().replicas.find((r) => r.broker === 1)?.logEndOffset).toBe(3);
+    // After a failover the new leader still knows the producer's sequences.
+    e.killBroker(1);
+    e.tick(8000);
+    expect(client.produce(2, 't', 0, makeBatch(['c'], { ...pid, baseSequence: 2 }))).toMatchObject({
+      errorCode: 'NONE',
+      baseOffset: 2,
+    });
+  });
+
+  it('consumer Fetch reads only up to the high watermark; a follower fetch up to the LEO', () => {
+    const { e, client } = engine(2);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a']), -1);
+    e.isolateBroker(2);
+    client.produce(1, 't', 0, makeBatch(['b']), 1); // offset 1 not replicated: above the HW
+    const fetch = (replicaId: number) =>
+      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Fetch' }>>(1, {
+        api: 'Fetch',
+        replicaId,
+        maxWaitMs: 0,
+        minBytes: 1,
+        maxBytes: 1 << 20,
+        isolationLevel: 0,
+        topics: [
+          {
+            topic: 't',
+            partitions: [
+              {
+                partition: 0,
+                currentLeaderEpoch: -1,
+                fetchOffset: 0,
+                lastFetchedEpoch: -1,
+                logStartOffset: 0,
+                partitionMaxBytes: 1 << 20,
+              },
+            ],
+          },
+        ],
+      })?.responses[0]?.partitions[0];
+    const consumer = fetch(-1);
+    expect(consumer?.highWatermark).toBe(1);
+    expect(consumer?.records.length).toBeGreaterThan(0);
+    const c2 = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'ListOffsets' }>>(1, {
+      api: 'ListOffsets',
+      replicaId: -1,
+      isolationLevel: 0,
+      topics: [{ name: 't', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1 }] }],
+    });
+    expect(c2?.topics[0]?.partitions[0]).toMatchObject({ errorCode: 'NONE', offset: 1 });
+    const epochs = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'OffsetsForLeaderEpoch' }>>(
+      1,
+      {
+        api: 'OffsetsForLeaderEpoch',
+        replicaId: -1,
+        topics: [{ topic: 't', partitions: [{ partition: 0, currentLeaderEpoch: -1, leaderEpoch: 0 }] }],
+      },
+    );
+    expect(epochs?.topics[0]?.partitions[0]).toMatchObject({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
+  });
+});

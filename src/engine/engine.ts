@@ -1,0 +1,418 @@
+import { ManualClock } from './Clock';
+import type { BrokerConfigInput } from './cluster/BrokerConfig';
+import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
+import type { ZnodeSnapshot } from './cluster/CoordinationStore';
+import type { ClusterEvent } from './cluster/events';
+import { checkReplicationInvariants } from './cluster/invariants';
+import type { NetworkEndpoint } from './cluster/Network';
+import type { Partition } from './cluster/Partition';
+import { logConfigOf, PartitionLogReplica } from './cluster/PartitionLogReplica';
+import type { ProducerStateEntry } from './cluster/ProducerStateManager';
+import type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
+import type { NodeId } from './cluster/requests';
+import type { TopicConfigOverrides } from './cluster/TopicConfig';
+import { KafkaError } from './errors';
+import type { LogConfigInput } from './log/LogConfig';
+import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
+import { PartitionLog } from './log/PartitionLog';
+import { StoreWriter } from './log/StoreWriter';
+import type { Store } from './Store';
+
+/**
+ * The engine's facade: typed commands in, typed events out, `tick(ms)` drives simulated time.
+ *
+ * - Commands: `engine.execute('createTopic', {...})` (or the method of the same name). A command
+ *   that is refused throws a KafkaError and changes nothing. The command table, EngineCommands,
+ *   is the one place to add commands.
+ * - Events: every state change comes out as an EngineEvent (one discriminated union on `type`,
+ *   extended in one place below), delivered to subscribers as it happens and kept for
+ *   `drainEvents()` — the worker drains once per animation frame.
+ * - `snapshot()`: a plain, structured-clone-safe picture of the whole cluster for the UI.
+ *
+ * Determinism: the clock is a ManualClock moved only by `tick`, randomness comes from `seed`;
+ * the same seed and the same commands produce the same events.
+ *
+ * Storage: each broker's replicas are PartitionLogs writing behind to the Store under
+ * `broker-<id><log.dir>/<topic>-<partition>/` (e.g. `broker-1/var/kafka-logs/orders-0/00000000000000000000.log`).
+ */
+export interface EngineOptions {
+  seed: number;
+  store: Store;
+  clock?: ManualClock;
+  brokerConfig?: BrokerConfigInput;
+  /** Topic config defaults for every topic (Kafka topic names: segment.bytes, flush.ms, ...). */
+  topicDefaults?: TopicConfigOverrides;
+  networkLatencyMs?: number;
+  /** Brokers to start with. */
+  brokers?: AddBrokerOptions[];
+}
+
+/** Every event the engine emits. Other subsystems add their unions here. */
+export type EngineEvent = ClusterEvent;
+
+/** The command table: name -> [argument, result]. Add new commands here. */
+export interface EngineCommands {
+  addBroker: [AddBrokerOptions, number];
+  killBroker: [{ broker: number }, undefined];
+  powerFailBroker: [{ broker: number }, undefined];
+  stopBroker: [{ broker: number }, undefined];
+  restartBroker: [{ broker: number }, undefined];
+  isolateBroker: [{ broker: number }, undefined];
+  healBroker: [{ broker: number }, undefined];
+  createTopic: [CreateTopicOptions, number[][]];
+  createPartitions: [{ topic: string; totalCount: number; assignment?: number[][] }, number[][]];
+  deleteTopic: [{ topic: string }, undefined];
+  alterTopicConfig: [
+    { topic: string; configs: Record<string, string | number | boolean | string[] | null> },
+    undefined,
+  ];
+  electPreferredLeaders: [{ partitions?: { topic: string; partition: number }[] }, undefined];
+  reassignPartitions: [{ moves: { topic: string; partition: number; replicas: number[] }[] }, undefined];
+  setNetworkLatency: [{ latencyMs: number; between?: [number, number] }, undefined];
+}
+
+export type EngineCommandName = keyof EngineCommands;
+
+export interface ReplicaSnapshot {
+  broker: number;
+  topic: string;
+  partition: number;
+  logDir: string;
+  /** Whether the broker process currently holds replica state (false while it is down). */
+  online: boolean;
+  role: 'leader' | 'follower' | 'none';
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+  logStartOffset: number;
+  logEndOffset: number;
+  highWatermark: number;
+  /** Leader only: what it knows of each follower. */
+  followers: { broker: number; logEndOffset: number; lastCaughtUpTimeMs: number; inIsr: boolean }[];
+  pendingIsrChange: { change: 'shrink' | 'expand'; newIsr: number[] } | null;
+  segments: SegmentSummary[];
+  leaderEpochs: EpochEntry[];
+  producers: ProducerStateEntry[];
+}
+
+export interface PartitionSnapshot {
+  partition: number;
+  replicas: number[];
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+  controllerEpoch: number;
+  offline: boolean;
+  offlineReplicas: number[];
+  preferredLeader: number;
+  /** The highest offset committed so far (the highest high watermark any leader reached). */
+  committedOffset: number;
+  reassignment: { original: number[]; target: number[] } | null;
+}
+
+export interface EngineSnapshot {
+  nowMs: number;
+  controller: { broker: number; epoch: number } | null;
+  controllerEpoch: number;
+  brokers: {
+    id: number;
+    rack: string | null;
+    state: 'running' | 'shuttingDown' | 'down';
+    downHow: 'killed' | 'powerFailed' | 'stopped' | null;
+    isolated: boolean;
+    registered: boolean;
+    brokerEpoch: number;
+    sessionId: number;
+    logDirs: { path: string; partitions: number }[];
+    isController: boolean;
+  }[];
+  racks: string[];
+  znodes: ZnodeSnapshot[];
+  sessions: { id: number; owner: string; lastHeartbeatMs: number; timeoutMs: number }[];
+  topics: {
+    name: string;
+    configs: TopicConfigOverrides;
+    partitions: PartitionSnapshot[];
+  }[];
+  replicas: ReplicaSnapshot[];
+  networkLatencyMs: number;
+}
+
+export class Engine {
+  readonly clock: ManualClock;
+  readonly cluster: Cluster;
+  readonly store: Store;
+  private readonly writer: StoreWriter;
+  private readonly openLogs = new Map<string, PartitionLog>();
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private buffer: EngineEvent[] = [];
+  /** Cap on undrained events kept for drainEvents (subscribers still see everything). */
+  maxBufferedEvents = 100_000;
+
+  constructor(options: EngineOptions) {
+    this.clock = options.clock ?? new ManualClock();
+    this.store = options.store;
+    this.writer = new StoreWriter(options.store);
+    this.cluster = new Cluster({
+      clock: this.clock,
+      seed: options.seed,
+      emit: (e) => this.emit(e),
+      brokerConfig: options.brokerConfig,
+      topicDefaults: options.topicDefaults,
+      networkLatencyMs: options.networkLatencyMs,
+      logFactory: (brokerId, logDir, topic, partition) => {
+        const dir = replicaDir(brokerId, logDir, topic, partition);
+        const log = new PartitionLog({
+          dir,
+          config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+          clock: this.clock,
+          writer: this.writer,
+        });
+        this.openLogs.set(dir, log);
+        return new PartitionLogReplica(log);
+      },
+      onDeleteLog: (brokerId, logDir, topic, partition) =>
+        this.deleteReplicaFiles(replicaDir(brokerId, logDir, topic, partition)),
+    });
+    for (const b of options.brokers ?? []) this.cluster.addBroker(b);
+  }
+
+  // ------------------------------------------------------------------ events
+
+  /** Emits an event to subscribers and the drain buffer. Subsystems plugged into the engine use this too. */
+  emit(event: EngineEvent): void {
+    for (const l of this.listeners) l(event);
+    this.buffer.push(event);
+    if (this.buffer.length > this.maxBufferedEvents) this.buffer.splice(0, this.buffer.length - this.maxBufferedEvents);
+  }
+
+  subscribe(listener: (e: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every event since the last drain, oldest first. */
+  drainEvents(): EngineEvent[] {
+    const out = this.buffer;
+    this.buffer = [];
+    return out;
+  }
+
+  // ------------------------------------------------------------------ time
+
+  /** Advances simulated time by `ms`, running everything due on the way, in order. */
+  tick(ms: number): void {
+    this.cluster.tick(ms);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  execute<K extends EngineCommandName>(name: K, args: EngineCommands[K][0]): EngineCommands[K][1] {
+    const handler = this.commands[name] as (a: EngineCommands[K][0]) => EngineCommands[K][1];
+    if (!handler) throw new KafkaError('INVALID_REQUEST', `unknown command ${String(name)}`, { name });
+    return handler(args);
+  }
+
+  private readonly commands: { [K in EngineCommandName]: (a: EngineCommands[K][0]) => EngineCommands[K][1] } = {
+    addBroker: (a) => this.cluster.addBroker(a).id,
+    killBroker: (a) => this.cluster.killBroker(a.broker),
+    powerFailBroker: (a) => this.cluster.powerFailBroker(a.broker),
+    stopBroker: (a) => this.cluster.stopBroker(a.broker),
+    restartBroker: (a) => this.cluster.restartBroker(a.broker),
+    isolateBroker: (a) => this.cluster.isolateBroker(a.broker),
+    healBroker: (a) => this.cluster.healBroker(a.broker),
+    createTopic: (a) => this.cluster.createTopic(a),
+    createPartitions: (a) => this.cluster.createPartitions(a.topic, a.totalCount, a.assignment),
+    deleteTopic: (a) => this.cluster.deleteTopic(a.topic),
+    alterTopicConfig: (a) => this.cluster.alterTopicConfig(a.topic, a.configs),
+    electPreferredLeaders: (a) => this.cluster.electPreferredLeaders(a.partitions),
+    reassignPartitions: (a) => this.cluster.reassignPartitions(a.moves),
+    setNetworkLatency: (a) => {
+      if (!(a.latencyMs >= 0))
+        throw new KafkaError('INVALID_REQUEST', 'latency must be >= 0', { latencyMs: a.latencyMs });
+      if (a.between) this.cluster.network.setLatency(a.latencyMs, `broker-${a.between[0]}`, `broker-${a.between[1]}`);
+      else this.cluster.network.setLatency(a.latencyMs);
+    },
+  };
+
+  addBroker(options: AddBrokerOptions = {}): number {
+    return this.execute('addBroker', options);
+  }
+  killBroker(broker: number): void {
+    this.execute('killBroker', { broker });
+  }
+  powerFailBroker(broker: number): void {
+    this.execute('powerFailBroker', { broker });
+  }
+  stopBroker(broker: number): void {
+    this.execute('stopBroker', { broker });
+  }
+  restartBroker(broker: number): void {
+    this.execute('restartBroker', { broker });
+  }
+  isolateBroker(broker: number): void {
+    this.execute('isolateBroker', { broker });
+  }
+  healBroker(broker: number): void {
+    this.execute('healBroker', { broker });
+  }
+  createTopic(options: CreateTopicOptions): number[][] {
+    return this.execute('createTopic', options);
+  }
+  createPartitions(topic: string, totalCount: number, assignment?: number[][]): number[][] {
+    return this.execute('createPartitions', { topic, totalCount, assignment });
+  }
+  deleteTopic(topic: string): void {
+    this.execute('deleteTopic', { topic });
+  }
+  alterTopicConfig(topic: string, configs: Record<string, string | number | boolean | string[] | null>): void {
+    this.execute('alterTopicConfig', { topic, configs });
+  }
+  electPreferredLeaders(partitions?: { topic: string; partition: number }[]): void {
+    this.execute('electPreferredLeaders', { partitions });
+  }
+  reassignPartitions(moves: { topic: string; partition: number; replicas: number[] }[]): void {
+    this.execute('reassignPartitions', { moves });
+  }
+
+  /** Plugs a client (producer, consumer) into the simulated network under `node`. */
+  attachClient(node: NodeId, endpoint: NetworkEndpoint): void {
+    if (node.startsWith('broker-')) throw new KafkaError('INVALID_REQUEST', `${node} is a broker address`, { node });
+    this.cluster.network.attach(node, endpoint);
+  }
+
+  /** The replication invariants over the current state (empty when all hold). */
+  checkInvariants(): string[] {
+    return checkReplicationInvariants(this.cluster);
+  }
+
+  // ------------------------------------------------------------------ snapshot
+
+  snapshot(): EngineSnapshot {
+    const c = this.cluster;
+    const controller = c.activeController();
+    const registered = new Set(c.liveBrokerIds());
+    const brokers = [...c.brokers.values()]
+      .sort((a, b) => a.id - b.id)
+      .map((b) => ({
+        id: b.id,
+        rack: b.rack,
+        state: b.state,
+        downHow: b.downHow,
+        isolated: c.network.isIsolated(b.node),
+        registered: registered.has(b.id),
+        brokerEpoch: b.brokerEpoch,
+        sessionId: b.sessionId,
+        logDirs: b.logDirs.map((path) => ({
+          path,
+          partitions: [...b.replicaManager.logs.values()].filter((l) => l.dir === path).length,
+        })),
+        isController: controller?.id === b.id,
+      }));
+    const racks = [...new Set(brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
+    const reassigning = new Map(
+      (controller?.controller.reassignmentsInProgress() ?? []).map((r) => [`${r.topic}-${r.partition}`, r]),
+    );
+    const topics = c.topicNames().map((name) => {
+      const assignment = c.assignment(name);
+      return {
+        name,
+        configs: c.topicOverrides(name),
+        partitions: assignment.map((replicas, partition) => {
+          const s = c.partitionState(name, partition);
+          const r = reassigning.get(`${name}-${partition}`);
+          return {
+            partition,
+            replicas: [...replicas],
+            leader: s?.leader ?? -1,
+            leaderEpoch: s?.leader_epoch ?? -1,
+            isr: [...(s?.isr ?? [])],
+            controllerEpoch: s?.controller_epoch ?? -1,
+            offline: !s || s.leader < 0,
+            offlineReplicas: replicas.filter((id) => !registered.has(id)),
+            preferredLeader: replicas[0] ?? -1,
+            committedOffset: c.committed.get(`${name}-${partition}`) ?? 0,
+            reassignment: r ? { original: [...r.original], target: [...r.target] } : null,
+          };
+        }),
+      };
+    });
+    const replicas: ReplicaSnapshot[] = [];
+    for (const b of [...c.brokers.values()].sort((x, y) => x.id - y.id)) {
+      for (const [key, hosted] of [...b.replicaManager.logs.entries()].sort(([x], [y]) =>
+        x < y ? -1 : x > y ? 1 : 0,
+      )) {
+        const p: Partition | undefined = b.replicaManager.partitions.get(key);
+        const log = hosted.log;
+        replicas.push({
+          broker: b.id,
+          topic: hosted.topic,
+          partition: hosted.partition,
+          logDir: hosted.dir,
+          online: p !== undefined && b.state !== 'down',
+          role: !p ? 'none' : p.isLeader ? 'leader' : p.leaderId >= 0 ? 'follower' : 'none',
+          leader: p?.leaderId ?? -1,
+          leaderEpoch: p?.leaderEpoch ?? -1,
+          isr: [...(p?.isr ?? [])],
+          logStartOffset: log.logStartOffset(),
+          logEndOffset: log.logEndOffset(),
+          highWatermark: p?.highWatermark ?? Math.min(hosted.checkpointedHighWatermark, log.logEndOffset()),
+          followers:
+            p?.isLeader === true
+              ? [...p.followers.entries()]
+                  .sort(([x], [y]) => x - y)
+                  .map(([broker, f]) => ({
+                    broker,
+                    logEndOffset: f.logEndOffset,
+                    lastCaughtUpTimeMs: f.lastCaughtUpTimeMs,
+                    inIsr: p.isr.includes(broker),
+                  }))
+              : [],
+          pendingIsrChange: p?.pendingIsr ? { change: p.pendingIsr.change, newIsr: [...p.pendingIsr.newIsr] } : null,
+          segments: log.segments(),
+          leaderEpochs: log.epochEntries(),
+          producers: p?.producerState.entries() ?? [],
+        });
+      }
+    }
+    return {
+      nowMs: this.clock.now(),
+      controller: controller ? { broker: controller.id, epoch: controller.controller.epoch } : null,
+      controllerEpoch: c.controllerEpoch(),
+      brokers,
+      racks,
+      znodes: c.zk.snapshot(),
+      sessions: c.zk.liveSessions().map((s) => ({
+        id: s.id,
+        owner: s.owner,
+        lastHeartbeatMs: s.lastHeartbeatMs,
+        timeoutMs: s.timeoutMs,
+      })),
+      topics,
+      replicas,
+      networkLatencyMs: c.network.latencyMs,
+    };
+  }
+
+  /** StopReplica with delete: the replica's files go, in order with every write before them. */
+  private deleteReplicaFiles(dir: string): void {
+    const log = this.openLogs.get(dir);
+    this.openLogs.delete(dir);
+    if (!log) return;
+    for (const seg of log.logSegments) {
+      for (const name of [seg.logFileName, seg.indexFileName, seg.timeIndexFileName])
+        this.writer.submit({ op: 'delete', path: `${dir}/${name}` });
+    }
+    this.writer.submit({ op: 'delete', path: `${dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}` });
+  }
+}
+
+/** Where a broker keeps a replica: `broker-<id><log.dir>/<topic>-<partition>`. */
+export function replicaDir(brokerId: number, logDir: string, topic: string, partition: number): string {
+  const dir = logDir.startsWith('/') ? logDir : `/${logDir}`;
+  return `broker-${brokerId}${dir}/${topic}-${partition}`;
+}
