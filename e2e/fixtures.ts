@@ -16,11 +16,29 @@ export class GlassboxPage {
   /** Opens the app and waits until the cluster is open (the demo exists or was recovered). */
   async open(path = '/'): Promise<void> {
     await this.page.goto(path);
-    await expect(this.page.getByTestId('app-ready')).toBeAttached();
+    await expect(this.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
   }
 
   partition(topic: string, p: number) {
     return this.page.getByTestId(`partition-${topic}-${p}`);
+  }
+
+  async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup'): Promise<void> {
+    await this.page.getByTestId(`side-tab-${tab}`).click();
+  }
+
+  /** Sends one record from the producer panel. */
+  async produce(r: { topic: string; key: string | null; value: string }): Promise<void> {
+    await this.sideTab('producer');
+    await this.page.getByTestId('producer-topic').selectOption(r.topic);
+    const nullKey = this.page.getByTestId('producer-null-key');
+    if (r.key === null) await nullKey.check();
+    else {
+      await nullKey.uncheck();
+      await this.page.getByTestId('producer-key').fill(r.key);
+    }
+    await this.page.getByTestId('producer-value').fill(r.value);
+    await this.page.getByTestId('producer-send').click();
   }
 }
 

@@ -1,4 +1,6 @@
 import { Banners } from './chrome/Banners';
+import { ClusterActions } from './chrome/ClusterActions';
+import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
 import { TopicPartitions } from './log/TopicPartitions';
 import type { Session } from './session';
@@ -16,9 +18,11 @@ export function App({ session }: { session: Session }) {
         </h1>
         <TimeControls session={session} />
         <div className="topbar-spacer" />
+        {phase === 'ready' && <ClusterActions session={session} />}
         <ThemeToggle />
       </header>
       <Banners session={session} />
+      <Jobs session={session} />
       {phase === 'ready' ? (
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">

@@ -25,6 +25,7 @@ export class Session {
   private eventListeners: ((events: UiEvent[]) => void)[] = [];
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
+  private carryMs = 0;
 
   constructor(store: UiStore = uiStore, client: EngineClient = new EngineClient()) {
     this.store = store;
@@ -63,6 +64,29 @@ export class Session {
     } catch (e) {
       this.store.setState({ phase: 'failed', failure: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /** Wipes IndexedDB and opens the demo cluster again. */
+  async reset(): Promise<void> {
+    const opened = await this.client.call('reset', null);
+    if (opened.status !== 'opened') return;
+    this.store.setState({
+      storage: opened.storage,
+      recovery: [],
+      created: true,
+      view: opened.view,
+      windows: {},
+      jobs: {},
+      lookup: null,
+      lastChoice: null,
+      inspect: null,
+      selectedTopic: null,
+    });
+  }
+
+  /** Runs the engine until nothing is pending. */
+  async runUntilIdle(): Promise<void> {
+    await this.client.call('runUntilIdle', null);
   }
 
   private stopLoop(): void {
@@ -132,7 +156,10 @@ export class Session {
     if (this.inFlight) return;
     this.lastFrameAt = t;
     const { playing, speed, windowRequests } = this.store.getState();
-    const advanceMs = (playing ? gap * speed : 0) + this.pendingStepMs;
+    // The engine clock counts whole milliseconds; the fraction carries over to the next frame.
+    const exact = (playing ? gap * speed : 0) + this.pendingStepMs + this.carryMs;
+    const advanceMs = Math.floor(exact);
+    this.carryMs = exact - advanceMs;
     this.pendingStepMs = 0;
     this.inFlight = true;
     this.client

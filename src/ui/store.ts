@@ -61,6 +61,8 @@ export interface UiState {
   lastChoice: PartitionChoice | null;
   /** Long jobs in the worker (bulk produce), by id. */
   jobs: Record<number, JobView>;
+  /** The outcome of the last import, shown until dismissed. */
+  importMessage: { ok: boolean; text: string } | null;
 }
 
 export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
@@ -92,6 +94,7 @@ export const initialUiState: UiState = {
   lookup: null,
   lastChoice: null,
   jobs: {},
+  importMessage: null,
 };
 
 export function partitionKey(topic: string, partition: number): string {
@@ -109,4 +112,21 @@ export const uiStore = createUiStore();
 
 export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(uiStore, selector);
+}
+
+/**
+ * What the lookup stepper points at in a partition's drawing, as a string so selecting it does not
+ * re-render on unrelated changes: `<segment base offset or ''>:<found offset or ''>`, or '' when
+ * the lookup is about another partition (or there is none).
+ */
+export function lookupFocus(s: UiState, topic: string, partition: number): string {
+  const l = s.lookup;
+  if (!l || l.view.topic !== topic || l.view.partition !== partition) return '';
+  let segment: number | null = null;
+  let offset: number | null = null;
+  for (const step of l.view.steps.slice(0, l.step + 1)) {
+    if (step.kind === 'segment-probe' || step.kind === 'segment-chosen') segment = step.baseOffset;
+    if (step.kind === 'record-found') offset = step.offset;
+  }
+  return `${segment ?? ''}:${offset ?? ''}`;
 }

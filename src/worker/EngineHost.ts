@@ -32,6 +32,7 @@ import type {
 import { Transfer } from './transfer';
 import { serializeError } from './serializeError';
 import { lookupView, partitionView, recordWindow, segmentDump } from './views';
+import { ClusterPlane } from './plane/ClusterPlane';
 
 type Handlers = {
   [K in keyof Commands]: (
@@ -63,6 +64,8 @@ export class EngineHost {
   private nextJobId = 1;
   private settings: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
   private stopped = false;
+  /** The control plane (brokers, controller, groups), created by the page's first planeScenario. */
+  private plane: ClusterPlane | null = null;
 
   constructor(private readonly notify: (n: WorkerNotice) => void) {}
 
@@ -131,7 +134,22 @@ export class EngineHost {
       return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
     },
     importPartition: ({ zip, fileName }) => importPartitionZip(this.running(), zip, fileName),
+    planeAction: (action) => {
+      const plane = this.requirePlane();
+      plane.apply(action);
+      return plane.view();
+    },
+    planeScenario: (spec) => {
+      this.plane = spec === null ? new ClusterPlane(1, 'demo') : ClusterPlane.fromScenario(spec);
+      return this.plane.view();
+    },
+    planePlacement: (args) => this.requirePlane().previewPlacement(args),
   };
+
+  private requirePlane(): ClusterPlane {
+    if (!this.plane) throw new KafkaError('BROKER_NOT_AVAILABLE', 'The cluster is not open yet.');
+    return this.plane;
+  }
 
   private running(): LogCluster {
     if (this.stopped)
@@ -246,7 +264,16 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    return { nowMs: c.clock.now(), view: changed ? this.view() : null, windows, events, droppedEvents, jobs };
+    const plane = this.plane?.frame(args.advanceMs, performance.now());
+    return {
+      nowMs: c.clock.now(),
+      view: changed ? this.view() : null,
+      windows,
+      events,
+      droppedEvents,
+      jobs,
+      ...(plane ? { plane } : {}),
+    };
   }
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */

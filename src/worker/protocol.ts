@@ -22,6 +22,16 @@ import type { PartitionChoice, PartitionerStrategy } from '../engine/producer/Pa
 
 export type { LookupStep, PartitionChoice, ProducerEvent };
 
+// The control plane (brokers, controller, znodes, groups): types in ./plane/types.
+import type {
+  PlacementPreview,
+  PlacementPreviewArgs,
+  PlaneAction,
+  PlaneFrame,
+  PlaneView,
+  ScenarioSpec,
+} from './plane/types';
+
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
   /** Opens the cluster: takes ownership, loads or recovers it from IndexedDB, or creates the demo. */
@@ -51,6 +61,12 @@ export interface Commands {
   importPartition: [{ zip: Uint8Array; fileName: string }, { topic: string; partition: number; records: number }];
   /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
+  /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
+  planeAction: [PlaneAction, PlaneView];
+  /** Control plane: starts over from a scenario (seed, preset, timed actions), or the default demo when null. */
+  planeScenario: [ScenarioSpec | null, PlaneView];
+  /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
+  planePlacement: [PlacementPreviewArgs, PlacementPreview];
 }
 
 export type CommandName = keyof Commands;
@@ -143,6 +159,8 @@ export interface FrameResult {
   droppedEvents: number;
   /** Long jobs that are running or finished since the last frame. */
   jobs: JobView[];
+  /** The control plane's view (when it changed) and its events since the last frame. */
+  plane?: PlaneFrame;
 }
 
 /** Engine events the page animates. */
@@ -310,6 +328,12 @@ export interface PartitionView {
   logEndOffset: number;
   highWatermark: number;
   recordCount: number;
+  /** Every offset below it has been handed to the Store (Kafka's recovery point). */
+  recoveryPoint: number;
+  /** Bytes only in memory (the page cache), not yet written to IndexedDB. */
+  unflushedBytes: number;
+  /** The topic's `flush.ms` (log.flush.interval.ms); null when flushing is left to segment rolls. */
+  flushMs: number | null;
   segments: SegmentView[];
 }
 
@@ -320,4 +344,5 @@ export interface SegmentView {
   /** First offset after this segment (the next segment's base, or the LEO for the active one). */
   nextOffset: number;
   active: boolean;
+  flushedBytes: number;
 }

@@ -57,12 +57,16 @@ export function partitionView(topic: string, partition: number, log: PartitionLo
     logEndOffset: log.logEndOffset,
     highWatermark: log.highWatermark,
     recordCount: log.logEndOffset - log.logStartOffset,
+    recoveryPoint: log.recoveryPoint,
+    unflushedBytes: log.unflushedBytes(),
+    flushMs: Number.isFinite(log.config['flush.ms']) ? log.config['flush.ms'] : null,
     segments: infos.map((s) => {
       const stem = s.logFileName.slice(0, -'.log'.length);
       return {
         baseOffset: s.baseOffset,
         nextOffset: s.nextOffset,
         active: s.active,
+        flushedBytes: s.flushedBytes,
         files: [
           { name: s.logFileName, bytes: s.sizeInBytes },
           { name: `${stem}.index`, bytes: s.offsetIndexEntries * 8 },

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Session } from '../session';
-import { useUi } from '../store';
+import { uiStore, useUi } from '../store';
 
 /** The strip under the top bar: ownership, storage trouble, and what recovery did on load. */
 export function Banners({ session }: { session: Session }) {
@@ -44,6 +44,7 @@ export function Banners({ session }: { session: Session }) {
         </div>
       )}
       {phase === 'ready' && <RecoveryReport />}
+      {phase === 'ready' && <ImportMessage />}
     </div>
   );
 }
@@ -79,6 +80,24 @@ function RecoveryReport() {
         </ul>
       </details>
       <button type="button" className="btn btn-small" onClick={() => setDismissed(true)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function ImportMessage() {
+  const msg = useUi((s) => s.importMessage);
+  if (!msg) return null;
+  return (
+    <div
+      className={`banner ${msg.ok ? 'banner-info' : 'banner-error'}`}
+      role={msg.ok ? 'status' : 'alert'}
+      data-testid="import-message"
+      data-ok={msg.ok}
+    >
+      <span className="banner-text">{msg.text}</span>
+      <button type="button" className="btn btn-small" onClick={() => uiStore.setState({ importMessage: null })}>
         Dismiss
       </button>
     </div>

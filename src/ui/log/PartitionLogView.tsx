@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
-import { partitionKey, uiStore, useUi } from '../store';
+import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 
 const CELL_WIDTH = 52;
@@ -13,6 +13,8 @@ interface Props {
   onSelectRecord?: (cell: RecordCell) => void;
   onSelectSegment?: (segment: SegmentView) => void;
   selectedSegment?: number | null;
+  /** Downloads the partition's files as a zip. */
+  onExport?: () => void;
 }
 
 /**
@@ -25,6 +27,7 @@ export const PartitionLogView = memo(function PartitionLogView({
   onSelectRecord,
   onSelectSegment,
   selectedSegment,
+  onExport,
 }: Props) {
   const key = partitionKey(p.topic, p.partition);
   const cellsRef = useRef<HTMLDivElement>(null);
@@ -67,6 +70,17 @@ export const PartitionLogView = memo(function PartitionLogView({
     setFrom(next);
   };
 
+  // The lookup stepper's focus: its current segment is outlined, and the record it found is brought into view.
+  const focus = useUi((s) => lookupFocus(s, p.topic, p.partition));
+  const [focusSegmentRaw, focusOffsetRaw] = focus.split(':');
+  const focusSegment = focusSegmentRaw ? Number(focusSegmentRaw) : null;
+  const focusOffset = focusOffsetRaw ? Number(focusOffsetRaw) : null;
+  useEffect(() => {
+    if (focusOffset === null) return;
+    setFollow(false);
+    setFrom(Math.max(0, focusOffset - Math.floor(count / 2)));
+  }, [focusOffset, count]);
+
   const records = window?.records ?? [];
   return (
     <article
@@ -75,6 +89,8 @@ export const PartitionLogView = memo(function PartitionLogView({
       data-leo={p.logEndOffset}
       data-hw={p.highWatermark}
       data-log-start={p.logStartOffset}
+      data-recovery-point={p.recoveryPoint}
+      data-unflushed={p.unflushedBytes}
       aria-label={`Partition ${p.dir}`}
     >
       <header className="partition-head">
@@ -86,6 +102,12 @@ export const PartitionLogView = memo(function PartitionLogView({
           <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
           <Mark label="segments" value={p.segments.length} />
         </dl>
+        <span
+          className={`flush-state ${p.unflushedBytes > 0 ? 'unflushed' : 'flushed'}`}
+          title={`Bytes not yet written to IndexedDB stay in memory, like Kafka's page cache, until flush.ms${p.flushMs === null ? ' (never: only on roll)' : ` = ${p.flushMs} ms`} passes`}
+        >
+          {p.unflushedBytes > 0 ? `${formatBytes(p.unflushedBytes)} unflushed` : 'all flushed'}
+        </span>
         <label className="follow">
           <input
             type="checkbox"
@@ -97,6 +119,17 @@ export const PartitionLogView = memo(function PartitionLogView({
           />
           follow log end
         </label>
+        {onExport && (
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid={`export-${p.topic}-${p.partition}`}
+            title={`Download ${p.dir}/ as a zip of its segment files`}
+            onClick={onExport}
+          >
+            Export
+          </button>
+        )}
       </header>
       <SegmentOverview
         partition={p}
@@ -105,6 +138,7 @@ export const PartitionLogView = memo(function PartitionLogView({
         onPan={panTo}
         onSelectSegment={onSelectSegment}
         selectedSegment={selectedSegment ?? null}
+        focusSegment={focusSegment}
       />
       <details className="file-list">
         <summary>
@@ -128,6 +162,7 @@ export const PartitionLogView = memo(function PartitionLogView({
             topic={p.topic}
             partition={p.partition}
             committed={r.offset < p.highWatermark}
+            highlight={r.offset === focusOffset}
             segmentStart={r.offset === r.segmentBaseOffset}
             onSelect={onSelectRecord}
           />
@@ -164,10 +199,12 @@ const RecordCellView = memo(function RecordCellView({
   topic,
   partition,
   committed,
+  highlight,
   segmentStart,
   onSelect,
 }: {
   cell: RecordCell;
+  highlight: boolean;
   topic: string;
   partition: number;
   committed: boolean;
@@ -179,7 +216,7 @@ const RecordCellView = memo(function RecordCellView({
   return (
     <button
       type="button"
-      className={`cell ${committed ? 'committed' : 'uncommitted'} batch-${batchParity}${segmentStart ? ' segment-start' : ''}`}
+      className={`cell ${committed ? 'committed' : 'uncommitted'} batch-${batchParity}${segmentStart ? ' segment-start' : ''}${highlight ? ' highlight' : ''}`}
       data-testid={`record-${topic}-${partition}-${cell.offset}`}
       data-key={cell.key ?? ''}
       title={title}
@@ -203,8 +240,10 @@ function SegmentOverview({
   onPan,
   onSelectSegment,
   selectedSegment,
+  focusSegment,
 }: {
   partition: PartitionView;
+  focusSegment: number | null;
   windowStart: number;
   windowCount: number;
   onPan: (offset: number) => void;
@@ -252,13 +291,17 @@ function SegmentOverview({
             <button
               type="button"
               key={s.baseOffset}
-              className={`segment${s.active ? ' active' : ''}${selectedSegment === s.baseOffset ? ' selected' : ''}`}
+              className={`segment${s.active ? ' active' : ''}${selectedSegment === s.baseOffset ? ' selected' : ''}${focusSegment === s.baseOffset ? ' lookup-focus' : ''}`}
               style={{ left, width: w }}
               data-testid={`segment-${p.topic}-${p.partition}-${s.baseOffset}`}
               title={`${s.files.map((f) => `${f.name} (${formatCount(f.bytes)} B)`).join('\n')}\noffsets ${s.baseOffset} to ${s.nextOffset - 1}${s.active ? '\nactive segment' : ''}`}
               onClick={() => onSelectSegment?.(s)}
             >
               <span className="segment-name mono">{log?.name ?? segmentFileName(s.baseOffset, 'log')}</span>
+              <span
+                className="segment-flushed"
+                style={{ width: `${(log && log.bytes > 0 ? s.flushedBytes / log.bytes : 1) * 100}%` }}
+              />
             </button>
           );
         })}

@@ -5,7 +5,18 @@ import { uiStore, useUi } from '../store';
 import { PartitionLogView } from './PartitionLogView';
 
 /** Topic tabs and the selected topic's partition logs. */
-export function TopicPartitions({ session: _session }: { session: Session }) {
+/** Asks the worker for a partition's files as a zip and hands it to the browser as a download. */
+async function download(session: Session, topic: string, partition: number): Promise<void> {
+  const { fileName, zip } = await session.call('exportPartition', { topic, partition });
+  const url = URL.createObjectURL(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function TopicPartitions({ session }: { session: Session }) {
   const partitions = useUi((s) => s.view?.partitions);
   const selected = useUi((s) => s.selectedTopic);
   const selectedSegment = useUi((s) => s.inspect);
@@ -43,6 +54,7 @@ export function TopicPartitions({ session: _session }: { session: Session }) {
           <PartitionLogView
             key={p.dir}
             partition={p}
+            onExport={() => void download(session, p.topic, p.partition)}
             selectedSegment={
               selectedSegment && selectedSegment.topic === p.topic && selectedSegment.partition === p.partition
                 ? selectedSegment.baseOffset

@@ -22,6 +22,7 @@ export function ProducerPanel({ session }: { session: Session }) {
   const [headerKey, setHeaderKey] = useState('');
   const [headerValue, setHeaderValue] = useState('');
   const [n, setN] = useState(1000);
+  const [rate, setRate] = useState(0);
   const [settings, setSettings] = useState<ProducerSettings>(DEFAULT_SETTINGS);
   const [error, setError] = useState<string | null>(null);
   const t = topics.includes(topic)
@@ -73,7 +74,7 @@ export function ProducerPanel({ session }: { session: Session }) {
         count: n,
         keyPrefix: nullKey ? null : 'key-',
         valueBytes: 100,
-        ratePerSecond: 0,
+        ratePerSecond: rate,
       });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -161,8 +162,23 @@ export function ProducerPanel({ session }: { session: Session }) {
                 onChange={(e) => setN(Math.max(1, Math.min(1_000_000, Number(e.target.value) || 1)))}
               />
             </label>
-            <span className="muted">records, keys key-0, key-1…</span>
+            <span className="muted">records</span>
+            <label className="rate">
+              <span className="muted">at</span>
+              <input
+                className="input mono n-input"
+                data-testid="producer-rate"
+                type="number"
+                min={0}
+                max={1_000_000}
+                value={rate}
+                aria-label="Records per second (0 = as fast as possible)"
+                onChange={(e) => setRate(Math.max(0, Math.min(1_000_000, Number(e.target.value) || 0)))}
+              />
+              <span className="muted">/s (0 = max)</span>
+            </label>
           </span>
+          <p className="hint muted">Send N uses keys key-0, key-1, … (or null keys), 100-byte values.</p>
         </div>
       </form>
       {error && (
