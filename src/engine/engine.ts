@@ -217,7 +217,11 @@ export class Engine {
     return handler(args);
   }
 
-  private readonly commands: { [K in EngineCommandName]: (a: EngineCommands[K][0]) => EngineCommands[K][1] } = {
+  private readonly commands: {
+    [K in EngineCommandName]: (
+      a: EngineCommands[K][0],
+    ) => EngineCommands[K][1] extends undefined ? unknown : EngineCommands[K][1];
+  } = {
     addBroker: (a) => this.cluster.addBroker(a).id,
     killBroker: (a) => this.cluster.killBroker(a.broker),
     powerFailBroker: (a) => this.cluster.powerFailBroker(a.broker),

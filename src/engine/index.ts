@@ -49,3 +49,24 @@ export { Partitioner } from './producer/Partitioner';
 export type { ProducerConfig, ProducerConfigInput } from './producer/ProducerConfig';
 export { PRODUCER_DEFAULTS, resolveProducerConfig } from './producer/ProducerConfig';
 export type { DeliveryReport, ProducerRecord } from './producer/ProducerRecord';
+// cluster + facade
+export type { BrokerConfig, BrokerConfigInput } from './cluster/BrokerConfig';
+export { createBrokerConfig, KAFKA_DEFAULT_BROKER_CONFIG } from './cluster/BrokerConfig';
+export type { AddBrokerOptions, CreateTopicOptions } from './cluster/Cluster';
+export { Cluster } from './cluster/Cluster';
+export type { CoordinationEvent, ZnodeSnapshot } from './cluster/CoordinationStore';
+export type { BrokerDownHow, ClusterEvent, LeaderAndIsrValue, LeaderElectionReason } from './cluster/events';
+export { checkReplicationInvariants } from './cluster/invariants';
+export type { NetworkEvent } from './cluster/Network';
+export type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
+export { validateTopicName } from './cluster/TopicConfig';
+export type {
+  EngineCommandName,
+  EngineCommands,
+  EngineEvent,
+  EngineOptions,
+  EngineSnapshot,
+  PartitionSnapshot,
+  ReplicaSnapshot,
+} from './engine';
+export { Engine, replicaDir } from './engine';
