@@ -68,6 +68,8 @@ export class ConsumerCoordinator {
   fatalError: KafkaError | null = null;
   lastPollMs: number;
   private findingCoordinator = false;
+  /** retry.backoff.ms after a failed lookup. */
+  private nextLookupMs = 0;
   private joinInFlight = false;
   private heartbeatTask: TaskId | null = null;
   private heartbeatInFlight = false;
@@ -157,7 +159,7 @@ export class ConsumerCoordinator {
   // ------------------------------------------------------------------ FindCoordinator
 
   lookupCoordinator(): void {
-    if (this.findingCoordinator || this.closed) return;
+    if (this.findingCoordinator || this.closed || this.now < this.nextLookupMs) return;
     const live = this.ctx.port.liveBrokers();
     if (live.length === 0) return;
     // leastLoadedNode: any live broker answers FindCoordinator; pick deterministically.

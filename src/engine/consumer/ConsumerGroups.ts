@@ -147,8 +147,8 @@ export class ConsumerGroups {
     const rf = Math.min(this.config['offsets.topic.replication.factor'], port.liveBrokers().length);
     if (rf < 1) return false;
     const result = port.createTopic(OFFSETS_TOPIC, this.config['offsets.topic.num.partitions'], rf, {
+      // offsets.topic.segment.bytes: 100 MiB, and compaction keeps the last record per key.
       'cleanup.policy': 'compact',
-      'compression.type': 'producer',
       'segment.bytes': '104857600',
     });
     if (result !== 'NONE' && result !== 'TOPIC_ALREADY_EXISTS') return false;

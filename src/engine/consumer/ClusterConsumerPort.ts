@@ -1,0 +1,217 @@
+import type { Cluster } from '../cluster/Cluster';
+import type { Broker } from '../cluster/Broker';
+import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
+import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
+import { isKafkaError, type KafkaErrorCode } from '../errors';
+import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+
+/**
+ * The ClusterPort over the real simulated cluster. The group coordinator lives inside its
+ * broker, so it appends to `__consumer_offsets` through that broker's ReplicaManager with
+ * acks=all (the request completes once the ISR has the records, exactly like Kafka's
+ * appendRecords for the internal topic), and loads a partition by reading its local log.
+ * Consumer fetches are served by the leader's ReplicaManager, which only returns records below
+ * the high watermark to a consumer (replicaId -1).
+ */
+export class ClusterConsumerPort implements ClusterPort {
+  constructor(private readonly cluster: Cluster) {}
+
+  private running(brokerId: number): Broker | null {
+    const b = this.cluster.brokers.get(brokerId);
+    if (!b || b.state !== 'running' || this.cluster.network.isIsolated(b.node)) return null;
+    return b;
+  }
+
+  liveBrokers(): number[] {
+    return [...this.cluster.brokers.keys()].filter((id) => this.running(id) !== null).sort((a, b) => a - b);
+  }
+
+  isBrokerUp(brokerId: number): boolean {
+    return this.running(brokerId) !== null;
+  }
+
+  topics(): string[] {
+    return this.cluster.topicNames();
+  }
+
+  partitionCount(topic: string): number | undefined {
+    if (!this.cluster.topicNames().includes(topic)) return undefined;
+    return this.cluster.assignment(topic).length;
+  }
+
+  /** The leader in the partition state, once that broker has actually become leader. */
+  leaderOf(topic: string, partition: number): number | null {
+    const state = this.cluster.partitionState(topic, partition);
+    if (!state || state.leader < 0) return null;
+    const b = this.running(state.leader);
+    const p = b?.replicaManager.partitions.get(`${topic}-${partition}`);
+    return p?.isLeader ? state.leader : null;
+  }
+
+  createTopic(
+    name: string,
+    partitions: number,
+    replicationFactor: number,
+    configs: Record<string, string>,
+  ): KafkaErrorCode | 'NONE' {
+    try {
+      this.cluster.createTopic({ name, partitions, replicationFactor, configs });
+      return 'NONE';
+    } catch (e) {
+      if (isKafkaError(e)) return e.code;
+      throw e;
+    }
+  }
+
+  append(
+    topic: string,
+    partition: number,
+    records: { key: Uint8Array | null; value: Uint8Array | null }[],
+    done: (error: KafkaErrorCode | null, baseOffset: number) => void,
+  ): void {
+    const leader = this.leaderOf(topic, partition);
+    const broker = leader === null ? null : this.running(leader);
+    if (!broker) {
+      this.cluster.scheduler.schedule(0, () => done('NOT_LEADER_OR_FOLLOWER', -1));
+      return;
+    }
+    const now = this.cluster.scheduler.now();
+    const batch = encodeRecordBatch({
+      baseOffset: 0,
+      partitionLeaderEpoch: -1,
+      attributes: 0,
+      lastOffsetDelta: records.length - 1,
+      baseTimestamp: now,
+      maxTimestamp: now,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      records: records.map((r, i) => ({
+        attributes: 0,
+        timestampDelta: 0,
+        offsetDelta: i,
+        key: r.key,
+        value: r.value,
+        headers: [],
+      })),
+    });
+    broker.replicaManager.handleProduce(
+      {
+        api: 'Produce',
+        transactionalId: null,
+        acks: -1,
+        timeoutMs: 5000,
+        topicData: [{ topic, partitions: [{ partition, records: batch }] }],
+      },
+      (r: ProduceResponse) => {
+        const p = r.responses[0]?.partitions[0];
+        if (!p || p.errorCode !== 'NONE') done((p?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, -1);
+        else done(null, p.baseOffset);
+      },
+    );
+  }
+
+  fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult {
+    const broker = this.running(brokerId);
+    const fail = (errorCode: KafkaErrorCode): PortFetchResult => ({
+      errorCode,
+      records: [],
+      highWatermark: -1,
+      logStartOffset: -1,
+      logEndOffset: -1,
+    });
+    if (!broker) return fail('NOT_LEADER_OR_FOLLOWER');
+    let response: FetchResponse | null = null;
+    broker.replicaManager.handleFetch(
+      {
+        api: 'Fetch',
+        replicaId: CONSUMER_REPLICA_ID,
+        maxWaitMs: 0,
+        minBytes: 0,
+        maxBytes,
+        isolationLevel: 0,
+        topics: [
+          {
+            topic,
+            partitions: [
+              {
+                partition,
+                currentLeaderEpoch: -1,
+                fetchOffset,
+                lastFetchedEpoch: -1,
+                logStartOffset: -1,
+                partitionMaxBytes: maxBytes,
+              },
+            ],
+          },
+        ],
+      },
+      (r) => {
+        response = r;
+      },
+    );
+    const p = (response as FetchResponse | null)?.responses[0]?.partitions[0];
+    if (!p) return fail('UNKNOWN_SERVER_ERROR');
+    if (p.errorCode !== 'NONE')
+      return {
+        ...fail(p.errorCode as KafkaErrorCode),
+        highWatermark: p.highWatermark,
+        logStartOffset: p.logStartOffset,
+      };
+    const hosted = broker.replicaManager.logs.get(`${topic}-${partition}`);
+    const records = toPortRecords(p.records).filter((r) => r.offset >= fetchOffset && r.offset < p.highWatermark);
+    return {
+      errorCode: 'NONE',
+      records,
+      highWatermark: p.highWatermark,
+      logStartOffset: p.logStartOffset,
+      logEndOffset: hosted?.log.logEndOffset() ?? p.highWatermark,
+    };
+  }
+
+  readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[] {
+    const hosted = this.cluster.brokers.get(brokerId)?.replicaManager.logs.get(`${topic}-${partition}`);
+    if (!hosted) return [];
+    const log = hosted.log;
+    const bytes = log.read(log.logStartOffset(), Number.MAX_SAFE_INTEGER, log.logEndOffset());
+    return toPortRecords(bytes);
+  }
+
+  listOffsets(brokerId: number, topic: string, partition: number) {
+    const broker = this.running(brokerId);
+    if (!broker) return { errorCode: 'NOT_LEADER_OR_FOLLOWER' as const, earliest: -1, latest: -1 };
+    const ask = (timestamp: number) =>
+      broker.replicaManager.handleListOffsets({
+        api: 'ListOffsets',
+        replicaId: CONSUMER_REPLICA_ID,
+        isolationLevel: 0,
+        topics: [{ name: topic, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp }] }],
+      }).topics[0]?.partitions[0];
+    const earliest = ask(-2);
+    const latest = ask(-1);
+    if (!earliest || !latest || earliest.errorCode !== 'NONE') {
+      return { errorCode: (earliest?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, earliest: -1, latest: -1 };
+    }
+    return { errorCode: 'NONE' as const, earliest: earliest.offset, latest: latest.offset };
+  }
+}
+
+function toPortRecords(bytes: Uint8Array): PortRecord[] {
+  if (bytes.length === 0) return [];
+  const out: PortRecord[] = [];
+  for (const batch of decodeRecordBatches(bytes)) {
+    // Control batches (transaction markers) are never handed to applications.
+    if ((batch.attributes & 0x20) !== 0) continue;
+    const per = Math.max(1, Math.floor((batch.batchLength + 12) / Math.max(1, batch.records.length)));
+    for (const r of batch.records) {
+      out.push({
+        offset: batch.baseOffset + r.offsetDelta,
+        timestamp: batch.baseTimestamp + r.timestampDelta,
+        key: r.key,
+        value: r.value,
+        sizeInBytes: per,
+      });
+    }
+  }
+  return out;
+}
