@@ -31,7 +31,9 @@ export function allSubscriptionsEqual(group: GroupSubscription): boolean {
   if (first === undefined) return true;
   const topics = new Set(first.subscribedTopics);
   return group.members.every(
-    (m) => m.subscribedTopics.length === topics.size && m.subscribedTopics.every((t) => topics.has(t)),
+    (m) =>
+      m.subscribedTopics === first.subscribedTopics ||
+      (m.subscribedTopics.length === topics.size && m.subscribedTopics.every((t) => topics.has(t))),
   );
 }
 

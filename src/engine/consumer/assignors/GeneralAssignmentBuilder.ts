@@ -82,6 +82,60 @@ class SortedCurrentSubscriptions {
   }
 }
 
+/**
+ * Per topic, a histogram of assignment sizes with its smallest and largest entries: used for
+ * "how large is the largest owner of this topic's partitions" and "how small is the smallest
+ * member that could take one", each kept up to date as partitions move instead of recomputed.
+ */
+class TopicSizeHistogram {
+  private readonly counts: Map<number, number>[];
+  private readonly minSize: Float64Array;
+  private readonly maxSize: Float64Array;
+
+  constructor(topics: number) {
+    this.counts = Array.from({ length: topics }, () => new Map());
+    this.minSize = new Float64Array(topics).fill(Number.POSITIVE_INFINITY);
+    this.maxSize = new Float64Array(topics).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  add(topic: number, size: number, n: number): void {
+    const counts = this.counts[topic] as Map<number, number>;
+    counts.set(size, (counts.get(size) ?? 0) + n);
+    if (size > (this.maxSize[topic] as number)) this.maxSize[topic] = size;
+    if (size < (this.minSize[topic] as number)) this.minSize[topic] = size;
+  }
+
+  remove(topic: number, size: number, n: number): void {
+    const counts = this.counts[topic] as Map<number, number>;
+    const left = (counts.get(size) as number) - n;
+    if (left > 0) {
+      counts.set(size, left);
+      return;
+    }
+    counts.delete(size);
+    if (counts.size === 0) {
+      this.minSize[topic] = Number.POSITIVE_INFINITY;
+      this.maxSize[topic] = Number.NEGATIVE_INFINITY;
+      return;
+    }
+    // Sizes move one step at a time, so the new extreme is usually adjacent.
+    let max = this.maxSize[topic] as number;
+    while (!counts.has(max)) max--;
+    this.maxSize[topic] = max;
+    let min = this.minSize[topic] as number;
+    while (!counts.has(min)) min++;
+    this.minSize[topic] = min;
+  }
+
+  max(topic: number): number {
+    return this.maxSize[topic] as number;
+  }
+
+  min(topic: number): number {
+    return this.minSize[topic] as number;
+  }
+}
+
 export function buildGeneralAssignment(
   group: GroupSubscription,
   memberOrder: readonly number[],
@@ -165,8 +219,11 @@ export function buildGeneralAssignment(
     (p) => topicPartitionHashCode(topicHash[group.partitionTopic[p] as number] as number, group.partitionOf(p)),
   );
 
+  let tracking: ((partition: number, from: number, to: number) => void) | undefined;
   const moveTo = (partition: number, to: number) => {
     const from = owner[partition] as number;
+    if (from === to) return;
+    if (tracking !== undefined && from !== -1) tracking(partition, from, to);
     if (from !== -1) (currentAssignment[from] as Set<number>).delete(partition);
     (currentAssignment[to] as Set<number>).add(partition);
     owner[partition] = to;
@@ -214,8 +271,54 @@ export function buildGeneralAssignment(
   const preBalanceAssignment = currentAssignment.map((s, m) => (fixed[m] ? undefined : [...s]));
   const preBalanceOwner = owner.slice();
 
+  // For "is it balanced", track per topic how many of its partitions sit with owners of each
+  // size, so the largest owner per topic is known without rescanning all partitions.
+  const ownerSizes = new TopicSizeHistogram(T);
+  // And per topic, the sizes of the members subscribed to it (a partition can move if one is 2+ smaller than its owner).
+  const consumerSizes = new TopicSizeHistogram(T);
+  for (let m = 0; m < M; m++)
+    for (const t of (members[m] as { topicIndexes: readonly number[] }).topicIndexes) consumerSizes.add(t, size(m), 1);
+  const topicCounts: Map<number, number>[] = members.map(() => new Map());
+  for (let m = 0; m < M; m++) {
+    if (fixed[m]) continue;
+    const counts = topicCounts[m] as Map<number, number>;
+    for (const p of currentAssignment[m] as Set<number>) {
+      const t = group.partitionTopic[p] as number;
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    for (const [t, c] of counts) ownerSizes.add(t, size(m), c);
+  }
+  tracking = (partition, from, to) => {
+    // Called before the move: every partition of `from` and `to` changes owner size by one.
+    const t = group.partitionTopic[partition] as number;
+    const sizeFrom = size(from);
+    const fromCounts = topicCounts[from] as Map<number, number>;
+    for (const [topic, c] of fromCounts) {
+      ownerSizes.remove(topic, sizeFrom, c);
+      const left = topic === t ? c - 1 : c;
+      if (left > 0) ownerSizes.add(topic, sizeFrom - 1, left);
+    }
+    if ((fromCounts.get(t) as number) === 1) fromCounts.delete(t);
+    else fromCounts.set(t, (fromCounts.get(t) as number) - 1);
+    const sizeTo = size(to);
+    const toCounts = topicCounts[to] as Map<number, number>;
+    for (const [topic, c] of toCounts) {
+      ownerSizes.remove(topic, sizeTo, c);
+      ownerSizes.add(topic, sizeTo + 1, c);
+    }
+    ownerSizes.add(t, sizeTo + 1, 1);
+    toCounts.set(t, (toCounts.get(t) ?? 0) + 1);
+    for (const topic of (members[from] as { topicIndexes: readonly number[] }).topicIndexes) {
+      consumerSizes.remove(topic, sizeFrom, 1);
+      consumerSizes.add(topic, sizeFrom - 1, 1);
+    }
+    for (const topic of (members[to] as { topicIndexes: readonly number[] }).topicIndexes) {
+      consumerSizes.remove(topic, sizeTo, 1);
+      consumerSizes.add(topic, sizeTo + 1, 1);
+    }
+  };
+
   let balancedCache: boolean | undefined;
-  const topicMaxOwnerSize = new Int32Array(T);
   const isBalanced = (): boolean => {
     if (balancedCache !== undefined) return balancedCache;
     const min = size(sortedCurrentSubscriptions.first());
@@ -223,19 +326,14 @@ export function buildGeneralAssignment(
     balancedCache = true;
     if (min >= max - 1) return true;
     // A member short of its maximum is unbalanced if some partition of its topics sits with a
-    // member holding 2+ more than it does: compare against the largest owner per topic.
-    topicMaxOwnerSize.fill(0);
-    for (let p = 0; p < P; p++) {
-      const o = owner[p] as number;
-      if (o === -1 || fixed[o]) continue;
-      const t = group.partitionTopic[p] as number;
-      if (size(o) > (topicMaxOwnerSize[t] as number)) topicMaxOwnerSize[t] = size(o);
-    }
+    // member holding 2+ more than it does. Members are visited smallest first, so once a member
+    // is within one of the largest, no later one can be short.
     for (const consumer of sortedCurrentSubscriptions.members) {
       const consumerPartitionCount = size(consumer);
+      if (consumerPartitionCount + 1 >= max) break;
       if (consumerPartitionCount === maxAssignmentSize[consumer]) continue;
       for (const t of (members[consumer] as { topicIndexes: readonly number[] }).topicIndexes) {
-        if (consumerPartitionCount + 1 < (topicMaxOwnerSize[t] as number)) {
+        if (consumerPartitionCount + 1 < ownerSizes.max(t)) {
           balancedCache = false;
           return false;
         }
@@ -302,13 +400,12 @@ export function buildGeneralAssignment(
           modified = true;
           continue;
         }
-        for (const otherConsumer of topic2AllPotentialConsumers[t] as number[]) {
-          if (size(consumer) > size(otherConsumer) + 1) {
-            reassignPartition(partition);
-            reassignmentPerformed = true;
-            modified = true;
-            break;
-          }
+        // Kafka scans the topic's potential consumers for one with 2+ fewer partitions; the
+        // smallest of them answers the same question in O(1).
+        if (size(consumer) > consumerSizes.min(t) + 1) {
+          reassignPartition(partition);
+          reassignmentPerformed = true;
+          modified = true;
         }
       }
     } while (modified);

@@ -60,6 +60,7 @@ export class GroupSubscription {
     const seenIds = new Set<string>();
     const seenInstances = new Set<string>();
     const subscribed = new Set<string>();
+    const validatedTopicLists = new Set<readonly string[]>();
     for (const m of members) {
       if (m === null || typeof m !== 'object' || typeof m.memberId !== 'string' || m.memberId === '') {
         throw new KafkaError('INVALID_REQUEST', 'every member needs a non-empty memberId');
@@ -79,8 +80,13 @@ export class GroupSubscription {
         }
         seenInstances.add(m.groupInstanceId);
       }
-      if (!Array.isArray(m.topics) || m.topics.some((t) => typeof t !== 'string')) {
-        throw new KafkaError('INVALID_REQUEST', `member ${m.memberId} must subscribe to a list of topic names`);
+      // Members often share one topics array (the same subscription): check and collect it once.
+      if (!validatedTopicLists.has(m.topics)) {
+        if (!Array.isArray(m.topics) || m.topics.some((t) => typeof t !== 'string')) {
+          throw new KafkaError('INVALID_REQUEST', `member ${m.memberId} must subscribe to a list of topic names`);
+        }
+        validatedTopicLists.add(m.topics);
+        for (const t of m.topics) subscribed.add(t);
       }
       if (m.generation !== undefined && !Number.isInteger(m.generation)) {
         throw new KafkaError('INVALID_REQUEST', `member ${m.memberId} has a non-integer generation ${m.generation}`);
@@ -100,7 +106,6 @@ export class GroupSubscription {
           }
         }
       }
-      for (const t of m.topics) subscribed.add(t);
     }
 
     const topics = [...subscribed]
@@ -122,17 +127,29 @@ export class GroupSubscription {
     for (let t = 0; t < T; t++) this.partitionTopic.fill(t, this.topicStart[t], this.topicStart[t + 1]);
 
     this.subscription = new Uint8Array(members.length * T);
+    const numbered = new Map<
+      readonly string[],
+      { subscribedTopics: string[]; topicIndexes: number[]; row: Uint8Array }
+    >();
     this.members = members.map((m, mi) => {
-      const subscribedTopics = [...new Set(m.topics)];
-      const topicIndexes: number[] = [];
-      for (const name of subscribedTopics) {
-        const t = topicIndex.get(name);
-        if (t !== undefined) {
-          topicIndexes.push(t);
-          this.subscription[mi * T + t] = 1;
+      let subscription = numbered.get(m.topics);
+      if (subscription === undefined) {
+        const subscribedTopics = [...new Set(m.topics)];
+        const topicIndexes: number[] = [];
+        const row = new Uint8Array(T);
+        for (const name of subscribedTopics) {
+          const t = topicIndex.get(name);
+          if (t !== undefined) {
+            topicIndexes.push(t);
+            row[t] = 1;
+          }
         }
+        topicIndexes.sort((a, b) => a - b);
+        subscription = { subscribedTopics, topicIndexes, row };
+        numbered.set(m.topics, subscription);
       }
-      topicIndexes.sort((a, b) => a - b);
+      this.subscription.set(subscription.row, mi * T);
+      const { subscribedTopics, topicIndexes } = subscription;
       const owned: number[] = [];
       const seen = new Set<number>();
       for (const tp of m.ownedPartitions ?? []) {
@@ -189,10 +206,16 @@ export class GroupSubscription {
   }
 
   /** Turns per-member lists of ids into the public shape: every member present, lists sorted. */
-  toGroupAssignment(perMember: readonly (Iterable<number> | undefined)[]): Record<string, TopicPartition[]> {
+  toGroupAssignment(
+    perMember: readonly (readonly number[] | Iterable<number> | undefined)[],
+  ): Record<string, TopicPartition[]> {
     const result: Record<string, TopicPartition[]> = {};
     this.members.forEach((m, i) => {
-      const ids = Int32Array.from(perMember[i] ?? []).sort();
+      const given = perMember[i] ?? [];
+      const ids = Int32Array.from(Array.isArray(given) ? given : [...given]);
+      let sorted = true;
+      for (let k = 1; k < ids.length && sorted; k++) sorted = (ids[k - 1] as number) < (ids[k] as number);
+      if (!sorted) ids.sort();
       const list: TopicPartition[] = new Array(ids.length);
       for (let k = 0; k < ids.length; k++) list[k] = this.topicPartition(ids[k] as number);
       setOwn(result, m.memberId, list);
