@@ -78,6 +78,7 @@ export class LogSegment {
   flushedBytes = 0;
   flushedOffsetIndexEntries = 0;
   flushedTimeIndexEntries = 0;
+  private names: { log: string; index: string; timeIndex: string } | null = null;
 
   constructor(baseOffset: number, indexIntervalBytes: number, maxIndexSize: number, nowMs: number, log?: FileRecords) {
     this.baseOffset = baseOffset;
@@ -94,16 +95,17 @@ export class LogSegment {
     return this.log.sizeInBytes;
   }
 
+  /** `<20-digit base offset>.log`, `.index`, `.timeindex`. */
   get logFileName(): string {
-    return logFileName(this.baseOffset);
+    return (this.names ??= fileNames(this.baseOffset)).log;
   }
 
   get indexFileName(): string {
-    return indexFileName(this.baseOffset);
+    return (this.names ??= fileNames(this.baseOffset)).index;
   }
 
   get timeIndexFileName(): string {
-    return timeIndexFileName(this.baseOffset);
+    return (this.names ??= fileNames(this.baseOffset)).timeIndex;
   }
 
   /** Bytes only in memory, not yet handed to the Store. */
@@ -407,6 +409,10 @@ export class LogSegment {
     copy.recover();
     return { offsetIndex: copy.offsetIndex, timeIndex: copy.timeIndex };
   }
+}
+
+function fileNames(baseOffset: number): { log: string; index: string; timeIndex: string } {
+  return { log: logFileName(baseOffset), index: indexFileName(baseOffset), timeIndex: timeIndexFileName(baseOffset) };
 }
 
 /** Where trace steps go (a plain array). */

@@ -12,6 +12,7 @@ import type { LogRecoveryReport } from './LogLoader';
 import { finishLoad, loadSegments } from './LogLoader';
 import { LogSegment, type RollReason } from './LogSegment';
 import { LogSegments } from './LogSegments';
+import { locateRecord } from './RecordLocator';
 import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
 import { StoreWriter } from './StoreWriter';
 
@@ -763,26 +764,17 @@ export class PartitionLog {
       trace?.push({ kind: 'not-found', explanation: `No batch holds offset ${offset} or any later offset.` });
       throw this.outOfRange(offset, trace);
     }
-    const batch = found.header;
-    let record: LookupRecord | null = null;
-    let exact = false;
-    {
-      const logAppendTime = (batch.attributes & 0x08) !== 0;
-      for (const r of decodeBatchRecords(seg.log.view(), batch)) {
-        const o = batch.baseOffset + r.offsetDelta;
-        if (o >= offset) {
-          record = {
-            offset: o,
-            timestamp: logAppendTime ? batch.maxTimestamp : batch.baseTimestamp + r.timestampDelta,
-            key: r.key,
-            value: r.value,
-            headers: r.headers,
-          };
-          exact = o === offset;
-          break;
+    const hit = locateRecord(seg.log.view(), found.header, offset);
+    const record: LookupRecord | null = hit
+      ? {
+          offset: hit.offset,
+          timestamp: hit.timestamp,
+          key: hit.record.key,
+          value: hit.record.value,
+          headers: hit.record.headers,
         }
-      }
-    }
+      : null;
+    const exact = hit?.offset === offset;
     trace?.push({
       kind: 'record-found',
       offset: record?.offset ?? offset,

@@ -13,3 +13,4 @@ export * from './OffsetIndex';
 export * from './PartitionLog';
 export * from './StoreWriter';
 export * from './TimeIndex';
+export * from './RecordLocator';

@@ -1,0 +1,166 @@
+/**
+ * Partition log benchmarks, on the issue's workload (100 records per batch, 100-byte values):
+ *
+ *  (a) append throughput: the whole produce path on the broker side — encode the batch (what the
+ *      producer does), then PartitionLog.appendAsLeader: validation with a CRC-32C check, offset
+ *      assignment, the copy into the segment, sparse indexing and rolls. Peer: kafkajs's own
+ *      RecordBatch v0 encoder on the same records (kafkajs has no log; its encoder is the part of
+ *      the path both share). Target >= 1,000,000 records/s and >= 3x the peer.
+ *  (b) lookup latency on a 1,000,000-record partition (segment.bytes 1 MiB, so the floor search
+ *      has segments to search, index.interval.bytes 4096): many random offsets, each timed alone,
+ *      with the trace off (the plain path, target p99 <= 20 us) and on (what the UI asks for).
+ *  (c) recovery throughput: LogSegment.recover over the same partition (CRC of every batch and
+ *      index rebuild), MB/s.
+ */
+import { createRequire } from 'node:module';
+import { ManualClock } from '../src/engine/Clock';
+import { type DefaultRecord, encodeRecordBatch, type RecordBatchInput } from '../src/engine/codec';
+import { PartitionLog } from '../src/engine/log';
+import { Rng } from '../src/engine/Rng';
+import { type BenchSuite, percentile } from './harness';
+
+const require = createRequire(import.meta.url);
+type KafkajsRecordBatch = (args: Record<string, unknown>) => Promise<{ buffer: Buffer }>;
+type KafkajsRecord = (args: { offsetDelta: number; timestampDelta: number; key: Buffer; value: Buffer }) => unknown;
+const { RecordBatch: kafkajsRecordBatch } = require('kafkajs/src/protocol/recordBatch/v0') as {
+  RecordBatch: KafkajsRecordBatch;
+};
+const kafkajsRecord = require('kafkajs/src/protocol/recordBatch/record/v0') as KafkajsRecord;
+
+const RECORDS_PER_BATCH = 100;
+const VALUE_BYTES = 100;
+const T0 = 1_700_000_000_000;
+
+function batchInput(): RecordBatchInput {
+  const records: DefaultRecord[] = [];
+  for (let i = 0; i < RECORDS_PER_BATCH; i++) {
+    const value = new Uint8Array(VALUE_BYTES);
+    for (let j = 0; j < VALUE_BYTES; j++) value[j] = (i * 31 + j * 7) & 0xff;
+    records.push({
+      attributes: 0,
+      timestampDelta: i,
+      offsetDelta: i,
+      key: new TextEncoder().encode(`key-${i}`),
+      value,
+      headers: [],
+    });
+  }
+  return {
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: RECORDS_PER_BATCH - 1,
+    baseTimestamp: T0,
+    maxTimestamp: T0 + RECORDS_PER_BATCH - 1,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records,
+  };
+}
+
+function hrMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+const suite: BenchSuite = {
+  name: 'log',
+  async run(report) {
+    const input = batchInput();
+
+    // (a) Append throughput.
+    const clock = new ManualClock(T0);
+    const newLog = () => new PartitionLog({ dir: 'bench-0', config: { 'segment.bytes': 64 * 1024 * 1024 }, clock });
+    let log = newLog();
+    const appendOnce = () => {
+      log.appendAsLeader(encodeRecordBatch(input));
+      // Keep memory bounded: start a fresh partition every ~256 MiB (cheap, counted in the time).
+      if (log.logEndOffset >= 2_000_000) log = newLog();
+    };
+    for (let i = 0; i < 2000; i++) appendOnce(); // warm up
+    let batches = 0;
+    let start = hrMs();
+    while (hrMs() - start < 1500) {
+      for (let i = 0; i < 100; i++) appendOnce();
+      batches += 100;
+    }
+    const append = (batches * RECORDS_PER_BATCH) / ((hrMs() - start) / 1000);
+
+    const keys = input.records.map((r) => Buffer.from(r.key as Uint8Array));
+    const values = input.records.map((r) => Buffer.from(r.value as Uint8Array));
+    const kafkajsEncode = () =>
+      kafkajsRecordBatch({
+        firstOffset: '0',
+        firstTimestamp: T0,
+        maxTimestamp: T0 + RECORDS_PER_BATCH - 1,
+        lastOffsetDelta: RECORDS_PER_BATCH - 1,
+        records: keys.map((key, i) => kafkajsRecord({ offsetDelta: i, timestampDelta: i, key, value: values[i] as Buffer })),
+      });
+    for (let i = 0; i < 200; i++) await kafkajsEncode();
+    batches = 0;
+    start = hrMs();
+    while (hrMs() - start < 1500) {
+      await kafkajsEncode();
+      batches++;
+    }
+    const peer = (batches * RECORDS_PER_BATCH) / ((hrMs() - start) / 1000);
+    report({
+      name: 'log append: encode + CRC + append + index (100 x 100 B)',
+      value: append,
+      unit: 'records/s',
+      peer,
+      ratio: append / peer,
+      target: '>= 1,000,000 records/s and >= 3x kafkajs encode',
+      met: append >= 1_000_000 && append / peer >= 3,
+    });
+
+    // (b) Lookup latency on a 1,000,000-record partition.
+    const big = new PartitionLog({ dir: 'bench-1', config: { 'segment.bytes': 1024 * 1024 }, clock });
+    const encoded = encodeRecordBatch(input);
+    while (big.logEndOffset < 1_000_000) big.appendAsLeader(encoded);
+    const rng = new Rng(42);
+    const N = 200_000;
+    const targets = new Array<number>(N);
+    for (let i = 0; i < N; i++) targets[i] = rng.nextInt(1_000_000);
+    for (let i = 0; i < 20_000; i++) big.lookup(targets[i] as number, { trace: false }); // warm up
+    const measure = (trace: boolean, count: number): number[] => {
+      const times = new Array<number>(count);
+      for (let i = 0; i < count; i++) {
+        const t = targets[i] as number;
+        const s = process.hrtime.bigint();
+        const { answer } = big.lookup(t, { trace });
+        const e = process.hrtime.bigint();
+        if (answer.record?.offset !== t) throw new Error(`lookup(${t}) found ${answer.record?.offset}`);
+        times[i] = Number(e - s) / 1000;
+      }
+      return times.sort((a, b) => a - b);
+    };
+    const plain = measure(false, N);
+    const p99 = percentile(plain, 99);
+    report({
+      name: `lookup p50, trace off (${big.logSegments.length} segments, 1M records)`,
+      value: percentile(plain, 50),
+      unit: 'us',
+    });
+    report({
+      name: `lookup p99, trace off (${big.logSegments.length} segments, 1M records)`,
+      value: p99,
+      unit: 'us',
+      target: '<= 20 us',
+      met: p99 <= 20,
+    });
+    for (let i = 0; i < 5000; i++) big.lookup(targets[i] as number, { trace: true });
+    const traced = measure(true, 50_000);
+    report({ name: 'lookup p50, trace on', value: percentile(traced, 50), unit: 'us' });
+    report({ name: 'lookup p99, trace on', value: percentile(traced, 99), unit: 'us' });
+
+    // (c) Recovery throughput over the same partition's segments.
+    const bytes = big.size;
+    start = hrMs();
+    for (const seg of big.logSegments) seg.recover();
+    const secs = (hrMs() - start) / 1000;
+    report({ name: 'recovery: validate CRCs + rebuild indexes', value: bytes / 1e6 / secs, unit: 'MB/s' });
+  },
+};
+
+export default suite;
