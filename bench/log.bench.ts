@@ -94,7 +94,9 @@ const suite: BenchSuite = {
         firstTimestamp: T0,
         maxTimestamp: T0 + RECORDS_PER_BATCH - 1,
         lastOffsetDelta: RECORDS_PER_BATCH - 1,
-        records: keys.map((key, i) => kafkajsRecord({ offsetDelta: i, timestampDelta: i, key, value: values[i] as Buffer })),
+        records: keys.map((key, i) =>
+          kafkajsRecord({ offsetDelta: i, timestampDelta: i, key, value: values[i] as Buffer }),
+        ),
       });
     for (let i = 0; i < 200; i++) await kafkajsEncode();
     batches = 0;
