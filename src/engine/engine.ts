@@ -17,6 +17,14 @@ import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import { PartitionLog } from './log/PartitionLog';
 import { StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
+// --- consumer groups (consumer engineer) ---
+import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
+import { ConsumerApplications, type ConsumerGroupsSnapshot, type GroupProtocol } from './consumer/ConsumerApplications';
+import type { AssignmentStrategy } from './consumer/ConsumerConfig';
+import { ConsumerGroups } from './consumer/ConsumerGroups';
+import type { GroupEvent } from './consumer/groupEvents';
+import { Rng } from './Rng';
+// --- end consumer groups ---
 
 /**
  * The engine's facade: typed commands in, typed events out, `tick(ms)` drives simulated time.
@@ -48,7 +56,7 @@ export interface EngineOptions {
 }
 
 /** Every event the engine emits. Other subsystems add their unions here. */
-export type EngineEvent = ClusterEvent;
+export type EngineEvent = ClusterEvent | GroupEvent;
 
 /** The command table: name -> [argument, result]. Add new commands here. */
 export interface EngineCommands {
@@ -69,6 +77,24 @@ export interface EngineCommands {
   electPreferredLeaders: [{ partitions?: { topic: string; partition: number }[] }, undefined];
   reassignPartitions: [{ moves: { topic: string; partition: number; replicas: number[] }[] }, undefined];
   setNetworkLatency: [{ latencyMs: number; between?: [number, number] }, undefined];
+  // --- consumer groups ---
+  createConsumer: [
+    {
+      consumerId: string;
+      groupId: string;
+      config?: Record<string, unknown>;
+      topics?: string[];
+      pollIntervalMs?: number;
+    },
+    undefined,
+  ];
+  subscribeConsumer: [{ consumerId: string; topics: string[] }, undefined];
+  crashConsumer: [{ consumerId: string }, undefined];
+  closeConsumer: [{ consumerId: string }, undefined];
+  moveConsumer: [{ consumerId: string; groupId: string }, undefined];
+  setGroupAssignor: [{ groupId: string; strategy: AssignmentStrategy }, undefined];
+  setGroupProtocol: [{ groupId: string; protocol: GroupProtocol }, undefined];
+  // --- end consumer groups ---
 }
 
 export type EngineCommandName = keyof EngineCommands;
@@ -136,12 +162,17 @@ export interface EngineSnapshot {
   }[];
   replicas: ReplicaSnapshot[];
   networkLatencyMs: number;
+  /** Consumer groups: coordinator groups, consumers, legacy ZooKeeper consumers, applications. */
+  consumerGroups: ConsumerGroupsSnapshot;
 }
 
 export class Engine {
   readonly clock: ManualClock;
   readonly cluster: Cluster;
   readonly store: Store;
+  /** Consumer groups (group coordinators, consumers) and the applications that own consumers. */
+  readonly groups: ConsumerGroups;
+  readonly consumerApps: ConsumerApplications;
   private readonly writer: StoreWriter;
   private readonly openLogs = new Map<string, PartitionLog>();
   private readonly listeners = new Set<(e: EngineEvent) => void>();
@@ -174,6 +205,18 @@ export class Engine {
       onDeleteLog: (brokerId, logDir, topic, partition) =>
         this.deleteReplicaFiles(replicaDir(brokerId, logDir, topic, partition)),
     });
+    // --- consumer groups: coordinators on every broker, consumers, their links ---
+    this.groups = new ConsumerGroups({
+      scheduler: this.cluster.scheduler,
+      port: new ClusterConsumerPort(this.cluster),
+      // An independent stream, so adding consumers never shifts the cluster's randomness.
+      rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
+      emit: (e) => this.emit(e),
+      zk: this.cluster.zk,
+      latencyMs: options.networkLatencyMs ?? 1,
+    });
+    this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
+    // --- end consumer groups ---
     for (const b of options.brokers ?? []) this.cluster.addBroker(b);
   }
 
@@ -241,6 +284,18 @@ export class Engine {
       if (a.between) this.cluster.network.setLatency(a.latencyMs, `broker-${a.between[0]}`, `broker-${a.between[1]}`);
       else this.cluster.network.setLatency(a.latencyMs);
     },
+    // --- consumer groups ---
+    createConsumer: (a) => {
+      this.consumerApps.createConsumer(a.consumerId, a.groupId, a.config ?? {}, a.pollIntervalMs ?? 100);
+      if (a.topics && a.topics.length > 0) this.consumerApps.subscribe(a.consumerId, a.topics);
+    },
+    subscribeConsumer: (a) => this.consumerApps.subscribe(a.consumerId, a.topics),
+    crashConsumer: (a) => this.consumerApps.crash(a.consumerId),
+    closeConsumer: (a) => this.consumerApps.close(a.consumerId),
+    moveConsumer: (a) => this.consumerApps.move(a.consumerId, a.groupId),
+    setGroupAssignor: (a) => this.consumerApps.setGroupAssignor(a.groupId, a.strategy),
+    setGroupProtocol: (a) => this.consumerApps.setGroupProtocol(a.groupId, a.protocol),
+    // --- end consumer groups ---
   };
 
   addBroker(options: AddBrokerOptions = {}): number {
@@ -399,6 +454,7 @@ export class Engine {
       topics,
       replicas,
       networkLatencyMs: c.network.latencyMs,
+      consumerGroups: this.consumerApps.snapshot(),
     };
   }
 

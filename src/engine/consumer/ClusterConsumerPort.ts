@@ -34,9 +34,21 @@ export class ClusterConsumerPort implements ClusterPort {
     return this.cluster.topicNames();
   }
 
+  private readonly counts = new Map<string, { mzxid: number; count: number }>();
+
+  /** From `/brokers/topics/<t>`, cached until that znode changes (consumers ask on every poll). */
   partitionCount(topic: string): number | undefined {
-    if (!this.cluster.topicNames().includes(topic)) return undefined;
-    return this.cluster.assignment(topic).length;
+    const stat = this.cluster.zk.exists(`/brokers/topics/${topic}`);
+    if (!stat) return undefined;
+    const cached = this.counts.get(topic);
+    if (cached && cached.mzxid === stat.mzxid) return cached.count;
+    const count = this.cluster.assignment(topic).length;
+    this.counts.set(topic, { mzxid: stat.mzxid, count });
+    return count;
+  }
+
+  leads(brokerId: number, topic: string, partition: number): boolean {
+    return this.running(brokerId)?.replicaManager.partitions.get(`${topic}-${partition}`)?.isLeader === true;
   }
 
   /** The leader in the partition state, once that broker has actually become leader. */
@@ -175,6 +187,11 @@ export class ClusterConsumerPort implements ClusterPort {
     const log = hosted.log;
     const bytes = log.read(log.logStartOffset(), Number.MAX_SAFE_INTEGER, log.logEndOffset());
     return toPortRecords(bytes);
+  }
+
+  highWatermark(brokerId: number, topic: string, partition: number): number | null {
+    const p = this.running(brokerId)?.replicaManager.partitions.get(`${topic}-${partition}`);
+    return p?.isLeader ? p.highWatermark : null;
   }
 
   listOffsets(brokerId: number, topic: string, partition: number) {

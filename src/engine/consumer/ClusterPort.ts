@@ -32,6 +32,8 @@ export interface ClusterPort {
   partitionCount(topic: string): number | undefined;
   /** Every topic name (internal ones included). */
   topics(): string[];
+  /** Whether `brokerId` itself currently leads the partition (its own replica state: O(1)). */
+  leads(brokerId: number, topic: string, partition: number): boolean;
   /** The broker leading a partition, or null when it has none (offline). */
   leaderOf(topic: string, partition: number): number | null;
   /**
@@ -58,6 +60,8 @@ export interface ClusterPort {
   fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult;
   /** The whole local log of a replica, up to its log end (what a loading coordinator replays). */
   readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[];
+  /** The leader's high watermark on `brokerId`, or null if it does not lead the partition (a cheap purgatory check). */
+  highWatermark(brokerId: number, topic: string, partition: number): number | null;
   /** Earliest (log start) and latest (high watermark) offsets a consumer may reset to. */
   listOffsets(
     brokerId: number,

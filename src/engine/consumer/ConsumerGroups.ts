@@ -21,8 +21,11 @@ import { decodeAssignment, fromTopicPartitions } from './offsetsSchema';
 
 /** How often a broker re-checks a parked Fetch for fetch.min.bytes (a purgatory check). */
 const FETCH_PURGATORY_CHECK_MS = 5;
-/** How often brokers check whether they gained or lost `__consumer_offsets` leadership. */
-const LEADERSHIP_CHECK_MS = 10;
+/**
+ * How often brokers check whether they gained or lost `__consumer_offsets` leadership (every
+ * group request also checks first, so a client never talks to a stale coordinator).
+ */
+const LEADERSHIP_CHECK_MS = 100;
 
 /** One row of `kafka-consumer-groups --describe`. */
 export interface ConsumerGroupDescribeRow {
@@ -194,6 +197,21 @@ export class ConsumerGroups {
   private serveFetch(brokerId: number, req: ConsumerFetchRequest, respond: (r: ConsumerFetchResponse) => void): void {
     const deadline = this.deps.scheduler.now() + req.maxWaitMs;
     const attempt = () => {
+      // Cheap purgatory check first: nothing new below any high watermark means nothing to read.
+      const waiting = this.deps.scheduler.now() < deadline && this.deps.port.isBrokerUp(brokerId);
+      if (waiting && req.minBytes > 0) {
+        const anyData = req.partitions.some((p) => {
+          const hw = this.deps.port.highWatermark(brokerId, p.topic, p.partition);
+          return hw === null || hw !== p.fetchOffset;
+        });
+        if (!anyData) {
+          this.deps.scheduler.schedule(
+            Math.min(FETCH_PURGATORY_CHECK_MS, deadline - this.deps.scheduler.now()),
+            attempt,
+          );
+          return;
+        }
+      }
       let budget = req.maxBytes;
       let total = 0;
       let anyError = false;

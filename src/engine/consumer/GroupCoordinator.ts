@@ -112,7 +112,7 @@ export class GroupCoordinator {
     const count = port.partitionCount(OFFSETS_TOPIC);
     const up = port.isBrokerUp(this.brokerId);
     for (const [partition, shard] of [...this.shards]) {
-      if (!up || count === undefined || port.leaderOf(OFFSETS_TOPIC, partition) !== this.brokerId) {
+      if (!up || count === undefined || !port.leads(this.brokerId, OFFSETS_TOPIC, partition)) {
         this.shards.delete(partition);
         const groups = [...shard.groupManager.groups.keys()];
         shard.unload();
@@ -128,8 +128,15 @@ export class GroupCoordinator {
     }
     if (!up || count === undefined) return;
     for (let p = 0; p < Math.min(count, config['offsets.topic.num.partitions']); p++) {
-      if (!this.shards.has(p) && port.leaderOf(OFFSETS_TOPIC, p) === this.brokerId) this.load(p);
+      if (!this.shards.has(p) && port.leads(this.brokerId, OFFSETS_TOPIC, p)) this.load(p);
     }
+  }
+
+  /** syncLeadership for one partition: what a request for a group checks first. */
+  private syncPartition(partition: number): void {
+    const leads = this.deps.port.leads(this.brokerId, OFFSETS_TOPIC, partition);
+    if (leads === this.shards.has(partition)) return;
+    this.syncLeadership();
   }
 
   private load(partition: number): void {
@@ -172,7 +179,7 @@ export class GroupCoordinator {
 
   private append(partition: number, records: OffsetsRecord[], done: (error: KafkaErrorCode | null) => void): void {
     const { port } = this.deps;
-    if (port.leaderOf(OFFSETS_TOPIC, partition) !== this.brokerId) {
+    if (!port.leads(this.brokerId, OFFSETS_TOPIC, partition)) {
       done('NOT_LEADER_OR_FOLLOWER');
       return;
     }
@@ -186,7 +193,7 @@ export class GroupCoordinator {
   /** Handles a group request delivered to this broker. */
   handle(request: GroupRequest, respond: (response: GroupResponse) => void): void {
     if (request.api === 'FindCoordinator') throw new Error('FindCoordinator is answered by the broker, not a shard');
-    this.syncLeadership();
+    this.syncPartition(groupCoordinatorPartition(request.groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(request.groupId);
     if (!shard) {
       respond(notCoordinator(request));

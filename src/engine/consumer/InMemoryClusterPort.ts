@@ -71,6 +71,10 @@ export class InMemoryClusterPort implements ClusterPort {
     return this.partitions.get(topic)?.length;
   }
 
+  leads(brokerId: number, topic: string, partition: number): boolean {
+    return this.isBrokerUp(brokerId) && this.leaderOf(topic, partition) === brokerId;
+  }
+
   leaderOf(topic: string, partition: number): number | null {
     return this.partitions.get(topic)?.[partition]?.leader ?? null;
   }
@@ -197,6 +201,11 @@ export class InMemoryClusterPort implements ClusterPort {
 
   readLocalLog(_brokerId: number, topic: string, partition: number): PortRecord[] {
     return [...(this.partitions.get(topic)?.[partition]?.records ?? [])];
+  }
+
+  highWatermark(brokerId: number, topic: string, partition: number): number | null {
+    const p = this.partitions.get(topic)?.[partition];
+    return p && p.leader === brokerId && this.isBrokerUp(brokerId) ? p.highWatermark : null;
   }
 
   listOffsets(brokerId: number, topic: string, partition: number) {

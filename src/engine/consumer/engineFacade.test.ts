@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../Clock';
+import { makeBatch, TestClient } from '../cluster/testing';
+import { Engine, type EngineEvent } from '../engine';
+import { isKafkaError } from '../errors';
+import type { Store } from '../Store';
+
+/** A minimal in-memory Store (the real one lives in src/storage, outside the engine). */
+class MapStore implements Store {
+  files = new Map<string, Uint8Array>();
+  async list(prefix: string) {
+    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+  async read(path: string) {
+    return this.files.get(path) ?? null;
+  }
+  async write(path: string, bytes: Uint8Array) {
+    this.files.set(path, bytes.slice());
+  }
+  async append(path: string, bytes: Uint8Array) {
+    const old = this.files.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + bytes.length);
+    next.set(old);
+    next.set(bytes, old.length);
+    this.files.set(path, next);
+  }
+  async truncate(path: string, size: number) {
+    const old = this.files.get(path);
+    if (old && old.length > size) this.files.set(path, old.slice(0, size));
+  }
+  async delete(path: string) {
+    this.files.delete(path);
+  }
+}
+
+function engine(seed = 7) {
+  const events: EngineEvent[] = [];
+  const e = new Engine({
+    seed,
+    store: new MapStore(),
+    clock: new ManualClock(0),
+    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
+  });
+  e.subscribe((ev) => events.push(ev));
+  e.tick(100);
+  e.createTopic({ name: 'orders', partitions: 4, replicationFactor: 3 });
+  e.tick(200);
+  return { e, events };
+}
+
+function group(e: Engine, id: string) {
+  return e.snapshot().consumerGroups.groups.find((g) => g.groupId === id);
+}
+
+describe('Engine: consumer-group commands and events', () => {
+  it('createConsumer + subscribe forms a group; events cover requests, responses, states and generations', () => {
+    const { e, events } = engine();
+    e.execute('createConsumer', {
+      consumerId: 'c1',
+      groupId: 'shop',
+      topics: ['orders'],
+      config: { 'auto.offset.reset': 'earliest' },
+    });
+    e.execute('createConsumer', {
+      consumerId: 'c2',
+      groupId: 'shop',
+      topics: ['orders'],
+      config: { 'auto.offset.reset': 'earliest' },
+    });
+    e.tick(10_000);
+    const g = group(e, 'shop');
+    expect(g?.state).toBe('Stable');
+    expect(g?.members.length).toBe(2);
+    expect(g?.protocol).toBe('coordinator');
+    const types = new Set(events.map((ev) => ev.type));
+    for (const t of [
+      'groupRequestSent',
+      'groupResponseSent',
+      'groupStateChanged',
+      'groupGenerationCompleted',
+      'consumerStateChanged',
+    ]) {
+      expect(types.has(t as EngineEvent['type'])).toBe(true);
+    }
+    const apis = new Set(events.flatMap((ev) => (ev.type === 'groupRequestSent' ? [ev.api] : [])));
+    for (const api of ['FindCoordinator', 'JoinGroup', 'SyncGroup', 'Heartbeat', 'OffsetFetch'])
+      expect(apis.has(api as never)).toBe(true);
+    // Records produced now are polled by the application that owns the partition.
+    const client = new TestClient(e.cluster);
+    const leader = e.cluster.partitionState('orders', 0)?.leader as number;
+    client.produce(leader, 'orders', 0, makeBatch(['a', 'b']));
+    e.tick(7_000);
+    const apps = e.snapshot().consumerGroups.apps;
+    expect(apps.reduce((n, a) => n + (a.processed['orders-0'] ?? 0), 0)).toBe(2);
+    expect(events.some((ev) => ev.type === 'consumerPolled')).toBe(true);
+    // Auto commit (enable.auto.commit default true): lag 0 in the describe rows.
+    expect(group(e, 'shop')?.describe.find((r) => r.partition === 0)).toMatchObject({ currentOffset: 2, lag: 0 });
+    // The snapshot is plain data.
+    expect(() => structuredClone(e.snapshot().consumerGroups)).not.toThrow();
+  });
+
+  it('crash, close and move rebalance the group; setGroupAssignor restarts it with the new strategy', () => {
+    const { e } = engine();
+    for (const id of ['a', 'b', 'c'])
+      e.execute('createConsumer', { consumerId: id, groupId: 'shop', topics: ['orders'] });
+    e.tick(10_000);
+    expect(group(e, 'shop')?.members.length).toBe(3);
+    e.execute('closeConsumer', { consumerId: 'c' });
+    e.tick(3_000);
+    expect(group(e, 'shop')?.members.length).toBe(2);
+    e.execute('moveConsumer', { consumerId: 'b', groupId: 'audit' });
+    e.tick(10_000);
+    expect(group(e, 'shop')?.members.map((m) => m.clientId)).toEqual(['a']);
+    expect(group(e, 'audit')?.members.map((m) => m.clientId)).toEqual(['b']);
+    // Broadcast: both groups read every partition.
+    expect(group(e, 'audit')?.members[0]?.assignment.length).toBe(4);
+    e.execute('setGroupAssignor', { groupId: 'shop', strategy: 'roundrobin' });
+    e.execute('createConsumer', { consumerId: 'd', groupId: 'shop', topics: ['orders'] });
+    e.tick(10_000);
+    expect(group(e, 'shop')?.protocolName).toBe('roundrobin');
+    expect(group(e, 'shop')?.members.length).toBe(2);
+    e.execute('crashConsumer', { consumerId: 'd' });
+    e.tick(60_000);
+    expect(group(e, 'shop')?.members.map((m) => m.clientId)).toEqual(['a']);
+  });
+
+  it('setGroupProtocol zookeeper runs the legacy self-rebalancing consumers on the cluster ZooKeeper', () => {
+    const { e, events } = engine();
+    e.execute('setGroupProtocol', { groupId: 'legacy', protocol: 'zookeeper' });
+    for (const id of ['z1', 'z2'])
+      e.execute('createConsumer', { consumerId: id, groupId: 'legacy', topics: ['orders'] });
+    e.tick(15_000);
+    const zk = e.snapshot().consumerGroups.zkConsumers;
+    expect(zk.map((z) => z.state)).toEqual(['running', 'running']);
+    expect(zk.flatMap((z) => z.owned).length).toBe(4);
+    expect(e.cluster.zk.getChildren('/consumers/legacy/ids')).toEqual(['z1', 'z2']);
+    expect(e.cluster.zk.getChildren('/consumers/legacy/owners/orders')).toEqual(['0', '1', '2', '3']);
+    expect(events.some((ev) => ev.type === 'zkRebalance' && ev.phase === 'succeeded')).toBe(true);
+  });
+
+  it('refuses bad commands with a KafkaError and changes nothing', () => {
+    const { e } = engine();
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return isKafkaError(err) ? err.code : String(err);
+      }
+      return 'ok';
+    };
+    expect(
+      codeOf(() => e.execute('createConsumer', { consumerId: 'x', groupId: 'g', config: { 'max.poll.records': 0 } })),
+    ).toBe('INVALID_CONFIG');
+    expect(e.snapshot().consumerGroups.apps).toEqual([]);
+    expect(codeOf(() => e.execute('crashConsumer', { consumerId: 'nobody' }))).toBe('INVALID_REQUEST');
+    expect(codeOf(() => e.execute('setGroupAssignor', { groupId: 'g', strategy: 'fair' as never }))).toBe(
+      'INVALID_CONFIG',
+    );
+  });
+});
