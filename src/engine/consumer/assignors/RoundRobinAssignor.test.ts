@@ -162,14 +162,15 @@ describe('the seeds\u2019 roundrobin hazard: topics mixed into one circle when s
     // Real Kafka skips a member not subscribed to the topic, so C0 never gets B's partitions (the
     // seed's picture of topic B landing on Consumer0 predates that check); the mixing shows instead
     // as imbalance, and in which partitions of one topic a member gets depending on other topics:
+    // Adding a topic that sorts first shifts the circle: A-0 now goes to C1 instead of C0.
     const withOtherTopicFirst = rr(
       [
-        { memberId: 'C0', topics: ['A'] },
+        { memberId: 'C0', topics: ['0-first', 'A'] },
         { memberId: 'C1', topics: ['0-first', 'A'] },
       ],
       { '0-first': 1, A: 2 },
     );
-    expect(withOtherTopicFirst).toEqual({ C0: [tp('A', 0)], C1: [tp('0-first', 0), tp('A', 1)] });
+    expect(withOtherTopicFirst).toEqual({ C0: [tp('0-first', 0), tp('A', 1)], C1: [tp('A', 0)] });
     const shifted = rr(
       [
         { memberId: 'C0', topics: ['A', 'B'] },

@@ -3,6 +3,17 @@
  * over the members' subscriptions and the topics' partition counts, as the real consumer leader
  * does between JoinGroup and SyncGroup. Every member appears in the result (idle members with an
  * empty list) and each list is sorted by topic, then partition.
+ *
+ * How a coordinator drives it (as KafkaConsumer's ConsumerCoordinator does):
+ * - range, roundrobin: owned partitions and generations are ignored.
+ * - sticky (eager): every member revokes everything before rejoining, but still reports what it
+ *   had and in which generation (Kafka puts that in the subscription's user data); pass that as
+ *   ownedPartitions/generation and most partitions come back to the same member.
+ * - cooperative-sticky: members keep consuming and report what they own now. Partitions that
+ *   must change hands are withheld (explainAssignment's revokedThisGeneration); their owners revoke
+ *   them on seeing the new assignment and rejoin, and the follow-up rebalance assigns them.
+ * - Members array order stands for the order of the leader's member map: with equal claims Kafka
+ *   breaks ties by its HashMap order, which glassbox reproduces from this order.
  */
 import { KafkaError } from '../../errors';
 import { stickyAssign } from './AbstractStickyAssignor';
