@@ -72,6 +72,7 @@ export class LeaderEpochFileCache {
 
   /** Removes entries starting at or after `endOffset` (after the log is truncated to it). */
   truncateFromEnd(endOffset: number): boolean {
+    if (endOffset < 0) return false; // UNDEFINED_EPOCH_OFFSET: nothing to cut
     const before = this.epochs.length;
     this.epochs = this.epochs.filter((e) => e.startOffset < endOffset);
     return this.epochs.length !== before;
@@ -82,6 +83,7 @@ export class LeaderEpochFileCache {
    * the last of them re-based to `startOffset` (its epoch is still the one in force there).
    */
   truncateFromStart(startOffset: number): boolean {
+    if (startOffset < 0) return false;
     let lastRemoved: EpochEntry | undefined;
     const kept: EpochEntry[] = [];
     for (const e of this.epochs) {
@@ -92,6 +94,13 @@ export class LeaderEpochFileCache {
     const changed = !(lastRemoved.startOffset === startOffset && kept.length === this.epochs.length - 1);
     this.epochs = [{ epoch: lastRemoved.epoch, startOffset }, ...kept];
     return changed;
+  }
+
+  /** The epoch in force at `offset` (the latest entry starting at or before it), or null. */
+  epochForOffset(offset: number): number | null {
+    let epoch: number | null = null;
+    for (const e of this.epochs) if (e.startOffset <= offset) epoch = e.epoch;
+    return epoch;
   }
 
   clear(): void {
