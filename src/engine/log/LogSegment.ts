@@ -21,6 +21,15 @@ export interface LogOffsetPosition {
   headersRead: number;
 }
 
+/** What LogSegment.read found: the byte range [startPosition, endPosition) of whole batches. */
+export interface LogReadResult {
+  /** Base offset of the first batch read (it may start before the requested offset). */
+  firstBatchOffset: number;
+  startPosition: number;
+  endPosition: number;
+  batches: RecordBatchHeader[];
+}
+
 /** Kafka's RollParams: what an append brings, for shouldRoll. */
 export interface RollParams {
   maxSegmentBytes: number;
@@ -206,6 +215,29 @@ export class LogSegment {
   translateOffset(offset: number, startingPosition = 0, trace?: LogStepsSink): LogOffsetPosition | null {
     const mapping = this.offsetIndex.lookup(offset, trace);
     return this.searchForOffset(offset, Math.max(mapping.position, startingPosition), trace);
+  }
+
+  /**
+   * Kafka's LogSegment.read: whole batches from the one holding `startOffset`, at most `maxSize`
+   * bytes (but always the first batch, Kafka's minOneMessage), none holding an offset >= maxOffset.
+   * Null when this segment has no batch reaching `startOffset`.
+   */
+  read(startOffset: number, maxSize: number, maxOffset = Number.MAX_SAFE_INTEGER): LogReadResult | null {
+    const found = this.translateOffset(startOffset);
+    if (!found) return null;
+    const batches: RecordBatchHeader[] = [];
+    const bytes = this.log.view();
+    let position = found.position;
+    let total = 0;
+    while (position < bytes.length) {
+      const h = readBatchHeader(bytes, position);
+      if (h.lastOffset >= maxOffset) break;
+      if (batches.length > 0 && total + h.sizeInBytes > maxSize) break;
+      batches.push(h);
+      total += h.sizeInBytes;
+      position += h.sizeInBytes;
+    }
+    return { firstBatchOffset: found.offset, startPosition: found.position, endPosition: position, batches };
   }
 
   /** FileRecords.searchForOffsetWithSize: reads headers only, batch by batch. */

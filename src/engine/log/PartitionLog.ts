@@ -575,10 +575,7 @@ export class PartitionLog {
    * engine calls this from its tick; appends call it too. Returns whether it flushed.
    */
   maybeFlush(now = this.clock.now()): boolean {
-    if (this.unflushedBytes() === 0) {
-      this._lastFlushTimeMs = now;
-      return false;
-    }
+    if (this.unflushedBytes() === 0) return false;
     if (now - this._lastFlushTimeMs >= this._config['flush.ms']) {
       this.flush();
       return true;
@@ -686,28 +683,17 @@ export class PartitionLog {
     });
     if (offset >= upper) return empty(this.activeSegment, this.activeSegment.size);
     while (seg) {
-      const found = seg.translateOffset(offset);
-      if (found) {
-        const batches: RecordBatchHeader[] = [];
-        let position = found.position;
-        let total = 0;
-        while (position < seg.size) {
-          const h = seg.log.header(position);
-          if (h.lastOffset >= upper) break;
-          if (batches.length > 0 && total + h.sizeInBytes > maxBytes) break;
-          batches.push(h);
-          total += h.sizeInBytes;
-          position += h.sizeInBytes;
-        }
-        const last = batches[batches.length - 1];
+      const read = seg.read(offset, maxBytes, upper);
+      if (read) {
+        const last = read.batches[read.batches.length - 1];
         return {
           fetchOffsetMetadata: {
-            messageOffset: found.offset,
+            messageOffset: read.firstBatchOffset,
             segmentBaseOffset: seg.baseOffset,
-            relativePositionInSegment: found.position,
+            relativePositionInSegment: read.startPosition,
           },
-          records: seg.log.copy(found.position, position),
-          batches,
+          records: seg.log.copy(read.startPosition, read.endPosition),
+          batches: read.batches,
           nextOffset: last ? last.lastOffset + 1 : offset,
         };
       }
