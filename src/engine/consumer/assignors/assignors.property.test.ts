@@ -7,7 +7,8 @@ import type { AssignmentStrategy, GroupAssignment, MemberSubscription } from './
 // Seeded property tests for all four assignors: the invariants Kafka's assignor tests check, over
 // random groups. A failing run prints its seed and path; pin it here as a named case if one ever fails.
 const SEED = 20261129;
-const RUNS = 150;
+// ASSIGNOR_PROPERTY_RUNS=5000 for a long soak.
+const RUNS = Number(process.env.ASSIGNOR_PROPERTY_RUNS ?? 150);
 const STRATEGIES: AssignmentStrategy[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 const TOPIC_POOL = ['orders', 'payments', 't0', 't1', 'a-b', 'Z'];
 
