@@ -7,9 +7,18 @@
  * Each figure is the median of 5 runs after a warm-up run. One more figure, without a target in
  * the issue: the general sticky algorithm, when the 2,000 members subscribe to different subsets.
  */
+import { createRequire } from 'node:module';
 import { assignPartitions } from '../src/engine/consumer/assignors/assignPartitions';
 import type { AssignmentStrategy, GroupAssignment, MemberSubscription } from '../src/engine/consumer/assignors/types';
 import { type BenchSuite, percentile, timeMicros } from './harness';
+
+const require = createRequire(import.meta.url);
+type KafkajsAssigner = (deps: {
+  cluster: { findTopicPartitionMetadata(topic: string): { partitionId: number }[] };
+}) => {
+  assign(group: { members: { memberId: string }[]; topics: string[] }): Promise<unknown[]>;
+};
+const kafkajsRoundRobin = require('kafkajs/src/consumer/assigners/roundRobinAssigner') as KafkajsAssigner;
 
 const MEMBERS = 2_000;
 const TOPICS = 100;
@@ -39,9 +48,28 @@ function nextGeneration(previous: GroupAssignment, generation: number): MemberSu
   return next;
 }
 
+/** kafkajs's RoundRobinAssigner on the same group (it also encodes each MemberAssignment, and assumes equal subscriptions). */
+async function kafkajsRoundRobinMs(): Promise<number> {
+  const partitionMetadata = Array.from({ length: PARTITIONS_PER_TOPIC }, (_, partitionId) => ({ partitionId }));
+  const assigner = kafkajsRoundRobin({ cluster: { findTopicPartitionMetadata: () => partitionMetadata } });
+  const group = { members: members.map((m) => ({ memberId: m.memberId })), topics };
+  await assigner.assign(group);
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = process.hrtime.bigint();
+    await assigner.assign(group);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
 const suite: BenchSuite = {
   name: 'assignors',
-  run(report) {
+  async run(report) {
+    const peerRoundRobin = await kafkajsRoundRobinMs();
     const total = TOPICS * PARTITIONS_PER_TOPIC;
     for (const strategy of ['range', 'roundrobin', 'sticky', 'cooperative-sticky'] as AssignmentStrategy[]) {
       const sticky = strategy === 'sticky' || strategy === 'cooperative-sticky';
@@ -51,10 +79,12 @@ const suite: BenchSuite = {
       });
       const assigned = Object.values(result).reduce((n, l) => n + l.length, 0);
       if (assigned !== total) throw new Error(`${strategy} assigned ${assigned} of ${total} partitions`);
+      const peer = strategy === 'roundrobin' ? peerRoundRobin : undefined;
       report({
         name: `${strategy}: ${MEMBERS} members, ${total} partitions`,
         value: ms,
         unit: 'ms',
+        ...(peer === undefined ? {} : { peer, ratio: peer / ms }),
         target: sticky ? '<= 2,000 ms' : '<= 200 ms',
         met: ms <= (sticky ? 2000 : 200),
       });
