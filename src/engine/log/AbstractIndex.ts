@@ -37,6 +37,9 @@ export abstract class AbstractIndex {
   /** The key an entry is sorted by: the absolute offset (OffsetIndex) or the timestamp (TimeIndex). */
   protected abstract keyAt(slot: number): number;
 
+  /** The key of `slot` in words for a trace, e.g. "offset 170418 (relative 8)". */
+  protected abstract describeKey(slot: number): string;
+
   /** The entry at `slot`, spelled out for traces and tests. */
   abstract entryInfo(slot: number): OffsetIndexEntryInfo | TimeIndexEntryInfo;
 
@@ -119,14 +122,17 @@ export abstract class AbstractIndex {
     to: number,
   ): LookupStep {
     const entry = this.entryInfo(firstHot);
-    const key = this.keyAt(firstHot);
     let explanation: string;
+    const what = this.describeKey(firstHot);
     if (comparison === 'less') {
-      explanation = `Slot ${firstHot} starts the warm tail of ${this.file} (its last 8 KiB, kept in the page cache); its key ${key} is below ${target}, so the search stays in slots ${from}..${to}.`;
+      explanation =
+        firstHot === 0
+          ? `${this.file} has ${n} entries; slot 0 holds ${what}, below ${target}, so binary search slots 0..${to}.`
+          : `Slot ${firstHot} starts the warm tail of ${this.file} (its last 8 KiB, kept in the page cache); it holds ${what}, below ${target}, so the search stays in slots ${from}..${to}.`;
     } else if (to < 0) {
-      explanation = `Even the first entry's key (${this.keyAt(0)}) is above ${target}, so no entry applies and the scan starts at the beginning of the segment.`;
+      explanation = `Even the first entry of ${this.file} (${this.describeKey(0)}) is above ${target}, so no entry applies and the search starts at the beginning of the segment.`;
     } else {
-      explanation = `Slot ${firstHot} (key ${key}) is not below ${target}, so the target lies in the older part: search slots ${from}..${to}.`;
+      explanation = `Slot ${firstHot} holds ${what}, not below ${target}, so the target lies in slots ${from}..${to}.`;
     }
     return {
       kind: 'index-warm-check',
@@ -152,10 +158,10 @@ export abstract class AbstractIndex {
         const comparison = compare(key, target);
         const verdict =
           comparison === 'greater'
-            ? `too high, so the answer is below slot ${mid}`
+            ? `above ${target}: the answer is before slot ${mid}, search ${lo}..${mid - 1}`
             : comparison === 'less'
-              ? `below the target, so slot ${mid} is a candidate and the search moves up`
-              : 'an exact match';
+              ? `below ${target}: slot ${mid} is a candidate, search ${mid}..${hi}`
+              : `exactly ${target}: found`;
         trace.push({
           kind: 'index-probe',
           file: this.file,
@@ -165,7 +171,7 @@ export abstract class AbstractIndex {
           entry: this.entryInfo(mid),
           target,
           comparison,
-          explanation: `Probe slot ${mid} (between ${lo} and ${hi}): key ${key} vs target ${target} is ${verdict}.`,
+          explanation: `Probe slot ${mid} of ${lo}..${hi}: it holds ${this.describeKey(mid)}, ${verdict}.`,
         });
       }
       if (key > target) hi = mid - 1;

@@ -85,8 +85,8 @@ export class LogSegments {
           comparison: base < offset ? 'less' : base > offset ? 'greater' : 'equal',
           explanation:
             base <= offset
-              ? `Segment ${fileName} starts at ${base} <= ${offset}: it may hold the offset, so remember it and look at later segments (${mid + 1}..${hi}).`
-              : `Segment ${fileName} starts at ${base} > ${offset}: the offset is in an earlier segment (${lo}..${mid - 1}).`,
+              ? `Segment ${fileName} starts at ${base} <= ${offset}: it may hold the offset, so remember it and ${mid + 1 <= hi ? `look at later segments (${mid + 1}..${hi})` : 'no later segment is left to check'}.`
+              : `Segment ${fileName} starts at ${base} > ${offset}: the offset is in an earlier segment${lo <= mid - 1 ? ` (${lo}..${mid - 1})` : ', and none is left to check'}.`,
         });
       }
       if (base <= offset) {

@@ -41,6 +41,11 @@ export class OffsetIndex extends AbstractIndex {
     return this.baseOffset + this.view.getInt32(slot * 8);
   }
 
+  protected describeKey(slot: number): string {
+    const rel = this.relativeOffsetAt(slot);
+    return `offset ${this.baseOffset + rel} (relative ${rel}, at byte ${this.positionAt(slot)})`;
+  }
+
   relativeOffsetAt(slot: number): number {
     return this.view.getInt32(slot * 8);
   }

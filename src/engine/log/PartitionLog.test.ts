@@ -308,6 +308,18 @@ describe('PartitionLog truncation and followers', () => {
     expect(leader.leaderEpochCache.endOffsetFor(5, leader.logEndOffset)).toEqual({ epoch: 5, endOffset: 12 });
   });
 
+  it('maybeAssignEpochStartOffset records a new leader epoch at the log end before any record of it', () => {
+    const { log } = newLog();
+    log.appendAsLeader(makeBatch(makeRecords(3)), 0);
+    log.maybeAssignEpochStartOffset(1, log.logEndOffset);
+    log.maybeAssignEpochStartOffset(0, 99); // older epoch: ignored
+    expect(log.leaderEpochCache.entries).toEqual([
+      { epoch: 0, startOffset: 0 },
+      { epoch: 1, startOffset: 3 },
+    ]);
+    expect(log.leaderEpochCache.endOffsetFor(0, log.logEndOffset)).toEqual({ epoch: 0, endOffset: 3 });
+  });
+
   it('a follower of a compacted leader accepts offset gaps', () => {
     const follower = newLog().log;
     const b = makeBatch(makeRecords(2), { baseOffset: 10 });

@@ -54,6 +54,10 @@ export class TimeIndex extends AbstractIndex {
     return this.view.getInt32(slot * 12 + 8);
   }
 
+  protected describeKey(slot: number): string {
+    return `timestamp ${this.timestampAt(slot)} (offset ${this.baseOffset + this.relativeOffsetAt(slot)})`;
+  }
+
   protected keyAt(slot: number): number {
     return this.timestampAt(slot);
   }
