@@ -64,6 +64,8 @@ export class Broker {
   /** Producer ids handed out: blocks of 1000 claimed from /latest_producer_id_block. */
   private producerIdBlock: { next: number; end: number } | null = null;
   private shutdownAttempt = 0;
+  /** This incarnation started after a power failure; told to the controller at registration. */
+  private uncleanShutdown = false;
   private generation = 0;
 
   constructor(
@@ -100,8 +102,12 @@ export class Broker {
     if (this.state !== 'down') return;
     this.generation++;
     this.state = 'running';
+    // No clean-shutdown marker and the page cache gone: records may be missing (KIP-966). The
+    // mark stays until a controller has taken note of it, however many restarts come between.
+    this.uncleanShutdown = this.uncleanShutdown || this.downHow === 'powerFailed';
     this.downHow = null;
     this.metadata = new MetadataCache();
+    this.brokerEpoch = -1;
     this.controllerEpochSeen = -1;
     this.shutdownAttempt = 0;
     const endpoint: NetworkEndpoint = {
@@ -144,6 +150,11 @@ export class Broker {
     }
     const zk = this.services.zk;
     const path = `/brokers/ids/${this.id}`;
+    if (!zk.isSessionLive(this.sessionId)) {
+      // The session expired while we were retrying: start a fresh one.
+      this.controller.onSessionExpired();
+      this.openSession();
+    }
     try {
       if (!zk.exists('/brokers/ids')) zk.createRecursive('/brokers/ids', null);
       zk.create(
@@ -155,6 +166,7 @@ export class Broker {
           rack: this.rack,
           endpoints: [`PLAINTEXT://broker-${this.id}:9092`],
           timestamp: String(this.now()),
+          unclean_shutdown: this.uncleanShutdown,
         },
         { ephemeralSessionId: this.sessionId },
       );
@@ -179,7 +191,13 @@ export class Broker {
 
   private heartbeat(): void {
     if (this.services.network.isIsolated(this.node)) return; // ZooKeeper is unreachable
-    if (this.services.zk.heartbeat(this.sessionId)) return;
+    if (this.services.zk.heartbeat(this.sessionId)) {
+      if (this.uncleanShutdown && this.brokerEpoch >= 0) {
+        const d = this.services.zk.tryGetData(`/brokers/ids/${this.id}`) as { unclean_shutdown?: boolean } | null;
+        if (d && d.unclean_shutdown === false) this.uncleanShutdown = false;
+      }
+      return;
+    }
     // Back in touch after the session expired: a new session, registration and election.
     this.controller.onSessionExpired();
     this.openSession();
@@ -341,13 +359,17 @@ export class Broker {
         reply(this.handleLeaderAndIsr(body));
         return;
       case 'UpdateMetadata': {
-        const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
+          ? 'STALE_BROKER_EPOCH'
+          : this.checkControllerEpoch(body.controllerEpoch, body.api);
         if (!stale) this.applyUpdateMetadata(body);
         reply({ api: 'UpdateMetadata', errorCode: stale ?? 'NONE' });
         return;
       }
       case 'StopReplica': {
-        const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
+          ? 'STALE_BROKER_EPOCH'
+          : this.checkControllerEpoch(body.controllerEpoch, body.api);
         if (!stale) {
           for (const p of body.partitions) {
             this.stopFetching(p.topicName, p.partitionIndex);
@@ -390,11 +412,20 @@ export class Broker {
     return null;
   }
 
+  /**
+   * KIP-380: a controller request addressed to an earlier incarnation of this broker (an older
+   * broker epoch, or sent before this process has registered) is refused.
+   */
+  private staleBrokerEpoch(requestBrokerEpoch: number): boolean {
+    if (this.brokerEpoch < 0) return true;
+    return requestBrokerEpoch >= 0 && requestBrokerEpoch < this.brokerEpoch;
+  }
+
   private handleLeaderAndIsr(body: LeaderAndIsrRequest) {
+    if (this.staleBrokerEpoch(body.brokerEpoch))
+      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
     const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
     if (stale) return { api: 'LeaderAndIsr' as const, errorCode: stale, partitionErrors: [] };
-    if (body.brokerEpoch >= 0 && this.brokerEpoch >= 0 && body.brokerEpoch < this.brokerEpoch)
-      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
     const partitionErrors = body.partitionStates.map((s) => {
       const { error, becameFollowerOf } = this.replicaManager.becomeLeaderOrFollower(s);
       if (error === 'NONE') {

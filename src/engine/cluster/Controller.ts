@@ -42,6 +42,8 @@ interface PartitionStateZnode {
   version: 1;
   leader_epoch: number;
   isr: number[];
+  /** KIP-966 eligible leader replicas (a KRaft field; glassbox keeps it in the state znode). */
+  elr?: number[];
 }
 
 interface TopicAssignmentZnode {
@@ -70,7 +72,16 @@ export class Controller {
   private reassignments = new Map<string, Reassignment>();
   private tasks: { cancel(): void }[] = [];
   private knownTopics = new Set<string>();
-  private readonly watcher = (e: WatchedEvent) => this.onWatch(e);
+  /** Watches belong to one incarnation of the broker: a restarted process never hears its predecessor's. */
+  private incarnation = 0;
+  private watcher = this.makeWatcher();
+
+  private makeWatcher(): (e: WatchedEvent) => void {
+    const incarnation = this.incarnation;
+    return (e) => {
+      if (incarnation === this.incarnation) this.onWatch(e);
+    };
+  }
 
   constructor(
     private readonly broker: Broker,
@@ -153,6 +164,8 @@ export class Controller {
   }
 
   onProcessDown(): void {
+    this.incarnation++;
+    this.watcher = this.makeWatcher();
     this.active = false;
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
@@ -207,11 +220,13 @@ export class Controller {
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
     this.zk.getChildren('/admin/delete_topics', this.watch());
+    this.handleUncleanShutdowns();
     this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
     for (const [topic, partition] of this.allPartitions()) {
       const state = this.readState(topic, partition);
       if (!state) this.initializePartition(topic, partition);
       else if (state.leader < 0 || !this.liveBrokers.has(state.leader)) this.electOffline(topic, partition);
+      else this.removeDeadReplicasFromIsr(topic, partition, state);
     }
     // Every replica hears the current state from the new controller (and its epoch).
     this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
@@ -270,6 +285,7 @@ export class Controller {
       leader: d.leader,
       leaderEpoch: d.leader_epoch,
       isr: d.isr,
+      elr: d.elr ?? [],
       partitionEpoch: stat.version,
       controllerEpoch: d.controller_epoch,
     };
@@ -282,22 +298,43 @@ export class Controller {
     return [...new Set([...r.target, ...r.original])];
   }
 
+  /**
+   * KIP-966: while the ISR is below min.insync.replicas, replicas that leave it join the ELR;
+   * once the ISR is back at min.insync.replicas the ELR is empty.
+   */
+  private nextElr(
+    topic: string,
+    partition: number,
+    old: LeaderAndIsrValue | null,
+    isr: number[],
+    leader: number,
+  ): number[] {
+    const minIsr = this.services.topicConfig(topic)['min.insync.replicas'];
+    if (isr.length >= minIsr || !old) return [];
+    const replicas = this.replicasOf(topic, partition);
+    const left = old.isr.filter((r) => !isr.includes(r));
+    return [...new Set([...old.elr, ...left])].filter((r) => !isr.includes(r) && r !== leader && replicas.includes(r));
+  }
+
   /** Writes a partition's new state (conditional on the version read) and reports it. */
   private writeState(
     topic: string,
     partition: number,
-    next: { leader: number; leaderEpoch: number; isr: number[] },
+    next: { leader: number; leaderEpoch: number; isr: number[]; elr?: number[] },
     old: LeaderAndIsrValue | null,
     reason: LeaderElectionReason,
   ): LeaderAndIsrValue | null {
     if (!this.canWrite()) return null;
     const path = statePath(topic, partition);
+    const elr = next.elr ?? this.nextElr(topic, partition, old, next.isr, next.leader);
     const data: PartitionStateZnode = {
       controller_epoch: this.epoch,
       leader: next.leader,
       version: 1,
       leader_epoch: next.leaderEpoch,
       isr: next.isr,
+      // Kafka's ZooKeeper-mode znode has no ELR: written only when there is one.
+      ...(elr.length > 0 ? { elr } : {}),
     };
     let version: number;
     try {
@@ -311,7 +348,13 @@ export class Controller {
       if (isKafkaError(e, 'BAD_VERSION') || isKafkaError(e, 'NODE_EXISTS')) return null;
       throw e;
     }
-    const value = { leader: next.leader, leaderEpoch: next.leaderEpoch, isr: [...next.isr], partitionEpoch: version };
+    const value = {
+      leader: next.leader,
+      leaderEpoch: next.leaderEpoch,
+      isr: [...next.isr],
+      elr: [...elr],
+      partitionEpoch: version,
+    };
     this.services.emit({
       type: 'partitionStateChanged',
       topic,
@@ -435,23 +478,67 @@ export class Controller {
       if (!state) continue;
       if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader)))
         this.electOffline(topic, partition);
-      else if (state.isr.some((r) => goneSet.has(r)) && state.leader >= 0) {
-        // OfflineReplica: the dead follower leaves the ISR (ZooKeeper mode bumps the leader epoch).
-        const isr = state.isr.filter((r) => !goneSet.has(r));
-        const value = this.writeState(
-          topic,
-          partition,
-          { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr },
-          state,
-          'replicaOffline',
-        );
-        if (value) this.propagate(topic, partition, value);
-      }
+      else this.removeDeadReplicasFromIsr(topic, partition, state);
     }
     this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
   }
 
+  /**
+   * OfflineReplica: dead followers leave the ISR (ZooKeeper mode bumps the leader epoch). A new
+   * controller does this too for replicas that died while there was none, so a broker that lost
+   * data while down can never come back as an ISR member.
+   */
+  private removeDeadReplicasFromIsr(topic: string, partition: number, state: LeaderAndIsrValue): void {
+    if (state.leader < 0 || !state.isr.some((r) => !this.liveBrokers.has(r))) return;
+    const isr = state.isr.filter((r) => this.liveBrokers.has(r));
+    const value = this.writeState(
+      topic,
+      partition,
+      { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr },
+      state,
+      'replicaOffline',
+    );
+    if (value) this.propagate(topic, partition, value);
+  }
+
+  /**
+   * A broker back from an unclean shutdown (a power failure) may have lost records it had
+   * acknowledged, so it is no longer trusted as an ISR or ELR member (KIP-966); it rejoins the
+   * ISR by catching up like any follower. Its registration flag is consumed here, once.
+   */
+  private handleUncleanShutdowns(): void {
+    for (const id of [...this.liveBrokers.keys()].sort((a, b) => a - b)) {
+      const path = `/brokers/ids/${id}`;
+      const d = this.zk.tryGetData(path) as { unclean_shutdown?: boolean } | null;
+      if (!d?.unclean_shutdown) continue;
+      for (const [topic, partition] of this.allPartitions()) {
+        const state = this.readState(topic, partition);
+        if (!state || (!state.isr.includes(id) && !state.elr.includes(id) && state.leader !== id)) continue;
+        const isr = state.isr.filter((r) => r !== id);
+        // It may even still be named leader (it came back before any controller noticed).
+        const leader = state.leader === id ? -1 : state.leader;
+        const value = this.writeState(
+          topic,
+          partition,
+          {
+            leader,
+            leaderEpoch: state.leaderEpoch + 1,
+            isr,
+            elr: this.nextElr(topic, partition, state, isr, leader).filter((r) => r !== id),
+          },
+          state,
+          'replicaOffline',
+        );
+        if (value) this.propagate(topic, partition, value);
+        if (value && leader < 0) this.electOffline(topic, partition);
+      }
+      if (!this.canWrite()) return;
+      this.zk.setData(path, { ...d, unclean_shutdown: false });
+    }
+  }
+
   private onBrokerStartup(born: number[]): void {
+    this.handleUncleanShutdowns();
     this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
     // New or restarted brokers learn the state of every partition they host.
     this.sendLeaderAndIsrForAll(born);
@@ -474,6 +561,11 @@ export class Controller {
     let leader = assignment.find((r) => live(r) && state.isr.includes(r));
     let reason: LeaderElectionReason = 'offlinePartition';
     let isr = state.isr.filter((r) => this.liveBrokers.has(r));
+    if (leader === undefined) {
+      // KIP-966: an eligible leader replica has every committed record: a clean choice.
+      leader = assignment.find((r) => live(r) && state.elr.includes(r));
+      if (leader !== undefined) isr = [leader];
+    }
     if (leader === undefined) {
       if (this.services.topicConfig(topic)['unclean.leader.election.enable']) {
         leader = assignment.find(live);

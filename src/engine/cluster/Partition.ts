@@ -128,6 +128,9 @@ export class Partition {
   /** The HW the leader may advance to now; returns the old value when it moved, else null. */
   maybeIncrementLeaderHighWatermark(): number | null {
     if (!this.isLeader) return null;
+    // KIP-966: the HW only advances while the ISR meets min.insync.replicas, so an eligible
+    // leader replica always holds every committed record.
+    if (this.maximalIsr().length < this.config['min.insync.replicas']) return null;
     let hw = this.log.logEndOffset();
     for (const r of this.maximalIsr()) {
       if (r === this.brokerId) continue;

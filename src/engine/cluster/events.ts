@@ -12,6 +12,11 @@ export interface LeaderAndIsrValue {
   leader: number;
   leaderEpoch: number;
   isr: number[];
+  /**
+   * Eligible leader replicas (KIP-966): replicas that left the ISR while it was below
+   * min.insync.replicas. They hold everything up to the high watermark, so they may lead again.
+   */
+  elr: number[];
   partitionEpoch: number;
 }
 
