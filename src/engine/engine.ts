@@ -208,7 +208,7 @@ export class Engine {
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
-      port: new ClusterConsumerPort(this.cluster),
+      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l)),
       // An independent stream, so adding consumers never shifts the cluster's randomness.
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),

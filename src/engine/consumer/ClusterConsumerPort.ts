@@ -1,4 +1,5 @@
 import type { Cluster } from '../cluster/Cluster';
+import type { ClusterEvent } from '../cluster/events';
 import type { Broker } from '../cluster/Broker';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
 import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
@@ -14,7 +15,35 @@ import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
  * the high watermark to a consumer (replicaId -1).
  */
 export class ClusterConsumerPort implements ClusterPort {
-  constructor(private readonly cluster: Cluster) {}
+  private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
+  private readonly pendingHw = new Set<string>();
+  private readonly hearsEvents: boolean;
+
+  /** `events` subscribes to the cluster's events (the engine's subscribe), to hear high-watermark moves. */
+  constructor(
+    private readonly cluster: Cluster,
+    events?: (listener: (e: ClusterEvent | { type: string }) => void) => void,
+  ) {
+    this.hearsEvents = events !== undefined;
+    events?.((e) => {
+      if (e.type !== 'highWatermarkChanged') return;
+      const hw = e as Extract<ClusterEvent, { type: 'highWatermarkChanged' }>;
+      if (hw.role !== 'leader') return;
+      // Tell the purgatory after the replica manager has finished its update, once per partition.
+      const key = `${hw.broker}|${hw.topic}|${hw.partition}`;
+      if (this.pendingHw.has(key)) return;
+      this.pendingHw.add(key);
+      this.cluster.scheduler.schedule(0, () => {
+        this.pendingHw.delete(key);
+        this.hwListener?.(hw.broker, hw.topic, hw.partition);
+      });
+    });
+  }
+
+  onHighWatermarkChange(listener: (brokerId: number, topic: string, partition: number) => void): boolean {
+    this.hwListener = listener;
+    return this.hearsEvents;
+  }
 
   private running(brokerId: number): Broker | null {
     const b = this.cluster.brokers.get(brokerId);

@@ -62,6 +62,12 @@ export interface ClusterPort {
   readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[];
   /** The leader's high watermark on `brokerId`, or null if it does not lead the partition (a cheap purgatory check). */
   highWatermark(brokerId: number, topic: string, partition: number): number | null;
+  /**
+   * Registers the one listener told when a leader's high watermark moves (so parked consumer
+   * fetches complete at once, like Kafka's DelayedFetch). Returns whether moves will be reported;
+   * without them parked fetches are polled.
+   */
+  onHighWatermarkChange?(listener: (brokerId: number, topic: string, partition: number) => void): boolean;
   /** Earliest (log start) and latest (high watermark) offsets a consumer may reset to. */
   listOffsets(
     brokerId: number,

@@ -19,8 +19,15 @@ import { KafkaConsumer } from './KafkaConsumer';
 import { type ZkConsumerConfig, ZookeeperConsumerConnector } from './ZookeeperConsumerConnector';
 import { decodeAssignment, fromTopicPartitions } from './offsetsSchema';
 
-/** How often a broker re-checks a parked Fetch for fetch.min.bytes (a purgatory check). */
+/** How often a parked Fetch is re-checked when the port cannot report high-watermark moves. */
 const FETCH_PURGATORY_CHECK_MS = 5;
+
+interface ParkedFetch {
+  done: boolean;
+  tryComplete(): void;
+}
+
+const purgatoryKey = (brokerId: number, topic: string, partition: number) => `${brokerId}|${topic}|${partition}`;
 /**
  * How often brokers check whether they gained or lost `__consumer_offsets` leadership (every
  * group request also checks first, so a client never talks to a stale coordinator).
@@ -99,10 +106,14 @@ export class ConsumerGroups {
   readonly coordinators = new Map<number, GroupCoordinator>();
   readonly consumers = new Map<string, KafkaConsumer>();
   readonly zkConsumers = new Map<string, ZookeeperConsumerConnector>();
+  private readonly fetchPurgatory = new Map<string, Set<ParkedFetch>>();
+  private readonly hearsHighWatermarks: boolean;
   private leadershipTimerStarted = false;
 
   constructor(private readonly deps: ConsumerGroupsDeps) {
     this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
+    this.hearsHighWatermarks =
+      deps.port.onHighWatermarkChange?.((b, t, p) => this.onHighWatermarkChange(b, t, p)) ?? false;
     this.network = new GroupNetwork(
       deps.scheduler,
       (b) => deps.port.isBrokerUp(b),
@@ -194,61 +205,93 @@ export class ConsumerGroups {
     }
   }
 
+  /**
+   * DelayedFetch: answer at once when fetch.min.bytes are there (or on an error), else park the
+   * request in the leader's fetch purgatory, keyed by its partitions, until a high watermark
+   * moves on one of them (then try again) or fetch.max.wait.ms passes (then answer with what
+   * there is). Ports that cannot report high-watermark moves are re-checked every few ms.
+   */
   private serveFetch(brokerId: number, req: ConsumerFetchRequest, respond: (r: ConsumerFetchResponse) => void): void {
-    const deadline = this.deps.scheduler.now() + req.maxWaitMs;
-    const attempt = () => {
-      // Cheap purgatory check first: nothing new below any high watermark means nothing to read.
-      const waiting = this.deps.scheduler.now() < deadline && this.deps.port.isBrokerUp(brokerId);
-      if (waiting && req.minBytes > 0) {
-        const anyData = req.partitions.some((p) => {
-          const hw = this.deps.port.highWatermark(brokerId, p.topic, p.partition);
-          return hw === null || hw !== p.fetchOffset;
-        });
-        if (!anyData) {
-          this.deps.scheduler.schedule(
-            Math.min(FETCH_PURGATORY_CHECK_MS, deadline - this.deps.scheduler.now()),
-            attempt,
-          );
-          return;
-        }
-      }
-      let budget = req.maxBytes;
-      let total = 0;
-      let anyError = false;
-      const partitions = req.partitions.map((p) => {
-        const r = this.deps.port.fetch(
-          brokerId,
-          p.topic,
-          p.partition,
-          p.fetchOffset,
-          Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
-        );
-        const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
-        budget -= bytes;
-        total += bytes;
-        if (r.errorCode !== 'NONE') anyError = true;
-        return {
-          topic: p.topic,
-          partition: p.partition,
-          errorCode: r.errorCode,
-          highWatermark: r.highWatermark,
-          logStartOffset: r.logStartOffset,
-          records: r.records,
-        };
-      });
-      // DelayedFetch: answer once fetch.min.bytes are available, on an error, or at fetch.max.wait.ms.
-      if (
-        total >= req.minBytes ||
-        anyError ||
-        this.deps.scheduler.now() >= deadline ||
-        !this.deps.port.isBrokerUp(brokerId)
-      ) {
-        respond({ api: 'Fetch', partitions });
-        return;
-      }
-      this.deps.scheduler.schedule(Math.min(FETCH_PURGATORY_CHECK_MS, deadline - this.deps.scheduler.now()), attempt);
+    const first = this.readFetch(brokerId, req);
+    if (first.done || req.maxWaitMs <= 0) {
+      respond(first.response);
+      return;
+    }
+    const keys = req.partitions.map((p) => purgatoryKey(brokerId, p.topic, p.partition));
+    const parked: ParkedFetch = {
+      done: false,
+      tryComplete: () => {
+        if (parked.done) return;
+        const again = this.readFetch(brokerId, req);
+        if (!again.done) return;
+        finish(again.response);
+      },
     };
-    attempt();
+    const finish = (response: ConsumerFetchResponse) => {
+      parked.done = true;
+      this.deps.scheduler.cancel(timer);
+      for (const k of keys) {
+        const set = this.fetchPurgatory.get(k);
+        set?.delete(parked);
+        if (set && set.size === 0) this.fetchPurgatory.delete(k);
+      }
+      respond(response);
+    };
+    const timer = this.deps.scheduler.schedule(req.maxWaitMs, () => {
+      if (!parked.done) finish(this.readFetch(brokerId, req).response);
+    });
+    for (const k of keys) {
+      let set = this.fetchPurgatory.get(k);
+      if (!set) {
+        set = new Set();
+        this.fetchPurgatory.set(k, set);
+      }
+      set.add(parked);
+    }
+    if (!this.hearsHighWatermarks) {
+      const poll = () => {
+        if (parked.done) return;
+        parked.tryComplete();
+        if (!parked.done) this.deps.scheduler.schedule(FETCH_PURGATORY_CHECK_MS, poll);
+      };
+      this.deps.scheduler.schedule(FETCH_PURGATORY_CHECK_MS, poll);
+    }
+  }
+
+  /** A high watermark moved on a leader: parked fetches on that partition try again. */
+  private onHighWatermarkChange(brokerId: number, topic: string, partition: number): void {
+    const set = this.fetchPurgatory.get(purgatoryKey(brokerId, topic, partition));
+    if (!set) return;
+    for (const parked of [...set]) parked.tryComplete();
+  }
+
+  private readFetch(brokerId: number, req: ConsumerFetchRequest): { done: boolean; response: ConsumerFetchResponse } {
+    let budget = req.maxBytes;
+    let total = 0;
+    let anyError = false;
+    const partitions = req.partitions.map((p) => {
+      const r = this.deps.port.fetch(
+        brokerId,
+        p.topic,
+        p.partition,
+        p.fetchOffset,
+        Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
+      );
+      const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
+      budget -= bytes;
+      total += bytes;
+      if (r.errorCode !== 'NONE') anyError = true;
+      return {
+        topic: p.topic,
+        partition: p.partition,
+        errorCode: r.errorCode,
+        highWatermark: r.highWatermark,
+        logStartOffset: r.logStartOffset,
+        records: r.records,
+      };
+    });
+    const done = total >= req.minBytes || anyError || !this.deps.port.isBrokerUp(brokerId);
+    return { done, response: { api: 'Fetch', partitions } };
   }
 
   private serveListOffsets(brokerId: number, req: ConsumerListOffsetsRequest): ConsumerResponse {

@@ -3,6 +3,8 @@ import type { KafkaErrorCode } from '../errors';
 import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
 
 interface MemPartition {
+  topic: string;
+  index: number;
   leader: number | null;
   records: PortRecord[];
   logStartOffset: number;
@@ -22,6 +24,7 @@ export class InMemoryClusterPort implements ClusterPort {
   private readonly brokers = new Map<number, boolean>();
   private readonly partitions = new Map<string, MemPartition[]>();
   appendDelayMs = 1;
+  private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
   /** Records created with this timestamp source (the scheduler's clock). */
 
   constructor(
@@ -86,6 +89,8 @@ export class InMemoryClusterPort implements ClusterPort {
     this.partitions.set(
       name,
       Array.from({ length: partitions }, (_, i) => ({
+        topic: name,
+        index: i,
         leader: live[i % live.length] as number,
         records: [],
         logStartOffset: 0,
@@ -104,6 +109,8 @@ export class InMemoryClusterPort implements ClusterPort {
     const live = this.liveBrokers();
     while (parts.length < total) {
       parts.push({
+        topic,
+        index: parts.length,
         leader: live[parts.length % live.length] ?? null,
         records: [],
         logStartOffset: 0,
@@ -150,7 +157,10 @@ export class InMemoryClusterPort implements ClusterPort {
     const offset = p.nextOffset++;
     const sizeInBytes = 8 + (r.key?.length ?? 0) + (r.value?.length ?? 0) + 12;
     p.records.push({ offset, timestamp: this.scheduler.now(), key: r.key, value: r.value, sizeInBytes });
-    if (!p.holdHighWatermark) p.highWatermark = p.nextOffset;
+    if (!p.holdHighWatermark) {
+      p.highWatermark = p.nextOffset;
+      this.hwMoved(p);
+    }
     return offset;
   }
 
@@ -158,7 +168,10 @@ export class InMemoryClusterPort implements ClusterPort {
   holdHighWatermark(topic: string, partition: number, hold: boolean): void {
     const p = this.part(topic, partition);
     p.holdHighWatermark = hold;
-    if (!hold) p.highWatermark = p.nextOffset;
+    if (!hold) {
+      p.highWatermark = p.nextOffset;
+      this.hwMoved(p);
+    }
   }
 
   /** Cleaner pass of cleanup.policy=compact: keeps the last record of every key. */
@@ -201,6 +214,15 @@ export class InMemoryClusterPort implements ClusterPort {
 
   readLocalLog(_brokerId: number, topic: string, partition: number): PortRecord[] {
     return [...(this.partitions.get(topic)?.[partition]?.records ?? [])];
+  }
+
+  onHighWatermarkChange(listener: (brokerId: number, topic: string, partition: number) => void): boolean {
+    this.hwListener = listener;
+    return true;
+  }
+
+  private hwMoved(p: MemPartition): void {
+    if (this.hwListener && p.leader !== null) this.hwListener(p.leader, p.topic, p.index);
   }
 
   highWatermark(brokerId: number, topic: string, partition: number): number | null {
