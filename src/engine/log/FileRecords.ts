@@ -11,9 +11,12 @@ import { readBatchHeader } from '../codec';
 export class FileRecords {
   private buf: Uint8Array;
   private length = 0;
+  /** The file is never expected to grow past this (segment.bytes), so growth stops there. */
+  private readonly capacityHint: number;
 
-  constructor(initialCapacity = 4096) {
-    this.buf = new Uint8Array(Math.max(64, initialCapacity));
+  constructor(initialCapacity = 4096, capacityHint = Number.MAX_SAFE_INTEGER) {
+    this.buf = new Uint8Array(Math.max(64, Math.min(initialCapacity, capacityHint)));
+    this.capacityHint = capacityHint;
   }
 
   /** Wraps existing file content (e.g. read back from the Store). Takes ownership of `bytes`. */
@@ -34,8 +37,10 @@ export class FileRecords {
     const n = end - start;
     const need = position + n;
     if (need > this.buf.length) {
-      let cap = this.buf.length * 2;
-      while (cap < need) cap *= 2;
+      // Grow 4x (fewer copies and fresh pages than doubling), but not past the expected maximum.
+      let cap = this.buf.length * 4;
+      while (cap < need) cap *= 4;
+      cap = Math.max(need, Math.min(cap, this.capacityHint));
       const grown = new Uint8Array(cap);
       grown.set(this.buf.subarray(0, position));
       this.buf = grown;

@@ -89,10 +89,17 @@ export class LogSegment {
   flushedTimeIndexEntries = 0;
   private names: { log: string; index: string; timeIndex: string } | null = null;
 
-  constructor(baseOffset: number, indexIntervalBytes: number, maxIndexSize: number, nowMs: number, log?: FileRecords) {
+  constructor(
+    baseOffset: number,
+    indexIntervalBytes: number,
+    maxIndexSize: number,
+    nowMs: number,
+    log?: FileRecords,
+    maxSegmentBytes?: number,
+  ) {
     this.baseOffset = baseOffset;
     this.indexIntervalBytes = indexIntervalBytes;
-    this.log = log ?? new FileRecords();
+    this.log = log ?? new FileRecords(4096, maxSegmentBytes);
     this.offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
     this.timeIndex = new TimeIndex(baseOffset, maxIndexSize);
     this.nextOffset = baseOffset;

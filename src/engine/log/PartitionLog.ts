@@ -540,6 +540,8 @@ export class PartitionLog {
       this._config['index.interval.bytes'],
       this._config['segment.index.bytes'],
       this.clock.now(),
+      undefined,
+      this._config['segment.bytes'],
     );
     this.segments.add(seg);
     // Creating the files is metadata the Store must know at once, or a reload would lose the segment.
