@@ -54,7 +54,7 @@ function allStable(bed: GroupTestBed, consumers: KafkaConsumer[], generation: nu
   for (const c of bed.groups.coordinators.values()) {
     for (const shard of c.shards.values()) g ??= shard.groupManager.groups.get('bench');
   }
-  if (!g || g.state !== 'Stable' || g.generationId !== generation || g.size !== consumers.length) return false;
+  if (g?.state !== 'Stable' || g.generationId !== generation || g.size !== consumers.length) return false;
   return consumers.every(
     (c) =>
       c.coordinator?.state === 'STABLE' && c.coordinator.generationId === generation && !c.coordinator.rejoinNeeded,

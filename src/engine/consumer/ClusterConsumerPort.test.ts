@@ -62,7 +62,12 @@ describe('consumer groups on the real cluster', () => {
     const poll = () => {
       for (const c of consumers) got.push(...c.poll().map((r) => new TextDecoder().decode(r.value as Uint8Array)));
     };
-    expect(runUntil(cluster, () => (poll(), got.length === 3))).toBe(true);
+    expect(
+      runUntil(cluster, () => {
+        poll();
+        return got.length === 3;
+      }),
+    ).toBe(true);
     expect(got).toEqual(['a', 'b', 'c']);
     expect(port.partitionCount(OFFSETS_TOPIC)).toBe(50);
     expect(cluster.topicOverrides(OFFSETS_TOPIC)).toMatchObject({ 'cleanup.policy': 'compact' });
@@ -97,7 +102,12 @@ describe('consumer groups on the real cluster', () => {
       'enable.auto.commit': false,
     });
     c.subscribe(['orders']);
-    expect(runUntil(cluster, () => (c.poll(), c.assignment().length === 1))).toBe(true);
+    expect(
+      runUntil(cluster, () => {
+        c.poll();
+        return c.assignment().length === 1;
+      }),
+    ).toBe(true);
     const client = new TestClient(cluster);
     client.produce(port.leaderOf('orders', 0) as number, 'orders', 0, makeBatch(['x', 'y']));
     let n = 0;

@@ -47,7 +47,7 @@ export class ClusterConsumerPort implements ClusterPort {
 
   private running(brokerId: number): Broker | null {
     const b = this.cluster.brokers.get(brokerId);
-    if (!b || b.state !== 'running' || this.cluster.network.isIsolated(b.node)) return null;
+    if (b?.state !== 'running' || this.cluster.network.isIsolated(b.node)) return null;
     return b;
   }
 
@@ -146,7 +146,7 @@ export class ClusterConsumerPort implements ClusterPort {
       },
       (r: ProduceResponse) => {
         const p = r.responses[0]?.partitions[0];
-        if (!p || p.errorCode !== 'NONE') done((p?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, -1);
+        if (p?.errorCode !== 'NONE') done((p?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, -1);
         else done(null, p.baseOffset);
       },
     );
