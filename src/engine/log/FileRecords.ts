@@ -40,7 +40,8 @@ export class FileRecords {
       // Grow 4x (fewer copies and fresh pages than doubling), but not past the expected maximum.
       let cap = this.buf.length * 4;
       while (cap < need) cap *= 4;
-      cap = Math.max(need, Math.min(cap, this.capacityHint));
+      // (If the hint was outgrown — segment.bytes raised by a config change — plain 4x growth.)
+      if (need <= this.capacityHint) cap = Math.min(cap, this.capacityHint);
       const grown = new Uint8Array(cap);
       grown.set(this.buf.subarray(0, position));
       this.buf = grown;

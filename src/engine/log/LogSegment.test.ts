@@ -165,3 +165,15 @@ describe('LogSegment.shouldRoll (Kafka RollParams rules)', () => {
     ).toBe('relative-offset-overflow');
   });
 });
+
+describe('FileRecords', () => {
+  it('grows past its capacity hint without losing bytes (segment.bytes raised later)', () => {
+    const fr = new FileRecords(64, 100);
+    const chunk = new Uint8Array(60).map((_, i) => i);
+    for (let i = 0; i < 10; i++) expect(fr.append(chunk)).toBe(i * 60);
+    expect(fr.sizeInBytes).toBe(600);
+    expect(fr.view(540, 600)).toEqual(chunk);
+    expect(fr.truncateTo(120)).toBe(480);
+    expect(fr.copy()).toEqual(new Uint8Array([...chunk, ...chunk]));
+  });
+});
