@@ -70,3 +70,42 @@ export type {
   ReplicaSnapshot,
 } from './engine';
 export { Engine, replicaDir } from './engine';
+// consumer groups: coordinator, offsets in __consumer_offsets, consumers, legacy ZooKeeper consumer
+export type { ClassicGroupState } from './consumer/ClassicGroup';
+export type { ConsumerAppState, ConsumerGroupsSnapshot, GroupProtocol } from './consumer/ConsumerApplications';
+export type { ConsumerConfig, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
+export {
+  CONSUMER_DEFAULTS,
+  consumerConfig,
+  GROUP_COORDINATOR_DEFAULTS,
+  groupCoordinatorConfig,
+} from './consumer/ConsumerConfig';
+export type { ConsumerGroupDescribeRow, ConsumerSnapshot, GroupSnapshot } from './consumer/ConsumerGroups';
+export { ConsumerGroups, lag } from './consumer/ConsumerGroups';
+export { OFFSETS_TOPIC } from './consumer/GroupCoordinator';
+export type { GroupEvent, TopicPartitionRef } from './consumer/groupEvents';
+export type { GroupRequest, GroupResponse } from './consumer/groupProtocol';
+export type { ConsumerRecord } from './consumer/KafkaConsumer';
+export { KafkaConsumer } from './consumer/KafkaConsumer';
+export type {
+  ConsumerProtocolAssignment,
+  ConsumerProtocolSubscription,
+  GroupMetadataValue,
+  OffsetCommitValue,
+  OffsetsRecordKey,
+} from './consumer/offsetsSchema';
+export {
+  decodeAssignment,
+  decodeGroupMetadataValue,
+  decodeOffsetCommitValue,
+  decodeOffsetsKey,
+  decodeSubscription,
+  encodeAssignment,
+  encodeGroupMetadataValue,
+  encodeOffsetCommitValue,
+  encodeOffsetsKey,
+  encodeSubscription,
+} from './consumer/offsetsSchema';
+export type { ConsumerRebalanceListener } from './consumer/SubscriptionState';
+export type { ZkConsumerConfig } from './consumer/ZookeeperConsumerConnector';
+export { ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
