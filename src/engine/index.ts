@@ -109,3 +109,28 @@ export {
 export type { ConsumerRebalanceListener } from './consumer/SubscriptionState';
 export type { ZkConsumerConfig } from './consumer/ZookeeperConsumerConnector';
 export { ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
+// log (partition log: segments, indexes, traced lookup, recovery, retention, compaction)
+export type {
+  CleanerResult,
+  FetchDataInfo,
+  LogAppendInfo as PartitionLogAppendInfo,
+  LogConfig,
+  LogConfigInput,
+  LogRecoveryReport,
+  LookupStep,
+  LookupStepKind,
+  OffsetLookupAnswer,
+  RetentionResult,
+  SegmentInfo,
+  SegmentLoadReport,
+  StoreOperation,
+  TimestampLookupAnswer,
+} from './log';
+export {
+  createLogConfig,
+  GLASSBOX_DEMO_LOG_CONFIG,
+  KAFKA_DEFAULT_LOG_CONFIG,
+  LeaderEpochFileCache,
+  PartitionLog,
+  StoreWriter,
+} from './log';
