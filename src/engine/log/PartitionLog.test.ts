@@ -205,6 +205,9 @@ describe('PartitionLog lookup', () => {
  * The seed also says the file 170410 "starts at 170410+1 = 170411", numbering messages from 1.
  * Real Kafka (and glassbox) name a segment by its FIRST offset: 00000000000000170410.log holds
  * offset 170410 itself, and index entry [8, 1325] means offset 170410 + 8 = 170418 starts at 1325.
+ * The seed's message layout (offset 8 B, size 4 B, crc32, magic, attributes, key length...) is the
+ * pre-0.11 format; glassbox writes RecordBatch v2, whose header also opens with offset (8 B) and
+ * length (4 B) — which is how the forward scan knows where each batch ends without decoding it.
  */
 describe("the seeds' worked example", () => {
   /** A batch of `n` records whose encoded size is exactly `size` bytes. */

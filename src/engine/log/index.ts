@@ -1,4 +1,14 @@
-// The partition log: segments, sparse indexes, lookup with a trace, recovery, retention, compaction.
+/**
+ * The partition log (Kafka's storage layer: UnifiedLog -> LocalLog -> LogSegments -> LogSegment ->
+ * OffsetIndex/TimeIndex). Entry points:
+ *  - `new PartitionLog({dir, config, clock, writer})` / `await PartitionLog.load(store, dir, config, clock)`
+ *    (the latter returns a LogRecoveryReport of what recovery did, per segment);
+ *  - appendAsLeader / appendAsFollower, fetch(offset, maxBytes, maxOffset?), truncateTo,
+ *    truncateFullyAndStartAt, deleteOldSegments (retention), compact (log cleaner), flush / maybeFlush;
+ *  - lookup(offset) and lookupByTimestamp(ts): the answer plus a LookupStep[] trace for the UI;
+ *  - segmentInfos(): per-segment sizes, flushed vs unflushed bytes, index fill.
+ * Config keys are Kafka's (LogConfig.ts); errors are KafkaErrors with Kafka's names.
+ */
 export * from './AbstractIndex';
 export * from './FileRecords';
 export * from './LeaderEpochFileCache';
