@@ -220,10 +220,11 @@ const RecordCellView = memo(function RecordCellView({
       data-testid={`record-${topic}-${partition}-${cell.offset}`}
       data-key={cell.key ?? ''}
       title={title}
-      aria-label={`offset ${cell.offset}, key ${cell.key ?? 'null'}`}
       onClick={() => onSelect?.(cell)}
     >
+      <span className="visually-hidden">offset </span>
       <span className="cell-offset mono">{cell.offset}</span>
+      <span className="visually-hidden"> key </span>
       <span className="cell-key">{cell.key ?? '∅'}</span>
     </button>
   );
