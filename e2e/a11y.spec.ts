@@ -4,7 +4,11 @@ import { expect, test } from './fixtures';
 
 /** axe over the data-path views of issue 5 (top bar, partition logs, side panel); the control plane has its own spec. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).include('.topbar').include('.topic-partitions').include('.side').analyze();
+  const result = await new AxeBuilder({ page })
+    .include('.topbar')
+    .include('.topic-partitions')
+    .include('.side')
+    .analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

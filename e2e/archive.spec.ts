@@ -25,7 +25,12 @@ test('export a partition as real segment files; import them back; a corrupt file
   const dumped = dumpSegmentFile('orders-1/00000000000000000000.log', log as Uint8Array);
   expect(dumped.ok).toBe(true);
   expect(dumped.stdout.some((l) => l.startsWith('baseOffset: 0 '))).toBe(true);
-  const index = dumpSegmentFile('orders-1/00000000000000000000.index', files['orders-1/00000000000000000000.index'] as Uint8Array, {}, { log: log as Uint8Array });
+  const index = dumpSegmentFile(
+    'orders-1/00000000000000000000.index',
+    files['orders-1/00000000000000000000.index'] as Uint8Array,
+    {},
+    { log: log as Uint8Array },
+  );
   expect(index.ok).toBe(true);
 
   // A corrupt copy: one flipped bit inside the second batch's records.
@@ -35,7 +40,9 @@ test('export a partition as real segment files; import them back; a corrupt file
   bad[firstBatchSize + 70] = (bad[firstBatchSize + 70] as number) ^ 0x01;
   const corrupt = zipSync({ 'orders-1/00000000000000000000.log': bad });
   const topicsBefore = await page.getByRole('tab', { name: /partitions/ }).count();
-  await page.getByTestId('import-file').setInputFiles({ name: 'corrupt.zip', mimeType: 'application/zip', buffer: Buffer.from(corrupt) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'corrupt.zip', mimeType: 'application/zip', buffer: Buffer.from(corrupt) });
   const message = page.getByTestId('import-message');
   await expect(message).toHaveAttribute('data-ok', 'false');
   await expect(message).toContainText(`position ${firstBatchSize}`);
@@ -44,7 +51,9 @@ test('export a partition as real segment files; import them back; a corrupt file
   await expect(page.getByRole('tab', { name: /partitions/ })).toHaveCount(topicsBefore);
 
   // The untouched export imports as a new topic with the same records.
-  await page.getByTestId('import-file').setInputFiles({ name: 'orders-1.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'orders-1.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
   await expect(message).toHaveAttribute('data-ok', 'true');
   await expect(app.partition('orders-imported', 1)).toHaveAttribute('data-leo', leo ?? '');
 });
