@@ -94,6 +94,7 @@ export interface EngineCommands {
   moveConsumer: [{ consumerId: string; groupId: string }, undefined];
   setGroupAssignor: [{ groupId: string; strategy: AssignmentStrategy }, undefined];
   setGroupProtocol: [{ groupId: string; protocol: GroupProtocol }, undefined];
+  deleteConsumerGroup: [{ groupId: string }, undefined];
   // --- end consumer groups ---
 }
 
@@ -295,6 +296,7 @@ export class Engine {
     moveConsumer: (a) => this.consumerApps.move(a.consumerId, a.groupId),
     setGroupAssignor: (a) => this.consumerApps.setGroupAssignor(a.groupId, a.strategy),
     setGroupProtocol: (a) => this.consumerApps.setGroupProtocol(a.groupId, a.protocol),
+    deleteConsumerGroup: (a) => this.groups.deleteGroup(a.groupId),
     // --- end consumer groups ---
   };
 

@@ -164,6 +164,9 @@ export interface GroupCoordinatorConfig {
   'offsets.topic.replication.factor': number;
   'offset.metadata.max.bytes': number;
   'offsets.commit.timeout.ms': number;
+  /** Offsets of an Empty group are deleted this long after it became empty (KIP-211). */
+  'offsets.retention.minutes': number;
+  'offsets.retention.check.interval.ms': number;
 }
 
 export const GROUP_COORDINATOR_DEFAULTS: Readonly<GroupCoordinatorConfig> = {
@@ -175,6 +178,8 @@ export const GROUP_COORDINATOR_DEFAULTS: Readonly<GroupCoordinatorConfig> = {
   'offsets.topic.replication.factor': 3,
   'offset.metadata.max.bytes': 4096,
   'offsets.commit.timeout.ms': 5_000,
+  'offsets.retention.minutes': 10_080,
+  'offsets.retention.check.interval.ms': 600_000,
 };
 
 export function groupCoordinatorConfig(overrides: Partial<Record<string, unknown>> = {}): GroupCoordinatorConfig {

@@ -379,6 +379,22 @@ export class ConsumerGroups {
     return connector;
   }
 
+  /**
+   * kafka-consumer-groups --delete: an Empty group's offsets and metadata are removed with
+   * tombstones. Refused with NON_EMPTY_GROUP while it has members, GROUP_ID_NOT_FOUND if unknown,
+   * COORDINATOR_NOT_AVAILABLE if no broker serves its partition.
+   */
+  deleteGroup(groupId: string, done: (error: string) => void = () => {}): void {
+    const { shard } = this.shardOf(groupId);
+    if (!shard) throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `no coordinator is serving group ${groupId}`);
+    const group = shard.groupManager.groups.get(groupId);
+    if (!group && !shard.offsetManager.offsets.has(groupId))
+      throw new KafkaError('GROUP_ID_NOT_FOUND', `group ${groupId} does not exist`);
+    if (group && !group.is('Empty'))
+      throw new KafkaError('NON_EMPTY_GROUP', `group ${groupId} has ${group.size} members`);
+    shard.deleteGroup(groupId, done);
+  }
+
   // ------------------------------------------------------------------ views
 
   /** The coordinator currently serving a group, if its partition is loaded somewhere. */

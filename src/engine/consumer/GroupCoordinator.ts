@@ -6,9 +6,15 @@ import type { GroupCoordinatorConfig } from './ConsumerConfig';
 import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
 import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager } from './GroupMetadataManager';
-import type { GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
+import type { GroupErrorCode, GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
 import { OffsetMetadataManager } from './OffsetMetadataManager';
-import { decodeGroupMetadataValue, decodeOffsetCommitValue, decodeOffsetsKey } from './offsetsSchema';
+import {
+  decodeGroupMetadataValue,
+  decodeOffsetCommitValue,
+  decodeOffsetsKey,
+  encodeGroupMetadataKey,
+  encodeOffsetCommitKey,
+} from './offsetsSchema';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 
 export const OFFSETS_TOPIC = '__consumer_offsets';
@@ -75,6 +81,81 @@ export class GroupCoordinatorShard {
     } else {
       this.groupManager.replayGroupMetadata(key.group, record.value ? decodeGroupMetadataValue(record.value) : null);
     }
+  }
+
+  /**
+   * GroupMetadataManager.cleanupGroupMetadata: offsets of a group that has been Empty for
+   * offsets.retention.minutes (or, for commits made outside any group, committed that long ago)
+   * are deleted with tombstones; an Empty group left without offsets is deleted too (Dead).
+   */
+  cleanupGroupMetadata(): void {
+    const now = this.ctx.now();
+    const retentionMs = this.ctx.config['offsets.retention.minutes'] * 60_000;
+    const records: OffsetsRecord[] = [];
+    const dead: string[] = [];
+    const groupIds = new Set([...this.groupManager.groups.keys(), ...this.offsetManager.offsets.keys()]);
+    for (const groupId of [...groupIds].sort()) {
+      const group = this.groupManager.groups.get(groupId);
+      if (group && !group.is('Empty')) continue;
+      const offsets = this.offsetManager.offsets.get(groupId);
+      for (const [key, o] of offsets ?? []) {
+        const base = group ? group.currentStateTimestamp : o.commitTimestamp;
+        if (base + retentionMs > now) continue;
+        const [topic, p] = key.split('\u0000') as [string, string];
+        records.push({ key: encodeOffsetCommitKey(groupId, topic, Number(p)), value: null });
+      }
+      const remaining = (offsets?.size ?? 0) - records.filter((r) => decodeOffsetsKey(r.key).group === groupId).length;
+      if (group && remaining === 0) {
+        records.push({ key: encodeGroupMetadataKey(groupId), value: null });
+        dead.push(groupId);
+      }
+    }
+    if (records.length === 0) return;
+    this.ctx.append(records, (error) => {
+      if (error) return;
+      for (const groupId of dead) {
+        const group = this.groupManager.groups.get(groupId);
+        if (group?.is('Empty'))
+          this.groupManager.markDead(group, 'offsets expired (offsets.retention.minutes): group deleted');
+      }
+      for (const r of records) this.replay(r);
+      this.ctx.emit({
+        type: 'offsetsExpired',
+        groupIds: [...new Set(records.map((r) => decodeOffsetsKey(r.key).group))],
+        tombstones: records.length,
+        offsetsPartition: this.ctx.offsetsPartition,
+        atMs: this.ctx.now(),
+      });
+    });
+  }
+
+  /** DeleteGroups: only an Empty (or offsets-only) group can be deleted; tombstones remove it. */
+  deleteGroup(groupId: string, done: (error: GroupErrorCode) => void): void {
+    const group = this.groupManager.groups.get(groupId);
+    const offsets = this.offsetManager.offsets.get(groupId);
+    if (!group && !offsets) {
+      done('GROUP_ID_NOT_FOUND');
+      return;
+    }
+    if (group && !group.is('Empty')) {
+      done('NON_EMPTY_GROUP');
+      return;
+    }
+    const records: OffsetsRecord[] = [...(offsets?.keys() ?? [])].map((key) => {
+      const [topic, p] = key.split('\u0000') as [string, string];
+      return { key: encodeOffsetCommitKey(groupId, topic, Number(p)), value: null };
+    });
+    records.push({ key: encodeGroupMetadataKey(groupId), value: null });
+    this.ctx.append(records, (error) => {
+      if (error) {
+        done(coordinatorWriteError(error));
+        return;
+      }
+      const g = this.groupManager.groups.get(groupId);
+      if (g) this.groupManager.markDead(g, 'DeleteGroups');
+      for (const r of records) this.replay(r);
+      done('NONE');
+    });
   }
 
   unload(): void {
@@ -167,6 +248,11 @@ export class GroupCoordinator {
     shard.loaded = true;
     this.shards.set(partition, shard);
     shard.groupManager.onLoaded();
+    const cleanup = () => {
+      shard.cleanupGroupMetadata();
+      timer.schedule('cleanup-group-metadata', this.deps.config['offsets.retention.check.interval.ms'], cleanup);
+    };
+    timer.schedule('cleanup-group-metadata', this.deps.config['offsets.retention.check.interval.ms'], cleanup);
     this.deps.emit({
       type: 'coordinatorLoaded',
       broker: this.brokerId,

@@ -670,8 +670,19 @@ export class GroupMetadataManager {
 
   /** The partition moved away: every parked request learns this broker is no longer coordinator. */
   onUnloaded(): void {
-    for (const group of this.groups.values()) this.unloadGroup(group);
+    for (const group of this.groups.values()) {
+      this.unloadGroup(group);
+      this.markDead(group, `__consumer_offsets-${this.ctx.offsetsPartition} moved away: the group is unloaded here`);
+    }
     this.groups.clear();
+  }
+
+  /** Dead: the group is gone from this coordinator (unloaded, deleted, or expired). */
+  markDead(group: ClassicGroup, reason: string): void {
+    if (group.is('Dead')) return;
+    const from = group.state;
+    group.transitionTo('Dead', this.ctx.now());
+    this.emitState(group, from, reason);
   }
 
   private unloadGroup(group: ClassicGroup): void {

@@ -98,6 +98,7 @@ export type GroupEvent =
       recordsReplayed: number;
       atMs: number;
     }
+  | { type: 'offsetsExpired'; groupIds: string[]; tombstones: number; offsetsPartition: number; atMs: number }
   | {
       type: 'offsetCommitted';
       groupId: string;

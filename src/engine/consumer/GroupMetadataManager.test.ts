@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import { isKafkaError } from '../errors';
+import { OFFSETS_TOPIC } from './GroupCoordinator';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import type {
+  GroupRequest,
+  GroupResponse,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  SyncGroupResponse,
+} from './groupProtocol';
+import { GroupTestBed } from './GroupTestBed';
+import { encodeSubscription } from './offsetsSchema';
+
+/**
+ * The coordinator's classic protocol at the wire level: raw requests from hand-driven clients,
+ * so each rule of GroupMetadataManager (core's GroupCoordinator.scala before it) is checked on its
+ * own: protocol selection, INCONSISTENT_GROUP_PROTOCOL, the join and sync timeouts, deletion and
+ * offset expiry, and Dead on unload.
+ */
+class Wire {
+  readonly coordinator: number;
+  constructor(
+    readonly bed: GroupTestBed,
+    readonly groupId: string,
+  ) {
+    bed.groups.ensureOffsetsTopic();
+    this.coordinator = bed.port.leaderOf(OFFSETS_TOPIC, groupCoordinatorPartition(groupId)) as number;
+  }
+
+  send(from: string, request: GroupRequest): { response: GroupResponse | null } {
+    const box: { response: GroupResponse | null } = { response: null };
+    this.bed.groups.network.send(from, this.coordinator, request, (r) => {
+      box.response = r as GroupResponse;
+    });
+    return box;
+  }
+
+  join(client: string, memberId: string, protocols: string[], extra: Partial<JoinGroupRequest> = {}) {
+    const metadata = encodeSubscription({
+      version: 3,
+      topics: ['t'],
+      userData: null,
+      ownedPartitions: [],
+      generationId: -1,
+      rackId: null,
+    });
+    return this.send(client, {
+      api: 'JoinGroup',
+      groupId: this.groupId,
+      sessionTimeoutMs: 10_000,
+      rebalanceTimeoutMs: 20_000,
+      memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocols: protocols.map((name) => ({ name, metadata })),
+      clientId: client,
+      clientHost: `/${client}`,
+      ...extra,
+    });
+  }
+
+  /** Join with the MEMBER_ID_REQUIRED round trip; returns the pending JoinGroup response box. */
+  joinFully(client: string, protocols: string[], extra: Partial<JoinGroupRequest> = {}) {
+    const first = this.join(client, '', protocols, extra);
+    this.bed.run(5);
+    const r = first.response as JoinGroupResponse;
+    expect(r.errorCode).toBe('MEMBER_ID_REQUIRED');
+    return { memberId: r.memberId, box: this.join(client, r.memberId, protocols, extra) };
+  }
+}
+
+const FAST = { 'group.initial.rebalance.delay.ms': 0 };
+
+describe('GroupMetadataManager (classic protocol)', () => {
+  it('selects the protocol every member supports, by vote of first preferences', () => {
+    // All three join within group.initial.rebalance.delay.ms, so they form generation 1 together.
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range', 'roundrobin']);
+    const b = wire.joinFully('b', ['roundrobin', 'range']);
+    const c = wire.joinFully('c', ['roundrobin', 'sticky', 'range']);
+    bed.run(300);
+    const responses = [a, b, c].map((x) => x.box.response as JoinGroupResponse);
+    // Candidates: range and roundrobin (all support both); votes: range 1, roundrobin 2.
+    expect(responses.map((r) => r.protocolName)).toEqual(['roundrobin', 'roundrobin', 'roundrobin']);
+    expect(responses.map((r) => r.generationId)).toEqual([1, 1, 1]);
+    // The first joiner leads and alone receives the member list.
+    expect(responses.map((r) => r.leader)).toEqual([a.memberId, a.memberId, a.memberId]);
+    expect(responses.map((r) => r.members.length)).toEqual([3, 0, 0]);
+  });
+
+  it('refuses a member with no protocol in common: INCONSISTENT_GROUP_PROTOCOL', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    const wire = new Wire(bed, 'g');
+    wire.joinFully('a', ['range']);
+    bed.run(20);
+    const x = wire.join('x', '', ['roundrobin']);
+    bed.run(5);
+    expect((x.response as JoinGroupResponse).errorCode).toBe('INCONSISTENT_GROUP_PROTOCOL');
+  });
+
+  it('a member that does not rejoin within the rebalance timeout is dropped when the join phase ends', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range'], { rebalanceTimeoutMs: 20_000, sessionTimeoutMs: 60_000 });
+    bed.run(20);
+    const gen1 = a.box.response as JoinGroupResponse;
+    wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: 1,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(20);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    // b joins; a keeps quiet (no heartbeat, no rejoin): the join phase waits its 20 s rebalance timeout.
+    const b = wire.joinFully('b', ['range'], { rebalanceTimeoutMs: 20_000, sessionTimeoutMs: 60_000 });
+    const startedAt = bed.now();
+    expect(bed.runUntil(() => b.box.response !== null, 30_000, 100)).toBe(true);
+    const r = b.box.response as JoinGroupResponse;
+    expect(r.generationId).toBe(gen1.generationId + 1);
+    expect(bed.now() - startedAt).toBeGreaterThanOrEqual(20_000);
+    expect(bed.ofType('groupMemberRemoved').map((e) => [e.memberId, e.reason])).toEqual([
+      [a.memberId, 'did not rejoin within the rebalance timeout'],
+    ]);
+    // b is now the leader of a one-member generation.
+    expect(r.leader).toBe(b.memberId);
+  });
+
+  it('members that got a join response but never SyncGroup are removed after the rebalance timeout', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range'], { rebalanceTimeoutMs: 5_000 });
+    const b = wire.joinFully('b', ['range'], { rebalanceTimeoutMs: 5_000 });
+    bed.run(300);
+    expect((b.box.response as JoinGroupResponse).generationId).toBe(1);
+    // The leader's SyncGroup completes the generation (Stable); b never sends its own.
+    const sync = wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: 1,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(20);
+    expect((sync.response as SyncGroupResponse).errorCode).toBe('NONE');
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    // b never syncs (nor heartbeats): after 5 s it is removed and the group rebalances.
+    bed.run(6_000);
+    const removed = bed.ofType('groupMemberRemoved');
+    expect(removed.map((e) => [e.memberId, e.reason])).toEqual([
+      [b.memberId, 'did not SyncGroup within the rebalance timeout'],
+    ]);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('PreparingRebalance');
+  });
+
+  it('heartbeats during the join phase answer REBALANCE_IN_PROGRESS; a stale generation ILLEGAL_GENERATION', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range'], { rebalanceTimeoutMs: 20_000 });
+    bed.run(20);
+    wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: 1,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(20);
+    wire.joinFully('b', ['range']);
+    bed.run(20);
+    const hb = wire.send('a', {
+      api: 'Heartbeat',
+      groupId: 'g',
+      generationId: 1,
+      memberId: a.memberId,
+      groupInstanceId: null,
+    });
+    const stale = wire.send('a', {
+      api: 'Heartbeat',
+      groupId: 'g',
+      generationId: 0,
+      memberId: a.memberId,
+      groupInstanceId: null,
+    });
+    const syncDuringJoin = wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: 1,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(20);
+    expect((hb.response as { errorCode: string }).errorCode).toBe('REBALANCE_IN_PROGRESS');
+    expect((stale.response as { errorCode: string }).errorCode).toBe('ILLEGAL_GENERATION');
+    expect((syncDuringJoin.response as SyncGroupResponse).errorCode).toBe('REBALANCE_IN_PROGRESS');
+  });
+
+  it('DeleteGroups refuses a group with members (NON_EMPTY_GROUP) and deletes an Empty one (Dead, tombstones)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    bed.port.createTopic('t', 1, 3);
+    const c = bed.consumer('c', { 'group.id': 'g' });
+    c.subscribe(['t']);
+    bed.pollEvery(c, 100);
+    bed.run(3_000);
+    const r = c.commitSync([{ topic: 't', partition: 0, offset: 0 }]);
+    bed.runUntil(() => r.done);
+    expect(() => bed.groups.deleteGroup('g')).toThrow(/NON_EMPTY_GROUP/);
+    try {
+      bed.groups.deleteGroup('nope');
+    } catch (e) {
+      expect(isKafkaError(e, 'GROUP_ID_NOT_FOUND') || isKafkaError(e, 'COORDINATOR_NOT_AVAILABLE')).toBe(true);
+    }
+    c.close();
+    bed.run(3_000);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Empty');
+    let result = '';
+    bed.groups.deleteGroup('g', (e) => {
+      result = e;
+    });
+    bed.run(10);
+    expect(result).toBe('NONE');
+    expect(bed.groups.groupSnapshot('g')).toBeNull();
+    expect(bed.ofType('groupStateChanged').at(-1)).toMatchObject({ to: 'Dead', reason: 'DeleteGroups' });
+    const log = bed.port.readLocalLog(1, OFFSETS_TOPIC, groupCoordinatorPartition('g'));
+    expect(log.slice(-2).map((x) => x.value)).toEqual([null, null]);
+  });
+
+  it('offsets of an Empty group expire after offsets.retention.minutes; the group goes Dead', () => {
+    const bed = new GroupTestBed({
+      coordinatorConfig: { ...FAST, 'offsets.retention.minutes': 1, 'offsets.retention.check.interval.ms': 10_000 },
+    });
+    bed.port.createTopic('t', 2, 3);
+    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
+    c.subscribe(['t']);
+    bed.pollEvery(c, 100);
+    bed.run(3_000);
+    const r = c.commitSync([
+      { topic: 't', partition: 0, offset: 0 },
+      { topic: 't', partition: 1, offset: 0 },
+    ]);
+    bed.runUntil(() => r.done);
+    bed.run(120_000);
+    // Still a member: nothing expires while the group is not Empty.
+    expect(bed.groups.groupSnapshot('g')?.offsets.length).toBe(2);
+    c.close();
+    bed.run(3_000);
+    const emptyAt = bed.now();
+    bed.run(55_000);
+    expect(bed.groups.groupSnapshot('g')?.offsets.length).toBe(2);
+    bed.run(20_000);
+    expect(bed.groups.groupSnapshot('g')).toBeNull();
+    const expired = bed.ofType('offsetsExpired');
+    expect(expired).toHaveLength(1);
+    expect(expired[0]).toMatchObject({ groupIds: ['g'], tombstones: 3 });
+    expect((expired[0]?.atMs ?? 0) - emptyAt).toBeGreaterThanOrEqual(60_000 - 3_000);
+  });
+
+  it('a coordinator that loses the partition unloads its groups: Dead there, loaded again on the new leader', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    bed.port.createTopic('t', 1, 3);
+    const c = bed.consumer('c', { 'group.id': 'g' });
+    c.subscribe(['t']);
+    bed.pollEvery(c, 100);
+    bed.run(3_000);
+    const p = groupCoordinatorPartition('g');
+    const old = bed.port.leaderOf(OFFSETS_TOPIC, p) as number;
+    bed.port.stopBroker(old);
+    bed.run(5_000);
+    const dead = bed.ofType('groupStateChanged').find((e) => e.to === 'Dead');
+    expect(dead?.coordinator).toBe(old);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    expect(bed.groups.groupSnapshot('g')?.coordinator).not.toBe(old);
+  });
+});
