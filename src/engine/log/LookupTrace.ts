@@ -111,6 +111,12 @@ export type LookupStep =
       explanation: string;
     }
   | {
+      /** A batch reaching the offset whose records from the offset on were all removed by compaction. */
+      kind: 'compacted-gap';
+      position: number;
+      explanation: string;
+    }
+  | {
       kind: 'record-found';
       offset: number;
       timestamp: number;

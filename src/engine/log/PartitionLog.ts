@@ -10,9 +10,9 @@ import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import type { LogRecoveryReport } from './LogLoader';
 import { finishLoad, loadSegments } from './LogLoader';
-import { LogSegment, type RollReason } from './LogSegment';
+import { type LogOffsetPosition, LogSegment, type RollReason } from './LogSegment';
 import { LogSegments } from './LogSegments';
-import { locateRecord } from './RecordLocator';
+import { type LocatedRecord, locateRecord } from './RecordLocator';
 import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
 import { StoreWriter } from './StoreWriter';
 
@@ -89,7 +89,7 @@ export interface OffsetLookupAnswer {
   /** Batch headers read during the forward scan (including the matching one). */
   batchesScanned: number;
   /** The record at `offset`; when compaction removed it, the next one in the batch. */
-  record: LookupRecord | null;
+  record: LookupRecord;
   exact: boolean;
 }
 
@@ -733,9 +733,26 @@ export class PartitionLog {
     if (!inRange) throw this.outOfRange(offset, trace);
     let seg = this.segments.floorSegment(offset, trace) as LogSegment;
     let idx = seg.offsetIndex.lookup(offset, trace);
-    let found = seg.searchForOffset(offset, idx.position, trace);
-    // Compaction can leave a segment without the offset (removed): continue in the next segment.
-    while (!found) {
+    let from = idx.position;
+    let scanned = 0;
+    let found: LogOffsetPosition | null = null;
+    let hit: LocatedRecord | null = null;
+    // Usually one pass. Compaction can leave the batch that reaches the offset without any record
+    // at or after it, or a whole segment without it: then the scan continues after it.
+    for (;;) {
+      found = seg.searchForOffset(offset, from, trace);
+      if (found) {
+        scanned += found.headersRead;
+        hit = locateRecord(seg.log.view(), found.header, offset);
+        if (hit) break;
+        trace?.push({
+          kind: 'compacted-gap',
+          position: found.position,
+          explanation: `The batch at byte ${found.position} spans offsets up to ${found.header.lastOffset}, but compaction removed every record from ${offset} on; keep scanning after it.`,
+        });
+        from = found.position + found.size;
+        continue;
+      }
       const nextSeg = this.segments.higherSegment(seg);
       if (!nextSeg) break;
       seg = nextSeg;
@@ -743,35 +760,32 @@ export class PartitionLog {
         kind: 'segment-chosen',
         baseOffset: seg.baseOffset,
         fileName: seg.logFileName,
-        explanation: `No batch in the previous segment reaches offset ${offset} (compaction removed it), so the scan continues in ${seg.logFileName}.`,
+        explanation: `No batch left in the previous segment holds offset ${offset} or later (compaction removed them), so the scan continues in ${seg.logFileName}.`,
       });
       idx = seg.offsetIndex.lookup(offset, trace);
-      found = seg.searchForOffset(offset, idx.position, trace);
+      from = idx.position;
     }
-    if (!found) {
+    if (!found || !hit) {
       trace?.push({ kind: 'not-found', explanation: `No batch holds offset ${offset} or any later offset.` });
       throw this.outOfRange(offset, trace);
     }
-    const hit = locateRecord(seg.log.view(), found.header, offset);
-    const record: LookupRecord | null = hit
-      ? {
-          offset: hit.offset,
-          timestamp: hit.timestamp,
-          key: hit.record.key,
-          value: hit.record.value,
-          headers: hit.record.headers,
-        }
-      : null;
+    const record: LookupRecord = {
+      offset: hit.offset,
+      timestamp: hit.timestamp,
+      key: hit.record.key,
+      value: hit.record.value,
+      headers: hit.record.headers,
+    };
     const exact = hit?.offset === offset;
     trace?.push({
       kind: 'record-found',
-      offset: record?.offset ?? offset,
-      timestamp: record?.timestamp ?? -1,
+      offset: record.offset,
+      timestamp: record.timestamp,
       position: found.position,
       exact,
       explanation: exact
         ? `Read the batch at byte ${found.position} of ${seg.logFileName} and take record ${offset} (offset delta ${offset - found.offset}).`
-        : `Offset ${offset} was removed by compaction; the next record is ${record?.offset}.`,
+        : `Offset ${offset} was removed by compaction; the next record is ${record.offset}.`,
     });
     return {
       answer: {
@@ -780,7 +794,7 @@ export class PartitionLog {
         indexEntry: idx.slot >= 0 ? seg.offsetIndex.entryInfo(idx.slot) : null,
         position: found.position,
         batch: found.header,
-        batchesScanned: found.headersRead,
+        batchesScanned: scanned,
         record,
         exact,
       },
