@@ -47,6 +47,18 @@ export class MetadataCache {
   topics = new Map<string, Map<number, PartitionMetadataState>>();
 }
 
+/** Answers one request (no per-request closure: a small object with a bound method). */
+class Reply {
+  constructor(
+    private readonly broker: Broker,
+    private readonly message: RequestMessage,
+  ) {}
+
+  send(r: KafkaResponse): void {
+    if (this.broker.state !== 'down') this.broker.network.reply(this.message, r);
+  }
+}
+
 export class Broker {
   state: BrokerState = 'down';
   downHow: BrokerDownHow | null = null;
@@ -86,6 +98,10 @@ export class Broker {
 
   get node(): string {
     return brokerNodeId(this.id);
+  }
+
+  get network() {
+    return this.services.network;
   }
 
   get isRunning(): boolean {
@@ -333,9 +349,8 @@ export class Broker {
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
     const body = message.body;
-    const reply = (r: KafkaResponse) => {
-      if (this.state !== 'down') this.services.network.reply(message, r);
-    };
+    const replier = new Reply(this, message);
+    const reply = replier.send.bind(replier);
     switch (body.api) {
       case 'Produce':
         this.replicaManager.handleProduce(body, reply);

@@ -106,10 +106,11 @@ export class Network {
   private readonly isolated = new Set<NodeId>();
   /** Detached without resetting connections: the machine itself is off, nothing answers. */
   private readonly powerless = new Set<NodeId>();
-  private readonly linkLatency = new Map<string, number>();
-  private readonly lastArrival = new Map<string, number>();
+  /** Per directed link: its latency override and when its last message arrives (FIFO). */
+  private readonly links = new Map<NodeId, Map<NodeId, { latencyMs: number | null; lastArrivalMs: number }>>();
   private readonly outstanding = new Map<number, Outstanding>();
   private nextMessageId = 1;
+  private readonly deliverFn = (message: NetworkMessage) => this.deliver(message);
   private nextCorrelationId = 1;
   latencyMs: number;
 
@@ -186,13 +187,13 @@ export class Network {
   setLatency(ms: number, a?: NodeId, b?: NodeId): void {
     if (a === undefined || b === undefined) this.latencyMs = ms;
     else {
-      this.linkLatency.set(`${a}|${b}`, ms);
-      this.linkLatency.set(`${b}|${a}`, ms);
+      this.link(a, b).latencyMs = ms;
+      this.link(b, a).latencyMs = ms;
     }
   }
 
   latency(from: NodeId, to: NodeId): number {
-    return this.linkLatency.get(`${from}|${to}`) ?? this.latencyMs;
+    return this.links.get(from)?.get(to)?.latencyMs ?? this.latencyMs;
   }
 
   /** Sends a request; returns its correlation id (the response carries the same one). */
@@ -237,10 +238,24 @@ export class Network {
     this.outstanding.delete(correlationId);
   }
 
+  private link(from: NodeId, to: NodeId): { latencyMs: number | null; lastArrivalMs: number } {
+    let m = this.links.get(from);
+    if (!m) {
+      m = new Map();
+      this.links.set(from, m);
+    }
+    let l = m.get(to);
+    if (!l) {
+      l = { latencyMs: null, lastArrivalMs: 0 };
+      m.set(to, l);
+    }
+    return l;
+  }
+
   private arrival(from: NodeId, to: NodeId): number {
-    const link = `${from}|${to}`;
-    const at = Math.max(this.scheduler.now() + this.latency(from, to), this.lastArrival.get(link) ?? 0);
-    this.lastArrival.set(link, at);
+    const l = this.link(from, to);
+    const at = Math.max(this.scheduler.now() + (l.latencyMs ?? this.latencyMs), l.lastArrivalMs);
+    l.lastArrivalMs = at;
     return at;
   }
 
@@ -267,7 +282,7 @@ export class Network {
       this.drop(message, senderProblem);
       return;
     }
-    this.scheduler.scheduleAt(message.arriveAtMs, () => this.deliver(message));
+    this.scheduler.scheduleCall(message.arriveAtMs, this.deliverFn, message);
   }
 
   private deliver(message: NetworkMessage): void {

@@ -2,7 +2,7 @@ import type { RecordBatchHeader } from '../codec';
 import type { LogConfig, LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import type { EpochEntry, LogAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
-import { readBatches } from './ReplicaLog';
+import { readBatchHeaders } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
 /**
@@ -25,7 +25,7 @@ export class PartitionLogReplica implements ReplicaLog {
   }
 
   appendAsLeader(records: Uint8Array, leaderEpoch: number): LogAppendInfo {
-    const headers = readBatches(records);
+    const headers = readBatchHeaders(records);
     const info = this.log.appendAsLeader(records, leaderEpoch);
     return toAppendInfo(
       headers.map((h, i) => {
@@ -38,7 +38,7 @@ export class PartitionLogReplica implements ReplicaLog {
 
   appendAsFollower(records: Uint8Array): LogAppendInfo {
     const end = this.log.logEndOffset;
-    const headers = readBatches(records);
+    const headers = readBatchHeaders(records);
     // Drop batches we already hold (a fetch may start inside a batch we have).
     const fresh = headers.filter((h) => h.lastOffset >= end);
     if (fresh.length === 0) return toAppendInfo([]);

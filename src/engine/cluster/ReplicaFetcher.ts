@@ -3,7 +3,7 @@ import type { ResponseMessage } from './Network';
 import type { Partition } from './Partition';
 import { tpKey } from './ReplicaManager';
 import type { ReplicaManager } from './ReplicaManager';
-import { brokerNodeId, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
+import { brokerNodeId, type FetchRequest, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
 
 /**
  * A follower broker's fetcher for one leader broker (Kafka's ReplicaFetcherThread, one per
@@ -68,9 +68,13 @@ export class ReplicaFetcher {
 
   maybeSend(): void {
     if (this.stopped || this.inFlight !== null || this.wakeAt !== null) return;
-    for (const [key, s] of this.states) if (!this.valid(s)) this.states.delete(key);
+    let truncatingCount = 0;
+    for (const [key, s] of this.states) {
+      if (!this.valid(s)) this.states.delete(key);
+      else if (s.state === 'truncating') truncatingCount++;
+    }
     if (this.states.size === 0) return;
-    const truncating = [...this.states.values()].filter((s) => s.state === 'truncating');
+    const truncating = truncatingCount === 0 ? [] : [...this.states.values()].filter((s) => s.state === 'truncating');
     // A partition with an empty epoch cache has nothing to compare: start fetching at its LEO.
     for (const s of truncating) {
       if (s.partition.log.latestEpoch() === null) {
@@ -96,6 +100,24 @@ export class ReplicaFetcher {
       });
     } else {
       const c = this.services.config;
+      const topics: FetchRequest['topics'] = [];
+      for (const st of this.states.values()) {
+        const p = st.partition;
+        let entry: FetchRequest['topics'][number] | undefined;
+        for (const t of topics) if (t.topic === p.topic) entry = t;
+        if (!entry) {
+          entry = { topic: p.topic, partitions: [] };
+          topics.push(entry);
+        }
+        entry.partitions.push({
+          partition: p.partition,
+          currentLeaderEpoch: st.leaderEpoch,
+          fetchOffset: p.logEndOffset(),
+          lastFetchedEpoch: p.log.latestEpoch() ?? -1,
+          logStartOffset: p.log.logStartOffset(),
+          partitionMaxBytes: c['replica.fetch.max.bytes'],
+        });
+      }
       cid = this.services.network.send(this.node, to, {
         api: 'Fetch',
         replicaId: this.brokerId,
@@ -103,27 +125,21 @@ export class ReplicaFetcher {
         minBytes: c['replica.fetch.min.bytes'],
         maxBytes: c['replica.fetch.max.bytes'],
         isolationLevel: 0,
-        topics: groupByTopic([...this.states.values()]).map(([topic, list]) => ({
-          topic,
-          partitions: list.map((s) => ({
-            partition: s.partition.partition,
-            currentLeaderEpoch: s.leaderEpoch,
-            fetchOffset: s.partition.logEndOffset(),
-            lastFetchedEpoch: s.partition.log.latestEpoch() ?? -1,
-            logStartOffset: s.partition.log.logStartOffset(),
-            partitionMaxBytes: c['replica.fetch.max.bytes'],
-          })),
-        })),
+        topics,
       });
     }
     this.inFlight = cid;
-    this.services.scheduler.schedule(this.services.config['replica.socket.timeout.ms'], () => {
-      if (this.inFlight !== cid) return;
-      this.services.network.abandon(cid);
-      this.inFlight = null;
-      this.backoff();
-    });
+    const s = this.services.scheduler;
+    s.scheduleCall(s.now() + this.services.config['replica.socket.timeout.ms'], this.timeoutFn, cid);
   }
+
+  /** replica.socket.timeout.ms passed without a response to request `cid`. */
+  private readonly timeoutFn = (cid: number) => {
+    if (this.inFlight !== cid) return;
+    this.services.network.abandon(cid);
+    this.inFlight = null;
+    this.backoff();
+  };
 
   private backoff(): void {
     if (this.stopped || this.wakeAt !== null) return;

@@ -73,7 +73,23 @@ export interface ReplicaLog {
   updateConfig?(config: import('./TopicConfig').TopicConfig): void;
 }
 
-/** Validates and re-bases a produce request's batches: shared by every ReplicaLog. */
+/**
+ * The batch headers of a records buffer, structure checked but CRCs not (the log validates
+ * CRCs on append; bookkeeping needs only the headers).
+ */
+export function readBatchHeaders(records: Uint8Array): RecordBatchHeader[] {
+  const headers: RecordBatchHeader[] = [];
+  let position = 0;
+  while (position < records.length) {
+    const header = readBatchHeader(records, position);
+    headers.push(header);
+    position += header.sizeInBytes;
+  }
+  if (headers.length === 0) throw new KafkaError('INVALID_RECORD', 'no record batch in the request', {});
+  return headers;
+}
+
+/** Reads every batch header and validates each CRC. */
 export function readBatches(records: Uint8Array): RecordBatchHeader[] {
   const headers: RecordBatchHeader[] = [];
   let position = 0;

@@ -3,7 +3,7 @@ import type { BrokerServices } from './BrokerServices';
 import type { ClusterEvent } from './events';
 import { Partition } from './Partition';
 import type { ReplicaLog } from './ReplicaLog';
-import { readBatches } from './ReplicaLog';
+import { readBatches, readBatchHeaders } from './ReplicaLog';
 import {
   type AlterPartitionResponse,
   CONSUMER_REPLICA_ID,
@@ -43,24 +43,70 @@ export interface HostedLog {
   checkpointedHighWatermark: number;
 }
 
-interface DelayedProduce {
-  topic: string;
-  partition: number;
-  requiredOffset: number;
-  baseOffset: number;
-  leaderEpoch: number;
-  createdMs: number;
-  deadlineMs: number;
-  respond: (r: ProducePartitionResponse) => void;
-  done: boolean;
+/** A produce request waiting for its partitions' answers (some wait in the purgatory). */
+class PendingProduce {
+  readonly responses: { topic: string; partitions: ProducePartitionResponse[] }[] = [];
+  waiting = 0;
+
+  constructor(
+    readonly acks: number,
+    private readonly respond: (r: ProduceResponse) => void,
+  ) {}
+
+  complete(topicIndex: number, slot: number, r: ProducePartitionResponse): void {
+    const entry = this.responses[topicIndex];
+    if (entry) entry.partitions[slot] = r;
+    this.waiting--;
+    this.maybeFinish();
+  }
+
+  maybeFinish(): void {
+    if (this.waiting > 0 || this.acks === 0) return;
+    this.respond({ api: 'Produce', responses: this.responses, throttleTimeMs: 0 });
+  }
 }
 
-interface DelayedFetch {
-  keys: string[];
-  deadlineMs: number;
-  complete: () => boolean;
-  expire: () => void;
-  done: boolean;
+/** acks=all: a batch waiting until the high watermark passes it (Kafka's DelayedProduce). */
+class DelayedProduce {
+  pending: PendingProduce | null = null;
+  topicIndex = 0;
+  slot = 0;
+  done = false;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly requiredOffset: number,
+    readonly baseOffset: number,
+    readonly leaderEpoch: number,
+    readonly createdMs: number,
+  ) {}
+}
+
+/** A fetch held until there is something to return or maxWaitMs passes (Kafka's DelayedFetch). */
+class DelayedFetch {
+  done = false;
+
+  constructor(
+    readonly request: FetchRequest,
+    readonly isFollower: boolean,
+    readonly respond: (r: FetchResponse) => void,
+    readonly keys: string[],
+  ) {}
+}
+
+const EMPTY_RECORDS = new Uint8Array(0);
+
+function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = -1, lso = -1): FetchPartitionResponse {
+  return {
+    partitionIndex,
+    errorCode,
+    highWatermark: hw,
+    lastStableOffset: hw,
+    logStartOffset: lso,
+    divergingEpoch: null,
+    records: EMPTY_RECORDS,
+  };
 }
 
 export const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
@@ -219,35 +265,23 @@ export class ReplicaManager {
 
   handleProduce(request: ProduceRequest, respond: (r: ProduceResponse) => void): void {
     const now = this.now();
-    const results: { topic: string; partitions: (ProducePartitionResponse | null)[] }[] = [];
-    let waiting = 0;
-    const finish = () => {
-      if (request.acks === 0) return;
-      respond({
-        api: 'Produce',
-        responses: results.map((r) => ({ topic: r.topic, partitions: r.partitions as ProducePartitionResponse[] })),
-        throttleTimeMs: 0,
-      });
-    };
+    const pending = new PendingProduce(request.acks, respond);
     for (const td of request.topicData) {
-      const entry = { topic: td.topic, partitions: [] as (ProducePartitionResponse | null)[] };
-      results.push(entry);
+      const entry = { topic: td.topic, partitions: [] as ProducePartitionResponse[] };
+      pending.responses.push(entry);
       for (const pd of td.partitions) {
         const slot = entry.partitions.length;
-        entry.partitions.push(null);
         const outcome = this.appendToLeader(td.topic, pd.partition, pd.records, request.acks, request.timeoutMs, now);
-        if (outcome.kind === 'done') entry.partitions[slot] = outcome.response;
-        else {
-          waiting++;
-          outcome.delayed.respond = (r) => {
-            entry.partitions[slot] = r;
-            waiting--;
-            if (waiting === 0) finish();
-          };
-        }
+        if (outcome instanceof DelayedProduce) {
+          entry.partitions.push(this.errorResponse(pd.partition, 'REQUEST_TIMED_OUT', null));
+          outcome.pending = pending;
+          outcome.topicIndex = pending.responses.length - 1;
+          outcome.slot = slot;
+          pending.waiting++;
+        } else entry.partitions.push(outcome);
       }
     }
-    if (waiting === 0) finish();
+    pending.maybeFinish();
   }
 
   private errorResponse(partition: number, errorCode: ErrorCode, message: string | null, logStartOffset = -1) {
@@ -269,48 +303,33 @@ export class ReplicaManager {
     acks: number,
     timeoutMs: number,
     now: number,
-  ): { kind: 'done'; response: ProducePartitionResponse } | { kind: 'delayed'; delayed: DelayedProduce } {
+  ): ProducePartitionResponse | DelayedProduce {
     const p = this.partitions.get(tpKey(topic, partitionIndex));
-    const report = (errorCode: ErrorCode, baseOffset = -1, lastOffset = -1, duplicate = false) =>
-      this.emit({
-        type: 'produceHandled',
-        broker: this.brokerId,
-        topic,
-        partition: partitionIndex,
-        acks,
-        errorCode,
-        baseOffset,
-        lastOffset,
-        duplicate,
-        atMs: now,
-      });
     if (!p) {
       const known = this.services.metadataHasPartition(topic, partitionIndex);
       const code: ErrorCode = known ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION';
-      report(code);
-      return { kind: 'done', response: this.errorResponse(partitionIndex, code, null) };
+      this.reportProduce(topic, partitionIndex, acks, code, -1, -1, false, now);
+      return this.errorResponse(partitionIndex, code, null);
     }
     if (!p.isLeader) {
-      report('NOT_LEADER_OR_FOLLOWER');
-      return { kind: 'done', response: this.errorResponse(partitionIndex, 'NOT_LEADER_OR_FOLLOWER', null) };
+      this.reportProduce(topic, partitionIndex, acks, 'NOT_LEADER_OR_FOLLOWER', -1, -1, false, now);
+      return this.errorResponse(partitionIndex, 'NOT_LEADER_OR_FOLLOWER', null);
     }
     const minIsr = p.config['min.insync.replicas'];
     if (acks === -1 && p.isr.length < minIsr) {
       const msg = `The size of the current ISR [${p.isr.join(', ')}] is insufficient to satisfy the min.isr requirement of ${minIsr}`;
-      report('NOT_ENOUGH_REPLICAS');
-      return {
-        kind: 'done',
-        response: this.errorResponse(partitionIndex, 'NOT_ENOUGH_REPLICAS', msg, p.log.logStartOffset()),
-      };
+      this.reportProduce(topic, partitionIndex, acks, 'NOT_ENOUGH_REPLICAS', -1, -1, false, now);
+      return this.errorResponse(partitionIndex, 'NOT_ENOUGH_REPLICAS', msg, p.log.logStartOffset());
     }
     let baseOffset: number;
     let lastOffset: number;
     let duplicate = false;
     try {
-      const headers = readBatches(records);
+      const headers = readBatchHeaders(records);
       // Idempotence: every batch is checked before anything is written.
       const dups = headers.map((h) => p.producerState.checkLeaderAppend(h));
       if (dups.every((d) => d !== null)) {
+        readBatches(records); // a duplicate is still refused if corrupt (the log checks the rest)
         duplicate = true;
         baseOffset = (dups[0] as { firstOffset: number }).firstOffset;
         lastOffset = (dups[dups.length - 1] as { lastOffset: number }).lastOffset;
@@ -336,18 +355,10 @@ export class ReplicaManager {
       }
     } catch (e) {
       const code: ErrorCode = isKafkaError(e) ? e.code : 'UNKNOWN_SERVER_ERROR';
-      report(code);
-      return {
-        kind: 'done',
-        response: this.errorResponse(
-          partitionIndex,
-          code,
-          e instanceof Error ? e.message : null,
-          p.log.logStartOffset(),
-        ),
-      };
+      this.reportProduce(topic, partitionIndex, acks, code, -1, -1, false, now);
+      return this.errorResponse(partitionIndex, code, e instanceof Error ? e.message : null, p.log.logStartOffset());
     }
-    report('NONE', baseOffset, lastOffset, duplicate);
+    this.reportProduce(topic, partitionIndex, acks, 'NONE', baseOffset, lastOffset, duplicate, now);
     const ok: ProducePartitionResponse = {
       partition: partitionIndex,
       errorCode: 'NONE',
@@ -357,21 +368,11 @@ export class ReplicaManager {
       recordErrors: [],
       errorMessage: null,
     };
-    if (acks !== -1 || p.highWatermark > lastOffset) return { kind: 'done', response: ok };
-    const delayed: DelayedProduce = {
-      topic,
-      partition: partitionIndex,
-      requiredOffset: lastOffset + 1,
-      baseOffset,
-      leaderEpoch: p.leaderEpoch,
-      createdMs: now,
-      deadlineMs: now + timeoutMs,
-      respond: () => {},
-      done: false,
-    };
+    if (acks !== -1 || p.highWatermark > lastOffset) return ok;
+    const delayed = new DelayedProduce(topic, partitionIndex, lastOffset + 1, baseOffset, p.leaderEpoch, now);
     this.delayedProduces.push(delayed);
-    this.services.scheduler.schedule(timeoutMs, () => this.expireProduce(delayed));
-    return { kind: 'delayed', delayed };
+    this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
+    return delayed;
   }
 
   /** Kafka's DelayedProduce.tryComplete via Partition.checkEnoughReplicasReachOffset. */
@@ -400,7 +401,7 @@ export class ReplicaManager {
       waitedMs: now - d.createdMs,
       atMs: now,
     });
-    d.respond({
+    d.pending?.complete(d.topicIndex, d.slot, {
       partition: d.partition,
       errorCode: code,
       baseOffset: code === 'NONE' ? d.baseOffset : -1,
@@ -408,6 +409,32 @@ export class ReplicaManager {
       logStartOffset: this.partitions.get(tpKey(d.topic, d.partition))?.log.logStartOffset() ?? -1,
       recordErrors: [],
       errorMessage: null,
+    });
+  }
+
+  private readonly expireProduceFn = (d: DelayedProduce) => this.expireProduce(d);
+
+  private reportProduce(
+    topic: string,
+    partition: number,
+    acks: number,
+    errorCode: ErrorCode,
+    baseOffset: number,
+    lastOffset: number,
+    duplicate: boolean,
+    atMs: number,
+  ): void {
+    this.emit({
+      type: 'produceHandled',
+      broker: this.brokerId,
+      topic,
+      partition,
+      acks,
+      errorCode,
+      baseOffset,
+      lastOffset,
+      duplicate,
+      atMs,
     });
   }
 
@@ -529,49 +556,51 @@ export class ReplicaManager {
 
   handleFetch(request: FetchRequest, respond: (r: FetchResponse) => void): void {
     const isFollower = request.replicaId !== CONSUMER_REPLICA_ID;
-    const build = (): { response: FetchResponse; bytes: number; errors: boolean } => {
-      let bytes = 0;
-      let errors = false;
-      const responses = request.topics.map((t) => ({
-        topic: t.topic,
-        partitions: t.partitions.map((fp) => {
-          const r = this.readPartition(t.topic, fp, request.replicaId, isFollower);
-          bytes += r.records.length;
-          if (r.errorCode !== 'NONE') errors = true;
-          return r;
-        }),
-      }));
-      return { response: { api: 'Fetch', throttleTimeMs: 0, errorCode: 'NONE', responses }, bytes, errors };
-    };
-    const first = build();
+    const first = this.buildFetchResponse(request, isFollower);
     if (request.maxWaitMs <= 0 || first.bytes >= request.minBytes || first.errors) {
       respond(first.response);
       return;
     }
     // Long poll: hold the fetch until data arrives (for a consumer: until the HW moves) or maxWait.
-    const keys = request.topics.flatMap((t) => t.partitions.map((p) => tpKey(t.topic, p.partition)));
-    const delayed: DelayedFetch = {
-      keys,
-      deadlineMs: this.now() + request.maxWaitMs,
-      done: false,
-      complete: () => {
-        const again = this.peekFetchBytes(request, isFollower);
-        if (again < request.minBytes) return false;
-        delayed.done = true;
-        respond(build().response);
-        return true;
-      },
-      expire: () => {
-        if (delayed.done) return;
-        delayed.done = true;
-        respond(build().response);
-      },
-    };
+    const keys: string[] = [];
+    for (const t of request.topics) for (const fp of t.partitions) keys.push(tpKey(t.topic, fp.partition));
+    const delayed = new DelayedFetch(request, isFollower, respond, keys);
     this.delayedFetches.push(delayed);
-    this.services.scheduler.schedule(request.maxWaitMs, () => {
-      delayed.expire();
-      this.delayedFetches = this.delayedFetches.filter((d) => !d.done);
-    });
+    this.services.scheduler.scheduleCall(this.now() + request.maxWaitMs, this.expireFetchFn, delayed);
+  }
+
+  private readonly expireFetchFn = (d: DelayedFetch) => {
+    if (!d.done) {
+      d.done = true;
+      d.respond(this.buildFetchResponse(d.request, d.isFollower).response);
+    }
+    this.delayedFetches = this.delayedFetches.filter((x) => !x.done);
+  };
+
+  private tryCompleteFetch(d: DelayedFetch): void {
+    if (d.done || this.peekFetchBytes(d.request, d.isFollower) < d.request.minBytes) return;
+    d.done = true;
+    d.respond(this.buildFetchResponse(d.request, d.isFollower).response);
+  }
+
+  private buildFetchResponse(
+    request: FetchRequest,
+    isFollower: boolean,
+  ): { response: FetchResponse; bytes: number; errors: boolean } {
+    let bytes = 0;
+    let errors = false;
+    const responses: FetchResponse['responses'] = [];
+    for (const t of request.topics) {
+      const partitions: FetchPartitionResponse[] = [];
+      for (const fp of t.partitions) {
+        const r = this.readPartition(t.topic, fp, request.replicaId, isFollower);
+        bytes += r.records.length;
+        if (r.errorCode !== 'NONE') errors = true;
+        partitions.push(r);
+      }
+      responses.push({ topic: t.topic, partitions });
+    }
+    return { response: { api: 'Fetch', throttleTimeMs: 0, errorCode: 'NONE', responses }, bytes, errors };
   }
 
   private peekFetchBytes(request: FetchRequest, isFollower: boolean): number {
@@ -589,7 +618,7 @@ export class ReplicaManager {
 
   private completeDelayedFetches(key: string): void {
     if (this.delayedFetches.length === 0) return;
-    for (const d of this.delayedFetches) if (!d.done && d.keys.includes(key)) d.complete();
+    for (const d of this.delayedFetches) if (!d.done && d.keys.includes(key)) this.tryCompleteFetch(d);
     this.delayedFetches = this.delayedFetches.filter((d) => !d.done);
   }
 
@@ -600,28 +629,22 @@ export class ReplicaManager {
     isFollower: boolean,
   ): FetchPartitionResponse {
     const p = this.partitions.get(tpKey(topic, fp.partition));
-    const empty = (errorCode: ErrorCode, hw = -1, lso = -1): FetchPartitionResponse => ({
-      partitionIndex: fp.partition,
-      errorCode,
-      highWatermark: hw,
-      lastStableOffset: hw,
-      logStartOffset: lso,
-      divergingEpoch: null,
-      records: new Uint8Array(0),
-    });
+    const empty = emptyFetchPartition;
     if (!p)
       return empty(
+        fp.partition,
         this.services.metadataHasPartition(topic, fp.partition)
           ? 'NOT_LEADER_OR_FOLLOWER'
           : 'UNKNOWN_TOPIC_OR_PARTITION',
       );
-    if (!p.isLeader) return empty('NOT_LEADER_OR_FOLLOWER');
-    if (fp.currentLeaderEpoch >= 0 && fp.currentLeaderEpoch < p.leaderEpoch) return empty('FENCED_LEADER_EPOCH');
-    if (fp.currentLeaderEpoch > p.leaderEpoch) return empty('UNKNOWN_LEADER_EPOCH');
+    if (!p.isLeader) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
+    if (fp.currentLeaderEpoch >= 0 && fp.currentLeaderEpoch < p.leaderEpoch)
+      return empty(fp.partition, 'FENCED_LEADER_EPOCH');
+    if (fp.currentLeaderEpoch > p.leaderEpoch) return empty(fp.partition, 'UNKNOWN_LEADER_EPOCH');
     const now = this.now();
     const log = p.log;
     if (isFollower) {
-      if (!p.replicas.includes(replicaId)) return empty('NOT_LEADER_OR_FOLLOWER');
+      if (!p.replicas.includes(replicaId)) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
       const s = p.updateFollowerFetchState(replicaId, fp.fetchOffset, now);
       this.emit({
         type: 'followerStateUpdated',
@@ -638,13 +661,18 @@ export class ReplicaManager {
     }
     const maxOffset = isFollower ? log.logEndOffset() : p.highWatermark;
     if (fp.fetchOffset < log.logStartOffset() || fp.fetchOffset > log.logEndOffset())
-      return empty('OFFSET_OUT_OF_RANGE', p.highWatermark, log.logStartOffset());
-    let records: Uint8Array = new Uint8Array(0);
+      return empty(fp.partition, 'OFFSET_OUT_OF_RANGE', p.highWatermark, log.logStartOffset());
+    let records: Uint8Array = EMPTY_RECORDS;
     if (fp.fetchOffset < maxOffset) {
       try {
         records = log.read(fp.fetchOffset, Math.max(1, fp.partitionMaxBytes), maxOffset);
       } catch (e) {
-        return empty(isKafkaError(e) ? e.code : 'UNKNOWN_SERVER_ERROR', p.highWatermark, log.logStartOffset());
+        return empty(
+          fp.partition,
+          isKafkaError(e) ? e.code : 'UNKNOWN_SERVER_ERROR',
+          p.highWatermark,
+          log.logStartOffset(),
+        );
       }
     }
     return {

@@ -13,7 +13,8 @@ interface Task {
   id: TaskId;
   at: number;
   seq: number;
-  fn: () => void;
+  fn: (arg: unknown) => void;
+  arg: unknown;
 }
 
 export class Scheduler {
@@ -34,8 +35,16 @@ export class Scheduler {
   }
 
   scheduleAt(atMs: number, fn: () => void): TaskId {
+    return this.scheduleCall(atMs, fn as (arg: unknown) => void, undefined);
+  }
+
+  /**
+   * Runs fn(arg) at atMs. Hot paths pass one long-lived fn and vary the argument, instead of
+   * allocating a closure per task.
+   */
+  scheduleCall<T>(atMs: number, fn: (arg: T) => void, arg: T): TaskId {
     const seq = this.nextSeq++;
-    const task: Task = { id: seq, at: Math.max(atMs, this.clock.now()), seq, fn };
+    const task: Task = { id: seq, at: Math.max(atMs, this.clock.now()), seq, fn: fn as (arg: unknown) => void, arg };
     this.push(task);
     return task.id;
   }
@@ -81,7 +90,7 @@ export class Scheduler {
       if (due === null || due > targetMs) break;
       const task = this.pop() as Task;
       if (task.at > this.clock.now()) this.clock.set(task.at);
-      task.fn();
+      task.fn(task.arg);
       ran++;
     }
     if (targetMs > this.clock.now()) this.clock.set(targetMs);
