@@ -106,14 +106,12 @@ export type LookupStep =
       sizeInBytes: number;
       maxTimestamp: number;
       recordCount: number;
-      /** Whether this batch holds the answer (the scan stops here). */
+      /**
+       * Whether this batch holds the answer (the scan stops here). After compaction a batch can
+       * reach the offset yet hold no record at or after it: it then appears a second time, with
+       * match false, and the scan goes on.
+       */
       match: boolean;
-      explanation: string;
-    }
-  | {
-      /** A batch reaching the offset whose records from the offset on were all removed by compaction. */
-      kind: 'compacted-gap';
-      position: number;
       explanation: string;
     }
   | {

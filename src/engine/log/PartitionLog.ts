@@ -745,10 +745,17 @@ export class PartitionLog {
         scanned += found.headersRead;
         hit = locateRecord(seg.log.view(), found.header, offset);
         if (hit) break;
+        const h = found.header;
         trace?.push({
-          kind: 'compacted-gap',
+          kind: 'batch-header',
           position: found.position,
-          explanation: `The batch at byte ${found.position} spans offsets up to ${found.header.lastOffset}, but compaction removed every record from ${offset} on; keep scanning after it.`,
+          baseOffset: h.baseOffset,
+          lastOffset: h.lastOffset,
+          sizeInBytes: h.sizeInBytes,
+          maxTimestamp: h.maxTimestamp,
+          recordCount: h.recordCount,
+          match: false,
+          explanation: `Inside, the batch at byte ${found.position} has no record at or after ${offset}: compaction removed them (the batch keeps its last offset ${h.lastOffset}), so skip its ${h.sizeInBytes} bytes and read on.`,
         });
         from = found.position + found.size;
         continue;
