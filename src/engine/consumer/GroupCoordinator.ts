@@ -20,7 +20,7 @@ import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 export const OFFSETS_TOPIC = '__consumer_offsets';
 
 /** Keyed timers on the engine scheduler; a shard cancels all of its timers when unloaded. */
-class ShardTimer implements CoordinatorTimer {
+export class ShardTimer implements CoordinatorTimer {
   private readonly tasks = new Map<string, TaskId>();
   constructor(private readonly scheduler: Scheduler) {}
 
