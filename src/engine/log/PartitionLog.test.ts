@@ -190,6 +190,9 @@ describe('PartitionLog lookup', () => {
     expect(log.lookupByTimestamp(T0 + 99_999).answer).toBeNull();
     expect(log.lookupByTimestamp(-2).answer?.offset).toBe(0);
     expect(log.lookupByTimestamp(-1).answer?.offset).toBe(60);
+    // MAX_TIMESTAMP (-3, KIP-734): the record holding the largest timestamp, not its batch's last offset.
+    log.appendAsLeader(makeBatch([{ timestamp: T0 + 9_000_000 }, { timestamp: T0 + 5 }, { timestamp: T0 + 6 }]), 3);
+    expect(log.lookupByTimestamp(-3).answer).toMatchObject({ offset: 60, timestamp: T0 + 9_000_000, leaderEpoch: 3 });
     const { trace } = log.lookupByTimestamp(T0 + 2550);
     expect(trace.some((s) => s.kind === 'segment-timestamp-check' && s.skipped)).toBe(true);
     expect(trace.some((s) => s.kind === 'index-result' && s.file === '.timeindex')).toBe(true);

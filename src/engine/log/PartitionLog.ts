@@ -842,16 +842,41 @@ export class PartitionLog {
       };
     }
     if (timestamp === MAX_TIMESTAMP) {
+      // KIP-734: the offset of the record with the largest timestamp (the first such record).
       let best: LogSegment | null = null;
       for (const s of this.segments.values) if (!best || s.maxTimestampSoFar > best.maxTimestampSoFar) best = s;
       if (!best || best.maxTimestampSoFar < 0) return { answer: null, trace: trace ?? [] };
+      const max = best.maxTimestampSoFar;
+      const found = best.searchForOffset(
+        best.offsetOfMaxTimestampSoFar,
+        best.offsetIndex.lookup(best.offsetOfMaxTimestampSoFar).position,
+      );
+      let offset = best.offsetOfMaxTimestampSoFar;
+      if (found) {
+        const h = found.header;
+        for (const r of decodeBatchRecords(best.log.view(), h)) {
+          const ts = (h.attributes & 0x08) !== 0 ? h.maxTimestamp : h.baseTimestamp + r.timestampDelta;
+          if (ts === max) {
+            offset = h.baseOffset + r.offsetDelta;
+            break;
+          }
+        }
+      }
+      trace?.push({
+        kind: 'record-found',
+        offset,
+        timestamp: max,
+        position: found?.position ?? -1,
+        exact: true,
+        explanation: `Timestamp -3 means "max timestamp": record ${offset} carries the largest timestamp, ${max}.`,
+      });
       return {
         answer: {
-          timestamp: best.maxTimestampSoFar,
-          offset: best.offsetOfMaxTimestampSoFar,
-          leaderEpoch: latestEpoch,
+          timestamp: max,
+          offset,
+          leaderEpoch: found && found.header.partitionLeaderEpoch >= 0 ? found.header.partitionLeaderEpoch : null,
           segmentBaseOffset: best.baseOffset,
-          position: -1,
+          position: found?.position ?? -1,
         },
         trace: trace ?? [],
       };
