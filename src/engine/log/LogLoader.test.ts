@@ -222,6 +222,32 @@ describe('PartitionLog.load (recovery)', () => {
     expect(store.files.get(indexPath)).toEqual(good);
   });
 
+  it('rebuilds missing index files and deletes index files that have no .log', async () => {
+    const { store, log } = await writtenLog();
+    const first = log.logSegments[0];
+    const indexPath = `${DIR}/${first?.indexFileName}`;
+    const timeIndexPath = `${DIR}/${first?.timeIndexFileName}`;
+    const good = store.files.get(indexPath) as Uint8Array;
+    store.files.delete(indexPath);
+    store.files.delete(timeIndexPath);
+    store.files.set(`${DIR}/00000000000099999999.index`, new Uint8Array(16));
+    const writer = new StoreWriter(store);
+    const { report } = await PartitionLog.load(
+      store,
+      DIR,
+      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
+      new ManualClock(T0),
+      writer,
+    );
+    expect(report.segments[0]?.offsetIndex).toMatchObject({ storedEntries: null, rebuilt: true });
+    expect(report.segments[0]?.timeIndex).toMatchObject({ storedEntries: null, rebuilt: true });
+    expect(report.strayFiles).toEqual([`${DIR}/00000000000099999999.index`]);
+    await writer.settled();
+    expect(store.files.get(indexPath)).toEqual(good);
+    expect(store.files.has(timeIndexPath)).toBe(true);
+    expect(store.files.has(`${DIR}/00000000000099999999.index`)).toBe(false);
+  });
+
   it('loads a real Kafka 3.7.0 partition directory and finds its index files already correct', async () => {
     const dir = join(import.meta.dirname, '..', 'codec', 'fixtures', 'kafka-3.7.0', '__consumer_offsets-6');
     const store = new MapStore();
