@@ -1,6 +1,9 @@
 import type { Scheduler, TaskId } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
-import { assignPartitions } from './assignors/assignPartitions';
+import { assignPartitions, explainAssignment } from './assignors/assignPartitions';
+
+/** Up to this many partitions, the leader also records every decision of its assignor. */
+const EXPLAIN_MAX_PARTITIONS = 2_000;
 import type { ClusterPort } from './ClusterPort';
 import type { ConsumerConfig } from './ConsumerConfig';
 import type { ConsumerResponse } from './fetchProtocol';
@@ -369,7 +372,24 @@ export class ConsumerCoordinator {
     this.assignmentSnapshot = { ...partitionsPerTopic };
     this.groupSubscription = allTopics;
     for (const m of members) m.topics = m.topics.filter((t) => t in partitionsPerTopic);
-    const result = assignPartitions(strategy, members, partitionsPerTopic);
+    // Small groups get the assignor's step-by-step explanation for the UI; big ones just the result.
+    const total = Object.values(partitionsPerTopic).reduce((n, c) => n + c, 0);
+    const explanation =
+      total <= EXPLAIN_MAX_PARTITIONS ? explainAssignment(strategy, members, partitionsPerTopic) : null;
+    const result = explanation?.assignment ?? assignPartitions(strategy, members, partitionsPerTopic);
+    this.ctx.emit({
+      type: 'groupAssignmentComputed',
+      consumerId: this.ctx.clientId,
+      groupId: this.groupId,
+      generationId: join.generationId,
+      strategy,
+      subscriptions: Object.fromEntries(members.map((m) => [m.memberId, m.topics])),
+      partitionsPerTopic,
+      assignment: result,
+      steps: explanation?.steps ?? null,
+      revokedThisGeneration: explanation?.revokedThisGeneration ?? [],
+      atMs: this.now,
+    });
     return members.map((m) => ({
       memberId: m.memberId,
       assignment: encodeAssignment({

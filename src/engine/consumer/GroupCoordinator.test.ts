@@ -36,6 +36,13 @@ describe('the classic group protocol', () => {
     const all = cs.flatMap(assignmentOf).sort();
     expect(all).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
     for (const c of cs) expect(c.assignment().length).toBe(2);
+    // The leader ran range between JoinGroup and SyncGroup, and explained every decision.
+    const computed = bed.ofType('groupAssignmentComputed');
+    expect(computed).toHaveLength(1);
+    expect(computed[0]?.strategy).toBe('range');
+    const leader = cs.find((c) => c.coordinator?.leaderId === c.coordinator?.memberId);
+    expect(computed[0]?.consumerId).toBe(leader?.clientId);
+    expect(computed[0]?.steps?.filter((st) => st.action === 'assign').length).toBe(6);
     const gen = bed.ofType('groupGenerationCompleted').at(-1);
     expect(gen?.generationId).toBe(1);
     expect(Object.keys(gen?.assignment ?? {}).length).toBe(3);

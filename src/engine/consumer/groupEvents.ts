@@ -1,4 +1,5 @@
 import type { GroupApiName, GroupRequest, GroupResponse } from './groupProtocol';
+import type { AssignmentStep } from './assignors/types';
 import type { ClassicGroupState } from './ClassicGroup';
 
 /**
@@ -96,6 +97,21 @@ export type GroupEvent =
       offsetsPartition: number;
       groups: string[];
       recordsReplayed: number;
+      atMs: number;
+    }
+  | {
+      /** The group leader ran the assignor between JoinGroup and SyncGroup. */
+      type: 'groupAssignmentComputed';
+      consumerId: string;
+      groupId: string;
+      generationId: number;
+      strategy: string;
+      subscriptions: Record<string, string[]>;
+      partitionsPerTopic: Record<string, number>;
+      assignment: Record<string, TopicPartitionRef[]>;
+      /** Every decision of the assignor, in order (null for very large groups). */
+      steps: AssignmentStep[] | null;
+      revokedThisGeneration: { topic: string; partition: number; from: string; to: string }[];
       atMs: number;
     }
   | { type: 'offsetsExpired'; groupIds: string[]; tombstones: number; offsetsPartition: number; atMs: number }
