@@ -2,6 +2,7 @@ import { Banners } from './chrome/Banners';
 import { ClusterActions } from './chrome/ClusterActions';
 import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
+import { PlaneBoard } from './cluster/PlaneBoard';
 import { TopicPartitions } from './log/TopicPartitions';
 import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
@@ -26,6 +27,7 @@ export function App({ session }: { session: Session }) {
       {phase === 'ready' ? (
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">
+            <PlaneBoard session={session} />
             <TopicPartitions session={session} />
           </main>
           <SidePanel session={session} />

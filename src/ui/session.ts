@@ -99,6 +99,16 @@ export class Session {
     return this.client.call(type, data);
   }
 
+  private frameListeners: ((r: FrameResult) => void)[] = [];
+
+  /** Every frame's whole result (the control plane's views read their part of it). */
+  onFrameResult(listener: (r: FrameResult) => void): () => void {
+    this.frameListeners.push(listener);
+    return () => {
+      this.frameListeners = this.frameListeners.filter((l) => l !== listener);
+    };
+  }
+
   /** Transient subscription to engine events (animations): called once per frame with that frame's events. */
   onEvents(listener: (events: UiEvent[]) => void): () => void {
     this.eventListeners.push(listener);
@@ -149,6 +159,7 @@ export class Session {
     }
     if (Object.keys(patch).length > 0) this.store.setState(patch);
     if (r.events.length > 0) for (const l of this.eventListeners) l(r.events);
+    for (const l of this.frameListeners) l(r);
   }
 
   private onFrame(t: number): void {

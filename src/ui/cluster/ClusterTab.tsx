@@ -1,0 +1,116 @@
+/**
+ * The cluster view: operator actions, brokers by rack with their replicas, the controller's
+ * narration, the placement being animated and the coordination store's znodes.
+ */
+import { useState } from 'react';
+import type { PlaneView } from '../../worker/plane/types';
+import type { Session } from '../session';
+import { BrokerBoard } from './BrokerBoard';
+import { CreateTopicDialog } from './CreateTopicDialog';
+import { PlacementShow } from './PlacementShow';
+import { act } from './planeClient';
+import { StoryPanel } from './StoryPanel';
+import { ZnodeTree } from './ZnodeTree';
+
+export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {
+  const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
+  const [rack, setRack] = useState<string>('');
+  const userTopics = view.topics.filter((t) => !t.internal);
+  const produceTopic = userTopics[0]?.name;
+  return (
+    <div className="cluster-tab">
+      <div className="plane-toolbar">
+        <span className="controller-summary" data-testid="controller-summary">
+          Controller: {view.controller === null ? 'none' : `broker ${view.controller}`} · epoch {view.controllerEpoch}
+        </span>
+        <label className="inline">
+          <span className="visually-hidden">Rack of the new broker</span>
+          <select value={rack} onChange={(e) => setRack(e.target.value)} aria-label="Rack of the new broker">
+            <option value="">{racks.length > 0 ? `rack: ${racks[0]}` : 'no rack'}</option>
+            {racks.slice(1).map((r) => (
+              <option key={r} value={r}>
+                rack: {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="btn"
+          data-testid="add-broker"
+          onClick={() => void act(session, { op: 'addBroker', rack: rack || racks[0] || null })}
+        >
+          Add broker
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="preferred-election"
+          onClick={() => void act(session, { op: 'preferredElection' })}
+          title="kafka-leader-election --election-type PREFERRED: move leadership back to each partition's first replica"
+        >
+          Preferred-leader election
+        </button>
+        {produceTopic && (
+          <button
+            type="button"
+            className="btn"
+            data-testid="plane-produce"
+            onClick={() => void act(session, { op: 'produce', topic: produceTopic, count: 20 })}
+            title="20 keyed records through the producer with acks=all"
+          >
+            Produce 20 to {produceTopic} (acks=all)
+          </button>
+        )}
+        <span
+          className="muted small"
+          data-testid="plane-produced"
+          data-acked={view.produced.acked}
+          data-failed={view.produced.failed}
+        >
+          acked {view.produced.acked} · failed {view.produced.failed}
+          {view.produced.lastError ? ` (${view.produced.lastError})` : ''}
+        </span>
+        <CreateTopicDialog session={session} view={view} />
+      </div>
+      <div className="topic-configs">
+        {userTopics.map((t) => (
+          <label
+            key={t.name}
+            className="check"
+            title="unclean.leader.election.enable: let an out-of-sync replica lead (it may lose data)"
+          >
+            <input
+              type="checkbox"
+              data-testid={`unclean-${t.name}`}
+              checked={t.uncleanLeaderElection}
+              onChange={(e) => void act(session, { op: 'setUnclean', topic: t.name, enabled: e.target.checked })}
+            />
+            {t.name}: unclean.leader.election.enable · min.insync.replicas={t.minInsyncReplicas}
+          </label>
+        ))}
+      </div>
+      {view.lost.length > 0 && (
+        <ul className="lost-list" aria-label="Offsets lost to unclean elections" data-testid="lost-offsets">
+          {view.lost.map((l) => (
+            <li key={`${l.topic}-${l.partition}-${l.atMs}`} className="lost">
+              {l.topic}-{l.partition}: offsets {l.from}–{l.to - 1} lost when broker {l.newLeader} became leader
+              uncleanly
+              {l.committedFrom !== null && l.committedTo !== null
+                ? ` (${l.committedTo - l.committedFrom} acknowledged records among them)`
+                : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="cluster-grid">
+        <BrokerBoard session={session} view={view} />
+        <div className="cluster-side">
+          <PlacementShow />
+          <StoryPanel />
+          <ZnodeTree znodes={view.znodes} nowMs={view.nowMs} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * Create a topic: name, partitions, replication factor, racks on or off, start index fixed or
+ * random. "Preview" animates where Kafka's assignReplicasToBrokers puts every replica before
+ * anything exists; "Create" creates exactly that placement. The seeds' examples are presets
+ * that start the cluster they describe and create their topics.
+ */
+import { useState } from 'react';
+import type { PlaneAction, PlaneView, PresetName } from '../../worker/plane/types';
+import type { Session } from '../session';
+import { act, startScenario } from './planeClient';
+import { planeStore } from './planeStore';
+
+interface SeedExample {
+  id: string;
+  label: string;
+  preset: PresetName;
+  topics: Extract<PlaneAction, { op: 'createTopic' }>[];
+}
+
+const topic = (
+  name: string,
+  partitions: number,
+  replicationFactor: number,
+  startPartitionId = 0,
+): Extract<PlaneAction, { op: 'createTopic' }> => ({
+  op: 'createTopic',
+  name,
+  partitions,
+  replicationFactor,
+  startIndex: 0,
+  startPartitionId,
+});
+
+export const SEED_EXAMPLES: SeedExample[] = [
+  {
+    id: 'seed-2x2-norack',
+    label: 'Seed 000: 2 topics × 2 partitions × RF 2 on 4 brokers, no racks',
+    preset: 'empty4',
+    topics: [topic('topic1', 2, 2), topic('topic2', 2, 2, 2)],
+  },
+  {
+    id: 'seed-2x2-racks',
+    label: 'Seed 000: the same on 2 racks (brokers 1, 2 | 3, 4)',
+    preset: 'racks4',
+    topics: [topic('topic1', 2, 2), topic('topic2', 2, 2, 2)],
+  },
+  {
+    id: 'seed-13-19',
+    label: 'Seed 002: topic1 (13 partitions) + topic2 (19) on 8 brokers, RF 1',
+    preset: 'eight',
+    topics: [topic('topic1', 13, 1), topic('topic2', 19, 1, 13)],
+  },
+];
+
+export async function runSeedExample(session: Session, id: string): Promise<void> {
+  const ex = SEED_EXAMPLES.find((e) => e.id === id);
+  if (!ex) return;
+  await startScenario(session, { seed: 1, preset: ex.preset, actions: [], untilMs: 0 });
+  for (const t of ex.topics) await act(session, t);
+}
+
+export function CreateTopicDialog({ session, view }: { session: Session; view: PlaneView }) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('events');
+  const [partitions, setPartitions] = useState(4);
+  const [rf, setRf] = useState(2);
+  const [racks, setRacks] = useState(true);
+  const [random, setRandom] = useState(false);
+  const [start, setStart] = useState(0);
+  const [message, setMessage] = useState<string | null>(null);
+  const hasRacks = view.brokers.some((b) => b.rack !== null);
+
+  const args = { name, partitions, replicationFactor: rf, rackAware: racks, startIndex: random ? null : start };
+
+  async function preview() {
+    const p = await session.call('planePlacement', args);
+    if (p.error) {
+      setMessage(`${p.error.code}: ${p.error.message}`);
+      return;
+    }
+    setMessage(null);
+    planeStore.setState({
+      placement: { title: `Preview of ${name}: ${partitions} × RF ${rf}`, preview: p, shown: 0, source: 'preview' },
+    });
+  }
+
+  async function create() {
+    const ok = await act(session, { op: 'createTopic', ...args });
+    if (ok) {
+      setOpen(false);
+      setMessage(null);
+    } else setMessage(planeStore.getState().error);
+  }
+
+  return (
+    <div className="create-topic">
+      <button
+        type="button"
+        className="btn"
+        data-testid="create-topic"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        Create topic…
+      </button>
+      <label className="inline">
+        <span className="visually-hidden">Seed examples</span>
+        <select
+          data-testid="create-topic-preset"
+          value=""
+          onChange={(e) => void runSeedExample(session, e.target.value)}
+          aria-label="Seed placement examples"
+        >
+          <option value="">Seed examples…</option>
+          {SEED_EXAMPLES.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {open && (
+        <form
+          className="create-topic-form"
+          aria-label="Create topic"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void create();
+          }}
+        >
+          <label>
+            Name
+            <input data-testid="create-topic-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label>
+            Partitions
+            <input
+              type="number"
+              min={1}
+              max={1000}
+              data-testid="create-topic-partitions"
+              value={partitions}
+              onChange={(e) => setPartitions(Number(e.target.value))}
+            />
+          </label>
+          <label>
+            Replication factor
+            <input
+              type="number"
+              min={1}
+              max={20}
+              data-testid="create-topic-rf"
+              value={rf}
+              onChange={(e) => setRf(Number(e.target.value))}
+            />
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="create-topic-racks"
+              checked={racks && hasRacks}
+              disabled={!hasRacks}
+              onChange={(e) => setRacks(e.target.checked)}
+            />
+            rack-aware
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={random}
+              onChange={(e) => setRandom(e.target.checked)}
+              data-testid="create-topic-random"
+            />
+            random start index
+          </label>
+          {!random && (
+            <label>
+              Start index
+              <input
+                type="number"
+                min={0}
+                data-testid="create-topic-start"
+                value={start}
+                onChange={(e) => setStart(Number(e.target.value))}
+              />
+            </label>
+          )}
+          <div className="row">
+            <button type="button" className="btn" data-testid="create-topic-preview" onClick={() => void preview()}>
+              Preview placement
+            </button>
+            <button type="submit" className="btn btn-primary" data-testid="create-topic-submit">
+              Create
+            </button>
+          </div>
+          {message && (
+            <p className="error small" role="alert">
+              {message}
+            </p>
+          )}
+        </form>
+      )}
+    </div>
+  );
+}

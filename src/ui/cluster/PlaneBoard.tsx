@@ -1,0 +1,102 @@
+/**
+ * The control plane on screen: tabs for the cluster (brokers, controller, znodes), the
+ * consumer groups and the guided scenarios. Starts the plane when mounted (from the page's
+ * link, or the default demo) and shows refused actions and unreadable links in words.
+ */
+import { useEffect } from 'react';
+import type { Session } from '../session';
+import { GroupsTab } from '../groups/GroupsTab';
+import { ScenarioTab } from '../scenarios/ScenarioTab';
+import { ClusterTab } from './ClusterTab';
+import { advance, connectPlane } from './planeClient';
+import { type PlaneTab, planeStore, usePlane } from './planeStore';
+import './plane.css';
+
+const TABS: { id: PlaneTab; label: string }[] = [
+  { id: 'cluster', label: 'Brokers & controller' },
+  { id: 'groups', label: 'Consumer groups' },
+  { id: 'scenarios', label: 'Scenarios' },
+];
+
+export function PlaneBoard({ session }: { session: Session }) {
+  useEffect(() => connectPlane(session), [session]);
+  const view = usePlane((s) => s.view);
+  const tab = usePlane((s) => s.tab);
+  const error = usePlane((s) => s.error);
+  const notice = usePlane((s) => s.linkNotice);
+  return (
+    <section
+      className="plane"
+      aria-label="Cluster control plane"
+      data-testid="plane"
+      data-ready={String(view !== null)}
+    >
+      <div className="plane-header">
+        <div className="plane-tabs" role="tablist" aria-label="Control plane views">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`plane-tab-${t.id}`}
+              aria-selected={t.id === tab}
+              aria-controls="plane-body"
+              data-testid={`plane-tab-${t.id}`}
+              className={`plane-tab${t.id === tab ? ' selected' : ''}`}
+              onClick={() => planeStore.setState({ tab: t.id })}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="plane-clockbar">
+          {view && (
+            <span className="plane-clock muted small" data-testid="plane-clock" data-now={view.nowMs}>
+              t = {(view.nowMs / 1000).toFixed(1)} s
+            </span>
+          )}
+          {view &&
+            [1000, 10_000].map((ms) => (
+              <button
+                key={ms}
+                type="button"
+                className="btn btn-xs"
+                data-testid={`plane-advance-${ms}`}
+                title="Fast-forward the cluster's clock"
+                onClick={() => void advance(session, ms)}
+              >
+                +{ms / 1000} s
+              </button>
+            ))}
+        </div>
+      </div>
+      {notice && (
+        <p className="plane-notice" role="status" data-testid="link-notice">
+          {notice}{' '}
+          <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ linkNotice: null })}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="plane-error" role="alert" data-testid="plane-error">
+          {error}{' '}
+          <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ error: null })}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
+        {!view ? (
+          <p className="muted">Starting the brokers…</p>
+        ) : tab === 'cluster' ? (
+          <ClusterTab session={session} view={view} />
+        ) : tab === 'groups' ? (
+          <GroupsTab session={session} view={view} />
+        ) : (
+          <ScenarioTab session={session} view={view} />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The control plane's narration: each engine event that moves leadership, the ISR or the
+ * controller, one sentence per step, newest at the bottom, appearing one after another (an
+ * election reads: session expired → ephemeral node deleted → watch fired → first live ISR
+ * member chosen → new leader epoch).
+ */
+import { usePlane } from './planeStore';
+
+export function StoryPanel() {
+  const story = usePlane((s) => s.story);
+  return (
+    <section className="story" aria-label="What the controller did" data-testid="election-story">
+      <h3>Controller log</h3>
+      {story.length === 0 ? (
+        <p className="muted small">Kill or isolate a broker to watch an election, step by step.</p>
+      ) : (
+        <ol className="story-list" aria-live="polite">
+          {story.slice(-24).map((l, i, shown) => (
+            <li
+              key={l.id}
+              className={`story-line tone-${l.tone}`}
+              data-kind={l.kind}
+              style={{ animationDelay: `${Math.min(6, Math.max(0, i - shown.length + 6)) * 120}ms` }}
+            >
+              <time className="story-time">{(l.atMs / 1000).toFixed(1)}s</time> {l.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The page side of the control plane: starts it from the link the page was opened with (or the
+ * default demo), feeds each frame's plane view and events into the plane store, sends actions,
+ * and keeps the location's hash equal to the scenario so far — so a reload or a shared link
+ * replays the same run.
+ */
+import type { WorkerError } from '../../worker/client';
+import type { PlaneAction, PlaneView, ScenarioSpec } from '../../worker/plane/types';
+import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
+import type { Session } from '../session';
+import { uiStore } from '../store';
+import { narrate } from './narrate';
+import { planeStore } from './planeStore';
+
+const MAX_STORY = 80;
+const MAX_GROUP_STORY = 150;
+let nextLine = 1;
+
+function offsetsPartitions(view: PlaneView | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const g of view?.groups ?? []) out[g.groupId] = g.offsetsPartition;
+  return out;
+}
+
+/** The scenario the page is showing, as a link hash (time = now, paused = the clock's state). */
+export function scenarioHash(view: PlaneView): string {
+  return encodeScenarioHash({
+    spec: { seed: view.seed, preset: view.preset, actions: view.actions, untilMs: view.nowMs },
+    paused: !uiStore.getState().playing,
+  });
+}
+
+function writeHash(view: PlaneView): void {
+  const url = `${location.pathname}${location.search}${scenarioHash(view)}`;
+  history.replaceState(history.state, '', url);
+}
+
+function applyView(view: PlaneView): void {
+  planeStore.setState({ view });
+}
+
+/** Subscribes the plane store to the session's frames and starts the plane from the page's link. */
+export function connectPlane(session: Session): () => void {
+  const off = session.onFrameResult((r) => {
+    const p = r.plane;
+    if (!p) return;
+    const s = planeStore.getState();
+    const patch: Partial<typeof s> = {};
+    if (p.view) patch.view = p.view;
+    if (p.events.length > 0) {
+      const n = narrate(p.events, offsetsPartitions(p.view ?? s.view));
+      if (n.story.length > 0)
+        patch.story = [...s.story, ...n.story.map((l) => ({ ...l, id: nextLine++ }))].slice(-MAX_STORY);
+      if (n.groupStory.length > 0)
+        patch.groupStory = [...s.groupStory, ...n.groupStory.map((l) => ({ ...l, id: nextLine++ }))].slice(
+          -MAX_GROUP_STORY,
+        );
+      if (Object.keys(n.znodes).length > 0) patch.changedZnodes = { ...s.changedZnodes, ...n.znodes };
+      for (const e of p.events) {
+        if (e.type === 'topicCreated' && !e.topic.startsWith('__') && e.placementSteps.length > 0) {
+          const brokers = (p.view ?? s.view)?.brokers.map((b) => ({ id: b.id, rack: b.rack })) ?? [];
+          patch.placement = {
+            title: `Placing ${e.topic}: ${e.partitions} partitions × RF ${e.replicationFactor}`,
+            preview: { brokers, assignment: e.assignment, steps: e.placementSteps, error: null },
+            shown: 0,
+            source: 'created',
+          };
+        }
+      }
+    }
+    if (Object.keys(patch).length > 0) planeStore.setState(patch);
+  });
+  void boot(session);
+  return off;
+}
+
+async function boot(session: Session): Promise<void> {
+  let spec: ScenarioSpec | null = null;
+  let notice: string | null = null;
+  try {
+    const link = decodeScenarioHash(location.hash);
+    if (link) {
+      spec = link.spec;
+      if (link.paused) uiStore.setState({ playing: false });
+    }
+  } catch (e) {
+    if (!(e instanceof ScenarioLinkError)) throw e;
+    notice = `This link's scenario could not be read (${e.message}), so the default cluster is shown instead.`;
+  }
+  try {
+    const view = await session.call('planeScenario', spec);
+    planeStore.setState({ view, linkNotice: notice, story: [], groupStory: [] });
+  } catch (e) {
+    // A well-formed link whose actions the engine refuses (e.g. a broker that does not exist).
+    const why = (e as WorkerError).message;
+    const view = await session.call('planeScenario', null);
+    planeStore.setState({
+      view,
+      linkNotice: `This link's scenario could not be replayed (${why}), so the default cluster is shown instead.`,
+    });
+  }
+  const v = planeStore.getState().view;
+  if (v && spec) writeHash(v);
+}
+
+/** Sends one action; a refusal is shown (with Kafka's error name) and changes nothing. */
+export async function act(session: Session, action: PlaneAction): Promise<boolean> {
+  try {
+    const view = await session.call('planeAction', action);
+    applyView(view);
+    planeStore.setState({ error: null });
+    writeHash(view);
+    return true;
+  } catch (e) {
+    const err = e as WorkerError;
+    planeStore.setState({ error: `${err.code ?? err.name}: ${err.message}` });
+    return false;
+  }
+}
+
+/** Starts over from a scenario (a preset or a guided walk-through). */
+export async function startScenario(session: Session, spec: ScenarioSpec | null): Promise<void> {
+  const view = await session.call('planeScenario', spec);
+  planeStore.setState({ view, story: [], groupStory: [], changedZnodes: {}, error: null, placement: null });
+  writeHash(view);
+}
+
+/** Fast-forwards the cluster's clock (a session timeout without the wait). */
+export async function advance(session: Session, ms: number): Promise<void> {
+  const view = await session.call('planeAdvance', { ms });
+  applyView(view);
+}

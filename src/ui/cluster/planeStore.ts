@@ -1,0 +1,78 @@
+/**
+ * What the control-plane views draw: the latest PlaneView from the worker, plus what the page
+ * derives from engine events for motion — the election and rebalance narrations, znodes that
+ * just changed (to flash them), and a placement being stepped through. Kept in its own small
+ * zustand store beside the page's main one; nothing here is invented, every line comes from
+ * an engine event or view.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { PlacementPreview, PlaneEvent, PlaneView } from '../../worker/plane/types';
+
+export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
+
+export interface StoryLine {
+  id: number;
+  /** Engine ms since the scenario started. */
+  atMs: number;
+  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
+  text: string;
+  tone: 'info' | 'warn' | 'bad' | 'good';
+}
+
+export interface GroupStoryLine {
+  id: number;
+  atMs: number;
+  groupId: string;
+  text: string;
+  /** The step of the rebalance this line shows. */
+  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
+}
+
+export interface PlacementShow {
+  title: string;
+  preview: PlacementPreview;
+  /** How many steps are shown so far. */
+  shown: number;
+  /** 'preview' before the topic exists; 'created' replays the engine's own steps of a created topic. */
+  source: 'preview' | 'created';
+}
+
+export interface PlaneUiState {
+  view: PlaneView | null;
+  tab: PlaneTab;
+  story: StoryLine[];
+  groupStory: GroupStoryLine[];
+  /** Znode path -> engine ms of its last change, for the flash. */
+  changedZnodes: Record<string, number>;
+  /** The last refused action's error, in words. */
+  error: string | null;
+  /** A notice about the link the page was opened with (e.g. it was invalid). */
+  linkNotice: string | null;
+  placement: PlacementShow | null;
+  /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
+  picked: string | null;
+  /** The guided scenario being walked through, and its step. */
+  guide: { id: string; step: number } | null;
+}
+
+export const initialPlaneState: PlaneUiState = {
+  view: null,
+  tab: 'cluster',
+  story: [],
+  groupStory: [],
+  changedZnodes: {},
+  error: null,
+  linkNotice: null,
+  placement: null,
+  picked: null,
+  guide: null,
+};
+
+export const planeStore = createStore<PlaneUiState>()(() => ({ ...initialPlaneState }));
+
+export function usePlane<T>(selector: (s: PlaneUiState) => T): T {
+  return useStore(planeStore, selector);
+}
+
+export type { PlaneEvent };

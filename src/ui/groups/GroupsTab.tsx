@@ -1,0 +1,340 @@
+/**
+ * Consumer groups as containers and consumers as chips. Drag a chip to another group (the
+ * consumer leaves its group and joins the other: both rebalance), to "stopped" (it leaves and
+ * stops), or back. The keyboard does the same: Space picks a chip up, arrows jump between
+ * groups, Space drops; every chip also has a "move to" menu.
+ */
+import {
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { useState } from 'react';
+import {
+  ASSIGNORS,
+  type AssignorName,
+  type PlaneConsumerView,
+  type PlaneGroupView,
+  type PlaneView,
+} from '../../worker/plane/types';
+import { act } from '../cluster/planeClient';
+import type { Session } from '../session';
+import { DescribeTable } from './DescribeTable';
+import { GenerationsTimeline } from './GenerationsTimeline';
+import { jumpBetweenDropZones } from './keyboardCoordinates';
+import { LagChart } from './LagChart';
+import { PositionsView } from './PositionsView';
+import { RebalanceStory } from './RebalanceStory';
+
+const STOPPED = '__stopped';
+const STATES = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'] as const;
+
+export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: jumpBetweenDropZones }),
+  );
+  const [selected, setSelected] = useState<string | null>(null);
+  const [newGroup, setNewGroup] = useState('');
+  const focus = view.groups.find((g) => g.groupId === selected) ?? view.groups[0] ?? null;
+  const stopped = view.consumers.filter((c) => c.group === null);
+
+  function onDragEnd(e: DragEndEvent) {
+    const name = e.active.data.current?.name as string | undefined;
+    const to = e.over?.data.current?.group as string | undefined;
+    if (!name || to === undefined) return;
+    const from = view.consumers.find((c) => c.name === name)?.group ?? null;
+    const target = to === STOPPED ? null : to;
+    if (from === target) return;
+    void act(session, { op: 'moveConsumer', name, group: target });
+  }
+
+  return (
+    <div className="groups-tab">
+      <DndContext
+        sensors={sensors}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          screenReaderInstructions: {
+            draggable:
+              'To move a consumer, press Space or Enter to pick it up, the arrow keys to go from group to group, and Space or Enter again to drop it. Escape cancels.',
+          },
+        }}
+      >
+        <div className="groups-board">
+          {view.groups.map((g) => (
+            <GroupCard
+              key={g.groupId}
+              session={session}
+              view={view}
+              group={g}
+              selected={focus?.groupId === g.groupId}
+              onSelect={() => setSelected(g.groupId)}
+            />
+          ))}
+          <StoppedTray session={session} view={view} consumers={stopped} />
+        </div>
+      </DndContext>
+      <form
+        className="row add-group"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const id = newGroup.trim();
+          if (!id) return;
+          void act(session, { op: 'addGroup', group: id, assignor: 'range' }).then((ok) => ok && setNewGroup(''));
+        }}
+      >
+        <label>
+          New group id{' '}
+          <input data-testid="new-group-id" value={newGroup} onChange={(e) => setNewGroup(e.target.value)} />
+        </label>
+        <button type="submit" className="btn" data-testid="add-group">
+          Add group
+        </button>
+      </form>
+      {focus && (
+        <div className="groups-detail">
+          <GenerationsTimeline group={focus} />
+          <RebalanceStory groupId={focus.groupId} />
+          <LagChart group={focus} />
+        </div>
+      )}
+      <PositionsView view={view} />
+      <DescribeTable view={view} />
+    </div>
+  );
+}
+
+function GroupCard({
+  session,
+  view,
+  group: g,
+  selected,
+  onSelect,
+}: {
+  session: Session;
+  view: PlaneView;
+  group: PlaneGroupView;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${g.groupId}`, data: { group: g.groupId } });
+  const consumers = view.consumers.filter((c) => c.group === g.groupId);
+  const leaderName = g.leader;
+  return (
+    <section
+      ref={setNodeRef}
+      className={`group-card${isOver ? ' drop-over' : ''}${selected ? ' selected' : ''}`}
+      data-testid={`group-${g.groupId}`}
+      data-generation={g.generation}
+      data-state={g.state}
+      aria-label={`Consumer group ${g.groupId}`}
+    >
+      <header className="group-head">
+        <button type="button" className="linkish" onClick={onSelect} aria-pressed={selected}>
+          <strong>{g.groupId}</strong>
+        </button>
+        <span className={`badge state-${g.state}`} data-testid={`group-state-${g.groupId}`}>
+          {g.state}
+        </span>
+        <span className="badge">generation {g.generation}</span>
+      </header>
+      <p className="muted small group-coordinator">
+        {g.coordinator === null
+          ? 'No coordinator yet'
+          : `Coordinator: broker ${g.coordinator}, leader of __consumer_offsets-${g.offsetsPartition}`}
+      </p>
+      <ol className="state-machine" aria-label="Group state">
+        {STATES.map((s) => (
+          <li key={s} className={s === g.state ? 'current' : ''}>
+            {s}
+          </li>
+        ))}
+      </ol>
+      <div className="row group-settings">
+        <label>
+          assignor{' '}
+          <select
+            data-testid={`group-assignor-${g.groupId}`}
+            value={g.assignor}
+            onChange={(e) =>
+              void act(session, { op: 'setAssignor', group: g.groupId, assignor: e.target.value as AssignorName })
+            }
+          >
+            {ASSIGNORS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          protocol{' '}
+          <select
+            data-testid={`group-protocol-${g.groupId}`}
+            value={g.protocol}
+            onChange={(e) =>
+              void act(session, {
+                op: 'setProtocol',
+                group: g.groupId,
+                protocol: e.target.value === 'zookeeper' ? 'zookeeper' : 'coordinator',
+              })
+            }
+          >
+            <option value="coordinator">group coordinator</option>
+            <option value="zookeeper">ZooKeeper consumer (legacy, seed 002)</option>
+          </select>
+        </label>
+      </div>
+      <ul className="consumer-chips">
+        {consumers.map((c) => (
+          <ConsumerChip key={c.name} session={session} view={view} consumer={c} leader={c.name === leaderName} />
+        ))}
+        {consumers.length === 0 && <li className="muted small">Drop a consumer here.</li>}
+      </ul>
+      <div className="row">
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid={`group-add-consumer-${g.groupId}`}
+          onClick={() => void act(session, { op: 'addConsumer', group: g.groupId })}
+        >
+          Add consumer
+        </button>
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid={`group-remove-${g.groupId}`}
+          onClick={() => void act(session, { op: 'removeGroup', group: g.groupId })}
+        >
+          Remove group
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function StoppedTray({
+  session,
+  view,
+  consumers,
+}: {
+  session: Session;
+  view: PlaneView;
+  consumers: PlaneConsumerView[];
+}) {
+  const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${STOPPED}`, data: { group: STOPPED } });
+  return (
+    <section
+      ref={setNodeRef}
+      className={`group-card stopped-tray${isOver ? ' drop-over' : ''}`}
+      data-testid="group-stopped"
+      aria-label="Stopped consumers (in no group)"
+    >
+      <header className="group-head">
+        <strong>Stopped</strong>
+        <span className="muted small">in no group</span>
+      </header>
+      <ul className="consumer-chips">
+        {consumers.map((c) => (
+          <ConsumerChip key={c.name} session={session} view={view} consumer={c} leader={false} />
+        ))}
+        {consumers.length === 0 && <li className="muted small">Drag a consumer here to stop it.</li>}
+      </ul>
+    </section>
+  );
+}
+
+function ConsumerChip({
+  session,
+  view,
+  consumer: c,
+  leader,
+}: {
+  session: Session;
+  view: PlaneView;
+  consumer: PlaneConsumerView;
+  leader: boolean;
+}) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
+    id: `consumer-drag-${c.name}`,
+    data: { name: c.name },
+  });
+  const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 10 } : undefined;
+  return (
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={`consumer-chip lifecycle-${c.lifecycle}${isDragging ? ' dragging' : ''}`}
+      data-testid={`consumer-${c.name}`}
+      data-partitions={c.partitions.join(',')}
+      data-state={c.lifecycle}
+      data-generation={c.generation}
+    >
+      <button
+        type="button"
+        className="chip-handle"
+        data-testid={`consumer-handle-${c.name}`}
+        aria-label={`Consumer ${c.name}${c.group ? ` in ${c.group}` : ', stopped'}: drag to move`}
+        {...listeners}
+        {...attributes}
+      >
+        {c.name}
+      </button>
+      {leader && (
+        <span className="tag tag-leader" title="Group leader: runs the assignor">
+          leader
+        </span>
+      )}
+      {c.lifecycle === 'crashed' && <span className="tag tag-crashed">crashed</span>}
+      <span className="chip-partitions">
+        {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
+      </span>
+      <span className="chip-actions">
+        <select
+          aria-label={`Move ${c.name} to`}
+          data-testid={`consumer-move-${c.name}`}
+          value=""
+          onChange={(e) => {
+            const v = e.target.value;
+            if (v) void act(session, { op: 'moveConsumer', name: c.name, group: v === STOPPED ? null : v });
+          }}
+        >
+          <option value="">move…</option>
+          {view.groups
+            .filter((g) => g.groupId !== c.group)
+            .map((g) => (
+              <option key={g.groupId} value={g.groupId}>
+                to {g.groupId}
+              </option>
+            ))}
+          {c.group !== null && <option value={STOPPED}>stop (no group)</option>}
+        </select>
+        {c.lifecycle === 'running' && (
+          <button
+            type="button"
+            className="btn btn-xs"
+            data-testid={`consumer-crash-${c.name}`}
+            title="The process dies: no LeaveGroup, heartbeats stop; the coordinator notices after session.timeout.ms"
+            onClick={() => void act(session, { op: 'crashConsumer', name: c.name })}
+          >
+            Crash
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn btn-xs"
+          aria-label={`Remove ${c.name}`}
+          onClick={() => void act(session, { op: 'removeConsumer', name: c.name })}
+        >
+          ×
+        </button>
+      </span>
+    </li>
+  );
+}

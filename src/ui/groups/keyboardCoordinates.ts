@@ -1,0 +1,31 @@
+/**
+ * Keyboard dragging between drop zones: with a chip picked up (Space or Enter), the arrow keys
+ * jump from one drop zone to the next in reading order instead of nudging by pixels, so moving a
+ * consumer to another group takes one or two key presses. (dnd-kit's KeyboardSensor asks this
+ * function where the dragged item should go next.)
+ */
+import type { KeyboardCoordinateGetter } from '@dnd-kit/core';
+
+export const jumpBetweenDropZones: KeyboardCoordinateGetter = (event, { context, currentCoordinates }) => {
+  const { collisionRect, droppableRects, droppableContainers, over } = context;
+  const forward = event.code === 'ArrowRight' || event.code === 'ArrowDown';
+  const backward = event.code === 'ArrowLeft' || event.code === 'ArrowUp';
+  if (!forward && !backward) return undefined;
+  event.preventDefault();
+  const zones = droppableContainers
+    .getEnabled()
+    .map((c) => ({ id: c.id, rect: droppableRects.get(c.id) }))
+    .filter((z): z is { id: typeof z.id; rect: NonNullable<typeof z.rect> } => z.rect !== undefined)
+    .sort((a, b) => a.rect.top - b.rect.top || a.rect.left - b.rect.left);
+  if (zones.length === 0) return currentCoordinates;
+  const at = over ? zones.findIndex((z) => z.id === over.id) : -1;
+  const next = at < 0 ? (forward ? 0 : zones.length - 1) : (at + (forward ? 1 : -1) + zones.length) % zones.length;
+  const target = zones[next];
+  if (!target) return currentCoordinates;
+  const w = collisionRect?.width ?? 0;
+  const h = collisionRect?.height ?? 0;
+  return {
+    x: target.rect.left + target.rect.width / 2 - w / 2,
+    y: target.rect.top + Math.min(target.rect.height / 2, 40) - h / 2,
+  };
+};

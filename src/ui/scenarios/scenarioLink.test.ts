@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from './scenarioLink';
+
+describe('scenario links', () => {
+  const link = {
+    spec: {
+      seed: 7,
+      preset: 'demo' as const,
+      actions: [
+        { at: 1200, action: { op: 'killBroker' as const, broker: 2 } },
+        { at: 1500, action: { op: 'moveConsumer' as const, name: 'c1', group: 'analytics' } },
+        { at: 1500, action: { op: 'moveConsumer' as const, name: 'c2', group: null } },
+        {
+          at: 3000,
+          action: {
+            op: 'createTopic' as const,
+            name: 'καφές-is-not-a-topic-name-but-text-survives',
+            partitions: 13,
+            replicationFactor: 2,
+            startIndex: null,
+            configs: { 'unclean.leader.election.enable': 'true' },
+          },
+        },
+      ],
+      untilMs: 4000,
+    },
+    paused: true,
+  };
+
+  it('round-trips through the hash, UTF-8 included', () => {
+    const hash = encodeScenarioHash(link);
+    expect(hash).toMatch(/^#scenario=[A-Za-z0-9_-]+$/);
+    expect(decodeScenarioHash(hash)).toEqual(link);
+  });
+
+  it('has no scenario when the hash has none', () => {
+    expect(decodeScenarioHash('')).toBeNull();
+    expect(decodeScenarioHash('#other=1')).toBeNull();
+  });
+
+  it('refuses damaged links with a reason', () => {
+    expect(() => decodeScenarioHash('#scenario=%%%')).toThrow(ScenarioLinkError);
+    expect(() => decodeScenarioHash('#scenario=bm90IGpzb24')).toThrow('it is not valid JSON');
+    const bad = (body: unknown) => `#scenario=${btoa(JSON.stringify(body)).replace(/=+$/, '')}`;
+    expect(() => decodeScenarioHash(bad({ v: 2 }))).toThrow('version');
+    expect(() => decodeScenarioHash(bad({ v: 1, seed: 1, preset: 'moon', actions: [], untilMs: 0 }))).toThrow('preset');
+    expect(() =>
+      decodeScenarioHash(
+        bad({ v: 1, seed: 1, preset: 'demo', actions: [{ at: 5, action: { op: 'explode' } }], untilMs: 9 }),
+      ),
+    ).toThrow('unknown op');
+    // Actions must be in time order and not after the link's own time.
+    expect(() =>
+      decodeScenarioHash(
+        bad({
+          v: 1,
+          seed: 1,
+          preset: 'demo',
+          actions: [{ at: 50, action: { op: 'preferredElection' } }],
+          untilMs: 10,
+        }),
+      ),
+    ).toThrow("action 1's time");
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * A scenario in a link: `#scenario=<base64url(JSON)>`. The JSON holds the seed, the preset, the
+ * actions with their engine times, the engine time the link was made at, and whether the clock
+ * was paused. Decoding checks every field, so a damaged or hand-edited link is refused with a
+ * reason instead of running something half-understood.
+ */
+import type { PlaneAction, PresetName, ScenarioSpec, TimedAction } from '../../worker/plane/types';
+
+export interface ScenarioLink {
+  spec: ScenarioSpec;
+  paused: boolean;
+}
+
+const PRESET_NAMES: readonly PresetName[] = ['demo', 'empty4', 'racks4', 'eight', 'elections', 'large'];
+const ASSIGNORS = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
+const KEY = 'scenario';
+
+export class ScenarioLinkError extends Error {}
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): string {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new ScenarioLinkError('it is not base64url text');
+  const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
+  let bin: string;
+  try {
+    bin = atob(b64);
+  } catch {
+    throw new ScenarioLinkError('it is not base64url text');
+  }
+  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+export function encodeScenarioHash(link: ScenarioLink): string {
+  const body = { v: 1, ...link.spec, paused: link.paused };
+  return `#${KEY}=${toBase64Url(JSON.stringify(body))}`;
+}
+
+/** The scenario in a location hash; null when the hash has none; throws ScenarioLinkError when it is invalid. */
+export function decodeScenarioHash(hash: string): ScenarioLink | null {
+  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const raw = params.get(KEY);
+  if (raw === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(fromBase64Url(raw));
+  } catch (e) {
+    if (e instanceof ScenarioLinkError) throw e;
+    throw new ScenarioLinkError('it is not valid JSON');
+  }
+  return parseScenario(json);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function int(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw new ScenarioLinkError(`${what} must be an integer in [${min}, ${max}]`);
+  return v;
+}
+
+function str(v: unknown, what: string): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 249) throw new ScenarioLinkError(`${what} must be text`);
+  return v;
+}
+
+export function parseScenario(json: unknown): ScenarioLink {
+  if (!isObject(json)) throw new ScenarioLinkError('it is not an object');
+  if (json.v !== 1) throw new ScenarioLinkError('its version is not 1');
+  const seed = int(json.seed, 'seed', 0, 2 ** 31 - 1);
+  if (!PRESET_NAMES.includes(json.preset as PresetName)) throw new ScenarioLinkError('its preset is unknown');
+  if (!Array.isArray(json.actions) || json.actions.length > 400) throw new ScenarioLinkError('actions must be a list');
+  const untilMs = int(json.untilMs, 'untilMs', 0, 24 * 3600 * 1000);
+  let last = 0;
+  const actions: TimedAction[] = json.actions.map((t: unknown, i: number) => {
+    if (!isObject(t)) throw new ScenarioLinkError(`action ${i + 1} is not an object`);
+    const at = int(t.at, `action ${i + 1}'s time`, last, untilMs);
+    last = at;
+    return { at, action: parseAction(t.action, i + 1) };
+  });
+  return {
+    spec: { seed, preset: json.preset as PresetName, actions, untilMs },
+    paused: json.paused === true,
+  };
+}
+
+function parseAction(a: unknown, n: number): PlaneAction {
+  if (!isObject(a)) throw new ScenarioLinkError(`action ${n} is not an object`);
+  const broker = () => int(a.broker, `action ${n}'s broker`, 0, 100_000);
+  switch (a.op) {
+    case 'killBroker':
+    case 'stopBroker':
+    case 'restartBroker':
+    case 'isolateBroker':
+    case 'healBroker':
+      return { op: a.op, broker: broker() };
+    case 'addBroker':
+      return { op: 'addBroker', rack: a.rack === null ? null : str(a.rack, `action ${n}'s rack`) };
+    case 'createTopic': {
+      const configs: Record<string, string> = {};
+      if (a.configs !== undefined) {
+        if (!isObject(a.configs)) throw new ScenarioLinkError(`action ${n}'s configs must be an object`);
+        for (const [k, v] of Object.entries(a.configs)) configs[k] = str(v, `action ${n}'s config ${k}`);
+      }
+      return {
+        op: 'createTopic',
+        name: str(a.name, `action ${n}'s topic`),
+        partitions: int(a.partitions, `action ${n}'s partitions`, 1, 10_000),
+        replicationFactor: int(a.replicationFactor, `action ${n}'s replication factor`, 1, 100),
+        startIndex: a.startIndex === null ? null : int(a.startIndex, `action ${n}'s start index`, 0, 100_000),
+        configs,
+      };
+    }
+    case 'setUnclean':
+      if (typeof a.enabled !== 'boolean') throw new ScenarioLinkError(`action ${n}'s enabled must be true or false`);
+      return { op: 'setUnclean', topic: str(a.topic, `action ${n}'s topic`), enabled: a.enabled };
+    case 'preferredElection':
+      return { op: 'preferredElection' };
+    case 'reassign':
+      if (!Array.isArray(a.replicas)) throw new ScenarioLinkError(`action ${n}'s replicas must be a list`);
+      return {
+        op: 'reassign',
+        topic: str(a.topic, `action ${n}'s topic`),
+        partition: int(a.partition, `action ${n}'s partition`, 0, 100_000),
+        replicas: a.replicas.map((r: unknown) => int(r, `action ${n}'s replica`, 0, 100_000)),
+      };
+    case 'produce':
+      return {
+        op: 'produce',
+        topic: str(a.topic, `action ${n}'s topic`),
+        count: int(a.count, `action ${n}'s count`, 1, 10_000),
+      };
+    case 'addGroup':
+    case 'setAssignor':
+      if (!ASSIGNORS.includes(a.assignor as string)) throw new ScenarioLinkError(`action ${n}'s assignor is unknown`);
+      return { op: a.op, group: str(a.group, `action ${n}'s group`), assignor: a.assignor as 'range' };
+    case 'removeGroup':
+      return { op: 'removeGroup', group: str(a.group, `action ${n}'s group`) };
+    case 'setProtocol':
+      if (a.protocol !== 'coordinator' && a.protocol !== 'zookeeper')
+        throw new ScenarioLinkError(`action ${n}'s protocol is unknown`);
+      return { op: 'setProtocol', group: str(a.group, `action ${n}'s group`), protocol: a.protocol };
+    case 'addConsumer':
+      return {
+        op: 'addConsumer',
+        group: str(a.group, `action ${n}'s group`),
+        ...(a.name === undefined ? {} : { name: str(a.name, `action ${n}'s consumer`) }),
+      };
+    case 'moveConsumer':
+      return {
+        op: 'moveConsumer',
+        name: str(a.name, `action ${n}'s consumer`),
+        group: a.group === null ? null : str(a.group, `action ${n}'s group`),
+      };
+    case 'removeConsumer':
+    case 'crashConsumer':
+      return { op: a.op, name: str(a.name, `action ${n}'s consumer`) };
+    default:
+      throw new ScenarioLinkError(`action ${n} has an unknown op`);
+  }
+}

@@ -1,0 +1,540 @@
+// LEAD NOTE (to both UI engineers — read, act, then delete this note): the worker must end up
+// running ONE Engine (src/engine/engine.ts) persisted to the IdbStore, that serves BOTH the data
+// path (producer panel, partition logs, lookup, inspector, export/import, recovery on reload) AND
+// the control plane (brokers, elections, znodes, groups, scenarios). Two separate engines (the
+// log-only LogCluster and the MemoryStore-backed ClusterPlane) would show two different Kafkas:
+// killing a broker must move the leader of the very partition logs the producer panel writes to.
+// Whoever migrates first: make LogCluster's views read the Engine's leader replicas, and make
+// ClusterPlane wrap that same Engine instance (its scenario replay can still rebuild it).
+/**
+ * The cluster's control plane as the worker runs it: one engine (the facade: brokers,
+ * controller, coordination store, consumer groups and the applications owning consumers), a
+ * producer, and the board the page shows — which groups exist, which consumers sit in which
+ * group or are stopped. Every action a person takes is validated, applied and recorded with its
+ * engine time, so the run replays exactly from (seed, preset, actions): the scenario a URL
+ * carries.
+ *
+ * No Kafka logic lives here: brokers, elections, replication, group coordination, assignors and
+ * offsets are the engine's. This class decides only which clients exist and what they do (a
+ * producer trickling orders), like the applications around a cluster.
+ */
+import { ManualClock } from '../../engine/Clock';
+import type { Cluster } from '../../engine/cluster/Cluster';
+import { assignReplicasToBrokersWithSteps, type PlacementStep } from '../../engine/cluster/ReplicaPlacement';
+import type { ConsumerApplications } from '../../engine/consumer/ConsumerApplications';
+import type { ConsumerGroups } from '../../engine/consumer/ConsumerGroups';
+import { Engine } from '../../engine/engine';
+import { isKafkaError, KafkaError } from '../../engine/errors';
+import { KafkaProducer } from '../../engine/producer/KafkaProducer';
+import { Rng } from '../../engine/Rng';
+import { MemoryStore } from '../../storage/MemoryStore';
+import { buildPlaneView } from './planeViews';
+import { PRESETS } from './presets';
+import {
+  type AssignorName,
+  type GenerationView,
+  type GroupProtocol,
+  type LostOffsetsView,
+  type PlacementPreview,
+  type PlacementPreviewArgs,
+  type PlaneAction,
+  type PlaneEvent,
+  type PlaneFrame,
+  type PlaneView,
+  type PresetName,
+  type ScenarioSpec,
+  type TimedAction,
+  type ZnodeView,
+  PLANE_EPOCH_MS,
+} from './types';
+
+export { PLANE_EPOCH_MS };
+/** How often a running consumer's application calls poll(). */
+const POLL_EVERY_MS = 200;
+/** How often each group's lag is sampled for the lag chart. */
+const LAG_SAMPLE_MS = 1000;
+const LAG_HISTORY = 60;
+const MAX_EVENTS = 1500;
+const MAX_ACTIONS = 400;
+/** Real milliseconds between two views sent to the page. */
+const VIEW_EVERY_MS = 100;
+
+/** Broker and client settings of the UI's clusters: Kafka's semantics, timeouts short enough to watch. */
+export const PLANE_BROKER_CONFIG = {
+  'zookeeper.session.timeout.ms': 6000,
+  'replica.lag.time.max.ms': 5000,
+  'min.insync.replicas': 1,
+} as const;
+export const PLANE_CONSUMER_CONFIG = {
+  'session.timeout.ms': 10_000,
+  'heartbeat.interval.ms': 1000,
+  'auto.commit.interval.ms': 1000,
+  'auto.offset.reset': 'earliest',
+} as const;
+
+export interface GroupSettings {
+  assignor: AssignorName;
+  protocol: GroupProtocol;
+}
+
+export interface ConsumerEntry {
+  name: string;
+  /** The group it sits in on the board; null when stopped (in no group). */
+  group: string | null;
+}
+
+export class ClusterPlane {
+  readonly clock = new ManualClock(PLANE_EPOCH_MS);
+  readonly engine: Engine;
+  readonly cluster: Cluster;
+  readonly groups: ConsumerGroups;
+  readonly apps: ConsumerApplications;
+  readonly producer: KafkaProducer;
+  /** Bumps on every znode change, so the znode list is rebuilt only when the tree changed. */
+  zkChanges = 0;
+  znodeCache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
+  private lastViewAt = -Infinity;
+  private pendingSteps: PlacementStep[] | null = null;
+  private forceView = true;
+  readonly groupSettings = new Map<string, GroupSettings>();
+  readonly consumers = new Map<string, ConsumerEntry>();
+  readonly generations = new Map<string, GenerationView[]>();
+  readonly lagHistory = new Map<string, Map<string, [number, number][]>>();
+  readonly memberNames = new Map<string, string>();
+  readonly lost: LostOffsetsView[] = [];
+  readonly actions: TimedAction[] = [];
+  readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
+  version = 0;
+  private events: PlaneEvent[] = [];
+  private lastSentVersion = -1;
+  private nextConsumer = 1;
+
+  constructor(
+    readonly seed: number,
+    readonly preset: PresetName,
+  ) {
+    this.engine = new Engine({
+      seed,
+      store: new MemoryStore(),
+      clock: this.clock,
+      brokerConfig: { ...PLANE_BROKER_CONFIG },
+      topicDefaults: { 'segment.bytes': 16384 },
+    });
+    this.engine.subscribe((e) => this.onEvent(e));
+    this.cluster = this.engine.cluster;
+    this.groups = this.engine.groups;
+    this.apps = this.engine.consumerApps;
+    this.producer = new KafkaProducer(
+      { 'client.id': 'app-producer', acks: 'all', 'linger.ms': 5 },
+      {
+        scheduler: this.cluster.scheduler,
+        network: this.cluster.network,
+        rng: new Rng((seed ^ 0x7f4a7c15) >>> 0),
+        emit: (e) => {
+          if (e.type !== 'delivery-report') return;
+          if (e.report.error === null) this.produced.acked++;
+          else {
+            this.produced.failed++;
+            this.produced.lastError = e.report.error;
+          }
+          this.version++;
+        },
+        bootstrapBrokers: [1, 2, 3],
+      },
+    );
+    this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
+    PRESETS[preset].build(this);
+    this.engine.drainEvents();
+    this.events = [];
+    this.version++;
+  }
+
+  /** A fresh plane with the scenario's actions replayed at their engine times, run to `untilMs`. */
+  static fromScenario(spec: ScenarioSpec): ClusterPlane {
+    const plane = new ClusterPlane(spec.seed, spec.preset);
+    const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
+    for (const t of sorted) {
+      plane.runTo(t.at);
+      plane.apply(t.action);
+    }
+    plane.runTo(Math.max(spec.untilMs, sorted[sorted.length - 1]?.at ?? 0));
+    plane.events = [];
+    return plane;
+  }
+
+  /** Engine ms since the scenario started. */
+  get nowMs(): number {
+    return this.clock.now() - PLANE_EPOCH_MS;
+  }
+
+  runTo(relMs: number): void {
+    if (relMs > this.nowMs) this.tick(relMs - this.nowMs);
+  }
+
+  tick(ms: number): void {
+    if (ms <= 0) return;
+    this.engine.tick(ms);
+    this.engine.drainEvents();
+    this.version++;
+  }
+
+  /**
+   * Advances the clock and returns the events since the last frame, and the view when it changed
+   * — at most every VIEW_EVERY_MS of real time unless an action just ran (views are costly; the
+   * events carry the motion in between).
+   */
+  frame(advanceMs: number, realNowMs = 0): PlaneFrame {
+    this.tick(advanceMs);
+    const events = this.events;
+    this.events = [];
+    const due = this.forceView || realNowMs - this.lastViewAt >= VIEW_EVERY_MS;
+    const changed = this.version !== this.lastSentVersion && due;
+    if (changed) {
+      this.lastSentVersion = this.version;
+      this.lastViewAt = realNowMs;
+      this.forceView = false;
+    }
+    return { view: changed ? this.view() : null, events };
+  }
+
+  view(): PlaneView {
+    return buildPlaneView(this);
+  }
+
+  private onEvent(e: PlaneEvent): void {
+    if (e.type === 'topicCreated' && this.pendingSteps) e.placementSteps = this.pendingSteps;
+    if (e.type.startsWith('znode') || e.type === 'watchFired') this.zkChanges++;
+    switch (e.type) {
+      case 'groupGenerationCompleted': {
+        const list = this.generations.get(e.groupId) ?? [];
+        const assignment: Record<string, string[]> = {};
+        for (const [memberId, tps] of Object.entries(e.assignment)) {
+          assignment[this.nameOf(memberId)] = tps.map((tp) => `${tp.topic}-${tp.partition}`).sort(comparePartitions);
+        }
+        list.push({
+          generation: e.generationId,
+          atMs: e.atMs - PLANE_EPOCH_MS,
+          protocol: e.protocolName,
+          leader: e.leader === null ? null : this.nameOf(e.leader),
+          assignment,
+        });
+        if (list.length > 40) list.shift();
+        this.generations.set(e.groupId, list);
+        break;
+      }
+      case 'uncleanLeaderElection':
+        if (e.lostOffsets) {
+          this.lost.push({
+            topic: e.topic,
+            partition: e.partition,
+            newLeader: e.newLeader,
+            from: e.lostOffsets.from,
+            to: e.lostOffsets.to,
+            committedFrom: e.lostCommittedOffsets?.from ?? null,
+            committedTo: e.lostCommittedOffsets?.to ?? null,
+            atMs: e.atMs - PLANE_EPOCH_MS,
+          });
+        }
+        break;
+      default:
+        break;
+    }
+    if (!isAnimated(e)) return;
+    if (this.events.length >= MAX_EVENTS) this.events.shift();
+    this.events.push(e);
+  }
+
+  /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */
+  nameOf(memberId: string): string {
+    const known = this.memberNames.get(memberId);
+    if (known) return known;
+    let best = '';
+    for (const name of this.consumers.keys()) {
+      if (memberId.startsWith(`${name}-`) && name.length > best.length) best = name;
+    }
+    const name = best || memberId;
+    this.memberNames.set(memberId, name);
+    return name;
+  }
+
+  private sampleLag(): void {
+    for (const groupId of this.groupSettings.keys()) {
+      const rows = this.groups.describeGroup(groupId);
+      let byPartition = this.lagHistory.get(groupId);
+      if (!byPartition) this.lagHistory.set(groupId, (byPartition = new Map()));
+      for (const r of rows) {
+        if (r.lag === null) continue;
+        const key = `${r.topic}-${r.partition}`;
+        const h = byPartition.get(key) ?? [];
+        h.push([this.nowMs, r.lag]);
+        if (h.length > LAG_HISTORY) h.shift();
+        byPartition.set(key, h);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ actions
+
+  /** Applies one action now and records it; a refused action throws a KafkaError and changes nothing. */
+  apply(action: PlaneAction): void {
+    this.perform(action);
+    this.actions.push({ at: this.nowMs, action });
+    this.forceView = true;
+    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
+    this.version++;
+  }
+
+  private perform(a: PlaneAction): void {
+    const c = this.cluster;
+    switch (a.op) {
+      case 'killBroker':
+        c.killBroker(a.broker);
+        return;
+      case 'stopBroker':
+        c.stopBroker(a.broker);
+        return;
+      case 'restartBroker':
+        c.restartBroker(a.broker);
+        return;
+      case 'isolateBroker':
+        c.isolateBroker(a.broker);
+        return;
+      case 'healBroker':
+        c.healBroker(a.broker);
+        return;
+      case 'addBroker':
+        c.addBroker(a.rack === null ? {} : { rack: a.rack });
+        return;
+      case 'createTopic': {
+        // Placed with Kafka's assignReplicasToBrokers exactly as the dialog previewed it (a random
+        // start comes from an Rng seeded by the scenario seed and the topic name), then created
+        // with that assignment; the placement steps ride along on the topicCreated event.
+        const placed = this.previewPlacement({
+          name: a.name,
+          partitions: a.partitions,
+          replicationFactor: a.replicationFactor,
+          rackAware: a.rackAware !== false,
+          startIndex: a.startIndex,
+          startPartitionId: a.startPartitionId ?? 0,
+        });
+        if (placed.error) throw new KafkaError(placed.error.code as 'INVALID_REPLICATION_FACTOR', placed.error.message);
+        this.pendingSteps = placed.steps;
+        try {
+          c.createTopic({ name: a.name, assignment: placed.assignment, configs: { ...(a.configs ?? {}) } });
+        } finally {
+          this.pendingSteps = null;
+        }
+        return;
+      }
+      case 'setUnclean':
+        c.alterTopicConfig(a.topic, { 'unclean.leader.election.enable': a.enabled ? 'true' : 'false' });
+        return;
+      case 'preferredElection':
+        c.electPreferredLeaders();
+        return;
+      case 'reassign':
+        c.reassignPartitions([{ topic: a.topic, partition: a.partition, replicas: [...a.replicas] }]);
+        return;
+      case 'produce':
+        this.produce(a.topic, a.count);
+        return;
+      case 'addGroup':
+        if (this.groupSettings.has(a.group))
+          throw new KafkaError('INVALID_REQUEST', `Group ${a.group} is already on the board.`);
+        if (!/^[a-zA-Z0-9._-]{1,64}$/.test(a.group))
+          throw new KafkaError('INVALID_GROUP_ID', `Group id "${a.group}" must be 1-64 of [a-zA-Z0-9._-].`);
+        this.apps.setGroupAssignor(a.group, a.assignor);
+        this.groupSettings.set(a.group, { assignor: a.assignor, protocol: 'coordinator' });
+        return;
+      case 'removeGroup': {
+        this.requireGroup(a.group);
+        for (const e of this.consumers.values()) {
+          if (e.group !== a.group) continue;
+          this.stopConsumer(e);
+          e.group = null;
+        }
+        this.groupSettings.delete(a.group);
+        return;
+      }
+      case 'setAssignor': {
+        const g = this.requireGroup(a.group);
+        if (g.assignor === a.assignor) return;
+        // partition.assignment.strategy is a consumer setting: the group's members restart with it.
+        this.apps.setGroupAssignor(a.group, a.assignor);
+        g.assignor = a.assignor;
+        return;
+      }
+      case 'setProtocol': {
+        const g = this.requireGroup(a.group);
+        if (g.protocol === a.protocol) return;
+        this.apps.setGroupProtocol(a.group, a.protocol);
+        g.protocol = a.protocol;
+        return;
+      }
+      case 'addConsumer': {
+        this.requireGroup(a.group);
+        const name = a.name ?? this.freshName();
+        if (this.consumers.has(name)) throw new KafkaError('INVALID_REQUEST', `Consumer ${name} already exists.`);
+        if (!/^[a-zA-Z0-9._-]{1,32}$/.test(name) || name.startsWith('broker-'))
+          throw new KafkaError('INVALID_REQUEST', `Consumer name "${name}" must be 1-32 of [a-zA-Z0-9._-].`);
+        const entry: ConsumerEntry = { name, group: a.group };
+        this.startConsumer(entry);
+        this.consumers.set(name, entry);
+        return;
+      }
+      case 'moveConsumer': {
+        const e = this.requireConsumer(a.name);
+        if (a.group !== null) this.requireGroup(a.group);
+        const app = this.apps.apps.get(e.name);
+        const running = app?.status === 'running';
+        if (e.group === a.group && running) return;
+        if (a.group === null) this.stopConsumer(e);
+        else if (running) this.apps.move(e.name, a.group);
+        else {
+          e.group = a.group;
+          this.startConsumer(e);
+        }
+        e.group = a.group;
+        return;
+      }
+      case 'removeConsumer': {
+        const e = this.requireConsumer(a.name);
+        this.stopConsumer(e);
+        this.consumers.delete(a.name);
+        return;
+      }
+      case 'crashConsumer': {
+        const e = this.requireConsumer(a.name);
+        if (this.apps.apps.get(e.name)?.status !== 'running')
+          throw new KafkaError('INVALID_REQUEST', `Consumer ${a.name} is not running.`);
+        this.apps.crash(e.name);
+        return;
+      }
+    }
+  }
+
+  private freshName(): string {
+    while (this.consumers.has(`c${this.nextConsumer}`)) this.nextConsumer++;
+    return `c${this.nextConsumer++}`;
+  }
+
+  private requireGroup(group: string): GroupSettings {
+    const g = this.groupSettings.get(group);
+    if (!g) throw new KafkaError('GROUP_ID_NOT_FOUND', `No group ${group} on the board.`);
+    return g;
+  }
+
+  private requireConsumer(name: string): ConsumerEntry {
+    const e = this.consumers.get(name);
+    if (!e) throw new KafkaError('INVALID_REQUEST', `No consumer ${name}.`);
+    return e;
+  }
+
+  private stopConsumer(e: ConsumerEntry): void {
+    if (this.apps.apps.get(e.name)?.status === 'running') this.apps.close(e.name);
+  }
+
+  /** A consumer application in its group: subscribes to the board's topic and polls in a loop. */
+  private startConsumer(e: ConsumerEntry): void {
+    if (e.group === null) return;
+    this.engine.execute('createConsumer', {
+      consumerId: e.name,
+      groupId: e.group,
+      config: { ...PLANE_CONSUMER_CONFIG },
+      topics: this.groupTopics(),
+      pollIntervalMs: POLL_EVERY_MS,
+    });
+  }
+
+  /** What the board's groups subscribe to: the demo topic when it exists, else every user topic. */
+  groupTopics(): string[] {
+    const topics = this.cluster.topicNames().filter((t) => !t.startsWith('__'));
+    return topics.includes('orders') ? ['orders'] : topics.slice(0, 1);
+  }
+
+  produce(topic: string, count: number): void {
+    if (!Number.isInteger(count) || count < 1 || count > 10_000)
+      throw new KafkaError('INVALID_REQUEST', `count must be between 1 and 10,000, got ${count}`);
+    if (this.cluster.assignment(topic).length === 0)
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
+    const enc = new TextEncoder();
+    for (let i = 0; i < count; i++) {
+      const n = this.produced.acked + this.produced.failed + i;
+      this.producer.send({ topic, key: enc.encode(`user-${n % 24}`), value: enc.encode(`order ${n}`) });
+    }
+  }
+
+  /** A background application producing `perSecond` keyed records to `topic`. */
+  startTrickle(topic: string, perSecond: number): void {
+    const every = Math.max(1, Math.round(1000 / perSecond));
+    this.cluster.scheduler.schedulePeriodic(every, every, () => {
+      if (this.cluster.assignment(topic).length > 0) this.produce(topic, 1);
+    });
+  }
+
+  previewPlacement(args: PlacementPreviewArgs): PlacementPreview {
+    const live = this.cluster.liveBrokerIds();
+    const brokers = live.map((id) => ({ id, rack: this.cluster.brokers.get(id)?.rack ?? null }));
+    const input = brokers.map((b) => (args.rackAware && b.rack !== null ? { id: b.id, rack: b.rack } : { id: b.id }));
+    try {
+      const r = assignReplicasToBrokersWithSteps(input, args.partitions, args.replicationFactor, {
+        ...(args.startIndex === null
+          ? { rng: new Rng(this.seed ^ nameHash(args.name)) }
+          : { fixedStartIndex: args.startIndex }),
+        ...(args.startPartitionId ? { startPartitionId: args.startPartitionId } : {}),
+      });
+      return { brokers, assignment: r.assignment, steps: r.steps, error: null };
+    } catch (e) {
+      if (!isKafkaError(e)) throw e;
+      return { brokers, assignment: [], steps: [], error: { code: e.code, message: e.message } };
+    }
+  }
+
+  scenario(): ScenarioSpec {
+    return { seed: this.seed, preset: this.preset, actions: [...this.actions], untilMs: this.nowMs };
+  }
+
+  takeEvents(): PlaneEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+}
+
+/** Events the page animates; the per-fetch and per-append flood is left out (the views read state). */
+function isAnimated(e: PlaneEvent): boolean {
+  switch (e.type) {
+    case 'logAppended':
+    case 'followerStateUpdated':
+    case 'produceHandled':
+    case 'produceCompleted':
+    case 'consumerPolled':
+    case 'groupMessageDropped':
+    case 'offsetCommitted':
+      return false;
+    case 'groupRequestSent':
+    case 'groupResponseSent':
+      return e.api === 'JoinGroup' || e.api === 'SyncGroup' || e.api === 'FindCoordinator' || e.api === 'LeaveGroup';
+    case 'messageSent':
+    case 'messageDelivered':
+    case 'messageDropped':
+      return false;
+    default:
+      return true;
+  }
+}
+
+function nameHash(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
+  return h;
+}
+
+export function comparePartitions(a: string, b: string): number {
+  const ia = a.lastIndexOf('-');
+  const ib = b.lastIndexOf('-');
+  const ta = a.slice(0, ia);
+  const tb = b.slice(0, ib);
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return Number(a.slice(ia + 1)) - Number(b.slice(ib + 1));
+}

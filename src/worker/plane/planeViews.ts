@@ -1,0 +1,279 @@
+/**
+ * Engine state -> the plain PlaneView the page draws. Reading only: nothing here changes the
+ * cluster. Replica roles come from the partition state znode (what the controller decided) and
+ * each broker's own replica (its LEO and HW); groups from their coordinator.
+ */
+import type { Cluster } from '../../engine/cluster/Cluster';
+import { tpKey } from '../../engine/cluster/ReplicaManager';
+import {
+  PLANE_BROKER_CONFIG,
+  PLANE_CONSUMER_CONFIG,
+  PLANE_EPOCH_MS,
+  type ClusterPlane,
+  comparePartitions,
+} from './ClusterPlane';
+import type {
+  DescribeRowView,
+  PlaneBrokerView,
+  PlaneConsumerView,
+  PlaneGroupView,
+  PlanePartitionView,
+  PlaneReplicaView,
+  PlaneTopicView,
+  PlaneView,
+  ZnodeView,
+} from './types';
+
+const MAX_ZNODE_DATA = 160;
+
+export function buildPlaneView(plane: ClusterPlane): PlaneView {
+  const c = plane.cluster;
+  const now = c.scheduler.now();
+  const live = new Set(c.liveBrokerIds());
+  const controller = c.activeController()?.id ?? null;
+  const topics = c
+    .topicNames()
+    .sort((a, b) => (a.startsWith('__') === b.startsWith('__') ? (a < b ? -1 : 1) : a.startsWith('__') ? 1 : -1))
+    .map((t) => topicView(c, t, live, now));
+  const leaderCount = new Map<number, number>();
+  for (const t of topics)
+    for (const p of t.partitions) if (!p.offline) leaderCount.set(p.leader, (leaderCount.get(p.leader) ?? 0) + 1);
+  const brokers: PlaneBrokerView[] = [...c.brokers.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((b) => {
+      const session = c.zk.session(b.sessionId);
+      return {
+        id: b.id,
+        rack: b.rack,
+        state: b.state,
+        alive: live.has(b.id),
+        isolated: c.network.isIsolated(b.node),
+        controller: b.id === controller,
+        sessionId: b.sessionId,
+        lastHeartbeatMs: session ? session.lastHeartbeatMs - PLANE_EPOCH_MS : null,
+        leaderCount: leaderCount.get(b.id) ?? 0,
+      };
+    });
+  const consumers = consumerViews(plane);
+  const groups = groupViews(plane, consumers);
+  const describe: DescribeRowView[] = [];
+  for (const g of plane.groupSettings.keys()) {
+    for (const r of plane.groups.describeGroup(g)) {
+      describe.push({
+        group: r.group,
+        topic: r.topic,
+        partition: r.partition,
+        currentOffset: r.currentOffset,
+        logEndOffset: r.logEndOffset,
+        lag: r.lag,
+        consumerId: r.consumerId,
+      });
+    }
+  }
+  return {
+    version: plane.version,
+    seed: plane.seed,
+    preset: plane.preset,
+    nowMs: now - PLANE_EPOCH_MS,
+    controller,
+    controllerEpoch: c.controllerEpoch(),
+    brokers,
+    topics,
+    znodes: cachedZnodes(plane),
+    groups,
+    consumers,
+    describe,
+    lost: [...plane.lost],
+    actions: [...plane.actions],
+    produced: { ...plane.produced },
+    config: {
+      sessionTimeoutMs: PLANE_BROKER_CONFIG['zookeeper.session.timeout.ms'],
+      replicaLagMaxMs: PLANE_BROKER_CONFIG['replica.lag.time.max.ms'],
+      consumerSessionTimeoutMs: PLANE_CONSUMER_CONFIG['session.timeout.ms'],
+    },
+  };
+}
+
+function topicView(c: Cluster, topic: string, live: Set<number>, now: number): PlaneTopicView {
+  const config = c.topicConfig(topic);
+  const assignment = c.assignment(topic);
+  const partitions: PlanePartitionView[] = [];
+  assignment.forEach((replicas, p) => {
+    const state = c.partitionState(topic, p);
+    const leader = state?.leader ?? -1;
+    const isr = state?.isr ?? [];
+    const key = tpKey(topic, p);
+    const leaderPartition = c.brokers.get(leader)?.replicaManager.partitions.get(key);
+    const replicaStates: PlaneReplicaView[] = replicas.map((b) => {
+      const broker = c.brokers.get(b);
+      const part = broker?.replicaManager.partitions.get(key);
+      const log = part?.log ?? broker?.replicaManager.logs.get(key)?.log;
+      const up = !!broker && broker.state !== 'down' && live.has(b);
+      const follower = leaderPartition?.isLeader ? leaderPartition.followers.get(b) : undefined;
+      return {
+        broker: b,
+        role: !up ? 'offline' : b === leader ? 'leader' : 'follower',
+        inIsr: isr.includes(b),
+        logEndOffset: log?.logEndOffset() ?? 0,
+        highWatermark: part?.highWatermark ?? 0,
+        lagMs: follower && follower.lastCaughtUpTimeMs > 0 ? Math.max(0, now - follower.lastCaughtUpTimeMs) : null,
+      };
+    });
+    partitions.push({
+      topic,
+      partition: p,
+      replicas: [...replicas],
+      leader,
+      leaderEpoch: state?.leader_epoch ?? -1,
+      isr: [...isr],
+      offline: leader < 0 || !live.has(leader),
+      replicaStates,
+      committed: c.committed.get(key) ?? 0,
+    });
+  });
+  return {
+    name: topic,
+    internal: topic.startsWith('__'),
+    minInsyncReplicas: config['min.insync.replicas'],
+    uncleanLeaderElection: config['unclean.leader.election.enable'],
+    partitions,
+  };
+}
+
+/** The tree is rebuilt when a znode changed, or every second (watch registrations have no events). */
+function cachedZnodes(plane: ClusterPlane): ZnodeView[] {
+  const cache = plane.znodeCache;
+  const now = plane.nowMs;
+  if (cache && cache.changes === plane.zkChanges && now - cache.atMs < 1000) return cache.list;
+  const list = znodeViews(plane.cluster);
+  plane.znodeCache = { changes: plane.zkChanges, atMs: now, list };
+  return list;
+}
+
+/** The znode tree; watch counts read from the store's registrations (ZooKeeper's `wchc`). */
+function znodeViews(c: Cluster): ZnodeView[] {
+  const zk = c.zk as unknown as {
+    dataWatches?: Map<string, unknown[]>;
+    childWatches?: Map<string, unknown[]>;
+  };
+  return c.zk.snapshot().map((n) => {
+    let data = n.data === null || n.data === undefined ? '' : JSON.stringify(n.data);
+    if (data.length > MAX_ZNODE_DATA) data = `${data.slice(0, MAX_ZNODE_DATA - 1)}…`;
+    return {
+      path: n.path,
+      data,
+      ephemeral: n.ephemeralOwner !== 0,
+      owner: n.owner,
+      version: n.version,
+      dataWatches: zk.dataWatches?.get(n.path)?.length ?? 0,
+      childWatches: zk.childWatches?.get(n.path)?.length ?? 0,
+      mtimeMs: n.mtime - PLANE_EPOCH_MS,
+    };
+  });
+}
+
+function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
+  const out: PlaneConsumerView[] = [];
+  for (const e of plane.consumers.values()) {
+    const app = plane.apps.apps.get(e.name);
+    const base = {
+      name: e.name,
+      group: e.group,
+      memberState: 'UNJOINED',
+      memberId: '',
+      generation: -1,
+      partitions: [] as string[],
+      positions: [] as PlaneConsumerView['positions'],
+      recordsConsumed: 0,
+    };
+    if (!app || e.group === null || app.status === 'closed') {
+      out.push({ ...base, lifecycle: 'stopped' });
+      continue;
+    }
+    const recordsConsumed = Object.values(app.processed).reduce((n, x) => n + x, 0);
+    if (app.protocol === 'zookeeper') {
+      const zk = plane.groups.zkConsumers.get(e.name);
+      out.push({
+        ...base,
+        lifecycle: app.status,
+        memberState: zk?.state ?? 'UNJOINED',
+        generation: zk?.rebalances ?? -1,
+        partitions:
+          app.status === 'running'
+            ? (zk?.owned ?? []).map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions)
+            : [],
+        recordsConsumed,
+      });
+      continue;
+    }
+    const consumer = plane.groups.consumers.get(e.name);
+    if (!consumer) {
+      out.push({ ...base, lifecycle: app.status });
+      continue;
+    }
+    const s = plane.groups.consumerSnapshot(consumer);
+    if (s.memberId) plane.memberNames.set(s.memberId, e.name);
+    out.push({
+      ...base,
+      lifecycle: app.status,
+      memberState: s.memberState,
+      memberId: s.memberId,
+      generation: s.generationId,
+      partitions:
+        app.status === 'running' ? s.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions) : [],
+      positions: s.assignment.map((a) => ({ topic: a.topic, partition: a.partition, position: a.position })),
+      recordsConsumed,
+    });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+}
+
+function groupViews(plane: ClusterPlane, consumers: PlaneConsumerView[]): PlaneGroupView[] {
+  const out: PlaneGroupView[] = [];
+  for (const [groupId, settings] of plane.groupSettings) {
+    if (settings.protocol === 'zookeeper') {
+      // The legacy consumer has no coordinator: members register under /consumers/<group>/ids
+      // and each rebalances itself; "generation" counts those self-rebalances.
+      const members = consumers.filter((c) => c.group === groupId && c.lifecycle === 'running');
+      out.push({
+        groupId,
+        assignor: settings.assignor,
+        protocol: settings.protocol,
+        state: 'ZooKeeper',
+        generation: members.reduce((n, m) => Math.max(n, m.generation), 0),
+        coordinator: null,
+        offsetsPartition: -1,
+        leader: null,
+        members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
+        generations: [...(plane.generations.get(groupId) ?? [])],
+        lag: [],
+      });
+      continue;
+    }
+    const snap = plane.groups.groupSnapshot(groupId);
+    const lag = [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())]
+      .sort(([a], [b]) => comparePartitions(a, b))
+      .map(([partition, history]) => ({ partition, history: history.map((h) => [h[0], h[1]] as [number, number]) }));
+    out.push({
+      groupId,
+      assignor: settings.assignor,
+      protocol: settings.protocol,
+      state: snap?.state ?? 'Empty',
+      generation: snap?.generationId ?? 0,
+      coordinator: snap?.coordinator ?? null,
+      offsetsPartition: snap?.offsetsPartition ?? -1,
+      leader: snap?.leader ? plane.nameOf(snap.leader) : null,
+      members: (snap?.members ?? []).map((m) => {
+        plane.memberNames.set(m.memberId, m.clientId);
+        return {
+          memberId: m.memberId,
+          name: m.clientId,
+          partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
+        };
+      }),
+      generations: [...(plane.generations.get(groupId) ?? [])],
+      lag,
+    });
+  }
+  return out.sort((a, b) => a.groupId.localeCompare(b.groupId));
+}

@@ -1,0 +1,247 @@
+/**
+ * The control plane's half of the worker protocol: brokers, the controller, replicas, the
+ * coordination store's znodes, consumer groups and consumers, as plain data built from engine
+ * state, and the actions a person (or a scenario) can take on them.
+ *
+ * A scenario is a seed, a preset cluster and a list of actions stamped with the engine time at
+ * which they ran. Replaying it against a fresh engine gives the same events (the engine is
+ * deterministic), which is what lets a URL reproduce a run exactly.
+ */
+import type { ClusterEvent } from '../../engine/cluster/events';
+import type { PlacementStep } from '../../engine/cluster/ReplicaPlacement';
+import type { GroupEvent } from '../../engine/consumer/groupEvents';
+
+export type { ClusterEvent, GroupEvent, PlacementStep };
+
+/** Engine time zero of every scenario (a fixed instant, so record timestamps replay too). */
+export const PLANE_EPOCH_MS = 1_700_000_000_000;
+
+export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
+export const ASSIGNORS: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
+export type GroupProtocol = 'coordinator' | 'zookeeper';
+
+/** Clusters a scenario can start from. */
+export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large';
+
+/** What a person (or a scenario step) does to the cluster. Every action is recorded and replayable. */
+export type PlaneAction =
+  | { op: 'killBroker'; broker: number }
+  | { op: 'stopBroker'; broker: number }
+  | { op: 'restartBroker'; broker: number }
+  | { op: 'isolateBroker'; broker: number }
+  | { op: 'healBroker'; broker: number }
+  | { op: 'addBroker'; rack: string | null }
+  | {
+      op: 'createTopic';
+      name: string;
+      partitions: number;
+      replicationFactor: number;
+      /** null: a start index from the seeded Rng, as Kafka picks one at random. */
+      startIndex: number | null;
+      /** Kafka's startPartitionId: continue the round-robin as if earlier partitions existed (seed 000's global numbering). */
+      startPartitionId?: number;
+      /** Place rack-aware when every broker has a rack (false: ignore racks). */
+      rackAware?: boolean;
+      configs?: Record<string, string>;
+    }
+  | { op: 'setUnclean'; topic: string; enabled: boolean }
+  | { op: 'preferredElection' }
+  | { op: 'reassign'; topic: string; partition: number; replicas: number[] }
+  | { op: 'produce'; topic: string; count: number }
+  | { op: 'addGroup'; group: string; assignor: AssignorName }
+  | { op: 'removeGroup'; group: string }
+  | { op: 'setAssignor'; group: string; assignor: AssignorName }
+  | { op: 'setProtocol'; group: string; protocol: GroupProtocol }
+  | { op: 'addConsumer'; group: string; name?: string }
+  /** Moves a consumer to another group (null: out of every group, stopped). */
+  | { op: 'moveConsumer'; name: string; group: string | null }
+  | { op: 'removeConsumer'; name: string }
+  /** The consumer's process dies: no LeaveGroup, no more heartbeats. */
+  | { op: 'crashConsumer'; name: string };
+
+export interface TimedAction {
+  /** Engine milliseconds since the scenario started. */
+  at: number;
+  action: PlaneAction;
+}
+
+export interface ScenarioSpec {
+  seed: number;
+  preset: PresetName;
+  actions: TimedAction[];
+  /** Engine milliseconds since start to run to (the moment the link was made). */
+  untilMs: number;
+}
+
+export interface PlaneBrokerView {
+  id: number;
+  rack: string | null;
+  /** The broker process: running, shutting down (controlled shutdown) or down. */
+  state: 'running' | 'shuttingDown' | 'down';
+  /** Registered in the coordination store (`/brokers/ids/<id>` exists): what Kafka calls alive. */
+  alive: boolean;
+  isolated: boolean;
+  controller: boolean;
+  /** The broker's ZooKeeper session and when it was last heard from (relative ms). */
+  sessionId: number;
+  lastHeartbeatMs: number | null;
+  leaderCount: number;
+}
+
+export interface PlaneReplicaView {
+  broker: number;
+  role: 'leader' | 'follower' | 'offline';
+  inIsr: boolean;
+  logEndOffset: number;
+  highWatermark: number;
+  /** For a follower seen by its leader: ms since it was last caught up (ISR lag timer). */
+  lagMs: number | null;
+}
+
+export interface PlanePartitionView {
+  topic: string;
+  partition: number;
+  /** Assigned replicas, preferred leader first. */
+  replicas: number[];
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+  offline: boolean;
+  replicaStates: PlaneReplicaView[];
+  /** Highest high watermark any leader reached: what was committed. */
+  committed: number;
+}
+
+export interface PlaneTopicView {
+  name: string;
+  internal: boolean;
+  minInsyncReplicas: number;
+  uncleanLeaderElection: boolean;
+  partitions: PlanePartitionView[];
+}
+
+export interface ZnodeView {
+  path: string;
+  /** The node's JSON, shortened. Shown as text. */
+  data: string;
+  ephemeral: boolean;
+  owner: string | null;
+  version: number;
+  /** Watches registered on this node (data) or its children. */
+  dataWatches: number;
+  childWatches: number;
+  /** Relative ms of the last change (create or set). */
+  mtimeMs: number;
+}
+
+export interface PlaneMemberView {
+  memberId: string;
+  /** The consumer's name (its client.id). */
+  name: string;
+  partitions: string[];
+}
+
+export interface GenerationView {
+  generation: number;
+  atMs: number;
+  protocol: string | null;
+  leader: string | null;
+  /** consumer name -> sorted `topic-p` list. */
+  assignment: Record<string, string[]>;
+}
+
+export interface PlaneGroupView {
+  groupId: string;
+  assignor: AssignorName;
+  protocol: GroupProtocol;
+  state: string;
+  generation: number;
+  coordinator: number | null;
+  offsetsPartition: number;
+  /** The group leader's consumer name. */
+  leader: string | null;
+  members: PlaneMemberView[];
+  generations: GenerationView[];
+  /** Per partition: committed offset and lag history (relative ms, lag). */
+  lag: { partition: string; history: [number, number][] }[];
+}
+
+export interface PlaneConsumerView {
+  name: string;
+  group: string | null;
+  lifecycle: 'running' | 'closed' | 'crashed' | 'stopped';
+  memberState: string;
+  memberId: string;
+  generation: number;
+  /** Sorted `topic-p` list. */
+  partitions: string[];
+  positions: { topic: string; partition: number; position: number | null }[];
+  recordsConsumed: number;
+}
+
+export interface DescribeRowView {
+  group: string;
+  topic: string;
+  partition: number;
+  currentOffset: number | null;
+  logEndOffset: number;
+  lag: number | null;
+  consumerId: string | null;
+}
+
+export interface LostOffsetsView {
+  topic: string;
+  partition: number;
+  newLeader: number;
+  from: number;
+  to: number;
+  committedFrom: number | null;
+  committedTo: number | null;
+  atMs: number;
+}
+
+export interface PlaneView {
+  version: number;
+  seed: number;
+  preset: PresetName;
+  /** Engine ms since the scenario started. */
+  nowMs: number;
+  controller: number | null;
+  controllerEpoch: number;
+  brokers: PlaneBrokerView[];
+  topics: PlaneTopicView[];
+  znodes: ZnodeView[];
+  groups: PlaneGroupView[];
+  consumers: PlaneConsumerView[];
+  describe: DescribeRowView[];
+  lost: LostOffsetsView[];
+  actions: TimedAction[];
+  /** Delivery reports of produce actions: acknowledged and failed counts, last error. */
+  produced: { acked: number; failed: number; lastError: string | null };
+  config: { sessionTimeoutMs: number; replicaLagMaxMs: number; consumerSessionTimeoutMs: number };
+}
+
+export type PlaneEvent = ClusterEvent | GroupEvent;
+
+export interface PlaneFrame {
+  view: PlaneView | null;
+  events: PlaneEvent[];
+}
+
+export interface PlacementPreviewArgs {
+  /** The topic's name: a random start index is drawn from an Rng seeded with it (and the scenario seed). */
+  name: string;
+  startPartitionId?: number;
+  partitions: number;
+  replicationFactor: number;
+  rackAware: boolean;
+  startIndex: number | null;
+}
+
+export interface PlacementPreview {
+  brokers: { id: number; rack: string | null }[];
+  assignment: number[][];
+  steps: PlacementStep[];
+  /** Kafka's error when the placement is impossible (e.g. INVALID_REPLICATION_FACTOR). */
+  error: { code: string; message: string } | null;
+}
