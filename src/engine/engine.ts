@@ -20,7 +20,7 @@ import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
 import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
 import { ConsumerApplications, type ConsumerGroupsSnapshot, type GroupProtocol } from './consumer/ConsumerApplications';
-import type { AssignmentStrategy } from './consumer/ConsumerConfig';
+import type { AssignmentStrategy, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
 import { ConsumerGroups } from './consumer/ConsumerGroups';
 import type { GroupEvent } from './consumer/groupEvents';
 import { Rng } from './Rng';
@@ -53,6 +53,11 @@ export interface EngineOptions {
   networkLatencyMs?: number;
   /** Brokers to start with. */
   brokers?: AddBrokerOptions[];
+  /**
+   * Group coordinator settings (Kafka's broker names: offsets.topic.num.partitions,
+   * group.initial.rebalance.delay.ms, group.min.session.timeout.ms, ...); Kafka's defaults otherwise.
+   */
+  groupCoordinatorConfig?: Partial<Record<keyof GroupCoordinatorConfig, number>>;
 }
 
 /** Every event the engine emits. Other subsystems add their unions here. */
@@ -194,12 +199,15 @@ export class Engine {
       networkLatencyMs: options.networkLatencyMs,
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
-        const log = new PartitionLog({
-          dir,
-          config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
-          clock: this.clock,
-          writer: this.writer,
-        });
+        const recovered = options.recoveredLogs?.get(dir);
+        const log =
+          recovered ??
+          new PartitionLog({
+            dir,
+            config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+            clock: this.clock,
+            writer: this.writer,
+          });
         this.openLogs.set(dir, log);
         return new PartitionLogReplica(log);
       },
@@ -215,6 +223,7 @@ export class Engine {
       emit: (e) => this.emit(e),
       zk: this.cluster.zk,
       latencyMs: options.networkLatencyMs ?? 1,
+      coordinatorConfig: options.groupCoordinatorConfig ?? {},
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---

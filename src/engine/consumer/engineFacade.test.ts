@@ -33,10 +33,12 @@ class MapStore implements Store {
   }
 }
 
-function engine(seed = 7) {
+function engine(seed = 7, offsetsPartitions?: number) {
   const events: EngineEvent[] = [];
   const e = new Engine({
     seed,
+    // Fewer __consumer_offsets partitions keep the replication work (and the test) small.
+    ...(offsetsPartitions ? { groupCoordinatorConfig: { 'offsets.topic.num.partitions': offsetsPartitions } } : {}),
     store: new MapStore(),
     clock: new ManualClock(0),
     brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
@@ -71,6 +73,8 @@ describe('Engine: consumer-group commands and events', () => {
     e.tick(10_000);
     const g = group(e, 'shop');
     expect(g?.state).toBe('Stable');
+    // Kafka's default offsets.topic.num.partitions (50), replicated 3 ways, compacted.
+    expect(e.cluster.assignment('__consumer_offsets')).toHaveLength(50);
     expect(g?.members.length).toBe(2);
     expect(g?.protocol).toBe('coordinator');
     const types = new Set(events.map((ev) => ev.type));
@@ -101,7 +105,8 @@ describe('Engine: consumer-group commands and events', () => {
   });
 
   it('crash, close and move rebalance the group; setGroupAssignor restarts it with the new strategy', () => {
-    const { e } = engine();
+    const { e } = engine(7, 5);
+    e.tick(1);
     for (const id of ['a', 'b', 'c'])
       e.execute('createConsumer', { consumerId: id, groupId: 'shop', topics: ['orders'] });
     e.tick(10_000);
@@ -126,7 +131,7 @@ describe('Engine: consumer-group commands and events', () => {
   });
 
   it('setGroupProtocol zookeeper runs the legacy self-rebalancing consumers on the cluster ZooKeeper', () => {
-    const { e, events } = engine();
+    const { e, events } = engine(7, 5);
     e.execute('setGroupProtocol', { groupId: 'legacy', protocol: 'zookeeper' });
     for (const id of ['z1', 'z2'])
       e.execute('createConsumer', { consumerId: id, groupId: 'legacy', topics: ['orders'] });
