@@ -126,6 +126,16 @@ describe('PartitionLog roll', () => {
     });
   });
 
+  it('roll() replaces an empty active segment instead of leaving an empty one behind', () => {
+    const { log } = newLog();
+    log.appendAsLeader(makeBatch(makeRecords(2)));
+    log.roll();
+    log.roll(10);
+    expect(log.logSegments.map((s) => s.baseOffset)).toEqual([0, 10]);
+    // The new segment is named by its first offset, so the log end moves to it.
+    expect(log.appendAsLeader(makeBatch(makeRecords(1))).firstOffset).toBe(10);
+  });
+
   it('rolls on segment.ms measured from the first batch timestamp', () => {
     const { log, clock } = newLog({ 'segment.ms': 1000 });
     log.appendAsLeader(makeBatch(makeRecords(1, 10, T0)));

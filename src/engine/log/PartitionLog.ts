@@ -528,7 +528,14 @@ export class PartitionLog {
         `cannot roll to ${newBaseOffset} below the log end offset ${active.nextOffset}`,
       );
     }
-    if (active.size === 0 && active.baseOffset === newBaseOffset) return active;
+    if (active.size === 0) {
+      if (active.baseOffset === newBaseOffset) return active;
+      // An empty active segment is replaced rather than left behind (Kafka's LocalLog.roll).
+      this.segments.remove(active);
+      this.deleteSegmentFiles(active);
+      if (this.segments.count === 0) this._logStartOffset = newBaseOffset;
+      return this.createSegment(newBaseOffset);
+    }
     active.onBecomeInactiveSegment();
     this.flushSegment(active);
     return this.createSegment(newBaseOffset);
