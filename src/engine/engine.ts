@@ -199,15 +199,12 @@ export class Engine {
       networkLatencyMs: options.networkLatencyMs,
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
-        const recovered = options.recoveredLogs?.get(dir);
-        const log =
-          recovered ??
-          new PartitionLog({
-            dir,
-            config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
-            clock: this.clock,
-            writer: this.writer,
-          });
+        const log = new PartitionLog({
+          dir,
+          config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+          clock: this.clock,
+          writer: this.writer,
+        });
         this.openLogs.set(dir, log);
         return new PartitionLogReplica(log);
       },
