@@ -58,6 +58,12 @@ export interface EngineOptions {
    * group.initial.rebalance.delay.ms, group.min.session.timeout.ms, ...); Kafka's defaults otherwise.
    */
   groupCoordinatorConfig?: Partial<Record<keyof GroupCoordinatorConfig, number>>;
+  /**
+   * Replica logs recovered from `store` at start-up (PartitionLog.load), by replica directory
+   * (`replicaDir`). A replica created for one of these directories opens that log instead of an
+   * empty one: the cluster restarts on its old segment files, as brokers restart on their disks.
+   */
+  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
 }
 
 /** Every event the engine emits. Other subsystems add their unions here. */
@@ -199,12 +205,15 @@ export class Engine {
       networkLatencyMs: options.networkLatencyMs,
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
-        const log = new PartitionLog({
-          dir,
-          config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
-          clock: this.clock,
-          writer: this.writer,
-        });
+        const recovered = options.recoveredLogs?.get(dir);
+        const log =
+          recovered ??
+          new PartitionLog({
+            dir,
+            config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+            clock: this.clock,
+            writer: this.writer,
+          });
         this.openLogs.set(dir, log);
         return new PartitionLogReplica(log);
       },
