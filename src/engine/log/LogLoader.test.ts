@@ -77,6 +77,8 @@ describe('write-behind flushing', () => {
     expect(first?.unflushedBytes).toBe(0);
     expect(store.files.get(`${DIR}/${first?.logFileName}`)?.length).toBe(first?.sizeInBytes);
     expect(rest.at(-1)?.unflushedBytes).toBeGreaterThan(0);
+    // The recovery point follows (Kafka's flushUptoOffsetExclusive): offsets below it are in the Store.
+    expect(log.recoveryPoint).toBe(log.activeSegment.baseOffset);
   });
 
   it('never awaits the Store: operations are issued in order and complete behind the log', async () => {
@@ -155,6 +157,17 @@ describe('PartitionLog.load (recovery)', () => {
     ]);
     for (let o = 0; o < 75; o += 7) expect(loaded.lookup(o, { trace: false }).answer.record?.offset).toBe(o);
     expect(loaded.appendAsLeader(makeBatch(makeRecords(1)), 1).firstOffset).toBe(75);
+  });
+
+  it('a power failure loses exactly the offsets at and above the recovery point', async () => {
+    const store = new MapStore();
+    const { log, writer } = openLog(store, { 'segment.bytes': 400 });
+    for (let i = 0; i < 9; i++) log.appendAsLeader(makeBatch(makeRecords(2, 50)));
+    expect(log.logSegments.length).toBeGreaterThan(2);
+    expect(log.recoveryPoint).toBeLessThan(log.logEndOffset);
+    await writer.settled();
+    const { log: loaded } = await PartitionLog.load(store, DIR, { 'segment.bytes': 400 }, new ManualClock(T0));
+    expect(loaded.logEndOffset).toBe(log.recoveryPoint);
   });
 
   it('a power failure loses only what was never flushed', async () => {

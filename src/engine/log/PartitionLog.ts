@@ -537,7 +537,10 @@ export class PartitionLog {
       return this.createSegment(newBaseOffset);
     }
     active.onBecomeInactiveSegment();
-    this.flushSegment(active);
+    // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
+    // reaches the Store, and the recovery point moves up to the rolled segment's end.
+    for (const seg of this.segments.values) this.flushSegment(seg);
+    this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     return this.createSegment(newBaseOffset);
   }
 
