@@ -195,7 +195,12 @@ export class Broker {
     }
     this.brokerEpoch = zk.getData(path).stat.czxid;
     this.services.emit({ type: 'brokerRegistered', broker: this.id, brokerEpoch: this.brokerEpoch, atMs: this.now() });
-    this.controller.startup();
+    // The election runs once everything due now has run, so brokers starting together all
+    // register before the first controller looks at /brokers/ids.
+    const gen = this.generation;
+    this.services.scheduler.schedule(0, () => {
+      if (this.generation === gen && this.state === 'running') this.controller.startup();
+    });
   }
 
   private scheduleRegisterRetry(): void {

@@ -24,6 +24,8 @@ export interface ClusterServices {
   topicConfig(topic: string): TopicConfig;
   /** Called by the controller before it elects an out-of-sync leader: reports what will be lost. */
   reportUncleanElection(topic: string, partition: number, newLeader: number): void;
+  /** Stores a log dir's replication-offset-checkpoint text. */
+  writeHighWatermarkCheckpoint(brokerId: number, logDir: string, text: string): void;
 }
 
 /** ClusterServices plus what is bound to one broker. */

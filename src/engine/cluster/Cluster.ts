@@ -37,6 +37,12 @@ export interface ClusterOptions {
   /** Opens a replica's log; MemoryReplicaLog by default. */
   logFactory?: (brokerId: number, logDir: string, topic: string, partition: number) => ReplicaLog;
   onDeleteLog?: (brokerId: number, logDir: string, topic: string, partition: number) => void;
+  /**
+   * A broker wrote its replication-offset-checkpoint for a log dir (every
+   * replica.high.watermark.checkpoint.interval.ms): the text to store at
+   * `<log dir>/replication-offset-checkpoint`, in Kafka's format (formatReplicationOffsetCheckpoint).
+   */
+  onHighWatermarkCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
 }
 
 export interface CreateTopicOptions {
@@ -93,6 +99,7 @@ export class Cluster {
       deleteLog: (b, d, t, p) => options.onDeleteLog?.(b, d, t, p),
       topicConfig: (topic) => this.topicConfig(topic),
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
+      writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());
@@ -138,7 +145,11 @@ export class Cluster {
 
   // ------------------------------------------------------------------ brokers
 
-  addBroker(options: AddBrokerOptions = {}): Broker {
+  /**
+   * Adds a broker and starts it. With `start: false` the broker exists but stays down (a
+   * cluster being reloaded: its logs are attached with hostRecoveredLog, then startBroker).
+   */
+  addBroker(options: AddBrokerOptions = {}, how: { start?: boolean } = {}): Broker {
     const id = options.id ?? (this.brokers.size === 0 ? 1 : Math.max(...this.brokers.keys()) + 1);
     if (!Number.isInteger(id) || id < 0) throw new KafkaError('INVALID_REQUEST', `invalid broker id ${id}`, { id });
     if (this.brokers.has(id)) throw new KafkaError('INVALID_REQUEST', `broker ${id} already exists`, { id });
@@ -148,8 +159,38 @@ export class Cluster {
     const broker = new Broker(id, options.rack ?? null, logDirs, this.services);
     this.brokers.set(id, broker);
     this.options.emit({ type: 'brokerAdded', broker: id, rack: broker.rack, atMs: this.now() });
-    broker.startup();
+    if (how.start !== false) broker.startup();
     return broker;
+  }
+
+  /** Starts a broker that was added with `start: false` (or restarts a stopped one). */
+  startBroker(id: number): void {
+    const b = this.broker(id);
+    if (b.state === 'down') b.startup();
+  }
+
+  /**
+   * Puts a log found on disk back under its broker (a reload): the replica is known to the broker
+   * again, with the high watermark from its replication-offset-checkpoint, before it starts.
+   */
+  hostRecoveredLog(
+    brokerId: number,
+    logDir: string,
+    topic: string,
+    partition: number,
+    log: ReplicaLog,
+    checkpointedHighWatermark: number,
+  ): void {
+    const b = this.broker(brokerId);
+    if (!b.logDirs.includes(logDir))
+      throw new KafkaError('INVALID_REQUEST', `broker ${brokerId} has no log dir ${logDir}`, { logDir });
+    b.replicaManager.logs.set(tpKey(topic, partition), {
+      topic,
+      partition,
+      dir: logDir,
+      log,
+      checkpointedHighWatermark: Math.min(checkpointedHighWatermark, log.logEndOffset()),
+    });
   }
 
   broker(id: number): Broker {

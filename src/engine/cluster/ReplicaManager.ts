@@ -1,4 +1,5 @@
 import { isKafkaError } from '../errors';
+import { formatReplicationOffsetCheckpoint } from './checkpoint';
 import type { BrokerServices } from './BrokerServices';
 import type { ClusterEvent } from './events';
 import { Partition } from './Partition';
@@ -189,10 +190,18 @@ export class ReplicaManager {
     if (hosted) this.services.deleteLog(this.brokerId, hosted.dir, topic, partition);
   }
 
+  /** Kafka's checkpointHighWatermarks: one replication-offset-checkpoint file per log dir. */
   checkpointHighWatermarks(): void {
     for (const [key, p] of this.partitions) {
       const hosted = this.logs.get(key);
       if (hosted) hosted.checkpointedHighWatermark = p.highWatermark;
+    }
+    for (const dir of this.logDirs) {
+      const entries: { topic: string; partition: number; offset: number }[] = [];
+      for (const h of this.logs.values())
+        if (h.dir === dir)
+          entries.push({ topic: h.topic, partition: h.partition, offset: h.checkpointedHighWatermark });
+      this.services.writeHighWatermarkCheckpoint(this.brokerId, dir, formatReplicationOffsetCheckpoint(entries));
     }
   }
 
