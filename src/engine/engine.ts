@@ -219,6 +219,13 @@ export class Engine {
       },
       onDeleteLog: (brokerId, logDir, topic, partition) =>
         this.deleteReplicaFiles(replicaDir(brokerId, logDir, topic, partition)),
+      // Each log dir's replication-offset-checkpoint, written behind like every other file.
+      onHighWatermarkCheckpoint: (brokerId, logDir, text) =>
+        this.writer.submit({
+          op: 'write',
+          path: `${logDirPath(brokerId, logDir)}/replication-offset-checkpoint`,
+          bytes: new TextEncoder().encode(text),
+        }),
     });
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
@@ -492,4 +499,9 @@ export class Engine {
 export function replicaDir(brokerId: number, logDir: string, topic: string, partition: number): string {
   const dir = logDir.startsWith('/') ? logDir : `/${logDir}`;
   return `broker-${brokerId}${dir}/${topic}-${partition}`;
+}
+
+/** A broker's log dir in the Store: `broker-<id><log.dir>`. */
+export function logDirPath(brokerId: number, logDir: string): string {
+  return `broker-${brokerId}${logDir.startsWith('/') ? logDir : `/${logDir}`}`;
 }
