@@ -148,6 +148,14 @@ describe('PartitionLog fuzz: appends, rolls, truncations, flushes', () => {
             expect(answer.exact).toBe(true);
             expect(text(answer.record?.value)).toBe(model[o]);
           }
+          // A power failure now keeps exactly the offsets below the recovery point.
+          await writer.settled();
+          const crashed = await PartitionLog.load(store, 'fuzz-0', config, clock);
+          expect(crashed.report.segments.every((s) => s.bytesTruncated === 0)).toBe(true);
+          expect(crashed.log.logEndOffset).toBe(log.recoveryPoint);
+          for (let o = 0; o < crashed.log.logEndOffset; o += 5) {
+            expect(text(crashed.log.lookup(o, { trace: false }).answer.record.value)).toBe(model[o]);
+          }
           // Flushed state reloads to exactly the same log.
           log.flush();
           await writer.settled();
