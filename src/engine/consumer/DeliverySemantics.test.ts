@@ -115,6 +115,32 @@ describe('delivery semantics', () => {
     expect(lost).toEqual(['0:30', '0:31', '0:32', '0:33', '0:34', '0:35', '0:36', '0:37', '0:38', '0:39']);
   });
 
+  it('auto commit: a crash re-delivers exactly what was processed since the last auto commit', () => {
+    const bed = world(1, 100);
+    const processed: string[] = [];
+    const auto = { ...CONFIG, 'enable.auto.commit': true, 'auto.commit.interval.ms': 250 };
+    const a = bed.consumer('a', auto);
+    a.subscribe(['events']);
+    bed.pollEvery(a, 100, (rs) => processed.push(...rs.map(id)));
+    // 10 records per poll every 100 ms; the auto commit (from poll) runs every 250 ms.
+    bed.runUntil(() => processed.length >= 70, 60_000, 1);
+    bed.stopPolling(a);
+    a.crash();
+    const lastCommit = bed.ofType('offsetCommitted').at(-1)?.offset ?? 0;
+    const processedByA = processed.length;
+    const b = bed.consumer('b', auto);
+    b.subscribe(['events']);
+    bed.pollEvery(b, 100, (rs) => processed.push(...rs.map(id)));
+    expect(bed.runUntil(() => tally(processed).unique === 100, 120_000)).toBe(true);
+    bed.run(1_000);
+    // Seed 000: "自动提交的优点是方便，但是可能会重复处理消息" - convenient, but duplicates.
+    expect(tally(processed).duplicates).toBe(processedByA - lastCommit);
+    // The commit sent by the 7th poll was still in flight when the process died, so the last
+    // commit that reached the coordinator is 30: 40 records come again.
+    expect({ processedByA, lastCommit }).toEqual({ processedByA: 70, lastCommit: 30 });
+    expect(tally(processed)).toEqual({ total: 140, unique: 100, duplicates: 40 });
+  });
+
   /**
    * A rebalance (not a crash): b joins while a has processed 10 records past its last commit.
    * Without a commit in onPartitionsRevoked those 10 are processed again by whoever gets the
