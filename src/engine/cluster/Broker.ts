@@ -195,12 +195,37 @@ export class Broker {
     }
     this.brokerEpoch = zk.getData(path).stat.czxid;
     this.services.emit({ type: 'brokerRegistered', broker: this.id, brokerEpoch: this.brokerEpoch, atMs: this.now() });
+    this.deleteStrayLogs();
     // The election runs once everything due now has run, so brokers starting together all
     // register before the first controller looks at /brokers/ids.
     const gen = this.generation;
     this.services.scheduler.schedule(0, () => {
       if (this.generation === gen && this.state === 'running') this.controller.startup();
     });
+  }
+
+  /**
+   * Logs of partitions this broker no longer hosts — the topic was deleted, or the replica moved
+   * away, while the broker was down — are deleted at start-up (Kafka's stray replica cleanup).
+   */
+  private deleteStrayLogs(): void {
+    const zk = this.services.zk;
+    for (const h of [...this.replicaManager.logs.values()]) {
+      const d = zk.tryGetData(`/brokers/topics/${h.topic}`) as { partitions?: Record<string, number[]> } | null;
+      const replicas = d?.partitions?.[String(h.partition)];
+      if (replicas?.includes(this.id)) continue;
+      // A reassignment in flight may be adding this broker: keep the log.
+      const moving = zk.tryGetData('/admin/reassign_partitions') as {
+        partitions?: { topic: string; partition: number; replicas: number[] }[];
+      } | null;
+      if (
+        moving?.partitions?.some(
+          (m) => m.topic === h.topic && m.partition === h.partition && m.replicas.includes(this.id),
+        )
+      )
+        continue;
+      this.replicaManager.deletePartition(h.topic, h.partition);
+    }
   }
 
   private scheduleRegisterRetry(): void {

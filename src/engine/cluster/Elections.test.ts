@@ -142,3 +142,18 @@ describe('leader epochs', () => {
     expect(leader?.log.epochEntries().at(-1)).toEqual({ epoch: state(cluster).leader_epoch, startOffset: 0 });
   });
 });
+
+describe('stray replicas', () => {
+  it('a broker that was down while its topic was deleted drops the stray log at start-up', () => {
+    const { cluster } = setup();
+    cluster.killBroker(3);
+    cluster.tick(1500);
+    cluster.deleteTopic('t');
+    cluster.tick(500);
+    expect(cluster.topicNames()).toEqual([]);
+    expect(cluster.broker(3).replicaManager.logs.size).toBe(1);
+    cluster.restartBroker(3);
+    cluster.tick(500);
+    expect(cluster.broker(3).replicaManager.logs.size).toBe(0);
+  });
+});
