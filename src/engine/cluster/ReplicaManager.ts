@@ -166,6 +166,18 @@ export class ReplicaManager {
     let hosted = this.logs.get(key);
     if (!hosted) {
       const dir = this.chooseLogDir();
+      const partitionsPerLogDir: Record<string, number> = {};
+      for (const d of this.logDirs) partitionsPerLogDir[d] = 0;
+      for (const l of this.logs.values()) partitionsPerLogDir[l.dir] = (partitionsPerLogDir[l.dir] ?? 0) + 1;
+      this.emit({
+        type: 'replicaCreated',
+        broker: this.brokerId,
+        topic,
+        partition,
+        logDir: dir,
+        partitionsPerLogDir,
+        atMs: this.now(),
+      });
       hosted = {
         topic,
         partition,
@@ -187,7 +199,16 @@ export class ReplicaManager {
     const hosted = this.logs.get(key);
     this.partitions.delete(key);
     this.logs.delete(key);
-    if (hosted) this.services.deleteLog(this.brokerId, hosted.dir, topic, partition);
+    if (!hosted) return;
+    this.services.deleteLog(this.brokerId, hosted.dir, topic, partition);
+    this.emit({
+      type: 'replicaDeleted',
+      broker: this.brokerId,
+      topic,
+      partition,
+      logDir: hosted.dir,
+      atMs: this.now(),
+    });
   }
 
   /** Kafka's checkpointHighWatermarks: one replication-offset-checkpoint file per log dir. */

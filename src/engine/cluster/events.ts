@@ -39,6 +39,17 @@ export type ClusterEvent =
   | { type: 'brokerRegistered'; broker: number; brokerEpoch: number; atMs: number }
   | { type: 'brokerDown'; broker: number; how: BrokerDownHow; lostUnflushedBytes: number; atMs: number }
   | { type: 'brokerAdded'; broker: number; rack: string | null; atMs: number }
+  | {
+      type: 'replicaCreated';
+      broker: number;
+      topic: string;
+      partition: number;
+      /** The log.dir chosen: the one holding the fewest partitions (counts before this one). */
+      logDir: string;
+      partitionsPerLogDir: Record<string, number>;
+      atMs: number;
+    }
+  | { type: 'replicaDeleted'; broker: number; topic: string; partition: number; logDir: string; atMs: number }
   | { type: 'controllerElected'; broker: number; controllerEpoch: number; previousEpoch: number; atMs: number }
   | { type: 'controllerResigned'; broker: number; controllerEpoch: number; atMs: number }
   | {
