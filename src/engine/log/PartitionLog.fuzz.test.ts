@@ -10,7 +10,7 @@ import { MapStore, makeBatch, text } from './testSupport';
 // Seeded property test in the style of tldraw's recordStoreFuzzing: random appends, rolls,
 // truncations and flushes, checking after every step that the incrementally maintained state
 // equals state rebuilt from scratch. LOG_FUZZ_RUNS raises the number of runs (npm run soak).
-const RUNS = Number(process.env.LOG_FUZZ_RUNS ?? 20);
+const RUNS = Number(process.env.LOG_FUZZ_RUNS ?? 10);
 const T0 = 1_700_000_000_000;
 
 type Op =
