@@ -38,7 +38,13 @@ export function GenerationsTimeline({ group }: { group: PlaneGroupView }) {
         <p className="muted small">No generation completed yet.</p>
       ) : (
         <div className="timeline-scroll">
-          <svg width={width} height={height} role="img" aria-label={`${gens.length} generations`}>
+          <svg
+            width={width}
+            height={height}
+            viewBox={`0 0 ${width} ${height}`}
+            role="img"
+            aria-label={`${gens.length} generations`}
+          >
             {names.map((n) => (
               <text key={n} x={4} y={(y(n) ?? 0) + y.bandwidth() / 2 + 4} className="lane-label">
                 {n}

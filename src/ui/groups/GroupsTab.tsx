@@ -136,7 +136,13 @@ function GroupCard({
       aria-label={`Consumer group ${g.groupId}`}
     >
       <header className="group-head">
-        <button type="button" className="linkish" onClick={onSelect} aria-pressed={selected}>
+        <button
+          type="button"
+          className="linkish"
+          onClick={onSelect}
+          aria-pressed={selected}
+          data-testid={`group-select-${g.groupId}`}
+        >
           <strong>{g.groupId}</strong>
         </button>
         <span className={`badge state-${g.state}`} data-testid={`group-state-${g.groupId}`}>
@@ -275,6 +281,7 @@ function ConsumerChip({
       data-partitions={c.partitions.join(',')}
       data-state={c.lifecycle}
       data-generation={c.generation}
+      data-member-id={c.memberId}
     >
       <button
         type="button"

@@ -18,7 +18,13 @@ export const jumpBetweenDropZones: KeyboardCoordinateGetter = (event, { context,
     .filter((z): z is { id: typeof z.id; rect: NonNullable<typeof z.rect> } => z.rect !== undefined)
     .sort((a, b) => a.rect.top - b.rect.top || a.rect.left - b.rect.left);
   if (zones.length === 0) return currentCoordinates;
-  const at = over ? zones.findIndex((z) => z.id === over.id) : -1;
+  // Where the chip is now: the zone it is over, else the zone holding its centre (its own group).
+  let at = over ? zones.findIndex((z) => z.id === over.id) : -1;
+  if (at < 0 && collisionRect) {
+    const cx = collisionRect.left + collisionRect.width / 2;
+    const cy = collisionRect.top + collisionRect.height / 2;
+    at = zones.findIndex((z) => cx >= z.rect.left && cx <= z.rect.right && cy >= z.rect.top && cy <= z.rect.bottom);
+  }
   const next = at < 0 ? (forward ? 0 : zones.length - 1) : (at + (forward ? 1 : -1) + zones.length) % zones.length;
   const target = zones[next];
   if (!target) return currentCoordinates;

@@ -27,6 +27,8 @@ import { Engine } from '../../engine/engine';
 import { isKafkaError, KafkaError } from '../../engine/errors';
 import { KafkaProducer } from '../../engine/producer/KafkaProducer';
 import { Rng } from '../../engine/Rng';
+import type { PartitionLog } from '../../engine/log/PartitionLog';
+import type { Store } from '../../engine/Store';
 import { MemoryStore } from '../../storage/MemoryStore';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
@@ -72,6 +74,23 @@ export const PLANE_CONSUMER_CONFIG = {
   'auto.offset.reset': 'earliest',
 } as const;
 
+/**
+ * Topic defaults of the UI's clusters: small segments so rolls are visible, and a flush to the
+ * Store (IndexedDB) at least every second, so a reload loses at most about a second of writes.
+ */
+export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 16384, 'flush.ms': 1000 } as const;
+
+/**
+ * Where the plane's engine keeps its segment files (the worker passes its IdbStore), and the
+ * replica logs recovered from them when the page reopens a stored cluster.
+ */
+export interface PlaneStorage {
+  store?: Store;
+  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
+  clock?: ManualClock;
+}
+
 export interface GroupSettings {
   assignor: AssignorName;
   protocol: GroupProtocol;
@@ -84,7 +103,7 @@ export interface ConsumerEntry {
 }
 
 export class ClusterPlane {
-  readonly clock = new ManualClock(PLANE_EPOCH_MS);
+  readonly clock: ManualClock;
   readonly engine: Engine;
   readonly cluster: Cluster;
   readonly groups: ConsumerGroups;
@@ -112,13 +131,17 @@ export class ClusterPlane {
   constructor(
     readonly seed: number,
     readonly preset: PresetName,
+    storage: PlaneStorage = {},
   ) {
+    // A restart on recovered files continues the clock where the stored cluster left it.
+    this.clock = storage.clock ?? new ManualClock(PLANE_EPOCH_MS);
     this.engine = new Engine({
       seed,
-      store: new MemoryStore(),
+      store: storage.store ?? new MemoryStore(),
+      recoveredLogs: storage.recoveredLogs,
       clock: this.clock,
       brokerConfig: { ...PLANE_BROKER_CONFIG },
-      topicDefaults: { 'segment.bytes': 16384 },
+      topicDefaults: { ...PLANE_TOPIC_DEFAULTS },
     });
     this.engine.subscribe((e) => this.onEvent(e));
     this.cluster = this.engine.cluster;
@@ -150,8 +173,8 @@ export class ClusterPlane {
   }
 
   /** A fresh plane with the scenario's actions replayed at their engine times, run to `untilMs`. */
-  static fromScenario(spec: ScenarioSpec): ClusterPlane {
-    const plane = new ClusterPlane(spec.seed, spec.preset);
+  static fromScenario(spec: ScenarioSpec, storage: PlaneStorage = {}): ClusterPlane {
+    const plane = new ClusterPlane(spec.seed, spec.preset, storage);
     const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
     for (const t of sorted) {
       plane.runTo(t.at);

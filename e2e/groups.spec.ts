@@ -1,0 +1,149 @@
+import AxeBuilder from '@axe-core/playwright';
+import { assignPartitions } from '../src/engine/consumer/assignors/assignPartitions';
+import type { AssignmentStrategy } from '../src/engine/consumer/assignors/types';
+import { expect, test } from './fixtures';
+import { PlanePage } from './planePage';
+
+const PARTITIONS = { orders: 6 };
+
+/** Reads a group's members (member id, name, partitions) from the chips. */
+async function members(plane: PlanePage, group: string) {
+  const chips = plane.group(group).locator('[data-testid^="consumer-"][data-state="running"]');
+  const out: { name: string; memberId: string; partitions: string }[] = [];
+  for (const chip of await chips.all()) {
+    const id = (await chip.getAttribute('data-testid')) ?? '';
+    if (!/^consumer-[^-]+$/.test(id)) continue;
+    out.push({
+      name: id.slice('consumer-'.length),
+      memberId: (await chip.getAttribute('data-member-id')) ?? '',
+      partitions: (await chip.getAttribute('data-partitions')) ?? '',
+    });
+  }
+  return out;
+}
+
+/** Every member's partitions equal what Kafka's assignor computes for the group's members. */
+async function expectAssignorResult(plane: PlanePage, group: string, strategy: AssignmentStrategy) {
+  const ms = await members(plane, group);
+  expect(ms.length).toBeGreaterThan(0);
+  const expected = assignPartitions(
+    strategy,
+    ms.map((m) => ({ memberId: m.memberId, topics: ['orders'] })),
+    PARTITIONS,
+  );
+  for (const m of ms) {
+    const want = (expected[m.memberId] ?? []).map((tp) => `${tp.topic}-${tp.partition}`).join(',');
+    expect(m.partitions, `${group}: ${m.name}`).toBe(want);
+  }
+}
+
+async function stable(plane: PlanePage, groups: Record<string, number>) {
+  await plane.advanceUntil(async () => {
+    for (const [g, min] of Object.entries(groups)) {
+      if ((await plane.group(g).getAttribute('data-state')) !== 'Stable') return false;
+      if ((await plane.generation(g)) < min) return false;
+      // Every running member holds the generation's assignment.
+      for (const m of await members(plane, g)) if (m.memberId === '') return false;
+    }
+    return true;
+  }, 40);
+}
+
+test('drag a consumer to another group with the mouse, then back with the keyboard: both groups rebalance to what the assignors compute', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { billing: 1, analytics: 1 });
+  await expectAssignorResult(plane, 'billing', 'range');
+  await expectAssignorResult(plane, 'analytics', 'roundrobin');
+  const before = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+
+  // Mouse: drag c1 from billing into analytics.
+  const handle = page.getByTestId('consumer-handle-c1');
+  const target = plane.group('analytics');
+  const from = await handle.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('no layout');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 5, { steps: 3 });
+  await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+  await page.mouse.up();
+  await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible();
+  await stable(plane, { billing: before.billing + 1, analytics: before.analytics + 1 });
+  expect((await members(plane, 'billing')).map((m) => m.name).sort()).toEqual(['c2', 'c3']);
+  expect((await members(plane, 'analytics')).map((m) => m.name).sort()).toEqual(['c1', 'c4', 'c5']);
+  await expectAssignorResult(plane, 'billing', 'range');
+  await expectAssignorResult(plane, 'analytics', 'roundrobin');
+  const mid = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+
+  // Keyboard: pick c1 up with Space, arrow to the billing group, drop with Space.
+  await page.getByTestId('consumer-handle-c1').focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await expect(plane.group('billing')).toHaveClass(/drop-over/);
+  await page.keyboard.press('Space');
+  await expect(plane.group('billing').getByTestId('consumer-c1')).toBeVisible();
+  await stable(plane, { billing: mid.billing + 1, analytics: mid.analytics + 1 });
+  expect((await members(plane, 'billing')).map((m) => m.name).sort()).toEqual(['c1', 'c2', 'c3']);
+  await expectAssignorResult(plane, 'billing', 'range');
+  await expectAssignorResult(plane, 'analytics', 'roundrobin');
+  // The generations timeline has a column per generation and the story tells the rebalance.
+  await page.getByTestId('group-select-billing').click();
+  await expect(page.getByTestId(`generation-billing-${mid.billing + 1}`)).toBeAttached();
+  await expect(page.getByTestId('rebalance-story-billing')).toContainText('JoinGroup');
+  await expect(page.getByTestId('rebalance-story-billing')).toContainText('SyncGroup');
+});
+
+test('changing the assignor rebalances the group with it; a crashed consumer is removed after session.timeout.ms', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { billing: 1, analytics: 1 });
+  const g = await plane.generation('billing');
+  await page.getByTestId('group-assignor-billing').selectOption('roundrobin');
+  await stable(plane, { billing: g + 1 });
+  await expectAssignorResult(plane, 'billing', 'roundrobin');
+
+  // c4 crashes: no LeaveGroup; the analytics coordinator waits session.timeout.ms (10 s).
+  const a = await plane.generation('analytics');
+  await page.getByTestId('consumer-crash-c4').click();
+  await expect(plane.consumer('c4')).toHaveAttribute('data-state', 'crashed');
+  await plane.advance(5);
+  expect(await plane.generation('analytics')).toBe(a);
+  await stable(plane, { analytics: a + 1 });
+  expect((await members(plane, 'analytics')).map((m) => m.name)).toEqual(['c5']);
+  await expect(plane.consumer('c5')).toHaveAttribute(
+    'data-partitions',
+    'orders-0,orders-1,orders-2,orders-3,orders-4,orders-5',
+  );
+  // kafka-consumer-groups --describe lists every partition of both groups.
+  await expect(page.getByTestId('describe-analytics-orders-5')).toBeVisible();
+});
+
+test('a consumer dragged out of every group stops; added back, it joins again', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { billing: 1, analytics: 1 });
+  await page.getByTestId('consumer-move-c3').selectOption('__stopped');
+  await expect(page.getByTestId('group-stopped').getByTestId('consumer-c3')).toHaveAttribute('data-state', 'stopped');
+  await page.getByTestId('consumer-move-c3').selectOption('analytics');
+  await expect(plane.group('analytics').getByTestId('consumer-c3')).toBeVisible();
+  const g = await plane.generation('analytics');
+  await stable(plane, { analytics: g + 1 });
+  expect((await members(plane, 'analytics')).map((m) => m.name).sort()).toEqual(['c3', 'c4', 'c5']);
+  await expectAssignorResult(plane, 'analytics', 'roundrobin');
+  const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
