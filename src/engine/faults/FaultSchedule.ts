@@ -26,6 +26,8 @@ export interface FaultScheduleOptions {
   maxBatch?: number;
   /** Longest tick, ms. */
   maxTickMs?: number;
+  /** How many brokers may be in trouble at once (default 1). */
+  maxTroubled?: number;
 }
 
 export interface FaultSchedule {
@@ -39,33 +41,35 @@ export function generateFaultSchedule(seed: number, options: FaultScheduleOption
   const maxBatch = options.maxBatch ?? 8;
   const maxTickMs = options.maxTickMs ?? 3000;
   const steps: FaultStep[] = [];
-  // The broker currently in trouble and how to end it.
-  let troubled: { broker: number; recover: 'restart' | 'heal' } | null = null;
+  const maxTroubled = options.maxTroubled ?? 1;
+  // The brokers currently in trouble and how each one's trouble ends.
+  const troubled: { broker: number; recover: 'restart' | 'heal' }[] = [];
   for (let i = 0; i < options.steps; i++) {
     const x = rng.next();
+    const healthy = options.brokers.filter((b) => !troubled.some((t) => t.broker === b));
     if (x < 0.4) {
       steps.push({ op: 'produce', count: 1 + rng.nextInt(maxBatch), keyed: rng.next() < 0.5 });
     } else if (x < 0.7) {
       steps.push({ op: 'tick', ms: 1 + rng.nextInt(maxTickMs) });
-    } else if (troubled) {
-      steps.push({ op: troubled.recover, broker: troubled.broker });
-      troubled = null;
+    } else if (troubled.length >= maxTroubled || healthy.length === 0 || (troubled.length > 0 && rng.next() < 0.5)) {
+      const t = troubled.splice(rng.nextInt(troubled.length), 1)[0] as { broker: number; recover: 'restart' | 'heal' };
+      steps.push({ op: t.recover, broker: t.broker });
     } else {
-      const broker = rng.pick(options.brokers);
+      const broker = rng.pick(healthy);
       const kind = rng.nextInt(3);
       if (kind === 0) {
         steps.push({ op: 'kill', broker });
-        troubled = { broker, recover: 'restart' };
+        troubled.push({ broker, recover: 'restart' });
       } else if (kind === 1) {
         steps.push({ op: 'powerFail', broker });
-        troubled = { broker, recover: 'restart' };
+        troubled.push({ broker, recover: 'restart' });
       } else {
         steps.push({ op: 'isolate', broker });
-        troubled = { broker, recover: 'heal' };
+        troubled.push({ broker, recover: 'heal' });
       }
     }
   }
-  if (troubled) steps.push({ op: troubled.recover, broker: troubled.broker });
+  for (const t of troubled) steps.push({ op: t.recover, broker: t.broker });
   return { seed, steps };
 }
 
