@@ -44,14 +44,20 @@ describe('fault schedules: unclean election on, two brokers may be down at once'
 });
 
 describe('the checks are not vacuous: weaker producers fail them on the same schedules', () => {
-  it('seed 2 without idempotence: retries after lost responses write records twice', () => {
-    const r = runClean(2, { 'enable.idempotence': false });
-    expect(r.violations.some((v) => v.includes('written twice'))).toBe(true);
+  // The first of the CI seeds where each weakness shows; the search keeps the test honest if
+  // the cluster's timing changes which seed it is.
+  function firstSeedWhere(producer: Record<string, unknown>, bad: (v: string) => boolean, limit = 60): number | null {
+    for (let seed = 1; seed <= limit; seed++) if (runClean(seed, producer).violations.some(bad)) return seed;
+    return null;
+  }
+
+  it('without idempotence, retries after lost responses write records twice', () => {
+    expect(firstSeedWhere({ 'enable.idempotence': false }, (v) => v.includes('written twice'))).not.toBeNull();
   });
 
-  it('seed 47 with acks=1: a leader cut off after acknowledging loses those records', () => {
-    const r = runClean(47, { acks: 1, 'enable.idempotence': false });
-    expect(r.violations.some((v) => v.startsWith('acknowledged') && v.includes('missing'))).toBe(true);
+  it('with acks=1, a leader cut off after acknowledging loses those records', () => {
+    const lost = (v: string) => v.startsWith('acknowledged') && (v.includes('missing') || v.includes('replaced'));
+    expect(firstSeedWhere({ acks: 1, 'enable.idempotence': false }, lost)).not.toBeNull();
   });
 });
 

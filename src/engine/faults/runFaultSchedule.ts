@@ -16,6 +16,7 @@ import { ManualClock } from '../Clock';
 import { decodeRecordBatches } from '../codec/recordBatch';
 import { Cluster } from '../cluster/Cluster';
 import type { ClusterEvent } from '../cluster/events';
+import { checkReplicationInvariants } from '../cluster/invariants';
 import { tpKey as clusterTpKey } from '../cluster/ReplicaManager';
 import type { ProducerEvent } from '../producer/events';
 import { KafkaProducer } from '../producer/KafkaProducer';
@@ -163,7 +164,7 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
 
   const onProducerEvent = (e: ProducerEvent) => {
     options.observe?.producerEvent?.(e);
-    if (e.type === 'delivery-report') history.recordReport(e.report);
+    if (e.type === 'deliveryReport') history.recordReport(e.report);
   };
   const producer = new KafkaProducer(
     {
@@ -186,7 +187,10 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
 
   let n = 0;
   const checkInvariant = () => {
+    // Ours (ISR followers' LEO against the leader's HW from the moment they are in the ISR) and
+    // the cluster's own checker.
     for (const v of checkReplicationInvariant(cluster, TOPIC, partitions)) violations.push(`at ${clock.now()}ms: ${v}`);
+    for (const v of checkReplicationInvariants(cluster)) violations.push(`at ${clock.now()}ms: ${v}`);
   };
   const tick = (ms: number) => {
     let left = ms;

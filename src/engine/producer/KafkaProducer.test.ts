@@ -27,7 +27,7 @@ function setup(config: ProducerConfigInput, leaders: number[] = [1], brokers = [
   });
   const reports = () =>
     events
-      .filter((e): e is Extract<ProducerEvent, { type: 'delivery-report' }> => e.type === 'delivery-report')
+      .filter((e): e is Extract<ProducerEvent, { type: 'deliveryReport' }> => e.type === 'deliveryReport')
       .map((e) => e.report);
   const send = (value: string, partition = 0, key: string | null = null) =>
     producer.send({ topic: 't', partition, key: key === null ? null : enc(key), value: enc(value) });
@@ -46,12 +46,12 @@ describe('KafkaProducer: accumulator and sender', () => {
     h.run(10); // metadata and producer id first
     for (const v of ['a', 'b', 'c']) h.send(v);
     h.run(4);
-    expect(byType(h.events, 'produce-request-sent')).toHaveLength(0); // still lingering
+    expect(byType(h.events, 'produceRequestSent')).toHaveLength(0); // still lingering
     h.run(20);
-    const sent = byType(h.events, 'produce-request-sent');
+    const sent = byType(h.events, 'produceRequestSent');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.batches[0]).toMatchObject({ records: 3, attempt: 1, baseSequence: 0, producerId: 1000 });
-    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['linger']);
+    expect(byType(h.events, 'batchSealed').map((e) => e.reason)).toEqual(['linger']);
     expect(h.reports().map((r) => [r.partition, r.offset, r.error])).toEqual([
       [0, 0, null],
       [0, 1, null],
@@ -68,16 +68,16 @@ describe('KafkaProducer: accumulator and sender', () => {
     h.run(10);
     const v = 'x'.repeat(100);
     for (let i = 0; i < 3; i++) h.send(v);
-    const appended = byType(h.events, 'record-appended');
+    const appended = byType(h.events, 'recordAppended');
     expect(appended.map((e) => e.bytes)).toEqual([109, 109, 109]);
     expect(appended.map((e) => e.newBatch)).toEqual([true, false, true]);
     expect(appended[1]?.batchBytes).toBe(61 + 218);
     h.run(5);
-    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['full']);
-    expect(byType(h.events, 'produce-request-sent')).toHaveLength(1); // the full one; the other lingers
+    expect(byType(h.events, 'batchSealed').map((e) => e.reason)).toEqual(['full']);
+    expect(byType(h.events, 'produceRequestSent')).toHaveLength(1); // the full one; the other lingers
     h.run(2000);
     expect(h.reports().map((r) => r.offset)).toEqual([0, 1, 2]);
-    expect(byType(h.events, 'batch-sealed').map((e) => e.reason)).toEqual(['full', 'linger']);
+    expect(byType(h.events, 'batchSealed').map((e) => e.reason)).toEqual(['full', 'linger']);
   });
 
   it('acks=0 reports offset -1 and gets no response', () => {
@@ -90,7 +90,7 @@ describe('KafkaProducer: accumulator and sender', () => {
       [-1, null],
       [-1, null],
     ]);
-    expect(byType(h.events, 'produce-response-received')).toHaveLength(0);
+    expect(byType(h.events, 'produceResponseReceived')).toHaveLength(0);
     expect(h.cluster.values('t', 0)).toEqual(['a', 'b']);
   });
 
@@ -100,9 +100,9 @@ describe('KafkaProducer: accumulator and sender', () => {
     h.cluster.leaders.set('t', [2]); // the leader moved; the producer still thinks broker 1
     h.send('a');
     h.run(200);
-    const retries = byType(h.events, 'batch-retry');
+    const retries = byType(h.events, 'batchRetried');
     expect(retries.map((r) => r.error)).toEqual(['NOT_LEADER_OR_FOLLOWER']);
-    expect(byType(h.events, 'produce-request-sent').map((e) => e.broker)).toEqual([1, 2]);
+    expect(byType(h.events, 'produceRequestSent').map((e) => e.broker)).toEqual([1, 2]);
     expect(h.reports()).toMatchObject([{ partition: 0, offset: 0, error: null }]);
   });
 
@@ -114,18 +114,30 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(h.producer.pendingRecords).toBe(0);
   });
 
-  it('fails records for a topic that does not exist with UNKNOWN_TOPIC_OR_PARTITION', () => {
-    const h = setup({});
+  it('keeps asking for an unknown topic until max.block.ms, then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
+    const h = setup({ 'max.block.ms': 1000 });
     h.producer.send({ topic: 'nope', key: null, value: enc('x') });
-    h.run(50);
+    h.run(999);
+    expect(h.reports()).toEqual([]);
+    expect(byType(h.events, 'producerMetadataRequested').length).toBeGreaterThan(5);
+    h.run(1);
     expect(h.reports()).toMatchObject([{ topic: 'nope', error: 'UNKNOWN_TOPIC_OR_PARTITION' }]);
+  });
+
+  it('a topic created while records wait for it is found on a later metadata refresh', () => {
+    const h = setup({ 'linger.ms': 0 });
+    h.producer.send({ topic: 'late', key: null, value: enc('x') });
+    h.run(300);
+    h.cluster.createTopic('late', [2]);
+    h.run(300);
+    expect(h.reports()).toMatchObject([{ topic: 'late', partition: 0, offset: 0, error: null }]);
   });
 
   it('records sent before metadata arrives wait for it, then go out in order', () => {
     const h = setup({ 'linger.ms': 0 });
     h.send('a');
     h.send('b');
-    expect(byType(h.events, 'record-waiting-for-metadata')).toHaveLength(2);
+    expect(byType(h.events, 'recordWaitingForMetadata')).toHaveLength(2);
     h.run(50);
     expect(h.cluster.values('t', 0)).toEqual(['a', 'b']);
   });
@@ -148,7 +160,7 @@ describe('KafkaProducer: accumulator and sender', () => {
     // The last response's error, or the expiry (a TimeoutException in Kafka) if it ran out while backing off.
     expect(reports.every((r) => r.error === 'NOT_ENOUGH_REPLICAS' || r.error === 'REQUEST_TIMED_OUT')).toBe(true);
     expect(h.cluster.values('t', 0)).toEqual([]);
-    expect(byType(h.events, 'batch-retry').length).toBeGreaterThan(3);
+    expect(byType(h.events, 'batchRetried').length).toBeGreaterThan(3);
   });
 
   it('retries=0 fails on the first retriable error', () => {
@@ -166,8 +178,8 @@ describe('KafkaProducer: accumulator and sender', () => {
     h.network.isolate('broker-1');
     h.send('a');
     h.run(310);
-    expect(byType(h.events, 'request-timed-out')).toHaveLength(1);
-    expect(byType(h.events, 'batch-retry').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
+    expect(byType(h.events, 'producerRequestTimedOut')).toHaveLength(1);
+    expect(byType(h.events, 'batchRetried').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
     h.network.heal('broker-1');
     h.run(1000);
     expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
@@ -177,7 +189,7 @@ describe('KafkaProducer: accumulator and sender', () => {
     const h = setup({ 'linger.ms': 1000, 'batch.size': 300 }, [1, 2, 3]);
     h.run(10);
     for (let i = 0; i < 6; i++) h.producer.send({ topic: 't', key: null, value: new Uint8Array(100) });
-    const parts = byType(h.events, 'record-appended').map((e) => e.partition);
+    const parts = byType(h.events, 'recordAppended').map((e) => e.partition);
     // two records per batch (see the batch.size test), each new batch on a new partition
     expect(parts[0]).toBe(parts[1]);
     expect(parts[2]).toBe(parts[3]);
@@ -203,7 +215,7 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
 
   it('without idempotence and max.in.flight > 1, a retried batch lands after a later one (reordering)', () => {
     const h = firstBatchFailsOnce({ 'enable.idempotence': false, 'max.in.flight.requests.per.connection': 5 });
-    expect(byType(h.events, 'produce-request-sent').filter((e) => e.broker === 1)).toHaveLength(3);
+    expect(byType(h.events, 'produceRequestSent').filter((e) => e.broker === 1)).toHaveLength(3);
     expect(h.cluster.values('t', 0)).toEqual(['B', 'A']);
     expect(h.reports().map((r) => [r.sendId, r.offset])).toEqual([
       [2, 0],
@@ -219,7 +231,7 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
   it('the idempotent producer keeps the order with 5 in flight: the broker refuses the gap', () => {
     const h = firstBatchFailsOnce({ 'enable.idempotence': true });
     expect(h.cluster.values('t', 0)).toEqual(['A', 'B']);
-    const errors = byType(h.events, 'batch-retry').map((r) => r.error);
+    const errors = byType(h.events, 'batchRetried').map((r) => r.error);
     expect(errors).toEqual(['NOT_ENOUGH_REPLICAS', 'OUT_OF_ORDER_SEQUENCE_NUMBER']);
     expect(h.reports().map((r) => [r.sendId, r.offset])).toEqual([
       [1, 0],
@@ -247,7 +259,7 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
     const h = responseLostOnce({});
     expect(h.cluster.values('t', 0)).toEqual(['A']);
     expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
-    expect(byType(h.events, 'batch-retry').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
+    expect(byType(h.events, 'batchRetried').map((r) => r.error)).toEqual(['REQUEST_TIMED_OUT']);
   });
 });
 
@@ -327,7 +339,7 @@ describe('ProducerRegistry', () => {
       'producer-1-4',
     ]);
     // keys key-0, key-1 alternate; each key always lands on the same partition
-    const reports = byType(events, 'delivery-report')
+    const reports = byType(events, 'deliveryReport')
       .map((e) => e.report)
       .sort((a, b) => a.sendId - b.sendId);
     expect(reports[0]?.partition).toBe(reports[2]?.partition);

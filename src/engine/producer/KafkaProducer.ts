@@ -6,16 +6,16 @@
  * partition, offset and timestamp, or Kafka's error name.
  *
  * Records for a topic the producer has no metadata for yet wait (Kafka blocks in send() for up
- * to max.block.ms); if the cluster answers that the topic does not exist they fail with
- * UNKNOWN_TOPIC_OR_PARTITION at once (Kafka would keep asking until max.block.ms, then time
- * out: failing at once is clearer to watch).
+ * to max.block.ms), asking again while brokers answer that they do not know the topic (a broker
+ * just restarted may not have heard of it yet). After max.block.ms they fail with
+ * UNKNOWN_TOPIC_OR_PARTITION (Kafka's "Topic X not present in metadata after N ms" timeout).
  */
 import type { Network, NetworkEndpoint } from '../cluster/Network';
 import type { NodeId } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError, type KafkaErrorCode } from '../errors';
 import type { Rng } from '../Rng';
-import type { ProducerEventSink } from './events';
+import type { ProducerEvent, ProducerEventSink } from './events';
 import { type PartitionChoice, Partitioner } from './Partitioner';
 import { estimateSizeInBytesUpperBound, type PendingRecord, type ProducerBatch } from './ProducerBatch';
 import { type ProducerConfig, type ProducerConfigInput, resolveProducerConfig } from './ProducerConfig';
@@ -29,7 +29,7 @@ export interface ProducerContext {
   scheduler: Scheduler;
   network: Network;
   rng: Rng;
-  emit: ProducerEventSink;
+  emit: (event: ProducerEvent) => void;
   /** Broker ids to ask for metadata first (bootstrap.servers). */
   bootstrapBrokers: readonly number[];
 }
@@ -38,6 +38,8 @@ interface WaitingRecord {
   sendId: number;
   record: ProducerRecord;
   timestamp: number;
+  /** When waiting for metadata gives up (send time + max.block.ms). */
+  deadlineMs: number;
 }
 
 export class KafkaProducer {
@@ -66,7 +68,8 @@ export class KafkaProducer {
     }
     this.scheduler = context.scheduler;
     this.network = context.network;
-    this.emit = context.emit;
+    const scheduler = context.scheduler;
+    this.emit = (e) => context.emit({ ...e, atMs: scheduler.now() } as ProducerEvent);
     this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork());
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
@@ -91,7 +94,7 @@ export class KafkaProducer {
       onDisconnect: (_peer, correlationId) => this.sender.onDisconnect(correlationId),
     };
     this.network.attach(this.node, endpoint);
-    this.emit({ type: 'producer-created', producer: this.node, config: { ...this.config } });
+    this.emit({ type: 'producerCreated', producer: this.node, config: { ...this.config } });
     this.sender.wakeup();
   }
 
@@ -117,15 +120,16 @@ export class KafkaProducer {
       });
       return sendId;
     }
-    const w: WaitingRecord = { sendId, record, timestamp };
+    const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
     if (this.metadata.view(record.topic) === null || this.waiting.some((x) => x.record.topic === record.topic)) {
       // No metadata yet (or records before us still wait for it): wait, keeping send order.
       this.waiting.push(w);
-      this.emit({ type: 'record-waiting-for-metadata', producer: this.node, sendId, topic: record.topic });
+      this.emit({ type: 'recordWaitingForMetadata', producer: this.node, sendId, topic: record.topic });
       if (!this.sender.pendingTopics.includes(record.topic)) this.metadata.requestUpdateForNewTopics();
       else this.metadata.requestUpdate();
       this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))];
       this.sender.wakeup();
+      this.scheduler.scheduleAt(w.deadlineMs, () => this.placeWaitingRecords());
       return sendId;
     }
     this.place(w);
@@ -164,19 +168,19 @@ export class KafkaProducer {
       // KIP-480: a new batch is due, so the sticky partition moves on first.
       choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
     }
-    this.emit({ type: 'record-partitioned', producer: this.node, sendId, choice });
+    this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice });
     this.accumulator.append(record.topic, choice.partition, pending, this.scheduler.now());
     this.sender.wakeup();
   }
 
   private placeWaitingRecords(): void {
-    if (this.waiting.length === 0) return;
+    if (this.waiting.length === 0 || this.closed) return;
+    const now = this.scheduler.now();
     const still: WaitingRecord[] = [];
     for (const w of this.waiting.splice(0)) {
       const topic = w.record.topic;
-      if (still.some((x) => x.record.topic === topic)) still.push(w);
-      else if (this.metadata.view(topic) !== null) this.place(w);
-      else if (this.metadata.isUnknownTopic(topic)) {
+      if (this.metadata.view(topic) !== null && !still.some((x) => x.record.topic === topic)) this.place(w);
+      else if (now >= w.deadlineMs) {
         this.report({
           sendId: w.sendId,
           topic,
@@ -184,15 +188,16 @@ export class KafkaProducer {
           offset: -1,
           timestamp: w.timestamp,
           error: 'UNKNOWN_TOPIC_OR_PARTITION',
-          message: `Topic ${topic} not present in metadata`,
+          message: `Topic ${topic} not present in metadata after ${this.config.maxBlockMs} ms.`,
         });
       } else still.push(w);
     }
     this.waiting.push(...still);
-    this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))].filter(
-      (t) => this.metadata.view(t) === null && !this.metadata.isUnknownTopic(t),
-    );
-    if (still.length > 0) this.metadata.requestUpdate();
+    this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))];
+    if (still.length > 0) {
+      this.metadata.requestUpdate();
+      this.sender.wakeup();
+    }
   }
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
@@ -224,7 +229,7 @@ export class KafkaProducer {
 
   private report(report: DeliveryReport): void {
     this.unfinished--;
-    this.emit({ type: 'delivery-report', producer: this.node, report });
+    this.emit({ type: 'deliveryReport', producer: this.node, report });
   }
 
   /**
@@ -251,7 +256,7 @@ export class KafkaProducer {
     this.closed = true;
     this.sender.close();
     this.network.detach(this.node, false);
-    this.emit({ type: 'producer-closed', producer: this.node });
+    this.emit({ type: 'producerClosed', producer: this.node });
   }
 
   /** The accumulator's queues, for the UI. */

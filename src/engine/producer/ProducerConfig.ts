@@ -26,6 +26,7 @@ export interface ProducerConfigInput {
   'max.request.size'?: number;
   'buffer.memory'?: number;
   'metadata.max.age.ms'?: number;
+  'max.block.ms'?: number;
   /** Null-key placement: 'sticky' (Kafka >= 2.4, default) or 'round-robin' (classic). */
   partitioner?: PartitionerStrategy;
 }
@@ -45,6 +46,7 @@ export interface ProducerConfig {
   maxRequestSize: number;
   bufferMemory: number;
   metadataMaxAgeMs: number;
+  maxBlockMs: number;
   partitioner: PartitionerStrategy;
 }
 
@@ -63,6 +65,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId'>> = {
   maxRequestSize: 1024 * 1024,
   bufferMemory: 32 * 1024 * 1024,
   metadataMaxAgeMs: 5 * 60 * 1000,
+  maxBlockMs: 60 * 1000,
   partitioner: 'sticky',
 };
 
@@ -83,6 +86,7 @@ const KNOWN_KEYS = new Set([
   'max.request.size',
   'buffer.memory',
   'metadata.max.age.ms',
+  'max.block.ms',
   'partitioner',
 ]);
 
@@ -136,6 +140,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const maxRequestSize = intAtLeast(raw, 'max.request.size', PRODUCER_DEFAULTS.maxRequestSize, 0);
   const bufferMemory = intAtLeast(raw, 'buffer.memory', PRODUCER_DEFAULTS.bufferMemory, 0);
   const metadataMaxAgeMs = intAtLeast(raw, 'metadata.max.age.ms', PRODUCER_DEFAULTS.metadataMaxAgeMs, 0);
+  const maxBlockMs = intAtLeast(raw, 'max.block.ms', PRODUCER_DEFAULTS.maxBlockMs, 0);
 
   const partitioner = raw.partitioner ?? PRODUCER_DEFAULTS.partitioner;
   if (partitioner !== 'sticky' && partitioner !== 'round-robin') {
@@ -197,6 +202,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     maxRequestSize,
     bufferMemory,
     metadataMaxAgeMs,
+    maxBlockMs,
     partitioner,
   };
 }

@@ -66,8 +66,8 @@ export class ProducerMetadata {
     }
     for (const t of response.topics) {
       if (t.errorCode === 'UNKNOWN_TOPIC_OR_PARTITION') {
-        this.topics.delete(t.name);
-        this.unknownTopics.add(t.name);
+        // A broker that has not heard of a topic we know (it just restarted) is behind, not right.
+        if (!this.topics.has(t.name)) this.unknownTopics.add(t.name);
         continue;
       }
       if (t.errorCode !== 'NONE') continue;

@@ -7,7 +7,7 @@ import type { Network } from '../cluster/Network';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import type { Rng } from '../Rng';
-import type { ProducerEventSink } from './events';
+import type { ProducerEvent } from './events';
 import { KafkaProducer } from './KafkaProducer';
 import type { ProducerConfigInput } from './ProducerConfig';
 import type { ProducerRecord } from './ProducerRecord';
@@ -26,7 +26,7 @@ export interface ProducerRegistryContext {
   scheduler: Scheduler;
   network: Network;
   rng: Rng;
-  emit: ProducerEventSink;
+  emit: (event: ProducerEvent) => void;
   /** Broker ids a new producer bootstraps from (all known brokers). */
   bootstrapBrokers(): readonly number[];
 }

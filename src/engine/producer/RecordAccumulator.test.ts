@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordBatches } from '../codec/recordBatch';
-import type { ProducerEvent } from './events';
+import type { ProducerEventBody } from './events';
 import { estimateSizeInBytesUpperBound, type PendingRecord, ProducerBatch } from './ProducerBatch';
 import { resolveProducerConfig } from './ProducerConfig';
 import { ProducerMetadata } from './ProducerMetadata';
@@ -90,7 +90,7 @@ describe('ProducerBatch', () => {
 
 describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: testFull, testLinger, testRetryBackoff)', () => {
   function acc(overrides: Record<string, number> = {}) {
-    const events: ProducerEvent[] = [];
+    const events: ProducerEventBody[] = [];
     const config = resolveProducerConfig({ 'enable.idempotence': false, ...overrides });
     return { a: new RecordAccumulator('p', config, (e) => events.push(e), null), events };
   }
@@ -117,7 +117,7 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     expect(appends).toBeGreaterThan(2);
     expect([...a.ready(m, 0).readyNodes]).toEqual([1]);
     expect(
-      events.filter((e) => e.type === 'batch-sealed').map((e) => (e.type === 'batch-sealed' ? e.reason : '')),
+      events.filter((e) => e.type === 'batchSealed').map((e) => (e.type === 'batchSealed' ? e.reason : '')),
     ).toEqual(['full']);
   });
 

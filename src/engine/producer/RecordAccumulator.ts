@@ -86,7 +86,7 @@ export class RecordAccumulator {
 
   private appended(batch: ProducerBatch, record: PendingRecord, bytes: number, newBatch: boolean): void {
     this.emit({
-      type: 'record-appended',
+      type: 'recordAppended',
       producer: this.producer,
       sendId: record.sendId,
       topic: batch.topic,
@@ -102,7 +102,7 @@ export class RecordAccumulator {
   private seal(batch: ProducerBatch, reason: 'full' | 'linger'): void {
     batch.state = 'closed';
     this.emit({
-      type: 'batch-sealed',
+      type: 'batchSealed',
       producer: this.producer,
       batchId: batch.id,
       topic: batch.topic,

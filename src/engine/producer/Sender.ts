@@ -212,7 +212,7 @@ export class Sender {
     this.lastMetadataAttemptMs = now;
     const topics = this.metadata.topicNames().concat(this.pendingTopics);
     const uniqueTopics = [...new Set(topics)].sort();
-    this.emit({ type: 'metadata-requested', producer: this.node, broker, topics: uniqueTopics });
+    this.emit({ type: 'producerMetadataRequested', producer: this.node, broker, topics: uniqueTopics });
     const correlationId = this.network.send(this.node, brokerNodeId(broker), {
       api: 'Metadata',
       topics: uniqueTopics,
@@ -235,7 +235,7 @@ export class Sender {
     const broker = this.pickBroker();
     if (broker === null) return Number.POSITIVE_INFINITY;
     this.lastInitPidAttemptMs = now;
-    this.emit({ type: 'producer-id-requested', producer: this.node, broker });
+    this.emit({ type: 'producerIdRequested', producer: this.node, broker });
     const correlationId = this.network.send(this.node, brokerNodeId(broker), {
       api: 'InitProducerId',
       transactionalId: null,
@@ -279,7 +279,7 @@ export class Sender {
     };
     const correlationId = this.network.send(this.node, brokerNodeId(broker), request);
     this.emit({
-      type: 'produce-request-sent',
+      type: 'produceRequestSent',
       producer: this.node,
       correlationId,
       broker,
@@ -334,7 +334,7 @@ export class Sender {
   private onRequestTimeout(correlationId: number): void {
     const f = this.inFlight.get(correlationId);
     if (!f) return;
-    this.emit({ type: 'request-timed-out', producer: this.node, correlationId, broker: f.broker, api: f.api });
+    this.emit({ type: 'producerRequestTimedOut', producer: this.node, correlationId, broker: f.broker, api: f.api });
     // NetworkClient closes the connection: everything outstanding on it is lost.
     this.disconnect(f.broker, correlationId, 'REQUEST_TIMED_OUT');
     this.runOnce();
@@ -385,7 +385,7 @@ export class Sender {
         leaders.push({ topic: t, partition: p.partition, leaderId: p.leaderId, leaderEpoch: p.leaderEpoch });
       }
     }
-    this.emit({ type: 'metadata-updated', producer: this.node, broker, leaders });
+    this.emit({ type: 'producerMetadataUpdated', producer: this.node, broker, leaders });
     this.hooks.metadataUpdated();
   }
 
@@ -396,7 +396,7 @@ export class Sender {
     tm.setProducerIdAndEpoch({ producerId: body.producerId, epoch: body.producerEpoch });
     this.accumulator.resetSequences();
     this.emit({
-      type: 'producer-id-assigned',
+      type: 'producerIdAssigned',
       producer: this.node,
       producerId: body.producerId,
       producerEpoch: body.producerEpoch,
@@ -408,7 +408,7 @@ export class Sender {
     const byTp = new Map<string, ProducePartitionResponse>();
     for (const t of body.responses) for (const p of t.partitions) byTp.set(tpKey(t.topic, p.partition), p);
     this.emit({
-      type: 'produce-response-received',
+      type: 'produceResponseReceived',
       producer: this.node,
       correlationId: f.correlationId,
       broker,
@@ -457,7 +457,7 @@ export class Sender {
     if (this.canRetry(batch, error, now)) {
       this.accumulator.reenqueue(batch, now);
       this.emit({
-        type: 'batch-retry',
+        type: 'batchRetried',
         producer: this.node,
         batchId: batch.id,
         topic: batch.topic,

@@ -1,7 +1,8 @@
 /**
  * Everything a producer does, as typed events for the UI: where each record went and why, how
  * batches fill and seal, which request carried them to which broker, what came back, and the
- * one delivery report per record. Each event names its producer (the client id).
+ * one delivery report per record. Each event names its producer (the client id) and carries the
+ * simulated time it happened at (`atMs`), like the cluster's events.
  */
 import type { ErrorCode } from '../cluster/requests';
 import type { KafkaErrorCode } from '../errors';
@@ -21,13 +22,14 @@ export interface BatchInRequest {
   baseSequence: number;
 }
 
-export type ProducerEvent =
-  | { type: 'producer-created'; producer: string; config: Readonly<Record<string, unknown>> }
-  | { type: 'producer-closed'; producer: string }
-  | { type: 'record-waiting-for-metadata'; producer: string; sendId: number; topic: string }
-  | { type: 'record-partitioned'; producer: string; sendId: number; choice: PartitionChoice }
+/** What the producer's parts report; the producer stamps each with the time (ProducerEvent). */
+export type ProducerEventBody =
+  | { type: 'producerCreated'; producer: string; config: Readonly<Record<string, unknown>> }
+  | { type: 'producerClosed'; producer: string }
+  | { type: 'recordWaitingForMetadata'; producer: string; sendId: number; topic: string }
+  | { type: 'recordPartitioned'; producer: string; sendId: number; choice: PartitionChoice }
   | {
-      type: 'record-appended';
+      type: 'recordAppended';
       producer: string;
       sendId: number;
       topic: string;
@@ -41,7 +43,7 @@ export type ProducerEvent =
       newBatch: boolean;
     }
   | {
-      type: 'batch-sealed';
+      type: 'batchSealed';
       producer: string;
       batchId: number;
       topic: string;
@@ -51,7 +53,7 @@ export type ProducerEvent =
       bytes: number;
     }
   | {
-      type: 'produce-request-sent';
+      type: 'produceRequestSent';
       producer: string;
       correlationId: number;
       broker: number;
@@ -59,21 +61,21 @@ export type ProducerEvent =
       batches: BatchInRequest[];
     }
   | {
-      type: 'produce-response-received';
+      type: 'produceResponseReceived';
       producer: string;
       correlationId: number;
       broker: number;
       partitions: { batchId: number; topic: string; partition: number; errorCode: ErrorCode; baseOffset: number }[];
     }
   | {
-      type: 'request-timed-out';
+      type: 'producerRequestTimedOut';
       producer: string;
       correlationId: number;
       broker: number;
       api: string;
     }
   | {
-      type: 'batch-retry';
+      type: 'batchRetried';
       producer: string;
       batchId: number;
       topic: string;
@@ -82,15 +84,19 @@ export type ProducerEvent =
       attempt: number;
       retryAtMs: number;
     }
-  | { type: 'metadata-requested'; producer: string; broker: number; topics: string[] }
+  | { type: 'producerMetadataRequested'; producer: string; broker: number; topics: string[] }
   | {
-      type: 'metadata-updated';
+      type: 'producerMetadataUpdated';
       producer: string;
       broker: number;
       leaders: { topic: string; partition: number; leaderId: number; leaderEpoch: number }[];
     }
-  | { type: 'producer-id-requested'; producer: string; broker: number }
-  | { type: 'producer-id-assigned'; producer: string; producerId: number; producerEpoch: number }
-  | { type: 'delivery-report'; producer: string; report: DeliveryReport };
+  | { type: 'producerIdRequested'; producer: string; broker: number }
+  | { type: 'producerIdAssigned'; producer: string; producerId: number; producerEpoch: number }
+  | { type: 'deliveryReport'; producer: string; report: DeliveryReport };
 
-export type ProducerEventSink = (event: ProducerEvent) => void;
+/** A producer event as the engine emits it: stamped with the simulated time. */
+export type ProducerEvent = ProducerEventBody & { atMs: number };
+
+/** Where a producer's parts send their events (unstamped). */
+export type ProducerEventSink = (event: ProducerEventBody) => void;
