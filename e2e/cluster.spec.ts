@@ -92,3 +92,100 @@ test('the cluster view has no serious accessibility violations', async ({ app, p
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+test('unclean election with a lagging replica shows the lost offsets in red', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('scenarios');
+  await page.getByTestId('preset-elections').click();
+  await plane.tab('cluster');
+  await expect(page.getByTestId('unclean-payments')).toBeChecked();
+  await expect(plane.replica('payments', 0, 1)).toHaveAttribute('data-role', 'leader');
+  const produced = page.getByTestId('plane-produced');
+  await page.getByTestId('plane-produce').click();
+  await plane.advanceUntil(async () => (await produced.getAttribute('data-acked')) === '20', 10);
+  // Broker 3 is cut off: after replica.lag.time.max.ms it leaves the ISR, lagging at offset 20.
+  await page.getByTestId('broker-isolate-3').click();
+  await plane.advanceUntil(
+    async () => (await plane.replica('payments', 0, 3).getAttribute('data-isr')) === 'false',
+    15,
+  );
+  await page.getByTestId('plane-produce').click();
+  await plane.advanceUntil(async () => (await produced.getAttribute('data-acked')) === '40', 10);
+  await expect(plane.replica('payments', 0, 1)).toHaveAttribute('data-leo', '40');
+  await expect(plane.replica('payments', 0, 3)).toHaveAttribute('data-leo', '20');
+  // Both in-sync replicas die; the partition has no ISR member left.
+  await page.getByTestId('broker-kill-1').click();
+  await page.getByTestId('broker-kill-2').click();
+  await plane.advance(8);
+  // The lagging replica comes back and, unclean election being allowed, leads: 20-39 are gone.
+  await page.getByTestId('broker-heal-3').click();
+  await plane.advanceUntil(async () => (await plane.leaderOf('payments', 0)) === 3, 20);
+  await expect(page.getByTestId('lost-offsets')).toContainText('payments-0: offsets 20–39 lost');
+  await expect(page.getByTestId('lost-payments-0')).toHaveText('lost 20–39');
+  await expect(page.getByTestId('election-story')).toContainText('Unclean election on payments-0');
+});
+
+test('create a topic: the placement is previewed step by step, then created exactly so', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('events');
+  await page.getByTestId('create-topic-partitions').fill('4');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-racks').uncheck();
+  await page.getByTestId('create-topic-start').fill('1');
+  await page.getByTestId('create-topic-preview').click();
+  const show = page.getByTestId('placement-show');
+  await expect(show).toBeVisible();
+  const steps = Number(await show.getAttribute('data-steps'));
+  // arrange + start + (leader + follower) x 4 partitions (+ the shift step at partition 3).
+  expect(steps).toBe(2 + 8 + 1);
+  await page.getByTestId('placement-end').click();
+  await expect(show).toHaveAttribute('data-step', String(steps));
+  await page.getByTestId('create-topic-submit').click();
+  // Start index 1 on brokers 1, 2, 3: partition 0's leader is broker 2 (once the controller has run).
+  await plane.advanceUntil(async () => (await plane.leaderOf('events', 0)) !== null, 5);
+  await expect(plane.replica('events', 0, 2)).toHaveAttribute('data-role', 'leader');
+  await expect(plane.replica('events', 1, 3)).toHaveAttribute('data-role', 'leader');
+  await expect(plane.replica('events', 2, 1)).toHaveAttribute('data-role', 'leader');
+  // A refused creation changes nothing and says why, with Kafka's error name.
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('events');
+  await page.getByTestId('create-topic-submit').click();
+  await expect(page.getByTestId('plane-error')).toContainText('TOPIC_ALREADY_EXISTS');
+});
+
+test("the seeds' placement example: 2 topics x 2 partitions x RF 2 on 4 brokers, without and with racks", async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  const layout = async () => {
+    const out: Record<string, number[]> = {};
+    for (const t of ['topic1', 'topic2'])
+      for (const p of [0, 1]) {
+        const replicas = page.locator(`[data-testid^="replica-${t}-${p}-"]`);
+        await expect(replicas).toHaveCount(2);
+        const leader = await plane.leaderOf(t, p);
+        const all = [];
+        for (const r of await replicas.all()) all.push(Number((await r.getAttribute('data-testid'))?.split('-').pop()));
+        out[`${t}-${p}`] = [leader ?? -1, ...all.filter((b) => b !== leader)];
+      }
+    return out;
+  };
+  await page.getByTestId('create-topic-preset').selectOption('seed-2x2-norack');
+  await expect(plane.broker(4)).toBeVisible();
+  await plane.advanceUntil(async () => (await plane.leaderOf('topic2', 1)) !== null, 5);
+  // Seed 000: leaders round-robin over brokers 1-4, each follower on the next broker.
+  expect(await layout()).toEqual({ 'topic1-0': [1, 2], 'topic1-1': [2, 3], 'topic2-0': [3, 4], 'topic2-1': [4, 1] });
+  await page.getByTestId('create-topic-preset').selectOption('seed-2x2-racks');
+  await expect(page.getByRole('region', { name: 'Rack rack-2' })).toBeVisible();
+  await plane.advanceUntil(async () => (await plane.leaderOf('topic2', 1)) !== null, 5);
+  // With racks: brokers alternate 1, 3, 2, 4; every partition has a replica on each rack.
+  expect(await layout()).toEqual({ 'topic1-0': [1, 3], 'topic1-1': [3, 2], 'topic2-0': [2, 4], 'topic2-1': [4, 1] });
+});

@@ -154,7 +154,7 @@ export class ClusterPlane {
         network: this.cluster.network,
         rng: new Rng((seed ^ 0x7f4a7c15) >>> 0),
         emit: (e) => {
-          if (e.type !== 'delivery-report') return;
+          if (e.type !== 'deliveryReport') return;
           if (e.report.error === null) this.produced.acked++;
           else {
             this.produced.failed++;
