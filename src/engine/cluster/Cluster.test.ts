@@ -253,3 +253,48 @@ describe('Cluster: replication', () => {
     expect(cluster.broker(2).replicaManager.partitions.get('t-0')?.logEndOffset()).toBe(1);
   });
 });
+
+describe('Cluster: acks=all outcomes', () => {
+  it('NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR falls below min.insync.replicas after the append', () => {
+    const { cluster } = setup(3, { brokerConfig: { 'zookeeper.session.timeout.ms': 60_000 } });
+    cluster.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 3,
+      fixedStartIndex: 0,
+      configs: { 'min.insync.replicas': 2 },
+    });
+    cluster.tick(300);
+    const client = new TestClient(cluster);
+    cluster.isolateBroker(2);
+    cluster.isolateBroker(3);
+    // Appended on the leader; the followers never fetch it; the ISR check drops them.
+    expect(client.produce(1, 't', 0, makeBatch(['a']), -1, 60_000)?.errorCode).toBe('NOT_ENOUGH_REPLICAS_AFTER_APPEND');
+    expect(cluster.partitionState('t', 0)?.isr).toEqual([1]);
+    expect(cluster.broker(1).replicaManager.partitions.get('t-0')?.logEndOffset()).toBe(1);
+  });
+
+  it('a batch waiting for acks=all survives a leader epoch bump that keeps the same leader', () => {
+    const { cluster } = setup(3, { brokerConfig: { 'zookeeper.session.timeout.ms': 2000 } });
+    cluster.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 3,
+      fixedStartIndex: 0,
+      configs: { 'min.insync.replicas': 2 },
+    });
+    cluster.tick(300);
+    const client = new TestClient(cluster);
+    cluster.isolateBroker(3); // 3 will be removed from the ISR by the controller (epoch bump)
+    const cid = client.send(1, {
+      api: 'Produce',
+      transactionalId: null,
+      acks: -1,
+      timeoutMs: 30_000,
+      topicData: [{ topic: 't', partitions: [{ partition: 0, records: makeBatch(['a']) }] }],
+    });
+    cluster.tick(5000);
+    const r = client.responses.get(cid);
+    expect(r?.api === 'Produce' ? r.responses[0]?.partitions[0]?.errorCode : null).toBe('NONE');
+  });
+});

@@ -79,7 +79,7 @@ class DelayedProduce {
     readonly partition: number,
     readonly requiredOffset: number,
     readonly baseOffset: number,
-    readonly leaderEpoch: number,
+    public leaderEpoch: number,
     readonly createdMs: number,
   ) {}
 }
@@ -257,6 +257,10 @@ export class ReplicaManager {
     p.log.updateConfig?.(p.config);
     const now = this.now();
     if (state.leader === this.brokerId) {
+      // Still the leader, only a newer epoch (the controller changed the ISR): the log was never
+      // truncated, so batches waiting for acks=all keep waiting under the new epoch.
+      if (p.isLeader)
+        for (const d of this.delayedProduces) if (d.topic === p.topic && d.partition === p.partition) d.leaderEpoch = state.leaderEpoch;
       p.makeLeader(state, now);
       this.emit({
         type: 'becameLeader',
@@ -413,6 +417,9 @@ export class ReplicaManager {
     if (!p?.isLeader || p.leaderEpoch !== d.leaderEpoch) code = 'NOT_LEADER_OR_FOLLOWER';
     else if (p.highWatermark >= d.requiredOffset)
       code = p.isr.length >= p.config['min.insync.replicas'] ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
+    // The ISR fell below min.insync.replicas after the append: Kafka answers this once the HW
+    // reaches the batch; here the HW waits for the ISR (KIP-966), so the answer comes now.
+    else if (p.isr.length < p.config['min.insync.replicas'] && !p.pendingIsr) code = 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
     if (code === null) return false;
     this.finishProduce(d, code);
     return true;
