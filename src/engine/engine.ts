@@ -25,6 +25,16 @@ import { ConsumerGroups } from './consumer/ConsumerGroups';
 import type { GroupEvent } from './consumer/groupEvents';
 import { Rng } from './Rng';
 // --- end consumer groups ---
+// --- producers (producer engineer) ---
+import type { ProducerEvent } from './producer/events';
+import type { ProducerConfigInput } from './producer/ProducerConfig';
+import {
+  type ProducerRecordInput,
+  ProducerRegistry,
+  type ProducerSnapshot,
+  type SendManyOptions,
+} from './producer/ProducerRegistry';
+// --- end producers ---
 
 /**
  * The engine's facade: typed commands in, typed events out, `tick(ms)` drives simulated time.
@@ -67,7 +77,7 @@ export interface EngineOptions {
 }
 
 /** Every event the engine emits. Other subsystems add their unions here. */
-export type EngineEvent = ClusterEvent | GroupEvent;
+export type EngineEvent = ClusterEvent | GroupEvent | ProducerEvent;
 
 /** The command table: name -> [argument, result]. Add new commands here. */
 export interface EngineCommands {
@@ -107,6 +117,13 @@ export interface EngineCommands {
   setGroupProtocol: [{ groupId: string; protocol: GroupProtocol }, undefined];
   deleteConsumerGroup: [{ groupId: string }, undefined];
   // --- end consumer groups ---
+  // --- producers: client ids are returned by createProducer (default producer-1, producer-2, ...) ---
+  createProducer: [{ config?: ProducerConfigInput }, string];
+  /** Returns the record's send id; its deliveryReport event carries the same id. */
+  send: [{ producer: string; record: ProducerRecordInput }, number];
+  sendMany: [{ producer: string } & SendManyOptions, number[]];
+  closeProducer: [{ producer: string }, undefined];
+  // --- end producers ---
 }
 
 export type EngineCommandName = keyof EngineCommands;
@@ -176,6 +193,8 @@ export interface EngineSnapshot {
   networkLatencyMs: number;
   /** Consumer groups: coordinator groups, consumers, legacy ZooKeeper consumers, applications. */
   consumerGroups: ConsumerGroupsSnapshot;
+  /** Producers: config, producer id, accumulator queues, requests in flight. */
+  producers: ProducerSnapshot[];
 }
 
 export class Engine {
@@ -185,6 +204,8 @@ export class Engine {
   /** Consumer groups (group coordinators, consumers) and the applications that own consumers. */
   readonly groups: ConsumerGroups;
   readonly consumerApps: ConsumerApplications;
+  /** Producer clients (KafkaProducer) by client id. */
+  readonly producers: ProducerRegistry;
   private readonly writer: StoreWriter;
   private readonly openLogs = new Map<string, PartitionLog>();
   private readonly listeners = new Set<(e: EngineEvent) => void>();
@@ -240,6 +261,15 @@ export class Engine {
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---
+    // --- producers: their own random stream, bootstrapping from every broker ---
+    this.producers = new ProducerRegistry({
+      scheduler: this.cluster.scheduler,
+      network: this.cluster.network,
+      rng: new Rng((options.seed ^ 0x9e3779b9) >>> 0),
+      emit: (e) => this.emit(e),
+      bootstrapBrokers: () => [...this.cluster.brokers.keys()].sort((a, b) => a - b),
+    });
+    // --- end producers ---
     for (const b of options.brokers ?? []) this.cluster.addBroker(b);
   }
 
@@ -320,6 +350,12 @@ export class Engine {
     setGroupProtocol: (a) => this.consumerApps.setGroupProtocol(a.groupId, a.protocol),
     deleteConsumerGroup: (a) => this.groups.deleteGroup(a.groupId),
     // --- end consumer groups ---
+    // --- producers ---
+    createProducer: (a) => this.producers.create(a.config ?? {}),
+    send: (a) => this.producers.send(a.producer, a.record),
+    sendMany: (a) => this.producers.sendMany(a.producer, a),
+    closeProducer: (a) => this.producers.close(a.producer),
+    // --- end producers ---
   };
 
   addBroker(options: AddBrokerOptions = {}): number {
@@ -479,6 +515,7 @@ export class Engine {
       replicas,
       networkLatencyMs: c.network.latencyMs,
       consumerGroups: this.consumerApps.snapshot(),
+      producers: this.producers.snapshot(),
     };
   }
 

@@ -268,6 +268,10 @@ export class KafkaProducer {
     return this.partitioner.stickyPartitionOf(topic);
   }
 
+  get inFlightRequests(): number {
+    return this.sender.inFlightRequests;
+  }
+
   get producerIdAndEpoch() {
     return this.transactionManager?.producerIdAndEpoch ?? null;
   }

@@ -12,6 +12,32 @@ import { KafkaProducer } from './KafkaProducer';
 import type { ProducerConfigInput } from './ProducerConfig';
 import type { ProducerRecord } from './ProducerRecord';
 
+/** A record as a command carries it: strings are sent as their UTF-8 bytes. */
+export interface ProducerRecordInput {
+  topic: string;
+  partition?: number;
+  key?: string | Uint8Array | null;
+  value?: string | Uint8Array | null;
+  headers?: { key: string; value: string | Uint8Array | null }[];
+  timestamp?: number;
+}
+
+/** One producer as the UI sees it. */
+export interface ProducerSnapshot {
+  clientId: string;
+  config: Readonly<Record<string, unknown>>;
+  producerId: number;
+  producerEpoch: number;
+  /** Records sent and not yet reported. */
+  pendingRecords: number;
+  inFlightRequests: number;
+  accumulator: {
+    topic: string;
+    partition: number;
+    batches: { id: number; records: number; bytes: number; state: string }[];
+  }[];
+}
+
 export interface SendManyOptions {
   topic: string;
   count: number;
@@ -79,8 +105,20 @@ export class ProducerRegistry {
     return [...this.producers.values()];
   }
 
-  send(clientId: string, record: ProducerRecord): number {
-    return this.get(clientId).send(record);
+  send(clientId: string, record: ProducerRecord | ProducerRecordInput): number {
+    return this.get(clientId).send(toProducerRecord(record));
+  }
+
+  snapshot(): ProducerSnapshot[] {
+    return this.list().map((p) => ({
+      clientId: p.clientId,
+      config: { ...p.config },
+      producerId: p.producerIdAndEpoch?.producerId ?? -1,
+      producerEpoch: p.producerIdAndEpoch?.epoch ?? -1,
+      pendingRecords: p.pendingRecords,
+      inFlightRequests: p.inFlightRequests,
+      accumulator: p.accumulatorSnapshot(),
+    }));
   }
 
   /** Sends `count` generated records; returns their send ids. */
@@ -108,4 +146,28 @@ export class ProducerRegistry {
     this.get(clientId).close();
     this.producers.delete(clientId);
   }
+}
+
+function bytesOf(v: string | Uint8Array | null | undefined): Uint8Array | null {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? encoder.encode(v) : v;
+}
+
+/** Checks a command's record and turns its strings into bytes; INVALID_RECORD for a malformed one. */
+export function toProducerRecord(r: ProducerRecord | ProducerRecordInput): ProducerRecord {
+  if (typeof r.topic !== 'string' || r.topic.length === 0) {
+    throw new KafkaError('INVALID_RECORD', 'a record needs a topic', { topic: r.topic });
+  }
+  if (r.timestamp !== undefined && !(Number.isSafeInteger(r.timestamp) && r.timestamp >= 0)) {
+    throw new KafkaError('INVALID_RECORD', `invalid timestamp ${r.timestamp}`, { timestamp: r.timestamp });
+  }
+  const out: ProducerRecord = {
+    topic: r.topic,
+    key: bytesOf(r.key),
+    value: bytesOf(r.value),
+    headers: (r.headers ?? []).map((h) => ({ key: h.key, value: bytesOf(h.value) })),
+  };
+  if (r.partition !== undefined) out.partition = r.partition;
+  if (r.timestamp !== undefined) out.timestamp = r.timestamp;
+  return out;
 }

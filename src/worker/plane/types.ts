@@ -10,6 +10,7 @@
 import type { ClusterEvent } from '../../engine/cluster/events';
 import type { PlacementStep } from '../../engine/cluster/ReplicaPlacement';
 import type { GroupEvent } from '../../engine/consumer/groupEvents';
+import type { ProducerEvent } from '../../engine/producer/events';
 
 export type { ClusterEvent, GroupEvent, PlacementStep };
 
@@ -221,7 +222,7 @@ export interface PlaneView {
   config: { sessionTimeoutMs: number; replicaLagMaxMs: number; consumerSessionTimeoutMs: number };
 }
 
-export type PlaneEvent = ClusterEvent | GroupEvent;
+export type PlaneEvent = ClusterEvent | GroupEvent | ProducerEvent;
 
 export interface PlaneFrame {
   view: PlaneView | null;
