@@ -298,3 +298,20 @@ describe('Cluster: acks=all outcomes', () => {
     expect(r?.api === 'Produce' ? r.responses[0]?.partitions[0]?.errorCode : null).toBe('NONE');
   });
 });
+
+describe('Cluster: seed 002', () => {
+  it('two topics of 13 and 19 partitions at replication factor 1 on 8 brokers make 32 partition directories', () => {
+    const { cluster } = setup(8);
+    cluster.createTopic({ name: 'topic1', partitions: 13, replicationFactor: 1 });
+    cluster.createTopic({ name: 'topic2', partitions: 19, replicationFactor: 1 });
+    cluster.tick(500);
+    const dirs = [...cluster.brokers.values()].flatMap((b) =>
+      [...b.replicaManager.logs.values()].map((l) => `${l.topic}-${l.partition}`),
+    );
+    expect(dirs.length).toBe(32);
+    expect(new Set(dirs).size).toBe(32);
+    // Leaders spread evenly: no broker leads more than ceil(13/8) + ceil(19/8) partitions.
+    for (const b of cluster.brokers.values())
+      expect([...b.replicaManager.partitions.values()].filter((p) => p.isLeader).length).toBeLessThanOrEqual(5);
+  });
+});

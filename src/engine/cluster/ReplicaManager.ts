@@ -260,7 +260,8 @@ export class ReplicaManager {
       // Still the leader, only a newer epoch (the controller changed the ISR): the log was never
       // truncated, so batches waiting for acks=all keep waiting under the new epoch.
       if (p.isLeader)
-        for (const d of this.delayedProduces) if (d.topic === p.topic && d.partition === p.partition) d.leaderEpoch = state.leaderEpoch;
+        for (const d of this.delayedProduces)
+          if (d.topic === p.topic && d.partition === p.partition) d.leaderEpoch = state.leaderEpoch;
       p.makeLeader(state, now);
       this.emit({
         type: 'becameLeader',

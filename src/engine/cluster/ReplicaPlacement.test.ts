@@ -209,3 +209,17 @@ describe('assignReplicasToBrokers: engine conventions', () => {
     expect(rf3.assignment).toEqual([[1, 3, 2]]);
   });
 });
+
+describe('assignReplicasToBrokers: seed 002', () => {
+  // Seed 002 states the 0.8-era rule: partition i on broker (i mod n), its j-th replica on
+  // broker ((i + j) mod n). Kafka's algorithm agrees for the first round of partitions (i < n)
+  // with start index and shift 0; after that the replica shift grows, which the seed omits.
+  it('the j-th replica of partition i < n lands on broker (i + j) mod n', () => {
+    const n = 8;
+    const brokers = ids(...Array.from({ length: n }, (_, i) => i));
+    const a = assignReplicasToBrokers(brokers, n, 3, { fixedStartIndex: 0 });
+    for (let i = 0; i < n; i++) for (let j = 0; j < 3; j++) expect(a[i]?.[j]).toBe((i + j) % n);
+    const later = assignReplicasToBrokers(brokers, 1, 3, { fixedStartIndex: 0, startPartitionId: n });
+    expect(later).toEqual([[0, 2, 3]]);
+  });
+});
