@@ -159,6 +159,8 @@ export interface PartitionSnapshot {
   controllerEpoch: number;
   offline: boolean;
   offlineReplicas: number[];
+  /** Eligible leader replicas (KIP-966): out of the ISR but holding every committed record. */
+  elr: number[];
   preferredLeader: number;
   /** The highest offset committed so far (the highest high watermark any leader reached). */
   committedOffset: number;
@@ -191,6 +193,8 @@ export interface EngineSnapshot {
   }[];
   replicas: ReplicaSnapshot[];
   networkLatencyMs: number;
+  /** Messages in flight, with send and arrival times (the UI interpolates their positions). */
+  messagesInFlight: ReturnType<Cluster['network']['inFlight']>;
   /** Consumer groups: coordinator groups, consumers, legacy ZooKeeper consumers, applications. */
   consumerGroups: ConsumerGroupsSnapshot;
   /** Producers: config, producer id, accumulator queues, requests in flight. */
@@ -450,6 +454,7 @@ export class Engine {
             leader: s?.leader ?? -1,
             leaderEpoch: s?.leader_epoch ?? -1,
             isr: [...(s?.isr ?? [])],
+            elr: [...(s?.elr ?? [])],
             controllerEpoch: s?.controller_epoch ?? -1,
             offline: !s || s.leader < 0,
             offlineReplicas: replicas.filter((id) => !registered.has(id)),
@@ -514,6 +519,7 @@ export class Engine {
       topics,
       replicas,
       networkLatencyMs: c.network.latencyMs,
+      messagesInFlight: c.network.inFlight(),
       consumerGroups: this.consumerApps.snapshot(),
       producers: this.producers.snapshot(),
     };

@@ -467,12 +467,13 @@ export class Cluster {
   partitionState(
     topic: string,
     partition: number,
-  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number } | null {
+  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number; elr?: number[] } | null {
     return this.zk.tryGetData(statePath(topic, partition)) as {
       leader: number;
       leader_epoch: number;
       isr: number[];
       controller_epoch: number;
+      elr?: number[];
     } | null;
   }
 

@@ -110,6 +110,7 @@ export class Network {
   private readonly links = new Map<NodeId, Map<NodeId, { latencyMs: number | null; lastArrivalMs: number }>>();
   private readonly outstanding = new Map<number, Outstanding>();
   private nextMessageId = 1;
+  private readonly flying = new Map<number, NetworkMessage>();
   private readonly deliverFn = (message: NetworkMessage) => this.deliver(message);
   private nextCorrelationId = 1;
   latencyMs: number;
@@ -282,10 +283,35 @@ export class Network {
       this.drop(message, senderProblem);
       return;
     }
+    this.flying.set(message.id, message);
     this.scheduler.scheduleCall(message.arriveAtMs, this.deliverFn, message);
   }
 
+  /** Messages sent and not yet arrived, oldest first (for a UI that joins mid-flight). */
+  inFlight(): {
+    id: number;
+    kind: 'request' | 'response';
+    correlationId: number;
+    api: ApiName;
+    from: NodeId;
+    to: NodeId;
+    sentAtMs: number;
+    arriveAtMs: number;
+  }[] {
+    return [...this.flying.values()].map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      correlationId: m.correlationId,
+      api: m.api,
+      from: m.from,
+      to: m.to,
+      sentAtMs: m.sentAtMs,
+      arriveAtMs: m.arriveAtMs,
+    }));
+  }
+
   private deliver(message: NetworkMessage): void {
+    this.flying.delete(message.id);
     const { from, to } = message;
     let reason: DropReason | null = null;
     if (from !== to && this.isolated.has(from)) reason = 'senderIsolated';
