@@ -445,7 +445,13 @@ export class Sender {
     if (!RETRIABLE.has(error)) return false;
     const tm = this.transactionManager;
     if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') {
-      return tm?.canRetryOutOfOrder(tpKey(batch.topic, batch.partition), batch) === true;
+      if (!tm) return false;
+      if (tm.canRetryOutOfOrder(tpKey(batch.topic, batch.partition), batch)) return true;
+      // The very batch the broker should take next was refused: the leader has lost this
+      // producer's state (an unclean election, a truncated log). Like Kafka since 2.5 (KIP-360,
+      // UNKNOWN_PRODUCER_ID), start a fresh producer id and send the batch again under it.
+      tm.resetRequired = true;
+      return true;
     }
     return true;
   }
