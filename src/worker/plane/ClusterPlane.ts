@@ -143,6 +143,9 @@ export class ClusterPlane {
       brokerConfig: { ...PLANE_BROKER_CONFIG },
       topicDefaults: { ...PLANE_TOPIC_DEFAULTS },
     });
+    // The plane takes every event as it happens (subscribe); the engine's own drain buffer would
+    // only pile them up, so it keeps none.
+    this.engine.maxBufferedEvents = 0;
     this.engine.subscribe((e) => this.onEvent(e));
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;

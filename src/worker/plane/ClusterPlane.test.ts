@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { assignPartitions } from '../../engine/consumer/assignors/assignPartitions';
+import { isKafkaError } from '../../engine/errors';
+import { ClusterPlane } from './ClusterPlane';
+import type { PlaneView } from './types';
+
+/** Runs until every board group is Stable with every running member assigned. */
+function settle(plane: ClusterPlane, maxMs = 30_000): PlaneView {
+  for (let t = 0; t < maxMs; t += 500) {
+    plane.tick(500);
+    const v = plane.view();
+    const ok = v.groups.every(
+      (g) =>
+        g.state === 'Stable' &&
+        v.consumers
+          .filter((c) => c.group === g.groupId && c.lifecycle === 'running')
+          .every((c) => c.generation === g.generation),
+    );
+    if (ok) return v;
+  }
+  throw new Error('groups did not settle');
+}
+
+function assignmentOf(v: PlaneView, group: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of v.consumers)
+    if (c.group === group && c.lifecycle === 'running') out[c.memberId] = c.partitions.join(',');
+  return out;
+}
+
+function expected(v: PlaneView, group: string, strategy: 'range' | 'roundrobin'): Record<string, string> {
+  const members = v.consumers.filter((c) => c.group === group && c.lifecycle === 'running');
+  const a = assignPartitions(
+    strategy,
+    members.map((m) => ({ memberId: m.memberId, topics: ['orders'] })),
+    { orders: 6 },
+  );
+  return Object.fromEntries(
+    members.map((m) => [m.memberId, (a[m.memberId] ?? []).map((tp) => `${tp.topic}-${tp.partition}`).join(',')]),
+  );
+}
+
+describe('ClusterPlane', () => {
+  it('opens the demo with two groups (three consumers and two) whose assignments are the assignors’ own', () => {
+    const plane = new ClusterPlane(1, 'demo');
+    const v = settle(plane);
+    expect(v.brokers.map((b) => [b.id, b.rack, b.alive])).toEqual([
+      [1, 'rack-a', true],
+      [2, 'rack-b', true],
+      [3, 'rack-a', true],
+    ]);
+    expect(v.controller).toBe(1);
+    expect(v.groups.map((g) => [g.groupId, g.assignor, g.members.length])).toEqual([
+      ['analytics', 'roundrobin', 2],
+      ['billing', 'range', 3],
+    ]);
+    expect(assignmentOf(v, 'billing')).toEqual(expected(v, 'billing', 'range'));
+    expect(assignmentOf(v, 'analytics')).toEqual(expected(v, 'analytics', 'roundrobin'));
+    // The coordinator is the leader of the group's __consumer_offsets partition.
+    for (const g of v.groups) {
+      const p = v.topics.find((t) => t.name === '__consumer_offsets')?.partitions[g.offsetsPartition];
+      expect(g.coordinator).toBe(p?.leader);
+    }
+  });
+
+  it('replays a scenario to exactly the same state', () => {
+    const plane = new ClusterPlane(7, 'demo');
+    plane.tick(3000);
+    plane.apply({ op: 'killBroker', broker: 2 });
+    plane.tick(1500);
+    plane.apply({ op: 'moveConsumer', name: 'c1', group: 'analytics' });
+    plane.apply({ op: 'produce', topic: 'orders', count: 30 });
+    plane.tick(9000);
+    plane.apply({ op: 'restartBroker', broker: 2 });
+    plane.apply({ op: 'crashConsumer', name: 'c4' });
+    plane.tick(4321);
+    const a = plane.view();
+    const b = ClusterPlane.fromScenario(plane.scenario()).view();
+    const strip = (v: PlaneView) => ({ ...v, version: 0 });
+    expect(strip(b)).toEqual(strip(a));
+    expect(a.nowMs).toBe(plane.scenario().untilMs);
+  });
+
+  it('refuses a bad action with a Kafka error, changes nothing and records nothing', () => {
+    const plane = new ClusterPlane(1, 'demo');
+    plane.tick(1000);
+    const before = JSON.stringify(plane.view().topics);
+    const codes: string[] = [];
+    for (const a of [
+      { op: 'killBroker', broker: 99 },
+      { op: 'restartBroker', broker: 1 },
+      { op: 'createTopic', name: 'orders', partitions: 1, replicationFactor: 1, startIndex: 0 },
+      { op: 'createTopic', name: 'big', partitions: 1, replicationFactor: 4, startIndex: 0 },
+      { op: 'moveConsumer', name: 'nobody', group: 'billing' },
+    ] as const) {
+      try {
+        plane.apply(a);
+      } catch (e) {
+        codes.push(isKafkaError(e) ? e.code : String(e));
+      }
+    }
+    expect(codes).toEqual([
+      'BROKER_NOT_AVAILABLE',
+      'INVALID_REQUEST',
+      'TOPIC_ALREADY_EXISTS',
+      'INVALID_REPLICATION_FACTOR',
+      'INVALID_REQUEST',
+    ]);
+    expect(plane.actions).toEqual([]);
+    expect(JSON.stringify(plane.view().topics)).toBe(before);
+  });
+
+  it('creates a topic exactly as previewed, with the placement steps on its event', () => {
+    const plane = new ClusterPlane(1, 'empty4');
+    const preview = plane.previewPlacement({
+      name: 't',
+      partitions: 4,
+      replicationFactor: 2,
+      rackAware: true,
+      startIndex: null,
+    });
+    plane.apply({ op: 'createTopic', name: 't', partitions: 4, replicationFactor: 2, startIndex: null });
+    const created = plane.takeEvents().find((e) => e.type === 'topicCreated');
+    expect(created?.type === 'topicCreated' && created.assignment).toEqual(preview.assignment);
+    expect(created?.type === 'topicCreated' && created.placementSteps).toEqual(preview.steps);
+    // Seed 000's example: topic2 continues the round-robin at partition 2.
+    plane.apply({ op: 'createTopic', name: 'topic1', partitions: 2, replicationFactor: 2, startIndex: 0 });
+    plane.apply({
+      op: 'createTopic',
+      name: 'topic2',
+      partitions: 2,
+      replicationFactor: 2,
+      startIndex: 0,
+      startPartitionId: 2,
+    });
+    plane.tick(500);
+    const v = plane.view();
+    const replicas = (t: string) => v.topics.find((x) => x.name === t)?.partitions.map((p) => p.replicas);
+    expect(replicas('topic1')).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(replicas('topic2')).toEqual([
+      [3, 4],
+      [4, 1],
+    ]);
+  });
+
+  it('reports the offsets an unclean election loses', () => {
+    const plane = new ClusterPlane(1, 'elections');
+    plane.tick(1000);
+    plane.apply({ op: 'produce', topic: 'payments', count: 10 });
+    plane.tick(1000);
+    plane.apply({ op: 'isolateBroker', broker: 3 });
+    plane.tick(8000);
+    plane.apply({ op: 'produce', topic: 'payments', count: 20 });
+    plane.tick(2000);
+    plane.apply({ op: 'killBroker', broker: 1 });
+    plane.apply({ op: 'killBroker', broker: 2 });
+    plane.tick(8000);
+    plane.apply({ op: 'healBroker', broker: 3 });
+    plane.tick(10_000);
+    const v = plane.view();
+    expect(v.lost.map((l) => [l.topic, l.partition, l.newLeader, l.from, l.to])).toEqual([['payments', 0, 3, 10, 30]]);
+    expect(v.topics.find((t) => t.name === 'payments')?.partitions[0]?.leader).toBe(3);
+  });
+});
