@@ -5,6 +5,7 @@ import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '.
 import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
 import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+import type { BrokerReachability } from './GroupNetwork';
 
 /**
  * The ClusterPort over the real simulated cluster. The group coordinator lives inside its
@@ -16,6 +17,7 @@ import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
  */
 export class ClusterConsumerPort implements ClusterPort {
   private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
+  private brokerDownListener: ((brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void) | null = null;
   private readonly pendingHw = new Set<string>();
   private readonly hearsEvents: boolean;
 
@@ -26,6 +28,11 @@ export class ClusterConsumerPort implements ClusterPort {
   ) {
     this.hearsEvents = events !== undefined;
     events?.((e) => {
+      if (e.type === 'brokerDown') {
+        const down = e as Extract<ClusterEvent, { type: 'brokerDown' }>;
+        this.brokerDownListener?.(down.broker, down.how);
+        return;
+      }
       if (e.type !== 'highWatermarkChanged') return;
       const hw = e as Extract<ClusterEvent, { type: 'highWatermarkChanged' }>;
       if (hw.role !== 'leader') return;
@@ -43,6 +50,24 @@ export class ClusterConsumerPort implements ClusterPort {
   onHighWatermarkChange(listener: (brokerId: number, topic: string, partition: number) => void): boolean {
     this.hwListener = listener;
     return this.hearsEvents;
+  }
+
+  onBrokerDown(listener: (brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void): void {
+    this.brokerDownListener = listener;
+  }
+
+  /** The cluster network's view: isolated or powered-off brokers are silent, stopped processes refuse. */
+  reachability(brokerId: number): BrokerReachability {
+    const b = this.cluster.brokers.get(brokerId);
+    if (!b) return 'refused';
+    if (this.cluster.network.isIsolated(b.node)) return 'silent';
+    if (b.state === 'down') return b.downHow === 'powerFailed' ? 'silent' : 'refused';
+    return 'up';
+  }
+
+  /** The same latency the cluster's network gives this client's link to the broker. */
+  latencyMs(client: string, brokerId: number): number {
+    return this.cluster.network.latency(client, `broker-${brokerId}`);
   }
 
   private running(brokerId: number): Broker | null {

@@ -32,6 +32,8 @@ export interface ConsumerConfig {
   'partition.assignment.strategy': AssignmentStrategy[];
   'request.timeout.ms': number;
   'retry.backoff.ms': number;
+  /** How long partition leaders learned from metadata are trusted before a refresh. */
+  'metadata.max.age.ms': number;
 }
 
 export const CONSUMER_DEFAULTS: Readonly<ConsumerConfig> = {
@@ -53,6 +55,7 @@ export const CONSUMER_DEFAULTS: Readonly<ConsumerConfig> = {
   'partition.assignment.strategy': ['range', 'cooperative-sticky'],
   'request.timeout.ms': 30_000,
   'retry.backoff.ms': 100,
+  'metadata.max.age.ms': 300_000,
 };
 
 function invalid(name: string, value: unknown, why: string): KafkaError {
@@ -94,6 +97,7 @@ export function consumerConfig(overrides: Record<string, unknown> = {}): Consume
       case 'fetch.max.wait.ms':
       case 'request.timeout.ms':
       case 'retry.backoff.ms':
+      case 'metadata.max.age.ms':
       case 'fetch.min.bytes':
       case 'fetch.max.bytes':
       case 'max.partition.fetch.bytes':

@@ -4,9 +4,11 @@ import { assignPartitions, explainAssignment } from './assignors/assignPartition
 
 /** Up to this many partitions, the leader also records every decision of its assignor. */
 const EXPLAIN_MAX_PARTITIONS = 2_000;
+/** AbstractCoordinator.JOIN_GROUP_TIMEOUT_LAPSE: JoinGroup waits up to rebalance.timeout.ms plus this. */
+const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5_000;
 import type { ClusterPort } from './ClusterPort';
 import type { ConsumerConfig } from './ConsumerConfig';
-import type { ConsumerResponse } from './fetchProtocol';
+import type { ConsumerRequest, ConsumerResponse } from './fetchProtocol';
 import type { GroupEvent, TopicPartitionRef } from './groupEvents';
 import type { GroupNetwork } from './GroupNetwork';
 import {
@@ -86,6 +88,10 @@ export class ConsumerCoordinator {
   private prepareCommitPending = false;
   /** Partitions lost because the generation was reset (onPartitionsLost at the next join). */
   private generationLost = false;
+  /** retry.backoff.ms after a retriable JoinGroup failure (the coordinator is loading, say). */
+  private nextJoinMs = 0;
+  /** Kafka's Heartbeat session timer: the last time the coordinator answered a heartbeat or join. */
+  private lastHeartbeatReceivedMs = 0;
 
   constructor(
     private readonly ctx: ConsumerContext,
@@ -111,6 +117,17 @@ export class ConsumerCoordinator {
     );
   }
 
+  /** Sends to a broker; the answer, or null on a disconnect or after request.timeout.ms. */
+  private request(
+    from: string,
+    to: number,
+    body: ConsumerRequest,
+    onResponse: (r: ConsumerResponse | null) => void,
+    timeoutMs = this.ctx.config['request.timeout.ms'],
+  ): void {
+    this.ctx.network.send(from, to, body, onResponse, timeoutMs);
+  }
+
   // ------------------------------------------------------------------ poll-driven work
 
   /** Called from KafkaConsumer.poll(): auto commit, coordinator lookup, (re)join. True when stable. */
@@ -128,7 +145,8 @@ export class ConsumerCoordinator {
         this.lookupCoordinator();
         return false;
       }
-      if (this.rejoinNeeded && !this.joinInFlight && !this.prepareCommitPending) this.startJoin();
+      if (this.rejoinNeeded && !this.joinInFlight && !this.prepareCommitPending && this.now >= this.nextJoinMs)
+        this.startJoin();
       return this.state === 'STABLE' && !this.rejoinNeeded;
     }
     this.maybeAutoCommit();
@@ -168,7 +186,7 @@ export class ConsumerCoordinator {
     // leastLoadedNode: any live broker answers FindCoordinator; pick deterministically.
     const broker = live[0] as number;
     this.findingCoordinator = true;
-    this.ctx.network.send(this.ctx.clientId, broker, { api: 'FindCoordinator', key: this.groupId, keyType: 0 }, (r) => {
+    this.request(this.ctx.clientId, broker, { api: 'FindCoordinator', key: this.groupId, keyType: 0 }, (r) => {
       this.findingCoordinator = false;
       if (this.closed) return;
       if (r?.api !== 'FindCoordinator' || r.errorCode !== 'NONE') {
@@ -250,7 +268,7 @@ export class ConsumerCoordinator {
       this.emitState('PREPARING_REBALANCE', 'JoinGroup sent');
       this.stopHeartbeats();
       const metadata = this.subscriptionBytes();
-      this.ctx.network.send(
+      this.request(
         this.ctx.clientId,
         coordinator,
         {
@@ -266,6 +284,11 @@ export class ConsumerCoordinator {
           clientHost: `/${this.ctx.clientId}`,
         },
         (r) => this.onJoinResponse(r),
+        // AbstractCoordinator: a JoinGroup may be held for the whole rebalance, plus a 5 s lapse.
+        Math.max(
+          this.ctx.config['request.timeout.ms'],
+          this.ctx.config['max.poll.interval.ms'] + JOIN_GROUP_TIMEOUT_LAPSE_MS,
+        ),
       );
     });
   }
@@ -292,9 +315,14 @@ export class ConsumerCoordinator {
           return;
         }
       case 'NOT_COORDINATOR':
-      case 'COORDINATOR_NOT_AVAILABLE':
-      case 'COORDINATOR_LOAD_IN_PROGRESS': {
+      case 'COORDINATOR_NOT_AVAILABLE': {
         this.joinFailed(join.errorCode, true);
+        return;
+      }
+      case 'COORDINATOR_LOAD_IN_PROGRESS': {
+        // The coordinator is replaying __consumer_offsets: same coordinator, retry after a backoff.
+        this.nextJoinMs = this.now + this.ctx.config['retry.backoff.ms'];
+        this.joinFailed(join.errorCode, false);
         return;
       }
       case 'REBALANCE_IN_PROGRESS': {
@@ -331,7 +359,7 @@ export class ConsumerCoordinator {
       this.joinFailed('coordinator unknown', true);
       return;
     }
-    this.ctx.network.send(
+    this.request(
       this.ctx.clientId,
       coordinator,
       {
@@ -345,7 +373,9 @@ export class ConsumerCoordinator {
         assignments,
       },
       (resp) => this.onSyncResponse(resp, join.generationId),
+      this.ctx.config['request.timeout.ms'],
     );
+    this.lastHeartbeatReceivedMs = this.now;
     // Heartbeats go on while waiting for the assignment (the coordinator accepts them).
     this.scheduleHeartbeat();
   }
@@ -427,6 +457,11 @@ export class ConsumerCoordinator {
         this.joinFailed(sync.errorCode, true);
         return;
       }
+      case 'COORDINATOR_LOAD_IN_PROGRESS': {
+        this.nextJoinMs = this.now + this.ctx.config['retry.backoff.ms'];
+        this.joinFailed(sync.errorCode, false);
+        return;
+      }
       default:
         this.fatal(sync.errorCode, 'SyncGroup failed');
         return;
@@ -455,6 +490,7 @@ export class ConsumerCoordinator {
     this.invokeListener('onPartitionsAssigned', added);
     if (revoked.length > 0 && this.cooperative) this.requestRejoin('partitions revoked in a cooperative rebalance');
     this.nextAutoCommitMs = this.now + this.ctx.config['auto.commit.interval.ms'];
+    this.lastHeartbeatReceivedMs = this.now;
     this.scheduleHeartbeat();
   }
 
@@ -517,11 +553,17 @@ export class ConsumerCoordinator {
       return;
     }
     this.scheduleHeartbeat();
+    // Heartbeat.sessionTimeoutExpired: no answer for session.timeout.ms, so the coordinator is
+    // probably gone (dead, partitioned away): look it up again.
+    if (this.coordinator !== null && this.now - this.lastHeartbeatReceivedMs > this.ctx.config['session.timeout.ms']) {
+      this.lastHeartbeatReceivedMs = this.now;
+      this.markCoordinatorUnknown('session timed out without receiving a heartbeat response');
+    }
     const coordinator = this.coordinator;
     if (coordinator === null || this.heartbeatInFlight) return;
     this.heartbeatInFlight = true;
     const generationId = this.generationId;
-    this.ctx.network.send(
+    this.request(
       this.ctx.clientId,
       coordinator,
       {
@@ -535,9 +577,10 @@ export class ConsumerCoordinator {
         this.heartbeatInFlight = false;
         if (this.closed) return;
         if (r?.api !== 'Heartbeat') {
-          this.markCoordinatorUnknown('heartbeat disconnected');
+          this.markCoordinatorUnknown('heartbeat failed: disconnected or timed out');
           return;
         }
+        if (r.errorCode === 'NONE' || r.errorCode === 'REBALANCE_IN_PROGRESS') this.lastHeartbeatReceivedMs = this.now;
         switch (r.errorCode) {
           case 'NONE':
             return;
@@ -573,7 +616,7 @@ export class ConsumerCoordinator {
       this.ctx.config['group.instance.id'] === null &&
       this.subscriptions.type === 'AUTO_TOPICS'
     ) {
-      this.ctx.network.send(
+      this.request(
         this.ctx.clientId,
         coordinator,
         {
@@ -615,7 +658,7 @@ export class ConsumerCoordinator {
     const generationId = auto ? this.generationId : -1;
     const memberId = auto ? this.memberId : '';
     this.withCoordinator((coordinator) => {
-      this.ctx.network.send(
+      this.request(
         this.ctx.clientId,
         coordinator,
         {
@@ -654,7 +697,7 @@ export class ConsumerCoordinator {
     const byTopic = new Map<string, number[]>();
     for (const tp of partitions) byTopic.set(tp.topic, [...(byTopic.get(tp.topic) ?? []), tp.partition]);
     this.withCoordinator((coordinator) => {
-      this.ctx.network.send(
+      this.request(
         this.ctx.clientId,
         coordinator,
         {
@@ -664,7 +707,9 @@ export class ConsumerCoordinator {
         },
         (r) => {
           if (r?.api !== 'OffsetFetch' || (r as OffsetFetchResponse).errorCode !== 'NONE') {
-            if (r && r.api === 'OffsetFetch') this.markCoordinatorUnknown((r as OffsetFetchResponse).errorCode);
+            // COORDINATOR_LOAD_IN_PROGRESS: the same coordinator, asked again at the next poll.
+            const code = r?.api === 'OffsetFetch' ? (r as OffsetFetchResponse).errorCode : 'disconnected';
+            if (code !== 'COORDINATOR_LOAD_IN_PROGRESS') this.markCoordinatorUnknown(code);
             done(null);
             return;
           }

@@ -25,6 +25,8 @@ const FETCH_PURGATORY_CHECK_MS = 5;
 interface ParkedFetch {
   done: boolean;
   tryComplete(): void;
+  /** The broker went down: the request dies with it, unanswered. */
+  abandon(): void;
 }
 
 const purgatoryKey = (brokerId: number, topic: string, partition: number) => `${brokerId}|${topic}|${partition}`;
@@ -114,13 +116,18 @@ export class ConsumerGroups {
     this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
     this.hearsHighWatermarks =
       deps.port.onHighWatermarkChange?.((b, t, p) => this.onHighWatermarkChange(b, t, p)) ?? false;
+    const port = deps.port;
+    const fallbackLatency = deps.latencyMs ?? 1;
     this.network = new GroupNetwork(
       deps.scheduler,
-      (b) => deps.port.isBrokerUp(b),
+      {
+        reachability: (b) => port.reachability?.(b) ?? (port.isBrokerUp(b) ? 'up' : 'refused'),
+        latencyMs: (client, b) => port.latencyMs?.(client, b) ?? fallbackLatency,
+      },
       (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
       deps.emit,
-      deps.latencyMs ?? 1,
     );
+    port.onBrokerDown?.((brokerId, how) => this.onBrokerDown(brokerId, how));
   }
 
   coordinatorOn(brokerId: number): GroupCoordinator {
@@ -136,6 +143,21 @@ export class ConsumerGroups {
       this.coordinators.set(brokerId, c);
     }
     return c;
+  }
+
+  /**
+   * A broker process went down: its coordinator state goes with it at once (a restart must not
+   * find it still in memory), its parked fetches are forgotten, and its connections reset unless
+   * the power went (then clients time out).
+   */
+  private onBrokerDown(brokerId: number, how: 'killed' | 'powerFailed' | 'stopped'): void {
+    this.coordinators.get(brokerId)?.syncLeadership();
+    for (const [key, set] of [...this.fetchPurgatory]) {
+      if (!key.startsWith(`${brokerId}|`)) continue;
+      for (const parked of set) parked.abandon();
+      this.fetchPurgatory.delete(key);
+    }
+    this.network.brokerDown(brokerId, how !== 'powerFailed');
   }
 
   /** Every broker checks its `__consumer_offsets` leadership: load what it gained, unload what it lost. */
@@ -225,6 +247,10 @@ export class ConsumerGroups {
         const again = this.readFetch(brokerId, req);
         if (!again.done) return;
         finish(again.response);
+      },
+      abandon: () => {
+        parked.done = true;
+        this.deps.scheduler.cancel(timer);
       },
     };
     const finish = (response: ConsumerFetchResponse) => {

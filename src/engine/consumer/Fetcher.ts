@@ -14,15 +14,33 @@ export interface CompletedFetch {
   highWatermark: number;
 }
 
+/** Partition errors after which the consumer's idea of the leader is stale (Kafka refreshes metadata). */
+const STALE_METADATA_ERRORS = new Set([
+  'NOT_LEADER_OR_FOLLOWER',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'LEADER_NOT_AVAILABLE',
+  'KAFKA_STORAGE_ERROR',
+  'REPLICA_NOT_AVAILABLE',
+]);
+
 /**
  * Fetching (clients/.../consumer/internals/Fetcher and AbstractFetch): one Fetch request per
  * leader at a time, for the assigned partitions that have a position and no buffered data.
+ * Leaders come from the consumer's metadata (ConsumerMetadata): what it last learned, kept until
+ * a fetch fails with NOT_LEADER_OR_FOLLOWER (or a disconnect or timeout) or metadata.max.age.ms
+ * passes; then it asks again, so after a leader moves the next fetch goes to the new one.
  * The leader answers with records below its high watermark, holding the request up to
  * fetch.max.wait.ms until fetch.min.bytes are there. Responses are buffered; poll() drains at
  * most max.poll.records from them.
  */
 export class Fetcher {
   private readonly inFlight = new Set<number>();
+  /** ConsumerMetadata: partition -> leader as last learned. */
+  private readonly leaders = new Map<string, number>();
+  private metadataUpdateRequested = false;
+  private lastMetadataRefreshMs = -Infinity;
   readonly completed: CompletedFetch[] = [];
   /** Partition errors a poll() must surface or act on (OFFSET_OUT_OF_RANGE -> reset). */
   readonly outOfRange = new Set<string>();
@@ -31,6 +49,27 @@ export class Fetcher {
     private readonly ctx: ConsumerContext,
     private readonly subscriptions: SubscriptionState,
   ) {}
+
+  /** The leader this consumer believes a partition has (refreshing its metadata when stale). */
+  leaderFor(topic: string, partition: number): number | null {
+    const now = this.ctx.scheduler.now();
+    if (this.metadataUpdateRequested || now - this.lastMetadataRefreshMs >= this.ctx.config['metadata.max.age.ms']) {
+      this.metadataUpdateRequested = false;
+      this.lastMetadataRefreshMs = now;
+      this.leaders.clear();
+    }
+    const key = tpString({ topic, partition });
+    const known = this.leaders.get(key);
+    if (known !== undefined) return known;
+    const leader = this.ctx.port.leaderOf(topic, partition);
+    if (leader !== null) this.leaders.set(key, leader);
+    return leader;
+  }
+
+  /** Metadata.requestUpdate: the next lookup asks the cluster again. */
+  requestMetadataUpdate(): void {
+    this.metadataUpdateRequested = true;
+  }
 
   private hasBuffered(key: string): boolean {
     return this.completed.some((c) => tpString(c) === key);
@@ -44,7 +83,7 @@ export class Fetcher {
     >();
     for (const s of this.subscriptions.states()) {
       if (s.position === null || this.hasBuffered(tpString(s))) continue;
-      const leader = this.ctx.port.leaderOf(s.topic, s.partition);
+      const leader = this.leaderFor(s.topic, s.partition);
       if (leader === null || this.inFlight.has(leader)) continue;
       const list = byLeader.get(leader) ?? [];
       list.push({
@@ -69,7 +108,11 @@ export class Fetcher {
         },
         (r) => {
           this.inFlight.delete(leader);
-          if (r?.api !== 'Fetch') return;
+          if (r?.api !== 'Fetch') {
+            // Disconnected or timed out: the leader may have moved.
+            this.requestMetadataUpdate();
+            return;
+          }
           this.onFetchResponse(r as ConsumerFetchResponse, partitions);
         },
       );
@@ -89,7 +132,10 @@ export class Fetcher {
         this.outOfRange.add(tpString(p));
         continue;
       }
-      if (p.errorCode !== 'NONE') continue;
+      if (p.errorCode !== 'NONE') {
+        if (STALE_METADATA_ERRORS.has(p.errorCode)) this.requestMetadataUpdate();
+        continue;
+      }
       s.highWatermark = p.highWatermark;
       if (p.records.length > 0) {
         this.completed.push({

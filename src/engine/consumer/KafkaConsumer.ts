@@ -273,7 +273,7 @@ export class KafkaConsumer {
 
   private resetOffset(tp: TopicPartitionRef, timestamp: -1 | -2, strategy: string): void {
     const s = this.subscriptions.state(tp);
-    const leader = this.ctx.port.leaderOf(tp.topic, tp.partition);
+    const leader = this.fetcher.leaderFor(tp.topic, tp.partition);
     if (!s || leader === null) return;
     s.awaitingReset = true;
     this.ctx.network.send(
@@ -282,9 +282,10 @@ export class KafkaConsumer {
       { api: 'ListOffsets', partitions: [{ topic: tp.topic, partition: tp.partition, timestamp }] },
       (r) => {
         s.awaitingReset = false;
-        if (r?.api !== 'ListOffsets') return;
-        const p = (r as ConsumerListOffsetsResponse).partitions[0];
-        if (p?.errorCode !== 'NONE' || !this.subscriptions.isAssigned(tp) || s.position !== null) return;
+        const p = r?.api === 'ListOffsets' ? (r as ConsumerListOffsetsResponse).partitions[0] : undefined;
+        // Disconnected, timed out or not the leader any more: ask for metadata, retry at the next poll.
+        if (p?.errorCode !== 'NONE') this.fetcher.requestMetadataUpdate();
+        if (!p || p.errorCode !== 'NONE' || !this.subscriptions.isAssigned(tp) || s.position !== null) return;
         s.position = p.offset;
         this.ctx.emit({
           type: 'consumerOffsetReset',

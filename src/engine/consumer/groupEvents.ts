@@ -24,11 +24,15 @@ export type GroupEvent =
       toBroker: number;
       sentAtMs: number;
       arriveAtMs: number;
+      /** When the client gives up on it (request.timeout.ms; rebalance.timeout.ms + 5 s for JoinGroup). */
+      timeoutAtMs: number;
       body: GroupRequest | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
     }
   | {
       type: 'groupResponseSent';
       id: number;
+      /** The id of the groupRequestSent this answers. */
+      requestId: number;
       api: ConsumerApiName;
       fromBroker: number;
       to: string;
@@ -37,7 +41,28 @@ export type GroupEvent =
       errorCode: string;
       body: GroupResponse | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
     }
-  | { type: 'groupMessageDropped'; id: number; api: ConsumerApiName; atMs: number; reason: string }
+  | {
+      /** A message lost on the way (its id is the groupRequestSent / groupResponseSent id). */
+      type: 'groupMessageDropped';
+      id: number;
+      api: ConsumerApiName;
+      kind: 'request' | 'response';
+      /** Node ids: the consumer's id, or `broker-<id>`. */
+      from: string;
+      to: string;
+      atMs: number;
+      reason: 'senderDown' | 'receiverDown' | 'receiverUnreachable' | 'senderUnreachable' | 'requestAbandoned';
+    }
+  | {
+      /** The client gave up on a request: the connection was reset or refused, or it timed out. */
+      type: 'groupRequestFailed';
+      id: number;
+      api: ConsumerApiName;
+      from: string;
+      toBroker: number;
+      reason: 'disconnected' | 'timedOut';
+      atMs: number;
+    }
   | {
       type: 'groupStateChanged';
       groupId: string;
