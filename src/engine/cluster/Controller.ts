@@ -3,6 +3,12 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { WatchedEvent } from './CoordinationStore';
 import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
+import {
+  controlledShutdownPartitionLeaderElection,
+  offlinePartitionLeaderElection,
+  preferredReplicaPartitionLeaderElection,
+  reassignPartitionLeaderElection,
+} from './PartitionLeaderElectionAlgorithms';
 import type {
   AlterPartitionRequest,
   AlterPartitionResponse,
@@ -276,7 +282,10 @@ export class Controller {
     return out;
   }
 
-  private readState(topic: string, partition: number): (LeaderAndIsrValue & { controllerEpoch: number }) | null {
+  private readState(
+    topic: string,
+    partition: number,
+  ): (LeaderAndIsrValue & { elr: number[]; controllerEpoch: number }) | null {
     const path = statePath(topic, partition);
     if (!this.zk.exists(path)) return null;
     const { data, stat } = this.zk.getData(path);
@@ -313,7 +322,9 @@ export class Controller {
     if (isr.length >= minIsr || !old) return [];
     const replicas = this.replicasOf(topic, partition);
     const left = old.isr.filter((r) => !isr.includes(r));
-    return [...new Set([...old.elr, ...left])].filter((r) => !isr.includes(r) && r !== leader && replicas.includes(r));
+    return [...new Set([...(old.elr ?? []), ...left])].filter(
+      (r) => !isr.includes(r) && r !== leader && replicas.includes(r),
+    );
   }
 
   /** Writes a partition's new state (conditional on the version read) and reports it. */
@@ -557,23 +568,29 @@ export class Controller {
     const state = this.readState(topic, partition);
     if (!state) return;
     const assignment = this.replicasOf(topic, partition);
-    const live = (r: number) => this.liveBrokers.has(r) && !this.shuttingDown.has(r);
-    let leader = assignment.find((r) => live(r) && state.isr.includes(r));
+    const live = new Set([...this.liveBrokers.keys()].filter((r) => !this.shuttingDown.has(r)));
+    let leader: number | undefined;
     let reason: LeaderElectionReason = 'offlinePartition';
     let isr = state.isr.filter((r) => this.liveBrokers.has(r));
-    if (leader === undefined) {
-      // KIP-966: an eligible leader replica has every committed record: a clean choice.
-      leader = assignment.find((r) => live(r) && state.elr.includes(r));
-      if (leader !== undefined) isr = [leader];
-    }
-    if (leader === undefined) {
-      if (this.services.topicConfig(topic)['unclean.leader.election.enable']) {
-        leader = assignment.find(live);
-        if (leader !== undefined) {
+    const clean = offlinePartitionLeaderElection(assignment, state.isr, live, false);
+    if (clean) leader = clean.leader;
+    else {
+      // KIP-966: an eligible leader replica has every committed record: still a clean choice.
+      const fromElr = offlinePartitionLeaderElection(assignment, state.elr, live, false);
+      if (fromElr) leader = fromElr.leader;
+      else {
+        const unclean = offlinePartitionLeaderElection(
+          assignment,
+          [],
+          live,
+          this.services.topicConfig(topic)['unclean.leader.election.enable'],
+        );
+        if (unclean) {
+          leader = unclean.leader;
           reason = 'uncleanElection';
-          isr = [leader];
         }
       }
+      if (leader !== undefined) isr = [leader];
     }
     if (leader === undefined) {
       if (state.leader === -1) return; // already offline
@@ -612,7 +629,14 @@ export class Controller {
       const state = this.readState(topic, partition);
       const preferred = this.replicasOf(topic, partition)[0];
       if (!state || preferred === undefined || state.leader === preferred) continue;
-      if (!this.liveBrokers.has(preferred) || !state.isr.includes(preferred) || this.shuttingDown.has(preferred))
+      if (
+        preferredReplicaPartitionLeaderElection(
+          this.replicasOf(topic, partition),
+          state.isr,
+          new Set(this.liveBrokers.keys()),
+        ) === null ||
+        this.shuttingDown.has(preferred)
+      )
         continue;
       const value = this.writeState(
         topic,
@@ -725,10 +749,13 @@ export class Controller {
       const replicas = this.replicasOf(topic, partition);
       if (!state || !replicas.includes(id)) continue;
       if (state.leader === id) {
-        const leader = replicas.find(
-          (r) => r !== id && this.liveBrokers.has(r) && !this.shuttingDown.has(r) && state.isr.includes(r),
+        const leader = controlledShutdownPartitionLeaderElection(
+          replicas,
+          state.isr,
+          new Set(this.liveBrokers.keys()),
+          this.shuttingDown,
         );
-        if (leader === undefined) {
+        if (leader === null) {
           remaining.push({ topicName: topic, partitionIndex: partition });
           continue;
         }
@@ -825,8 +852,8 @@ export class Controller {
       const removing = r.original.filter((x) => !r.target.includes(x));
       let leader = state.leader;
       if (!r.target.includes(leader) || !this.liveBrokers.has(leader)) {
-        const candidate = r.target.find((x) => this.liveBrokers.has(x) && state.isr.includes(x));
-        if (candidate === undefined) continue;
+        const candidate = reassignPartitionLeaderElection(r.target, state.isr, new Set(this.liveBrokers.keys()));
+        if (candidate === null) continue;
         leader = candidate;
       }
       this.reassignments.delete(key);

@@ -15,8 +15,9 @@ export interface LeaderAndIsrValue {
   /**
    * Eligible leader replicas (KIP-966): replicas that left the ISR while it was below
    * min.insync.replicas. They hold everything up to the high watermark, so they may lead again.
+   * Always set by the controller; optional so older event producers stay valid.
    */
-  elr: number[];
+  elr?: number[];
   partitionEpoch: number;
 }
 
