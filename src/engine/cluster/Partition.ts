@@ -145,14 +145,24 @@ export class Partition {
     return null;
   }
 
-  /** Followers in the ISR that have not caught up within replica.lag.time.max.ms. */
+  /**
+   * Kafka's Replica.isCaughtUp: at the leader's log end, or caught up within the lag allowed. (A
+   * follower at the log end of an idle partition stays in sync however long ago it fetched: only
+   * the controller, seeing the broker die, takes it out.)
+   */
+  static isCaughtUp(follower: FollowerState, leaderEndOffset: number, nowMs: number, lagMaxMs: number): boolean {
+    return follower.logEndOffset === leaderEndOffset || nowMs - follower.lastCaughtUpTimeMs <= lagMaxMs;
+  }
+
+  /** Followers in the ISR that are not caught up (getOutOfSyncReplicas). */
   outOfSyncReplicas(nowMs: number, lagMaxMs: number): { replica: number; lagMs: number }[] {
     const out: { replica: number; lagMs: number }[] = [];
+    const leaderEnd = this.log.logEndOffset();
     for (const r of this.isr) {
       if (r === this.brokerId) continue;
       const s = this.followers.get(r);
-      const lag = nowMs - (s?.lastCaughtUpTimeMs ?? 0);
-      if (lag > lagMaxMs) out.push({ replica: r, lagMs: lag });
+      if (s && Partition.isCaughtUp(s, leaderEnd, nowMs, lagMaxMs)) continue;
+      out.push({ replica: r, lagMs: nowMs - (s?.lastCaughtUpTimeMs ?? 0) });
     }
     return out;
   }
