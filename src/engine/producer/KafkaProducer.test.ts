@@ -163,6 +163,39 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(byType(h.events, 'batchRetried').length).toBeGreaterThan(3);
   });
 
+  it('splits a batch the broker refuses as RECORD_TOO_LARGE; a single record too large fails', () => {
+    for (const idempotent of [true, false]) {
+      // Without idempotence the halves could overtake each other (the ordering hazard): one request at a time.
+      const h = setup({
+        'linger.ms': 20,
+        'enable.idempotence': idempotent,
+        'max.in.flight.requests.per.connection': idempotent ? 5 : 1,
+      });
+      // The topic takes at most 2 records per batch (as if max.message.bytes were small).
+      h.cluster.fault = (c) => (c.records > 2 ? { kind: 'error', error: 'RECORD_TOO_LARGE' } : null);
+      h.run(10);
+      for (const v of ['a', 'b', 'c', 'd', 'e']) h.send(v);
+      h.run(1000);
+      expect(h.cluster.values('t', 0)).toEqual(['a', 'b', 'c', 'd', 'e']);
+      expect(h.reports().map((r) => [r.sendId, r.offset, r.error])).toEqual([
+        [1, 0, null],
+        [2, 1, null],
+        [3, 2, null],
+        [4, 3, null],
+        [5, 4, null],
+      ]);
+      const splits = byType(h.events, 'batchSplit');
+      expect(splits[0]?.into.map((b) => b.records)).toEqual([3, 2]);
+      if (idempotent) expect(splits[0]?.into.map((b) => b.baseSequence)).toEqual([0, 3]);
+    }
+    const h = setup({ 'linger.ms': 0 });
+    h.cluster.fault = () => ({ kind: 'error', error: 'RECORD_TOO_LARGE' });
+    h.run(10);
+    h.send('big');
+    h.run(100);
+    expect(h.reports()).toMatchObject([{ error: 'RECORD_TOO_LARGE', offset: -1 }]);
+  });
+
   it('retries=0 fails on the first retriable error', () => {
     const h = setup({ 'linger.ms': 0, retries: 0 });
     h.cluster.fault = () => ({ kind: 'error', error: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' });

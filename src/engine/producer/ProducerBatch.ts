@@ -31,6 +31,16 @@ export interface PendingRecord {
   timestamp: number;
 }
 
+/**
+ * A record inside a batch: already in the shape of a v2 DefaultRecord (deltas against the
+ * batch's base offset and timestamp), so encoding the batch needs no copy per record.
+ */
+interface BatchedRecord extends PendingRecord {
+  attributes: number;
+  offsetDelta: number;
+  timestampDelta: number;
+}
+
 /** Bytes one record takes inside a v2 batch: varint length prefix plus the body. */
 export function recordSizeInBytes(
   offsetDelta: number,
@@ -73,7 +83,7 @@ export class ProducerBatch {
   readonly topic: string;
   readonly partition: number;
   readonly createdMs: number;
-  readonly records: PendingRecord[] = [];
+  readonly records: BatchedRecord[] = [];
   /** Encoded size in bytes, header included. */
   sizeInBytes = RECORD_BATCH_OVERHEAD;
   /** The soft limit from batch.size; a record bigger than it gets a batch of its own. */
@@ -125,7 +135,17 @@ export class ProducerBatch {
     if (this.state !== 'open') return 0;
     const size = this.sizeOf(record);
     if (this.records.length > 0 && this.sizeInBytes + size > this.writeLimit) return 0;
-    this.records.push(record);
+    const base = this.records.length === 0 ? record.timestamp : this.baseTimestamp;
+    this.records.push({
+      sendId: record.sendId,
+      key: record.key,
+      value: record.value,
+      headers: record.headers,
+      timestamp: record.timestamp,
+      attributes: 0,
+      offsetDelta: this.records.length,
+      timestampDelta: record.timestamp - base,
+    });
     this.sizeInBytes += size;
     return size;
   }
@@ -147,25 +167,17 @@ export class ProducerBatch {
 
   /** The batch as it goes on the wire: RecordBatch v2, baseOffset 0, CreateTime, no compression. */
   encode(): Uint8Array {
-    const base = this.baseTimestamp;
     return encodeRecordBatch({
       baseOffset: 0,
       partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
       attributes: 0,
       lastOffsetDelta: this.records.length - 1,
-      baseTimestamp: base,
+      baseTimestamp: this.baseTimestamp,
       maxTimestamp: this.maxTimestamp(),
       producerId: this.producerId,
       producerEpoch: this.producerEpoch,
       baseSequence: this.baseSequence,
-      records: this.records.map((r, i) => ({
-        attributes: 0,
-        timestampDelta: r.timestamp - base,
-        offsetDelta: i,
-        key: r.key,
-        value: r.value,
-        headers: r.headers,
-      })),
+      records: this.records,
     });
   }
 }

@@ -85,6 +85,7 @@ export class ProducerMetadata {
       }
       this.topics.set(t.name, { topic: t.name, partitions: parts });
     }
+    this.views.clear();
     this.needUpdate = false;
     this.newTopicsRequested = false;
     this.lastRefreshMs = now;
@@ -100,14 +101,20 @@ export class ProducerMetadata {
     return this.unknownTopics.has(topic);
   }
 
-  /** The partitioner's view of a topic, or null if the topic is not (yet) known. */
+  private readonly views = new Map<string, TopicPartitionsView>();
+
+  /** The partitioner's view of a topic, or null if the topic is not (yet) known. Cached until the next update. */
   view(topic: string): TopicPartitionsView | null {
+    const cached = this.views.get(topic);
+    if (cached) return cached;
     const t = this.topics.get(topic);
     if (!t) return null;
-    return {
+    const view: TopicPartitionsView = {
       numPartitions: t.partitions.length,
       availablePartitions: t.partitions.filter((p) => p.leaderId >= 0).map((p) => p.partition),
     };
+    this.views.set(topic, view);
+    return view;
   }
 
   /** The leader's broker id, or null if unknown. */

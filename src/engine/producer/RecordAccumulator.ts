@@ -35,11 +35,14 @@ export interface ReadyCheckResult {
 interface PartitionQueue {
   topic: string;
   partition: number;
+  key: string;
   batches: ProducerBatch[];
 }
 
 export class RecordAccumulator {
   private readonly queues = new Map<string, PartitionQueue>();
+  /** The same queues by topic then partition: the append path avoids building a key string. */
+  private readonly byTopic = new Map<string, PartitionQueue[]>();
   private readonly muted = new Set<string>();
   private readonly drainIndex = new Map<number, number>();
   private nextBatchId = 1;
@@ -52,15 +55,21 @@ export class RecordAccumulator {
   ) {}
 
   private queue(topic: string, partition: number): PartitionQueue {
-    const key = tpKey(topic, partition);
-    let q = this.queues.get(key);
-    if (!q) this.queues.set(key, (q = { topic, partition, batches: [] }));
+    let list = this.byTopic.get(topic);
+    if (!list) this.byTopic.set(topic, (list = []));
+    let q = list[partition];
+    if (!q) {
+      const key = tpKey(topic, partition);
+      q = { topic, partition, key, batches: [] };
+      list[partition] = q;
+      this.queues.set(key, q);
+    }
     return q;
   }
 
   /** Whether the partition's last open batch can take this record (else append opens a new batch). */
   hasRoomFor(topic: string, partition: number, record: PendingRecord): boolean {
-    const q = this.queues.get(tpKey(topic, partition));
+    const q = this.byTopic.get(topic)?.[partition];
     const last = q?.batches[q.batches.length - 1];
     return last?.hasRoomFor(record) === true;
   }
@@ -209,6 +218,35 @@ export class RecordAccumulator {
       i++;
     }
     q.batches.splice(i, 0, batch);
+  }
+
+  /**
+   * Splits a batch the broker refused as too large in two and puts both halves back, in order
+   * (Kafka's RecordAccumulator.splitAndReenqueue). Idempotent halves keep the sequence range of
+   * the original: the first half starts at its base sequence, the second right after.
+   */
+  splitAndReenqueue(batch: ProducerBatch, now: number): ProducerBatch[] {
+    const half = Math.ceil(batch.recordCount / 2);
+    const parts = [batch.records.slice(0, half), batch.records.slice(half)].map((records, i) => {
+      const b = new ProducerBatch(this.nextBatchId++, batch.topic, batch.partition, batch.createdMs, batch.writeLimit);
+      for (const r of records) b.tryAppend(r);
+      b.attempts = batch.attempts;
+      if (batch.hasSequence()) {
+        b.producerId = batch.producerId;
+        b.producerEpoch = batch.producerEpoch;
+        b.baseSequence = (batch.baseSequence + (i === 0 ? 0 : half)) % 2147483648;
+      }
+      b.state = 'closed';
+      return b;
+    });
+    const tm = this.transactionManager;
+    const key = tpKey(batch.topic, batch.partition);
+    if (tm && batch.hasSequence()) {
+      tm.removeInFlightBatch(key, batch);
+      for (const b of parts) tm.addInFlightBatch(key, b);
+    }
+    for (const b of [...parts].reverse()) this.reenqueue(b, now);
+    return parts;
   }
 
   /** Removes and returns queued batches older than delivery.timeout.ms. */

@@ -460,6 +460,23 @@ export class Sender {
     if (INVALID_METADATA.has(error)) this.metadata.requestUpdate();
     if (this.config.maxInFlightRequestsPerConnection === 1)
       this.accumulator.unmutePartition(batch.topic, batch.partition);
+    if (
+      error === 'RECORD_TOO_LARGE' &&
+      batch.recordCount > 1 &&
+      !batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)
+    ) {
+      // Too big for the topic's max.message.bytes: send it again in smaller pieces.
+      const parts = this.accumulator.splitAndReenqueue(batch, now);
+      this.emit({
+        type: 'batchSplit',
+        producer: this.node,
+        batchId: batch.id,
+        topic: batch.topic,
+        partition: batch.partition,
+        into: parts.map((b) => ({ batchId: b.id, records: b.recordCount, baseSequence: b.baseSequence })),
+      });
+      return;
+    }
     if (this.canRetry(batch, error, now)) {
       this.accumulator.reenqueue(batch, now);
       this.emit({

@@ -84,6 +84,15 @@ export type ProducerEventBody =
       attempt: number;
       retryAtMs: number;
     }
+  | {
+      type: 'batchSplit';
+      producer: string;
+      batchId: number;
+      topic: string;
+      partition: number;
+      /** The smaller batches that replace it, in order. */
+      into: { batchId: number; records: number; baseSequence: number }[];
+    }
   | { type: 'producerMetadataRequested'; producer: string; broker: number; topics: string[] }
   | {
       type: 'producerMetadataUpdated';

@@ -40,6 +40,7 @@ export interface FaultContext {
   firstValue: string | null;
   baseSequence: number;
   attempt: number;
+  records: number;
 }
 
 interface ProducerEntry {
@@ -164,6 +165,7 @@ export class FakeBrokers {
           firstValue,
           baseSequence: batch.baseSequence,
           attempt,
+          records: batch.records.length,
         });
         if (action?.kind === 'error') {
           partitions.push(res(action.error));
