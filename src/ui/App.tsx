@@ -27,8 +27,8 @@ export function App({ session }: { session: Session }) {
       {phase === 'ready' ? (
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">
-            <PlaneBoard session={session} />
             <TopicPartitions session={session} />
+            <PlaneBoard session={session} />
           </main>
           <SidePanel session={session} />
         </div>

@@ -146,6 +146,7 @@ export class Session {
   private apply(r: FrameResult): void {
     const patch: Partial<UiState> = {};
     if (r.view) patch.view = r.view;
+    if (r.accumulator) patch.accumulator = r.accumulator;
     if (r.nowMs !== this.store.getState().nowMs) patch.nowMs = r.nowMs;
     if (r.windows.length > 0) {
       const windows = { ...this.store.getState().windows };
@@ -174,7 +175,11 @@ export class Session {
     this.pendingStepMs = 0;
     this.inFlight = true;
     this.client
-      .call('frame', { advanceMs, windows: Object.values(windowRequests) })
+      .call('frame', {
+        advanceMs,
+        windows: Object.values(windowRequests),
+        accumulator: this.store.getState().sideTab === 'accumulator',
+      })
       .then((r) => this.apply(r))
       .catch((e: unknown) => {
         if (e instanceof WorkerError) console.warn(`frame failed: ${e.message}`);

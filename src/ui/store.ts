@@ -6,6 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type {
+  AccumulatorView,
   ClusterView,
   JobView,
   PartitionChoice,
@@ -61,6 +62,8 @@ export interface UiState {
   lastChoice: PartitionChoice | null;
   /** Long jobs in the worker (bulk produce), by id. */
   jobs: Record<number, JobView>;
+  /** The producer panel's record accumulator (sent while the accumulator tab is open). */
+  accumulator: AccumulatorView | null;
   /** The outcome of the last import, shown until dismissed. */
   importMessage: { ok: boolean; text: string } | null;
 }
@@ -95,6 +98,7 @@ export const initialUiState: UiState = {
   lastChoice: null,
   jobs: {},
   importMessage: null,
+  accumulator: null,
 };
 
 export function partitionKey(topic: string, partition: number): string {

@@ -1,28 +1,32 @@
-// LEAD NOTE (to both UI engineers — read, act, then delete this note): the worker must end up
-// running ONE Engine (src/engine/engine.ts) persisted to the IdbStore, that serves BOTH the data
-// path (producer panel, partition logs, lookup, inspector, export/import, recovery on reload) AND
-// the control plane (brokers, elections, znodes, groups, scenarios). Two separate engines (the
-// log-only LogCluster and the MemoryStore-backed ClusterPlane) would show two different Kafkas:
-// killing a broker must move the leader of the very partition logs the producer panel writes to.
-// Whoever migrates first: make LogCluster's views read the Engine's leader replicas, and make
-// ClusterPlane wrap that same Engine instance (its scenario replay can still rebuild it).
 /// <reference lib="webworker" />
 /**
- * The worker's half of the app: owns the cluster and its Store, and answers the page's commands.
- * It holds no Kafka logic: it forwards commands to the engine and turns engine state into the
- * plain views of protocol.ts (views.ts). Long work runs in slices between which the worker
- * answers frames, so the page stays live and a job can be cancelled.
+ * The worker's half of the app. It runs ONE engine (src/engine/engine.ts), wrapped by the
+ * control plane (ClusterPlane: brokers, controller, groups, scenarios) and persisted to the
+ * IdbStore, and serves both halves of the page from it:
+ *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
+ *    engine's leader replicas (DataPath) and sends through an engine KafkaProducer (PanelProducer);
+ *  - the control plane's views and actions (planeAction, planeScenario, ...).
+ * A reload is a cluster restart: the replica logs are recovered from IndexedDB (restore.ts) and
+ * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
+ * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
 import { ManualClock } from '../engine/Clock';
 import { KafkaError } from '../engine/errors';
+import type { LogConfigInput } from '../engine/log/LogConfig';
+import type { PartitionLog } from '../engine/log/PartitionLog';
+import { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
-import { isClearable, openBestStore } from '../storage/openBestStore';
 import { MemoryStore } from '../storage/MemoryStore';
+import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
-import { buildDemo, buildSeedsLookupExample } from './demo';
-import { LogCluster, utf8 } from './LogCluster';
+import { DataPath } from './DataPath';
+import { addSeedsLookupExample } from './demo';
 import { OwnershipLock } from './ownership';
+import { PanelProducer } from './PanelProducer';
+import { ClusterPlane, PLANE_TOPIC_DEFAULTS } from './plane/ClusterPlane';
+import { PLANE_EPOCH_MS, type PresetName, type ScenarioSpec } from './plane/types';
 import type {
+  AccumulatorView,
   ClusterView,
   Commands,
   FrameArgs,
@@ -33,14 +37,15 @@ import type {
   ProduceManyArgs,
   ProducerSettings,
   RecordWindow,
+  RecoveryView,
   StorageStatus,
   UiEvent,
   WorkerNotice,
 } from './protocol';
-import { Transfer } from './transfer';
+import { type ClusterMeta, readClusterMeta, recoverReplicaLogs, type StoredTopic, writeClusterMeta } from './restore';
 import { serializeError } from './serializeError';
-import { lookupView, partitionView, recordWindow, segmentDump } from './views';
-import { ClusterPlane } from './plane/ClusterPlane';
+import { Transfer } from './transfer';
+import { lookupView, recordWindow, segmentDump } from './views';
 
 type Handlers = {
   [K in keyof Commands]: (
@@ -52,18 +57,56 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-const BATCH_RECORDS = 100;
+/** Bulk produce without a rate: this many records per second of real time. */
+const MAX_JOB_RATE = 50_000;
+/** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
+const JOB_TICK_MS = 5;
+/** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
+const META_EVERY_MS = 5000;
+
+const DEFAULT_SEED = 1;
+const DEFAULT_PRESET: PresetName = 'demo';
 
 interface Job {
   view: JobView;
   cancelled: boolean;
 }
 
+interface Running {
+  store: Store;
+  writer: StoreWriter;
+  clock: ManualClock;
+  plane: ClusterPlane;
+  data: DataPath;
+  producer: PanelProducer;
+  recovered: Map<string, PartitionLog>;
+  /** Topics the preset creates: rebuilt with the preset on restart, so not kept in the metadata file. */
+  presetTopics: Set<string>;
+}
+
+const encoder = new TextEncoder();
+function utf8(text: string | null): Uint8Array | null {
+  return text === null ? null : encoder.encode(text);
+}
+
+/** A log's config as its topic would give it (the plane's defaults, then the topic's own settings). */
+function configFor(meta: ClusterMeta | null) {
+  return (topic: string): LogConfigInput => {
+    const stored = meta?.topics.find((t) => t.name === topic)?.configs ?? {};
+    const base: Record<string, string | number | string[]> = { ...PLANE_TOPIC_DEFAULTS };
+    if (topic === '__consumer_offsets') base['cleanup.policy'] = ['compact'];
+    const own = Object.fromEntries(
+      Object.entries(stored).filter(([k]) => !['min.insync.replicas', 'unclean.leader.election.enable'].includes(k)),
+    ) as LogConfigInput;
+    return { ...base, ...own };
+  };
+}
+
 export class EngineHost {
-  private cluster: LogCluster | null = null;
+  private run: Running | null = null;
   private storage: StorageStatus = { kind: 'memory', error: null };
   private readonly lock = new OwnershipLock();
-  private lastSentVersion = -1;
+  private lastSignature = '';
   private sentWindows = new Map<string, string>();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
@@ -72,8 +115,9 @@ export class EngineHost {
   private nextJobId = 1;
   private settings: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
   private stopped = false;
-  /** The control plane (brokers, controller, groups), created by the page's first planeScenario. */
-  private plane: ClusterPlane | null = null;
+  private lastMeta = '';
+  private lastMetaAt = 0;
+  private recovery: RecoveryView[] = [];
 
   constructor(private readonly notify: (n: WorkerNotice) => void) {}
 
@@ -82,8 +126,8 @@ export class EngineHost {
     frame: (args) => this.frame(args),
     snapshot: () => this.view(),
     lookup: (args) => {
-      const c = this.running();
-      const log = c.log(args.topic, args.partition);
+      const r = this.running();
+      const log = r.data.log(args.topic, args.partition);
       const target =
         args.timestamp !== undefined
           ? { kind: 'timestamp' as const, value: args.timestamp }
@@ -91,18 +135,18 @@ export class EngineHost {
       return lookupView(args.topic, args.partition, log, target);
     },
     seedsLookupPreset: () => {
-      const c = this.running();
-      const r = buildSeedsLookupExample(c);
-      return r;
+      const r = this.running();
+      const where = addSeedsLookupExample(r.data, r.clock, r.writer);
+      // Let the controller create the topic and the broker open the example's log.
+      r.plane.tick(200);
+      this.saveMeta(true);
+      return where;
     },
     produce: (args) => {
-      const c = this.running();
-      const key = utf8(args.key);
-      const choice = c.choosePartition(args.topic, key);
-      c.appendBatch(args.topic, choice.partition, [
-        { key, value: utf8(args.value), headers: args.headers.map((h) => ({ key: h.key, value: utf8(h.value) })) },
-      ]);
-      return { sendId: 0, choice };
+      const r = this.running();
+      const headers = args.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
+      const sent = r.producer.send(args.topic, utf8(args.key), utf8(args.value), headers);
+      return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
     },
     produceMany: (args) => this.startProduceJob(args),
     cancelJob: ({ jobId }) => {
@@ -114,42 +158,54 @@ export class EngineHost {
       const next = { ...this.settings, ...patch };
       if (!['all', '1', '0'].includes(next.acks))
         throw new KafkaError('INVALID_CONFIG', `Invalid value ${next.acks} for configuration acks`);
-      if (!(next['linger.ms'] >= 0))
-        throw new KafkaError('INVALID_CONFIG', 'Invalid value for configuration linger.ms: must be at least 0');
-      if (!(next['batch.size'] >= 0))
-        throw new KafkaError('INVALID_CONFIG', 'Invalid value for configuration batch.size: must be at least 0');
+      if (JSON.stringify(next) !== JSON.stringify(this.settings)) this.run?.producer.configure(next);
       this.settings = next;
-      this.cluster?.setPartitioner(next.partitioner);
       return this.settings;
     },
     runUntilIdle: () => {
-      const c = this.running();
-      c.flushAll();
-      return { advancedMs: 0 };
+      const r = this.running();
+      // Time passes until the producer's accumulator is empty (bounded: a stuck request times out).
+      let advanced = 0;
+      while (advanced < 60_000 && r.producer.accumulator().length > 0) {
+        r.plane.tick(10);
+        advanced += 10;
+      }
+      r.plane.tick(100);
+      return { advancedMs: advanced + 100 };
     },
     reset: () => this.reset(),
     segment: (args) => {
-      const c = this.running();
-      const dump = segmentDump(args.topic, args.partition, c.log(args.topic, args.partition), args.baseOffset);
+      const r = this.running();
+      const dump = segmentDump(args.topic, args.partition, r.data.log(args.topic, args.partition), args.baseOffset);
       return new Transfer(
         dump,
         dump.batches.map((b) => b.bytes.buffer as ArrayBuffer),
       );
     },
     exportPartition: ({ topic, partition }) => {
-      const c = this.running();
-      const out = exportPartitionZip(c.log(topic, partition));
+      const r = this.running();
+      const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
       return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
     },
-    importPartition: ({ zip, fileName }) => importPartitionZip(this.running(), zip, fileName),
+    importPartition: async ({ zip, fileName }) => {
+      const r = this.running();
+      const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
+      r.plane.tick(200);
+      this.saveMeta(true);
+      return result;
+    },
     planeAction: (action) => {
       const plane = this.requirePlane();
       plane.apply(action);
+      this.saveMeta(false);
       return plane.view();
     },
-    planeScenario: (spec) => {
-      this.plane = spec === null ? new ClusterPlane(1, 'demo') : ClusterPlane.fromScenario(spec);
-      return this.plane.view();
+    planeScenario: async (spec) => {
+      const r = this.running();
+      if (spec === null || sameScenario(spec, r.plane)) return r.plane.view();
+      // A link to another run: start that run over, on a wiped store.
+      await this.replace(spec);
+      return this.running().plane.view();
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: ({ ms }) => {
@@ -162,15 +218,14 @@ export class EngineHost {
   };
 
   private requirePlane(): ClusterPlane {
-    if (!this.plane) throw new KafkaError('BROKER_NOT_AVAILABLE', 'The cluster is not open yet.');
-    return this.plane;
+    return this.running().plane;
   }
 
-  private running(): LogCluster {
+  private running(): Running {
     if (this.stopped)
       throw new KafkaError('KAFKA_STORAGE_ERROR', 'Another tab owns this cluster now; this tab has stopped.');
-    if (!this.cluster) throw new KafkaError('BROKER_NOT_AVAILABLE', 'The cluster is not open yet.');
-    return this.cluster;
+    if (!this.run) throw new KafkaError('BROKER_NOT_AVAILABLE', 'The cluster is not open yet.');
+    return this.run;
   }
 
   private async open(args: OpenArgs): Promise<OpenResult> {
@@ -193,77 +248,161 @@ export class EngineHost {
           ? { kind: 'indexeddb', error: null }
           : { kind: 'memory', error: { name: best.error.name, code: best.error.code, message: best.reason } };
     }
-    const clock = new ManualClock(Date.now());
-    let created = false;
-    let recovery: Awaited<ReturnType<typeof LogCluster.load>> = null;
+    let meta: ClusterMeta | null = null;
     try {
-      recovery = await LogCluster.load(store, clock);
+      meta = await readClusterMeta(store);
     } catch (e) {
-      // Unreadable metadata: say so, and start a fresh demo in memory rather than overwrite it.
+      // Unreadable metadata: say so, and run a fresh demo in memory rather than overwrite the files.
       this.storage = { kind: 'memory', error: serializeError(e) };
       store = new MemoryStore();
     }
-    if (recovery) {
-      this.cluster = recovery.cluster;
-    } else {
-      this.cluster = new LogCluster(store, clock);
-      buildDemo(this.cluster);
-      created = true;
-    }
-    this.cluster.setPartitioner(this.settings.partitioner);
-    this.lastSentVersion = -1;
-    this.sentWindows.clear();
+    const created = meta === null;
+    this.recovery = [];
+    if (meta) await this.restore(store, meta);
+    else this.start(store, { seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 }, true);
+    this.saveMeta(true);
     return {
       status: 'opened',
       storage: this.storage,
       created,
-      recovery: recovery?.recovery ?? [],
+      recovery: this.recovery,
       exclusive,
       view: this.view(),
     };
+  }
+
+  /** Builds the plane (a scenario replay, or the preset alone) on `store`, with the data path around it. */
+  private start(
+    store: Store,
+    spec: ScenarioSpec,
+    fresh: boolean,
+    recovered = new Map<string, PartitionLog>(),
+    clock?: ManualClock,
+  ): void {
+    const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
+    const storage = { store, recoveredLogs: recovered, clock: c };
+    const plane =
+      fresh && spec.actions.length > 0
+        ? ClusterPlane.fromScenario(spec, storage)
+        : new ClusterPlane(spec.seed, spec.preset as PresetName, storage);
+    const data = new DataPath(plane.engine, recovered);
+    const producer = new PanelProducer(plane.cluster, this.settings, spec.seed, (e) => this.pushEvent(e));
+    for (const t of data.topics()) producer.warmUp(t);
+    const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
+    const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
+    this.run = { store, writer: new StoreWriter(store), clock: c, plane, data, producer, recovered, presetTopics };
+    this.lastSignature = '';
+    this.sentWindows.clear();
+    this.lastMeta = '';
+  }
+
+  /** A cluster restart: recover every replica log from the store, then start the engine on them. */
+  private async restore(store: Store, meta: ClusterMeta): Promise<void> {
+    const clock = new ManualClock(Math.max(PLANE_EPOCH_MS, meta.nowMs));
+    const writer = new StoreWriter(store);
+    const { logs, reports } = await recoverReplicaLogs(store, clock, configFor(meta), writer);
+    this.recovery = reports;
+    this.start(
+      store,
+      { seed: meta.seed, preset: meta.preset as PresetName, actions: [], untilMs: 0 },
+      false,
+      logs,
+      clock,
+    );
+    const r = this.running();
+    // Topics made after the preset come back with their stored assignment (their logs are recovered).
+    for (const t of meta.topics) {
+      if (!r.plane.cluster.topicNames().includes(t.name)) {
+        r.plane.cluster.createTopic({
+          name: t.name,
+          assignment: t.assignment,
+          configs: t.configs as Record<string, string | number>,
+        });
+      }
+    }
+    // What happened before the restart is in the files; the plane keeps the record of it for the link.
+    r.plane.actions.push(...meta.actions);
+    r.plane.tick(300);
+  }
+
+  /** Replaces the running cluster by a scenario's replay on a wiped store. */
+  private async replace(spec: ScenarioSpec): Promise<void> {
+    const r = this.running();
+    for (const job of this.jobs.values()) job.cancelled = true;
+    r.producer.close();
+    await r.writer.settled();
+    await wipe(r.store);
+    this.recovery = [];
+    this.start(r.store, spec, true);
+    this.saveMeta(true);
   }
 
   private onOwnershipLost(): void {
     // Stop writing at once: the other tab now owns the files.
     this.stopped = true;
     for (const job of this.jobs.values()) job.cancelled = true;
-    this.cluster = null;
+    this.run?.producer.close();
+    this.run = null;
     this.notify({ notice: 'ownership-lost' });
   }
 
   private async reset(): Promise<OpenResult> {
-    const c = this.running();
+    const r = this.running();
     for (const job of this.jobs.values()) job.cancelled = true;
-    await c.writer.settled();
-    const store = c.store;
-    if (isClearable(store)) await store.clear();
-    else for (const path of await store.list('')) await store.delete(path);
-    this.cluster = new LogCluster(store, new ManualClock(Date.now()));
-    buildDemo(this.cluster);
-    this.cluster.setPartitioner(this.settings.partitioner);
-    this.lastSentVersion = -1;
-    this.sentWindows.clear();
+    r.producer.close();
+    await r.writer.settled();
+    await wipe(r.store);
+    this.recovery = [];
+    this.start(r.store, { seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 }, true);
+    this.saveMeta(true);
     return { status: 'opened', storage: this.storage, created: true, recovery: [], exclusive: true, view: this.view() };
   }
 
+  /** Writes meta/cluster.json when the structure changed (or now and then for the clock). */
+  private saveMeta(force: boolean): void {
+    const r = this.run;
+    if (!r || this.stopped) return;
+    const preset = r.presetTopics;
+    const topics: StoredTopic[] = r.plane.cluster
+      .topicNames()
+      .filter((t) => !t.startsWith('__') && !preset.has(t))
+      .map((name) => ({
+        name,
+        assignment: r.plane.cluster.assignment(name).map((x) => [...x]),
+        configs: { ...r.plane.cluster.topicOverrides(name) },
+      }));
+    const meta: ClusterMeta = {
+      version: 1,
+      seed: r.plane.seed,
+      preset: r.plane.preset,
+      actions: [...r.plane.actions],
+      topics,
+      nowMs: r.clock.now(),
+    };
+    const structure = JSON.stringify({ ...meta, nowMs: 0 });
+    if (!force && structure === this.lastMeta && r.clock.now() - this.lastMetaAt < META_EVERY_MS) return;
+    this.lastMeta = structure;
+    this.lastMetaAt = r.clock.now();
+    writeClusterMeta(r.writer, meta);
+  }
+
   private frame(args: FrameArgs): FrameResult {
-    const c = this.cluster;
-    if (!c || this.stopped) return { nowMs: 0, view: null, windows: [], events: [], droppedEvents: 0, jobs: [] };
-    if (args.advanceMs > 0) c.tick(args.advanceMs);
-    this.checkStorage(c);
-    const changed = c.version !== this.lastSentVersion;
-    this.lastSentVersion = c.version;
+    const r = this.run;
+    if (!r || this.stopped) return { nowMs: 0, view: null, windows: [], events: [], droppedEvents: 0, jobs: [] };
+    if (args.advanceMs > 0) r.plane.tick(args.advanceMs);
+    this.checkStorage(r);
+    this.saveMeta(false);
+    const signature = r.data.signature();
+    const changed = signature !== this.lastSignature;
+    this.lastSignature = signature;
     const windows: RecordWindow[] = [];
     for (const req of args.windows) {
       const key = `${req.topic}-${req.partition}`;
-      let log: ReturnType<LogCluster['log']>;
-      try {
-        log = c.log(req.topic, req.partition);
-      } catch {
-        continue;
-      }
+      const replica = r.data.replica(req.topic, req.partition);
+      if (!replica) continue;
+      const log = replica.log;
       // Send a window again only when what it covers may have changed.
-      const stamp = `${JSON.stringify(req)}|${log.logStartOffset}|${log.logEndOffset}|${log.highWatermark}|${c.version}`;
+      const stamp = `${JSON.stringify(req)}|${replica.broker}|${log.logStartOffset}|${log.logEndOffset}|${replica.highWatermark}|${log.logSegments.length}`;
       if (this.sentWindows.get(key) === stamp) continue;
       this.sentWindows.set(key, stamp);
       windows.push(recordWindow(req.topic, req.partition, log, req));
@@ -279,21 +418,32 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    const plane = this.plane?.frame(args.advanceMs, performance.now());
+    const plane = r.plane.frame(0, performance.now());
     return {
-      nowMs: c.clock.now(),
+      nowMs: r.clock.now(),
       view: changed ? this.view() : null,
       windows,
       events,
       droppedEvents,
       jobs,
-      ...(plane ? { plane } : {}),
+      accumulator: args.accumulator ? this.accumulatorView(r) : null,
+      plane,
+    };
+  }
+
+  private accumulatorView(r: Running): AccumulatorView {
+    return {
+      producer: r.producer.clientId,
+      settings: r.producer.config,
+      queues: r.producer.accumulator(),
+      acked: r.producer.acked,
+      failed: r.producer.failed,
     };
   }
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
-  private checkStorage(c: LogCluster): void {
-    const failure = c.writer.failures[0];
+  private checkStorage(r: Running): void {
+    const failure = r.writer.failures[0];
     if (failure && this.storage.error === null) {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };
       this.notify({ notice: 'storage-failed', error: this.storage.error as NonNullable<StorageStatus['error']> });
@@ -309,19 +459,21 @@ export class EngineHost {
   }
 
   private view(): ClusterView {
-    const c = this.cluster;
-    if (!c) return { version: 0, nowMs: 0, partitions: [] };
-    const partitions = [...c.partitions()].map(({ topic, partition, log }) => partitionView(topic, partition, log));
-    return { version: c.version, nowMs: c.clock.now(), partitions };
+    const r = this.run;
+    if (!r) return { version: 0, nowMs: 0, partitions: [] };
+    return { version: 0, nowMs: r.clock.now(), partitions: r.data.views() };
   }
 
   /**
-   * Sends `count` records in slices of about JOB_SLICE_MS, batching up to BATCH_RECORDS records
-   * per partition, so frames (and cancel) are answered between slices.
+   * Sends `count` records through the panel's producer in slices of about JOB_SLICE_MS, paced at
+   * `ratePerSecond` of real time; each slice also lets a little engine time pass so the sender
+   * drains as the records arrive. Frames (and cancel) are answered between slices.
    */
   private startProduceJob(args: ProduceManyArgs): { jobId: number } {
-    const c = this.running();
-    c.log(args.topic, 0);
+    const r = this.running();
+    if (!r.data.topics().includes(args.topic)) {
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic ${args.topic}`, { topic: args.topic });
+    }
     if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > 10_000_000) {
       throw new KafkaError('INVALID_REQUEST', `count must be between 1 and 10,000,000, got ${args.count}`);
     }
@@ -340,38 +492,24 @@ export class EngineHost {
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
     const value = new Uint8Array(Math.max(0, args.valueBytes)).fill(0x61);
+    const rate = args.ratePerSecond > 0 ? args.ratePerSecond : MAX_JOB_RATE;
     const started = performance.now();
     const slice = () => {
-      if (job.cancelled || this.cluster !== c) {
+      if (job.cancelled || this.run !== r) {
         job.view.state = 'cancelled';
         this.changedJobs.add(jobId);
         return;
       }
-      const sliceEnd = performance.now() + JOB_SLICE_MS;
       try {
-        while (job.view.done < job.view.total && performance.now() < sliceEnd) {
-          // Paced jobs stop once they are ahead of their rate.
-          const allowed =
-            args.ratePerSecond > 0
-              ? Math.min(job.view.total, Math.floor(((performance.now() - started) / 1000) * args.ratePerSecond))
-              : job.view.total;
-          if (job.view.done >= allowed) break;
-          const n = Math.min(BATCH_RECORDS * 10, allowed - job.view.done);
-          const perPartition = new Map<number, { key: Uint8Array | null; value: Uint8Array; headers: [] }[]>();
-          for (let i = 0; i < n; i++) {
-            const k = args.keyPrefix === null ? null : utf8(`${args.keyPrefix}${job.view.done + i}`);
-            const p = c.choosePartition(args.topic, k).partition;
-            let list = perPartition.get(p);
-            if (!list) perPartition.set(p, (list = []));
-            list.push({ key: k, value, headers: [] });
-            if (list.length >= BATCH_RECORDS) {
-              c.appendBatch(args.topic, p, list);
-              perPartition.set(p, []);
-            }
-          }
-          for (const [p, list] of perPartition) if (list.length > 0) c.appendBatch(args.topic, p, list);
-          job.view.done += n;
+        const allowed = Math.min(job.view.total, Math.floor(((performance.now() - started) / 1000) * rate));
+        const sliceEnd = performance.now() + JOB_SLICE_MS;
+        while (job.view.done < allowed && performance.now() < sliceEnd) {
+          const i = job.view.done;
+          const key = args.keyPrefix === null ? null : utf8(`${args.keyPrefix}${i}`);
+          r.producer.send(args.topic, key, value, []);
+          job.view.done++;
         }
+        if (args.ratePerSecond <= 0) r.plane.tick(JOB_TICK_MS);
       } catch (e) {
         job.view.state = 'failed';
         job.view.error = serializeError(e);
@@ -383,9 +521,19 @@ export class EngineHost {
         job.view.state = 'finished';
         return;
       }
-      setTimeout(slice, args.ratePerSecond > 0 ? 4 : 0);
+      setTimeout(slice, 4);
     };
     setTimeout(slice, 0);
     return { jobId };
   }
+}
+
+function sameScenario(spec: ScenarioSpec, plane: ClusterPlane): boolean {
+  if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
+  return JSON.stringify(spec.actions) === JSON.stringify(plane.actions);
+}
+
+async function wipe(store: Store): Promise<void> {
+  if (isClearable(store)) await store.clear();
+  else for (const path of await store.list('')) await store.delete(path);
 }

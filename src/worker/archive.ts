@@ -12,20 +12,24 @@ import { decodeBatchRecords, LOG_OVERHEAD, readBatchHeader, validateBatchCrc } f
 import { isKafkaError, KafkaError } from '../engine/errors';
 import { parseSegmentFileName } from '../engine/log/LogFileUtils';
 import { PartitionLog } from '../engine/log/PartitionLog';
-import type { LogCluster } from './LogCluster';
+import type { ManualClock } from '../engine/Clock';
+import type { StoreWriter } from '../engine/log/StoreWriter';
+import type { Store } from '../engine/Store';
+import { DataPath } from './DataPath';
 
-export function exportPartitionZip(log: PartitionLog): { fileName: string; zip: Uint8Array } {
+/** The partition's files under `<dir>/` (its `<topic>-<partition>` name, wherever a broker keeps it). */
+export function exportPartitionZip(log: PartitionLog, dir: string): { fileName: string; zip: Uint8Array } {
   const files: Record<string, Uint8Array> = {};
   for (const seg of log.logSegments) {
-    files[`${log.dir}/${seg.logFileName}`] = seg.log.copy();
-    files[`${log.dir}/${seg.indexFileName}`] = seg.offsetIndex.bytesFrom(0);
-    files[`${log.dir}/${seg.timeIndexFileName}`] = seg.timeIndex.bytesFrom(0);
+    files[`${dir}/${seg.logFileName}`] = seg.log.copy();
+    files[`${dir}/${seg.indexFileName}`] = seg.offsetIndex.bytesFrom(0);
+    files[`${dir}/${seg.timeIndexFileName}`] = seg.timeIndex.bytesFrom(0);
   }
-  files[`${log.dir}/README.txt`] = strToU8(
-    `Kafka segment files exported by glassbox.\nRead them with: kafka-dump-log.sh --files ${log.dir}/<file> --print-data\n`,
+  files[`${dir}/README.txt`] = strToU8(
+    `Kafka segment files exported by glassbox.\nRead them with: kafka-dump-log.sh --files ${dir}/<file> --print-data\n`,
   );
   // Stored, not deflated: segment files are what they are, and the zip opens anywhere.
-  return { fileName: `${log.dir}.zip`, zip: zipSync(files, { level: 0 }) };
+  return { fileName: `${dir}.zip`, zip: zipSync(files, { level: 0 }) };
 }
 
 function corrupt(message: string, details: Record<string, unknown>): KafkaError {
@@ -89,7 +93,10 @@ function parseDir(dir: string): { topic: string; partition: number } | null {
 }
 
 export async function importPartitionZip(
-  cluster: LogCluster,
+  data: DataPath,
+  store: Store,
+  clock: ManualClock,
+  writer: StoreWriter,
   zip: Uint8Array,
   fileName: string,
 ): Promise<{ topic: string; partition: number; records: number }> {
@@ -143,26 +150,23 @@ export async function importPartitionZip(
     next = validateLogFile(`${dir}/${String(base).padStart(20, '0')}.log`, s.log, base, next);
   }
 
-  // Valid: pick a free topic name, write the files, and load them the way a broker would.
+  // Valid: pick a free topic name, write the files where a broker keeps them, and load them the
+  // way a broker does at start-up; the engine then opens them as the new topic's replica.
+  const taken = new Set(data.cluster.topicNames());
   let topic = where.topic;
-  for (let n = 2; cluster.topicNames().includes(topic); n++) topic = `${where.topic}-imported${n === 2 ? '' : `-${n}`}`;
-  const newDir = `${topic}-${where.partition}`;
+  for (let n = 2; taken.has(topic); n++) topic = `${where.topic}-imported${n === 2 ? '' : `-${n}`}`;
+  const broker = data.adoptBroker();
+  const newDir = DataPath.adoptDir(broker, topic, where.partition);
   for (const base of bases) {
     const s = segments.get(base) as { log: Uint8Array; index?: Uint8Array; timeindex?: Uint8Array };
     const stem = `${newDir}/${String(base).padStart(20, '0')}`;
-    cluster.writer.submit({ op: 'write', path: `${stem}.log`, bytes: s.log });
-    cluster.writer.submit({ op: 'write', path: `${stem}.index`, bytes: s.index ?? new Uint8Array(0) });
-    cluster.writer.submit({ op: 'write', path: `${stem}.timeindex`, bytes: s.timeindex ?? new Uint8Array(0) });
+    writer.submit({ op: 'write', path: `${stem}.log`, bytes: s.log });
+    writer.submit({ op: 'write', path: `${stem}.index`, bytes: s.index ?? new Uint8Array(0) });
+    writer.submit({ op: 'write', path: `${stem}.timeindex`, bytes: s.timeindex ?? new Uint8Array(0) });
   }
-  await cluster.writer.settled();
-  const config = {};
-  const { log } = await PartitionLog.load(cluster.store, newDir, config, cluster.clock, cluster.writer);
-  log.updateHighWatermark(log.logEndOffset);
-  const logs: PartitionLog[] = [];
-  for (let p = 0; p < where.partition; p++) {
-    logs.push(new PartitionLog({ dir: `${topic}-${p}`, config, clock: cluster.clock, writer: cluster.writer }));
-  }
-  logs.push(log);
-  cluster.adoptTopic({ name: topic, partitions: logs.length, config }, logs);
+  await writer.settled();
+  const configs = { 'segment.bytes': 1073741824 };
+  const { log } = await PartitionLog.load(store, newDir, configs, clock, writer);
+  data.adoptLog(topic, where.partition, configs, log, broker);
   return { topic, partition: where.partition, records: log.logEndOffset - log.logStartOffset };
 }

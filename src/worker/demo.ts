@@ -1,35 +1,47 @@
 /**
- * The clusters a page starts from: the demo a first visit sees, and the seeds' lookup example.
- * Both are built only through the engine's public operations (create a topic, append batches,
- * roll), the way a producer and an operator would build them.
+ * The seeds' lookup example, built only through the log's public operations (append batches,
+ * roll) and handed to the engine as a new topic's replica.
  */
-import { DEMO_TOPIC, type LogCluster, type SendRecord, utf8 } from './LogCluster';
-
-const ITEMS = ['espresso', 'flat white', 'croissant', 'bagel', 'matcha', 'cortado', 'muffin', 'chai'];
-
-/** The demo: topic `orders` (3 partitions, small segments so rolls are visible) with keyed orders. */
-export function buildDemo(cluster: LogCluster, orders = 450): void {
-  cluster.createTopic(DEMO_TOPIC);
-  for (let i = 0; i < orders; i += 15) {
-    const byPartition = new Map<number, SendRecord[]>();
-    for (let j = i; j < Math.min(orders, i + 15); j++) {
-      const key = utf8(`user-${j % 24}`);
-      const value = utf8(
-        JSON.stringify({ order: j, item: ITEMS[j % ITEMS.length], qty: 1 + (j % 3), note: 'demo order from glassbox' }),
-      );
-      const p = cluster.choosePartition(DEMO_TOPIC.name, key).partition;
-      let list = byPartition.get(p);
-      if (!list) byPartition.set(p, (list = []));
-      list.push({ key, value, headers: [] });
-    }
-    for (const [p, list] of byPartition) cluster.appendBatch(DEMO_TOPIC.name, p, list);
-  }
-  cluster.flushAll();
-}
+import type { ManualClock } from '../engine/Clock';
+import { encodeRecordBatch, NO_PARTITION_LEADER_EPOCH } from '../engine/codec';
+import { PartitionLog } from '../engine/log/PartitionLog';
+import type { StoreWriter } from '../engine/log/StoreWriter';
+import { DataPath } from './DataPath';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;
 export const SEEDS_TARGET = 170418;
+/** The example's topic configs: big segments (rolls are placed by hand) and an index entry per 1200 bytes. */
+export const SEEDS_CONFIGS = { 'segment.bytes': 1073741824, 'index.interval.bytes': 1200 };
+
+interface SimpleRecord {
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+}
+
+/** Appends records as one RecordBatch v2, the way a producer's batch arrives at the leader. */
+export function appendRecords(log: PartitionLog, records: SimpleRecord[], now: number): void {
+  const bytes = encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
+    attributes: 0,
+    lastOffsetDelta: records.length - 1,
+    baseTimestamp: now,
+    maxTimestamp: now,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records: records.map((r, i) => ({
+      attributes: 0,
+      timestampDelta: 0,
+      offsetDelta: i,
+      key: r.key,
+      value: r.value,
+      headers: [],
+    })),
+  });
+  log.appendAsLeader(bytes, 0);
+}
 
 /**
  * The seeds' worked example: a partition whose segments are 00000000000000000000,
@@ -43,24 +55,36 @@ export const SEEDS_TARGET = 170418;
  * batch: relative offset 8 at position 1325. Elsewhere batches hold many small records, to keep
  * the files small.
  */
-export function buildSeedsLookupExample(cluster: LogCluster): { topic: string; partition: number; offset: number } {
-  if (cluster.topicNames().includes(SEEDS_TOPIC)) return { topic: SEEDS_TOPIC, partition: 0, offset: SEEDS_TARGET };
-  cluster.createTopic({ name: SEEDS_TOPIC, partitions: 1, config: { 'index.interval.bytes': 1200 } });
-  const log = cluster.log(SEEDS_TOPIC, 0);
-  const small = (n: number) => Array.from({ length: n }, () => ({ key: null, value: new Uint8Array(0), headers: [] }));
+export function buildSeedsLog(dir: string, clock: ManualClock, writer: StoreWriter): PartitionLog {
+  const log = new PartitionLog({ dir, config: SEEDS_CONFIGS, clock, writer });
+  const now = clock.now();
+  const small = (n: number) => Array.from({ length: n }, () => ({ key: null, value: new Uint8Array(0) }));
   const fillTo = (end: number) => {
-    while (log.logEndOffset < end) cluster.appendBatch(SEEDS_TOPIC, 0, small(Math.min(1000, end - log.logEndOffset)));
+    while (log.logEndOffset < end) appendRecords(log, small(Math.min(1000, end - log.logEndOffset)), now);
   };
   fillTo(SEEDS_SEGMENTS[1]);
   log.roll();
   // Eight one-record batches of 165, 165, 165, 166, 166, 166, 166, 166 bytes = 1325 bytes.
-  const one = (valueBytes: number) => [{ key: null, value: new Uint8Array(valueBytes).fill(0x6d), headers: [] }];
-  for (const v of [95, 95, 95, 96, 96, 96, 96, 96]) cluster.appendBatch(SEEDS_TOPIC, 0, one(v));
-  for (let i = 0; i < 192; i++) cluster.appendBatch(SEEDS_TOPIC, 0, one(96));
+  const one = (valueBytes: number) => [{ key: null, value: new Uint8Array(valueBytes).fill(0x6d) }];
+  for (const v of [95, 95, 95, 96, 96, 96, 96, 96]) appendRecords(log, one(v), now);
+  for (let i = 0; i < 192; i++) appendRecords(log, one(96), now);
   fillTo(SEEDS_SEGMENTS[2]);
   log.roll();
   fillTo(SEEDS_SEGMENTS[2] + 5000);
   log.flush();
-  cluster.version++;
+  return log;
+}
+
+/** Adds the seeds' example as topic `seeds-lookup` (once); returns where to look. */
+export function addSeedsLookupExample(
+  data: DataPath,
+  clock: ManualClock,
+  writer: StoreWriter,
+): { topic: string; partition: number; offset: number } {
+  if (!data.topics().includes(SEEDS_TOPIC)) {
+    const broker = data.adoptBroker();
+    const log = buildSeedsLog(DataPath.adoptDir(broker, SEEDS_TOPIC, 0), clock, writer);
+    data.adoptLog(SEEDS_TOPIC, 0, SEEDS_CONFIGS, log, broker);
+  }
   return { topic: SEEDS_TOPIC, partition: 0, offset: SEEDS_TARGET };
 }

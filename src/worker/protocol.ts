@@ -147,6 +147,8 @@ export interface FrameArgs {
   advanceMs: number;
   /** The record windows the page is showing; each comes back when its content changed. */
   windows: RecordWindowRequest[];
+  /** Whether the page shows the record accumulator (then every frame carries it). */
+  accumulator?: boolean;
 }
 
 export interface FrameResult {
@@ -161,12 +163,27 @@ export interface FrameResult {
   droppedEvents: number;
   /** Long jobs that are running or finished since the last frame. */
   jobs: JobView[];
+  /** The producer panel's accumulator, when the page shows it (FrameArgs.accumulator). */
+  accumulator?: AccumulatorView | null;
   /** The control plane's view (when it changed) and its events since the last frame. */
   plane?: PlaneFrame;
 }
 
 /** Engine events the page animates. */
 export type UiEvent = ProducerEvent;
+
+/** The producer panel's record accumulator: per-partition queues of batches. */
+export interface AccumulatorView {
+  producer: string;
+  settings: ProducerSettings;
+  queues: {
+    topic: string;
+    partition: number;
+    batches: { id: number; records: number; bytes: number; state: string }[];
+  }[];
+  acked: number;
+  failed: number;
+}
 
 /** A run of records of one partition that the page shows as cells. */
 export interface RecordWindowRequest {
@@ -210,8 +227,13 @@ export interface ProduceArgs {
 
 export interface ProduceResult {
   sendId: number;
-  /** Why the record goes to its partition: the partitioner's own numbers. */
-  choice: PartitionChoice;
+  /** The producer that sent it (its events carry this name). */
+  producer: string;
+  /**
+   * Why the record goes to its partition: the partitioner's own numbers. Null when the producer
+   * has no metadata for the topic yet: the choice then arrives as a `record-partitioned` event.
+   */
+  choice: PartitionChoice | null;
 }
 
 export interface ProduceManyArgs {
@@ -336,6 +358,9 @@ export interface PartitionView {
   unflushedBytes: number;
   /** The topic's `flush.ms` (log.flush.interval.ms); null when flushing is left to segment rolls. */
   flushMs: number | null;
+  /** The broker whose replica is shown (the leader), and the in-sync replicas. */
+  leader?: number;
+  isr?: number[];
   segments: SegmentView[];
 }
 

@@ -47,15 +47,21 @@ export function bytesToText(bytes: Uint8Array | null, max = 200): string | null 
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-export function partitionView(topic: string, partition: number, log: PartitionLog): PartitionView {
+/** One partition drawn from a replica's log; `highWatermark` comes from the leader's Partition. */
+export function partitionView(
+  topic: string,
+  partition: number,
+  log: PartitionLog,
+  highWatermark = log.highWatermark,
+): PartitionView {
   const infos = log.segmentInfos();
   return {
     topic,
     partition,
-    dir: log.dir,
+    dir: `${topic}-${partition}`,
     logStartOffset: log.logStartOffset,
     logEndOffset: log.logEndOffset,
-    highWatermark: log.highWatermark,
+    highWatermark,
     recordCount: log.logEndOffset - log.logStartOffset,
     recoveryPoint: log.recoveryPoint,
     unflushedBytes: log.unflushedBytes(),

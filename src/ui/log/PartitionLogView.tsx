@@ -9,12 +9,12 @@ const MIN_CELLS = 4;
 
 interface Props {
   partition: PartitionView;
-  /** Called when a record cell is chosen (opens it in the segment inspector). */
-  onSelectRecord?: (cell: RecordCell) => void;
-  onSelectSegment?: (segment: SegmentView) => void;
+  /** Called when a record cell is chosen (opens it in the segment inspector). Stable across renders. */
+  onSelectRecord?: (partition: PartitionView, cell: RecordCell) => void;
+  onSelectSegment?: (partition: PartitionView, segment: SegmentView) => void;
   selectedSegment?: number | null;
   /** Downloads the partition's files as a zip. */
-  onExport?: () => void;
+  onExport?: (partition: PartitionView) => void;
 }
 
 /**
@@ -95,6 +95,14 @@ export const PartitionLogView = memo(function PartitionLogView({
     >
       <header className="partition-head">
         <h3 className="partition-name mono">{p.dir}</h3>
+        {p.leader !== undefined && (
+          <span
+            className="leader-tag"
+            title={`The log shown is the leader's replica, on broker ${p.leader}; in-sync replicas: ${p.isr?.join(', ')}`}
+          >
+            leader <strong>broker {p.leader}</strong> · ISR {p.isr?.join(',')}
+          </span>
+        )}
         <dl className="partition-marks">
           <Mark label="log start" value={p.logStartOffset} />
           <Mark label="HW" value={p.highWatermark} className="mark-hw" />
@@ -125,7 +133,7 @@ export const PartitionLogView = memo(function PartitionLogView({
             className="btn btn-small"
             data-testid={`export-${p.topic}-${p.partition}`}
             title={`Download ${p.dir}/ as a zip of its segment files`}
-            onClick={onExport}
+            onClick={() => onExport(p)}
           >
             Export
           </button>
@@ -136,7 +144,7 @@ export const PartitionLogView = memo(function PartitionLogView({
         windowStart={start}
         windowCount={count}
         onPan={panTo}
-        onSelectSegment={onSelectSegment}
+        onSelectSegment={onSelectSegment ? (s) => onSelectSegment(p, s) : undefined}
         selectedSegment={selectedSegment ?? null}
         focusSegment={focusSegment}
       />
@@ -164,7 +172,7 @@ export const PartitionLogView = memo(function PartitionLogView({
             committed={r.offset < p.highWatermark}
             highlight={r.offset === focusOffset}
             segmentStart={r.offset === r.segmentBaseOffset}
-            onSelect={onSelectRecord}
+            onSelect={onSelectRecord ? (c) => onSelectRecord(p, c) : undefined}
           />
         ))}
         {records.length === 0 && <p className="muted cells-empty">empty log</p>}

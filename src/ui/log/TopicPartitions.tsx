@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import type { PartitionView } from '../../worker/protocol';
+import { useCallback, useMemo } from 'react';
+import type { PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 import { PartitionLogView } from './PartitionLogView';
@@ -16,7 +16,27 @@ async function download(session: Session, topic: string, partition: number): Pro
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+function selectSegment(p: PartitionView, s: SegmentView): void {
+  uiStore.setState({
+    inspect: { topic: p.topic, partition: p.partition, baseOffset: s.baseOffset, batchPosition: null },
+    sideTab: 'inspector',
+  });
+}
+
+function selectRecord(p: PartitionView, r: RecordCell): void {
+  uiStore.setState({
+    inspect: {
+      topic: p.topic,
+      partition: p.partition,
+      baseOffset: r.segmentBaseOffset,
+      batchPosition: r.batchPosition,
+    },
+    sideTab: 'inspector',
+  });
+}
+
 export function TopicPartitions({ session }: { session: Session }) {
+  const onExport = useCallback((p: PartitionView) => void download(session, p.topic, p.partition), [session]);
   const partitions = useUi((s) => s.view?.partitions);
   const selected = useUi((s) => s.selectedTopic);
   const selectedSegment = useUi((s) => s.inspect);
@@ -54,29 +74,14 @@ export function TopicPartitions({ session }: { session: Session }) {
           <PartitionLogView
             key={p.dir}
             partition={p}
-            onExport={() => void download(session, p.topic, p.partition)}
+            onExport={onExport}
             selectedSegment={
               selectedSegment && selectedSegment.topic === p.topic && selectedSegment.partition === p.partition
                 ? selectedSegment.baseOffset
                 : null
             }
-            onSelectSegment={(s) =>
-              uiStore.setState({
-                inspect: { topic: p.topic, partition: p.partition, baseOffset: s.baseOffset, batchPosition: null },
-                sideTab: 'inspector',
-              })
-            }
-            onSelectRecord={(r) =>
-              uiStore.setState({
-                inspect: {
-                  topic: p.topic,
-                  partition: p.partition,
-                  baseOffset: r.segmentBaseOffset,
-                  batchPosition: r.batchPosition,
-                },
-                sideTab: 'inspector',
-              })
-            }
+            onSelectSegment={selectSegment}
+            onSelectRecord={selectRecord}
           />
         ))}
       </div>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PartitionChoice, ProducerSettings } from '../../worker/protocol';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
+import { RecordJourney } from './RecordJourney';
 import { uiStore, useUi } from '../store';
 
 const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
@@ -30,6 +31,22 @@ export function ProducerPanel({ session }: { session: Session }) {
     : selectedTopic && topics.includes(selectedTopic)
       ? selectedTopic
       : (topics[0] ?? '');
+
+  const pendingSend = useRef<{ producer: string; sendId: number } | null>(null);
+  const [journey, setJourney] = useState<{ producer: string; sendId: number } | null>(null);
+  useEffect(
+    () =>
+      session.onEvents((events) => {
+        const p = pendingSend.current;
+        if (!p) return;
+        for (const e of events) {
+          if (e.type === 'recordPartitioned' && e.producer === p.producer && e.sendId === p.sendId) {
+            uiStore.setState({ lastChoice: e.choice });
+          }
+        }
+      }),
+    [session],
+  );
 
   useEffect(() => {
     let live = true;
@@ -60,6 +77,9 @@ export function ProducerPanel({ session }: { session: Session }) {
         value,
         headers: headerKey ? [{ key: headerKey, value: headerValue }] : [],
       });
+      // Without metadata yet, the choice comes later as a record-partitioned event (see below).
+      pendingSend.current = { producer: r.producer, sendId: r.sendId };
+      setJourney({ producer: r.producer, sendId: r.sendId });
       uiStore.setState({ lastChoice: r.choice, selectedTopic: t });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -186,6 +206,7 @@ export function ProducerPanel({ session }: { session: Session }) {
           {error}
         </p>
       )}
+      <RecordJourney session={session} send={journey} />
       {lastChoice && <ChoiceExplanation choice={lastChoice} />}
       <fieldset className="settings">
         <legend>Producer settings</legend>
@@ -250,7 +271,13 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
   if (choice.strategy === 'key-hash') {
     const bytes = [...choice.keyBytes];
     return (
-      <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="key-hash">
+      <div
+        className="choice"
+        data-testid="partition-choice"
+        data-partition={choice.partition}
+        data-strategy="key-hash"
+        data-key={new TextDecoder().decode(choice.keyBytes)}
+      >
         <h4>
           Why partition <strong>{choice.partition}</strong>
         </h4>

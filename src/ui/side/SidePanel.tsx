@@ -1,5 +1,6 @@
 import { SegmentInspector } from '../inspector/SegmentInspector';
 import { LookupPanel } from '../lookup/LookupPanel';
+import { AccumulatorPanel } from '../producer/AccumulatorPanel';
 import { ProducerPanel } from '../producer/ProducerPanel';
 import type { Session } from '../session';
 import { type SideTab, uiStore, useUi } from '../store';
@@ -37,7 +38,7 @@ export function SidePanel({ session }: { session: Session }) {
         {tab === 'lookup' && <LookupPanel session={session} />}
         {tab === 'producer' && <ProducerPanel session={session} />}
         {tab === 'inspector' && <SegmentInspector session={session} />}
-        {tab === 'accumulator' && <p className="muted">Coming next.</p>}
+        {tab === 'accumulator' && <AccumulatorPanel session={session} />}
       </div>
     </aside>
   );

@@ -1,0 +1,205 @@
+/// <reference lib="dom" />
+/**
+ * `npm run bench:ui`: the browser-side benchmark, in real Chromium against the production build.
+ *
+ *  - initial JS (gzip): the scripts index.html loads before anything renders (entry + preloads),
+ *    gzipped at level 9; the engine worker's chunk is reported apart (it loads in parallel).
+ *    Target <= 250 KB.
+ *  - time to first meaningful render: navigation start to the first record cell of the demo
+ *    cluster in the DOM (the cluster is open and drawn), median of 5 cold loads (fresh profile,
+ *    empty IndexedDB) on the preview server.
+ *  - frames per second while a producer sends 5,000 records/s: rAF callbacks counted for 5 s of
+ *    a paced bulk produce, after 1 s of warm-up. Target >= 50.
+ *
+ * Options: --json prints one JSON object per line ({name, value, unit, target, met}), like
+ * `npm run bench -- --json`. --port N picks the preview port (default 4190). The build in dist/
+ * is used as is; run `npm run build` first (the script builds when dist/ is missing).
+ */
+import { execSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/browser';
+import type { BenchResult } from '../harness';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const portIdx = args.indexOf('--port');
+const port = portIdx >= 0 ? Number(args[portIdx + 1]) : 4190;
+const root = join(import.meta.dirname ?? '.', '..', '..');
+const dist = join(root, 'dist');
+const RATE = 5000;
+
+const results: BenchResult[] = [];
+function report(r: BenchResult): void {
+  results.push(r);
+  if (json) console.log(JSON.stringify(r));
+  else {
+    const target = r.target ? `  target ${r.target}${r.met === undefined ? '' : r.met ? ' (met)' : ' (NOT met)'}` : '';
+    console.log(`${r.name.padEnd(52)} ${r.value.toFixed(r.value >= 100 ? 0 : 1).padStart(10)} ${r.unit}${target}`);
+  }
+}
+
+function initialJsSizes(): { initial: number; worker: number; files: string[] } {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const refs = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => (m[1] as string).replace(/^\.?\//, ''));
+  const files = [...new Set(refs)];
+  let initial = 0;
+  for (const f of files) initial += gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
+  let worker = 0;
+  const assets = readdirSync(join(dist, 'assets'));
+  for (const a of assets) {
+    if (/^host-.*\.js$/.test(a)) worker += gzipSync(readFileSync(join(dist, 'assets', a)), { level: 9 }).length;
+  }
+  return { initial, worker, files };
+}
+
+async function waitForServer(url: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the preview server did not answer at ${url}`);
+}
+
+/** Navigation start -> first record cell in the DOM, measured inside the page. */
+async function firstMeaningfulRender(page: Page, url: string): Promise<number> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstRecordAt?: number };
+    const check = () => {
+      if (w.__firstRecordAt === undefined && document.querySelector('[data-testid^="record-"]')) {
+        w.__firstRecordAt = performance.now();
+        observer.disconnect();
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(url);
+  await page.waitForFunction(
+    () => (window as unknown as { __firstRecordAt?: number }).__firstRecordAt !== undefined,
+    null,
+    {
+      timeout: 30_000,
+    },
+  );
+  return page.evaluate(() => (window as unknown as { __firstRecordAt: number }).__firstRecordAt);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.error('dist/ is missing: building the site first ...');
+    execSync('npx vite build', { cwd: root, stdio: 'inherit' });
+  }
+  const browserChoice = findChromium();
+  if (browserChoice.source === 'none') {
+    console.error('No Chromium found: set PLAYWRIGHT_CHROMIUM_PATH or install chromium (see README).');
+    process.exit(1);
+  }
+
+  const sizes = initialJsSizes();
+  report({
+    name: 'ui: initial JS, gzipped',
+    value: sizes.initial / 1024,
+    unit: 'KB',
+    target: '<= 250 KB',
+    met: sizes.initial / 1024 <= 250,
+  });
+  report({ name: 'ui: engine worker JS, gzipped (loads in parallel)', value: sizes.worker / 1024, unit: 'KB' });
+
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  server.stdout?.resume();
+  const url = `http://127.0.0.1:${port}/`;
+  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, args: CHROMIUM_ARGS });
+  try {
+    await waitForServer(url, 30_000);
+
+    const renders: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      renders.push(await firstMeaningfulRender(page, url));
+      await context.close();
+    }
+    renders.sort((a, b) => a - b);
+    report({
+      name: 'ui: time to first meaningful render (median of 5)',
+      value: renders[2] as number,
+      unit: 'ms',
+    });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByTestId('app-ready').waitFor({ state: 'attached', timeout: 30_000 });
+    await page.getByTestId('side-tab-producer').click();
+    await page.getByTestId('producer-n').fill(String(RATE * 10));
+    await page.getByTestId('producer-rate').fill(String(RATE));
+    const leoBefore = await totalLeo(page);
+    await page.getByTestId('producer-send-n').click();
+    await page.waitForTimeout(1000);
+    const leoStart = await totalLeo(page);
+    const sample = await page.evaluate(
+      () =>
+        new Promise<{ frames: number; ms: number; longest: number }>((resolve) => {
+          let frames = 0;
+          let longest = 0;
+          const start = performance.now();
+          let last = start;
+          const tick = (t: number) => {
+            frames++;
+            longest = Math.max(longest, t - last);
+            last = t;
+            if (t - start < 5000) requestAnimationFrame(tick);
+            else resolve({ frames, ms: t - start, longest });
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const leoEnd = await totalLeo(page);
+    const fps = (sample.frames / sample.ms) * 1000;
+    report({
+      name: `ui: frames per second while producing ${RATE.toLocaleString('en-US')} records/s`,
+      value: fps,
+      unit: 'fps',
+      target: '>= 50',
+      met: fps >= 50,
+    });
+    report({ name: 'ui: longest frame during that produce', value: sample.longest, unit: 'ms' });
+    report({
+      name: 'ui: records appended per second during the sample',
+      value: ((leoEnd - leoStart) / sample.ms) * 1000,
+      unit: 'records/s',
+    });
+    if (leoEnd <= leoBefore) throw new Error('the producer did not append anything during the benchmark');
+    await context.close();
+  } finally {
+    await browser.close();
+    if (server.pid) process.kill(-server.pid);
+  }
+}
+
+async function totalLeo(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
+      (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
+      0,
+    ),
+  );
+}
+
+await main();

@@ -1,0 +1,107 @@
+import { useEffect, useState } from 'react';
+import type { Session } from '../session';
+
+interface Journey {
+  producer: string;
+  sendId: number;
+  partition: number | null;
+  batchId: number | null;
+  batchRecords: number | null;
+  sealed: 'full' | 'linger' | null;
+  broker: number | null;
+  offset: number | null;
+  error: string | null;
+  acked: boolean;
+}
+
+const STAGES = ['partitioner', 'accumulator', 'sealed batch', 'leader', 'acknowledged'] as const;
+
+/**
+ * The last record sent from the panel, stage by stage as the engine's producer events arrive:
+ * placed by the partitioner, appended to a batch in the accumulator, the batch sealed (full or
+ * linger.ms) and drained, appended by the partition's leader at an offset, acknowledged per acks.
+ */
+export function RecordJourney({
+  session,
+  send,
+}: {
+  session: Session;
+  send: { producer: string; sendId: number } | null;
+}) {
+  const [j, setJ] = useState<Journey | null>(null);
+  useEffect(() => {
+    if (!send) return;
+    setJ({
+      ...send,
+      partition: null,
+      batchId: null,
+      batchRecords: null,
+      sealed: null,
+      broker: null,
+      offset: null,
+      error: null,
+      acked: false,
+    });
+    return session.onEvents((events) => {
+      setJ((cur) => {
+        if (!cur) return cur;
+        let next = cur;
+        for (const e of events) {
+          if (!('producer' in e) || e.producer !== cur.producer) continue;
+          if (e.type === 'recordPartitioned' && e.sendId === cur.sendId)
+            next = { ...next, partition: e.choice.partition };
+          if (e.type === 'recordAppended' && e.sendId === cur.sendId)
+            next = { ...next, partition: e.partition, batchId: e.batchId, batchRecords: e.batchRecords };
+          if (e.type === 'recordAppended' && next.batchId !== null && e.batchId === next.batchId)
+            next = { ...next, batchRecords: e.batchRecords };
+          if (e.type === 'batchSealed' && e.batchId === next.batchId) next = { ...next, sealed: e.reason };
+          if (e.type === 'produceRequestSent' && e.batches.some((b) => b.batchId === next.batchId))
+            next = { ...next, broker: e.broker, sealed: next.sealed ?? 'linger' };
+          if (e.type === 'deliveryReport' && e.report.sendId === cur.sendId)
+            next = { ...next, acked: e.report.error === null, offset: e.report.offset, error: e.report.error };
+        }
+        return next;
+      });
+    });
+  }, [session, send]);
+  if (!j) return null;
+  const reached = [
+    j.partition !== null,
+    j.batchId !== null,
+    j.sealed !== null,
+    j.broker !== null,
+    j.acked || j.error !== null,
+  ];
+  const detail = [
+    j.partition === null ? 'waiting for metadata' : `partition ${j.partition}`,
+    j.batchId === null ? '' : `batch ${j.batchId}${j.batchRecords ? `, ${j.batchRecords} records` : ''}`,
+    j.sealed === null ? '' : j.sealed === 'full' ? 'full (batch.size)' : 'linger.ms passed',
+    j.broker === null ? '' : `broker ${j.broker}`,
+    j.error
+      ? j.error
+      : j.acked
+        ? j.offset !== null && j.offset >= 0
+          ? `offset ${j.offset}`
+          : 'acks=0: no offset'
+        : '',
+  ];
+  return (
+    <ol
+      className="journey"
+      aria-label="The last record's journey"
+      data-testid="record-journey"
+      data-offset={j.offset ?? ''}
+    >
+      {STAGES.map((label, i) => (
+        <li
+          key={label}
+          className={`journey-stage${reached[i] ? ' reached' : ''}${i === 4 && j.error ? ' failed' : ''}`}
+        >
+          <span className="journey-dot" aria-hidden="true" />
+          <span className="journey-label">{label}</span>
+          <span className="journey-detail mono">{detail[i]}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

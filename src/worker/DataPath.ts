@@ -1,0 +1,163 @@
+/**
+ * The data path as the page draws it, read from the one engine the worker runs: each partition is
+ * shown through its leader's replica log (where produce requests append and consumers read, up to
+ * the high watermark), so killing a broker moves the log the producer panel writes to.
+ *
+ * Reading only, except `adoptLog`, which lets a log built or recovered outside the engine (the
+ * seeds' lookup example, an imported partition) become a new topic's replica: the engine opens it
+ * through its recoveredLogs map when the replica is created, as a broker opens a directory it
+ * finds on disk.
+ */
+import type { Cluster } from '../engine/cluster/Cluster';
+import type { PartitionLogReplica } from '../engine/cluster/PartitionLogReplica';
+import type { Engine } from '../engine/engine';
+import { replicaDir } from '../engine/engine';
+import { KafkaError } from '../engine/errors';
+import type { PartitionLog } from '../engine/log/PartitionLog';
+import type { PartitionView } from './protocol';
+import { partitionView } from './views';
+
+/** The broker a new topic made of an adopted log lives on, and its log dir. */
+const ADOPT_BROKER_LOG_DIR = '/var/kafka-logs';
+
+export interface LeaderReplica {
+  broker: number;
+  log: PartitionLog;
+  highWatermark: number;
+  isr: number[];
+  leaderEpoch: number;
+}
+
+export class DataPath {
+  constructor(
+    readonly engine: Engine,
+    /** The very map the engine was given as recoveredLogs (adopted logs are added to it). */
+    private readonly recovered: Map<string, PartitionLog>,
+  ) {}
+
+  get cluster(): Cluster {
+    return this.engine.cluster;
+  }
+
+  /** User topics (internal ones, like __consumer_offsets, start with two underscores). */
+  topics(): string[] {
+    return this.cluster.topicNames().filter((t) => !t.startsWith('__'));
+  }
+
+  partitionCount(topic: string): number {
+    return this.cluster.assignment(topic).length;
+  }
+
+  /**
+   * The leader replica of a partition; when there is no live leader (all replicas down), the
+   * replica holding the most data, so the page still shows the files on disk.
+   */
+  replica(topic: string, partition: number): LeaderReplica | null {
+    const key = `${topic}-${partition}`;
+    const state = this.cluster.partitionState(topic, partition);
+    const candidates = state && state.leader >= 0 ? [state.leader] : (this.cluster.assignment(topic)[partition] ?? []);
+    let best: LeaderReplica | null = null;
+    for (const id of candidates) {
+      const broker = this.cluster.brokers.get(id);
+      const hosted = broker?.replicaManager.logs.get(key);
+      if (!broker || !hosted) continue;
+      const p = broker.replicaManager.partitions.get(key);
+      const log = (hosted.log as PartitionLogReplica).log;
+      if (!log) continue;
+      const r: LeaderReplica = {
+        broker: id,
+        log,
+        highWatermark: p?.highWatermark ?? Math.min(hosted.checkpointedHighWatermark, log.logEndOffset),
+        isr: [...(state?.isr ?? [])],
+        leaderEpoch: state?.leader_epoch ?? -1,
+      };
+      if (!best || r.log.logEndOffset > best.log.logEndOffset) best = r;
+    }
+    return best;
+  }
+
+  log(topic: string, partition: number): PartitionLog {
+    const r = this.replica(topic, partition);
+    if (!r) {
+      throw new KafkaError(
+        'UNKNOWN_TOPIC_OR_PARTITION',
+        `This server does not host this topic-partition: ${topic}-${partition}`,
+        {
+          topic,
+          partition,
+        },
+      );
+    }
+    return r.log;
+  }
+
+  /** Every user partition as the page draws it. */
+  views(): PartitionView[] {
+    const out: PartitionView[] = [];
+    for (const topic of this.topics()) {
+      const n = this.partitionCount(topic);
+      for (let p = 0; p < n; p++) {
+        const r = this.replica(topic, p);
+        if (!r) continue;
+        out.push({ ...partitionView(topic, p, r.log, r.highWatermark), leader: r.broker, isr: r.isr });
+      }
+    }
+    return out;
+  }
+
+  /** A cheap fingerprint of everything views() shows, to send views only when it changed. */
+  signature(): string {
+    const parts: (string | number)[] = [];
+    for (const topic of this.topics()) {
+      const n = this.partitionCount(topic);
+      for (let p = 0; p < n; p++) {
+        const r = this.replica(topic, p);
+        if (!r) continue;
+        const l = r.log;
+        parts.push(
+          r.broker,
+          l.logStartOffset,
+          l.logEndOffset,
+          r.highWatermark,
+          l.logSegments.length,
+          l.unflushedBytes(),
+        );
+      }
+      parts.push('|');
+    }
+    return parts.join(',');
+  }
+
+  /**
+   * Makes `build(dir)`'s log the single replica (on broker 1, or the first live broker) of partition
+   * `partition` of a new topic `topic`; partitions below it are created empty. Throws
+   * TOPIC_ALREADY_EXISTS and changes nothing if the name is taken.
+   */
+  adoptLog(
+    topic: string,
+    partition: number,
+    configs: Record<string, string | number>,
+    log: PartitionLog,
+    brokerId: number,
+  ): void {
+    if (this.cluster.topicNames().includes(topic)) {
+      throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${topic}' already exists.`, { topic });
+    }
+    this.recovered.set(replicaDir(brokerId, ADOPT_BROKER_LOG_DIR, topic, partition), log);
+    const assignment = Array.from({ length: partition + 1 }, () => [brokerId]);
+    this.cluster.createTopic({ name: topic, assignment, configs });
+  }
+
+  /** Where adoptLog will look for a topic's log: build the log in this directory. */
+  static adoptDir(brokerId: number, topic: string, partition: number): string {
+    return replicaDir(brokerId, ADOPT_BROKER_LOG_DIR, topic, partition);
+  }
+
+  /** The broker that hosts adopted logs: the lowest live broker id. */
+  adoptBroker(): number {
+    const live = this.cluster.liveBrokerIds();
+    const id = [...live].sort((a, b) => a - b)[0];
+    if (id === undefined) throw new KafkaError('BROKER_NOT_AVAILABLE', 'No live broker to host the topic.');
+    return id;
+  }
+}
