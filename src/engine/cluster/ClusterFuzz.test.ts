@@ -30,7 +30,14 @@ function run(seed: number): string[] {
   const cluster = new Cluster({
     clock,
     seed,
-    emit: () => {},
+    emit: (e) => {
+      // KIP-101: truncation never goes below a high watermark this replica had seen (no unclean
+      // elections here; a power failure loses what it loses before the replica restarts).
+      if (e.type === 'replicaTruncated' && e.reason !== 'powerFailure' && e.newLogEndOffset < e.oldHighWatermark)
+        violations.push(
+          `${e.atMs}ms broker ${e.broker} truncated ${e.topic}-${e.partition} to ${e.newLogEndOffset} below its HW ${e.oldHighWatermark}`,
+        );
+    },
     brokerConfig: {
       'zookeeper.session.timeout.ms': 800,
       'replica.lag.time.max.ms': 600,

@@ -157,3 +157,37 @@ describe('stray replicas', () => {
     expect(cluster.broker(3).replicaManager.logs.size).toBe(0);
   });
 });
+
+// KIP-101 ("Alter Replication Protocol to use Leader Epoch rather than High Watermark for
+// Truncation"), scenario 1: a follower that restarts before learning the new high watermark
+// must not truncate to its stale HW, or an acknowledged record disappears at the next election.
+describe('KIP-101 scenario 1', () => {
+  it('a restarted follower keeps records above its stale high watermark', () => {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({
+      clock: new ManualClock(0),
+      seed: 9,
+      emit: (e) => events.push(e),
+      brokerConfig: { 'zookeeper.session.timeout.ms': 1000, 'replica.fetch.wait.max.ms': 500 },
+    });
+    cluster.addBroker({ id: 1 });
+    cluster.addBroker({ id: 2 });
+    cluster.tick(200);
+    cluster.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    cluster.tick(600);
+    const client = new TestClient(cluster);
+    const r = client.produce(1, 't', 0, makeBatch(['m1', 'm2']), -1);
+    expect(r).toMatchObject({ errorCode: 'NONE', baseOffset: 0 });
+    const follower = cluster.broker(2).replicaManager.partitions.get('t-0');
+    expect(follower?.logEndOffset()).toBe(2);
+    expect(follower?.highWatermark).toBe(0); // the fetch that tells it HW = 2 is still parked at the leader
+    cluster.killBroker(2);
+    cluster.restartBroker(2);
+    cluster.tick(1500);
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    expect(cluster.partitionState('t', 0)?.leader).toBe(2);
+    expect(cluster.broker(2).replicaManager.partitions.get('t-0')?.logEndOffset()).toBe(2);
+    expect(events.some((e) => e.type === 'replicaTruncated' && e.broker === 2)).toBe(false);
+  });
+});

@@ -768,6 +768,7 @@ export class ReplicaManager {
   ): void {
     const old = p.logEndOffset();
     if (offset >= old) return;
+    const oldHighWatermark = p.highWatermark;
     p.log.truncateTo(offset);
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
@@ -780,6 +781,7 @@ export class ReplicaManager {
       oldLogEndOffset: old,
       newLogEndOffset: p.logEndOffset(),
       highWatermark: p.highWatermark,
+      oldHighWatermark,
       reason,
       leaderEpochEndOffset,
       atMs: this.now(),
@@ -897,6 +899,7 @@ export class ReplicaManager {
           topic: h.topic,
           partition: h.partition,
           oldLogEndOffset: oldEnd,
+          oldHighWatermark: h.checkpointedHighWatermark,
           newLogEndOffset: h.log.logEndOffset(),
           highWatermark: Math.min(h.checkpointedHighWatermark, h.log.logEndOffset()),
           reason: 'powerFailure',

@@ -156,6 +156,11 @@ export type ClusterEvent =
       oldLogEndOffset: number;
       newLogEndOffset: number;
       highWatermark: number;
+      /**
+       * The HW before: a truncation below it removes records this replica had seen committed —
+       * only possible after a power failure or an unclean election.
+       */
+      oldHighWatermark: number;
       reason: 'divergingEpoch' | 'highWatermarkFallback' | 'powerFailure' | 'becomeFollower';
       /** The leader's answer to OffsetsForLeaderEpoch that decided the point, when there was one. */
       leaderEpochEndOffset: { epoch: number; endOffset: number } | null;
