@@ -134,3 +134,5 @@ export {
   PartitionLog,
   StoreWriter,
 } from './log';
+export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './producer/ProducerRegistry';
+export { ProducerRegistry } from './producer/ProducerRegistry';

@@ -256,6 +256,7 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
     ]);
   });
 
+  // seeds/000: "可以把参数max.in.flight.requests.per.connection设置为1，而retries设置为大于1的数。这样即使发生了可恢复型错误，仍然能保证消息顺序"
   it('max.in.flight.requests.per.connection=1 keeps the order (one request at a time per partition)', () => {
     const h = firstBatchFailsOnce({ 'enable.idempotence': false, 'max.in.flight.requests.per.connection': 1 });
     expect(h.cluster.values('t', 0)).toEqual(['A', 'B']);

@@ -162,3 +162,20 @@ describe('Partitioner: sticky for null keys (KIP-480, StickyPartitionCache)', ()
     expect(run(5)).toEqual(run(5));
   });
 });
+
+describe("the seeds' producer rules (seeds/000: 如果没有 Key 值则进行轮询发送。如果有 Key 值，对 Key 值进行 Hash，然后对分区数量取余)", () => {
+  it('no key: round-robin over the partitions; a key: hash modulo the partition count, same key same partition', () => {
+    const p = new Partitioner('round-robin', new Rng(1));
+    const view = { numPartitions: 4, availablePartitions: [0, 1, 2, 3] };
+    expect(Array.from({ length: 8 }, () => p.partition('orders', null, undefined, view).partition)).toEqual([
+      0, 1, 2, 3, 0, 1, 2, 3,
+    ]);
+    for (const key of ['user-1', 'user-2', 'order-42']) {
+      const bytes = enc(key);
+      const first = p.partition('orders', bytes, undefined, view);
+      if (first.strategy !== 'key-hash') throw new Error('expected a key hash');
+      expect(first.partition).toBe(first.positive % 4);
+      for (let i = 0; i < 5; i++) expect(p.partition('orders', bytes, undefined, view).partition).toBe(first.partition);
+    }
+  });
+});
