@@ -281,6 +281,7 @@ function toPortRecords(bytes: Uint8Array): PortRecord[] {
         key: r.key,
         value: r.value,
         sizeInBytes: per,
+        batchBaseOffset: batch.baseOffset,
       });
     }
   }

@@ -14,6 +14,8 @@ export interface PortRecord {
   value: Uint8Array | null;
   /** Bytes the record takes in its batch, for fetch size limits. */
   sizeInBytes: number;
+  /** The base offset of the record batch holding it (a loading coordinator replays batch by batch). */
+  batchBaseOffset?: number;
 }
 
 export interface PortFetchResult {

@@ -18,6 +18,8 @@ export interface ConsumerGroupsSnapshot {
     describe: ConsumerGroupDescribeRow[];
   })[];
   consumers: ConsumerSnapshot[];
+  /** `__consumer_offsets` partitions a coordinator is replaying now (their groups answer COORDINATOR_LOAD_IN_PROGRESS). */
+  coordinatorLoads: { broker: number; offsetsPartition: number; completesAtMs: number }[];
   zkConsumers: {
     consumerId: string;
     groupId: string;
@@ -256,6 +258,7 @@ export class ConsumerApplications {
     return {
       apps: this.appStates(),
       groups,
+      coordinatorLoads: this.groups.coordinatorLoads(),
       consumers: [...this.groups.consumers.values()].map((c) => this.groups.consumerSnapshot(c)),
       zkConsumers: [...this.groups.zkConsumers.values()].map((z) => ({
         consumerId: z.consumerId,

@@ -171,6 +171,12 @@ export interface GroupCoordinatorConfig {
   /** Offsets of an Empty group are deleted this long after it became empty (KIP-211). */
   'offsets.retention.minutes': number;
   'offsets.retention.check.interval.ms': number;
+  /**
+   * Not a Kafka setting: the engine time a coordinator spends replaying one record batch of
+   * `__consumer_offsets` when it loads a partition (Kafka's cost is real I/O), so loading — and
+   * COORDINATOR_LOAD_IN_PROGRESS meanwhile — takes time proportional to the partition's size.
+   */
+  'simulated.offsets.load.ms.per.batch': number;
 }
 
 export const GROUP_COORDINATOR_DEFAULTS: Readonly<GroupCoordinatorConfig> = {
@@ -184,6 +190,7 @@ export const GROUP_COORDINATOR_DEFAULTS: Readonly<GroupCoordinatorConfig> = {
   'offsets.commit.timeout.ms': 5_000,
   'offsets.retention.minutes': 10_080,
   'offsets.retention.check.interval.ms': 600_000,
+  'simulated.offsets.load.ms.per.batch': 1,
 };
 
 export function groupCoordinatorConfig(overrides: Partial<Record<string, unknown>> = {}): GroupCoordinatorConfig {

@@ -413,6 +413,8 @@ export class ConsumerGroups {
   deleteGroup(groupId: string, done: (error: string) => void = () => {}): void {
     const { shard } = this.shardOf(groupId);
     if (!shard) throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `no coordinator is serving group ${groupId}`);
+    if (!shard.loaded)
+      throw new KafkaError('COORDINATOR_LOAD_IN_PROGRESS', `the coordinator of group ${groupId} is still loading`);
     const group = shard.groupManager.groups.get(groupId);
     if (!group && !shard.offsetManager.offsets.has(groupId))
       throw new KafkaError('GROUP_ID_NOT_FOUND', `group ${groupId} does not exist`);
@@ -503,6 +505,18 @@ export class ConsumerGroups {
         return { topic, partition: Number(p), offset: v.offset };
       }),
     };
+  }
+
+  /** Offsets partitions being loaded right now, by broker. */
+  coordinatorLoads(): { broker: number; offsetsPartition: number; completesAtMs: number }[] {
+    const out: { broker: number; offsetsPartition: number; completesAtMs: number }[] = [];
+    for (const [broker, c] of [...this.coordinators].sort(([a], [b]) => a - b)) {
+      for (const [offsetsPartition, shard] of [...c.shards].sort(([a], [b]) => a - b)) {
+        if (!shard.loaded && shard.loadCompletesAtMs !== null)
+          out.push({ broker, offsetsPartition, completesAtMs: shard.loadCompletesAtMs });
+      }
+    }
+    return out;
   }
 
   groupIds(): string[] {

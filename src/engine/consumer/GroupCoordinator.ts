@@ -60,7 +60,10 @@ export class GroupCoordinatorShard {
   readonly groupManager: GroupMetadataManager;
   readonly offsetManager: OffsetMetadataManager;
   readonly timer: ShardTimer;
+  /** False while the partition is being replayed: requests for its groups get COORDINATOR_LOAD_IN_PROGRESS. */
   loaded = false;
+  /** While loading: when the replay completes. */
+  loadCompletesAtMs: number | null = null;
 
   constructor(readonly ctx: CoordinatorContext & { timer: ShardTimer }) {
     this.timer = ctx.timer;
@@ -220,6 +223,13 @@ export class GroupCoordinator {
     this.syncLeadership();
   }
 
+  /**
+   * Becoming leader of a partition: Kafka's loader reads the whole partition from the log and
+   * replays every record before the groups can be served, and that takes time proportional to
+   * the partition's size. Here each record batch costs `simulated.offsets.load.ms.per.batch` of
+   * engine time; until the replay completes, requests for the partition's groups are answered
+   * COORDINATOR_LOAD_IN_PROGRESS (heartbeats get NONE, "respond just blindly", as in Kafka).
+   */
   private load(partition: number): void {
     const { scheduler, port } = this.deps;
     const timer = new ShardTimer(scheduler);
@@ -234,6 +244,29 @@ export class GroupCoordinator {
       newMemberId: (clientId) => `${clientId}-${uuid(this.deps.rng)}`,
     };
     const shard = new GroupCoordinatorShard(ctx);
+    this.shards.set(partition, shard);
+    const atStart = port.readLocalLog(this.brokerId, OFFSETS_TOPIC, partition);
+    const batches = new Set(atStart.map((r) => r.batchBaseOffset ?? r.offset)).size;
+    const loadMs = Math.ceil(batches * this.deps.config['simulated.offsets.load.ms.per.batch']);
+    shard.loadCompletesAtMs = scheduler.now() + loadMs;
+    this.deps.emit({
+      type: 'coordinatorLoading',
+      broker: this.brokerId,
+      offsetsPartition: partition,
+      batches,
+      records: atStart.length,
+      loadMs,
+      completesAtMs: shard.loadCompletesAtMs,
+      atMs: scheduler.now(),
+    });
+    // A shard unloaded meanwhile (leadership lost) cancels its timers, this one included.
+    timer.schedule('load', loadMs, () => this.completeLoad(partition, shard, loadMs));
+  }
+
+  private completeLoad(partition: number, shard: GroupCoordinatorShard, loadMs: number): void {
+    const { scheduler, port } = this.deps;
+    const timer = shard.timer;
+    if (this.shards.get(partition) !== shard) return;
     const records = port.readLocalLog(this.brokerId, OFFSETS_TOPIC, partition);
     let replayed = 0;
     for (const r of records) {
@@ -246,7 +279,7 @@ export class GroupCoordinator {
       }
     }
     shard.loaded = true;
-    this.shards.set(partition, shard);
+    shard.loadCompletesAtMs = null;
     shard.groupManager.onLoaded();
     const cleanup = () => {
       shard.cleanupGroupMetadata();
@@ -259,6 +292,7 @@ export class GroupCoordinator {
       offsetsPartition: partition,
       groups: [...shard.groupManager.groups.keys()].sort(),
       recordsReplayed: replayed,
+      loadMs,
       atMs: scheduler.now(),
     });
   }
@@ -282,7 +316,16 @@ export class GroupCoordinator {
     this.syncPartition(groupCoordinatorPartition(request.groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(request.groupId);
     if (!shard) {
-      respond(notCoordinator(request));
+      respond(errorResponse(request, 'NOT_COORDINATOR'));
+      return;
+    }
+    if (!shard.loaded) {
+      // GroupCoordinator.handleHeartbeat: "the group is still loading, so respond just blindly".
+      respond(
+        request.api === 'Heartbeat'
+          ? { api: 'Heartbeat', errorCode: 'NONE' }
+          : errorResponse(request, 'COORDINATOR_LOAD_IN_PROGRESS'),
+      );
       return;
     }
     const gm = shard.groupManager;
@@ -349,8 +392,10 @@ export class GroupCoordinator {
   }
 }
 
-function notCoordinator(request: Exclude<GroupRequest, { api: 'FindCoordinator' }>): GroupResponse {
-  const errorCode = 'NOT_COORDINATOR' as const;
+function errorResponse(
+  request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
+  errorCode: 'NOT_COORDINATOR' | 'COORDINATOR_LOAD_IN_PROGRESS',
+): GroupResponse {
   switch (request.api) {
     case 'JoinGroup':
       return {

@@ -124,7 +124,8 @@ function runSeed(seed: number): void {
 
     const leader = bed.port.leaderOf(OFFSETS_TOPIC, partition());
     const live = leader === null ? undefined : bed.groups.coordinators.get(leader)?.shards.get(partition());
-    if (!live || leader === null) continue;
+    // A coordinator still replaying its partition serves nothing yet (COORDINATOR_LOAD_IN_PROGRESS).
+    if (!live || leader === null || !live.loaded) continue;
     const group = live.groupManager.groups.get(groupId);
     // 1. one owner per partition in the current generation (coordinator view)
     if (group && (group.is('Stable') || group.is('CompletingRebalance'))) {

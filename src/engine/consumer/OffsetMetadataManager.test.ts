@@ -155,6 +155,10 @@ describe('offsets in __consumer_offsets', () => {
     bed.port.setLeader(OFFSETS_TOPIC, partition, leader === 3 ? 1 : leader + 1);
     bed.groups.syncLeadership();
     const moved = bed.groups.coordinators.get(leader === 3 ? 1 : leader + 1)?.shards.get(partition);
+    // Replaying two batches takes two ms of engine time (simulated.offsets.load.ms.per.batch = 1).
+    expect(moved?.loaded).toBe(false);
+    bed.run(2);
+    expect(moved?.loaded).toBe(true);
     expect(JSON.stringify([...(moved?.offsetManager.offsets.get('billing') ?? [])])).toBe(liveOffsets);
     const reloaded = bed.groups.groupSnapshot('billing');
     expect({

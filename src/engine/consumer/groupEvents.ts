@@ -24,8 +24,8 @@ export type GroupEvent =
       toBroker: number;
       sentAtMs: number;
       arriveAtMs: number;
-      /** When the client gives up on it (request.timeout.ms; rebalance.timeout.ms + 5 s for JoinGroup). */
-      timeoutAtMs: number;
+      /** When the client gives up on it (request.timeout.ms; rebalance.timeout.ms + 5 s for JoinGroup). Always set by the engine. */
+      timeoutAtMs?: number;
       body: GroupRequest | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
     }
   | {
@@ -109,11 +109,24 @@ export type GroupEvent =
       atMs: number;
     }
   | {
+      /** A broker became leader of an offsets partition and starts replaying it. */
+      type: 'coordinatorLoading';
+      broker: number;
+      offsetsPartition: number;
+      batches: number;
+      records: number;
+      /** How long the replay takes; requests meanwhile get COORDINATOR_LOAD_IN_PROGRESS. */
+      loadMs: number;
+      completesAtMs: number;
+      atMs: number;
+    }
+  | {
       type: 'coordinatorLoaded';
       broker: number;
       offsetsPartition: number;
       groups: string[];
       recordsReplayed: number;
+      loadMs: number;
       atMs: number;
     }
   | {

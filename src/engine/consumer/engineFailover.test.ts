@@ -1,0 +1,281 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../engine';
+import { facadeBed, type FacadeBed } from './facadeTesting';
+import { OFFSETS_TOPIC } from './GroupCoordinator';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import type { KafkaConsumer } from './KafkaConsumer';
+
+/**
+ * Consumer groups riding out broker failures, driven through the Engine facade on the real
+ * cluster: the coordinator moves with the leadership of the group's `__consumer_offsets`
+ * partition and reloads the group from it, consumers rediscover it (FindCoordinator) and go on;
+ * fetches follow partition leadership. Kafka's behaviour throughout:
+ * clients/.../consumer/internals/AbstractCoordinator (markCoordinatorUnknown on disconnects,
+ * NOT_COORDINATOR and heartbeat session expiry), GroupMetadataManager.loadGroupsAndOffsets.
+ */
+
+type Seen = Map<string, Set<number>>;
+
+/** A consumer application: poll every 100 ms, remember every offset it was given. */
+function runConsumer(bed: FacadeBed, id: string, groupId: string, seen: Seen, config: Record<string, unknown> = {}) {
+  const c = bed.e.groups.createConsumer(id, {
+    'group.id': groupId,
+    'auto.offset.reset': 'earliest',
+    'auto.commit.interval.ms': 1_000,
+    ...config,
+  });
+  c.subscribe(['orders']);
+  const loop = () => {
+    if (c.lifecycle !== 'running') return;
+    for (const r of c.poll()) {
+      const k = `${r.topic}-${r.partition}`;
+      let s = seen.get(k);
+      if (!s) {
+        s = new Set();
+        seen.set(k, s);
+      }
+      s.add(r.offset);
+    }
+    bed.e.cluster.scheduler.schedule(100, loop);
+  };
+  bed.e.cluster.scheduler.schedule(0, loop);
+  return c;
+}
+
+function produceRound(bed: FacadeBed, round: number, perPartition = 5): void {
+  for (let p = 0; p < 4; p++)
+    bed.produce(
+      'orders',
+      p,
+      Array.from({ length: perPartition }, (_, i) => `r${round}-p${p}-${i}`),
+    );
+}
+
+/** Every offset below each partition's high watermark was handed to some consumer. */
+function expectNoLoss(bed: FacadeBed, seen: Seen): void {
+  for (let p = 0; p < 4; p++) {
+    const end = bed.logEndOffset('orders', p);
+    expect(end).toBeGreaterThan(0);
+    const got = seen.get(`orders-${p}`) ?? new Set();
+    const missing = Array.from({ length: end }, (_, i) => i).filter((o) => !got.has(o));
+    expect(missing, `orders-${p} missing offsets`).toEqual([]);
+  }
+}
+
+function stableGroup(bed: FacadeBed, consumers: KafkaConsumer[], groupId = 'shop'): void {
+  for (let i = 0; i < 300; i++) {
+    if (bed.group(groupId)?.state === 'Stable' && consumers.every((c) => c.coordinator?.state === 'STABLE')) return;
+    bed.e.tick(100);
+  }
+  throw new Error('group never became Stable');
+}
+
+const after = (events: EngineEvent[], from: number) => events.slice(from);
+
+describe('Engine: consumer groups across broker failures', () => {
+  it('killing the coordinator: it moves to the new leader of the offsets partition, reloads the group by replay, consumers go on without loss', () => {
+    const bed = facadeBed({ seed: 11 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(5_000);
+    const before = bed.group('shop');
+    const oldCoordinator = bed.coordinatorOf('shop') as number;
+    expect(before?.coordinator).toBe(oldCoordinator);
+    const committedBefore = before?.describe.map((r) => [r.partition, r.currentOffset]);
+    expect(committedBefore).toEqual([
+      [0, 5],
+      [1, 5],
+      [2, 5],
+      [3, 5],
+    ]);
+    const mark = bed.events.length;
+    bed.e.killBroker(oldCoordinator);
+    // Connections to the dead broker reset: the members hear it at once and look the coordinator up again.
+    bed.e.tick(20_000);
+    const newCoordinator = bed.coordinatorOf('shop') as number;
+    expect(newCoordinator).not.toBe(oldCoordinator);
+    expect(newCoordinator).not.toBeNull();
+    const ev = after(bed.events, mark);
+    const offsetsPartition = groupCoordinatorPartition('shop', 5);
+    expect(
+      ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === oldCoordinator && x.reason === 'disconnected'),
+    ).toBe(true);
+    // The new coordinator replayed the partition: the group and its offsets came back from the log.
+    const loaded = ev.find(
+      (x): x is Extract<EngineEvent, { type: 'coordinatorLoaded' }> =>
+        x.type === 'coordinatorLoaded' && x.broker === newCoordinator && x.offsetsPartition === offsetsPartition,
+    );
+    expect(loaded?.groups).toContain('shop');
+    expect(loaded?.recordsReplayed).toBeGreaterThan(0);
+    expect(ev.some((x) => x.type === 'coordinatorLoading' && x.broker === newCoordinator)).toBe(true);
+    // Both members found it (FindCoordinator answered by a live broker) and heartbeat it.
+    expect(
+      ev.some((x) => x.type === 'groupResponseSent' && x.api === 'FindCoordinator' && x.errorCode === 'NONE'),
+    ).toBe(true);
+    expect(consumers.map((c) => c.coordinator?.coordinator)).toEqual([newCoordinator, newCoordinator]);
+    const g = bed.group('shop');
+    expect(g?.coordinator).toBe(newCoordinator);
+    expect(g?.state).toBe('Stable');
+    // Members came back within the session timeout: no rebalance was needed (as in Kafka).
+    expect(g?.generationId).toBe(before?.generationId);
+    // Consumption goes on, and what was committed before is where it resumes from.
+    produceRound(bed, 2);
+    bed.e.tick(8_000);
+    expectNoLoss(bed, seen);
+    expect(bed.group('shop')?.describe.map((r) => [r.partition, r.currentOffset, r.lag])).toEqual([
+      [0, 10, 0],
+      [1, 10, 0],
+      [2, 10, 0],
+      [3, 10, 0],
+    ]);
+    expect(bed.e.cluster.partitionState(OFFSETS_TOPIC, offsetsPartition)?.leader).toBe(newCoordinator);
+  });
+
+  it('power-failing the coordinator: requests go unanswered, members time out, then rediscover it', () => {
+    const bed = facadeBed({ seed: 5 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen, { 'request.timeout.ms': 8_000 })];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(3_000);
+    const generation = bed.group('shop')?.generationId;
+    const old = bed.coordinatorOf('shop') as number;
+    const mark = bed.events.length;
+    bed.e.powerFailBroker(old);
+    bed.e.tick(30_000);
+    const ev = after(bed.events, mark);
+    // No reset from a machine without power: only the client's own timeout tells it.
+    expect(ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === old && x.reason === 'disconnected')).toBe(
+      false,
+    );
+    expect(ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === old && x.reason === 'timedOut')).toBe(true);
+    expect(
+      ev.some(
+        (x) => x.type === 'groupMessageDropped' && x.to === `broker-${old}` && x.reason === 'receiverUnreachable',
+      ),
+    ).toBe(true);
+    const now = bed.coordinatorOf('shop');
+    expect(now).not.toBe(old);
+    expect(consumers[0]?.coordinator?.coordinator).toBe(now);
+    produceRound(bed, 2);
+    bed.e.tick(8_000);
+    expectNoLoss(bed, seen);
+    expect(bed.group('shop')?.state).toBe('Stable');
+    expect(bed.group('shop')?.generationId).toBe(generation);
+  });
+
+  it('isolating a partition leader: the fetch to it times out, the consumer refreshes metadata and resumes from the new leader', () => {
+    const bed = facadeBed({ seed: 3 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen, { 'request.timeout.ms': 10_000 })];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(3_000);
+    const coordinator = bed.coordinatorOf('shop');
+    // A broker leading some orders partition that is not the coordinator.
+    const target = [0, 1, 2, 3]
+      .map((p) => bed.e.cluster.partitionState('orders', p)?.leader as number)
+      .find((b) => b !== coordinator) as number;
+    const led = [0, 1, 2, 3].filter((p) => bed.e.cluster.partitionState('orders', p)?.leader === target);
+    expect(led.length).toBeGreaterThan(0);
+    const generation = bed.group('shop')?.generationId;
+    const mark = bed.events.length;
+    bed.e.isolateBroker(target);
+    bed.e.tick(1_000);
+    produceRound(bed, 2);
+    bed.e.tick(20_000);
+    const ev = after(bed.events, mark);
+    // The fetch in flight to the isolated leader was lost and timed out; none was reset.
+    expect(
+      ev.some(
+        (x) => x.type === 'groupRequestFailed' && x.api === 'Fetch' && x.toBroker === target && x.reason === 'timedOut',
+      ),
+    ).toBe(true);
+    for (const p of led) {
+      const newLeader = bed.e.cluster.partitionState('orders', p)?.leader as number;
+      expect(newLeader).not.toBe(target);
+      // Fetches for the partition now go to its new leader.
+      expect(
+        ev.some(
+          (x) =>
+            x.type === 'groupRequestSent' &&
+            x.api === 'Fetch' &&
+            x.toBroker === newLeader &&
+            'summary' in x.body &&
+            x.body.summary.includes(`orders-${p}@`),
+        ),
+      ).toBe(true);
+    }
+    expectNoLoss(bed, seen);
+    // The coordinator did not move: the group kept its generation.
+    expect(bed.group('shop')?.generationId).toBe(generation);
+  });
+
+  it('a leader moved by a preferred election: the stale fetch gets NOT_LEADER_OR_FOLLOWER, the next one goes to the new leader', () => {
+    const bed = facadeBed({ seed: 9 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen)];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(2_000);
+    // Move orders-0's leadership away from its preferred replica and back, with the old one alive.
+    const preferred = bed.e.cluster.assignment('orders')[0]?.[0] as number;
+    bed.e.stopBroker(preferred);
+    bed.e.tick(5_000);
+    bed.e.restartBroker(preferred);
+    bed.e.tick(15_000);
+    const interim = bed.e.cluster.partitionState('orders', 0)?.leader as number;
+    expect(interim).not.toBe(preferred);
+    produceRound(bed, 2);
+    bed.e.tick(2_000);
+    const mark = bed.events.length;
+    bed.e.electPreferredLeaders([{ topic: 'orders', partition: 0 }]);
+    bed.e.tick(200);
+    expect(bed.e.cluster.partitionState('orders', 0)?.leader).toBe(preferred);
+    produceRound(bed, 3);
+    bed.e.tick(5_000);
+    const ev = after(bed.events, mark);
+    expect(
+      ev.some(
+        (x) =>
+          x.type === 'groupResponseSent' &&
+          x.api === 'Fetch' &&
+          x.fromBroker === interim &&
+          x.errorCode === 'NOT_LEADER_OR_FOLLOWER',
+      ),
+    ).toBe(true);
+    expect(
+      ev.some(
+        (x) =>
+          x.type === 'groupRequestSent' &&
+          x.api === 'Fetch' &&
+          x.toBroker === preferred &&
+          'summary' in x.body &&
+          x.body.summary.includes('orders-0@'),
+      ),
+    ).toBe(true);
+    expectNoLoss(bed, seen);
+  });
+
+  it('an unrelated broker dying leaves the generation of a group whose coordinator stays put unchanged', () => {
+    const bed = facadeBed({ seed: 21 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
+    stableGroup(bed, consumers);
+    const coordinator = bed.coordinatorOf('shop') as number;
+    const victim = [1, 2, 3].find((b) => b !== coordinator) as number;
+    const generation = bed.group('shop')?.generationId;
+    produceRound(bed, 1);
+    bed.e.killBroker(victim);
+    bed.e.tick(20_000);
+    produceRound(bed, 2);
+    bed.e.tick(5_000);
+    expect(bed.coordinatorOf('shop')).toBe(coordinator);
+    expect(bed.group('shop')?.state).toBe('Stable');
+    expect(bed.group('shop')?.generationId).toBe(generation);
+    expect(consumers.map((c) => c.coordinator?.generationId)).toEqual([generation, generation]);
+    expectNoLoss(bed, seen);
+  });
+});

@@ -1,0 +1,98 @@
+import { ManualClock } from '../Clock';
+import { makeBatch, TestClient } from '../cluster/testing';
+import { Engine, type EngineEvent, type EngineOptions } from '../engine';
+import type { Store } from '../Store';
+import { OFFSETS_TOPIC } from './GroupCoordinator';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+
+/**
+ * Helpers for consumer-group tests that go through the Engine facade: an in-memory Store (the
+ * real MemoryStore lives in src/storage, outside the engine), an engine with three brokers and a
+ * topic, and a producer that finds the current leader the way a client would.
+ */
+export class MapStore implements Store {
+  files = new Map<string, Uint8Array>();
+  async list(prefix: string) {
+    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+  async read(path: string) {
+    return this.files.get(path) ?? null;
+  }
+  async write(path: string, bytes: Uint8Array) {
+    this.files.set(path, bytes.slice());
+  }
+  async append(path: string, bytes: Uint8Array) {
+    const old = this.files.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + bytes.length);
+    next.set(old);
+    next.set(bytes, old.length);
+    this.files.set(path, next);
+  }
+  async truncate(path: string, size: number) {
+    const old = this.files.get(path);
+    if (old && old.length > size) this.files.set(path, old.slice(0, size));
+  }
+  async delete(path: string) {
+    this.files.delete(path);
+  }
+}
+
+export interface FacadeBed {
+  e: Engine;
+  events: EngineEvent[];
+  /** Appends values to a partition through its current leader (acks=all); returns the base offset. */
+  produce(topic: string, partition: number, values: string[]): number;
+  /** The broker coordinating a group (leader of its __consumer_offsets partition), or null. */
+  coordinatorOf(groupId: string): number | null;
+  group(groupId: string): ReturnType<Engine['snapshot']>['consumerGroups']['groups'][number] | undefined;
+  logEndOffset(topic: string, partition: number): number;
+}
+
+/** Three brokers (racks-free), Kafka's timeouts shortened so failures are noticed quickly. */
+export function facadeBed(
+  options: { seed?: number; offsetsPartitions?: number; topicPartitions?: number } & Partial<EngineOptions> = {},
+): FacadeBed {
+  const events: EngineEvent[] = [];
+  const { seed = 7, offsetsPartitions = 5, topicPartitions = 4, ...rest } = options;
+  const e = new Engine({
+    seed,
+    store: new MapStore(),
+    clock: new ManualClock(0),
+    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    ...rest,
+    groupCoordinatorConfig: { 'offsets.topic.num.partitions': offsetsPartitions, ...rest.groupCoordinatorConfig },
+  });
+  e.subscribe((ev) => events.push(ev));
+  e.tick(100);
+  e.createTopic({ name: 'orders', partitions: topicPartitions, replicationFactor: 3 });
+  e.tick(200);
+  const client = new TestClient(e.cluster, 'test-producer');
+  const bed: FacadeBed = {
+    e,
+    events,
+    produce(topic, partition, values) {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const leader = e.cluster.partitionState(topic, partition)?.leader ?? -1;
+        const r = leader >= 0 ? client.produce(leader, topic, partition, makeBatch(values), -1, 5_000) : undefined;
+        if (r?.errorCode === 'NONE') return r.baseOffset;
+        e.tick(100);
+      }
+      throw new Error(`could not produce to ${topic}-${partition}`);
+    },
+    coordinatorOf(groupId) {
+      const p = groupCoordinatorPartition(groupId, offsetsPartitions);
+      const leader = e.cluster.partitionState(OFFSETS_TOPIC, p)?.leader ?? -1;
+      return leader >= 0 ? leader : null;
+    },
+    group(groupId) {
+      return e.snapshot().consumerGroups.groups.find((g) => g.groupId === groupId);
+    },
+    logEndOffset(topic, partition) {
+      const leader = e.cluster.partitionState(topic, partition)?.leader ?? -1;
+      const p = e.cluster.brokers.get(leader)?.replicaManager.partitions.get(`${topic}-${partition}`);
+      return p?.highWatermark ?? -1;
+    },
+  };
+  return bed;
+}
