@@ -284,8 +284,11 @@ export class KafkaConsumer {
         s.awaitingReset = false;
         const p = r?.api === 'ListOffsets' ? (r as ConsumerListOffsetsResponse).partitions[0] : undefined;
         // Disconnected, timed out or not the leader any more: ask for metadata, retry at the next poll.
-        if (p?.errorCode !== 'NONE') this.fetcher.requestMetadataUpdate();
-        if (!p || p.errorCode !== 'NONE' || !this.subscriptions.isAssigned(tp) || s.position !== null) return;
+        if (p?.errorCode !== 'NONE') {
+          this.fetcher.requestMetadataUpdate();
+          return;
+        }
+        if (!this.subscriptions.isAssigned(tp) || s.position !== null) return;
         s.position = p.offset;
         this.ctx.emit({
           type: 'consumerOffsetReset',

@@ -70,7 +70,7 @@ function stableGroup(bed: FacadeBed, consumers: KafkaConsumer[], groupId = 'shop
   throw new Error('group never became Stable');
 }
 
-const after = (events: EngineEvent[], from: number) => events.slice(from);
+const eventsSince = (events: EngineEvent[], from: number) => events.slice(from);
 
 describe('Engine: consumer groups across broker failures', () => {
   it('killing the coordinator: it moves to the new leader of the offsets partition, reloads the group by replay, consumers go on without loss', () => {
@@ -97,7 +97,7 @@ describe('Engine: consumer groups across broker failures', () => {
     const newCoordinator = bed.coordinatorOf('shop') as number;
     expect(newCoordinator).not.toBe(oldCoordinator);
     expect(newCoordinator).not.toBeNull();
-    const ev = after(bed.events, mark);
+    const ev = eventsSince(bed.events, mark);
     const offsetsPartition = groupCoordinatorPartition('shop', 5);
     expect(
       ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === oldCoordinator && x.reason === 'disconnected'),
@@ -145,7 +145,7 @@ describe('Engine: consumer groups across broker failures', () => {
     const mark = bed.events.length;
     bed.e.powerFailBroker(old);
     bed.e.tick(30_000);
-    const ev = after(bed.events, mark);
+    const ev = eventsSince(bed.events, mark);
     // No reset from a machine without power: only the client's own timeout tells it.
     expect(ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === old && x.reason === 'disconnected')).toBe(
       false,
@@ -186,7 +186,7 @@ describe('Engine: consumer groups across broker failures', () => {
     bed.e.tick(1_000);
     produceRound(bed, 2);
     bed.e.tick(20_000);
-    const ev = after(bed.events, mark);
+    const ev = eventsSince(bed.events, mark);
     // The fetch in flight to the isolated leader was lost and timed out; none was reset.
     expect(
       ev.some(
@@ -236,7 +236,7 @@ describe('Engine: consumer groups across broker failures', () => {
     expect(bed.e.cluster.partitionState('orders', 0)?.leader).toBe(preferred);
     produceRound(bed, 3);
     bed.e.tick(5_000);
-    const ev = after(bed.events, mark);
+    const ev = eventsSince(bed.events, mark);
     expect(
       ev.some(
         (x) =>
