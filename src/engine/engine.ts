@@ -212,7 +212,8 @@ export class Engine {
   readonly producers: ProducerRegistry;
   private readonly writer: StoreWriter;
   private readonly openLogs = new Map<string, PartitionLog>();
-  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
+  private listeners: ((e: EngineEvent) => void)[] = [];
   private buffer: EngineEvent[] = [];
   /** Cap on undrained events kept for drainEvents (subscribers still see everything). */
   maxBufferedEvents = 100_000;
@@ -281,14 +282,18 @@ export class Engine {
 
   /** Emits an event to subscribers and the drain buffer. Subsystems plugged into the engine use this too. */
   emit(event: EngineEvent): void {
-    for (const l of this.listeners) l(event);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) (listeners[i] as (e: EngineEvent) => void)(event);
     this.buffer.push(event);
-    if (this.buffer.length > this.maxBufferedEvents) this.buffer.splice(0, this.buffer.length - this.maxBufferedEvents);
+    // Trim in bulk (keeping the newest) so an undrained engine costs O(1) per event, not O(buffer).
+    if (this.buffer.length > this.maxBufferedEvents * 1.5) this.buffer = this.buffer.slice(-this.maxBufferedEvents);
   }
 
   subscribe(listener: (e: EngineEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   /** Every event since the last drain, oldest first. */

@@ -115,7 +115,8 @@ export const tpKey = (topic: string, partition: number): string => `${topic}-${p
 export class ReplicaManager {
   readonly logs = new Map<string, HostedLog>();
   readonly partitions = new Map<string, Partition>();
-  private delayedProduces: DelayedProduce[] = [];
+  /** acks=all batches waiting, per partition, in append order (so in requiredOffset order). */
+  private delayedProduces = new Map<string, DelayedProduce[]>();
   private delayedFetches: DelayedFetch[] = [];
 
   constructor(
@@ -135,7 +136,7 @@ export class ReplicaManager {
   /** The process died: forget in-memory replica state; the logs stay on disk. */
   onProcessDown(): void {
     this.partitions.clear();
-    this.delayedProduces = [];
+    this.delayedProduces = new Map();
     this.delayedFetches = [];
   }
 
@@ -259,9 +260,7 @@ export class ReplicaManager {
     if (state.leader === this.brokerId) {
       // Still the leader, only a newer epoch (the controller changed the ISR): the log was never
       // truncated, so batches waiting for acks=all keep waiting under the new epoch.
-      if (p.isLeader)
-        for (const d of this.delayedProduces)
-          if (d.topic === p.topic && d.partition === p.partition) d.leaderEpoch = state.leaderEpoch;
+      if (p.isLeader) for (const d of this.delayedProduces.get(key) ?? []) d.leaderEpoch = state.leaderEpoch;
       p.makeLeader(state, now);
       this.emit({
         type: 'becameLeader',
@@ -405,7 +404,10 @@ export class ReplicaManager {
     };
     if (acks !== -1 || p.highWatermark > lastOffset) return ok;
     const delayed = new DelayedProduce(topic, partitionIndex, lastOffset + 1, baseOffset, p.leaderEpoch, now);
-    this.delayedProduces.push(delayed);
+    const key = tpKey(topic, partitionIndex);
+    const waiting = this.delayedProduces.get(key);
+    if (waiting) waiting.push(delayed);
+    else this.delayedProduces.set(key, [delayed]);
     this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
     return delayed;
   }
@@ -477,17 +479,35 @@ export class ReplicaManager {
   }
 
   private expireProduce(d: DelayedProduce): void {
-    if (d.done || !this.delayedProduces.includes(d)) return;
+    if (d.done) return;
+    const key = tpKey(d.topic, d.partition);
+    const waiting = this.delayedProduces.get(key);
+    if (!waiting?.includes(d)) return; // the process restarted since
     if (!this.tryCompleteProduce(d)) this.finishProduce(d, 'REQUEST_TIMED_OUT');
-    this.delayedProduces = this.delayedProduces.filter((x) => !x.done);
+    this.prune(key);
   }
 
   private completeDelayedFor(key: string): void {
-    let any = false;
-    for (const d of this.delayedProduces)
-      if (tpKey(d.topic, d.partition) === key && this.tryCompleteProduce(d)) any = true;
-    if (any) this.delayedProduces = this.delayedProduces.filter((x) => !x.done);
+    const waiting = this.delayedProduces.get(key);
+    if (waiting) {
+      let any = false;
+      for (const d of waiting) {
+        // In offset order: once one must keep waiting for the HW, so must the rest (unless
+        // leadership changed, which every tryComplete sees the same way).
+        if (this.tryCompleteProduce(d)) any = true;
+        else break;
+      }
+      if (any) this.prune(key);
+    }
     this.completeDelayedFetches(key);
+  }
+
+  private prune(key: string): void {
+    const waiting = this.delayedProduces.get(key);
+    if (!waiting) return;
+    const rest = waiting.filter((x) => !x.done);
+    if (rest.length === 0) this.delayedProduces.delete(key);
+    else this.delayedProduces.set(key, rest);
   }
 
   // ------------------------------------------------------------------ high watermark / ISR
