@@ -57,6 +57,8 @@ export class KafkaProducer {
   readonly transactionManager: TransactionManager | null;
   private readonly sender: Sender;
   private readonly waiting: WaitingRecord[] = [];
+  /** Topics with records in `waiting`: later records of these topics queue behind them. */
+  private readonly waitingTopics = new Set<string>();
   private nextSendId = 1;
   private unfinished = 0;
   private closed = false;
@@ -129,13 +131,15 @@ export class KafkaProducer {
       return sendId;
     }
     const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
-    if (this.metadata.view(record.topic) === null || this.waiting.some((x) => x.record.topic === record.topic)) {
+    if (this.metadata.view(record.topic) === null || this.waitingTopics.has(record.topic)) {
       // No metadata yet (or records before us still wait for it): wait, keeping send order.
       this.waiting.push(w);
+      this.waitingTopics.add(record.topic);
       this.emit({ type: 'recordWaitingForMetadata', producer: this.node, sendId, topic: record.topic });
-      if (!this.sender.pendingTopics.includes(record.topic)) this.metadata.requestUpdateForNewTopics();
-      else this.metadata.requestUpdate();
-      this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))];
+      if (!this.sender.pendingTopics.includes(record.topic)) {
+        this.sender.pendingTopics = [...this.sender.pendingTopics, record.topic];
+        this.metadata.requestUpdateForNewTopics();
+      } else this.metadata.requestUpdate();
       this.sender.wakeup();
       this.scheduler.scheduleAt(w.deadlineMs, () => this.placeWaitingRecords());
       return sendId;
@@ -182,12 +186,13 @@ export class KafkaProducer {
   }
 
   private placeWaitingRecords(): void {
-    if (this.waiting.length === 0 || this.closed) return;
+    if (this.closed) return;
     const now = this.scheduler.now();
     const still: WaitingRecord[] = [];
+    const blocked = new Set<string>();
     for (const w of this.waiting.splice(0)) {
       const topic = w.record.topic;
-      if (this.metadata.view(topic) !== null && !still.some((x) => x.record.topic === topic)) this.place(w);
+      if (this.metadata.view(topic) !== null && !blocked.has(topic)) this.place(w);
       else if (now >= w.deadlineMs) {
         this.report({
           sendId: w.sendId,
@@ -198,10 +203,20 @@ export class KafkaProducer {
           error: 'UNKNOWN_TOPIC_OR_PARTITION',
           message: `Topic ${topic} not present in metadata after ${this.config.maxBlockMs} ms.`,
         });
-      } else still.push(w);
+      } else {
+        still.push(w);
+        blocked.add(topic);
+      }
     }
     this.waiting.push(...still);
-    this.sender.pendingTopics = [...new Set(this.waiting.map((x) => x.record.topic))];
+    this.waitingTopics.clear();
+    for (const t of blocked) this.waitingTopics.add(t);
+    // Keep asking about topics still waited for, and about any the application asked for that
+    // are still unknown (partitionsFor).
+    this.sender.pendingTopics = this.sender.pendingTopics.filter(
+      (t) => blocked.has(t) || this.metadata.view(t) === null,
+    );
+    for (const t of blocked) if (!this.sender.pendingTopics.includes(t)) this.sender.pendingTopics.push(t);
     if (still.length > 0) {
       this.metadata.requestUpdate();
       this.sender.wakeup();

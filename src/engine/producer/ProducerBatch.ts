@@ -92,8 +92,6 @@ export class ProducerBatch {
   attempts = 0;
   /** When the batch was last sent or created: retry.backoff.ms and linger.ms count from here. */
   lastAttemptMs: number;
-  /** True once the batch was sent at least once and came back for a retry. */
-  retry = false;
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;
   baseSequence = NO_SEQUENCE;

@@ -24,8 +24,6 @@ export interface TopicMetadata {
 
 export class ProducerMetadata {
   private readonly topics = new Map<string, TopicMetadata>();
-  /** Topics the last response said do not exist. */
-  private readonly unknownTopics = new Set<string>();
   private brokerIds: number[];
   needUpdate = true;
   lastRefreshMs = Number.NEGATIVE_INFINITY;
@@ -65,13 +63,9 @@ export class ProducerMetadata {
       this.brokerIds = [...new Set([...ids, ...this.brokerIds])].sort((a, b) => a - b);
     }
     for (const t of response.topics) {
-      if (t.errorCode === 'UNKNOWN_TOPIC_OR_PARTITION') {
-        // A broker that has not heard of a topic we know (it just restarted) is behind, not right.
-        if (!this.topics.has(t.name)) this.unknownTopics.add(t.name);
-        continue;
-      }
+      // UNKNOWN_TOPIC_OR_PARTITION for a topic we know comes from a broker that is behind (it
+      // just restarted): keep what we know. Records for a topic nobody knows keep waiting.
       if (t.errorCode !== 'NONE') continue;
-      this.unknownTopics.delete(t.name);
       const previous = this.topics.get(t.name);
       const parts: PartitionMetadata[] = [];
       for (const p of [...t.partitions].sort((a, b) => a.partitionIndex - b.partitionIndex)) {
@@ -97,10 +91,6 @@ export class ProducerMetadata {
     return this.topics.get(topic);
   }
 
-  isUnknownTopic(topic: string): boolean {
-    return this.unknownTopics.has(topic);
-  }
-
   private readonly views = new Map<string, TopicPartitionsView>();
 
   /** The partitioner's view of a topic, or null if the topic is not (yet) known. Cached until the next update. */
@@ -121,10 +111,6 @@ export class ProducerMetadata {
   leaderFor(topic: string, partition: number): number | null {
     const p = this.topics.get(topic)?.partitions[partition];
     return p && p.leaderId >= 0 ? p.leaderId : null;
-  }
-
-  leaderEpochFor(topic: string, partition: number): number {
-    return this.topics.get(topic)?.partitions[partition]?.leaderEpoch ?? -1;
   }
 
   /** Every topic the producer has metadata for (for the next Metadata request). */

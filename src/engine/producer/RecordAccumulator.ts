@@ -204,7 +204,6 @@ export class RecordAccumulator {
   reenqueue(batch: ProducerBatch, now: number): void {
     batch.attempts++;
     batch.lastAttemptMs = now;
-    batch.retry = true;
     batch.state = 'closed';
     const q = this.queue(batch.topic, batch.partition);
     if (!batch.hasSequence()) {

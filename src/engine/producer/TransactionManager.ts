@@ -98,10 +98,4 @@ export class TransactionManager {
   canRetryOutOfOrder(tp: string, batch: ProducerBatch): boolean {
     return batch.baseSequence !== this.lastAcked(tp) + 1;
   }
-
-  /** True once no batch of this producer is in flight anywhere. */
-  hasInflightBatches(): boolean {
-    for (const list of this.inflight.values()) if (list.length > 0) return true;
-    return false;
-  }
 }
