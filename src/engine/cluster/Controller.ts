@@ -153,6 +153,8 @@ export class Controller {
   private resign(): void {
     if (!this.active) return;
     this.active = false;
+    this.pendingLeaderAndIsr.clear();
+    this.pendingUpdateMetadata.clear();
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
     this.reassignments.clear();
@@ -173,6 +175,8 @@ export class Controller {
     this.incarnation++;
     this.watcher = this.makeWatcher();
     this.active = false;
+    this.pendingLeaderAndIsr.clear();
+    this.pendingUpdateMetadata.clear();
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
     this.reassignments.clear();
@@ -930,54 +934,67 @@ export class Controller {
     };
   }
 
-  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
-  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
-    const state = this.partitionState(topic, partition, v, isNew);
-    for (const b of state.replicas) {
-      if (!this.liveBrokers.has(b)) continue;
-      this.broker.send(b, {
-        api: 'LeaderAndIsr',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(b) ?? -1,
-        partitionStates: [state],
-        liveLeaders: v.leader >= 0 ? [v.leader] : [],
-      });
-    }
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], [[topic, partition]]);
-  }
+  /**
+   * Requests to brokers are batched like Kafka's ControllerBrokerRequestBatch: everything one
+   * controller event changes goes out as one LeaderAndIsr and one UpdateMetadata per broker,
+   * sent once the event (and anything else due at the same instant) has been handled.
+   */
+  private readonly pendingLeaderAndIsr = new Map<number, Map<string, LeaderAndIsrPartitionState>>();
+  private readonly pendingUpdateMetadata = new Map<
+    number,
+    { partitions: Map<string, [string, number]>; deleted: Set<string> }
+  >();
+  private flushScheduled = false;
 
-  private sendLeaderAndIsrForAll(brokers: number[]): void {
-    for (const b of brokers) {
-      if (!this.liveBrokers.has(b)) continue;
-      const states: LeaderAndIsrPartitionState[] = [];
-      for (const [topic, partition] of this.allPartitions()) {
-        if (!this.replicasOf(topic, partition).includes(b)) continue;
-        const v = this.readState(topic, partition);
-        if (v) states.push(this.partitionState(topic, partition, v));
-      }
-      if (states.length === 0) continue;
-      this.broker.send(b, {
-        api: 'LeaderAndIsr',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(b) ?? -1,
-        partitionStates: states,
-        liveLeaders: [...new Set(states.map((s) => s.leader).filter((l) => l >= 0))],
-      });
-    }
-  }
-
-  private sendUpdateMetadata(brokers: number[], partitions: [string, number][], deletedTopics: string[] = []): void {
-    if (!this.active) return;
-    const liveBrokers = [...this.liveBrokers.keys()].sort((a, b) => a - b).map((id) => this.brokerMetadata(id));
-    const partitionStates = partitions.flatMap(([topic, partition]) => {
-      const v = this.readState(topic, partition);
-      if (!v) return [];
-      const state = this.partitionState(topic, partition, v);
-      return [{ ...state, offlineReplicas: state.replicas.filter((r) => !this.liveBrokers.has(r)) }];
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const incarnation = this.incarnation;
+    this.services.scheduler.schedule(0, () => {
+      this.flushScheduled = false;
+      if (incarnation === this.incarnation) this.flushRequests();
     });
-    for (const b of brokers) {
+  }
+
+  private queueLeaderAndIsr(broker: number, state: LeaderAndIsrPartitionState): void {
+    let m = this.pendingLeaderAndIsr.get(broker);
+    if (!m) {
+      m = new Map();
+      this.pendingLeaderAndIsr.set(broker, m);
+    }
+    m.set(`${state.topicName}-${state.partitionIndex}`, state);
+    this.scheduleFlush();
+  }
+
+  private flushRequests(): void {
+    const leaderAndIsr = [...this.pendingLeaderAndIsr].sort((a, b) => a[0] - b[0]);
+    const updates = [...this.pendingUpdateMetadata].sort((a, b) => a[0] - b[0]);
+    this.pendingLeaderAndIsr.clear();
+    this.pendingUpdateMetadata.clear();
+    if (!this.active) return;
+    for (const [b, states] of leaderAndIsr) {
+      if (!this.liveBrokers.has(b)) continue;
+      const partitionStates = [...states.values()];
+      this.broker.send(b, {
+        api: 'LeaderAndIsr',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitionStates,
+        liveLeaders: [...new Set(partitionStates.map((x) => x.leader).filter((l) => l >= 0))].sort((x, y) => x - y),
+      });
+    }
+    if (updates.length === 0) return;
+    const liveBrokers = [...this.liveBrokers.keys()].sort((a, b) => a - b).map((id) => this.brokerMetadata(id));
+    for (const [b, u] of updates) {
+      if (!this.liveBrokers.has(b)) continue;
+      const partitionStates: (LeaderAndIsrPartitionState & { offlineReplicas: number[] })[] = [];
+      for (const [topic, partition] of u.partitions.values()) {
+        const v = this.readState(topic, partition);
+        if (!v) continue;
+        const state = this.partitionState(topic, partition, v);
+        partitionStates.push({ ...state, offlineReplicas: state.replicas.filter((r) => !this.liveBrokers.has(r)) });
+      }
       this.broker.send(b, {
         api: 'UpdateMetadata',
         controllerId: this.broker.id,
@@ -985,9 +1002,41 @@ export class Controller {
         brokerEpoch: this.liveBrokers.get(b) ?? -1,
         partitionStates,
         liveBrokers,
-        deletedTopics,
+        deletedTopics: [...u.deleted],
       });
     }
+  }
+
+  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
+  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
+    const state = this.partitionState(topic, partition, v, isNew);
+    for (const b of state.replicas) if (this.liveBrokers.has(b)) this.queueLeaderAndIsr(b, state);
+    this.sendUpdateMetadata([...this.liveBrokers.keys()], [[topic, partition]]);
+  }
+
+  private sendLeaderAndIsrForAll(brokers: number[]): void {
+    for (const b of brokers) {
+      if (!this.liveBrokers.has(b)) continue;
+      for (const [topic, partition] of this.allPartitions()) {
+        if (!this.replicasOf(topic, partition).includes(b)) continue;
+        const v = this.readState(topic, partition);
+        if (v) this.queueLeaderAndIsr(b, this.partitionState(topic, partition, v));
+      }
+    }
+  }
+
+  private sendUpdateMetadata(brokers: number[], partitions: [string, number][], deletedTopics: string[] = []): void {
+    if (!this.active) return;
+    for (const b of brokers) {
+      let u = this.pendingUpdateMetadata.get(b);
+      if (!u) {
+        u = { partitions: new Map(), deleted: new Set() };
+        this.pendingUpdateMetadata.set(b, u);
+      }
+      for (const [topic, partition] of partitions) u.partitions.set(`${topic}-${partition}`, [topic, partition]);
+      for (const t of deletedTopics) u.deleted.add(t);
+    }
+    this.scheduleFlush();
   }
 
   /** For the UI: the partitions this controller is moving. */
