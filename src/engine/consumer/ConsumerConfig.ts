@@ -32,6 +32,8 @@ export interface ConsumerConfig {
   'partition.assignment.strategy': AssignmentStrategy[];
   'request.timeout.ms': number;
   'retry.backoff.ms': number;
+  /** How long blocking calls (commitSync) keep retrying. */
+  'default.api.timeout.ms': number;
   /** How long partition leaders learned from metadata are trusted before a refresh. */
   'metadata.max.age.ms': number;
 }
@@ -56,6 +58,7 @@ export const CONSUMER_DEFAULTS: Readonly<ConsumerConfig> = {
   'request.timeout.ms': 30_000,
   'retry.backoff.ms': 100,
   'metadata.max.age.ms': 300_000,
+  'default.api.timeout.ms': 60_000,
 };
 
 function invalid(name: string, value: unknown, why: string): KafkaError {
@@ -98,6 +101,7 @@ export function consumerConfig(overrides: Record<string, unknown> = {}): Consume
       case 'request.timeout.ms':
       case 'retry.backoff.ms':
       case 'metadata.max.age.ms':
+      case 'default.api.timeout.ms':
       case 'fetch.min.bytes':
       case 'fetch.max.bytes':
       case 'max.partition.fetch.bytes':

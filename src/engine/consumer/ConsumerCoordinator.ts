@@ -190,6 +190,8 @@ export class ConsumerCoordinator {
       this.findingCoordinator = false;
       if (this.closed) return;
       if (r?.api !== 'FindCoordinator' || r.errorCode !== 'NONE') {
+        // retry.backoff.ms before the next lookup, however often poll() is called meanwhile.
+        this.nextLookupMs = this.now + this.ctx.config['retry.backoff.ms'];
         this.ctx.scheduler.schedule(this.ctx.config['retry.backoff.ms'], () => this.lookupCoordinator());
         return;
       }

@@ -20,6 +20,15 @@ export interface ConsumerRecord {
   value: Uint8Array | null;
 }
 
+/** Commit failures commitSync retries (Kafka's RetriableCommitFailedException causes). */
+const RETRIABLE_COMMIT_ERRORS = new Set([
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR',
+  'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
+]);
+
 export type ConsumerLifecycle = 'running' | 'closed' | 'crashed';
 
 /**
@@ -307,9 +316,38 @@ export class KafkaConsumer {
     return offsets ?? this.subscriptions.allConsumed();
   }
 
-  /** Commits (by default every position); the result completes when the coordinator answers. */
+  /**
+   * Commits (by default every position); the result completes when the coordinator answers.
+   * Like ConsumerCoordinator.commitOffsetsSync, retriable failures (the coordinator is loading,
+   * moved or unreachable) are retried after retry.backoff.ms until default.api.timeout.ms has
+   * passed (then REQUEST_TIMED_OUT, Kafka's TimeoutException); other errors end it at once.
+   */
   commitSync(offsets?: { topic: string; partition: number; offset: number }[]): CommitResult {
-    return this.commitAsync(offsets);
+    this.ensureOpen();
+    const deadline = this.ctx.scheduler.now() + this.config['default.api.timeout.ms'];
+    const result: CommitResult = { done: false, error: null };
+    const attempt = () => {
+      if (this.lifecycle !== 'running') {
+        result.done = true;
+        result.error = 'NETWORK_EXCEPTION';
+        return;
+      }
+      this.commitAsync(offsets, (error) => {
+        if (!RETRIABLE_COMMIT_ERRORS.has(error)) {
+          result.done = true;
+          result.error = error as CommitResult['error'];
+          return;
+        }
+        if (this.ctx.scheduler.now() + this.config['retry.backoff.ms'] >= deadline) {
+          result.done = true;
+          result.error = 'REQUEST_TIMED_OUT';
+          return;
+        }
+        this.ctx.scheduler.schedule(this.config['retry.backoff.ms'], attempt);
+      });
+    };
+    attempt();
+    return result;
   }
 
   commitAsync(
