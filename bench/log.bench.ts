@@ -11,6 +11,14 @@
  *      with the trace off (the plain path, target p99 <= 20 us) and on (what the UI asks for).
  *  (c) recovery throughput: LogSegment.recover over the same partition (CRC of every batch and
  *      index rebuild), MB/s.
+ *
+ * CPU time and wall time. The benchmark machine is shared (other test runs, two cores), so wall
+ * time says as much about the neighbours as about the code. Throughputs are therefore measured
+ * against both clocks: records per second of process CPU time (process.cpuUsage, user + system,
+ * which also counts V8's GC and compiler threads, so it never flatters us) and per second of wall
+ * time. The append target and the kafkajs ratio are judged on CPU time, for both sides; the wall
+ * figure is reported beside it. Latency is per operation, so the lookup p50/p99 stay wall-clock
+ * percentiles of individually timed lookups; the mean CPU time per lookup is reported with them.
  */
 import { createRequire } from 'node:module';
 import { ManualClock } from '../src/engine/Clock';
@@ -63,6 +71,45 @@ function hrMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
+/** Process CPU time (user + system, all threads) in milliseconds. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+interface Rate {
+  /** Operations per second of CPU time. */
+  cpu: number;
+  /** Operations per second of wall time. */
+  wall: number;
+}
+
+/**
+ * Runs `step` (which performs `opsPerStep` operations) until `cpuBudgetMs` of CPU time has been
+ * spent — or eight times that in wall time has passed, so a starved run still ends — and returns
+ * the rate against both clocks.
+ */
+async function measureRate(
+  step: () => unknown,
+  opsPerStep: number,
+  cpuBudgetMs: number,
+  awaitEach = false,
+): Promise<Rate> {
+  let ops = 0;
+  const wall0 = hrMs();
+  const cpu0 = cpuMs();
+  for (;;) {
+    for (let i = 0; i < 20; i++) {
+      if (awaitEach) await step();
+      else step();
+    }
+    ops += 20 * opsPerStep;
+    const wall = hrMs() - wall0;
+    const cpu = cpuMs() - cpu0;
+    if (cpu >= cpuBudgetMs || wall >= 8 * cpuBudgetMs) return { cpu: ops / (cpu / 1000), wall: ops / (wall / 1000) };
+  }
+}
+
 const suite: BenchSuite = {
   name: 'log',
   async run(report) {
@@ -78,13 +125,7 @@ const suite: BenchSuite = {
       if (log.logEndOffset >= 2_000_000) log = newLog();
     };
     for (let i = 0; i < 2000; i++) appendOnce(); // warm up
-    let batches = 0;
-    let start = hrMs();
-    while (hrMs() - start < 1500) {
-      for (let i = 0; i < 100; i++) appendOnce();
-      batches += 100;
-    }
-    const append = (batches * RECORDS_PER_BATCH) / ((hrMs() - start) / 1000);
+    const append = await measureRate(appendOnce, RECORDS_PER_BATCH, 1500);
 
     const keys = input.records.map((r) => Buffer.from(r.key as Uint8Array));
     const values = input.records.map((r) => Buffer.from(r.value as Uint8Array));
@@ -99,21 +140,22 @@ const suite: BenchSuite = {
         ),
       });
     for (let i = 0; i < 200; i++) await kafkajsEncode();
-    batches = 0;
-    start = hrMs();
-    while (hrMs() - start < 1500) {
-      await kafkajsEncode();
-      batches++;
-    }
-    const peer = (batches * RECORDS_PER_BATCH) / ((hrMs() - start) / 1000);
+    const peer = await measureRate(kafkajsEncode, RECORDS_PER_BATCH, 1500, true);
     report({
-      name: 'log append: encode + CRC + append + index (100 x 100 B)',
-      value: append,
+      name: 'log append: encode + CRC + append + index, per CPU second',
+      value: append.cpu,
       unit: 'records/s',
-      peer,
-      ratio: append / peer,
-      target: '>= 1,000,000 records/s and >= 3x kafkajs encode',
-      met: append >= 1_000_000 && append / peer >= 3,
+      peer: peer.cpu,
+      ratio: append.cpu / peer.cpu,
+      target: '>= 1,000,000 records/s and >= 3x kafkajs encode, on CPU time',
+      met: append.cpu >= 1_000_000 && append.cpu / peer.cpu >= 3,
+    });
+    report({
+      name: 'log append: the same, per wall second (shared machine)',
+      value: append.wall,
+      unit: 'records/s',
+      peer: peer.wall,
+      ratio: append.wall / peer.wall,
     });
 
     // (b) Lookup latency on a 1,000,000-record partition.
@@ -125,8 +167,9 @@ const suite: BenchSuite = {
     const targets = new Array<number>(N);
     for (let i = 0; i < N; i++) targets[i] = rng.nextInt(1_000_000);
     for (let i = 0; i < 20_000; i++) big.lookup(targets[i] as number, { trace: false }); // warm up
-    const measure = (trace: boolean, count: number): number[] => {
+    const measure = (trace: boolean, count: number): { sorted: number[]; cpuMicrosPerLookup: number } => {
       const times = new Array<number>(count);
+      const cpu0 = cpuMs();
       for (let i = 0; i < count; i++) {
         const t = targets[i] as number;
         const s = process.hrtime.bigint();
@@ -135,33 +178,43 @@ const suite: BenchSuite = {
         if (answer.record?.offset !== t) throw new Error(`lookup(${t}) found ${answer.record?.offset}`);
         times[i] = Number(e - s) / 1000;
       }
-      return times.sort((a, b) => a - b);
+      const cpuMicrosPerLookup = ((cpuMs() - cpu0) * 1000) / count;
+      return { sorted: times.sort((a, b) => a - b), cpuMicrosPerLookup };
     };
     const plain = measure(false, N);
-    const p99 = percentile(plain, 99);
+    const p99 = percentile(plain.sorted, 99);
+    const where = `${big.logSegments.length} segments, 1M records`;
+    report({ name: `lookup p50, trace off (${where})`, value: percentile(plain.sorted, 50), unit: 'us' });
     report({
-      name: `lookup p50, trace off (${big.logSegments.length} segments, 1M records)`,
-      value: percentile(plain, 50),
-      unit: 'us',
-    });
-    report({
-      name: `lookup p99, trace off (${big.logSegments.length} segments, 1M records)`,
+      name: `lookup p99, trace off (${where})`,
       value: p99,
       unit: 'us',
-      target: '<= 20 us',
+      target: '<= 20 us (wall clock)',
       met: p99 <= 20,
+    });
+    report({
+      name: 'lookup mean CPU time, trace off (incl. timing calls)',
+      value: plain.cpuMicrosPerLookup,
+      unit: 'us',
     });
     for (let i = 0; i < 5000; i++) big.lookup(targets[i] as number, { trace: true });
     const traced = measure(true, 50_000);
-    report({ name: 'lookup p50, trace on', value: percentile(traced, 50), unit: 'us' });
-    report({ name: 'lookup p99, trace on', value: percentile(traced, 99), unit: 'us' });
+    report({ name: 'lookup p50, trace on', value: percentile(traced.sorted, 50), unit: 'us' });
+    report({ name: 'lookup p99, trace on', value: percentile(traced.sorted, 99), unit: 'us' });
 
     // (c) Recovery throughput over the same partition's segments.
     const bytes = big.size;
-    start = hrMs();
+    const wall0 = hrMs();
+    const cpu0 = cpuMs();
     for (const seg of big.logSegments) seg.recover();
-    const secs = (hrMs() - start) / 1000;
-    report({ name: 'recovery: validate CRCs + rebuild indexes', value: bytes / 1e6 / secs, unit: 'MB/s' });
+    const wallSecs = (hrMs() - wall0) / 1000;
+    const cpuSecs = (cpuMs() - cpu0) / 1000;
+    report({
+      name: 'recovery: validate CRCs + rebuild indexes, per CPU second',
+      value: bytes / 1e6 / cpuSecs,
+      unit: 'MB/s',
+    });
+    report({ name: 'recovery: the same, per wall second', value: bytes / 1e6 / wallSecs, unit: 'MB/s' });
   },
 };
 
