@@ -315,3 +315,51 @@ describe('Cluster: seed 002', () => {
       expect([...b.replicaManager.partitions.values()].filter((p) => p.isLeader).length).toBeLessThanOrEqual(5);
   });
 });
+
+// apache/kafka core/src/test/scala/unit/kafka/admin/AddPartitionsTest.scala
+// (testReplicaPlacementAllServers, testReplicaPlacementPartialServers): brokers 0-3.
+describe('Cluster: adding partitions places them as Kafka does', () => {
+  function fourBrokers() {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({ clock: new ManualClock(0), seed: 1, emit: (e) => events.push(e) });
+    for (const id of [0, 1, 2, 3]) cluster.addBroker({ id });
+    cluster.tick(100);
+    return cluster;
+  }
+
+  it('testReplicaPlacementAllServers: {0: [2,3,0,1]} grown to 7 partitions', () => {
+    const cluster = fourBrokers();
+    cluster.createTopic({ name: 'new-topic3', assignment: [[2, 3, 0, 1]] });
+    cluster.tick(100);
+    cluster.createPartitions('new-topic3', 7);
+    cluster.tick(300);
+    const expected: [number, number[]][] = [
+      [2, [2, 3, 0, 1]],
+      [3, [3, 2, 0, 1]],
+      [0, [0, 3, 1, 2]],
+      [1, [1, 0, 2, 3]],
+      [2, [2, 3, 0, 1]],
+      [3, [3, 0, 1, 2]],
+      [0, [0, 1, 2, 3]],
+    ];
+    const a = cluster.assignment('new-topic3');
+    expected.forEach(([leader, set], p) => {
+      expect(cluster.partitionState('new-topic3', p)?.leader).toBe(leader);
+      expect([...(a[p] ?? [])].sort()).toEqual([...set].sort());
+    });
+  });
+
+  it('testReplicaPlacementPartialServers: {0: [1,2]} grown to 3 partitions', () => {
+    const cluster = fourBrokers();
+    cluster.createTopic({ name: 'new-topic2', assignment: [[1, 2]] });
+    cluster.tick(100);
+    cluster.createPartitions('new-topic2', 3);
+    cluster.tick(300);
+    expect(cluster.assignment('new-topic2')).toEqual([
+      [1, 2],
+      [2, 0],
+      [3, 1],
+    ]);
+    expect([0, 1, 2].map((p) => cluster.partitionState('new-topic2', p)?.leader)).toEqual([1, 2, 3]);
+  });
+});

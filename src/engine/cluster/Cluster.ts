@@ -373,7 +373,11 @@ export class Cluster {
       const brokers = live.map((id) => ({ id, rack: this.brokers.get(id)?.rack ?? undefined }));
       const leader0 = current[0]?.[0] ?? -1;
       const sorted = [...live].sort((a, b) => a - b);
-      const start = Math.max(0, sorted.indexOf(leader0));
+      // AdminZkClient.addPartitions: startIndex = the first broker whose id >= partition 0's leader.
+      const start = Math.max(
+        0,
+        sorted.findIndex((id) => id >= leader0),
+      );
       added = assignReplicasToBrokersWithSteps(brokers, totalCount - current.length, rf, {
         fixedStartIndex: start,
         startPartitionId: current.length,
