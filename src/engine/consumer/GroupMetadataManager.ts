@@ -717,7 +717,9 @@ export class GroupMetadataManager {
 
   private emitGeneration(group: ClassicGroup): void {
     const assignment: Record<string, TopicPartitionRef[]> = {};
+    const clientIds: Record<string, string> = {};
     for (const m of group.members.values()) {
+      clientIds[m.memberId] = m.clientId;
       let parts: TopicPartitionRef[] = [];
       try {
         if (m.assignment.length > 0) parts = fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions);
@@ -736,6 +738,7 @@ export class GroupMetadataManager {
       protocolName: group.protocolName,
       leader: group.leaderId,
       assignment,
+      clientIds,
       atMs: this.ctx.now(),
     });
   }

@@ -82,6 +82,8 @@ export type GroupEvent =
       leader: string | null;
       /** memberId -> partitions, sorted; every member present. */
       assignment: Record<string, TopicPartitionRef[]>;
+      /** memberId -> client.id (the consumer's node on the network), to draw each member. */
+      clientIds: Record<string, string>;
       atMs: number;
     }
   | {
