@@ -349,6 +349,13 @@ describe('Cluster: adding partitions places them as Kafka does', () => {
     });
   });
 
+  it('testWrongReplicaCount: an explicit assignment must keep the replication factor', () => {
+    const cluster = fourBrokers();
+    cluster.createTopic({ name: 'new-topic1', assignment: [[0, 1]] });
+    expect(() => cluster.createPartitions('new-topic1', 2, [[0, 1, 2]])).toThrow(/INVALID_REPLICA_ASSIGNMENT/);
+    expect(cluster.assignment('new-topic1').length).toBe(1);
+  });
+
   it('testReplicaPlacementPartialServers: {0: [1,2]} grown to 3 partitions', () => {
     const cluster = fourBrokers();
     cluster.createTopic({ name: 'new-topic2', assignment: [[1, 2]] });

@@ -361,6 +361,14 @@ export class Cluster {
       if (assignment.length !== totalCount - current.length)
         throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'Assignment must list exactly the new partitions.', {});
       added = validateAssignment(assignment, new Set(this.brokers.keys()));
+      if (added.some((r) => r.length !== rf))
+        throw new KafkaError(
+          'INVALID_REPLICA_ASSIGNMENT',
+          `Inconsistent replication factor between partitions, partition 0 has ${rf}.`,
+          {
+            topic,
+          },
+        );
     } else {
       const live = this.liveBrokerIds();
       if (rf > live.length)
