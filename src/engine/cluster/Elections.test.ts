@@ -191,3 +191,30 @@ describe('KIP-101 scenario 1', () => {
     expect(events.some((e) => e.type === 'replicaTruncated' && e.broker === 2)).toBe(false);
   });
 });
+
+describe('controlled shutdown', () => {
+  it('retries while a partition has nowhere to go, then stops anyway (controlled.shutdown.max.retries)', () => {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({
+      clock: new ManualClock(0),
+      seed: 2,
+      emit: (e) => events.push(e),
+      brokerConfig: { 'controlled.shutdown.max.retries': 2, 'controlled.shutdown.retry.backoff.ms': 1000 },
+    });
+    cluster.addBroker({ id: 1 });
+    cluster.addBroker({ id: 2 });
+    cluster.tick(200);
+    cluster.createTopic({ name: 'solo', assignment: [[2]] });
+    cluster.tick(200);
+    cluster.stopBroker(2);
+    cluster.tick(500);
+    expect(cluster.broker(2).state).toBe('shuttingDown');
+    cluster.tick(5000);
+    const attempts = events.filter((e) => e.type === 'controlledShutdown' && e.broker === 2);
+    expect(attempts.length).toBe(3); // the first try and two retries
+    expect(attempts.every((e) => e.type === 'controlledShutdown' && e.remaining === 1)).toBe(true);
+    expect(cluster.broker(2).state).toBe('down');
+    cluster.tick(500);
+    expect(cluster.partitionState('solo', 0)?.leader).toBe(-1);
+  });
+});
