@@ -14,6 +14,7 @@
  * group machinery's own cost.
  */
 import type { ClassicGroup } from '../src/engine/consumer/ClassicGroup';
+import { facadeBed } from '../src/engine/consumer/facadeTesting';
 import { GroupTestBed } from '../src/engine/consumer/GroupTestBed';
 import type { KafkaConsumer } from '../src/engine/consumer/KafkaConsumer';
 import { type BenchSuite, percentile } from './harness';
@@ -81,6 +82,55 @@ function once(): { formation: Measured; rebalance: Measured } {
   return { formation, rebalance };
 }
 
+/**
+ * Coordinator failover on the real cluster, through the Engine facade: three brokers, a
+ * 10-member group on a 20-partition topic, `zookeeper.session.timeout.ms` 6 s. The coordinator's
+ * broker is killed; measured until every member is STABLE again talking to the new coordinator
+ * (the controller's election, the new leader's load of the offsets partition, FindCoordinator
+ * and heartbeats): simulated time and engine CPU.
+ */
+function failover(seed: number): { cpuMs: number; simulatedMs: number; sameGeneration: boolean } {
+  const bed = facadeBed({ seed, topicPartitions: 20 });
+  const consumers: KafkaConsumer[] = [];
+  for (let i = 0; i < 10; i++) {
+    const c = bed.e.groups.createConsumer(`c${i}`, { 'group.id': 'bench' });
+    c.subscribe(['orders']);
+    consumers.push(c);
+    const loop = () => {
+      if (c.lifecycle !== 'running') return;
+      c.poll();
+      bed.e.cluster.scheduler.schedule(100, loop);
+    };
+    bed.e.cluster.scheduler.schedule(0, loop);
+  }
+  bed.e.tick(15_000);
+  const before = bed.group('bench')?.generationId;
+  const old = bed.coordinatorOf('bench') as number;
+  bed.e.killBroker(old);
+  const start = bed.e.now();
+  let cpuNs = 0n;
+  const settled = () => {
+    const now = bed.coordinatorOf('bench');
+    return (
+      now !== null &&
+      now !== old &&
+      bed.e.groups.coordinators.get(now)?.shardFor('bench')?.loaded === true &&
+      consumers.every((c) => c.coordinator?.coordinator === now && c.coordinator.state === 'STABLE')
+    );
+  };
+  while (!settled()) {
+    if (bed.e.now() - start > 120_000) throw new Error('failover did not finish');
+    const t0 = process.hrtime.bigint();
+    bed.e.tick(10);
+    cpuNs += process.hrtime.bigint() - t0;
+  }
+  return {
+    cpuMs: Number(cpuNs) / 1e6,
+    simulatedMs: bed.e.now() - start,
+    sameGeneration: bed.group('bench')?.generationId === before,
+  };
+}
+
 function median(xs: number[]): number {
   return percentile(
     [...xs].sort((a, b) => a - b),
@@ -104,6 +154,19 @@ const suite: BenchSuite = {
       report({ name: `${label}: scheduler tasks`, value: median(ms.map((m) => m.tasks)), unit: 'tasks' });
       report({ name: `${label}: messages delivered`, value: median(ms.map((m) => m.messages)), unit: 'messages' });
     }
+    const fo = [1, 2, 3].map(failover);
+    const label = 'coordinator failover (broker killed, 10 members, engine facade)';
+    report({
+      name: `${label}: simulated time to STABLE on the new coordinator`,
+      value: median(fo.map((f) => f.simulatedMs)),
+      unit: 'ms (simulated)',
+    });
+    report({ name: `${label}: engine CPU`, value: median(fo.map((f) => f.cpuMs)), unit: 'ms' });
+    report({
+      name: `${label}: runs keeping their generation`,
+      value: fo.filter((f) => f.sameGeneration).length,
+      unit: `of ${fo.length}`,
+    });
   },
 };
 
