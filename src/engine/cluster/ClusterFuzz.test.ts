@@ -15,10 +15,10 @@ import { makeBatch } from './testing';
  * leader's log at the offset it was acknowledged with, and every in-sync replica holds the same
  * records below the high watermark. A failing seed is in the test name, to replay.
  *
- * GLASSBOX_CLUSTER_FUZZ=<n> runs n seeds (default 6).
+ * GLASSBOX_CLUSTER_FUZZ=<n> runs n seeds (default 5).
  */
 const SEEDS = Number(
-  (globalThis as { process?: { env?: Record<string, string> } }).process?.env?.GLASSBOX_CLUSTER_FUZZ ?? 12,
+  (globalThis as { process?: { env?: Record<string, string> } }).process?.env?.GLASSBOX_CLUSTER_FUZZ ?? 5,
 );
 const BROKERS = [1, 2, 3, 4];
 const PARTITIONS = 3;
