@@ -453,3 +453,25 @@ describe('Engine: request handlers', () => {
     expect(epochs?.topics[0]?.partitions[0]).toMatchObject({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
   });
 });
+
+describe('Engine: ListOffsets by timestamp', () => {
+  it('finds the first committed record at or after a timestamp (the time index)', () => {
+    const { e, client } = engine(1);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 1 });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a', 'b'], { timestamp: 1000 }), 1);
+    client.produce(1, 't', 0, makeBatch(['c'], { timestamp: 5000 }), 1);
+    const ask = (timestamp: number) =>
+      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'ListOffsets' }>>(1, {
+        api: 'ListOffsets',
+        replicaId: -1,
+        isolationLevel: 0,
+        topics: [{ name: 't', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp }] }],
+      })?.topics[0]?.partitions[0];
+    expect(ask(3000)).toMatchObject({ errorCode: 'NONE', offset: 2, timestamp: 5000 });
+    expect(ask(0)).toMatchObject({ offset: 0, timestamp: 1000 });
+    expect(ask(9000)).toMatchObject({ offset: -1, timestamp: -1 });
+    expect(ask(-2)).toMatchObject({ offset: 0 });
+    expect(ask(-1)).toMatchObject({ offset: 3 });
+  });
+});

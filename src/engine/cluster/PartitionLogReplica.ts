@@ -116,6 +116,11 @@ export class PartitionLogReplica implements ReplicaLog {
     this.log.deleteOldSegments(now);
   }
 
+  offsetForTimestamp(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null {
+    const { answer } = this.log.lookupByTimestamp(timestamp, { trace: false });
+    return answer ? { offset: answer.offset, timestamp: answer.timestamp, leaderEpoch: answer.leaderEpoch } : null;
+  }
+
   updateConfig(config: TopicConfig): void {
     this.log.updateConfig(logConfigOf(config) as unknown as LogConfigInput);
   }

@@ -71,6 +71,8 @@ export interface ReplicaLog {
   /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
   deleteOldSegments?(now: number): void;
   updateConfig?(config: import('./TopicConfig').TopicConfig): void;
+  /** Kafka's fetchOffsetByTimestamp: the first record with timestamp >= ts (null when none). */
+  offsetForTimestamp?(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null;
 }
 
 /**

@@ -873,8 +873,19 @@ export class ReplicaManager {
           if (lp.timestamp === EARLIEST_TIMESTAMP) offset = p.log.logStartOffset();
           else if (lp.timestamp === LATEST_TIMESTAMP) offset = consumer ? p.highWatermark : p.logEndOffset();
           else {
-            // First offset whose batch maxTimestamp >= the target, among committed records.
+            // First offset whose timestamp >= the target, among committed records.
             const limit = consumer ? p.highWatermark : p.logEndOffset();
+            const exact = p.log.offsetForTimestamp?.(lp.timestamp);
+            if (exact !== undefined) {
+              const found = exact !== null && exact.offset < limit;
+              return {
+                partitionIndex: lp.partitionIndex,
+                errorCode: 'NONE' as ErrorCode,
+                timestamp: found ? exact.timestamp : -1,
+                offset: found ? exact.offset : -1,
+                leaderEpoch: found ? (exact.leaderEpoch ?? -1) : -1,
+              };
+            }
             const hit = p.log.batchHeaders().find((h) => h.maxTimestamp >= lp.timestamp && h.baseOffset < limit);
             if (!hit)
               return {
