@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FacadeWorld } from './facadeTesting';
 import { GroupTestBed } from './GroupTestBed';
 import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
 
@@ -20,27 +21,34 @@ const CONFIG = {
   'session.timeout.ms': 10_000,
 };
 
-function world(partitions: number, perPartition: number): GroupTestBed {
+type World = GroupTestBed | FacadeWorld;
+
+/** The same scenarios on the group test bed and, end to end, on the engine's real cluster. */
+const WORLDS = ['test bed', 'engine'] as const;
+
+function makeWorld(kind: (typeof WORLDS)[number], partitions: number, perPartition: number): World {
+  const values = (p: number) => Array.from({ length: perPartition }, (_, i) => `p${p}-${i}`);
+  if (kind === 'engine') {
+    const w = new FacadeWorld('events', partitions, {
+      groupCoordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
+    });
+    for (let p = 0; p < partitions; p++) w.bed.produce('events', p, values(p));
+    return w;
+  }
   const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 } });
   bed.port.createTopic('events', partitions, 3);
-  for (let p = 0; p < partitions; p++) {
-    bed.port.produce(
-      'events',
-      p,
-      Array.from({ length: perPartition }, (_, i) => `p${p}-${i}`),
-    );
-  }
+  for (let p = 0; p < partitions; p++) bed.port.produce('events', p, values(p));
   return bed;
 }
 
 /** Polls (every 10 ms of simulated time) until a non-empty batch comes back. */
-function nextBatch(bed: GroupTestBed, c: KafkaConsumer): ConsumerRecord[] {
+function nextBatch(bed: World, c: KafkaConsumer): ConsumerRecord[] {
   let batch: ConsumerRecord[] = [];
   bed.runUntil(() => (batch = c.poll()).length > 0, 60_000);
   return batch;
 }
 
-function commitAndWait(bed: GroupTestBed, c: KafkaConsumer): void {
+function commitAndWait(bed: World, c: KafkaConsumer): void {
   const r = c.commitSync();
   expect(bed.runUntil(() => r.done)).toBe(true);
   expect(r.error).toBe('NONE');
@@ -58,7 +66,8 @@ function tally(processed: string[]) {
 
 const id = (r: ConsumerRecord) => `${r.partition}:${r.offset}`;
 
-describe('delivery semantics', () => {
+describe.each(WORLDS)('delivery semantics (%s)', (kind) => {
+  const world = (partitions: number, perPartition: number) => makeWorld(kind, partitions, perPartition);
   it('case 1: commit after processing, crash before the commit -> exactly the uncommitted batch is duplicated', () => {
     const bed = world(1, 100);
     const processed: string[] = [];

@@ -4,6 +4,8 @@ import { Engine, type EngineEvent, type EngineOptions } from '../engine';
 import type { Store } from '../Store';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import type { GroupEvent } from './groupEvents';
+import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
 
 /**
  * Helpers for consumer-group tests that go through the Engine facade: an in-memory Store (the
@@ -95,4 +97,64 @@ export function facadeBed(
     },
   };
   return bed;
+}
+
+/**
+ * The GroupTestBed's driving surface over a real engine (brokers, replication, __consumer_offsets),
+ * so scenario tests written for the test bed run unchanged end to end through the facade.
+ */
+export class FacadeWorld {
+  readonly bed: FacadeBed;
+  private readonly loops = new Map<string, { stop: boolean }>();
+
+  constructor(topic: string, partitions: number, options: Parameters<typeof facadeBed>[0] = {}) {
+    this.bed = facadeBed(options);
+    this.bed.e.createTopic({ name: topic, partitions, replicationFactor: 3 });
+    this.bed.e.tick(200);
+  }
+
+  get groups() {
+    return this.bed.e.groups;
+  }
+
+  now(): number {
+    return this.bed.e.now();
+  }
+
+  run(ms: number): void {
+    this.bed.e.tick(ms);
+  }
+
+  runUntil(pred: () => boolean, maxMs = 120_000, stepMs = 10): boolean {
+    for (let t = 0; t <= maxMs; t += stepMs) {
+      if (pred()) return true;
+      this.run(stepMs);
+    }
+    return pred();
+  }
+
+  consumer(id: string, config: Record<string, unknown>): KafkaConsumer {
+    return this.groups.createConsumer(id, { 'client.id': id, ...config });
+  }
+
+  pollEvery(consumer: KafkaConsumer, everyMs: number, process: (records: ConsumerRecord[]) => void = () => {}): void {
+    const loop = { stop: false };
+    this.loops.set(consumer.clientId, loop);
+    const scheduler = this.bed.e.cluster.scheduler;
+    const tick = () => {
+      if (loop.stop || consumer.lifecycle !== 'running') return;
+      process(consumer.poll());
+      scheduler.schedule(everyMs, tick);
+    };
+    scheduler.schedule(0, tick);
+  }
+
+  stopPolling(consumer: KafkaConsumer): void {
+    const loop = this.loops.get(consumer.clientId);
+    if (loop) loop.stop = true;
+  }
+
+  ofType<T extends GroupEvent['type']>(type: T): Extract<GroupEvent, { type: T }>[] {
+    return this.bed.events.filter((e): e is Extract<GroupEvent, { type: T }> => e.type === type);
+  }
 }
