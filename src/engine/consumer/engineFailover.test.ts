@@ -259,6 +259,55 @@ describe('Engine: consumer groups across broker failures', () => {
     expectNoLoss(bed, seen);
   });
 
+  it('isolating the coordinator: heartbeats to it time out, members rediscover the coordinator and keep their generation', () => {
+    const bed = facadeBed({ seed: 17 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(3_000);
+    const generation = bed.group('shop')?.generationId;
+    const old = bed.coordinatorOf('shop') as number;
+    const mark = bed.events.length;
+    bed.e.isolateBroker(old);
+    // request.timeout.ms (30 s) passes before the heartbeat is given up on.
+    bed.e.tick(45_000);
+    const ev = eventsSince(bed.events, mark);
+    const now = bed.coordinatorOf('shop') as number;
+    expect(now).not.toBe(old);
+    expect(
+      ev.some(
+        (x) =>
+          x.type === 'groupRequestFailed' && x.api === 'Heartbeat' && x.toBroker === old && x.reason === 'timedOut',
+      ),
+    ).toBe(true);
+    // The isolated broker gave its coordinator state up; the new leader loaded the group.
+    expect(ev.some((x) => x.type === 'coordinatorUnloaded' && x.broker === old)).toBe(true);
+    expect(ev.some((x) => x.type === 'coordinatorLoaded' && x.broker === now && x.groups.includes('shop'))).toBe(true);
+    expect(consumers.map((c) => c.coordinator?.coordinator)).toEqual([now, now]);
+    expect(bed.group('shop')?.generationId).toBe(generation);
+    produceRound(bed, 2);
+    bed.e.tick(5_000);
+    expectNoLoss(bed, seen);
+    // Healing the old broker changes nothing for the group.
+    bed.e.healBroker(old);
+    bed.e.tick(20_000);
+    expect(bed.group('shop')?.generationId).toBe(generation);
+  });
+
+  it('a subscribed topic gaining partitions: the leader notices and the group rebalances onto them', () => {
+    const bed = facadeBed({ seed: 23 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
+    stableGroup(bed, consumers);
+    const generation = bed.group('shop')?.generationId as number;
+    bed.e.createPartitions('orders', 6);
+    bed.e.tick(10_000);
+    expect(bed.group('shop')?.generationId).toBe(generation + 1);
+    const owned = consumers.flatMap((c) => c.assignment().map((tp) => tp.partition)).sort();
+    expect(owned).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   it('an unrelated broker dying leaves the generation of a group whose coordinator stays put unchanged', () => {
     const bed = facadeBed({ seed: 21 });
     const seen: Seen = new Map();
