@@ -169,6 +169,7 @@ export class CoordinationStore {
           atMs: now,
         });
         this.removeSessionState(s.id, 'sessionExpired');
+        this.sessions.delete(s.id); // a dead session is gone for good (ids are never reused)
       }
     }
     return expired;
@@ -181,6 +182,7 @@ export class CoordinationStore {
     s.state = 'closed';
     this.emit({ type: 'sessionClosed', sessionId: id, owner: s.owner, atMs: this.scheduler.now() });
     this.removeSessionState(id, 'sessionClosed');
+    this.sessions.delete(id);
   }
 
   liveSessions(): Session[] {
