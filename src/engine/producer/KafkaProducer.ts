@@ -130,8 +130,8 @@ export class KafkaProducer {
       });
       return sendId;
     }
-    const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
     if (this.metadata.view(record.topic) === null || this.waitingTopics.has(record.topic)) {
+      const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
       // No metadata yet (or records before us still wait for it): wait, keeping send order.
       this.waiting.push(w);
       this.waitingTopics.add(record.topic);
@@ -144,13 +144,12 @@ export class KafkaProducer {
       this.scheduler.scheduleAt(w.deadlineMs, () => this.placeWaitingRecords());
       return sendId;
     }
-    this.place(w);
+    this.place(sendId, record, timestamp);
     return sendId;
   }
 
   /** Partitions and appends one record (KafkaProducer.doSend). */
-  private place(w: WaitingRecord): void {
-    const { record, sendId, timestamp } = w;
+  private place(sendId: number, record: ProducerRecord, timestamp: number): void {
     const view = this.metadata.view(record.topic);
     if (!view) throw new Error('place() without metadata');
     let choice: PartitionChoice;
@@ -192,7 +191,7 @@ export class KafkaProducer {
     const blocked = new Set<string>();
     for (const w of this.waiting.splice(0)) {
       const topic = w.record.topic;
-      if (this.metadata.view(topic) !== null && !blocked.has(topic)) this.place(w);
+      if (this.metadata.view(topic) !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp);
       else if (now >= w.deadlineMs) {
         this.report({
           sendId: w.sendId,
