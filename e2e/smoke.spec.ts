@@ -5,6 +5,7 @@ test('the page loads without console errors and lists the demo log segment files
   const partition = app.partition('orders', 0);
   await expect(partition).toBeVisible();
   // Real Kafka file names: the 20-digit zero-padded base offset, and all three files of a segment.
+  await page.getByTestId('files-orders-0').click();
   const files = partition.getByTestId('segment-file');
   await expect(files.filter({ hasText: '00000000000000000000.log' })).toHaveCount(1);
   await expect(files.filter({ hasText: '00000000000000000000.index' })).toHaveCount(1);

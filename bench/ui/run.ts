@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * `npm run bench:ui`: the browser-side benchmark, in real Chromium against the production build.
  *
@@ -72,28 +71,50 @@ async function waitForServer(url: string, ms: number): Promise<void> {
   throw new Error(`the preview server did not answer at ${url}`);
 }
 
-/** Navigation start -> first record cell in the DOM, measured inside the page. */
-async function firstMeaningfulRender(page: Page, url: string): Promise<number> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __firstRecordAt?: number };
-    const check = () => {
-      if (w.__firstRecordAt === undefined && document.querySelector('[data-testid^="record-"]')) {
-        w.__firstRecordAt = performance.now();
+// Scripts that run in the page are plain strings: tsx would wrap named functions in a helper
+// (__name) that does not exist in the page.
+const FIRST_RECORD_WATCH = `
+  (() => {
+    const observer = new MutationObserver(() => {
+      if (window.__firstRecordAt === undefined && document.querySelector('[data-testid^="record-orders-"]')) {
+        window.__firstRecordAt = performance.now();
         observer.disconnect();
       }
-    };
-    const observer = new MutationObserver(check);
+    });
     observer.observe(document, { childList: true, subtree: true });
-  });
+  })();
+`;
+
+const COUNT_FRAMES = `
+  new Promise((resolve) => {
+    let frames = 0;
+    let longest = 0;
+    const start = performance.now();
+    let last = start;
+    const tick = (t) => {
+      frames++;
+      longest = Math.max(longest, t - last);
+      last = t;
+      if (t - start < 5000) requestAnimationFrame(tick);
+      else resolve({ frames, ms: t - start, longest });
+    };
+    requestAnimationFrame(tick);
+  })
+`;
+
+const TOTAL_LEO = `
+  [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
+    (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
+    0,
+  )
+`;
+
+/** Navigation start -> first record cell in the DOM, measured inside the page. */
+async function firstMeaningfulRender(page: Page, url: string): Promise<number> {
+  await page.addInitScript({ content: FIRST_RECORD_WATCH });
   await page.goto(url);
-  await page.waitForFunction(
-    () => (window as unknown as { __firstRecordAt?: number }).__firstRecordAt !== undefined,
-    null,
-    {
-      timeout: 30_000,
-    },
-  );
-  return page.evaluate(() => (window as unknown as { __firstRecordAt: number }).__firstRecordAt);
+  await page.waitForFunction('window.__firstRecordAt !== undefined', null, { timeout: 60_000 });
+  return (await page.evaluate('window.__firstRecordAt')) as number;
 }
 
 async function main(): Promise<void> {
@@ -153,23 +174,7 @@ async function main(): Promise<void> {
     await page.getByTestId('producer-send-n').click();
     await page.waitForTimeout(1000);
     const leoStart = await totalLeo(page);
-    const sample = await page.evaluate(
-      () =>
-        new Promise<{ frames: number; ms: number; longest: number }>((resolve) => {
-          let frames = 0;
-          let longest = 0;
-          const start = performance.now();
-          let last = start;
-          const tick = (t: number) => {
-            frames++;
-            longest = Math.max(longest, t - last);
-            last = t;
-            if (t - start < 5000) requestAnimationFrame(tick);
-            else resolve({ frames, ms: t - start, longest });
-          };
-          requestAnimationFrame(tick);
-        }),
-    );
+    const sample = (await page.evaluate(COUNT_FRAMES)) as { frames: number; ms: number; longest: number };
     const leoEnd = await totalLeo(page);
     const fps = (sample.frames / sample.ms) * 1000;
     report({
@@ -194,12 +199,7 @@ async function main(): Promise<void> {
 }
 
 async function totalLeo(page: Page): Promise<number> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
-      (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
-      0,
-    ),
-  );
+  return (await page.evaluate(TOTAL_LEO)) as number;
 }
 
 await main();

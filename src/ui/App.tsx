@@ -28,7 +28,9 @@ export function App({ session }: { session: Session }) {
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">
             <TopicPartitions session={session} />
-            <PlaneBoard session={session} />
+            <div className="plane-section">
+              <PlaneBoard session={session} />
+            </div>
           </main>
           <SidePanel session={session} />
         </div>

@@ -61,6 +61,8 @@ const JOB_SLICE_MS = 12;
 const MAX_JOB_RATE = 50_000;
 /** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
 const JOB_TICK_MS = 5;
+/** Real milliseconds between two redraws of the partition logs. */
+const VIEW_EVERY_MS = 50;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
 
@@ -107,6 +109,7 @@ export class EngineHost {
   private storage: StorageStatus = { kind: 'memory', error: null };
   private readonly lock = new OwnershipLock();
   private lastSignature = '';
+  private lastViewAt = -Infinity;
   private sentWindows = new Map<string, string>();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
@@ -118,6 +121,10 @@ export class EngineHost {
   private lastMeta = '';
   private lastMetaAt = 0;
   private recovery: RecoveryView[] = [];
+  /** The record whose journey the producer panel shows: its events always reach the page. */
+  private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
+  /** True while the page shows the accumulator (then every producer event is sent). */
+  private wantAllEvents = false;
 
   constructor(private readonly notify: (n: WorkerNotice) => void) {}
 
@@ -145,7 +152,10 @@ export class EngineHost {
     produce: (args) => {
       const r = this.running();
       const headers = args.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
+      // The journey is set before send(): the partitioner's events fire inside it.
+      this.journey = { producer: r.producer.clientId, sendId: r.producer.nextSendId, batchId: null };
       const sent = r.producer.send(args.topic, utf8(args.key), utf8(args.value), headers);
+      this.journey.sendId = sent.sendId;
       return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
     },
     produceMany: (args) => this.startProduceJob(args),
@@ -389,14 +399,26 @@ export class EngineHost {
   private frame(args: FrameArgs): FrameResult {
     const r = this.run;
     if (!r || this.stopped) return { nowMs: 0, view: null, windows: [], events: [], droppedEvents: 0, jobs: [] };
+    this.wantAllEvents = args.accumulator === true;
     if (args.advanceMs > 0) r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
-    const signature = r.data.signature();
-    const changed = signature !== this.lastSignature;
-    this.lastSignature = signature;
+    // The partition logs are redrawn at most VIEW_EVERY_MS apart (a window the page has just
+    // asked for goes at once): a producer at thousands of records per second changes them every
+    // frame, and numbers that change 60 times a second cannot be read anyway.
+    const realNow = performance.now();
+    const due = realNow - this.lastViewAt >= VIEW_EVERY_MS;
+    let changed = false;
+    if (due) {
+      const signature = r.data.signature();
+      changed = signature !== this.lastSignature;
+      this.lastSignature = signature;
+      if (changed) this.lastViewAt = realNow;
+    }
     const windows: RecordWindow[] = [];
     for (const req of args.windows) {
+      const newRequest = !this.sentWindows.get(`${req.topic}-${req.partition}`)?.startsWith(JSON.stringify(req));
+      if (!due && !newRequest) continue;
       const key = `${req.topic}-${req.partition}`;
       const replica = r.data.replica(req.topic, req.partition);
       if (!replica) continue;
@@ -450,12 +472,42 @@ export class EngineHost {
     }
   }
 
+  /**
+   * Keeps an event for the next frame when the page can use it: everything while the accumulator
+   * view is open (it prints the sender's log), otherwise only the journey of the last record sent
+   * from the panel. A bulk job's tens of thousands of events per second never cross to the page.
+   */
   pushEvent(e: UiEvent): void {
+    if (!this.wantAllEvents && !this.onJourney(e)) return;
     if (this.events.length >= MAX_EVENTS_PER_FRAME) {
       this.events.shift();
       this.droppedEvents++;
     }
     this.events.push(e);
+  }
+
+  private onJourney(e: UiEvent): boolean {
+    const j = this.journey;
+    if (!j || !('producer' in e) || e.producer !== j.producer) return false;
+    switch (e.type) {
+      case 'recordPartitioned':
+      case 'recordWaitingForMetadata':
+        return e.sendId === j.sendId;
+      case 'recordAppended':
+        if (e.sendId === j.sendId) j.batchId = e.batchId;
+        return e.sendId === j.sendId || (j.batchId !== null && e.batchId === j.batchId);
+      case 'batchSealed':
+      case 'batchRetried':
+        return e.batchId === j.batchId;
+      case 'produceRequestSent':
+        return e.batches.some((b) => b.batchId === j.batchId);
+      case 'produceResponseReceived':
+        return e.partitions.some((b) => b.batchId === j.batchId);
+      case 'deliveryReport':
+        return e.report.sendId === j.sendId;
+      default:
+        return false;
+    }
   }
 
   private view(): ClusterView {

@@ -21,6 +21,8 @@ export class PanelProducer {
   private lastChoice: { sendId: number; choice: PartitionChoice } | null = null;
   acked = 0;
   failed = 0;
+  /** The last send id handed out by the current producer. */
+  private sent = 0;
 
   constructor(
     private readonly cluster: Cluster,
@@ -79,6 +81,7 @@ export class PanelProducer {
     }
     this.producer.close();
     this.producer = created;
+    this.sent = 0;
   }
 
   /** Sends one record; returns its send id and, if the partitioner ran at once, its choice. */
@@ -90,6 +93,7 @@ export class PanelProducer {
   ) {
     this.lastChoice = null;
     const sendId = this.producer.send({ topic, key, value, headers });
+    this.sent = sendId;
     return { sendId, choice: this.choiceFor(sendId), clientId: this.producer.clientId };
   }
 
@@ -106,6 +110,11 @@ export class PanelProducer {
 
   accumulator() {
     return this.producer.accumulatorSnapshot();
+  }
+
+  /** The send id the next send() will get (KafkaProducer numbers sends from 1, in order). */
+  get nextSendId(): number {
+    return this.sent + 1;
   }
 
   get clientId(): string {

@@ -361,7 +361,12 @@ export interface PartitionView {
   /** The broker whose replica is shown (the leader), and the in-sync replicas. */
   leader?: number;
   isr?: number[];
+  /**
+   * The segments, oldest first. A log with more than MAX_DRAWN_SEGMENTS sends its first and last
+   * ones and an even sample of the rest (the overview cannot draw more); `segmentCount` is the total.
+   */
   segments: SegmentView[];
+  segmentCount: number;
 }
 
 export interface SegmentView {

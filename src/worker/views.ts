@@ -47,6 +47,21 @@ export function bytesToText(bytes: Uint8Array | null, max = 200): string | null 
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/** The most segments a partition view carries (a million-record log has thousands). */
+export const MAX_DRAWN_SEGMENTS = 240;
+
+/** The first 20, the last 120 and an even sample in between, when there are too many to draw. */
+function sampleSegments<T>(all: T[]): T[] {
+  if (all.length <= MAX_DRAWN_SEGMENTS) return all;
+  const head = 20;
+  const tail = 120;
+  const middle = all.slice(head, all.length - tail);
+  const want = MAX_DRAWN_SEGMENTS - head - tail;
+  const step = middle.length / want;
+  const sampled = Array.from({ length: want }, (_, i) => middle[Math.floor(i * step)] as T);
+  return [...all.slice(0, head), ...sampled, ...all.slice(all.length - tail)];
+}
+
 /** One partition drawn from a replica's log; `highWatermark` comes from the leader's Partition. */
 export function partitionView(
   topic: string,
@@ -54,7 +69,8 @@ export function partitionView(
   log: PartitionLog,
   highWatermark = log.highWatermark,
 ): PartitionView {
-  const infos = log.segmentInfos();
+  const infos = sampleSegments(log.segmentInfos());
+  const segmentCount = log.logSegments.length;
   return {
     topic,
     partition,
@@ -66,6 +82,7 @@ export function partitionView(
     recoveryPoint: log.recoveryPoint,
     unflushedBytes: log.unflushedBytes(),
     flushMs: Number.isFinite(log.config['flush.ms']) ? log.config['flush.ms'] : null,
+    segmentCount,
     segments: infos.map((s) => {
       const stem = s.logFileName.slice(0, -'.log'.length);
       return {

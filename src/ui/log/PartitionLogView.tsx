@@ -5,6 +5,8 @@ import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 
 const CELL_WIDTH = 52;
+/** Narrower segments get no button of their own (a busy log has hundreds). */
+const MIN_SEGMENT_PX = 6;
 const MIN_CELLS = 4;
 
 interface Props {
@@ -34,6 +36,7 @@ export const PartitionLogView = memo(function PartitionLogView({
   const [count, setCount] = useState(16);
   const [follow, setFollow] = useState(true);
   const [from, setFrom] = useState(0);
+  const [filesOpen, setFilesOpen] = useState(false);
   const window = useUi((s) => s.windows[key]);
 
   // How many cells fit: measured, so the window is exactly what is visible.
@@ -108,7 +111,7 @@ export const PartitionLogView = memo(function PartitionLogView({
           <Mark label="HW" value={p.highWatermark} className="mark-hw" />
           <Mark label="LEO" value={p.logEndOffset} className="mark-leo" />
           <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
-          <Mark label="segments" value={p.segments.length} />
+          <Mark label="segments" value={p.segmentCount} />
         </dl>
         <span
           className={`flush-state ${p.unflushedBytes > 0 ? 'unflushed' : 'flushed'}`}
@@ -148,19 +151,23 @@ export const PartitionLogView = memo(function PartitionLogView({
         selectedSegment={selectedSegment ?? null}
         focusSegment={focusSegment}
       />
-      <details className="file-list">
-        <summary>
-          {p.segments.length * 3} files in <code>{p.dir}/</code>
+      <details className="file-list" onToggle={(e) => setFilesOpen(e.currentTarget.open)}>
+        <summary data-testid={`files-${p.topic}-${p.partition}`}>
+          {p.segmentCount * 3} files in <code>{p.dir}/</code>
+          {p.segmentCount > p.segments.length ? ` (${p.segments.length * 3} listed)` : ''}
         </summary>
-        <ul>
-          {p.segments.map((s) =>
-            s.files.map((f) => (
-              <li key={f.name} data-testid="segment-file" className={s.active ? 'active' : undefined}>
-                <code>{f.name}</code> <span className="muted">{formatBytes(f.bytes)}</span>
-              </li>
-            )),
-          )}
-        </ul>
+        {/* Listed only while open: a busy log has hundreds of files. */}
+        {filesOpen && (
+          <ul>
+            {p.segments.map((s) =>
+              s.files.map((f) => (
+                <li key={f.name} data-testid="segment-file" className={s.active ? 'active' : undefined}>
+                  <code>{f.name}</code> <span className="muted">{formatBytes(f.bytes)}</span>
+                </li>
+              )),
+            )}
+          </ul>
+        )}
       </details>
       <div className="cells" ref={cellsRef}>
         {records.map((r) => (
@@ -296,6 +303,9 @@ function SegmentOverview({
           const left = x(s.baseOffset);
           const w = Math.max(2, x(s.nextOffset) - left);
           const log = s.files.find((f) => f.name.endsWith('.log'));
+          // Segments too thin to click are drawn by the track below, not one button each.
+          const marked = s.active || selectedSegment === s.baseOffset || focusSegment === s.baseOffset;
+          if (w < MIN_SEGMENT_PX && !marked) return null;
           return (
             <button
               type="button"
