@@ -115,6 +115,7 @@ export const tpKey = (topic: string, partition: number): string => `${topic}-${p
 export class ReplicaManager {
   readonly logs = new Map<string, HostedLog>();
   readonly partitions = new Map<string, Partition>();
+  private readonly lastCheckpoint = new Map<string, string>();
   /** acks=all batches waiting, per partition, in append order (so in requiredOffset order). */
   private delayedProduces = new Map<string, DelayedProduce[]>();
   private delayedFetches: DelayedFetch[] = [];
@@ -223,7 +224,11 @@ export class ReplicaManager {
       for (const h of this.logs.values())
         if (h.dir === dir)
           entries.push({ topic: h.topic, partition: h.partition, offset: h.checkpointedHighWatermark });
-      this.services.writeHighWatermarkCheckpoint(this.brokerId, dir, formatReplicationOffsetCheckpoint(entries));
+      const text = formatReplicationOffsetCheckpoint(entries);
+      // Unchanged since the last write: nothing to write (an idle cluster does not touch the disk).
+      if (this.lastCheckpoint.get(dir) === text) continue;
+      this.lastCheckpoint.set(dir, text);
+      this.services.writeHighWatermarkCheckpoint(this.brokerId, dir, text);
     }
   }
 
@@ -703,17 +708,20 @@ export class ReplicaManager {
     const log = p.log;
     if (isFollower) {
       if (!p.replicas.includes(replicaId)) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
+      const before = p.followers.get(replicaId)?.logEndOffset;
       const s = p.updateFollowerFetchState(replicaId, fp.fetchOffset, now);
-      this.emit({
-        type: 'followerStateUpdated',
-        leader: this.brokerId,
-        follower: replicaId,
-        topic,
-        partition: fp.partition,
-        followerLogEndOffset: s.logEndOffset,
-        lastCaughtUpTimeMs: s.lastCaughtUpTimeMs,
-        atMs: now,
-      });
+      // Reported when the leader learns a new LEO for the follower (an idle fetch says nothing new).
+      if (before !== s.logEndOffset)
+        this.emit({
+          type: 'followerStateUpdated',
+          leader: this.brokerId,
+          follower: replicaId,
+          topic,
+          partition: fp.partition,
+          followerLogEndOffset: s.logEndOffset,
+          lastCaughtUpTimeMs: s.lastCaughtUpTimeMs,
+          atMs: now,
+        });
       this.maybeExpandIsr(p, replicaId);
       this.maybeIncrementHighWatermark(p);
     }

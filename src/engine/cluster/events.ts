@@ -139,6 +139,7 @@ export type ClusterEvent =
       atMs: number;
     }
   | {
+      /** The leader learned a new LEO for a follower (from the offset of its fetch). */
       type: 'followerStateUpdated';
       leader: number;
       follower: number;
