@@ -218,6 +218,19 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
   });
 
+  it('after a broker times out, metadata is asked of the others (leastLoadedNode avoids it)', () => {
+    const h = setup({ 'linger.ms': 0, 'request.timeout.ms': 300, 'metadata.max.age.ms': 100 });
+    h.run(10);
+    h.network.isolate('broker-1');
+    h.cluster.leaders.set('t', [2]);
+    h.send('a');
+    h.run(2000);
+    const asked = byType(h.events, 'producerMetadataRequested').filter((e) => e.atMs > 310 && e.atMs < 610);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((e) => e.broker !== 1)).toBe(true);
+    expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
+  });
+
   it('sticky partitioner fills one partition per batch, then moves on', () => {
     const h = setup({ 'linger.ms': 1000, 'batch.size': 300 }, [1, 2, 3]);
     h.run(10);

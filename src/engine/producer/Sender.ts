@@ -98,6 +98,10 @@ export class Sender {
   private lastMetadataAttemptMs = Number.NEGATIVE_INFINITY;
   private lastInitPidAttemptMs = Number.NEGATIVE_INFINITY;
   private closed = false;
+  /** When a request to each broker last failed (timeout or reset): such brokers are asked last. */
+  private readonly brokerFailedAtMs = new Map<number, number>();
+  /** Topics the application is waiting to learn about (set by the producer). */
+  pendingTopics: string[] = [];
 
   constructor(
     private readonly node: NodeId,
@@ -186,13 +190,32 @@ export class Sender {
 
   // ------------------------------------------------------------------ metadata
 
+  /**
+   * The broker to ask for metadata or a producer id (Kafka's leastLoadedNode, simplified):
+   * rotating over the known brokers, the first one with nothing in flight that has not failed
+   * us in the last request.timeout.ms; failing that, the one that failed longest ago.
+   */
   private pickBroker(): number | null {
     const brokers = this.metadata.brokers;
     if (brokers.length === 0) return null;
-    // Rotate, so a dead broker is not asked forever (Kafka's leastLoadedNode, simplified).
-    const b = brokers[this.nextBrokerIndex % brokers.length] as number;
-    this.nextBrokerIndex++;
-    return b;
+    const now = this.scheduler.now();
+    let fallback: number | null = null;
+    let fallbackFailedAt = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < brokers.length; i++) {
+      const b = brokers[(this.nextBrokerIndex + i) % brokers.length] as number;
+      const failedAt = this.brokerFailedAtMs.get(b) ?? Number.NEGATIVE_INFINITY;
+      const healthy = now - failedAt >= this.config.requestTimeoutMs;
+      if (healthy && (this.inFlightPerBroker.get(b) ?? 0) === 0) {
+        this.nextBrokerIndex = (this.nextBrokerIndex + i + 1) % brokers.length;
+        return b;
+      }
+      if (failedAt < fallbackFailedAt) {
+        fallback = b;
+        fallbackFailedAt = failedAt;
+      }
+    }
+    this.nextBrokerIndex = (this.nextBrokerIndex + 1) % brokers.length;
+    return fallback ?? (brokers[0] as number);
   }
 
   private hasInFlight(api: InFlight['api']): boolean {
@@ -221,9 +244,6 @@ export class Sender {
     this.track({ api: 'Metadata', correlationId, broker, timeout: this.scheduleTimeout(correlationId) });
     return Number.POSITIVE_INFINITY;
   }
-
-  /** Topics the application is waiting to learn about (set by the producer). */
-  pendingTopics: string[] = [];
 
   private maybeInitProducerId(now: number): number {
     const tm = this.transactionManager;
@@ -320,6 +340,7 @@ export class Sender {
 
   /** Drops the connection to a broker: everything outstanding on it fails, first one with `firstError`. */
   private disconnect(broker: number, firstCorrelationId: number, firstError: KafkaErrorCode): void {
+    this.brokerFailedAtMs.set(broker, this.scheduler.now());
     const onConnection = [...(this.connectionQueue.get(broker) ?? [])];
     for (const c of onConnection) {
       this.network.abandon(c);
