@@ -491,14 +491,38 @@ export class Cluster {
 
   // ------------------------------------------------------------------ unclean elections
 
+  /**
+   * Before an out-of-sync replica becomes leader: every other replica will truncate back to where
+   * its log stops matching the new leader's (compared batch by batch: same base offset, leader
+   * epoch and CRC), so the records from the earliest such point to the longest log end are lost;
+   * those below the highest high watermark ever reached had been acknowledged as committed.
+   */
   private reportUncleanElection(topic: string, partition: number, newLeader: number): void {
     const key = tpKey(topic, partition);
     const leaderLog = this.brokers.get(newLeader)?.replicaManager.logs.get(key)?.log;
     const leaderEnd = leaderLog?.logEndOffset() ?? 0;
-    let maxEnd = leaderEnd;
+    const leaderBatches = leaderLog?.batchHeaders() ?? [];
+    let from = leaderEnd;
+    let to = leaderEnd;
     for (const b of this.brokers.values()) {
+      if (b.id === newLeader) continue;
       const log = b.replicaManager.logs.get(key)?.log;
-      if (log) maxEnd = Math.max(maxEnd, log.logEndOffset());
+      if (!log) continue;
+      const end = log.logEndOffset();
+      let diverge = Math.min(end, leaderEnd);
+      const theirs = log.batchHeaders();
+      for (let i = 0; i < theirs.length && i < leaderBatches.length; i++) {
+        const x = theirs[i] as (typeof theirs)[number];
+        const y = leaderBatches[i] as (typeof leaderBatches)[number];
+        if (x.baseOffset !== y.baseOffset || x.partitionLeaderEpoch !== y.partitionLeaderEpoch || x.crc !== y.crc) {
+          diverge = Math.min(x.baseOffset, y.baseOffset);
+          break;
+        }
+      }
+      if (end > diverge) {
+        from = Math.min(from, diverge);
+        to = Math.max(to, end);
+      }
     }
     const committed = this.committed.get(key) ?? 0;
     this.options.emit({
@@ -507,12 +531,12 @@ export class Cluster {
       partition,
       newLeader,
       newLeaderLogEndOffset: leaderEnd,
-      lostOffsets: maxEnd > leaderEnd ? { from: leaderEnd, to: maxEnd } : null,
-      lostCommittedOffsets: committed > leaderEnd ? { from: leaderEnd, to: committed } : null,
+      lostOffsets: to > from ? { from, to } : null,
+      lostCommittedOffsets: committed > from && to > from ? { from, to: Math.min(committed, to) } : null,
       atMs: this.now(),
     });
     // What is committed from now on is what the new leader will commit.
-    this.committed.set(key, Math.min(committed, leaderEnd));
+    this.committed.set(key, Math.min(committed, from));
   }
 }
 
