@@ -157,6 +157,34 @@ describe('Engine: failures and elections', () => {
     expect(e.checkInvariants()).toEqual([]);
   });
 
+  it('a second unclean election reports records that diverge below the new leader log end', () => {
+    const { e, events, client } = engine(2);
+    e.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 2,
+      fixedStartIndex: 0,
+      configs: { 'unclean.leader.election.enable': true },
+    });
+    e.tick(300);
+    client.produce(1, 't', 0, makeBatch(['a', 'b']), -1); // 0-1 on both
+    e.isolateBroker(2);
+    e.tick(16_000); // 2 leaves the ISR
+    client.produce(1, 't', 0, makeBatch(['c', 'd']), 1); // 2-3 only on broker 1
+    e.healBroker(2);
+    e.killBroker(1);
+    e.tick(12_000); // unclean: 2 leads with 0-1
+    expect(client.produce(2, 't', 0, makeBatch(['X', 'Y', 'Z']), 1)?.baseOffset).toBe(2); // 2-4 only on broker 2
+    e.killBroker(2);
+    e.restartBroker(1);
+    e.tick(12_000); // unclean again: 1 leads with a b c d, which differ from X Y Z from offset 2
+    const reports = events.filter((ev) => ev.type === 'uncleanLeaderElection');
+    expect(reports.map((r) => (r.type === 'uncleanLeaderElection' ? [r.newLeader, r.lostOffsets] : null))).toEqual([
+      [2, { from: 2, to: 4 }],
+      [1, { from: 2, to: 5 }],
+    ]);
+  });
+
   it('without unclean election the partition goes offline until an ISR member returns', () => {
     const { e, events, client } = engine(2);
     e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
