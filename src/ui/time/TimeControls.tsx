@@ -60,6 +60,15 @@ export function TimeControls({ session }: { session: Session }) {
       >
         <StepIcon />
       </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="time-idle"
+        title="Run the clock until the producer has nothing left to send"
+        onClick={() => void session.runUntilIdle()}
+      >
+        Run until idle
+      </button>
       <label className="speed">
         <span className="visually-hidden">Speed</span>
         <select
