@@ -8,6 +8,8 @@ import { REAL_PARTITIONS } from './fixtures/kafka-3.7.0/expected';
 import {
   batchAttributes,
   compressionType,
+  decodeBatchRecords,
+  decodeRecordAt,
   decodeRecordBatches,
   type DefaultRecord,
   encodeRecordBatch,
@@ -17,6 +19,7 @@ import {
   RECORD_BATCH_OVERHEAD,
   type RecordBatchInput,
   readBatchHeader,
+  type RecordBatchHeader,
   recordTimestamp,
   timestampType,
   validateBatchCrc,
@@ -384,6 +387,108 @@ describe('decodeRecordBatches', () => {
     const e = thrown(() => readBatchHeader(bytes, 0)) as CorruptRecordError;
     expect(e).toBeInstanceOf(CorruptRecordError);
     expect(e.details.reason).toBe('unsafe-int64');
+  });
+});
+
+/** Positions of each record's length prefix in an uncompressed batch at `header.position`. */
+function recordPositions(bytes: Uint8Array, header: RecordBatchHeader): number[] {
+  const out: number[] = [];
+  let p = header.position + RECORD_BATCH_OVERHEAD;
+  for (let i = 0; i < header.recordCount; i++) {
+    out.push(p);
+    let raw = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[p++] as number;
+      raw |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    p += (raw >>> 1) ^ -(raw & 1);
+  }
+  return out;
+}
+
+describe('decodeRecordAt', () => {
+  it('decodes any single record exactly as decodeBatchRecords does (property)', () => {
+    fc.assert(
+      fc.property(batchArb('none'), fc.nat(64), (batch, lead) => {
+        const encoded = encodeRecordBatch(batch);
+        const bytes = new Uint8Array(lead + encoded.length);
+        bytes.set(encoded, lead);
+        const header = readBatchHeader(bytes, lead);
+        const whole = decodeBatchRecords(bytes, header);
+        recordPositions(bytes, header).forEach((position, i) => {
+          expect(decodeRecordAt(bytes, header, position, i)).toEqual(whole[i]);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('returns copies that survive the source being overwritten, across arena chunks and for large records', () => {
+    // 120 records of 1-6 KiB: more than one 64 KiB arena chunk, and some past the 4 KiB arena limit.
+    const records: DefaultRecord[] = Array.from({ length: 120 }, (_, i) => ({
+      attributes: 0,
+      timestampDelta: i,
+      offsetDelta: i,
+      key: utf8(`key-${i}`),
+      value: new Uint8Array(1024 + (i % 6) * 1024).fill(i),
+      headers: [{ key: `h${i}`, value: Uint8Array.of(i, i + 1) }],
+    }));
+    const bytes = encodeRecordBatch({
+      baseOffset: 0,
+      partitionLeaderEpoch: 0,
+      attributes: 0,
+      lastOffsetDelta: 119,
+      baseTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_119,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      records,
+    });
+    const header = readBatchHeader(bytes, 0);
+    const decoded = recordPositions(bytes, header).map((p, i) => decodeRecordAt(bytes, header, p, i));
+    bytes.fill(0xee);
+    decoded.forEach((r, i) => {
+      expect(r.offsetDelta).toBe(i);
+      expect(new TextDecoder().decode(r.key as Uint8Array)).toBe(`key-${i}`);
+      const value = r.value as Uint8Array;
+      expect(value.length).toBe(1024 + (i % 6) * 1024);
+      expect(value.every((b) => b === i)).toBe(true);
+      expect(r.headers).toEqual([{ key: `h${i}`, value: Uint8Array.of(i, i + 1) }]);
+    });
+  });
+
+  it('throws CorruptRecordError for a record running past its batch or malformed inside', () => {
+    const bytes = encodeRecordBatch({
+      baseOffset: 0,
+      partitionLeaderEpoch: 0,
+      attributes: 0,
+      lastOffsetDelta: 1,
+      baseTimestamp: 0,
+      maxTimestamp: 1,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+      records: [0, 1].map((i) => ({
+        attributes: 0,
+        timestampDelta: i,
+        offsetDelta: i,
+        key: null,
+        value: utf8('v'),
+        headers: [],
+      })),
+    });
+    const header = readBatchHeader(bytes, 0);
+    const [first, second] = recordPositions(bytes, header) as [number, number];
+    const tooLong = bytes.slice();
+    tooLong[second] = 0x7e; // size 63: past the end of the batch
+    expect(() => decodeRecordAt(tooLong, header, second, 1)).toThrow(CorruptRecordError);
+    const badKey = bytes.slice();
+    badKey[first + 4] = 0x20; // key length 16 inside a 6-byte record
+    expect(() => decodeRecordAt(badKey, header, first, 0)).toThrow(CorruptRecordError);
   });
 });
 

@@ -621,56 +621,8 @@ function readRecords(b: Uint8Array, start: number, end: number, count: number, b
     const size = c.varint();
     const recordStart = c.pos;
     const recordEnd = recordStart + size;
-    if (size < 0 || recordEnd > end) {
-      throw corrupt(`record ${i} of the batch at position ${batchPos} has invalid size ${size}`, batchPos, 'record', {
-        record: i,
-      });
-    }
-    if (c.pos >= recordEnd) throw recordCorrupt(i, batchPos);
-    const attributes = ((b[c.pos++] as number) << 24) >> 24;
-    const timestampDelta = c.varlong();
-    const offsetDelta = c.varint();
-    let key: Uint8Array | null = null;
-    let n = c.varint();
-    if (n >= 0) {
-      if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
-      key = b.subarray(c.pos, c.pos + n);
-      c.pos += n;
-    }
-    let value: Uint8Array | null = null;
-    n = c.varint();
-    if (n >= 0) {
-      if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
-      value = b.subarray(c.pos, c.pos + n);
-      c.pos += n;
-    }
-    const headerCount = c.varint();
-    // Each header takes at least 2 bytes.
-    if (headerCount < 0 || headerCount * 2 > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
-    const headers: RecordHeader[] = [];
-    for (let h = 0; h < headerCount; h++) {
-      n = c.varint();
-      if (n < 0 || n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
-      const hKey = readUtf8(b, c.pos, c.pos + n);
-      c.pos += n;
-      n = c.varint();
-      let hValue: Uint8Array | null = null;
-      if (n >= 0) {
-        if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
-        hValue = b.subarray(c.pos, c.pos + n);
-        c.pos += n;
-      }
-      headers.push({ key: hKey, value: hValue });
-    }
-    if (c.pos !== recordEnd) {
-      throw corrupt(
-        `record ${i} of the batch at position ${batchPos}: expected to read ${size} bytes in record payload, but instead read ${c.pos - recordStart}`,
-        batchPos,
-        'record',
-        { record: i },
-      );
-    }
-    records[i] = { attributes, timestampDelta, offsetDelta, key, value, headers };
+    if (size < 0 || recordEnd > end) throw invalidRecordSize(i, size, batchPos);
+    records[i] = readRecordBody(c, i, recordEnd);
   }
   if (c.pos !== end) {
     throw corrupt(
@@ -680,6 +632,118 @@ function readRecords(b: Uint8Array, start: number, end: number, count: number, b
     );
   }
   return records;
+}
+
+/**
+ * Reads the fields of record `i`, whose body (everything after its length prefix) runs from
+ * `c.pos` to `recordEnd`; keys and values are views into `c.b`. Leaves `c.pos` at `recordEnd`.
+ */
+function readRecordBody(c: RecordsCursor, i: number, recordEnd: number): DefaultRecord {
+  const b = c.b;
+  const batchPos = c.batchPos;
+  const recordStart = c.pos;
+  if (c.pos >= recordEnd) throw recordCorrupt(i, batchPos);
+  const attributes = ((b[c.pos++] as number) << 24) >> 24;
+  const timestampDelta = c.varlong();
+  const offsetDelta = c.varint();
+  let key: Uint8Array | null = null;
+  let n = c.varint();
+  if (n >= 0) {
+    if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+    key = b.subarray(c.pos, c.pos + n);
+    c.pos += n;
+  }
+  let value: Uint8Array | null = null;
+  n = c.varint();
+  if (n >= 0) {
+    if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+    value = b.subarray(c.pos, c.pos + n);
+    c.pos += n;
+  }
+  const headerCount = c.varint();
+  // Each header takes at least 2 bytes.
+  if (headerCount < 0 || headerCount * 2 > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+  const headers: RecordHeader[] = [];
+  for (let h = 0; h < headerCount; h++) {
+    n = c.varint();
+    if (n < 0 || n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+    const hKey = readUtf8(b, c.pos, c.pos + n);
+    c.pos += n;
+    n = c.varint();
+    let hValue: Uint8Array | null = null;
+    if (n >= 0) {
+      if (n > recordEnd - c.pos) throw recordCorrupt(i, batchPos);
+      hValue = b.subarray(c.pos, c.pos + n);
+      c.pos += n;
+    }
+    headers.push({ key: hKey, value: hValue });
+  }
+  if (c.pos !== recordEnd) {
+    throw corrupt(
+      `record ${i} of the batch at position ${batchPos}: expected to read ${recordEnd - recordStart} bytes in record payload, but instead read ${c.pos - recordStart}`,
+      batchPos,
+      'record',
+      { record: i },
+    );
+  }
+  return { attributes, timestampDelta, offsetDelta, key, value, headers };
+}
+
+/**
+ * Decodes the one record whose length prefix starts at `position` in the uncompressed records
+ * section of the batch at `header.position` (record number `index` of that batch), without
+ * decoding or copying the others: what a lookup needs once it has walked the length prefixes to
+ * the record it wants. The record's bytes are copied first (into the record arena, below), so
+ * its key, value and header values stay valid whatever later happens to `bytes`. Throws
+ * CorruptRecordError, as decodeBatchRecords would, when the record is malformed or runs past the
+ * batch. Does not check the CRC.
+ */
+export function decodeRecordAt(
+  bytes: Uint8Array,
+  header: RecordBatchHeader,
+  position: number,
+  index: number,
+): DefaultRecord {
+  const batchPos = header.position;
+  const end = Math.min(bytes.length, batchPos + header.sizeInBytes);
+  const prefix = new RecordsCursor(bytes, position, end, batchPos);
+  const size = prefix.varint();
+  const bodyStart = prefix.pos;
+  if (size < 0 || bodyStart + size > end) throw invalidRecordSize(index, size, batchPos);
+  let copy: Uint8Array;
+  let at: number;
+  if (size > ARENA_MAX_RECORD_BYTES) {
+    copy = bytes.slice(bodyStart, bodyStart + size);
+    at = 0;
+  } else {
+    if (arenaUsed + size > arena.length) {
+      arena = new Uint8Array(ARENA_BYTES);
+      arenaUsed = 0;
+    }
+    copy = arena;
+    at = arenaUsed;
+    for (let i = 0; i < size; i++) copy[at + i] = bytes[bodyStart + i] as number;
+    arenaUsed += size;
+  }
+  return readRecordBody(new RecordsCursor(copy, at, at + size, batchPos), index, at + size);
+}
+
+/**
+ * The record arena: decodeRecordAt copies single records into shared 64 KiB chunks instead of a
+ * fresh buffer each, because a small ArrayBuffer is allocated outside the JS heap and costs more
+ * than the rest of a lookup. Records never share bytes, and a full chunk is simply replaced: it is
+ * reclaimed once no record copied into it is referenced. (Like every decoded record's fields,
+ * these are views: `.buffer` holds more than the one record.)
+ */
+const ARENA_BYTES = 64 * 1024;
+const ARENA_MAX_RECORD_BYTES = 4 * 1024;
+let arena = new Uint8Array(ARENA_BYTES);
+let arenaUsed = 0;
+
+function invalidRecordSize(index: number, size: number, batchPos: number): CorruptRecordError {
+  return corrupt(`record ${index} of the batch at position ${batchPos} has invalid size ${size}`, batchPos, 'record', {
+    record: index,
+  });
 }
 
 function recordCorrupt(index: number, batchPos: number): CorruptRecordError {
