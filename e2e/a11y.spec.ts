@@ -21,6 +21,9 @@ for (const theme of ['light', 'dark'] as const) {
     await app.open();
     await app.produce({ topic: 'orders', key: 'user-7', value: 'hello' });
     expect(await seriousViolations(page), 'producer view').toEqual([]);
+    await app.sideTab('accumulator');
+    await expect(page.getByTestId('accumulator')).toBeVisible();
+    expect(await seriousViolations(page), 'accumulator view').toEqual([]);
 
     await app.sideTab('lookup');
     await page.getByTestId('lookup-preset').click();
