@@ -259,6 +259,40 @@ describe('Engine: consumer groups across broker failures', () => {
     expectNoLoss(bed, seen);
   });
 
+  it('a controlled shutdown of the coordinator: leadership moves, members rediscover the coordinator and keep their generation', () => {
+    const bed = facadeBed({ seed: 31 });
+    const seen: Seen = new Map();
+    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
+    stableGroup(bed, consumers);
+    produceRound(bed, 1);
+    bed.e.tick(3_000);
+    const generation = bed.group('shop')?.generationId;
+    const old = bed.coordinatorOf('shop') as number;
+    const mark = bed.events.length;
+    bed.e.stopBroker(old);
+    bed.e.tick(15_000);
+    const ev = eventsSince(bed.events, mark);
+    const now = bed.coordinatorOf('shop') as number;
+    expect(now).not.toBe(old);
+    // The stopped process refuses connections (or, with a request parked at the moment the partition
+    // moved, answered NOT_COORDINATOR first): either way the members look the coordinator up again.
+    expect(
+      ev.some(
+        (x) =>
+          (x.type === 'groupResponseSent' && x.fromBroker === old && x.errorCode === 'NOT_COORDINATOR') ||
+          (x.type === 'groupRequestFailed' && x.toBroker === old && x.reason === 'disconnected'),
+      ),
+    ).toBe(true);
+    // The partition was handed over cleanly: unloaded on the old broker, loaded on the new one.
+    expect(ev.some((x) => x.type === 'coordinatorUnloaded' && x.broker === old)).toBe(true);
+    expect(ev.some((x) => x.type === 'coordinatorLoaded' && x.broker === now && x.groups.includes('shop'))).toBe(true);
+    expect(consumers.map((c) => c.coordinator?.coordinator)).toEqual([now, now]);
+    expect(bed.group('shop')?.generationId).toBe(generation);
+    produceRound(bed, 2);
+    bed.e.tick(5_000);
+    expectNoLoss(bed, seen);
+  });
+
   it('isolating the coordinator: heartbeats to it time out, members rediscover the coordinator and keep their generation', () => {
     const bed = facadeBed({ seed: 17 });
     const seen: Seen = new Map();
