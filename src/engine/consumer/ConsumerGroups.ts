@@ -101,6 +101,11 @@ export interface ConsumerGroupsDeps {
  * and the links between them. Brokers answer FindCoordinator (creating `__consumer_offsets` on
  * first use), route group requests to their coordinator, and serve consumer Fetch / ListOffsets
  * from partition leaders through the ClusterPort.
+ *
+ * Client traffic travels on GroupNetwork, whose links follow the cluster's Network through the
+ * port: the same per-link latency, isolated and powered-off brokers silent (clients time out),
+ * killed or stopped ones refusing and resetting connections. A broker going down takes its
+ * coordinator state and its parked fetches with it at once.
  */
 export class ConsumerGroups {
   readonly config: GroupCoordinatorConfig;
