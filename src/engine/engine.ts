@@ -122,7 +122,8 @@ export interface EngineCommands {
   /** Returns the record's send id; its deliveryReport event carries the same id. */
   send: [{ producer: string; record: ProducerRecordInput }, number];
   sendMany: [{ producer: string } & SendManyOptions, number[]];
-  closeProducer: [{ producer: string }, undefined];
+  /** Kafka's close(): finishes sending first; `force` is close(Duration.ZERO). */
+  closeProducer: [{ producer: string; force?: boolean }, undefined];
   // --- end producers ---
 }
 
@@ -363,7 +364,7 @@ export class Engine {
     createProducer: (a) => this.producers.create(a.config ?? {}),
     send: (a) => this.producers.send(a.producer, a.record),
     sendMany: (a) => this.producers.sendMany(a.producer, a),
-    closeProducer: (a) => this.producers.close(a.producer),
+    closeProducer: (a) => this.producers.close(a.producer, a.force === true),
     // --- end producers ---
   };
 

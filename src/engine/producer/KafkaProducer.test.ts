@@ -231,6 +231,36 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(h.reports()).toMatchObject([{ offset: 0, error: null }]);
   });
 
+  it('close() sends what lingers at once, reports every record, then leaves; no send after it', () => {
+    const h = setup({ 'linger.ms': 60000 });
+    h.run(10);
+    h.send('a');
+    h.send('b');
+    h.producer.close();
+    expect(() => h.send('c')).toThrow(/INVALID_REQUEST/);
+    h.run(20);
+    expect(h.reports().map((r) => [r.offset, r.error])).toEqual([
+      [0, null],
+      [1, null],
+    ]);
+    expect(h.producer.isClosed).toBe(true);
+    expect(byType(h.events, 'producerClosed')).toHaveLength(1);
+  });
+
+  it('close(force) fails what is not yet acknowledged, once each', () => {
+    const h = setup({ 'linger.ms': 0 });
+    h.run(10);
+    h.network.isolate('broker-1');
+    h.send('a'); // in flight, no answer coming
+    h.run(5);
+    h.producer.send({ topic: 'unknown-yet', key: null, value: enc('w') }); // waiting for metadata
+    h.producer.close(true);
+    h.run(100);
+    expect(h.reports().map((r) => r.error)).toEqual(['NETWORK_EXCEPTION', 'NETWORK_EXCEPTION']);
+    expect(h.producer.pendingRecords).toBe(0);
+    expect(h.producer.isClosed).toBe(true);
+  });
+
   it('sticky partitioner fills one partition per batch, then moves on', () => {
     const h = setup({ 'linger.ms': 1000, 'batch.size': 300 }, [1, 2, 3]);
     h.run(10);

@@ -61,6 +61,8 @@ export class KafkaProducer {
   private readonly waitingTopics = new Set<string>();
   private nextSendId = 1;
   private unfinished = 0;
+  /** close() was called: no more sends; the producer finishes what it has, then leaves. */
+  private closing = false;
   private closed = false;
 
   constructor(input: ProducerConfigInput, context: ProducerContext, defaultClientId = 'producer-1') {
@@ -113,7 +115,7 @@ export class KafkaProducer {
    * Bad input (a record bigger than max.request.size) gets its report at once and changes nothing.
    */
   send(record: ProducerRecord): number {
-    if (this.closed) throw new KafkaError('INVALID_REQUEST', `producer ${this.clientId} is closed`);
+    if (this.closing) throw new KafkaError('INVALID_REQUEST', `producer ${this.clientId} is closed`);
     const sendId = this.nextSendId++;
     this.unfinished++;
     const timestamp = record.timestamp ?? this.scheduler.now();
@@ -252,6 +254,7 @@ export class KafkaProducer {
   private report(report: DeliveryReport): void {
     this.unfinished--;
     this.emit({ type: 'deliveryReport', producer: this.node, report });
+    if (this.closing && this.unfinished === 0) this.scheduler.schedule(0, () => this.maybeFinishClose());
   }
 
   /**
@@ -272,13 +275,46 @@ export class KafkaProducer {
     return this.unfinished;
   }
 
-  /** Detaches from the network; records not yet reported stay unreported. */
-  close(): void {
+  /**
+   * Kafka's close(): refuses new sends, sends what is queued without lingering, and leaves the
+   * network once every record sent has its report (each still ends in success, or in an error
+   * after delivery.timeout.ms or max.block.ms). `force` is close(Duration.ZERO): leave now, and
+   * records not yet reported fail with NETWORK_EXCEPTION ("Producer is closed forcefully").
+   */
+  close(force = false): void {
     if (this.closed) return;
+    this.closing = true;
+    this.accumulator.beginClose();
+    if (force) {
+      for (const w of this.waiting.splice(0)) {
+        this.report({
+          sendId: w.sendId,
+          topic: w.record.topic,
+          partition: w.record.partition ?? -1,
+          offset: -1,
+          timestamp: w.timestamp,
+          error: 'NETWORK_EXCEPTION',
+          message: 'Producer is closed forcefully.',
+        });
+      }
+      for (const b of this.accumulator.abortIncompleteBatches().concat(this.sender.abortInFlight())) {
+        this.onBatchFailed(b, 'NETWORK_EXCEPTION', 'Producer is closed forcefully.');
+      }
+    }
+    this.sender.wakeup();
+    this.maybeFinishClose();
+  }
+
+  private maybeFinishClose(): void {
+    if (!this.closing || this.closed || this.unfinished > 0) return;
     this.closed = true;
     this.sender.close();
     this.network.detach(this.node, false);
     this.emit({ type: 'producerClosed', producer: this.node });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** The accumulator's queues, for the UI. */

@@ -142,8 +142,9 @@ export class ProducerRegistry {
     return ids;
   }
 
-  close(clientId: string): void {
-    this.get(clientId).close();
+  /** Closes a producer (Kafka's close: it finishes what it has first, unless `force`). */
+  close(clientId: string, force = false): void {
+    this.get(clientId).close(force);
     this.producers.delete(clientId);
   }
 }

@@ -46,6 +46,8 @@ export class RecordAccumulator {
   private readonly muted = new Set<string>();
   private readonly drainIndex = new Map<number, number>();
   private nextBatchId = 1;
+  /** The producer is closing: every batch is sendable at once, lingering no more. */
+  private closing = false;
 
   constructor(
     private readonly producer: string,
@@ -143,7 +145,7 @@ export class RecordAccumulator {
       const waited = Math.max(0, now - batch.lastAttemptMs);
       const backingOff = this.backingOff(batch, now);
       const timeToWait = backingOff ? this.config.retryBackoffMs : this.config.lingerMs;
-      const full = q.batches.length > 1 || batch.isFull();
+      const full = q.batches.length > 1 || batch.isFull() || this.closing;
       const expired = waited >= timeToWait;
       if ((full || expired) && !backingOff) readyNodes.add(leader);
       else nextReadyCheckDelayMs = Math.min(nextReadyCheckDelayMs, Math.max(0, timeToWait - waited));
@@ -246,6 +248,17 @@ export class RecordAccumulator {
     }
     for (const b of [...parts].reverse()) this.reenqueue(b, now);
     return parts;
+  }
+
+  beginClose(): void {
+    this.closing = true;
+  }
+
+  /** Takes every queued batch out (a forced close fails them). */
+  abortIncompleteBatches(): ProducerBatch[] {
+    const out: ProducerBatch[] = [];
+    for (const q of this.queues.values()) out.push(...q.batches.splice(0));
+    return out;
   }
 
   /** Removes and returns queued batches older than delivery.timeout.ms. */

@@ -136,6 +136,17 @@ export class Sender {
     }
   }
 
+  /** Forgets every produce request in flight and returns their batches (a forced close). */
+  abortInFlight(): ProducerBatch[] {
+    const batches: ProducerBatch[] = [];
+    for (const f of [...this.inFlight.values()]) {
+      this.network.abandon(f.correlationId);
+      this.untrack(f.correlationId);
+      if (f.api === 'Produce') batches.push(...f.batches);
+    }
+    return batches;
+  }
+
   get inFlightRequests(): number {
     return this.inFlight.size;
   }
