@@ -67,6 +67,28 @@ test('kill the leader: a new leader from the ISR, groups keep their generation, 
   await plane.advanceUntil(async () => (await plane.replica('orders', 1, 2).getAttribute('data-isr')) === 'true', 30);
   await expect(plane.replica('orders', 1, 2)).toHaveAttribute('data-role', 'follower');
   await expect(plane.broker(2)).toHaveAttribute('data-alive', 'true');
+  // A preferred-leader election gives orders-1 back to its first replica, broker 2.
+  await page.getByTestId('preferred-election').click();
+  await plane.advanceUntil(async () => (await plane.leaderOf('orders', 1)) === 2, 10);
+  await expect(page.getByTestId('election-story')).toContainText('Preferred-leader election');
+});
+
+test('a replica moved to a new broker: the reassignment adds, catches up, then drops the old replica', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await page.getByTestId('add-broker').click();
+  await plane.advanceUntil(async () => (await plane.broker(4).getAttribute('data-alive')) === 'true', 10);
+  // The keyboard way: the replica's "move" menu (dragging it onto broker 4 sends the same reassignment).
+  await page.getByTestId('replica-move-orders-0-3').selectOption('4');
+  await plane.advanceUntil(async () => (await plane.replica('orders', 0, 3).count()) === 0, 30);
+  await expect(plane.replica('orders', 0, 4)).toHaveAttribute('data-isr', 'true');
+  await expect(page.getByTestId('election-story')).toContainText(
+    'Reassignment of orders-0 completed: [1, 2, 3] → [1, 2, 4]',
+  );
 });
 
 test('controller failover bumps the controller epoch', async ({ app, page }) => {

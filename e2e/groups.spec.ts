@@ -147,3 +147,29 @@ test('a consumer dragged out of every group stops; added back, it joins again', 
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+test('the legacy ZooKeeper consumer (seed 002): members register under /consumers and rebalance themselves', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { analytics: 1 });
+  await page.getByTestId('group-protocol-analytics').selectOption('zookeeper');
+  await expect(plane.group('analytics')).toHaveAttribute('data-state', 'ZooKeeper');
+  await plane.advanceUntil(
+    async () =>
+      (await plane.consumer('c4').getAttribute('data-partitions')) !== '' &&
+      (await plane.consumer('c5').getAttribute('data-partitions')) !== '',
+    20,
+  );
+  const owned = [
+    ...((await plane.consumer('c4').getAttribute('data-partitions')) ?? '').split(','),
+    ...((await plane.consumer('c5').getAttribute('data-partitions')) ?? '').split(','),
+  ].sort();
+  expect(owned).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
+  await plane.tab('cluster');
+  await expect(page.getByTestId('znode-/consumers/analytics/ids/c4')).toHaveAttribute('data-ephemeral', 'true');
+});

@@ -18,6 +18,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { group as d3group, scaleLinear } from 'd3';
+import { useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../worker/plane/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
@@ -27,6 +28,9 @@ interface HostedReplica {
   replica: PlaneReplicaView;
   internal: boolean;
 }
+
+/** Above this many user-topic replicas, broker cards show counts and open their chips on demand. */
+const COMPACT_ABOVE = 300;
 
 export function replicaClass(r: PlaneReplicaView): string {
   if (r.role === 'offline') return 'offline';
@@ -56,6 +60,12 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
     }
   }
   const racks = [...d3group(view.brokers, (b) => b.rack ?? 'no rack')].sort(([a], [b]) => a.localeCompare(b));
+  // Large clusters: each broker shows its replica counts, and its chips only when opened.
+  const userReplicas = view.topics.reduce(
+    (n, t) => n + (t.internal ? 0 : t.partitions.length * (t.partitions[0]?.replicas.length ?? 0)),
+    0,
+  );
+  const compact = userReplicas > COMPACT_ABOVE;
 
   function onDragEnd(e: DragEndEvent) {
     const from = e.active.data.current as { topic: string; partition: number; broker: number } | undefined;
@@ -72,7 +82,14 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
             <h3 className="rack-name">{rack}</h3>
             <div className="rack-brokers">
               {brokers.map((b) => (
-                <BrokerCard key={b.id} session={session} view={view} broker={b} replicas={hosted.get(b.id) ?? []} />
+                <BrokerCard
+                  key={b.id}
+                  session={session}
+                  view={view}
+                  broker={b}
+                  replicas={hosted.get(b.id) ?? []}
+                  compact={compact}
+                />
               ))}
             </div>
           </section>
@@ -93,12 +110,15 @@ function BrokerCard({
   view,
   broker: b,
   replicas,
+  compact,
 }: {
   session: Session;
   view: PlaneView;
   broker: PlaneBrokerView;
   replicas: HostedReplica[];
+  compact: boolean;
 }) {
+  const [open, setOpen] = useState(false);
   const { setNodeRef, isOver } = useDroppable({ id: `broker-drop-${b.id}`, data: { broker: b.id } });
   const user = replicas.filter((r) => !r.internal);
   const internal = replicas.filter((r) => r.internal);
@@ -175,11 +195,19 @@ function BrokerCard({
           </button>
         )}
       </div>
-      <ul className="replicas" aria-label={`Replicas on broker ${b.id}`}>
-        {user.map((h) => (
-          <ReplicaChip key={`${h.partition.topic}-${h.partition.partition}`} session={session} view={view} hosted={h} />
-        ))}
-      </ul>
+      {compact && <ReplicaCounts replicas={user} open={open} onToggle={() => setOpen(!open)} broker={b.id} />}
+      {(!compact || open) && (
+        <ul className="replicas" aria-label={`Replicas on broker ${b.id}`}>
+          {user.map((h) => (
+            <ReplicaChip
+              key={`${h.partition.topic}-${h.partition.partition}`}
+              session={session}
+              view={view}
+              hosted={h}
+            />
+          ))}
+        </ul>
+      )}
       {internal.length > 0 && (
         <p className="internal-note" title="Replicas of Kafka's internal offsets topic">
           __consumer_offsets: {internalLeaders} leader{internalLeaders === 1 ? '' : 's'},{' '}
@@ -187,6 +215,43 @@ function BrokerCard({
         </p>
       )}
     </article>
+  );
+}
+
+/** A broker's replicas counted by role, as a stacked bar (d3 scale) and numbers. */
+function ReplicaCounts({
+  replicas,
+  open,
+  onToggle,
+  broker,
+}: {
+  replicas: HostedReplica[];
+  open: boolean;
+  onToggle: () => void;
+  broker: number;
+}) {
+  const counts = { leader: 0, insync: 0, outofsync: 0, offline: 0 };
+  for (const h of replicas) counts[replicaClass(h.replica) as keyof typeof counts]++;
+  const x = scaleLinear()
+    .domain([0, Math.max(1, replicas.length)])
+    .range([0, 100]);
+  let at = 0;
+  return (
+    <div className="replica-counts" data-testid={`replica-counts-${broker}`}>
+      <span className="stack" aria-hidden="true">
+        {(Object.keys(counts) as (keyof typeof counts)[]).map((k) => {
+          const left = at;
+          at += counts[k];
+          return <span key={k} className={`stack-${k}`} style={{ left: `${x(left)}%`, width: `${x(counts[k])}%` }} />;
+        })}
+      </span>
+      <span className="small">
+        {counts.leader} leaders · {counts.insync} in sync · {counts.outofsync} out of sync · {counts.offline} offline
+      </span>
+      <button type="button" className="btn btn-xs" aria-expanded={open} onClick={onToggle}>
+        {open ? 'Hide replicas' : `Show ${replicas.length} replicas`}
+      </button>
+    </div>
   );
 }
 

@@ -9,12 +9,19 @@ import type { ZnodeView } from '../../worker/plane/types';
 import { usePlane } from './planeStore';
 
 const FLASH_MS = 2000;
+const LARGE_TREE = 200;
 
 export function ZnodeTree({ znodes, nowMs }: { znodes: ZnodeView[]; nowMs: number }) {
   const changed = usePlane((s) => s.changedZnodes);
   const [internal, setInternal] = useState(false);
+  const [partitions, setPartitions] = useState(false);
+  // Large clusters: the per-partition state nodes are folded until asked for.
+  const large = znodes.length > LARGE_TREE;
   const shown = znodes.filter(
-    (z) => z.path !== '/' && (internal || !z.path.startsWith('/brokers/topics/__consumer_offsets/')),
+    (z) =>
+      z.path !== '/' &&
+      (internal || !z.path.startsWith('/brokers/topics/__consumer_offsets/')) &&
+      (!large || partitions || !z.path.includes('/partitions/')),
   );
   const folded = znodes.length - 1 - shown.length;
   return (
@@ -24,6 +31,12 @@ export function ZnodeTree({ znodes, nowMs }: { znodes: ZnodeView[]; nowMs: numbe
         <label className="check">
           <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} /> internal topic
         </label>
+        {large && (
+          <label className="check">
+            <input type="checkbox" checked={partitions} onChange={(e) => setPartitions(e.target.checked)} /> partition
+            state nodes
+          </label>
+        )}
       </header>
       <ul className="znode-list" aria-label="znodes">
         {shown.map((z) => {
@@ -52,7 +65,7 @@ export function ZnodeTree({ znodes, nowMs }: { znodes: ZnodeView[]; nowMs: numbe
           );
         })}
       </ul>
-      {!internal && folded > 0 && <p className="muted small">{folded} znodes of __consumer_offsets folded.</p>}
+      {!internal && folded > 0 && <p className="muted small">{folded} znodes folded.</p>}
     </section>
   );
 }

@@ -6,7 +6,12 @@ import type { PlaneView } from '../../worker/plane/types';
 
 const dash = (v: number | string | null) => (v === null ? '-' : String(v));
 
-export function DescribeTable({ view }: { view: PlaneView }) {
+/** Above this many rows, only the selected group's rows are listed. */
+const MANY_ROWS = 200;
+
+export function DescribeTable({ view, focus }: { view: PlaneView; focus: string | null }) {
+  const rows =
+    view.describe.length > MANY_ROWS && focus ? view.describe.filter((r) => r.group === focus) : view.describe;
   return (
     <section className="describe" aria-label="kafka-consumer-groups --describe" data-testid="describe-table">
       <h3>
@@ -26,7 +31,7 @@ export function DescribeTable({ view }: { view: PlaneView }) {
             </tr>
           </thead>
           <tbody>
-            {view.describe.map((r) => (
+            {rows.map((r) => (
               <tr
                 key={`${r.group}-${r.topic}-${r.partition}`}
                 data-testid={`describe-${r.group}-${r.topic}-${r.partition}`}

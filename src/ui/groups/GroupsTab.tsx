@@ -32,6 +32,8 @@ import { PositionsView } from './PositionsView';
 import { RebalanceStory } from './RebalanceStory';
 
 const STOPPED = '__stopped';
+/** Up to this many groups, each chip's move menu is a plain select. */
+const MENU_AS_SELECT = 6;
 const STATES = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'] as const;
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
@@ -105,7 +107,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
         </div>
       )}
       <PositionsView view={view} />
-      <DescribeTable view={view} />
+      <DescribeTable view={view} focus={focus?.groupId ?? null} />
     </div>
   );
 }
@@ -303,25 +305,7 @@ function ConsumerChip({
         {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
       </span>
       <span className="chip-actions">
-        <select
-          aria-label={`Move ${c.name} to`}
-          data-testid={`consumer-move-${c.name}`}
-          value=""
-          onChange={(e) => {
-            const v = e.target.value;
-            if (v) void act(session, { op: 'moveConsumer', name: c.name, group: v === STOPPED ? null : v });
-          }}
-        >
-          <option value="">move…</option>
-          {view.groups
-            .filter((g) => g.groupId !== c.group)
-            .map((g) => (
-              <option key={g.groupId} value={g.groupId}>
-                to {g.groupId}
-              </option>
-            ))}
-          {c.group !== null && <option value={STOPPED}>stop (no group)</option>}
-        </select>
+        <MoveMenu session={session} view={view} consumer={c} />
         {c.lifecycle === 'running' && (
           <button
             type="button"
@@ -343,5 +327,66 @@ function ConsumerChip({
         </button>
       </span>
     </li>
+  );
+}
+
+/**
+ * The keyboard (and click) way to move a consumer: a menu of the other groups and "stop". With
+ * many groups it is a button that lists them only when opened, so 500 chips stay light.
+ */
+function MoveMenu({ session, view, consumer: c }: { session: Session; view: PlaneView; consumer: PlaneConsumerView }) {
+  const [open, setOpen] = useState(false);
+  const targets = view.groups.filter((g) => g.groupId !== c.group).map((g) => g.groupId);
+  const move = (v: string) => void act(session, { op: 'moveConsumer', name: c.name, group: v === STOPPED ? null : v });
+  if (view.groups.length <= MENU_AS_SELECT) {
+    return (
+      <select
+        aria-label={`Move ${c.name} to`}
+        data-testid={`consumer-move-${c.name}`}
+        value=""
+        onChange={(e) => {
+          if (e.target.value) move(e.target.value);
+        }}
+      >
+        <option value="">move…</option>
+        {targets.map((g) => (
+          <option key={g} value={g}>
+            to {g}
+          </option>
+        ))}
+        {c.group !== null && <option value={STOPPED}>stop (no group)</option>}
+      </select>
+    );
+  }
+  return (
+    <span className="move-menu">
+      <button
+        type="button"
+        className="btn btn-xs"
+        aria-expanded={open}
+        aria-label={`Move ${c.name} to…`}
+        data-testid={`consumer-move-${c.name}`}
+        onClick={() => setOpen(!open)}
+      >
+        move…
+      </button>
+      {open && (
+        <span className="move-list">
+          {[...targets, ...(c.group !== null ? [STOPPED] : [])].map((g) => (
+            <button
+              key={g}
+              type="button"
+              className="btn btn-xs"
+              onClick={() => {
+                setOpen(false);
+                move(g);
+              }}
+            >
+              {g === STOPPED ? 'stop (no group)' : `to ${g}`}
+            </button>
+          ))}
+        </span>
+      )}
+    </span>
   );
 }

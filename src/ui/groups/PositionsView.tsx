@@ -5,11 +5,16 @@
  * committed marker (the seeds' duplicates), never from the position.
  */
 import { scaleLinear } from 'd3';
+import { useState } from 'react';
 import type { PlaneView } from '../../worker/plane/types';
 
 const W = 420;
 
+/** Partitions drawn before "show all". */
+const FIRST = 24;
+
 export function PositionsView({ view }: { view: PlaneView }) {
+  const [all, setAll] = useState(false);
   const topic = view.topics.find((t) => !t.internal && t.name === 'orders') ?? view.topics.find((t) => !t.internal);
   if (!topic) return null;
   const committed = new Map<string, { group: string; offset: number }[]>();
@@ -32,7 +37,7 @@ export function PositionsView({ view }: { view: PlaneView }) {
   return (
     <section className="positions" aria-label={`Consumer positions on ${topic.name}`}>
       <h3>Positions and committed offsets on {topic.name}</h3>
-      {topic.partitions.map((p) => {
+      {(all ? topic.partitions : topic.partitions.slice(0, FIRST)).map((p) => {
         const leader = p.replicaStates.find((r) => r.role === 'leader');
         const leo = leader?.logEndOffset ?? Math.max(0, ...p.replicaStates.map((r) => r.logEndOffset));
         const hw = leader?.highWatermark ?? 0;
@@ -67,6 +72,11 @@ export function PositionsView({ view }: { view: PlaneView }) {
           </div>
         );
       })}
+      {topic.partitions.length > FIRST && (
+        <button type="button" className="btn btn-xs" onClick={() => setAll(!all)}>
+          {all ? `Show the first ${FIRST}` : `Show all ${topic.partitions.length} partitions`}
+        </button>
+      )}
     </section>
   );
 }

@@ -213,7 +213,9 @@ export class ClusterPlane {
     this.tick(advanceMs);
     const events = this.events;
     this.events = [];
-    const due = this.forceView || realNowMs - this.lastViewAt >= VIEW_EVERY_MS;
+    // A large cluster's view is big (every replica, every znode): send it less often.
+    const every = this.cluster.brokers.size > 12 ? VIEW_EVERY_MS * 10 : VIEW_EVERY_MS;
+    const due = this.forceView || realNowMs - this.lastViewAt >= every;
     const changed = this.version !== this.lastSentVersion && due;
     if (changed) {
       this.lastSentVersion = this.version;
@@ -267,7 +269,7 @@ export class ClusterPlane {
     }
     if (!isAnimated(e)) return;
     if (this.events.length >= MAX_EVENTS) this.events.shift();
-    this.events.push(e);
+    this.events.push(slim(e));
   }
 
   /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */
@@ -528,32 +530,60 @@ export class ClusterPlane {
 }
 
 /** Events the page animates; the per-fetch and per-append flood is left out (the views read state). */
+/** The events the page narrates or animates (the views read state for everything else). */
+const ANIMATED = new Set<string>([
+  'znodeCreated',
+  'znodeDataChanged',
+  'znodeDeleted',
+  'sessionExpired',
+  'watchFired',
+  'controllerElected',
+  'controllerResigned',
+  'staleControllerRequestRejected',
+  'brokerDown',
+  'brokerStarted',
+  'controlledShutdown',
+  'partitionOffline',
+  'partitionStateChanged',
+  'isrChangeRequested',
+  'uncleanLeaderElection',
+  'replicaTruncated',
+  'reassignmentStarted',
+  'reassignmentCompleted',
+  'preferredLeaderElection',
+  'topicCreated',
+  'groupStateChanged',
+  'groupGenerationCompleted',
+  'groupMemberRemoved',
+  'consumerRebalanceCallback',
+]);
+
 function isAnimated(e: PlaneEvent): boolean {
-  switch (e.type) {
-    case 'logAppended':
-    case 'followerStateUpdated':
-    case 'produceHandled':
-    case 'produceCompleted':
-    case 'consumerPolled':
-    case 'groupMessageDropped':
-    case 'offsetCommitted':
-      return false;
-    case 'groupRequestSent':
-    case 'groupResponseSent':
-      return e.api === 'JoinGroup' || e.api === 'SyncGroup' || e.api === 'FindCoordinator' || e.api === 'LeaveGroup';
-    case 'messageSent':
-    case 'messageDelivered':
-    case 'messageDropped':
-      return false;
-    default:
-      return true;
-  }
+  if (e.type === 'groupRequestSent')
+    return e.api === 'JoinGroup' || e.api === 'SyncGroup' || e.api === 'FindCoordinator' || e.api === 'LeaveGroup';
+  return ANIMATED.has(e.type);
 }
 
 function nameHash(name: string): number {
   let h = 0;
   for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
   return h;
+}
+
+/**
+ * Group requests carry protocol bytes (subscriptions, assignments) the page never reads; they are
+ * replaced by what the narration needs, so frames stay small.
+ */
+function slim(e: PlaneEvent): PlaneEvent {
+  if (e.type !== 'groupRequestSent' && e.type !== 'groupResponseSent') return e;
+  const b = e.body as { api: string; groupId?: string; key?: string; assignments?: unknown[] };
+  const body = {
+    api: b.api,
+    ...(b.groupId !== undefined ? { groupId: b.groupId } : {}),
+    ...(b.key !== undefined ? { key: b.key } : {}),
+    ...(b.assignments !== undefined ? { assignments: b.assignments.map(() => ({})) } : {}),
+  };
+  return { ...e, body } as PlaneEvent;
 }
 
 export function comparePartitions(a: string, b: string): number {
