@@ -15,7 +15,7 @@ import { KafkaError } from './errors';
 import type { LogConfigInput } from './log/LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import { PartitionLog } from './log/PartitionLog';
-import { StoreWriter } from './log/StoreWriter';
+import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
 import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
@@ -313,6 +313,11 @@ export class Engine {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** Store operations that failed (quota exceeded, IndexedDB gone): the page says nothing is being saved. */
+  get storeFailures(): readonly StoreFailure[] {
+    return this.writer.failures;
   }
 
   // ------------------------------------------------------------------ commands

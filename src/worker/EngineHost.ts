@@ -465,7 +465,7 @@ export class EngineHost {
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
   private checkStorage(r: Running): void {
-    const failure = r.writer.failures[0];
+    const failure = r.writer.failures[0] ?? r.plane.engine.storeFailures[0];
     if (failure && this.storage.error === null) {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };
       this.notify({ notice: 'storage-failed', error: this.storage.error as NonNullable<StorageStatus['error']> });

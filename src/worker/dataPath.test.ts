@@ -171,3 +171,24 @@ describe('export and import of a partition', () => {
     expect(data.log('orders-imported', 0).logEndOffset).toBe(source.logEndOffset);
   });
 });
+
+describe('storage failures', () => {
+  it('a full store is reported (KAFKA_STORAGE_ERROR) while the cluster keeps running in memory', async () => {
+    const { plane, data } = demo(new MemoryStore({ quotaBytes: 64 * 1024 }));
+    const producer = new PanelProducer(
+      plane.cluster,
+      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
+      1,
+      () => {},
+    );
+    producer.warmUp('orders');
+    plane.tick(500);
+    for (let i = 0; i < 2000; i++) producer.send('orders', enc.encode(`k${i}`), new Uint8Array(100), []);
+    plane.tick(3000);
+    await new Promise((resolve) => setTimeout(resolve, 0)); // failures are seen when the write settles
+    const failure = plane.engine.storeFailures[0];
+    expect(isKafkaError(failure?.error, 'KAFKA_STORAGE_ERROR')).toBe(true);
+    const total = data.views().reduce((n, v) => n + v.logEndOffset, 0);
+    expect(total).toBeGreaterThanOrEqual(2000);
+  });
+});
