@@ -183,8 +183,7 @@ export class ConsumerCoordinator {
     if (this.findingCoordinator || this.closed || this.now < this.nextLookupMs) return;
     const live = this.ctx.port.liveBrokers();
     if (live.length === 0) return;
-    // leastLoadedNode: any live broker answers FindCoordinator; pick deterministically.
-    const broker = live[0] as number;
+    const broker = this.leastLoadedNode(live);
     this.findingCoordinator = true;
     this.request(this.ctx.clientId, broker, { api: 'FindCoordinator', key: this.groupId, keyType: 0 }, (r) => {
       this.findingCoordinator = false;
@@ -200,6 +199,29 @@ export class ConsumerCoordinator {
       const waiting = this.waitingForCoordinator.splice(0);
       for (const fn of waiting) fn();
     });
+  }
+
+  /**
+   * NetworkClient.leastLoadedNode: any broker answers FindCoordinator, so take the one with the
+   * fewest requests in flight from this client, scanning from a per-client starting point (Kafka
+   * starts at a random offset; a hash of the client id keeps it deterministic and spreads clients).
+   */
+  private leastLoadedNode(brokers: number[]): number {
+    let h = 0;
+    for (let i = 0; i < this.ctx.clientId.length; i++) h = (Math.imul(h, 31) + this.ctx.clientId.charCodeAt(i)) | 0;
+    const offset = (h >>> 0) % brokers.length;
+    let best = brokers[offset] as number;
+    let bestCount = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < brokers.length; i++) {
+      const b = brokers[(offset + i) % brokers.length] as number;
+      const n = this.ctx.network.inFlightCount(this.ctx.clientId, b);
+      if (n < bestCount) {
+        best = b;
+        bestCount = n;
+        if (n === 0) break;
+      }
+    }
+    return best;
   }
 
   markCoordinatorUnknown(reason: string): void {

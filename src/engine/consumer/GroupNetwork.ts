@@ -79,6 +79,13 @@ export class GroupNetwork {
     this.deadClients.delete(clientId);
   }
 
+  /** How many requests `from` has outstanding to a broker (NetworkClient's in-flight count). */
+  inFlightCount(from: string, toBroker: number): number {
+    let n = 0;
+    for (const o of this.outstanding.values()) if (o.from === from && o.toBroker === toBroker) n++;
+    return n;
+  }
+
   /** Requests sent and not yet answered, failed or timed out (for tests and the UI). */
   inFlight(): { id: number; from: string; toBroker: number; api: string; delivered: boolean }[] {
     return [...this.outstanding.values()].map(({ id, from, toBroker, api, delivered }) => ({
