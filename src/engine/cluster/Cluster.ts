@@ -495,7 +495,8 @@ export class Cluster {
    * Before an out-of-sync replica becomes leader: every other replica will truncate back to where
    * its log stops matching the new leader's (compared batch by batch: same base offset, leader
    * epoch and CRC), so the records from the earliest such point to the longest log end are lost;
-   * those below the highest high watermark ever reached had been acknowledged as committed.
+   * of those, and of any committed records no log holds any more, the ones below the highest high
+   * watermark ever reached had been acknowledged as committed.
    */
   private reportUncleanElection(topic: string, partition: number, newLeader: number): void {
     const key = tpKey(topic, partition);
@@ -532,7 +533,8 @@ export class Cluster {
       newLeader,
       newLeaderLogEndOffset: leaderEnd,
       lostOffsets: to > from ? { from, to } : null,
-      lostCommittedOffsets: committed > from && to > from ? { from, to: Math.min(committed, to) } : null,
+      // Committed records past every surviving log (a power failure took them) are lost too.
+      lostCommittedOffsets: committed > from ? { from, to: committed } : null,
       atMs: this.now(),
     });
     // What is committed from now on is what the new leader will commit.
