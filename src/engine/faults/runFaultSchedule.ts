@@ -301,7 +301,15 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
   }
 
   const acked = history.acked();
-  violations.push(...checkNoAckedLoss(acked, logs, options.uncleanLeaderElection ? lostRanges : new Map()));
+  const losses = checkNoAckedLoss(acked, logs, options.uncleanLeaderElection ? lostRanges : new Map());
+  if (losses.length > 0 && options.uncleanLeaderElection) {
+    // Say what the engine did report, so a failure reads as "lost but not reported".
+    const reported = [...lostRanges].map(([tp, rs]) => `${tp} [${rs.map((r) => `${r.from}, ${r.to})`).join(' [')}`);
+    losses.unshift(
+      `${losses.length} acknowledged record(s) lost without an uncleanLeaderElection event reporting them (reported: ${reported.join('; ') || 'nothing'})`,
+    );
+  }
+  violations.push(...losses);
   // Exactly-once and order are promised only while no data is lost: after an unclean election
   // a leader may have lost the producer's state (and the producer may have had to start over
   // with a new producer id), so a resend can no longer be recognised. Kafka promises no more.
