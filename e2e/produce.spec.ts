@@ -28,3 +28,20 @@ test('keyed records land in the partition Kafka’s partitioner chooses', async 
     String(defaultPartition(encoder.encode('k'), partitions)),
   );
 });
+
+test('a long "Send N" runs as a job with progress, and Cancel stops it', async ({ app, page }) => {
+  await app.open();
+  await app.sideTab('producer');
+  await page.getByTestId('producer-n').fill('100000');
+  await page.getByTestId('producer-rate').fill('1000');
+  await page.getByTestId('producer-send-n').click();
+  const job = page.getByTestId('job-progress');
+  await expect(job).toHaveAttribute('data-state', 'running');
+  await expect.poll(async () => Number(await job.getAttribute('data-done'))).toBeGreaterThan(200);
+  await page.getByTestId('job-cancel').click();
+  await expect(job).toHaveAttribute('data-state', 'cancelled');
+  const done = Number(await job.getAttribute('data-done'));
+  expect(done).toBeLessThan(100_000);
+  await page.waitForTimeout(500);
+  expect(Number(await job.getAttribute('data-done'))).toBe(done);
+});
