@@ -31,7 +31,10 @@ import {
  *  - powerFail: the machine dies. Unflushed bytes are lost; peers hear nothing.
  *  - stop: a clean shutdown. Controlled shutdown first (the controller moves leadership away),
  *    then logs are flushed and the session is closed, so the controller reacts at once.
- * After a restart, the broker re-registers once its old session's ephemeral node is gone.
+ * After a restart, the broker re-registers once its old session's ephemeral node is gone; after
+ * a power failure its registration says `unclean_shutdown: true` until a controller has taken it
+ * out of every ISR (see Controller). Controller requests addressed to an earlier incarnation (an
+ * older broker epoch, KIP-380) are refused with STALE_BROKER_EPOCH.
  */
 export type BrokerState = 'running' | 'shuttingDown' | 'down';
 

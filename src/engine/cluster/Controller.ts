@@ -41,6 +41,15 @@ import type {
  *  - controlled shutdown: the first live ISR replica that is not shutting down;
  *  - reassignment: the first live ISR replica of the target assignment.
  * Every leader change, and every ISR change made by the controller, bumps the leader epoch.
+ *
+ * Beyond ZooKeeper-mode Kafka, glassbox applies KIP-966 (Kafka 4.x, "eligible leader
+ * replicas"), because without it a power failure of the last ISR member loses acknowledged
+ * records even with acks=all and min.insync.replicas=2:
+ *  - replicas leaving an ISR that is below min.insync.replicas join the ELR (kept in the state
+ *    znode as `elr`) and may still be elected cleanly;
+ *  - a broker that registers after an unclean shutdown (`unclean_shutdown` in /brokers/ids/<id>)
+ *    is dropped from every ISR and ELR first: its log may miss records it had acknowledged;
+ *  - the leader's high watermark only advances while the ISR meets min.insync.replicas.
  */
 interface PartitionStateZnode {
   controller_epoch: number;
