@@ -69,6 +69,24 @@ export function TopicPartitions({ session }: { session: Session }) {
           </button>
         ))}
       </div>
+      <ul className="legend" aria-label="What the colours mean">
+        <li>
+          <span className="swatch-cell committed" /> committed (below the high watermark)
+        </li>
+        <li>
+          <span className="swatch-cell uncommitted" /> not yet committed (HW to LEO)
+        </li>
+        <li>
+          <span className="swatch-cell segment-start" /> first record of a segment
+        </li>
+        <li>
+          <span className="swatch-seg" /> active segment
+        </li>
+        <li>
+          <span className="swatch-bar flushed" /> flushed to IndexedDB <span className="swatch-bar unflushed" /> only in
+          memory
+        </li>
+      </ul>
       <div className="partitions" role="tabpanel" aria-label={topic ? `Partitions of ${topic}` : 'No topic'}>
         {shown.map((p) => (
           <PartitionLogView
