@@ -7,11 +7,15 @@
  * kafkajs's encoder is async (it awaits compression even for none), so both sides are timed
  * per batch in a loop; the peer also builds its Record encoders, which is part of kafkajs's
  * encoding path just as sizing and writing records is part of ours.
+ *
+ * Every figure is measured against process CPU time (user + system, all threads) and wall time:
+ * the machine is shared, so wall time mostly measures the neighbours. The encode target and all
+ * ratios are judged on CPU time, for both sides (see bench/log.bench.ts).
  */
 import { createRequire } from 'node:module';
 import { crc32c } from '../src/engine/codec/crc32c';
 import { type DefaultRecord, decodeRecordBatches, encodeRecordBatch } from '../src/engine/codec/recordBatch';
-import { type BenchSuite, opsPerSecond } from './harness';
+import type { BenchSuite } from './harness';
 
 const require = createRequire(import.meta.url);
 
@@ -44,18 +48,38 @@ function makeRecords(): Array<{ key: Uint8Array; value: Uint8Array }> {
   return out;
 }
 
-/** Runs an async fn for at least minMs and returns operations per second. */
-async function asyncOpsPerSecond(fn: () => Promise<unknown>, opsPerCall: number, minMs = 1000): Promise<number> {
+/** Operations per second of process CPU time (user + system) and of wall time. */
+interface Rate {
+  cpu: number;
+  wall: number;
+}
+
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/**
+ * Runs fn (awaited when it returns a promise) until `cpuBudgetMs` of CPU time has been spent, or
+ * eight times that in wall time, and returns its rate against both clocks.
+ */
+async function rate(fn: () => unknown, opsPerCall: number, cpuBudgetMs = 1000): Promise<Rate> {
   for (let i = 0; i < 20; i++) await fn();
   let calls = 0;
-  const start = process.hrtime.bigint();
-  let elapsedNs = 0n;
-  while (elapsedNs < BigInt(minMs) * 1_000_000n) {
-    await fn();
-    calls++;
-    elapsedNs = process.hrtime.bigint() - start;
+  const wall0 = process.hrtime.bigint();
+  const cpu0 = cpuMicros();
+  for (;;) {
+    for (let i = 0; i < 10; i++) {
+      const r = fn();
+      if (r instanceof Promise) await r;
+    }
+    calls += 10;
+    const cpuMs = (cpuMicros() - cpu0) / 1000;
+    const wallMs = Number(process.hrtime.bigint() - wall0) / 1e6;
+    if (cpuMs >= cpuBudgetMs || wallMs >= 8 * cpuBudgetMs) {
+      return { cpu: (calls * opsPerCall) / (cpuMs / 1000), wall: (calls * opsPerCall) / (wallMs / 1000) };
+    }
   }
-  return (calls * opsPerCall) / (Number(elapsedNs) / 1e9);
 }
 
 const suite: BenchSuite = {
@@ -103,17 +127,24 @@ const suite: BenchSuite = {
     }
 
     // Encode: glassbox vs kafkajs, records/s.
-    const peerEncode = await asyncOpsPerSecond(kafkajsEncode, RECORDS_PER_BATCH);
-    const encode = await asyncOpsPerSecond(async () => encodeRecordBatch(batchInput), RECORDS_PER_BATCH);
-    const encodeRatio = encode / peerEncode;
+    const peerEncode = await rate(kafkajsEncode, RECORDS_PER_BATCH);
+    const encode = await rate(() => encodeRecordBatch(batchInput), RECORDS_PER_BATCH);
+    const encodeRatio = encode.cpu / peerEncode.cpu;
     report({
-      name: 'RecordBatch encode (100 x 100 B records/batch)',
-      value: encode,
+      name: 'RecordBatch encode (100 x 100 B records/batch), per CPU second',
+      value: encode.cpu,
       unit: 'records/s',
-      peer: peerEncode,
+      peer: peerEncode.cpu,
       ratio: encodeRatio,
-      target: '>= 1,000,000 records/s and >= 3x kafkajs',
-      met: encode >= 1_000_000 && encodeRatio >= 3,
+      target: '>= 1,000,000 records/s and >= 3x kafkajs, on CPU time',
+      met: encode.cpu >= 1_000_000 && encodeRatio >= 3,
+    });
+    report({
+      name: 'RecordBatch encode, per wall second (shared machine)',
+      value: encode.wall,
+      unit: 'records/s',
+      peer: peerEncode.wall,
+      ratio: encode.wall / peerEncode.wall,
     });
 
     // Decode: a 100-batch buffer, as a fetch or a log recovery reads it.
@@ -123,18 +154,22 @@ const suite: BenchSuite = {
       const b = encodeRecordBatch({ ...batchInput, baseOffset: i * RECORDS_PER_BATCH });
       log.set(b, i * ours.length);
     }
-    const decode = opsPerSecond(() => decodeRecordBatches(log), BATCHES * RECORDS_PER_BATCH);
+    const decode = await rate(() => decodeRecordBatches(log), BATCHES * RECORDS_PER_BATCH);
     const oneBatch = Buffer.from(ours);
-    const peerDecode = await asyncOpsPerSecond(
-      () => kafkajsBatchDecoder(new KafkajsDecoder(oneBatch)),
-      RECORDS_PER_BATCH,
-    );
+    const peerDecode = await rate(() => kafkajsBatchDecoder(new KafkajsDecoder(oneBatch)), RECORDS_PER_BATCH);
     report({
-      name: 'RecordBatch decode (100 x 100 B records/batch)',
-      value: decode,
+      name: 'RecordBatch decode (100 x 100 B records/batch), per CPU second',
+      value: decode.cpu,
       unit: 'records/s',
-      peer: peerDecode,
-      ratio: decode / peerDecode,
+      peer: peerDecode.cpu,
+      ratio: decode.cpu / peerDecode.cpu,
+    });
+    report({
+      name: 'RecordBatch decode, per wall second (shared machine)',
+      value: decode.wall,
+      unit: 'records/s',
+      peer: peerDecode.wall,
+      ratio: decode.wall / peerDecode.wall,
     });
 
     // CRC-32C over 1 MiB.
@@ -142,14 +177,21 @@ const suite: BenchSuite = {
     for (let i = 0; i < mib.length; i++) mib[i] = (i * 2654435761) >>> 24;
     const mibBuffer = Buffer.from(mib);
     if (crc32c(mib) !== kafkajsCrc32C(mibBuffer) >>> 0) throw new Error('CRC-32C disagrees with kafkajs');
-    const crc = opsPerSecond(() => crc32c(mib), 1);
-    const peerCrc = opsPerSecond(() => kafkajsCrc32C(mibBuffer), 1);
+    const crc = await rate(() => crc32c(mib), 1);
+    const peerCrc = await rate(() => kafkajsCrc32C(mibBuffer), 1);
     report({
-      name: 'CRC-32C throughput (slicing-by-16)',
-      value: crc,
+      name: 'CRC-32C throughput (slicing-by-16), per CPU second',
+      value: crc.cpu,
       unit: 'MiB/s',
-      peer: peerCrc,
-      ratio: crc / peerCrc,
+      peer: peerCrc.cpu,
+      ratio: crc.cpu / peerCrc.cpu,
+    });
+    report({
+      name: 'CRC-32C throughput, per wall second (shared machine)',
+      value: crc.wall,
+      unit: 'MiB/s',
+      peer: peerCrc.wall,
+      ratio: crc.wall / peerCrc.wall,
     });
   },
 };
