@@ -261,8 +261,17 @@ export class Cluster {
     return { ...(d?.config ?? {}) };
   }
 
+  private readonly topicConfigCache = new Map<string, { version: string; config: TopicConfig }>();
+
+  /** A topic's effective config, rebuilt only when /config/topics/<topic> changes. */
   topicConfig(topic: string): TopicConfig {
-    return createTopicConfig(this.topicOverrides(topic), this.brokerTopicDefaults());
+    const stat = this.zk.exists(`/config/topics/${topic}`);
+    const version = stat ? `${stat.czxid}:${stat.mzxid}` : 'none';
+    const hit = this.topicConfigCache.get(topic);
+    if (hit?.version === version) return hit.config;
+    const config = createTopicConfig(this.topicOverrides(topic), this.brokerTopicDefaults());
+    this.topicConfigCache.set(topic, { version, config });
+    return config;
   }
 
   private brokerTopicDefaults(): TopicConfigOverrides {

@@ -278,11 +278,21 @@ export class Controller {
 
   // ------------------------------------------------------------------ reading state
 
+  /** Topic assignments as last read, keyed by znode version (Kafka's ControllerContext caches them too). */
+  private readonly assignmentCache = new Map<string, { version: string; value: number[][] }>();
+
+  /** A topic's replica assignment (shared: callers must not mutate it). */
   assignment(topic: string): number[][] {
+    const stat = this.zk.exists(topicPath(topic));
+    if (!stat) return [];
+    const version = `${stat.czxid}:${stat.mzxid}`;
+    const hit = this.assignmentCache.get(topic);
+    if (hit?.version === version) return hit.value;
     const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
     if (!d) return [];
     const out: number[][] = [];
     for (const [p, replicas] of Object.entries(d.partitions)) out[Number(p)] = replicas;
+    this.assignmentCache.set(topic, { version, value: out });
     return out;
   }
 
@@ -316,7 +326,7 @@ export class Controller {
   private replicasOf(topic: string, partition: number): number[] {
     const r = this.reassignments.get(`${topic}-${partition}`);
     const base = this.assignment(topic)[partition] ?? [];
-    if (!r) return base;
+    if (!r) return [...base];
     return [...new Set([...r.target, ...r.original])];
   }
 
