@@ -185,6 +185,35 @@ const suite: BenchSuite = {
     for (let i = 0; i < N; i++) e.snapshot();
     const us = Number(process.hrtime.bigint() - start) / 1000 / N;
     report({ name: 'snapshot() of 3 brokers x 12 partitions', value: us, unit: 'us' });
+
+    // A bigger cluster: 6 brokers, 600 partitions at RF 3 (1800 replicas).
+    const big = new Cluster({
+      clock: new ManualClock(0),
+      seed: 1,
+      emit: () => {},
+      brokerConfig: { 'zookeeper.session.timeout.ms': 6000 },
+    });
+    for (const id of [1, 2, 3, 4, 5, 6]) big.addBroker({ id });
+    big.tick(200);
+    let t0 = cpuMicros();
+    big.createTopic({ name: 'big', partitions: 600, replicationFactor: 3 });
+    big.tick(2000);
+    report({
+      name: 'create 600 partitions (RF 3, 6 brokers) until all led',
+      value: (cpuMicros() - t0) / 1000,
+      unit: 'ms CPU',
+    });
+    t0 = cpuMicros();
+    big.killBroker(1);
+    big.tick(8000);
+    report({
+      name: 'controller + 200 leaders fail over (600 partitions)',
+      value: (cpuMicros() - t0) / 1000,
+      unit: 'ms CPU',
+    });
+    t0 = cpuMicros();
+    big.tick(60_000);
+    report({ name: 'one idle simulated minute (600 partitions)', value: (cpuMicros() - t0) / 1000, unit: 'ms CPU' });
   },
 };
 
