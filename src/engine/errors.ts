@@ -60,7 +60,10 @@ export type KafkaErrorCode =
   | 'NOT_EMPTY'
   // consumer groups
   | 'OFFSET_METADATA_TOO_LARGE'
-  | 'UNSTABLE_OFFSET_COMMIT';
+  | 'UNSTABLE_OFFSET_COMMIT'
+  // cluster (AlterPartition)
+  | 'INVALID_UPDATE_VERSION'
+  | 'INELIGIBLE_REPLICA';
 
 /** Kafka's numeric code for each error name, as on the wire. */
 export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
@@ -123,6 +126,9 @@ export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
   // consumer groups
   OFFSET_METADATA_TOO_LARGE: 12,
   UNSTABLE_OFFSET_COMMIT: 88,
+  // cluster (AlterPartition)
+  INVALID_UPDATE_VERSION: 95,
+  INELIGIBLE_REPLICA: 107,
 };
 
 /** The one error type the engine throws or reports. `code` is Kafka's error name. */

@@ -733,10 +733,13 @@ export class Controller {
         });
         if (!state) return fail('UNKNOWN_TOPIC_OR_PARTITION');
         if (state.leader !== body.brokerId || p.leaderEpoch !== state.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-        if (p.partitionEpoch !== state.partitionEpoch) return fail('INVALID_REQUEST');
-        // A replica may only join the ISR if it is alive and still a replica.
+        // The leader's view is stale (the controller changed the ISR meanwhile): Kafka's answer.
+        if (p.partitionEpoch !== state.partitionEpoch) return fail('INVALID_UPDATE_VERSION');
+        // A replica may only join the ISR if it is a live replica not shutting down.
         const replicas = this.replicasOf(t.topicName, p.partitionIndex);
-        if (p.newIsr.some((r) => !replicas.includes(r) || !this.liveBrokers.has(r))) return fail('INVALID_REQUEST');
+        const joining = p.newIsr.filter((r) => !state.isr.includes(r));
+        if (joining.some((r) => !replicas.includes(r) || !this.liveBrokers.has(r) || this.shuttingDown.has(r)))
+          return fail('INELIGIBLE_REPLICA');
         const value = this.writeState(
           t.topicName,
           p.partitionIndex,
