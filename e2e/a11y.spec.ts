@@ -6,6 +6,7 @@ import { expect, test } from './fixtures';
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
     .include('.topbar')
+    .include('.cluster-strip')
     .include('.topic-partitions')
     .include('.side')
     .analyze();

@@ -1,5 +1,6 @@
 import { Banners } from './chrome/Banners';
 import { ClusterActions } from './chrome/ClusterActions';
+import { ClusterStrip } from './chrome/ClusterStrip';
 import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
 import { PlaneBoard } from './cluster/PlaneBoard';
@@ -27,6 +28,7 @@ export function App({ session }: { session: Session }) {
       {phase === 'ready' ? (
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">
+            <ClusterStrip />
             <TopicPartitions session={session} />
             <div className="plane-section">
               <PlaneBoard session={session} />

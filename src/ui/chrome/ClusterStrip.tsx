@@ -1,0 +1,67 @@
+import { useShallow } from 'zustand/react/shallow';
+import { usePlane } from '../cluster/planeStore';
+
+/**
+ * The cluster at a glance, above the partition logs: each broker (alive, down or isolated; the
+ * controller marked with its epoch; how many partitions it leads) and each consumer group (state
+ * and generation). The full board with every replica is further down the page.
+ */
+export function ClusterStrip() {
+  const brokers = usePlane(
+    useShallow((s) =>
+      (s.view?.brokers ?? []).map(
+        (b) =>
+          `${b.id}|${b.alive ? (b.isolated ? 'isolated' : 'alive') : 'down'}|${b.controller ? 1 : 0}|${b.leaderCount}|${b.rack ?? ''}`,
+      ),
+    ),
+  );
+  const epoch = usePlane((s) => s.view?.controllerEpoch ?? 0);
+  const groups = usePlane(
+    useShallow((s) => (s.view?.groups ?? []).map((g) => `${g.groupId}|${g.state}|${g.generation}`)),
+  );
+  if (brokers.length === 0) return null;
+  return (
+    <nav className="cluster-strip" aria-label="Cluster at a glance">
+      <ul className="strip-brokers">
+        {brokers.map((key) => {
+          const [id, status, controller, leaders, rack] = key.split('|');
+          return (
+            <li key={id}>
+              <a
+                href={`#broker-${id}`}
+                className={`strip-broker ${status}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  document.querySelector(`[data-testid="broker-${id}"]`)?.scrollIntoView({ behavior: 'smooth' });
+                }}
+              >
+                <span className="strip-dot" aria-hidden="true" />
+                broker {id}
+                {controller === '1' && <span className="strip-controller">controller · epoch {epoch}</span>}
+                <span className="muted">
+                  {status !== 'alive' ? status : `${leaders} leaders`}
+                  {rack ? ` · ${rack}` : ''}
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      {groups.length > 0 && (
+        <ul className="strip-groups">
+          {groups.map((key) => {
+            const [id, state, generation] = key.split('|');
+            return (
+              <li key={id} className={`strip-group state-${state}`}>
+                group <strong>{id}</strong>{' '}
+                <span className="muted">
+                  {state} · generation {generation}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </nav>
+  );
+}
