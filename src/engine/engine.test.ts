@@ -503,3 +503,64 @@ describe('Engine: ListOffsets by timestamp', () => {
     expect(ask(-1)).toMatchObject({ offset: 3 });
   });
 });
+
+describe('Engine: purgatories', () => {
+  it("a consumer's long-poll Fetch returns when the high watermark passes new records, not before", () => {
+    const { e, client } = engine(2);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    e.tick(300);
+    const cid = client.send(1, {
+      api: 'Fetch',
+      replicaId: -1,
+      maxWaitMs: 5000,
+      minBytes: 1,
+      maxBytes: 1 << 20,
+      isolationLevel: 0,
+      topics: [
+        {
+          topic: 't',
+          partitions: [
+            {
+              partition: 0,
+              currentLeaderEpoch: -1,
+              fetchOffset: 0,
+              lastFetchedEpoch: -1,
+              logStartOffset: 0,
+              partitionMaxBytes: 1 << 20,
+            },
+          ],
+        },
+      ],
+    });
+    e.tick(100);
+    expect(client.responses.has(cid)).toBe(false);
+    const sentAt = e.now();
+    client.send(1, {
+      api: 'Produce',
+      transactionalId: null,
+      acks: 0,
+      timeoutMs: 1000,
+      topicData: [{ topic: 't', partitions: [{ partition: 0, records: makeBatch(['x']) }] }],
+    });
+    for (let i = 0; i < 100 && !client.responses.has(cid); i++) e.tick(1);
+    const r = client.responses.get(cid);
+    expect(r?.api === 'Fetch' ? r.responses[0]?.partitions[0]?.highWatermark : null).toBe(1);
+    expect(e.now() - sentAt).toBeLessThan(50); // the follower's fetch moved the HW, the poll answered
+  });
+
+  it('acks=0 gets no response at all', () => {
+    const { e, client } = engine(1);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 1 });
+    e.tick(300);
+    const cid = client.send(1, {
+      api: 'Produce',
+      transactionalId: null,
+      acks: 0,
+      timeoutMs: 1000,
+      topicData: [{ topic: 't', partitions: [{ partition: 0, records: makeBatch(['x']) }] }],
+    });
+    e.tick(1000);
+    expect(client.responses.has(cid)).toBe(false);
+    expect(e.snapshot().replicas[0]?.logEndOffset).toBe(1);
+  });
+});
