@@ -194,7 +194,11 @@ async function main(): Promise<void> {
     await context.close();
   } finally {
     await browser.close();
-    if (server.pid) process.kill(-server.pid);
+    try {
+      if (server.pid) process.kill(-server.pid);
+    } catch {
+      // The preview server has already exited.
+    }
   }
 }
 

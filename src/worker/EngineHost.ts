@@ -62,7 +62,7 @@ const MAX_JOB_RATE = 50_000;
 /** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
 const JOB_TICK_MS = 5;
 /** Real milliseconds between two redraws of the partition logs. */
-const VIEW_EVERY_MS = 50;
+const VIEW_EVERY_MS = 100;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
 
