@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
+import { encodeRecordBatch } from './codec';
 import { makeBatch, TestClient } from './cluster/testing';
 import { Engine, type EngineEvent, replicaDir } from './engine';
 import type { Store } from './Store';
@@ -564,3 +565,60 @@ describe('Engine: purgatories', () => {
     expect(e.snapshot().replicas[0]?.logEndOffset).toBe(1);
   });
 });
+
+describe('Engine: the log flusher, retention and the cleaner run on the brokers', () => {
+  it('flush.ms flushes, retention.ms deletes old segments, cleanup.policy=compact compacts', () => {
+    const events: EngineEvent[] = [];
+    const e = new Engine({
+      seed: 3,
+      store: new MapStore(),
+      clock: new ManualClock(0),
+      brokerConfig: { 'log.retention.check.interval.ms': 1000, 'log.cleaner.backoff.ms': 1000 },
+      brokers: [{ id: 1 }],
+    });
+    e.subscribe((ev) => events.push(ev));
+    e.tick(100);
+    e.createTopic({
+      name: 'r',
+      partitions: 1,
+      replicationFactor: 1,
+      configs: { 'segment.bytes': 200, 'retention.ms': 5000, 'flush.ms': 500 },
+    });
+    e.createTopic({
+      name: 'c',
+      partitions: 1,
+      replicationFactor: 1,
+      configs: { 'segment.bytes': 200, 'cleanup.policy': 'compact' },
+    });
+    e.tick(300);
+    const client = new TestClient(e.cluster);
+    for (let i = 0; i < 6; i++) client.produce(1, 'r', 0, makeBatch([`value-${i}-`.padEnd(60, '.')]), 1);
+    const key = new TextEncoder().encode('k');
+    // The same key every time: only the last record survives compaction.
+    for (let i = 0; i < 6; i++) client.produce(1, 'c', 0, encodeKeyed(key, `v${i}`.padEnd(60, '.')), 1);
+    e.tick(2000);
+    const r = e.snapshot().replicas.find((x) => x.topic === 'r');
+    expect(r?.segments.every((s) => s.unflushedBytes === 0)).toBe(true); // flush.ms
+    e.tick(10_000);
+    expect(events.some((ev) => ev.type === 'logRetention' && ev.topic === 'r')).toBe(true);
+    expect(e.snapshot().replicas.find((x) => x.topic === 'r')?.logStartOffset).toBeGreaterThan(0);
+    expect(events.some((ev) => ev.type === 'logCompacted' && ev.topic === 'c' && ev.recordsSuperseded > 0)).toBe(true);
+  });
+});
+
+function encodeKeyed(key: Uint8Array, value: string): Uint8Array {
+  return encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: 0,
+    baseTimestamp: 0,
+    maxTimestamp: 0,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records: [
+      { attributes: 0, timestampDelta: 0, offsetDelta: 0, key, value: new TextEncoder().encode(value), headers: [] },
+    ],
+  });
+}

@@ -154,6 +154,18 @@ export class Broker {
     this.tasks.push(
       this.services.scheduler.schedulePeriodic(cp, cp, () => this.replicaManager.checkpointHighWatermarks()),
     );
+    // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
+    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.replicaManager.maybeFlushLogs()));
+    const retention = c['log.retention.check.interval.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(retention, retention, () => this.replicaManager.cleanupLogs()),
+    );
+    if (c['log.cleaner.enable']) {
+      const backoff = c['log.cleaner.backoff.ms'];
+      this.tasks.push(
+        this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.replicaManager.compactLogs()),
+      );
+    }
     this.registerBroker();
   }
 

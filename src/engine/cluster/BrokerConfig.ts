@@ -26,6 +26,9 @@ export interface BrokerConfig {
   'min.insync.replicas': number;
   'unclean.leader.election.enable': boolean;
   'delete.topic.enable': boolean;
+  'log.cleaner.enable': boolean;
+  'log.cleaner.backoff.ms': number;
+  'log.retention.check.interval.ms': number;
 }
 
 export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze({
@@ -49,6 +52,9 @@ export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze
   'min.insync.replicas': 1,
   'unclean.leader.election.enable': false,
   'delete.topic.enable': true,
+  'log.cleaner.enable': true,
+  'log.cleaner.backoff.ms': 15_000,
+  'log.retention.check.interval.ms': 300_000,
 });
 
 export type BrokerConfigInput = Partial<Record<keyof BrokerConfig, number | boolean | string>>;

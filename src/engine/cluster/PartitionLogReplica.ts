@@ -112,8 +112,22 @@ export class PartitionLogReplica implements ReplicaLog {
     this.log.maybeFlush(now);
   }
 
-  deleteOldSegments(now: number): void {
-    this.log.deleteOldSegments(now);
+  deleteOldSegments(now: number): { deletedSegments: number; logStartOffset: number } {
+    const r = this.log.deleteOldSegments(now);
+    return { deletedSegments: r.deleted.length, logStartOffset: r.logStartOffset };
+  }
+
+  compact(
+    now: number,
+  ): { recordsSuperseded: number; tombstonesRemoved: number; bytesBefore: number; bytesAfter: number } | null {
+    if (!this.log.config['cleanup.policy'].includes('compact')) return null;
+    const r = this.log.compact(now);
+    return {
+      recordsSuperseded: r.recordsSuperseded,
+      tombstonesRemoved: r.tombstonesRemoved,
+      bytesBefore: r.bytesBefore,
+      bytesAfter: r.bytesAfter,
+    };
   }
 
   offsetForTimestamp(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null {

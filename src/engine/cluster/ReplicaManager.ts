@@ -242,9 +242,42 @@ export class ReplicaManager {
     for (const h of this.logs.values()) h.log.maybeFlush?.(now);
   }
 
+  /** Kafka's retention check (every log.retention.check.interval.ms). */
   cleanupLogs(): void {
     const now = this.now();
-    for (const h of this.logs.values()) h.log.deleteOldSegments?.(now);
+    for (const h of this.logs.values()) {
+      const r = h.log.deleteOldSegments?.(now);
+      if (r && r.deletedSegments > 0)
+        this.emit({
+          type: 'logRetention',
+          broker: this.brokerId,
+          topic: h.topic,
+          partition: h.partition,
+          deletedSegments: r.deletedSegments,
+          logStartOffset: r.logStartOffset,
+          atMs: now,
+        });
+    }
+  }
+
+  /** Kafka's LogCleaner: a compaction pass over every compacted log (every log.cleaner.backoff.ms). */
+  compactLogs(): void {
+    const now = this.now();
+    for (const h of this.logs.values()) {
+      const r = h.log.compact?.(now);
+      if (r && r.bytesAfter < r.bytesBefore)
+        this.emit({
+          type: 'logCompacted',
+          broker: this.brokerId,
+          topic: h.topic,
+          partition: h.partition,
+          recordsSuperseded: r.recordsSuperseded,
+          tombstonesRemoved: r.tombstonesRemoved,
+          bytesBefore: r.bytesBefore,
+          bytesAfter: r.bytesAfter,
+          atMs: now,
+        });
+    }
   }
 
   // ------------------------------------------------------------------ LeaderAndIsr

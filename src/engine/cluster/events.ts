@@ -50,6 +50,26 @@ export type ClusterEvent =
       partitionsPerLogDir: Record<string, number>;
       atMs: number;
     }
+  | {
+      type: 'logRetention';
+      broker: number;
+      topic: string;
+      partition: number;
+      deletedSegments: number;
+      logStartOffset: number;
+      atMs: number;
+    }
+  | {
+      type: 'logCompacted';
+      broker: number;
+      topic: string;
+      partition: number;
+      recordsSuperseded: number;
+      tombstonesRemoved: number;
+      bytesBefore: number;
+      bytesAfter: number;
+      atMs: number;
+    }
   | { type: 'replicaDeleted'; broker: number; topic: string; partition: number; logDir: string; atMs: number }
   | { type: 'controllerElected'; broker: number; controllerEpoch: number; previousEpoch: number; atMs: number }
   | { type: 'controllerResigned'; broker: number; controllerEpoch: number; atMs: number }
