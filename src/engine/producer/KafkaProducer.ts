@@ -181,8 +181,9 @@ export class KafkaProducer {
       // KIP-480: a new batch is due, so the sticky partition moves on first.
       choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
     }
-    this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice });
-    this.accumulator.append(record.topic, choice.partition, pending, this.scheduler.now());
+    const now = this.scheduler.now();
+    this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
+    this.accumulator.append(record.topic, choice.partition, pending, now);
     this.sender.wakeup();
   }
 
@@ -225,7 +226,9 @@ export class KafkaProducer {
   }
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
-    batch.records.forEach((r, i) => {
+    const records = batch.records;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] as (typeof records)[number];
       this.report({
         sendId: r.sendId,
         topic: batch.topic,
@@ -234,7 +237,7 @@ export class KafkaProducer {
         timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : r.timestamp,
         error: null,
       });
-    });
+    }
   }
 
   private onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
@@ -253,7 +256,7 @@ export class KafkaProducer {
 
   private report(report: DeliveryReport): void {
     this.unfinished--;
-    this.emit({ type: 'deliveryReport', producer: this.node, report });
+    this.emit({ type: 'deliveryReport', producer: this.node, report, atMs: this.scheduler.now() });
     if (this.closing && this.unfinished === 0) this.scheduler.schedule(0, () => this.maybeFinishClose());
   }
 

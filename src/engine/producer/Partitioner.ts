@@ -68,6 +68,11 @@ export class Partitioner {
   readonly strategy: PartitionerStrategy;
   private readonly roundRobin = new RoundRobinPartitioner();
   private readonly sticky: StickyPartitionCache;
+  /**
+   * Explicit choices per topic and partition: a choice is read-only once made, so the events of
+   * records sent to the same partition share one object instead of allocating one per record.
+   */
+  private readonly explicitChoices = new Map<string, PartitionChoice[]>();
 
   constructor(strategy: PartitionerStrategy, rng: Rng) {
     this.strategy = strategy;
@@ -78,7 +83,12 @@ export class Partitioner {
    * Chooses the partition of one record. Throws UNKNOWN_TOPIC_OR_PARTITION for an explicit
    * partition outside the topic (Kafka's KafkaProducer.partition check).
    */
-  partition(topic: string, key: Uint8Array | null, explicitPartition: number | undefined, view: TopicPartitionsView) {
+  partition(
+    topic: string,
+    key: Uint8Array | null,
+    explicitPartition: number | undefined,
+    view: TopicPartitionsView,
+  ): PartitionChoice {
     const n = view.numPartitions;
     if (explicitPartition !== undefined) {
       if (!Number.isInteger(explicitPartition) || explicitPartition < 0 || explicitPartition >= n) {
@@ -88,7 +98,14 @@ export class Partitioner {
           { topic, partition: explicitPartition, numPartitions: n },
         );
       }
-      return { strategy: 'explicit', topic, partition: explicitPartition, numPartitions: n } satisfies PartitionChoice;
+      let cached = this.explicitChoices.get(topic);
+      if (!cached) this.explicitChoices.set(topic, (cached = []));
+      let choice = cached[explicitPartition];
+      if (choice === undefined || choice.numPartitions !== n) {
+        choice = { strategy: 'explicit', topic, partition: explicitPartition, numPartitions: n };
+        cached[explicitPartition] = choice;
+      }
+      return choice;
     }
     if (key !== null) {
       const hash = murmur2(key);

@@ -20,11 +20,6 @@ export function tpKey(topic: string, partition: number): string {
   return `${topic}-${partition}`;
 }
 
-export interface AppendResult {
-  batch: ProducerBatch;
-  newBatch: boolean;
-}
-
 export interface ReadyCheckResult {
   readyNodes: Set<number>;
   /** ms until some not-yet-ready batch may become ready (Infinity if none). */
@@ -76,26 +71,29 @@ export class RecordAccumulator {
     return last?.hasRoomFor(record) === true;
   }
 
-  /** Appends a record to its partition's last open batch, opening a new batch when it does not fit. */
-  append(topic: string, partition: number, record: PendingRecord, now: number): AppendResult {
+  /**
+   * Appends a record to its partition's last open batch, opening a new batch when it does not
+   * fit; returns the batch it went into (the recordAppended event says whether it is new).
+   */
+  append(topic: string, partition: number, record: PendingRecord, now: number): ProducerBatch {
     const q = this.queue(topic, partition);
     const last = q.batches[q.batches.length - 1];
     if (last && last.state === 'open') {
       const bytes = last.tryAppend(record);
       if (bytes > 0) {
-        this.appended(last, record, bytes, false);
-        return { batch: last, newBatch: false };
+        this.appended(last, record, bytes, false, now);
+        return last;
       }
       this.seal(last, 'full');
     }
     const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
-    this.appended(batch, record, bytes, true);
-    return { batch, newBatch: true };
+    this.appended(batch, record, bytes, true, now);
+    return batch;
   }
 
-  private appended(batch: ProducerBatch, record: PendingRecord, bytes: number, newBatch: boolean): void {
+  private appended(batch: ProducerBatch, record: PendingRecord, bytes: number, newBatch: boolean, now: number): void {
     this.emit({
       type: 'recordAppended',
       producer: this.producer,
@@ -107,6 +105,7 @@ export class RecordAccumulator {
       batchBytes: batch.sizeInBytes,
       batchRecords: batch.recordCount,
       newBatch,
+      atMs: now,
     });
   }
 

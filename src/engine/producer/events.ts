@@ -107,5 +107,8 @@ export type ProducerEventBody =
 /** A producer event as the engine emits it: stamped with the simulated time. */
 export type ProducerEvent = ProducerEventBody & { atMs: number };
 
-/** Where a producer's parts send their events (unstamped). */
-export type ProducerEventSink = (event: ProducerEventBody) => void;
+/**
+ * Where a producer's parts send their events; the sink stamps `atMs`. Per-record events carry
+ * `atMs` from the start, so stamping writes a field the object already has instead of growing it.
+ */
+export type ProducerEventSink = (event: ProducerEventBody & { atMs?: number }) => void;
