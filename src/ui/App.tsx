@@ -5,6 +5,7 @@ import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
 import { PlaneBoard } from './cluster/PlaneBoard';
 import { TopicPartitions } from './log/TopicPartitions';
+import { FlightLayer } from './producer/Flights';
 import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
@@ -23,6 +24,7 @@ export function App({ session }: { session: Session }) {
         {phase === 'ready' && <ClusterActions session={session} />}
         <ThemeToggle />
       </header>
+      <FlightLayer />
       <Banners session={session} />
       <Jobs session={session} />
       {phase === 'ready' ? (

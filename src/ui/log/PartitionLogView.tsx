@@ -301,7 +301,8 @@ function SegmentOverview({
       <div className="overview-files" ref={ref}>
         {p.segments.map((s) => {
           const left = x(s.baseOffset);
-          const w = Math.max(2, x(s.nextOffset) - left);
+          // The active segment reaches the log end (and fills an empty log).
+          const w = Math.max(2, x(s.active ? hi : s.nextOffset) - left);
           const log = s.files.find((f) => f.name.endsWith('.log'));
           // Segments too thin to click are drawn by the track below, not one button each.
           const marked = s.active || selectedSegment === s.baseOffset || focusSegment === s.baseOffset;

@@ -206,7 +206,7 @@ export function ProducerPanel({ session }: { session: Session }) {
           {error}
         </p>
       )}
-      <RecordJourney session={session} send={journey} />
+      <RecordJourney session={session} send={journey} topic={t} />
       {lastChoice && <ChoiceExplanation choice={lastChoice} />}
       <fieldset className="settings">
         <legend>Producer settings</legend>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Session } from '../session';
+import { fly } from './Flights';
 
 interface Journey {
   producer: string;
@@ -24,9 +25,11 @@ const STAGES = ['partitioner', 'accumulator', 'sealed batch', 'leader', 'acknowl
 export function RecordJourney({
   session,
   send,
+  topic,
 }: {
   session: Session;
   send: { producer: string; sendId: number } | null;
+  topic: string;
 }) {
   const [j, setJ] = useState<Journey | null>(null);
   useEffect(() => {
@@ -64,6 +67,16 @@ export function RecordJourney({
       });
     });
   }, [session, send]);
+  // The record flies along the path as it goes: send button -> accumulator -> the leader's log.
+  const appended = j?.batchId !== null && j?.batchId !== undefined;
+  const toLeader = j?.broker !== null && j?.broker !== undefined;
+  useEffect(() => {
+    if (appended) fly('producer-send', 'side-tab-accumulator', 'record');
+  }, [appended]);
+  useEffect(() => {
+    if (toLeader && j?.partition !== null && j?.partition !== undefined)
+      fly('side-tab-accumulator', `partition-${topic}-${j.partition}`, 'batch');
+  }, [toLeader, j?.partition, topic]);
   if (!j) return null;
   const reached = [
     j.partition !== null,

@@ -1,0 +1,70 @@
+import { useLayoutEffect, useRef } from 'react';
+import { create } from 'zustand';
+
+/** A record in flight between two places on the page (each a data-testid). */
+interface Flight {
+  id: number;
+  from: string;
+  to: string;
+  label: string;
+}
+
+const useFlights = create<{ flights: Flight[] }>(() => ({ flights: [] }));
+let nextFlight = 1;
+
+/** Sends a token flying from one element to another (both found by data-testid). */
+export function fly(from: string, to: string, label: string): void {
+  if (typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+  useFlights.setState((s) => ({ flights: [...s.flights.slice(-8), { id: nextFlight++, from, to, label }] }));
+}
+
+function centre(testId: string): { x: number; y: number } | null {
+  const el = document.querySelector(`[data-testid="${CSS.escape(testId)}"]`);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) return null;
+  return { x: r.left + Math.min(r.width / 2, 60), y: r.top + Math.min(r.height / 2, 14) };
+}
+
+function Token({ flight }: { flight: Flight }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const a = centre(flight.from);
+    const b = centre(flight.to);
+    const done = () => useFlights.setState((s) => ({ flights: s.flights.filter((f) => f.id !== flight.id) }));
+    if (!el || !a || !b) {
+      done();
+      return;
+    }
+    // The motion runs on the compositor (transform only); React never touches these styles.
+    const animation = el.animate(
+      [
+        { transform: `translate(${a.x}px, ${a.y}px) scale(0.6)`, opacity: 0 },
+        { transform: `translate(${a.x}px, ${a.y}px) scale(1)`, opacity: 1, offset: 0.15 },
+        { transform: `translate(${b.x}px, ${b.y}px) scale(1)`, opacity: 1, offset: 0.85 },
+        { transform: `translate(${b.x}px, ${b.y}px) scale(0.6)`, opacity: 0 },
+      ],
+      { duration: 700, easing: 'ease-in-out' },
+    );
+    animation.onfinish = done;
+    return () => animation.cancel();
+  }, [flight]);
+  return (
+    <div ref={ref} className="flight-token">
+      {flight.label}
+    </div>
+  );
+}
+
+/** The layer the tokens fly in: above everything, ignoring the pointer. */
+export function FlightLayer() {
+  const flights = useFlights((s) => s.flights);
+  return (
+    <div className="flight-layer" aria-hidden="true">
+      {flights.map((f) => (
+        <Token key={f.id} flight={f} />
+      ))}
+    </div>
+  );
+}
