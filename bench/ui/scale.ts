@@ -43,6 +43,7 @@ export async function runScaleBench(browser: Browser, url: string, report: (r: B
   const page = await context.newPage();
   await page.goto(url);
   await page.getByTestId('app-ready').waitFor({ state: 'attached', timeout: 60_000 });
+  await page.locator('[data-testid="plane"][data-ready="true"]').waitFor({ timeout: 60_000 });
   await page.getByTestId('plane-tab-scenarios').click();
   const t0 = Date.now();
   await page.getByTestId('preset-large').click();
@@ -51,7 +52,9 @@ export async function runScaleBench(browser: Browser, url: string, report: (r: B
     .waitFor({ state: 'attached', timeout: 300_000 })
     .catch(async () => {
       await page.getByTestId('plane-tab-cluster').click();
-      await page.getByTestId('broker-50').waitFor({ state: 'attached', timeout: 300_000 });
+      // Polled rather than awaited with a locator wait: the page is busy while 3,150 replicas appear.
+      for (let i = 0; i < 600 && (await page.locator('[data-testid^="broker-"][data-alive]').count()) < 50; i++)
+        await page.waitForTimeout(500);
     });
   report({ name: 'ui scale: build the large preset in the worker', value: (Date.now() - t0) / 1000, unit: 's' });
   await page.getByTestId('plane-tab-cluster').click();
