@@ -226,28 +226,28 @@ export class KafkaProducer {
   }
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
-    const records = batch.records;
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i] as (typeof records)[number];
+    const { sendIds, timestamps } = batch;
+    for (let i = 0; i < sendIds.length; i++) {
       this.report({
-        sendId: r.sendId,
+        sendId: sendIds[i] as number,
         topic: batch.topic,
         partition: batch.partition,
         offset: baseOffset < 0 ? -1 : baseOffset + i,
-        timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : r.timestamp,
+        timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : (timestamps[i] as number),
         error: null,
       });
     }
   }
 
   private onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
-    for (const r of batch.records) {
+    const { sendIds, timestamps } = batch;
+    for (let i = 0; i < sendIds.length; i++) {
       this.report({
-        sendId: r.sendId,
+        sendId: sendIds[i] as number,
         topic: batch.topic,
         partition: batch.partition,
         offset: -1,
-        timestamp: r.timestamp,
+        timestamp: timestamps[i] as number,
         error,
         message,
       });

@@ -1,24 +1,44 @@
 /**
  * A batch of records for one partition, being filled by the application and later sent by the
- * Sender (Kafka's ProducerBatch). Once drained it is encoded as one RecordBatch v2: baseOffset 0
- * (the leader assigns real offsets), records carrying offset and timestamp deltas, and, for an
- * idempotent producer, its producerId, producerEpoch and baseSequence.
+ * Sender (Kafka's ProducerBatch over a MemoryRecordsBuilder). Each record is written in its v2
+ * DefaultRecord form the moment it is appended (offset and timestamp deltas against the batch's
+ * base offset 0 and first timestamp), after room for the 61-byte header; `encode()` fills in the
+ * header (lastOffsetDelta, timestamps, producerId, producerEpoch, baseSequence, count) and the
+ * CRC, so a batch leaves as one RecordBatch v2 without a second pass over its records.
  *
- * Size accounting is exact: `sizeInBytes` is the encoded size (61-byte header plus each record's
+ * Size accounting is exact: `sizeInBytes` is the encoded size (header plus each record's
  * varint-framed body, DefaultRecord.sizeInBytes), so "full" means what it means on the wire.
  * A batch stays open for appends until it is closed (drained, or a record did not fit); a batch
- * that was sent keeps its records and sequence for retries.
+ * that was sent keeps its bytes and sequence for retries. Only the send id and timestamp of each
+ * record are kept besides the bytes: that is all its delivery report needs.
  */
 import {
-  encodeRecordBatch,
+  ATTRIBUTES_OFFSET,
+  BASE_OFFSET_OFFSET,
+  BASE_SEQUENCE_OFFSET,
+  BASE_TIMESTAMP_OFFSET,
+  CRC_OFFSET,
+  decodeBatchRecords,
+  LAST_OFFSET_DELTA_OFFSET,
+  LENGTH_OFFSET,
+  LOG_OVERHEAD,
+  MAGIC_OFFSET,
+  MAGIC_VALUE_V2,
+  MAX_TIMESTAMP_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
+  PARTITION_LEADER_EPOCH_OFFSET,
+  PRODUCER_EPOCH_OFFSET,
+  PRODUCER_ID_OFFSET,
   RECORD_BATCH_OVERHEAD,
+  RECORDS_COUNT_OFFSET,
+  readBatchHeader,
 } from '../codec/recordBatch';
-import { utf8Length } from '../codec/utf8';
-import { sizeOfVarint, sizeOfVarlong } from '../codec/varint';
+import { crc32c } from '../codec/crc32c';
+import { utf8Length, writeUtf8 } from '../codec/utf8';
+import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
 import type { RecordHeader } from './ProducerRecord';
 
 export { NO_SEQUENCE };
@@ -29,16 +49,6 @@ export interface PendingRecord {
   value: Uint8Array | null;
   headers: RecordHeader[];
   timestamp: number;
-}
-
-/**
- * A record inside a batch: already in the shape of a v2 DefaultRecord (deltas against the
- * batch's base offset and timestamp), so encoding the batch needs no copy per record.
- */
-interface BatchedRecord extends PendingRecord {
-  attributes: number;
-  offsetDelta: number;
-  timestampDelta: number;
 }
 
 /** Bytes one record takes inside a v2 batch: varint length prefix plus the body. */
@@ -78,13 +88,33 @@ export function estimateSizeInBytesUpperBound(
 
 export type BatchState = 'open' | 'closed' | 'in-flight' | 'done';
 
+/** The first buffer of a batch; it doubles as records arrive, up to what the batch can hold. */
+const INITIAL_BUFFER_BYTES = 512;
+const TWO_POW_32 = 4294967296;
+
+function writeInt32(b: Uint8Array, p: number, v: number): void {
+  b[p] = v >>> 24;
+  b[p + 1] = v >>> 16;
+  b[p + 2] = v >>> 8;
+  b[p + 3] = v;
+}
+
+function writeInt64(b: Uint8Array, p: number, v: number): void {
+  const hi = Math.floor(v / TWO_POW_32);
+  writeInt32(b, p, hi);
+  writeInt32(b, p + 4, v - hi * TWO_POW_32);
+}
+
 export class ProducerBatch {
   readonly id: number;
   readonly topic: string;
   readonly partition: number;
   readonly createdMs: number;
-  readonly records: BatchedRecord[] = [];
-  /** Encoded size in bytes, header included. */
+  /** Each record's send id (the key of its delivery report), in offset-delta order. */
+  readonly sendIds: number[] = [];
+  /** Each record's CreateTime, in offset-delta order. */
+  readonly timestamps: number[] = [];
+  /** Encoded size in bytes, header included; also where the next record is written. */
   sizeInBytes = RECORD_BATCH_OVERHEAD;
   /** The soft limit from batch.size; a record bigger than it gets a batch of its own. */
   readonly writeLimit: number;
@@ -95,6 +125,11 @@ export class ProducerBatch {
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;
   baseSequence = NO_SEQUENCE;
+  /** Header space, then the records written so far; bytes past sizeInBytes are unused. */
+  private buffer: Uint8Array;
+  private maxTimestampSeen = -1;
+  /** encode() has handed out the buffer: a later encode (a retry) writes its header into a copy. */
+  private encoded = false;
 
   constructor(id: number, topic: string, partition: number, createdMs: number, writeLimit: number) {
     this.id = id;
@@ -103,14 +138,15 @@ export class ProducerBatch {
     this.createdMs = createdMs;
     this.lastAttemptMs = createdMs;
     this.writeLimit = writeLimit;
+    this.buffer = new Uint8Array(Math.min(INITIAL_BUFFER_BYTES, Math.max(writeLimit, RECORD_BATCH_OVERHEAD)));
   }
 
   get recordCount(): number {
-    return this.records.length;
+    return this.sendIds.length;
   }
 
   get baseTimestamp(): number {
-    return this.records[0]?.timestamp ?? this.createdMs;
+    return this.timestamps[0] ?? this.createdMs;
   }
 
   hasSequence(): boolean {
@@ -119,38 +155,78 @@ export class ProducerBatch {
 
   /** The encoded size of `record` if appended now. */
   sizeOf(record: PendingRecord): number {
-    const base = this.records.length === 0 ? record.timestamp : this.baseTimestamp;
-    return recordSizeInBytes(this.records.length, record.timestamp - base, record.key, record.value, record.headers);
+    const n = this.sendIds.length;
+    const base = n === 0 ? record.timestamp : this.baseTimestamp;
+    return recordSizeInBytes(n, record.timestamp - base, record.key, record.value, record.headers);
   }
 
   hasRoomFor(record: PendingRecord): boolean {
     if (this.state !== 'open') return false;
-    return this.records.length === 0 || this.sizeInBytes + this.sizeOf(record) <= this.writeLimit;
+    return this.sendIds.length === 0 || this.sizeInBytes + this.sizeOf(record) <= this.writeLimit;
   }
 
-  /** Appends if there is room (MemoryRecordsBuilder.hasRoomFor); returns the bytes added, or 0 if it did not fit. */
+  /**
+   * Appends if there is room (MemoryRecordsBuilder.hasRoomFor, then DefaultRecord.writeTo);
+   * returns the bytes added, or 0 if it did not fit.
+   */
   tryAppend(record: PendingRecord): number {
     if (this.state !== 'open') return 0;
-    const size = this.sizeOf(record);
-    if (this.records.length > 0 && this.sizeInBytes + size > this.writeLimit) return 0;
-    const base = this.records.length === 0 ? record.timestamp : this.baseTimestamp;
-    this.records.push({
-      sendId: record.sendId,
-      key: record.key,
-      value: record.value,
-      headers: record.headers,
-      timestamp: record.timestamp,
-      attributes: 0,
-      offsetDelta: this.records.length,
-      timestampDelta: record.timestamp - base,
-    });
-    this.sizeInBytes += size;
+    const offsetDelta = this.sendIds.length;
+    const timestampDelta = offsetDelta === 0 ? 0 : record.timestamp - this.baseTimestamp;
+    const { key, value, headers } = record;
+    let body = 1 + sizeOfVarlong(timestampDelta) + sizeOfVarint(offsetDelta);
+    body += key === null ? 1 : sizeOfVarint(key.length) + key.length;
+    body += value === null ? 1 : sizeOfVarint(value.length) + value.length;
+    body += sizeOfVarint(headers.length);
+    for (let h = 0; h < headers.length; h++) {
+      const header = headers[h] as RecordHeader;
+      const kl = utf8Length(header.key);
+      body += sizeOfVarint(kl) + kl;
+      body += header.value === null ? 1 : sizeOfVarint(header.value.length) + header.value.length;
+    }
+    const size = sizeOfVarint(body) + body;
+    if (offsetDelta > 0 && this.sizeInBytes + size > this.writeLimit) return 0;
+    let p = this.ensureCapacity(size);
+    p = writeVarint(body, this.buffer, p);
+    const out = this.buffer;
+    out[p++] = 0; // attributes
+    p = writeVarlong(timestampDelta, out, p);
+    p = writeVarint(offsetDelta, out, p);
+    p = writeBytes(key, out, p);
+    p = writeBytes(value, out, p);
+    p = writeVarint(headers.length, out, p);
+    for (let h = 0; h < headers.length; h++) {
+      const header = headers[h] as RecordHeader;
+      const keyStart = p + sizeOfVarint(utf8Length(header.key));
+      const keyEnd = writeUtf8(header.key, out, keyStart);
+      writeVarint(keyEnd - keyStart, out, p);
+      p = writeBytes(header.value, out, keyEnd);
+    }
+    this.sizeInBytes = p;
+    this.sendIds.push(record.sendId);
+    this.timestamps.push(record.timestamp);
+    if (record.timestamp > this.maxTimestampSeen) this.maxTimestampSeen = record.timestamp;
     return size;
+  }
+
+  /** Makes room for `extra` more bytes; returns the write position. */
+  private ensureCapacity(extra: number): number {
+    const need = this.sizeInBytes + extra;
+    if (need > this.buffer.length) {
+      let cap = this.buffer.length * 2;
+      while (cap < need) cap *= 2;
+      // A batch never grows past batch.size unless its only record is bigger.
+      if (need <= this.writeLimit) cap = Math.min(cap, this.writeLimit);
+      const grown = new Uint8Array(cap);
+      grown.set(this.buffer.subarray(0, this.sizeInBytes));
+      this.buffer = grown;
+    }
+    return this.sizeInBytes;
   }
 
   /** No room left for even a minimal record (MemoryRecordsBuilder.isFull). */
   isFull(): boolean {
-    return this.state !== 'open' || (this.records.length > 0 && this.sizeInBytes >= this.writeLimit);
+    return this.state !== 'open' || (this.sendIds.length > 0 && this.sizeInBytes >= this.writeLimit);
   }
 
   hasReachedDeliveryTimeout(deliveryTimeoutMs: number, now: number): boolean {
@@ -158,24 +234,62 @@ export class ProducerBatch {
   }
 
   maxTimestamp(): number {
-    let max = -1;
-    for (const r of this.records) if (r.timestamp > max) max = r.timestamp;
-    return max;
+    return this.maxTimestampSeen;
   }
 
-  /** The batch as it goes on the wire: RecordBatch v2, baseOffset 0, CreateTime, no compression. */
+  /**
+   * The batch as it goes on the wire: RecordBatch v2, baseOffset 0, CreateTime, no compression.
+   * The first call hands out the batch's own buffer (appends are over by then); a retry, whose
+   * producer id or sequence may have been reset, gets a copy so bytes already sent never change.
+   */
   encode(): Uint8Array {
-    return encodeRecordBatch({
-      baseOffset: 0,
-      partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
-      attributes: 0,
-      lastOffsetDelta: this.records.length - 1,
-      baseTimestamp: this.baseTimestamp,
-      maxTimestamp: this.maxTimestamp(),
-      producerId: this.producerId,
-      producerEpoch: this.producerEpoch,
-      baseSequence: this.baseSequence,
-      records: this.records,
-    });
+    const total = this.sizeInBytes;
+    const out = this.encoded ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
+    this.encoded = true;
+    writeInt64(out, BASE_OFFSET_OFFSET, 0);
+    writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
+    writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
+    out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
+    out[ATTRIBUTES_OFFSET] = 0;
+    out[ATTRIBUTES_OFFSET + 1] = 0;
+    writeInt32(out, LAST_OFFSET_DELTA_OFFSET, this.sendIds.length - 1);
+    writeInt64(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
+    writeInt64(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
+    writeInt64(out, PRODUCER_ID_OFFSET, this.producerId);
+    out[PRODUCER_EPOCH_OFFSET] = this.producerEpoch >>> 8;
+    out[PRODUCER_EPOCH_OFFSET + 1] = this.producerEpoch;
+    writeInt32(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
+    writeInt32(out, RECORDS_COUNT_OFFSET, this.sendIds.length);
+    // The CRC goes last, over the finished bytes from attributes to the end.
+    writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+    return out;
   }
+
+  /** The records again, as the application sent them (ProducerBatch.split reads them back the same way). */
+  pendingRecords(): PendingRecord[] {
+    const bytes = this.encode();
+    const records = decodeBatchRecords(bytes, readBatchHeader(bytes, 0));
+    const base = this.baseTimestamp;
+    return records.map((r, i) => ({
+      sendId: this.sendIds[i] as number,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      timestamp: base + r.timestampDelta,
+    }));
+  }
+}
+
+/** Writes a nullable byte field (varint length, -1 for null, then the bytes); returns the next position. */
+function writeBytes(src: Uint8Array | null, out: Uint8Array, position: number): number {
+  if (src === null) {
+    out[position] = 1; // zigzag(-1)
+    return position + 1;
+  }
+  const p = writeVarint(src.length, out, position);
+  const n = src.length;
+  // TypedArray.set has a fixed cost larger than a plain loop over a short key.
+  if (n > 16) out.set(src, p);
+  else for (let i = 0; i < n; i++) out[p + i] = src[i] as number;
+  return p + n;
 }

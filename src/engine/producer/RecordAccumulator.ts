@@ -227,7 +227,8 @@ export class RecordAccumulator {
    */
   splitAndReenqueue(batch: ProducerBatch, now: number): ProducerBatch[] {
     const half = Math.ceil(batch.recordCount / 2);
-    const parts = [batch.records.slice(0, half), batch.records.slice(half)].map((records, i) => {
+    const records = batch.pendingRecords();
+    const parts = [records.slice(0, half), records.slice(half)].map((records, i) => {
       const b = new ProducerBatch(this.nextBatchId++, batch.topic, batch.partition, batch.createdMs, batch.writeLimit);
       for (const r of records) b.tryAppend(r);
       b.attempts = batch.attempts;

@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
+import { type PendingRecord, ProducerBatch } from './ProducerBatch';
+
+const bytesArb = fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null });
+const recordArb = fc.record({
+  key: bytesArb,
+  value: bytesArb,
+  headers: fc.array(fc.record({ key: fc.string({ maxLength: 8 }), value: bytesArb }), { maxLength: 3 }),
+  timestampStep: fc.integer({ min: -5, max: 100_000 }),
+});
+
+/** What the producer did before it wrote records as they arrived: one encodeRecordBatch at send time. */
+function encodeAtOnce(batch: ProducerBatch, records: PendingRecord[]): Uint8Array {
+  const base = records[0]?.timestamp ?? 0;
+  return encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: records.length - 1,
+    baseTimestamp: base,
+    maxTimestamp: Math.max(...records.map((r) => r.timestamp)),
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    records: records.map((r, i) => ({
+      attributes: 0,
+      timestampDelta: r.timestamp - base,
+      offsetDelta: i,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+    })),
+  });
+}
+
+describe('ProducerBatch (records written as they are appended, like MemoryRecordsBuilder)', () => {
+  it('encodes byte for byte what the codec encodes from the same records, with the size it counted', () => {
+    fc.assert(
+      fc.property(
+        fc.array(recordArb, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 4000 }),
+        (rs, limit) => {
+          const b = new ProducerBatch(1, 't', 0, 0, limit);
+          const appended: PendingRecord[] = [];
+          let ts = 1_700_000_000_000;
+          rs.forEach((r, i) => {
+            ts += r.timestampStep;
+            const rec: PendingRecord = {
+              sendId: 100 + i,
+              key: r.key,
+              value: r.value,
+              headers: r.headers,
+              timestamp: ts,
+            };
+            const expected = b.sizeOf(rec);
+            const fits = b.hasRoomFor(rec);
+            const added = b.tryAppend(rec);
+            expect(added > 0).toBe(fits);
+            if (added > 0) {
+              expect(added).toBe(expected);
+              appended.push(rec);
+            }
+          });
+          b.producerId = 7;
+          b.producerEpoch = 2;
+          b.baseSequence = 41;
+          const bytes = b.encode();
+          expect(bytes.length).toBe(b.sizeInBytes);
+          expect(bytes).toEqual(encodeAtOnce(b, appended));
+          expect(b.sendIds).toEqual(appended.map((r) => r.sendId));
+          expect(b.pendingRecords()).toEqual(appended);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a retry with a new producer id re-encodes into a copy: the bytes of the first attempt never change', () => {
+    const b = new ProducerBatch(1, 't', 0, 0, 16384);
+    for (let i = 0; i < 20; i++) {
+      b.tryAppend({ sendId: i, key: null, value: new Uint8Array(100).fill(i), headers: [], timestamp: 1000 + i });
+    }
+    const first = b.encode();
+    const firstCopy = first.slice();
+    b.producerId = 9;
+    b.producerEpoch = 0;
+    b.baseSequence = 0;
+    const second = b.encode();
+    expect(first).toEqual(firstCopy);
+    const [decoded] = decodeRecordBatches(second);
+    expect(decoded).toMatchObject({ producerId: 9, producerEpoch: 0, baseSequence: 0, lastOffsetDelta: 19 });
+    expect(decoded?.records.map((r) => r.value?.[0])).toEqual([...Array(20).keys()]);
+  });
+});
