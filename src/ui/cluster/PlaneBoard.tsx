@@ -30,6 +30,8 @@ export function PlaneBoard({ session }: { session: Session }) {
       aria-label="Cluster control plane"
       data-testid="plane"
       data-ready={String(view !== null)}
+      data-preset={view?.preset ?? ''}
+      data-brokers={view?.brokers.length ?? 0}
     >
       <div className="plane-header">
         <div className="plane-tabs" role="tablist" aria-label="Control plane views">

@@ -14,7 +14,7 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import {
   ASSIGNORS,
   type AssignorName,
@@ -201,7 +201,13 @@ function GroupCard({
       </div>
       <ul className="consumer-chips">
         {consumers.map((c) => (
-          <ConsumerChip key={c.name} session={session} view={view} consumer={c} leader={c.name === leaderName} />
+          <ConsumerChip
+            key={c.name}
+            session={session}
+            groupIds={view.groups.map((x) => x.groupId).join(',')}
+            consumer={c}
+            leader={c.name === leaderName}
+          />
         ))}
         {consumers.length === 0 && <li className="muted small">Drop a consumer here.</li>}
       </ul>
@@ -250,7 +256,13 @@ function StoppedTray({
       </header>
       <ul className="consumer-chips">
         {consumers.map((c) => (
-          <ConsumerChip key={c.name} session={session} view={view} consumer={c} leader={false} />
+          <ConsumerChip
+            key={c.name}
+            session={session}
+            groupIds={view.groups.map((x) => x.groupId).join(',')}
+            consumer={c}
+            leader={false}
+          />
         ))}
         {consumers.length === 0 && <li className="muted small">Drag a consumer here to stop it.</li>}
       </ul>
@@ -258,17 +270,31 @@ function StoppedTray({
   );
 }
 
-function ConsumerChip({
-  session,
-  view,
-  consumer: c,
-  leader,
-}: {
+interface ChipProps {
   session: Session;
-  view: PlaneView;
+  /** Every group on the board, comma-joined (a string, so unchanged chips skip re-rendering). */
+  groupIds: string;
   consumer: PlaneConsumerView;
   leader: boolean;
-}) {
+}
+
+/** What a chip shows; positions move every frame but are drawn elsewhere. */
+function sameChip(a: ChipProps, b: ChipProps): boolean {
+  const x = a.consumer;
+  const y = b.consumer;
+  return (
+    a.groupIds === b.groupIds &&
+    a.leader === b.leader &&
+    x.name === y.name &&
+    x.group === y.group &&
+    x.lifecycle === y.lifecycle &&
+    x.memberId === y.memberId &&
+    x.generation === y.generation &&
+    x.partitions.join() === y.partitions.join()
+  );
+}
+
+const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c, leader }: ChipProps) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id: `consumer-drag-${c.name}`,
     data: { name: c.name },
@@ -305,7 +331,7 @@ function ConsumerChip({
         {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
       </span>
       <span className="chip-actions">
-        <MoveMenu session={session} view={view} consumer={c} />
+        <MoveMenu session={session} groupIds={groupIds === '' ? [] : groupIds.split(',')} consumer={c} />
         {c.lifecycle === 'running' && (
           <button
             type="button"
@@ -328,17 +354,25 @@ function ConsumerChip({
       </span>
     </li>
   );
-}
+}, sameChip);
 
 /**
  * The keyboard (and click) way to move a consumer: a menu of the other groups and "stop". With
  * many groups it is a button that lists them only when opened, so 500 chips stay light.
  */
-function MoveMenu({ session, view, consumer: c }: { session: Session; view: PlaneView; consumer: PlaneConsumerView }) {
+function MoveMenu({
+  session,
+  groupIds,
+  consumer: c,
+}: {
+  session: Session;
+  groupIds: string[];
+  consumer: PlaneConsumerView;
+}) {
   const [open, setOpen] = useState(false);
-  const targets = view.groups.filter((g) => g.groupId !== c.group).map((g) => g.groupId);
+  const targets = groupIds.filter((g) => g !== c.group);
   const move = (v: string) => void act(session, { op: 'moveConsumer', name: c.name, group: v === STOPPED ? null : v });
-  if (view.groups.length <= MENU_AS_SELECT) {
+  if (groupIds.length <= MENU_AS_SELECT) {
     return (
       <select
         aria-label={`Move ${c.name} to`}
