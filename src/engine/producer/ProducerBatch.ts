@@ -88,8 +88,11 @@ export function estimateSizeInBytesUpperBound(
 
 export type BatchState = 'open' | 'closed' | 'in-flight' | 'done';
 
-/** The first buffer of a batch; it doubles as records arrive, up to what the batch can hold. */
-const INITIAL_BUFFER_BYTES = 512;
+/**
+ * The first buffer of a batch: batch.size itself up to this (Kafka's BufferPool hands out
+ * batch.size buffers), so a batch of the default size is one allocation; larger ones double.
+ */
+const INITIAL_BUFFER_BYTES = 16384;
 const TWO_POW_32 = 4294967296;
 
 function writeInt32(b: Uint8Array, p: number, v: number): void {
