@@ -4,12 +4,50 @@
  *   npm run soak -- --schedules 20000 --seed 42          one-broker-at-a-time schedules, unclean off
  *   npm run soak -- --schedules 2000 --seed 1 --unclean  two brokers may be down, unclean election on
  *   npm run soak -- --seed 1234 --schedules 1 --verbose  replay one seed and print its schedule
+ *   npm run soak -- --fuzz                                 also rerun every seeded fuzz/property suite
+ *                                                          (codec, log, cluster, groups, assignors)
+ *                                                          with many more runs than CI uses
  *
  * Seeds run from --seed upwards. Every failing seed is printed with its violations and schedule,
  * and the run exits 1 if any failed. CI's seeds are 1..500 with the same schedule shapes, so a
  * seed reported by the unit test replays here exactly.
  */
+import { spawnSync } from 'node:child_process';
 import { explainRun, runCleanSchedule, runUncleanSchedule } from '../src/engine/faults/runFaultSchedule';
+
+/**
+ * The env vars each seeded suite reads for its run count, raised well above CI's defaults. The
+ * suites print their seed in each test name, so a failure here replays as a single test.
+ */
+const FUZZ_SOAK_ENV: Record<string, string> = {
+  GLASSBOX_FUZZ_SEEDS: '2000', // codec: decoder fuzz (random bytes, truncations, bit flips)
+  LOG_FUZZ_RUNS: '500', // log: PartitionLog and LogCleaner property runs
+  GLASSBOX_CLUSTER_FUZZ: '60', // cluster: random fault schedules with the invariant checker
+  GROUP_FUZZ_RUNS: '200', // consumer groups: random membership schedules
+  GROUP_FUZZ_STEPS: '120',
+  ASSIGNOR_PROPERTY_RUNS: '1500', // assignors: ownership, balance, stickiness properties
+  PRODUCER_SEEDS: '400', // producer: seeded send/retry schedules
+};
+
+function runFuzzSuites(): boolean {
+  console.log(
+    `Fuzz suites with ${Object.entries(FUZZ_SOAK_ENV)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  const files = [
+    'src/engine/codec',
+    'src/engine/log',
+    'src/engine/cluster/ClusterFuzz.test.ts',
+    'src/engine/consumer',
+    'src/engine/producer/KafkaProducer.test.ts',
+  ];
+  const r = spawnSync('npx', ['vitest', 'run', ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, ...FUZZ_SOAK_ENV },
+  });
+  return r.status === 0;
+}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,9 +59,11 @@ const firstSeed = Number(arg('seed') ?? 1);
 const unclean = process.argv.includes('--unclean');
 const verbose = process.argv.includes('--verbose');
 if (!Number.isInteger(schedules) || schedules < 1 || !Number.isInteger(firstSeed)) {
-  console.error('usage: npm run soak -- [--schedules N] [--seed S] [--unclean] [--verbose]');
+  console.error('usage: npm run soak -- [--schedules N] [--seed S] [--unclean] [--verbose] [--fuzz]');
   process.exit(2);
 }
+
+const fuzzOk = process.argv.includes('--fuzz') ? runFuzzSuites() : true;
 
 const started = process.hrtime.bigint();
 let failed = 0;
@@ -54,4 +94,5 @@ console.log(
   `${schedules} ${unclean ? 'unclean-election' : 'one-broker-at-a-time'} schedules from seed ${firstSeed}: ` +
     `${failed} failed; ${sent} records sent, ${acked} acknowledged, ${declaredLost} acknowledged offsets reported lost; ${secs.toFixed(1)} s`,
 );
-process.exit(failed > 0 ? 1 : 0);
+if (!fuzzOk) console.log('The fuzz suites failed: see the vitest output above.');
+process.exit(failed > 0 || !fuzzOk ? 1 : 0);
