@@ -18,7 +18,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { group as d3group, scaleLinear } from 'd3';
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../worker/plane/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
@@ -66,6 +66,14 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
     0,
   );
   const compact = userReplicas > COMPACT_ABOVE;
+  const [opened, setOpened] = useState<ReadonlySet<number>>(new Set());
+  const toggle = useCallback((broker: number) => {
+    setOpened((s) => {
+      const next = new Set(s);
+      if (!next.delete(broker)) next.add(broker);
+      return next;
+    });
+  }, []);
 
   function onDragEnd(e: DragEndEvent) {
     const from = e.active.data.current as { topic: string; partition: number; broker: number } | undefined;
@@ -89,6 +97,9 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
                   broker={b}
                   replicas={hosted.get(b.id) ?? []}
                   compact={compact}
+                  signature={compact ? cardSignature(b, view.controllerEpoch, hosted.get(b.id) ?? []) : ''}
+                  open={opened.has(b.id)}
+                  onToggle={toggle}
                 />
               ))}
             </div>
@@ -105,20 +116,40 @@ async function move(session: Session, view: PlaneView, topic: string, partition:
   await act(session, { op: 'reassign', topic, partition, replicas: p.replicas.map((r) => (r === from ? to : r)) });
 }
 
-function BrokerCard({
-  session,
-  view,
-  broker: b,
-  replicas,
-  compact,
-}: {
+interface CardProps {
   session: Session;
   view: PlaneView;
   broker: PlaneBrokerView;
   replicas: HostedReplica[];
   compact: boolean;
-}) {
-  const [open, setOpen] = useState(false);
+  /** In compact mode, everything the closed card shows; equal signatures skip the re-render. */
+  signature: string;
+  /** In compact mode, whether the card lists its replicas. */
+  open: boolean;
+  onToggle: (broker: number) => void;
+}
+
+/** What a compact (closed) broker card shows: its state and its replicas counted by role. */
+function cardSignature(b: PlaneBrokerView, controllerEpoch: number, replicas: HostedReplica[]): string {
+  const counts = [0, 0, 0, 0, 0];
+  for (const h of replicas) {
+    if (h.internal) counts[4] = (counts[4] ?? 0) + (h.replica.role === 'leader' ? 1 : 0);
+    else {
+      const k = replicaClass(h.replica);
+      const i = k === 'leader' ? 0 : k === 'insync' ? 1 : k === 'outofsync' ? 2 : 3;
+      counts[i] = (counts[i] ?? 0) + 1;
+    }
+  }
+  return `${b.state}|${b.alive}|${b.isolated}|${b.controller}|${controllerEpoch}|${replicas.length}|${counts.join(',')}`;
+}
+
+const BrokerCard = memo(
+  BrokerCardView,
+  // Compact cards re-render when their signature changes (an opened card re-renders on its own state).
+  (a, b) => a.compact && b.compact && !a.open && !b.open && a.signature === b.signature && a.signature !== '',
+);
+
+function BrokerCardView({ session, view, broker: b, replicas, compact, open, onToggle }: CardProps) {
   const { setNodeRef, isOver } = useDroppable({ id: `broker-drop-${b.id}`, data: { broker: b.id } });
   const user = replicas.filter((r) => !r.internal);
   const internal = replicas.filter((r) => r.internal);
@@ -195,7 +226,7 @@ function BrokerCard({
           </button>
         )}
       </div>
-      {compact && <ReplicaCounts replicas={user} open={open} onToggle={() => setOpen(!open)} broker={b.id} />}
+      {compact && <ReplicaCounts replicas={user} open={open} onToggle={() => onToggle(b.id)} broker={b.id} />}
       {(!compact || open) && (
         <ul className="replicas" aria-label={`Replicas on broker ${b.id}`}>
           {user.map((h) => (
