@@ -129,6 +129,45 @@ test('changing the assignor rebalances the group with it; a crashed consumer is 
   await expect(page.getByTestId('describe-analytics-orders-5')).toBeVisible();
 });
 
+test('a consumer crashed mid-stream: the records it processed but did not commit are counted as redelivered (seed 000 case 1)', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { billing: 1, analytics: 1 });
+  await plane.advance(3);
+  // The engine's numbers just before the crash: c4's positions (marks on the partition logs)
+  // and the group's committed offsets (CURRENT-OFFSET in the describe table).
+  const c4 = (await plane.consumer('c4').getAttribute('data-partitions'))?.split(',') ?? [];
+  expect(c4.length).toBeGreaterThan(0);
+  let expected = 0;
+  const perPartition: Record<string, [number, number]> = {};
+  for (const tp of c4) {
+    const p = tp.slice('orders-'.length);
+    const position = Number(await page.getByTestId(`position-c4-orders-${p}`).getAttribute('data-position'));
+    const committedAttr = await page.getByTestId(`describe-analytics-orders-${p}`).getAttribute('data-current-offset');
+    const committed = committedAttr ? Number(committedAttr) : 0;
+    perPartition[tp] = [committed, position];
+    expected += position - committed;
+  }
+  test.info().annotations.push({ type: 'redelivered', description: String(expected) });
+  await page.getByTestId('consumer-crash-c4').click();
+  await expect(plane.consumer('c4')).toHaveAttribute('data-state', 'crashed');
+  const card = page.getByTestId('group-redelivered-analytics');
+  await expect(card).toHaveAttribute('data-consumer', 'c4');
+  await expect(card).toHaveAttribute('data-count', String(expected));
+  await expect(card).toHaveAttribute('data-skipped', '0');
+  for (const [tp, [committed, position]] of Object.entries(perPartition)) {
+    const row = page.getByTestId(`crash-partition-analytics-${tp}`);
+    await expect(row).toHaveAttribute('data-committed', String(committed));
+    await expect(row).toHaveAttribute('data-position', String(position));
+  }
+  await expect(card).toContainText('case 1');
+});
+
 test('a consumer dragged out of every group stops; added back, it joins again', async ({ app, page }) => {
   const plane = new PlanePage(app);
   await plane.open();

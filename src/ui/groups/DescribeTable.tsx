@@ -35,6 +35,7 @@ export function DescribeTable({ view, focus }: { view: PlaneView; focus: string 
               <tr
                 key={`${r.group}-${r.topic}-${r.partition}`}
                 data-testid={`describe-${r.group}-${r.topic}-${r.partition}`}
+                data-current-offset={r.currentOffset ?? ''}
               >
                 <td>{r.group}</td>
                 <td>{r.topic}</td>

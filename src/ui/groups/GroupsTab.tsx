@@ -24,6 +24,7 @@ import {
 } from '../../worker/plane/types';
 import { act } from '../cluster/planeClient';
 import type { Session } from '../session';
+import { CrashDelivery } from './CrashDelivery';
 import { DescribeTable } from './DescribeTable';
 import { GenerationsTimeline } from './GenerationsTimeline';
 import { jumpBetweenDropZones } from './keyboardCoordinates';
@@ -211,6 +212,7 @@ function GroupCard({
         ))}
         {consumers.length === 0 && <li className="muted small">Drop a consumer here.</li>}
       </ul>
+      <CrashDelivery view={view} groupId={g.groupId} />
       <div className="row">
         <button
           type="button"

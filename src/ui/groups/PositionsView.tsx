@@ -59,7 +59,11 @@ export function PositionsView({ view }: { view: PlaneView }) {
                 </g>
               ))}
               {(positions.get(p.partition) ?? []).map((c) => (
-                <g key={c.name}>
+                <g
+                  key={c.name}
+                  data-testid={`position-${c.name}-${topic.name}-${p.partition}`}
+                  data-position={c.position}
+                >
                   <circle cx={x(c.position)} cy={15} r={3} className="position-mark" />
                   <title>{`${c.name} at position ${c.position}`}</title>
                 </g>

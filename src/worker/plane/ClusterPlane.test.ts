@@ -81,6 +81,52 @@ describe('ClusterPlane', () => {
     expect(a.nowMs).toBe(plane.scenario().untilMs);
   });
 
+  it('a crashed consumer’s partitions go to another member, which re-processes exactly what was processed but not committed (seed 000 case 1)', () => {
+    const plane = new ClusterPlane(3, 'demo');
+    settle(plane);
+    plane.apply({ op: 'produce', topic: 'orders', count: 60 });
+    // Crash mid-stream: at a moment when c4 has processed records it has not yet committed.
+    let before = plane.view();
+    const uncommitted = (v: PlaneView) =>
+      (v.consumers.find((c) => c.name === 'c4')?.positions ?? []).reduce((n, p) => {
+        const row = v.describe.find((r) => r.group === 'analytics' && r.partition === p.partition);
+        return n + Math.max(0, (p.position ?? 0) - (row?.currentOffset ?? 0));
+      }, 0);
+    for (let i = 0; i < 50 && uncommitted(before) === 0; i++) {
+      plane.tick(100);
+      before = plane.view();
+    }
+    expect(uncommitted(before)).toBeGreaterThan(0);
+    // What every analytics application has processed per partition beyond its current owner's
+    // position: records processed more than once so far.
+    const processed = (p: string) =>
+      ['c4', 'c5'].reduce((n, name) => n + (plane.apps.apps.get(name)?.processed[p] ?? 0), 0);
+    const c4 = before.consumers.find((c) => c.name === 'c4');
+    const owned = c4?.partitions ?? [];
+    const positionOf = (v: PlaneView, p: string) =>
+      v.consumers
+        .flatMap((c) => (c.lifecycle === 'running' ? c.positions : []))
+        .find((x) => `${x.topic}-${x.partition}` === p)?.position ?? 0;
+    const dupBefore = new Map(owned.map((p) => [p, processed(p) - positionOf(before, p)]));
+
+    plane.apply({ op: 'crashConsumer', name: 'c4' });
+    const crash = plane.view().crashes.at(-1);
+    expect(crash?.consumer).toBe('c4');
+    expect(crash?.redelivered).toBe(uncommitted(before));
+    expect(crash?.skipped).toBe(0);
+    expect(crash?.partitions.map((p) => `${p.topic}-${p.partition}`).sort()).toEqual([...owned].sort());
+
+    // session.timeout.ms later the coordinator rebalances; c5 resumes from the committed offsets.
+    plane.tick(20_000);
+    const after = plane.view();
+    expect(after.consumers.find((c) => c.name === 'c5')?.partitions).toEqual(expect.arrayContaining(owned as string[]));
+    for (const p of crash?.partitions ?? []) {
+      const key = `${p.topic}-${p.partition}`;
+      const dupNow = processed(key) - positionOf(after, key);
+      expect(dupNow - (dupBefore.get(key) ?? 0), key).toBe(p.position - (p.committed ?? 0));
+    }
+  });
+
   it('refuses a bad action with a Kafka error, changes nothing and records nothing', () => {
     const plane = new ClusterPlane(1, 'demo');
     plane.tick(1000);

@@ -34,6 +34,7 @@ import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
 import {
   type AssignorName,
+  type ConsumerCrashView,
   type GenerationView,
   type GroupProtocol,
   type LostOffsetsView,
@@ -121,6 +122,7 @@ export class ClusterPlane {
   readonly lagHistory = new Map<string, Map<string, [number, number][]>>();
   readonly memberNames = new Map<string, string>();
   readonly lost: LostOffsetsView[] = [];
+  readonly crashes: ConsumerCrashView[] = [];
   readonly actions: TimedAction[] = [];
   readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
@@ -435,10 +437,42 @@ export class ClusterPlane {
         const e = this.requireConsumer(a.name);
         if (this.apps.apps.get(e.name)?.status !== 'running')
           throw new KafkaError('INVALID_REQUEST', `Consumer ${a.name} is not running.`);
+        const crash = this.crashRecord(e);
         this.apps.crash(e.name);
+        if (crash) {
+          this.crashes.push(crash);
+          if (this.crashes.length > 20) this.crashes.shift();
+        }
         return;
       }
     }
+  }
+
+  /**
+   * What a crash of this consumer leaves behind, read from the engine before the process dies:
+   * its positions (from its subscription state) and the group's committed offsets (what
+   * `kafka-consumer-groups --describe` prints as CURRENT-OFFSET). The legacy ZooKeeper consumer
+   * keeps its offsets in znodes instead, so it has no record here.
+   */
+  private crashRecord(e: ConsumerEntry): ConsumerCrashView | null {
+    const consumer = this.groups.consumers.get(e.name);
+    if (!consumer || e.group === null) return null;
+    const committed = new Map<string, number | null>();
+    for (const r of this.groups.describeGroup(e.group)) committed.set(`${r.topic}-${r.partition}`, r.currentOffset);
+    const partitions: ConsumerCrashView['partitions'] = [];
+    let redelivered = 0;
+    let skipped = 0;
+    for (const a of this.groups.consumerSnapshot(consumer).assignment) {
+      if (a.position === null) continue;
+      const c = committed.get(`${a.topic}-${a.partition}`) ?? null;
+      partitions.push({ topic: a.topic, partition: a.partition, position: a.position, committed: c });
+      // No committed offset: the new owner starts from auto.offset.reset=earliest, i.e. offset 0
+      // here (the demo topics are never truncated), so everything processed is read again.
+      const from = c ?? 0;
+      if (from < a.position) redelivered += a.position - from;
+      else skipped += from - a.position;
+    }
+    return { consumer: e.name, group: e.group, atMs: this.nowMs, partitions, redelivered, skipped };
   }
 
   private freshName(): string {

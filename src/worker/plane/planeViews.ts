@@ -84,6 +84,7 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
     consumers,
     describe,
     lost: [...plane.lost],
+    crashes: [...plane.crashes],
     actions: [...plane.actions],
     produced: { ...plane.produced },
     config: {

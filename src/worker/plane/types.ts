@@ -201,6 +201,24 @@ export interface LostOffsetsView {
   atMs: number;
 }
 
+/**
+ * A consumer crash as it matters to delivery (seed 000's case 1 and case 2): captured from the
+ * engine the moment the process died, per partition it owned, the position (next offset its
+ * application would have read: everything below was processed) and the group's committed
+ * offset. The new owner resumes from the committed offset, so records in [committed, position)
+ * are delivered again (case 1), and records in [position, committed) are never processed (case 2).
+ */
+export interface ConsumerCrashView {
+  consumer: string;
+  group: string;
+  atMs: number;
+  partitions: { topic: string; partition: number; position: number; committed: number | null }[];
+  /** Records processed but not committed: the new owner processes them again (case 1). */
+  redelivered: number;
+  /** Records committed but not processed: nobody ever processes them (case 2). */
+  skipped: number;
+}
+
 export interface PlaneView {
   version: number;
   seed: number;
@@ -216,6 +234,8 @@ export interface PlaneView {
   consumers: PlaneConsumerView[];
   describe: DescribeRowView[];
   lost: LostOffsetsView[];
+  /** Consumer crashes and the duplicates or losses each one causes, oldest first. */
+  crashes: ConsumerCrashView[];
   actions: TimedAction[];
   /** Delivery reports of produce actions: acknowledged and failed counts, last error. */
   produced: { acked: number; failed: number; lastError: string | null };
