@@ -16,8 +16,13 @@ import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError, type KafkaErrorCode } from '../errors';
 import type { Rng } from '../Rng';
 import type { ProducerEvent, ProducerEventSink } from './events';
-import { type PartitionChoice, Partitioner } from './Partitioner';
-import { estimateSizeInBytesUpperBound, type PendingRecord, type ProducerBatch } from './ProducerBatch';
+import { type PartitionChoice, Partitioner, type TopicPartitionsView } from './Partitioner';
+import {
+  estimateSizeInBytesUpperBound,
+  headerlessSizeUpperBound,
+  type PendingRecord,
+  type ProducerBatch,
+} from './ProducerBatch';
 import { type ProducerConfig, type ProducerConfigInput, resolveProducerConfig } from './ProducerConfig';
 import { ProducerMetadata } from './ProducerMetadata';
 import type { DeliveryReport, ProducerRecord, RecordHeader } from './ProducerRecord';
@@ -119,6 +124,20 @@ export class KafkaProducer {
     const sendId = this.nextSendId++;
     this.unfinished++;
     const timestamp = record.timestamp ?? this.scheduler.now();
+    if (!this.surelyFits(record)) this.checkRecordSize(sendId, record, timestamp);
+    else this.afterSizeCheck(sendId, record, timestamp);
+    return sendId;
+  }
+
+  /** Whether a record without headers fits by a bound that needs no varint sizing (the common case). */
+  private surelyFits(record: ProducerRecord): boolean {
+    if (record.headers !== undefined && record.headers.length > 0) return false;
+    const bound = headerlessSizeUpperBound(record.key, record.value);
+    return bound <= this.config.maxRequestSize && bound <= this.config.bufferMemory;
+  }
+
+  /** Kafka's ensureValidRecordSize: the batch this record alone would make must fit max.request.size. */
+  private checkRecordSize(sendId: number, record: ProducerRecord, timestamp: number): void {
     const size = estimateSizeInBytesUpperBound(record.key, record.value, record.headers ?? NO_HEADERS);
     if (size > this.config.maxRequestSize || size > this.config.bufferMemory) {
       this.report({
@@ -130,9 +149,15 @@ export class KafkaProducer {
         error: 'RECORD_TOO_LARGE',
         message: `The message is ${size} bytes when serialized which is larger than ${Math.min(this.config.maxRequestSize, this.config.bufferMemory)}, the value of max.request.size or buffer.memory`,
       });
-      return sendId;
+      return;
     }
-    if (this.metadata.view(record.topic) === null || this.waitingTopics.has(record.topic)) {
+    this.afterSizeCheck(sendId, record, timestamp);
+  }
+
+  /** Places the record now, or lets it wait for the topic's metadata. */
+  private afterSizeCheck(sendId: number, record: ProducerRecord, timestamp: number): void {
+    const view = this.metadata.view(record.topic);
+    if (view === null || this.waitingTopics.has(record.topic)) {
       const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
       // No metadata yet (or records before us still wait for it): wait, keeping send order.
       this.waiting.push(w);
@@ -144,16 +169,13 @@ export class KafkaProducer {
       } else this.metadata.requestUpdate();
       this.sender.wakeup();
       this.scheduler.scheduleAt(w.deadlineMs, () => this.placeWaitingRecords());
-      return sendId;
+      return;
     }
-    this.place(sendId, record, timestamp);
-    return sendId;
+    this.place(sendId, record, timestamp, view);
   }
 
   /** Partitions and appends one record (KafkaProducer.doSend). */
-  private place(sendId: number, record: ProducerRecord, timestamp: number): void {
-    const view = this.metadata.view(record.topic);
-    if (!view) throw new Error('place() without metadata');
+  private place(sendId: number, record: ProducerRecord, timestamp: number, view: TopicPartitionsView): void {
     let choice: PartitionChoice;
     try {
       choice = this.partitioner.partition(record.topic, record.key, record.partition, view);
@@ -194,7 +216,8 @@ export class KafkaProducer {
     const blocked = new Set<string>();
     for (const w of this.waiting.splice(0)) {
       const topic = w.record.topic;
-      if (this.metadata.view(topic) !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp);
+      const view = this.metadata.view(topic);
+      if (view !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp, view);
       else if (now >= w.deadlineMs) {
         this.report({
           sendId: w.sendId,

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
-import { type PendingRecord, ProducerBatch } from './ProducerBatch';
+import {
+  estimateSizeInBytesUpperBound,
+  headerlessSizeUpperBound,
+  type PendingRecord,
+  ProducerBatch,
+} from './ProducerBatch';
 
 const bytesArb = fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null });
 const recordArb = fc.record({
@@ -92,5 +97,17 @@ describe('ProducerBatch (records written as they are appended, like MemoryRecord
     const [decoded] = decodeRecordBatches(second);
     expect(decoded).toMatchObject({ producerId: 9, producerEpoch: 0, baseSequence: 0, lastOffsetDelta: 19 });
     expect(decoded?.records.map((r) => r.value?.[0])).toEqual([...Array(20).keys()]);
+  });
+
+  it('the quick bound send() checks first never undercuts the exact upper bound', () => {
+    for (const k of [null, 0, 1, 63, 64, 8191, 8192, 1 << 20]) {
+      for (const v of [null, 0, 1, 63, 64, 100, 8192, 1 << 21]) {
+        const key = k === null ? null : new Uint8Array(k);
+        const value = v === null ? null : new Uint8Array(v);
+        expect(headerlessSizeUpperBound(key, value)).toBeGreaterThanOrEqual(
+          estimateSizeInBytesUpperBound(key, value, []),
+        );
+      }
+    }
   });
 });

@@ -86,6 +86,15 @@ export function estimateSizeInBytesUpperBound(
   return RECORD_BATCH_OVERHEAD + recordSizeInBytes(0, 0, key, value, headers) + 9;
 }
 
+/**
+ * A bound on estimateSizeInBytesUpperBound for a record without headers that needs no varint
+ * sizing: the batch header, 9 bytes of timestamp slack, and at most 19 bytes of record framing
+ * (body length 5, attributes 1, deltas 1 + 1, key and value lengths 5 + 5, header count 1).
+ */
+export function headerlessSizeUpperBound(key: Uint8Array | null, value: Uint8Array | null): number {
+  return RECORD_BATCH_OVERHEAD + 9 + 19 + (key === null ? 0 : key.length) + (value === null ? 0 : value.length);
+}
+
 export type BatchState = 'open' | 'closed' | 'in-flight' | 'done';
 
 /**
