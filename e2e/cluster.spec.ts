@@ -91,6 +91,43 @@ test('a replica moved to a new broker: the reassignment adds, catches up, then d
   );
 });
 
+test('replication is visible: follower fetches travel between broker cards while the clock runs', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  // The clock runs (the play button is on at start); a follower fetch token appears in flight.
+  const token = page.locator('[data-testid^="message-fetch-"]').first();
+  await expect(token).toBeAttached({ timeout: 15_000 });
+  await plane.pause();
+  const tokens = page.locator('[data-testid^="message-fetch-"]');
+  if ((await tokens.count()) === 0) await plane.advance(1);
+  const first = tokens.first();
+  const id = (await first.getAttribute('data-testid')) ?? '';
+  const [from, to] = id.slice('message-fetch-'.length).split('-').map(Number);
+  expect(from).not.toBe(to);
+  // Placed on the segment between the two broker cards' centres (RaftScope-style interpolation).
+  const box = await first.boundingBox();
+  const a = await plane.broker(from ?? 0).boundingBox();
+  const b = await plane.broker(to ?? 0).boundingBox();
+  expect(box && a && b).toBeTruthy();
+  if (!box || !a || !b) return;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const minX = Math.min(a.x, b.x);
+  const maxX = Math.max(a.x + a.width, b.x + b.width);
+  const minY = Math.min(a.y, b.y);
+  const maxY = Math.max(a.y + a.height, b.y + b.height);
+  expect(cx).toBeGreaterThanOrEqual(minX);
+  expect(cx).toBeLessThanOrEqual(maxX);
+  expect(cy).toBeGreaterThanOrEqual(minY);
+  expect(cy).toBeLessThanOrEqual(maxY);
+  const t = Number(await first.getAttribute('data-progress'));
+  expect(t).toBeGreaterThanOrEqual(0);
+  expect(t).toBeLessThan(1);
+});
+
 test('controller failover bumps the controller epoch', async ({ app, page }) => {
   const plane = new PlanePage(app);
   await plane.open();

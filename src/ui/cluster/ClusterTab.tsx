@@ -7,6 +7,7 @@ import type { PlaneView } from '../../worker/plane/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
+import { MessageTokens } from './MessageTokens';
 import { PlacementShow } from './PlacementShow';
 import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
@@ -104,7 +105,10 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
         </ul>
       )}
       <div className="cluster-grid">
-        <BrokerBoard session={session} view={view} />
+        <div className="board-with-messages">
+          <BrokerBoard session={session} view={view} />
+          <MessageTokens view={view} />
+        </div>
         <div className="cluster-side">
           <PlacementShow />
           <StoryPanel />

@@ -127,6 +127,37 @@ describe('ClusterPlane', () => {
     }
   });
 
+  it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {
+    const plane = new ClusterPlane(1, 'demo');
+    settle(plane);
+    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+    plane.tick(300);
+    const v = plane.view();
+    expect(v.messages.length).toBeGreaterThan(0);
+    expect(v.messages.length).toBeLessThanOrEqual(24);
+    const brokers = new Set(v.brokers.map((b) => b.id));
+    for (const m of v.messages) {
+      expect(brokers.has(m.from) && brokers.has(m.to) && m.from !== m.to).toBe(true);
+      // The engine's own latency (1 ms by default) between the two brokers.
+      expect(m.arriveAtMs - m.sentAtMs).toBe(plane.cluster.network.latency(`broker-${m.from}`, `broker-${m.to}`));
+      expect(m.sentAtMs).toBeLessThanOrEqual(v.nowMs);
+    }
+    // Every follower fetches from the leaders it follows: requests go follower -> leader.
+    const leadersOf = (b: number) =>
+      new Set(v.topics.flatMap((t) => t.partitions.filter((p) => p.replicas.includes(b)).map((p) => p.leader)));
+    for (const m of v.messages.filter((x) => x.kind === 'request')) expect(leadersOf(m.from).has(m.to)).toBe(true);
+    expect(v.messages.some((m) => m.kind === 'response')).toBe(true);
+  });
+
+  it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {
+    const plane = new ClusterPlane(1, 'demo');
+    for (let i = 0; i < 10; i++) plane.apply({ op: 'addBroker', rack: null });
+    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+    plane.tick(1000);
+    expect(plane.view().brokers.length).toBe(13);
+    expect(plane.view().messages).toEqual([]);
+  });
+
   it('refuses a bad action with a Kafka error, changes nothing and records nothing', () => {
     const plane = new ClusterPlane(1, 'demo');
     plane.tick(1000);

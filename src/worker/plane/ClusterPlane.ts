@@ -35,6 +35,7 @@ import { PRESETS } from './presets';
 import {
   type AssignorName,
   type ConsumerCrashView,
+  type PlaneMessageView,
   type GenerationView,
   type GroupProtocol,
   type LostOffsetsView,
@@ -59,6 +60,9 @@ const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
 const MAX_EVENTS = 1500;
 const MAX_ACTIONS = 400;
+/** Follower fetches kept for the page to draw; none above MESSAGE_BROKERS_MAX brokers (drawn at scale). */
+const MAX_MESSAGES = 24;
+const MESSAGE_BROKERS_MAX = 12;
 /** Real milliseconds between two views sent to the page. */
 const VIEW_EVERY_MS = 100;
 
@@ -123,6 +127,8 @@ export class ClusterPlane {
   readonly memberNames = new Map<string, string>();
   readonly lost: LostOffsetsView[] = [];
   readonly crashes: ConsumerCrashView[] = [];
+  /** The latest follower fetches between brokers, newest last (at most MAX_MESSAGES). */
+  readonly recentMessages: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
   readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
@@ -252,6 +258,9 @@ export class ClusterPlane {
         this.generations.set(e.groupId, list);
         break;
       }
+      case 'messageSent':
+        if (e.api === 'Fetch' && this.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.recordMessage(e);
+        break;
       case 'uncleanLeaderElection':
         if (e.lostOffsets) {
           this.lost.push({
@@ -272,6 +281,23 @@ export class ClusterPlane {
     if (!isAnimated(e)) return;
     if (this.events.length >= MAX_EVENTS) this.events.shift();
     this.events.push(slim(e));
+  }
+
+  /** Keeps a Fetch between two brokers (a follower fetch or its answer); consumers' fetches come from clients. */
+  private recordMessage(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
+    const from = brokerIdOf(e.from);
+    const to = brokerIdOf(e.to);
+    if (from === null || to === null) return;
+    this.recentMessages.push({
+      id: e.id,
+      api: 'Fetch',
+      kind: e.kind,
+      from,
+      to,
+      sentAtMs: e.sentAtMs - PLANE_EPOCH_MS,
+      arriveAtMs: e.arriveAtMs - PLANE_EPOCH_MS,
+    });
+    if (this.recentMessages.length > MAX_MESSAGES) this.recentMessages.shift();
   }
 
   /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */
@@ -596,6 +622,12 @@ function isAnimated(e: PlaneEvent): boolean {
   if (e.type === 'groupRequestSent')
     return e.api === 'JoinGroup' || e.api === 'SyncGroup' || e.api === 'FindCoordinator' || e.api === 'LeaveGroup';
   return ANIMATED.has(e.type);
+}
+
+/** The broker id of a broker's network node (`broker-<id>`, see brokerNodeId); null for a client. */
+function brokerIdOf(node: string): number | null {
+  const m = /^broker-(\d+)$/.exec(node);
+  return m ? Number(m[1]) : null;
 }
 
 function nameHash(name: string): number {

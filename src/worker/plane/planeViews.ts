@@ -25,6 +25,12 @@ import type {
 } from './types';
 
 const MAX_ZNODE_DATA = 160;
+/**
+ * A message stays in the view this long after it arrived: views reach the page about every
+ * 100 ms of real time, and a broker-to-broker hop takes a millisecond of engine time, so without
+ * it almost no fetch would ever be seen in flight.
+ */
+const MESSAGE_LINGER_MS = 400;
 
 export function buildPlaneView(plane: ClusterPlane): PlaneView {
   const c = plane.cluster;
@@ -85,6 +91,7 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
     describe,
     lost: [...plane.lost],
     crashes: [...plane.crashes],
+    messages: plane.recentMessages.filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS),
     actions: [...plane.actions],
     produced: { ...plane.produced },
     config: {

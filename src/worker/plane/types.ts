@@ -219,6 +219,21 @@ export interface ConsumerCrashView {
   skipped: number;
 }
 
+/**
+ * A follower's Fetch to its leader (request) or the leader's answer (response), as the engine's
+ * network sent it: the page draws it travelling from one broker card to the other, placed by
+ * interpolating the engine clock between sentAtMs and arriveAtMs (relative ms).
+ */
+export interface PlaneMessageView {
+  id: number;
+  api: 'Fetch';
+  kind: 'request' | 'response';
+  from: number;
+  to: number;
+  sentAtMs: number;
+  arriveAtMs: number;
+}
+
 export interface PlaneView {
   version: number;
   seed: number;
@@ -236,6 +251,8 @@ export interface PlaneView {
   lost: LostOffsetsView[];
   /** Consumer crashes and the duplicates or losses each one causes, oldest first. */
   crashes: ConsumerCrashView[];
+  /** Follower fetches sent recently between brokers (none for clusters drawn at scale). */
+  messages: PlaneMessageView[];
   actions: TimedAction[];
   /** Delivery reports of produce actions: acknowledged and failed counts, last error. */
   produced: { acked: number; failed: number; lastError: string | null };
