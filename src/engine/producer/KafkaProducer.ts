@@ -79,14 +79,7 @@ export class KafkaProducer {
     }
     this.scheduler = context.scheduler;
     this.network = context.network;
-    const scheduler = context.scheduler;
-    // Events are fresh objects made for this call: stamp them in place (a copy per record is
-    // the producer's biggest cost at high rates).
-    this.emit = (e) => {
-      const stamped = e as ProducerEvent;
-      stamped.atMs = scheduler.now();
-      context.emit(stamped);
-    };
+    this.emit = context.emit;
     this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork());
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
@@ -111,7 +104,7 @@ export class KafkaProducer {
       onDisconnect: (_peer, correlationId) => this.sender.onDisconnect(correlationId),
     };
     this.network.attach(this.node, endpoint);
-    this.emit({ type: 'producerCreated', producer: this.node, config: { ...this.config } });
+    this.emit({ type: 'producerCreated', producer: this.node, config: { ...this.config }, atMs: this.scheduler.now() });
     this.sender.wakeup();
   }
 
@@ -162,7 +155,13 @@ export class KafkaProducer {
       // No metadata yet (or records before us still wait for it): wait, keeping send order.
       this.waiting.push(w);
       this.waitingTopics.add(record.topic);
-      this.emit({ type: 'recordWaitingForMetadata', producer: this.node, sendId, topic: record.topic });
+      this.emit({
+        type: 'recordWaitingForMetadata',
+        producer: this.node,
+        sendId,
+        topic: record.topic,
+        atMs: this.scheduler.now(),
+      });
       if (!this.sender.pendingTopics.includes(record.topic)) {
         this.sender.pendingTopics = [...this.sender.pendingTopics, record.topic];
         this.metadata.requestUpdateForNewTopics();
@@ -336,7 +335,7 @@ export class KafkaProducer {
     this.closed = true;
     this.sender.close();
     this.network.detach(this.node, false);
-    this.emit({ type: 'producerClosed', producer: this.node });
+    this.emit({ type: 'producerClosed', producer: this.node, atMs: this.scheduler.now() });
   }
 
   get isClosed(): boolean {

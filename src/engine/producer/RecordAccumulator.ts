@@ -84,7 +84,7 @@ export class RecordAccumulator {
         this.appended(last, record, bytes, false, now);
         return last;
       }
-      this.seal(last, 'full');
+      this.seal(last, 'full', now);
     }
     const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize);
     const bytes = batch.tryAppend(record); // the first record always fits
@@ -109,7 +109,7 @@ export class RecordAccumulator {
     });
   }
 
-  private seal(batch: ProducerBatch, reason: 'full' | 'linger'): void {
+  private seal(batch: ProducerBatch, reason: 'full' | 'linger', now: number): void {
     batch.state = 'closed';
     this.emit({
       type: 'batchSealed',
@@ -120,6 +120,7 @@ export class RecordAccumulator {
       reason,
       records: batch.recordCount,
       bytes: batch.sizeInBytes,
+      atMs: now,
     });
   }
 
@@ -175,7 +176,7 @@ export class RecordAccumulator {
         if (this.shouldStopDrainBatchesForPartition(first, key)) break;
         q.batches.shift();
         if (first.state === 'open') {
-          this.seal(first, first.isFull() ? 'full' : 'linger');
+          this.seal(first, first.isFull() ? 'full' : 'linger', now);
         }
         const tm = this.transactionManager;
         if (tm && !first.hasSequence()) tm.assignSequence(key, first);

@@ -246,7 +246,7 @@ export class Sender {
     this.lastMetadataAttemptMs = now;
     const topics = this.metadata.topicNames().concat(this.pendingTopics);
     const uniqueTopics = [...new Set(topics)].sort();
-    this.emit({ type: 'producerMetadataRequested', producer: this.node, broker, topics: uniqueTopics });
+    this.emit({ type: 'producerMetadataRequested', producer: this.node, broker, topics: uniqueTopics, atMs: now });
     const correlationId = this.network.send(this.node, brokerNodeId(broker), {
       api: 'Metadata',
       topics: uniqueTopics,
@@ -266,7 +266,7 @@ export class Sender {
     const broker = this.pickBroker();
     if (broker === null) return Number.POSITIVE_INFINITY;
     this.lastInitPidAttemptMs = now;
-    this.emit({ type: 'producerIdRequested', producer: this.node, broker });
+    this.emit({ type: 'producerIdRequested', producer: this.node, broker, atMs: now });
     const correlationId = this.network.send(this.node, brokerNodeId(broker), {
       api: 'InitProducerId',
       transactionalId: null,
@@ -316,6 +316,7 @@ export class Sender {
       broker,
       acks: this.config.acks,
       batches: described,
+      atMs: now,
     });
     if (this.config.acks === 0) {
       // Nobody answers: the batch counts as sent the moment it leaves, with offset -1.
@@ -366,7 +367,14 @@ export class Sender {
   private onRequestTimeout(correlationId: number): void {
     const f = this.inFlight.get(correlationId);
     if (!f) return;
-    this.emit({ type: 'producerRequestTimedOut', producer: this.node, correlationId, broker: f.broker, api: f.api });
+    this.emit({
+      type: 'producerRequestTimedOut',
+      producer: this.node,
+      correlationId,
+      broker: f.broker,
+      api: f.api,
+      atMs: this.scheduler.now(),
+    });
     // NetworkClient closes the connection: everything outstanding on it is lost.
     this.disconnect(f.broker, correlationId, 'REQUEST_TIMED_OUT');
     this.runOnce();
@@ -417,7 +425,7 @@ export class Sender {
         leaders.push({ topic: t, partition: p.partition, leaderId: p.leaderId, leaderEpoch: p.leaderEpoch });
       }
     }
-    this.emit({ type: 'producerMetadataUpdated', producer: this.node, broker, leaders });
+    this.emit({ type: 'producerMetadataUpdated', producer: this.node, broker, leaders, atMs: this.scheduler.now() });
     this.hooks.metadataUpdated();
   }
 
@@ -432,6 +440,7 @@ export class Sender {
       producer: this.node,
       producerId: body.producerId,
       producerEpoch: body.producerEpoch,
+      atMs: this.scheduler.now(),
     });
   }
 
@@ -454,6 +463,7 @@ export class Sender {
           baseOffset: r?.baseOffset ?? -1,
         };
       }),
+      atMs: now,
     });
     for (const b of f.batches) {
       const r = byTp.get(tpKey(b.topic, b.partition));
@@ -506,6 +516,7 @@ export class Sender {
         topic: batch.topic,
         partition: batch.partition,
         into: parts.map((b) => ({ batchId: b.id, records: b.recordCount, baseSequence: b.baseSequence })),
+        atMs: now,
       });
       return;
     }
@@ -520,6 +531,7 @@ export class Sender {
         error,
         attempt: batch.attempts,
         retryAtMs: now + this.config.retryBackoffMs,
+        atMs: now,
       });
       return;
     }

@@ -108,7 +108,7 @@ export type ProducerEventBody =
 export type ProducerEvent = ProducerEventBody & { atMs: number };
 
 /**
- * Where a producer's parts send their events; the sink stamps `atMs`. Per-record events carry
- * `atMs` from the start, so stamping writes a field the object already has instead of growing it.
+ * Where a producer's parts send their events, each already stamped with `atMs` where it is made
+ * (one object literal per event: no field added afterwards, no store into many event shapes).
  */
-export type ProducerEventSink = (event: ProducerEventBody & { atMs?: number }) => void;
+export type ProducerEventSink = (event: ProducerEvent) => void;
