@@ -7,6 +7,12 @@ import { formatBytes, formatCount, segmentFileName } from './format';
 const CELL_WIDTH = 52;
 /** Narrower segments get no button of their own (a busy log has hundreds). */
 const MIN_SEGMENT_PX = 6;
+/**
+ * At most this many segments get a button (the newest wide enough, plus the selected and focused
+ * ones): a log rolling at thousands of records per second has hundreds of segments, and moving
+ * hundreds of buttons on every redraw costs the page more style and layout work than a frame has.
+ */
+const MAX_SEGMENT_BUTTONS = 12;
 const MIN_CELLS = 4;
 
 interface Props {
@@ -282,6 +288,18 @@ function SegmentOverview({
   const hi = Math.max(p.logEndOffset, lo + 1);
   const x = useMemo(() => scaleLinear().domain([lo, hi]).range([0, width]).clamp(true), [lo, hi, width]);
   const winX = x(windowStart);
+  // Segments too thin to click, and all but the newest MAX_SEGMENT_BUTTONS, are drawn by the track
+  // below, not one button each; the selected and the lookup's segment always keep theirs.
+  const drawn: { s: SegmentView; left: number; w: number }[] = [];
+  for (let i = p.segments.length - 1; i >= 0; i--) {
+    const s = p.segments[i] as SegmentView;
+    const left = x(s.baseOffset);
+    // The active segment reaches the log end (and fills an empty log).
+    const w = Math.max(2, x(s.active ? hi : s.nextOffset) - left);
+    const marked = s.active || selectedSegment === s.baseOffset || focusSegment === s.baseOffset;
+    if (marked || (w >= MIN_SEGMENT_PX && drawn.length < MAX_SEGMENT_BUTTONS)) drawn.push({ s, left, w });
+  }
+  drawn.reverse();
   const winW = Math.max(3, x(Math.min(hi, windowStart + windowCount)) - winX);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -299,14 +317,8 @@ function SegmentOverview({
   return (
     <div className="overview">
       <div className="overview-files" ref={ref}>
-        {p.segments.map((s) => {
-          const left = x(s.baseOffset);
-          // The active segment reaches the log end (and fills an empty log).
-          const w = Math.max(2, x(s.active ? hi : s.nextOffset) - left);
+        {drawn.map(({ s, left, w }) => {
           const log = s.files.find((f) => f.name.endsWith('.log'));
-          // Segments too thin to click are drawn by the track below, not one button each.
-          const marked = s.active || selectedSegment === s.baseOffset || focusSegment === s.baseOffset;
-          if (w < MIN_SEGMENT_PX && !marked) return null;
           return (
             <button
               type="button"
