@@ -14,6 +14,13 @@ import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from '.
 const MAX_FRAME_GAP_MS = 250;
 /** How much engine time one press of "step" moves: one tick of the producer's sender loop. */
 export const STEP_MS = 10;
+/**
+ * While a bulk produce runs, the big pictures (partition views, record windows, the control
+ * plane's view) are redrawn at most this often; the clock, jobs and events still arrive every
+ * frame. Each redraw restyles and relayouts the logs and the broker board, which at thousands of
+ * records per second would otherwise happen on most frames and leave none for animation.
+ */
+export const BUSY_REDRAW_MS = 250;
 
 export class Session {
   readonly client: EngineClient;
@@ -26,6 +33,13 @@ export class Session {
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
+  /** Big pictures held back while a bulk job runs (the newest of each), drawn at BUSY_REDRAW_MS. */
+  private held: Pick<FrameResult, 'view' | 'windows'> & { plane: FrameResult['plane'] | null } = {
+    view: null,
+    windows: [],
+    plane: null,
+  };
+  private lastRedrawAt = -Infinity;
 
   constructor(store: UiStore = uiStore, client: EngineClient = new EngineClient()) {
     this.store = store;
@@ -143,7 +157,39 @@ export class Session {
     });
   }
 
-  private apply(r: FrameResult): void {
+  /**
+   * Holds the frame's big pictures back while a bulk job is running and the last redraw is recent,
+   * and releases everything held (newest wins) otherwise. Returns the frame to draw.
+   */
+  private coalesce(r: FrameResult): FrameResult {
+    const h = this.held;
+    if (r.view) h.view = r.view;
+    if (r.windows.length > 0) {
+      const byKey = new Map(h.windows.map((w) => [partitionKey(w.topic, w.partition), w]));
+      for (const w of r.windows) byKey.set(partitionKey(w.topic, w.partition), w);
+      h.windows = [...byKey.values()];
+    }
+    if (r.plane?.view) h.plane = r.plane;
+    const jobs = { ...this.store.getState().jobs };
+    for (const j of r.jobs) jobs[j.jobId] = j;
+    const busy = Object.values(jobs).some((j) => j.state === 'running');
+    const now = performance.now();
+    if (busy && now - this.lastRedrawAt < BUSY_REDRAW_MS) {
+      return { ...r, view: null, windows: [], plane: r.plane ? { ...r.plane, view: null } : r.plane };
+    }
+    const out: FrameResult = {
+      ...r,
+      view: h.view,
+      windows: h.windows,
+      plane: r.plane ? { ...r.plane, view: h.plane?.view ?? null } : r.plane,
+    };
+    if (h.view || h.windows.length > 0 || h.plane) this.lastRedrawAt = now;
+    this.held = { view: null, windows: [], plane: null };
+    return out;
+  }
+
+  private apply(frame: FrameResult): void {
+    const r = this.coalesce(frame);
     const patch: Partial<UiState> = {};
     if (r.view) patch.view = r.view;
     if (r.accumulator) patch.accumulator = r.accumulator;
