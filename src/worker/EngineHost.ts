@@ -63,6 +63,8 @@ const MAX_JOB_RATE = 50_000;
 const JOB_TICK_MS = 5;
 /** Real milliseconds between two redraws of the partition logs. */
 const VIEW_EVERY_MS = 100;
+/** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
+const BUSY_VIEW_EVERY_MS = 250;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
 
@@ -407,7 +409,8 @@ export class EngineHost {
     // asked for goes at once): a producer at thousands of records per second changes them every
     // frame, and numbers that change 60 times a second cannot be read anyway.
     const realNow = performance.now();
-    const due = realNow - this.lastViewAt >= VIEW_EVERY_MS;
+    const busy = [...this.jobs.values()].some((j) => j.view.state === 'running');
+    const due = realNow - this.lastViewAt >= (busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     let changed = false;
     if (due) {
       const signature = r.data.signature();
