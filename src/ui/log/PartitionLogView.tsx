@@ -288,8 +288,9 @@ function SegmentOverview({
   const hi = Math.max(p.logEndOffset, lo + 1);
   const x = useMemo(() => scaleLinear().domain([lo, hi]).range([0, width]).clamp(true), [lo, hi, width]);
   const winX = x(windowStart);
-  // Segments too thin to click, and all but the newest MAX_SEGMENT_BUTTONS, are drawn by the track
-  // below, not one button each; the selected and the lookup's segment always keep theirs.
+  // Segments too thin to click, and all but the newest MAX_SEGMENT_BUTTONS, get no button (they
+  // leave a gap in the files row; the track below still spans the whole offset range, and the file
+  // list names them all). The selected and the lookup's segment always keep theirs.
   const drawn: { s: SegmentView; left: number; w: number }[] = [];
   for (let i = p.segments.length - 1; i >= 0; i--) {
     const s = p.segments[i] as SegmentView;
