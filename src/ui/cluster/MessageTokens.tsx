@@ -5,7 +5,7 @@
  * takes a millisecond of engine time, far too short to see, so every flight is stretched to at
  * least MIN_FLIGHT_MS of engine time (the order and the timing of sends stay the engine's).
  *
- * The card centres are measured after each render (layout, not state React owns) and the tokens
+ * The card centres are measured when the brokers change or the board resizes (layout, not state React owns) and the tokens
  * are React elements moved with CSS transforms. The worker sends at most a couple of dozen recent
  * fetches, and none for a cluster drawn at scale.
  */
@@ -26,22 +26,33 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const [centres, setCentres] = useState<Centres>(new Map());
   const brokerIds = view.brokers.map((b) => b.id).join(',');
   const live = view.messages.filter((m) => progress(m, view.nowMs) < 1);
+  const hasMessages = view.messages.length > 0;
+  // Measuring forces a layout, so it runs only when the set of brokers changes, when tokens first
+  // appear, or when the board resizes — never on every view the worker sends (that made each
+  // frame pay a full layout while producing).
   useLayoutEffect(() => {
     const host = layer.current?.parentElement;
-    if (!host || view.messages.length === 0) return;
-    const origin = host.getBoundingClientRect();
-    const next = new Map<number, { x: number; y: number }>();
-    for (const id of brokerIds.split(',')) {
-      const card = host.querySelector(`[data-testid="broker-${id}"]`);
-      if (!card) continue;
-      const r = card.getBoundingClientRect();
-      next.set(Number(id), {
-        x: r.left - origin.left + r.width / 2,
-        y: r.top - origin.top + Math.min(r.height / 2, 40),
-      });
-    }
-    setCentres((old) => (sameCentres(old, next) ? old : next));
-  }, [brokerIds, view.messages.length, view]);
+    if (!host || !hasMessages) return;
+    const measure = () => {
+      const origin = host.getBoundingClientRect();
+      const next = new Map<number, { x: number; y: number }>();
+      for (const id of brokerIds.split(',')) {
+        const card = host.querySelector(`[data-testid="broker-${id}"]`);
+        if (!card) continue;
+        const r = card.getBoundingClientRect();
+        next.set(Number(id), {
+          x: r.left - origin.left + r.width / 2,
+          y: r.top - origin.top + Math.min(r.height / 2, 40),
+        });
+      }
+      setCentres((old) => (sameCentres(old, next) ? old : next));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(host);
+    return () => observer.disconnect();
+  }, [brokerIds, hasMessages]);
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {
