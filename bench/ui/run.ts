@@ -11,7 +11,7 @@
  *    a paced bulk produce, after 1 s of warm-up. Target >= 50.
  *
  * Options: --json prints one JSON object per line ({name, value, unit, target, met}), like
- * `npm run bench -- --json`. --port N picks the preview port (default 4190). The build in dist/
+ * `npm run bench -- --json`. --port N picks the preview port (default 4181; 4190 is on the Fetch spec's bad-port list, so Node's fetch refuses it). The build in dist/
  * is used as is; run `npm run build` first (the script builds when dist/ is missing).
  */
 import { execSync, spawn } from 'node:child_process';
@@ -25,7 +25,7 @@ import type { BenchResult } from '../harness';
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const portIdx = args.indexOf('--port');
-const port = portIdx >= 0 ? Number(args[portIdx + 1]) : 4190;
+const port = portIdx >= 0 ? Number(args[portIdx + 1]) : 4181;
 const root = join(import.meta.dirname ?? '.', '..', '..');
 const dist = join(root, 'dist');
 const RATE = 5000;
