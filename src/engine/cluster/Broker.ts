@@ -253,6 +253,8 @@ export class Broker {
   private heartbeat(): void {
     if (this.services.network.isIsolated(this.node)) return; // ZooKeeper is unreachable
     if (this.services.zk.heartbeat(this.sessionId)) {
+      // In touch with the store again: watches that fired while we were cut off are delivered now.
+      this.controller.processDeferredWatches();
       if (this.uncleanShutdown && this.brokerEpoch >= 0) {
         const d = this.services.zk.tryGetData(`/brokers/ids/${this.id}`) as { unclean_shutdown?: boolean } | null;
         if (d && d.unclean_shutdown === false) this.uncleanShutdown = false;
@@ -368,6 +370,12 @@ export class Broker {
     const cid = this.services.network.send(this.node, brokerNodeId(to), request);
     if (onResponse) this.controllerRequests.set(cid, onResponse);
     return cid;
+  }
+
+  /** Stops waiting for a request sent with `send` (its sender gave up on it). */
+  forgetRequest(correlationId: number): void {
+    this.controllerRequests.delete(correlationId);
+    this.services.network.abandon(correlationId);
   }
 
   private onResponse(message: ResponseMessage): void {

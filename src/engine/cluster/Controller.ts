@@ -1,6 +1,7 @@
 import { isKafkaError } from '../errors';
 import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
+import { ControllerChannelManager } from './ControllerChannelManager';
 import type { WatchedEvent } from './CoordinationStore';
 import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
 import {
@@ -90,6 +91,14 @@ export class Controller {
   /** Watches belong to one incarnation of the broker: a restarted process never hears its predecessor's. */
   private incarnation = 0;
   private watcher = this.makeWatcher();
+  /**
+   * Notifications that fired while this broker was cut off from the store. ZooKeeper delivers a
+   * watch only to a connected client (on reconnection it re-registers its watches and hears
+   * what changed meanwhile), so they are handled once the broker is back in touch, not before:
+   * acting on them unreachable would change the controller's view without writing anything.
+   */
+  private deferredWatches: WatchedEvent[] = [];
+  private readonly channels: ControllerChannelManager;
 
   private makeWatcher(): (e: WatchedEvent) => void {
     const incarnation = this.incarnation;
@@ -101,7 +110,13 @@ export class Controller {
   constructor(
     private readonly broker: Broker,
     private readonly services: BrokerServices,
-  ) {}
+  ) {
+    this.channels = new ControllerChannelManager(
+      services,
+      (to, request, onResponse) => broker.send(to, request, onResponse),
+      (cid) => broker.forgetRequest(cid),
+    );
+  }
 
   private get zk() {
     return this.services.zk;
@@ -162,6 +177,7 @@ export class Controller {
   private resign(): void {
     if (!this.active) return;
     this.active = false;
+    this.channels.shutdown();
     this.pendingLeaderAndIsr.clear();
     this.pendingUpdateMetadata.clear();
     for (const t of this.tasks) t.cancel();
@@ -177,12 +193,16 @@ export class Controller {
   }
 
   onSessionExpired(): void {
+    // The session's watches are gone with it (a new session registers its own).
+    this.deferredWatches = [];
     this.resign();
   }
 
   onProcessDown(): void {
     this.incarnation++;
     this.watcher = this.makeWatcher();
+    this.deferredWatches = [];
+    this.channels.shutdown();
     this.active = false;
     this.pendingLeaderAndIsr.clear();
     this.pendingUpdateMetadata.clear();
@@ -206,6 +226,10 @@ export class Controller {
 
   private onWatch(e: WatchedEvent): void {
     if (this.broker.state === 'down') return;
+    if (!this.broker.zkReachable()) {
+      if (!this.deferredWatches.some((d) => d.path === e.path && d.type === e.type)) this.deferredWatches.push(e);
+      return;
+    }
     if (e.path === '/controller') {
       if (e.type === 'NodeDeleted') {
         this.resign();
@@ -227,6 +251,14 @@ export class Controller {
       this.onPartitionModification(e.path.slice('/brokers/topics/'.length));
   }
 
+  /** Back in touch with the store: the notifications held while cut off, in the order they fired. */
+  processDeferredWatches(): void {
+    if (this.deferredWatches.length === 0 || !this.broker.zkReachable()) return;
+    const events = this.deferredWatches;
+    this.deferredWatches = [];
+    for (const e of events) this.onWatch(e);
+  }
+
   // ------------------------------------------------------------------ failover
 
   private ensure(path: string): void {
@@ -236,6 +268,7 @@ export class Controller {
   private onControllerFailover(): void {
     for (const p of ['/brokers/ids', '/brokers/topics', '/admin/delete_topics', '/config/topics']) this.ensure(p);
     this.liveBrokers = this.readLiveBrokers();
+    for (const [id, epoch] of this.liveBrokers) this.channels.addBroker(id, epoch);
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
     this.zk.getChildren('/admin/delete_topics', this.watch());
@@ -462,7 +495,7 @@ export class Controller {
       for (const b of this.liveBrokers.keys()) {
         const parts = a.map((r, p) => [r, p] as const).filter(([r]) => r?.includes(b));
         if (parts.length === 0) continue;
-        this.broker.send(b, {
+        this.channels.sendRequest(b, {
           api: 'StopReplica',
           controllerId: this.broker.id,
           controllerEpoch: this.epoch,
@@ -500,6 +533,9 @@ export class Controller {
     }
     for (const id of current.keys()) if (!this.liveBrokers.has(id)) born.push(id);
     this.liveBrokers = current;
+    // Kafka's processBrokerChange: a bounced broker gets a fresh channel, a dead one none.
+    for (const id of dead) this.channels.removeBroker(id);
+    for (const id of born) this.channels.addBroker(id, current.get(id) as number);
     for (const id of dead) this.shuttingDown.delete(id);
     if (dead.length > 0) this.onBrokerFailure(dead.sort((a, b) => a - b));
     if (born.length > 0) this.onBrokerStartup(born.sort((a, b) => a - b));
@@ -894,7 +930,7 @@ export class Controller {
       if (value) this.propagate(r.topic, r.partition, value);
       for (const b of removing) {
         if (!this.liveBrokers.has(b)) continue;
-        this.broker.send(b, {
+        this.channels.sendRequest(b, {
           api: 'StopReplica',
           controllerId: this.broker.id,
           controllerEpoch: this.epoch,
@@ -997,7 +1033,7 @@ export class Controller {
     for (const [b, states] of leaderAndIsr) {
       if (!this.liveBrokers.has(b)) continue;
       const partitionStates = [...states.values()];
-      this.broker.send(b, {
+      this.channels.sendRequest(b, {
         api: 'LeaderAndIsr',
         controllerId: this.broker.id,
         controllerEpoch: this.epoch,
@@ -1017,7 +1053,7 @@ export class Controller {
         const state = this.partitionState(topic, partition, v);
         partitionStates.push({ ...state, offlineReplicas: state.replicas.filter((r) => !this.liveBrokers.has(r)) });
       }
-      this.broker.send(b, {
+      this.channels.sendRequest(b, {
         api: 'UpdateMetadata',
         controllerId: this.broker.id,
         controllerEpoch: this.epoch,

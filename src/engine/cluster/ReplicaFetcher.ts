@@ -16,7 +16,12 @@ import { brokerNodeId, type FetchRequest, type FetchResponse, type OffsetsForLea
  * Truncation (AbstractFetcherThread.getOffsetTruncationState): ask the leader for the end
  * offset of the follower's latest epoch; if the follower has that epoch too, truncate to the
  * smaller of the two end offsets; if not, truncate to where the follower's own (lower) epoch
- * ends and ask again; with no usable answer, fall back to the high watermark.
+ * ends and ask again; if the follower has no epoch that old, truncate to the leader's offset;
+ * with no usable answer, fall back to the high watermark. Every fetch also carries the epoch
+ * of the follower's last record (lastFetchedEpoch); a leader whose log disagrees answers with a
+ * divergingEpoch instead of records (KIP-595's truncation on fetch) and the same rule applies,
+ * so a follower never appends after, nor counts towards the ISR with, a log the leader does
+ * not share.
  */
 interface FetchState {
   partition: Partition;
@@ -179,37 +184,40 @@ export class ReplicaFetcher {
           failed = true;
           continue;
         }
-        const p = s.partition;
-        const leaderAnswer = { epoch: r.leaderEpoch, endOffset: r.endOffset };
-        if (r.endOffset < 0) {
-          this.replicaManager.truncate(
-            p,
-            Math.min(p.highWatermark, p.logEndOffset()),
-            'highWatermarkFallback',
-            leaderAnswer,
-          );
+        if (this.truncateToEpochEndOffset(s.partition, { epoch: r.leaderEpoch, endOffset: r.endOffset }))
           s.state = 'fetching';
-          continue;
-        }
-        const mine = p.log.endOffsetForEpoch(r.leaderEpoch);
-        if (mine.epoch === r.leaderEpoch) {
-          this.replicaManager.truncate(p, Math.min(r.endOffset, mine.endOffset), 'divergingEpoch', leaderAnswer);
-          s.state = 'fetching';
-        } else if (mine.epoch < 0) {
-          this.replicaManager.truncate(
-            p,
-            Math.min(p.highWatermark, p.logEndOffset()),
-            'highWatermarkFallback',
-            leaderAnswer,
-          );
-          s.state = 'fetching';
-        } else {
-          // We lack the leader's epoch: cut back to where our lower epoch ends, then ask again.
-          this.replicaManager.truncate(p, Math.min(mine.endOffset, r.endOffset), 'divergingEpoch', leaderAnswer);
-        }
       }
     }
     return failed;
+  }
+
+  /**
+   * AbstractFetcherThread.getOffsetTruncationState, then the truncation: where this replica's
+   * log stops agreeing with the leader's, given the leader's end offset for an epoch (from
+   * OffsetsForLeaderEpoch, or a fetch response's divergingEpoch). Returns whether truncation is
+   * complete; if not, the leader named an epoch this replica never had, the log was cut back to
+   * where its own lower epoch ends, and the leader is asked again.
+   */
+  private truncateToEpochEndOffset(p: Partition, leader: { epoch: number; endOffset: number }): boolean {
+    const replicaEnd = p.logEndOffset();
+    if (leader.endOffset < 0) {
+      // The leader knows no such epoch: fall back to the high watermark (the initial fetch offset).
+      this.replicaManager.truncate(p, Math.min(p.highWatermark, replicaEnd), 'highWatermarkFallback', leader);
+      return true;
+    }
+    const mine = p.log.endOffsetForEpoch(leader.epoch);
+    if (mine.endOffset < 0) {
+      // This replica tracked no epoch at or below the leader's: the leader's offset decides.
+      this.replicaManager.truncate(p, Math.min(leader.endOffset, replicaEnd), 'divergingEpoch', leader);
+      return true;
+    }
+    if (mine.epoch !== leader.epoch) {
+      // We lack the leader's epoch: cut back to where our lower epoch ends, then ask again.
+      this.replicaManager.truncate(p, Math.min(mine.endOffset, replicaEnd), 'divergingEpoch', leader);
+      return false;
+    }
+    this.replicaManager.truncate(p, Math.min(mine.endOffset, leader.endOffset, replicaEnd), 'divergingEpoch', leader);
+    return true;
   }
 
   private processFetch(body: FetchResponse): boolean {
@@ -218,7 +226,11 @@ export class ReplicaFetcher {
       for (const r of t.partitions) {
         const s = this.states.get(tpKey(t.topic, r.partitionIndex));
         if (!s || !this.valid(s) || s.state !== 'fetching') continue;
-        if (r.errorCode === 'NONE') {
+        if (r.errorCode === 'NONE' && r.divergingEpoch) {
+          // KIP-595 truncation on fetch: the leader says our last fetched epoch ends earlier (or
+          // is not in its log). Truncate first; the watermarks come with the next fetch.
+          if (!this.truncateToEpochEndOffset(s.partition, r.divergingEpoch)) s.state = 'truncating';
+        } else if (r.errorCode === 'NONE') {
           try {
             this.replicaManager.appendAsFollower(s.partition, r.records, r.highWatermark);
           } catch {

@@ -7,9 +7,8 @@ import { endOffsetForEpoch, MemoryReplicaLog, type ReplicaLog } from './ReplicaL
 import { createTopicConfig, validateTopicName } from './TopicConfig';
 import { makeBatch } from './testing';
 
-// apache/kafka storage/src/test/java/org/apache/kafka/storage/internals/epoch/LeaderEpochFileCacheTest.java
-// (shouldReturnLogEndOffsetIfLatestEpochRequested, shouldReturnNextAvailableEpochIfThereIsNoExactEpochForTheOneRequested,
-// shouldReturnUnsupportedIfRequestedEpochLessThanFirstEpoch): the semantics MemoryReplicaLog follows.
+// apache/kafka core/src/test/scala/unit/kafka/server/epoch/LeaderEpochFileCacheTest.scala: the
+// semantics MemoryReplicaLog shares with the real log (test names cited per case).
 describe('endOffsetForEpoch', () => {
   const epochs = [
     { epoch: 2, startOffset: 6 },
@@ -22,10 +21,30 @@ describe('endOffsetForEpoch', () => {
   it('an epoch between entries reports the floor epoch, ending where the next begins', () => {
     expect(endOffsetForEpoch(epochs, 5, 20)).toEqual({ epoch: 4, endOffset: 15 });
     expect(endOffsetForEpoch(epochs, 2, 20)).toEqual({ epoch: 2, endOffset: 11 });
+    // shouldReturnNextAvailableEpochIfThereIsNoExactEpochForTheOneRequested
+    const kafka = [
+      { epoch: 0, startOffset: 10 },
+      { epoch: 2, startOffset: 13 },
+      { epoch: 4, startOffset: 17 },
+    ];
+    expect(endOffsetForEpoch(kafka, 1, 0)).toEqual({ epoch: 0, endOffset: 13 });
+    expect(endOffsetForEpoch(kafka, 2, 0)).toEqual({ epoch: 2, endOffset: 17 });
+    expect(endOffsetForEpoch(kafka, 3, 0)).toEqual({ epoch: 2, endOffset: 17 });
   });
-  it('an epoch below every entry is undefined (-1, -1)', () => {
-    expect(endOffsetForEpoch(epochs, 1, 20)).toEqual({ epoch: -1, endOffset: -1 });
-    expect(endOffsetForEpoch([], 1, 0)).toEqual({ epoch: -1, endOffset: -1 });
+  it('an epoch below every entry ends where the first entry starts (shouldReturnFirstEpochIfRequestedEpochLessThanFirstEpoch)', () => {
+    const kafka = [
+      { epoch: 5, startOffset: 11 },
+      { epoch: 6, startOffset: 12 },
+      { epoch: 7, startOffset: 13 },
+    ];
+    expect(endOffsetForEpoch(kafka, 4, 0)).toEqual({ epoch: 4, endOffset: 11 });
+    expect(endOffsetForEpoch(epochs, 1, 20)).toEqual({ epoch: 1, endOffset: 6 });
+  });
+  it('an epoch above every entry, or none recorded, is undefined (-1, -1)', () => {
+    // shouldReturnInvalidOffsetIfEpochIsRequestedWhichIsNotCurrentlyTracked
+    expect(endOffsetForEpoch([{ epoch: 2, startOffset: 100 }], 3, 100)).toEqual({ epoch: -1, endOffset: -1 });
+    // shouldReturnUnsupportedIfNoEpochRecorded
+    expect(endOffsetForEpoch([], 0, 0)).toEqual({ epoch: -1, endOffset: -1 });
   });
 });
 
@@ -57,6 +76,19 @@ describe.each(factories)('%s (the contract replication relies on)', (_name, make
     expect(log.epochEntries()).toEqual([{ epoch: 0, startOffset: 0 }]);
     log.truncateTo(1); // inside the first batch: the whole batch goes
     expect(log.logEndOffset()).toBe(0);
+  });
+
+  // apache/kafka core/src/main/scala/kafka/log/UnifiedLog.scala truncateTo: "Always truncate epoch
+  // cache since we may have a conflicting epoch entry at the end of the log from the leader".
+  it('truncating at the log end drops an epoch this replica led without writing to', () => {
+    const log = make();
+    log.appendAsLeader(makeBatch(['a', 'b']), 0, 1 << 20);
+    log.assignEpochStartOffset(2, 2);
+    expect(log.latestEpoch()).toBe(2);
+    log.truncateTo(2);
+    expect(log.logEndOffset()).toBe(2);
+    expect(log.epochEntries()).toEqual([{ epoch: 0, startOffset: 0 }]);
+    expect(log.endOffsetForEpoch(0)).toEqual({ epoch: 0, endOffset: 2 });
   });
 
   it('a power failure keeps exactly what was flushed', () => {

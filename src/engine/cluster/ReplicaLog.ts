@@ -7,6 +7,7 @@ import {
   validateBatchCrc,
 } from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
+import { LeaderEpochFileCache } from '../log/LeaderEpochFileCache';
 
 /**
  * What replication needs from a replica's local log (Kafka's UnifiedLog as ReplicaManager and
@@ -49,7 +50,11 @@ export interface ReplicaLog {
   appendAsFollower(records: Uint8Array): LogAppendInfo;
   /** Whole batches starting at the one holding startOffset, up to maxBytes (at least one batch), below maxOffset. */
   read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array;
-  /** Removes every record at or above offset. */
+  /**
+   * Removes every record at or above offset. Asked to truncate at or past its end, a log still
+   * drops epoch entries that start at its end (Kafka's UnifiedLog.truncateTo: a replica that led
+   * an epoch without writing to it must not keep claiming that epoch).
+   */
   truncateTo(offset: number): void;
   latestEpoch(): number | null;
   /** Kafka's LeaderEpochFileCache.endOffsetFor: (largest epoch <= requested, its end offset), or (-1, -1). */
@@ -133,7 +138,7 @@ interface StoredBatch {
  */
 export class MemoryReplicaLog implements ReplicaLog {
   private batches: StoredBatch[] = [];
-  private epochs: EpochEntry[] = [];
+  private readonly epochs = new LeaderEpochFileCache();
   private startOffset = 0;
   private endOffset = 0;
 
@@ -188,9 +193,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     this.batches.push({ header, bytes, flushed: false });
     this.endOffset = header.lastOffset + 1;
     const epoch = header.partitionLeaderEpoch;
-    const last = this.epochs[this.epochs.length - 1];
-    if (epoch !== NO_PARTITION_LEADER_EPOCH && (!last || epoch > last.epoch))
-      this.epochs.push({ epoch, startOffset: header.baseOffset });
+    if (epoch !== NO_PARTITION_LEADER_EPOCH) this.epochs.assign(epoch, header.baseOffset);
   }
 
   private info(batches: RecordBatchHeader[]): LogAppendInfo {
@@ -236,30 +239,31 @@ export class MemoryReplicaLog implements ReplicaLog {
   }
 
   truncateTo(offset: number): void {
-    if (offset >= this.endOffset) return;
-    // Kafka truncates to a batch boundary: a batch straddling the point goes entirely.
-    this.batches = this.batches.filter((b) => b.header.lastOffset < offset);
-    const last = this.batches[this.batches.length - 1];
-    this.endOffset = last ? last.header.lastOffset + 1 : this.startOffset;
-    this.epochs = this.epochs.filter((e) => e.startOffset < this.endOffset);
+    if (offset < this.endOffset) {
+      // Kafka truncates to a batch boundary: a batch straddling the point goes entirely.
+      this.batches = this.batches.filter((b) => b.header.lastOffset < offset);
+      const last = this.batches[this.batches.length - 1];
+      this.endOffset = last ? last.header.lastOffset + 1 : this.startOffset;
+    }
+    this.epochs.truncateFromEnd(this.endOffset);
   }
 
   latestEpoch(): number | null {
-    return this.epochs[this.epochs.length - 1]?.epoch ?? null;
+    return this.epochs.latestEpoch;
   }
 
   assignEpochStartOffset(epoch: number, startOffset: number): void {
-    const last = this.epochs[this.epochs.length - 1];
-    if (epoch < 0 || (last && epoch <= last.epoch)) return;
-    this.epochs.push({ epoch, startOffset });
+    const latest = this.epochs.latestEpoch;
+    if (latest !== null && epoch <= latest) return;
+    this.epochs.assign(epoch, startOffset);
   }
 
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
-    return endOffsetForEpoch(this.epochs, epoch, this.endOffset);
+    return this.epochs.endOffsetFor(epoch, this.endOffset);
   }
 
   epochEntries(): EpochEntry[] {
-    return this.epochs.map((e) => ({ ...e }));
+    return this.epochs.entries.map((e) => ({ ...e }));
   }
 
   batchHeaders(fromOffset = 0): RecordBatchHeader[] {
@@ -294,24 +298,16 @@ export class MemoryReplicaLog implements ReplicaLog {
 }
 
 /**
- * LeaderEpochFileCache.endOffsetFor: for the requested epoch, the start offset of the first
- * epoch above it (or the LEO if it is the latest), reported against the largest epoch <= requested.
- * An epoch below every entry gives (-1, -1): UNDEFINED_EPOCH / UNDEFINED_EPOCH_OFFSET.
+ * Kafka's LeaderEpochFileCache.endOffsetFor over a list of epoch entries: the latest epoch ends
+ * at the log end offset; another epoch is reported against the largest epoch <= it, ending where
+ * the next epoch starts; an epoch below every entry ends where the first entry starts (the
+ * leader no longer holds what came before); an epoch above every entry, or none recorded, is
+ * (-1, -1): UNDEFINED_EPOCH / UNDEFINED_EPOCH_OFFSET.
  */
 export function endOffsetForEpoch(
   epochs: readonly EpochEntry[],
   requested: number,
   logEndOffset: number,
 ): { epoch: number; endOffset: number } {
-  const latest = epochs[epochs.length - 1];
-  if (!latest) return { epoch: -1, endOffset: -1 };
-  if (requested === latest.epoch) return { epoch: latest.epoch, endOffset: logEndOffset };
-  let floor: EpochEntry | undefined;
-  let higher: EpochEntry | undefined;
-  for (const e of epochs) {
-    if (e.epoch <= requested) floor = e;
-    else if (!higher) higher = e;
-  }
-  if (!floor) return { epoch: -1, endOffset: -1 };
-  return { epoch: floor.epoch, endOffset: higher ? higher.startOffset : logEndOffset };
+  return new LeaderEpochFileCache(epochs).endOffsetFor(requested, logEndOffset);
 }

@@ -741,6 +741,13 @@ export class ReplicaManager {
     const log = p.log;
     if (isFollower) {
       if (!p.replicas.includes(replicaId)) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
+      const diverging = this.divergingEpoch(p, fp);
+      if (diverging === 'OFFSET_OUT_OF_RANGE')
+        return empty(fp.partition, 'OFFSET_OUT_OF_RANGE', p.highWatermark, log.logStartOffset());
+      // A follower whose log parts from ours is told where, and its position is not recorded: it
+      // must neither move the high watermark nor join the ISR on the strength of a log we do not share.
+      if (diverging)
+        return { ...empty(fp.partition, 'NONE', p.highWatermark, log.logStartOffset()), divergingEpoch: diverging };
       const before = p.followers.get(replicaId)?.logEndOffset;
       const s = p.updateFollowerFetchState(replicaId, fp.fetchOffset, now);
       // Reported when the leader learns a new LEO for the follower (an idle fetch says nothing new).
@@ -783,6 +790,23 @@ export class ReplicaManager {
       divergingEpoch: null,
       records,
     };
+  }
+
+  /**
+   * Kafka's Partition.readRecords check of a follower fetch's lastFetchedEpoch (KIP-595): the
+   * leader's end offset for that epoch; if the leader's log has no such epoch (it answers with a
+   * lower one) or that epoch ends before the fetch offset, the follower's log diverges from here
+   * and the answer is that end offset instead of records.
+   */
+  private divergingEpoch(
+    p: Partition,
+    fp: FetchRequest['topics'][number]['partitions'][number],
+  ): { epoch: number; endOffset: number } | 'OFFSET_OUT_OF_RANGE' | null {
+    if (fp.lastFetchedEpoch < 0) return null;
+    const end = p.log.endOffsetForEpoch(fp.lastFetchedEpoch);
+    if (end.endOffset < 0 || end.epoch < 0 || fp.fetchOffset < p.log.logStartOffset()) return 'OFFSET_OUT_OF_RANGE';
+    if (end.epoch < fp.lastFetchedEpoch || end.endOffset < fp.fetchOffset) return end;
+    return null;
   }
 
   /** A follower's append of fetched records; returns the new LEO. */
@@ -828,7 +852,11 @@ export class ReplicaManager {
     leaderEpochEndOffset: { epoch: number; endOffset: number } | null,
   ): void {
     const old = p.logEndOffset();
-    if (offset >= old) return;
+    if (offset >= old) {
+      // Nothing to cut, but an epoch this replica started as leader and never wrote to goes.
+      p.log.truncateTo(offset);
+      return;
+    }
     const oldHighWatermark = p.highWatermark;
     p.log.truncateTo(offset);
     p.producerState.rebuild(p.log.batchHeaders());

@@ -62,6 +62,48 @@ describe('the checks are not vacuous: weaker producers fail them on the same sch
 });
 
 describe('regressions: seeds that once failed', () => {
+  // Unclean-shape seeds from the soak (issue 3). Each ended with records never reported because a
+  // partition stopped making progress; every record must now get its report.
+  //
+  // The leader-epoch cache of the in-memory replica log answered OffsetsForLeaderEpoch unlike
+  // Kafka's LeaderEpochFileCache.endOffsetFor: an epoch older than the leader's first came back
+  // (-1, -1) instead of (epoch, first start offset), so a follower holding a divergent log from
+  // before an unclean election fell back to its old high watermark, kept the divergent records,
+  // and every fetch after that failed (offset out of range, or batches overlapping its log end):
+  // followers never caught up and the HW never passed them.
+  it.each([184, 274, 438, 470, 543, 563, 660, 724])(
+    'seed %i: followers with a divergent log truncate to the leader epoch end offset and catch up',
+    (seed) => {
+      const r = runUnclean(seed);
+      expect(r.violations, explain(r)).toEqual([]);
+      expect(r.acked, explain(r)).toBe(r.sent);
+    },
+  );
+
+  // Seed 650: a follower with an old, divergent log was added to the ISR under an unclean leader
+  // without truncating ("in-sync follower LEO < leader HW"). Fixed twice over: the epoch cache
+  // above, and the leader now checks every follower fetch's lastFetchedEpoch (KIP-595) and answers
+  // a divergent one with divergingEpoch, without recording its position.
+  it('seed 650: a divergent follower truncates before it rejoins the ISR', () => {
+    const r = runUnclean(650);
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.acked, explain(r)).toBe(r.sent);
+  });
+
+  // Seed 272: the controller was cut off from the store when a power-failed broker came back; it
+  // acted on the /brokers/ids watch while unreachable (nothing written, requests dropped) and the
+  // watch was spent, so the restarted broker never got its replicas and another broker stayed at
+  // an old leader epoch: NOT_ENOUGH_REPLICAS forever. Watches that fire while a broker is cut off
+  // are now handled when it is back in touch, and controller requests are retried until answered.
+  // Seed 531: a LeaderAndIsr lost to an isolation was never sent again (Kafka's
+  // ControllerChannelManager retries until the broker is removed); a broker kept following an old
+  // leader epoch.
+  it.each([272, 531])('seed %i: every broker hears the controller after a network partition heals', (seed) => {
+    const r = runUnclean(seed);
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.acked, explain(r)).toBe(r.sent);
+  });
+
   // Seed 51 (clean shape): a partition leader isolated while the controller shrank the ISR kept
   // its old leader epoch after the heal, so every acks=all request to it timed out; the
   // schedule now waits for full sync after a heal, and the run must finish with every record

@@ -969,7 +969,12 @@ export class PartitionLog {
         targetOffset,
       });
     }
-    if (targetOffset >= this.logEndOffset) return false;
+    if (targetOffset >= this.logEndOffset) {
+      // Kafka still truncates the epoch cache at the log end: a replica that led an epoch without
+      // writing to it must not keep that entry (it would claim records it never had).
+      if (this.leaderEpochCache.truncateFromEnd(this.logEndOffset)) this.writeEpochCheckpoint();
+      return false;
+    }
     if (targetOffset < (this.segments.first as LogSegment).baseOffset) {
       this.truncateFullyAndStartAt(targetOffset);
       return true;
