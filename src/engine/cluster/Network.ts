@@ -42,21 +42,25 @@ export interface ResponseMessage {
 
 export type NetworkMessage = RequestMessage | ResponseMessage;
 
+/** What the UI needs to place a message in flight: its ends and times, without the body. */
+export interface MessageInFlight {
+  id: number;
+  kind: 'request' | 'response';
+  correlationId: number;
+  api: ApiName;
+  from: NodeId;
+  to: NodeId;
+  sentAtMs: number;
+  arriveAtMs: number;
+}
+
 export type DropReason = 'senderDown' | 'senderIsolated' | 'receiverDown' | 'receiverIsolated';
 
 export type NetworkEvent =
-  | {
+  | (MessageInFlight & {
       type: 'messageSent';
-      id: number;
-      kind: 'request' | 'response';
-      correlationId: number;
-      api: ApiName;
-      from: NodeId;
-      to: NodeId;
-      sentAtMs: number;
-      arriveAtMs: number;
       body: KafkaRequest | KafkaResponse;
-    }
+    })
   | {
       type: 'messageDelivered';
       id: number;
@@ -288,16 +292,7 @@ export class Network {
   }
 
   /** Messages sent and not yet arrived, oldest first (for a UI that joins mid-flight). */
-  inFlight(): {
-    id: number;
-    kind: 'request' | 'response';
-    correlationId: number;
-    api: ApiName;
-    from: NodeId;
-    to: NodeId;
-    sentAtMs: number;
-    arriveAtMs: number;
-  }[] {
+  inFlight(): MessageInFlight[] {
     return [...this.flying.values()].map((m) => ({
       id: m.id,
       kind: m.kind,
