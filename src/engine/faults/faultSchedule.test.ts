@@ -104,6 +104,17 @@ describe('regressions: seeds that once failed', () => {
     expect(r.acked, explain(r)).toBe(r.sent);
   });
 
+  // Seeds 729 and 1251: a batch retried after NOT_ENOUGH_REPLICAS / NOT_LEADER_OR_FOLLOWER on the
+  // cluster's fractional-millisecond clock (heartbeats every 1000/3 ms) made the producer's Sender
+  // wake at `now + (backoff - waited)`, which rounded back to `now` while the batch still counted
+  // as backing off: it rescheduled itself at the same instant forever and the run never ended.
+  // The accumulator now answers with the absolute moment a batch becomes ready.
+  it.each([729, 1251])('seed %i: a retried batch on a fractional clock is sent after its backoff', (seed) => {
+    const r = runUnclean(seed);
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.acked, explain(r)).toBe(r.sent);
+  });
+
   // Seed 51 (clean shape): a partition leader isolated while the controller shrank the ISR kept
   // its old leader epoch after the heal, so every acks=all request to it timed out; the
   // schedule now waits for full sync after a heal, and the run must finish with every record

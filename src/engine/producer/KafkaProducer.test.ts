@@ -163,6 +163,32 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(byType(h.events, 'batchRetried').length).toBeGreaterThan(3);
   });
 
+  // Unclean soak seeds 729 and 1251: the cluster's clock is not whole milliseconds (heartbeats
+  // every 1000/3 ms), and a batch retried at t = 4054.0000000000005 with retry.backoff.ms 50 was
+  // woken at `now + (50 - waited)`, which rounds back to `now` while `now - lastAttempt < 50`
+  // still holds: the Sender rescheduled itself at the same instant forever. Sweep start times on
+  // thirds of a millisecond; a spin guard turns the old hang into a failure.
+  it('retries on a clock with fractional milliseconds without rescheduling itself at the same instant', () => {
+    for (let k = 0; k < 150; k++) {
+      const h = setup({ 'linger.ms': 0, 'retry.backoff.ms': 50 });
+      const original = h.scheduler.scheduleCall.bind(h.scheduler);
+      let sameInstant = 0;
+      let lastAt = Number.NaN;
+      h.scheduler.scheduleCall = (atMs, fn, arg) => {
+        sameInstant = atMs <= h.clock.now() && atMs === lastAt ? sameInstant + 1 : 0;
+        lastAt = atMs;
+        if (sameInstant > 1000) throw new Error(`spinning at ${atMs} ms (start ${k}/3 ms after 4000)`);
+        return original(atMs, fn, arg);
+      };
+      h.cluster.fault = (c) => (c.attempt === 1 ? { kind: 'error', error: 'NOT_ENOUGH_REPLICAS' } : null);
+      h.run(4000 + k / 3);
+      h.send('a');
+      h.run(200);
+      expect(h.reports().map((r) => [r.offset, r.error])).toEqual([[0, null]]);
+      expect(byType(h.events, 'batchRetried')).toHaveLength(1);
+    }
+  });
+
   it('splits a batch the broker refuses as RECORD_TOO_LARGE; a single record too large fails', () => {
     for (const idempotent of [true, false]) {
       // Without idempotence the halves could overtake each other (the ordering hazard): one request at a time.

@@ -242,7 +242,7 @@ export class ProducerBatch {
   }
 
   hasReachedDeliveryTimeout(deliveryTimeoutMs: number, now: number): boolean {
-    return deliveryTimeoutMs <= now - this.createdMs;
+    return now >= this.createdMs + deliveryTimeoutMs; // the moment nextExpiryMs names (absolute: see RecordAccumulator.ready)
   }
 
   maxTimestamp(): number {

@@ -49,9 +49,9 @@ export class ProducerMetadata {
     this.newTopicsRequested = true;
   }
 
-  timeToNextUpdate(now: number, metadataMaxAgeMs: number): number {
-    if (this.needUpdate) return 0;
-    return Math.max(0, this.lastRefreshMs + metadataMaxAgeMs - now);
+  /** When a refresh is due, as an absolute time (-Infinity: now), so a wake-up at it finds it due. */
+  nextUpdateMs(metadataMaxAgeMs: number): number {
+    return this.needUpdate ? Number.NEGATIVE_INFINITY : this.lastRefreshMs + metadataMaxAgeMs;
   }
 
   /** Applies a Metadata response; returns the partitions whose leader changed. */

@@ -130,6 +130,7 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     a.reenqueue(batch as ProducerBatch, 5);
     expect(a.ready(m, 50).readyNodes.size).toBe(0);
     expect(a.ready(m, 50).nextReadyCheckDelayMs).toBe(55);
+    expect(a.ready(m, 50).nextReadyCheckMs).toBe(105);
     expect([...a.ready(m, 105).readyNodes]).toEqual([1]);
   });
 

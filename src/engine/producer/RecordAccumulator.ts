@@ -24,6 +24,13 @@ export interface ReadyCheckResult {
   readyNodes: Set<number>;
   /** ms until some not-yet-ready batch may become ready (Infinity if none). */
   nextReadyCheckDelayMs: number;
+  /**
+   * The same moment as an absolute time: the Sender wakes at it. Kafka's clock counts whole
+   * milliseconds, ours may not (a 1000 ms session timeout gives heartbeats every 333.33 ms), and
+   * `now + (readyAt - now)` can round back to `now`: a wake-up that finds the batch still backing
+   * off, forever. Waking at `readyAt` itself, compared with the same `now < readyAt`, cannot.
+   */
+  nextReadyCheckMs: number;
   unknownLeaderTopics: Set<string>;
 }
 
@@ -124,15 +131,16 @@ export class RecordAccumulator {
     });
   }
 
+  /** Whether a retried batch is still inside retry.backoff.ms of its last attempt (absolute times: see nextReadyCheckMs). */
   private backingOff(batch: ProducerBatch, now: number): boolean {
-    return batch.attempts > 0 && now - batch.lastAttemptMs < this.config.retryBackoffMs;
+    return batch.attempts > 0 && now < batch.lastAttemptMs + this.config.retryBackoffMs;
   }
 
   /** Which leaders have a sendable batch, and when to look again (RecordAccumulator.ready). */
   ready(metadata: ProducerMetadata, now: number): ReadyCheckResult {
     const readyNodes = new Set<number>();
     const unknownLeaderTopics = new Set<string>();
-    let nextReadyCheckDelayMs = Number.POSITIVE_INFINITY;
+    let nextReadyCheckMs = Number.POSITIVE_INFINITY;
     for (const [key, q] of this.queues) {
       const batch = q.batches[0];
       if (!batch) continue;
@@ -142,15 +150,17 @@ export class RecordAccumulator {
         continue;
       }
       if (readyNodes.has(leader) || this.muted.has(key)) continue;
-      const waited = Math.max(0, now - batch.lastAttemptMs);
       const backingOff = this.backingOff(batch, now);
-      const timeToWait = backingOff ? this.config.retryBackoffMs : this.config.lingerMs;
+      // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? retry.backoff.ms
+      // : linger.ms). The same test on the absolute moment it becomes true:
+      const readyAtMs = batch.lastAttemptMs + (backingOff ? this.config.retryBackoffMs : this.config.lingerMs);
       const full = q.batches.length > 1 || batch.isFull() || this.closing;
-      const expired = waited >= timeToWait;
+      const expired = now >= readyAtMs;
       if ((full || expired) && !backingOff) readyNodes.add(leader);
-      else nextReadyCheckDelayMs = Math.min(nextReadyCheckDelayMs, Math.max(0, timeToWait - waited));
+      else nextReadyCheckMs = Math.min(nextReadyCheckMs, readyAtMs);
     }
-    return { readyNodes, nextReadyCheckDelayMs, unknownLeaderTopics };
+    const nextReadyCheckDelayMs = Math.max(0, nextReadyCheckMs - now);
+    return { readyNodes, nextReadyCheckDelayMs, nextReadyCheckMs, unknownLeaderTopics };
   }
 
   /**

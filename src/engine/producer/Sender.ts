@@ -187,11 +187,11 @@ export class Sender {
       );
     }
 
-    nextWake = Math.min(nextWake, now + ready.nextReadyCheckDelayMs, this.accumulator.nextExpiryMs());
+    nextWake = Math.min(nextWake, ready.nextReadyCheckMs, this.accumulator.nextExpiryMs());
     if (
       this.accumulator.hasUndrained() &&
       ready.readyNodes.size === 0 &&
-      ready.nextReadyCheckDelayMs === Number.POSITIVE_INFINITY
+      ready.nextReadyCheckMs === Number.POSITIVE_INFINITY
     ) {
       // Batches wait on a leader or a producer id: look again after a backoff.
       nextWake = Math.min(nextWake, now + Math.max(1, this.config.retryBackoffMs));
@@ -236,8 +236,8 @@ export class Sender {
 
   /** Sends a Metadata request if one is due; returns when to look again. */
   private maybeUpdateMetadata(now: number): number {
-    const due = this.metadata.timeToNextUpdate(now, this.config.metadataMaxAgeMs);
-    if (due > 0) return now + due;
+    const dueMs = this.metadata.nextUpdateMs(this.config.metadataMaxAgeMs);
+    if (now < dueMs) return dueMs;
     if (this.hasInFlight('Metadata')) return Number.POSITIVE_INFINITY;
     const earliest = this.lastMetadataAttemptMs + this.config.retryBackoffMs;
     if (now < earliest && !this.metadata.newTopicsRequested) return earliest;
