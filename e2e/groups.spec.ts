@@ -84,6 +84,8 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
   // Keyboard: pick c1 up with Space, arrow to the billing group, drop with Space.
   await page.getByTestId('consumer-handle-c1').focus();
   await page.keyboard.press('Space');
+  // The keyboard sensor has picked the chip up (on a loaded machine this takes a frame or two).
+  await expect(plane.consumer('c1')).toHaveClass(/dragging/);
   await page.keyboard.press('ArrowRight');
   await expect(plane.group('billing')).toHaveClass(/drop-over/);
   await page.keyboard.press('Space');
@@ -129,7 +131,21 @@ test('changing the assignor rebalances the group with it; a crashed consumer is 
   await expect(page.getByTestId('describe-analytics-orders-5')).toBeVisible();
 });
 
-test('a consumer crashed mid-stream: the records it processed but did not commit are counted as redelivered (seed 000 case 1)', async ({
+/** The crash card's per-partition numbers; their sums equal the card's predicted counts. */
+async function crashRows(page: import('@playwright/test').Page, group: string, partitions: string[]) {
+  const rows: Record<string, { committed: number; processedTo: number; position: number }> = {};
+  for (const tp of partitions) {
+    const row = page.getByTestId(`crash-partition-${group}-${tp}`);
+    rows[tp] = {
+      committed: Number(await row.getAttribute('data-committed')),
+      processedTo: Number(await row.getAttribute('data-processed-to')),
+      position: Number(await row.getAttribute('data-position')),
+    };
+  }
+  return rows;
+}
+
+test('a consumer crashed mid-stream: the records it processed but did not commit are counted as redelivered, then seen processed again (seed 000 case 1)', async ({
   app,
   page,
 }) => {
@@ -143,29 +159,101 @@ test('a consumer crashed mid-stream: the records it processed but did not commit
   // and the group's committed offsets (CURRENT-OFFSET in the describe table).
   const c4 = (await plane.consumer('c4').getAttribute('data-partitions'))?.split(',') ?? [];
   expect(c4.length).toBeGreaterThan(0);
-  let expected = 0;
-  const perPartition: Record<string, [number, number]> = {};
+  const before: Record<string, [number, number]> = {};
   for (const tp of c4) {
     const p = tp.slice('orders-'.length);
     const position = Number(await page.getByTestId(`position-c4-orders-${p}`).getAttribute('data-position'));
     const committedAttr = await page.getByTestId(`describe-analytics-orders-${p}`).getAttribute('data-current-offset');
-    const committed = committedAttr ? Number(committedAttr) : 0;
-    perPartition[tp] = [committed, position];
-    expected += position - committed;
+    before[tp] = [committedAttr ? Number(committedAttr) : 0, position];
   }
-  test.info().annotations.push({ type: 'redelivered', description: String(expected) });
   await page.getByTestId('consumer-crash-c4').click();
   await expect(plane.consumer('c4')).toHaveAttribute('data-state', 'crashed');
   const card = page.getByTestId('group-redelivered-analytics');
   await expect(card).toHaveAttribute('data-consumer', 'c4');
+  await expect(card).toHaveAttribute('data-commit-mode', 'auto');
+  const rows = await crashRows(page, 'analytics', c4);
+  let expected = 0;
+  for (const [tp, [committed, position]] of Object.entries(before)) {
+    const r = rows[tp];
+    expect(r?.committed, tp).toBe(committed);
+    expect(r?.position, tp).toBe(position);
+    // Auto commit commits what earlier polls returned: never beyond what was processed.
+    expect(r?.processedTo ?? 0, tp).toBeGreaterThanOrEqual(committed);
+    expected += (r?.processedTo ?? 0) - committed;
+  }
+  expect(expected).toBeGreaterThan(0);
+  test.info().annotations.push({ type: 'redelivered', description: String(expected) });
   await expect(card).toHaveAttribute('data-count', String(expected));
   await expect(card).toHaveAttribute('data-skipped', '0');
-  for (const [tp, [committed, position]] of Object.entries(perPartition)) {
-    const row = page.getByTestId(`crash-partition-analytics-${tp}`);
-    await expect(row).toHaveAttribute('data-committed', String(committed));
-    await expect(row).toHaveAttribute('data-position', String(position));
-  }
   await expect(card).toContainText('case 1');
+  // session.timeout.ms later c5 owns c4's partitions and processes those records a second time.
+  await plane.advanceUntil(async () => (await card.getAttribute('data-observed-redelivered')) === String(expected), 40);
+  await expect(card).toHaveAttribute('data-observed-lost', '0');
+  await expect(page.getByTestId('group-observed-redelivered-analytics')).toContainText(`${expected} processed again`);
+});
+
+test('commit before processing: a consumer crashed with a batch half processed loses the rest of it, counted after the rebalance (seed 000 case 2)', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stable(plane, { billing: 1, analytics: 1 });
+  const generation = await plane.generation('analytics');
+  await page.getByTestId('group-commit-mode-analytics').selectOption('before-processing');
+  await expect(page.getByTestId('group-commit-mode-analytics')).toHaveValue('before-processing');
+  // The applications restart with the new commit mode: the group rebalances.
+  await stable(plane, { billing: 1, analytics: generation + 1 });
+  await plane.tab('cluster');
+  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('plane-produce').click();
+  await expect(page.getByTestId('plane-produced')).toHaveAttribute('data-acked', /^[1-9]/);
+  await plane.tab('groups');
+  // Step the clock 10 ms at a time until c4's application holds a batch of a few records that
+  // it has already committed (CURRENT-OFFSET = its position on every partition) but not processed.
+  const c4 = plane.consumer('c4');
+  const parts = (await c4.getAttribute('data-partitions'))?.split(',') ?? [];
+  expect(parts.length).toBeGreaterThan(0);
+  const committedAhead = async () => {
+    if (Number(await c4.getAttribute('data-in-hand')) < 3) return false;
+    for (const tp of parts) {
+      const p = tp.slice('orders-'.length);
+      const position = await page.getByTestId(`position-c4-orders-${p}`).getAttribute('data-position');
+      const committed = await page.getByTestId(`describe-analytics-orders-${p}`).getAttribute('data-current-offset');
+      if (position !== committed) return false;
+    }
+    return true;
+  };
+  let ready = false;
+  for (let i = 0; i < 400 && !ready; i++) {
+    await page.getByTestId('time-step').click();
+    await page.waitForTimeout(120);
+    ready = await committedAhead();
+  }
+  expect(ready, 'c4 never held a committed, unprocessed batch').toBe(true);
+  await page.getByTestId('consumer-crash-c4').click();
+  await expect(c4).toHaveAttribute('data-state', 'crashed');
+  const card = page.getByTestId('group-redelivered-analytics');
+  await expect(card).toHaveAttribute('data-commit-mode', 'before-processing');
+  await expect(card).toHaveAttribute('data-count', '0');
+  const rows = await crashRows(page, 'analytics', parts);
+  let lost = 0;
+  for (const [tp, r] of Object.entries(rows)) {
+    expect(r.committed, tp).toBe(r.position);
+    lost += r.committed - r.processedTo;
+  }
+  expect(lost).toBeGreaterThan(0);
+  test.info().annotations.push({ type: 'lost', description: String(lost) });
+  await expect(card).toHaveAttribute('data-skipped', String(lost));
+  await expect(card).toContainText('case 2');
+  // Nothing is lost yet: the records are only lost once c5 has taken over past them.
+  await expect(card).toHaveAttribute('data-observed-lost', '0');
+  await plane.advanceUntil(async () => (await card.getAttribute('data-observed-lost')) === String(lost), 40);
+  await expect(card).toHaveAttribute('data-observed-redelivered', '0');
+  await expect(page.getByTestId('group-observed-lost-analytics')).toContainText(`${lost} never processed`);
+  await expect(page.getByTestId('group-delivery-analytics')).toHaveAttribute('data-lost', String(lost));
 });
 
 test('a consumer dragged out of every group stops; added back, it joins again', async ({ app, page }) => {

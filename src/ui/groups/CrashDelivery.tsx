@@ -1,40 +1,66 @@
 /**
- * What a consumer crash did to delivery, from the engine's numbers captured at the crash: per
- * partition the crashed consumer's position and the group's committed offset. The new owner
- * resumes from the committed offset, so seed 000's two cases show as counts: records processed
- * but not committed are processed again (case 1), records committed but not processed are never
+ * What a consumer crash did to delivery, from the engine: per partition the crashed consumer's
+ * position, how far its application had processed, and the group's committed offset, captured
+ * at the crash; then what the group's delivery ledger counted since. The new owner resumes from
+ * the committed offset, so seed 000's two cases show as counts: records processed but not
+ * committed are processed again (case 1), records committed but not processed are never
  * processed (case 2).
  */
 import type { ConsumerCrashView, PlaneView } from '../../worker/plane/types';
+
+const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
+  auto: 'auto commit',
+  'after-processing': 'commit after processing',
+  'before-processing': 'commit before processing',
+};
 
 export function CrashDelivery({ view, groupId }: { view: PlaneView; groupId: string }) {
   let crash: ConsumerCrashView | undefined;
   for (const c of view.crashes) if (c.group === groupId) crash = c;
   if (!crash) return null;
+  const { observed } = crash;
+  const settled = observed.redelivered >= crash.redelivered && observed.skipped >= crash.skipped;
   return (
     <div
       className="crash-delivery"
       data-testid={`group-redelivered-${groupId}`}
       data-count={crash.redelivered}
       data-skipped={crash.skipped}
+      data-observed-redelivered={observed.redelivered}
+      data-observed-lost={observed.skipped}
       data-consumer={crash.consumer}
+      data-commit-mode={crash.commitMode}
     >
       <p className="small">
-        <strong>{crash.consumer}</strong> crashed at {(crash.atMs / 1000).toFixed(1)} s:{' '}
-        <span className="crash-dup">{crash.redelivered} records redelivered</span>
+        <strong>{crash.consumer}</strong> crashed at {(crash.atMs / 1000).toFixed(1)} s ({MODE_TEXT[crash.commitMode]}
+        ): expected <span className="crash-dup">{crash.redelivered} redelivered</span>
         {', '}
-        <span className="crash-loss">{crash.skipped} skipped</span>.{' '}
-        <span className="muted">
-          Its partitions' new owner resumes from the committed offset: records between the committed offset and the
-          crashed consumer's position are processed twice (seed 000, case 1); had it committed beyond what it processed,
-          those records would be lost (case 2).
+        <span className="crash-loss">{crash.skipped} lost</span>.
+      </p>
+      <p className="small" data-testid={`group-delivery-observed-${groupId}`}>
+        Since then, after the rebalance:{' '}
+        <span className="crash-dup" data-testid={`group-observed-redelivered-${groupId}`}>
+          {observed.redelivered} processed again
         </span>
+        {', '}
+        <span className="crash-loss" data-testid={`group-observed-lost-${groupId}`}>
+          {observed.skipped} never processed
+        </span>{' '}
+        <span className="muted">
+          {settled ? '(as the offsets predicted)' : '(the new owner has not read that far yet)'}
+        </span>
+      </p>
+      <p className="small muted">
+        The new owner resumes from the committed offset: records between the committed offset and what the crashed
+        application had processed are processed twice (seed 000, case 1); records committed before they were processed
+        are lost (case 2).
       </p>
       <table className="mono-table small">
         <thead>
           <tr>
             <th scope="col">PARTITION</th>
             <th scope="col">COMMITTED</th>
+            <th scope="col">PROCESSED TO</th>
             <th scope="col">POSITION</th>
             <th scope="col">EFFECT</th>
           </tr>
@@ -42,24 +68,26 @@ export function CrashDelivery({ view, groupId }: { view: PlaneView; groupId: str
         <tbody>
           {crash.partitions.map((p) => {
             const committed = p.committed ?? 0;
-            const d = p.position - committed;
+            const d = p.processedTo - committed;
             return (
               <tr
                 key={`${p.topic}-${p.partition}`}
                 data-testid={`crash-partition-${groupId}-${p.topic}-${p.partition}`}
                 data-position={p.position}
+                data-processed-to={p.processedTo}
                 data-committed={committed}
               >
                 <td>
                   {p.topic}-{p.partition}
                 </td>
                 <td>{p.committed ?? '-'}</td>
+                <td>{p.processedTo}</td>
                 <td>{p.position}</td>
                 <td>
                   {d > 0
-                    ? `offsets ${committed}–${p.position - 1} again (case 1)`
+                    ? `offsets ${committed}–${p.processedTo - 1} again (case 1)`
                     : d < 0
-                      ? `offsets ${p.position}–${committed - 1} lost (case 2)`
+                      ? `offsets ${p.processedTo}–${committed - 1} lost (case 2)`
                       : 'none'}
                 </td>
               </tr>

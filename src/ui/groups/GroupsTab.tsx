@@ -18,6 +18,8 @@ import { memo, useState } from 'react';
 import {
   ASSIGNORS,
   type AssignorName,
+  COMMIT_MODES,
+  type CommitMode,
   type PlaneConsumerView,
   type PlaneGroupView,
   type PlaneView,
@@ -36,6 +38,11 @@ const STOPPED = '__stopped';
 /** Up to this many groups, each chip's move menu is a plain select. */
 const MENU_AS_SELECT = 6;
 const STATES = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'] as const;
+const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
+  auto: 'auto commit (enable.auto.commit)',
+  'after-processing': 'after processing (duplicates, case 1)',
+  'before-processing': 'before processing (losses, case 2)',
+};
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
   const sensors = useSensors(
@@ -199,7 +206,34 @@ function GroupCard({
             <option value="zookeeper">ZooKeeper consumer (legacy, seed 002)</option>
           </select>
         </label>
+        <label title="When the group's applications commit their offsets; changing it restarts them">
+          commit{' '}
+          <select
+            data-testid={`group-commit-mode-${g.groupId}`}
+            value={g.commitMode}
+            disabled={g.protocol === 'zookeeper'}
+            onChange={(e) =>
+              void act(session, { op: 'setCommitMode', group: g.groupId, mode: e.target.value as CommitMode })
+            }
+          >
+            {COMMIT_MODES.map((m) => (
+              <option key={m} value={m}>
+                {COMMIT_MODE_LABEL[m]}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
+      <p
+        className="muted small group-delivery"
+        data-testid={`group-delivery-${g.groupId}`}
+        data-processed={g.delivery.processed}
+        data-duplicates={g.delivery.duplicates}
+        data-lost={g.delivery.skipped}
+      >
+        Processed {g.delivery.processed} records: {g.delivery.duplicates} more than once, {g.delivery.skipped} offsets
+        never processed.
+      </p>
       <ul className="consumer-chips">
         {consumers.map((c) => (
           <ConsumerChip
@@ -292,6 +326,7 @@ function sameChip(a: ChipProps, b: ChipProps): boolean {
     x.lifecycle === y.lifecycle &&
     x.memberId === y.memberId &&
     x.generation === y.generation &&
+    x.inHand === y.inHand &&
     x.partitions.join() === y.partitions.join()
   );
 }
@@ -312,6 +347,7 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
       data-state={c.lifecycle}
       data-generation={c.generation}
       data-member-id={c.memberId}
+      data-in-hand={c.inHand}
     >
       <button
         type="button"
@@ -329,6 +365,11 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
         </span>
       )}
       {c.lifecycle === 'crashed' && <span className="tag tag-crashed">crashed</span>}
+      {c.inHand > 0 && (
+        <span className="tag tag-processing" title="Records its application is processing now">
+          processing {c.inHand}
+        </span>
+      )}
       <span className="chip-partitions">
         {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
       </span>

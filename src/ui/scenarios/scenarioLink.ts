@@ -4,7 +4,14 @@
  * was paused. Decoding checks every field, so a damaged or hand-edited link is refused with a
  * reason instead of running something half-understood.
  */
-import type { PlaneAction, PresetName, ScenarioSpec, TimedAction } from '../../worker/plane/types';
+import {
+  COMMIT_MODES,
+  type CommitMode,
+  type PlaneAction,
+  type PresetName,
+  type ScenarioSpec,
+  type TimedAction,
+} from '../../worker/plane/types';
 
 export interface ScenarioLink {
   spec: ScenarioSpec;
@@ -148,6 +155,10 @@ function parseAction(a: unknown, n: number): PlaneAction {
       if (a.protocol !== 'coordinator' && a.protocol !== 'zookeeper')
         throw new ScenarioLinkError(`action ${n}'s protocol is unknown`);
       return { op: 'setProtocol', group: str(a.group, `action ${n}'s group`), protocol: a.protocol };
+    case 'setCommitMode':
+      if (!COMMIT_MODES.includes(a.mode as CommitMode))
+        throw new ScenarioLinkError(`action ${n}'s commit mode is unknown`);
+      return { op: 'setCommitMode', group: str(a.group, `action ${n}'s group`), mode: a.mode as CommitMode };
     case 'addConsumer':
       return {
         op: 'addConsumer',

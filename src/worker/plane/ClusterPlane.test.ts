@@ -81,50 +81,75 @@ describe('ClusterPlane', () => {
     expect(a.nowMs).toBe(plane.scenario().untilMs);
   });
 
-  it('a crashed consumer’s partitions go to another member, which re-processes exactly what was processed but not committed (seed 000 case 1)', () => {
-    const plane = new ClusterPlane(3, 'demo');
+  /**
+   * Crashes c4 (group analytics, 3 of orders' 6 partitions) while its application is in the
+   * middle of a batch of the 60 records just produced, then lets session.timeout.ms pass: c5
+   * takes the partitions over from the committed offsets. Returns the crash as the view shows it
+   * at the crash and 20 s later.
+   */
+  function crashMidBatch(seed: number, mode: 'auto' | 'after-processing' | 'before-processing') {
+    const plane = new ClusterPlane(seed, 'demo');
+    if (mode !== 'auto') plane.apply({ op: 'setCommitMode', group: 'analytics', mode });
     settle(plane);
     plane.apply({ op: 'produce', topic: 'orders', count: 60 });
-    // Crash mid-stream: at a moment when c4 has processed records it has not yet committed.
-    let before = plane.view();
-    const uncommitted = (v: PlaneView) =>
-      (v.consumers.find((c) => c.name === 'c4')?.positions ?? []).reduce((n, p) => {
-        const row = v.describe.find((r) => r.group === 'analytics' && r.partition === p.partition);
-        return n + Math.max(0, (p.position ?? 0) - (row?.currentOffset ?? 0));
-      }, 0);
-    for (let i = 0; i < 50 && uncommitted(before) === 0; i++) {
-      plane.tick(100);
-      before = plane.view();
-    }
-    expect(uncommitted(before)).toBeGreaterThan(0);
-    // What every analytics application has processed per partition beyond its current owner's
-    // position: records processed more than once so far.
-    const processed = (p: string) =>
-      ['c4', 'c5'].reduce((n, name) => n + (plane.apps.apps.get(name)?.processed[p] ?? 0), 0);
-    const c4 = before.consumers.find((c) => c.name === 'c4');
-    const owned = c4?.partitions ?? [];
-    const positionOf = (v: PlaneView, p: string) =>
-      v.consumers
-        .flatMap((c) => (c.lifecycle === 'running' ? c.positions : []))
-        .find((x) => `${x.topic}-${x.partition}` === p)?.position ?? 0;
-    const dupBefore = new Map(owned.map((p) => [p, processed(p) - positionOf(before, p)]));
-
+    const c4 = () => plane.view().consumers.find((c) => c.name === 'c4');
+    // Into a batch of at least 3 records, 2 records' processing time in (commits have landed).
+    for (let i = 0; i < 2000 && (c4()?.inHand ?? 0) < 3; i++) plane.tick(5);
+    expect(c4()?.inHand ?? 0).toBeGreaterThanOrEqual(3);
+    plane.tick(55);
+    const owned = c4()?.partitions ?? [];
     plane.apply({ op: 'crashConsumer', name: 'c4' });
-    const crash = plane.view().crashes.at(-1);
-    expect(crash?.consumer).toBe('c4');
-    expect(crash?.redelivered).toBe(uncommitted(before));
-    expect(crash?.skipped).toBe(0);
-    expect(crash?.partitions.map((p) => `${p.topic}-${p.partition}`).sort()).toEqual([...owned].sort());
-
-    // session.timeout.ms later the coordinator rebalances; c5 resumes from the committed offsets.
+    const atCrash = plane.view().crashes.at(-1);
     plane.tick(20_000);
     const after = plane.view();
-    expect(after.consumers.find((c) => c.name === 'c5')?.partitions).toEqual(expect.arrayContaining(owned as string[]));
-    for (const p of crash?.partitions ?? []) {
-      const key = `${p.topic}-${p.partition}`;
-      const dupNow = processed(key) - positionOf(after, key);
-      expect(dupNow - (dupBefore.get(key) ?? 0), key).toBe(p.position - (p.committed ?? 0));
-    }
+    return { plane, owned, atCrash, after: after.crashes.at(-1), view: after };
+  }
+
+  it('commit after processing: a crash mid-batch has what it processed of the batch processed again by the new owner (seed 000 case 1)', () => {
+    const { owned, atCrash, after, view } = crashMidBatch(3, 'after-processing');
+    expect(atCrash?.consumer).toBe('c4');
+    expect(atCrash?.commitMode).toBe('after-processing');
+    expect(atCrash?.partitions.map((p) => `${p.topic}-${p.partition}`).sort()).toEqual([...owned].sort());
+    // Processed 2 records of the batch in hand, not committed: committed <= processedTo < position somewhere.
+    expect(atCrash?.partitions.some((p) => p.processedTo < p.position)).toBe(true);
+    for (const p of atCrash?.partitions ?? []) expect(p.committed ?? 0).toBeLessThanOrEqual(p.processedTo);
+    expect(atCrash?.redelivered).toBe(
+      (atCrash?.partitions ?? []).reduce((n, p) => n + p.processedTo - (p.committed ?? 0), 0),
+    );
+    expect(atCrash?.redelivered).toBeGreaterThanOrEqual(2);
+    expect(atCrash?.skipped).toBe(0);
+    expect(atCrash?.observed).toEqual({ redelivered: 0, skipped: 0 });
+    // c5 took the partitions over; the group's ledger counted exactly the predicted duplicates.
+    expect(view.consumers.find((c) => c.name === 'c5')?.partitions).toEqual(expect.arrayContaining(owned as string[]));
+    expect(after?.observed).toEqual({ redelivered: atCrash?.redelivered, skipped: 0 });
+  });
+
+  it('commit before processing: a crash mid-batch loses the rest of the batch, committed but never processed (seed 000 case 2)', () => {
+    const { plane, atCrash, after, view } = crashMidBatch(3, 'before-processing');
+    expect(atCrash?.commitMode).toBe('before-processing');
+    expect(atCrash?.redelivered).toBe(0);
+    expect(atCrash?.skipped).toBe(
+      (atCrash?.partitions ?? []).reduce((n, p) => n + Math.max(0, (p.committed ?? 0) - p.processedTo), 0),
+    );
+    expect(atCrash?.skipped).toBeGreaterThan(0);
+    expect(after?.observed).toEqual({ redelivered: 0, skipped: atCrash?.skipped });
+    // The lost offsets are exactly [processedTo, committed) of each partition, as the ledger has them.
+    const gaps = plane.apps.delivery
+      .counts('analytics')
+      .flatMap((c) => c.skippedRanges.map(([a, b]) => `${c.topic}-${c.partition}:${a}-${b}`));
+    const expected = (atCrash?.partitions ?? [])
+      .filter((p) => (p.committed ?? 0) > p.processedTo)
+      .map((p) => `${p.topic}-${p.partition}:${p.processedTo}-${(p.committed ?? 0) - 1}`);
+    expect(gaps.sort()).toEqual(expected.sort());
+    const group = view.groups.find((g) => g.groupId === 'analytics');
+    expect(group?.commitMode).toBe('before-processing');
+    expect(group?.delivery.skipped).toBe(atCrash?.skipped);
+  });
+
+  it('auto commit: a crash re-delivers what was processed since the last auto commit, nothing is lost', () => {
+    const { atCrash, after } = crashMidBatch(5, 'auto');
+    expect(atCrash?.skipped).toBe(0);
+    expect(after?.observed).toEqual({ redelivered: atCrash?.redelivered, skipped: 0 });
   });
 
   it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {

@@ -21,7 +21,7 @@
 import { ManualClock } from '../../engine/Clock';
 import type { Cluster } from '../../engine/cluster/Cluster';
 import { assignReplicasToBrokersWithSteps, type PlacementStep } from '../../engine/cluster/ReplicaPlacement';
-import type { ConsumerApplications } from '../../engine/consumer/ConsumerApplications';
+import type { ConsumerApplications, CrashReport } from '../../engine/consumer/ConsumerApplications';
 import type { ConsumerGroups } from '../../engine/consumer/ConsumerGroups';
 import { Engine } from '../../engine/engine';
 import { isKafkaError, KafkaError } from '../../engine/errors';
@@ -34,6 +34,7 @@ import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
 import {
   type AssignorName,
+  type CommitMode,
   type ConsumerCrashView,
   type PlaneMessageView,
   type GenerationView,
@@ -55,6 +56,11 @@ import {
 export { PLANE_EPOCH_MS };
 /** How often a running consumer's application calls poll(). */
 const POLL_EVERY_MS = 200;
+/**
+ * How long an application takes to process one record (engine ms): long enough that a crash can
+ * land with a batch half processed, which is where seed 000's two cases come from.
+ */
+export const PROCESSING_MS_PER_RECORD = 25;
 /** How often each group's lag is sampled for the lag chart. */
 const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
@@ -99,6 +105,7 @@ export interface PlaneStorage {
 export interface GroupSettings {
   assignor: AssignorName;
   protocol: GroupProtocol;
+  commitMode: CommitMode;
 }
 
 export interface ConsumerEntry {
@@ -126,7 +133,9 @@ export class ClusterPlane {
   readonly lagHistory = new Map<string, Map<string, [number, number][]>>();
   readonly memberNames = new Map<string, string>();
   readonly lost: LostOffsetsView[] = [];
-  readonly crashes: ConsumerCrashView[] = [];
+  /** Crashes with the group's delivery counts over the crashed consumer's partitions at that moment. */
+  readonly crashes: { view: Omit<ConsumerCrashView, 'observed'>; baseline: { duplicates: number; skipped: number } }[] =
+    [];
   /** The latest follower fetches between brokers, newest last (at most MAX_MESSAGES). */
   readonly recentMessages: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
@@ -158,6 +167,7 @@ export class ClusterPlane {
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
+    this.apps.processingMsPerRecord = PROCESSING_MS_PER_RECORD;
     this.producer = new KafkaProducer(
       { 'client.id': 'app-producer', acks: 'all', 'linger.ms': 5 },
       {
@@ -400,7 +410,7 @@ export class ClusterPlane {
         if (!/^[a-zA-Z0-9._-]{1,64}$/.test(a.group))
           throw new KafkaError('INVALID_GROUP_ID', `Group id "${a.group}" must be 1-64 of [a-zA-Z0-9._-].`);
         this.apps.setGroupAssignor(a.group, a.assignor);
-        this.groupSettings.set(a.group, { assignor: a.assignor, protocol: 'coordinator' });
+        this.groupSettings.set(a.group, { assignor: a.assignor, protocol: 'coordinator', commitMode: 'auto' });
         return;
       case 'removeGroup': {
         this.requireGroup(a.group);
@@ -418,6 +428,14 @@ export class ClusterPlane {
         // partition.assignment.strategy is a consumer setting: the group's members restart with it.
         this.apps.setGroupAssignor(a.group, a.assignor);
         g.assignor = a.assignor;
+        return;
+      }
+      case 'setCommitMode': {
+        const g = this.requireGroup(a.group);
+        if (g.commitMode === a.mode) return;
+        // When to commit is application code: the group's applications restart with it.
+        this.apps.setGroupCommitMode(a.group, a.mode);
+        g.commitMode = a.mode;
         return;
       }
       case 'setProtocol': {
@@ -463,42 +481,60 @@ export class ClusterPlane {
         const e = this.requireConsumer(a.name);
         if (this.apps.apps.get(e.name)?.status !== 'running')
           throw new KafkaError('INVALID_REQUEST', `Consumer ${a.name} is not running.`);
-        const crash = this.crashRecord(e);
-        this.apps.crash(e.name);
-        if (crash) {
-          this.crashes.push(crash);
-          if (this.crashes.length > 20) this.crashes.shift();
-        }
+        const report = this.apps.crash(e.name);
+        if (report) this.recordCrash(report);
         return;
       }
     }
   }
 
   /**
-   * What a crash of this consumer leaves behind, read from the engine before the process dies:
-   * its positions (from its subscription state) and the group's committed offsets (what
-   * `kafka-consumer-groups --describe` prints as CURRENT-OFFSET). The legacy ZooKeeper consumer
-   * keeps its offsets in znodes instead, so it has no record here.
+   * What a crash leaves for the next owner, from the engine's report: per partition the
+   * consumer's position, how far its application had processed, and the group's committed
+   * offset. The next owner resumes from the committed offset, so processed-but-uncommitted
+   * records come again (case 1) and committed-but-unprocessed ones never come (case 2). The
+   * group's delivery counts over those partitions are kept, so the view can show what actually
+   * happened after the rebalance next to what the offsets predicted.
    */
-  private crashRecord(e: ConsumerEntry): ConsumerCrashView | null {
-    const consumer = this.groups.consumers.get(e.name);
-    if (!consumer || e.group === null) return null;
-    const committed = new Map<string, number | null>();
-    for (const r of this.groups.describeGroup(e.group)) committed.set(`${r.topic}-${r.partition}`, r.currentOffset);
-    const partitions: ConsumerCrashView['partitions'] = [];
+  private recordCrash(r: CrashReport): void {
     let redelivered = 0;
     let skipped = 0;
-    for (const a of this.groups.consumerSnapshot(consumer).assignment) {
-      if (a.position === null) continue;
-      const c = committed.get(`${a.topic}-${a.partition}`) ?? null;
-      partitions.push({ topic: a.topic, partition: a.partition, position: a.position, committed: c });
-      // No committed offset: the new owner starts from auto.offset.reset=earliest, i.e. offset 0
-      // here (the demo topics are never truncated), so everything processed is read again.
-      const from = c ?? 0;
-      if (from < a.position) redelivered += a.position - from;
-      else skipped += from - a.position;
+    const partitions: ConsumerCrashView['partitions'] = [];
+    for (const p of r.partitions) {
+      // No committed offset: the new owner starts from auto.offset.reset=earliest, offset 0 here
+      // (the board's topics are never truncated), so everything processed is read again.
+      const from = p.committed ?? 0;
+      if (from < p.processedTo) redelivered += p.processedTo - from;
+      else skipped += from - p.processedTo;
+      partitions.push({ ...p });
     }
-    return { consumer: e.name, group: e.group, atMs: this.nowMs, partitions, redelivered, skipped };
+    const keys = new Set(partitions.map((p) => `${p.topic}-${p.partition}`));
+    const t = this.apps.delivery.totals(r.groupId, keys);
+    this.crashes.push({
+      view: {
+        consumer: r.consumerId,
+        group: r.groupId,
+        atMs: r.atMs - PLANE_EPOCH_MS,
+        commitMode: r.commitMode,
+        partitions,
+        redelivered,
+        skipped,
+      },
+      baseline: { duplicates: t.duplicates, skipped: t.skipped },
+    });
+    if (this.crashes.length > 20) this.crashes.shift();
+  }
+
+  /** The crashes with what the group's delivery counts say happened since each. */
+  crashViews(): ConsumerCrashView[] {
+    return this.crashes.map(({ view, baseline }) => {
+      const t = this.apps.delivery.totals(view.group, new Set(view.partitions.map((p) => `${p.topic}-${p.partition}`)));
+      return {
+        ...view,
+        partitions: view.partitions.map((p) => ({ ...p })),
+        observed: { redelivered: t.duplicates - baseline.duplicates, skipped: t.skipped - baseline.skipped },
+      };
+    });
   }
 
   private freshName(): string {

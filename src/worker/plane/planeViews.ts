@@ -90,7 +90,7 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
     consumers,
     describe,
     lost: [...plane.lost],
-    crashes: [...plane.crashes],
+    crashes: plane.crashViews(),
     messages: plane.recentMessages.filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS),
     actions: [...plane.actions],
     produced: { ...plane.produced },
@@ -193,12 +193,14 @@ function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
       partitions: [] as string[],
       positions: [] as PlaneConsumerView['positions'],
       recordsConsumed: 0,
+      inHand: 0,
     };
     if (!app || e.group === null || app.status === 'closed') {
       out.push({ ...base, lifecycle: 'stopped' });
       continue;
     }
     const recordsConsumed = Object.values(app.processed).reduce((n, x) => n + x, 0);
+    const inHand = app.status === 'running' ? (app.inHand?.records ?? 0) : 0;
     if (app.protocol === 'zookeeper') {
       const zk = plane.groups.zkConsumers.get(e.name);
       out.push({
@@ -211,6 +213,7 @@ function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
             ? (zk?.owned ?? []).map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions)
             : [],
         recordsConsumed,
+        inHand,
       });
       continue;
     }
@@ -231,6 +234,7 @@ function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
         app.status === 'running' ? s.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions) : [],
       positions: s.assignment.map((a) => ({ topic: a.topic, partition: a.partition, position: a.position })),
       recordsConsumed,
+      inHand,
     });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
@@ -247,6 +251,8 @@ function groupViews(plane: ClusterPlane, consumers: PlaneConsumerView[]): PlaneG
         groupId,
         assignor: settings.assignor,
         protocol: settings.protocol,
+        commitMode: settings.commitMode,
+        delivery: plane.apps.delivery.totals(groupId),
         state: 'ZooKeeper',
         generation: members.reduce((n, m) => Math.max(n, m.generation), 0),
         coordinator: null,
@@ -266,6 +272,8 @@ function groupViews(plane: ClusterPlane, consumers: PlaneConsumerView[]): PlaneG
       groupId,
       assignor: settings.assignor,
       protocol: settings.protocol,
+      commitMode: settings.commitMode,
+      delivery: plane.apps.delivery.totals(groupId),
       state: snap?.state ?? 'Empty',
       generation: snap?.generationId ?? 0,
       coordinator: snap?.coordinator ?? null,

@@ -20,6 +20,9 @@ export const PLANE_EPOCH_MS = 1_700_000_000_000;
 export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
 export const ASSIGNORS: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 export type GroupProtocol = 'coordinator' | 'zookeeper';
+/** When a group's applications commit (see the engine's ConsumerApplications): seed 000's cases 1 and 2. */
+export type CommitMode = 'auto' | 'after-processing' | 'before-processing';
+export const COMMIT_MODES: readonly CommitMode[] = ['auto', 'after-processing', 'before-processing'];
 
 /** Clusters a scenario can start from. */
 export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large';
@@ -53,6 +56,8 @@ export type PlaneAction =
   | { op: 'removeGroup'; group: string }
   | { op: 'setAssignor'; group: string; assignor: AssignorName }
   | { op: 'setProtocol'; group: string; protocol: GroupProtocol }
+  /** When the group's applications commit: auto commit, after processing each batch, or before. */
+  | { op: 'setCommitMode'; group: string; mode: CommitMode }
   | { op: 'addConsumer'; group: string; name?: string }
   /** Moves a consumer to another group (null: out of every group, stopped). */
   | { op: 'moveConsumer'; name: string; group: string | null }
@@ -155,6 +160,9 @@ export interface PlaneGroupView {
   groupId: string;
   assignor: AssignorName;
   protocol: GroupProtocol;
+  commitMode: CommitMode;
+  /** The group's delivery ledger: records processed, processed more than once, offsets never processed. */
+  delivery: { processed: number; duplicates: number; skipped: number };
   state: string;
   generation: number;
   coordinator: number | null;
@@ -178,6 +186,8 @@ export interface PlaneConsumerView {
   partitions: string[];
   positions: { topic: string; partition: number; position: number | null }[];
   recordsConsumed: number;
+  /** Records of the batch its application is processing now (0 between batches). */
+  inHand: number;
 }
 
 export interface DescribeRowView {
@@ -212,11 +222,23 @@ export interface ConsumerCrashView {
   consumer: string;
   group: string;
   atMs: number;
-  partitions: { topic: string; partition: number; position: number; committed: number | null }[];
+  /** The group's commit mode when it crashed. */
+  commitMode: CommitMode;
+  /**
+   * position: the next offset poll() would have returned; processedTo: the first offset its
+   * application had not processed (below position when it died with a batch half processed).
+   */
+  partitions: { topic: string; partition: number; position: number; processedTo: number; committed: number | null }[];
   /** Records processed but not committed: the new owner processes them again (case 1). */
   redelivered: number;
   /** Records committed but not processed: nobody ever processes them (case 2). */
   skipped: number;
+  /**
+   * What the group's applications actually did since the crash on those partitions, counted by
+   * the engine's delivery ledger: records processed a second time, offsets passed over. They
+   * reach the predicted counts once the new owner has read past them.
+   */
+  observed: { redelivered: number; skipped: number };
 }
 
 /**
