@@ -44,7 +44,8 @@ export class PartitionLogReplica implements ReplicaLog {
     if (fresh.length === 0) return toAppendInfo([]);
     const first = fresh[0] as RecordBatchHeader;
     const bytes = first.position === 0 ? records : records.subarray(first.position);
-    this.log.appendAsFollower(bytes);
+    // Fetched records are a leader's read(), which never changes (ReplicaLog.read): keep them.
+    this.log.appendAsFollower(bytes, true);
     return toAppendInfo(fresh);
   }
 

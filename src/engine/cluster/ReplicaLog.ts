@@ -46,9 +46,16 @@ export interface ReplicaLog {
   logEndOffset(): number;
   /** Validates, assigns offsets from the LEO, stamps partitionLeaderEpoch. */
   appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): LogAppendInfo;
-  /** Appends batches that already carry the leader's offsets and epochs. */
+  /**
+   * Appends batches that already carry the leader's offsets and epochs. `records` is a leader's
+   * read() result, which never changes: the log may keep it rather than copy it.
+   */
   appendAsFollower(records: Uint8Array): LogAppendInfo;
-  /** Whole batches starting at the one holding startOffset, up to maxBytes (at least one batch), below maxOffset. */
+  /**
+   * Whole batches starting at the one holding startOffset, up to maxBytes (at least one batch),
+   * below maxOffset. The bytes never change afterwards (a copy, or a view of bytes the log never
+   * rewrites), and nobody writes to them.
+   */
   read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array;
   /**
    * Removes every record at or above offset. Asked to truncate at or past its end, a log still

@@ -176,4 +176,34 @@ describe('FileRecords', () => {
     expect(fr.truncateTo(120)).toBe(480);
     expect(fr.copy()).toEqual(new Uint8Array([...chunk, ...chunk]));
   });
+
+  it('never changes bytes it has shown: a truncation followed by appends writes to a new array', () => {
+    const fr = new FileRecords(64, 1 << 20);
+    fr.append(new Uint8Array(40).fill(1));
+    const shown = fr.view(0, 40);
+    fr.truncateTo(10);
+    fr.append(new Uint8Array(30).fill(2));
+    expect(shown).toEqual(new Uint8Array(40).fill(1));
+    expect(fr.copy()).toEqual(new Uint8Array([...new Uint8Array(10).fill(1), ...new Uint8Array(30).fill(2)]));
+  });
+
+  it('adopts immutable pieces without copying, joining pieces that continue each other', () => {
+    const leader = new Uint8Array(100).map((_, i) => i);
+    const fr = new FileRecords(64, 1 << 20);
+    expect(fr.adopt(leader.subarray(0, 30))).toBe(0);
+    expect(fr.adopt(leader.subarray(30, 70))).toBe(30);
+    expect(fr.sizeInBytes).toBe(70);
+    const whole = fr.view();
+    expect(whole.buffer).toBe(leader.buffer); // one piece, shown as it is
+    expect(whole).toEqual(leader.subarray(0, 70));
+    expect(fr.truncateTo(50)).toBe(20);
+    expect(fr.view()).toEqual(leader.subarray(0, 50));
+    // A copied append after adopted pieces keeps file order (the pieces are copied in first).
+    expect(fr.append(new Uint8Array([200, 201]))).toBe(50);
+    expect(fr.copy()).toEqual(new Uint8Array([...leader.subarray(0, 50), 200, 201]));
+    const other = new Uint8Array([7, 8, 9]);
+    expect(fr.adopt(other)).toBe(52);
+    expect(fr.view(52, 55).buffer).toBe(other.buffer);
+    expect(fr.copy(48, 55)).toEqual(new Uint8Array([48, 49, 200, 201, 7, 8, 9]));
+  });
 });

@@ -135,6 +135,27 @@ export class LogSegment {
   }
 
   /**
+   * Appends a follower's batch (src[start, start+size)) exactly as the leader wrote it, keeping
+   * the bytes rather than copying them: `src` must never change (see FileRecords.adopt). Indexes
+   * as appendBatch does.
+   */
+  adoptBatch(
+    src: Uint8Array,
+    start: number,
+    size: number,
+    lastOffset: number,
+    maxTimestamp: number,
+    nowMs: number,
+  ): number {
+    const position = this.log.adopt(start === 0 && size === src.length ? src : src.subarray(start, start + size));
+    if (position === 0) this.rollingBasedTimestamp = maxTimestamp;
+    this.indexBatch(position, size, lastOffset, maxTimestamp);
+    this.nextOffset = lastOffset + 1;
+    this.lastModifiedMs = nowMs;
+    return position;
+  }
+
+  /**
    * Appends one batch (src[start, start+size)) whose offsets are already assigned, writing
    * `baseOffset` and, when given, `partitionLeaderEpoch` into the copy (neither field is covered
    * by the CRC). Maintains the sparse indexes exactly as Kafka's LogSegment.append does per batch.

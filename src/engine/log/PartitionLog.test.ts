@@ -324,6 +324,27 @@ describe('PartitionLog truncation and followers', () => {
     expect(leader.leaderEpochCache.endOffsetFor(5, leader.logEndOffset)).toEqual({ epoch: 5, endOffset: 12 });
   });
 
+  it('a fetch is a view that never changes; a follower keeps it without copying, and the leader rewriting its tail touches neither', () => {
+    const leader = newLog().log;
+    for (let i = 0; i < 4; i++) leader.appendAsLeader(makeBatch(makeRecords(3)), 0);
+    const fetched = leader.fetch(0, 1 << 20);
+    const before = fetched.records.slice();
+    const follower = newLog().log;
+    follower.appendAsFollower(fetched.records, true);
+    expect(follower.fetch(0, 1 << 20).records.buffer).toBe(fetched.records.buffer); // shared, not copied
+    // The leader loses its tail (an unclean election, say) and writes other records there.
+    leader.truncateTo(3);
+    for (let i = 0; i < 3; i++) leader.appendAsLeader(makeBatch(makeRecords(3, 10, undefined, 'x')), 1);
+    expect(fetched.records).toEqual(before);
+    expect(follower.fetch(0, 1 << 20).records).toEqual(before);
+    expect(text(follower.lookup(7).answer.record?.value)).toBe('r1........');
+    expect(text(leader.lookup(7).answer.record?.value)).toBe('x1........');
+    // The follower takes more of the new leader after truncating to the common prefix.
+    follower.truncateTo(3);
+    follower.appendAsFollower(leader.fetch(3, 1 << 20).records, true);
+    expect(follower.fetch(0, 1 << 20).records).toEqual(leader.fetch(0, 1 << 20).records);
+  });
+
   it('maybeAssignEpochStartOffset records a new leader epoch at the log end before any record of it', () => {
     const { log } = newLog();
     log.appendAsLeader(makeBatch(makeRecords(3)), 0);

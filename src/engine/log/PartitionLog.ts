@@ -16,6 +16,9 @@ import { type LocatedRecord, locateRecord } from './RecordLocator';
 import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
 import { StoreWriter } from './StoreWriter';
 
+/** The records of an empty fetch (shared: zero bytes cannot change). */
+const NO_BYTES = new Uint8Array(0);
+
 /** Kafka's ListOffsets special timestamps. */
 export const EARLIEST_TIMESTAMP = -2;
 export const LATEST_TIMESTAMP = -1;
@@ -62,7 +65,10 @@ export interface LogAppendInfo {
 /** Kafka's FetchDataInfo: where the read started and the whole batches read. */
 export interface FetchDataInfo {
   fetchOffsetMetadata: { messageOffset: number; segmentBaseOffset: number; relativePositionInSegment: number };
-  /** Whole batches, a copy of the segment bytes. Batches may start before the requested offset. */
+  /**
+   * Whole batches: a view of the segment's bytes, which never change (share it, never write to it).
+   * Batches may start before the requested offset.
+   */
   records: Uint8Array;
   batches: RecordBatchHeader[];
   /** The offset a follow-up fetch should ask for. */
@@ -301,12 +307,16 @@ export class PartitionLog {
     return this.append(records, true, leaderEpoch);
   }
 
-  /** Appends batches fetched from the leader, keeping the offsets and epochs they carry. */
-  appendAsFollower(records: Uint8Array): LogAppendInfo {
-    return this.append(records, false, -1);
+  /**
+   * Appends batches fetched from the leader, keeping the offsets and epochs they carry. With
+   * `immutable` (the records are a leader's fetch result, which never changes) the log keeps the
+   * bytes instead of copying them; they are written exactly as fetched either way.
+   */
+  appendAsFollower(records: Uint8Array, immutable = false): LogAppendInfo {
+    return this.append(records, false, -1, immutable);
   }
 
-  private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number): LogAppendInfo {
+  private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number, adopt = false): LogAppendInfo {
     const validated = this.analyzeAndValidate(records, asLeader);
     const now = this.clock.now();
     // Offsets: the leader assigns them from the log end offset; a follower keeps the leader's.
@@ -335,16 +345,20 @@ export class PartitionLog {
     for (let i = 0; i < validated.length; i++) {
       const h = (validated[i] as ValidatedBatch).header;
       const base = bases[i] as number;
-      const position = segment.appendBatch(
-        records,
-        h.position,
-        h.sizeInBytes,
-        base,
-        base + h.lastOffsetDelta,
-        h.maxTimestamp,
-        asLeader ? leaderEpoch : null,
-        now,
-      );
+      // A follower's batch already carries its offsets (validated above): nothing to patch.
+      const position =
+        adopt && !asLeader
+          ? segment.adoptBatch(records, h.position, h.sizeInBytes, base + h.lastOffsetDelta, h.maxTimestamp, now)
+          : segment.appendBatch(
+              records,
+              h.position,
+              h.sizeInBytes,
+              base,
+              base + h.lastOffsetDelta,
+              h.maxTimestamp,
+              asLeader ? leaderEpoch : null,
+              now,
+            );
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -682,18 +696,8 @@ export class PartitionLog {
       throw this.outOfRange(offset);
     }
     const upper = Math.min(maxOffset ?? this.logEndOffset, this.logEndOffset);
+    if (offset >= upper) return this.emptyFetch(offset);
     let seg = this.segments.floorSegment(offset);
-    const empty = (s: LogSegment | undefined, pos: number): FetchDataInfo => ({
-      fetchOffsetMetadata: {
-        messageOffset: offset,
-        segmentBaseOffset: s?.baseOffset ?? -1,
-        relativePositionInSegment: pos,
-      },
-      records: new Uint8Array(0),
-      batches: [],
-      nextOffset: offset,
-    });
-    if (offset >= upper) return empty(this.activeSegment, this.activeSegment.size);
     while (seg) {
       const read = seg.read(offset, maxBytes, upper);
       if (read) {
@@ -704,14 +708,29 @@ export class PartitionLog {
             segmentBaseOffset: seg.baseOffset,
             relativePositionInSegment: read.startPosition,
           },
-          records: seg.log.copy(read.startPosition, read.endPosition),
+          // A view, not a copy: the segment's bytes never change (FileRecords), so it is safe to share.
+          records: seg.log.view(read.startPosition, read.endPosition),
           batches: read.batches,
           nextOffset: last ? last.lastOffset + 1 : offset,
         };
       }
       seg = this.segments.higherSegment(seg);
     }
-    return empty(this.activeSegment, this.activeSegment.size);
+    return this.emptyFetch(offset);
+  }
+
+  private emptyFetch(offset: number): FetchDataInfo {
+    const active = this.activeSegment;
+    return {
+      fetchOffsetMetadata: {
+        messageOffset: offset,
+        segmentBaseOffset: active.baseOffset,
+        relativePositionInSegment: active.size,
+      },
+      records: NO_BYTES,
+      batches: [],
+      nextOffset: offset,
+    };
   }
 
   /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
