@@ -7,7 +7,17 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
-import type { CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
+import type { PlaneView } from '../worker/plane/types';
+import type {
+  ClusterView,
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  FrameResult,
+  PartitionView,
+  RecordWindow,
+  UiEvent,
+} from '../worker/protocol';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
 /** The longest real-time gap one frame may turn into engine time (a hidden tab resumes calmly). */
@@ -15,12 +25,17 @@ const MAX_FRAME_GAP_MS = 250;
 /** How much engine time one press of "step" moves: one tick of the producer's sender loop. */
 export const STEP_MS = 10;
 /**
- * While a bulk produce runs, the big pictures (partition views, record windows, the control
- * plane's view) are redrawn at most this often; the clock, jobs and events still arrive every
- * frame. Each redraw restyles and relayouts the logs and the broker board, which at thousands of
- * records per second would otherwise happen on most frames and leave none for animation.
+ * While a bulk produce runs, each big picture (one partition's log view with its record window,
+ * or the control plane's view) is redrawn at most this often, and at most one of them per frame
+ * (round robin, the one waiting longest first): the clock, jobs and events still arrive every
+ * frame. A redraw restyles and relayouts what it shows; all of them in one frame made that frame
+ * several frames long at thousands of records per second, so the pictures take turns instead.
  */
 export const BUSY_REDRAW_MS = 250;
+/** A picture waiting this long is drawn even if another one was drawn in the same frame. */
+const OVERDUE_MS = 2 * BUSY_REDRAW_MS;
+/** The control plane's turn in the round robin. */
+const PLANE = '\u0000plane';
 
 export class Session {
   readonly client: EngineClient;
@@ -33,13 +48,18 @@ export class Session {
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
-  /** Big pictures held back while a bulk job runs (the newest of each), drawn at BUSY_REDRAW_MS. */
-  private held: Pick<FrameResult, 'view' | 'windows'> & { plane: FrameResult['plane'] | null } = {
-    view: null,
-    windows: [],
-    plane: null,
-  };
-  private lastRedrawAt = -Infinity;
+  /**
+   * Big pictures not drawn yet (the newest of each): the cluster view's partitions and the record
+   * windows by `<topic>-<partition>`, the view's partition set when it changed, and the plane's view.
+   */
+  private held: {
+    partitions: Map<string, PartitionView>;
+    windows: Map<string, RecordWindow>;
+    view: ClusterView | null;
+    plane: PlaneView | null;
+  } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+  /** When each picture (partition key, or PLANE) was last drawn, by performance.now(). */
+  private drawnAt = new Map<string, number>();
 
   constructor(store: UiStore = uiStore, client: EngineClient = new EngineClient()) {
     this.store = store;
@@ -84,6 +104,8 @@ export class Session {
   async reset(): Promise<void> {
     const opened = await this.client.call('reset', null);
     if (opened.status !== 'opened') return;
+    // Pictures held back from before the reset show the old cluster: drop them.
+    this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };
     this.store.setState({
       storage: opened.storage,
       recovery: [],
@@ -158,34 +180,65 @@ export class Session {
   }
 
   /**
-   * Holds the frame's big pictures back while a bulk job is running and the last redraw is recent,
-   * and releases everything held (newest wins) otherwise. Returns the frame to draw.
+   * Holds the frame's big pictures back and returns the frame to draw: with no bulk job running,
+   * everything held (newest wins); while one runs, at most one picture per frame whose last
+   * redraw is BUSY_REDRAW_MS old (plus any overdue), the one waiting longest first.
    */
   private coalesce(r: FrameResult): FrameResult {
     const h = this.held;
-    if (r.view) h.view = r.view;
-    if (r.windows.length > 0) {
-      const byKey = new Map(h.windows.map((w) => [partitionKey(w.topic, w.partition), w]));
-      for (const w of r.windows) byKey.set(partitionKey(w.topic, w.partition), w);
-      h.windows = [...byKey.values()];
+    if (r.view) {
+      for (const p of r.view.partitions) h.partitions.set(partitionKey(p.topic, p.partition), p);
+      h.view = r.view;
     }
-    if (r.plane?.view) h.plane = r.plane;
+    for (const w of r.windows) h.windows.set(partitionKey(w.topic, w.partition), w);
+    if (r.plane?.view) h.plane = r.plane.view;
     const jobs = { ...this.store.getState().jobs };
     for (const j of r.jobs) jobs[j.jobId] = j;
     const busy = Object.values(jobs).some((j) => j.state === 'running');
+    const shown = this.store.getState().view;
     const now = performance.now();
-    if (busy && now - this.lastRedrawAt < BUSY_REDRAW_MS) {
-      return { ...r, view: null, windows: [], plane: r.plane ? { ...r.plane, view: null } : r.plane };
+
+    // Which pictures are due: all of them when idle, or when the partition set itself changed (a
+    // topic created or deleted is drawn whole); else the longest-waiting one of those whose last
+    // redraw is old enough, and any overdue.
+    const waiting = new Set<string>([...h.partitions.keys(), ...h.windows.keys()]);
+    if (h.plane) waiting.add(PLANE);
+    let due: string[];
+    if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
+    else {
+      const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
+      const ready = [...waiting].filter((k) => age(k) >= BUSY_REDRAW_MS).sort((a, b) => age(b) - age(a));
+      due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);
     }
-    const out: FrameResult = {
-      ...r,
-      view: h.view,
-      windows: h.windows,
-      plane: r.plane ? { ...r.plane, view: h.plane?.view ?? null } : r.plane,
-    };
-    if (h.view || h.windows.length > 0 || h.plane) this.lastRedrawAt = now;
-    this.held = { view: null, windows: [], plane: null };
-    return out;
+
+    let view: ClusterView | null = null;
+    const windows: RecordWindow[] = [];
+    let plane: PlaneView | null = null;
+    const drawn = new Set(due);
+    if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === PLANE || !h.partitions.has(k))) {
+      // Only the due partitions get their new object; the others keep theirs, so React skips them.
+      view = {
+        ...h.view,
+        partitions: shown.partitions.map((p) => {
+          const k = partitionKey(p.topic, p.partition);
+          return drawn.has(k) ? (h.partitions.get(k) ?? p) : p;
+        }),
+      };
+    } else if (h.view && (!shown || !samePartitionSet(shown, h.view))) view = h.view;
+    for (const k of due) {
+      if (k === PLANE) {
+        plane = h.plane;
+        h.plane = null;
+      } else {
+        const w = h.windows.get(k);
+        if (w) windows.push(w);
+        h.windows.delete(k);
+        h.partitions.delete(k);
+      }
+      this.drawnAt.set(k, now);
+    }
+    if (h.partitions.size === 0) h.view = null;
+    return { ...r, view, windows, plane: r.plane ? { ...r.plane, view: plane } : r.plane };
   }
 
   private apply(frame: FrameResult): void {
@@ -234,4 +287,10 @@ export class Session {
         this.inFlight = false;
       });
   }
+}
+
+/** True when both views list the same partitions in the same order. */
+function samePartitionSet(a: ClusterView, b: ClusterView): boolean {
+  if (a.partitions.length !== b.partitions.length) return false;
+  return a.partitions.every((p, i) => p.dir === b.partitions[i]?.dir);
 }

@@ -176,9 +176,13 @@ export const PartitionLogView = memo(function PartitionLogView({
         )}
       </details>
       <div className="cells" ref={cellsRef}>
-        {records.map((r) => (
+        {/* Keyed by slot, not by offset: while the window follows the log end every redraw shows
+            new offsets, and a slot keeps its button (only its text and colours change) instead of
+            the whole window's DOM being replaced on every redraw. */}
+        {records.map((r, slot) => (
           <RecordCellView
-            key={r.offset}
+            // biome-ignore lint/suspicious/noArrayIndexKey: the slot is the identity (see above)
+            key={slot}
             cell={r}
             topic={p.topic}
             partition={p.partition}
