@@ -79,6 +79,12 @@ export interface EngineOptions {
 /** Every event the engine emits. Other subsystems add their unions here. */
 export type EngineEvent = ClusterEvent | GroupEvent | ProducerEvent;
 
+interface EventListenerEntry {
+  listener: (e: EngineEvent) => void;
+  /** The event types it takes; null: all. */
+  types: ReadonlySet<string> | null;
+}
+
 /** The command table: name -> [argument, result]. Add new commands here. */
 export interface EngineCommands {
   addBroker: [AddBrokerOptions, number];
@@ -214,10 +220,13 @@ export class Engine {
   private readonly writer: StoreWriter;
   private readonly openLogs = new Map<string, PartitionLog>();
   /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
-  private listeners: ((e: EngineEvent) => void)[] = [];
+  private listeners: EventListenerEntry[] = [];
   private buffer: EngineEvent[] = [];
-  /** Cap on undrained events kept for drainEvents (subscribers still see everything). */
-  maxBufferedEvents = 100_000;
+  private maxBuffered = 100_000;
+  /** Someone takes every event (the drain buffer, or a listener without a type list). */
+  private everyTypeWanted = true;
+  /** Types the listeners with a type list take. */
+  private wantedTypes = new Set<string>();
 
   constructor(options: EngineOptions) {
     this.clock = options.clock ?? new ManualClock();
@@ -257,7 +266,8 @@ export class Engine {
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
-      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l)),
+      // The port listens for these two only; saying so lets per-record events go unbuilt.
+      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l, ['brokerDown', 'highWatermarkChanged'])),
       // An independent stream, so adding consumers never shifts the cluster's randomness.
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),
@@ -273,6 +283,7 @@ export class Engine {
       network: this.cluster.network,
       rng: new Rng((options.seed ^ 0x9e3779b9) >>> 0),
       emit: (e) => this.emit(e),
+      wants: (type) => this.wants(type),
       bootstrapBrokers: () => [...this.cluster.brokers.keys()].sort((a, b) => a - b),
     });
     // --- end producers ---
@@ -281,20 +292,53 @@ export class Engine {
 
   // ------------------------------------------------------------------ events
 
+  /** Cap on undrained events kept for drainEvents (subscribers still see everything); 0 keeps none. */
+  get maxBufferedEvents(): number {
+    return this.maxBuffered;
+  }
+
+  set maxBufferedEvents(n: number) {
+    this.maxBuffered = n;
+    if (n <= 0) this.buffer = [];
+    this.updateWanted();
+  }
+
   /** Emits an event to subscribers and the drain buffer. Subsystems plugged into the engine use this too. */
   emit(event: EngineEvent): void {
     const listeners = this.listeners;
-    for (let i = 0; i < listeners.length; i++) (listeners[i] as (e: EngineEvent) => void)(event);
+    for (let i = 0; i < listeners.length; i++) {
+      const l = listeners[i] as EventListenerEntry;
+      if (l.types === null || l.types.has(event.type)) l.listener(event);
+    }
+    if (this.maxBuffered <= 0) return;
     this.buffer.push(event);
     // Trim in bulk (keeping the newest) so an undrained engine costs O(1) per event, not O(buffer).
-    if (this.buffer.length > this.maxBufferedEvents * 1.5) this.buffer = this.buffer.slice(-this.maxBufferedEvents);
+    if (this.buffer.length > this.maxBuffered * 1.5) this.buffer = this.buffer.slice(-this.maxBuffered);
   }
 
-  subscribe(listener: (e: EngineEvent) => void): () => void {
-    this.listeners = [...this.listeners, listener];
+  /**
+   * Whether anyone would see an event of this type. Parts that emit one event per record (the
+   * producer's recordPartitioned, recordAppended, deliveryReport) ask first and skip building
+   * events nobody takes.
+   */
+  wants(type: EngineEvent['type']): boolean {
+    return this.everyTypeWanted || this.wantedTypes.has(type);
+  }
+
+  /** Calls `listener` with every event, or only with events of the given types. */
+  subscribe(listener: (e: EngineEvent) => void, types?: readonly EngineEvent['type'][]): () => void {
+    const entry: EventListenerEntry = { listener, types: types ? new Set(types) : null };
+    this.listeners = [...this.listeners, entry];
+    this.updateWanted();
     return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
+      this.listeners = this.listeners.filter((l) => l !== entry);
+      this.updateWanted();
     };
+  }
+
+  private updateWanted(): void {
+    this.everyTypeWanted = this.maxBuffered > 0 || this.listeners.some((l) => l.types === null);
+    this.wantedTypes = new Set(this.listeners.flatMap((l) => (l.types ? [...l.types] : [])));
   }
 
   /** Every event since the last drain, oldest first. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPartition } from '../codec/murmur2';
+import { decodeRecordBatches } from '../codec/recordBatch';
 import { Engine, type EngineEvent } from '../engine';
 import { isKafkaError } from '../errors';
 import type { Store } from '../Store';
@@ -123,5 +124,74 @@ describe('producers on the engine facade', () => {
       return JSON.stringify(e.drainEvents().filter((x) => 'producer' in x));
     };
     expect(run()).toEqual(run());
+  });
+});
+
+describe('events nobody takes are not built', () => {
+  it('a listener for some types gets only those; per-record producer events are skipped unless someone takes them', () => {
+    const e = engine();
+    e.maxBufferedEvents = 0; // as the worker runs it: listeners only
+    const reportsSeen: EngineEvent[] = [];
+    const stop = e.subscribe((ev) => reportsSeen.push(ev), ['deliveryReport']);
+    expect(e.wants('deliveryReport')).toBe(true);
+    expect(e.wants('recordAppended')).toBe(false);
+    expect(e.wants('recordPartitioned')).toBe(false);
+    const id = e.execute('createProducer', { config: { 'linger.ms': 5 } });
+    e.execute('sendMany', { producer: id, topic: 'orders', count: 5, keyed: true, distinctKeys: 5 });
+    e.tick(200);
+    expect(reportsSeen.map((x) => x.type)).toEqual(Array(5).fill('deliveryReport'));
+    expect(reports(reportsSeen).every((r) => r.error === null)).toBe(true);
+
+    // Someone taking every event (or the drain buffer) brings the per-record events back.
+    const all: EngineEvent[] = [];
+    const stopAll = e.subscribe((ev) => all.push(ev));
+    expect(e.wants('recordAppended')).toBe(true);
+    e.execute('sendMany', { producer: id, topic: 'orders', count: 3 });
+    e.tick(200);
+    expect(all.filter((x) => x.type === 'recordPartitioned')).toHaveLength(3);
+    expect(all.filter((x) => x.type === 'recordAppended')).toHaveLength(3);
+    expect(reports(all)).toHaveLength(3);
+    stopAll();
+    stop();
+
+    // With no listener for reports, records still complete: the producer ends with nothing pending.
+    expect(e.wants('deliveryReport')).toBe(false);
+    e.execute('sendMany', { producer: id, topic: 'orders', count: 4 });
+    e.tick(200);
+    expect(e.producers.get(id).pendingRecords).toBe(0);
+    e.maxBufferedEvents = 1000;
+    expect(e.wants('recordAppended')).toBe(true);
+  });
+
+  it('with nobody keeping network events, batch buffers are reused, and every record reads back as sent', () => {
+    const e = engine();
+    e.maxBufferedEvents = 0;
+    const acked: number[] = [];
+    e.subscribe(
+      (ev) => ev.type === 'deliveryReport' && ev.report.error === null && acked.push(ev.report.sendId),
+      ['deliveryReport'],
+    );
+    const id = e.execute('createProducer', { config: { 'linger.ms': 1, 'batch.size': 1024 } });
+    const producer = e.producers.get(id);
+    const enc = new TextEncoder();
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 40; i++) {
+        producer.send({
+          topic: 'orders',
+          partition: 0,
+          key: null,
+          value: enc.encode(`v${round * 40 + i}`.padEnd(60, '.')),
+        });
+      }
+      e.tick(20);
+    }
+    e.tick(500);
+    expect(acked).toHaveLength(800);
+    const leaderId = e.cluster.partitionState('orders', 0)?.leader as number;
+    const replica = e.cluster.brokers.get(leaderId)?.replicaManager.partitions.get('orders-0');
+    const values = decodeRecordBatches(replica?.log.read(0, 1 << 30, Number.MAX_SAFE_INTEGER) as Uint8Array).flatMap(
+      (b) => b.records.map((r) => new TextDecoder().decode(r.value as Uint8Array).replace(/\.+$/, '')),
+    );
+    expect(values).toEqual(Array.from({ length: 800 }, (_, i) => `v${i}`));
   });
 });

@@ -15,7 +15,7 @@ import type { NodeId } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError, type KafkaErrorCode } from '../errors';
 import type { Rng } from '../Rng';
-import type { ProducerEvent, ProducerEventSink } from './events';
+import type { ProducerEvent, ProducerEventSink, WantedEventType } from './events';
 import { type PartitionChoice, Partitioner, type TopicPartitionsView } from './Partitioner';
 import {
   estimateSizeInBytesUpperBound,
@@ -35,11 +35,17 @@ export interface ProducerContext {
   network: Network;
   rng: Rng;
   emit: (event: ProducerEvent) => void;
+  /**
+   * Whether anyone takes events of a type (default: everyone takes everything). The per-record
+   * events (recordPartitioned, recordAppended, deliveryReport) are not built when nobody does.
+   */
+  wants?: (type: WantedEventType) => boolean;
   /** Broker ids to ask for metadata first (bootstrap.servers). */
   bootstrapBrokers: readonly number[];
 }
 
 const NO_HEADERS: RecordHeader[] = [];
+const wantsEverything = () => true;
 
 interface WaitingRecord {
   sendId: number;
@@ -56,6 +62,7 @@ export class KafkaProducer {
   private readonly scheduler: Scheduler;
   private readonly network: Network;
   private readonly emit: ProducerEventSink;
+  private readonly wants: (type: WantedEventType) => boolean;
   private readonly partitioner: Partitioner;
   private readonly metadata: ProducerMetadata;
   private readonly accumulator: RecordAccumulator;
@@ -80,10 +87,11 @@ export class KafkaProducer {
     this.scheduler = context.scheduler;
     this.network = context.network;
     this.emit = context.emit;
+    this.wants = context.wants ?? wantsEverything;
     this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork());
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
-    this.accumulator = new RecordAccumulator(this.node, this.config, this.emit, this.transactionManager);
+    this.accumulator = new RecordAccumulator(this.node, this.config, this.emit, this.transactionManager, this.wants);
     this.sender = new Sender(
       this.node,
       this.config,
@@ -93,6 +101,7 @@ export class KafkaProducer {
       this.scheduler,
       this.network,
       this.emit,
+      this.wants,
       {
         completeBatch: (b, baseOffset, logAppendTimeMs) => this.onBatchComplete(b, baseOffset, logAppendTimeMs),
         failBatch: (b, error, message) => this.onBatchFailed(b, error, message),
@@ -203,7 +212,8 @@ export class KafkaProducer {
       choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
     }
     const now = this.scheduler.now();
-    this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
+    if (this.wants('recordPartitioned'))
+      this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
     this.accumulator.append(record.topic, choice.partition, pending, now);
     this.sender.wakeup();
   }
@@ -249,6 +259,10 @@ export class KafkaProducer {
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
     const { sendIds, timestamps } = batch;
+    if (!this.wants('deliveryReport')) {
+      this.reported(sendIds.length);
+      return;
+    }
     for (let i = 0; i < sendIds.length; i++) {
       this.report({
         sendId: sendIds[i] as number,
@@ -277,8 +291,13 @@ export class KafkaProducer {
   }
 
   private report(report: DeliveryReport): void {
-    this.unfinished--;
     this.emit({ type: 'deliveryReport', producer: this.node, report, atMs: this.scheduler.now() });
+    this.reported(1);
+  }
+
+  /** `n` records have their outcome (reported, or nobody listening for reports). */
+  private reported(n: number): void {
+    this.unfinished -= n;
     if (this.closing && this.unfinished === 0) this.scheduler.schedule(0, () => this.maybeFinishClose());
   }
 

@@ -39,6 +39,7 @@ import {
 import { crc32c } from '../codec/crc32c';
 import { utf8Length, writeUtf8 } from '../codec/utf8';
 import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
+import type { BufferPool } from './BufferPool';
 import type { RecordHeader } from './ProducerRecord';
 
 export { NO_SEQUENCE };
@@ -102,6 +103,14 @@ export type BatchState = 'open' | 'closed' | 'in-flight' | 'done';
  * batch.size buffers), so a batch of the default size is one allocation; larger ones double.
  */
 const INITIAL_BUFFER_BYTES = 16384;
+
+/** The size of a batch's first buffer for a batch.size (the BufferPool's poolable size). */
+export function firstBufferSize(batchSize: number): number {
+  return Math.min(INITIAL_BUFFER_BYTES, Math.max(batchSize, RECORD_BATCH_OVERHEAD));
+}
+
+/** What a batch holds after giving its buffer back (it is done; nothing reads it). */
+const RELEASED = new Uint8Array(0);
 const TWO_POW_32 = 4294967296;
 
 function writeInt32(b: Uint8Array, p: number, v: number): void {
@@ -140,17 +149,25 @@ export class ProducerBatch {
   /** Header space, then the records written so far; bytes past sizeInBytes are unused. */
   private buffer: Uint8Array;
   private maxTimestampSeen = -1;
-  /** encode() has handed out the buffer: a later encode (a retry) writes its header into a copy. */
-  private encoded = false;
+  /** How often encode() ran: after the first (which hands out the buffer) a retry writes into a copy. */
+  private encodes = 0;
 
-  constructor(id: number, topic: string, partition: number, createdMs: number, writeLimit: number) {
+  constructor(
+    id: number,
+    topic: string,
+    partition: number,
+    createdMs: number,
+    writeLimit: number,
+    pool: BufferPool | null = null,
+  ) {
     this.id = id;
     this.topic = topic;
     this.partition = partition;
     this.createdMs = createdMs;
     this.lastAttemptMs = createdMs;
     this.writeLimit = writeLimit;
-    this.buffer = new Uint8Array(Math.min(INITIAL_BUFFER_BYTES, Math.max(writeLimit, RECORD_BATCH_OVERHEAD)));
+    const size = firstBufferSize(writeLimit);
+    this.buffer = pool ? pool.allocate(size) : new Uint8Array(size);
   }
 
   get recordCount(): number {
@@ -256,8 +273,8 @@ export class ProducerBatch {
    */
   encode(): Uint8Array {
     const total = this.sizeInBytes;
-    const out = this.encoded ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
-    this.encoded = true;
+    const out = this.encodes > 0 ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
+    this.encodes++;
     writeInt64(out, BASE_OFFSET_OFFSET, 0);
     writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
     writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
@@ -275,6 +292,18 @@ export class ProducerBatch {
     // The CRC goes last, over the finished bytes from attributes to the end.
     writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
     return out;
+  }
+
+  /**
+   * Gives the batch's buffer up for reuse (BufferPool.deallocate) if it was handed out by at most
+   * one encode(): the caller knows that request was answered, so nobody reads it any more. A batch
+   * sent more than once keeps its buffer (an earlier request may still be on its way).
+   */
+  releaseBuffer(): Uint8Array | null {
+    if (this.encodes > 1) return null;
+    const b = this.buffer;
+    this.buffer = RELEASED;
+    return b;
   }
 
   /** The records again, as the application sent them (ProducerBatch.split reads them back the same way). */

@@ -7,7 +7,7 @@ import type { Network } from '../cluster/Network';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import type { Rng } from '../Rng';
-import type { ProducerEvent } from './events';
+import type { ProducerEvent, WantedEventType } from './events';
 import { KafkaProducer } from './KafkaProducer';
 import type { ProducerConfigInput } from './ProducerConfig';
 import type { ProducerRecord } from './ProducerRecord';
@@ -53,6 +53,8 @@ export interface ProducerRegistryContext {
   network: Network;
   rng: Rng;
   emit: (event: ProducerEvent) => void;
+  /** Whether anyone takes events of a type (default: yes); per-record events are skipped otherwise. */
+  wants?: (type: WantedEventType) => boolean;
   /** Broker ids a new producer bootstraps from (all known brokers). */
   bootstrapBrokers(): readonly number[];
 }
@@ -86,6 +88,7 @@ export class ProducerRegistry {
         network: this.context.network,
         rng: this.context.rng,
         emit: this.context.emit,
+        wants: this.context.wants,
         bootstrapBrokers: this.context.bootstrapBrokers(),
       },
       defaultId,

@@ -165,3 +165,32 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     expect(a.hasUndrained()).toBe(false);
   });
 });
+
+describe('BufferPool (Kafka RecordAccumulator.free)', () => {
+  const config = resolveProducerConfig({ 'enable.idempotence': false, 'linger.ms': 0 });
+
+  it('a batch whose one request was answered gives its buffer to the next batch', () => {
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const m = metadataFor([1]);
+    a.append('t', 0, rec('first'), 0);
+    const [sent] = a.drain(m, [1], 0).get(1) ?? [];
+    const bytes = (sent as ProducerBatch).encode();
+    a.deallocate(sent as ProducerBatch);
+    expect(a.free.freeBuffers).toBe(1);
+    a.append('t', 0, rec('second'), 1);
+    const [next] = a.drain(m, [1], 1).get(1) ?? [];
+    expect((next as ProducerBatch).encode().buffer).toBe(bytes.buffer);
+    expect(decodeRecordBatches((next as ProducerBatch).encode().slice())[0]?.records.map((r) => r.value)).toEqual([
+      enc('second'),
+    ]);
+  });
+
+  it('a batch sent twice keeps its buffer: the first request may still be on its way', () => {
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const b = a.append('t', 0, rec('x'), 0);
+    b.encode();
+    b.encode(); // a retry
+    a.deallocate(b);
+    expect(a.free.freeBuffers).toBe(0);
+  });
+});

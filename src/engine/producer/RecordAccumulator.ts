@@ -11,8 +11,9 @@
  * muted while it has a request in flight, which is Kafka's classic way to keep order.
  */
 import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
-import type { ProducerEventSink } from './events';
-import { type PendingRecord, ProducerBatch } from './ProducerBatch';
+import type { ProducerEventSink, WantedEventType } from './events';
+import { BufferPool } from './BufferPool';
+import { firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
 import type { ProducerMetadata } from './ProducerMetadata';
 import type { TransactionManager } from './TransactionManager';
 
@@ -48,6 +49,8 @@ export class RecordAccumulator {
   private readonly muted = new Set<string>();
   private readonly drainIndex = new Map<number, number>();
   private nextBatchId = 1;
+  /** Batch buffers (Kafka's RecordAccumulator.free). */
+  readonly free: BufferPool;
   /** The producer is closing: every batch is sendable at once, lingering no more. */
   private closing = false;
 
@@ -56,7 +59,17 @@ export class RecordAccumulator {
     private readonly config: ProducerConfig,
     private readonly emit: ProducerEventSink,
     private readonly transactionManager: TransactionManager | null,
-  ) {}
+    /** Whether anyone takes an event type: recordAppended (one per record) is skipped if not. */
+    private readonly wants: (type: WantedEventType) => boolean = () => true,
+  ) {
+    this.free = new BufferPool(firstBufferSize(config.batchSize), config.bufferMemory);
+  }
+
+  /** A done batch's buffer goes back to the pool (RecordAccumulator.deallocate); see BufferPool. */
+  deallocate(batch: ProducerBatch): void {
+    const buffer = batch.releaseBuffer();
+    if (buffer) this.free.deallocate(buffer);
+  }
 
   private queue(topic: string, partition: number): PartitionQueue {
     let list = this.byTopic.get(topic);
@@ -93,7 +106,7 @@ export class RecordAccumulator {
       }
       this.seal(last, 'full', now);
     }
-    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize);
+    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize, this.free);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
     this.appended(batch, record, bytes, true, now);
@@ -101,6 +114,7 @@ export class RecordAccumulator {
   }
 
   private appended(batch: ProducerBatch, record: PendingRecord, bytes: number, newBatch: boolean, now: number): void {
+    if (!this.wants('recordAppended')) return;
     this.emit({
       type: 'recordAppended',
       producer: this.producer,

@@ -37,7 +37,7 @@ import type {
 import { brokerNodeId } from '../cluster/requests';
 import type { Scheduler, TaskId } from '../cluster/Scheduler';
 import type { KafkaErrorCode } from '../errors';
-import type { BatchInRequest, ProducerEventSink } from './events';
+import type { BatchInRequest, ProducerEventSink, WantedEventType } from './events';
 import type { ProducerBatch } from './ProducerBatch';
 import type { ProducerConfig } from './ProducerConfig';
 import type { ProducerMetadata } from './ProducerMetadata';
@@ -112,6 +112,7 @@ export class Sender {
     private readonly scheduler: Scheduler,
     private readonly network: Network,
     private readonly emit: ProducerEventSink,
+    private readonly wants: (type: WantedEventType) => boolean,
     private readonly hooks: SenderHooks,
   ) {}
 
@@ -475,6 +476,7 @@ export class Sender {
       if (r.errorCode === 'NONE' || r.errorCode === 'DUPLICATE_SEQUENCE_NUMBER') {
         // A duplicate means the broker already holds this batch: success, even if the offset is unknown.
         this.completeBatch(b, r.errorCode === 'NONE' ? r.baseOffset : -1, r.logAppendTimeMs);
+        this.deallocate(b);
       } else {
         this.handleBatchError(b, r.errorCode, r.errorMessage ?? r.errorCode, now);
       }
@@ -536,6 +538,18 @@ export class Sender {
       return;
     }
     this.failBatch(batch, error, message);
+  }
+
+  /**
+   * Hands a batch's buffer back to the pool once its request was answered. Nothing reads it any
+   * more: the leader copied the bytes into its log, the answered request is off the network, and
+   * a batch sent more than once keeps its buffer (ProducerBatch.releaseBuffer). The network's
+   * messageSent event carries the request bytes, so while anyone takes those events the buffer
+   * is left to them.
+   */
+  private deallocate(batch: ProducerBatch): void {
+    if (this.wants('messageSent')) return;
+    this.accumulator.deallocate(batch);
   }
 
   private completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {

@@ -4,6 +4,7 @@
  * one delivery report per record. Each event names its producer (the client id) and carries the
  * simulated time it happened at (`atMs`), like the cluster's events.
  */
+import type { ClusterEvent } from '../cluster/events';
 import type { ErrorCode } from '../cluster/requests';
 import type { KafkaErrorCode } from '../errors';
 import type { PartitionChoice } from './Partitioner';
@@ -112,3 +113,9 @@ export type ProducerEvent = ProducerEventBody & { atMs: number };
  * (one object literal per event: no field added afterwards, no store into many event shapes).
  */
 export type ProducerEventSink = (event: ProducerEvent) => void;
+
+/**
+ * The event types a producer asks about before doing work only their listeners need: its own
+ * per-record events, and the network's messageSent (which carries its requests' bytes).
+ */
+export type WantedEventType = ProducerEvent['type'] | ClusterEvent['type'];
