@@ -13,7 +13,8 @@
  *  - main-thread time during that sample (not targets, but steadier than fps on a shared machine:
  *    fps falls when other processes take the cores, busy time per second barely moves): Chrome's
  *    own counters (CDP Performance.getMetrics) TaskDuration, ScriptDuration, RecalcStyleDuration
- *    and LayoutDuration, as milliseconds per second of the sample.
+ *    and LayoutDuration, as milliseconds per second of the sample, and the busy time per frame
+ *    drawn (more frames drawn is more work, so per second alone can hide a gain).
  *
  * Options: --json prints one JSON object per line ({name, value, unit, target, met}), like
  * `npm run bench -- --json`. --port N picks the preview port (default 4181; 4190 is on the Fetch
@@ -198,6 +199,11 @@ async function main(): Promise<void> {
     for (const [metric, label] of METRICS) {
       report({ name: `ui: main thread ${label} per second`, value: med((s) => s.busy[metric] ?? 0), unit: 'ms/s' });
     }
+    report({
+      name: 'ui: main thread busy per frame drawn',
+      value: med((s) => (s.busy.TaskDuration ?? 0) / s.fps),
+      unit: 'ms',
+    });
     if (!json && rounds > 1) console.log(`  fps by round: ${samples.map((s) => s.fps.toFixed(1)).join(' ')}`);
   } finally {
     await browser.close();

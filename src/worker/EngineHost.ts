@@ -443,7 +443,9 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    const plane = r.plane.frame(0, performance.now());
+    // The page draws the control plane's view at most every 250 ms while a job runs (session.ts):
+    // building and posting the 10 a second it would drop costs the worker and the page's unpacking.
+    const plane = r.plane.frame(0, performance.now(), busy ? BUSY_VIEW_EVERY_MS : 0);
     return {
       nowMs: r.clock.now(),
       view: changed ? this.view() : null,

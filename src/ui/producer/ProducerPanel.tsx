@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PartitionChoice, ProducerSettings } from '../../worker/protocol';
+import { useShallow } from 'zustand/react/shallow';
+import type { PartitionChoice, PartitionView, ProducerSettings } from '../../worker/protocol';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { RecordJourney } from './RecordJourney';
@@ -12,9 +13,10 @@ const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch
  * job with progress. Settings use Kafka's names: acks, linger.ms, batch.size, partitioner.
  */
 export function ProducerPanel({ session }: { session: Session }) {
-  const partitions = useUi((s) => s.view?.partitions ?? []);
+  // Only the topic names (compared item by item): the partition views change on every redraw
+  // while producing, and the panel need not re-render for that.
+  const topics = useUi(useShallow((s) => topicNames(s.view?.partitions ?? [])));
   const lastChoice = useUi((s) => s.lastChoice);
-  const topics = [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
   const selectedTopic = useUi((s) => s.selectedTopic);
   const [topic, setTopic] = useState<string>('');
   const [key, setKey] = useState('user-1');
@@ -353,4 +355,9 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
       <h4>Explicit partition {choice.partition}</h4>
     </div>
   );
+}
+
+/** The user topics' names, in the order of the partition views. */
+function topicNames(partitions: PartitionView[]): string[] {
+  return [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
 }

@@ -224,15 +224,15 @@ export class ClusterPlane {
 
   /**
    * Advances the clock and returns the events since the last frame, and the view when it changed
-   * — at most every VIEW_EVERY_MS of real time unless an action just ran (views are costly; the
-   * events carry the motion in between).
+   * — at most every VIEW_EVERY_MS of real time (or `minEveryMs`, when the page draws it less
+   * often) unless an action just ran (views are costly; the events carry the motion in between).
    */
-  frame(advanceMs: number, realNowMs = 0): PlaneFrame {
+  frame(advanceMs: number, realNowMs = 0, minEveryMs = VIEW_EVERY_MS): PlaneFrame {
     this.tick(advanceMs);
     const events = this.events;
     this.events = [];
     // A large cluster's view is big (every replica, every znode): send it less often.
-    const every = this.cluster.brokers.size > 12 ? VIEW_EVERY_MS * 10 : VIEW_EVERY_MS;
+    const every = Math.max(minEveryMs, this.cluster.brokers.size > 12 ? VIEW_EVERY_MS * 10 : VIEW_EVERY_MS);
     const due = this.forceView || realNowMs - this.lastViewAt >= every;
     const changed = this.version !== this.lastSentVersion && due;
     if (changed) {
