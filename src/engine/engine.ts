@@ -236,6 +236,7 @@ export class Engine {
       clock: this.clock,
       seed: options.seed,
       emit: (e) => this.emit(e),
+      wants: (type) => this.wants(type),
       brokerConfig: options.brokerConfig,
       topicDefaults: options.topicDefaults,
       networkLatencyMs: options.networkLatencyMs,

@@ -14,6 +14,8 @@ export interface ClusterServices {
   network: Network;
   zk: CoordinationStore;
   emit(event: ClusterEvent): void;
+  /** Whether anyone takes events of a type: per-append events are skipped when nobody does. */
+  wants(type: ClusterEvent['type']): boolean;
   rng: Rng;
   config: BrokerConfig;
   clusterId: string;

@@ -25,10 +25,19 @@ import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validat
  * the highest committed offset per partition (to report exactly what an unclean election
  * loses) and which broker led each leader epoch (at most one per epoch).
  */
+/** Event types the cluster's own books are kept from (observe): always built. */
+const OBSERVED: ReadonlySet<ClusterEvent['type']> = new Set(['highWatermarkChanged', 'becameLeader', 'topicDeleted']);
+
 export interface ClusterOptions {
   clock: ManualClock;
   seed: number;
   emit(event: ClusterEvent): void;
+  /**
+   * Whether anyone takes events of a type (default: yes). The events sent once per message or
+   * per append (messageSent, messageDelivered, logAppended, ...) are not built when nobody does,
+   * except the ones the cluster itself keeps books from.
+   */
+  wants?: (type: ClusterEvent['type']) => boolean;
   brokerConfig?: BrokerConfigInput;
   /** Topic-level defaults for every topic (e.g. a small segment.bytes for the UI). */
   topicDefaults?: TopicConfigOverrides;
@@ -84,7 +93,9 @@ export class Cluster {
     this.topicDefaults = { ...(options.topicDefaults ?? {}) };
     createTopicConfig(this.topicDefaults); // validate now
     const emit = (e: ClusterEvent) => this.observe(e);
-    this.network = new Network(this.scheduler, emit, { latencyMs: options.networkLatencyMs ?? 1 });
+    const outside = options.wants;
+    const wants = outside ? (type: ClusterEvent['type']) => OBSERVED.has(type) || outside(type) : () => true;
+    this.network = new Network(this.scheduler, emit, { latencyMs: options.networkLatencyMs ?? 1, wants });
     this.zk = new CoordinationStore(this.scheduler, emit);
     const logFactory = options.logFactory ?? (() => new MemoryReplicaLog());
     this.services = {
@@ -92,6 +103,7 @@ export class Cluster {
       network: this.network,
       zk: this.zk,
       emit,
+      wants,
       rng: this.rng.fork(),
       config: this.config,
       clusterId: options.clusterId ?? 'glassbox-cluster',

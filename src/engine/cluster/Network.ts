@@ -97,6 +97,11 @@ export interface NetworkEndpoint {
 export interface NetworkConfig {
   /** One-way latency of every link, in ms. */
   latencyMs: number;
+  /**
+   * Whether anyone takes events of a type (default: yes). messageSent and messageDelivered, two
+   * per message, are not built when nobody does.
+   */
+  wants: (type: NetworkEvent['type']) => boolean;
 }
 
 interface Outstanding {
@@ -117,6 +122,7 @@ export class Network {
   private readonly flying = new Map<number, NetworkMessage>();
   private readonly deliverFn = (message: NetworkMessage) => this.deliver(message);
   private nextCorrelationId = 1;
+  private readonly wants: (type: NetworkEvent['type']) => boolean;
   latencyMs: number;
 
   constructor(
@@ -125,6 +131,7 @@ export class Network {
     config: Partial<NetworkConfig> = {},
   ) {
     this.latencyMs = config.latencyMs ?? 1;
+    this.wants = config.wants ?? (() => true);
   }
 
   /** Brings a node up on the network (a process starting). */
@@ -271,18 +278,19 @@ export class Network {
       : from !== to && this.isolated.has(from)
         ? 'senderIsolated'
         : null;
-    this.emit({
-      type: 'messageSent',
-      id: message.id,
-      kind: message.kind,
-      correlationId: message.correlationId,
-      api: message.api,
-      from,
-      to,
-      sentAtMs: message.sentAtMs,
-      arriveAtMs: message.arriveAtMs,
-      body: message.body,
-    });
+    if (this.wants('messageSent'))
+      this.emit({
+        type: 'messageSent',
+        id: message.id,
+        kind: message.kind,
+        correlationId: message.correlationId,
+        api: message.api,
+        from,
+        to,
+        sentAtMs: message.sentAtMs,
+        arriveAtMs: message.arriveAtMs,
+        body: message.body,
+      });
     if (senderProblem) {
       this.drop(message, senderProblem);
       return;
@@ -318,16 +326,17 @@ export class Network {
       if (message.kind === 'request' && reason === 'receiverDown') this.detachedPeerRefused(message);
       return;
     }
-    this.emit({
-      type: 'messageDelivered',
-      id: message.id,
-      kind: message.kind,
-      correlationId: message.correlationId,
-      api: message.api,
-      from,
-      to,
-      atMs: this.scheduler.now(),
-    });
+    if (this.wants('messageDelivered'))
+      this.emit({
+        type: 'messageDelivered',
+        id: message.id,
+        kind: message.kind,
+        correlationId: message.correlationId,
+        api: message.api,
+        from,
+        to,
+        atMs: this.scheduler.now(),
+      });
     if (message.kind === 'request') endpoint.onRequest?.(message);
     else endpoint.onResponse?.(message);
   }

@@ -410,18 +410,19 @@ export class ReplicaManager {
         for (const h of info.batches) p.producerState.update(h);
         baseOffset = info.firstOffset;
         lastOffset = info.lastOffset;
-        this.emit({
-          type: 'logAppended',
-          broker: this.brokerId,
-          topic,
-          partition: partitionIndex,
-          role: 'leader',
-          firstOffset: info.firstOffset,
-          lastOffset: info.lastOffset,
-          bytes: info.validBytes,
-          logEndOffset: p.logEndOffset(),
-          atMs: now,
-        });
+        if (this.services.wants('logAppended'))
+          this.emit({
+            type: 'logAppended',
+            broker: this.brokerId,
+            topic,
+            partition: partitionIndex,
+            role: 'leader',
+            firstOffset: info.firstOffset,
+            lastOffset: info.lastOffset,
+            bytes: info.validBytes,
+            logEndOffset: p.logEndOffset(),
+            atMs: now,
+          });
         this.maybeIncrementHighWatermark(p);
         this.completeDelayedFetches(tpKey(topic, partitionIndex));
       }
@@ -469,16 +470,17 @@ export class ReplicaManager {
   private finishProduce(d: DelayedProduce, code: ErrorCode): void {
     d.done = true;
     const now = this.now();
-    this.emit({
-      type: 'produceCompleted',
-      broker: this.brokerId,
-      topic: d.topic,
-      partition: d.partition,
-      errorCode: code,
-      baseOffset: code === 'NONE' ? d.baseOffset : -1,
-      waitedMs: now - d.createdMs,
-      atMs: now,
-    });
+    if (this.services.wants('produceCompleted'))
+      this.emit({
+        type: 'produceCompleted',
+        broker: this.brokerId,
+        topic: d.topic,
+        partition: d.partition,
+        errorCode: code,
+        baseOffset: code === 'NONE' ? d.baseOffset : -1,
+        waitedMs: now - d.createdMs,
+        atMs: now,
+      });
     d.pending?.complete(d.topicIndex, d.slot, {
       partition: d.partition,
       errorCode: code,
@@ -502,18 +504,19 @@ export class ReplicaManager {
     duplicate: boolean,
     atMs: number,
   ): void {
-    this.emit({
-      type: 'produceHandled',
-      broker: this.brokerId,
-      topic,
-      partition,
-      acks,
-      errorCode,
-      baseOffset,
-      lastOffset,
-      duplicate,
-      atMs,
-    });
+    if (this.services.wants('produceHandled'))
+      this.emit({
+        type: 'produceHandled',
+        broker: this.brokerId,
+        topic,
+        partition,
+        acks,
+        errorCode,
+        baseOffset,
+        lastOffset,
+        duplicate,
+        atMs,
+      });
   }
 
   private expireProduce(d: DelayedProduce): void {
@@ -751,7 +754,7 @@ export class ReplicaManager {
       const before = p.followers.get(replicaId)?.logEndOffset;
       const s = p.updateFollowerFetchState(replicaId, fp.fetchOffset, now);
       // Reported when the leader learns a new LEO for the follower (an idle fetch says nothing new).
-      if (before !== s.logEndOffset)
+      if (before !== s.logEndOffset && this.services.wants('followerStateUpdated'))
         this.emit({
           type: 'followerStateUpdated',
           leader: this.brokerId,
@@ -815,7 +818,7 @@ export class ReplicaManager {
     if (records.length > 0) {
       const info = p.log.appendAsFollower(records);
       for (const h of info.batches) p.producerState.update(h);
-      if (info.batches.length > 0)
+      if (info.batches.length > 0 && this.services.wants('logAppended'))
         this.emit({
           type: 'logAppended',
           broker: this.brokerId,

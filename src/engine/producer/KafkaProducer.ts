@@ -73,6 +73,10 @@ export class KafkaProducer {
   private readonly waitingTopics = new Set<string>();
   private nextSendId = 1;
   private unfinished = 0;
+  /** The PendingRecord place() fills for each record; null while in use. */
+  private scratch: PendingRecord | null = { sendId: 0, key: null, value: null, headers: NO_HEADERS, timestamp: 0 };
+  private acknowledged = 0;
+  private failed = 0;
   /** close() was called: no more sends; the producer finishes what it has, then leaves. */
   private closing = false;
   private closed = false;
@@ -200,13 +204,21 @@ export class KafkaProducer {
       });
       return;
     }
-    const pending: PendingRecord = {
-      sendId,
-      key: record.key,
-      value: record.value,
-      headers: record.headers ?? NO_HEADERS,
-      timestamp,
-    };
+    // One object reused for every record (the accumulator copies what it needs and keeps none);
+    // a send made from inside an event listener, while it is in use, gets its own.
+    const reused = this.scratch;
+    let pending: PendingRecord;
+    if (reused) {
+      this.scratch = null;
+      reused.sendId = sendId;
+      reused.key = record.key;
+      reused.value = record.value;
+      reused.headers = record.headers ?? NO_HEADERS;
+      reused.timestamp = timestamp;
+      pending = reused;
+    } else {
+      pending = { sendId, key: record.key, value: record.value, headers: record.headers ?? NO_HEADERS, timestamp };
+    }
     if (choice.strategy === 'sticky' && !this.accumulator.hasRoomFor(record.topic, choice.partition, pending)) {
       // KIP-480: a new batch is due, so the sticky partition moves on first.
       choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
@@ -215,6 +227,11 @@ export class KafkaProducer {
     if (this.wants('recordPartitioned'))
       this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
     this.accumulator.append(record.topic, choice.partition, pending, now);
+    if (reused) {
+      reused.key = null;
+      reused.value = null; // hold no application bytes between sends
+      this.scratch = reused;
+    }
     this.sender.wakeup();
   }
 
@@ -259,6 +276,7 @@ export class KafkaProducer {
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
     const { sendIds, timestamps } = batch;
+    this.acknowledged += sendIds.length;
     if (!this.wants('deliveryReport')) {
       this.reported(sendIds.length);
       return;
@@ -291,6 +309,7 @@ export class KafkaProducer {
   }
 
   private report(report: DeliveryReport): void {
+    if (report.error !== null) this.failed++;
     this.emit({ type: 'deliveryReport', producer: this.node, report, atMs: this.scheduler.now() });
     this.reported(1);
   }
@@ -317,6 +336,16 @@ export class KafkaProducer {
   /** Records sent but not yet reported. */
   get pendingRecords(): number {
     return this.unfinished;
+  }
+
+  /** Records acknowledged so far (an application that takes no delivery reports can count here). */
+  get acknowledgedRecords(): number {
+    return this.acknowledged;
+  }
+
+  /** Records whose delivery report is an error. */
+  get failedRecords(): number {
+    return this.failed;
   }
 
   /**

@@ -132,6 +132,7 @@ export class RecordAccumulator {
 
   private seal(batch: ProducerBatch, reason: 'full' | 'linger', now: number): void {
     batch.state = 'closed';
+    if (!this.wants('batchSealed')) return;
     this.emit({
       type: 'batchSealed',
       producer: this.producer,

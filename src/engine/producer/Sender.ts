@@ -283,14 +283,14 @@ export class Sender {
 
   private sendProduceRequest(broker: number, batches: ProducerBatch[], now: number): void {
     const byTopic = new Map<string, { partition: number; records: Uint8Array }[]>();
-    const described: BatchInRequest[] = [];
+    const described: BatchInRequest[] | null = this.wants('produceRequestSent') ? [] : null;
     for (const b of batches) {
       let list = byTopic.get(b.topic);
       if (!list) byTopic.set(b.topic, (list = []));
       list.push({ partition: b.partition, records: b.encode() });
       b.lastAttemptMs = now;
       if (this.config.maxInFlightRequestsPerConnection === 1) this.accumulator.mutePartition(b.topic, b.partition);
-      described.push({
+      described?.push({
         batchId: b.id,
         topic: b.topic,
         partition: b.partition,
@@ -310,15 +310,16 @@ export class Sender {
       topicData: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
     };
     const correlationId = this.network.send(this.node, brokerNodeId(broker), request);
-    this.emit({
-      type: 'produceRequestSent',
-      producer: this.node,
-      correlationId,
-      broker,
-      acks: this.config.acks,
-      batches: described,
-      atMs: now,
-    });
+    if (described)
+      this.emit({
+        type: 'produceRequestSent',
+        producer: this.node,
+        correlationId,
+        broker,
+        acks: this.config.acks,
+        batches: described,
+        atMs: now,
+      });
     if (this.config.acks === 0) {
       // Nobody answers: the batch counts as sent the moment it leaves, with offset -1.
       for (const b of batches) {
@@ -449,23 +450,24 @@ export class Sender {
     const now = this.scheduler.now();
     const byTp = new Map<string, ProducePartitionResponse>();
     for (const t of body.responses) for (const p of t.partitions) byTp.set(tpKey(t.topic, p.partition), p);
-    this.emit({
-      type: 'produceResponseReceived',
-      producer: this.node,
-      correlationId: f.correlationId,
-      broker,
-      partitions: f.batches.map((b) => {
-        const r = byTp.get(tpKey(b.topic, b.partition));
-        return {
-          batchId: b.id,
-          topic: b.topic,
-          partition: b.partition,
-          errorCode: r?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION',
-          baseOffset: r?.baseOffset ?? -1,
-        };
-      }),
-      atMs: now,
-    });
+    if (this.wants('produceResponseReceived'))
+      this.emit({
+        type: 'produceResponseReceived',
+        producer: this.node,
+        correlationId: f.correlationId,
+        broker,
+        partitions: f.batches.map((b) => {
+          const r = byTp.get(tpKey(b.topic, b.partition));
+          return {
+            batchId: b.id,
+            topic: b.topic,
+            partition: b.partition,
+            errorCode: r?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION',
+            baseOffset: r?.baseOffset ?? -1,
+          };
+        }),
+        atMs: now,
+      });
     for (const b of f.batches) {
       const r = byTp.get(tpKey(b.topic, b.partition));
       if (this.config.maxInFlightRequestsPerConnection === 1) this.accumulator.unmutePartition(b.topic, b.partition);
