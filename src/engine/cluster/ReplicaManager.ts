@@ -24,6 +24,7 @@ import {
   type ProduceResponse,
 } from './requests';
 import type { TopicConfig } from './TopicConfig';
+import type { TaskId } from './Scheduler';
 
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
@@ -73,6 +74,8 @@ class DelayedProduce {
   topicIndex = 0;
   slot = 0;
   done = false;
+  /** The expiry timer, cancelled on completion (Kafka's DelayedOperation.forceComplete). */
+  timer: TaskId = -1;
 
   constructor(
     readonly topic: string,
@@ -87,6 +90,8 @@ class DelayedProduce {
 /** A fetch held until there is something to return or maxWaitMs passes (Kafka's DelayedFetch). */
 class DelayedFetch {
   done = false;
+  /** The maxWait timer, cancelled when data completes the fetch first. */
+  timer: TaskId = -1;
 
   constructor(
     readonly request: FetchRequest,
@@ -447,7 +452,7 @@ export class ReplicaManager {
     const waiting = this.delayedProduces.get(key);
     if (waiting) waiting.push(delayed);
     else this.delayedProduces.set(key, [delayed]);
-    this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
+    delayed.timer = this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
     return delayed;
   }
 
@@ -469,6 +474,7 @@ export class ReplicaManager {
 
   private finishProduce(d: DelayedProduce, code: ErrorCode): void {
     d.done = true;
+    this.services.scheduler.cancel(d.timer);
     const now = this.now();
     if (this.services.wants('produceCompleted'))
       this.emit({
@@ -665,7 +671,7 @@ export class ReplicaManager {
     for (const t of request.topics) for (const fp of t.partitions) keys.push(tpKey(t.topic, fp.partition));
     const delayed = new DelayedFetch(request, isFollower, respond, keys);
     this.delayedFetches.push(delayed);
-    this.services.scheduler.scheduleCall(this.now() + request.maxWaitMs, this.expireFetchFn, delayed);
+    delayed.timer = this.services.scheduler.scheduleCall(this.now() + request.maxWaitMs, this.expireFetchFn, delayed);
   }
 
   private readonly expireFetchFn = (d: DelayedFetch) => {
@@ -679,6 +685,7 @@ export class ReplicaManager {
   private tryCompleteFetch(d: DelayedFetch): void {
     if (d.done || this.peekFetchBytes(d.request, d.isFollower) < d.request.minBytes) return;
     d.done = true;
+    this.services.scheduler.cancel(d.timer);
     d.respond(this.buildFetchResponse(d.request, d.isFollower).response);
   }
 

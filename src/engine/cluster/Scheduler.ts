@@ -68,7 +68,24 @@ export class Scheduler {
   }
 
   cancel(id: TaskId): void {
-    if (this.live.has(id)) this.cancelled.add(id);
+    if (!this.live.has(id)) return;
+    this.cancelled.add(id);
+    // A cancelled task stays in the heap until its time comes; timeouts cancelled by the
+    // thousand (request and purgatory timeouts) would otherwise pile up, holding what their
+    // closures hold. Sweep them out once they are half the heap.
+    if (this.cancelled.size > 256 && this.cancelled.size * 2 > this.heap.length) this.sweepCancelled();
+  }
+
+  /** Drops cancelled tasks from the heap and restores heap order (the run order is unchanged: it is (time, seq)). */
+  private sweepCancelled(): void {
+    const kept: Task[] = [];
+    for (const t of this.heap) {
+      if (this.cancelled.has(t.id)) this.live.delete(t.id);
+      else kept.push(t);
+    }
+    this.cancelled.clear();
+    this.heap = kept;
+    for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
 
   /** The due time of the next pending task, or null. */
@@ -113,7 +130,9 @@ export class Scheduler {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.less(h[i] as Task, h[parent] as Task)) break;
-      [h[i], h[parent]] = [h[parent] as Task, h[i] as Task];
+      const t = h[i] as Task;
+      h[i] = h[parent] as Task;
+      h[parent] = t;
       i = parent;
     }
   }
@@ -126,18 +145,25 @@ export class Scheduler {
     const last = h.pop() as Task;
     if (h.length > 0) {
       h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l] as Task, h[m] as Task)) m = l;
-        if (r < h.length && this.less(h[r] as Task, h[m] as Task)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m] as Task, h[i] as Task];
-        i = m;
-      }
+      this.siftDown(0);
     }
     return top;
+  }
+
+  private siftDown(start: number): void {
+    const h = this.heap;
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && this.less(h[l] as Task, h[m] as Task)) m = l;
+      if (r < h.length && this.less(h[r] as Task, h[m] as Task)) m = r;
+      if (m === i) break;
+      const t = h[i] as Task;
+      h[i] = h[m] as Task;
+      h[m] = t;
+      i = m;
+    }
   }
 }
