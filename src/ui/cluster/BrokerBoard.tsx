@@ -84,7 +84,7 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
 
   return (
     <DndContext sensors={sensors} onDragEnd={onDragEnd}>
-      <div className="racks">
+      <div className={`racks${compact ? ' at-scale' : ''}`}>
         {racks.map(([rack, brokers]) => (
           <section key={rack} className="rack" aria-label={`Rack ${rack}`}>
             <h3 className="rack-name">{rack}</h3>

@@ -6,7 +6,7 @@
  * committed are processed again (case 1), records committed but not processed are never
  * processed (case 2).
  */
-import type { ConsumerCrashView, PlaneView } from '../../worker/plane/types';
+import type { ConsumerCrashView } from '../../worker/plane/types';
 
 const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
   auto: 'auto commit',
@@ -14,10 +14,8 @@ const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
   'before-processing': 'commit before processing',
 };
 
-export function CrashDelivery({ view, groupId }: { view: PlaneView; groupId: string }) {
-  let crash: ConsumerCrashView | undefined;
-  for (const c of view.crashes) if (c.group === groupId) crash = c;
-  if (!crash) return null;
+/** The group's last crash. */
+export function CrashDelivery({ crash, groupId }: { crash: ConsumerCrashView; groupId: string }) {
   const { observed } = crash;
   const settled = observed.redelivered >= crash.redelivered && observed.skipped >= crash.skipped;
   return (

@@ -20,6 +20,7 @@ import {
   type AssignorName,
   COMMIT_MODES,
   type CommitMode,
+  type ConsumerCrashView,
   type PlaneConsumerView,
   type PlaneGroupView,
   type PlaneView,
@@ -35,6 +36,9 @@ import { PositionsView } from './PositionsView';
 import { RebalanceStory } from './RebalanceStory';
 
 const STOPPED = '__stopped';
+/** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
+const AT_SCALE_GROUPS = 8;
+const NONE: PlaneConsumerView[] = [];
 /** Up to this many groups, each chip's move menu is a plain select. */
 const MENU_AS_SELECT = 6;
 const STATES = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'] as const;
@@ -53,6 +57,18 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
   const [newGroup, setNewGroup] = useState('');
   const focus = view.groups.find((g) => g.groupId === selected) ?? view.groups[0] ?? null;
   const stopped = view.consumers.filter((c) => c.group === null);
+  const groupIds = view.groups.map((x) => x.groupId).join(',');
+  const byGroup = new Map<string, PlaneConsumerView[]>();
+  for (const c of view.consumers) {
+    if (c.group === null) continue;
+    const list = byGroup.get(c.group);
+    if (list) list.push(c);
+    else byGroup.set(c.group, [c]);
+  }
+  const lastCrash = new Map<string, ConsumerCrashView>();
+  for (const c of view.crashes) lastCrash.set(c.group, c);
+  // Many groups: cards off screen skip layout and paint (content-visibility), see plane.css.
+  const atScale = view.groups.length > AT_SCALE_GROUPS;
 
   function onDragEnd(e: DragEndEvent) {
     const name = e.active.data.current?.name as string | undefined;
@@ -65,7 +81,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
   }
 
   return (
-    <div className="groups-tab">
+    <div className={`groups-tab${atScale ? ' at-scale' : ''}`}>
       <DndContext
         sensors={sensors}
         onDragEnd={onDragEnd}
@@ -76,18 +92,20 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
           },
         }}
       >
-        <div className="groups-board">
+        <div className={`groups-board${atScale ? ' at-scale' : ''}`}>
           {view.groups.map((g) => (
             <GroupCard
               key={g.groupId}
               session={session}
-              view={view}
+              groupIds={groupIds}
               group={g}
+              consumers={byGroup.get(g.groupId) ?? NONE}
+              crash={lastCrash.get(g.groupId)}
               selected={focus?.groupId === g.groupId}
-              onSelect={() => setSelected(g.groupId)}
+              onSelect={setSelected}
             />
           ))}
-          <StoppedTray session={session} view={view} consumers={stopped} />
+          <StoppedTray session={session} groupIds={groupIds} consumers={stopped} />
         </div>
       </DndContext>
       <form
@@ -120,21 +138,63 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
   );
 }
 
-function GroupCard({
+interface GroupCardProps {
+  session: Session;
+  /** Every group on the board, comma-joined (a string, so unchanged cards skip re-rendering). */
+  groupIds: string;
+  group: PlaneGroupView;
+  consumers: PlaneConsumerView[];
+  crash: ConsumerCrashView | undefined;
+  selected: boolean;
+  onSelect: (groupId: string) => void;
+}
+
+/**
+ * What a group card shows: its state, settings, delivery counts, chips and last crash (lag and
+ * generations are drawn by the detail panel). Views arrive as new objects every time; a card
+ * whose content is the same is not rendered again.
+ */
+function sameGroupCard(a: GroupCardProps, b: GroupCardProps): boolean {
+  const x = a.group;
+  const y = b.group;
+  if (
+    a.session !== b.session ||
+    a.groupIds !== b.groupIds ||
+    a.selected !== b.selected ||
+    a.onSelect !== b.onSelect ||
+    x.groupId !== y.groupId ||
+    x.state !== y.state ||
+    x.generation !== y.generation ||
+    x.coordinator !== y.coordinator ||
+    x.offsetsPartition !== y.offsetsPartition ||
+    x.assignor !== y.assignor ||
+    x.protocol !== y.protocol ||
+    x.commitMode !== y.commitMode ||
+    x.leader !== y.leader ||
+    x.delivery.processed !== y.delivery.processed ||
+    x.delivery.duplicates !== y.delivery.duplicates ||
+    x.delivery.skipped !== y.delivery.skipped ||
+    a.consumers.length !== b.consumers.length
+  )
+    return false;
+  for (let i = 0; i < a.consumers.length; i++) {
+    const c = a.consumers[i] as PlaneConsumerView;
+    const d = b.consumers[i] as PlaneConsumerView;
+    if (!sameConsumer(c, d)) return false;
+  }
+  return JSON.stringify(a.crash ?? null) === JSON.stringify(b.crash ?? null);
+}
+
+const GroupCard = memo(function GroupCard({
   session,
-  view,
+  groupIds,
   group: g,
+  consumers,
+  crash,
   selected,
   onSelect,
-}: {
-  session: Session;
-  view: PlaneView;
-  group: PlaneGroupView;
-  selected: boolean;
-  onSelect: () => void;
-}) {
+}: GroupCardProps) {
   const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${g.groupId}`, data: { group: g.groupId } });
-  const consumers = view.consumers.filter((c) => c.group === g.groupId);
   const leaderName = g.leader;
   return (
     <section
@@ -149,7 +209,7 @@ function GroupCard({
         <button
           type="button"
           className="linkish"
-          onClick={onSelect}
+          onClick={() => onSelect(g.groupId)}
           aria-pressed={selected}
           data-testid={`group-select-${g.groupId}`}
         >
@@ -239,14 +299,14 @@ function GroupCard({
           <ConsumerChip
             key={c.name}
             session={session}
-            groupIds={view.groups.map((x) => x.groupId).join(',')}
+            groupIds={groupIds}
             consumer={c}
             leader={c.name === leaderName}
           />
         ))}
         {consumers.length === 0 && <li className="muted small">Drop a consumer here.</li>}
       </ul>
-      <CrashDelivery view={view} groupId={g.groupId} />
+      {crash && <CrashDelivery crash={crash} groupId={g.groupId} />}
       <div className="row">
         <button
           type="button"
@@ -267,15 +327,15 @@ function GroupCard({
       </div>
     </section>
   );
-}
+}, sameGroupCard);
 
 function StoppedTray({
   session,
-  view,
+  groupIds,
   consumers,
 }: {
   session: Session;
-  view: PlaneView;
+  groupIds: string;
   consumers: PlaneConsumerView[];
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${STOPPED}`, data: { group: STOPPED } });
@@ -292,13 +352,7 @@ function StoppedTray({
       </header>
       <ul className="consumer-chips">
         {consumers.map((c) => (
-          <ConsumerChip
-            key={c.name}
-            session={session}
-            groupIds={view.groups.map((x) => x.groupId).join(',')}
-            consumer={c}
-            leader={false}
-          />
+          <ConsumerChip key={c.name} session={session} groupIds={groupIds} consumer={c} leader={false} />
         ))}
         {consumers.length === 0 && <li className="muted small">Drag a consumer here to stop it.</li>}
       </ul>
@@ -316,11 +370,11 @@ interface ChipProps {
 
 /** What a chip shows; positions move every frame but are drawn elsewhere. */
 function sameChip(a: ChipProps, b: ChipProps): boolean {
-  const x = a.consumer;
-  const y = b.consumer;
+  return a.groupIds === b.groupIds && a.leader === b.leader && sameConsumer(a.consumer, b.consumer);
+}
+
+function sameConsumer(x: PlaneConsumerView, y: PlaneConsumerView): boolean {
   return (
-    a.groupIds === b.groupIds &&
-    a.leader === b.leader &&
     x.name === y.name &&
     x.group === y.group &&
     x.lifecycle === y.lifecycle &&

@@ -14,6 +14,7 @@ import {
 } from './ClusterPlane';
 import type {
   DescribeRowView,
+  LagHistoryView,
   PlaneBrokerView,
   PlaneConsumerView,
   PlaneGroupView,
@@ -180,6 +181,25 @@ function znodeViews(c: Cluster): ZnodeView[] {
   });
 }
 
+/** (partition, samples) lists -> LagHistoryView. */
+export function packLag(histories: [string, [number, number][]][]): LagHistoryView {
+  const start = new Uint32Array(histories.length + 1);
+  let n = 0;
+  histories.forEach(([, h], i) => {
+    start[i] = n;
+    n += h.length;
+  });
+  start[histories.length] = n;
+  const data = new Float64Array(n * 2);
+  let k = 0;
+  for (const [, h] of histories)
+    for (const [t, lag] of h) {
+      data[k++] = t;
+      data[k++] = lag;
+    }
+  return { partitions: histories.map(([p]) => p), start, data };
+}
+
 function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
   const out: PlaneConsumerView[] = [];
   for (const e of plane.consumers.values()) {
@@ -260,14 +280,16 @@ function groupViews(plane: ClusterPlane, consumers: PlaneConsumerView[]): PlaneG
         leader: null,
         members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
         generations: [...(plane.generations.get(groupId) ?? [])],
-        lag: [],
+        lag: packLag([]),
       });
       continue;
     }
     const snap = plane.groups.groupSnapshot(groupId);
-    const lag = [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())]
-      .sort(([a], [b]) => comparePartitions(a, b))
-      .map(([partition, history]) => ({ partition, history: history.map((h) => [h[0], h[1]] as [number, number]) }));
+    const lag = packLag(
+      [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
+        comparePartitions(a, b),
+      ),
+    );
     out.push({
       groupId,
       assignor: settings.assignor,

@@ -171,8 +171,21 @@ export interface PlaneGroupView {
   leader: string | null;
   members: PlaneMemberView[];
   generations: GenerationView[];
-  /** Per partition: committed offset and lag history (relative ms, lag). */
-  lag: { partition: string; history: [number, number][] }[];
+  /** Per partition: lag history (relative ms, lag), packed. */
+  lag: LagHistoryView;
+}
+
+/**
+ * Lag per partition over time, packed into two typed arrays: at scale a view carries 20 groups ×
+ * 100 partitions × 60 samples, which as nested arrays were 120,000 objects to clone every view
+ * (the page's main thread spent most of each view's arrival on them). Partition i's samples are
+ * the (relative ms, lag) pairs data[2 * start[i]] ... data[2 * start[i + 1] - 1].
+ */
+export interface LagHistoryView {
+  partitions: string[];
+  /** partitions.length + 1 sample indexes. */
+  start: Uint32Array;
+  data: Float64Array;
 }
 
 export interface PlaneConsumerView {
