@@ -4,6 +4,7 @@ import type { Partition } from './Partition';
 import { tpKey } from './ReplicaManager';
 import type { ReplicaManager } from './ReplicaManager';
 import { brokerNodeId, type FetchRequest, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
+import type { TaskId } from './Scheduler';
 
 /**
  * A follower broker's fetcher for one leader broker (Kafka's ReplicaFetcherThread, one per
@@ -135,8 +136,11 @@ export class ReplicaFetcher {
     }
     this.inFlight = cid;
     const s = this.services.scheduler;
-    s.scheduleCall(s.now() + this.services.config['replica.socket.timeout.ms'], this.timeoutFn, cid);
+    this.timeoutTask = s.scheduleCall(s.now() + this.services.config['replica.socket.timeout.ms'], this.timeoutFn, cid);
   }
+
+  /** The socket timeout of the request in flight, cancelled when its answer comes. */
+  private timeoutTask: TaskId = -1;
 
   /** replica.socket.timeout.ms passed without a response to request `cid`. */
   private readonly timeoutFn = (cid: number) => {
@@ -166,6 +170,7 @@ export class ReplicaFetcher {
   onResponse(message: ResponseMessage): void {
     if (this.stopped || message.correlationId !== this.inFlight) return;
     this.inFlight = null;
+    this.services.scheduler.cancel(this.timeoutTask);
     const body = message.body;
     let failed = false;
     if (body.api === 'OffsetsForLeaderEpoch') failed = this.processEpochs(body);

@@ -275,37 +275,35 @@ export class KafkaProducer {
   }
 
   private onBatchComplete(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
-    const { sendIds, timestamps } = batch;
-    this.acknowledged += sendIds.length;
+    this.acknowledged += batch.recordCount;
     if (!this.wants('deliveryReport')) {
-      this.reported(sendIds.length);
+      this.reported(batch.recordCount);
       return;
     }
-    for (let i = 0; i < sendIds.length; i++) {
+    batch.forEachRecord((sendId, timestamp, i) =>
       this.report({
-        sendId: sendIds[i] as number,
+        sendId,
         topic: batch.topic,
         partition: batch.partition,
         offset: baseOffset < 0 ? -1 : baseOffset + i,
-        timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : (timestamps[i] as number),
+        timestamp: logAppendTimeMs >= 0 ? logAppendTimeMs : timestamp,
         error: null,
-      });
-    }
+      }),
+    );
   }
 
   private onBatchFailed(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
-    const { sendIds, timestamps } = batch;
-    for (let i = 0; i < sendIds.length; i++) {
+    batch.forEachRecord((sendId, timestamp) =>
       this.report({
-        sendId: sendIds[i] as number,
+        sendId,
         topic: batch.topic,
         partition: batch.partition,
         offset: -1,
-        timestamp: timestamps[i] as number,
+        timestamp,
         error,
         message,
-      });
-    }
+      }),
+    );
   }
 
   private report(report: DeliveryReport): void {

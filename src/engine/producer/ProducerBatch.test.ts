@@ -99,6 +99,21 @@ describe('ProducerBatch (records written as they are appended, like MemoryRecord
     expect(decoded?.records.map((r) => r.value?.[0])).toEqual([...Array(20).keys()]);
   });
 
+  it("remembers each record's send id and CreateTime, whether or not they run on from the previous record", () => {
+    const b = new ProducerBatch(1, 't', 0, 0, 16384);
+    const ids = [5, 6, 9, 10, 11, 20, 21];
+    const times = [100, 100, 101, 101, 100, 105, 105];
+    ids.forEach((sendId, i) =>
+      b.tryAppend({ sendId, key: null, value: new Uint8Array([i]), headers: [], timestamp: times[i] as number }),
+    );
+    const seen: [number, number, number][] = [];
+    b.forEachRecord((sendId, timestamp, i) => seen.push([sendId, timestamp, i]));
+    expect(seen).toEqual(ids.map((id, i) => [id, times[i], i]));
+    expect(b.sendIds).toEqual(ids);
+    expect(b.recordCount).toBe(7);
+    expect(b.pendingRecords().map((r) => [r.sendId, r.timestamp])).toEqual(ids.map((id, i) => [id, times[i]]));
+  });
+
   it('the quick bound send() checks first never undercuts the exact upper bound', () => {
     for (const k of [null, 0, 1, 63, 64, 8191, 8192, 1 << 20]) {
       for (const v of [null, 0, 1, 63, 64, 100, 8192, 1 << 21]) {

@@ -131,10 +131,14 @@ export class ProducerBatch {
   readonly topic: string;
   readonly partition: number;
   readonly createdMs: number;
-  /** Each record's send id (the key of its delivery report), in offset-delta order. */
-  readonly sendIds: number[] = [];
-  /** Each record's CreateTime, in offset-delta order. */
-  readonly timestamps: number[] = [];
+  /**
+   * Each record's send id (the key of its delivery report) and CreateTime, in offset-delta order,
+   * kept as runs: [first send id, count, ...] (consecutive ids) and [timestamp, count, ...]
+   * (equal times). A batch's records usually are one run of each, so an append stores nothing.
+   */
+  private readonly idRuns: number[] = [];
+  private readonly timeRuns: number[] = [];
+  private count = 0;
   /** Encoded size in bytes, header included; also where the next record is written. */
   sizeInBytes = RECORD_BATCH_OVERHEAD;
   /** The soft limit from batch.size; a record bigger than it gets a batch of its own. */
@@ -171,11 +175,39 @@ export class ProducerBatch {
   }
 
   get recordCount(): number {
-    return this.sendIds.length;
+    return this.count;
   }
 
   get baseTimestamp(): number {
-    return this.timestamps[0] ?? this.createdMs;
+    return this.count > 0 ? (this.timeRuns[0] as number) : this.createdMs;
+  }
+
+  /** Each record's send id, in offset-delta order. */
+  get sendIds(): number[] {
+    const out: number[] = [];
+    this.forEachRecord((sendId) => out.push(sendId));
+    return out;
+  }
+
+  /** Calls fn with each record's send id, CreateTime and index, in offset-delta order. */
+  forEachRecord(fn: (sendId: number, timestamp: number, index: number) => void): void {
+    const ids = this.idRuns;
+    const times = this.timeRuns;
+    let t = 0;
+    let timeLeft = times[1] ?? 0;
+    let i = 0;
+    for (let r = 0; r < ids.length; r += 2) {
+      const first = ids[r] as number;
+      const n = ids[r + 1] as number;
+      for (let k = 0; k < n; k++) {
+        if (timeLeft === 0) {
+          t += 2;
+          timeLeft = times[t + 1] as number;
+        }
+        timeLeft--;
+        fn(first + k, times[t] as number, i++);
+      }
+    }
   }
 
   hasSequence(): boolean {
@@ -184,14 +216,14 @@ export class ProducerBatch {
 
   /** The encoded size of `record` if appended now. */
   sizeOf(record: PendingRecord): number {
-    const n = this.sendIds.length;
+    const n = this.count;
     const base = n === 0 ? record.timestamp : this.baseTimestamp;
     return recordSizeInBytes(n, record.timestamp - base, record.key, record.value, record.headers);
   }
 
   hasRoomFor(record: PendingRecord): boolean {
     if (this.state !== 'open') return false;
-    return this.sendIds.length === 0 || this.sizeInBytes + this.sizeOf(record) <= this.writeLimit;
+    return this.count === 0 || this.sizeInBytes + this.sizeOf(record) <= this.writeLimit;
   }
 
   /**
@@ -200,7 +232,7 @@ export class ProducerBatch {
    */
   tryAppend(record: PendingRecord): number {
     if (this.state !== 'open') return 0;
-    const offsetDelta = this.sendIds.length;
+    const offsetDelta = this.count;
     const timestampDelta = offsetDelta === 0 ? 0 : record.timestamp - this.baseTimestamp;
     const { key, value, headers } = record;
     let body = 1 + sizeOfVarlong(timestampDelta) + sizeOfVarint(offsetDelta);
@@ -232,8 +264,17 @@ export class ProducerBatch {
       p = writeBytes(header.value, out, keyEnd);
     }
     this.sizeInBytes = p;
-    this.sendIds.push(record.sendId);
-    this.timestamps.push(record.timestamp);
+    const ids = this.idRuns;
+    const lastId = ids.length - 2;
+    if (lastId >= 0 && (ids[lastId] as number) + (ids[lastId + 1] as number) === record.sendId)
+      ids[lastId + 1] = (ids[lastId + 1] as number) + 1;
+    else ids.push(record.sendId, 1);
+    const times = this.timeRuns;
+    const lastTime = times.length - 2;
+    if (lastTime >= 0 && times[lastTime] === record.timestamp)
+      times[lastTime + 1] = (times[lastTime + 1] as number) + 1;
+    else times.push(record.timestamp, 1);
+    this.count++;
     if (record.timestamp > this.maxTimestampSeen) this.maxTimestampSeen = record.timestamp;
     return size;
   }
@@ -255,7 +296,7 @@ export class ProducerBatch {
 
   /** No room left for even a minimal record (MemoryRecordsBuilder.isFull). */
   isFull(): boolean {
-    return this.state !== 'open' || (this.sendIds.length > 0 && this.sizeInBytes >= this.writeLimit);
+    return this.state !== 'open' || (this.count > 0 && this.sizeInBytes >= this.writeLimit);
   }
 
   hasReachedDeliveryTimeout(deliveryTimeoutMs: number, now: number): boolean {
@@ -281,14 +322,14 @@ export class ProducerBatch {
     out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
     out[ATTRIBUTES_OFFSET] = 0;
     out[ATTRIBUTES_OFFSET + 1] = 0;
-    writeInt32(out, LAST_OFFSET_DELTA_OFFSET, this.sendIds.length - 1);
+    writeInt32(out, LAST_OFFSET_DELTA_OFFSET, this.count - 1);
     writeInt64(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
     writeInt64(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
     writeInt64(out, PRODUCER_ID_OFFSET, this.producerId);
     out[PRODUCER_EPOCH_OFFSET] = this.producerEpoch >>> 8;
     out[PRODUCER_EPOCH_OFFSET + 1] = this.producerEpoch;
     writeInt32(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
-    writeInt32(out, RECORDS_COUNT_OFFSET, this.sendIds.length);
+    writeInt32(out, RECORDS_COUNT_OFFSET, this.count);
     // The CRC goes last, over the finished bytes from attributes to the end.
     writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
     return out;
@@ -311,8 +352,9 @@ export class ProducerBatch {
     const bytes = this.encode();
     const records = decodeBatchRecords(bytes, readBatchHeader(bytes, 0));
     const base = this.baseTimestamp;
+    const sendIds = this.sendIds;
     return records.map((r, i) => ({
-      sendId: this.sendIds[i] as number,
+      sendId: sendIds[i] as number,
       key: r.key,
       value: r.value,
       headers: r.headers,
