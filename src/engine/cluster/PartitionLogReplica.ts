@@ -1,8 +1,8 @@
 import type { RecordBatchHeader } from '../codec';
+import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
 import type { LogConfig, LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import type { EpochEntry, LogAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
-import { readBatchHeaders } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
 /**
@@ -25,28 +25,26 @@ export class PartitionLogReplica implements ReplicaLog {
   }
 
   appendAsLeader(records: Uint8Array, leaderEpoch: number): LogAppendInfo {
-    const headers = readBatchHeaders(records);
     const info = this.log.appendAsLeader(records, leaderEpoch);
-    return toAppendInfo(
-      headers.map((h, i) => {
-        const placed = info.batches[i];
-        const base = placed?.baseOffset ?? h.baseOffset;
-        return { ...h, baseOffset: base, lastOffset: base + h.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
-      }),
-    );
+    // The log's own validated headers (fresh objects), given the offsets and epoch it wrote.
+    const headers = info.headers;
+    for (let i = 0; i < headers.length; i++) {
+      const h = headers[i] as RecordBatchHeader;
+      const base = info.batches[i]?.baseOffset ?? h.baseOffset;
+      h.baseOffset = base;
+      h.lastOffset = base + h.lastOffsetDelta;
+      h.partitionLeaderEpoch = leaderEpoch;
+    }
+    return toAppendInfo(headers);
   }
 
   appendAsFollower(records: Uint8Array): LogAppendInfo {
-    const end = this.log.logEndOffset;
-    const headers = readBatchHeaders(records);
     // Drop batches we already hold (a fetch may start inside a batch we have).
-    const fresh = headers.filter((h) => h.lastOffset >= end);
-    if (fresh.length === 0) return toAppendInfo([]);
-    const first = fresh[0] as RecordBatchHeader;
-    const bytes = first.position === 0 ? records : records.subarray(first.position);
+    const start = firstBatchReaching(records, this.log.logEndOffset);
+    if (start >= records.length) return toAppendInfo([]);
+    const bytes = start === 0 ? records : records.subarray(start);
     // Fetched records are a leader's read(), which never changes (ReplicaLog.read): keep them.
-    this.log.appendAsFollower(bytes, true);
-    return toAppendInfo(fresh);
+    return toAppendInfo(this.log.appendAsFollower(bytes, true).headers);
   }
 
   read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
@@ -145,6 +143,28 @@ export class PartitionLogReplica implements ReplicaLog {
 export function logConfigOf(config: TopicConfig): LogConfig {
   const { 'min.insync.replicas': _m, 'unclean.leader.election.enable': _u, ...log } = config;
   return log;
+}
+
+/**
+ * The byte position of the first batch in `records` whose last offset is >= `offset` (or the
+ * length if none), reading only the base offset, last offset delta and length of the batches
+ * before it. The batches it skips are checked no further: they are not appended.
+ */
+function firstBatchReaching(records: Uint8Array, offset: number): number {
+  let position = 0;
+  while (position + RECORD_BATCH_OVERHEAD <= records.length) {
+    const baseOffset = uint32(records, position) * 4294967296 + uint32(records, position + 4);
+    const lastOffsetDelta = uint32(records, position + LAST_OFFSET_DELTA_OFFSET);
+    if (baseOffset + lastOffsetDelta >= offset) return position;
+    position += LOG_OVERHEAD + uint32(records, position + LENGTH_OFFSET);
+  }
+  return position >= records.length ? records.length : position;
+}
+
+function uint32(b: Uint8Array, p: number): number {
+  return (
+    (b[p] as number) * 16777216 + (((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number))
+  );
 }
 
 function toAppendInfo(batches: RecordBatchHeader[]): LogAppendInfo {

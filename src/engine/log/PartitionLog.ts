@@ -56,6 +56,11 @@ export interface LogAppendInfo {
   maxTimestamp: number;
   offsetOfMaxTimestamp: number;
   batches: AppendedBatchInfo[];
+  /**
+   * The appended batches' headers as read (and validated) from the records, with the offsets the
+   * caller sent (0-based for a leader's append); fresh objects the caller may keep or change.
+   */
+  headers: RecordBatchHeader[];
   /** Set when this append rolled a new segment first. */
   rolled: { fromBaseOffset: number; toBaseOffset: number; reason: RollReason } | null;
   /** Whether the append triggered a flush (flush.messages / flush.ms). */
@@ -134,10 +139,6 @@ export interface RetentionResult {
     reason: 'retention.bytes' | 'retention.ms';
   }[];
   logStartOffset: number;
-}
-
-interface ValidatedBatch {
-  header: RecordBatchHeader;
 }
 
 /**
@@ -326,7 +327,7 @@ export class PartitionLog {
     let offsetOfMaxTimestamp = -1;
     let numMessages = 0;
     for (let i = 0; i < validated.length; i++) {
-      const h = (validated[i] as ValidatedBatch).header;
+      const h = validated[i] as RecordBatchHeader;
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
       const last = base + h.lastOffsetDelta;
@@ -343,7 +344,7 @@ export class PartitionLog {
     const segment = this.activeSegment;
     const batches: AppendedBatchInfo[] = [];
     for (let i = 0; i < validated.length; i++) {
-      const h = (validated[i] as ValidatedBatch).header;
+      const h = validated[i] as RecordBatchHeader;
       const base = bases[i] as number;
       // A follower's batch already carries its offsets (validated above): nothing to patch.
       const position =
@@ -378,18 +379,19 @@ export class PartitionLog {
       maxTimestamp,
       offsetOfMaxTimestamp,
       batches,
+      headers: validated,
       rolled,
       flushed,
     };
   }
 
   /** Kafka's analyzeAndValidateRecords + LogValidator checks. Throws before any state changes. */
-  private analyzeAndValidate(records: Uint8Array, asLeader: boolean): ValidatedBatch[] {
+  private analyzeAndValidate(records: Uint8Array, asLeader: boolean): RecordBatchHeader[] {
     if (!(records instanceof Uint8Array) || records.length === 0) {
       throw new KafkaError('INVALID_RECORD', `empty append to ${this.dir}: no record batches`, { dir: this.dir });
     }
     const cfg = this._config;
-    const out: ValidatedBatch[] = [];
+    const out: RecordBatchHeader[] = [];
     const compacted = isCompacted(cfg);
     let expectedNext = this.logEndOffset;
     let position = 0;
@@ -448,7 +450,7 @@ export class PartitionLog {
         expectedNext = header.lastOffset + 1;
       }
       if (compacted && asLeader) this.checkKeysForCompaction(records, header);
-      out.push({ header });
+      out.push(header);
       position += header.sizeInBytes;
     }
     if (records.length > cfg['segment.bytes']) {

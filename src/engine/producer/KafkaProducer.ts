@@ -129,9 +129,10 @@ export class KafkaProducer {
     if (this.closing) throw new KafkaError('INVALID_REQUEST', `producer ${this.clientId} is closed`);
     const sendId = this.nextSendId++;
     this.unfinished++;
-    const timestamp = record.timestamp ?? this.scheduler.now();
-    if (!this.surelyFits(record)) this.checkRecordSize(sendId, record, timestamp);
-    else this.afterSizeCheck(sendId, record, timestamp);
+    const now = this.scheduler.now();
+    const timestamp = record.timestamp ?? now;
+    if (!this.surelyFits(record)) this.checkRecordSize(sendId, record, timestamp, now);
+    else this.afterSizeCheck(sendId, record, timestamp, now);
     return sendId;
   }
 
@@ -143,7 +144,7 @@ export class KafkaProducer {
   }
 
   /** Kafka's ensureValidRecordSize: the batch this record alone would make must fit max.request.size. */
-  private checkRecordSize(sendId: number, record: ProducerRecord, timestamp: number): void {
+  private checkRecordSize(sendId: number, record: ProducerRecord, timestamp: number, now: number): void {
     const size = estimateSizeInBytesUpperBound(record.key, record.value, record.headers ?? NO_HEADERS);
     if (size > this.config.maxRequestSize || size > this.config.bufferMemory) {
       this.report({
@@ -157,11 +158,11 @@ export class KafkaProducer {
       });
       return;
     }
-    this.afterSizeCheck(sendId, record, timestamp);
+    this.afterSizeCheck(sendId, record, timestamp, now);
   }
 
   /** Places the record now, or lets it wait for the topic's metadata. */
-  private afterSizeCheck(sendId: number, record: ProducerRecord, timestamp: number): void {
+  private afterSizeCheck(sendId: number, record: ProducerRecord, timestamp: number, now: number): void {
     const view = this.metadata.view(record.topic);
     if (view === null || this.waitingTopics.has(record.topic)) {
       const w: WaitingRecord = { sendId, record, timestamp, deadlineMs: this.scheduler.now() + this.config.maxBlockMs };
@@ -183,11 +184,17 @@ export class KafkaProducer {
       this.scheduler.scheduleAt(w.deadlineMs, () => this.placeWaitingRecords());
       return;
     }
-    this.place(sendId, record, timestamp, view);
+    this.place(sendId, record, timestamp, view, now);
   }
 
   /** Partitions and appends one record (KafkaProducer.doSend). */
-  private place(sendId: number, record: ProducerRecord, timestamp: number, view: TopicPartitionsView): void {
+  private place(
+    sendId: number,
+    record: ProducerRecord,
+    timestamp: number,
+    view: TopicPartitionsView,
+    now: number,
+  ): void {
     let choice: PartitionChoice;
     try {
       choice = this.partitioner.partition(record.topic, record.key, record.partition, view);
@@ -223,7 +230,6 @@ export class KafkaProducer {
       // KIP-480: a new batch is due, so the sticky partition moves on first.
       choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
     }
-    const now = this.scheduler.now();
     if (this.wants('recordPartitioned'))
       this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
     this.accumulator.append(record.topic, choice.partition, pending, now);
@@ -243,7 +249,7 @@ export class KafkaProducer {
     for (const w of this.waiting.splice(0)) {
       const topic = w.record.topic;
       const view = this.metadata.view(topic);
-      if (view !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp, view);
+      if (view !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp, view, now);
       else if (now >= w.deadlineMs) {
         this.report({
           sendId: w.sendId,

@@ -156,9 +156,10 @@ export class RecordAccumulator {
     const readyNodes = new Set<number>();
     const unknownLeaderTopics = new Set<string>();
     let nextReadyCheckMs = Number.POSITIVE_INFINITY;
-    for (const [key, q] of this.queues) {
+    for (const q of this.queues.values()) {
       const batch = q.batches[0];
       if (!batch) continue;
+      const key = q.key;
       const leader = metadata.leaderFor(q.topic, q.partition);
       if (leader === null) {
         unknownLeaderTopics.add(q.topic);
@@ -186,13 +187,15 @@ export class RecordAccumulator {
   drain(metadata: ProducerMetadata, readyNodes: Iterable<number>, now: number): Map<number, ProducerBatch[]> {
     const out = new Map<number, ProducerBatch[]>();
     for (const node of readyNodes) {
-      const parts = [...this.queues.entries()].filter(([, q]) => metadata.leaderFor(q.topic, q.partition) === node);
+      const parts: PartitionQueue[] = [];
+      for (const q of this.queues.values()) if (metadata.leaderFor(q.topic, q.partition) === node) parts.push(q);
       if (parts.length === 0) continue;
       const ready: ProducerBatch[] = [];
       let size = 0;
       const start = (this.drainIndex.get(node) ?? 0) % parts.length;
       for (let i = 0; i < parts.length; i++) {
-        const [key, q] = parts[(start + i) % parts.length] as [string, PartitionQueue];
+        const q = parts[(start + i) % parts.length] as PartitionQueue;
+        const key = q.key;
         this.drainIndex.set(node, (start + i + 1) % parts.length);
         if (this.muted.has(key)) continue;
         const first = q.batches[0];
