@@ -91,41 +91,82 @@ test('a replica moved to a new broker: the reassignment adds, catches up, then d
   );
 });
 
-test('replication is visible: follower fetches travel between broker cards while the clock runs', async ({
+type Box = { x: number; y: number; w: number; h: number };
+
+test('replication is visible: follower fetches travel between broker cards, replayed slowed down and saying by how much', async ({
   app,
   page,
 }) => {
   const plane = new PlanePage(app);
   await plane.open();
-  // The clock runs (the play button is on at start); a follower fetch token appears in flight.
-  const token = page.locator('[data-testid^="message-fetch-"]').first();
-  await expect(token).toBeAttached({ timeout: 15_000 });
-  await plane.pause();
+  // The clock runs (the play button is on at start); a follower fetch token appears.
   const tokens = page.locator('[data-testid^="message-fetch-"]');
-  if ((await tokens.count()) === 0) await plane.advance(1);
-  const first = tokens.first();
-  const id = (await first.getAttribute('data-testid')) ?? '';
-  const [from, to] = id.slice('message-fetch-'.length).split('-').map(Number);
-  expect(from).not.toBe(to);
-  // Placed on the segment between the two broker cards' centres (RaftScope-style interpolation).
-  const box = await first.boundingBox();
-  const a = await plane.broker(from ?? 0).boundingBox();
-  const b = await plane.broker(to ?? 0).boundingBox();
-  expect(box && a && b).toBeTruthy();
-  if (!box || !a || !b) return;
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  const minX = Math.min(a.x, b.x);
-  const maxX = Math.max(a.x + a.width, b.x + b.width);
-  const minY = Math.min(a.y, b.y);
-  const maxY = Math.max(a.y + a.height, b.y + b.height);
-  expect(cx).toBeGreaterThanOrEqual(minX);
-  expect(cx).toBeLessThanOrEqual(maxX);
-  expect(cy).toBeGreaterThanOrEqual(minY);
-  expect(cy).toBeLessThanOrEqual(maxY);
-  const t = Number(await first.getAttribute('data-progress'));
-  expect(t).toBeGreaterThanOrEqual(0);
-  expect(t).toBeLessThan(1);
+  await expect(tokens.first()).toBeAttached({ timeout: 15_000 });
+  // Tokens come and go while the clock runs: read one token and its two cards in one go.
+  // (A string, so the spec needs no DOM types.)
+  const seen = (await page.evaluate(`(() => {
+    const el = document.querySelector('[data-testid^="message-fetch-"]');
+    if (!el) return null;
+    const [from, to] = (el.getAttribute('data-testid') || '').slice('message-fetch-'.length).split('-');
+    const rect = (e) => {
+      const r = e && e.getBoundingClientRect();
+      return r ? { x: r.x, y: r.y, w: r.width, h: r.height } : null;
+    };
+    return {
+      from: Number(from),
+      to: Number(to),
+      sent: Number(el.getAttribute('data-sent-at')),
+      arrive: Number(el.getAttribute('data-arrive-at')),
+      slowed: Number(el.getAttribute('data-slowed')),
+      token: rect(el),
+      a: rect(document.querySelector('[data-testid="broker-' + from + '"]')),
+      b: rect(document.querySelector('[data-testid="broker-' + to + '"]')),
+    };
+  })()`)) as {
+    from: number;
+    to: number;
+    sent: number;
+    arrive: number;
+    slowed: number;
+    token: Box | null;
+    a: Box | null;
+    b: Box | null;
+  } | null;
+  expect(seen).not.toBeNull();
+  if (!seen?.token || !seen.a || !seen.b) throw new Error('no token or broker card laid out');
+  expect(seen.from).not.toBe(seen.to);
+  // The engine's times, not stretched: a hop of a millisecond or so.
+  expect(seen.arrive).toBeGreaterThan(seen.sent);
+  expect(seen.arrive - seen.sent).toBeLessThan(50);
+  // Drawn over 600 ms of wall time at 1x: the token and the legend say how much slower that is.
+  expect(seen.slowed).toBe(Math.round(600 / (seen.arrive - seen.sent)));
+  await expect(page.getByTestId('message-legend')).toContainText('slowed down');
+  // Placed on the segment between the two broker cards' centres (RaftScope-style), by a transform.
+  const { token, a, b } = seen;
+  const cx = token.x + token.w / 2;
+  const cy = token.y + token.h / 2;
+  expect(cx).toBeGreaterThanOrEqual(Math.min(a.x, b.x));
+  expect(cx).toBeLessThanOrEqual(Math.max(a.x + a.w, b.x + b.w));
+  expect(cy).toBeGreaterThanOrEqual(Math.min(a.y, b.y));
+  expect(cy).toBeLessThanOrEqual(Math.max(a.y + a.h, b.y + b.h));
+});
+
+test('produce requests travel from the producers to the partition leaders', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await page.getByTestId('plane-produce').click();
+  // The engine's Produce requests (client app-producer -> leader) reach the page with the next views.
+  await page.getByTestId('time-play').click();
+  const request = page.locator('[data-testid^="message-produce-app-producer-"][data-kind="request"]').first();
+  await expect(request).toBeAttached({ timeout: 15_000 });
+  await expect(page.getByTestId('producers-node')).toContainText('app-producer');
+  const leader = Number(await request.getAttribute('data-to'));
+  // It goes to a broker that leads a partition of orders.
+  await expect(
+    page.locator(`[data-testid^="replica-orders-"][data-testid$="-${leader}"][data-role="leader"]`).first(),
+  ).toBeAttached();
+  expect(Number(await request.getAttribute('data-slowed'))).toBeGreaterThan(1);
 });
 
 test('controller failover bumps the controller epoch', async ({ app, page }) => {

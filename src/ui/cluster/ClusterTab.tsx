@@ -13,11 +13,15 @@ import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
 
+/** The worker sends messages to draw only for clusters up to this size (ClusterPlane's MESSAGE_BROKERS_MAX). */
+const DRAWN_MESSAGES_MAX_BROKERS = 12;
+
 export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {
   const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
   const produceTopic = userTopics[0]?.name;
+  const producers = [...new Set(view.messages.flatMap((m) => (m.client === null ? [] : [m.client])))].sort();
   return (
     <div className="cluster-tab">
       <div className="plane-toolbar">
@@ -106,6 +110,15 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
       )}
       <div className="cluster-grid">
         <div className="board-with-messages">
+          {view.brokers.length <= DRAWN_MESSAGES_MAX_BROKERS && (
+            <div
+              className="producers-node"
+              data-testid="producers-node"
+              title="Producer clients: their Produce requests travel to each partition's leader"
+            >
+              Producers{producers.length > 0 ? `: ${producers.join(', ')}` : ''}
+            </div>
+          )}
           <BrokerBoard session={session} view={view} />
           <MessageTokens view={view} />
         </div>

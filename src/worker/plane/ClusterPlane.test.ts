@@ -158,20 +158,48 @@ describe('ClusterPlane', () => {
     plane.apply({ op: 'produce', topic: 'orders', count: 20 });
     plane.tick(300);
     const v = plane.view();
-    expect(v.messages.length).toBeGreaterThan(0);
-    expect(v.messages.length).toBeLessThanOrEqual(24);
+    const fetches = v.messages.filter((m) => m.api === 'Fetch');
+    expect(fetches.length).toBeGreaterThan(0);
+    expect(fetches.length).toBeLessThanOrEqual(24);
     const brokers = new Set(v.brokers.map((b) => b.id));
-    for (const m of v.messages) {
-      expect(brokers.has(m.from) && brokers.has(m.to) && m.from !== m.to).toBe(true);
+    for (const m of fetches) {
+      const from = m.from ?? -1;
+      const to = m.to ?? -1;
+      expect(brokers.has(from) && brokers.has(to) && from !== to && m.client === null).toBe(true);
       // The engine's own latency (1 ms by default) between the two brokers.
-      expect(m.arriveAtMs - m.sentAtMs).toBe(plane.cluster.network.latency(`broker-${m.from}`, `broker-${m.to}`));
+      expect(m.arriveAtMs - m.sentAtMs).toBe(plane.cluster.network.latency(`broker-${from}`, `broker-${to}`));
       expect(m.sentAtMs).toBeLessThanOrEqual(v.nowMs);
     }
     // Every follower fetches from the leaders it follows: requests go follower -> leader.
     const leadersOf = (b: number) =>
       new Set(v.topics.flatMap((t) => t.partitions.filter((p) => p.replicas.includes(b)).map((p) => p.leader)));
-    for (const m of v.messages.filter((x) => x.kind === 'request')) expect(leadersOf(m.from).has(m.to)).toBe(true);
-    expect(v.messages.some((m) => m.kind === 'response')).toBe(true);
+    for (const m of fetches.filter((x) => x.kind === 'request'))
+      expect(leadersOf(m.from ?? -1).has(m.to ?? -1)).toBe(true);
+    expect(fetches.some((m) => m.kind === 'response')).toBe(true);
+  });
+
+  it('lists the produce requests a producer sent to partition leaders, and their answers', () => {
+    const plane = new ClusterPlane(1, 'demo');
+    settle(plane);
+    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+    plane.tick(50);
+    const v = plane.view();
+    const produces = v.messages.filter((m) => m.api === 'Produce');
+    const requests = produces.filter((m) => m.kind === 'request');
+    expect(requests.length).toBeGreaterThan(0);
+    const leaders = new Set(v.topics.find((t) => t.name === 'orders')?.partitions.map((p) => p.leader));
+    for (const m of requests) {
+      // From the plane's producer (client.id app-producer) to a leader of orders.
+      expect(m.from).toBeNull();
+      expect(m.client).toBe('app-producer');
+      expect(leaders.has(m.to ?? -1)).toBe(true);
+      expect(m.arriveAtMs).toBeGreaterThan(m.sentAtMs);
+    }
+    for (const m of produces.filter((x) => x.kind === 'response')) {
+      expect(m.to).toBeNull();
+      expect(leaders.has(m.from ?? -1)).toBe(true);
+    }
+    expect(produces.length).toBeLessThanOrEqual(12);
   });
 
   it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {

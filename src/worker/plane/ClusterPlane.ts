@@ -66,8 +66,13 @@ const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
 const MAX_EVENTS = 1500;
 const MAX_ACTIONS = 400;
-/** Follower fetches kept for the page to draw; none above MESSAGE_BROKERS_MAX brokers (drawn at scale). */
+/**
+ * Follower fetches and produce requests (with their answers) kept for the page to draw, each
+ * kind capped on its own so the fetch stream never crowds produces out; none above
+ * MESSAGE_BROKERS_MAX brokers (drawn at scale).
+ */
 const MAX_MESSAGES = 24;
+const MAX_PRODUCE_MESSAGES = 12;
 const MESSAGE_BROKERS_MAX = 12;
 /** Real milliseconds between two views sent to the page. */
 const VIEW_EVERY_MS = 100;
@@ -138,6 +143,8 @@ export class ClusterPlane {
     [];
   /** The latest follower fetches between brokers, newest last (at most MAX_MESSAGES). */
   readonly recentMessages: PlaneMessageView[] = [];
+  /** The latest produce requests and answers between producers and leaders, newest last. */
+  readonly recentProduces: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
   readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
@@ -269,7 +276,8 @@ export class ClusterPlane {
         break;
       }
       case 'messageSent':
-        if (e.api === 'Fetch' && this.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.recordMessage(e);
+        if ((e.api === 'Fetch' || e.api === 'Produce') && this.cluster.brokers.size <= MESSAGE_BROKERS_MAX)
+          this.recordMessage(e);
         break;
       case 'uncleanLeaderElection':
         if (e.lostOffsets) {
@@ -293,21 +301,29 @@ export class ClusterPlane {
     this.events.push(slim(e));
   }
 
-  /** Keeps a Fetch between two brokers (a follower fetch or its answer); consumers' fetches come from clients. */
+  /**
+   * Keeps a Fetch between two brokers (a follower fetch or its answer; consumers' fetches come
+   * from clients and are left out) or a Produce between a producer and a broker.
+   */
   private recordMessage(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
     const from = brokerIdOf(e.from);
     const to = brokerIdOf(e.to);
-    if (from === null || to === null) return;
-    this.recentMessages.push({
+    const base = {
       id: e.id,
-      api: 'Fetch',
       kind: e.kind,
-      from,
-      to,
       sentAtMs: e.sentAtMs - PLANE_EPOCH_MS,
       arriveAtMs: e.arriveAtMs - PLANE_EPOCH_MS,
-    });
-    if (this.recentMessages.length > MAX_MESSAGES) this.recentMessages.shift();
+    };
+    if (e.api === 'Fetch') {
+      if (from === null || to === null) return;
+      this.recentMessages.push({ ...base, api: 'Fetch', from, to, client: null });
+      if (this.recentMessages.length > MAX_MESSAGES) this.recentMessages.shift();
+      return;
+    }
+    // Produce: exactly one end is a broker.
+    if ((from === null) === (to === null)) return;
+    this.recentProduces.push({ ...base, api: 'Produce', from, to, client: from === null ? e.from : e.to });
+    if (this.recentProduces.length > MAX_PRODUCE_MESSAGES) this.recentProduces.shift();
   }
 
   /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */

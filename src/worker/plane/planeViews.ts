@@ -27,9 +27,10 @@ import type {
 
 const MAX_ZNODE_DATA = 160;
 /**
- * A message stays in the view this long after it arrived: views reach the page about every
- * 100 ms of real time, and a broker-to-broker hop takes a millisecond of engine time, so without
- * it almost no fetch would ever be seen in flight.
+ * A message stays in the view this long (engine ms) after it arrived, so that the page, which
+ * gets a view about every 100 ms of real time, sees every one: a hop takes about a millisecond of
+ * engine time. The page replays each message it sees once, slowed down (MessageTokens); this
+ * only decides which messages reach it.
  */
 const MESSAGE_LINGER_MS = 400;
 
@@ -92,7 +93,9 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
     describe,
     lost: [...plane.lost],
     crashes: plane.crashViews(),
-    messages: plane.recentMessages.filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS),
+    messages: [...plane.recentMessages, ...plane.recentProduces]
+      .filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS)
+      .sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id),
     actions: [...plane.actions],
     produced: { ...plane.produced },
     config: {

@@ -255,16 +255,21 @@ export interface ConsumerCrashView {
 }
 
 /**
- * A follower's Fetch to its leader (request) or the leader's answer (response), as the engine's
- * network sent it: the page draws it travelling from one broker card to the other, placed by
- * interpolating the engine clock between sentAtMs and arriveAtMs (relative ms).
+ * A message the engine's network sent, as the page draws it travelling: a follower's Fetch to its
+ * leader or the answer (broker to broker), or a producer's Produce request to a partition leader
+ * and its answer (client to broker and back). Times are the network's own send and arrival
+ * times (relative ms); a hop takes about a millisecond of engine time, so the page replays each
+ * one slowed down and says by how much.
  */
 export interface PlaneMessageView {
   id: number;
-  api: 'Fetch';
+  api: 'Fetch' | 'Produce';
   kind: 'request' | 'response';
-  from: number;
-  to: number;
+  /** Broker ids; null for the client end of a Produce (its client id is in `client`). */
+  from: number | null;
+  to: number | null;
+  /** The producer's client.id for a Produce, else null. */
+  client: string | null;
   sentAtMs: number;
   arriveAtMs: number;
 }
@@ -286,7 +291,7 @@ export interface PlaneView {
   lost: LostOffsetsView[];
   /** Consumer crashes and the duplicates or losses each one causes, oldest first. */
   crashes: ConsumerCrashView[];
-  /** Follower fetches sent recently between brokers (none for clusters drawn at scale). */
+  /** Follower fetches and produce requests sent recently (none for clusters drawn at scale). */
   messages: PlaneMessageView[];
   actions: TimedAction[];
   /** Delivery reports of produce actions: acknowledged and failed counts, last error. */
