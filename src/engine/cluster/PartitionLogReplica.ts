@@ -158,7 +158,7 @@ function firstBatchReaching(records: Uint8Array, offset: number): number {
     if (baseOffset + lastOffsetDelta >= offset) return position;
     position += LOG_OVERHEAD + uint32(records, position + LENGTH_OFFSET);
   }
-  return position >= records.length ? records.length : position;
+  return Math.min(position, records.length);
 }
 
 function uint32(b: Uint8Array, p: number): number {
