@@ -7,7 +7,7 @@ import type { PlaneView } from '../../worker/plane/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
-import { MessageTokens } from './MessageTokens';
+import { MessageLegend, MessageTokens } from './MessageTokens';
 import { PlacementShow } from './PlacementShow';
 import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
@@ -119,6 +119,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
               Producers{producers.length > 0 ? `: ${producers.join(', ')}` : ''}
             </div>
           )}
+          <MessageLegend view={view} />
           <BrokerBoard session={session} view={view} />
           <MessageTokens view={view} />
         </div>

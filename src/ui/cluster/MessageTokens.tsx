@@ -43,6 +43,19 @@ function tokenId(m: PlaneMessageView): string {
   return `message-produce-${m.from ?? m.client}-${m.to ?? m.client}`;
 }
 
+/** Says that the tokens are a slowed replay, and how much slower than the engine they move. */
+export function MessageLegend({ view }: { view: PlaneView }) {
+  const speed = useUi((s) => s.speed);
+  if (view.messages.length === 0) return null;
+  const slowest = Math.max(...view.messages.map((m) => slowdown(m, speed)));
+  return (
+    <p className="message-legend muted small" data-testid="message-legend" data-slowed={Math.round(slowest)}>
+      Requests drawn slowed down: a hop takes {formatMs(view.messages[0])} of engine time and is shown over{' '}
+      {REPLAY_MS / 1000} s (×{Math.round(slowest).toLocaleString('en')} slower than the engine clock at {speed}x).
+    </p>
+  );
+}
+
 export function MessageTokens({ view }: { view: PlaneView }) {
   const layer = useRef<HTMLDivElement>(null);
   const speed = useUi((s) => s.speed);
@@ -88,57 +101,47 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     observer.observe(host);
     return () => observer.disconnect();
   }, [brokerIds, hasMessages]);
-  const factors = view.messages.map((m) => slowdown(m, speed));
-  const slowest = factors.length > 0 ? Math.max(...factors) : 0;
   return (
-    <>
-      {hasMessages && (
-        <p className="message-legend muted small" data-testid="message-legend" data-slowed={Math.round(slowest)}>
-          Requests drawn slowed down: a hop takes {formatMs(view.messages[0])} of engine time and is shown over{' '}
-          {REPLAY_MS / 1000} s (×{Math.round(slowest).toLocaleString('en')} slower than the engine clock at {speed}x).
-        </p>
-      )}
-      <div className="message-layer" ref={layer} aria-hidden="true">
-        {live.map((m) => {
-          const a = centres.get(endpoint(m.from));
-          const b = centres.get(endpoint(m.to));
-          if (!a || !b) return null;
-          const delay = seen.current.get(m.id)?.delay ?? 0;
-          const style = {
-            '--x0': `${a.x.toFixed(1)}px`,
-            '--y0': `${a.y.toFixed(1)}px`,
-            '--x1': `${b.x.toFixed(1)}px`,
-            '--y1': `${b.y.toFixed(1)}px`,
-            animationDuration: `${REPLAY_MS}ms`,
-            animationDelay: `${delay}ms`,
-          } as CSSProperties;
-          const flight = m.arriveAtMs - m.sentAtMs;
-          const what = m.api === 'Fetch' ? 'Fetch' : 'Produce';
-          const route =
-            m.api === 'Fetch'
-              ? `broker ${m.from} → broker ${m.to}`
-              : m.from === null
-                ? `${m.client} → broker ${m.to}`
-                : `broker ${m.from} → ${m.client}`;
-          return (
-            <span
-              key={m.id}
-              className={`message-token message-${m.kind} api-${m.api.toLowerCase()}`}
-              data-testid={tokenId(m)}
-              data-kind={m.kind}
-              data-api={m.api}
-              data-from={m.from ?? ''}
-              data-to={m.to ?? ''}
-              data-sent-at={m.sentAtMs}
-              data-arrive-at={m.arriveAtMs}
-              data-slowed={Math.round(slowdown(m, speed))}
-              title={`${what} ${m.kind}: ${route}, sent at ${m.sentAtMs} ms, arrived ${flight} ms later (engine time); drawn ×${Math.round(slowdown(m, speed))} slower`}
-              style={style}
-            />
-          );
-        })}
-      </div>
-    </>
+    <div className="message-layer" ref={layer} aria-hidden="true">
+      {live.map((m) => {
+        const a = centres.get(endpoint(m.from));
+        const b = centres.get(endpoint(m.to));
+        if (!a || !b) return null;
+        const delay = seen.current.get(m.id)?.delay ?? 0;
+        const style = {
+          '--x0': `${a.x.toFixed(1)}px`,
+          '--y0': `${a.y.toFixed(1)}px`,
+          '--x1': `${b.x.toFixed(1)}px`,
+          '--y1': `${b.y.toFixed(1)}px`,
+          animationDuration: `${REPLAY_MS}ms`,
+          animationDelay: `${delay}ms`,
+        } as CSSProperties;
+        const flight = m.arriveAtMs - m.sentAtMs;
+        const what = m.api === 'Fetch' ? 'Fetch' : 'Produce';
+        const route =
+          m.api === 'Fetch'
+            ? `broker ${m.from} → broker ${m.to}`
+            : m.from === null
+              ? `${m.client} → broker ${m.to}`
+              : `broker ${m.from} → ${m.client}`;
+        return (
+          <span
+            key={m.id}
+            className={`message-token message-${m.kind} api-${m.api.toLowerCase()}`}
+            data-testid={tokenId(m)}
+            data-kind={m.kind}
+            data-api={m.api}
+            data-from={m.from ?? ''}
+            data-to={m.to ?? ''}
+            data-sent-at={m.sentAtMs}
+            data-arrive-at={m.arriveAtMs}
+            data-slowed={Math.round(slowdown(m, speed))}
+            title={`${what} ${m.kind}: ${route}, sent at ${m.sentAtMs} ms, arrived ${flight} ms later (engine time); drawn ×${Math.round(slowdown(m, speed))} slower`}
+            style={style}
+          />
+        );
+      })}
+    </div>
   );
 }
 

@@ -53,46 +53,48 @@ export function CrashDelivery({ crash, groupId }: { crash: ConsumerCrashView; gr
         application had processed are processed twice (seed 000, case 1); records committed before they were processed
         are lost (case 2).
       </p>
-      <table className="mono-table small">
-        <thead>
-          <tr>
-            <th scope="col">PARTITION</th>
-            <th scope="col">COMMITTED</th>
-            <th scope="col">PROCESSED TO</th>
-            <th scope="col">POSITION</th>
-            <th scope="col">EFFECT</th>
-          </tr>
-        </thead>
-        <tbody>
-          {crash.partitions.map((p) => {
-            const committed = p.committed ?? 0;
-            const d = p.processedTo - committed;
-            return (
-              <tr
-                key={`${p.topic}-${p.partition}`}
-                data-testid={`crash-partition-${groupId}-${p.topic}-${p.partition}`}
-                data-position={p.position}
-                data-processed-to={p.processedTo}
-                data-committed={committed}
-              >
-                <td>
-                  {p.topic}-{p.partition}
-                </td>
-                <td>{p.committed ?? '-'}</td>
-                <td>{p.processedTo}</td>
-                <td>{p.position}</td>
-                <td>
-                  {d > 0
-                    ? `offsets ${committed}–${p.processedTo - 1} again (case 1)`
-                    : d < 0
-                      ? `offsets ${p.processedTo}–${committed - 1} lost (case 2)`
-                      : 'none'}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="mono-table small">
+          <thead>
+            <tr>
+              <th scope="col">PARTITION</th>
+              <th scope="col">COMMITTED</th>
+              <th scope="col">PROCESSED TO</th>
+              <th scope="col">POSITION</th>
+              <th scope="col">EFFECT</th>
+            </tr>
+          </thead>
+          <tbody>
+            {crash.partitions.map((p) => {
+              const committed = p.committed ?? 0;
+              const d = p.processedTo - committed;
+              return (
+                <tr
+                  key={`${p.topic}-${p.partition}`}
+                  data-testid={`crash-partition-${groupId}-${p.topic}-${p.partition}`}
+                  data-position={p.position}
+                  data-processed-to={p.processedTo}
+                  data-committed={committed}
+                >
+                  <td>
+                    {p.topic}-{p.partition}
+                  </td>
+                  <td>{p.committed ?? '-'}</td>
+                  <td>{p.processedTo}</td>
+                  <td>{p.position}</td>
+                  <td>
+                    {d > 0
+                      ? `offsets ${committed}–${p.processedTo - 1} again (case 1)`
+                      : d < 0
+                        ? `offsets ${p.processedTo}–${committed - 1} lost (case 2)`
+                        : 'none'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
