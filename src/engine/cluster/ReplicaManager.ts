@@ -724,8 +724,13 @@ export class ReplicaManager {
 
   private completeDelayedFetches(key: string): void {
     if (this.delayedFetches.length === 0) return;
-    for (const d of this.delayedFetches) if (!d.done && d.keys.includes(key)) this.tryCompleteFetch(d);
-    this.delayedFetches = this.delayedFetches.filter((d) => !d.done);
+    let completed = false;
+    for (const d of this.delayedFetches) {
+      if (d.done || !d.keys.includes(key)) continue;
+      this.tryCompleteFetch(d);
+      if (d.done) completed = true;
+    }
+    if (completed) this.delayedFetches = this.delayedFetches.filter((d) => !d.done);
   }
 
   private readPartition(

@@ -258,7 +258,8 @@ export class LogSegment {
     let position = found.position;
     let total = 0;
     while (position < bytes.length) {
-      const h = readBatchHeader(bytes, position);
+      // The first header was just read by translateOffset.
+      const h = position === found.position ? found.header : readBatchHeader(bytes, position);
       if (h.lastOffset >= maxOffset) break;
       if (batches.length > 0 && total + h.sizeInBytes > maxSize) break;
       batches.push(h);
