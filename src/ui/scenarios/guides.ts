@@ -141,4 +141,35 @@ export const GUIDES: Guide[] = [
       },
     ],
   },
+  {
+    id: 'groups-delivery',
+    chapter: 'groups',
+    title: 'Duplicates and losses after a crash (seed 000, cases 1 and 2)',
+    preset: 'demo',
+    steps: [
+      {
+        text: 'analytics now commits after processing each batch: its applications restart with that and rebalance.',
+        action: { op: 'setCommitMode', group: 'analytics', mode: 'after-processing' },
+      },
+      {
+        text: 'billing commits before processing: as soon as poll() returns a batch, its offsets are committed. Wait until both groups are Stable again.',
+        action: { op: 'setCommitMode', group: 'billing', mode: 'before-processing' },
+      },
+      {
+        text: '300 orders arrive; every consumer works through a batch at 25 ms a record (watch "processing" on the chips).',
+        action: { op: 'produce', topic: 'orders', count: 300 },
+      },
+      {
+        text: 'c4 (analytics) crashes mid-batch: what it processed since its last commit is processed again by c5 after the rebalance (case 1, duplicates).',
+        action: { op: 'crashConsumer', name: 'c4' },
+      },
+      {
+        text: 'c1 (billing) crashes mid-batch: its batch was committed but not processed, so the new owner starts after it and those records are lost (case 2).',
+        action: { op: 'crashConsumer', name: 'c1' },
+      },
+      {
+        text: 'After session.timeout.ms (10 s) each card shows what the offsets predicted and what the new owners actually did.',
+      },
+    ],
+  },
 ];
