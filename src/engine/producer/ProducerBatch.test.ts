@@ -103,9 +103,9 @@ describe('ProducerBatch (records written as they are appended, like MemoryRecord
     const b = new ProducerBatch(1, 't', 0, 0, 16384);
     const ids = [5, 6, 9, 10, 11, 20, 21];
     const times = [100, 100, 101, 101, 100, 105, 105];
-    ids.forEach((sendId, i) =>
-      b.tryAppend({ sendId, key: null, value: new Uint8Array([i]), headers: [], timestamp: times[i] as number }),
-    );
+    for (const [i, sendId] of ids.entries()) {
+      b.tryAppend({ sendId, key: null, value: new Uint8Array([i]), headers: [], timestamp: times[i] as number });
+    }
     const seen: [number, number, number][] = [];
     b.forEachRecord((sendId, timestamp, i) => seen.push([sendId, timestamp, i]));
     expect(seen).toEqual(ids.map((id, i) => [id, times[i], i]));
