@@ -321,8 +321,9 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       <span className="replica-role">{roleLabel(r)}</span>
       {r.role === 'leader' && <span className="replica-epoch">epoch {p.leaderEpoch}</span>}
       <span className="bars" aria-hidden="true">
-        <span className="bar-leo" style={{ width: `${x(r.logEndOffset)}%` }} />
-        <span className="bar-hw" style={{ width: `${x(r.highWatermark)}%` }} />
+        {/* Scaled, not resized: a transform transition runs on the compositor, a width one relays out every frame. */}
+        <span className="bar-leo" style={{ transform: `scaleX(${(x(r.logEndOffset) / 100).toFixed(4)})` }} />
+        <span className="bar-hw" style={{ transform: `scaleX(${(x(r.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
         LEO {r.logEndOffset} · HW {r.highWatermark}
