@@ -2,7 +2,7 @@
  * The cluster view: operator actions, brokers by rack with their replicas, the controller's
  * narration, the placement being animated and the coordination store's znodes.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { PlaneView } from '../../worker/plane/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
@@ -78,23 +78,10 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
         </span>
         <CreateTopicDialog session={session} view={view} />
       </div>
-      <div className="topic-configs">
-        {userTopics.map((t) => (
-          <label
-            key={t.name}
-            className="check"
-            title="unclean.leader.election.enable: let an out-of-sync replica lead (it may lose data)"
-          >
-            <input
-              type="checkbox"
-              data-testid={`unclean-${t.name}`}
-              checked={t.uncleanLeaderElection}
-              onChange={(e) => void act(session, { op: 'setUnclean', topic: t.name, enabled: e.target.checked })}
-            />
-            {t.name}: unclean.leader.election.enable · min.insync.replicas={t.minInsyncReplicas}
-          </label>
-        ))}
-      </div>
+      <TopicConfigs
+        session={session}
+        topics={userTopics.map((t) => `${t.name}|${t.uncleanLeaderElection}|${t.minInsyncReplicas}`).join(',')}
+      />
       {view.lost.length > 0 && (
         <ul className="lost-list" aria-label="Offsets lost to unclean elections" data-testid="lost-offsets">
           {view.lost.map((l) => (
@@ -132,3 +119,30 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
     </div>
   );
 }
+
+/**
+ * Each user topic's unclean-election switch. Its props are a string (name|unclean|min ISR per
+ * topic), so the checkboxes are not rendered again for every view while producing.
+ */
+const TopicConfigs = memo(function TopicConfigs({ session, topics }: { session: Session; topics: string }) {
+  const list = topics === '' ? [] : topics.split(',').map((t) => t.split('|'));
+  return (
+    <div className="topic-configs">
+      {list.map(([name = '', unclean, minIsr]) => (
+        <label
+          key={name}
+          className="check"
+          title="unclean.leader.election.enable: let an out-of-sync replica lead (it may lose data)"
+        >
+          <input
+            type="checkbox"
+            data-testid={`unclean-${name}`}
+            checked={unclean === 'true'}
+            onChange={(e) => void act(session, { op: 'setUnclean', topic: name, enabled: e.target.checked })}
+          />
+          {name}: unclean.leader.election.enable · min.insync.replicas={minIsr}
+        </label>
+      ))}
+    </div>
+  );
+});
