@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Banners } from './chrome/Banners';
 import { ClusterActions } from './chrome/ClusterActions';
 import { ClusterStrip } from './chrome/ClusterStrip';
@@ -10,6 +11,31 @@ import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
+
+/**
+ * The control plane's board, below the partitions. Tells the session whether it is on screen:
+ * while a bulk job runs, a board out of view is redrawn only now and then (session.ts).
+ */
+function PlaneSection({ session }: { session: Session }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      for (const e of entries) session.setPlaneOnScreen(e.isIntersecting);
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      session.setPlaneOnScreen(true);
+    };
+  }, [session]);
+  return (
+    <div className="plane-section" ref={ref}>
+      <PlaneBoard session={session} />
+    </div>
+  );
+}
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
@@ -32,9 +58,7 @@ export function App({ session }: { session: Session }) {
           <main className="center" aria-label="Topic partitions">
             <ClusterStrip />
             <TopicPartitions session={session} />
-            <div className="plane-section">
-              <PlaneBoard session={session} />
-            </div>
+            <PlaneSection session={session} />
           </main>
           <SidePanel session={session} />
         </div>

@@ -36,6 +36,12 @@ export const BUSY_REDRAW_MS = 250;
 const OVERDUE_MS = 2 * BUSY_REDRAW_MS;
 /** The control plane's turn in the round robin. */
 const PLANE = '\u0000plane';
+/**
+ * While a bulk job runs and the control plane's board is scrolled out of view, its view is drawn
+ * at most this often (the cluster strip at the top reads it too, and is drawn at once whenever
+ * what it shows changes); scrolled into view, it is drawn on its next turn.
+ */
+const HIDDEN_PLANE_REDRAW_MS = 2000;
 
 export class Session {
   readonly client: EngineClient;
@@ -60,6 +66,10 @@ export class Session {
   } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
   /** When each picture (partition key, or PLANE) was last drawn, by performance.now(). */
   private drawnAt = new Map<string, number>();
+  /** Whether the control plane's board is on screen (App observes it); see HIDDEN_PLANE_REDRAW_MS. */
+  private planeOnScreen = true;
+  /** What the cluster strip shows of the last plane view drawn (stripDigest). */
+  private shownStrip = '';
 
   constructor(store: UiStore = uiStore, client: EngineClient = new EngineClient()) {
     this.store = store;
@@ -153,6 +163,11 @@ export class Session {
     };
   }
 
+  /** Told by the page whether the control plane's board is on screen. */
+  setPlaneOnScreen(onScreen: boolean): void {
+    this.planeOnScreen = onScreen;
+  }
+
   togglePlay(): void {
     this.store.setState((s) => ({ playing: !s.playing }));
   }
@@ -202,7 +217,14 @@ export class Session {
     // topic created or deleted is drawn whole); else the longest-waiting one of those whose last
     // redraw is old enough, and any overdue.
     const waiting = new Set<string>([...h.partitions.keys(), ...h.windows.keys()]);
-    if (h.plane) waiting.add(PLANE);
+    if (h.plane) {
+      const wanted =
+        !busy ||
+        this.planeOnScreen ||
+        stripDigest(h.plane) !== this.shownStrip ||
+        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_PLANE_REDRAW_MS;
+      if (wanted) waiting.add(PLANE);
+    }
     let due: string[];
     if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
     else {
@@ -229,6 +251,7 @@ export class Session {
       if (k === PLANE) {
         plane = h.plane;
         h.plane = null;
+        if (plane) this.shownStrip = stripDigest(plane);
       } else {
         const w = h.windows.get(k);
         if (w) windows.push(w);
@@ -293,4 +316,11 @@ export class Session {
 function samePartitionSet(a: ClusterView, b: ClusterView): boolean {
   if (a.partitions.length !== b.partitions.length) return false;
   return a.partitions.every((p, i) => p.dir === b.partitions[i]?.dir);
+}
+
+/** What the cluster strip (chrome/ClusterStrip) draws from a plane view. */
+function stripDigest(v: PlaneView): string {
+  const brokers = v.brokers.map((b) => `${b.id}|${b.alive}|${b.isolated}|${b.controller}|${b.leaderCount}|${b.rack}`);
+  const groups = v.groups.map((g) => `${g.groupId}|${g.state}|${g.generation}`);
+  return `${v.controllerEpoch};${brokers.join(',')};${groups.join(',')}`;
 }
