@@ -196,6 +196,8 @@ test('commit before processing: a consumer crashed with a batch half processed l
   app,
   page,
 }) => {
+  // Stepping the clock 10 ms at a time takes a while on a loaded machine.
+  test.setTimeout(150_000);
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
@@ -228,8 +230,11 @@ test('commit before processing: a consumer crashed with a batch half processed l
   };
   let ready = false;
   for (let i = 0; i < 400 && !ready; i++) {
+    const before = await plane.now();
     await page.getByTestId('time-step').click();
-    await page.waitForTimeout(120);
+    // Read the board only once a view from after the step has arrived (the clock is paused, so
+    // what it shows is then exactly the engine's state when the crash is clicked).
+    await expect.poll(() => plane.now()).toBeGreaterThan(before);
     ready = await committedAhead();
   }
   expect(ready, 'c4 never held a committed, unprocessed batch').toBe(true);
