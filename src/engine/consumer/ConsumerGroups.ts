@@ -442,7 +442,7 @@ export class ConsumerGroups {
   }
 
   /** kafka-consumer-groups --describe: one row per partition with a committed offset or an owner. */
-  describeGroup(groupId: string): ConsumerGroupDescribeRow[] {
+  describeGroup(groupId: string, logEnds?: Map<string, number>): ConsumerGroupDescribeRow[] {
     const { shard } = this.shardOf(groupId);
     if (!shard) return [];
     const group = shard.groupManager.groups.get(groupId);
@@ -466,8 +466,13 @@ export class ConsumerGroups {
       const [topic, p] = k.split('\u0000') as [string, string];
       const partition = Number(p);
       const committed = shard.offsetManager.committed(groupId, topic, partition);
-      const leader = this.deps.port.leaderOf(topic, partition);
-      const end = leader === null ? -1 : this.deps.port.listOffsets(leader, topic, partition).latest;
+      // The leader's log end offset; a caller describing many groups at one instant shares the lookups.
+      let end = logEnds?.get(k);
+      if (end === undefined) {
+        const leader = this.deps.port.leaderOf(topic, partition);
+        end = leader === null ? -1 : this.deps.port.listOffsets(leader, topic, partition).latest;
+        logEnds?.set(k, end);
+      }
       const owner = owners.get(k);
       rows.push({
         group: groupId,

@@ -202,6 +202,20 @@ describe('ClusterPlane', () => {
     expect(produces.length).toBeLessThanOrEqual(12);
   });
 
+  it('describes every group the same with one shared log-end lookup per partition', () => {
+    const plane = new ClusterPlane(2, 'demo');
+    settle(plane);
+    plane.apply({ op: 'produce', topic: 'orders', count: 30 });
+    plane.tick(700);
+    const shared = new Map<string, number>();
+    for (const g of ['billing', 'analytics']) {
+      const alone = plane.groups.describeGroup(g);
+      expect(alone.length).toBe(6);
+      expect(plane.groups.describeGroup(g, shared)).toEqual(alone);
+    }
+    expect(shared.size).toBe(6);
+  });
+
   it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {
     const plane = new ClusterPlane(1, 'demo');
     for (let i = 0; i < 10; i++) plane.apply({ op: 'addBroker', rack: null });

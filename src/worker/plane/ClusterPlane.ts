@@ -340,8 +340,9 @@ export class ClusterPlane {
   }
 
   private sampleLag(): void {
+    const logEnds = new Map<string, number>();
     for (const groupId of this.groupSettings.keys()) {
-      const rows = this.groups.describeGroup(groupId);
+      const rows = this.groups.describeGroup(groupId, logEnds);
       let byPartition = this.lagHistory.get(groupId);
       if (!byPartition) this.lagHistory.set(groupId, (byPartition = new Map()));
       for (const r of rows) {

@@ -65,8 +65,10 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
   const consumers = consumerViews(plane);
   const groups = groupViews(plane, consumers);
   const describe: DescribeRowView[] = [];
+  // One log-end lookup per partition for all groups (20 groups read the same 100 at scale).
+  const logEnds = new Map<string, number>();
   for (const g of plane.groupSettings.keys()) {
-    for (const r of plane.groups.describeGroup(g)) {
+    for (const r of plane.groups.describeGroup(g, logEnds)) {
       describe.push({
         group: r.group,
         topic: r.topic,
