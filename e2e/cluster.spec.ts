@@ -104,7 +104,9 @@ test('replication is visible: follower fetches travel between broker cards, repl
   await expect(tokens.first()).toBeAttached({ timeout: 15_000 });
   // Tokens come and go while the clock runs: read one token and its two cards in one go.
   // (A string, so the spec needs no DOM types.)
-  const seen = (await page.evaluate(`(() => {
+  // A token can leave between the check above and this read: read again until one is caught.
+  const readToken = () =>
+    page.evaluate(`(() => {
     const el = document.querySelector('[data-testid^="message-fetch-"]');
     if (!el) return null;
     const [from, to] = (el.getAttribute('data-testid') || '').slice('message-fetch-'.length).split('-');
@@ -122,7 +124,8 @@ test('replication is visible: follower fetches travel between broker cards, repl
       a: rect(document.querySelector('[data-testid="broker-' + from + '"]')),
       b: rect(document.querySelector('[data-testid="broker-' + to + '"]')),
     };
-  })()`)) as {
+  })()`);
+  type Seen = {
     from: number;
     to: number;
     sent: number;
@@ -131,8 +134,19 @@ test('replication is visible: follower fetches travel between broker cards, repl
     token: Box | null;
     a: Box | null;
     b: Box | null;
-  } | null;
-  expect(seen).not.toBeNull();
+  };
+  let caught: Seen | null = null;
+  await expect
+    .poll(
+      async () => {
+        caught = (await readToken()) as Seen | null;
+        return caught !== null;
+      },
+      { timeout: 15_000, intervals: [20, 50, 100] },
+    )
+    .toBe(true);
+  // (The assignment happens inside the callback, which control-flow narrowing does not see.)
+  const seen = caught as Seen | null;
   if (!seen?.token || !seen.a || !seen.b) throw new Error('no token or broker card laid out');
   expect(seen.from).not.toBe(seen.to);
   // The engine's times, not stretched: a hop of a millisecond or so.
