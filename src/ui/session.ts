@@ -37,11 +37,12 @@ const OVERDUE_MS = 2 * BUSY_REDRAW_MS;
 /** The control plane's turn in the round robin. */
 const PLANE = '\u0000plane';
 /**
- * While a bulk job runs and the control plane's board is scrolled out of view, its view is drawn
- * at most this often (the cluster strip at the top reads it too, and is drawn at once whenever
- * what it shows changes); scrolled into view, it is drawn on its next turn.
+ * While a bulk job runs, a picture scrolled out of view (a partition below the fold, the control
+ * plane's board) is redrawn at most this often; scrolled into view, it is drawn on its next turn.
+ * (The cluster strip at the top reads the plane's view too: that is drawn at once whenever what
+ * the strip shows changes.)
  */
-const HIDDEN_PLANE_REDRAW_MS = 2000;
+const HIDDEN_REDRAW_MS = 2000;
 
 export class Session {
   readonly client: EngineClient;
@@ -66,8 +67,8 @@ export class Session {
   } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
   /** When each picture (partition key, or PLANE) was last drawn, by performance.now(). */
   private drawnAt = new Map<string, number>();
-  /** Whether the control plane's board is on screen (App observes it); see HIDDEN_PLANE_REDRAW_MS. */
-  private planeOnScreen = true;
+  /** Pictures scrolled out of view (partition keys, PLANE), as the views report; see HIDDEN_REDRAW_MS. */
+  private offScreen = new Set<string>();
   /** What the cluster strip shows of the last plane view drawn (stripDigest). */
   private shownStrip = '';
 
@@ -165,7 +166,13 @@ export class Session {
 
   /** Told by the page whether the control plane's board is on screen. */
   setPlaneOnScreen(onScreen: boolean): void {
-    this.planeOnScreen = onScreen;
+    this.setOnScreen(PLANE, onScreen);
+  }
+
+  /** Told by a partition's view (by `<topic>-<partition>`) whether it is on screen. */
+  setOnScreen(key: string, onScreen: boolean): void {
+    if (onScreen) this.offScreen.delete(key);
+    else this.offScreen.add(key);
   }
 
   togglePlay(): void {
@@ -220,16 +227,17 @@ export class Session {
     if (h.plane) {
       const wanted =
         !busy ||
-        this.planeOnScreen ||
+        !this.offScreen.has(PLANE) ||
         stripDigest(h.plane) !== this.shownStrip ||
-        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_PLANE_REDRAW_MS;
+        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_REDRAW_MS;
       if (wanted) waiting.add(PLANE);
     }
     let due: string[];
     if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
     else {
       const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
-      const ready = [...waiting].filter((k) => age(k) >= BUSY_REDRAW_MS).sort((a, b) => age(b) - age(a));
+      const wait = (k: string) => (k !== PLANE && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_REDRAW_MS);
+      const ready = [...waiting].filter((k) => age(k) >= wait(k)).sort((a, b) => age(b) - age(a));
       due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);
     }
 

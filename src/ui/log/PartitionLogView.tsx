@@ -23,6 +23,11 @@ interface Props {
   selectedSegment?: number | null;
   /** Downloads the partition's files as a zip. */
   onExport?: (partition: PartitionView) => void;
+  /**
+   * Told whether the view is on screen (by `<topic>-<partition>`): while a bulk job runs, one
+   * scrolled out of view is redrawn only now and then (session.ts). Stable across renders.
+   */
+  onScreen?: (key: string, onScreen: boolean) => void;
 }
 
 /**
@@ -36,9 +41,28 @@ export const PartitionLogView = memo(function PartitionLogView({
   onSelectSegment,
   selectedSegment,
   onExport,
+  onScreen,
 }: Props) {
   const key = partitionKey(p.topic, p.partition);
   const cellsRef = useRef<HTMLDivElement>(null);
+  const articleRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const el = articleRef.current;
+    if (!el || !onScreen || typeof IntersectionObserver === 'undefined') return;
+    // A margin, so a view being scrolled in is redrawn before it shows.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) onScreen(key, e.isIntersecting);
+      },
+      { rootMargin: '100px 0px' },
+    );
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      onScreen(key, true);
+    };
+  }, [key, onScreen]);
   const [count, setCount] = useState(16);
   const [follow, setFollow] = useState(true);
   const [from, setFrom] = useState(0);
@@ -93,6 +117,7 @@ export const PartitionLogView = memo(function PartitionLogView({
   const records = window?.records ?? [];
   return (
     <article
+      ref={articleRef}
       className="partition"
       data-testid={`partition-${p.topic}-${p.partition}`}
       data-leo={p.logEndOffset}

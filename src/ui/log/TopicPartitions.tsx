@@ -37,6 +37,7 @@ function selectRecord(p: PartitionView, r: RecordCell): void {
 
 export function TopicPartitions({ session }: { session: Session }) {
   const onExport = useCallback((p: PartitionView) => void download(session, p.topic, p.partition), [session]);
+  const onScreen = useCallback((key: string, on: boolean) => session.setOnScreen(key, on), [session]);
   const partitions = useUi((s) => s.view?.partitions);
   const selected = useUi((s) => s.selectedTopic);
   const selectedSegment = useUi((s) => s.inspect);
@@ -100,6 +101,7 @@ export function TopicPartitions({ session }: { session: Session }) {
             }
             onSelectSegment={selectSegment}
             onSelectRecord={selectRecord}
+            onScreen={onScreen}
           />
         ))}
       </div>
