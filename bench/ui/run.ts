@@ -15,12 +15,15 @@
  *    own counters (CDP Performance.getMetrics) TaskDuration, ScriptDuration, RecalcStyleDuration
  *    and LayoutDuration, as milliseconds per second of the sample, and the busy time per frame
  *    drawn (more frames drawn is more work, so per second alone can hide a gain).
+ *  - the scale preset (issue 6, bench/ui/scale.ts): 50 brokers, 1,000 partitions, 20 groups and
+ *    500 consumers while producing; fps of the brokers and groups views, target >= 50.
  *
  * Options: --json prints one JSON object per line ({name, value, unit, target, met}), like
  * `npm run bench -- --json`. --port N picks the preview port (default 4181; 4190 is on the Fetch
  * spec's bad-port list, so Node's fetch refuses it). --dist DIR serves another build than dist/
  * (e.g. `npx vite build --outDir /tmp/mine`). --rounds N repeats the produce sample N times (fresh
- * page each) and reports medians. --no-load skips the first-render measurement. The build is used
+ * page each) and reports medians (the scale preset too). --no-load skips the first-render
+ * measurement; --no-scale skips the scale preset. The build is used
  * as is; run `npm run build` first (the script builds when dist/ is missing).
  */
 import { execSync, spawn } from 'node:child_process';
@@ -30,6 +33,7 @@ import { gzipSync } from 'node:zlib';
 import { type Browser, type CDPSession, chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/browser';
 import type { BenchResult } from '../harness';
+import { runScaleBench } from './scale';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -41,6 +45,7 @@ const dist = distIdx >= 0 ? (args[distIdx + 1] as string) : join(root, 'dist');
 const roundsIdx = args.indexOf('--rounds');
 const rounds = roundsIdx >= 0 ? Math.max(1, Number(args[roundsIdx + 1])) : 1;
 const measureLoad = !args.includes('--no-load');
+const measureScale = !args.includes('--no-scale');
 const RATE = 5000;
 
 const results: BenchResult[] = [];
@@ -49,7 +54,7 @@ function report(r: BenchResult): void {
   if (json) console.log(JSON.stringify(r));
   else {
     const target = r.target ? `  target ${r.target}${r.met === undefined ? '' : r.met ? ' (met)' : ' (NOT met)'}` : '';
-    console.log(`${r.name.padEnd(52)} ${r.value.toFixed(r.value >= 100 ? 0 : 1).padStart(10)} ${r.unit}${target}`);
+    console.log(`${r.name.padEnd(80)} ${r.value.toFixed(r.value >= 100 ? 0 : 1).padStart(10)} ${r.unit}${target}`);
   }
 }
 
@@ -205,6 +210,8 @@ async function main(): Promise<void> {
       unit: 'ms',
     });
     if (!json && rounds > 1) console.log(`  fps by round: ${samples.map((s) => s.fps.toFixed(1)).join(' ')}`);
+
+    if (measureScale) await runScaleBench(browser, url, report, { rounds });
   } finally {
     await browser.close();
     try {
