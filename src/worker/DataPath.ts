@@ -14,8 +14,8 @@ import type { Engine } from '../engine/engine';
 import { replicaDir } from '../engine/engine';
 import { KafkaError } from '../engine/errors';
 import type { PartitionLog } from '../engine/log/PartitionLog';
-import type { PartitionView } from './protocol';
-import { partitionView } from './views';
+import type { CleanupView, PartitionView } from './protocol';
+import { cleanupView, partitionView } from './views';
 
 /** The broker a new topic made of an adopted log lives on, and its log dir. */
 const ADOPT_BROKER_LOG_DIR = '/var/kafka-logs';
@@ -29,11 +29,30 @@ export interface LeaderReplica {
 }
 
 export class DataPath {
+  /** The latest retention / compaction pass per replica, keyed `<broker>:<topic>-<partition>`. */
+  private readonly cleanups = new Map<string, CleanupView>();
+  private cleanupCount = 0;
+
   constructor(
     readonly engine: Engine,
     /** The very map the engine was given as recoveredLogs (adopted logs are added to it). */
     private readonly recovered: Map<string, PartitionLog>,
-  ) {}
+  ) {
+    // The brokers' retention checks and log cleaner say what they removed only in their events.
+    engine.subscribe(
+      (e) => {
+        if (e.type !== 'logRetention' && e.type !== 'logCompacted') return;
+        const view = cleanupView(e, ++this.cleanupCount);
+        if (view) this.cleanups.set(`${e.broker}:${e.topic}-${e.partition}`, view);
+      },
+      ['logRetention', 'logCompacted'],
+    );
+  }
+
+  /** The latest cleanup of the replica on `broker` (null when its log was never cleaned). */
+  lastCleanup(broker: number, topic: string, partition: number): CleanupView | null {
+    return this.cleanups.get(`${broker}:${topic}-${partition}`) ?? null;
+  }
 
   get cluster(): Cluster {
     return this.engine.cluster;
@@ -99,7 +118,12 @@ export class DataPath {
       for (let p = 0; p < n; p++) {
         const r = this.replica(topic, p);
         if (!r) continue;
-        out.push({ ...partitionView(topic, p, r.log, r.highWatermark), leader: r.broker, isr: r.isr });
+        out.push({
+          ...partitionView(topic, p, r.log, r.highWatermark),
+          leader: r.broker,
+          isr: r.isr,
+          lastCleanup: this.lastCleanup(r.broker, topic, p),
+        });
       }
     }
     return out;
@@ -121,6 +145,7 @@ export class DataPath {
           r.highWatermark,
           l.logSegments.length,
           l.unflushedBytes(),
+          this.lastCleanup(r.broker, topic, p)?.id ?? 0,
         );
       }
       parts.push('|');

@@ -367,7 +367,42 @@ export interface PartitionView {
    */
   segments: SegmentView[];
   segmentCount: number;
+  /** The latest retention or compaction pass that changed the shown replica's log (null: none yet). */
+  lastCleanup?: CleanupView | null;
 }
+
+/**
+ * What the broker's retention check or log cleaner last did to a replica's log, from its
+ * logRetention / logCompacted event. `id` grows with every pass, so the page animates each once.
+ */
+export type CleanupView =
+  | {
+      kind: 'retention';
+      id: number;
+      broker: number;
+      atMs: number;
+      /** The deleted segments, oldest first: the .log file's name, offsets [baseOffset, nextOffset), size, limit broken. */
+      deleted: {
+        name: string;
+        baseOffset: number;
+        nextOffset: number;
+        bytes: number;
+        reason: 'retention.ms' | 'retention.bytes';
+      }[];
+      logStartOffset: number;
+    }
+  | {
+      kind: 'compaction';
+      id: number;
+      broker: number;
+      atMs: number;
+      recordsSuperseded: number;
+      tombstonesRemoved: number;
+      bytesBefore: number;
+      bytesAfter: number;
+      /** Base offsets of the segments the cleaner rewrote. */
+      segments: number[];
+    };
 
 export interface SegmentView {
   baseOffset: number;

@@ -27,8 +27,10 @@ import { isKafkaError } from '../engine/errors';
 import type { LogSegment } from '../engine/log/LogSegment';
 import type { LookupStep } from '../engine/log/LookupTrace';
 import type { PartitionLog } from '../engine/log/PartitionLog';
+import type { ClusterEvent } from '../engine/cluster/events';
 import type {
   BatchDump,
+  CleanupView,
   LookupView,
   PartitionView,
   RecordCell,
@@ -98,6 +100,41 @@ export function partitionView(
       };
     }),
   };
+}
+
+/** A retention or compaction event as the page shows it (null for any other event). */
+export function cleanupView(e: ClusterEvent, id: number): CleanupView | null {
+  if (e.type === 'logRetention') {
+    const list = e.deleted ?? [];
+    return {
+      kind: 'retention',
+      id,
+      broker: e.broker,
+      atMs: e.atMs,
+      deleted: list.map((d, i) => ({
+        name: d.logFileName,
+        baseOffset: d.baseOffset,
+        nextOffset: list[i + 1]?.baseOffset ?? e.logStartOffset,
+        bytes: d.sizeInBytes,
+        reason: d.reason,
+      })),
+      logStartOffset: e.logStartOffset,
+    };
+  }
+  if (e.type === 'logCompacted') {
+    return {
+      kind: 'compaction',
+      id,
+      broker: e.broker,
+      atMs: e.atMs,
+      recordsSuperseded: e.recordsSuperseded,
+      tombstonesRemoved: e.tombstonesRemoved,
+      bytesBefore: e.bytesBefore,
+      bytesAfter: e.bytesAfter,
+      segments: [...(e.cleanedSegments ?? [])],
+    };
+  }
+  return null;
 }
 
 /**

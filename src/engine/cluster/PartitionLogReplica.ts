@@ -111,14 +111,12 @@ export class PartitionLogReplica implements ReplicaLog {
     this.log.maybeFlush(now);
   }
 
-  deleteOldSegments(now: number): { deletedSegments: number; logStartOffset: number } {
+  deleteOldSegments(now: number): NonNullable<ReturnType<NonNullable<ReplicaLog['deleteOldSegments']>>> {
     const r = this.log.deleteOldSegments(now);
-    return { deletedSegments: r.deleted.length, logStartOffset: r.logStartOffset };
+    return { deletedSegments: r.deleted.length, logStartOffset: r.logStartOffset, deleted: r.deleted };
   }
 
-  compact(
-    now: number,
-  ): { recordsSuperseded: number; tombstonesRemoved: number; bytesBefore: number; bytesAfter: number } | null {
+  compact(now: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
     if (!this.log.config['cleanup.policy'].includes('compact')) return null;
     const r = this.log.compact(now);
     return {
@@ -126,6 +124,7 @@ export class PartitionLogReplica implements ReplicaLog {
       tombstonesRemoved: r.tombstonesRemoved,
       bytesBefore: r.bytesBefore,
       bytesAfter: r.bytesAfter,
+      cleanedSegments: r.groups.map((g) => g.cleanedBaseOffset),
     };
   }
 

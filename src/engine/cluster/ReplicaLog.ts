@@ -81,11 +81,24 @@ export interface ReplicaLog {
   /** The log flusher's periodic check (flush.ms / flush.messages). */
   maybeFlush?(now: number): void;
   /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
-  deleteOldSegments?(now: number): { deletedSegments: number; logStartOffset: number };
+  deleteOldSegments?(now: number): {
+    deletedSegments: number;
+    logStartOffset: number;
+    deleted?: {
+      baseOffset: number;
+      logFileName: string;
+      sizeInBytes: number;
+      reason: 'retention.bytes' | 'retention.ms';
+    }[];
+  };
   /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
-  compact?(
-    now: number,
-  ): { recordsSuperseded: number; tombstonesRemoved: number; bytesBefore: number; bytesAfter: number } | null;
+  compact?(now: number): {
+    recordsSuperseded: number;
+    tombstonesRemoved: number;
+    bytesBefore: number;
+    bytesAfter: number;
+    cleanedSegments?: number[];
+  } | null;
   updateConfig?(config: import('./TopicConfig').TopicConfig): void;
   /** Kafka's fetchOffsetByTimestamp: the first record with timestamp >= ts (null when none). */
   offsetForTimestamp?(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null;

@@ -260,6 +260,7 @@ export class ReplicaManager {
           partition: h.partition,
           deletedSegments: r.deletedSegments,
           logStartOffset: r.logStartOffset,
+          ...(r.deleted ? { deleted: r.deleted.map((d) => ({ ...d })) } : {}),
           atMs: now,
         });
     }
@@ -280,6 +281,7 @@ export class ReplicaManager {
           tombstonesRemoved: r.tombstonesRemoved,
           bytesBefore: r.bytesBefore,
           bytesAfter: r.bytesAfter,
+          ...(r.cleanedSegments ? { cleanedSegments: [...r.cleanedSegments] } : {}),
           atMs: now,
         });
     }

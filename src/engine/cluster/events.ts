@@ -57,6 +57,13 @@ export type ClusterEvent =
       partition: number;
       deletedSegments: number;
       logStartOffset: number;
+      /** The deleted segments (oldest first) and the limit each one broke, when the log reports them. */
+      deleted?: {
+        baseOffset: number;
+        logFileName: string;
+        sizeInBytes: number;
+        reason: 'retention.bytes' | 'retention.ms';
+      }[];
       atMs: number;
     }
   | {
@@ -68,6 +75,8 @@ export type ClusterEvent =
       tombstonesRemoved: number;
       bytesBefore: number;
       bytesAfter: number;
+      /** Base offsets of the cleaned segments (each replaces the group of segments it was merged from). */
+      cleanedSegments?: number[];
       atMs: number;
     }
   | { type: 'replicaDeleted'; broker: number; topic: string; partition: number; logDir: string; atMs: number }

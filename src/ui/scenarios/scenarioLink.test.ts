@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from './scenarioLink';
+import { decodeScenarioHash, encodeScenarioHash, type ScenarioLink, ScenarioLinkError } from './scenarioLink';
 
 describe('scenario links', () => {
-  const link = {
+  const link: ScenarioLink = {
     spec: {
       seed: 7,
       preset: 'demo' as const,
@@ -19,6 +19,14 @@ describe('scenario links', () => {
             replicationFactor: 2,
             startIndex: null,
             configs: { 'unclean.leader.election.enable': 'true' },
+          },
+        },
+        {
+          at: 3500,
+          action: {
+            op: 'alterTopicConfig' as const,
+            topic: 'orders',
+            configs: { 'retention.bytes': '20000', 'cleanup.policy': 'compact' },
           },
         },
       ],

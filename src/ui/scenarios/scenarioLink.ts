@@ -10,7 +10,9 @@ import {
   type PlaneAction,
   type PresetName,
   type ScenarioSpec,
+  TOPIC_CLEANUP_KEYS,
   type TimedAction,
+  type TopicCleanupKey,
 } from '../../worker/plane/types';
 
 export interface ScenarioLink {
@@ -129,6 +131,16 @@ function parseAction(a: unknown, n: number): PlaneAction {
     case 'setUnclean':
       if (typeof a.enabled !== 'boolean') throw new ScenarioLinkError(`action ${n}'s enabled must be true or false`);
       return { op: 'setUnclean', topic: str(a.topic, `action ${n}'s topic`), enabled: a.enabled };
+    case 'alterTopicConfig': {
+      if (!isObject(a.configs)) throw new ScenarioLinkError(`action ${n}'s configs must be an object`);
+      const configs: Record<string, string> = {};
+      for (const [k, v] of Object.entries(a.configs)) {
+        if (!TOPIC_CLEANUP_KEYS.includes(k as TopicCleanupKey))
+          throw new ScenarioLinkError(`action ${n}'s config ${k} cannot be changed`);
+        configs[k] = str(v, `action ${n}'s config ${k}`);
+      }
+      return { op: 'alterTopicConfig', topic: str(a.topic, `action ${n}'s topic`), configs };
+    }
     case 'preferredElection':
       return { op: 'preferredElection' };
     case 'reassign':

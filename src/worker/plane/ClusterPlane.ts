@@ -49,8 +49,10 @@ import {
   type PresetName,
   type ScenarioSpec,
   type TimedAction,
+  type TopicCleanupKey,
   type ZnodeView,
   PLANE_EPOCH_MS,
+  TOPIC_CLEANUP_KEYS,
 } from './types';
 
 export { PLANE_EPOCH_MS };
@@ -82,6 +84,10 @@ export const PLANE_BROKER_CONFIG = {
   'zookeeper.session.timeout.ms': 6000,
   'replica.lag.time.max.ms': 5000,
   'min.insync.replicas': 1,
+  // Kafka's defaults are 5 minutes and 15 s: a retention.ms or retention.bytes change, or
+  // cleanup.policy=compact, shows within about two seconds instead.
+  'log.retention.check.interval.ms': 2000,
+  'log.cleaner.backoff.ms': 2000,
 } as const;
 export const PLANE_CONSUMER_CONFIG = {
   'session.timeout.ms': 10_000,
@@ -117,6 +123,44 @@ export interface ConsumerEntry {
   name: string;
   /** The group it sits in on the board; null when stopped (in no group). */
   group: string | null;
+}
+
+/**
+ * The cleanup keys of an alterTopicConfig action, checked before the engine sees them: only
+ * TOPIC_CLEANUP_KEYS, retention.ms / retention.bytes a whole number >= -1 (-1: no limit), and
+ * cleanup.policy delete, compact or both. Anything else is Kafka's INVALID_CONFIG (the engine's
+ * own validation of the values runs too, before anything changes).
+ */
+export function cleanupConfigs(configs: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(configs);
+  if (entries.length === 0) throw new KafkaError('INVALID_CONFIG', 'No config to change.');
+  const out: Record<string, string> = {};
+  for (const [k, raw] of entries) {
+    if (!TOPIC_CLEANUP_KEYS.includes(k as TopicCleanupKey))
+      throw new KafkaError('INVALID_CONFIG', `${k} cannot be changed here (only ${TOPIC_CLEANUP_KEYS.join(', ')}).`);
+    const v = String(raw).trim();
+    if (k === 'cleanup.policy') {
+      const items = v.split(',').map((x) => x.trim());
+      if (
+        items.length === 0 ||
+        items.some((x) => x !== 'delete' && x !== 'compact') ||
+        new Set(items).size !== items.length
+      )
+        throw new KafkaError(
+          'INVALID_CONFIG',
+          `Invalid value ${v} for configuration cleanup.policy: String must be one of: compact, delete`,
+        );
+      out[k] = items.join(',');
+    } else {
+      if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v)) || Number(v) < -1)
+        throw new KafkaError(
+          'INVALID_CONFIG',
+          `Invalid value ${v} for configuration ${k}: must be a whole number >= -1`,
+        );
+      out[k] = String(Number(v));
+    }
+  }
+  return out;
 }
 
 export class ClusterPlane {
@@ -411,6 +455,9 @@ export class ClusterPlane {
       }
       case 'setUnclean':
         c.alterTopicConfig(a.topic, { 'unclean.leader.election.enable': a.enabled ? 'true' : 'false' });
+        return;
+      case 'alterTopicConfig':
+        c.alterTopicConfig(a.topic, cleanupConfigs(a.configs));
         return;
       case 'preferredElection':
         c.electPreferredLeaders();

@@ -150,6 +150,9 @@ function topicView(c: Cluster, topic: string, live: Set<number>, now: number): P
     internal: topic.startsWith('__'),
     minInsyncReplicas: config['min.insync.replicas'],
     uncleanLeaderElection: config['unclean.leader.election.enable'],
+    retentionMs: config['retention.ms'],
+    retentionBytes: config['retention.bytes'],
+    cleanupPolicy: config['cleanup.policy'].join(','),
     partitions,
   };
 }

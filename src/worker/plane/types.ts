@@ -27,6 +27,10 @@ export const COMMIT_MODES: readonly CommitMode[] = ['auto', 'after-processing', 
 /** Clusters a scenario can start from. */
 export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large';
 
+/** The topic settings the page can change: how old segments leave the log (retention or compaction). */
+export type TopicCleanupKey = 'retention.ms' | 'retention.bytes' | 'cleanup.policy';
+export const TOPIC_CLEANUP_KEYS: readonly TopicCleanupKey[] = ['retention.ms', 'retention.bytes', 'cleanup.policy'];
+
 /** What a person (or a scenario step) does to the cluster. Every action is recorded and replayable. */
 export type PlaneAction =
   | { op: 'killBroker'; broker: number }
@@ -49,6 +53,8 @@ export type PlaneAction =
       configs?: Record<string, string>;
     }
   | { op: 'setUnclean'; topic: string; enabled: boolean }
+  /** kafka-configs --alter on a topic, limited to the log cleanup keys (TOPIC_CLEANUP_KEYS). */
+  | { op: 'alterTopicConfig'; topic: string; configs: Partial<Record<TopicCleanupKey, string>> }
   | { op: 'preferredElection' }
   | { op: 'reassign'; topic: string; partition: number; replicas: number[] }
   | { op: 'produce'; topic: string; count: number }
@@ -123,6 +129,10 @@ export interface PlaneTopicView {
   internal: boolean;
   minInsyncReplicas: number;
   uncleanLeaderElection: boolean;
+  /** The topic's retention.ms, retention.bytes and cleanup.policy (comma-joined), as in effect. */
+  retentionMs: number;
+  retentionBytes: number;
+  cleanupPolicy: string;
   partitions: PlanePartitionView[];
 }
 

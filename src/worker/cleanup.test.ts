@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../engine/Clock';
+import { isKafkaError } from '../engine/errors';
+import { MemoryStore } from '../storage/MemoryStore';
+import { DataPath } from './DataPath';
+import { ClusterPlane, PLANE_BROKER_CONFIG } from './plane/ClusterPlane';
+import { buildPlaneView } from './plane/planeViews';
+import { PLANE_EPOCH_MS } from './plane/types';
+
+function demo() {
+  const recovered = new Map();
+  const clock = new ManualClock(PLANE_EPOCH_MS);
+  const plane = new ClusterPlane(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
+  const data = new DataPath(plane.engine, recovered);
+  return { plane, data };
+}
+
+const orders = (plane: ClusterPlane) => buildPlaneView(plane).topics.find((t) => t.name === 'orders');
+
+describe('retention and compaction reach the partition view', () => {
+  it('refuses bad cleanup settings with INVALID_CONFIG and changes nothing', () => {
+    const { plane } = demo();
+    const before = orders(plane);
+    const actions = plane.actions.length;
+    const bad: Record<string, string>[] = [
+      { 'retention.ms': 'soon' },
+      { 'retention.bytes': '-2' },
+      { 'retention.bytes': '1.5' },
+      { 'cleanup.policy': 'shred' },
+      { 'cleanup.policy': 'compact,compact' },
+      // Only the cleanup keys: the rest of the topic's config is not the page's to change.
+      { 'segment.bytes': '100' },
+      { 'retention.ms': '1000', 'min.insync.replicas': '3' },
+      {},
+    ];
+    for (const configs of bad) {
+      let code: string | null = null;
+      try {
+        plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs });
+      } catch (e) {
+        code = isKafkaError(e) ? e.code : 'not a KafkaError';
+      }
+      expect(code, JSON.stringify(configs)).toBe('INVALID_CONFIG');
+    }
+    expect(() => plane.apply({ op: 'alterTopicConfig', topic: 'nope', configs: { 'retention.ms': '1' } })).toThrow(
+      /does not exist/,
+    );
+    expect(plane.actions.length).toBe(actions);
+    const after = orders(plane);
+    expect(after?.retentionMs).toBe(before?.retentionMs);
+    expect(after?.retentionBytes).toBe(-1);
+    expect(after?.cleanupPolicy).toBe('delete');
+  });
+
+  it('retention.bytes deletes the oldest segments; the view names the files, the reason and the new log start', () => {
+    const { plane, data } = demo();
+    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    plane.tick(3000);
+    const before = data.views().find((v) => v.partition === 0);
+    expect(before?.lastCleanup).toBeNull();
+    expect(before?.segmentCount).toBeGreaterThanOrEqual(2);
+    const old = before?.segments ?? [];
+    const signature = data.signature();
+
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '1000' } });
+    expect(orders(plane)?.retentionBytes).toBe(1000);
+    // The retention check runs every log.retention.check.interval.ms.
+    plane.tick(PLANE_BROKER_CONFIG['log.retention.check.interval.ms'] + 100);
+    const v = data.views().find((x) => x.partition === 0);
+    const c = v?.lastCleanup;
+    if (c?.kind !== 'retention') throw new Error(`expected a retention cleanup, got ${JSON.stringify(c)}`);
+    expect(c.broker).toBe(v?.leader);
+    // Every closed segment below the high watermark goes (1000 bytes is less than any of them);
+    // the active one stays, and the log now starts at its base offset.
+    const closed = old.filter((s) => !s.active);
+    expect(c.deleted.map((d) => d.name)).toEqual(closed.map((s) => s.files[0]?.name));
+    expect(c.deleted[0]?.name).toBe('00000000000000000000.log');
+    expect(c.deleted.map((d) => [d.baseOffset, d.nextOffset])).toEqual(closed.map((s) => [s.baseOffset, s.nextOffset]));
+    expect(c.deleted.map((d) => d.bytes)).toEqual(closed.map((s) => s.files[0]?.bytes));
+    expect(new Set(c.deleted.map((d) => d.reason))).toEqual(new Set(['retention.bytes']));
+    expect(c.logStartOffset).toBe(v?.logStartOffset);
+    expect(v?.logStartOffset).toBe(old.find((s) => s.active)?.baseOffset);
+    expect(v?.segments.map((s) => s.baseOffset)).toEqual([v?.logStartOffset]);
+    // The page is sent a new view because the cleanup changed.
+    expect(data.signature()).not.toBe(signature);
+  });
+
+  it('retention.ms deletes segments whose newest record is older than the limit', () => {
+    const { plane, data } = demo();
+    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    plane.tick(3000);
+    plane.tick(20_000);
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.ms': '10000' } });
+    plane.tick(2100);
+    const c = data.views().find((x) => x.partition === 1)?.lastCleanup;
+    if (c?.kind !== 'retention') throw new Error(`expected a retention cleanup, got ${JSON.stringify(c)}`);
+    expect(c.deleted.length).toBeGreaterThan(0);
+    expect(new Set(c.deleted.map((d) => d.reason))).toEqual(new Set(['retention.ms']));
+  });
+
+  it('cleanup.policy=compact: the log cleaner removes superseded records and the view says how many', () => {
+    const { plane, data } = demo();
+    // 24 keys (user-0 .. user-23) over 6 partitions: each key is written hundreds of times.
+    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    plane.tick(3000);
+    const before = data.views().find((x) => x.partition === 2);
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
+    expect(orders(plane)?.cleanupPolicy).toBe('compact');
+    plane.tick(PLANE_BROKER_CONFIG['log.cleaner.backoff.ms'] + 100);
+    const v = data.views().find((x) => x.partition === 2);
+    const c = v?.lastCleanup;
+    if (c?.kind !== 'compaction') throw new Error(`expected a compaction, got ${JSON.stringify(c)}`);
+    expect(c.broker).toBe(v?.leader);
+    expect(c.recordsSuperseded).toBeGreaterThan(0);
+    expect(c.bytesAfter).toBeLessThan(c.bytesBefore);
+    expect(c.segments.length).toBeGreaterThan(0);
+    // The cleaned segments are in the log under those base offsets; the log end did not move back.
+    for (const base of c.segments) expect(v?.segments.some((s) => s.baseOffset === base)).toBe(true);
+    expect(v?.logEndOffset).toBeGreaterThanOrEqual(before?.logEndOffset as number);
+  });
+
+  it('the action replays from a scenario', () => {
+    const { plane } = demo();
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': ' 5000 ' } });
+    expect(plane.actions.at(-1)?.action).toEqual({
+      op: 'alterTopicConfig',
+      topic: 'orders',
+      configs: { 'retention.bytes': ' 5000 ' },
+    });
+    const again = ClusterPlane.fromScenario({ seed: 1, preset: 'demo', actions: [...plane.actions], untilMs: 10 });
+    expect(orders(again)?.retentionBytes).toBe(5000);
+  });
+});
