@@ -278,19 +278,7 @@ export class Network {
       : from !== to && this.isolated.has(from)
         ? 'senderIsolated'
         : null;
-    if (this.wants('messageSent'))
-      this.emit({
-        type: 'messageSent',
-        id: message.id,
-        kind: message.kind,
-        correlationId: message.correlationId,
-        api: message.api,
-        from,
-        to,
-        sentAtMs: message.sentAtMs,
-        arriveAtMs: message.arriveAtMs,
-        body: message.body,
-      });
+    if (this.wants('messageSent')) this.emit({ type: 'messageSent', ...inFlightView(message), body: message.body });
     if (senderProblem) {
       this.drop(message, senderProblem);
       return;
@@ -301,16 +289,7 @@ export class Network {
 
   /** Messages sent and not yet arrived, oldest first (for a UI that joins mid-flight). */
   inFlight(): MessageInFlight[] {
-    return [...this.flying.values()].map((m) => ({
-      id: m.id,
-      kind: m.kind,
-      correlationId: m.correlationId,
-      api: m.api,
-      from: m.from,
-      to: m.to,
-      sentAtMs: m.sentAtMs,
-      arriveAtMs: m.arriveAtMs,
-    }));
+    return [...this.flying.values()].map(inFlightView);
   }
 
   private deliver(message: NetworkMessage): void {
@@ -377,4 +356,18 @@ export class Network {
       reason,
     });
   }
+}
+
+/** What a message in flight shows of itself: who sends what to whom, and when (not its body). */
+function inFlightView(m: NetworkMessage): MessageInFlight {
+  return {
+    id: m.id,
+    kind: m.kind,
+    correlationId: m.correlationId,
+    api: m.api,
+    from: m.from,
+    to: m.to,
+    sentAtMs: m.sentAtMs,
+    arriveAtMs: m.arriveAtMs,
+  };
 }
