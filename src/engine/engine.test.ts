@@ -3,35 +3,7 @@ import { ManualClock } from './Clock';
 import { encodeRecordBatch } from './codec';
 import { makeBatch, TestClient } from './cluster/testing';
 import { Engine, type EngineEvent, replicaDir } from './engine';
-import type { Store } from './Store';
-
-/** A minimal in-memory Store (the real MemoryStore lives in src/storage, outside the engine). */
-class MapStore implements Store {
-  files = new Map<string, Uint8Array>();
-  async list(prefix: string) {
-    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
-  }
-  async read(path: string) {
-    return this.files.get(path) ?? null;
-  }
-  async write(path: string, bytes: Uint8Array) {
-    this.files.set(path, bytes.slice());
-  }
-  async append(path: string, bytes: Uint8Array) {
-    const old = this.files.get(path) ?? new Uint8Array(0);
-    const next = new Uint8Array(old.length + bytes.length);
-    next.set(old);
-    next.set(bytes, old.length);
-    this.files.set(path, next);
-  }
-  async truncate(path: string, size: number) {
-    const old = this.files.get(path);
-    if (old && old.length > size) this.files.set(path, old.slice(0, size));
-  }
-  async delete(path: string) {
-    this.files.delete(path);
-  }
-}
+import { MapStore } from './log/testSupport';
 
 function engine(brokers = 3, seed = 7) {
   const events: EngineEvent[] = [];

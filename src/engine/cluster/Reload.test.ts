@@ -7,33 +7,7 @@ import { formatReplicationOffsetCheckpoint, parseReplicationOffsetCheckpoint } f
 import { Cluster } from './Cluster';
 import { PartitionLogReplica } from './PartitionLogReplica';
 import { makeBatch, TestClient } from './testing';
-
-class MapStore implements Store {
-  files = new Map<string, Uint8Array>();
-  async list(prefix: string) {
-    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
-  }
-  async read(path: string) {
-    return this.files.get(path) ?? null;
-  }
-  async write(path: string, bytes: Uint8Array) {
-    this.files.set(path, bytes.slice());
-  }
-  async append(path: string, bytes: Uint8Array) {
-    const old = this.files.get(path) ?? new Uint8Array(0);
-    const next = new Uint8Array(old.length + bytes.length);
-    next.set(old);
-    next.set(bytes, old.length);
-    this.files.set(path, next);
-  }
-  async truncate(path: string, size: number) {
-    const old = this.files.get(path);
-    if (old && old.length > size) this.files.set(path, old.slice(0, size));
-  }
-  async delete(path: string) {
-    this.files.delete(path);
-  }
-}
+import { MapStore } from '../log/testSupport';
 
 const dirOf = (b: number, d: string, t: string, p: number) => `broker-${b}${d}/${t}-${p}`;
 

@@ -1,43 +1,19 @@
-import { ManualClock } from '../Clock';
-import { makeBatch, TestClient } from '../cluster/testing';
-import { Engine, type EngineEvent, type EngineOptions } from '../engine';
-import type { Store } from '../Store';
-import { OFFSETS_TOPIC } from './GroupCoordinator';
-import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type { GroupEvent } from './groupEvents';
-import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
-
 /**
  * Helpers for consumer-group tests that go through the Engine facade: an in-memory Store (the
  * real MemoryStore lives in src/storage, outside the engine), an engine with three brokers and a
  * topic, and a producer that finds the current leader the way a client would.
  */
-export class MapStore implements Store {
-  files = new Map<string, Uint8Array>();
-  async list(prefix: string) {
-    return [...this.files.keys()].filter((k) => k.startsWith(prefix)).sort();
-  }
-  async read(path: string) {
-    return this.files.get(path) ?? null;
-  }
-  async write(path: string, bytes: Uint8Array) {
-    this.files.set(path, bytes.slice());
-  }
-  async append(path: string, bytes: Uint8Array) {
-    const old = this.files.get(path) ?? new Uint8Array(0);
-    const next = new Uint8Array(old.length + bytes.length);
-    next.set(old);
-    next.set(bytes, old.length);
-    this.files.set(path, next);
-  }
-  async truncate(path: string, size: number) {
-    const old = this.files.get(path);
-    if (old && old.length > size) this.files.set(path, old.slice(0, size));
-  }
-  async delete(path: string) {
-    this.files.delete(path);
-  }
-}
+import { ManualClock } from '../Clock';
+import { makeBatch, TestClient } from '../cluster/testing';
+import { Engine, type EngineEvent, type EngineOptions } from '../engine';
+import { OFFSETS_TOPIC } from './GroupCoordinator';
+import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import type { GroupEvent } from './groupEvents';
+import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
+import { MapStore } from '../log/testSupport';
+
+/** The log tests' in-memory Store, for the tests that import it from here. */
+export { MapStore };
 
 export interface FacadeBed {
   e: Engine;
