@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
+import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 
@@ -182,6 +182,7 @@ export const PartitionLogView = memo(function PartitionLogView({
         selectedSegment={selectedSegment ?? null}
         focusSegment={focusSegment}
       />
+      {p.lastCleanup && <CleanupCaption partition={p} cleanup={p.lastCleanup} />}
       <details className="file-list" onToggle={(e) => setFilesOpen(e.currentTarget.open)}>
         <summary data-testid={`files-${p.topic}-${p.partition}`}>
           {p.segmentCount * 3} files in <code>{p.dir}/</code>
@@ -331,6 +332,7 @@ function SegmentOverview({
   }
   drawn.reverse();
   const winW = Math.max(3, x(Math.min(hi, windowStart + windowCount)) - winX);
+  const ghosts = useCleanupGhosts(p, lo, hi, width);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     const step = e.shiftKey ? windowCount * 10 : 1;
@@ -367,6 +369,16 @@ function SegmentOverview({
             </button>
           );
         })}
+        {ghosts.map((g) => (
+          <div
+            key={g.key}
+            className={`segment-ghost ${g.kind}`}
+            style={{ left: g.left, width: g.w }}
+            aria-hidden="true"
+          >
+            <span className="segment-name mono">{g.label}</span>
+          </div>
+        ))}
       </div>
       <div
         className="overview-track"
@@ -386,5 +398,119 @@ function SegmentOverview({
         <div className="overview-window" style={{ transform: `translateX(${winX}px)`, width: winW }} />
       </div>
     </div>
+  );
+}
+
+/** How long the ghosts of deleted or compacted segments stay (their CSS animation is a bit shorter). */
+const GHOST_MS = 1500;
+/** More deleted segments than this are drawn as one ghost: a few animated elements, never hundreds. */
+const MAX_GHOSTS = 6;
+
+interface Ghost {
+  key: string;
+  kind: 'deleted' | 'compacted';
+  left: number;
+  w: number;
+  label: string;
+}
+
+/**
+ * When a new cleanup arrives for the shown replica: segments deleted by retention leave ghosts
+ * where they were drawn before (the previous offset scale), which shrink and fade; segments the
+ * cleaner rewrote flash where they are now. The first cleanup seen on mount is not animated.
+ */
+function useCleanupGhosts(p: PartitionView, lo: number, hi: number, width: number): Ghost[] {
+  const [ghosts, setGhosts] = useState<Ghost[]>([]);
+  const prevDomain = useRef<[number, number]>([lo, hi]);
+  const seen = useRef<number | null | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const c = p.lastCleanup ?? null;
+  useLayoutEffect(() => {
+    const id = c?.id ?? null;
+    const [plo, phi] = prevDomain.current;
+    prevDomain.current = [lo, hi];
+    if (seen.current === undefined || id === seen.current || !c) {
+      seen.current = id;
+      return;
+    }
+    seen.current = id;
+    let next: Ghost[] = [];
+    if (c.kind === 'retention') {
+      const old = scaleLinear().domain([plo, phi]).range([0, width]).clamp(true);
+      const spans = c.deleted.map((d) => ({ from: d.baseOffset, to: d.nextOffset, label: d.name }));
+      const first = spans[0];
+      const last = spans[spans.length - 1];
+      const drawn =
+        spans.length > MAX_GHOSTS && first && last
+          ? [{ from: first.from, to: last.to, label: `${spans.length} files` }]
+          : spans;
+      next = drawn.map((g) => ({
+        key: `${c.id}-${g.from}`,
+        kind: 'deleted',
+        left: old(g.from),
+        w: Math.max(2, old(g.to) - old(g.from)),
+        label: g.label,
+      }));
+    } else {
+      const now = scaleLinear().domain([lo, hi]).range([0, width]).clamp(true);
+      for (const base of c.segments.slice(-MAX_GHOSTS)) {
+        const s = p.segments.find((x) => x.baseOffset === base);
+        if (!s) continue;
+        next.push({
+          key: `${c.id}-${base}`,
+          kind: 'compacted',
+          left: now(base),
+          w: Math.max(2, now(s.active ? hi : s.nextOffset) - now(base)),
+          label: s.files[0]?.name ?? segmentFileName(base, 'log'),
+        });
+      }
+    }
+    setGhosts(next);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setGhosts([]), GHOST_MS);
+  }, [c, lo, hi, width, p.segments]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  return ghosts;
+}
+
+function fileList(names: string[]): string {
+  if (names.length <= 3) return names.join(', ');
+  return `${names.slice(0, 2).join(', ')}, … ${names[names.length - 1]}`;
+}
+
+/** What the last retention check or log cleaner pass did to this log, and why (static text). */
+function CleanupCaption({ partition: p, cleanup: c }: { partition: PartitionView; cleanup: CleanupView }) {
+  let text: string;
+  if (c.kind === 'retention') {
+    const reasons = [...new Set(c.deleted.map((d) => d.reason))];
+    const why = reasons
+      .map((r) =>
+        r === 'retention.bytes'
+          ? 'the partition was larger than retention.bytes'
+          : 'their newest record was older than retention.ms',
+      )
+      .join('; ');
+    const bytes = c.deleted.reduce((n, d) => n + d.bytes, 0);
+    const n = c.deleted.length;
+    const from = c.deleted[0]?.baseOffset ?? c.logStartOffset;
+    text = `Retention (${reasons.join(', ')}) on broker ${c.broker} deleted ${fileList(c.deleted.map((d) => d.name))} (${n} segment${n === 1 ? '' : 's'}, ${formatBytes(bytes)}, offsets ${formatCount(from)} to ${formatCount(c.logStartOffset - 1)}) because ${why}. Log start offset is now ${formatCount(c.logStartOffset)}.`;
+  } else {
+    const n = c.segments.length;
+    text = `Log cleaner (cleanup.policy=compact) on broker ${c.broker} rewrote ${fileList(c.segments.map((b) => segmentFileName(b, 'log')))} (${n} segment${n === 1 ? '' : 's'}): ${formatCount(c.recordsSuperseded)} superseded record${c.recordsSuperseded === 1 ? '' : 's'} and ${formatCount(c.tombstonesRemoved)} tombstone${c.tombstonesRemoved === 1 ? '' : 's'} removed, ${formatBytes(c.bytesBefore)} → ${formatBytes(c.bytesAfter)}.`;
+  }
+  return (
+    <p
+      className={`cleanup-caption ${c.kind}`}
+      data-testid={`cleanup-${p.topic}-${p.partition}`}
+      data-kind={c.kind}
+      data-cleanup-id={c.id}
+    >
+      {text}
+    </p>
   );
 }

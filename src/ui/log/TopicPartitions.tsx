@@ -3,6 +3,7 @@ import type { PartitionView, RecordCell, SegmentView } from '../../worker/protoc
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 import { PartitionLogView } from './PartitionLogView';
+import { TopicCleanupForm } from './TopicCleanupForm';
 
 /** Topic tabs and the selected topic's partition logs. */
 /** Asks the worker for a partition's files as a zip and hands it to the browser as a download. */
@@ -88,6 +89,7 @@ export function TopicPartitions({ session }: { session: Session }) {
           memory
         </li>
       </ul>
+      {topic && <TopicCleanupForm session={session} topic={topic} />}
       <div className="partitions" role="tabpanel" aria-label={topic ? `Partitions of ${topic}` : 'No topic'}>
         {shown.map((p) => (
           <PartitionLogView

@@ -51,6 +51,7 @@ import {
   type TimedAction,
   type TopicCleanupKey,
   type ZnodeView,
+  PLANE_CLEANUP_INTERVALS,
   PLANE_EPOCH_MS,
   TOPIC_CLEANUP_KEYS,
 } from './types';
@@ -84,10 +85,7 @@ export const PLANE_BROKER_CONFIG = {
   'zookeeper.session.timeout.ms': 6000,
   'replica.lag.time.max.ms': 5000,
   'min.insync.replicas': 1,
-  // Kafka's defaults are 5 minutes and 15 s: a retention.ms or retention.bytes change, or
-  // cleanup.policy=compact, shows within about two seconds instead.
-  'log.retention.check.interval.ms': 2000,
-  'log.cleaner.backoff.ms': 2000,
+  ...PLANE_CLEANUP_INTERVALS,
 } as const;
 export const PLANE_CONSUMER_CONFIG = {
   'session.timeout.ms': 10_000,

@@ -31,6 +31,15 @@ export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 
 export type TopicCleanupKey = 'retention.ms' | 'retention.bytes' | 'cleanup.policy';
 export const TOPIC_CLEANUP_KEYS: readonly TopicCleanupKey[] = ['retention.ms', 'retention.bytes', 'cleanup.policy'];
 
+/**
+ * How often the UI's brokers check retention and run the log cleaner (Kafka's defaults are
+ * 300,000 and 15,000 ms): short, so a retention or cleanup.policy change shows within seconds.
+ */
+export const PLANE_CLEANUP_INTERVALS = {
+  'log.retention.check.interval.ms': 2000,
+  'log.cleaner.backoff.ms': 2000,
+} as const;
+
 /** What a person (or a scenario step) does to the cluster. Every action is recorded and replayable. */
 export type PlaneAction =
   | { op: 'killBroker'; broker: number }

@@ -1,0 +1,61 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/** Sends `n` keyed records (key-0 ... key-<n-1>) to orders from the producer panel and waits for the job. */
+async function sendMany(page: Page, n: number): Promise<void> {
+  await page.getByTestId('side-tab-producer').click();
+  await page.getByTestId('producer-topic').selectOption('orders');
+  await page.getByTestId('producer-null-key').uncheck();
+  await page.getByTestId('producer-n').fill(String(n));
+  await page.getByTestId('producer-rate').fill('0');
+  await page.getByTestId('producer-send-n').click();
+  await expect(page.getByTestId('job-progress').last()).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+}
+
+test('retention.bytes deletes old segments and compaction rewrites them, each told on the partition', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await app.open();
+  const form = page.getByTestId('topic-config-orders');
+  await expect(form).toBeVisible();
+  await expect(form.getByTestId('topic-retention-bytes')).toHaveValue('-1');
+  await expect(form.getByTestId('topic-cleanup-policy')).toHaveValue('delete');
+
+  // Enough records for several 16 KB segments per partition.
+  await sendMany(page, 12_000);
+  const p0 = app.partition('orders', 0);
+  await expect(p0).toHaveAttribute('data-leo', /^\d{4,}$/);
+  expect(Number(await p0.getAttribute('data-log-start'))).toBe(0);
+
+  // A bad value is refused with Kafka's error name and changes nothing.
+  await form.getByTestId('topic-retention-bytes').fill('lots');
+  await form.getByTestId('topic-config-apply').click();
+  await expect(form.getByRole('alert')).toContainText('INVALID_CONFIG');
+
+  await form.getByTestId('topic-retention-bytes').fill('1000');
+  await form.getByTestId('topic-config-apply').click();
+  await expect(page.getByTestId('topic-config-orders').getByTestId('topic-retention-bytes')).toHaveValue('1000');
+  // The brokers check retention every 2 s here.
+  const caption = page.getByTestId('cleanup-orders-0');
+  await expect(caption).toHaveAttribute('data-kind', 'retention', { timeout: 15_000 });
+  await expect(caption).toContainText('00000000000000000000.log');
+  await expect(caption).toContainText('retention.bytes');
+  await expect.poll(async () => Number(await p0.getAttribute('data-log-start'))).toBeGreaterThan(0);
+  const logStart = Number(await p0.getAttribute('data-log-start'));
+  await expect(caption).toContainText(`Log start offset is now ${logStart.toLocaleString('en-US')}`);
+  await expect(p0.getByTestId('segment-orders-0-0')).toHaveCount(0);
+
+  // Compaction: the same keys written twice, so the first copies are superseded.
+  const again = page.getByTestId('topic-config-orders');
+  await again.getByTestId('topic-retention-bytes').fill('-1');
+  await again.getByTestId('topic-cleanup-policy').selectOption('compact');
+  await again.getByTestId('topic-config-apply').click();
+  await expect(page.getByTestId('topic-config-orders').getByTestId('topic-cleanup-policy')).toHaveValue('compact');
+  await sendMany(page, 6000);
+  await sendMany(page, 6000);
+  await expect(caption).toHaveAttribute('data-kind', 'compaction', { timeout: 20_000 });
+  await expect(caption).toContainText(/[1-9][\d,]* superseded records?/);
+  await expect(caption).toContainText('→');
+});

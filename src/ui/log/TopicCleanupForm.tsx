@@ -1,0 +1,118 @@
+import { memo, useState } from 'react';
+import { PLANE_CLEANUP_INTERVALS, type TopicCleanupKey } from '../../worker/plane/types';
+import { act } from '../cluster/planeClient';
+import { planeStore, usePlane } from '../cluster/planeStore';
+import type { Session } from '../session';
+import { formatCount } from './format';
+
+const POLICIES = ['delete', 'compact', 'compact,delete'];
+
+/**
+ * A topic's retention.ms, retention.bytes and cleanup.policy, changed like kafka-configs --alter
+ * (the control plane's alterTopicConfig action: recorded, replayable, validated by the worker).
+ * The current values come from the plane's view; the form is rebuilt when they change.
+ */
+export const TopicCleanupForm = memo(function TopicCleanupForm({
+  session,
+  topic,
+}: {
+  session: Session;
+  topic: string;
+}) {
+  // One string, so the form is not rendered again for every view while producing.
+  const current = usePlane((s) => {
+    const t = s.view?.topics.find((x) => x.name === topic);
+    return t ? `${t.retentionMs}|${t.retentionBytes}|${t.cleanupPolicy}` : '';
+  });
+  if (current === '') return null;
+  return <Form key={`${topic}|${current}`} session={session} topic={topic} current={current} />;
+});
+
+function Form({ session, topic, current }: { session: Session; topic: string; current: string }) {
+  const [retentionMs = '', retentionBytes = '', policy = 'delete'] = current.split('|');
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const retentionS = PLANE_CLEANUP_INTERVALS['log.retention.check.interval.ms'] / 1000;
+  const cleanerS = PLANE_CLEANUP_INTERVALS['log.cleaner.backoff.ms'] / 1000;
+
+  const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const was: Record<TopicCleanupKey, string> = {
+      'retention.ms': retentionMs,
+      'retention.bytes': retentionBytes,
+      'cleanup.policy': policy,
+    };
+    const configs: Partial<Record<TopicCleanupKey, string>> = {};
+    for (const key of Object.keys(was) as TopicCleanupKey[]) {
+      const value = String(form.get(key) ?? '').trim();
+      if (value !== was[key]) configs[key] = value;
+    }
+    if (Object.keys(configs).length === 0) {
+      setMessage({ text: 'Nothing changed.', error: false });
+      return;
+    }
+    setBusy(true);
+    const ok = await act(session, { op: 'alterTopicConfig', topic, configs });
+    setBusy(false);
+    // On success the view's new values rebuild this form (and its message); on failure say why.
+    if (!ok) setMessage({ text: planeStore.getState().error ?? 'Refused.', error: true });
+  };
+
+  return (
+    <form
+      className="topic-cleanup"
+      data-testid={`topic-config-${topic}`}
+      aria-label={`Cleanup settings of ${topic}`}
+      onSubmit={(e) => void onSubmit(e)}
+    >
+      <label>
+        <span className="mono">retention.ms</span>
+        <input
+          name="retention.ms"
+          data-testid="topic-retention-ms"
+          className="input mono"
+          inputMode="numeric"
+          defaultValue={retentionMs}
+          size={12}
+        />
+      </label>
+      <label>
+        <span className="mono">retention.bytes</span>
+        <input
+          name="retention.bytes"
+          data-testid="topic-retention-bytes"
+          className="input mono"
+          inputMode="numeric"
+          defaultValue={retentionBytes}
+          size={10}
+        />
+      </label>
+      <label>
+        <span className="mono">cleanup.policy</span>
+        <select className="select" name="cleanup.policy" data-testid="topic-cleanup-policy" defaultValue={policy}>
+          {POLICIES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn" data-testid="topic-config-apply" disabled={busy}>
+        Apply to {topic}
+      </button>
+      {message && (
+        <span className={message.error ? 'error' : 'muted'} role={message.error ? 'alert' : undefined}>
+          {message.text}
+        </span>
+      )}
+      <p className="muted topic-cleanup-help">
+        -1 means no limit ({retentionMs === '-1' ? 'no' : `${formatCount(Number(retentionMs))} ms`} now). Retention
+        deletes whole closed segments below the high watermark, oldest first; compaction keeps the latest record of each
+        key. These brokers check retention every {retentionS} s (log.retention.check.interval.ms; Kafka's default is 300
+        s) and run the log cleaner every {cleanerS} s (log.cleaner.backoff.ms; default 15 s), so changes show within
+        seconds.
+      </p>
+    </form>
+  );
+}
