@@ -442,7 +442,7 @@ function useCleanupGhosts(p: PartitionView, lo: number, hi: number, width: numbe
       const last = spans[spans.length - 1];
       const drawn =
         spans.length > MAX_GHOSTS && first && last
-          ? [{ from: first.from, to: last.to, label: `${spans.length} files` }]
+          ? [{ from: first.from, to: last.to, label: `${spans.length} segments` }]
           : spans;
       next = drawn.map((g) => ({
         key: `${c.id}-${g.from}`,

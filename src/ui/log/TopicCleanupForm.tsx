@@ -3,7 +3,6 @@ import { PLANE_CLEANUP_INTERVALS, type TopicCleanupKey } from '../../worker/plan
 import { act } from '../cluster/planeClient';
 import { planeStore, usePlane } from '../cluster/planeStore';
 import type { Session } from '../session';
-import { formatCount } from './format';
 
 const POLICIES = ['delete', 'compact', 'compact,delete'];
 
@@ -107,11 +106,10 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
         </span>
       )}
       <p className="muted topic-cleanup-help">
-        -1 means no limit ({retentionMs === '-1' ? 'no' : `${formatCount(Number(retentionMs))} ms`} now). Retention
-        deletes whole closed segments below the high watermark, oldest first; compaction keeps the latest record of each
-        key. These brokers check retention every {retentionS} s (log.retention.check.interval.ms; Kafka's default is 300
-        s) and run the log cleaner every {cleanerS} s (log.cleaner.backoff.ms; default 15 s), so changes show within
-        seconds.
+        -1 means no limit. Retention deletes whole closed segments below the high watermark, oldest first; compaction
+        keeps the latest record of each key. These brokers check retention every {retentionS} s
+        (log.retention.check.interval.ms; Kafka's default is 300 s) and run the log cleaner every {cleanerS} s
+        (log.cleaner.backoff.ms; default 15 s), so changes show within seconds.
       </p>
     </form>
   );
