@@ -58,4 +58,10 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   await expect(caption).toHaveAttribute('data-kind', 'compaction', { timeout: 20_000 });
   await expect(caption).toContainText(/[1-9][\d,]* superseded records?/);
   await expect(caption).toContainText('→');
+
+  // A reload is a cluster restart: the topic keeps its changed config (as ZooKeeper would).
+  await page.waitForTimeout(1000);
+  await page.reload();
+  await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+  await expect(page.getByTestId('topic-config-orders').getByTestId('topic-cleanup-policy')).toHaveValue('compact');
 });

@@ -332,6 +332,8 @@ export class EngineHost {
         });
       }
     }
+    // The preset's topics come back with their creation configs: retention / cleanup / unclean changes again.
+    r.plane.restoreTopicConfigs(meta.actions, r.presetTopics);
     // What happened before the restart is in the files; the plane keeps the record of it for the link.
     r.plane.actions.push(...meta.actions);
     r.plane.tick(300);

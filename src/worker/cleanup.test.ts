@@ -130,4 +130,15 @@ describe('retention and compaction reach the partition view', () => {
     const again = ClusterPlane.fromScenario({ seed: 1, preset: 'demo', actions: [...plane.actions], untilMs: 10 });
     expect(orders(again)?.retentionBytes).toBe(5000);
   });
+
+  it('a restart applies the recorded config changes to the preset topics again', () => {
+    const { plane } = demo();
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
+    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
+    const restarted = new ClusterPlane(1, 'demo', { store: new MemoryStore() });
+    expect(orders(restarted)?.retentionBytes).toBe(-1);
+    restarted.restoreTopicConfigs(plane.actions, new Set(['orders']));
+    expect(orders(restarted)?.retentionBytes).toBe(4000);
+    expect(orders(restarted)?.cleanupPolicy).toBe('compact');
+  });
 });

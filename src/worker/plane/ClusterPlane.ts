@@ -409,6 +409,17 @@ export class ClusterPlane {
     this.version++;
   }
 
+  /**
+   * After a restart, the topic config changes recorded in `actions` for `topics`, applied again in
+   * order: Kafka keeps them in ZooKeeper (/config/topics), which a broker restart does not lose,
+   * but the preset rebuilds its topics with their creation configs.
+   */
+  restoreTopicConfigs(actions: readonly TimedAction[], topics: ReadonlySet<string>): void {
+    for (const { action: a } of actions) {
+      if ((a.op === 'alterTopicConfig' || a.op === 'setUnclean') && topics.has(a.topic)) this.perform(a);
+    }
+  }
+
   private perform(a: PlaneAction): void {
     const c = this.cluster;
     switch (a.op) {
