@@ -209,10 +209,12 @@ export class ClusterPlane {
       brokerConfig: { ...PLANE_BROKER_CONFIG },
       topicDefaults: { ...PLANE_TOPIC_DEFAULTS },
     });
-    // The plane takes every event as it happens (subscribe); the engine's own drain buffer would
-    // only pile them up, so it keeps none.
+    // The plane takes the events it draws as they happen (subscribe); the engine's own drain
+    // buffer would only pile them up, so it keeps none. Naming the types matters: per-record and
+    // per-message events nobody subscribes to (log appends, follower state, delivery reports) are
+    // then never built.
     this.engine.maxBufferedEvents = 0;
-    this.engine.subscribe((e) => this.onEvent(e));
+    this.engine.subscribe((e) => this.onEvent(e), PLANE_EVENT_TYPES);
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
@@ -223,6 +225,8 @@ export class ClusterPlane {
         scheduler: this.cluster.scheduler,
         network: this.cluster.network,
         rng: new Rng((seed ^ 0x7f4a7c15) >>> 0),
+        // Only the delivery reports are counted: the producer need not build its other events.
+        wants: (type) => type === 'deliveryReport',
         emit: (e) => {
           if (e.type !== 'deliveryReport') return;
           if (e.report.error === null) this.produced.acked++;
@@ -726,6 +730,9 @@ const ANIMATED = new Set<string>([
   'groupMemberRemoved',
   'consumerRebalanceCallback',
 ]);
+
+/** Every event type onEvent reads: the animated ones, and the message and group requests it draws. */
+const PLANE_EVENT_TYPES = [...ANIMATED, 'messageSent', 'groupRequestSent'] as PlaneEvent['type'][];
 
 function isAnimated(e: PlaneEvent): boolean {
   if (e.type === 'groupRequestSent')
