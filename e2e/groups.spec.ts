@@ -42,8 +42,15 @@ async function stable(plane: PlanePage, groups: Record<string, number>) {
     for (const [g, min] of Object.entries(groups)) {
       if ((await plane.group(g).getAttribute('data-state')) !== 'Stable') return false;
       if ((await plane.generation(g)) < min) return false;
-      // Every running member holds the generation's assignment.
-      for (const m of await members(plane, g)) if (m.memberId === '') return false;
+      // Every running member holds the generation's assignment. The coordinator turns Stable when
+      // the leader's SyncGroup arrives; a follower that revoked its partitions (eager protocol) may
+      // still be waiting for its own SyncGroup answer. With no more members than partitions, every
+      // member gets at least one, so an empty one is still waiting.
+      const ms = await members(plane, g);
+      for (const m of ms) {
+        if (m.memberId === '') return false;
+        if (ms.length <= PARTITIONS.orders && m.partitions === '') return false;
+      }
     }
     return true;
   }, 40);
