@@ -17,6 +17,7 @@
  */
 
 import type { LookupStep } from '../engine/log/LookupTrace';
+import type { RetentionReason } from '../engine/log/PartitionLog';
 import type { ProducerEvent } from '../engine/producer/events';
 import type { PartitionChoice, PartitionerStrategy } from '../engine/producer/Partitioner';
 
@@ -387,7 +388,7 @@ export type CleanupView =
         baseOffset: number;
         nextOffset: number;
         bytes: number;
-        reason: 'retention.ms' | 'retention.bytes';
+        reason: RetentionReason;
       }[];
       logStartOffset: number;
     }

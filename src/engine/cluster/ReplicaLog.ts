@@ -1,3 +1,4 @@
+import type { DeletedSegment } from '../log/PartitionLog';
 import {
   BASE_OFFSET_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
@@ -84,12 +85,7 @@ export interface ReplicaLog {
   deleteOldSegments?(now: number): {
     deletedSegments: number;
     logStartOffset: number;
-    deleted?: {
-      baseOffset: number;
-      logFileName: string;
-      sizeInBytes: number;
-      reason: 'retention.bytes' | 'retention.ms';
-    }[];
+    deleted?: DeletedSegment[];
   };
   /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
   compact?(now: number): {

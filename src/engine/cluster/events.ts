@@ -1,3 +1,4 @@
+import type { DeletedSegment } from '../log/PartitionLog';
 import type { CoordinationEvent } from './CoordinationStore';
 import type { NetworkEvent } from './Network';
 import type { PlacementStep } from './ReplicaPlacement';
@@ -58,12 +59,7 @@ export type ClusterEvent =
       deletedSegments: number;
       logStartOffset: number;
       /** The deleted segments (oldest first) and the limit each one broke, when the log reports them. */
-      deleted?: {
-        baseOffset: number;
-        logFileName: string;
-        sizeInBytes: number;
-        reason: 'retention.bytes' | 'retention.ms';
-      }[];
+      deleted?: DeletedSegment[];
       atMs: number;
     }
   | {

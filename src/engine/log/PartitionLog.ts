@@ -131,13 +131,19 @@ export interface SegmentInfo {
   active: boolean;
 }
 
+/** The limit a segment broke when retention deleted it. */
+export type RetentionReason = 'retention.bytes' | 'retention.ms';
+
+/** A segment the retention check deleted. */
+export interface DeletedSegment {
+  baseOffset: number;
+  logFileName: string;
+  sizeInBytes: number;
+  reason: RetentionReason;
+}
+
 export interface RetentionResult {
-  deleted: {
-    baseOffset: number;
-    logFileName: string;
-    sizeInBytes: number;
-    reason: 'retention.bytes' | 'retention.ms';
-  }[];
+  deleted: DeletedSegment[];
   logStartOffset: number;
 }
 
@@ -1048,7 +1054,7 @@ export class PartitionLog {
       const next = this.segments.higherSegment(seg);
       return next !== undefined && this._highWatermark >= next.baseOffset;
     };
-    const remove = (seg: LogSegment, reason: 'retention.bytes' | 'retention.ms') => {
+    const remove = (seg: LogSegment, reason: RetentionReason) => {
       deleted.push({ baseOffset: seg.baseOffset, logFileName: seg.logFileName, sizeInBytes: seg.size, reason });
       this.segments.remove(seg);
       this.deleteSegmentFiles(seg);
