@@ -12,6 +12,7 @@ import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
 import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
 import { tpKey } from './ReplicaManager';
 import { Scheduler } from './Scheduler';
+import { ensureNoCollision } from './TopicCollision';
 import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validateTopicName } from './TopicConfig';
 
 /**
@@ -308,6 +309,7 @@ export class Cluster {
     validateTopicName(name);
     if (this.zk.exists(topicPath(name)))
       throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${name}' already exists.`, { topic: name });
+    ensureNoCollision(name, this.topicNames());
     const configs = { ...(options.configs ?? {}) };
     createTopicConfig(configs, this.brokerTopicDefaults());
     const live = this.liveBrokerIds();
