@@ -136,12 +136,18 @@ export class KafkaError extends Error {
   readonly code: KafkaErrorCode;
   /** Structured facts about the failure (offset, position, limit...), for the UI and tests. */
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * The message without its code. `message` is "<code>: <reason>", written here and nowhere else:
+   * whoever shows an error shows `message` as it is, and whoever wraps one passes `reason` on.
+   */
+  readonly reason: string;
 
   constructor(code: KafkaErrorCode, message: string, details: Record<string, unknown> = {}) {
     super(`${code}: ${message}`);
     this.name = 'KafkaError';
     this.code = code;
     this.details = details;
+    this.reason = message;
   }
 }
 

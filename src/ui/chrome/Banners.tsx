@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 
@@ -34,8 +35,8 @@ export function Banners({ session }: { session: Session }) {
       )}
       {phase === 'ready' && storage?.error && (
         <div className="banner banner-warn" role="alert" data-testid="storage-error">
-          <strong>Nothing is being saved.</strong> IndexedDB failed ({storage.error.code ?? storage.error.name}:{' '}
-          {storage.error.message}). The cluster keeps running in memory; a reload starts a new one.
+          <strong>Nothing is being saved.</strong> IndexedDB failed ({errorText(storage.error)}). The cluster keeps
+          running in memory; a reload starts a new one.
         </div>
       )}
       {phase === 'ready' && !exclusive && (

@@ -5,7 +5,8 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import type { PlaneAction, PlaneView, PresetName } from '../../worker/plane/types';
+import { MAX_TOPIC_PARTITIONS, type PlaneAction, type PlaneView, type PresetName } from '../../worker/plane/types';
+import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { act, startScenario } from './planeClient';
 import { planeStore } from './planeStore';
@@ -75,7 +76,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
   async function preview() {
     const p = await session.call('planePlacement', args);
     if (p.error) {
-      setMessage(`${p.error.code}: ${p.error.message}`);
+      setMessage(errorText(p.error));
       return;
     }
     setMessage(null);
@@ -137,7 +138,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             <input
               type="number"
               min={1}
-              max={1000}
+              max={MAX_TOPIC_PARTITIONS}
               data-testid="create-topic-partitions"
               value={partitions}
               onChange={(e) => setPartitions(Number(e.target.value))}

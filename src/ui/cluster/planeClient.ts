@@ -6,6 +6,7 @@
  */
 import type { WorkerError } from '../../worker/client';
 import type { PlaneAction, PlaneView, ScenarioSpec } from '../../worker/plane/types';
+import { errorText } from '../errorText';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
 import type { Session } from '../session';
 import { uiStore } from '../store';
@@ -113,7 +114,7 @@ export async function act(session: Session, action: PlaneAction): Promise<boolea
     return true;
   } catch (e) {
     const err = e as WorkerError;
-    planeStore.setState({ error: `${err.code ?? err.name}: ${err.message}` });
+    planeStore.setState({ error: errorText(err) });
     return false;
   }
 }

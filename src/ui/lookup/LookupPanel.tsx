@@ -1,6 +1,7 @@
 import { scaleLinear } from 'd3';
 import { useEffect, useMemo, useState } from 'react';
 import type { LookupStep, LookupView, PartitionView } from '../../worker/protocol';
+import { errorText } from '../errorText';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
@@ -232,7 +233,7 @@ function LookupResult({ view }: { view: LookupView }) {
         data-error={view.error?.code ?? view.error?.name ?? ''}
         role="status"
       >
-        <strong>{view.error?.code ?? 'Not found'}</strong> {view.error?.message}
+        {view.error ? errorText(view.error) : <strong>Not found</strong>}
       </div>
     );
   }

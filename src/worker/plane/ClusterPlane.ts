@@ -32,7 +32,9 @@ import type { Store } from '../../engine/Store';
 import { MemoryStore } from '../../storage/MemoryStore';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
+import { validateUserTopicName } from '../userTopicName';
 import {
+  MAX_TOPIC_PARTITIONS,
   type AssignorName,
   type CommitMode,
   type ConsumerCrashView,
@@ -446,10 +448,17 @@ export class ClusterPlane {
         c.addBroker(a.rack === null ? {} : { rack: a.rack });
         return;
       case 'createTopic': {
+        validateUserTopicName(a.name, c.topicNames());
+        if (!Number.isInteger(a.partitions) || a.partitions > MAX_TOPIC_PARTITIONS)
+          throw new KafkaError(
+            'INVALID_PARTITIONS',
+            `Number of partitions must be a whole number from 1 to ${MAX_TOPIC_PARTITIONS} in glassbox, got ${a.partitions}.`,
+            { partitions: a.partitions, limit: MAX_TOPIC_PARTITIONS },
+          );
         // Placed with Kafka's assignReplicasToBrokers exactly as the dialog previewed it (a random
         // start comes from an Rng seeded by the scenario seed and the topic name), then created
         // with that assignment; the placement steps ride along on the topicCreated event.
-        const placed = this.previewPlacement({
+        const placed = this.place({
           name: a.name,
           partitions: a.partitions,
           replicationFactor: a.replicationFactor,
@@ -457,7 +466,6 @@ export class ClusterPlane {
           startIndex: a.startIndex,
           startPartitionId: a.startPartitionId ?? 0,
         });
-        if (placed.error) throw new KafkaError(placed.error.code as 'INVALID_REPLICATION_FACTOR', placed.error.message);
         this.pendingSteps = placed.steps;
         try {
           c.createTopic({ name: a.name, assignment: placed.assignment, configs: { ...(a.configs ?? {}) } });
@@ -674,21 +682,35 @@ export class ClusterPlane {
   }
 
   previewPlacement(args: PlacementPreviewArgs): PlacementPreview {
-    const live = this.cluster.liveBrokerIds();
-    const brokers = live.map((id) => ({ id, rack: this.cluster.brokers.get(id)?.rack ?? null }));
-    const input = brokers.map((b) => (args.rackAware && b.rack !== null ? { id: b.id, rack: b.rack } : { id: b.id }));
     try {
-      const r = assignReplicasToBrokersWithSteps(input, args.partitions, args.replicationFactor, {
-        ...(args.startIndex === null
-          ? { rng: new Rng(this.seed ^ nameHash(args.name)) }
-          : { fixedStartIndex: args.startIndex }),
-        ...(args.startPartitionId ? { startPartitionId: args.startPartitionId } : {}),
-      });
-      return { brokers, assignment: r.assignment, steps: r.steps, error: null };
+      return { ...this.place(args), error: null };
     } catch (e) {
       if (!isKafkaError(e)) throw e;
-      return { brokers, assignment: [], steps: [], error: { code: e.code, message: e.message } };
+      return {
+        brokers: this.placementBrokers(),
+        assignment: [],
+        steps: [],
+        error: { code: e.code, message: e.message },
+      };
     }
+  }
+
+  /** The live brokers and their racks, as assignReplicasToBrokers sees them. */
+  private placementBrokers(): PlacementPreview['brokers'] {
+    return this.cluster.liveBrokerIds().map((id) => ({ id, rack: this.cluster.brokers.get(id)?.rack ?? null }));
+  }
+
+  /** Kafka's assignReplicasToBrokers for the dialog's arguments; throws its KafkaError as it is. */
+  private place(args: PlacementPreviewArgs): Omit<PlacementPreview, 'error'> {
+    const brokers = this.placementBrokers();
+    const input = brokers.map((b) => (args.rackAware && b.rack !== null ? { id: b.id, rack: b.rack } : { id: b.id }));
+    const r = assignReplicasToBrokersWithSteps(input, args.partitions, args.replicationFactor, {
+      ...(args.startIndex === null
+        ? { rng: new Rng(this.seed ^ nameHash(args.name)) }
+        : { fixedStartIndex: args.startIndex }),
+      ...(args.startPartitionId ? { startPartitionId: args.startPartitionId } : {}),
+    });
+    return { brokers, assignment: r.assignment, steps: r.steps };
   }
 
   scenario(): ScenarioSpec {

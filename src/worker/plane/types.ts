@@ -14,6 +14,13 @@ import type { ProducerEvent } from '../../engine/producer/events';
 
 export type { ClusterEvent, GroupEvent, PlacementStep };
 
+/**
+ * The most partitions a topic made from the page may have (the create-topic dialog, a scenario's
+ * createTopic, an imported `<topic>-<partition>/` folder): every partition is drawn and replicated
+ * in one tab, and Kafka's own limit (Integer.MAX_VALUE) would freeze it.
+ */
+export const MAX_TOPIC_PARTITIONS = 1000;
+
 /** Engine time zero of every scenario (a fixed instant, so record timestamps replay too). */
 export const PLANE_EPOCH_MS = 1_700_000_000_000;
 
