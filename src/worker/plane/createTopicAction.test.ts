@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { isKafkaError } from '../../engine/errors';
+import { ClusterPlane } from './ClusterPlane';
+import { MAX_TOPIC_PARTITIONS, type PlaneAction } from './types';
+
+function refusal(plane: ClusterPlane, action: PlaneAction) {
+  const topicsBefore = plane.cluster.topicNames();
+  let error: unknown;
+  try {
+    plane.apply(action);
+  } catch (e) {
+    error = e;
+  }
+  expect(plane.cluster.topicNames()).toEqual(topicsBefore);
+  expect(isKafkaError(error)).toBe(true);
+  return error as Error & { code: string };
+}
+
+const topic = (name: string, partitions = 2, replicationFactor = 1): PlaneAction => ({
+  op: 'createTopic',
+  name,
+  partitions,
+  replicationFactor,
+  rackAware: false,
+  startIndex: 0,
+});
+
+describe("the page's createTopic", () => {
+  it('names its error once: "INVALID_REPLICATION_FACTOR: Replication factor: ..." (no doubled code)', () => {
+    const plane = new ClusterPlane(1, 'empty4');
+    plane.tick(300);
+    const e = refusal(plane, topic('wide', 2, 9));
+    expect(e.code).toBe('INVALID_REPLICATION_FACTOR');
+    // AdminUtils.assignReplicasToBrokers: "Replication factor: 9 larger than available brokers: 4."
+    expect(e.message).toBe('INVALID_REPLICATION_FACTOR: Replication factor: 9 larger than available brokers: 4.');
+  });
+
+  it(`refuses more than ${MAX_TOPIC_PARTITIONS} partitions, a "__" name, and a '.'/'_' collision`, () => {
+    const plane = new ClusterPlane(1, 'empty4');
+    plane.tick(300);
+    expect(refusal(plane, topic('wide', 5000)).code).toBe('INVALID_PARTITIONS');
+    expect(refusal(plane, topic('__secret')).code).toBe('INVALID_TOPIC_EXCEPTION');
+    plane.apply(topic('col.x'));
+    const e = refusal(plane, topic('col_x'));
+    expect(e.message).toBe("INVALID_TOPIC_EXCEPTION: Topic 'col_x' collides with existing topics: col.x");
+  });
+});
