@@ -42,6 +42,7 @@ import type {
   UiEvent,
   WorkerNotice,
 } from './protocol';
+import { MAX_PRODUCE_MANY_RECORDS } from './protocol';
 import { type ClusterMeta, readClusterMeta, recoverReplicaLogs, type StoredTopic, writeClusterMeta } from './restore';
 import { serializeError } from './serializeError';
 import { Transfer } from './transfer';
@@ -533,8 +534,12 @@ export class EngineHost {
     if (!r.data.topics().includes(args.topic)) {
       throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic ${args.topic}`, { topic: args.topic });
     }
-    if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > 10_000_000) {
-      throw new KafkaError('INVALID_REQUEST', `count must be between 1 and 10,000,000, got ${args.count}`);
+    if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > MAX_PRODUCE_MANY_RECORDS) {
+      throw new KafkaError(
+        'INVALID_REQUEST',
+        `count must be a whole number from 1 to ${MAX_PRODUCE_MANY_RECORDS.toLocaleString('en-US')}, got ${args.count}`,
+        { count: args.count, limit: MAX_PRODUCE_MANY_RECORDS },
+      );
     }
     const jobId = this.nextJobId++;
     const job: Job = {

@@ -5,10 +5,11 @@ import { isKafkaError, type KafkaError } from '../engine/errors';
 import { makeBatch, makeRecords } from '../engine/log/testSupport';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
-import { importPartitionZip, MAX_IMPORT_BYTES } from './archive';
+import { importPartitionZip } from './archive';
 import { DataPath } from './DataPath';
 import { ClusterPlane } from './plane/ClusterPlane';
 import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './plane/types';
+import { MAX_IMPORT_BYTES } from './protocol';
 
 const LOG0 = '00000000000000000000.log';
 const LOG5 = '00000000000000000005.log';

@@ -29,11 +29,10 @@ import type { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
 import { DataPath } from './DataPath';
 import { MAX_TOPIC_PARTITIONS } from './plane/types';
+import { MAX_IMPORT_BYTES } from './protocol';
 import { validateUserTopicName } from './userTopicName';
 import { inflateEntry, readZipDirectory, type ZipEntry } from './zipEntries';
 
-/** The most bytes an import may inflate to, all files together (what a tab can hold twice over). */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /** An index file's cap: Kafka's default segment.index.bytes (LogConfig), the most an index preallocates. */
 export const MAX_IMPORT_INDEX_BYTES = 10 * 1024 * 1024;
 /** Entries in the zip's directory: segments' three files each, for a few thousand segments. */
@@ -163,6 +162,12 @@ export function planImport(
   zip: Uint8Array,
   fileName: string,
 ): { dir: string; topic: string; partition: number; segments: Map<number, SegmentEntries> } {
+  if (zip.length > MAX_IMPORT_BYTES) {
+    throw refuse(`${fileName} is ${zip.length} bytes, more than the ${MAX_IMPORT_BYTES} an import may hold`, {
+      file: fileName,
+      limit: MAX_IMPORT_BYTES,
+    });
+  }
   const entries = readZipDirectory(zip, fileName, MAX_IMPORT_ENTRIES);
   const segments = new Map<number, SegmentEntries>();
   let dir: string | null = null;

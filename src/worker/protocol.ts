@@ -237,6 +237,12 @@ export interface ProduceResult {
   choice: PartitionChoice | null;
 }
 
+/** The most records one Send N job may produce; the page's form and the worker hold to the same number. */
+export const MAX_PRODUCE_MANY_RECORDS = 1_000_000;
+
+/** The largest zip an import accepts, and the most its files may inflate to together. */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
 export interface ProduceManyArgs {
   topic: string;
   count: number;
@@ -301,7 +307,16 @@ export interface BatchDump {
   fields: { name: string; start: number; size: number; value: string }[];
   /** The batch's bytes (at most the first 1 KiB), for the hex view. */
   bytes: Uint8Array;
-  records: { offset: number; timestamp: number; key: string | null; value: string | null; headers: string }[];
+  records: {
+    offset: number;
+    timestamp: number;
+    key: string | null;
+    value: string | null;
+    /** The key's and value's length in bytes as stored (kafka-dump-log's keySize / valueSize), -1 for null. */
+    keySize: number;
+    valueSize: number;
+    headers: string;
+  }[];
 }
 
 export interface LookupArgs {

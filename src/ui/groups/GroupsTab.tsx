@@ -26,6 +26,8 @@ import {
   type PlaneView,
 } from '../../worker/plane/types';
 import { act } from '../cluster/planeClient';
+import { planeStore } from '../cluster/planeStore';
+import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { CrashDelivery } from './CrashDelivery';
 import { DescribeTable } from './DescribeTable';
@@ -112,9 +114,14 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
         className="row add-group"
         onSubmit={(e) => {
           e.preventDefault();
-          const id = newGroup.trim();
-          if (!id) return;
-          void act(session, { op: 'addGroup', group: id, assignor: 'range' }).then((ok) => ok && setNewGroup(''));
+          const checked = checkGroupId(newGroup);
+          if (!checked.ok) {
+            planeStore.setState({ error: checked.message });
+            return;
+          }
+          void act(session, { op: 'addGroup', group: checked.value, assignor: 'range' }).then(
+            (ok) => ok && setNewGroup(''),
+          );
         }}
       >
         <label>

@@ -2,6 +2,7 @@ import { scaleLinear } from 'd3';
 import { useEffect, useMemo, useState } from 'react';
 import type { LookupStep, LookupView, PartitionView } from '../../worker/protocol';
 import { errorText } from '../errorText';
+import { checkLookupOffset, checkLookupTimestamp } from '../forms/validate';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
@@ -47,7 +48,7 @@ export function LookupPanel({ session }: { session: Session }) {
       );
       uiStore.setState({ lookup: { view, step: 0 } });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     }
   }
 
@@ -61,7 +62,7 @@ export function LookupPanel({ session }: { session: Session }) {
       uiStore.setState({ selectedTopic: p.topic });
       await run(p.topic, p.partition, p.offset, 'offset');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     }
   }
 
@@ -75,12 +76,16 @@ export function LookupPanel({ session }: { session: Session }) {
         className="form-grid"
         onSubmit={(e) => {
           e.preventDefault();
-          const n = Number(target);
-          if (!chosen || target.trim() === '' || !Number.isSafeInteger(n)) {
-            setError(`Enter a whole number ${mode === 'offset' ? 'offset' : 'timestamp (ms)'}.`);
+          if (!chosen) {
+            setError('UNKNOWN_TOPIC_OR_PARTITION: Choose a partition to look in.');
             return;
           }
-          void run(chosen.topic, chosen.partition, n, mode);
+          const checked = mode === 'offset' ? checkLookupOffset(target) : checkLookupTimestamp(target);
+          if (!checked.ok) {
+            setError(checked.message);
+            return;
+          }
+          void run(chosen.topic, chosen.partition, checked.value, mode);
         }}
       >
         <label className="field">
@@ -125,7 +130,7 @@ export function LookupPanel({ session }: { session: Session }) {
         </div>
       </form>
       {error && (
-        <p className="inline-error" role="alert">
+        <p className="inline-error" role="alert" data-testid="lookup-error">
           {error}
         </p>
       )}

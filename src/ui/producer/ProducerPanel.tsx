@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PartitionChoice, PartitionView, ProducerSettings } from '../../worker/protocol';
+import {
+  MAX_PRODUCE_MANY_RECORDS,
+  type PartitionChoice,
+  type PartitionView,
+  type ProducerSettings,
+} from '../../worker/protocol';
+import { errorText } from '../errorText';
+import { checkProducerSetting, checkRecordCount, formHeaders } from '../forms/validate';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { RecordJourney } from './RecordJourney';
@@ -24,10 +31,16 @@ export function ProducerPanel({ session }: { session: Session }) {
   const [value, setValue] = useState('hello, kafka');
   const [headerKey, setHeaderKey] = useState('');
   const [headerValue, setHeaderValue] = useState('');
-  const [n, setN] = useState(1000);
+  const [n, setN] = useState('1000');
   const [rate, setRate] = useState(0);
   const [settings, setSettings] = useState<ProducerSettings>(DEFAULT_SETTINGS);
   const [error, setError] = useState<string | null>(null);
+  const [settingsError, setSettingsError] = useState<string | null>(null);
+  // What is typed in linger.ms / batch.size, shown as typed until it is valid and in force.
+  const [typed, setTyped] = useState<{ 'linger.ms': string; 'batch.size': string }>({
+    'linger.ms': String(DEFAULT_SETTINGS['linger.ms']),
+    'batch.size': String(DEFAULT_SETTINGS['batch.size']),
+  });
   const t = topics.includes(topic)
     ? topic
     : selectedTopic && topics.includes(selectedTopic)
@@ -61,13 +74,28 @@ export function ProducerPanel({ session }: { session: Session }) {
     };
   }, [session]);
 
+  useEffect(() => {
+    setTyped({ 'linger.ms': String(settings['linger.ms']), 'batch.size': String(settings['batch.size']) });
+  }, [settings]);
+
   async function changeSetting<K extends keyof ProducerSettings>(k: K, v: ProducerSettings[K]) {
-    setError(null);
+    setSettingsError(null);
     try {
       setSettings(await session.call('setProducerSettings', { [k]: v }));
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setSettingsError(errorText(e));
     }
+  }
+
+  /** linger.ms / batch.size as typed: sent once Kafka's ConfigDef would accept it, else its message. */
+  function typeSetting(k: 'linger.ms' | 'batch.size', text: string) {
+    setTyped((t) => ({ ...t, [k]: text }));
+    const checked = checkProducerSetting(k, text);
+    if (!checked.ok) {
+      setSettingsError(checked.message);
+      return;
+    }
+    void changeSetting(k, checked.value);
   }
 
   async function send() {
@@ -77,29 +105,34 @@ export function ProducerPanel({ session }: { session: Session }) {
         topic: t,
         key: nullKey ? null : key,
         value,
-        headers: headerKey ? [{ key: headerKey, value: headerValue }] : [],
+        headers: formHeaders(headerKey, headerValue),
       });
       // Without metadata yet, the choice comes later as a record-partitioned event (see below).
       pendingSend.current = { producer: r.producer, sendId: r.sendId };
       setJourney({ producer: r.producer, sendId: r.sendId });
       uiStore.setState({ lastChoice: r.choice, selectedTopic: t });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     }
   }
 
   async function sendMany() {
     setError(null);
+    const checked = checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS);
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
     try {
       await session.call('produceMany', {
         topic: t,
-        count: n,
+        count: checked.value,
         keyPrefix: nullKey ? null : 'key-',
         valueBytes: 100,
         ratePerSecond: rate,
       });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     }
   }
 
@@ -179,9 +212,10 @@ export function ProducerPanel({ session }: { session: Session }) {
                 data-testid="producer-n"
                 type="number"
                 min={1}
-                max={1_000_000}
+                max={MAX_PRODUCE_MANY_RECORDS}
                 value={n}
-                onChange={(e) => setN(Math.max(1, Math.min(1_000_000, Number(e.target.value) || 1)))}
+                aria-invalid={!checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS).ok}
+                onChange={(e) => setN(e.target.value)}
               />
             </label>
             <span className="muted">records</span>
@@ -232,8 +266,9 @@ export function ProducerPanel({ session }: { session: Session }) {
             type="number"
             min={0}
             data-testid="producer-linger"
-            value={settings['linger.ms']}
-            onChange={(e) => void changeSetting('linger.ms', Math.max(0, Number(e.target.value) || 0))}
+            value={typed['linger.ms']}
+            aria-invalid={!checkProducerSetting('linger.ms', typed['linger.ms']).ok}
+            onChange={(e) => typeSetting('linger.ms', e.target.value)}
           />
         </label>
         <label className="field">
@@ -243,8 +278,9 @@ export function ProducerPanel({ session }: { session: Session }) {
             type="number"
             min={0}
             data-testid="producer-batch-size"
-            value={settings['batch.size']}
-            onChange={(e) => void changeSetting('batch.size', Math.max(0, Number(e.target.value) || 0))}
+            value={typed['batch.size']}
+            aria-invalid={!checkProducerSetting('batch.size', typed['batch.size']).ok}
+            onChange={(e) => typeSetting('batch.size', e.target.value)}
           />
         </label>
         <label className="field">
@@ -259,6 +295,11 @@ export function ProducerPanel({ session }: { session: Session }) {
             <option value="round-robin">round-robin (classic)</option>
           </select>
         </label>
+        {settingsError && (
+          <p className="inline-error" role="alert" data-testid="producer-settings-error">
+            {settingsError}
+          </p>
+        )}
       </fieldset>
     </section>
   );
