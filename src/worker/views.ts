@@ -240,6 +240,8 @@ export function segmentDump(topic: string, partition: number, log: PartitionLog,
         timestamp: h.baseTimestamp + r.timestampDelta,
         key: bytesToText(r.key),
         value: bytesToText(r.value),
+        keySize: r.key?.length ?? -1,
+        valueSize: r.value?.length ?? -1,
         headers: r.headers.map((x) => `${x.key}:${bytesToText(x.value) ?? 'null'}`).join(','),
       })),
     });

@@ -150,7 +150,7 @@ function BatchList({
             <ul className="dump-records mono">
               {b.records.map((r) => (
                 <li key={r.offset}>
-                  | offset: {r.offset} CreateTime: {r.timestamp} keySize: {r.key === null ? -1 : r.key.length} key:{' '}
+                  | offset: {r.offset} CreateTime: {r.timestamp} keySize: {r.keySize} valueSize: {r.valueSize} key:{' '}
                   {r.key ?? 'null'} payload: {r.value ?? 'null'}
                   {r.headers ? ` headers: ${r.headers}` : ''}
                 </li>
