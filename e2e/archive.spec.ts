@@ -63,3 +63,48 @@ test('export a partition as real segment files; import them back; a corrupt file
     .reduce((end, b) => Math.max(end, b.baseOffset + b.lastOffsetDelta + 1), 0);
   await expect(app.partition('orders-imported', 1)).toHaveAttribute('data-leo', String(exportedEnd));
 });
+
+test('a zip that names a 5000-partition folder, or holds overlapping segments, is refused with a typed error and creates no topic', async ({
+  app,
+  page,
+}) => {
+  await app.open();
+  await expect.poll(async () => Number(await app.partition('orders', 1).getAttribute('data-leo'))).toBeGreaterThan(0);
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-orders-1').click();
+  const files = unzipSync(new Uint8Array(await readFile((await (await downloading).path()) as string)));
+  const log = files['orders-1/00000000000000000000.log'] as Uint8Array;
+  const topicsBefore = await page.getByRole('tab', { name: /partitions/ }).count();
+  const message = page.getByTestId('import-message');
+
+  // Importing wide-5000/ would create a topic of 5,001 partitions.
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'wide.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(zipSync({ 'wide-5000/00000000000000000000.log': log })),
+  });
+  await expect(message).toHaveAttribute('data-ok', 'false');
+  await expect(message).toContainText('INVALID_PARTITIONS');
+  // The code is named once, not "INVALID_PARTITIONS: INVALID_PARTITIONS: ...".
+  expect(((await message.textContent()) ?? '').split('INVALID_PARTITIONS').length).toBe(2);
+
+  // Segment 1 beside segment 0, which already holds offset 1 and later.
+  const firstBatches = decodeRecordBatches(log);
+  expect(firstBatches.at(-1)?.baseOffset).toBeGreaterThan(0);
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'overlap.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(
+      zipSync({
+        'orders-1/00000000000000000000.log': log,
+        'orders-1/00000000000000000001.log': new Uint8Array(0),
+      }),
+    ),
+  });
+  await expect(message).toContainText('overlaps');
+  await expect(message).toHaveAttribute('data-ok', 'false');
+  await expect(message).toContainText('CORRUPT_MESSAGE');
+  await expect(page.getByRole('tab', { name: /partitions/ })).toHaveCount(topicsBefore);
+  await expect(page.locator('[data-testid^="partition-wide-"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid^="partition-orders-imported-"]')).toHaveCount(0);
+});
