@@ -1,4 +1,6 @@
 import { useRef, useState } from 'react';
+import { MAX_IMPORT_BYTES } from '../../worker/protocol';
+import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore } from '../store';
 
@@ -22,6 +24,12 @@ export function ClusterActions({ session }: { session: Session }) {
     setBusy(true);
     uiStore.setState({ importMessage: null });
     try {
+      // Refused before the page reads it: the worker would refuse it anyway (same limit).
+      if (f.size > MAX_IMPORT_BYTES) {
+        throw new Error(
+          `INVALID_REQUEST: ${f.name} is ${f.size.toLocaleString('en-US')} bytes, more than the ${MAX_IMPORT_BYTES.toLocaleString('en-US')} an import may hold`,
+        );
+      }
       const zip = new Uint8Array(await f.arrayBuffer());
       const r = await session.call('importPartition', { zip, fileName: f.name });
       uiStore.setState({
@@ -35,7 +43,7 @@ export function ClusterActions({ session }: { session: Session }) {
       uiStore.setState({
         importMessage: {
           ok: false,
-          text: `Import rejected, nothing changed. ${e instanceof Error ? e.message : String(e)}`,
+          text: `Import rejected, nothing changed. ${errorText(e)}`,
         },
       });
     } finally {
