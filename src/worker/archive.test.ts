@@ -88,6 +88,18 @@ describe('import: a valid export', () => {
   });
 });
 
+describe('import: segments with a gap', () => {
+  it('are accepted, as compaction leaves them (segment 20 whose first batch is 25, after offsets 0-9)', async () => {
+    const c = cluster();
+    const zip = zipSync({
+      [`orders-0/${LOG0}`]: batch(0, 10),
+      'orders-0/00000000000000000020.log': batch(25, 5),
+    });
+    const result = await c.importZip(zip);
+    expect(result.topic).toBe('orders');
+  });
+});
+
 describe('import: refused before one byte is written', () => {
   it(`a folder wide-5000/ or x-99999999/ is INVALID_PARTITIONS (at most ${MAX_TOPIC_PARTITIONS} partitions)`, async () => {
     for (const dir of ['wide-5000', 'x-99999999', `p-${MAX_TOPIC_PARTITIONS}`]) {
