@@ -142,6 +142,16 @@ export class EngineHost {
         args.timestamp !== undefined
           ? { kind: 'timestamp' as const, value: args.timestamp }
           : { kind: 'offset' as const, value: args.offset ?? 0 };
+      // The page checks its form (ui/forms/validate.ts); the worker refuses the same, typed.
+      if (!Number.isSafeInteger(target.value) || target.value < 0) {
+        throw new KafkaError(
+          'INVALID_REQUEST',
+          `A lookup ${target.kind} is a whole number from 0, got ${target.value}`,
+          {
+            [target.kind]: target.value,
+          },
+        );
+      }
       return lookupView(args.topic, args.partition, log, target);
     },
     seedsLookupPreset: () => {

@@ -5,6 +5,7 @@ import {
   checkLookupOffset,
   checkLookupTimestamp,
   checkProducerSetting,
+  checkRate,
   checkRecordCount,
   formHeaders,
 } from './validate';
@@ -85,5 +86,15 @@ describe('the header typed beside a record', () => {
     expect(formHeaders('', 'v')).toEqual([{ key: '', value: 'v' }]);
     expect(formHeaders('trace', '')).toEqual([{ key: 'trace', value: '' }]);
     expect(formHeaders('', '')).toEqual([]);
+  });
+});
+
+describe("Send N's rate", () => {
+  it('is 0 (as fast as possible) up to the maximum; above it or not a number is refused, not clamped', () => {
+    expect(checkRate('0', 1_000_000)).toEqual({ ok: true, value: 0 });
+    expect(checkRate('1000', 1_000_000)).toEqual({ ok: true, value: 1000 });
+    for (const text of ['-1', '2000000', '', '1.5']) {
+      expect(refused(checkRate(text, 1_000_000)), text).toMatch(/^INVALID_REQUEST: The rate is a whole number/);
+    }
   });
 });

@@ -23,6 +23,17 @@ export function checkRecordCount(text: string, max: number): Checked<number> {
   return ok(n);
 }
 
+/** Send N's pace in records per second: 0 (as fast as the worker goes) up to `max`. */
+export function checkRate(text: string, max: number): Checked<number> {
+  const n = Number(text);
+  if (!DIGITS.test(text) || !Number.isSafeInteger(n) || n > max) {
+    return no(
+      `INVALID_REQUEST: The rate is a whole number of records per second from 0 (as fast as possible) to ${count(max)}; ${text === '' ? 'the field is empty' : `"${text}" is not one`}.`,
+    );
+  }
+  return ok(n);
+}
+
 /** Kafka's ConfigDef types for the producer settings the page edits (ProducerConfig). */
 const CONFIG_TYPES = { 'linger.ms': 'LONG', 'batch.size': 'INT' } as const;
 const INT_MAX = 2 ** 31 - 1;

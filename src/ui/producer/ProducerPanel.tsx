@@ -7,11 +7,14 @@ import {
   type ProducerSettings,
 } from '../../worker/protocol';
 import { errorText } from '../errorText';
-import { checkProducerSetting, checkRecordCount, formHeaders } from '../forms/validate';
+import { checkProducerSetting, checkRate, checkRecordCount, formHeaders } from '../forms/validate';
 import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { RecordJourney } from './RecordJourney';
 import { uiStore, useUi } from '../store';
+
+/** The fastest pace the rate field offers (records per second; 0 = as fast as the worker goes). */
+const MAX_PRODUCE_RATE = 1_000_000;
 
 const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
 
@@ -32,7 +35,7 @@ export function ProducerPanel({ session }: { session: Session }) {
   const [headerKey, setHeaderKey] = useState('');
   const [headerValue, setHeaderValue] = useState('');
   const [n, setN] = useState('1000');
-  const [rate, setRate] = useState(0);
+  const [rate, setRate] = useState('0');
   const [settings, setSettings] = useState<ProducerSettings>(DEFAULT_SETTINGS);
   const [error, setError] = useState<string | null>(null);
   const [settingsError, setSettingsError] = useState<string | null>(null);
@@ -123,13 +126,18 @@ export function ProducerPanel({ session }: { session: Session }) {
       setError(checked.message);
       return;
     }
+    const pace = checkRate(rate, MAX_PRODUCE_RATE);
+    if (!pace.ok) {
+      setError(pace.message);
+      return;
+    }
     try {
       await session.call('produceMany', {
         topic: t,
         count: checked.value,
         keyPrefix: nullKey ? null : 'key-',
         valueBytes: 100,
-        ratePerSecond: rate,
+        ratePerSecond: pace.value,
       });
     } catch (e) {
       setError(errorText(e));
@@ -226,10 +234,11 @@ export function ProducerPanel({ session }: { session: Session }) {
                 data-testid="producer-rate"
                 type="number"
                 min={0}
-                max={1_000_000}
+                max={MAX_PRODUCE_RATE}
                 value={rate}
                 aria-label="Records per second (0 = as fast as possible)"
-                onChange={(e) => setRate(Math.max(0, Math.min(1_000_000, Number(e.target.value) || 0)))}
+                aria-invalid={!checkRate(rate, MAX_PRODUCE_RATE).ok}
+                onChange={(e) => setRate(e.target.value)}
               />
               <span className="muted">/s (0 = max)</span>
             </label>
