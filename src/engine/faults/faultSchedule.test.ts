@@ -6,6 +6,7 @@
  * More schedules than CI runs: `npm run soak -- --schedules 20000 --seed 42`.
  */
 import { describe, expect, it } from 'vitest';
+import { MapStore } from '../log/testSupport';
 import {
   explainRun as explain,
   runCleanSchedule as runClean,
@@ -19,8 +20,8 @@ describe('fault schedules: acks=all, min.insync.replicas=2, RF 3, unclean electi
   const seeds = Array.from({ length: CLEAN_SEEDS }, (_, i) => i + 1);
   it.each(seeds)(
     'seed %i: nothing acknowledged lost, duplicated or reordered; HW invariant; one leader per epoch',
-    (seed) => {
-      const r = runClean(seed);
+    async (seed) => {
+      const r = await runClean(seed);
       expect(r.violations, explain(r)).toEqual([]);
       expect(r.failed, explain(r)).toBe(0); // one broker at a time never makes a record fail
     },
@@ -29,16 +30,40 @@ describe('fault schedules: acks=all, min.insync.replicas=2, RF 3, unclean electi
 
 describe('fault schedules: unclean election on, two brokers may be down at once', () => {
   const seeds = Array.from({ length: UNCLEAN_SEEDS }, (_, i) => i + 1);
-  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', (seed) => {
-    const r = runUnclean(seed);
+  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
   });
 
   // Seeds known to force an unclean election that loses acknowledged records: the check above
   // is only meaningful if such losses happen and are all accounted for.
-  it.each([2, 32])('seed %i: an unclean election loses acknowledged records, and reports every one', (seed) => {
-    const r = runUnclean(seed);
+  it.each([2, 32])('seed %i: an unclean election loses acknowledged records, and reports every one', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.declaredLost, explain(r)).toBeGreaterThan(0);
+    expect(r.violations, explain(r)).toEqual([]);
+  });
+});
+
+// A share of the same seeds on the real log: PartitionLogReplica over a Store, power cuts that
+// lose or tear the writes in flight, every restart recovered through LogLoader (BrokerDisks).
+// Replay with `npm run soak -- --disk --seed <seed> --schedules 1 [--unclean] --verbose`.
+const DISK_SEEDS = Math.max(1, Math.round(CLEAN_SEEDS / 5));
+const DISK_UNCLEAN_SEEDS = Math.max(1, Math.round(CLEAN_SEEDS / 40));
+const onDisk = () => ({ store: new MapStore() });
+
+describe('fault schedules on disk: the real log, power cuts through LogLoader recovery, unclean election off', () => {
+  const seeds = Array.from({ length: DISK_SEEDS }, (_, i) => i + 1);
+  it.each(seeds)('seed %i: nothing acknowledged lost, duplicated or reordered; every record reported', async (seed) => {
+    const r = await runClean(seed, {}, onDisk());
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.failed, explain(r)).toBe(0);
+  });
+});
+
+describe('fault schedules on disk, unclean election on, two brokers may be down at once', () => {
+  const seeds = Array.from({ length: DISK_UNCLEAN_SEEDS }, (_, i) => i + 1);
+  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', async (seed) => {
+    const r = await runUnclean(seed, onDisk());
     expect(r.violations, explain(r)).toEqual([]);
   });
 });
@@ -46,18 +71,22 @@ describe('fault schedules: unclean election on, two brokers may be down at once'
 describe('the checks are not vacuous: weaker producers fail them on the same schedules', () => {
   // The first of the CI seeds where each weakness shows; the search keeps the test honest if
   // the cluster's timing changes which seed it is.
-  function firstSeedWhere(producer: Record<string, unknown>, bad: (v: string) => boolean, limit = 60): number | null {
-    for (let seed = 1; seed <= limit; seed++) if (runClean(seed, producer).violations.some(bad)) return seed;
+  async function firstSeedWhere(
+    producer: Record<string, unknown>,
+    bad: (v: string) => boolean,
+    limit = 60,
+  ): Promise<number | null> {
+    for (let seed = 1; seed <= limit; seed++) if ((await runClean(seed, producer)).violations.some(bad)) return seed;
     return null;
   }
 
-  it('without idempotence, retries after lost responses write records twice', () => {
-    expect(firstSeedWhere({ 'enable.idempotence': false }, (v) => v.includes('written twice'))).not.toBeNull();
+  it('without idempotence, retries after lost responses write records twice', async () => {
+    expect(await firstSeedWhere({ 'enable.idempotence': false }, (v) => v.includes('written twice'))).not.toBeNull();
   });
 
-  it('with acks=1, a leader cut off after acknowledging loses those records', () => {
+  it('with acks=1, a leader cut off after acknowledging loses those records', async () => {
     const lost = (v: string) => v.startsWith('acknowledged') && (v.includes('missing') || v.includes('replaced'));
-    expect(firstSeedWhere({ acks: 1, 'enable.idempotence': false }, lost)).not.toBeNull();
+    expect(await firstSeedWhere({ acks: 1, 'enable.idempotence': false }, lost)).not.toBeNull();
   });
 });
 
@@ -73,8 +102,8 @@ describe('regressions: seeds that once failed', () => {
   // followers never caught up and the HW never passed them.
   it.each([184, 274, 438, 470, 543, 563, 660, 724])(
     'seed %i: followers with a divergent log truncate to the leader epoch end offset and catch up',
-    (seed) => {
-      const r = runUnclean(seed);
+    async (seed) => {
+      const r = await runUnclean(seed);
       expect(r.violations, explain(r)).toEqual([]);
       expect(r.acked, explain(r)).toBe(r.sent);
     },
@@ -84,8 +113,8 @@ describe('regressions: seeds that once failed', () => {
   // without truncating ("in-sync follower LEO < leader HW"). Fixed twice over: the epoch cache
   // above, and the leader now checks every follower fetch's lastFetchedEpoch (KIP-595) and answers
   // a divergent one with divergingEpoch, without recording its position.
-  it('seed 650: a divergent follower truncates before it rejoins the ISR', () => {
-    const r = runUnclean(650);
+  it('seed 650: a divergent follower truncates before it rejoins the ISR', async () => {
+    const r = await runUnclean(650);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
@@ -98,8 +127,8 @@ describe('regressions: seeds that once failed', () => {
   // Seed 531: a LeaderAndIsr lost to an isolation was never sent again (Kafka's
   // ControllerChannelManager retries until the broker is removed); a broker kept following an old
   // leader epoch.
-  it.each([272, 531])('seed %i: every broker hears the controller after a network partition heals', (seed) => {
-    const r = runUnclean(seed);
+  it.each([272, 531])('seed %i: every broker hears the controller after a network partition heals', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
@@ -109,8 +138,8 @@ describe('regressions: seeds that once failed', () => {
   // wake at `now + (backoff - waited)`, which rounded back to `now` while the batch still counted
   // as backing off: it rescheduled itself at the same instant forever and the run never ended.
   // The accumulator now answers with the absolute moment a batch becomes ready.
-  it.each([729, 1251])('seed %i: a retried batch on a fractional clock is sent after its backoff', (seed) => {
-    const r = runUnclean(seed);
+  it.each([729, 1251])('seed %i: a retried batch on a fractional clock is sent after its backoff', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
@@ -119,8 +148,8 @@ describe('regressions: seeds that once failed', () => {
   // its old leader epoch after the heal, so every acks=all request to it timed out; the
   // schedule now waits for full sync after a heal, and the run must finish with every record
   // acknowledged.
-  it('seed 51: an isolated leader healed during an ISR change', () => {
-    const r = runClean(51);
+  it('seed 51: an isolated leader healed during an ISR change', async () => {
+    const r = await runClean(51);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.failed).toBe(0);
   });
