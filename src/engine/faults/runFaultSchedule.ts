@@ -371,6 +371,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
     violations.push(...checkOrder(acked));
   }
   violations.push(...witness.violations);
+  if (disks) violations.push(...(await disks.checkDisksMatchLogs()).map((v) => `disk: ${v}`));
   if (!options.uncleanLeaderElection && declaredLost > 0) {
     violations.push(`unclean election off, yet ${declaredLost} committed offsets were reported lost`);
   }
