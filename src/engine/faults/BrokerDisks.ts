@@ -55,18 +55,29 @@ export interface DiskStats {
 
 /**
  * Topic settings of the disk schedules, chosen per seed: small segments so logs roll (and rolls
- * flush) within a schedule, a small index interval so the sparse indexes fill, and one of three
+ * flush) within a schedule, a small index interval so the sparse indexes fill, one of three
  * flush policies — Kafka's default (never fsync; replication keeps acknowledged records), the UI's
- * flush.ms=1000, and flush.messages=1 (every append handed to the disk at once).
+ * flush.ms=1000, and flush.messages=1 (every append handed to the disk at once) — and on three
+ * seeds in four a small retention.bytes, so old segments are deleted under the followers' feet.
  */
 export function diskTopicDefaults(rng: Rng): TopicConfigOverrides {
   const flush: TopicConfigOverrides[] = [{}, { 'flush.ms': 1000 }, { 'flush.messages': 1 }];
+  const retention: TopicConfigOverrides[] = [
+    {},
+    { 'retention.bytes': 150 },
+    { 'retention.bytes': 300 },
+    { 'retention.bytes': 600 },
+  ];
   return {
-    'segment.bytes': rng.pick([512, 1024, 4096]),
-    'index.interval.bytes': rng.pick([64, 256]),
+    'segment.bytes': rng.pick([100, 200, 1024, 4096]),
+    'index.interval.bytes': rng.pick([1, 64, 256]),
     ...rng.pick(flush),
+    ...rng.pick(retention),
   };
 }
+
+/** Broker settings of the disk schedules: the retention check runs every second, not every 5 minutes. */
+export const DISK_BROKER_CONFIG = { 'log.retention.check.interval.ms': 1000 } as const;
 
 export class BrokerDisks {
   private readonly caches = new Map<number, LazyStore>();

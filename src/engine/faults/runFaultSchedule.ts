@@ -27,7 +27,7 @@ import type { ProducerEvent } from '../producer/events';
 import { KafkaProducer } from '../producer/KafkaProducer';
 import type { ProducerConfigInput } from '../producer/ProducerConfig';
 import { Rng } from '../Rng';
-import { BrokerDisks, type DiskOptions, type DiskStats, diskTopicDefaults } from './BrokerDisks';
+import { BrokerDisks, DISK_BROKER_CONFIG, type DiskOptions, type DiskStats, diskTopicDefaults } from './BrokerDisks';
 import { checkNoAckedLoss, checkNoDuplicates, checkOrder, type FinalLogs, LeaderEpochWitness, tpKey } from './checks';
 import { describeStep, type FaultSchedule, type FaultStep, generateFaultSchedule } from './FaultSchedule';
 import { ProduceHistory } from './ProduceHistory';
@@ -125,6 +125,8 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   const clock = new ManualClock(0);
   const witness = new LeaderEpochWitness();
   const lostRanges = new Map<string, { from: number; to: number }[]>();
+  /** Per partition, the highest log start offset retention moved a log to: records below it may go. */
+  const retainedFrom = new Map<string, number>();
   const violations: string[] = [];
   const history = new ProduceHistory();
   const trace: string[] = [];
@@ -134,7 +136,10 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
     options.observe?.clusterEvent?.(e);
     if (e.type === 'becameLeader') witness.observe(e.topic, e.partition, e.leaderEpoch, e.broker);
     else if (e.type === 'invariantViolated') violations.push(`engine: ${e.message} at ${e.atMs}ms`);
-    else if (e.type === 'uncleanLeaderElection' && e.lostCommittedOffsets) {
+    else if (e.type === 'logRetention') {
+      const key = tpKey(e.topic, e.partition);
+      retainedFrom.set(key, Math.max(retainedFrom.get(key) ?? 0, e.logStartOffset));
+    } else if (e.type === 'uncleanLeaderElection' && e.lostCommittedOffsets) {
       const key = tpKey(e.topic, e.partition);
       const list = lostRanges.get(key) ?? [];
       list.push(e.lostCommittedOffsets);
@@ -167,6 +172,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
       'auto.leader.rebalance.enable': false,
       'unclean.leader.election.enable': options.uncleanLeaderElection,
       'min.insync.replicas': 2,
+      ...(disks ? DISK_BROKER_CONFIG : {}),
     },
   });
   disks?.attach(cluster);
@@ -354,7 +360,13 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   }
 
   const acked = history.acked();
-  const losses = checkNoAckedLoss(acked, logs, options.uncleanLeaderElection ? lostRanges : new Map());
+  // Records retention deleted were not lost (retention never passes the high watermark, so they
+  // had been committed and served); an unclean election's reported losses are allowed with it on.
+  const excused = new Map<string, { from: number; to: number }[]>();
+  for (const [tp, to] of retainedFrom) excused.set(tp, [{ from: 0, to }]);
+  if (options.uncleanLeaderElection)
+    for (const [tp, ranges] of lostRanges) excused.set(tp, [...(excused.get(tp) ?? []), ...ranges]);
+  const losses = checkNoAckedLoss(acked, logs, excused);
   if (losses.length > 0 && options.uncleanLeaderElection) {
     // Say what the engine did report, so a failure reads as "lost but not reported".
     const reported = [...lostRanges].map(([tp, rs]) => `${tp} [${rs.map((r) => `${r.from}, ${r.to})`).join(' [')}`);
