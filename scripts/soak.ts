@@ -78,6 +78,7 @@ let failed = 0;
 let sent = 0;
 let acked = 0;
 let declaredLost = 0;
+let retention = 0;
 /** Acknowledged records the checks found missing or replaced and no unclean election reported. */
 let ackedLost = 0;
 const failedSeeds: number[] = [];
@@ -98,6 +99,7 @@ for (let i = 0; i < schedules; i++) {
   sent += r.sent;
   acked += r.acked;
   declaredLost += r.declaredLost;
+  retention += r.segmentsDeletedByRetention;
   ackedLost += r.violations.filter((v) => /^acknowledged .* (is missing|was replaced)/.test(v)).length;
   if (r.disk) for (const k of Object.keys(disk) as (keyof DiskStats)[]) disk[k] += r.disk[k];
   if (r.violations.length > 0) {
@@ -125,7 +127,8 @@ if (onDisk) {
   console.log(
     `disks: ${disk.powerCuts} power cuts (${disk.inFlightAtCut} operations in flight, ${disk.lostAtCut} lost, ` +
       `${disk.tornAppends} appends torn); ${disk.recoveries} restarts recovered ${disk.logsRecovered} logs through LogLoader ` +
-      `(${disk.bytesTruncatedByRecovery} torn bytes truncated, ${disk.indexesRebuilt} index files rebuilt)`,
+      `(${disk.bytesTruncatedByRecovery} torn bytes truncated, ${disk.indexesRebuilt} index files rebuilt); ` +
+      `${retention} segments deleted by retention`,
   );
 }
 if (!fuzzOk) console.log('The fuzz suites failed: see the vitest output above.');

@@ -68,6 +68,8 @@ export interface FaultRunResult {
   trace: string[];
   /** Disk mode: power cuts, torn appends, recoveries. */
   disk?: DiskStats;
+  /** Segments retention deleted, over every replica (the disk schedules set a small retention.bytes). */
+  segmentsDeletedByRetention: number;
 }
 
 const dec = new TextDecoder();
@@ -131,12 +133,14 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   const history = new ProduceHistory();
   const trace: string[] = [];
   let declaredLost = 0;
+  let segmentsDeletedByRetention = 0;
 
   const onClusterEvent = (e: ClusterEvent) => {
     options.observe?.clusterEvent?.(e);
     if (e.type === 'becameLeader') witness.observe(e.topic, e.partition, e.leaderEpoch, e.broker);
     else if (e.type === 'invariantViolated') violations.push(`engine: ${e.message} at ${e.atMs}ms`);
     else if (e.type === 'logRetention') {
+      segmentsDeletedByRetention += e.deletedSegments;
       const key = tpKey(e.topic, e.partition);
       retainedFrom.set(key, Math.max(retainedFrom.get(key) ?? 0, e.logStartOffset));
     } else if (e.type === 'uncleanLeaderElection' && e.lostCommittedOffsets) {
@@ -320,6 +324,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
       acked: history.acked().length,
       failed: 0,
       declaredLost,
+      segmentsDeletedByRetention,
       trace,
       ...(disks ? { disk: disks.stats } : {}),
     };
@@ -333,6 +338,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
 
   // Read back each partition's committed log from its leader.
   const logs: FinalLogs = new Map();
+  const logStarts = new Map<string, number>();
   for (let p = 0; p < partitions; p++) {
     const state = cluster.partitionState(TOPIC, p);
     const leader = state ? cluster.brokers.get(state.leader) : undefined;
@@ -341,6 +347,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
     if (replica) {
       // A read stops at the end of the segment it starts in: read on until the high watermark.
       let next = replica.log.logStartOffset();
+      logStarts.set(tpKey(TOPIC, p), next);
       while (next < replica.highWatermark) {
         const bytes = replica.log.read(next, Number.MAX_SAFE_INTEGER, replica.highWatermark);
         const batches = decodeRecordBatches(bytes);
@@ -361,9 +368,10 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
 
   const acked = history.acked();
   // Records retention deleted were not lost (retention never passes the high watermark, so they
-  // had been committed and served); an unclean election's reported losses are allowed with it on.
+  // had been committed and served): those below the final leader's log start, if retention moved a
+  // log start that far. An unclean election's reported losses are allowed with it on.
   const excused = new Map<string, { from: number; to: number }[]>();
-  for (const [tp, to] of retainedFrom) excused.set(tp, [{ from: 0, to }]);
+  for (const [tp, to] of retainedFrom) excused.set(tp, [{ from: 0, to: Math.min(to, logStarts.get(tp) ?? 0) }]);
   if (options.uncleanLeaderElection)
     for (const [tp, ranges] of lostRanges) excused.set(tp, [...(excused.get(tp) ?? []), ...ranges]);
   const losses = checkNoAckedLoss(acked, logs, excused);
@@ -396,6 +404,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
     acked: acked.length,
     failed: history.sent.size - acked.length,
     declaredLost,
+    segmentsDeletedByRetention,
     trace,
     ...(disks ? { disk: disks.stats } : {}),
   };
