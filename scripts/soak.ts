@@ -3,6 +3,11 @@
  *
  *   npm run soak -- --schedules 20000 --seed 42          one-broker-at-a-time schedules, unclean off
  *   npm run soak -- --schedules 2000 --seed 1 --unclean  two brokers may be down, unclean election on
+ *   npm run soak -- --disk --schedules 5000              the same schedules on the real log: every
+ *                                                          replica a PartitionLog over a MemoryStore,
+ *                                                          power cuts that tear the write in flight,
+ *                                                          restarts recovered through LogLoader
+ *                                                          (combines with --unclean)
  *   npm run soak -- --seed 1234 --schedules 1 --verbose  replay one seed and print its schedule
  *   npm run soak -- --fuzz                                 also rerun every seeded fuzz/property suite
  *                                                          (codec, log, cluster, groups, assignors)
@@ -13,7 +18,9 @@
  * seed reported by the unit test replays here exactly.
  */
 import { spawnSync } from 'node:child_process';
+import type { DiskStats } from '../src/engine/faults/BrokerDisks';
 import { explainRun, runCleanSchedule, runUncleanSchedule } from '../src/engine/faults/runFaultSchedule';
+import { MemoryStore } from '../src/storage/MemoryStore';
 
 /**
  * The env vars each seeded suite reads for its run count, raised well above CI's defaults. The
@@ -57,9 +64,10 @@ function arg(name: string): string | undefined {
 const schedules = Number(arg('schedules') ?? 1000);
 const firstSeed = Number(arg('seed') ?? 1);
 const unclean = process.argv.includes('--unclean');
+const onDisk = process.argv.includes('--disk');
 const verbose = process.argv.includes('--verbose');
 if (!Number.isInteger(schedules) || schedules < 1 || !Number.isInteger(firstSeed)) {
-  console.error('usage: npm run soak -- [--schedules N] [--seed S] [--unclean] [--verbose] [--fuzz]');
+  console.error('usage: npm run soak -- [--schedules N] [--seed S] [--unclean] [--disk] [--verbose] [--fuzz]');
   process.exit(2);
 }
 
@@ -70,14 +78,33 @@ let failed = 0;
 let sent = 0;
 let acked = 0;
 let declaredLost = 0;
+let retention = 0;
+/** Acknowledged records the checks found missing or replaced and no unclean election reported. */
+let ackedLost = 0;
+const failedSeeds: number[] = [];
+const disk: DiskStats = {
+  powerCuts: 0,
+  inFlightAtCut: 0,
+  lostAtCut: 0,
+  tornAppends: 0,
+  recoveries: 0,
+  logsRecovered: 0,
+  bytesTruncatedByRecovery: 0,
+  indexesRebuilt: 0,
+};
 for (let i = 0; i < schedules; i++) {
   const seed = firstSeed + i;
-  const r = unclean ? runUncleanSchedule(seed) : runCleanSchedule(seed);
+  const store = onDisk ? { store: new MemoryStore() } : undefined;
+  const r = unclean ? await runUncleanSchedule(seed, store) : await runCleanSchedule(seed, {}, store);
   sent += r.sent;
   acked += r.acked;
   declaredLost += r.declaredLost;
+  retention += r.segmentsDeletedByRetention;
+  ackedLost += r.violations.filter((v) => /^acknowledged .* (is missing|was replaced)/.test(v)).length;
+  if (r.disk) for (const k of Object.keys(disk) as (keyof DiskStats)[]) disk[k] += r.disk[k];
   if (r.violations.length > 0) {
     failed++;
+    failedSeeds.push(seed);
     console.log(`FAIL ${explainRun(r)}\n`);
   } else if (verbose) {
     console.log(
@@ -91,8 +118,18 @@ for (let i = 0; i < schedules; i++) {
 }
 const secs = Number(process.hrtime.bigint() - started) / 1e9;
 console.log(
-  `${schedules} ${unclean ? 'unclean-election' : 'one-broker-at-a-time'} schedules from seed ${firstSeed}: ` +
-    `${failed} failed; ${sent} records sent, ${acked} acknowledged, ${declaredLost} acknowledged offsets reported lost; ${secs.toFixed(1)} s`,
+  `${schedules} ${unclean ? 'unclean-election' : 'one-broker-at-a-time'} schedules${onDisk ? ' on disk' : ''} from seed ${firstSeed}: ` +
+    `${failed} failed${failedSeeds.length > 0 ? ` (seeds ${failedSeeds.slice(0, 20).join(', ')}${failedSeeds.length > 20 ? ', ...' : ''})` : ''}; ` +
+    `${sent} records sent, ${acked} acknowledged, ${ackedLost} acknowledged records lost unreported, ` +
+    `${declaredLost} acknowledged offsets reported lost by unclean elections; ${secs.toFixed(1)} s`,
 );
+if (onDisk) {
+  console.log(
+    `disks: ${disk.powerCuts} power cuts (${disk.inFlightAtCut} operations in flight, ${disk.lostAtCut} lost, ` +
+      `${disk.tornAppends} appends torn); ${disk.recoveries} restarts recovered ${disk.logsRecovered} logs through LogLoader ` +
+      `(${disk.bytesTruncatedByRecovery} torn bytes truncated, ${disk.indexesRebuilt} index files rebuilt); ` +
+      `${retention} segments deleted by retention`,
+  );
+}
 if (!fuzzOk) console.log('The fuzz suites failed: see the vitest output above.');
 process.exit(failed > 0 || !fuzzOk ? 1 : 0);

@@ -55,6 +55,10 @@ export class PartitionLogReplica implements ReplicaLog {
     this.log.truncateTo(offset);
   }
 
+  truncateFullyAndStartAt(offset: number): void {
+    this.log.truncateFullyAndStartAt(offset);
+  }
+
   assignEpochStartOffset(epoch: number, startOffset: number): void {
     this.log.maybeAssignEpochStartOffset(epoch, startOffset);
   }

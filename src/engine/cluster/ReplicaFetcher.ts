@@ -242,6 +242,12 @@ export class ReplicaFetcher {
             // Records that no longer line up with our log: find the truncation point again.
             s.state = 'truncating';
           }
+        } else if (r.errorCode === 'OFFSET_OUT_OF_RANGE' && r.logStartOffset > s.partition.logEndOffset()) {
+          // AbstractFetcherThread.fetchOffsetAndTruncate: the leader's log now starts past our log
+          // end (retention deleted what we would fetch next), so our log is dropped and restarts at
+          // the leader's log start. Kafka asks the leader for it (ListOffsets EARLIEST); the fetch
+          // response carries it already.
+          this.replicaManager.truncateFullyAndStartAt(s.partition, r.logStartOffset);
         } else if (r.errorCode === 'OFFSET_OUT_OF_RANGE') {
           s.state = 'truncating';
           failed = true;

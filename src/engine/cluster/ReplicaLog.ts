@@ -64,6 +64,8 @@ export interface ReplicaLog {
    * an epoch without writing to it must not keep claiming that epoch).
    */
   truncateTo(offset: number): void;
+  /** Kafka's truncateFullyAndStartAt: every record and epoch entry goes; the log restarts empty at `offset`. */
+  truncateFullyAndStartAt(offset: number): void;
   latestEpoch(): number | null;
   /** Kafka's LeaderEpochFileCache.endOffsetFor: (largest epoch <= requested, its end offset), or (-1, -1). */
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number };
@@ -262,6 +264,13 @@ export class MemoryReplicaLog implements ReplicaLog {
       this.endOffset = last ? last.header.lastOffset + 1 : this.startOffset;
     }
     this.epochs.truncateFromEnd(this.endOffset);
+  }
+
+  truncateFullyAndStartAt(offset: number): void {
+    this.batches = [];
+    this.startOffset = offset;
+    this.endOffset = offset;
+    this.epochs.clear();
   }
 
   latestEpoch(): number | null {

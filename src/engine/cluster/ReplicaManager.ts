@@ -862,10 +862,37 @@ export class ReplicaManager {
   }
 
   /** Truncates a follower's log (KIP-101); never below its high watermark unless the leader says so. */
+  /**
+   * Kafka's truncateFullyAndStartAt for a follower that fell behind the leader's log start
+   * (retention deleted what it would fetch next): its whole log goes and it starts empty at the
+   * leader's log start offset.
+   */
+  truncateFullyAndStartAt(p: Partition, offset: number): void {
+    const old = p.logEndOffset();
+    const oldHighWatermark = p.highWatermark;
+    p.log.truncateFullyAndStartAt(offset);
+    p.producerState.rebuild(p.log.batchHeaders());
+    p.highWatermark = offset;
+    p.log.setHighWatermark?.(offset);
+    this.emit({
+      type: 'replicaTruncated',
+      broker: this.brokerId,
+      topic: p.topic,
+      partition: p.partition,
+      oldLogEndOffset: old,
+      newLogEndOffset: p.logEndOffset(),
+      highWatermark: p.highWatermark,
+      oldHighWatermark,
+      reason: 'leaderLogStartOffset',
+      leaderEpochEndOffset: null,
+      atMs: this.now(),
+    });
+  }
+
   truncate(
     p: Partition,
     offset: number,
-    reason: 'divergingEpoch' | 'highWatermarkFallback' | 'powerFailure' | 'becomeFollower',
+    reason: 'divergingEpoch' | 'highWatermarkFallback' | 'powerFailure' | 'becomeFollower' | 'leaderLogStartOffset',
     leaderEpochEndOffset: { epoch: number; endOffset: number } | null,
   ): void {
     const old = p.logEndOffset();

@@ -6,8 +6,14 @@
  * More schedules than CI runs: `npm run soak -- --schedules 20000 --seed 42`.
  */
 import { describe, expect, it } from 'vitest';
+import { MapStore } from '../log/testSupport';
+import { PartitionLogReplica } from '../cluster/PartitionLogReplica';
+import { generateFaultSchedule } from './FaultSchedule';
 import {
+  BROKERS,
+  CLEAN_SHAPE,
   explainRun as explain,
+  runFaultSchedule,
   runCleanSchedule as runClean,
   runUncleanSchedule as runUnclean,
 } from './runFaultSchedule';
@@ -19,8 +25,8 @@ describe('fault schedules: acks=all, min.insync.replicas=2, RF 3, unclean electi
   const seeds = Array.from({ length: CLEAN_SEEDS }, (_, i) => i + 1);
   it.each(seeds)(
     'seed %i: nothing acknowledged lost, duplicated or reordered; HW invariant; one leader per epoch',
-    (seed) => {
-      const r = runClean(seed);
+    async (seed) => {
+      const r = await runClean(seed);
       expect(r.violations, explain(r)).toEqual([]);
       expect(r.failed, explain(r)).toBe(0); // one broker at a time never makes a record fail
     },
@@ -29,35 +35,99 @@ describe('fault schedules: acks=all, min.insync.replicas=2, RF 3, unclean electi
 
 describe('fault schedules: unclean election on, two brokers may be down at once', () => {
   const seeds = Array.from({ length: UNCLEAN_SEEDS }, (_, i) => i + 1);
-  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', (seed) => {
-    const r = runUnclean(seed);
+  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
   });
 
   // Seeds known to force an unclean election that loses acknowledged records: the check above
   // is only meaningful if such losses happen and are all accounted for.
-  it.each([2, 32])('seed %i: an unclean election loses acknowledged records, and reports every one', (seed) => {
-    const r = runUnclean(seed);
+  it.each([2, 32])('seed %i: an unclean election loses acknowledged records, and reports every one', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.declaredLost, explain(r)).toBeGreaterThan(0);
     expect(r.violations, explain(r)).toEqual([]);
   });
 });
 
+// A share of the same seeds on the real log: PartitionLogReplica over a Store, power cuts that
+// lose or tear the writes in flight, every restart recovered through LogLoader (BrokerDisks).
+// Replay with `npm run soak -- --disk --seed <seed> --schedules 1 [--unclean] --verbose`.
+const DISK_SEEDS = Math.max(1, Math.round(CLEAN_SEEDS / 5));
+const DISK_UNCLEAN_SEEDS = Math.max(1, Math.round(CLEAN_SEEDS / 40));
+const onDisk = () => ({ store: new MapStore() });
+
+describe('fault schedules on disk: the real log, power cuts through LogLoader recovery, unclean election off', () => {
+  const seeds = Array.from({ length: DISK_SEEDS }, (_, i) => i + 1);
+  it.each(seeds)('seed %i: nothing acknowledged lost, duplicated or reordered; every record reported', async (seed) => {
+    const r = await runClean(seed, {}, onDisk());
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.failed, explain(r)).toBe(0);
+  });
+});
+
+describe('fault schedules on disk, unclean election on, two brokers may be down at once', () => {
+  const seeds = Array.from({ length: DISK_UNCLEAN_SEEDS }, (_, i) => i + 1);
+  it.each(seeds)('seed %i: every lost acknowledged offset is one the engine reported', async (seed) => {
+    const r = await runUnclean(seed, onDisk());
+    expect(r.violations, explain(r)).toEqual([]);
+  });
+});
+
+describe('the disk schedules run on the real log and go through recovery', () => {
+  // CI seeds where a power cut tears the append it interrupts and the restart's LogLoader cuts the
+  // torn batch off (found with the soak; the stats say whether it still happens).
+  it.each([4, 24, 60, 72])('seed %i: a torn append is truncated by recovery, and nothing is lost', async (seed) => {
+    const store = new MapStore();
+    let replicas: unknown[] = [];
+    const r = await runFaultSchedule(generateFaultSchedule(seed, { brokers: BROKERS, ...CLEAN_SHAPE }), {
+      uncleanLeaderElection: false,
+      disk: { store },
+      observe: {
+        end: (c) => {
+          replicas = [...c.brokers.values()].flatMap((b) => [...b.replicaManager.logs.values()].map((h) => h.log));
+        },
+      },
+    });
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.disk?.tornAppends, explain(r)).toBeGreaterThan(0);
+    expect(r.disk?.bytesTruncatedByRecovery, explain(r)).toBeGreaterThan(0);
+    expect(replicas.length).toBe(6);
+    for (const log of replicas) expect(log).toBeInstanceOf(PartitionLogReplica);
+    // The segment files are in the Store, as the worker lays them out.
+    const logs = [...store.files.keys()].filter((p) => /^broker-\d\/var\/kafka-logs\/jepsen-\d\/\d{20}\.log$/.test(p));
+    expect(new Set(logs.map((p) => p.slice(0, 8))).size).toBe(3);
+    expect(logs.some((p) => (store.files.get(p)?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it.each([32, 54])(
+    'seed %i (unclean election on): acknowledged records lost on disk are every one reported',
+    async (seed) => {
+      const r = await runUnclean(seed, onDisk());
+      expect(r.declaredLost, explain(r)).toBeGreaterThan(0);
+      expect(r.violations, explain(r)).toEqual([]);
+    },
+  );
+});
+
 describe('the checks are not vacuous: weaker producers fail them on the same schedules', () => {
   // The first of the CI seeds where each weakness shows; the search keeps the test honest if
   // the cluster's timing changes which seed it is.
-  function firstSeedWhere(producer: Record<string, unknown>, bad: (v: string) => boolean, limit = 60): number | null {
-    for (let seed = 1; seed <= limit; seed++) if (runClean(seed, producer).violations.some(bad)) return seed;
+  async function firstSeedWhere(
+    producer: Record<string, unknown>,
+    bad: (v: string) => boolean,
+    limit = 60,
+  ): Promise<number | null> {
+    for (let seed = 1; seed <= limit; seed++) if ((await runClean(seed, producer)).violations.some(bad)) return seed;
     return null;
   }
 
-  it('without idempotence, retries after lost responses write records twice', () => {
-    expect(firstSeedWhere({ 'enable.idempotence': false }, (v) => v.includes('written twice'))).not.toBeNull();
+  it('without idempotence, retries after lost responses write records twice', async () => {
+    expect(await firstSeedWhere({ 'enable.idempotence': false }, (v) => v.includes('written twice'))).not.toBeNull();
   });
 
-  it('with acks=1, a leader cut off after acknowledging loses those records', () => {
+  it('with acks=1, a leader cut off after acknowledging loses those records', async () => {
     const lost = (v: string) => v.startsWith('acknowledged') && (v.includes('missing') || v.includes('replaced'));
-    expect(firstSeedWhere({ acks: 1, 'enable.idempotence': false }, lost)).not.toBeNull();
+    expect(await firstSeedWhere({ acks: 1, 'enable.idempotence': false }, lost)).not.toBeNull();
   });
 });
 
@@ -73,8 +143,8 @@ describe('regressions: seeds that once failed', () => {
   // followers never caught up and the HW never passed them.
   it.each([184, 274, 438, 470, 543, 563, 660, 724])(
     'seed %i: followers with a divergent log truncate to the leader epoch end offset and catch up',
-    (seed) => {
-      const r = runUnclean(seed);
+    async (seed) => {
+      const r = await runUnclean(seed);
       expect(r.violations, explain(r)).toEqual([]);
       expect(r.acked, explain(r)).toBe(r.sent);
     },
@@ -84,8 +154,8 @@ describe('regressions: seeds that once failed', () => {
   // without truncating ("in-sync follower LEO < leader HW"). Fixed twice over: the epoch cache
   // above, and the leader now checks every follower fetch's lastFetchedEpoch (KIP-595) and answers
   // a divergent one with divergingEpoch, without recording its position.
-  it('seed 650: a divergent follower truncates before it rejoins the ISR', () => {
-    const r = runUnclean(650);
+  it('seed 650: a divergent follower truncates before it rejoins the ISR', async () => {
+    const r = await runUnclean(650);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
@@ -98,8 +168,8 @@ describe('regressions: seeds that once failed', () => {
   // Seed 531: a LeaderAndIsr lost to an isolation was never sent again (Kafka's
   // ControllerChannelManager retries until the broker is removed); a broker kept following an old
   // leader epoch.
-  it.each([272, 531])('seed %i: every broker hears the controller after a network partition heals', (seed) => {
-    const r = runUnclean(seed);
+  it.each([272, 531])('seed %i: every broker hears the controller after a network partition heals', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
@@ -109,18 +179,32 @@ describe('regressions: seeds that once failed', () => {
   // wake at `now + (backoff - waited)`, which rounded back to `now` while the batch still counted
   // as backing off: it rescheduled itself at the same instant forever and the run never ended.
   // The accumulator now answers with the absolute moment a batch becomes ready.
-  it.each([729, 1251])('seed %i: a retried batch on a fractional clock is sent after its backoff', (seed) => {
-    const r = runUnclean(seed);
+  it.each([729, 1251])('seed %i: a retried batch on a fractional clock is sent after its backoff', async (seed) => {
+    const r = await runUnclean(seed);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.acked, explain(r)).toBe(r.sent);
   });
+
+  // Disk seeds 680 and 1379 (unclean shape, from `npm run soak -- --disk --unclean`): retention
+  // on the leader deleted the segments a follower would fetch next while it was down, so its fetch
+  // was OFFSET_OUT_OF_RANGE; it asked OffsetsForLeaderEpoch, fetched at its own log end again and
+  // never caught up, and the partition stopped taking acks=all records. The follower now truncates
+  // fully and starts at the leader's log start (Kafka's AbstractFetcherThread.fetchOffsetAndTruncate).
+  it.each([680, 1379])(
+    'disk seed %i: a follower behind the leader’s log start starts over there and catches up',
+    async (seed) => {
+      const r = await runUnclean(seed, onDisk());
+      expect(r.violations, explain(r)).toEqual([]);
+      expect(r.acked, explain(r)).toBe(r.sent);
+    },
+  );
 
   // Seed 51 (clean shape): a partition leader isolated while the controller shrank the ISR kept
   // its old leader epoch after the heal, so every acks=all request to it timed out; the
   // schedule now waits for full sync after a heal, and the run must finish with every record
   // acknowledged.
-  it('seed 51: an isolated leader healed during an ISR change', () => {
-    const r = runClean(51);
+  it('seed 51: an isolated leader healed during an ISR change', async () => {
+    const r = await runClean(51);
     expect(r.violations, explain(r)).toEqual([]);
     expect(r.failed).toBe(0);
   });

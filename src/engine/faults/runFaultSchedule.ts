@@ -12,6 +12,10 @@
  *     every step and every 50 ms of simulated time;
  *   - at most one leader per partition per leader epoch;
  *   - every record sent got exactly one delivery report.
+ *
+ * With `disk`, the replicas are the real log (PartitionLogReplica over a Store, each broker with
+ * a write cache a power cut can tear; see BrokerDisks) and every restart recovers through
+ * LogLoader; without it, the in-memory replica log, whose power failure cuts at the last flush.
  */
 import { ManualClock } from '../Clock';
 import { decodeRecordBatches } from '../codec/recordBatch';
@@ -23,6 +27,7 @@ import type { ProducerEvent } from '../producer/events';
 import { KafkaProducer } from '../producer/KafkaProducer';
 import type { ProducerConfigInput } from '../producer/ProducerConfig';
 import { Rng } from '../Rng';
+import { BrokerDisks, DISK_BROKER_CONFIG, type DiskOptions, type DiskStats, diskTopicDefaults } from './BrokerDisks';
 import { checkNoAckedLoss, checkNoDuplicates, checkOrder, type FinalLogs, LeaderEpochWitness, tpKey } from './checks';
 import { describeStep, type FaultSchedule, type FaultStep, generateFaultSchedule } from './FaultSchedule';
 import { ProduceHistory } from './ProduceHistory';
@@ -41,6 +46,8 @@ export interface FaultRunOptions {
   producer?: ProducerConfigInput;
   /** Simulated time allowed at the end for every record to be reported. */
   settleMs?: number;
+  /** Run on the real log over this Store, power failures through LogLoader recovery (see BrokerDisks). */
+  disk?: DiskOptions;
   /** Debugging: sees every cluster and producer event, and the cluster at the end. */
   observe?: {
     clusterEvent?(e: ClusterEvent): void;
@@ -59,6 +66,10 @@ export interface FaultRunResult {
   declaredLost: number;
   /** The schedule, one line per step, for a failure message. */
   trace: string[];
+  /** Disk mode: power cuts, torn appends, recoveries. */
+  disk?: DiskStats;
+  /** Segments retention deleted, over every replica (the disk schedules set a small retention.bytes). */
+  segmentsDeletedByRetention: number;
 }
 
 const dec = new TextDecoder();
@@ -111,21 +122,28 @@ export function fullySynced(cluster: Cluster, topic: string, partitions: number)
   return true;
 }
 
-export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptions): FaultRunResult {
+export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptions): Promise<FaultRunResult> {
   const partitions = options.partitions ?? 2;
   const clock = new ManualClock(0);
   const witness = new LeaderEpochWitness();
   const lostRanges = new Map<string, { from: number; to: number }[]>();
+  /** Per partition, the highest log start offset retention moved a log to: records below it may go. */
+  const retainedFrom = new Map<string, number>();
   const violations: string[] = [];
   const history = new ProduceHistory();
   const trace: string[] = [];
   let declaredLost = 0;
+  let segmentsDeletedByRetention = 0;
 
   const onClusterEvent = (e: ClusterEvent) => {
     options.observe?.clusterEvent?.(e);
     if (e.type === 'becameLeader') witness.observe(e.topic, e.partition, e.leaderEpoch, e.broker);
     else if (e.type === 'invariantViolated') violations.push(`engine: ${e.message} at ${e.atMs}ms`);
-    else if (e.type === 'uncleanLeaderElection' && e.lostCommittedOffsets) {
+    else if (e.type === 'logRetention') {
+      segmentsDeletedByRetention += e.deletedSegments;
+      const key = tpKey(e.topic, e.partition);
+      retainedFrom.set(key, Math.max(retainedFrom.get(key) ?? 0, e.logStartOffset));
+    } else if (e.type === 'uncleanLeaderElection' && e.lostCommittedOffsets) {
       const key = tpKey(e.topic, e.partition);
       const list = lostRanges.get(key) ?? [];
       list.push(e.lostCommittedOffsets);
@@ -133,11 +151,21 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
       declaredLost += e.lostCommittedOffsets.to - e.lostCommittedOffsets.from;
     }
   };
+  // The disks draw from their own stream, so a seed's schedule and cluster are the same in both modes.
+  const diskRng = new Rng((schedule.seed ^ 0x6469736b) >>> 0);
+  const disks = options.disk ? new BrokerDisks(options.disk, clock, diskRng.fork()) : null;
   const cluster = new Cluster({
     clock,
     seed: schedule.seed,
     emit: onClusterEvent,
     networkLatencyMs: 1,
+    ...(disks
+      ? {
+          topicDefaults: diskTopicDefaults(diskRng),
+          logFactory: (b: number, d: string, t: string, p: number) => disks.newLog(b, d, t, p),
+          onHighWatermarkCheckpoint: (b: number, d: string, text: string) => disks.writeCheckpoint(b, d, text),
+        }
+      : {}),
     brokerConfig: {
       'zookeeper.session.timeout.ms': 1000,
       'replica.lag.time.max.ms': 1000,
@@ -148,8 +176,10 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
       'auto.leader.rebalance.enable': false,
       'unclean.leader.election.enable': options.uncleanLeaderElection,
       'min.insync.replicas': 2,
+      ...(disks ? DISK_BROKER_CONFIG : {}),
     },
   });
+  disks?.attach(cluster);
   for (const id of BROKERS) cluster.addBroker({ id });
   cluster.tick(500);
   cluster.createTopic({
@@ -200,6 +230,9 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
     let left = ms;
     while (left > 0) {
       const step = Math.min(50, left);
+      // What the brokers wrote reaches their disks now and then: a power cut between two slices
+      // finds the latest operations still in flight.
+      disks?.writeBack();
       cluster.tick(step);
       left -= step;
       checkInvariant();
@@ -216,7 +249,8 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
       `${clock.now()}ms ${fullySynced(cluster, TOPIC, partitions) ? 'in sync' : 'still not in sync after 10s'}`,
     );
   };
-  const apply = (step: FaultStep) => {
+  const downHow = new Map<number, 'killed' | 'powerFailed'>();
+  const apply = async (step: FaultStep) => {
     trace.push(`${clock.now()}ms ${describeStep(step)}`);
     switch (step.op) {
       case 'produce':
@@ -237,12 +271,30 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
         break;
       case 'kill':
         cluster.killBroker(step.broker);
+        downHow.set(step.broker, 'killed');
         break;
       case 'powerFail':
+        if (disks) {
+          const cut = disks.powerCut(step.broker);
+          trace.push(
+            `  power cut: ${cut.landed} of ${cut.inFlight} operations in flight landed${cut.torn ? `, an append to ${cut.torn.path} torn after ${cut.torn.bytesLanded} of ${cut.torn.bytesLanded + cut.torn.bytesLost} bytes` : ''}`,
+          );
+        }
         cluster.powerFailBroker(step.broker);
+        downHow.set(step.broker, 'powerFailed');
         break;
       case 'restart':
-        cluster.restartBroker(step.broker);
+        if (disks) {
+          const reports = await disks.restart(step.broker, downHow.get(step.broker) ?? 'killed');
+          for (const r of reports) {
+            const cut = r.segments.reduce((n, s) => n + s.bytesTruncated, 0);
+            trace.push(
+              `  recovered ${r.dir}: log end ${r.logEndOffset}, ${r.segments.length} segment(s)${cut > 0 ? `, ${cut} torn bytes truncated` : ''}${r.deletedSegments.length > 0 ? `, ${r.deletedSegments.length} later segment(s) deleted` : ''}`,
+            );
+          }
+        } else {
+          cluster.restartBroker(step.broker);
+        }
         awaitFullSync();
         break;
       case 'isolate':
@@ -257,7 +309,7 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
   };
 
   try {
-    for (const step of schedule.steps) apply(step);
+    for (const step of schedule.steps) await apply(step);
     // Settle: everything healed by the schedule; give the producer time to finish.
     const settleMs = options.settleMs ?? 30_000;
     for (let waited = 0; waited < settleMs && producer.pendingRecords > 0; waited += 500) tick(500);
@@ -272,7 +324,9 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
       acked: history.acked().length,
       failed: 0,
       declaredLost,
+      segmentsDeletedByRetention,
       trace,
+      ...(disks ? { disk: disks.stats } : {}),
     };
   }
 
@@ -284,17 +338,26 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
 
   // Read back each partition's committed log from its leader.
   const logs: FinalLogs = new Map();
+  const logStarts = new Map<string, number>();
   for (let p = 0; p < partitions; p++) {
     const state = cluster.partitionState(TOPIC, p);
     const leader = state ? cluster.brokers.get(state.leader) : undefined;
     const replica = leader?.replicaManager.partitions.get(clusterTpKey(TOPIC, p));
     const log = new Map<number, string>();
     if (replica) {
-      const bytes = replica.log.read(replica.log.logStartOffset(), Number.MAX_SAFE_INTEGER, replica.highWatermark);
-      for (const batch of decodeRecordBatches(bytes)) {
-        for (const r of batch.records) {
-          const offset = batch.baseOffset + r.offsetDelta;
-          if (offset < replica.highWatermark) log.set(offset, r.value ? dec.decode(r.value) : '');
+      // A read stops at the end of the segment it starts in: read on until the high watermark.
+      let next = replica.log.logStartOffset();
+      logStarts.set(tpKey(TOPIC, p), next);
+      while (next < replica.highWatermark) {
+        const bytes = replica.log.read(next, Number.MAX_SAFE_INTEGER, replica.highWatermark);
+        const batches = decodeRecordBatches(bytes);
+        if (batches.length === 0) break;
+        for (const batch of batches) {
+          for (const r of batch.records) {
+            const offset = batch.baseOffset + r.offsetDelta;
+            if (offset < replica.highWatermark) log.set(offset, r.value ? dec.decode(r.value) : '');
+          }
+          next = Math.max(next, batch.baseOffset + batch.lastOffsetDelta + 1);
         }
       }
     } else {
@@ -304,7 +367,14 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
   }
 
   const acked = history.acked();
-  const losses = checkNoAckedLoss(acked, logs, options.uncleanLeaderElection ? lostRanges : new Map());
+  // Records retention deleted were not lost (retention never passes the high watermark, so they
+  // had been committed and served): those below the final leader's log start, if retention moved a
+  // log start that far. An unclean election's reported losses are allowed with it on.
+  const excused = new Map<string, { from: number; to: number }[]>();
+  for (const [tp, to] of retainedFrom) excused.set(tp, [{ from: 0, to: Math.min(to, logStarts.get(tp) ?? 0) }]);
+  if (options.uncleanLeaderElection)
+    for (const [tp, ranges] of lostRanges) excused.set(tp, [...(excused.get(tp) ?? []), ...ranges]);
+  const losses = checkNoAckedLoss(acked, logs, excused);
   if (losses.length > 0 && options.uncleanLeaderElection) {
     // Say what the engine did report, so a failure reads as "lost but not reported".
     const reported = [...lostRanges].map(([tp, rs]) => `${tp} [${rs.map((r) => `${r.from}, ${r.to})`).join(' [')}`);
@@ -321,6 +391,7 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
     violations.push(...checkOrder(acked));
   }
   violations.push(...witness.violations);
+  if (disks) violations.push(...(await disks.checkDisksMatchLogs()).map((v) => `disk: ${v}`));
   if (!options.uncleanLeaderElection && declaredLost > 0) {
     violations.push(`unclean election off, yet ${declaredLost} committed offsets were reported lost`);
   }
@@ -333,7 +404,9 @@ export function runFaultSchedule(schedule: FaultSchedule, options: FaultRunOptio
     acked: acked.length,
     failed: history.sent.size - acked.length,
     declaredLost,
+    segmentsDeletedByRetention,
     trace,
+    ...(disks ? { disk: disks.stats } : {}),
   };
 }
 
@@ -342,17 +415,23 @@ export const CLEAN_SHAPE = { steps: 12, maxTickMs: 1500, maxTroubled: 1 } as con
 /** The shape of the "unclean election on, two brokers may be down" suite. */
 export const UNCLEAN_SHAPE = { steps: 24, maxTickMs: 1500, maxTroubled: 2 } as const;
 
-export function runCleanSchedule(seed: number, producer: ProducerConfigInput = {}): FaultRunResult {
+export function runCleanSchedule(
+  seed: number,
+  producer: ProducerConfigInput = {},
+  disk?: DiskOptions,
+): Promise<FaultRunResult> {
   return runFaultSchedule(generateFaultSchedule(seed, { brokers: BROKERS, ...CLEAN_SHAPE }), {
     uncleanLeaderElection: false,
     producer,
+    ...(disk ? { disk } : {}),
   });
 }
 
-export function runUncleanSchedule(seed: number): FaultRunResult {
+export function runUncleanSchedule(seed: number, disk?: DiskOptions): Promise<FaultRunResult> {
   return runFaultSchedule(generateFaultSchedule(seed, { brokers: BROKERS, ...UNCLEAN_SHAPE }), {
     uncleanLeaderElection: true,
     awaitSyncAfterRecovery: false,
+    ...(disk ? { disk } : {}),
   });
 }
 
