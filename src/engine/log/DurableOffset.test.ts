@@ -1,67 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import type { Store } from '../Store';
 import { PartitionLog } from './PartitionLog';
 import { StoreWriter } from './StoreWriter';
-import { MapStore, makeBatch } from './testSupport';
+import { DeferredStore, drain, MapStore, makeBatch } from './testSupport';
 
 const T0 = 1_700_000_000_000;
-
-/**
- * A Store that applies each operation at once (to a MapStore, so reads see call order) but settles
- * it only when the test says: the stand-in for an IndexedDB transaction whose `complete` event has
- * not fired yet.
- */
-class DeferredStore implements Store {
-  readonly files = new MapStore();
-  private readonly waiting: { settle: () => void; fail: (e: unknown) => void }[] = [];
-
-  get pending(): number {
-    return this.waiting.length;
-  }
-  /** Completes the oldest `n` operations, in order. */
-  complete(n = this.waiting.length): void {
-    for (const w of this.waiting.splice(0, n)) w.settle();
-  }
-  /** Completes operation `i` (0 = oldest waiting) out of turn, leaving the others waiting. */
-  completeOnly(i: number): void {
-    this.waiting.splice(i, 1)[0]?.settle();
-  }
-  failNext(error: unknown): void {
-    this.waiting.shift()?.fail(error);
-  }
-  private later(run: Promise<void>): Promise<void> {
-    return run.then(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          this.waiting.push({ settle: resolve, fail: reject });
-        }),
-    );
-  }
-  list(prefix: string) {
-    return this.files.list(prefix);
-  }
-  read(path: string) {
-    return this.files.read(path);
-  }
-  write(path: string, bytes: Uint8Array) {
-    return this.later(this.files.write(path, bytes));
-  }
-  append(path: string, bytes: Uint8Array) {
-    return this.later(this.files.append(path, bytes));
-  }
-  truncate(path: string, size: number) {
-    return this.later(this.files.truncate(path, size));
-  }
-  delete(path: string) {
-    return this.later(this.files.delete(path));
-  }
-}
-
-/** Lets the Store's promise callbacks (and the writer's) run. */
-async function drain(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-}
 
 function setup(config: Record<string, number> = { 'flush.messages': 1 }) {
   const store = new DeferredStore();
