@@ -105,6 +105,8 @@ export const PartitionLogView = memo(function PartitionLogView({
 
   // The lookup stepper's focus: its current segment is outlined, and the record it found is brought into view.
   const focus = useUi((s) => lookupFocus(s, p.topic, p.partition));
+  // Without IndexedDB (the memory fallback) nothing is saved, whatever the store has completed.
+  const saving = useUi((s) => s.storage?.kind !== 'memory');
   const [focusSegmentRaw, focusOffsetRaw] = focus.split(':');
   const focusSegment = focusSegmentRaw ? Number(focusSegmentRaw) : null;
   const focusOffset = focusOffsetRaw ? Number(focusOffsetRaw) : null;
@@ -146,12 +148,12 @@ export const PartitionLogView = memo(function PartitionLogView({
           <Mark label="segments" value={p.segmentCount} />
         </dl>
         <span
-          className={`flush-state ${saveState(p)}`}
+          className={`flush-state ${saving ? saveState(p) : 'unflushed'}`}
           data-testid={`save-state-${p.topic}-${p.partition}`}
-          data-state={saveState(p)}
+          data-state={saving ? saveState(p) : 'not-saving'}
           title={`Appended bytes stay in memory, like Kafka's page cache, until a flush (flush.ms${p.flushMs === null ? ' never: only on roll' : ` = ${p.flushMs} ms`}) hands them to IndexedDB's write queue; they are saved once its transaction completes. Offsets below ${p.durableOffset} are saved: closing the tab now keeps them.`}
         >
-          {saveLabel(p)}
+          {saving ? saveLabel(p) : 'in memory only: nothing is saved'}
         </span>
         <label className="follow">
           <input
