@@ -18,25 +18,25 @@ test('a reload is a cluster restart: the same records at the same offsets, and r
     const offset = Number((await cell.getAttribute('data-testid'))?.split('-').pop());
     placed.push({ key, partition, offset });
   }
-  // flush.ms (1 s) hands each record to IndexedDB: wait until every placed record is below its
-  // partition's recovery point (Kafka's "flushed up to here" mark), then give IndexedDB a moment.
+  // flush.ms (1 s) hands each record to IndexedDB's write queue (the recovery point); it is saved
+  // once the transaction completes: wait until every placed record is below its partition's
+  // durable offset.
   for (const r of placed) {
     await expect
-      .poll(async () => Number(await app.partition('orders', r.partition).getAttribute('data-recovery-point')))
+      .poll(async () => Number(await app.partition('orders', r.partition).getAttribute('data-durable')))
       .toBeGreaterThan(r.offset);
   }
   const durable = await Promise.all(
     Array.from({ length: partitions }, async (_, p) =>
-      Number(await app.partition('orders', p).getAttribute('data-recovery-point')),
+      Number(await app.partition('orders', p).getAttribute('data-durable')),
     ),
   );
-  await page.waitForTimeout(1000);
 
   await page.reload();
   await expect(page.getByTestId('app-ready')).toBeAttached();
   await page.getByTestId('time-play').click();
   await expect(page.getByTestId('recovery-report')).toContainText('Recovered from IndexedDB');
-  // Nothing flushed is lost (the restarted cluster's own clients may already have appended more).
+  // Nothing saved is lost (the restarted cluster's own clients may already have appended more).
   for (const [p, point] of durable.entries()) {
     expect(Number(await app.partition('orders', p).getAttribute('data-leo'))).toBeGreaterThanOrEqual(point);
   }
@@ -54,7 +54,7 @@ test('a reload is a cluster restart: the same records at the same offsets, and r
   }
 });
 
-test('closing the page in the middle of a bulk produce: recovery runs and flushed records are intact', async ({
+test('closing the page in the middle of a bulk produce: recovery runs and saved records are intact', async ({
   app,
   page,
   context,
@@ -69,15 +69,14 @@ test('closing the page in the middle of a bulk produce: recovery runs and flushe
   await expect(job).toHaveAttribute('data-state', 'running');
   const partitions = await page.locator('[data-testid^="partition-orders-"]').count();
   await expect
-    .poll(async () => Number(await app.partition('orders', 0).getAttribute('data-recovery-point')))
+    .poll(async () => Number(await app.partition('orders', 0).getAttribute('data-durable')))
     .toBeGreaterThan(1000);
+  // What the page says is saved (its IndexedDB transactions completed); then pull the plug mid-job.
   const durable = await Promise.all(
     Array.from({ length: partitions }, async (_, p) =>
-      Number(await app.partition('orders', p).getAttribute('data-recovery-point')),
+      Number(await app.partition('orders', p).getAttribute('data-durable')),
     ),
   );
-  // Give IndexedDB time to commit what was handed to it, then pull the plug mid-job.
-  await page.waitForTimeout(3000);
   await expect(job).toHaveAttribute('data-state', 'running');
   await page.close({ runBeforeUnload: false });
 

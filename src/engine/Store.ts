@@ -9,7 +9,9 @@
  * The engine never awaits a Store on its hot path. It issues operations in order and lets
  * them complete behind it (see log/StoreWriter), the way Kafka leaves flushing to the page
  * cache. An implementation must therefore apply operations in the order they were called,
- * even when a later call starts before an earlier one has settled.
+ * even when a later call starts before an earlier one has settled, and settle a mutation only
+ * once it is durable (IndexedDB: its transaction's `complete` event): the StoreWriter counts a
+ * settled operation as saved, and the page tells the user so.
  */
 export interface Store {
   /** Every file path that starts with `prefix` ('' lists everything), sorted. */

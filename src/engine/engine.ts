@@ -74,6 +74,12 @@ export interface EngineOptions {
    * empty one: the cluster restarts on its old segment files, as brokers restart on their disks.
    */
   recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  /**
+   * The writer for `store` (default: a new one). A host that writes files of its own (metadata) and
+   * recovers logs passes the one it uses, so one sequence orders every write and a log's durable
+   * offset also covers what the host wrote before it.
+   */
+  writer?: StoreWriter;
 }
 
 /** Every event the engine emits. Other subsystems add their unions here. */
@@ -231,7 +237,7 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.clock = options.clock ?? new ManualClock();
     this.store = options.store;
-    this.writer = new StoreWriter(options.store);
+    this.writer = options.writer ?? new StoreWriter(options.store);
     this.cluster = new Cluster({
       clock: this.clock,
       seed: options.seed,

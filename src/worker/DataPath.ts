@@ -110,8 +110,11 @@ export class DataPath {
     return r.log;
   }
 
-  /** Every user partition as the page draws it. */
-  views(): PartitionView[] {
+  /**
+   * Every user partition as the page draws it. `saved(topic)` says whether a reload would recreate
+   * the topic (its metadata is saved); a topic it would not has nothing saved yet.
+   */
+  views(saved: (topic: string) => boolean = () => true): PartitionView[] {
     const out: PartitionView[] = [];
     for (const topic of this.topics()) {
       const n = this.partitionCount(topic);
@@ -119,7 +122,7 @@ export class DataPath {
         const r = this.replica(topic, p);
         if (!r) continue;
         out.push({
-          ...partitionView(topic, p, r.log, r.highWatermark),
+          ...partitionView(topic, p, r.log, r.highWatermark, saved(topic)),
           leader: r.broker,
           isr: r.isr,
           lastCleanup: this.lastCleanup(r.broker, topic, p),
@@ -145,6 +148,7 @@ export class DataPath {
           r.highWatermark,
           l.logSegments.length,
           l.unflushedBytes(),
+          l.durableOffset,
           this.lastCleanup(r.broker, topic, p)?.id ?? 0,
         );
       }

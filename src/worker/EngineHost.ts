@@ -123,6 +123,14 @@ export class EngineHost {
   private stopped = false;
   private lastMeta = '';
   private lastMetaAt = 0;
+  /** meta/cluster.json writes the Store has not confirmed yet, oldest first, with the user topics each names. */
+  private metaWrites: { sequence: number; topics: string[] }[] = [];
+  /**
+   * The user topics the saved (confirmed) meta/cluster.json names: a reload recreates only these
+   * (and the preset's), so another topic's records do not count as saved even when its segment
+   * writes have completed (an imported partition's files are written before the metadata naming it).
+   */
+  private savedTopics = new Set<string>();
   private recovery: RecoveryView[] = [];
   /** The record whose journey the producer panel shows: its events always reach the page. */
   private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
@@ -199,7 +207,8 @@ export class EngineHost {
     reset: () => this.reset(),
     segment: (args) => {
       const r = this.running();
-      const dump = segmentDump(args.topic, args.partition, r.data.log(args.topic, args.partition), args.baseOffset);
+      const log = r.data.log(args.topic, args.partition);
+      const dump = segmentDump(args.topic, args.partition, log, args.baseOffset, this.topicSaved(r, args.topic));
       return new Transfer(
         dump,
         dump.batches.map((b) => b.bytes.buffer as ArrayBuffer),
@@ -301,9 +310,13 @@ export class EngineHost {
     fresh: boolean,
     recovered = new Map<string, PartitionLog>(),
     clock?: ManualClock,
+    writer = new StoreWriter(store),
+    savedTopics: readonly string[] = [],
   ): void {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
-    const storage = { store, recoveredLogs: recovered, clock: c };
+    // One writer for everything written to this store (segments, checkpoints, metadata): one
+    // sequence, so a log's durable offset also covers the metadata written before it.
+    const storage = { store, recoveredLogs: recovered, clock: c, writer };
     const plane =
       fresh && spec.actions.length > 0
         ? ClusterPlane.fromScenario(spec, storage)
@@ -313,10 +326,12 @@ export class EngineHost {
     for (const t of data.topics()) producer.warmUp(t);
     const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
     const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
-    this.run = { store, writer: new StoreWriter(store), clock: c, plane, data, producer, recovered, presetTopics };
+    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics };
     this.lastSignature = '';
     this.sentWindows.clear();
     this.lastMeta = '';
+    this.metaWrites = [];
+    this.savedTopics = new Set(savedTopics);
   }
 
   /** A cluster restart: recover every replica log from the store, then start the engine on them. */
@@ -331,6 +346,8 @@ export class EngineHost {
       false,
       logs,
       clock,
+      writer,
+      meta.topics.map((t) => t.name),
     );
     const r = this.running();
     // Topics made after the preset come back with their stored assignment (their logs are recovered).
@@ -409,6 +426,17 @@ export class EngineHost {
     this.lastMeta = structure;
     this.lastMetaAt = r.clock.now();
     writeClusterMeta(r.writer, meta);
+    this.metaWrites.push({ sequence: r.writer.operationsIssued, topics: topics.map((t) => t.name) });
+  }
+
+  /** Whether a reload would recreate `topic`: a preset or internal topic, or one the saved metadata names. */
+  private topicSaved(r: Running, topic: string): boolean {
+    let confirmed: string[] | null = null;
+    while (this.metaWrites.length > 0 && r.writer.isDurable((this.metaWrites[0] as { sequence: number }).sequence)) {
+      confirmed = (this.metaWrites.shift() as { topics: string[] }).topics;
+    }
+    if (confirmed) this.savedTopics = new Set(confirmed);
+    return topic.startsWith('__') || r.presetTopics.has(topic) || this.savedTopics.has(topic);
   }
 
   private frame(args: FrameArgs): FrameResult {
@@ -426,7 +454,7 @@ export class EngineHost {
     const due = realNow - this.lastViewAt >= (busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     let changed = false;
     if (due) {
-      const signature = r.data.signature();
+      const signature = `${r.data.signature()}|${r.data.topics().map((t) => this.topicSaved(r, t))}`;
       changed = signature !== this.lastSignature;
       this.lastSignature = signature;
       if (changed) this.lastViewAt = realNow;
@@ -531,7 +559,7 @@ export class EngineHost {
   private view(): ClusterView {
     const r = this.run;
     if (!r) return { version: 0, nowMs: 0, partitions: [] };
-    return { version: 0, nowMs: r.clock.now(), partitions: r.data.views() };
+    return { version: 0, nowMs: r.clock.now(), partitions: r.data.views((t) => this.topicSaved(r, t)) };
   }
 
   /**

@@ -281,8 +281,10 @@ export interface SegmentDump {
   partition: number;
   baseOffset: number;
   files: { name: string; bytes: number }[];
-  /** Bytes of the `.log` handed to the Store (IndexedDB) so far; the rest are only in memory. */
+  /** Bytes of the `.log` handed to the Store's write queue so far (flushed); the rest are only in memory. */
   flushedBytes: number;
+  /** Bytes of the `.log` whose IndexedDB transactions completed (saved, <= flushedBytes): they survive closing the tab. */
+  durableBytes: number;
   logBytes: number;
   active: boolean;
   batches: BatchDump[];
@@ -368,10 +370,18 @@ export interface PartitionView {
   logEndOffset: number;
   highWatermark: number;
   recordCount: number;
-  /** Every offset below it has been handed to the Store (Kafka's recovery point). */
+  /** Every offset below it has been handed to the Store's write queue (Kafka's recovery point: flushed). */
   recoveryPoint: number;
-  /** Bytes only in memory (the page cache), not yet written to IndexedDB. */
+  /**
+   * Every offset below it is saved: its IndexedDB transactions completed, so closing the tab now
+   * keeps it (PartitionLog.durableOffset; for a topic the saved meta/cluster.json does not name
+   * yet, the log start offset, since a reload would not recreate the topic).
+   */
+  durableOffset: number;
+  /** Bytes not yet saved to IndexedDB: only in memory, or handed to the write queue and still writing. */
   unflushedBytes: number;
+  /** Of those, the bytes handed to the write queue whose transactions have not completed yet. */
+  writingBytes: number;
   /** The topic's `flush.ms` (log.flush.interval.ms); null when flushing is left to segment rolls. */
   flushMs: number | null;
   /** The broker whose replica is shown (the leader), and the in-sync replicas. */
@@ -427,5 +437,8 @@ export interface SegmentView {
   /** First offset after this segment (the next segment's base, or the LEO for the active one). */
   nextOffset: number;
   active: boolean;
+  /** Bytes of the `.log` handed to the write queue (flushed). */
   flushedBytes: number;
+  /** Bytes of the `.log` saved (transactions completed); <= flushedBytes. */
+  durableBytes: number;
 }

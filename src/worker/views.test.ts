@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { PartitionLog } from '../engine/log/PartitionLog';
+import { StoreWriter } from '../engine/log/StoreWriter';
+import { DeferredStore, drain, makeBatch } from '../engine/log/testSupport';
 import { appendRecords } from './demo';
 import { MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from './views';
 
@@ -41,5 +43,41 @@ describe('a million-record partition stays cheap to draw', () => {
       recordWindow('big', 0, log, { topic: 'big', partition: 0, from: i * 9_999, count: 30 });
     // A window costs a lookup and one batch decode, not a scan of the log.
     expect((performance.now() - start) / 100).toBeLessThan(20);
+  });
+});
+
+describe('a partition view says what is saved, what is still writing and what is only in memory', () => {
+  it('durableOffset trails the recovery point until the Store completes; unsaved and writing bytes add up', async () => {
+    const store = new DeferredStore();
+    const clock = new ManualClock(1_700_000_000_000);
+    const log = new PartitionLog({
+      dir: 'orders-0',
+      config: { 'flush.messages': 2 },
+      clock,
+      writer: new StoreWriter(store),
+    });
+    log.appendAsLeader(makeBatch([{ key: 'k0', value: 'v' }]));
+    log.appendAsLeader(makeBatch([{ key: 'k1', value: 'v' }])); // flushed here (flush.messages=2)
+    log.appendAsLeader(makeBatch([{ key: 'k2', value: 'v' }])); // only in memory
+    const seg = log.activeSegment;
+    let view = partitionView('orders', 0, log);
+    expect(view.recoveryPoint).toBe(2);
+    expect(view.durableOffset).toBe(0);
+    expect(view.unflushedBytes).toBe(seg.size);
+    expect(view.writingBytes).toBe(seg.flushedBytes);
+    expect(view.segments[0]?.durableBytes).toBe(0);
+    await drain();
+    store.complete();
+    await drain();
+    view = partitionView('orders', 0, log);
+    expect(view.durableOffset).toBe(2);
+    expect(view.writingBytes).toBe(0);
+    expect(view.unflushedBytes).toBe(seg.size - seg.flushedBytes);
+    expect(view.segments[0]?.durableBytes).toBe(seg.flushedBytes);
+    // A topic the saved metadata does not name yet would not come back after a reload: nothing is saved.
+    const unsaved = partitionView('orders', 0, log, log.highWatermark, false);
+    expect(unsaved.durableOffset).toBe(0);
+    expect(unsaved.unflushedBytes).toBe(seg.size);
+    expect(unsaved.segments[0]?.durableBytes).toBe(0);
   });
 });

@@ -64,14 +64,29 @@ function sampleSegments<T>(all: T[]): T[] {
   return [...all.slice(0, head), ...sampled, ...all.slice(all.length - tail)];
 }
 
-/** One partition drawn from a replica's log; `highWatermark` comes from the leader's Partition. */
+/**
+ * One partition drawn from a replica's log; `highWatermark` comes from the leader's Partition.
+ * `saved` false: a reload would not recreate the topic yet (meta/cluster.json naming it is not
+ * saved), so nothing of it counts as saved.
+ */
 export function partitionView(
   topic: string,
   partition: number,
   log: PartitionLog,
   highWatermark = log.highWatermark,
+  saved = true,
 ): PartitionView {
-  const infos = sampleSegments(log.segmentInfos());
+  const all = log.segmentInfos();
+  let size = 0;
+  let flushed = 0;
+  let durable = 0;
+  for (const s of all) {
+    if (!saved) s.durableBytes = 0;
+    size += s.sizeInBytes;
+    flushed += s.flushedBytes;
+    durable += s.durableBytes;
+  }
+  const infos = sampleSegments(all);
   const segmentCount = log.logSegments.length;
   return {
     topic,
@@ -82,7 +97,9 @@ export function partitionView(
     highWatermark,
     recordCount: log.logEndOffset - log.logStartOffset,
     recoveryPoint: log.recoveryPoint,
-    unflushedBytes: log.unflushedBytes(),
+    durableOffset: saved ? log.durableOffset : log.logStartOffset,
+    unflushedBytes: size - durable,
+    writingBytes: flushed - durable,
     flushMs: Number.isFinite(log.config['flush.ms']) ? log.config['flush.ms'] : null,
     segmentCount,
     segments: infos.map((s) => {
@@ -92,6 +109,7 @@ export function partitionView(
         nextOffset: s.nextOffset,
         active: s.active,
         flushedBytes: s.flushedBytes,
+        durableBytes: s.durableBytes,
         files: [
           { name: s.logFileName, bytes: s.sizeInBytes },
           { name: `${stem}.index`, bytes: s.offsetIndexEntries * 8 },
@@ -212,7 +230,13 @@ const MAX_DUMP_BATCHES = 400;
 const MAX_HEX_BYTES = 1024;
 
 /** One segment read like kafka-dump-log: batches, records, index entries, flushed bytes. */
-export function segmentDump(topic: string, partition: number, log: PartitionLog, baseOffset: number): SegmentDump {
+export function segmentDump(
+  topic: string,
+  partition: number,
+  log: PartitionLog,
+  baseOffset: number,
+  saved = true,
+): SegmentDump {
   const seg: LogSegment | undefined = log.logSegments.find((s) => s.baseOffset === baseOffset);
   if (!seg) throw new Error(`no segment with base offset ${baseOffset} in ${log.dir}`);
   const bytes = seg.log.view();
@@ -267,6 +291,7 @@ export function segmentDump(topic: string, partition: number, log: PartitionLog,
       { name: seg.timeIndexFileName, bytes: seg.timeIndex.entries * 12 },
     ],
     flushedBytes: seg.flushedBytes,
+    durableBytes: saved ? log.durableBytes(seg) : 0,
     logBytes: seg.size,
     active: seg === log.activeSegment,
     batches,

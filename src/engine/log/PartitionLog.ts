@@ -3,6 +3,7 @@ import type { DefaultRecord, RecordBatch, RecordBatchHeader } from '../codec';
 import { decodeBatchRecords, decodeRecordBatches, readBatchHeader, validateBatchCrc } from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
+import { DurableOffset, type DurablePoint } from './DurableOffset';
 import { type CleanerResult, cleanLog } from './LogCleaner';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
@@ -125,6 +126,8 @@ export interface SegmentInfo {
   sizeInBytes: number;
   flushedBytes: number;
   unflushedBytes: number;
+  /** Bytes of the `.log` the Store has confirmed (<= flushedBytes): they survive the tab closing. */
+  durableBytes: number;
   offsetIndexEntries: number;
   timeIndexEntries: number;
   largestTimestamp: number;
@@ -158,6 +161,7 @@ export interface RetentionResult {
  *  - logStartOffset <= highWatermark <= logEndOffset; logStartOffset = first segment's base offset;
  *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
  *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
+ *  - durableOffset <= recoveryPoint: offsets below it are confirmed by the Store (see DurableOffset);
  *  - a failed append, truncation or config change throws a KafkaError and changes nothing.
  */
 export class PartitionLog {
@@ -171,6 +175,8 @@ export class PartitionLog {
   private _highWatermark: number;
   /** Kafka's recoveryPoint: every offset below it has been flushed (handed to the Store). */
   private _recoveryPoint: number;
+  /** glassbox's, not Kafka's: the recovery point whose writes the Store has confirmed. */
+  private readonly durable: DurableOffset;
   private _lastFlushTimeMs: number;
 
   constructor(options: PartitionLogOptions) {
@@ -195,6 +201,8 @@ export class PartitionLog {
       this._highWatermark = this._logStartOffset;
       this._recoveryPoint = this.logEndOffset;
     }
+    // A new log has nothing to lose yet; a recovered one was read back from the Store, so all of it is durable.
+    this.durable = new DurableOffset(this.writer, this.logEndPoint());
   }
 
   /**
@@ -252,6 +260,34 @@ export class PartitionLog {
     return this._recoveryPoint;
   }
 
+  /**
+   * Every offset below it is in the Store, confirmed (IndexedDB's transaction completed): what a
+   * tab closed now would get back. Trails recoveryPoint while the Store's queue drains; moves on
+   * its own, between engine ticks (an observation for the host, which no engine behaviour reads).
+   */
+  get durableOffset(): number {
+    return Math.max(this._logStartOffset, this.durable.current().offset);
+  }
+
+  /** Whether every record below `offset` is durable (e.g. before dropping a closed segment's bytes from memory). */
+  isDurableUpTo(offset: number): boolean {
+    return offset <= this.durableOffset;
+  }
+
+  /** Bytes of `seg`'s `.log` the Store has confirmed. */
+  durableBytes(seg: LogSegment): number {
+    const point = this.durable.current();
+    if (seg.nextOffset <= point.offset) return seg.size;
+    if (seg.baseOffset === point.segmentBaseOffset) return Math.min(point.position, seg.size);
+    return 0;
+  }
+
+  /** The log end as a DurablePoint: the offset, and where it falls in the active segment. */
+  private logEndPoint(): DurablePoint {
+    const active = this.activeSegment;
+    return { offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size };
+  }
+
   get lastFlushTimeMs(): number {
     return this._lastFlushTimeMs;
   }
@@ -285,6 +321,7 @@ export class PartitionLog {
       sizeInBytes: s.size,
       flushedBytes: s.flushedBytes,
       unflushedBytes: s.unflushedBytes,
+      durableBytes: this.durableBytes(s),
       offsetIndexEntries: s.offsetIndex.entries,
       timeIndexEntries: s.timeIndex.entries,
       largestTimestamp: s.largestTimestamp,
@@ -563,6 +600,7 @@ export class PartitionLog {
     // reaches the Store, and the recovery point moves up to the rolled segment's end.
     for (const seg of this.segments.values) this.flushSegment(seg);
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
+    this.durable.flushed({ offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size });
     return this.createSegment(newBaseOffset);
   }
 
@@ -621,6 +659,7 @@ export class PartitionLog {
   flush(): void {
     for (const seg of this.segments.values) this.flushSegment(seg);
     this._recoveryPoint = this.logEndOffset;
+    this.durable.flushed(this.logEndPoint());
     this._lastFlushTimeMs = this.clock.now();
   }
 
@@ -1019,6 +1058,7 @@ export class PartitionLog {
     if (this.leaderEpochCache.truncateFromEnd(targetOffset)) this.writeEpochCheckpoint();
     this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
     this._recoveryPoint = Math.min(this._recoveryPoint, this.logEndOffset);
+    this.durable.truncatedTo(this.logEndPoint());
     return true;
   }
 
@@ -1035,6 +1075,7 @@ export class PartitionLog {
     this._logStartOffset = newOffset;
     this._highWatermark = newOffset;
     this._recoveryPoint = newOffset;
+    this.durable.reset(this.logEndPoint());
   }
 
   // ---------------------------------------------------------------- retention & compaction

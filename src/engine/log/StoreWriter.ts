@@ -23,12 +23,25 @@ export interface StoreFailure {
  * segment rolls): until a flush, appended bytes exist only in memory. Counters separate bytes
  * handed to the Store from operations that have completed, and failures are kept for the engine
  * to surface (Kafka takes the log dir offline with KAFKA_STORAGE_ERROR).
+ *
+ * Durability. Each operation gets a sequence number (1, 2, ...) when submitted, and a Store
+ * settles an operation only once it is durable (IdbStore: its transaction's `complete` event).
+ * `durableSequence` is the highest n such that operations 1..n all succeeded: everything handed
+ * over up to then would survive the tab closing. A failed operation stops it for good (the Store
+ * is offline then, and nothing after it is saved). Completions arrive outside the engine's ticks,
+ * so this is an observation for the host to show, never an input to engine behaviour: the
+ * engine stays deterministic.
  */
 export class StoreWriter {
   readonly store: Store | null;
   private pending = new Set<Promise<void>>();
   private issued = 0;
   private completed = 0;
+  private durableSeq = 0;
+  /** Sequence numbers that succeeded ahead of a gap (a later one settling first). */
+  private readonly succeededAhead = new Set<number>();
+  /** The first failed sequence number: durability never passes it. */
+  private firstFailedSeq = Number.POSITIVE_INFINITY;
   private handedBytes = 0;
   private readonly failed: StoreFailure[] = [];
   /** Optional observer, e.g. for the UI's "disk activity" view. */
@@ -39,14 +52,17 @@ export class StoreWriter {
     this.store = store;
   }
 
-  submit(operation: StoreOperation): void {
-    this.issued++;
+  /** Hands one operation to the Store; returns its sequence number. */
+  submit(operation: StoreOperation): number {
+    const seq = ++this.issued;
     if (operation.op === 'write' || operation.op === 'append') this.handedBytes += operation.bytes.length;
     this.onOperation?.(operation);
     const store = this.store;
     if (!store) {
+      // Memory only: nothing can be lost that a Store would keep, so it counts as done at once.
       this.completed++;
-      return;
+      this.succeeded(seq);
+      return seq;
     }
     let p: Promise<void>;
     try {
@@ -70,15 +86,40 @@ export class StoreWriter {
     const tracked: Promise<void> = p.then(
       () => {
         this.completed++;
+        this.succeeded(seq);
         this.pending.delete(tracked);
       },
       (error: unknown) => {
         this.completed++;
         this.failed.push({ operation, error });
+        this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
         this.pending.delete(tracked);
       },
     );
     this.pending.add(tracked);
+    return seq;
+  }
+
+  /** Moves the durable watermark over every contiguous success. */
+  private succeeded(seq: number): void {
+    if (seq !== this.durableSeq + 1 || seq >= this.firstFailedSeq) {
+      this.succeededAhead.add(seq);
+      return;
+    }
+    this.durableSeq = seq;
+    while (this.durableSeq + 1 < this.firstFailedSeq && this.succeededAhead.delete(this.durableSeq + 1)) {
+      this.durableSeq++;
+    }
+  }
+
+  /** Operations 1..durableSequence have all completed in the Store (the rest may still be lost). */
+  get durableSequence(): number {
+    return this.durableSeq;
+  }
+
+  /** Whether operation `seq` and every one before it are durable. */
+  isDurable(seq: number): boolean {
+    return seq <= this.durableSeq;
   }
 
   /** Operations issued and not yet settled. */
@@ -86,6 +127,7 @@ export class StoreWriter {
     return this.issued - this.completed;
   }
 
+  /** The sequence number of the last operation submitted (0: none yet). */
   get operationsIssued(): number {
     return this.issued;
   }

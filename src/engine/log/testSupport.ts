@@ -46,6 +46,70 @@ export class MapStore implements Store {
   }
 }
 
+/**
+ * A Store whose operations complete only when the test says, the stand-in for IndexedDB
+ * transactions whose `complete` event has not fired yet. An operation takes effect in `files` when
+ * it completes (a transaction's writes are invisible until it commits), so `files` is exactly what
+ * a tab closed now would leave. Operations are queued in call order; `complete` takes them in that
+ * order, `completeOnly` out of turn (only for operations on different files), `failNext` fails one.
+ */
+export class DeferredStore implements Store {
+  readonly files = new MapStore();
+  private readonly waiting: { apply: () => Promise<void>; settle: () => void; fail: (e: unknown) => void }[] = [];
+
+  get pending(): number {
+    return this.waiting.length;
+  }
+  /** Completes the oldest `n` operations, in order. */
+  complete(n = this.waiting.length): void {
+    for (const w of this.waiting.splice(0, n)) {
+      void w.apply();
+      w.settle();
+    }
+  }
+  /** Completes operation `i` (0 = oldest waiting) out of turn, leaving the others waiting. */
+  completeOnly(i: number): void {
+    const w = this.waiting.splice(i, 1)[0];
+    if (!w) return;
+    void w.apply();
+    w.settle();
+  }
+  /** Fails the oldest waiting operation: it never takes effect. */
+  failNext(error: unknown): void {
+    this.waiting.shift()?.fail(error);
+  }
+  private later(apply: () => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ apply, settle: resolve, fail: reject });
+    });
+  }
+  list(prefix: string) {
+    return this.files.list(prefix);
+  }
+  read(path: string) {
+    return this.files.read(path);
+  }
+  write(path: string, bytes: Uint8Array) {
+    const copy = bytes.slice();
+    return this.later(() => this.files.write(path, copy));
+  }
+  append(path: string, bytes: Uint8Array) {
+    const copy = bytes.slice();
+    return this.later(() => this.files.append(path, copy));
+  }
+  truncate(path: string, size: number) {
+    return this.later(() => this.files.truncate(path, size));
+  }
+  delete(path: string) {
+    return this.later(() => this.files.delete(path));
+  }
+}
+
+/** Lets the Store's promise callbacks (and the writer's) run. */
+export async function drain(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
 export interface TestRecord {
   key?: string | Uint8Array | null;
   value?: string | Uint8Array | null;

@@ -57,6 +57,7 @@ export function SegmentInspector({ session }: { session: Session }) {
     uiStore.setState((s) => (s.inspect ? { inspect: { ...s.inspect, batchPosition: position } } : {}));
   const selected = dump.batches.find((b) => b.position === selectedPosition) ?? null;
   const flushedPct = dump.logBytes === 0 ? 100 : (dump.flushedBytes / dump.logBytes) * 100;
+  const durablePct = dump.logBytes === 0 ? 100 : (dump.durableBytes / dump.logBytes) * 100;
 
   return (
     <section className="inspector" aria-label="Segment inspector" data-testid="segment-inspector">
@@ -74,12 +75,17 @@ export function SegmentInspector({ session }: { session: Session }) {
         </ul>
         <div
           className="flush-bar"
-          title="Bytes of the .log written to IndexedDB (flushed) and still only in memory (the page cache)"
+          data-testid="inspector-save-bar"
+          data-durable-bytes={dump.durableBytes}
+          data-flushed-bytes={dump.flushedBytes}
+          title="Bytes of the .log saved to IndexedDB (transaction complete), flushed and still writing, and only in memory (the page cache)"
         >
-          <div className="flush-bar-flushed" style={{ width: `${flushedPct}%` }} />
+          <div className="flush-bar-writing" style={{ width: `${flushedPct}%` }} />
+          <div className="flush-bar-flushed" style={{ width: `${durablePct}%` }} />
         </div>
         <p className="flush-legend">
-          <span className="dot dot-flushed" /> {formatBytes(dump.flushedBytes)} flushed to IndexedDB{' '}
+          <span className="dot dot-flushed" /> {formatBytes(dump.durableBytes)} saved to IndexedDB{' '}
+          <span className="dot dot-writing" /> {formatBytes(dump.flushedBytes - dump.durableBytes)} writing{' '}
           <span className="dot dot-unflushed" /> {formatBytes(dump.logBytes - dump.flushedBytes)} only in memory
         </p>
       </header>

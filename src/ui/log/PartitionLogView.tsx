@@ -105,6 +105,8 @@ export const PartitionLogView = memo(function PartitionLogView({
 
   // The lookup stepper's focus: its current segment is outlined, and the record it found is brought into view.
   const focus = useUi((s) => lookupFocus(s, p.topic, p.partition));
+  // Without IndexedDB (the memory fallback) nothing is saved, whatever the store has completed.
+  const saving = useUi((s) => s.storage?.kind !== 'memory');
   const [focusSegmentRaw, focusOffsetRaw] = focus.split(':');
   const focusSegment = focusSegmentRaw ? Number(focusSegmentRaw) : null;
   const focusOffset = focusOffsetRaw ? Number(focusOffsetRaw) : null;
@@ -124,6 +126,7 @@ export const PartitionLogView = memo(function PartitionLogView({
       data-hw={p.highWatermark}
       data-log-start={p.logStartOffset}
       data-recovery-point={p.recoveryPoint}
+      data-durable={p.durableOffset}
       data-unflushed={p.unflushedBytes}
       aria-label={`Partition ${p.dir}`}
     >
@@ -145,10 +148,12 @@ export const PartitionLogView = memo(function PartitionLogView({
           <Mark label="segments" value={p.segmentCount} />
         </dl>
         <span
-          className={`flush-state ${p.unflushedBytes > 0 ? 'unflushed' : 'flushed'}`}
-          title={`Bytes not yet written to IndexedDB stay in memory, like Kafka's page cache, until flush.ms${p.flushMs === null ? ' (never: only on roll)' : ` = ${p.flushMs} ms`} passes`}
+          className={`flush-state ${saving ? saveState(p) : 'unflushed'}`}
+          data-testid={`save-state-${p.topic}-${p.partition}`}
+          data-state={saving ? saveState(p) : 'not-saving'}
+          title={`Appended bytes stay in memory, like Kafka's page cache, until a flush (flush.ms${p.flushMs === null ? ' never: only on roll' : ` = ${p.flushMs} ms`}) hands them to IndexedDB's write queue; they are saved once its transaction completes. Offsets below ${p.durableOffset} are saved: closing the tab now keeps them.`}
         >
-          {p.unflushedBytes > 0 ? `${formatBytes(p.unflushedBytes)} unflushed` : 'all flushed'}
+          {saving ? saveLabel(p) : 'in memory only: nothing is saved'}
         </span>
         <label className="follow">
           <input
@@ -223,6 +228,25 @@ export const PartitionLogView = memo(function PartitionLogView({
     </article>
   );
 });
+
+/** Where the partition's bytes are: all saved, some still writing to IndexedDB, or some only in memory. */
+function saveState(p: PartitionView): 'saved' | 'writing' | 'unflushed' {
+  if (p.durableOffset >= p.logEndOffset && p.unflushedBytes === 0) return 'saved';
+  return p.unflushedBytes > p.writingBytes ? 'unflushed' : 'writing';
+}
+
+function saveLabel(p: PartitionView): string {
+  switch (saveState(p)) {
+    case 'saved':
+      return 'all saved to IndexedDB';
+    case 'writing':
+      return `${formatBytes(p.writingBytes)} writing to IndexedDB`;
+    case 'unflushed': {
+      const memory = p.unflushedBytes - p.writingBytes;
+      return `${formatBytes(memory)} only in memory${p.writingBytes > 0 ? ` · ${formatBytes(p.writingBytes)} writing` : ''}`;
+    }
+  }
+}
 
 function Mark({
   label,
@@ -363,8 +387,12 @@ function SegmentOverview({
             >
               <span className="segment-name mono">{log?.name ?? segmentFileName(s.baseOffset, 'log')}</span>
               <span
-                className="segment-flushed"
+                className="segment-writing"
                 style={{ width: `${(log && log.bytes > 0 ? s.flushedBytes / log.bytes : 1) * 100}%` }}
+              />
+              <span
+                className="segment-flushed"
+                style={{ width: `${(log && log.bytes > 0 ? s.durableBytes / log.bytes : 1) * 100}%` }}
               />
             </button>
           );

@@ -85,8 +85,9 @@ export function TopicPartitions({ session }: { session: Session }) {
           <span className="swatch-seg" /> active segment
         </li>
         <li>
-          <span className="swatch-bar flushed" /> flushed to IndexedDB <span className="swatch-bar unflushed" /> only in
-          memory
+          <span className="swatch-bar flushed" /> saved to IndexedDB (transaction complete){' '}
+          <span className="swatch-bar writing" /> flushed, still writing <span className="swatch-bar unflushed" /> only
+          in memory
         </li>
       </ul>
       {topic && <TopicCleanupForm session={session} topic={topic} />}

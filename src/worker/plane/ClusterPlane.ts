@@ -28,6 +28,7 @@ import { isKafkaError, KafkaError } from '../../engine/errors';
 import { KafkaProducer } from '../../engine/producer/KafkaProducer';
 import { Rng } from '../../engine/Rng';
 import type { PartitionLog } from '../../engine/log/PartitionLog';
+import type { StoreWriter } from '../../engine/log/StoreWriter';
 import type { Store } from '../../engine/Store';
 import { MemoryStore } from '../../storage/MemoryStore';
 import { buildPlaneView } from './planeViews';
@@ -111,6 +112,8 @@ export interface PlaneStorage {
   recoveredLogs?: ReadonlyMap<string, PartitionLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
+  /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
+  writer?: StoreWriter;
 }
 
 export interface GroupSettings {
@@ -207,6 +210,7 @@ export class ClusterPlane {
       seed,
       store: storage.store ?? new MemoryStore(),
       recoveredLogs: storage.recoveredLogs,
+      writer: storage.writer,
       clock: this.clock,
       brokerConfig: { ...PLANE_BROKER_CONFIG },
       topicDefaults: { ...PLANE_TOPIC_DEFAULTS },
