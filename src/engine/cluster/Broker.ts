@@ -3,6 +3,7 @@ import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
+import { LogManager } from './LogManager';
 import { ReplicaFetcher } from './ReplicaFetcher';
 import { ReplicaManager, tpKey } from './ReplicaManager';
 import {
@@ -70,6 +71,7 @@ export class Broker {
   /** The highest controller epoch this broker has accepted a request from. */
   controllerEpochSeen = -1;
   metadata = new MetadataCache();
+  readonly logManager: LogManager;
   readonly replicaManager: ReplicaManager;
   readonly controller: Controller;
   private fetchers = new Map<number, ReplicaFetcher>();
@@ -95,7 +97,8 @@ export class Broker {
       sendToController: (request) => this.sendToController(request),
       brokerEpoch: () => this.brokerEpoch,
     };
-    this.replicaManager = new ReplicaManager(id, logDirs, this.services);
+    this.logManager = new LogManager(id, logDirs, this.services);
+    this.replicaManager = new ReplicaManager(id, this.logManager, this.services);
     this.controller = new Controller(this, this.services);
   }
 
@@ -155,16 +158,14 @@ export class Broker {
       this.services.scheduler.schedulePeriodic(cp, cp, () => this.replicaManager.checkpointHighWatermarks()),
     );
     // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
-    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.replicaManager.maybeFlushLogs()));
+    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.logManager.maybeFlushLogs()));
     const retention = c['log.retention.check.interval.ms'];
     this.tasks.push(
-      this.services.scheduler.schedulePeriodic(retention, retention, () => this.replicaManager.cleanupLogs()),
+      this.services.scheduler.schedulePeriodic(retention, retention, () => this.logManager.cleanupLogs()),
     );
     if (c['log.cleaner.enable']) {
       const backoff = c['log.cleaner.backoff.ms'];
-      this.tasks.push(
-        this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.replicaManager.compactLogs()),
-      );
+      this.tasks.push(this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.logManager.compactLogs()));
     }
     this.registerBroker();
   }
@@ -291,11 +292,11 @@ export class Broker {
     this.replicaManager.checkpointHighWatermarks();
     let lost = 0;
     if (how === 'stopped') {
-      this.replicaManager.flushAll();
+      this.logManager.flushAll();
       this.services.zk.closeSession(this.sessionId);
     }
     this.services.network.detach(this.node, how === 'killed');
-    if (how === 'powerFailed') lost = this.replicaManager.loseUnflushed();
+    if (how === 'powerFailed') lost = this.logManager.loseUnflushed();
     this.replicaManager.onProcessDown();
     this.producerIdBlock = null;
     this.services.emit({ type: 'brokerDown', broker: this.id, how, lostUnflushedBytes: lost, atMs: this.now() });
