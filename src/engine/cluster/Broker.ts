@@ -4,6 +4,7 @@ import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
 import { LogManager } from './LogManager';
+import { MetadataCache } from './MetadataCache';
 import { ReplicaFetcher } from './ReplicaFetcher';
 import { ReplicaManager, tpKey } from './ReplicaManager';
 import {
@@ -11,12 +12,9 @@ import {
   type ErrorCode,
   type KafkaRequest,
   type KafkaResponse,
-  type LeaderAndIsrPartitionState,
   type LeaderAndIsrRequest,
-  type MetadataBroker,
   type MetadataRequest,
   type MetadataResponse,
-  type UpdateMetadataRequest,
 } from './requests';
 
 /**
@@ -38,18 +36,6 @@ import {
  * older broker epoch, KIP-380) are refused with STALE_BROKER_EPOCH.
  */
 export type BrokerState = 'running' | 'shuttingDown' | 'down';
-
-export interface PartitionMetadataState extends LeaderAndIsrPartitionState {
-  offlineReplicas: number[];
-}
-
-/** What a broker knows of the cluster from UpdateMetadata (Kafka's MetadataCache). */
-export class MetadataCache {
-  controllerId = -1;
-  controllerEpoch = -1;
-  brokers = new Map<number, MetadataBroker>();
-  topics = new Map<string, Map<number, PartitionMetadataState>>();
-}
 
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
@@ -93,7 +79,7 @@ export class Broker {
   ) {
     this.services = {
       ...cluster,
-      metadataHasPartition: (topic, partition) => this.metadata.topics.get(topic)?.has(partition) ?? false,
+      metadataHasPartition: (topic, partition) => this.metadata.contains(topic, partition),
       sendToController: (request) => this.sendToController(request),
       brokerEpoch: () => this.brokerEpoch,
     };
@@ -431,7 +417,7 @@ export class Broker {
         const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
           ? 'STALE_BROKER_EPOCH'
           : this.checkControllerEpoch(body.controllerEpoch, body.api);
-        if (!stale) this.applyUpdateMetadata(body);
+        if (!stale) this.metadata.updateMetadata(body);
         reply({ api: 'UpdateMetadata', errorCode: stale ?? 'NONE' });
         return;
       }
@@ -524,57 +510,16 @@ export class Broker {
     for (const f of this.fetchers.values()) f.removePartition(topic, partition);
   }
 
-  private applyUpdateMetadata(body: UpdateMetadataRequest): void {
-    const m = this.metadata;
-    m.controllerId = body.controllerId;
-    m.controllerEpoch = body.controllerEpoch;
-    m.brokers = new Map(body.liveBrokers.map((b) => [b.nodeId, { ...b }]));
-    for (const t of body.deletedTopics) m.topics.delete(t);
-    for (const s of body.partitionStates) {
-      let t = m.topics.get(s.topicName);
-      if (!t) {
-        t = new Map();
-        m.topics.set(s.topicName, t);
-      }
-      t.set(s.partitionIndex, { ...s, offlineReplicas: [...s.offlineReplicas] });
-    }
-  }
-
   private handleMetadata(body: MetadataRequest): MetadataResponse {
     const m = this.metadata;
-    const names = body.topics ?? [...m.topics.keys()].sort();
+    const names = body.topics ?? m.allTopics();
     return {
       api: 'Metadata',
       throttleTimeMs: 0,
-      brokers: [...m.brokers.values()].sort((a, b) => a.nodeId - b.nodeId).map((b) => ({ ...b })),
+      brokers: m.aliveBrokers(),
       clusterId: this.services.clusterId,
       controllerId: m.controllerId,
-      topics: names.map((name) => {
-        const parts = m.topics.get(name);
-        if (!parts)
-          return {
-            errorCode: 'UNKNOWN_TOPIC_OR_PARTITION' as ErrorCode,
-            name,
-            isInternal: name.startsWith('__'),
-            partitions: [],
-          };
-        return {
-          errorCode: 'NONE' as ErrorCode,
-          name,
-          isInternal: name.startsWith('__'),
-          partitions: [...parts.values()]
-            .sort((a, b) => a.partitionIndex - b.partitionIndex)
-            .map((s) => ({
-              errorCode: (s.leader < 0 ? 'LEADER_NOT_AVAILABLE' : 'NONE') as ErrorCode,
-              partitionIndex: s.partitionIndex,
-              leaderId: s.leader,
-              leaderEpoch: s.leaderEpoch,
-              replicaNodes: [...s.replicas],
-              isrNodes: [...s.isr],
-              offlineReplicas: [...s.offlineReplicas],
-            })),
-        };
-      }),
+      topics: m.getTopicMetadata(names),
     };
   }
 
