@@ -5,7 +5,8 @@ import type { BrokerDownHow } from './events';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
 import { LogManager } from './LogManager';
 import { MetadataCache } from './MetadataCache';
-import { ReplicaFetcher } from './ReplicaFetcher';
+import { ProducerIdManager } from './ProducerIdManager';
+import { ReplicaFetcherManager } from './ReplicaFetcherManager';
 import { ReplicaManager, tpKey } from './ReplicaManager';
 import {
   brokerNodeId,
@@ -60,12 +61,11 @@ export class Broker {
   readonly logManager: LogManager;
   readonly replicaManager: ReplicaManager;
   readonly controller: Controller;
-  private fetchers = new Map<number, ReplicaFetcher>();
+  readonly fetcherManager: ReplicaFetcherManager;
+  readonly producerIdManager: ProducerIdManager;
   private tasks: { cancel(): void }[] = [];
   private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
   private readonly services: BrokerServices;
-  /** Producer ids handed out: blocks of 1000 claimed from /latest_producer_id_block. */
-  private producerIdBlock: { next: number; end: number } | null = null;
   private shutdownAttempt = 0;
   /** This incarnation started after a power failure; told to the controller at registration. */
   private uncleanShutdown = false;
@@ -86,6 +86,8 @@ export class Broker {
     this.logManager = new LogManager(id, logDirs, this.services);
     this.replicaManager = new ReplicaManager(id, this.logManager, this.services);
     this.controller = new Controller(this, this.services);
+    this.fetcherManager = new ReplicaFetcherManager(id, this.services, this.replicaManager);
+    this.producerIdManager = new ProducerIdManager(id, this.services, () => this.zkReachable());
   }
 
   get node(): string {
@@ -271,8 +273,7 @@ export class Broker {
     this.generation++;
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
-    for (const f of this.fetchers.values()) f.shutdown();
-    this.fetchers.clear();
+    this.fetcherManager.shutdown();
     this.controllerRequests.clear();
     this.controller.onProcessDown();
     this.replicaManager.checkpointHighWatermarks();
@@ -284,7 +285,7 @@ export class Broker {
     this.services.network.detach(this.node, how === 'killed');
     if (how === 'powerFailed') lost = this.logManager.loseUnflushed();
     this.replicaManager.onProcessDown();
-    this.producerIdBlock = null;
+    this.producerIdManager.reset();
     this.services.emit({ type: 'brokerDown', broker: this.id, how, lostUnflushedBytes: lost, atMs: this.now() });
   }
 
@@ -377,13 +378,12 @@ export class Broker {
       this.replicaManager.handleAlterPartitionResponse(message.body);
       return;
     }
-    const leader = Number(message.from.slice('broker-'.length));
-    this.fetchers.get(leader)?.onResponse(message);
+    this.fetcherManager.onResponse(message);
   }
 
   private onDisconnect(correlationId: number): void {
     this.controllerRequests.delete(correlationId);
-    for (const f of this.fetchers.values()) f.onDisconnect(correlationId);
+    this.fetcherManager.onDisconnect(correlationId);
   }
 
   private onRequest(message: RequestMessage): void {
@@ -427,7 +427,7 @@ export class Broker {
           : this.checkControllerEpoch(body.controllerEpoch, body.api);
         if (!stale) {
           for (const p of body.partitions) {
-            this.stopFetching(p.topicName, p.partitionIndex);
+            this.fetcherManager.removeFetcherForPartition(p.topicName, p.partitionIndex);
             if (p.deletePartition) this.replicaManager.deletePartition(p.topicName, p.partitionIndex);
             else this.replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
           }
@@ -485,29 +485,15 @@ export class Broker {
       const { error, becameFollowerOf } = this.replicaManager.becomeLeaderOrFollower(s);
       if (error === 'NONE') {
         const p = this.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
-        if (p?.isLeader) this.stopFetching(s.topicName, s.partitionIndex);
-        else if (p && becameFollowerOf !== null) this.startFetching(p.topic, p.partition, becameFollowerOf);
-        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0) this.stopFetching(s.topicName, s.partitionIndex);
+        if (p?.isLeader) this.fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
+        else if (p && becameFollowerOf !== null)
+          this.fetcherManager.addFetcherForPartition(p.topic, p.partition, becameFollowerOf);
+        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0)
+          this.fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
       }
       return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
     });
     return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
-  }
-
-  private startFetching(topic: string, partition: number, leader: number): void {
-    this.stopFetching(topic, partition);
-    const p = this.replicaManager.partitions.get(tpKey(topic, partition));
-    if (!p) return;
-    let f = this.fetchers.get(leader);
-    if (!f) {
-      f = new ReplicaFetcher(this.id, leader, this.services, this.replicaManager);
-      this.fetchers.set(leader, f);
-    }
-    f.addPartition(p);
-  }
-
-  private stopFetching(topic: string, partition: number): void {
-    for (const f of this.fetchers.values()) f.removePartition(topic, partition);
   }
 
   private handleMetadata(body: MetadataRequest): MetadataResponse {
@@ -523,51 +509,14 @@ export class Broker {
     };
   }
 
-  /**
-   * Producer ids come in blocks claimed from `/latest_producer_id_block` (Kafka's
-   * ZkProducerIdManager, PRODUCER_ID_BLOCK_SIZE = 1000), so no two brokers hand out the same id.
-   */
   private handleInitProducerId() {
-    const fail = (errorCode: ErrorCode) => ({
-      api: 'InitProducerId' as const,
-      throttleTimeMs: 0,
-      errorCode,
-      producerId: -1,
-      producerEpoch: -1,
-    });
-    if (!this.producerIdBlock || this.producerIdBlock.next > this.producerIdBlock.end) {
-      if (!this.zkReachable()) return fail('COORDINATOR_NOT_AVAILABLE');
-      const zk = this.services.zk;
-      const path = '/latest_producer_id_block';
-      const current = zk.exists(path);
-      let start = 0;
-      if (current) {
-        const data = zk.getData(path).data as { block_end: number };
-        start = data.block_end + 1;
-      }
-      const block = { version: 1, broker: this.id, block_start: start, block_end: start + 999 };
-      try {
-        if (current) zk.setData(path, block, current.version);
-        else zk.create(path, block);
-      } catch {
-        return fail('COORDINATOR_LOAD_IN_PROGRESS');
-      }
-      this.producerIdBlock = { next: start, end: start + 999 };
-    }
-    const producerId = this.producerIdBlock.next++;
-    this.services.emit({
-      type: 'producerIdAllocated',
-      broker: this.id,
-      producerId,
-      producerEpoch: 0,
-      atMs: this.now(),
-    });
+    const { errorCode, producerId } = this.producerIdManager.generateProducerId();
     return {
       api: 'InitProducerId' as const,
       throttleTimeMs: 0,
-      errorCode: 'NONE' as ErrorCode,
+      errorCode,
       producerId,
-      producerEpoch: 0,
+      producerEpoch: errorCode === 'NONE' ? 0 : -1,
     };
   }
 }
