@@ -2,28 +2,22 @@ import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
-import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
+import { KafkaApis } from './KafkaApis';
 import { LogManager } from './LogManager';
 import { MetadataCache } from './MetadataCache';
+import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
 import { ProducerIdManager } from './ProducerIdManager';
 import { ReplicaFetcherManager } from './ReplicaFetcherManager';
-import { ReplicaManager, tpKey } from './ReplicaManager';
-import {
-  brokerNodeId,
-  type ErrorCode,
-  type KafkaRequest,
-  type KafkaResponse,
-  type LeaderAndIsrRequest,
-  type MetadataRequest,
-  type MetadataResponse,
-} from './requests';
+import { ReplicaManager } from './ReplicaManager';
+import { brokerNodeId, type KafkaRequest, type KafkaResponse } from './requests';
 
 /**
- * A Kafka broker (KafkaServer + KafkaApis): registers itself in the coordination store under
+ * A Kafka broker (Kafka's KafkaServer): registers itself in the coordination store under
  * `/brokers/ids/<id>` (ephemeral, tied to its session), keeps the session alive with heartbeats
- * every third of `zookeeper.session.timeout.ms`, takes part in controller election, answers
- * requests, and holds its replicas in a ReplicaManager with one ReplicaFetcher per leader it
- * follows.
+ * every third of `zookeeper.session.timeout.ms`, takes part in controller election, and wires
+ * its parts together: the LogManager (its disk), the ReplicaManager (its replicas), the
+ * ReplicaFetcherManager (one fetcher per leader it follows), the MetadataCache, the
+ * ProducerIdManager, the Controller it may become, and KafkaApis, which answers requests.
  *
  * How a broker goes down:
  *  - kill: the process dies. Connections reset; the page cache survives, so every appended byte
@@ -38,18 +32,6 @@ import {
  */
 export type BrokerState = 'running' | 'shuttingDown' | 'down';
 
-/** Answers one request (no per-request closure: a small object with a bound method). */
-class Reply {
-  constructor(
-    private readonly broker: Broker,
-    private readonly message: RequestMessage,
-  ) {}
-
-  send(r: KafkaResponse): void {
-    if (this.broker.state !== 'down') this.broker.network.reply(this.message, r);
-  }
-}
-
 export class Broker {
   state: BrokerState = 'down';
   downHow: BrokerDownHow | null = null;
@@ -63,6 +45,7 @@ export class Broker {
   readonly controller: Controller;
   readonly fetcherManager: ReplicaFetcherManager;
   readonly producerIdManager: ProducerIdManager;
+  private readonly apis: KafkaApis;
   private tasks: { cancel(): void }[] = [];
   private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
   private readonly services: BrokerServices;
@@ -88,6 +71,7 @@ export class Broker {
     this.controller = new Controller(this, this.services);
     this.fetcherManager = new ReplicaFetcherManager(id, this.services, this.replicaManager);
     this.producerIdManager = new ProducerIdManager(id, this.services, () => this.zkReachable());
+    this.apis = new KafkaApis(this, this.services);
   }
 
   get node(): string {
@@ -388,135 +372,6 @@ export class Broker {
 
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
-    const body = message.body;
-    const replier = new Reply(this, message);
-    const reply = replier.send.bind(replier);
-    switch (body.api) {
-      case 'Produce':
-        this.replicaManager.handleProduce(body, reply);
-        return;
-      case 'Fetch':
-        this.replicaManager.handleFetch(body, reply);
-        return;
-      case 'ListOffsets':
-        reply(this.replicaManager.handleListOffsets(body));
-        return;
-      case 'OffsetsForLeaderEpoch':
-        reply(this.replicaManager.handleOffsetsForLeaderEpoch(body));
-        return;
-      case 'Metadata':
-        reply(this.handleMetadata(body));
-        return;
-      case 'InitProducerId':
-        reply(this.handleInitProducerId());
-        return;
-      case 'LeaderAndIsr':
-        reply(this.handleLeaderAndIsr(body));
-        return;
-      case 'UpdateMetadata': {
-        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
-          ? 'STALE_BROKER_EPOCH'
-          : this.checkControllerEpoch(body.controllerEpoch, body.api);
-        if (!stale) this.metadata.updateMetadata(body);
-        reply({ api: 'UpdateMetadata', errorCode: stale ?? 'NONE' });
-        return;
-      }
-      case 'StopReplica': {
-        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
-          ? 'STALE_BROKER_EPOCH'
-          : this.checkControllerEpoch(body.controllerEpoch, body.api);
-        if (!stale) {
-          for (const p of body.partitions) {
-            this.fetcherManager.removeFetcherForPartition(p.topicName, p.partitionIndex);
-            if (p.deletePartition) this.replicaManager.deletePartition(p.topicName, p.partitionIndex);
-            else this.replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
-          }
-        }
-        reply({
-          api: 'StopReplica',
-          errorCode: stale ?? 'NONE',
-          partitionErrors: body.partitions.map((p) => ({
-            topicName: p.topicName,
-            partitionIndex: p.partitionIndex,
-            errorCode: 'NONE' as ErrorCode,
-          })),
-        });
-        return;
-      }
-      case 'AlterPartition':
-      case 'ControlledShutdown':
-        this.controller.handleRequest(body, reply);
-        return;
-    }
-  }
-
-  /** Fencing: a request from an older controller than one already heard from is refused. */
-  private checkControllerEpoch(epoch: number, api: string): ErrorCode | null {
-    if (epoch < this.controllerEpochSeen) {
-      this.services.emit({
-        type: 'staleControllerRequestRejected',
-        broker: this.id,
-        api,
-        requestControllerEpoch: epoch,
-        knownControllerEpoch: this.controllerEpochSeen,
-        atMs: this.now(),
-      });
-      return 'STALE_CONTROLLER_EPOCH';
-    }
-    this.controllerEpochSeen = epoch;
-    return null;
-  }
-
-  /**
-   * KIP-380: a controller request addressed to an earlier incarnation of this broker (an older
-   * broker epoch, or sent before this process has registered) is refused.
-   */
-  private staleBrokerEpoch(requestBrokerEpoch: number): boolean {
-    if (this.brokerEpoch < 0) return true;
-    return requestBrokerEpoch >= 0 && requestBrokerEpoch < this.brokerEpoch;
-  }
-
-  private handleLeaderAndIsr(body: LeaderAndIsrRequest) {
-    if (this.staleBrokerEpoch(body.brokerEpoch))
-      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
-    const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
-    if (stale) return { api: 'LeaderAndIsr' as const, errorCode: stale, partitionErrors: [] };
-    const partitionErrors = body.partitionStates.map((s) => {
-      const { error, becameFollowerOf } = this.replicaManager.becomeLeaderOrFollower(s);
-      if (error === 'NONE') {
-        const p = this.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
-        if (p?.isLeader) this.fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
-        else if (p && becameFollowerOf !== null)
-          this.fetcherManager.addFetcherForPartition(p.topic, p.partition, becameFollowerOf);
-        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0)
-          this.fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
-      }
-      return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
-    });
-    return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
-  }
-
-  private handleMetadata(body: MetadataRequest): MetadataResponse {
-    const m = this.metadata;
-    const names = body.topics ?? m.allTopics();
-    return {
-      api: 'Metadata',
-      throttleTimeMs: 0,
-      brokers: m.aliveBrokers(),
-      clusterId: this.services.clusterId,
-      controllerId: m.controllerId,
-      topics: m.getTopicMetadata(names),
-    };
-  }
-
-  private handleInitProducerId() {
-    const { errorCode, producerId } = this.producerIdManager.generateProducerId();
-    return {
-      api: 'InitProducerId' as const,
-      throttleTimeMs: 0,
-      errorCode,
-      producerId,
-      producerEpoch: errorCode === 'NONE' ? 0 : -1,
-    };
+    this.apis.handle(message);
   }
 }
