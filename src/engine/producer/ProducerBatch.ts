@@ -36,6 +36,7 @@ import {
   RECORDS_COUNT_OFFSET,
   readBatchHeader,
 } from '../codec/recordBatch';
+import { copyInto, writeInt32At, writeInt64At } from '../codec/bytes';
 import { crc32c } from '../codec/crc32c';
 import { utf8Length, writeUtf8 } from '../codec/utf8';
 import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
@@ -111,21 +112,6 @@ export function firstBufferSize(batchSize: number): number {
 
 /** What a batch holds after giving its buffer back (it is done; nothing reads it). */
 const RELEASED = new Uint8Array(0);
-const TWO_POW_32 = 4294967296;
-
-function writeInt32(b: Uint8Array, p: number, v: number): void {
-  b[p] = v >>> 24;
-  b[p + 1] = v >>> 16;
-  b[p + 2] = v >>> 8;
-  b[p + 3] = v;
-}
-
-function writeInt64(b: Uint8Array, p: number, v: number): void {
-  const hi = Math.floor(v / TWO_POW_32);
-  writeInt32(b, p, hi);
-  writeInt32(b, p + 4, v - hi * TWO_POW_32);
-}
-
 export class ProducerBatch {
   readonly id: number;
   readonly topic: string;
@@ -316,22 +302,22 @@ export class ProducerBatch {
     const total = this.sizeInBytes;
     const out = this.encodes > 0 ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
     this.encodes++;
-    writeInt64(out, BASE_OFFSET_OFFSET, 0);
-    writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
-    writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
+    writeInt64At(out, BASE_OFFSET_OFFSET, 0);
+    writeInt32At(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
+    writeInt32At(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
     out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
     out[ATTRIBUTES_OFFSET] = 0;
     out[ATTRIBUTES_OFFSET + 1] = 0;
-    writeInt32(out, LAST_OFFSET_DELTA_OFFSET, this.count - 1);
-    writeInt64(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
-    writeInt64(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
-    writeInt64(out, PRODUCER_ID_OFFSET, this.producerId);
+    writeInt32At(out, LAST_OFFSET_DELTA_OFFSET, this.count - 1);
+    writeInt64At(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
+    writeInt64At(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
+    writeInt64At(out, PRODUCER_ID_OFFSET, this.producerId);
     out[PRODUCER_EPOCH_OFFSET] = this.producerEpoch >>> 8;
     out[PRODUCER_EPOCH_OFFSET + 1] = this.producerEpoch;
-    writeInt32(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
-    writeInt32(out, RECORDS_COUNT_OFFSET, this.count);
+    writeInt32At(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
+    writeInt32At(out, RECORDS_COUNT_OFFSET, this.count);
     // The CRC goes last, over the finished bytes from attributes to the end.
-    writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+    writeInt32At(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
     return out;
   }
 
@@ -369,10 +355,5 @@ function writeBytes(src: Uint8Array | null, out: Uint8Array, position: number): 
     out[position] = 1; // zigzag(-1)
     return position + 1;
   }
-  const p = writeVarint(src.length, out, position);
-  const n = src.length;
-  // TypedArray.set has a fixed cost larger than a plain loop over a short key.
-  if (n > 16) out.set(src, p);
-  else for (let i = 0; i < n; i++) out[p + i] = src[i] as number;
-  return p + n;
+  return copyInto(src, out, writeVarint(src.length, out, position));
 }
