@@ -318,24 +318,46 @@ export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
     out.set(compressed, RECORD_BATCH_OVERHEAD);
   }
 
-  const total = out.length;
-  writeInt64At(out, BASE_OFFSET_OFFSET, batch.baseOffset);
-  writeInt32At(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
-  writeInt32At(out, PARTITION_LEADER_EPOCH_OFFSET, batch.partitionLeaderEpoch);
-  out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
-  out[ATTRIBUTES_OFFSET] = batch.attributes >>> 8;
-  out[ATTRIBUTES_OFFSET + 1] = batch.attributes;
-  writeInt32At(out, LAST_OFFSET_DELTA_OFFSET, batch.lastOffsetDelta);
-  writeInt64At(out, BASE_TIMESTAMP_OFFSET, batch.baseTimestamp);
-  writeInt64At(out, MAX_TIMESTAMP_OFFSET, batch.maxTimestamp);
-  writeInt64At(out, PRODUCER_ID_OFFSET, batch.producerId);
-  out[PRODUCER_EPOCH_OFFSET] = batch.producerEpoch >>> 8;
-  out[PRODUCER_EPOCH_OFFSET + 1] = batch.producerEpoch;
-  writeInt32At(out, BASE_SEQUENCE_OFFSET, batch.baseSequence);
-  writeInt32At(out, RECORDS_COUNT_OFFSET, count);
-  // The CRC goes last, over the finished bytes from attributes to the end.
-  writeInt32At(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+  writeBatchHeader(out, batch, count);
   return out;
+}
+
+/** The header fields a writer supplies (length, magic and CRC follow from the bytes). */
+export type BatchHeaderFields = Pick<
+  RecordBatch,
+  | 'baseOffset'
+  | 'partitionLeaderEpoch'
+  | 'attributes'
+  | 'lastOffsetDelta'
+  | 'baseTimestamp'
+  | 'maxTimestamp'
+  | 'producerId'
+  | 'producerEpoch'
+  | 'baseSequence'
+>;
+
+/**
+ * Fills in the 61-byte header of the batch that is all of `out`, records already in place
+ * (Kafka's DefaultRecordBatch.writeHeader): batchLength from the size, magic 2, and the CRC-32C
+ * last, over the finished bytes from attributes to the end. The caller checked the ranges.
+ */
+export function writeBatchHeader(out: Uint8Array, header: BatchHeaderFields, recordCount: number): void {
+  const total = out.length;
+  writeInt64At(out, BASE_OFFSET_OFFSET, header.baseOffset);
+  writeInt32At(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
+  writeInt32At(out, PARTITION_LEADER_EPOCH_OFFSET, header.partitionLeaderEpoch);
+  out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
+  out[ATTRIBUTES_OFFSET] = header.attributes >>> 8;
+  out[ATTRIBUTES_OFFSET + 1] = header.attributes;
+  writeInt32At(out, LAST_OFFSET_DELTA_OFFSET, header.lastOffsetDelta);
+  writeInt64At(out, BASE_TIMESTAMP_OFFSET, header.baseTimestamp);
+  writeInt64At(out, MAX_TIMESTAMP_OFFSET, header.maxTimestamp);
+  writeInt64At(out, PRODUCER_ID_OFFSET, header.producerId);
+  out[PRODUCER_EPOCH_OFFSET] = header.producerEpoch >>> 8;
+  out[PRODUCER_EPOCH_OFFSET + 1] = header.producerEpoch;
+  writeInt32At(out, BASE_SEQUENCE_OFFSET, header.baseSequence);
+  writeInt32At(out, RECORDS_COUNT_OFFSET, recordCount);
+  writeInt32At(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
 }
 
 function writeRecords(records: readonly DefaultRecord[], sizes: Int32Array, out: Uint8Array, start: number): void {

@@ -13,31 +13,16 @@
  * record are kept besides the bytes: that is all its delivery report needs.
  */
 import {
-  ATTRIBUTES_OFFSET,
-  BASE_OFFSET_OFFSET,
-  BASE_SEQUENCE_OFFSET,
-  BASE_TIMESTAMP_OFFSET,
-  CRC_OFFSET,
   decodeBatchRecords,
-  LAST_OFFSET_DELTA_OFFSET,
-  LENGTH_OFFSET,
-  LOG_OVERHEAD,
-  MAGIC_OFFSET,
-  MAGIC_VALUE_V2,
-  MAX_TIMESTAMP_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
-  PARTITION_LEADER_EPOCH_OFFSET,
-  PRODUCER_EPOCH_OFFSET,
-  PRODUCER_ID_OFFSET,
   RECORD_BATCH_OVERHEAD,
-  RECORDS_COUNT_OFFSET,
   readBatchHeader,
+  writeBatchHeader,
 } from '../codec/recordBatch';
-import { copyInto, writeInt32At, writeInt64At } from '../codec/bytes';
-import { crc32c } from '../codec/crc32c';
+import { copyInto } from '../codec/bytes';
 import { utf8Length, writeUtf8 } from '../codec/utf8';
 import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
 import type { BufferPool } from './BufferPool';
@@ -302,22 +287,21 @@ export class ProducerBatch {
     const total = this.sizeInBytes;
     const out = this.encodes > 0 ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
     this.encodes++;
-    writeInt64At(out, BASE_OFFSET_OFFSET, 0);
-    writeInt32At(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
-    writeInt32At(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
-    out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
-    out[ATTRIBUTES_OFFSET] = 0;
-    out[ATTRIBUTES_OFFSET + 1] = 0;
-    writeInt32At(out, LAST_OFFSET_DELTA_OFFSET, this.count - 1);
-    writeInt64At(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
-    writeInt64At(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
-    writeInt64At(out, PRODUCER_ID_OFFSET, this.producerId);
-    out[PRODUCER_EPOCH_OFFSET] = this.producerEpoch >>> 8;
-    out[PRODUCER_EPOCH_OFFSET + 1] = this.producerEpoch;
-    writeInt32At(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
-    writeInt32At(out, RECORDS_COUNT_OFFSET, this.count);
-    // The CRC goes last, over the finished bytes from attributes to the end.
-    writeInt32At(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+    writeBatchHeader(
+      out,
+      {
+        baseOffset: 0,
+        partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
+        attributes: 0,
+        lastOffsetDelta: this.count - 1,
+        baseTimestamp: this.baseTimestamp,
+        maxTimestamp: this.maxTimestampSeen,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+        baseSequence: this.baseSequence,
+      },
+      this.count,
+    );
     return out;
   }
 
