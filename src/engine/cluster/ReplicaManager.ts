@@ -468,19 +468,9 @@ export class ReplicaManager {
     replicaId: number,
     isFollower: boolean,
   ): FetchPartitionResponse {
-    const p = this.partitions.get(tpKey(topic, fp.partition));
     const empty = emptyFetchPartition;
-    if (!p)
-      return empty(
-        fp.partition,
-        this.services.metadataHasPartition(topic, fp.partition)
-          ? 'NOT_LEADER_OR_FOLLOWER'
-          : 'UNKNOWN_TOPIC_OR_PARTITION',
-      );
-    if (!p.isLeader) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
-    if (fp.currentLeaderEpoch >= 0 && fp.currentLeaderEpoch < p.leaderEpoch)
-      return empty(fp.partition, 'FENCED_LEADER_EPOCH');
-    if (fp.currentLeaderEpoch > p.leaderEpoch) return empty(fp.partition, 'UNKNOWN_LEADER_EPOCH');
+    const p = this.leaderPartitionOrError(topic, fp.partition, fp.currentLeaderEpoch, true);
+    if (typeof p === 'string') return empty(fp.partition, p);
     const now = this.now();
     const log = p.log;
     if (isFollower) {
@@ -623,6 +613,30 @@ export class ReplicaManager {
 
   // ------------------------------------------------------------------ epochs & offsets
 
+  /**
+   * The partition if this broker leads it at the requester's epoch, else the error to answer
+   * (Kafka's getPartitionOrError with Partition's leader-epoch check): UNKNOWN_TOPIC_OR_PARTITION
+   * for a partition the metadata cache does not know, NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH
+   * for an older epoch and, where `rejectNewerEpoch`, UNKNOWN_LEADER_EPOCH for a newer one (-1:
+   * the requester names no epoch). ListOffsets here does not refuse a newer epoch.
+   */
+  private leaderPartitionOrError(
+    topic: string,
+    partition: number,
+    currentLeaderEpoch: number,
+    rejectNewerEpoch: boolean,
+  ): Partition | ErrorCode {
+    const p = this.partitions.get(tpKey(topic, partition));
+    if (!p)
+      return this.services.metadataHasPartition(topic, partition)
+        ? 'NOT_LEADER_OR_FOLLOWER'
+        : 'UNKNOWN_TOPIC_OR_PARTITION';
+    if (!p.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
+    if (currentLeaderEpoch >= 0 && currentLeaderEpoch < p.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+    if (rejectNewerEpoch && currentLeaderEpoch > p.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    return p;
+  }
+
   handleOffsetsForLeaderEpoch(request: OffsetsForLeaderEpochRequest): OffsetsForLeaderEpochResponse {
     return {
       api: 'OffsetsForLeaderEpoch',
@@ -630,22 +644,8 @@ export class ReplicaManager {
       topics: request.topics.map((t) => ({
         topic: t.topic,
         partitions: t.partitions.map((rp) => {
-          const p = this.partitions.get(tpKey(t.topic, rp.partition));
-          const fail = (errorCode: ErrorCode) => ({
-            errorCode,
-            partition: rp.partition,
-            leaderEpoch: -1,
-            endOffset: -1,
-          });
-          if (!p)
-            return fail(
-              this.services.metadataHasPartition(t.topic, rp.partition)
-                ? 'NOT_LEADER_OR_FOLLOWER'
-                : 'UNKNOWN_TOPIC_OR_PARTITION',
-            );
-          if (!p.isLeader) return fail('NOT_LEADER_OR_FOLLOWER');
-          if (rp.currentLeaderEpoch >= 0 && rp.currentLeaderEpoch < p.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-          if (rp.currentLeaderEpoch > p.leaderEpoch) return fail('UNKNOWN_LEADER_EPOCH');
+          const p = this.leaderPartitionOrError(t.topic, rp.partition, rp.currentLeaderEpoch, true);
+          if (typeof p === 'string') return { errorCode: p, partition: rp.partition, leaderEpoch: -1, endOffset: -1 };
           const r = p.log.endOffsetForEpoch(rp.leaderEpoch);
           return {
             errorCode: 'NONE' as ErrorCode,
@@ -665,22 +665,9 @@ export class ReplicaManager {
       topics: request.topics.map((t) => ({
         name: t.name,
         partitions: t.partitions.map((lp) => {
-          const p = this.partitions.get(tpKey(t.name, lp.partitionIndex));
-          const fail = (errorCode: ErrorCode) => ({
-            partitionIndex: lp.partitionIndex,
-            errorCode,
-            timestamp: -1,
-            offset: -1,
-            leaderEpoch: -1,
-          });
-          if (!p)
-            return fail(
-              this.services.metadataHasPartition(t.name, lp.partitionIndex)
-                ? 'NOT_LEADER_OR_FOLLOWER'
-                : 'UNKNOWN_TOPIC_OR_PARTITION',
-            );
-          if (!p.isLeader) return fail('NOT_LEADER_OR_FOLLOWER');
-          if (lp.currentLeaderEpoch >= 0 && lp.currentLeaderEpoch < p.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
+          const p = this.leaderPartitionOrError(t.name, lp.partitionIndex, lp.currentLeaderEpoch, false);
+          if (typeof p === 'string')
+            return { partitionIndex: lp.partitionIndex, errorCode: p, timestamp: -1, offset: -1, leaderEpoch: -1 };
           const consumer = request.replicaId === CONSUMER_REPLICA_ID;
           let offset: number;
           if (lp.timestamp === EARLIEST_TIMESTAMP) offset = p.log.logStartOffset();
