@@ -187,15 +187,20 @@ export class Controller {
     this.onControllerFailover();
   }
 
-  private resign(): void {
-    if (!this.active) return;
+  /** Stops acting as the controller: channels closed, periodic tasks cancelled, its context forgotten. */
+  private stopActing(): void {
     this.active = false;
     this.channels.shutdown();
-    this.requestBatch.clear();
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
     this.reassignments.clear();
     this.shuttingDown.clear();
+  }
+
+  private resign(): void {
+    if (!this.active) return;
+    this.stopActing();
+    this.requestBatch.clear();
     this.services.emit({
       type: 'controllerResigned',
       broker: this.broker.id,
@@ -214,13 +219,8 @@ export class Controller {
     this.incarnation++;
     this.watcher = this.makeWatcher();
     this.deferredWatches = [];
-    this.channels.shutdown();
-    this.active = false;
+    this.stopActing();
     this.requestBatch.onProcessDown();
-    for (const t of this.tasks) t.cancel();
-    this.tasks = [];
-    this.reassignments.clear();
-    this.shuttingDown.clear();
   }
 
   /** Before every write: still reachable, and /controller_epoch still ours (else we were deposed). */
