@@ -152,25 +152,25 @@ export class ReplicaManager {
     if (state.leader === this.brokerId) {
       if (p.isLeader) this.producePurgatory.keepWaitingUnderEpoch(key, state.leaderEpoch);
       p.makeLeader(state, now);
-      this.emit({
-        type: 'becameLeader',
-        broker: this.brokerId,
-        topic: p.topic,
-        partition: p.partition,
-        leader: state.leader,
-        leaderEpoch: state.leaderEpoch,
-        isr: [...state.isr],
-        logEndOffset: p.logEndOffset(),
-        highWatermark: p.highWatermark,
-        atMs: now,
-      });
+      this.reportRole('becameLeader', p, state, now);
       this.maybeIncrementHighWatermark(p);
       this.completeDelayedFor(key);
       return { error: 'NONE', becameFollowerOf: null };
     }
     p.makeFollower(state);
+    this.reportRole('becameFollower', p, state, now);
+    this.completeDelayedFor(key);
+    return { error: 'NONE', becameFollowerOf: state.leader >= 0 ? state.leader : null };
+  }
+
+  private reportRole(
+    type: 'becameLeader' | 'becameFollower',
+    p: Partition,
+    state: LeaderAndIsrPartitionState,
+    now: number,
+  ): void {
     this.emit({
-      type: 'becameFollower',
+      type,
       broker: this.brokerId,
       topic: p.topic,
       partition: p.partition,
@@ -181,8 +181,6 @@ export class ReplicaManager {
       highWatermark: p.highWatermark,
       atMs: now,
     });
-    this.completeDelayedFor(key);
-    return { error: 'NONE', becameFollowerOf: state.leader >= 0 ? state.leader : null };
   }
 
   // ------------------------------------------------------------------ produce
