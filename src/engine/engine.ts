@@ -521,7 +521,7 @@ export class Engine {
             offline: !s || s.leader < 0,
             offlineReplicas: replicas.filter((id) => !registered.has(id)),
             preferredLeader: replicas[0] ?? -1,
-            committedOffset: c.committed.get(`${name}-${partition}`) ?? 0,
+            committedOffset: c.highestHighWatermark.get(`${name}-${partition}`) ?? 0,
             reassignment: r ? { original: [...r.original], target: [...r.target] } : null,
           };
         }),

@@ -72,7 +72,12 @@ export type {
 export { Engine, replicaDir } from './engine';
 // consumer groups: coordinator, offsets in __consumer_offsets, consumers, legacy ZooKeeper consumer
 export type { ClassicGroupState } from './consumer/ClassicGroup';
-export type { ConsumerAppState, ConsumerGroupsSnapshot, GroupProtocol } from './consumer/ConsumerApplications';
+export type {
+  CommitMode,
+  ConsumerAppState,
+  ConsumerGroupsSnapshot,
+  GroupProtocol,
+} from './consumer/ConsumerApplications';
 export type { ConsumerConfig, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
 export {
   CONSUMER_DEFAULTS,

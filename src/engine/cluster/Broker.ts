@@ -2,28 +2,22 @@ import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
+import { KafkaApis } from './KafkaApis';
+import { LogManager } from './LogManager';
+import { MetadataCache } from './MetadataCache';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
-import { ReplicaFetcher } from './ReplicaFetcher';
-import { ReplicaManager, tpKey } from './ReplicaManager';
-import {
-  brokerNodeId,
-  type ErrorCode,
-  type KafkaRequest,
-  type KafkaResponse,
-  type LeaderAndIsrPartitionState,
-  type LeaderAndIsrRequest,
-  type MetadataBroker,
-  type MetadataRequest,
-  type MetadataResponse,
-  type UpdateMetadataRequest,
-} from './requests';
+import { ProducerIdManager } from './ProducerIdManager';
+import { ReplicaFetcherManager } from './ReplicaFetcherManager';
+import { ReplicaManager } from './ReplicaManager';
+import { brokerNodeId, type KafkaRequest, type KafkaResponse } from './requests';
 
 /**
- * A Kafka broker (KafkaServer + KafkaApis): registers itself in the coordination store under
+ * A Kafka broker (Kafka's KafkaServer): registers itself in the coordination store under
  * `/brokers/ids/<id>` (ephemeral, tied to its session), keeps the session alive with heartbeats
- * every third of `zookeeper.session.timeout.ms`, takes part in controller election, answers
- * requests, and holds its replicas in a ReplicaManager with one ReplicaFetcher per leader it
- * follows.
+ * every third of `zookeeper.session.timeout.ms`, takes part in controller election, and wires
+ * its parts together: the LogManager (its disk), the ReplicaManager (its replicas), the
+ * ReplicaFetcherManager (one fetcher per leader it follows), the MetadataCache, the
+ * ProducerIdManager, the Controller it may become, and KafkaApis, which answers requests.
  *
  * How a broker goes down:
  *  - kill: the process dies. Connections reset; the page cache survives, so every appended byte
@@ -38,30 +32,6 @@ import {
  */
 export type BrokerState = 'running' | 'shuttingDown' | 'down';
 
-export interface PartitionMetadataState extends LeaderAndIsrPartitionState {
-  offlineReplicas: number[];
-}
-
-/** What a broker knows of the cluster from UpdateMetadata (Kafka's MetadataCache). */
-export class MetadataCache {
-  controllerId = -1;
-  controllerEpoch = -1;
-  brokers = new Map<number, MetadataBroker>();
-  topics = new Map<string, Map<number, PartitionMetadataState>>();
-}
-
-/** Answers one request (no per-request closure: a small object with a bound method). */
-class Reply {
-  constructor(
-    private readonly broker: Broker,
-    private readonly message: RequestMessage,
-  ) {}
-
-  send(r: KafkaResponse): void {
-    if (this.broker.state !== 'down') this.broker.network.reply(this.message, r);
-  }
-}
-
 export class Broker {
   state: BrokerState = 'down';
   downHow: BrokerDownHow | null = null;
@@ -70,14 +40,15 @@ export class Broker {
   /** The highest controller epoch this broker has accepted a request from. */
   controllerEpochSeen = -1;
   metadata = new MetadataCache();
+  readonly logManager: LogManager;
   readonly replicaManager: ReplicaManager;
   readonly controller: Controller;
-  private fetchers = new Map<number, ReplicaFetcher>();
+  readonly fetcherManager: ReplicaFetcherManager;
+  readonly producerIdManager: ProducerIdManager;
+  private readonly apis: KafkaApis;
   private tasks: { cancel(): void }[] = [];
   private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
   private readonly services: BrokerServices;
-  /** Producer ids handed out: blocks of 1000 claimed from /latest_producer_id_block. */
-  private producerIdBlock: { next: number; end: number } | null = null;
   private shutdownAttempt = 0;
   /** This incarnation started after a power failure; told to the controller at registration. */
   private uncleanShutdown = false;
@@ -91,12 +62,16 @@ export class Broker {
   ) {
     this.services = {
       ...cluster,
-      metadataHasPartition: (topic, partition) => this.metadata.topics.get(topic)?.has(partition) ?? false,
+      metadataHasPartition: (topic, partition) => this.metadata.contains(topic, partition),
       sendToController: (request) => this.sendToController(request),
       brokerEpoch: () => this.brokerEpoch,
     };
-    this.replicaManager = new ReplicaManager(id, logDirs, this.services);
+    this.logManager = new LogManager(id, logDirs, this.services);
+    this.replicaManager = new ReplicaManager(id, this.logManager, this.services);
     this.controller = new Controller(this, this.services);
+    this.fetcherManager = new ReplicaFetcherManager(id, this.services, this.replicaManager);
+    this.producerIdManager = new ProducerIdManager(id, this.services, () => this.zkReachable());
+    this.apis = new KafkaApis(this, this.services);
   }
 
   get node(): string {
@@ -155,16 +130,14 @@ export class Broker {
       this.services.scheduler.schedulePeriodic(cp, cp, () => this.replicaManager.checkpointHighWatermarks()),
     );
     // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
-    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.replicaManager.maybeFlushLogs()));
+    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.logManager.maybeFlushLogs()));
     const retention = c['log.retention.check.interval.ms'];
     this.tasks.push(
-      this.services.scheduler.schedulePeriodic(retention, retention, () => this.replicaManager.cleanupLogs()),
+      this.services.scheduler.schedulePeriodic(retention, retention, () => this.logManager.cleanupLogs()),
     );
     if (c['log.cleaner.enable']) {
       const backoff = c['log.cleaner.backoff.ms'];
-      this.tasks.push(
-        this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.replicaManager.compactLogs()),
-      );
+      this.tasks.push(this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.logManager.compactLogs()));
     }
     this.registerBroker();
   }
@@ -284,20 +257,19 @@ export class Broker {
     this.generation++;
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
-    for (const f of this.fetchers.values()) f.shutdown();
-    this.fetchers.clear();
+    this.fetcherManager.shutdown();
     this.controllerRequests.clear();
     this.controller.onProcessDown();
     this.replicaManager.checkpointHighWatermarks();
     let lost = 0;
     if (how === 'stopped') {
-      this.replicaManager.flushAll();
+      this.logManager.flushAll();
       this.services.zk.closeSession(this.sessionId);
     }
     this.services.network.detach(this.node, how === 'killed');
-    if (how === 'powerFailed') lost = this.replicaManager.loseUnflushed();
+    if (how === 'powerFailed') lost = this.logManager.loseUnflushed();
     this.replicaManager.onProcessDown();
-    this.producerIdBlock = null;
+    this.producerIdManager.reset();
     this.services.emit({ type: 'brokerDown', broker: this.id, how, lostUnflushedBytes: lost, atMs: this.now() });
   }
 
@@ -390,238 +362,16 @@ export class Broker {
       this.replicaManager.handleAlterPartitionResponse(message.body);
       return;
     }
-    const leader = Number(message.from.slice('broker-'.length));
-    this.fetchers.get(leader)?.onResponse(message);
+    this.fetcherManager.onResponse(message);
   }
 
   private onDisconnect(correlationId: number): void {
     this.controllerRequests.delete(correlationId);
-    for (const f of this.fetchers.values()) f.onDisconnect(correlationId);
+    this.fetcherManager.onDisconnect(correlationId);
   }
 
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
-    const body = message.body;
-    const replier = new Reply(this, message);
-    const reply = replier.send.bind(replier);
-    switch (body.api) {
-      case 'Produce':
-        this.replicaManager.handleProduce(body, reply);
-        return;
-      case 'Fetch':
-        this.replicaManager.handleFetch(body, reply);
-        return;
-      case 'ListOffsets':
-        reply(this.replicaManager.handleListOffsets(body));
-        return;
-      case 'OffsetsForLeaderEpoch':
-        reply(this.replicaManager.handleOffsetsForLeaderEpoch(body));
-        return;
-      case 'Metadata':
-        reply(this.handleMetadata(body));
-        return;
-      case 'InitProducerId':
-        reply(this.handleInitProducerId());
-        return;
-      case 'LeaderAndIsr':
-        reply(this.handleLeaderAndIsr(body));
-        return;
-      case 'UpdateMetadata': {
-        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
-          ? 'STALE_BROKER_EPOCH'
-          : this.checkControllerEpoch(body.controllerEpoch, body.api);
-        if (!stale) this.applyUpdateMetadata(body);
-        reply({ api: 'UpdateMetadata', errorCode: stale ?? 'NONE' });
-        return;
-      }
-      case 'StopReplica': {
-        const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
-          ? 'STALE_BROKER_EPOCH'
-          : this.checkControllerEpoch(body.controllerEpoch, body.api);
-        if (!stale) {
-          for (const p of body.partitions) {
-            this.stopFetching(p.topicName, p.partitionIndex);
-            if (p.deletePartition) this.replicaManager.deletePartition(p.topicName, p.partitionIndex);
-            else this.replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
-          }
-        }
-        reply({
-          api: 'StopReplica',
-          errorCode: stale ?? 'NONE',
-          partitionErrors: body.partitions.map((p) => ({
-            topicName: p.topicName,
-            partitionIndex: p.partitionIndex,
-            errorCode: 'NONE' as ErrorCode,
-          })),
-        });
-        return;
-      }
-      case 'AlterPartition':
-      case 'ControlledShutdown':
-        this.controller.handleRequest(body, reply);
-        return;
-    }
-  }
-
-  /** Fencing: a request from an older controller than one already heard from is refused. */
-  private checkControllerEpoch(epoch: number, api: string): ErrorCode | null {
-    if (epoch < this.controllerEpochSeen) {
-      this.services.emit({
-        type: 'staleControllerRequestRejected',
-        broker: this.id,
-        api,
-        requestControllerEpoch: epoch,
-        knownControllerEpoch: this.controllerEpochSeen,
-        atMs: this.now(),
-      });
-      return 'STALE_CONTROLLER_EPOCH';
-    }
-    this.controllerEpochSeen = epoch;
-    return null;
-  }
-
-  /**
-   * KIP-380: a controller request addressed to an earlier incarnation of this broker (an older
-   * broker epoch, or sent before this process has registered) is refused.
-   */
-  private staleBrokerEpoch(requestBrokerEpoch: number): boolean {
-    if (this.brokerEpoch < 0) return true;
-    return requestBrokerEpoch >= 0 && requestBrokerEpoch < this.brokerEpoch;
-  }
-
-  private handleLeaderAndIsr(body: LeaderAndIsrRequest) {
-    if (this.staleBrokerEpoch(body.brokerEpoch))
-      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
-    const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
-    if (stale) return { api: 'LeaderAndIsr' as const, errorCode: stale, partitionErrors: [] };
-    const partitionErrors = body.partitionStates.map((s) => {
-      const { error, becameFollowerOf } = this.replicaManager.becomeLeaderOrFollower(s);
-      if (error === 'NONE') {
-        const p = this.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
-        if (p?.isLeader) this.stopFetching(s.topicName, s.partitionIndex);
-        else if (p && becameFollowerOf !== null) this.startFetching(p.topic, p.partition, becameFollowerOf);
-        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0) this.stopFetching(s.topicName, s.partitionIndex);
-      }
-      return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
-    });
-    return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
-  }
-
-  private startFetching(topic: string, partition: number, leader: number): void {
-    this.stopFetching(topic, partition);
-    const p = this.replicaManager.partitions.get(tpKey(topic, partition));
-    if (!p) return;
-    let f = this.fetchers.get(leader);
-    if (!f) {
-      f = new ReplicaFetcher(this.id, leader, this.services, this.replicaManager);
-      this.fetchers.set(leader, f);
-    }
-    f.addPartition(p);
-  }
-
-  private stopFetching(topic: string, partition: number): void {
-    for (const f of this.fetchers.values()) f.removePartition(topic, partition);
-  }
-
-  private applyUpdateMetadata(body: UpdateMetadataRequest): void {
-    const m = this.metadata;
-    m.controllerId = body.controllerId;
-    m.controllerEpoch = body.controllerEpoch;
-    m.brokers = new Map(body.liveBrokers.map((b) => [b.nodeId, { ...b }]));
-    for (const t of body.deletedTopics) m.topics.delete(t);
-    for (const s of body.partitionStates) {
-      let t = m.topics.get(s.topicName);
-      if (!t) {
-        t = new Map();
-        m.topics.set(s.topicName, t);
-      }
-      t.set(s.partitionIndex, { ...s, offlineReplicas: [...s.offlineReplicas] });
-    }
-  }
-
-  private handleMetadata(body: MetadataRequest): MetadataResponse {
-    const m = this.metadata;
-    const names = body.topics ?? [...m.topics.keys()].sort();
-    return {
-      api: 'Metadata',
-      throttleTimeMs: 0,
-      brokers: [...m.brokers.values()].sort((a, b) => a.nodeId - b.nodeId).map((b) => ({ ...b })),
-      clusterId: this.services.clusterId,
-      controllerId: m.controllerId,
-      topics: names.map((name) => {
-        const parts = m.topics.get(name);
-        if (!parts)
-          return {
-            errorCode: 'UNKNOWN_TOPIC_OR_PARTITION' as ErrorCode,
-            name,
-            isInternal: name.startsWith('__'),
-            partitions: [],
-          };
-        return {
-          errorCode: 'NONE' as ErrorCode,
-          name,
-          isInternal: name.startsWith('__'),
-          partitions: [...parts.values()]
-            .sort((a, b) => a.partitionIndex - b.partitionIndex)
-            .map((s) => ({
-              errorCode: (s.leader < 0 ? 'LEADER_NOT_AVAILABLE' : 'NONE') as ErrorCode,
-              partitionIndex: s.partitionIndex,
-              leaderId: s.leader,
-              leaderEpoch: s.leaderEpoch,
-              replicaNodes: [...s.replicas],
-              isrNodes: [...s.isr],
-              offlineReplicas: [...s.offlineReplicas],
-            })),
-        };
-      }),
-    };
-  }
-
-  /**
-   * Producer ids come in blocks claimed from `/latest_producer_id_block` (Kafka's
-   * ZkProducerIdManager, PRODUCER_ID_BLOCK_SIZE = 1000), so no two brokers hand out the same id.
-   */
-  private handleInitProducerId() {
-    const fail = (errorCode: ErrorCode) => ({
-      api: 'InitProducerId' as const,
-      throttleTimeMs: 0,
-      errorCode,
-      producerId: -1,
-      producerEpoch: -1,
-    });
-    if (!this.producerIdBlock || this.producerIdBlock.next > this.producerIdBlock.end) {
-      if (!this.zkReachable()) return fail('COORDINATOR_NOT_AVAILABLE');
-      const zk = this.services.zk;
-      const path = '/latest_producer_id_block';
-      const current = zk.exists(path);
-      let start = 0;
-      if (current) {
-        const data = zk.getData(path).data as { block_end: number };
-        start = data.block_end + 1;
-      }
-      const block = { version: 1, broker: this.id, block_start: start, block_end: start + 999 };
-      try {
-        if (current) zk.setData(path, block, current.version);
-        else zk.create(path, block);
-      } catch {
-        return fail('COORDINATOR_LOAD_IN_PROGRESS');
-      }
-      this.producerIdBlock = { next: start, end: start + 999 };
-    }
-    const producerId = this.producerIdBlock.next++;
-    this.services.emit({
-      type: 'producerIdAllocated',
-      broker: this.id,
-      producerId,
-      producerEpoch: 0,
-      atMs: this.now(),
-    });
-    return {
-      api: 'InitProducerId' as const,
-      throttleTimeMs: 0,
-      errorCode: 'NONE' as ErrorCode,
-      producerId,
-      producerEpoch: 0,
-    };
+    this.apis.handle(message);
   }
 }

@@ -23,8 +23,8 @@ import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validat
  * written: a refused command changes nothing.
  *
  * The cluster also keeps the omniscient books the tests and the UI need and no broker could:
- * the highest committed offset per partition (to report exactly what an unclean election
- * loses) and which broker led each leader epoch (at most one per epoch).
+ * the highest high watermark each partition has reached (to report exactly what an unclean
+ * election loses) and which broker led each leader epoch (at most one per epoch).
  */
 /** Event types the cluster's own books are kept from (observe): always built. */
 const OBSERVED: ReadonlySet<ClusterEvent['type']> = new Set(['highWatermarkChanged', 'becameLeader', 'topicDeleted']);
@@ -81,8 +81,15 @@ export class Cluster {
   readonly brokers = new Map<number, Broker>();
   private readonly services: ClusterServices;
   private readonly topicDefaults: TopicConfigOverrides;
-  /** Highest high watermark any leader reached, per partition: what has been committed. */
-  readonly committed = new Map<string, number>();
+  /**
+   * Per partition, the highest high watermark any of its leaders has reached — everything below
+   * it was committed — cut back to what survives when an unclean election loses records.
+   */
+  readonly highestHighWatermark = new Map<string, number>();
+  /** @deprecated the old, misleading name of `highestHighWatermark` (still read by the worker's plane views). */
+  get committed(): Map<string, number> {
+    return this.highestHighWatermark;
+  }
   /** leader epoch -> broker, per partition: the "one leader per epoch" books. */
   readonly leadersByEpoch = new Map<string, Map<number, number>>();
   readonly violations: string[] = [];
@@ -126,7 +133,7 @@ export class Cluster {
   private observe(e: ClusterEvent): void {
     if (e.type === 'highWatermarkChanged' && e.role === 'leader') {
       const key = tpKey(e.topic, e.partition);
-      if (e.new > (this.committed.get(key) ?? 0)) this.committed.set(key, e.new);
+      if (e.new > (this.highestHighWatermark.get(key) ?? 0)) this.highestHighWatermark.set(key, e.new);
     } else if (e.type === 'becameLeader') {
       const key = tpKey(e.topic, e.partition);
       let m = this.leadersByEpoch.get(key);
@@ -144,7 +151,8 @@ export class Cluster {
       }
       m.set(e.leaderEpoch, e.broker);
     } else if (e.type === 'topicDeleted') {
-      for (const key of [...this.committed.keys()]) if (key.startsWith(`${e.topic}-`)) this.committed.delete(key);
+      for (const key of [...this.highestHighWatermark.keys()])
+        if (key.startsWith(`${e.topic}-`)) this.highestHighWatermark.delete(key);
       for (const key of [...this.leadersByEpoch.keys()])
         if (key.startsWith(`${e.topic}-`)) this.leadersByEpoch.delete(key);
     }
@@ -548,7 +556,7 @@ export class Cluster {
         to = Math.max(to, end);
       }
     }
-    const committed = this.committed.get(key) ?? 0;
+    const committed = this.highestHighWatermark.get(key) ?? 0;
     this.options.emit({
       type: 'uncleanLeaderElection',
       topic,
@@ -561,7 +569,7 @@ export class Cluster {
       atMs: this.now(),
     });
     // What is committed from now on is what the new leader will commit.
-    this.committed.set(key, Math.min(committed, from));
+    this.highestHighWatermark.set(key, Math.min(committed, from));
   }
 }
 

@@ -1,6 +1,7 @@
 import { isKafkaError } from '../errors';
 import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
+import { ControllerBrokerRequestBatch } from './ControllerBrokerRequestBatch';
 import { ControllerChannelManager } from './ControllerChannelManager';
 import type { WatchedEvent } from './CoordinationStore';
 import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
@@ -99,6 +100,7 @@ export class Controller {
    */
   private deferredWatches: WatchedEvent[] = [];
   private readonly channels: ControllerChannelManager;
+  private readonly requestBatch: ControllerBrokerRequestBatch;
 
   private makeWatcher(): (e: WatchedEvent) => void {
     const incarnation = this.incarnation;
@@ -116,6 +118,17 @@ export class Controller {
       (to, request, onResponse) => broker.send(to, request, onResponse),
       (cid) => broker.forgetRequest(cid),
     );
+    this.requestBatch = new ControllerBrokerRequestBatch(services, this.channels, {
+      controllerId: broker.id,
+      isActive: () => this.active,
+      controllerEpoch: () => this.epoch,
+      liveBrokers: () => this.liveBrokers,
+      brokerMetadata: (id) => this.brokerMetadata(id),
+      currentPartitionState: (topic, partition) => {
+        const v = this.readState(topic, partition);
+        return v ? this.partitionState(topic, partition, v) : null;
+      },
+    });
   }
 
   private get zk() {
@@ -174,16 +187,20 @@ export class Controller {
     this.onControllerFailover();
   }
 
-  private resign(): void {
-    if (!this.active) return;
+  /** Stops acting as the controller: channels closed, periodic tasks cancelled, its context forgotten. */
+  private stopActing(): void {
     this.active = false;
     this.channels.shutdown();
-    this.pendingLeaderAndIsr.clear();
-    this.pendingUpdateMetadata.clear();
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
     this.reassignments.clear();
     this.shuttingDown.clear();
+  }
+
+  private resign(): void {
+    if (!this.active) return;
+    this.stopActing();
+    this.requestBatch.clear();
     this.services.emit({
       type: 'controllerResigned',
       broker: this.broker.id,
@@ -202,14 +219,8 @@ export class Controller {
     this.incarnation++;
     this.watcher = this.makeWatcher();
     this.deferredWatches = [];
-    this.channels.shutdown();
-    this.active = false;
-    this.pendingLeaderAndIsr.clear();
-    this.pendingUpdateMetadata.clear();
-    for (const t of this.tasks) t.cancel();
-    this.tasks = [];
-    this.reassignments.clear();
-    this.shuttingDown.clear();
+    this.stopActing();
+    this.requestBatch.onProcessDown();
   }
 
   /** Before every write: still reachable, and /controller_epoch still ours (else we were deposed). */
@@ -273,7 +284,7 @@ export class Controller {
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
     this.zk.getChildren('/admin/delete_topics', this.watch());
     this.handleUncleanShutdowns();
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     for (const [topic, partition] of this.allPartitions()) {
       const state = this.readState(topic, partition);
       if (!state) this.initializePartition(topic, partition);
@@ -460,7 +471,7 @@ export class Controller {
   }
 
   private onNewPartitions(topic: string, partitions: number[]): void {
-    this.sendUpdateMetadata(
+    this.requestBatch.addUpdateMetadataRequest(
       [...this.liveBrokers.keys()],
       partitions.map((p) => [topic, p]),
     );
@@ -512,7 +523,7 @@ export class Controller {
       this.zk.deleteRecursive(topicPath(topic));
       this.zk.deleteRecursive(`/config/topics/${topic}`);
       this.zk.deleteRecursive(`/admin/delete_topics/${topic}`);
-      for (const b of this.liveBrokers.keys()) this.sendUpdateMetadata([b], [], [topic]);
+      for (const b of this.liveBrokers.keys()) this.requestBatch.addUpdateMetadataRequest([b], [], [topic]);
       this.services.emit({ type: 'topicDeleted', topic, atMs: this.now() });
     }
   }
@@ -550,7 +561,7 @@ export class Controller {
         this.electOffline(topic, partition);
       else this.removeDeadReplicasFromIsr(topic, partition, state);
     }
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
   }
 
   /**
@@ -609,7 +620,7 @@ export class Controller {
 
   private onBrokerStartup(born: number[]): void {
     this.handleUncleanShutdowns();
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // New or restarted brokers learn the state of every partition they host.
     this.sendLeaderAndIsrForAll(born);
     for (const [topic, partition] of this.allPartitions()) {
@@ -784,7 +795,7 @@ export class Controller {
           'isrChange',
         );
         if (!value) return fail('NOT_CONTROLLER');
-        this.sendUpdateMetadata([...this.liveBrokers.keys()], [[t.topicName, p.partitionIndex]]);
+        this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[t.topicName, p.partitionIndex]]);
         return {
           partitionIndex: p.partitionIndex,
           errorCode: 'NONE' as ErrorCode,
@@ -841,7 +852,7 @@ export class Controller {
         if (value) this.propagate(topic, partition, value);
       }
     }
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], this.allPartitions());
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     return { api: 'ControlledShutdown', errorCode: 'NONE', remainingPartitions: remaining };
   }
 
@@ -992,84 +1003,11 @@ export class Controller {
     };
   }
 
-  /**
-   * Requests to brokers are batched like Kafka's ControllerBrokerRequestBatch: everything one
-   * controller event changes goes out as one LeaderAndIsr and one UpdateMetadata per broker,
-   * sent once the event (and anything else due at the same instant) has been handled.
-   */
-  private readonly pendingLeaderAndIsr = new Map<number, Map<string, LeaderAndIsrPartitionState>>();
-  private readonly pendingUpdateMetadata = new Map<
-    number,
-    { partitions: Map<string, [string, number]>; deleted: Set<string> }
-  >();
-  private flushScheduled = false;
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    const incarnation = this.incarnation;
-    this.services.scheduler.schedule(0, () => {
-      this.flushScheduled = false;
-      if (incarnation === this.incarnation) this.flushRequests();
-    });
-  }
-
-  private queueLeaderAndIsr(broker: number, state: LeaderAndIsrPartitionState): void {
-    let m = this.pendingLeaderAndIsr.get(broker);
-    if (!m) {
-      m = new Map();
-      this.pendingLeaderAndIsr.set(broker, m);
-    }
-    m.set(`${state.topicName}-${state.partitionIndex}`, state);
-    this.scheduleFlush();
-  }
-
-  private flushRequests(): void {
-    const leaderAndIsr = [...this.pendingLeaderAndIsr].sort((a, b) => a[0] - b[0]);
-    const updates = [...this.pendingUpdateMetadata].sort((a, b) => a[0] - b[0]);
-    this.pendingLeaderAndIsr.clear();
-    this.pendingUpdateMetadata.clear();
-    if (!this.active) return;
-    for (const [b, states] of leaderAndIsr) {
-      if (!this.liveBrokers.has(b)) continue;
-      const partitionStates = [...states.values()];
-      this.channels.sendRequest(b, {
-        api: 'LeaderAndIsr',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(b) ?? -1,
-        partitionStates,
-        liveLeaders: [...new Set(partitionStates.map((x) => x.leader).filter((l) => l >= 0))].sort((x, y) => x - y),
-      });
-    }
-    if (updates.length === 0) return;
-    const liveBrokers = [...this.liveBrokers.keys()].sort((a, b) => a - b).map((id) => this.brokerMetadata(id));
-    for (const [b, u] of updates) {
-      if (!this.liveBrokers.has(b)) continue;
-      const partitionStates: (LeaderAndIsrPartitionState & { offlineReplicas: number[] })[] = [];
-      for (const [topic, partition] of u.partitions.values()) {
-        const v = this.readState(topic, partition);
-        if (!v) continue;
-        const state = this.partitionState(topic, partition, v);
-        partitionStates.push({ ...state, offlineReplicas: state.replicas.filter((r) => !this.liveBrokers.has(r)) });
-      }
-      this.channels.sendRequest(b, {
-        api: 'UpdateMetadata',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(b) ?? -1,
-        partitionStates,
-        liveBrokers,
-        deletedTopics: [...u.deleted],
-      });
-    }
-  }
-
   /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
   private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
     const state = this.partitionState(topic, partition, v, isNew);
-    for (const b of state.replicas) if (this.liveBrokers.has(b)) this.queueLeaderAndIsr(b, state);
-    this.sendUpdateMetadata([...this.liveBrokers.keys()], [[topic, partition]]);
+    for (const b of state.replicas) if (this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]);
   }
 
   private sendLeaderAndIsrForAll(brokers: number[]): void {
@@ -1078,23 +1016,9 @@ export class Controller {
       for (const [topic, partition] of this.allPartitions()) {
         if (!this.replicasOf(topic, partition).includes(b)) continue;
         const v = this.readState(topic, partition);
-        if (v) this.queueLeaderAndIsr(b, this.partitionState(topic, partition, v));
+        if (v) this.requestBatch.addLeaderAndIsrRequest(b, this.partitionState(topic, partition, v));
       }
     }
-  }
-
-  private sendUpdateMetadata(brokers: number[], partitions: [string, number][], deletedTopics: string[] = []): void {
-    if (!this.active) return;
-    for (const b of brokers) {
-      let u = this.pendingUpdateMetadata.get(b);
-      if (!u) {
-        u = { partitions: new Map(), deleted: new Set() };
-        this.pendingUpdateMetadata.set(b, u);
-      }
-      for (const [topic, partition] of partitions) u.partitions.set(`${topic}-${partition}`, [topic, partition]);
-      for (const t of deletedTopics) u.deleted.add(t);
-    }
-    this.scheduleFlush();
   }
 
   /** For the UI: the partitions this controller is moving. */

@@ -2,7 +2,7 @@ import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
 import type { LogConfig, LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
-import type { EpochEntry, LogAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
+import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
 /**
@@ -24,7 +24,7 @@ export class PartitionLogReplica implements ReplicaLog {
     return this.log.logEndOffset;
   }
 
-  appendAsLeader(records: Uint8Array, leaderEpoch: number): LogAppendInfo {
+  appendAsLeader(records: Uint8Array, leaderEpoch: number): ReplicaAppendInfo {
     const info = this.log.appendAsLeader(records, leaderEpoch);
     // The log's own validated headers (fresh objects), given the offsets and epoch it wrote.
     const headers = info.headers;
@@ -38,7 +38,7 @@ export class PartitionLogReplica implements ReplicaLog {
     return toAppendInfo(headers);
   }
 
-  appendAsFollower(records: Uint8Array): LogAppendInfo {
+  appendAsFollower(records: Uint8Array): ReplicaAppendInfo {
     // Drop batches we already hold (a fetch may start inside a batch we have).
     const start = firstBatchReaching(records, this.log.logEndOffset);
     if (start >= records.length) return toAppendInfo([]);
@@ -170,7 +170,7 @@ function uint32(b: Uint8Array, p: number): number {
   );
 }
 
-function toAppendInfo(batches: RecordBatchHeader[]): LogAppendInfo {
+function toAppendInfo(batches: RecordBatchHeader[]): ReplicaAppendInfo {
   const first = batches[0];
   const last = batches[batches.length - 1];
   return {

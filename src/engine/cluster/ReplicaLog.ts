@@ -1,4 +1,5 @@
-import type { DeletedSegment } from '../log/PartitionLog';
+import type { EpochEntry } from '../log/LeaderEpochFileCache';
+import type { DeletedSegment, LogAppendInfo } from '../log/PartitionLog';
 import {
   BASE_OFFSET_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
@@ -17,20 +18,14 @@ import { LeaderEpochFileCache } from '../log/LeaderEpochFileCache';
  * consumers), truncation, and the leader-epoch cache (epoch -> start offset) that KIP-101
  * truncation asks with `endOffsetForEpoch`.
  */
-export interface LogAppendInfo {
-  firstOffset: number;
-  lastOffset: number;
+/** What replication keeps of an append (of Kafka's LogAppendInfo): offsets, sizes, the batches. */
+export type ReplicaAppendInfo = Pick<LogAppendInfo, 'firstOffset' | 'lastOffset' | 'maxTimestamp' | 'validBytes'> & {
   recordCount: number;
-  maxTimestamp: number;
-  validBytes: number;
   /** Headers of the appended batches, at their assigned offsets. */
   batches: RecordBatchHeader[];
-}
+};
 
-export interface EpochEntry {
-  epoch: number;
-  startOffset: number;
-}
+export type { EpochEntry } from '../log/LeaderEpochFileCache';
 
 export interface SegmentSummary {
   /** `<20-digit base offset>.log` */
@@ -46,12 +41,12 @@ export interface ReplicaLog {
   logStartOffset(): number;
   logEndOffset(): number;
   /** Validates, assigns offsets from the LEO, stamps partitionLeaderEpoch. */
-  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): LogAppendInfo;
+  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): ReplicaAppendInfo;
   /**
    * Appends batches that already carry the leader's offsets and epochs. `records` is a leader's
    * read() result, which never changes: the log may keep it rather than copy it.
    */
-  appendAsFollower(records: Uint8Array): LogAppendInfo;
+  appendAsFollower(records: Uint8Array): ReplicaAppendInfo;
   /**
    * Whole batches starting at the one holding startOffset, up to maxBytes (at least one batch),
    * below maxOffset. The bytes never change afterwards (a copy, or a view of bytes the log never
@@ -168,7 +163,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     return this.endOffset;
   }
 
-  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): LogAppendInfo {
+  appendAsLeader(records: Uint8Array, leaderEpoch: number, maxMessageBytes: number): ReplicaAppendInfo {
     const headers = readBatches(records);
     for (const h of headers) {
       if (h.sizeInBytes > maxMessageBytes)
@@ -191,7 +186,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     return this.info(appended);
   }
 
-  appendAsFollower(records: Uint8Array): LogAppendInfo {
+  appendAsFollower(records: Uint8Array): ReplicaAppendInfo {
     const headers = readBatches(records);
     const appended: RecordBatchHeader[] = [];
     for (const h of headers) {
@@ -214,7 +209,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     if (epoch !== NO_PARTITION_LEADER_EPOCH) this.epochs.assign(epoch, header.baseOffset);
   }
 
-  private info(batches: RecordBatchHeader[]): LogAppendInfo {
+  private info(batches: RecordBatchHeader[]): ReplicaAppendInfo {
     const first = batches[0];
     const last = batches[batches.length - 1];
     return {

@@ -1,9 +1,11 @@
 import { isKafkaError } from '../errors';
 import { formatReplicationOffsetCheckpoint } from './checkpoint';
 import type { BrokerServices } from './BrokerServices';
+import { DelayedFetchPurgatory } from './DelayedFetch';
+import { DelayedProduce, DelayedProducePurgatory, PendingProduce } from './DelayedProduce';
 import type { ClusterEvent } from './events';
+import { type HostedLog, type LogManager, tpKey } from './LogManager';
 import { Partition } from './Partition';
-import type { ReplicaLog } from './ReplicaLog';
 import { readBatches, readBatchHeaders } from './ReplicaLog';
 import {
   type AlterPartitionResponse,
@@ -24,82 +26,8 @@ import {
   type ProduceResponse,
 } from './requests';
 import type { TopicConfig } from './TopicConfig';
-import type { TaskId } from './Scheduler';
 
-/**
- * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
- * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
- * the high watermark, followers up to the LEO, with the long-poll purgatory DelayedFetch),
- * leader-epoch lookups, and the periodic ISR check that asks the controller to drop followers
- * that have not caught up within replica.lag.time.max.ms.
- *
- * Logs outlive the process: `logs` is the broker's disk (and page cache); `partitions` — the
- * in-memory replica state — is rebuilt from controller requests after a restart.
- */
-export interface HostedLog {
-  topic: string;
-  partition: number;
-  dir: string;
-  log: ReplicaLog;
-  /** replication-offset-checkpoint: the HW last written to disk. */
-  checkpointedHighWatermark: number;
-}
-
-/** A produce request waiting for its partitions' answers (some wait in the purgatory). */
-class PendingProduce {
-  readonly responses: { topic: string; partitions: ProducePartitionResponse[] }[] = [];
-  waiting = 0;
-
-  constructor(
-    readonly acks: number,
-    private readonly respond: (r: ProduceResponse) => void,
-  ) {}
-
-  complete(topicIndex: number, slot: number, r: ProducePartitionResponse): void {
-    const entry = this.responses[topicIndex];
-    if (entry) entry.partitions[slot] = r;
-    this.waiting--;
-    this.maybeFinish();
-  }
-
-  maybeFinish(): void {
-    if (this.waiting > 0 || this.acks === 0) return;
-    this.respond({ api: 'Produce', responses: this.responses, throttleTimeMs: 0 });
-  }
-}
-
-/** acks=all: a batch waiting until the high watermark passes it (Kafka's DelayedProduce). */
-class DelayedProduce {
-  pending: PendingProduce | null = null;
-  topicIndex = 0;
-  slot = 0;
-  done = false;
-  /** The expiry timer, cancelled on completion (Kafka's DelayedOperation.forceComplete). */
-  timer: TaskId = -1;
-
-  constructor(
-    readonly topic: string,
-    readonly partition: number,
-    readonly requiredOffset: number,
-    readonly baseOffset: number,
-    public leaderEpoch: number,
-    readonly createdMs: number,
-  ) {}
-}
-
-/** A fetch held until there is something to return or maxWaitMs passes (Kafka's DelayedFetch). */
-class DelayedFetch {
-  done = false;
-  /** The maxWait timer, cancelled when data completes the fetch first. */
-  timer: TaskId = -1;
-
-  constructor(
-    readonly request: FetchRequest,
-    readonly isFollower: boolean,
-    readonly respond: (r: FetchResponse) => void,
-    readonly keys: string[],
-  ) {}
-}
+export { type HostedLog, tpKey } from './LogManager';
 
 const EMPTY_RECORDS = new Uint8Array(0);
 
@@ -115,21 +43,39 @@ function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = 
   };
 }
 
-export const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
-
+/**
+ * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
+ * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
+ * the high watermark, followers up to the LEO, with the long-poll purgatory DelayedFetch),
+ * leader-epoch lookups, and the periodic ISR check that asks the controller to drop followers
+ * that have not caught up within replica.lag.time.max.ms.
+ *
+ * Logs outlive the process: they belong to the LogManager (the broker's disk and page cache);
+ * `partitions` — the in-memory replica state — is rebuilt from controller requests after a restart.
+ */
 export class ReplicaManager {
-  readonly logs = new Map<string, HostedLog>();
   readonly partitions = new Map<string, Partition>();
   private readonly lastCheckpoint = new Map<string, string>();
-  /** acks=all batches waiting, per partition, in append order (so in requiredOffset order). */
-  private delayedProduces = new Map<string, DelayedProduce[]>();
-  private delayedFetches: DelayedFetch[] = [];
+  private readonly producePurgatory: DelayedProducePurgatory;
+  private readonly fetchPurgatory: DelayedFetchPurgatory;
 
   constructor(
     private readonly brokerId: number,
-    private readonly logDirs: string[],
+    readonly logManager: LogManager,
     private readonly services: BrokerServices,
-  ) {}
+  ) {
+    this.producePurgatory = new DelayedProducePurgatory(brokerId, services, this.partitions);
+    this.fetchPurgatory = new DelayedFetchPurgatory(
+      services,
+      this.partitions,
+      (request, isFollower) => this.buildFetchResponse(request, isFollower).response,
+    );
+  }
+
+  /** The broker's logs on disk (the LogManager's), by topic-partition key. */
+  get logs(): Map<string, HostedLog> {
+    return this.logManager.logs;
+  }
 
   private emit(e: ClusterEvent): void {
     this.services.emit(e);
@@ -142,8 +88,8 @@ export class ReplicaManager {
   /** The process died: forget in-memory replica state; the logs stay on disk. */
   onProcessDown(): void {
     this.partitions.clear();
-    this.delayedProduces = new Map();
-    this.delayedFetches = [];
+    this.producePurgatory.clear();
+    this.fetchPurgatory.clear();
   }
 
   topicConfig(topic: string): TopicConfig {
@@ -152,48 +98,11 @@ export class ReplicaManager {
 
   // ------------------------------------------------------------------ logs
 
-  /** Kafka's LogManager.nextLogDirs: the dir holding the fewest partitions. */
-  private chooseLogDir(): string {
-    let best = this.logDirs[0] as string;
-    let bestCount = Number.POSITIVE_INFINITY;
-    for (const dir of this.logDirs) {
-      const count = [...this.logs.values()].filter((l) => l.dir === dir).length;
-      if (count < bestCount) {
-        best = dir;
-        bestCount = count;
-      }
-    }
-    return best;
-  }
-
   getOrCreatePartition(topic: string, partition: number): Partition {
     const key = tpKey(topic, partition);
     const existing = this.partitions.get(key);
     if (existing) return existing;
-    let hosted = this.logs.get(key);
-    if (!hosted) {
-      const dir = this.chooseLogDir();
-      const partitionsPerLogDir: Record<string, number> = {};
-      for (const d of this.logDirs) partitionsPerLogDir[d] = 0;
-      for (const l of this.logs.values()) partitionsPerLogDir[l.dir] = (partitionsPerLogDir[l.dir] ?? 0) + 1;
-      this.emit({
-        type: 'replicaCreated',
-        broker: this.brokerId,
-        topic,
-        partition,
-        logDir: dir,
-        partitionsPerLogDir,
-        atMs: this.now(),
-      });
-      hosted = {
-        topic,
-        partition,
-        dir,
-        log: this.services.newLog(this.brokerId, dir, topic, partition),
-        checkpointedHighWatermark: 0,
-      };
-      this.logs.set(key, hosted);
-    }
+    const hosted = this.logManager.getOrCreateLog(topic, partition);
     const p = new Partition(topic, partition, this.brokerId, hosted.log, this.topicConfig(topic), hosted.dir);
     p.highWatermark = Math.min(hosted.checkpointedHighWatermark, hosted.log.logEndOffset());
     hosted.log.setHighWatermark?.(p.highWatermark);
@@ -202,20 +111,8 @@ export class ReplicaManager {
   }
 
   deletePartition(topic: string, partition: number): void {
-    const key = tpKey(topic, partition);
-    const hosted = this.logs.get(key);
-    this.partitions.delete(key);
-    this.logs.delete(key);
-    if (!hosted) return;
-    this.services.deleteLog(this.brokerId, hosted.dir, topic, partition);
-    this.emit({
-      type: 'replicaDeleted',
-      broker: this.brokerId,
-      topic,
-      partition,
-      logDir: hosted.dir,
-      atMs: this.now(),
-    });
+    this.partitions.delete(tpKey(topic, partition));
+    this.logManager.deleteLog(topic, partition);
   }
 
   /** Kafka's checkpointHighWatermarks: one replication-offset-checkpoint file per log dir. */
@@ -224,7 +121,7 @@ export class ReplicaManager {
       const hosted = this.logs.get(key);
       if (hosted) hosted.checkpointedHighWatermark = p.highWatermark;
     }
-    for (const dir of this.logDirs) {
+    for (const dir of this.logManager.logDirs) {
       const entries: { topic: string; partition: number; offset: number }[] = [];
       for (const h of this.logs.values())
         if (h.dir === dir)
@@ -234,56 +131,6 @@ export class ReplicaManager {
       if (this.lastCheckpoint.get(dir) === text) continue;
       this.lastCheckpoint.set(dir, text);
       this.services.writeHighWatermarkCheckpoint(this.brokerId, dir, text);
-    }
-  }
-
-  flushAll(): void {
-    for (const h of this.logs.values()) h.log.flush();
-  }
-
-  /** The log flusher (flush.ms) and the retention check, run periodically by the broker. */
-  maybeFlushLogs(): void {
-    const now = this.now();
-    for (const h of this.logs.values()) h.log.maybeFlush?.(now);
-  }
-
-  /** Kafka's retention check (every log.retention.check.interval.ms). */
-  cleanupLogs(): void {
-    const now = this.now();
-    for (const h of this.logs.values()) {
-      const r = h.log.deleteOldSegments?.(now);
-      if (r && r.deletedSegments > 0)
-        this.emit({
-          type: 'logRetention',
-          broker: this.brokerId,
-          topic: h.topic,
-          partition: h.partition,
-          deletedSegments: r.deletedSegments,
-          logStartOffset: r.logStartOffset,
-          ...(r.deleted ? { deleted: r.deleted.map((d) => ({ ...d })) } : {}),
-          atMs: now,
-        });
-    }
-  }
-
-  /** Kafka's LogCleaner: a compaction pass over every compacted log (every log.cleaner.backoff.ms). */
-  compactLogs(): void {
-    const now = this.now();
-    for (const h of this.logs.values()) {
-      const r = h.log.compact?.(now);
-      if (r && r.bytesAfter < r.bytesBefore)
-        this.emit({
-          type: 'logCompacted',
-          broker: this.brokerId,
-          topic: h.topic,
-          partition: h.partition,
-          recordsSuperseded: r.recordsSuperseded,
-          tombstonesRemoved: r.tombstonesRemoved,
-          bytesBefore: r.bytesBefore,
-          bytesAfter: r.bytesAfter,
-          ...(r.cleanedSegments ? { cleanedSegments: [...r.cleanedSegments] } : {}),
-          atMs: now,
-        });
     }
   }
 
@@ -303,29 +150,27 @@ export class ReplicaManager {
     p.log.updateConfig?.(p.config);
     const now = this.now();
     if (state.leader === this.brokerId) {
-      // Still the leader, only a newer epoch (the controller changed the ISR): the log was never
-      // truncated, so batches waiting for acks=all keep waiting under the new epoch.
-      if (p.isLeader) for (const d of this.delayedProduces.get(key) ?? []) d.leaderEpoch = state.leaderEpoch;
+      if (p.isLeader) this.producePurgatory.keepWaitingUnderEpoch(key, state.leaderEpoch);
       p.makeLeader(state, now);
-      this.emit({
-        type: 'becameLeader',
-        broker: this.brokerId,
-        topic: p.topic,
-        partition: p.partition,
-        leader: state.leader,
-        leaderEpoch: state.leaderEpoch,
-        isr: [...state.isr],
-        logEndOffset: p.logEndOffset(),
-        highWatermark: p.highWatermark,
-        atMs: now,
-      });
+      this.reportRole('becameLeader', p, state, now);
       this.maybeIncrementHighWatermark(p);
       this.completeDelayedFor(key);
       return { error: 'NONE', becameFollowerOf: null };
     }
     p.makeFollower(state);
+    this.reportRole('becameFollower', p, state, now);
+    this.completeDelayedFor(key);
+    return { error: 'NONE', becameFollowerOf: state.leader >= 0 ? state.leader : null };
+  }
+
+  private reportRole(
+    type: 'becameLeader' | 'becameFollower',
+    p: Partition,
+    state: LeaderAndIsrPartitionState,
+    now: number,
+  ): void {
     this.emit({
-      type: 'becameFollower',
+      type,
       broker: this.brokerId,
       topic: p.topic,
       partition: p.partition,
@@ -336,8 +181,6 @@ export class ReplicaManager {
       highWatermark: p.highWatermark,
       atMs: now,
     });
-    this.completeDelayedFor(key);
-    return { error: 'NONE', becameFollowerOf: state.leader >= 0 ? state.leader : null };
   }
 
   // ------------------------------------------------------------------ produce
@@ -431,7 +274,7 @@ export class ReplicaManager {
             atMs: now,
           });
         this.maybeIncrementHighWatermark(p);
-        this.completeDelayedFetches(tpKey(topic, partitionIndex));
+        this.fetchPurgatory.checkAndComplete(tpKey(topic, partitionIndex));
       }
     } catch (e) {
       const code: ErrorCode = isKafkaError(e) ? e.code : 'UNKNOWN_SERVER_ERROR';
@@ -450,57 +293,9 @@ export class ReplicaManager {
     };
     if (acks !== -1 || p.highWatermark > lastOffset) return ok;
     const delayed = new DelayedProduce(topic, partitionIndex, lastOffset + 1, baseOffset, p.leaderEpoch, now);
-    const key = tpKey(topic, partitionIndex);
-    const waiting = this.delayedProduces.get(key);
-    if (waiting) waiting.push(delayed);
-    else this.delayedProduces.set(key, [delayed]);
-    delayed.timer = this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
+    this.producePurgatory.watch(delayed, timeoutMs, now);
     return delayed;
   }
-
-  /** Kafka's DelayedProduce.tryComplete via Partition.checkEnoughReplicasReachOffset. */
-  private tryCompleteProduce(d: DelayedProduce): boolean {
-    if (d.done) return true;
-    const p = this.partitions.get(tpKey(d.topic, d.partition));
-    let code: ErrorCode | null = null;
-    if (!p?.isLeader || p.leaderEpoch !== d.leaderEpoch) code = 'NOT_LEADER_OR_FOLLOWER';
-    else if (p.highWatermark >= d.requiredOffset)
-      code = p.isr.length >= p.config['min.insync.replicas'] ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
-    // The ISR fell below min.insync.replicas after the append: Kafka answers this once the HW
-    // reaches the batch; here the HW waits for the ISR (KIP-966), so the answer comes now.
-    else if (p.isr.length < p.config['min.insync.replicas'] && !p.pendingIsr) code = 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
-    if (code === null) return false;
-    this.finishProduce(d, code);
-    return true;
-  }
-
-  private finishProduce(d: DelayedProduce, code: ErrorCode): void {
-    d.done = true;
-    this.services.scheduler.cancel(d.timer);
-    const now = this.now();
-    if (this.services.wants('produceCompleted'))
-      this.emit({
-        type: 'produceCompleted',
-        broker: this.brokerId,
-        topic: d.topic,
-        partition: d.partition,
-        errorCode: code,
-        baseOffset: code === 'NONE' ? d.baseOffset : -1,
-        waitedMs: now - d.createdMs,
-        atMs: now,
-      });
-    d.pending?.complete(d.topicIndex, d.slot, {
-      partition: d.partition,
-      errorCode: code,
-      baseOffset: code === 'NONE' ? d.baseOffset : -1,
-      logAppendTimeMs: -1,
-      logStartOffset: this.partitions.get(tpKey(d.topic, d.partition))?.log.logStartOffset() ?? -1,
-      recordErrors: [],
-      errorMessage: null,
-    });
-  }
-
-  private readonly expireProduceFn = (d: DelayedProduce) => this.expireProduce(d);
 
   private reportProduce(
     topic: string,
@@ -527,36 +322,10 @@ export class ReplicaManager {
       });
   }
 
-  private expireProduce(d: DelayedProduce): void {
-    if (d.done) return;
-    const key = tpKey(d.topic, d.partition);
-    const waiting = this.delayedProduces.get(key);
-    if (!waiting?.includes(d)) return; // the process restarted since
-    if (!this.tryCompleteProduce(d)) this.finishProduce(d, 'REQUEST_TIMED_OUT');
-    this.prune(key);
-  }
-
+  /** Something changed for the partition (HW, leadership, ISR): what waits on it may complete. */
   private completeDelayedFor(key: string): void {
-    const waiting = this.delayedProduces.get(key);
-    if (waiting) {
-      let any = false;
-      for (const d of waiting) {
-        // In offset order: once one must keep waiting for the HW, so must the rest (unless
-        // leadership changed, which every tryComplete sees the same way).
-        if (this.tryCompleteProduce(d)) any = true;
-        else break;
-      }
-      if (any) this.prune(key);
-    }
-    this.completeDelayedFetches(key);
-  }
-
-  private prune(key: string): void {
-    const waiting = this.delayedProduces.get(key);
-    if (!waiting) return;
-    const rest = waiting.filter((x) => !x.done);
-    if (rest.length === 0) this.delayedProduces.delete(key);
-    else this.delayedProduces.set(key, rest);
+    this.producePurgatory.checkAndComplete(key);
+    this.fetchPurgatory.checkAndComplete(key);
   }
 
   // ------------------------------------------------------------------ high watermark / ISR
@@ -668,27 +437,7 @@ export class ReplicaManager {
       respond(first.response);
       return;
     }
-    // Long poll: hold the fetch until data arrives (for a consumer: until the HW moves) or maxWait.
-    const keys: string[] = [];
-    for (const t of request.topics) for (const fp of t.partitions) keys.push(tpKey(t.topic, fp.partition));
-    const delayed = new DelayedFetch(request, isFollower, respond, keys);
-    this.delayedFetches.push(delayed);
-    delayed.timer = this.services.scheduler.scheduleCall(this.now() + request.maxWaitMs, this.expireFetchFn, delayed);
-  }
-
-  private readonly expireFetchFn = (d: DelayedFetch) => {
-    if (!d.done) {
-      d.done = true;
-      d.respond(this.buildFetchResponse(d.request, d.isFollower).response);
-    }
-    this.delayedFetches = this.delayedFetches.filter((x) => !x.done);
-  };
-
-  private tryCompleteFetch(d: DelayedFetch): void {
-    if (d.done || this.peekFetchBytes(d.request, d.isFollower) < d.request.minBytes) return;
-    d.done = true;
-    this.services.scheduler.cancel(d.timer);
-    d.respond(this.buildFetchResponse(d.request, d.isFollower).response);
+    this.fetchPurgatory.watch(request, isFollower, respond);
   }
 
   private buildFetchResponse(
@@ -711,49 +460,15 @@ export class ReplicaManager {
     return { response: { api: 'Fetch', throttleTimeMs: 0, errorCode: 'NONE', responses }, bytes, errors };
   }
 
-  private peekFetchBytes(request: FetchRequest, isFollower: boolean): number {
-    let n = 0;
-    for (const t of request.topics) {
-      for (const fp of t.partitions) {
-        const p = this.partitions.get(tpKey(t.topic, fp.partition));
-        if (!p?.isLeader) return Number.POSITIVE_INFINITY; // an error answers at once
-        const end = isFollower ? p.logEndOffset() : p.highWatermark;
-        if (end > fp.fetchOffset) n += 1;
-      }
-    }
-    return n;
-  }
-
-  private completeDelayedFetches(key: string): void {
-    if (this.delayedFetches.length === 0) return;
-    let completed = false;
-    for (const d of this.delayedFetches) {
-      if (d.done || !d.keys.includes(key)) continue;
-      this.tryCompleteFetch(d);
-      if (d.done) completed = true;
-    }
-    if (completed) this.delayedFetches = this.delayedFetches.filter((d) => !d.done);
-  }
-
   private readPartition(
     topic: string,
     fp: FetchRequest['topics'][number]['partitions'][number],
     replicaId: number,
     isFollower: boolean,
   ): FetchPartitionResponse {
-    const p = this.partitions.get(tpKey(topic, fp.partition));
     const empty = emptyFetchPartition;
-    if (!p)
-      return empty(
-        fp.partition,
-        this.services.metadataHasPartition(topic, fp.partition)
-          ? 'NOT_LEADER_OR_FOLLOWER'
-          : 'UNKNOWN_TOPIC_OR_PARTITION',
-      );
-    if (!p.isLeader) return empty(fp.partition, 'NOT_LEADER_OR_FOLLOWER');
-    if (fp.currentLeaderEpoch >= 0 && fp.currentLeaderEpoch < p.leaderEpoch)
-      return empty(fp.partition, 'FENCED_LEADER_EPOCH');
-    if (fp.currentLeaderEpoch > p.leaderEpoch) return empty(fp.partition, 'UNKNOWN_LEADER_EPOCH');
+    const p = this.leaderPartitionOrError(topic, fp.partition, fp.currentLeaderEpoch, true);
+    if (typeof p === 'string') return empty(fp.partition, p);
     const now = this.now();
     const log = p.log;
     if (isFollower) {
@@ -923,6 +638,30 @@ export class ReplicaManager {
 
   // ------------------------------------------------------------------ epochs & offsets
 
+  /**
+   * The partition if this broker leads it at the requester's epoch, else the error to answer
+   * (Kafka's getPartitionOrError with Partition's leader-epoch check): UNKNOWN_TOPIC_OR_PARTITION
+   * for a partition the metadata cache does not know, NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH
+   * for an older epoch and, where `rejectNewerEpoch`, UNKNOWN_LEADER_EPOCH for a newer one (-1:
+   * the requester names no epoch). ListOffsets here does not refuse a newer epoch.
+   */
+  private leaderPartitionOrError(
+    topic: string,
+    partition: number,
+    currentLeaderEpoch: number,
+    rejectNewerEpoch: boolean,
+  ): Partition | ErrorCode {
+    const p = this.partitions.get(tpKey(topic, partition));
+    if (!p)
+      return this.services.metadataHasPartition(topic, partition)
+        ? 'NOT_LEADER_OR_FOLLOWER'
+        : 'UNKNOWN_TOPIC_OR_PARTITION';
+    if (!p.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
+    if (currentLeaderEpoch >= 0 && currentLeaderEpoch < p.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+    if (rejectNewerEpoch && currentLeaderEpoch > p.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    return p;
+  }
+
   handleOffsetsForLeaderEpoch(request: OffsetsForLeaderEpochRequest): OffsetsForLeaderEpochResponse {
     return {
       api: 'OffsetsForLeaderEpoch',
@@ -930,22 +669,8 @@ export class ReplicaManager {
       topics: request.topics.map((t) => ({
         topic: t.topic,
         partitions: t.partitions.map((rp) => {
-          const p = this.partitions.get(tpKey(t.topic, rp.partition));
-          const fail = (errorCode: ErrorCode) => ({
-            errorCode,
-            partition: rp.partition,
-            leaderEpoch: -1,
-            endOffset: -1,
-          });
-          if (!p)
-            return fail(
-              this.services.metadataHasPartition(t.topic, rp.partition)
-                ? 'NOT_LEADER_OR_FOLLOWER'
-                : 'UNKNOWN_TOPIC_OR_PARTITION',
-            );
-          if (!p.isLeader) return fail('NOT_LEADER_OR_FOLLOWER');
-          if (rp.currentLeaderEpoch >= 0 && rp.currentLeaderEpoch < p.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-          if (rp.currentLeaderEpoch > p.leaderEpoch) return fail('UNKNOWN_LEADER_EPOCH');
+          const p = this.leaderPartitionOrError(t.topic, rp.partition, rp.currentLeaderEpoch, true);
+          if (typeof p === 'string') return { errorCode: p, partition: rp.partition, leaderEpoch: -1, endOffset: -1 };
           const r = p.log.endOffsetForEpoch(rp.leaderEpoch);
           return {
             errorCode: 'NONE' as ErrorCode,
@@ -965,22 +690,9 @@ export class ReplicaManager {
       topics: request.topics.map((t) => ({
         name: t.name,
         partitions: t.partitions.map((lp) => {
-          const p = this.partitions.get(tpKey(t.name, lp.partitionIndex));
-          const fail = (errorCode: ErrorCode) => ({
-            partitionIndex: lp.partitionIndex,
-            errorCode,
-            timestamp: -1,
-            offset: -1,
-            leaderEpoch: -1,
-          });
-          if (!p)
-            return fail(
-              this.services.metadataHasPartition(t.name, lp.partitionIndex)
-                ? 'NOT_LEADER_OR_FOLLOWER'
-                : 'UNKNOWN_TOPIC_OR_PARTITION',
-            );
-          if (!p.isLeader) return fail('NOT_LEADER_OR_FOLLOWER');
-          if (lp.currentLeaderEpoch >= 0 && lp.currentLeaderEpoch < p.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
+          const p = this.leaderPartitionOrError(t.name, lp.partitionIndex, lp.currentLeaderEpoch, false);
+          if (typeof p === 'string')
+            return { partitionIndex: lp.partitionIndex, errorCode: p, timestamp: -1, offset: -1, leaderEpoch: -1 };
           const consumer = request.replicaId === CONSUMER_REPLICA_ID;
           let offset: number;
           if (lp.timestamp === EARLIEST_TIMESTAMP) offset = p.log.logStartOffset();
@@ -1026,31 +738,5 @@ export class ReplicaManager {
         }),
       })),
     };
-  }
-
-  /** A power failure: unflushed bytes vanish from every log on this machine. */
-  loseUnflushed(): number {
-    let lost = 0;
-    for (const h of this.logs.values()) {
-      const before = h.log.segments().reduce((n, s) => n + s.unflushedBytes, 0);
-      const oldEnd = h.log.logEndOffset();
-      h.log.loseUnflushed();
-      lost += before;
-      if (h.log.logEndOffset() < oldEnd)
-        this.emit({
-          type: 'replicaTruncated',
-          broker: this.brokerId,
-          topic: h.topic,
-          partition: h.partition,
-          oldLogEndOffset: oldEnd,
-          oldHighWatermark: h.checkpointedHighWatermark,
-          newLogEndOffset: h.log.logEndOffset(),
-          highWatermark: Math.min(h.checkpointedHighWatermark, h.log.logEndOffset()),
-          reason: 'powerFailure',
-          leaderEpochEndOffset: null,
-          atMs: this.now(),
-        });
-    }
-    return lost;
   }
 }

@@ -37,6 +37,7 @@
  * records section, never into the caller's buffer: one allocation per batch, not per field.
  */
 import { CorruptRecordError, KafkaError } from '../errors';
+import { copyInto, readInt16At, readInt32At, writeInt32At, writeInt64At } from './bytes';
 import { COMPRESSION_TYPES, type CompressionType, compressRecords, decompressRecords } from './compression';
 import { crc32c } from './crc32c';
 import { readUtf8, utf8Length, writeUtf8 } from './utf8';
@@ -215,17 +216,9 @@ export function incrementSequence(sequence: number, increment: number): number {
 
 const TWO_POW_32 = 4294967296;
 
-function readInt32(b: Uint8Array, p: number): number {
-  return ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
-}
-
-function readInt16(b: Uint8Array, p: number): number {
-  return (((b[p] as number) << 24) | ((b[p + 1] as number) << 16)) >> 16;
-}
-
 function readInt64(b: Uint8Array, p: number, field: string, position: number): number {
-  const hi = readInt32(b, p);
-  const lo = readInt32(b, p + 4) >>> 0;
+  const hi = readInt32At(b, p);
+  const lo = readInt32At(b, p + 4) >>> 0;
   const value = hi * TWO_POW_32 + lo;
   if (hi > 0x1fffff || hi < -0x200000 || !Number.isSafeInteger(value)) {
     throw new CorruptRecordError(`${field} of the batch at position ${position} is outside the safe integer range`, {
@@ -235,19 +228,6 @@ function readInt64(b: Uint8Array, p: number, field: string, position: number): n
     });
   }
   return value;
-}
-
-function writeInt32(b: Uint8Array, p: number, v: number): void {
-  b[p] = v >>> 24;
-  b[p + 1] = v >>> 16;
-  b[p + 2] = v >>> 8;
-  b[p + 3] = v;
-}
-
-function writeInt64(b: Uint8Array, p: number, v: number): void {
-  const hi = Math.floor(v / TWO_POW_32);
-  writeInt32(b, p, hi);
-  writeInt32(b, p + 4, v - hi * TWO_POW_32);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,24 +318,46 @@ export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
     out.set(compressed, RECORD_BATCH_OVERHEAD);
   }
 
-  const total = out.length;
-  writeInt64(out, BASE_OFFSET_OFFSET, batch.baseOffset);
-  writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
-  writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, batch.partitionLeaderEpoch);
-  out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
-  out[ATTRIBUTES_OFFSET] = batch.attributes >>> 8;
-  out[ATTRIBUTES_OFFSET + 1] = batch.attributes;
-  writeInt32(out, LAST_OFFSET_DELTA_OFFSET, batch.lastOffsetDelta);
-  writeInt64(out, BASE_TIMESTAMP_OFFSET, batch.baseTimestamp);
-  writeInt64(out, MAX_TIMESTAMP_OFFSET, batch.maxTimestamp);
-  writeInt64(out, PRODUCER_ID_OFFSET, batch.producerId);
-  out[PRODUCER_EPOCH_OFFSET] = batch.producerEpoch >>> 8;
-  out[PRODUCER_EPOCH_OFFSET + 1] = batch.producerEpoch;
-  writeInt32(out, BASE_SEQUENCE_OFFSET, batch.baseSequence);
-  writeInt32(out, RECORDS_COUNT_OFFSET, count);
-  // The CRC goes last, over the finished bytes from attributes to the end.
-  writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+  writeBatchHeader(out, batch, count);
   return out;
+}
+
+/** The header fields a writer supplies (length, magic and CRC follow from the bytes). */
+export type BatchHeaderFields = Pick<
+  RecordBatch,
+  | 'baseOffset'
+  | 'partitionLeaderEpoch'
+  | 'attributes'
+  | 'lastOffsetDelta'
+  | 'baseTimestamp'
+  | 'maxTimestamp'
+  | 'producerId'
+  | 'producerEpoch'
+  | 'baseSequence'
+>;
+
+/**
+ * Fills in the 61-byte header of the batch that is all of `out`, records already in place
+ * (Kafka's DefaultRecordBatch.writeHeader): batchLength from the size, magic 2, and the CRC-32C
+ * last, over the finished bytes from attributes to the end. The caller checked the ranges.
+ */
+export function writeBatchHeader(out: Uint8Array, header: BatchHeaderFields, recordCount: number): void {
+  const total = out.length;
+  writeInt64At(out, BASE_OFFSET_OFFSET, header.baseOffset);
+  writeInt32At(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
+  writeInt32At(out, PARTITION_LEADER_EPOCH_OFFSET, header.partitionLeaderEpoch);
+  out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
+  out[ATTRIBUTES_OFFSET] = header.attributes >>> 8;
+  out[ATTRIBUTES_OFFSET + 1] = header.attributes;
+  writeInt32At(out, LAST_OFFSET_DELTA_OFFSET, header.lastOffsetDelta);
+  writeInt64At(out, BASE_TIMESTAMP_OFFSET, header.baseTimestamp);
+  writeInt64At(out, MAX_TIMESTAMP_OFFSET, header.maxTimestamp);
+  writeInt64At(out, PRODUCER_ID_OFFSET, header.producerId);
+  out[PRODUCER_EPOCH_OFFSET] = header.producerEpoch >>> 8;
+  out[PRODUCER_EPOCH_OFFSET + 1] = header.producerEpoch;
+  writeInt32At(out, BASE_SEQUENCE_OFFSET, header.baseSequence);
+  writeInt32At(out, RECORDS_COUNT_OFFSET, recordCount);
+  writeInt32At(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
 }
 
 function writeRecords(records: readonly DefaultRecord[], sizes: Int32Array, out: Uint8Array, start: number): void {
@@ -397,19 +399,6 @@ function writeRecords(records: readonly DefaultRecord[], sizes: Int32Array, out:
   }
 }
 
-/**
- * Copies `src` into `out` at `p` and returns the position after it. TypedArray.set has a fixed
- * cost of a few dozen nanoseconds, more than a plain loop over a short key or header value.
- */
-function copyInto(src: Uint8Array, out: Uint8Array, p: number): number {
-  const n = src.length;
-  if (n > SHORT_COPY_BYTES) out.set(src, p);
-  else for (let i = 0; i < n; i++) out[p + i] = src[i] as number;
-  return p + n;
-}
-
-const SHORT_COPY_BYTES = 16;
-
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
@@ -432,7 +421,7 @@ export function readBatchHeader(bytes: Uint8Array, position: number): RecordBatc
       'truncated',
     );
   }
-  const batchLength = readInt32(bytes, position + LENGTH_OFFSET);
+  const batchLength = readInt32At(bytes, position + LENGTH_OFFSET);
   if (batchLength < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) {
     throw corrupt(
       `batch at position ${position} has batchLength ${batchLength}, below the minimum ${RECORD_BATCH_OVERHEAD - LOG_OVERHEAD}`,
@@ -460,7 +449,7 @@ export function readBatchHeader(bytes: Uint8Array, position: number): RecordBatc
   }
   const p = position;
   const baseOffset = readInt64(bytes, p + BASE_OFFSET_OFFSET, 'baseOffset', position);
-  const lastOffsetDelta = readInt32(bytes, p + LAST_OFFSET_DELTA_OFFSET);
+  const lastOffsetDelta = readInt32At(bytes, p + LAST_OFFSET_DELTA_OFFSET);
   const lastOffset = baseOffset + lastOffsetDelta;
   if (!Number.isSafeInteger(lastOffset)) {
     throw corrupt(
@@ -469,7 +458,7 @@ export function readBatchHeader(bytes: Uint8Array, position: number): RecordBatc
       'unsafe-int64',
     );
   }
-  const recordCount = readInt32(bytes, p + RECORDS_COUNT_OFFSET);
+  const recordCount = readInt32At(bytes, p + RECORDS_COUNT_OFFSET);
   if (recordCount < 0) {
     throw corrupt(`batch at position ${position} has a negative record count ${recordCount}`, position, 'record');
   }
@@ -478,17 +467,17 @@ export function readBatchHeader(bytes: Uint8Array, position: number): RecordBatc
     baseOffset,
     batchLength,
     sizeInBytes,
-    partitionLeaderEpoch: readInt32(bytes, p + PARTITION_LEADER_EPOCH_OFFSET),
+    partitionLeaderEpoch: readInt32At(bytes, p + PARTITION_LEADER_EPOCH_OFFSET),
     magic: bytes[p + MAGIC_OFFSET] as number,
-    crc: readInt32(bytes, p + CRC_OFFSET) >>> 0,
-    attributes: readInt16(bytes, p + ATTRIBUTES_OFFSET),
+    crc: readInt32At(bytes, p + CRC_OFFSET) >>> 0,
+    attributes: readInt16At(bytes, p + ATTRIBUTES_OFFSET),
     lastOffsetDelta,
     lastOffset,
     baseTimestamp: readInt64(bytes, p + BASE_TIMESTAMP_OFFSET, 'baseTimestamp', position),
     maxTimestamp: readInt64(bytes, p + MAX_TIMESTAMP_OFFSET, 'maxTimestamp', position),
     producerId: readInt64(bytes, p + PRODUCER_ID_OFFSET, 'producerId', position),
-    producerEpoch: readInt16(bytes, p + PRODUCER_EPOCH_OFFSET),
-    baseSequence: readInt32(bytes, p + BASE_SEQUENCE_OFFSET),
+    producerEpoch: readInt16At(bytes, p + PRODUCER_EPOCH_OFFSET),
+    baseSequence: readInt32At(bytes, p + BASE_SEQUENCE_OFFSET),
     recordCount,
   };
 }

@@ -1,17 +1,12 @@
 import { KafkaError } from '../errors';
+import { ASSIGNMENT_STRATEGIES, type AssignmentStrategy } from './assignors/types';
 
 /**
  * KafkaConsumer's configuration, by Kafka's names and with Kafka's defaults
  * (clients/src/main/java/org/apache/kafka/clients/consumer/ConsumerConfig.java, Kafka 3.x).
  * Bad values fail with INVALID_CONFIG and create nothing, as a ConfigException would.
  */
-export type AssignmentStrategy = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
-export const ASSIGNMENT_STRATEGIES: readonly AssignmentStrategy[] = [
-  'range',
-  'roundrobin',
-  'sticky',
-  'cooperative-sticky',
-];
+export { ASSIGNMENT_STRATEGIES, type AssignmentStrategy } from './assignors/types';
 
 export interface ConsumerConfig {
   'client.id': string;

@@ -1,6 +1,7 @@
 import type { Scheduler, TaskId } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import { assignPartitions, explainAssignment } from './assignors/assignPartitions';
+import type { AssignmentStrategy } from './assignors/types';
 
 /** Up to this many partitions, the leader also records every decision of its assignor. */
 const EXPLAIN_MAX_PARTITIONS = 2_000;
@@ -406,7 +407,7 @@ export class ConsumerCoordinator {
 
   /** The leader's job: run the agreed assignor over every member's subscription. */
   private performAssignment(join: JoinGroupResponse): { memberId: string; assignment: Uint8Array }[] {
-    const strategy = join.protocolName as 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
+    const strategy = join.protocolName as AssignmentStrategy;
     const members = join.members.map((m) => {
       const sub = decodeSubscription(m.metadata);
       return {

@@ -5,7 +5,7 @@ import type { ClusterPort } from './ClusterPort';
 import type { GroupCoordinatorConfig } from './ConsumerConfig';
 import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
 import type { GroupEvent } from './groupEvents';
-import { coordinatorWriteError, GroupMetadataManager } from './GroupMetadataManager';
+import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
 import type { GroupErrorCode, GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
 import { OffsetMetadataManager } from './OffsetMetadataManager';
 import {
@@ -398,17 +398,7 @@ function errorResponse(
 ): GroupResponse {
   switch (request.api) {
     case 'JoinGroup':
-      return {
-        api: 'JoinGroup',
-        errorCode,
-        generationId: -1,
-        protocolType: null,
-        protocolName: null,
-        leader: '',
-        skipAssignment: false,
-        memberId: request.memberId,
-        members: [],
-      };
+      return joinError(errorCode, request.memberId);
     case 'SyncGroup':
       return { api: 'SyncGroup', errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
     case 'Heartbeat':

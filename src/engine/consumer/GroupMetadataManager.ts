@@ -744,7 +744,8 @@ export class GroupMetadataManager {
   }
 }
 
-function joinError(errorCode: GroupErrorCode, memberId: string): JoinGroupResponse {
+/** A JoinGroup that failed: no generation, no members (Kafka's JoinGroupResponse for an error). */
+export function joinError(errorCode: GroupErrorCode, memberId: string): JoinGroupResponse {
   return {
     api: 'JoinGroup',
     errorCode,

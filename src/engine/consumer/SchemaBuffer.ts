@@ -1,63 +1,62 @@
+import { ByteReader, ByteWriter } from '../codec/bytes';
 import { CorruptRecordError } from '../errors';
 
 /**
- * Big-endian readers and writers for Kafka's non-flexible message schemas (the generated
+ * Field-by-field readers and writers for Kafka's non-flexible message schemas (the generated
  * `*Key`/`*Value` classes of group-coordinator and the consumer protocol): int16/int32/int64,
  * STRING (int16 length + UTF-8, -1 = null), BYTES (int32 length, -1 = null), ARRAY (int32 count).
+ * The bytes themselves go through the codec's one ByteReader / ByteWriter; this layer adds what a
+ * schema knows: field names in errors, non-nullable fields, arrays and the exact end.
  *
  * The reader throws only CorruptRecordError, whatever the bytes: a truncated field, a negative
  * length where null is not allowed, invalid UTF-8 or trailing garbage all mean a corrupt record.
  */
 export class SchemaReader {
-  private pos = 0;
-  private readonly view: DataView;
+  private readonly in: ByteReader;
   private static readonly utf8 = new TextDecoder('utf-8', { fatal: true });
 
   constructor(
-    private readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     private readonly what: string,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.in = new ByteReader(bytes);
   }
 
   private need(n: number, field: string): void {
-    if (this.pos + n > this.bytes.length) {
+    if (n > this.in.remaining) {
       throw new CorruptRecordError(
-        `${this.what}: ${field} needs ${n} bytes at ${this.pos}, only ${this.remaining()} left`,
+        `${this.what}: ${field} needs ${n} bytes at ${this.in.position}, only ${this.remaining()} left`,
         {
-          position: this.pos,
+          position: this.in.position,
         },
       );
     }
   }
 
   remaining(): number {
-    return this.bytes.length - this.pos;
+    return this.in.remaining;
   }
 
   int16(field: string): number {
     this.need(2, field);
-    const v = this.view.getInt16(this.pos);
-    this.pos += 2;
-    return v;
+    return this.in.readInt16();
   }
 
   int32(field: string): number {
     this.need(4, field);
-    const v = this.view.getInt32(this.pos);
-    this.pos += 4;
-    return v;
+    return this.in.readInt32();
   }
 
   /** int64 as a JS number: offsets and timestamps stay far below 2^53. */
   int64(field: string): number {
     this.need(8, field);
-    const v = this.view.getBigInt64(this.pos);
-    this.pos += 8;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
-      throw new CorruptRecordError(`${this.what}: ${field} ${v} is outside the safe integer range`);
+    const position = this.in.position;
+    try {
+      return this.in.readInt64();
+    } catch (e) {
+      if (!(e instanceof CorruptRecordError)) throw e;
+      throw new CorruptRecordError(`${this.what}: ${field} is outside the safe integer range`, { position });
     }
-    return Number(v);
   }
 
   nullableString(field: string): string | null {
@@ -65,8 +64,7 @@ export class SchemaReader {
     if (len === -1) return null;
     if (len < 0) throw new CorruptRecordError(`${this.what}: ${field} has length ${len}`);
     this.need(len, field);
-    const slice = this.bytes.subarray(this.pos, this.pos + len);
-    this.pos += len;
+    const slice = this.in.readRaw(len);
     try {
       return SchemaReader.utf8.decode(slice);
     } catch {
@@ -85,9 +83,7 @@ export class SchemaReader {
     if (len === -1) return null;
     if (len < 0) throw new CorruptRecordError(`${this.what}: ${field} has length ${len}`);
     this.need(len, field);
-    const out = this.bytes.slice(this.pos, this.pos + len);
-    this.pos += len;
-    return out;
+    return this.in.readRaw(len);
   }
 
   bytesField(field: string): Uint8Array {
@@ -110,55 +106,33 @@ export class SchemaReader {
 
   /** Non-flexible schemas end exactly: trailing bytes mean the record is not what it claims. */
   end(): void {
-    if (this.pos !== this.bytes.length) {
-      throw new CorruptRecordError(`${this.what}: ${this.bytes.length - this.pos} trailing bytes`);
+    if (this.in.remaining !== 0) {
+      throw new CorruptRecordError(`${this.what}: ${this.in.remaining} trailing bytes`);
     }
   }
 }
 
 export class SchemaWriter {
-  private buf = new Uint8Array(64);
-  private view = new DataView(this.buf.buffer);
-  private pos = 0;
-  private static readonly utf8 = new TextEncoder();
-
-  private ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
+  private readonly out = new ByteWriter();
 
   int16(v: number): this {
-    this.ensure(2);
-    this.view.setInt16(this.pos, v);
-    this.pos += 2;
+    this.out.writeInt16(v);
     return this;
   }
 
   int32(v: number): this {
-    this.ensure(4);
-    this.view.setInt32(this.pos, v);
-    this.pos += 4;
+    this.out.writeInt32(v);
     return this;
   }
 
   int64(v: number): this {
-    this.ensure(8);
-    this.view.setBigInt64(this.pos, BigInt(v));
-    this.pos += 8;
+    this.out.writeInt64(v);
     return this;
   }
 
   nullableString(s: string | null): this {
-    if (s === null) return this.int16(-1);
-    const b = SchemaWriter.utf8.encode(s);
-    if (b.length > 0x7fff) throw new RangeError(`string of ${b.length} bytes is too long for a STRING field`);
-    this.int16(b.length);
-    return this.raw(b);
+    this.out.writeString(s);
+    return this;
   }
 
   string(s: string): this {
@@ -166,9 +140,8 @@ export class SchemaWriter {
   }
 
   nullableBytes(b: Uint8Array | null): this {
-    if (b === null) return this.int32(-1);
-    this.int32(b.length);
-    return this.raw(b);
+    this.out.writeBytes(b);
+    return this;
   }
 
   array<T>(items: readonly T[], item: (t: T) => void): this {
@@ -178,13 +151,11 @@ export class SchemaWriter {
   }
 
   raw(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    this.out.writeRaw(b);
     return this;
   }
 
   toBytes(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    return this.out.toBytes();
   }
 }

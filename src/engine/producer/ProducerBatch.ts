@@ -13,30 +13,16 @@
  * record are kept besides the bytes: that is all its delivery report needs.
  */
 import {
-  ATTRIBUTES_OFFSET,
-  BASE_OFFSET_OFFSET,
-  BASE_SEQUENCE_OFFSET,
-  BASE_TIMESTAMP_OFFSET,
-  CRC_OFFSET,
   decodeBatchRecords,
-  LAST_OFFSET_DELTA_OFFSET,
-  LENGTH_OFFSET,
-  LOG_OVERHEAD,
-  MAGIC_OFFSET,
-  MAGIC_VALUE_V2,
-  MAX_TIMESTAMP_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
-  PARTITION_LEADER_EPOCH_OFFSET,
-  PRODUCER_EPOCH_OFFSET,
-  PRODUCER_ID_OFFSET,
   RECORD_BATCH_OVERHEAD,
-  RECORDS_COUNT_OFFSET,
   readBatchHeader,
+  writeBatchHeader,
 } from '../codec/recordBatch';
-import { crc32c } from '../codec/crc32c';
+import { copyInto } from '../codec/bytes';
 import { utf8Length, writeUtf8 } from '../codec/utf8';
 import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
 import type { BufferPool } from './BufferPool';
@@ -111,21 +97,6 @@ export function firstBufferSize(batchSize: number): number {
 
 /** What a batch holds after giving its buffer back (it is done; nothing reads it). */
 const RELEASED = new Uint8Array(0);
-const TWO_POW_32 = 4294967296;
-
-function writeInt32(b: Uint8Array, p: number, v: number): void {
-  b[p] = v >>> 24;
-  b[p + 1] = v >>> 16;
-  b[p + 2] = v >>> 8;
-  b[p + 3] = v;
-}
-
-function writeInt64(b: Uint8Array, p: number, v: number): void {
-  const hi = Math.floor(v / TWO_POW_32);
-  writeInt32(b, p, hi);
-  writeInt32(b, p + 4, v - hi * TWO_POW_32);
-}
-
 export class ProducerBatch {
   readonly id: number;
   readonly topic: string;
@@ -316,22 +287,21 @@ export class ProducerBatch {
     const total = this.sizeInBytes;
     const out = this.encodes > 0 ? this.buffer.slice(0, total) : this.buffer.subarray(0, total);
     this.encodes++;
-    writeInt64(out, BASE_OFFSET_OFFSET, 0);
-    writeInt32(out, LENGTH_OFFSET, total - LOG_OVERHEAD);
-    writeInt32(out, PARTITION_LEADER_EPOCH_OFFSET, NO_PARTITION_LEADER_EPOCH);
-    out[MAGIC_OFFSET] = MAGIC_VALUE_V2;
-    out[ATTRIBUTES_OFFSET] = 0;
-    out[ATTRIBUTES_OFFSET + 1] = 0;
-    writeInt32(out, LAST_OFFSET_DELTA_OFFSET, this.count - 1);
-    writeInt64(out, BASE_TIMESTAMP_OFFSET, this.baseTimestamp);
-    writeInt64(out, MAX_TIMESTAMP_OFFSET, this.maxTimestampSeen);
-    writeInt64(out, PRODUCER_ID_OFFSET, this.producerId);
-    out[PRODUCER_EPOCH_OFFSET] = this.producerEpoch >>> 8;
-    out[PRODUCER_EPOCH_OFFSET + 1] = this.producerEpoch;
-    writeInt32(out, BASE_SEQUENCE_OFFSET, this.baseSequence);
-    writeInt32(out, RECORDS_COUNT_OFFSET, this.count);
-    // The CRC goes last, over the finished bytes from attributes to the end.
-    writeInt32(out, CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, total));
+    writeBatchHeader(
+      out,
+      {
+        baseOffset: 0,
+        partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
+        attributes: 0,
+        lastOffsetDelta: this.count - 1,
+        baseTimestamp: this.baseTimestamp,
+        maxTimestamp: this.maxTimestampSeen,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+        baseSequence: this.baseSequence,
+      },
+      this.count,
+    );
     return out;
   }
 
@@ -369,10 +339,5 @@ function writeBytes(src: Uint8Array | null, out: Uint8Array, position: number): 
     out[position] = 1; // zigzag(-1)
     return position + 1;
   }
-  const p = writeVarint(src.length, out, position);
-  const n = src.length;
-  // TypedArray.set has a fixed cost larger than a plain loop over a short key.
-  if (n > 16) out.set(src, p);
-  else for (let i = 0; i < n; i++) out[p + i] = src[i] as number;
-  return p + n;
+  return copyInto(src, out, writeVarint(src.length, out, position));
 }

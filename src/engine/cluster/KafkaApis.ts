@@ -1,0 +1,188 @@
+import type { Broker } from './Broker';
+import type { BrokerServices } from './BrokerServices';
+import type { RequestMessage } from './Network';
+import { tpKey } from './ReplicaManager';
+import type {
+  ErrorCode,
+  KafkaResponse,
+  LeaderAndIsrRequest,
+  MetadataRequest,
+  MetadataResponse,
+  StopReplicaRequest,
+  StopReplicaResponse,
+  UpdateMetadataRequest,
+  UpdateMetadataResponse,
+} from './requests';
+
+/** Answers one request (no per-request closure: a small object with a bound method). */
+class Reply {
+  constructor(
+    private readonly broker: Broker,
+    private readonly message: RequestMessage,
+  ) {}
+
+  send(r: KafkaResponse): void {
+    if (this.broker.state !== 'down') this.broker.network.reply(this.message, r);
+  }
+}
+
+/**
+ * A broker's request handler (Kafka's kafka.server.KafkaApis): routes each request to whoever
+ * answers it — the ReplicaManager (Produce, Fetch, ListOffsets, OffsetsForLeaderEpoch,
+ * LeaderAndIsr), the MetadataCache (Metadata, UpdateMetadata), the ProducerIdManager
+ * (InitProducerId), the controller (AlterPartition, ControlledShutdown) — and fences the
+ * controller's requests first.
+ *
+ * Fencing: a controller request addressed to an earlier incarnation of this broker (KIP-380,
+ * STALE_BROKER_EPOCH) or sent by an older controller than one already heard from
+ * (STALE_CONTROLLER_EPOCH) changes nothing.
+ */
+export class KafkaApis {
+  constructor(
+    private readonly broker: Broker,
+    private readonly services: BrokerServices,
+  ) {}
+
+  handle(message: RequestMessage): void {
+    const body = message.body;
+    const replier = new Reply(this.broker, message);
+    const reply = replier.send.bind(replier);
+    const replicaManager = this.broker.replicaManager;
+    switch (body.api) {
+      case 'Produce':
+        replicaManager.handleProduce(body, reply);
+        return;
+      case 'Fetch':
+        replicaManager.handleFetch(body, reply);
+        return;
+      case 'ListOffsets':
+        reply(replicaManager.handleListOffsets(body));
+        return;
+      case 'OffsetsForLeaderEpoch':
+        reply(replicaManager.handleOffsetsForLeaderEpoch(body));
+        return;
+      case 'Metadata':
+        reply(this.handleTopicMetadataRequest(body));
+        return;
+      case 'InitProducerId':
+        reply(this.handleInitProducerIdRequest());
+        return;
+      case 'LeaderAndIsr':
+        reply(this.handleLeaderAndIsrRequest(body));
+        return;
+      case 'UpdateMetadata':
+        reply(this.handleUpdateMetadataRequest(body));
+        return;
+      case 'StopReplica':
+        reply(this.handleStopReplicaRequest(body));
+        return;
+      case 'AlterPartition':
+      case 'ControlledShutdown':
+        this.broker.controller.handleRequest(body, reply);
+        return;
+    }
+  }
+
+  /** Fencing: a request from an older controller than one already heard from is refused. */
+  private checkControllerEpoch(epoch: number, api: string): ErrorCode | null {
+    const broker = this.broker;
+    if (epoch < broker.controllerEpochSeen) {
+      this.services.emit({
+        type: 'staleControllerRequestRejected',
+        broker: broker.id,
+        api,
+        requestControllerEpoch: epoch,
+        knownControllerEpoch: broker.controllerEpochSeen,
+        atMs: this.services.scheduler.now(),
+      });
+      return 'STALE_CONTROLLER_EPOCH';
+    }
+    broker.controllerEpochSeen = epoch;
+    return null;
+  }
+
+  /**
+   * KIP-380: a controller request addressed to an earlier incarnation of this broker (an older
+   * broker epoch, or sent before this process has registered) is refused.
+   */
+  private staleBrokerEpoch(requestBrokerEpoch: number): boolean {
+    if (this.broker.brokerEpoch < 0) return true;
+    return requestBrokerEpoch >= 0 && requestBrokerEpoch < this.broker.brokerEpoch;
+  }
+
+  private handleLeaderAndIsrRequest(body: LeaderAndIsrRequest) {
+    if (this.staleBrokerEpoch(body.brokerEpoch))
+      return { api: 'LeaderAndIsr' as const, errorCode: 'STALE_BROKER_EPOCH' as ErrorCode, partitionErrors: [] };
+    const stale = this.checkControllerEpoch(body.controllerEpoch, body.api);
+    if (stale) return { api: 'LeaderAndIsr' as const, errorCode: stale, partitionErrors: [] };
+    const { replicaManager, fetcherManager } = this.broker;
+    const partitionErrors = body.partitionStates.map((s) => {
+      const { error, becameFollowerOf } = replicaManager.becomeLeaderOrFollower(s);
+      if (error === 'NONE') {
+        const p = replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
+        if (p?.isLeader) fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
+        else if (p && becameFollowerOf !== null)
+          fetcherManager.addFetcherForPartition(p.topic, p.partition, becameFollowerOf);
+        else if (p && p.leaderEpoch === s.leaderEpoch && s.leader < 0)
+          fetcherManager.removeFetcherForPartition(s.topicName, s.partitionIndex);
+      }
+      return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
+    });
+    return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
+  }
+
+  private handleUpdateMetadataRequest(body: UpdateMetadataRequest): UpdateMetadataResponse {
+    const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
+      ? 'STALE_BROKER_EPOCH'
+      : this.checkControllerEpoch(body.controllerEpoch, body.api);
+    if (!stale) this.broker.metadata.updateMetadata(body);
+    return { api: 'UpdateMetadata', errorCode: stale ?? 'NONE' };
+  }
+
+  private handleStopReplicaRequest(body: StopReplicaRequest): StopReplicaResponse {
+    const stale: ErrorCode | null = this.staleBrokerEpoch(body.brokerEpoch)
+      ? 'STALE_BROKER_EPOCH'
+      : this.checkControllerEpoch(body.controllerEpoch, body.api);
+    if (!stale) {
+      const { replicaManager, fetcherManager } = this.broker;
+      for (const p of body.partitions) {
+        fetcherManager.removeFetcherForPartition(p.topicName, p.partitionIndex);
+        if (p.deletePartition) replicaManager.deletePartition(p.topicName, p.partitionIndex);
+        else replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
+      }
+    }
+    return {
+      api: 'StopReplica',
+      errorCode: stale ?? 'NONE',
+      partitionErrors: body.partitions.map((p) => ({
+        topicName: p.topicName,
+        partitionIndex: p.partitionIndex,
+        errorCode: 'NONE' as ErrorCode,
+      })),
+    };
+  }
+
+  private handleTopicMetadataRequest(body: MetadataRequest): MetadataResponse {
+    const m = this.broker.metadata;
+    const names = body.topics ?? m.allTopics();
+    return {
+      api: 'Metadata',
+      throttleTimeMs: 0,
+      brokers: m.aliveBrokers(),
+      clusterId: this.services.clusterId,
+      controllerId: m.controllerId,
+      topics: m.getTopicMetadata(names),
+    };
+  }
+
+  private handleInitProducerIdRequest() {
+    const { errorCode, producerId } = this.broker.producerIdManager.generateProducerId();
+    return {
+      api: 'InitProducerId' as const,
+      throttleTimeMs: 0,
+      errorCode,
+      producerId,
+      producerEpoch: errorCode === 'NONE' ? 0 : -1,
+    };
+  }
+}
