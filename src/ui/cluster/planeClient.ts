@@ -91,10 +91,11 @@ async function boot(session: Session): Promise<void> {
   let pendingLink: ScenarioSpec | null = null;
   if (spec) {
     try {
-      if (await confirmDiscard(session, spec, 'Opening this link')) {
+      const answer = await confirmDiscard(session, spec, 'Opening this link');
+      if (answer === 'replace') {
         await session.call('planeScenario', spec);
         await session.replaced();
-      } else {
+      } else if (answer === 'keep') {
         pendingLink = spec;
         notice = "This link's scenario was not opened: the cluster stored in this browser is kept.";
       }
@@ -138,9 +139,11 @@ export async function act(session: Session, action: PlaneAction): Promise<boolea
  */
 export async function startScenario(session: Session, spec: ScenarioSpec, what: string): Promise<boolean> {
   try {
-    if (!(await confirmDiscard(session, spec, what))) return false;
+    const answer = await confirmDiscard(session, spec, what);
+    if (answer === 'keep') return false;
     const view = await session.call('planeScenario', spec);
-    await session.replaced();
+    // Drawn from scratch only when it is a new cluster (the worker then resends everything).
+    if (answer === 'replace') await session.replaced();
     planeStore.setState({
       view,
       story: [],

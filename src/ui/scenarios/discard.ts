@@ -25,22 +25,27 @@ export function useDiscardQuestion(): DiscardQuestion | null {
 }
 
 /**
- * True when `spec` may replace the running cluster: it is the running one (nothing replaced),
- * nothing would be lost, or the person confirmed. Throws the worker's error when the scenario
- * cannot be replayed.
+ * Whether `spec` may replace the running cluster: 'unchanged' when it is the running one (nothing
+ * would be replaced), 'replace' when nothing would be lost or the person confirmed, 'keep' when
+ * they declined. Throws the worker's error when the scenario cannot be replayed.
  */
-export async function confirmDiscard(session: Session, spec: ScenarioSpec, what: string): Promise<boolean> {
+export async function confirmDiscard(
+  session: Session,
+  spec: ScenarioSpec,
+  what: string,
+): Promise<'unchanged' | 'replace' | 'keep'> {
   const lost = await session.call('planeScenarioCheck', spec);
-  if (!lost.replaces || lost.onlyPreset) return true;
+  if (!lost.replaces) return 'unchanged';
+  if (lost.onlyPreset) return 'replace';
   // One question at a time: a newer one declines the one still open.
   discardStore.getState().question?.answer(false);
-  return new Promise<boolean>((resolve) => {
+  return new Promise((resolve) => {
     const question: DiscardQuestion = {
       what,
       lost,
       answer(replace) {
         if (discardStore.getState().question === question) discardStore.setState({ question: null });
-        resolve(replace);
+        resolve(replace ? 'replace' : 'keep');
       },
     };
     discardStore.setState({ question });
