@@ -1,4 +1,3 @@
-import { defaultPartition } from '../src/engine/codec/murmur2';
 import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
 import type { ScenarioSpec } from '../src/worker/plane/types';
 import { expect, test } from './fixtures';
@@ -41,6 +40,8 @@ async function stateOf(plane: PlanePage) {
 }
 
 test('a shared link replays the same run in a new page', async ({ app, page, browser }) => {
+  // Two pages, and the link is replayed twice (in memory first, then onto the new page's store).
+  test.setTimeout(120_000);
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
@@ -106,21 +107,24 @@ test('a link whose replay fails changes nothing: the stored topics and records s
   app,
   page,
 }) => {
+  test.setTimeout(120_000);
   const plane = new PlanePage(app);
   await plane.open();
-  await app.sideTab('lookup');
-  await page.getByTestId('lookup-preset').click();
-  await expect(page.getByTestId('topic-tab-seeds-lookup')).toBeVisible();
-  await app.produce({ topic: 'orders', key: 'user-2', value: 'kept' });
+  // A topic of the person's own, with a record in it: exactly what a wiped store would lose.
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('events');
+  await page.getByTestId('create-topic-partitions').fill('1');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-submit').click();
+  await expect(page.getByTestId('topic-tab-events')).toBeVisible();
+  await app.produce({ topic: 'events', key: 'user-2', value: 'kept' });
   const journey = page.getByTestId('record-journey');
-  await expect(journey).toHaveAttribute('data-offset', /^\d+$/);
-  const offset = Number(await journey.getAttribute('data-offset'));
-  const p = defaultPartition(new TextEncoder().encode('user-2'), 6);
-  await page.getByTestId('topic-tab-orders').click();
+  await expect(journey).toHaveAttribute('data-offset', '0');
+  await page.getByTestId('topic-tab-events').click();
   // flush.ms has handed the record to IndexedDB once it is below the recovery point.
   await expect
-    .poll(async () => Number(await app.partition('orders', p).getAttribute('data-recovery-point')))
-    .toBeGreaterThan(offset);
+    .poll(async () => Number(await app.partition('events', 0).getAttribute('data-recovery-point')))
+    .toBeGreaterThan(0);
 
   // Broker 99 does not exist: the replay stops at action 2, before anything is replaced.
   const bad = linkTo(
@@ -137,7 +141,7 @@ test('a link whose replay fails changes nothing: the stored topics and records s
   );
   await openLinkHere(plane, bad);
   const notice = page.getByTestId('link-notice');
-  await expect(notice).toContainText("This link's scenario could not be replayed");
+  await expect(notice).toContainText("This link's scenario could not be replayed", { timeout: 20_000 });
   await expect(notice).toContainText('BROKER_NOT_AVAILABLE: action 2 of 2 (killBroker at 1.0 s) failed: no broker 99');
   await expect(notice).toContainText('nothing was replaced');
   await expect(page.getByTestId('discard-dialog')).toBeHidden();
@@ -149,25 +153,24 @@ test('a link whose replay fails changes nothing: the stored topics and records s
       await page.reload();
       await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
     }
-    await page.getByTestId('topic-tab-seeds-lookup').click();
-    await expect(app.partition('seeds-lookup', 0)).toHaveAttribute('data-leo', '244430');
-    await page.getByTestId('topic-tab-orders').click();
-    expect(Number(await app.partition('orders', p).getAttribute('data-leo'))).toBeGreaterThan(offset);
+    await page.getByTestId('topic-tab-events').click();
+    await expect(app.partition('events', 0)).toHaveAttribute('data-leo', '1');
+    await expect(app.partition('events', 0).locator('[data-key="user-2"]')).toHaveCount(1);
   }
   await expect(page.getByTestId('link-notice')).toHaveCount(0);
 });
 
-test('a preset, a guide and a link ask before they discard the stored cluster: cancel keeps it, confirm replaces it', async ({
+test('a preset and a guide ask before they discard the stored cluster: cancel keeps it, confirm replaces it', async ({
   app,
   page,
 }) => {
+  test.setTimeout(120_000);
   const plane = new PlanePage(app);
   await plane.open();
   const board = page.getByTestId('plane');
   const dialog = page.getByTestId('discard-dialog');
-  const journey = page.getByTestId('record-journey');
   await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
-  await expect(journey).toHaveAttribute('data-offset', /^\d+$/);
+  await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
 
   // A preset: the question names what would be lost; cancel keeps everything.
   await plane.tab('scenarios');
@@ -194,25 +197,36 @@ test('a preset, a guide and a link ask before they discard the stored cluster: c
   await expect(page.getByTestId('guide')).toHaveAttribute('data-step', '0');
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await expect(page.getByTestId('topic-tab-payments')).toBeVisible();
+});
 
-  // A link: declined, the stored cluster stays and the address no longer holds the link; the
-  // notice can still open it, which asks again.
-  await app.produce({ topic: 'payments', key: 'p-1', value: 'paid' });
-  await expect(journey).toHaveAttribute('data-offset', /^\d+$/);
+test('a link asks before it discards the stored cluster: declined, nothing changes and the notice can still open it', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  const board = page.getByTestId('plane');
+  const dialog = page.getByTestId('discard-dialog');
+  await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
+  await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
+
   const link = linkTo({ seed: 1, preset: 'racks4', actions: [], untilMs: 0 });
   await openLinkHere(plane, link);
-  await expect(dialog).toBeVisible();
-  await expect(page.getByTestId('discard-topic-payments')).toBeVisible();
+  // Asked once the stored cluster is recovered and the link replayed in memory.
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('discard-topic-orders')).toBeVisible();
   await page.getByTestId('discard-cancel').click();
   await expect(page.getByTestId('link-notice')).toContainText("This link's scenario was not opened");
-  await expect(board).toHaveAttribute('data-preset', 'elections');
-  await expect(page.getByTestId('topic-tab-payments')).toBeVisible();
+  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
+  // The address names the stored cluster again: a reload does not ask again.
   await expect(page).not.toHaveURL(new RegExp(link.slice(link.indexOf('#') + 1)));
   await page.getByTestId('link-open').click();
   await expect(dialog).toBeVisible();
   await page.getByTestId('discard-confirm').click();
   await expect(board).toHaveAttribute('data-preset', 'racks4');
-  await expect(page.getByTestId('topic-tab-payments')).toHaveCount(0);
+  await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await expect(page.getByTestId('link-notice')).toHaveCount(0);
 });
 

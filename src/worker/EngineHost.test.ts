@@ -104,6 +104,23 @@ describe('EngineHost scenarios', () => {
     // The running scenario's own link replaces nothing.
     const same = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: [], untilMs: 9000 });
     expect(same.replaces).toBe(false);
+    // Nor does it after an action, whatever order the link's decoder gives the action's keys.
+    await call(host, 'planeAction', {
+      op: 'createTopic',
+      name: 'events',
+      partitions: 1,
+      replicationFactor: 2,
+      rackAware: true,
+      startIndex: null,
+    });
+    const { actions } = await call(host, 'planeScenario', null);
+    const reordered = actions.map(({ at, action }) => ({
+      at,
+      action: Object.fromEntries(Object.entries(action).reverse()) as typeof action,
+    }));
+    const own = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: reordered, untilMs: 9000 });
+    expect(own.replaces).toBe(false);
+    expect((await call(host, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
 
     await produceAndFlush(host, 3);
     const check = await call(host, 'planeScenarioCheck', emptyFour);
@@ -112,7 +129,10 @@ describe('EngineHost scenarios', () => {
       .filter((p) => p.topic === 'orders')
       .reduce((n, p) => n + p.logEndOffset - p.logStartOffset, 0);
     expect(check.onlyPreset).toBe(false);
-    expect(check.topics).toEqual([{ name: 'orders', partitions: 6, records }]);
+    expect(check.topics).toHaveLength(2);
+    expect(check.topics).toContainEqual({ name: 'orders', partitions: 6, records });
+    expect(check.topics).toContainEqual({ name: 'events', partitions: 1, records: 0 });
+    expect(check.actions).toBe(1);
 
     // The panel's records are remembered across a reload: still not only the preset.
     const reloaded = await openHost();

@@ -682,9 +682,22 @@ export class EngineHost {
   }
 }
 
+/** True when `spec` is the running scenario (its time aside): a reload of the page's own link. */
 function sameScenario(spec: ScenarioSpec, plane: ClusterPlane): boolean {
   if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
-  return JSON.stringify(spec.actions) === JSON.stringify(plane.actions);
+  // Compared by content: a link's decoder builds each action with its own key order.
+  return canonicalJson(spec.actions) === canonicalJson(plane.actions);
+}
+
+/** JSON with every object's keys sorted. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
 }
 
 async function wipe(store: Store): Promise<void> {

@@ -77,12 +77,13 @@ export function connectPlane(session: Session): () => void {
 
 async function boot(session: Session): Promise<void> {
   let spec: ScenarioSpec | null = null;
+  let paused = false;
   let notice: string | null = null;
   try {
     const link = decodeScenarioHash(location.hash);
     if (link) {
       spec = link.spec;
-      if (link.paused) uiStore.setState({ playing: false });
+      paused = link.paused;
     }
   } catch (e) {
     if (!(e instanceof ScenarioLinkError)) throw e;
@@ -92,6 +93,8 @@ async function boot(session: Session): Promise<void> {
   if (spec) {
     try {
       const answer = await confirmDiscard(session, spec, 'Opening this link');
+      // The link's clock state comes with its run (a declined link leaves the clock alone).
+      if (answer !== 'keep' && paused) uiStore.setState({ playing: false });
       if (answer === 'replace') {
         await session.call('planeScenario', spec);
         await session.replaced();
