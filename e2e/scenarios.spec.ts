@@ -41,7 +41,7 @@ async function stateOf(plane: PlanePage) {
 
 test('a shared link replays the same run in a new page', async ({ app, page, browser }) => {
   // Two pages, and the link is replayed twice (in memory first, then onto the new page's store).
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
@@ -107,7 +107,8 @@ test('a link whose replay fails changes nothing: the stored topics and records s
   app,
   page,
 }) => {
-  test.setTimeout(120_000);
+  // Two reloads, each a cluster restart that recovers every replica log.
+  test.setTimeout(180_000);
   const plane = new PlanePage(app);
   await plane.open();
   // A topic of the person's own, with a record in it: exactly what a wiped store would lose.
