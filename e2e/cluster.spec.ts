@@ -298,6 +298,8 @@ test("the seeds' placement example: 2 topics x 2 partitions x RF 2 on 4 brokers,
   // Seed 000: leaders round-robin over brokers 1-4, each follower on the next broker.
   expect(await layout()).toEqual({ 'topic1-0': [1, 2], 'topic1-1': [2, 3], 'topic2-0': [3, 4], 'topic2-1': [4, 1] });
   await page.getByTestId('create-topic-preset').selectOption('seed-2x2-racks');
+  // The first example's topics would be discarded: the page asks first.
+  await page.getByTestId('discard-confirm').click();
   await expect(page.getByRole('region', { name: 'Rack rack-2' })).toBeVisible();
   await plane.advanceUntil(async () => (await plane.leaderOf('topic2', 1)) !== null, 5);
   // With racks: brokers alternate 1, 3, 2, 4; every partition has a replica on each rack.

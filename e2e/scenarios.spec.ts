@@ -1,6 +1,21 @@
+import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
+import type { ScenarioSpec } from '../src/worker/plane/types';
 import { expect, test } from './fixtures';
 import { GlassboxPage } from './fixtures';
 import { PlanePage } from './planePage';
+
+/** The page's address for a scenario link. */
+function linkTo(spec: ScenarioSpec, paused = false): string {
+  return `/${encodeScenarioHash({ spec, paused })}`;
+}
+
+/** Opens a link in the page that holds the stored cluster: the hash alone does not reload, so reload. */
+async function openLinkHere(plane: PlanePage, path: string): Promise<void> {
+  await plane.page.goto(path);
+  await plane.page.reload();
+  await expect(plane.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+  await expect(plane.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+}
 
 /** What the two pages must agree on: time, leaders, ISRs, offsets, groups and assignments. */
 async function stateOf(plane: PlanePage) {
@@ -25,6 +40,8 @@ async function stateOf(plane: PlanePage) {
 }
 
 test('a shared link replays the same run in a new page', async ({ app, page, browser }) => {
+  // Two pages, and the link is replayed twice (in memory first, then onto the new page's store).
+  test.setTimeout(180_000);
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
@@ -60,7 +77,9 @@ test('an invalid link gets a clear message and the default cluster', async ({ ap
   await expect(page.getByTestId('link-notice')).toContainText(
     "This link's scenario could not be read (it is not valid JSON)",
   );
-  await expect(page.getByTestId('link-notice')).toContainText('the default cluster is shown instead');
+  await expect(page.getByTestId('link-notice')).toContainText(
+    'nothing was replaced: the default cluster is shown instead',
+  );
   await expect(plane.broker(1)).toBeVisible();
   await expect(plane.replica('orders', 0, 1)).toBeVisible();
 });
@@ -82,4 +101,158 @@ test('a guided scenario walks through its steps, one sentence each', async ({ ap
   await expect(plane.broker(1)).toHaveAttribute('data-state', 'down');
   await plane.advanceUntil(async () => (await plane.leaderOf('payments', 0)) === 2, 15);
   await expect(page.getByTestId('controller-summary')).toContainText('epoch 2');
+});
+
+test('a link whose replay fails changes nothing: the stored topics and records survive, also after a reload', async ({
+  app,
+  page,
+}) => {
+  // Two reloads, each a cluster restart that recovers every replica log.
+  test.setTimeout(180_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  // A topic of the person's own, with a record in it: exactly what a wiped store would lose.
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('events');
+  await page.getByTestId('create-topic-partitions').fill('1');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-submit').click();
+  await expect(page.getByTestId('topic-tab-events')).toBeVisible();
+  await app.produce({ topic: 'events', key: 'user-2', value: 'kept' });
+  const journey = page.getByTestId('record-journey');
+  await expect(journey).toHaveAttribute('data-offset', '0');
+  await page.getByTestId('topic-tab-events').click();
+  // flush.ms has handed the record to IndexedDB once it is below the recovery point.
+  await expect
+    .poll(async () => Number(await app.partition('events', 0).getAttribute('data-recovery-point')))
+    .toBeGreaterThan(0);
+
+  // Broker 99 does not exist: the replay stops at action 2, before anything is replaced.
+  const bad = linkTo(
+    {
+      seed: 1,
+      preset: 'demo',
+      actions: [
+        { at: 500, action: { op: 'addGroup', group: 'audit', assignor: 'range' } },
+        { at: 1000, action: { op: 'killBroker', broker: 99 } },
+      ],
+      untilMs: 2000,
+    },
+    true,
+  );
+  await openLinkHere(plane, bad);
+  const notice = page.getByTestId('link-notice');
+  await expect(notice).toContainText("This link's scenario could not be replayed", { timeout: 20_000 });
+  await expect(notice).toContainText('BROKER_NOT_AVAILABLE: action 2 of 2 (killBroker at 1.0 s) failed: no broker 99');
+  await expect(notice).toContainText('nothing was replaced');
+  await expect(page.getByTestId('discard-dialog')).toBeHidden();
+  // The address names the stored cluster again, so the next reload does not try the link again.
+  await expect(page).not.toHaveURL(new RegExp(bad.slice(bad.indexOf('#') + 1)));
+
+  for (let reload = 0; reload < 2; reload++) {
+    if (reload === 1) {
+      await page.reload();
+      await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+    }
+    await page.getByTestId('topic-tab-events').click();
+    await expect(app.partition('events', 0)).toHaveAttribute('data-leo', '1');
+    await expect(app.partition('events', 0).locator('[data-key="user-2"]')).toHaveCount(1);
+  }
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+});
+
+test('a preset and a guide ask before they discard the stored cluster: cancel keeps it, confirm replaces it', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  const board = page.getByTestId('plane');
+  const dialog = page.getByTestId('discard-dialog');
+  await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
+  await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
+
+  // A preset: the question names what would be lost; cancel keeps everything.
+  await plane.tab('scenarios');
+  await page.getByTestId('preset-empty4').click();
+  await expect(dialog).toBeVisible();
+  const orders = page.getByTestId('discard-topic-orders');
+  await expect(orders).toContainText(/^orders \(6 partitions, [\d,]+ records?\)$/);
+  expect(Number(await orders.getAttribute('data-records'))).toBeGreaterThan(0);
+  await page.getByTestId('discard-cancel').click();
+  await expect(dialog).toBeHidden();
+  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
+
+  // A guide: Escape is a "no" too; then confirmed, it replaces the cluster.
+  await page.getByTestId('guide-elections-failover').click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('guide')).toHaveCount(0);
+  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await page.getByTestId('guide-elections-failover').click();
+  await page.getByTestId('discard-confirm').click();
+  await expect(board).toHaveAttribute('data-preset', 'elections');
+  await expect(page.getByTestId('guide')).toHaveAttribute('data-step', '0');
+  await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
+  await expect(page.getByTestId('topic-tab-payments')).toBeVisible();
+});
+
+test('a link asks before it discards the stored cluster: declined, nothing changes and the notice can still open it', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  const board = page.getByTestId('plane');
+  const dialog = page.getByTestId('discard-dialog');
+  await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
+  await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
+
+  const link = linkTo({ seed: 1, preset: 'racks4', actions: [], untilMs: 0 });
+  await openLinkHere(plane, link);
+  // Asked once the stored cluster is recovered and the link replayed in memory.
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('discard-topic-orders')).toBeVisible();
+  await page.getByTestId('discard-cancel').click();
+  await expect(page.getByTestId('link-notice')).toContainText("This link's scenario was not opened");
+  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
+  // The address names the stored cluster again: a reload does not ask again.
+  await expect(page).not.toHaveURL(new RegExp(link.slice(link.indexOf('#') + 1)));
+  await page.getByTestId('link-open').click();
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('discard-confirm').click();
+  await expect(board).toHaveAttribute('data-preset', 'racks4');
+  await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+});
+
+test('a link to a cluster without the old topics clears their partitions and the producer; Send to a new topic is acknowledged', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  // A first visit: the demo holds nothing of the person's yet, so the link opens without a question.
+  await plane.open(linkTo({ seed: 1, preset: 'empty4', actions: [], untilMs: 0 }));
+  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
+  await expect(page.locator('[data-testid^="partition-orders-"]')).toHaveCount(0);
+  await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
+  await app.sideTab('producer');
+  await expect(page.getByTestId('producer-topic').locator('option')).toHaveCount(0);
+  await expect(page.getByTestId('producer-send')).toBeDisabled();
+
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('events');
+  await page.getByTestId('create-topic-partitions').fill('2');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-submit').click();
+  await expect(page.getByTestId('topic-tab-events')).toBeVisible();
+  await app.produce({ topic: 'events', key: 'k-1', value: 'first' });
+  const journey = page.getByTestId('record-journey');
+  await expect(journey).toHaveAttribute('data-offset', /^\d+$/);
+  await expect(journey).not.toContainText('waiting for metadata');
 });

@@ -6,6 +6,7 @@ import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
 import { PlaneBoard } from './cluster/PlaneBoard';
 import { TopicPartitions } from './log/TopicPartitions';
+import { DiscardDialog } from './scenarios/DiscardDialog';
 import { FlightLayer } from './producer/Flights';
 import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
@@ -51,6 +52,7 @@ export function App({ session }: { session: Session }) {
         <ThemeToggle />
       </header>
       <FlightLayer />
+      <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />
       {phase === 'ready' ? (

@@ -115,20 +115,29 @@ export class Session {
   async reset(): Promise<void> {
     const opened = await this.client.call('reset', null);
     if (opened.status !== 'opened') return;
-    // Pictures held back from before the reset show the old cluster: drop them.
+    this.store.setState({ storage: opened.storage, recovery: [], created: true });
+    this.showNewCluster(opened.view);
+  }
+
+  /** After the worker replaced the cluster (a scenario, a preset, a guide): draws the new one from scratch. */
+  async replaced(): Promise<void> {
+    this.showNewCluster(await this.client.call('snapshot', null));
+  }
+
+  /** Drops everything shown or held back of the old cluster and shows `view`. */
+  private showNewCluster(view: ClusterView): void {
     this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };
-    this.store.setState({
-      storage: opened.storage,
-      recovery: [],
-      created: true,
-      view: opened.view,
+    this.store.setState((s) => ({
+      view,
       windows: {},
       jobs: {},
       lookup: null,
       lastChoice: null,
       inspect: null,
       selectedTopic: null,
-    });
+      accumulator: null,
+      clusterRun: s.clusterRun + 1,
+    }));
   }
 
   /** Runs the engine until nothing is pending. */

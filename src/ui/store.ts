@@ -66,6 +66,11 @@ export interface UiState {
   accumulator: AccumulatorView | null;
   /** The outcome of the last import, shown until dismissed. */
   importMessage: { ok: boolean; text: string } | null;
+  /**
+   * Bumps each time the cluster is replaced (reset, a scenario, a preset): what a view keeps of
+   * the old cluster on its own (the last record's journey) is dropped then.
+   */
+  clusterRun: number;
 }
 
 export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
@@ -99,6 +104,7 @@ export const initialUiState: UiState = {
   jobs: {},
   importMessage: null,
   accumulator: null,
+  clusterRun: 0,
 };
 
 export function partitionKey(topic: string, partition: number): string {

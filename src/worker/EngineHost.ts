@@ -29,6 +29,7 @@ import type {
   AccumulatorView,
   ClusterView,
   Commands,
+  DiscardView,
   FrameArgs,
   FrameResult,
   JobView,
@@ -43,7 +44,14 @@ import type {
   WorkerNotice,
 } from './protocol';
 import { MAX_PRODUCE_MANY_RECORDS } from './protocol';
-import { type ClusterMeta, readClusterMeta, recoverReplicaLogs, type StoredTopic, writeClusterMeta } from './restore';
+import {
+  CLUSTER_META_PATH,
+  type ClusterMeta,
+  readClusterMeta,
+  recoverReplicaLogs,
+  type StoredTopic,
+  writeClusterMeta,
+} from './restore';
 import { serializeError } from './serializeError';
 import { Transfer } from './transfer';
 import { lookupView, recordWindow, segmentDump } from './views';
@@ -87,6 +95,8 @@ interface Running {
   recovered: Map<string, PartitionLog>;
   /** Topics the preset creates: rebuilt with the preset on restart, so not kept in the metadata file. */
   presetTopics: Set<string>;
+  /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
+  userRecords: number;
 }
 
 const encoder = new TextEncoder();
@@ -111,7 +121,10 @@ export class EngineHost {
   private run: Running | null = null;
   private storage: StorageStatus = { kind: 'memory', error: null };
   private readonly lock = new OwnershipLock();
-  private lastSignature = '';
+  /** The partition views' signature last sent; null until a view went out for this run. */
+  private lastSignature: string | null = null;
+  /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
+  private replayed: string | null = null;
   private lastViewAt = -Infinity;
   private sentWindows = new Map<string, string>();
   private events: UiEvent[] = [];
@@ -172,11 +185,15 @@ export class EngineHost {
     },
     produce: (args) => {
       const r = this.running();
+      // A topic the cluster does not have is refused now: the producer would otherwise wait
+      // max.block.ms for its metadata, which a paused clock never lets pass.
+      this.requireTopic(r, args.topic);
       const headers = args.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
       // The journey is set before send(): the partitioner's events fire inside it.
       this.journey = { producer: r.producer.clientId, sendId: r.producer.nextSendId, batchId: null };
       const sent = r.producer.send(args.topic, utf8(args.key), utf8(args.value), headers);
       this.journey.sendId = sent.sendId;
+      r.userRecords++;
       return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
     },
     produceMany: (args) => this.startProduceJob(args),
@@ -235,9 +252,17 @@ export class EngineHost {
     planeScenario: async (spec) => {
       const r = this.running();
       if (spec === null || sameScenario(spec, r.plane)) return r.plane.view();
-      // A link to another run: start that run over, on a wiped store.
+      // Another run: replayed in memory first (a failing action throws here, nothing touched),
+      // then started over on the wiped store.
+      this.replayInMemory(spec);
       await this.replace(spec);
       return this.running().plane.view();
+    },
+    planeScenarioCheck: (spec) => {
+      const r = this.running();
+      if (sameScenario(spec, r.plane)) return this.discardView(r, false);
+      this.replayInMemory(spec);
+      return this.discardView(r, true);
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: ({ ms }) => {
@@ -248,6 +273,52 @@ export class EngineHost {
       return plane.view();
     },
   };
+
+  /**
+   * Resolves when every write issued so far has reached the store: a Store applies operations in
+   * call order, so a read issued after them is answered after them (tests, a clean shutdown).
+   */
+  async settled(): Promise<void> {
+    const r = this.run;
+    if (!r) return;
+    await r.writer.settled();
+    await r.store.list(CLUSTER_META_PATH);
+  }
+
+  private requireTopic(r: Running, topic: string): void {
+    if (!r.data.topics().includes(topic))
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist in this cluster.`, { topic });
+  }
+
+  /**
+   * Replays a scenario on a scratch MemoryStore and throws its failing action's KafkaError: a
+   * scenario must replay whole before it may replace the running cluster. The replay is
+   * deterministic, so the run started afterwards on the real store is the same one.
+   */
+  private replayInMemory(spec: ScenarioSpec): void {
+    // A preset alone runs no actions, so nothing in it can be refused.
+    if (spec.actions.length === 0) return;
+    const key = JSON.stringify(spec);
+    if (this.replayed === key) return;
+    ClusterPlane.fromScenario(spec);
+    this.replayed = key;
+  }
+
+  /** What replacing the running cluster would throw away. */
+  private discardView(r: Running, replaces: boolean): DiscardView {
+    const topics = r.data.topics().map((name) => {
+      const n = r.data.partitionCount(name);
+      let records = 0;
+      for (let p = 0; p < n; p++) {
+        const log = r.data.replica(name, p)?.log;
+        if (log) records += log.logEndOffset - log.logStartOffset;
+      }
+      return { name, partitions: n, records };
+    });
+    const added = topics.some((t) => !r.presetTopics.has(t.name));
+    const onlyPreset = r.plane.actions.length === 0 && !added && r.userRecords === 0;
+    return { replaces, onlyPreset, topics, actions: r.plane.actions.length };
+  }
 
   private requirePlane(): ClusterPlane {
     return this.running().plane;
@@ -326,12 +397,19 @@ export class EngineHost {
     for (const t of data.topics()) producer.warmUp(t);
     const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
     const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
-    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics };
-    this.lastSignature = '';
+    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords: 0 };
+    // A new cluster's first frame carries its partition views, even when it has none to show
+    // (the page must drop the old cluster's partitions then).
+    this.lastSignature = null;
+    this.lastViewAt = -Infinity;
     this.sentWindows.clear();
     this.lastMeta = '';
     this.metaWrites = [];
     this.savedTopics = new Set(savedTopics);
+    // Events and the record journey belong to the old cluster's producer.
+    this.events = [];
+    this.droppedEvents = 0;
+    this.journey = null;
   }
 
   /** A cluster restart: recover every replica log from the store, then start the engine on them. */
@@ -350,6 +428,8 @@ export class EngineHost {
       meta.topics.map((t) => t.name),
     );
     const r = this.running();
+    // Unknown for files written before the panel's records were counted: count them as some.
+    r.userRecords = meta.userRecords ?? 1;
     // Topics made after the preset come back with their stored assignment (their logs are recovered).
     for (const t of meta.topics) {
       if (!r.plane.cluster.topicNames().includes(t.name)) {
@@ -367,13 +447,24 @@ export class EngineHost {
     r.plane.tick(300);
   }
 
-  /** Replaces the running cluster by a scenario's replay on a wiped store. */
+  /**
+   * Replaces the running cluster by a scenario's replay on the wiped store. The old cluster stops
+   * first (no frame ticks it while its files are deleted, or it would write some back).
+   */
   private async replace(spec: ScenarioSpec): Promise<void> {
     const r = this.running();
     for (const job of this.jobs.values()) job.cancelled = true;
     r.producer.close();
-    await r.writer.settled();
-    await wipe(r.store);
+    this.run = null;
+    try {
+      await r.writer.settled();
+      await wipe(r.store);
+    } catch (e) {
+      this.run = r;
+      throw e;
+    }
+    // Another tab took the cluster over meanwhile: its files are no longer ours to write.
+    if (this.stopped) return;
     this.recovery = [];
     this.start(r.store, spec, true);
     this.saveMeta(true);
@@ -389,14 +480,7 @@ export class EngineHost {
   }
 
   private async reset(): Promise<OpenResult> {
-    const r = this.running();
-    for (const job of this.jobs.values()) job.cancelled = true;
-    r.producer.close();
-    await r.writer.settled();
-    await wipe(r.store);
-    this.recovery = [];
-    this.start(r.store, { seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 }, true);
-    this.saveMeta(true);
+    await this.replace({ seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 });
     return { status: 'opened', storage: this.storage, created: true, recovery: [], exclusive: true, view: this.view() };
   }
 
@@ -420,8 +504,10 @@ export class EngineHost {
       actions: [...r.plane.actions],
       topics,
       nowMs: r.clock.now(),
+      userRecords: r.userRecords,
     };
-    const structure = JSON.stringify({ ...meta, nowMs: 0 });
+    // Only whether the panel sent anything is structure; the running count goes with the periodic writes.
+    const structure = JSON.stringify({ ...meta, nowMs: 0, userRecords: Math.min(1, r.userRecords) });
     if (!force && structure === this.lastMeta && r.clock.now() - this.lastMetaAt < META_EVERY_MS) return;
     this.lastMeta = structure;
     this.lastMetaAt = r.clock.now();
@@ -569,9 +655,7 @@ export class EngineHost {
    */
   private startProduceJob(args: ProduceManyArgs): { jobId: number } {
     const r = this.running();
-    if (!r.data.topics().includes(args.topic)) {
-      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic ${args.topic}`, { topic: args.topic });
-    }
+    this.requireTopic(r, args.topic);
     if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > MAX_PRODUCE_MANY_RECORDS) {
       throw new KafkaError(
         'INVALID_REQUEST',
@@ -610,6 +694,7 @@ export class EngineHost {
           const key = args.keyPrefix === null ? null : utf8(`${args.keyPrefix}${i}`);
           r.producer.send(args.topic, key, value, []);
           job.view.done++;
+          r.userRecords++;
         }
         if (args.ratePerSecond <= 0) r.plane.tick(JOB_TICK_MS);
       } catch (e) {
@@ -630,9 +715,22 @@ export class EngineHost {
   }
 }
 
+/** True when `spec` is the running scenario (its time aside): a reload of the page's own link. */
 function sameScenario(spec: ScenarioSpec, plane: ClusterPlane): boolean {
   if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
-  return JSON.stringify(spec.actions) === JSON.stringify(plane.actions);
+  // Compared by content: a link's decoder builds each action with its own key order.
+  return canonicalJson(spec.actions) === canonicalJson(plane.actions);
+}
+
+/** JSON with every object's keys sorted. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
 }
 
 async function wipe(store: Store): Promise<void> {

@@ -64,8 +64,18 @@ export interface Commands {
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
   /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
   planeAction: [PlaneAction, PlaneView];
-  /** Control plane: starts over from a scenario (seed, preset, timed actions), or the default demo when null. */
+  /**
+   * Control plane: starts over from a scenario (seed, preset, timed actions); null keeps the
+   * running cluster. The scenario is replayed in memory first: if an action fails, the KafkaError
+   * names it and neither the running cluster nor its stored files change.
+   */
   planeScenario: [ScenarioSpec | null, PlaneView];
+  /**
+   * Control plane: what starting over from a scenario would discard, asked before planeScenario
+   * (the page confirms first). Replays the scenario in memory, so a link that cannot be replayed
+   * is refused here with the failing action's KafkaError, before anyone is asked.
+   */
+  planeScenarioCheck: [ScenarioSpec, DiscardView];
   /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
   planePlacement: [PlacementPreviewArgs, PlacementPreview];
   /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */
@@ -100,6 +110,21 @@ export type WorkerNotice =
   | { notice: 'storage-failed'; error: SerializedError };
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
+
+/** What replacing the running cluster by a scenario would throw away. */
+export interface DiscardView {
+  /** False when the scenario is the one already running (a reload of its own link): nothing is replaced. */
+  replaces: boolean;
+  /**
+   * True when the running cluster holds nothing its preset would not rebuild: no actions taken,
+   * no topic added, no record sent from the producer panel. Replacing it then loses nothing.
+   */
+  onlyPreset: boolean;
+  /** The user topics stored now, with their partitions and records (log end minus log start, summed). */
+  topics: { name: string; partitions: number; records: number }[];
+  /** The actions recorded in the running scenario. */
+  actions: number;
+}
 
 export interface OpenArgs {
   /** The storage backend: IndexedDB normally, memory when the page asks for a throwaway cluster. */

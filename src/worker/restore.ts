@@ -36,6 +36,11 @@ export interface ClusterMeta {
   topics: StoredTopic[];
   /** Engine clock when last saved. */
   nowMs: number;
+  /**
+   * Records sent from the producer panel so far: data no scenario replay brings back, so
+   * replacing the cluster asks first. Absent in files written before it was counted (unknown).
+   */
+  userRecords?: number;
 }
 
 /** A replica directory: `broker-<id>/<log dir...>/<topic>-<partition>`. */

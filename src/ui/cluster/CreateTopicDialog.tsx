@@ -56,7 +56,8 @@ export const SEED_EXAMPLES: SeedExample[] = [
 export async function runSeedExample(session: Session, id: string): Promise<void> {
   const ex = SEED_EXAMPLES.find((e) => e.id === id);
   if (!ex) return;
-  await startScenario(session, { seed: 1, preset: ex.preset, actions: [], untilMs: 0 });
+  const spec = { seed: 1, preset: ex.preset, actions: [], untilMs: 0 };
+  if (!(await startScenario(session, spec, `Running the example “${ex.label}”`))) return;
   for (const t of ex.topics) await act(session, t);
 }
 

@@ -8,7 +8,7 @@ import type { Session } from '../session';
 import { GroupsTab } from '../groups/GroupsTab';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
-import { advance, connectPlane } from './planeClient';
+import { advance, connectPlane, startScenario } from './planeClient';
 import { type PlaneTab, planeStore, usePlane } from './planeStore';
 import './plane.css';
 
@@ -24,6 +24,7 @@ export function PlaneBoard({ session }: { session: Session }) {
   const tab = usePlane((s) => s.tab);
   const error = usePlane((s) => s.error);
   const notice = usePlane((s) => s.linkNotice);
+  const pendingLink = usePlane((s) => s.pendingLink);
   return (
     <section
       className="plane"
@@ -75,7 +76,21 @@ export function PlaneBoard({ session }: { session: Session }) {
       {notice && (
         <p className="plane-notice" role="status" data-testid="link-notice">
           {notice}{' '}
-          <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ linkNotice: null })}>
+          {pendingLink && (
+            <button
+              type="button"
+              className="btn btn-xs"
+              data-testid="link-open"
+              onClick={() => void startScenario(session, pendingLink, 'Opening this link')}
+            >
+              Open the link anyway…
+            </button>
+          )}{' '}
+          <button
+            type="button"
+            className="btn btn-xs"
+            onClick={() => planeStore.setState({ linkNotice: null, pendingLink: null })}
+          >
             Dismiss
           </button>
         </p>

@@ -7,6 +7,7 @@
 import type { WorkerError } from '../../worker/client';
 import type { PlaneAction, PlaneView, ScenarioSpec } from '../../worker/plane/types';
 import { errorText } from '../errorText';
+import { confirmDiscard } from '../scenarios/discard';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
 import type { Session } from '../session';
 import { uiStore } from '../store';
@@ -77,31 +78,47 @@ export function connectPlane(session: Session): () => void {
 
 async function boot(session: Session): Promise<void> {
   let spec: ScenarioSpec | null = null;
+  let paused = false;
   let notice: string | null = null;
   try {
     const link = decodeScenarioHash(location.hash);
     if (link) {
       spec = link.spec;
-      if (link.paused) uiStore.setState({ playing: false });
+      paused = link.paused;
     }
   } catch (e) {
     if (!(e instanceof ScenarioLinkError)) throw e;
-    notice = `This link's scenario could not be read (${e.message}), so the default cluster is shown instead.`;
+    notice = `This link's scenario could not be read (${e.message}), so nothing was replaced: the ${stored()} is shown instead.`;
   }
-  try {
-    const view = await session.call('planeScenario', spec);
-    planeStore.setState({ view, linkNotice: notice, story: [], groupStory: [] });
-  } catch (e) {
-    // A well-formed link whose actions the engine refuses (e.g. a broker that does not exist).
-    const why = (e as WorkerError).message;
-    const view = await session.call('planeScenario', null);
-    planeStore.setState({
-      view,
-      linkNotice: `This link's scenario could not be replayed (${why}), so the default cluster is shown instead.`,
-    });
+  let pendingLink: ScenarioSpec | null = null;
+  if (spec) {
+    try {
+      const answer = await confirmDiscard(session, spec, 'Opening this link');
+      // The link's clock state comes with its run (a declined link leaves the clock alone).
+      if (answer !== 'keep' && paused) uiStore.setState({ playing: false });
+      if (answer === 'replace') {
+        await session.call('planeScenario', spec);
+        await session.replaced();
+      } else if (answer === 'keep') {
+        pendingLink = spec;
+        notice = "This link's scenario was not opened: the cluster stored in this browser is kept.";
+      }
+    } catch (e) {
+      // A well-formed link whose actions the engine refuses (e.g. a broker that does not exist):
+      // it was replayed in memory only, so nothing changed.
+      const err = e as WorkerError;
+      notice = `This link's scenario could not be replayed (${err.message}), so nothing was replaced: the ${stored()} is shown instead.`;
+    }
   }
-  const v = planeStore.getState().view;
-  if (v && spec) writeHash(v);
+  const view = await session.call('planeScenario', null);
+  planeStore.setState({ view, linkNotice: notice, pendingLink, story: [], groupStory: [] });
+  // The address now names the cluster shown, so a reload does not open the link again.
+  if (spec) writeHash(view);
+}
+
+/** The cluster the page fell back to: the stored one, or the demo on a first visit. */
+function stored(): string {
+  return uiStore.getState().created ? 'default cluster' : 'cluster stored in this browser';
 }
 
 /** Sends one action; a refusal is shown (with Kafka's error name) and changes nothing. */
@@ -119,11 +136,35 @@ export async function act(session: Session, action: PlaneAction): Promise<boolea
   }
 }
 
-/** Starts over from a scenario (a preset or a guided walk-through). */
-export async function startScenario(session: Session, spec: ScenarioSpec | null): Promise<void> {
-  const view = await session.call('planeScenario', spec);
-  planeStore.setState({ view, story: [], groupStory: [], changedZnodes: {}, error: null, placement: null });
-  writeHash(view);
+/**
+ * Starts over from a scenario (a preset, a guided walk-through, a seed example, a link), after
+ * asking when that would discard what the stored cluster holds. False when it was declined or
+ * could not be replayed (the error is shown); the cluster is then unchanged.
+ */
+export async function startScenario(session: Session, spec: ScenarioSpec, what: string): Promise<boolean> {
+  try {
+    const answer = await confirmDiscard(session, spec, what);
+    if (answer === 'keep') return false;
+    const view = await session.call('planeScenario', spec);
+    // Drawn from scratch only when it is a new cluster (the worker then resends everything).
+    if (answer === 'replace') await session.replaced();
+    planeStore.setState({
+      view,
+      story: [],
+      groupStory: [],
+      changedZnodes: {},
+      error: null,
+      placement: null,
+      linkNotice: null,
+      pendingLink: null,
+    });
+    writeHash(view);
+    return true;
+  } catch (e) {
+    const err = e as WorkerError;
+    planeStore.setState({ error: `${err.code ?? err.name}: ${err.message}` });
+    return false;
+  }
 }
 
 /** Fast-forwards the cluster's clock (a session timeout without the wait). */

@@ -7,7 +7,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { PlacementPreview, PlaneEvent, PlaneView } from '../../worker/plane/types';
+import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../worker/plane/types';
 
 export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
 
@@ -49,6 +49,8 @@ export interface PlaneUiState {
   error: string | null;
   /** A notice about the link the page was opened with (e.g. it was invalid). */
   linkNotice: string | null;
+  /** The link's scenario when opening it was declined: it can still be opened from the notice. */
+  pendingLink: ScenarioSpec | null;
   placement: PlacementShow | null;
   /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
   picked: string | null;
@@ -64,6 +66,7 @@ export const initialPlaneState: PlaneUiState = {
   changedZnodes: {},
   error: null,
   linkNotice: null,
+  pendingLink: null,
   placement: null,
   picked: null,
   guide: null,

@@ -52,6 +52,13 @@ export function ProducerPanel({ session }: { session: Session }) {
 
   const pendingSend = useRef<{ producer: string; sendId: number } | null>(null);
   const [journey, setJourney] = useState<{ producer: string; sendId: number } | null>(null);
+  // A replaced cluster has a new producer: the old one's last record is no longer on its way.
+  const clusterRun = useUi((s) => s.clusterRun);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the cluster is replaced
+  useEffect(() => {
+    pendingSend.current = null;
+    setJourney(null);
+  }, [clusterRun]);
   useEffect(
     () =>
       session.onEvents((events) => {

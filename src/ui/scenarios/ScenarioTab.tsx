@@ -25,7 +25,8 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
   async function startGuide(id: string) {
     const g = GUIDES.find((x) => x.id === id);
     if (!g) return;
-    await startScenario(session, { seed: 1, preset: g.preset, actions: [], untilMs: 0 });
+    const spec = { seed: 1, preset: g.preset, actions: [], untilMs: 0 };
+    if (!(await startScenario(session, spec, `Starting the guide “${g.title}”`))) return;
     planeStore.setState({ guide: { id, step: 0 } });
   }
 
@@ -86,7 +87,13 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
                 type="button"
                 className="btn"
                 data-testid={`preset-${p.id}`}
-                onClick={() => void startScenario(session, { seed: 1, preset: p.id, actions: [], untilMs: 0 })}
+                onClick={() =>
+                  void startScenario(
+                    session,
+                    { seed: 1, preset: p.id, actions: [], untilMs: 0 },
+                    `Starting from “${p.label}”`,
+                  )
+                }
               >
                 {p.label}
               </button>

@@ -41,6 +41,30 @@ describe('scenario links', () => {
     expect(decodeScenarioHash(hash)).toEqual(link);
   });
 
+  it('keeps what placed a created topic (rackAware, startPartitionId) and adds nothing it did not have', () => {
+    // Recorded as the create-topic dialog and the seed examples send it (seed 000's topic2 continues at partition 2).
+    const created = {
+      seed: 1,
+      preset: 'racks4' as const,
+      actions: [
+        {
+          at: 100,
+          action: {
+            op: 'createTopic' as const,
+            name: 'topic2',
+            partitions: 2,
+            replicationFactor: 2,
+            rackAware: false,
+            startIndex: 0,
+            startPartitionId: 2,
+          },
+        },
+      ],
+      untilMs: 200,
+    };
+    expect(decodeScenarioHash(encodeScenarioHash({ spec: created, paused: false }))?.spec).toEqual(created);
+  });
+
   it('has no scenario when the hash has none', () => {
     expect(decodeScenarioHash('')).toBeNull();
     expect(decodeScenarioHash('#other=1')).toBeNull();

@@ -119,13 +119,21 @@ function parseAction(a: unknown, n: number): PlaneAction {
         if (!isObject(a.configs)) throw new ScenarioLinkError(`action ${n}'s configs must be an object`);
         for (const [k, v] of Object.entries(a.configs)) configs[k] = str(v, `action ${n}'s config ${k}`);
       }
+      if (a.rackAware !== undefined && typeof a.rackAware !== 'boolean')
+        throw new ScenarioLinkError(`action ${n}'s rackAware must be true or false`);
+      // Every field the placement reads comes back (rackAware, startPartitionId), or the replay
+      // would place the topic elsewhere than the run it came from did.
       return {
         op: 'createTopic',
         name: str(a.name, `action ${n}'s topic`),
         partitions: int(a.partitions, `action ${n}'s partitions`, 1, 10_000),
         replicationFactor: int(a.replicationFactor, `action ${n}'s replication factor`, 1, 100),
         startIndex: a.startIndex === null ? null : int(a.startIndex, `action ${n}'s start index`, 0, 100_000),
-        configs,
+        ...(a.startPartitionId === undefined
+          ? {}
+          : { startPartitionId: int(a.startPartitionId, `action ${n}'s start partition id`, 0, 100_000) }),
+        ...(a.rackAware === undefined ? {} : { rackAware: a.rackAware }),
+        ...(a.configs === undefined ? {} : { configs }),
       };
     }
     case 'setUnclean':

@@ -254,6 +254,34 @@ describe('ClusterPlane', () => {
     expect(JSON.stringify(plane.view().topics)).toBe(before);
   });
 
+  it('a replay stops at the first refused action with its Kafka error, naming the action', () => {
+    const spec = {
+      seed: 1,
+      preset: 'demo' as const,
+      actions: [
+        { at: 200, action: { op: 'isolateBroker' as const, broker: 3 } },
+        { at: 1500, action: { op: 'reassign' as const, topic: 'orders', partition: 0, replicas: [1, 2, 7] } },
+        { at: 4000, action: { op: 'healBroker' as const, broker: 3 } },
+      ],
+      untilMs: 5000,
+    };
+    let refused: unknown = null;
+    try {
+      ClusterPlane.fromScenario(spec);
+    } catch (e) {
+      refused = e;
+    }
+    expect(isKafkaError(refused)).toBe(true);
+    if (!isKafkaError(refused)) return;
+    // The reassignment names a broker that does not exist: Kafka's INVALID_REPLICA_ASSIGNMENT
+    // (InvalidReplicaAssignmentException), said once, after the action it came from.
+    expect(refused.code).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(refused.message).toBe(
+      "INVALID_REPLICA_ASSIGNMENT: action 2 of 3 (reassign at 1.5 s) failed: Unknown broker 7 in partition 0's replicas.",
+    );
+    expect(refused.details).toMatchObject({ step: 2, op: 'reassign', at: 1500 });
+  });
+
   it('creates a topic exactly as previewed, with the placement steps on its event', () => {
     const plane = new ClusterPlane(1, 'empty4');
     const preview = plane.previewPlacement({

@@ -252,14 +252,29 @@ export class ClusterPlane {
     this.version++;
   }
 
-  /** A fresh plane with the scenario's actions replayed at their engine times, run to `untilMs`. */
+  /**
+   * A fresh plane with the scenario's actions replayed at their engine times, run to `untilMs`.
+   * An action the cluster refuses stops the replay with that KafkaError, its message naming the
+   * action (number, op, engine time); the caller decides what that leaves behind.
+   */
   static fromScenario(spec: ScenarioSpec, storage: PlaneStorage = {}): ClusterPlane {
     const plane = new ClusterPlane(spec.seed, spec.preset, storage);
     const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
-    for (const t of sorted) {
+    sorted.forEach((t, i) => {
       plane.runTo(t.at);
-      plane.apply(t.action);
-    }
+      try {
+        plane.apply(t.action);
+      } catch (e) {
+        if (!isKafkaError(e)) throw e;
+        const step = i + 1;
+        const why = e.message.startsWith(`${e.code}: `) ? e.message.slice(e.code.length + 2) : e.message;
+        throw new KafkaError(
+          e.code,
+          `action ${step} of ${sorted.length} (${t.action.op} at ${(t.at / 1000).toFixed(1)} s) failed: ${why}`,
+          { ...e.details, step, op: t.action.op, at: t.at },
+        );
+      }
+    });
     plane.runTo(Math.max(spec.untilMs, sorted[sorted.length - 1]?.at ?? 0));
     plane.events = [];
     return plane;

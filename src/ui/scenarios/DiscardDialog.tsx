@@ -1,0 +1,63 @@
+import { useEffect, useRef } from 'react';
+import { describeTopic, useDiscardQuestion } from './discard';
+
+/**
+ * The question asked before a link, preset, guide or seed example replaces the stored cluster:
+ * what would be lost, by name. Cancel (or Escape) keeps everything.
+ */
+export function DiscardDialog() {
+  const question = useDiscardQuestion();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (question && !d.open) d.showModal();
+    if (!question && d.open) d.close();
+  }, [question]);
+  const lost = question?.lost;
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="discard-title"
+      data-testid="discard-dialog"
+      // Escape closes the dialog: that is a "no".
+      onCancel={() => question?.answer(false)}
+    >
+      {question && lost && (
+        <>
+          <h2 id="discard-title">Replace the stored cluster?</h2>
+          <p>
+            {question.what} replaces the cluster saved in this browser (IndexedDB). Its topics and records are deleted:
+          </p>
+          <ul data-testid="discard-lost">
+            {lost.topics.map((t) => (
+              <li key={t.name} data-testid={`discard-topic-${t.name}`} data-records={t.records}>
+                {describeTopic(t)}
+              </li>
+            ))}
+            {lost.topics.length === 0 && <li>no topics, only the brokers and groups</li>}
+          </ul>
+          {lost.actions > 0 && (
+            <p>
+              and the {lost.actions.toLocaleString('en-US')} action{lost.actions === 1 ? '' : 's'} recorded in this run.
+            </p>
+          )}
+          <div className="dialog-actions">
+            <button type="button" className="btn" data-testid="discard-cancel" onClick={() => question.answer(false)}>
+              Keep the stored cluster
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger-solid"
+              data-testid="discard-confirm"
+              onClick={() => question.answer(true)}
+            >
+              Delete it and replace
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}

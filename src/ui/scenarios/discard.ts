@@ -1,0 +1,59 @@
+/**
+ * Asking before the stored cluster is thrown away. Opening a link, a preset, a guide or a seed
+ * example replaces the cluster saved in this browser; the worker says first what that would
+ * discard (planeScenarioCheck, which also replays the scenario in memory, so a link that cannot
+ * be replayed is refused before anyone is asked). A cluster holding nothing beyond its preset
+ * is replaced without a question: nothing of it would be lost.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { ScenarioSpec } from '../../worker/plane/types';
+import type { DiscardView } from '../../worker/protocol';
+import type { Session } from '../session';
+
+export interface DiscardQuestion {
+  /** What would replace the cluster, as the start of a sentence ("Opening this link"). */
+  what: string;
+  lost: DiscardView;
+  answer(replace: boolean): void;
+}
+
+export const discardStore = createStore<{ question: DiscardQuestion | null }>()(() => ({ question: null }));
+
+export function useDiscardQuestion(): DiscardQuestion | null {
+  return useStore(discardStore, (s) => s.question);
+}
+
+/**
+ * Whether `spec` may replace the running cluster: 'unchanged' when it is the running one (nothing
+ * would be replaced), 'replace' when nothing would be lost or the person confirmed, 'keep' when
+ * they declined. Throws the worker's error when the scenario cannot be replayed.
+ */
+export async function confirmDiscard(
+  session: Session,
+  spec: ScenarioSpec,
+  what: string,
+): Promise<'unchanged' | 'replace' | 'keep'> {
+  const lost = await session.call('planeScenarioCheck', spec);
+  if (!lost.replaces) return 'unchanged';
+  if (lost.onlyPreset) return 'replace';
+  // One question at a time: a newer one declines the one still open.
+  discardStore.getState().question?.answer(false);
+  return new Promise((resolve) => {
+    const question: DiscardQuestion = {
+      what,
+      lost,
+      answer(replace) {
+        if (discardStore.getState().question === question) discardStore.setState({ question: null });
+        resolve(replace ? 'replace' : 'keep');
+      },
+    };
+    discardStore.setState({ question });
+  });
+}
+
+/** "orders (6 partitions, 1,234 records)": one stored topic, as the question names it. */
+export function describeTopic(t: DiscardView['topics'][number]): string {
+  const n = (x: number, one: string) => `${x.toLocaleString('en-US')} ${one}${x === 1 ? '' : 's'}`;
+  return `${t.name} (${n(t.partitions, 'partition')}, ${n(t.records, 'record')})`;
+}

@@ -1,0 +1,157 @@
+/**
+ * The worker host over a real (fake-indexeddb) IndexedDB: a scenario replaces the stored cluster
+ * only after it replayed whole, says what replacing would discard, and a cluster with no user
+ * topics still sends the page its (empty) partition views.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { createStore, entries } from 'idb-keyval';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { EngineHost } from './EngineHost';
+import type { ScenarioSpec } from './plane/types';
+import type { CommandArgs, CommandName, CommandResult } from './protocol';
+
+// No Web Locks in Node: the host then runs as the sole owner ("unsupported").
+vi.stubGlobal('self', { navigator: {} });
+
+beforeEach(() => {
+  (globalThis as { indexedDB?: unknown }).indexedDB = new IDBFactory();
+});
+
+async function call<K extends CommandName>(host: EngineHost, type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
+  const handler = host.handlers[type] as (d: CommandArgs<K>) => unknown;
+  return (await handler(data)) as CommandResult<K>;
+}
+
+async function openHost(): Promise<EngineHost> {
+  const host = new EngineHost(() => undefined);
+  const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
+  if (opened.status !== 'opened' || opened.storage.kind !== 'indexeddb') throw new Error('IndexedDB did not open');
+  return host;
+}
+
+/** Every IndexedDB entry of the cluster, read behind the store's back (key -> bytes as base64). */
+async function storedEntries(): Promise<Record<string, string>> {
+  const rows = await entries<string, Uint8Array>(createStore('glassbox', 'files'));
+  return Object.fromEntries(rows.map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+}
+
+/** Sends records from the panel, lets them be acknowledged and flushed (flush.ms 1000), and waits for the store. */
+async function produceAndFlush(host: EngineHost, count: number): Promise<void> {
+  for (let i = 0; i < count; i++)
+    await call(host, 'produce', { topic: 'orders', key: `user-${i}`, value: `v${i}`, headers: [] });
+  await call(host, 'runUntilIdle', null);
+  await call(host, 'planeAdvance', { ms: 2000 });
+  await call(host, 'frame', { advanceMs: 0, windows: [] });
+  await host.settled();
+}
+
+const leos = (v: CommandResult<'snapshot'>) => v.partitions.map((p) => `${p.topic}-${p.partition}:${p.logEndOffset}`);
+
+const emptyFour: ScenarioSpec = { seed: 1, preset: 'empty4', actions: [], untilMs: 0 };
+
+const killMissingBroker: ScenarioSpec = {
+  seed: 1,
+  preset: 'demo',
+  actions: [
+    { at: 500, action: { op: 'addGroup', group: 'audit', assignor: 'range' } },
+    { at: 1000, action: { op: 'killBroker', broker: 99 } },
+  ],
+  untilMs: 2000,
+};
+
+describe('EngineHost scenarios', () => {
+  it('a scenario whose action fails is refused by name and leaves the cluster and its stored files as they were', async () => {
+    const host = await openHost();
+    await produceAndFlush(host, 5);
+    const files = await storedEntries();
+    const before = await call(host, 'snapshot', null);
+    const plane = await call(host, 'planeScenario', null);
+    expect(Object.keys(files).some((k) => k.includes('/orders-'))).toBe(true);
+
+    for (const command of ['planeScenarioCheck', 'planeScenario'] as const) {
+      const refused = await call(host, command, killMissingBroker).then(
+        () => null,
+        (e: unknown) => e as { code?: string; message: string },
+      );
+      // Cluster.broker(99): BROKER_NOT_AVAILABLE, named with the action that asked for it.
+      expect(refused?.code).toBe('BROKER_NOT_AVAILABLE');
+      expect(refused?.message).toContain('action 2 of 2 (killBroker at 1.0 s) failed');
+      expect(refused?.message).toContain('no broker 99');
+    }
+
+    await host.settled();
+    expect(await storedEntries()).toEqual(files);
+    const after = await call(host, 'snapshot', null);
+    expect(leos(after)).toEqual(leos(before));
+    const planeAfter = await call(host, 'planeScenario', null);
+    expect(planeAfter.actions).toEqual(plane.actions);
+    expect(planeAfter.groups.map((g) => g.groupId)).toEqual(plane.groups.map((g) => g.groupId));
+
+    // A reload (a new worker on the same IndexedDB) recovers orders and the panel's records in it
+    // (the trickle's last unflushed records aside: flush.ms is 1000).
+    const reloaded = await openHost();
+    const recovered = (await call(reloaded, 'snapshot', null)).partitions.filter((p) => p.topic === 'orders');
+    expect(recovered).toHaveLength(6);
+    expect(recovered.reduce((n, p) => n + p.logEndOffset, 0)).toBeGreaterThanOrEqual(5);
+    expect((await call(reloaded, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+  });
+
+  it('says what replacing would discard, and that a cluster holding only its preset loses nothing', async () => {
+    const host = await openHost();
+    const fresh = await call(host, 'planeScenarioCheck', emptyFour);
+    expect(fresh).toMatchObject({ replaces: true, onlyPreset: true, actions: 0 });
+    // The running scenario's own link replaces nothing.
+    const same = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: [], untilMs: 9000 });
+    expect(same.replaces).toBe(false);
+    // Nor does it after an action, whatever order the link's decoder gives the action's keys.
+    await call(host, 'planeAction', {
+      op: 'createTopic',
+      name: 'events',
+      partitions: 1,
+      replicationFactor: 2,
+      rackAware: true,
+      startIndex: null,
+    });
+    const { actions } = await call(host, 'planeScenario', null);
+    const reordered = actions.map(({ at, action }) => ({
+      at,
+      action: Object.fromEntries(Object.entries(action).reverse()) as typeof action,
+    }));
+    const own = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: reordered, untilMs: 9000 });
+    expect(own.replaces).toBe(false);
+    expect((await call(host, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+
+    await produceAndFlush(host, 3);
+    const check = await call(host, 'planeScenarioCheck', emptyFour);
+    const snapshot = await call(host, 'snapshot', null);
+    const records = snapshot.partitions
+      .filter((p) => p.topic === 'orders')
+      .reduce((n, p) => n + p.logEndOffset - p.logStartOffset, 0);
+    expect(check.onlyPreset).toBe(false);
+    expect(check.topics).toHaveLength(2);
+    expect(check.topics).toContainEqual({ name: 'orders', partitions: 6, records });
+    expect(check.topics).toContainEqual({ name: 'events', partitions: 1, records: 0 });
+    expect(check.actions).toBe(1);
+
+    // The panel's records are remembered across a reload: still not only the preset.
+    const reloaded = await openHost();
+    expect((await call(reloaded, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+  });
+
+  it('a cluster with no user topics still sends its empty partition view, and the panel refuses the old topic', async () => {
+    const host = await openHost();
+    const first = await call(host, 'frame', { advanceMs: 0, windows: [] });
+    expect(first.view?.partitions.some((p) => p.topic === 'orders')).toBe(true);
+
+    await call(host, 'planeScenario', emptyFour);
+    const next = await call(host, 'frame', { advanceMs: 0, windows: [] });
+    expect(next.view?.partitions).toEqual([]);
+
+    const refused = await call(host, 'produce', { topic: 'orders', key: null, value: 'x', headers: [] }).then(
+      () => null,
+      (e: unknown) => e as { code?: string },
+    );
+    expect(refused?.code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+  });
+});
