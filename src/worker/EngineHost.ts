@@ -16,6 +16,7 @@ import type { LogConfigInput } from '../engine/log/LogConfig';
 import type { PartitionLog } from '../engine/log/PartitionLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
+import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
@@ -253,7 +254,8 @@ export class EngineHost {
       store = new MemoryStore();
       this.storage = { kind: 'memory', error: null };
     } else {
-      const best = await openBestStore();
+      // The store tells us when it goes offline: fenced by a newer owner, or deleted elsewhere.
+      const best = await openBestStore({ onFailure: (e) => this.onStoreOffline(e) });
       store = best.store;
       this.storage =
         best.kind === 'indexeddb'
@@ -351,13 +353,33 @@ export class EngineHost {
     this.saveMeta(true);
   }
 
+  /**
+   * Stop writing at once: the other tab now owns the files. The store is fenced first, so even
+   * writes the engine already queued are refused; the owner epoch in IndexedDB refuses whatever
+   * was already handed to IndexedDB (IdbStore.ts).
+   */
   private onOwnershipLost(): void {
-    // Stop writing at once: the other tab now owns the files.
+    if (this.stopped) return;
     this.stopped = true;
+    const r = this.run;
+    if (r?.store instanceof IdbStore) r.store.fence('another tab took over this cluster; this tab saves nothing more');
     for (const job of this.jobs.values()) job.cancelled = true;
-    this.run?.producer.close();
     this.run = null;
+    r?.producer.close();
     this.notify({ notice: 'ownership-lost' });
+  }
+
+  /** The IdbStore went offline: a newer owner fenced it, it was deleted elsewhere, or a write failed. */
+  private onStoreOffline(error: KafkaError): void {
+    const reason = error.details.reason;
+    if (reason === 'fenced') {
+      // Another tab opened the store after us (even without Web Locks): it owns the files now.
+      this.onOwnershipLost();
+    } else if (reason === 'deleted') {
+      this.storage = { kind: 'memory', error: serializeError(error) };
+      this.notify({ notice: 'storage-lost', error: this.storage.error as NonNullable<StorageStatus['error']> });
+    }
+    // 'failed' reaches the page through the writer's failures (checkStorage).
   }
 
   private async reset(): Promise<OpenResult> {
@@ -473,7 +495,8 @@ export class EngineHost {
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
   private checkStorage(r: Running): void {
     const failure = r.writer.failures[0] ?? r.plane.engine.storeFailures[0];
-    if (failure && this.storage.error === null) {
+    const offline = r.store instanceof IdbStore ? r.store.offline : null;
+    if (failure && this.storage.error === null && offline !== 'fenced' && offline !== 'deleted') {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };
       this.notify({ notice: 'storage-failed', error: this.storage.error as NonNullable<StorageStatus['error']> });
     }

@@ -97,7 +97,12 @@ export type WorkerNotice =
   /** Another tab took the cluster over: this worker has stopped writing. */
   | { notice: 'ownership-lost' }
   /** IndexedDB failed while running: the cluster continues in memory and nothing more is saved. */
-  | { notice: 'storage-failed'; error: SerializedError };
+  | { notice: 'storage-failed'; error: SerializedError }
+  /**
+   * The IndexedDB database was deleted (or upgraded) elsewhere, e.g. "Clear site data": the worker
+   * closed its connection and runs on in memory; `repersist` saves everything again.
+   */
+  | { notice: 'storage-lost'; error: SerializedError };
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
 
