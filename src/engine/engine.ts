@@ -581,6 +581,16 @@ export class Engine {
     };
   }
 
+  /**
+   * Hands every file the cluster keeps to the Store again (after the Store lost them all, e.g. the
+   * database was deleted under the page): each open log's segments, indexes and leader-epoch
+   * checkpoint, and each broker's replication-offset-checkpoint.
+   */
+  rewriteStoreFiles(): void {
+    for (const log of this.openLogs.values()) log.rewriteStoreFiles();
+    for (const broker of this.cluster.brokers.values()) broker.replicaManager.rewriteHighWatermarkCheckpoints();
+  }
+
   /** StopReplica with delete: the replica's files go, in order with every write before them. */
   private deleteReplicaFiles(dir: string): void {
     const log = this.openLogs.get(dir);

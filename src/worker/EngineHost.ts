@@ -124,6 +124,8 @@ export class EngineHost {
   private lastMeta = '';
   private lastMetaAt = 0;
   private recovery: RecoveryView[] = [];
+  /** Store failures already accounted for (by a re-persist): only later ones count. */
+  private failuresSeen = { writer: 0, engine: 0 };
   /** The record whose journey the producer panel shows: its events always reach the page. */
   private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
   /** True while the page shows the accumulator (then every producer event is sent). */
@@ -187,6 +189,7 @@ export class EngineHost {
       return { advancedMs: advanced + 100 };
     },
     reset: () => this.reset(),
+    repersist: () => this.repersist(),
     segment: (args) => {
       const r = this.running();
       const dump = segmentDump(args.topic, args.partition, r.data.log(args.topic, args.partition), args.baseOffset);
@@ -394,6 +397,31 @@ export class EngineHost {
     return { status: 'opened', storage: this.storage, created: true, recovery: [], exclusive: true, view: this.view() };
   }
 
+  /**
+   * The database was deleted under the page: create it again and write every file from memory.
+   * The engine holds every segment's bytes, so this is a full copy, not a guess; what the writers
+   * failed to save while the store was gone is superseded by it.
+   */
+  private async repersist(): Promise<StorageStatus> {
+    const r = this.running();
+    if (!(r.store instanceof IdbStore)) {
+      throw new KafkaError('KAFKA_STORAGE_ERROR', 'this cluster runs in memory only: there is no IndexedDB to save to');
+    }
+    await r.store.reopen();
+    this.failuresSeen = { writer: r.writer.failures.length, engine: r.plane.engine.storeFailures.length };
+    r.plane.engine.rewriteStoreFiles();
+    this.lastMeta = '';
+    this.saveMeta(true);
+    // The store applies operations in call order: once a read queued behind them answers, all of
+    // them (from every writer: the engine's, the recovered logs', the metadata's) have settled.
+    await r.store.list('meta/');
+    if (r.store.offline) {
+      throw new KafkaError('KAFKA_STORAGE_ERROR', `saving again failed: the store went offline (${r.store.offline})`);
+    }
+    this.storage = { kind: 'indexeddb', error: null };
+    return this.storage;
+  }
+
   /** Writes meta/cluster.json when the structure changed (or now and then for the clock). */
   private saveMeta(force: boolean): void {
     const r = this.run;
@@ -494,7 +522,8 @@ export class EngineHost {
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
   private checkStorage(r: Running): void {
-    const failure = r.writer.failures[0] ?? r.plane.engine.storeFailures[0];
+    const failure =
+      r.writer.failures[this.failuresSeen.writer] ?? r.plane.engine.storeFailures[this.failuresSeen.engine];
     const offline = r.store instanceof IdbStore ? r.store.offline : null;
     if (failure && this.storage.error === null && offline !== 'fenced' && offline !== 'deleted') {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };

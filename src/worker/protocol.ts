@@ -54,6 +54,11 @@ export interface Commands {
   runUntilIdle: [null, { advancedMs: number }];
   /** Wipes IndexedDB and starts again from the demo cluster. */
   reset: [null, OpenResult];
+  /**
+   * After the database was deleted elsewhere: creates it again and writes every file from the
+   * engine's memory (segments, indexes, checkpoints, the cluster's metadata).
+   */
+  repersist: [null, StorageStatus];
   /** One segment's files decoded like kafka-dump-log, with raw bytes for the hex view. */
   segment: [SegmentArgs, SegmentDump];
   /** The partition's real files as a zip (`<topic>-<partition>/<base>.log|.index|.timeindex`). */

@@ -237,6 +237,12 @@ export class ReplicaManager {
     }
   }
 
+  /** Writes every log dir's checkpoint again, changed or not (the Store lost its files). */
+  rewriteHighWatermarkCheckpoints(): void {
+    this.lastCheckpoint.clear();
+    this.checkpointHighWatermarks();
+  }
+
   flushAll(): void {
     for (const h of this.logs.values()) h.log.flush();
   }
