@@ -288,7 +288,26 @@ export class Engine {
       bootstrapBrokers: () => [...this.cluster.brokers.keys()].sort((a, b) => a - b),
     });
     // --- end producers ---
+    if (options.recoveredLogs) this.continueProducerIds(options.recoveredLogs.values());
     for (const b of options.brokers ?? []) this.cluster.addBroker(b);
+  }
+
+  /**
+   * A restart must never hand out a producer id the logs already hold: a new producer with an old
+   * id and sequence 0 would have its batches taken for duplicates (acknowledged with the offsets
+   * of someone else's records) or refused. Kafka keeps `/latest_producer_id_block` in ZooKeeper,
+   * which outlives its brokers (ZkProducerIdManager claims the block after `block_end`); here the
+   * coordination store starts afresh on a restart, so the znode is written back past the highest
+   * producer id in the recovered logs.
+   */
+  private continueProducerIds(logs: Iterable<PartitionLog>): void {
+    let highest = -1;
+    for (const log of logs) {
+      for (const h of new PartitionLogReplica(log).batchHeaders()) highest = Math.max(highest, h.producerId);
+    }
+    const path = '/latest_producer_id_block';
+    if (highest < 0 || this.cluster.zk.exists(path)) return;
+    this.cluster.zk.create(path, { version: 1, broker: -1, block_start: 0, block_end: highest });
   }
 
   // ------------------------------------------------------------------ events
