@@ -14,3 +14,9 @@ if (root) {
   );
 }
 void session.start();
+// A closing tab lets go of the cluster at once: its worker holds the cluster's Web Lock, and a
+// worker left running (busy, or frozen in the back/forward cache) would keep the next tab out.
+addEventListener('pagehide', () => session.shutdown());
+addEventListener('pageshow', (e) => {
+  if (e.persisted) location.reload(); // back from the cache with its worker gone: start again
+});

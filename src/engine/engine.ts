@@ -294,7 +294,26 @@ export class Engine {
       bootstrapBrokers: () => [...this.cluster.brokers.keys()].sort((a, b) => a - b),
     });
     // --- end producers ---
+    if (options.recoveredLogs) this.continueProducerIds(options.recoveredLogs.values());
     for (const b of options.brokers ?? []) this.cluster.addBroker(b);
+  }
+
+  /**
+   * A restart must never hand out a producer id the logs already hold: a new producer with an old
+   * id and sequence 0 would have its batches taken for duplicates (acknowledged with the offsets
+   * of someone else's records) or refused. Kafka keeps `/latest_producer_id_block` in ZooKeeper,
+   * which outlives its brokers (ZkProducerIdManager claims the block after `block_end`); here the
+   * coordination store starts afresh on a restart, so the znode is written back past the highest
+   * producer id in the recovered logs.
+   */
+  private continueProducerIds(logs: Iterable<PartitionLog>): void {
+    let highest = -1;
+    for (const log of logs) {
+      for (const h of new PartitionLogReplica(log).batchHeaders()) highest = Math.max(highest, h.producerId);
+    }
+    const path = '/latest_producer_id_block';
+    if (highest < 0 || this.cluster.zk.exists(path)) return;
+    this.cluster.zk.create(path, { version: 1, broker: -1, block_start: 0, block_end: highest });
   }
 
   // ------------------------------------------------------------------ events
@@ -585,6 +604,16 @@ export class Engine {
       consumerGroups: this.consumerApps.snapshot(),
       producers: this.producers.snapshot(),
     };
+  }
+
+  /**
+   * Hands every file the cluster keeps to the Store again (after the Store lost them all, e.g. the
+   * database was deleted under the page): each open log's segments, indexes and leader-epoch
+   * checkpoint, and each broker's replication-offset-checkpoint.
+   */
+  rewriteStoreFiles(): void {
+    for (const log of this.openLogs.values()) log.rewriteStoreFiles();
+    for (const broker of this.cluster.brokers.values()) broker.replicaManager.rewriteHighWatermarkCheckpoints();
   }
 
   /** StopReplica with delete: the replica's files go, in order with every write before them. */

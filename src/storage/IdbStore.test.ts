@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { KafkaError } from '../engine/errors';
 import { Rng } from '../engine/Rng';
 import { chunkKey, MAX_SMALL_CHUNKS } from './chunkLayout';
-import { IdbStore, type IdbObjectStoreLike, type UseObjectStore } from './IdbStore';
+import { IdbStore, type IdbObjectStoreLike, OWNER_KEY, type UseObjectStore } from './IdbStore';
 import { expectSameBytes, expectStoreEquals, runStoreContract } from './storeContract';
 
 const g = globalThis as { indexedDB?: unknown };
@@ -19,7 +19,9 @@ beforeEach(() => {
 
 /** idb-keyval's handle on a test database, for looking behind the store's back. */
 const rawStore = (dbName: string) => createStore(dbName, 'files');
-const rawKeys = async (dbName: string): Promise<string[]> => ((await keys(rawStore(dbName))) as string[]).sort();
+/** The chunk keys (the owner entry, `#owner`, is not a chunk). */
+const rawKeys = async (dbName: string): Promise<string[]> =>
+  ((await keys(rawStore(dbName))) as string[]).filter((k) => k !== OWNER_KEY).sort();
 
 runStoreContract(
   'IdbStore (fake-indexeddb)',
@@ -456,5 +458,129 @@ describe('IdbStore clear and destroy', () => {
     await expect(store.read('a.log')).rejects.toMatchObject({ code: 'KAFKA_STORAGE_ERROR' });
     await expect(store.append('a.log', pattern(1, 1))).rejects.toMatchObject({ code: 'KAFKA_STORAGE_ERROR' });
     expect(await (await IdbStore.open({ dbName })).list('')).toEqual([]);
+  });
+});
+
+/** What each queued operation came to: 'ok', or the error it rejected with. */
+const outcome = (p: Promise<void>): Promise<'ok' | KafkaError> =>
+  p.then(
+    () => 'ok' as const,
+    (e: KafkaError) => e,
+  );
+
+describe('IdbStore fencing (one owner at a time)', () => {
+  it('a store taken over while it has queued writes commits none of them after the take-over, and later writes reject typed', async () => {
+    const dbName = freshDbName();
+    const failures: KafkaError[] = [];
+    const a = await IdbStore.open({ dbName, chunkBytes: 64, ownerId: 'tab-a', onFailure: (e) => failures.push(e) });
+    expect(a.ownerEpoch).toBe(1);
+    await a.append('orders-0/0.log', pattern(8, 0));
+    // Tab A's engine keeps writing without waiting (each write a transaction of its own) ...
+    const appended: Uint8Array[] = [];
+    const results: Promise<'ok' | KafkaError>[] = [];
+    let settled = 0;
+    for (let i = 1; i <= 60; i++) {
+      const bytes = pattern(8, i);
+      appended.push(bytes);
+      results.push(outcome(a.append('orders-0/0.log', bytes)).finally(() => settled++));
+      results.push(outcome(a.write('meta/cluster.json', pattern(4, i))).finally(() => settled++));
+    }
+    // ... while tab B opens the same database and becomes the owner.
+    const b = await IdbStore.open({ dbName, chunkBytes: 64, ownerId: 'tab-b' });
+    expect(b.ownerEpoch).toBe(2);
+    expect(settled).toBeLessThan(results.length); // A still had writes queued at the take-over
+    const atTakeOver = await b.read('orders-0/0.log');
+    const metaAtTakeOver = await b.read('meta/cluster.json');
+
+    const outcomes = await Promise.all(results);
+    // A prefix of A's writes landed (before B's claim); every one after it was fenced.
+    const firstFenced = outcomes.findIndex((o) => o !== 'ok');
+    expect(firstFenced).toBeGreaterThanOrEqual(0);
+    expect(outcomes.slice(firstFenced).every((o) => o !== 'ok')).toBe(true);
+    const landedAppends = outcomes.filter((o, i) => o === 'ok' && i % 2 === 0).length;
+    expect(atTakeOver).toEqual(
+      Uint8Array.from([...pattern(8, 0), ...appended.slice(0, landedAppends).flatMap((x) => [...x])]),
+    );
+    expect(await b.read('orders-0/0.log')).toEqual(atTakeOver); // nothing of A's landed after B opened
+    expect(await b.read('meta/cluster.json')).toEqual(metaAtTakeOver);
+    for (const o of outcomes.slice(firstFenced)) {
+      expect(o).toMatchObject({ name: 'KafkaError', code: 'KAFKA_STORAGE_ERROR' });
+    }
+    expect((outcomes[firstFenced] as KafkaError).message).toMatch(/another tab took over \(owner epoch 2 > 1\)/);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.details).toMatchObject({ reason: 'fenced', ownerEpoch: 2, epoch: 1 });
+    expect(a.offline).toBe('fenced');
+
+    // B's writes are B's alone: A's later writes reject at once and change nothing.
+    await b.append('orders-0/0.log', pattern(8, 99));
+    await expect(a.append('orders-0/0.log', pattern(8, 100))).rejects.toMatchObject({ code: 'KAFKA_STORAGE_ERROR' });
+    await expect(a.truncate('orders-0/0.log', 0)).rejects.toMatchObject({ code: 'KAFKA_STORAGE_ERROR' });
+    await expect(a.clear()).rejects.toMatchObject({ code: 'KAFKA_STORAGE_ERROR' }); // never wipes B's files
+    const reader = await IdbStore.open({ dbName });
+    expect(await reader.read('orders-0/0.log')).toEqual(Uint8Array.from([...atTakeOver!, ...pattern(8, 99)]));
+    expect(await reader.read('meta/cluster.json')).toEqual(metaAtTakeOver);
+  });
+
+  it('fence() takes the store offline without IndexedDB: writes already queued are refused too', async () => {
+    const dbName = freshDbName();
+    const failures: KafkaError[] = [];
+    const a = await IdbStore.open({ dbName, onFailure: (e) => failures.push(e) });
+    await a.append('a.log', pattern(4, 1));
+    const queued = [outcome(a.append('a.log', pattern(4, 2))), outcome(a.delete('a.log'))];
+    a.fence('another tab took over this cluster');
+    for (const o of await Promise.all(queued)) {
+      expect(o).toMatchObject({ code: 'KAFKA_STORAGE_ERROR', message: expect.stringMatching(/another tab took over/) });
+    }
+    expect(failures).toHaveLength(1);
+    expect(await a.read('a.log')).toEqual(pattern(4, 1));
+    expect(await (await IdbStore.open({ dbName })).read('a.log')).toEqual(pattern(4, 1));
+  });
+
+  it('clear() keeps the owner entry: the owner still writes, and the epoch is not reset', async () => {
+    const dbName = freshDbName();
+    await IdbStore.open({ dbName });
+    const owner = await IdbStore.open({ dbName });
+    expect(owner.ownerEpoch).toBe(2);
+    await owner.append('a.log', pattern(4, 1));
+    await owner.clear();
+    await owner.append('a.log', pattern(4, 2));
+    expect(await get(OWNER_KEY, rawStore(dbName))).toEqual({ epoch: 2, ownerId: owner.ownerId });
+    expect((await IdbStore.open({ dbName })).ownerEpoch).toBe(3);
+  });
+});
+
+describe('IdbStore deleted under a running page (versionchange)', () => {
+  it('closes its connection so deleteDatabase elsewhere goes through, goes offline, and reopen() saves again', async () => {
+    const dbName = freshDbName();
+    const failures: KafkaError[] = [];
+    const store = await IdbStore.open({ dbName, onFailure: (e) => failures.push(e) });
+    await store.append('a.log', pattern(6, 1));
+    // Another page (DevTools' "Clear site data" does this) deletes the database.
+    const factory = g.indexedDB as InstanceType<typeof IDBFactory>;
+    const deletion = factory.deleteDatabase(dbName);
+    const how = await new Promise<string>((resolve) => {
+      deletion.onsuccess = () => resolve('deleted');
+      deletion.onerror = () => resolve('error');
+      deletion.onblocked = () => resolve('blocked'); // an open connection that never closes
+    });
+    expect(how).toBe('deleted');
+    expect(store.offline).toBe('deleted');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ code: 'KAFKA_STORAGE_ERROR', details: { reason: 'deleted' } });
+    expect(failures[0]!.message).toMatch(/deleted or changed elsewhere.*nothing is being saved/);
+    await expect(store.append('a.log', pattern(2, 2))).rejects.toMatchObject({
+      code: 'KAFKA_STORAGE_ERROR',
+      message: expect.stringMatching(/deleted or changed elsewhere/),
+    });
+
+    // "Save again from memory": a new database, this store its owner, every file written anew.
+    await store.reopen();
+    expect(store.offline).toBeNull();
+    expect(await store.list('')).toEqual([]);
+    await store.write('a.log', pattern(6, 1));
+    await store.append('a.log', pattern(2, 2));
+    expect(await (await IdbStore.open({ dbName })).read('a.log')).toEqual(
+      Uint8Array.from([...pattern(6, 1), ...pattern(2, 2)]),
+    );
   });
 });

@@ -25,9 +25,15 @@ export interface IdbRequestLike<T> {
   onsuccess: (() => void) | null;
   onerror: (() => void) | null;
 }
+/** The connection a transaction runs on: closed when another page deletes or upgrades the database. */
+export interface IdbDatabaseLike {
+  readonly name: string;
+  close(): void;
+  onversionchange: (() => void) | null;
+}
 export interface IdbTransactionLike {
   readonly error: unknown;
-  readonly db: { readonly name: string; close(): void };
+  readonly db: IdbDatabaseLike;
   oncomplete: (() => void) | null;
   onerror: (() => void) | null;
   onabort: (() => void) | null;
@@ -62,9 +68,28 @@ export interface IdbStoreOptions {
   chunkBytes?: number;
   /** Replaces idb-keyval's `createStore(dbName, storeName)`; tests wrap it to count or fail writes. */
   useStore?: UseObjectStore;
-  /** Called once, when the store goes offline after a failed write. */
+  /**
+   * Called once, when the store goes offline: after a failed write (`details.reason` 'failed'),
+   * when a newer owner fenced it ('fenced'), or when the database was deleted or upgraded from
+   * elsewhere ('deleted').
+   */
   onFailure?: (error: KafkaError) => void;
+  /** Who opens the store, written into the owner entry. Default: a random id. */
+  ownerId?: string;
 }
+
+/**
+ * The owner entry, beside the chunks in the same object store (its key has no `+length`, so it
+ * is never taken for a file). Opening the store bumps `epoch`: the opener becomes the owner.
+ */
+export const OWNER_KEY = '#owner';
+export interface OwnerEntry {
+  readonly epoch: number;
+  readonly ownerId: string;
+}
+
+/** Why a store went offline. */
+export type OfflineReason = 'failed' | 'fenced' | 'deleted';
 
 /** Appends waiting in the queue to be applied together, in one transaction. */
 interface AppendGroup {
@@ -140,10 +165,24 @@ function describeCause(cause: unknown): string {
  * Kafka log dir: that and every later mutation rejects with KAFKA_STORAGE_ERROR saying that
  * nothing is being saved, and `onFailure` is told once. Reads keep working. `clear()` (which
  * frees the space) brings it back online.
+ *
+ * Fencing. Only one store may write the database: the one that opened it last. `open()` bumps
+ * the owner epoch in the `#owner` entry, and every write transaction first reads that entry and
+ * aborts itself if it no longer names this store's epoch (like a broker refusing a request with
+ * a stale controller epoch). IndexedDB runs readwrite transactions on one object store one after
+ * another, across tabs too, so a writer that lost the cluster can still have transactions queued,
+ * and each of them commits nothing. The first one fenced takes the store offline.
+ *
+ * Deletion. When another page deletes the database ("Clear site data", DevTools) or upgrades it,
+ * this connection gets `versionchange`: the store closes it at once (else the deletion would wait
+ * for this tab forever), goes offline, and `reopen()` can create the database again.
  */
 export class IdbStore implements Store {
   readonly dbName: string;
-  private readonly use: UseObjectStore;
+  readonly ownerId: string;
+  private use: UseObjectStore;
+  /** A fresh connection (the old one is closed after a versionchange). */
+  private readonly connect: () => UseObjectStore;
   private readonly chunkBytes: number;
   private readonly onFailure: ((error: KafkaError) => void) | undefined;
   /** Every file's chunks, in order; null until loaded from the keys. */
@@ -152,14 +191,32 @@ export class IdbStore implements Store {
   /** The append group still taking appends: the last thing in the queue, not yet started. */
   private openGroup: AppendGroup | null = null;
   private failure: KafkaError | null = null;
+  private offlineReason: OfflineReason | null = null;
   private destroyed = false;
+  /** The owner epoch this store holds; null for a store made with `new` (tests), which is not fenced. */
+  private epoch: number | null = null;
+  /** Connections already watched for versionchange. */
+  private readonly watched = new WeakSet<object>();
 
   constructor(options: IdbStoreOptions = {}) {
     this.dbName = options.dbName ?? 'glassbox';
     const storeName = options.storeName ?? 'files';
-    this.use = options.useStore ?? (createStore(this.dbName, storeName) as unknown as UseObjectStore);
+    const injected = options.useStore;
+    this.connect = injected ? () => injected : () => createStore(this.dbName, storeName) as unknown as UseObjectStore;
+    this.use = this.watching(this.connect());
     this.chunkBytes = options.chunkBytes ?? 64 * 1024;
     this.onFailure = options.onFailure;
+    this.ownerId = options.ownerId ?? globalThis.crypto.randomUUID();
+  }
+
+  /** The owner epoch this store holds (null: not an owner). */
+  get ownerEpoch(): number | null {
+    return this.epoch;
+  }
+
+  /** Why the store is offline, or null while it is online. */
+  get offline(): OfflineReason | null {
+    return this.offlineReason;
   }
 
   /**
@@ -174,13 +231,10 @@ export class IdbStore implements Store {
     const store = new IdbStore(options);
     await store.enqueue(async () => {
       try {
+        await store.claimOwnership(false);
         await store.load();
-        await store.use('readwrite', (s) => {
-          s.put(new Uint8Array(1), '#probe');
-          s.delete('#probe');
-          return completion(s.transaction);
-        });
       } catch (cause) {
+        if (cause instanceof KafkaError) throw cause;
         throw new KafkaError(
           'KAFKA_STORAGE_ERROR',
           `IndexedDB database ${store.dbName} cannot be used: ${describeCause(cause)}; nothing is being saved`,
@@ -189,6 +243,85 @@ export class IdbStore implements Store {
       }
     });
     return store;
+  }
+
+  /**
+   * After the database was deleted elsewhere: opens a new connection (creating the database
+   * again), empties it, and takes ownership, so the caller can write every file anew. Refused
+   * once another owner fenced this store: the files are theirs now.
+   */
+  async reopen(): Promise<void> {
+    return this.enqueue(async () => {
+      this.assertOpen();
+      if (this.offlineReason === 'fenced' && this.failure) throw this.failure;
+      try {
+        this.use = this.watching(this.connect());
+        await this.claimOwnership(true);
+      } catch (cause) {
+        throw cause instanceof KafkaError ? cause : this.storageError('reopen', this.dbName, cause, false);
+      }
+      this.files = new Map();
+      this.failure = null;
+      this.offlineReason = null;
+    });
+  }
+
+  /**
+   * Takes the store offline at once, without touching IndexedDB: the caller knows another tab owns
+   * the cluster now (its Web Lock was taken). Every queued and later mutation is refused.
+   */
+  fence(message: string): void {
+    this.goOffline('fenced', new KafkaError('KAFKA_STORAGE_ERROR', message, { reason: 'fenced' }));
+  }
+
+  /**
+   * One transaction: reads the owner entry, writes it back with the next epoch and this store's
+   * id (and, with `wipe`, empties the object store first), and proves that writing works at all
+   * (a probe put and deleted), so a zero quota shows up here rather than on the first append.
+   */
+  private async claimOwnership(wipe: boolean): Promise<void> {
+    let claimed = 0;
+    await this.use('readwrite', (s) => {
+      const done = completion(s.transaction);
+      const current = s.get(OWNER_KEY);
+      current.onsuccess = () => {
+        const previous = current.result as Partial<OwnerEntry> | undefined;
+        claimed = (typeof previous?.epoch === 'number' ? previous.epoch : 0) + 1;
+        // Still inside the transaction: request callbacks keep it active.
+        if (wipe) s.clear();
+        const entry: OwnerEntry = { epoch: claimed, ownerId: this.ownerId };
+        s.put(entry, OWNER_KEY);
+        s.put(new Uint8Array(1), '#probe');
+        s.delete('#probe');
+      };
+      return done;
+    });
+    this.epoch = claimed;
+  }
+
+  /** Wraps a connection so the database it runs on is watched for versionchange. */
+  private watching(use: UseObjectStore): UseObjectStore {
+    return (mode, callback) =>
+      use(mode, (s) => {
+        const db = s.transaction.db;
+        if (db && !this.watched.has(db)) {
+          this.watched.add(db);
+          db.onversionchange = () => {
+            // Close at once: the deletion (or upgrade) elsewhere waits until every connection has.
+            db.close();
+            this.files = null;
+            this.goOffline(
+              'deleted',
+              new KafkaError(
+                'KAFKA_STORAGE_ERROR',
+                `the IndexedDB database ${this.dbName} was deleted or changed elsewhere (another tab, or "Clear site data"); nothing is being saved`,
+                { reason: 'deleted' },
+              ),
+            );
+          };
+        }
+        return callback(s);
+      });
   }
 
   async list(prefix: string): Promise<string[]> {
@@ -285,12 +418,15 @@ export class IdbStore implements Store {
   /** Removes every file (the UI's "Reset cluster"); the store stays open, and online again. */
   async clear(): Promise<void> {
     return this.query('clear', this.dbName, async () => {
-      await this.use('readwrite', (s) => {
+      if (this.offlineReason === 'fenced' && this.failure) throw this.failure;
+      await this.writeTransaction('clear', this.dbName, (s) => {
         s.clear();
-        return completion(s.transaction);
+        // The owner entry stays: clearing the files does not give up the cluster.
+        if (this.epoch !== null) s.put({ epoch: this.epoch, ownerId: this.ownerId } satisfies OwnerEntry, OWNER_KEY);
       });
       this.files = new Map();
       this.failure = null;
+      this.offlineReason = null;
     });
   }
 
@@ -346,11 +482,16 @@ export class IdbStore implements Store {
     return this.enqueue(async () => {
       this.assertOpen();
       if (this.failure) {
-        throw new KafkaError(
-          'KAFKA_STORAGE_ERROR',
-          `cannot ${op} ${path}: storage went offline after an earlier failure, nothing is being saved`,
-          { op, path, cause: this.failure },
-        );
+        const why =
+          this.offlineReason === 'failed'
+            ? 'storage went offline after an earlier failure, nothing is being saved'
+            : this.failure.message.replace(/^KAFKA_STORAGE_ERROR: /, '');
+        throw new KafkaError('KAFKA_STORAGE_ERROR', `cannot ${op} ${path}: ${why}`, {
+          op,
+          path,
+          reason: this.offlineReason,
+          cause: this.failure,
+        });
       }
       try {
         await apply();
@@ -372,11 +513,61 @@ export class IdbStore implements Store {
       `${op} of ${path} failed: ${describeCause(cause)}; nothing is being saved`,
       { op, path, cause },
     );
-    if (goOffline && !this.failure) {
-      this.failure = error;
-      this.onFailure?.(error);
-    }
+    if (goOffline) this.goOffline('failed', error);
     return error;
+  }
+
+  /** The first reason wins; `onFailure` hears of it once. */
+  private goOffline(reason: OfflineReason, error: KafkaError): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.offlineReason = reason;
+    this.onFailure?.(error);
+  }
+
+  /**
+   * Runs `body` in one readwrite transaction that first checks this store still holds the owner
+   * epoch; if another store took ownership, the transaction aborts (nothing of `body` commits)
+   * and the store goes offline with the fencing error.
+   */
+  private async writeTransaction(op: string, path: string, body: (s: IdbObjectStoreLike) => void): Promise<void> {
+    let fencedBy: Partial<OwnerEntry> | null = null;
+    try {
+      await this.use('readwrite', (s) => {
+        const done = completion(s.transaction);
+        if (this.epoch !== null) {
+          const mine = this.epoch;
+          const check = s.get(OWNER_KEY);
+          // Requests run in order and the transaction cannot commit before this callback has run,
+          // so aborting here undoes the writes issued below even if they already ran.
+          check.onsuccess = () => {
+            const owner = (check.result ?? {}) as Partial<OwnerEntry>;
+            if (owner.epoch !== mine || owner.ownerId !== this.ownerId) {
+              fencedBy = owner;
+              s.transaction.abort();
+            }
+          };
+        }
+        try {
+          body(s);
+        } catch (error) {
+          s.transaction.abort(); // never let the requests issued so far commit on their own
+          done.catch(() => undefined);
+          throw error;
+        }
+        return done;
+      });
+    } catch (cause) {
+      if (fencedBy === null) throw cause;
+      const owner: Partial<OwnerEntry> = fencedBy;
+      const error = new KafkaError(
+        'KAFKA_STORAGE_ERROR',
+        `another tab took over (owner epoch ${owner.epoch ?? 'none'} > ${this.epoch}); this tab's ${op} of ${path} was refused and nothing more is saved here`,
+        { op, path, reason: 'fenced', ownerEpoch: owner.epoch ?? null, epoch: this.epoch },
+      );
+      this.goOffline('fenced', error);
+      throw error;
+    }
   }
 
   /** The chunk lists of all files, built from the keys on first use; orphaned chunks are deleted. */
@@ -482,17 +673,9 @@ export class IdbStore implements Store {
    */
   private async commit(changes: readonly FileChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.use('readwrite', (s) => {
-      const done = completion(s.transaction);
-      try {
-        for (const change of changes) for (const chunk of change.removed) s.delete(chunk.key);
-        for (const change of changes) for (const [chunk, value] of change.added) s.put(value, chunk.key);
-      } catch (error) {
-        s.transaction.abort(); // never let the requests issued so far commit on their own
-        done.catch(() => undefined);
-        throw error;
-      }
-      return done;
+    await this.writeTransaction('write', changes[0]!.path, (s) => {
+      for (const change of changes) for (const chunk of change.removed) s.delete(chunk.key);
+      for (const change of changes) for (const [chunk, value] of change.added) s.put(value, chunk.key);
     });
     for (const { path, next } of changes) {
       if (next) this.files?.set(path, next);

@@ -79,7 +79,10 @@ export class Session {
     client.onNotice((n) => {
       if (n.notice === 'ownership-lost') {
         this.stopLoop();
-        this.store.setState({ phase: 'taken-over', view: null, windows: {} });
+        // The worker cancelled its jobs when it stopped: none is running here any more.
+        this.store.setState({ phase: 'taken-over', view: null, windows: {}, jobs: {} });
+      } else if (n.notice === 'storage-lost') {
+        this.store.setState({ storage: { kind: 'memory', error: n.error }, storageLost: true });
       } else if (n.notice === 'storage-failed') {
         this.store.setState({ storage: { kind: 'memory', error: n.error } });
       }
@@ -138,6 +141,12 @@ export class Session {
       accumulator: null,
       clusterRun: s.clusterRun + 1,
     }));
+  }
+
+  /** After IndexedDB was deleted elsewhere: saves the whole cluster again from the worker's memory. */
+  async repersist(): Promise<void> {
+    const storage = await this.client.call('repersist', null);
+    this.store.setState({ storage, storageLost: false });
   }
 
   /** Runs the engine until nothing is pending. */
@@ -200,6 +209,12 @@ export class Session {
 
   stop(): void {
     this.stopLoop();
+  }
+
+  /** The page is going away: stop the worker now, so its Web Lock (the cluster) is released. */
+  shutdown(): void {
+    this.stopLoop();
+    this.client.terminate();
   }
 
   private loop(): void {

@@ -37,6 +37,8 @@ export interface UiState {
   /** Why the page is 'failed', in words. */
   failure: string | null;
   storage: StorageStatus | null;
+  /** IndexedDB was deleted under the page (e.g. "Clear site data"): offer to save again from memory. */
+  storageLost: boolean;
   /** What recovery did on load (empty when the cluster was created now). */
   recovery: RecoveryView[];
   /** True when the cluster was created on this open (first visit or after a reset). */
@@ -87,6 +89,7 @@ export const initialUiState: UiState = {
   phase: 'starting',
   failure: null,
   storage: null,
+  storageLost: false,
   recovery: [],
   created: false,
   exclusive: true,

@@ -16,6 +16,7 @@ import type { LogConfigInput } from '../engine/log/LogConfig';
 import type { PartitionLog } from '../engine/log/PartitionLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
+import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
@@ -145,6 +146,8 @@ export class EngineHost {
    */
   private savedTopics = new Set<string>();
   private recovery: RecoveryView[] = [];
+  /** Store failures already accounted for (by a re-persist): only later ones count. */
+  private failuresSeen = { writer: 0, engine: 0 };
   /** The record whose journey the producer panel shows: its events always reach the page. */
   private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
   /** True while the page shows the accumulator (then every producer event is sent). */
@@ -222,6 +225,7 @@ export class EngineHost {
       return { advancedMs: advanced + 100 };
     },
     reset: () => this.reset(),
+    repersist: () => this.repersist(),
     segment: (args) => {
       const r = this.running();
       const log = r.data.log(args.topic, args.partition);
@@ -344,7 +348,8 @@ export class EngineHost {
       store = new MemoryStore();
       this.storage = { kind: 'memory', error: null };
     } else {
-      const best = await openBestStore();
+      // The store tells us when it goes offline: fenced by a newer owner, or deleted elsewhere.
+      const best = await openBestStore({ onFailure: (e) => this.onStoreOffline(e) });
       store = best.store;
       this.storage =
         best.kind === 'indexeddb'
@@ -470,18 +475,63 @@ export class EngineHost {
     this.saveMeta(true);
   }
 
+  /**
+   * Stop writing at once: the other tab now owns the files. The store is fenced first, so even
+   * writes the engine already queued are refused; the owner epoch in IndexedDB refuses whatever
+   * was already handed to IndexedDB (IdbStore.ts).
+   */
   private onOwnershipLost(): void {
-    // Stop writing at once: the other tab now owns the files.
+    if (this.stopped) return;
     this.stopped = true;
+    const r = this.run;
+    if (r?.store instanceof IdbStore) r.store.fence('another tab took over this cluster; this tab saves nothing more');
     for (const job of this.jobs.values()) job.cancelled = true;
-    this.run?.producer.close();
     this.run = null;
+    r?.producer.close();
     this.notify({ notice: 'ownership-lost' });
+  }
+
+  /** The IdbStore went offline: a newer owner fenced it, it was deleted elsewhere, or a write failed. */
+  private onStoreOffline(error: KafkaError): void {
+    const reason = error.details.reason;
+    if (reason === 'fenced') {
+      // Another tab opened the store after us (even without Web Locks): it owns the files now.
+      this.onOwnershipLost();
+    } else if (reason === 'deleted') {
+      this.storage = { kind: 'memory', error: serializeError(error) };
+      this.notify({ notice: 'storage-lost', error: this.storage.error as NonNullable<StorageStatus['error']> });
+    }
+    // 'failed' reaches the page through the writer's failures (checkStorage).
   }
 
   private async reset(): Promise<OpenResult> {
     await this.replace({ seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 });
     return { status: 'opened', storage: this.storage, created: true, recovery: [], exclusive: true, view: this.view() };
+  }
+
+  /**
+   * The database was deleted under the page: create it again and write every file from memory.
+   * The engine holds every segment's bytes, so this is a full copy, not a guess; what the writers
+   * failed to save while the store was gone is superseded by it.
+   */
+  private async repersist(): Promise<StorageStatus> {
+    const r = this.running();
+    if (!(r.store instanceof IdbStore)) {
+      throw new KafkaError('KAFKA_STORAGE_ERROR', 'this cluster runs in memory only: there is no IndexedDB to save to');
+    }
+    await r.store.reopen();
+    this.failuresSeen = { writer: r.writer.failures.length, engine: r.plane.engine.storeFailures.length };
+    r.plane.engine.rewriteStoreFiles();
+    this.lastMeta = '';
+    this.saveMeta(true);
+    // The store applies operations in call order: once a read queued behind them answers, all of
+    // them (from every writer: the engine's, the recovered logs', the metadata's) have settled.
+    await r.store.list('meta/');
+    if (r.store.offline) {
+      throw new KafkaError('KAFKA_STORAGE_ERROR', `saving again failed: the store went offline (${r.store.offline})`);
+    }
+    this.storage = { kind: 'indexeddb', error: null };
+    return this.storage;
   }
 
   /** Writes meta/cluster.json when the structure changed (or now and then for the clock). */
@@ -597,8 +647,10 @@ export class EngineHost {
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
   private checkStorage(r: Running): void {
-    const failure = r.writer.failures[0] ?? r.plane.engine.storeFailures[0];
-    if (failure && this.storage.error === null) {
+    const failure =
+      r.writer.failures[this.failuresSeen.writer] ?? r.plane.engine.storeFailures[this.failuresSeen.engine];
+    const offline = r.store instanceof IdbStore ? r.store.offline : null;
+    if (failure && this.storage.error === null && offline !== 'fenced' && offline !== 'deleted') {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };
       this.notify({ notice: 'storage-failed', error: this.storage.error as NonNullable<StorageStatus['error']> });
     }

@@ -4,7 +4,14 @@
  * would interleave appends and corrupt them, so the worker holds an exclusive Web Lock for as
  * long as it runs the cluster. A second tab finds the lock taken and says so; it may take over
  * (`steal`), and then the first tab's worker is told it lost ownership and stops writing at once.
+ *
+ * A tab that was just closed releases the lock only when its worker is gone (the page terminates
+ * it on `pagehide`), which can take a moment, so a new tab queues for the lock for up to
+ * WAIT_FOR_LOCK_MS before it says the cluster is open elsewhere: a dead owner never needs a take-over.
  */
+
+/** How long a tab waits in the lock's queue before offering "Take over here". */
+export const WAIT_FOR_LOCK_MS = 3000;
 
 export const CLUSTER_LOCK = 'glassbox-cluster';
 
@@ -21,15 +28,19 @@ export class OwnershipLock {
    * Tries to take the lock. With `steal`, takes it from whoever holds it. `onLost` runs if another
    * tab steals it later.
    */
-  async acquire(steal: boolean, onLost: () => void): Promise<Ownership> {
+  async acquire(steal: boolean, onLost: () => void, waitMs = WAIT_FOR_LOCK_MS): Promise<Ownership> {
     const locks = (self.navigator as WorkerNavigator & { locks?: LockManager }).locks;
     if (!locks) return { status: 'unsupported' };
     return new Promise<Ownership>((resolve) => {
+      // Without steal: wait in the queue a little (a closing tab's worker is about to let go).
+      const giveUp = steal ? null : new AbortController();
+      const timer = giveUp ? setTimeout(() => giveUp.abort(), waitMs) : undefined;
       const options: LockOptions = steal
         ? { mode: 'exclusive', steal: true }
-        : { mode: 'exclusive', ifAvailable: true };
+        : { mode: 'exclusive', signal: (giveUp as AbortController).signal };
       locks
         .request(CLUSTER_LOCK, options, (lock) => {
+          clearTimeout(timer);
           if (!lock) {
             resolve({ status: 'held-elsewhere' });
             return undefined;
@@ -41,10 +52,15 @@ export class OwnershipLock {
           });
         })
         .catch((e: unknown) => {
-          // A stolen lock rejects the holder's request with an AbortError.
-          if (e instanceof DOMException && e.name === 'AbortError' && this.release) {
+          clearTimeout(timer);
+          if (!(e instanceof DOMException && e.name === 'AbortError')) return;
+          if (this.release) {
+            // A stolen lock rejects the holder's request with an AbortError.
             this.release = null;
             onLost();
+          } else {
+            // We gave up waiting: another tab is alive and holds it.
+            resolve({ status: 'held-elsewhere' });
           }
         });
     });

@@ -54,6 +54,11 @@ export interface Commands {
   runUntilIdle: [null, { advancedMs: number }];
   /** Wipes IndexedDB and starts again from the demo cluster. */
   reset: [null, OpenResult];
+  /**
+   * After the database was deleted elsewhere: creates it again and writes every file from the
+   * engine's memory (segments, indexes, checkpoints, the cluster's metadata).
+   */
+  repersist: [null, StorageStatus];
   /** One segment's files decoded like kafka-dump-log, with raw bytes for the hex view. */
   segment: [SegmentArgs, SegmentDump];
   /** The partition's real files as a zip (`<topic>-<partition>/<base>.log|.index|.timeindex`). */
@@ -107,7 +112,12 @@ export type WorkerNotice =
   /** Another tab took the cluster over: this worker has stopped writing. */
   | { notice: 'ownership-lost' }
   /** IndexedDB failed while running: the cluster continues in memory and nothing more is saved. */
-  | { notice: 'storage-failed'; error: SerializedError };
+  | { notice: 'storage-failed'; error: SerializedError }
+  /**
+   * The IndexedDB database was deleted (or upgraded) elsewhere, e.g. "Clear site data": the worker
+   * closed its connection and runs on in memory; `repersist` saves everything again.
+   */
+  | { notice: 'storage-lost'; error: SerializedError };
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
 

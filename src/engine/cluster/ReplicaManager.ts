@@ -134,6 +134,12 @@ export class ReplicaManager {
     }
   }
 
+  /** Writes every log dir's checkpoint again, changed or not (the Store lost its files). */
+  rewriteHighWatermarkCheckpoints(): void {
+    this.lastCheckpoint.clear();
+    this.checkpointHighWatermarks();
+  }
+
   // ------------------------------------------------------------------ LeaderAndIsr
 
   /** Applies one partition state from the controller; returns the error for that partition. */

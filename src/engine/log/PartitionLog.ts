@@ -663,6 +663,28 @@ export class PartitionLog {
     this._lastFlushTimeMs = this.clock.now();
   }
 
+  /**
+   * Hands every file of this log to the Store again, whole, as far as it was flushed (the Store
+   * lost them: the database was deleted under the page). Bytes not yet flushed stay in memory and
+   * follow with the next flush, as always.
+   */
+  rewriteStoreFiles(): void {
+    for (const seg of this.segments.values) {
+      this.writer.submit({ op: 'write', path: this.path(seg.logFileName), bytes: seg.log.copy(0, seg.flushedBytes) });
+      this.writer.submit({
+        op: 'write',
+        path: this.path(seg.indexFileName),
+        bytes: seg.offsetIndex.toBytes().subarray(0, seg.flushedOffsetIndexEntries * 8),
+      });
+      this.writer.submit({
+        op: 'write',
+        path: this.path(seg.timeIndexFileName),
+        bytes: seg.timeIndex.toBytes().subarray(0, seg.flushedTimeIndexEntries * 12),
+      });
+    }
+    if (this.leaderEpochCache.entries.length > 0) this.writeEpochCheckpoint();
+  }
+
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */
   unflushedBytes(): number {
     let n = 0;

@@ -9,6 +9,7 @@ export function Banners({ session }: { session: Session }) {
   const failure = useUi((s) => s.failure);
   const storage = useUi((s) => s.storage);
   const exclusive = useUi((s) => s.exclusive);
+  const storageLost = useUi((s) => s.storageLost);
   return (
     <div className="banners">
       {phase === 'locked' && (
@@ -33,7 +34,8 @@ export function Banners({ session }: { session: Session }) {
           <strong>The engine stopped:</strong> {failure}
         </div>
       )}
-      {phase === 'ready' && storage?.error && (
+      {phase === 'ready' && storageLost && <StorageLost session={session} />}
+      {phase === 'ready' && storage?.error && !storageLost && (
         <div className="banner banner-warn" role="alert" data-testid="storage-error">
           <strong>Nothing is being saved.</strong> IndexedDB failed ({errorText(storage.error)}). The cluster keeps
           running in memory; a reload starts a new one.
@@ -46,6 +48,38 @@ export function Banners({ session }: { session: Session }) {
       )}
       {phase === 'ready' && <RecoveryReport />}
       {phase === 'ready' && <ImportMessage />}
+    </div>
+  );
+}
+
+/** IndexedDB was deleted under the page: the cluster lives on in memory and can be saved again. */
+function StorageLost({ session }: { session: Session }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await session.repersist();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="banner banner-warn" role="alert" data-testid="storage-lost-notice">
+      <strong>The saved data was deleted elsewhere</strong> (another tab, or the browser's "Clear site data"). The
+      cluster keeps running in this tab's memory, but nothing is being saved and a reload would start a new one.{' '}
+      <button type="button" className="btn" data-testid="storage-repersist" disabled={busy} onClick={() => void save()}>
+        Save again from memory
+      </button>
+      {error && (
+        <span className="banner-text" data-testid="storage-repersist-error">
+          {' '}
+          Saving failed: {error}
+        </span>
+      )}
     </div>
   );
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../engine/Clock';
+import type { ProducerEvent } from '../engine/producer/events';
+import { StoreWriter } from '../engine/log/StoreWriter';
+import { MemoryStore } from '../storage/MemoryStore';
+import { DataPath } from './DataPath';
+import { PanelProducer } from './PanelProducer';
+import { ClusterPlane } from './plane/ClusterPlane';
+import { PLANE_EPOCH_MS } from './plane/types';
+import { recoverReplicaLogs } from './restore';
+import { recordWindow } from './views';
+
+const enc = new TextEncoder();
+const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
+
+/** The page's producer on a plane; resolves each send to the offset its delivery report gives. */
+function panel(plane: ClusterPlane) {
+  const reports: { sendId: number; offset: number | null }[] = [];
+  const producer = new PanelProducer(plane.cluster, { ...SETTINGS }, 1, (e: ProducerEvent) => {
+    if (e.type === 'deliveryReport') reports.push({ sendId: e.report.sendId, offset: e.report.offset ?? null });
+  });
+  producer.warmUp('orders');
+  return { producer, reports };
+}
+
+describe('a restart (a reload, or a take-over) keeps producer ids unique', () => {
+  it("the new owner's producer gets a fresh id, so its records are appended, not taken for the old owner's duplicates", async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const first = new ClusterPlane(1, 'demo', { store, recoveredLogs: new Map(), clock });
+    const before = panel(first);
+    first.tick(500);
+    const a = before.producer.send('orders', enc.encode('same-key'), enc.encode('from-the-old-owner'), []);
+    first.tick(3000); // acknowledged and flushed (flush.ms)
+    expect(before.reports.find((r) => r.sendId === a.sendId)?.offset).not.toBeNull();
+    await new StoreWriter(store).settled();
+
+    // The restart: every replica log recovered from the store, the same seed, the same producer.
+    const again = new ManualClock(clock.now());
+    const { logs } = await recoverReplicaLogs(store, again, () => ({}), new StoreWriter(store));
+    const second = new ClusterPlane(1, 'demo', { store, recoveredLogs: logs, clock: again });
+    const data = new DataPath(second.engine, logs);
+    const after = panel(second);
+    second.tick(500);
+    const b = after.producer.send('orders', enc.encode('same-key'), enc.encode('from-the-new-owner'), []);
+    second.tick(3000);
+    const offset = after.reports.find((r) => r.sendId === b.sendId)?.offset;
+    expect(offset).toEqual(expect.any(Number));
+    const partition = b.choice?.partition as number;
+    const window = recordWindow('orders', partition, data.log('orders', partition), {
+      topic: 'orders',
+      partition,
+      from: offset as number,
+      count: 1,
+    });
+    // The acknowledged offset holds the new owner's record (on the old code it held the old one's).
+    expect(window.records[0]).toMatchObject({ offset, key: 'same-key', value: 'from-the-new-owner' });
+  });
+});
