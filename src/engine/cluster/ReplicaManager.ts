@@ -1,4 +1,5 @@
 import { isKafkaError } from '../errors';
+import { SegmentNotLoadedError } from '../log/SegmentCache';
 import { formatReplicationOffsetCheckpoint } from './checkpoint';
 import type { BrokerServices } from './BrokerServices';
 import type { ClusterEvent } from './events';
@@ -961,7 +962,22 @@ export class ReplicaManager {
           else {
             // First offset whose timestamp >= the target, among committed records.
             const limit = consumer ? p.highWatermark : p.logEndOffset();
-            const exact = p.log.offsetForTimestamp?.(lp.timestamp);
+            let answer: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
+            try {
+              answer = p.log.offsetForTimestamp?.(lp.timestamp);
+            } catch (e) {
+              // The answer is in a segment being read back from the store: a retriable error
+              // (Kafka's KafkaStorageException is retriable too); the client asks again.
+              if (!(e instanceof SegmentNotLoadedError)) throw e;
+              return {
+                partitionIndex: lp.partitionIndex,
+                errorCode: 'KAFKA_STORAGE_ERROR' as ErrorCode,
+                timestamp: -1,
+                offset: -1,
+                leaderEpoch: -1,
+              };
+            }
+            const exact = answer;
             if (exact !== undefined) {
               const found = exact !== null && exact.offset < limit;
               return {

@@ -6,6 +6,7 @@ import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
 import type { LookupStep } from './LookupTrace';
 import { OffsetIndex } from './OffsetIndex';
+import { SegmentNotLoadedError } from './SegmentCache';
 import { TimeIndex } from './TimeIndex';
 
 const INT32_MAX = 2147483647;
@@ -65,11 +66,18 @@ export interface SegmentRecoveryResult {
  *    the counter to 0 after truncation/recovery, which can shift later entries; glassbox keeps it
  *    exact so the "rebuilt == incremental" invariant is testable;
  *  - `flushedBytes` <= size: bytes [0, flushedBytes) were handed to the Store, the rest live only
- *    in memory (the page cache) and are lost on a power failure.
+ *    in memory (the page cache) and are lost on a power failure;
+ *  - a closed segment whose bytes are all in the Store may be paged out (SegmentCache): its `.log`
+ *    bytes leave memory, its indexes, offsets, timestamps and size stay. Reading `log` then throws
+ *    SegmentNotLoadedError until `reload` brings the very same bytes back.
  */
 export class LogSegment {
   readonly baseOffset: number;
-  readonly log: FileRecords;
+  private _log: FileRecords | null;
+  /** The `.log`'s size while its bytes are paged out. */
+  private pagedOutSize = 0;
+  /** When the segment was last read (SegmentCache's clock, for least-recently-used eviction). */
+  lastUsed = 0;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
   readonly indexIntervalBytes: number;
@@ -99,7 +107,7 @@ export class LogSegment {
   ) {
     this.baseOffset = baseOffset;
     this.indexIntervalBytes = indexIntervalBytes;
-    this.log = log ?? new FileRecords(4096, maxSegmentBytes);
+    this._log = log ?? new FileRecords(4096, maxSegmentBytes);
     this.offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
     this.timeIndex = new TimeIndex(baseOffset, maxIndexSize);
     this.nextOffset = baseOffset;
@@ -107,8 +115,46 @@ export class LogSegment {
     this.lastModifiedMs = nowMs;
   }
 
+  /** The `.log`'s bytes (Kafka's FileRecords); throws SegmentNotLoadedError while paged out. */
+  get log(): FileRecords {
+    const log = this._log;
+    if (log === null) throw new SegmentNotLoadedError(this);
+    return log;
+  }
+
   get size(): number {
-    return this.log.sizeInBytes;
+    return this._log === null ? this.pagedOutSize : this._log.sizeInBytes;
+  }
+
+  /** Whether the `.log` bytes are in memory (false once paged out, until reloaded). */
+  get resident(): boolean {
+    return this._log !== null;
+  }
+
+  /**
+   * Drops the `.log` bytes from memory (they are in the Store: the caller checked). Views handed
+   * out earlier stay valid (FileRecords never rewrites bytes); the memory goes once nobody holds one.
+   */
+  pageOut(): void {
+    if (this._log === null) return;
+    this.pagedOutSize = this._log.sizeInBytes;
+    this._log = null;
+  }
+
+  /**
+   * Takes the `.log` bytes back from the Store. They must be exactly the file that was paged out
+   * (same length; the batches are checked again by whoever reads them): anything else is a Store
+   * that lost data, refused with CORRUPT_MESSAGE and the segment left paged out.
+   */
+  reload(bytes: Uint8Array): void {
+    if (this._log !== null) return;
+    if (bytes.length !== this.pagedOutSize) {
+      throw new CorruptRecordError(
+        `${this.logFileName} came back from the store with ${bytes.length} bytes, not the ${this.pagedOutSize} paged out`,
+        { expected: this.pagedOutSize, actual: bytes.length },
+      );
+    }
+    this._log = FileRecords.of(bytes);
   }
 
   /** `<20-digit base offset>.log`, `.index`, `.timeindex`. */
