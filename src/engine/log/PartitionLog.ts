@@ -607,7 +607,7 @@ export class PartitionLog implements PagedLog {
     active.onBecomeInactiveSegment();
     // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
     // reaches the Store, and the recovery point moves up to the rolled segment's end.
-    for (const seg of this.segments.values) this.flushSegment(seg);
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     const created = this.createSegment(newBaseOffset);
     this.cache?.admit(this, active);
@@ -625,10 +625,13 @@ export class PartitionLog implements PagedLog {
     );
     this.segments.add(seg);
     // Creating the files is metadata the Store must know at once, or a reload would lose the segment.
+    // An empty append creates a file as a write would (nothing is there: a new base offset, or
+    // its old files deleted just before), and appends are group-committed: at hundreds of rolls
+    // a second, one IndexedDB transaction per new file left the Store ever further behind.
     const empty = new Uint8Array(0);
-    this.writer.submit({ op: 'write', path: this.path(seg.logFileName), bytes: empty });
-    this.writer.submit({ op: 'write', path: this.path(seg.indexFileName), bytes: empty });
-    this.writer.submit({ op: 'write', path: this.path(seg.timeIndexFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.logFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.indexFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.timeIndexFileName), bytes: empty });
     return seg;
   }
 
@@ -668,7 +671,7 @@ export class PartitionLog implements PagedLog {
 
   /** Hands every unflushed byte and index entry to the Store; recoveryPoint becomes the LEO. */
   flush(): void {
-    for (const seg of this.segments.values) this.flushSegment(seg);
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = this.logEndOffset;
     this._lastFlushTimeMs = this.clock.now();
   }
@@ -676,8 +679,29 @@ export class PartitionLog implements PagedLog {
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */
   unflushedBytes(): number {
     let n = 0;
-    for (const s of this.segments.values) n += s.unflushedBytes;
+    for (const s of this.unflushedTail()) n += s.unflushedBytes;
     return n;
+  }
+
+  /**
+   * The segments that may hold something not yet handed to the Store. Every flush covers all
+   * segments, so the flushed ones form a prefix: walking back from the active segment to the
+   * first fully flushed one finds them without visiting the (possibly thousands of) older ones.
+   */
+  private unflushedTail(): readonly LogSegment[] {
+    const all = this.segments.values;
+    let i = all.length - 1;
+    while (i > 0) {
+      const s = all[i - 1] as LogSegment;
+      if (
+        s.flushedBytes === s.size &&
+        s.flushedOffsetIndexEntries === s.offsetIndex.entries &&
+        s.flushedTimeIndexEntries === s.timeIndex.entries
+      )
+        break;
+      i--;
+    }
+    return all.slice(i);
   }
 
   private flushSegment(seg: LogSegment): void {

@@ -31,6 +31,9 @@ export interface SegmentLoad {
   segment: LogSegment;
 }
 
+/** How many enforce passes (engine ticks) a segment read back waits for its reader before it may go again. */
+const FRESH_PASSES = 50;
+
 /**
  * The page cache of the engine's brokers, bounded: the `.log` bytes of closed segments stay in
  * memory up to `budgetBytes` (over every log the cache was given), least recently used leaving
@@ -42,7 +45,7 @@ export interface SegmentLoad {
  * The engine is synchronous and the Store is not, so a read of a paged-out segment cannot wait
  * in place. It asks for the load (`request`) and returns no data yet; the host awaits `load`
  * (a Store read) between engine calls, and the bytes come back through `loaded`, as the same
- * file. Eviction happens only in `enforce`, which the engine calls at the end of a tick: with a
+ * file, and stay until read (or FRESH_PASSES ticks), even past the budget. Eviction happens only in `enforce`, which the engine calls at the end of a tick: with a
  * Store whose writes have settled, the same commands page the same segments out.
  *
  * A follower's segment shares the leader's bytes (FileRecords.adopt), so memory is given back
@@ -56,6 +59,11 @@ export class SegmentCache {
   private readonly pagedOut = new Map<LogSegment, PagedLog>();
   /** Paged-out segments a read asked for, in the order asked. */
   private readonly wanted = new Set<LogSegment>();
+  /**
+   * Segments read back and not read since, with the enforce passes they may still wait: the
+   * read that asked for one must find it, or a small budget would page it out again first.
+   */
+  private readonly fresh = new Map<LogSegment, number>();
   /** Counters for the curious (tests, benchmarks). */
   pageOuts = 0;
   reloads = 0;
@@ -94,6 +102,7 @@ export class SegmentCache {
 
   /** A read used the segment: it becomes the most recently used. */
   touch(segment: LogSegment): void {
+    this.fresh.delete(segment);
     const entry = this.resident.get(segment);
     if (!entry) return;
     this.resident.delete(segment);
@@ -103,6 +112,7 @@ export class SegmentCache {
   /** The segment left its log (deleted, truncated away, replaced by the cleaner). */
   forget(segment: LogSegment): void {
     this.drop(segment);
+    this.fresh.delete(segment);
     this.pagedOut.delete(segment);
     this.wanted.delete(segment);
   }
@@ -127,6 +137,10 @@ export class SegmentCache {
    * skipping those the Store does not hold yet (and forgetting those no longer in a log).
    */
   enforce(): void {
+    for (const [segment, passes] of this.fresh) {
+      if (passes <= 1) this.fresh.delete(segment);
+      else this.fresh.set(segment, passes - 1);
+    }
     if (this.bytes <= this.budgetBytes) return;
     for (const [segment, entry] of this.resident) {
       if (this.bytes <= this.budgetBytes) break;
@@ -134,7 +148,7 @@ export class SegmentCache {
         this.drop(segment);
         continue;
       }
-      if (!entry.log.isPageable(segment)) continue;
+      if (this.fresh.has(segment) || !entry.log.isPageable(segment)) continue;
       this.drop(segment);
       segment.pageOut();
       this.pagedOut.set(segment, entry.log);
@@ -154,6 +168,7 @@ export class SegmentCache {
     this.pagedOut.delete(segment);
     this.reloads++;
     this.admit(log, segment);
+    this.fresh.set(segment, FRESH_PASSES);
   }
 
   /**
