@@ -331,8 +331,8 @@ export class PartitionLog implements PagedLog {
       sizeInBytes: s.size,
       flushedBytes: s.flushedBytes,
       unflushedBytes: s.unflushedBytes,
-      offsetIndexEntries: s.offsetIndex.entries,
-      timeIndexEntries: s.timeIndex.entries,
+      offsetIndexEntries: s.offsetIndexEntries,
+      timeIndexEntries: s.timeIndexEntries,
       largestTimestamp: s.largestTimestamp,
       active: s === active,
     }));
@@ -695,8 +695,8 @@ export class PartitionLog implements PagedLog {
       const s = all[i - 1] as LogSegment;
       if (
         s.flushedBytes === s.size &&
-        s.flushedOffsetIndexEntries === s.offsetIndex.entries &&
-        s.flushedTimeIndexEntries === s.timeIndex.entries
+        s.flushedOffsetIndexEntries === s.offsetIndexEntries &&
+        s.flushedTimeIndexEntries === s.timeIndexEntries
       )
         break;
       i--;

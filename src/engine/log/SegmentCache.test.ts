@@ -95,20 +95,28 @@ describe('SegmentCache', () => {
     const rng = new Rng(7);
     for (let i = 0; i < 200; i++) appendBoth(p, rng, i);
     const before = new Map(p.paged.logSegments.map((s) => [s.baseOffset, s.log.copy()]));
+    const indexes = new Map(
+      p.paged.logSegments.map((s) => [s.baseOffset, [[...s.offsetIndex.toBytes()], [...s.timeIndex.toBytes()]]]),
+    );
     await settleAndEnforce(p);
     const out = p.paged.logSegments.filter((s) => !s.resident);
     expect(out.length).toBeGreaterThan(5);
     expect(p.cache.pageOuts).toBe(out.length);
-    // Paged out: the bytes are gone from memory, but size, offsets and indexes stay.
+    // Paged out: the bytes and index objects are gone from memory; size, offsets, entry counts stay.
     for (const seg of out) {
       expect(() => seg.log).toThrow(SegmentNotLoadedError);
+      expect(() => seg.offsetIndex).toThrow(SegmentNotLoadedError);
       expect(seg.size).toBe(before.get(seg.baseOffset)?.length);
-      expect(seg.offsetIndex.entries).toBeGreaterThan(0);
+      expect(seg.offsetIndexEntries).toBeGreaterThan(0);
     }
     expect(p.paged.activeSegment.resident).toBe(true);
     expect(p.paged.size).toBe(p.reference.size);
     await p.cache.load(p.store, out);
-    for (const seg of out) expect([...seg.log.view()]).toEqual([...(before.get(seg.baseOffset) as Uint8Array)]);
+    for (const seg of out) {
+      expect([...seg.log.view()]).toEqual([...(before.get(seg.baseOffset) as Uint8Array)]);
+      // The indexes rebuilt from the bytes are the ones the appends built.
+      expect([[...seg.offsetIndex.toBytes()], [...seg.timeIndex.toBytes()]]).toEqual(indexes.get(seg.baseOffset));
+    }
     expect(p.cache.reloads).toBe(out.length);
   });
 
@@ -236,6 +244,23 @@ describe('SegmentCache', () => {
     p.paged.flush();
     await p.paged.writer.settled();
     expect(p.store.files.get(`orders-0/${victim.logFileName}`)?.length).toBe(p.paged.activeSegment.size);
+  });
+
+  it('refuses bytes that are not the file paged out (CORRUPT_MESSAGE) and stays paged out', async () => {
+    const p = pair(0);
+    const rng = new Rng(12);
+    for (let i = 0; i < 60; i++) appendBoth(p, rng, i);
+    await settleAndEnforce(p);
+    const seg = p.paged.logSegments[0];
+    if (!seg || seg.resident) throw new Error('expected a paged-out first segment');
+    const good = (await p.store.read(`orders-0/${seg.logFileName}`)) as Uint8Array;
+    expect(() => seg.reload(good.subarray(0, good.length - 1))).toThrow(/CORRUPT_MESSAGE/);
+    const flipped = good.slice();
+    flipped[flipped.length - 1] = (flipped[flipped.length - 1] as number) ^ 0xff;
+    expect(() => seg.reload(flipped)).toThrow(/CORRUPT_MESSAGE/);
+    expect(seg.resident).toBe(false);
+    seg.reload(good);
+    expect(seg.resident).toBe(true);
   });
 
   it('forgets segments retention deletes, and a load of one that went is dropped', async () => {
