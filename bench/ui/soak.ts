@@ -2,9 +2,9 @@
  * The memory soak (issue 10, "memory stays bounded"): `npm run bench:ui -- --soak [--minutes 30]
  * [--rate 5000] [--dist DIR] [--port N]`. Not a timed test: a measurement.
  *
- * Opens the built site in Chromium (fresh profile, IndexedDB storage, default configs), starts
- * one bulk Send N from the producer panel at `--rate` records/s (100-byte values, the panel's
- * default), and every minute prints
+ * Opens the built site in Chromium (fresh profile, IndexedDB storage, default configs), keeps a
+ * bulk Send N from the producer panel running at `--rate` records/s (100-byte values, the panel's
+ * default; a new Send N of 1,000,000 whenever the last one finished), and every minute prints
  *  - the worker's JS heap (the engine's worker: CDP Runtime.getHeapUsage on the worker target),
  *  - the renderer's resident set (Linux: VmRSS in /proc/<pid>/status of the renderer process,
  *    found among the browser's child processes; the worker runs inside it, so it is included),
@@ -22,6 +22,8 @@ export interface SoakOptions {
   rate: number;
 }
 
+const JOB_RECORDS = 1_000_000;
+const RUNNING_JOB = '[data-testid="job-progress"][data-state="running"]';
 const WORKER_HEAP_LIMIT_MB = 150;
 const RENDERER_RSS_LIMIT_MB = 600;
 const MB = 1024 * 1024;
@@ -204,15 +206,22 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   const samples: Sample[] = [await sample(page, pageCdp, worker, pid, 0)];
   print(samples[0] as Sample);
   await page.getByTestId('side-tab-producer').click();
-  // Enough records for the whole soak; the job paces itself at the rate.
-  const count = Math.min(10_000_000, Math.ceil(options.rate * 60 * options.minutes * 1.1));
-  await page.getByTestId('producer-n').fill(String(count));
+  // The panel sends at most 1,000,000 records per Send N (200 s at 5,000/s): a new one starts
+  // whenever none is running, so the producer never stops.
+  await page.getByTestId('producer-n').fill(String(JOB_RECORDS));
   await page.getByTestId('producer-rate').fill(String(options.rate));
-  await page.getByTestId('producer-send-n').click();
+  const keepProducing = async () => {
+    if ((await page.locator(RUNNING_JOB).count()) === 0) await page.getByTestId('producer-send-n').click();
+  };
+  await keepProducing();
+  await page.locator(RUNNING_JOB).first().waitFor({ state: 'attached', timeout: 30_000 });
   const started = Date.now();
   for (let minute = 1; minute <= options.minutes; minute++) {
     const due = started + minute * 60_000;
-    while (Date.now() < due) await page.waitForTimeout(Math.min(5000, due - Date.now()));
+    while (Date.now() < due) {
+      await page.waitForTimeout(Math.min(2000, due - Date.now()));
+      await keepProducing();
+    }
     const s = await sample(page, pageCdp, worker, pid, minute);
     samples.push(s);
     print(s);
