@@ -201,12 +201,16 @@ export class EngineHost {
           dump.batches.map((b) => b.bytes.buffer as ArrayBuffer),
         );
       }),
-    exportPartition: ({ topic, partition }) =>
-      this.paged(() => {
+    exportPartition: async ({ topic, partition }) => {
+      // Every segment goes into the zip: read the paged-out ones back at once.
+      const r = this.running();
+      await r.plane.engine.loadSegments(r.data.log(topic, partition).logSegments.filter((s) => !s.resident));
+      return this.paged(() => {
         const r = this.running();
         const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
         return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
-      }),
+      });
+    },
     importPartition: async ({ zip, fileName }) => {
       const r = this.running();
       const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
