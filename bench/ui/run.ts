@@ -23,7 +23,8 @@
  * spec's bad-port list, so Node's fetch refuses it). --dist DIR serves another build than dist/
  * (e.g. `npx vite build --outDir /tmp/mine`). --rounds N repeats the produce sample N times (fresh
  * page each) and reports medians (the scale preset too). --no-load skips the first-render
- * measurement; --no-scale skips the scale preset. The build is used
+ * measurement; --no-scale skips the scale preset. --soak runs only the memory soak instead
+ * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000). The build is used
  * as is; run `npm run build` first (the script builds when dist/ is missing).
  */
 import { execSync, spawn } from 'node:child_process';
@@ -34,6 +35,7 @@ import { type Browser, type CDPSession, chromium, type Page } from '@playwright/
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/browser';
 import type { BenchResult } from '../harness';
 import { runScaleBench } from './scale';
+import { launchForSoak, runSoak } from './soak';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -46,7 +48,11 @@ const roundsIdx = args.indexOf('--rounds');
 const rounds = roundsIdx >= 0 ? Math.max(1, Number(args[roundsIdx + 1])) : 1;
 const measureLoad = !args.includes('--no-load');
 const measureScale = !args.includes('--no-scale');
-const RATE = 5000;
+const soak = args.includes('--soak');
+const minutesIdx = args.indexOf('--minutes');
+const soakMinutes = minutesIdx >= 0 ? Math.max(1, Number(args[minutesIdx + 1])) : 30;
+const rateIdx = args.indexOf('--rate');
+const RATE = rateIdx >= 0 ? Math.max(1, Number(args[rateIdx + 1])) : 5000;
 
 const results: BenchResult[] = [];
 function report(r: BenchResult): void {
@@ -146,15 +152,17 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const sizes = initialJsSizes();
-  report({
-    name: 'ui: initial JS, gzipped',
-    value: sizes.initial / 1024,
-    unit: 'KB',
-    target: '<= 250 KB',
-    met: sizes.initial / 1024 <= 250,
-  });
-  report({ name: 'ui: engine worker JS, gzipped (loads in parallel)', value: sizes.worker / 1024, unit: 'KB' });
+  if (!soak) {
+    const sizes = initialJsSizes();
+    report({
+      name: 'ui: initial JS, gzipped',
+      value: sizes.initial / 1024,
+      unit: 'KB',
+      target: '<= 250 KB',
+      met: sizes.initial / 1024 <= 250,
+    });
+    report({ name: 'ui: engine worker JS, gzipped (loads in parallel)', value: sizes.worker / 1024, unit: 'KB' });
+  }
 
   const server = spawn(
     'npx',
@@ -163,9 +171,15 @@ async function main(): Promise<void> {
   );
   server.stdout?.resume();
   const url = `http://127.0.0.1:${port}/`;
-  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, args: CHROMIUM_ARGS });
+  const browser = soak
+    ? await launchForSoak()
+    : await chromium.launch({ executablePath: browserChoice.executablePath, args: CHROMIUM_ARGS });
   try {
     await waitForServer(url, 30_000);
+    if (soak) {
+      process.exitCode = (await runSoak(browser, { url, minutes: soakMinutes, rate: RATE })) ? 0 : 1;
+      return;
+    }
 
     if (measureLoad) {
       const renders: number[] = [];

@@ -632,3 +632,62 @@ describe('Engine.rewriteStoreFiles: the Store lost every file (IndexedDB deleted
     for (const [path, bytes] of held) expect(store.files.get(path), path).toEqual(bytes);
   });
 });
+
+describe('Engine: the segment cache pages closed segments out and reads them back', () => {
+  /** The test host: time passes, the Store's writes settle, and the loads reads wait for are served. */
+  async function run(e: Engine, ms: number): Promise<void> {
+    for (let t = 0; t < ms; t += 100) {
+      e.tick(100);
+      // MapStore settles at once: a few microtask turns let the writer see its operations done.
+      for (let i = 0; i < 4; i++) await Promise.resolve();
+      await e.loadSegments();
+    }
+  }
+
+  it('a follower that was down catches up from the leader across paged-out segments, byte for byte', async () => {
+    const store = new MapStore();
+    const e = new Engine({
+      seed: 3,
+      store,
+      clock: new ManualClock(0),
+      brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+      brokers: [{ id: 1 }, { id: 2 }],
+      segmentCacheBytes: 0,
+    });
+    e.tick(100);
+    const client = new TestClient(e.cluster);
+    e.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 2,
+      fixedStartIndex: 0,
+      configs: { 'segment.bytes': 600, 'flush.ms': 100, 'min.insync.replicas': 1 },
+    });
+    await run(e, 300);
+    e.killBroker(2);
+    await run(e, 7000);
+    for (let i = 0; i < 60; i++) {
+      expect(client.produce(1, 't', 0, makeBatch([`record-${i}`.padEnd(40, '.')]), 1)?.errorCode).toBe('NONE');
+    }
+    await run(e, 500);
+    const leader = e.snapshot().replicas.find((r) => r.broker === 1);
+    expect(leader?.logEndOffset).toBe(60);
+    const pagedOutBefore = e.segmentCache.pageOuts;
+    expect(pagedOutBefore).toBeGreaterThan(5);
+    e.restartBroker(2);
+    await run(e, 8000);
+    expect(e.snapshot().replicas.find((r) => r.broker === 2)?.logEndOffset).toBe(60);
+    expect(e.snapshot().topics[0]?.partitions[0]?.isr.sort()).toEqual([1, 2]);
+    // The follower's fetches waited for the leader's paged-out segments to come back.
+    expect(e.segmentCache.reloads).toBeGreaterThan(5);
+    expect(e.segmentCache.residentBytes).toBe(0);
+    // Both replicas' files hold the same batches.
+    const files = (broker: number) =>
+      [...store.files.keys()]
+        .filter((k) => k.startsWith(`${replicaDir(broker, '/var/kafka-logs', 't', 0)}/`) && k.endsWith('.log'))
+        .sort()
+        .map((k) => [k.slice(k.lastIndexOf('/')), [...(store.files.get(k) as Uint8Array)]]);
+    expect(files(2)).toEqual(files(1));
+    expect(e.checkInvariants()).toEqual([]);
+  });
+});

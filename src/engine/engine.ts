@@ -14,7 +14,9 @@ import type { TopicConfigOverrides } from './cluster/TopicConfig';
 import { KafkaError } from './errors';
 import type { LogConfigInput } from './log/LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
+import type { LogSegment } from './log/LogSegment';
 import { PartitionLog } from './log/PartitionLog';
+import { SegmentCache } from './log/SegmentCache';
 import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
@@ -80,7 +82,16 @@ export interface EngineOptions {
    * offset also covers what the host wrote before it.
    */
   writer?: StoreWriter;
+  /**
+   * The brokers' page cache: bytes of closed segments kept in memory over every replica log
+   * (SegmentCache); older ones are paged out once durable and read back from `store` on demand.
+   * Default DEFAULT_SEGMENT_CACHE_BYTES.
+   */
+  segmentCacheBytes?: number;
 }
+
+/** 32 MiB of closed segments in memory, whatever the log's size (issue 10: worker heap < 150 MB). */
+export const DEFAULT_SEGMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every event the engine emits. Other subsystems add their unions here. */
 export type EngineEvent = ClusterEvent | GroupEvent | ProducerEvent;
@@ -224,6 +235,8 @@ export class Engine {
   /** Producer clients (KafkaProducer) by client id. */
   readonly producers: ProducerRegistry;
   private readonly writer: StoreWriter;
+  /** The brokers' page cache of closed segments (see SegmentCache). */
+  readonly segmentCache: SegmentCache;
   private readonly openLogs = new Map<string, PartitionLog>();
   /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
   private listeners: EventListenerEntry[] = [];
@@ -238,6 +251,7 @@ export class Engine {
     this.clock = options.clock ?? new ManualClock();
     this.store = options.store;
     this.writer = options.writer ?? new StoreWriter(options.store);
+    this.segmentCache = new SegmentCache(options.segmentCacheBytes ?? DEFAULT_SEGMENT_CACHE_BYTES);
     this.cluster = new Cluster({
       clock: this.clock,
       seed: options.seed,
@@ -256,7 +270,9 @@ export class Engine {
             config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
             clock: this.clock,
             writer: this.writer,
+            cache: this.segmentCache,
           });
+        log.attachCache(this.segmentCache);
         this.openLogs.set(dir, log);
         return new PartitionLogReplica(log);
       },
@@ -379,6 +395,16 @@ export class Engine {
   /** Advances simulated time by `ms`, running everything due on the way, in order. */
   tick(ms: number): void {
     this.cluster.tick(ms);
+    // The page cache gives memory back at the end of a tick, never in the middle of a read.
+    this.segmentCache.enforce();
+  }
+
+  /**
+   * Reads the segments that reads are waiting for back from the Store (SegmentCache.load). The
+   * host awaits this between engine calls; `segments` are those a host read found paged out.
+   */
+  loadSegments(segments?: readonly LogSegment[]): Promise<number> {
+    return this.segmentCache.load(this.store, segments);
   }
 
   now(): number {
@@ -622,6 +648,7 @@ export class Engine {
     this.openLogs.delete(dir);
     if (!log) return;
     for (const seg of log.logSegments) {
+      this.segmentCache.forget(seg);
       for (const name of [seg.logFileName, seg.indexFileName, seg.timeIndexFileName])
         this.writer.submit({ op: 'delete', path: `${dir}/${name}` });
     }

@@ -28,9 +28,13 @@ function lengthsAfter(appends: readonly number[], chunkBytes: number): number[] 
 describe('chunk keys', () => {
   it('name the path, the 16-digit start and the length, and parse back', () => {
     expect(chunkKey(path, 65536, 4096)).toBe('orders-0/00000000000000000000.log#0000000000065536+4096');
-    expect(parseChunkKey('orders-0/00000000000000000000.log#0000000000065536+4096')).toEqual({
-      path,
-      chunk: { key: 'orders-0/00000000000000000000.log#0000000000065536+4096', start: 65536, length: 4096 },
+    const parsed = parseChunkKey('orders-0/00000000000000000000.log#0000000000065536+4096');
+    expect(parsed?.path).toBe(path);
+    const chunk = parsed?.chunk;
+    expect({ key: chunk?.key, start: chunk?.start, length: chunk?.length }).toEqual({
+      key: 'orders-0/00000000000000000000.log#0000000000065536+4096',
+      start: 65536,
+      length: 4096,
     });
     for (const notAChunk of ['#probe', 'a.log', 'a.log#12+3', 42]) expect(parseChunkKey(notAChunk)).toBeNull();
   });

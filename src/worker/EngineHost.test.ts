@@ -32,8 +32,11 @@ async function openHost(): Promise<EngineHost> {
 
 /** Every IndexedDB entry of the cluster, read behind the store's back (key -> bytes as base64). */
 async function storedEntries(): Promise<Record<string, string>> {
-  const rows = await entries<string, Uint8Array>(createStore('glassbox', 'files'));
-  return Object.fromEntries(rows.map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+  const rows = await entries<string, Uint8Array | object>(createStore('glassbox', 'files'));
+  // File chunks are bytes; the owner entry (`#owner`, the fencing epoch) is an object.
+  return Object.fromEntries(
+    rows.map(([k, v]) => [k, v instanceof Uint8Array ? Buffer.from(v).toString('base64') : JSON.stringify(v)]),
+  );
 }
 
 /** Sends records from the panel, lets them be acknowledged and flushed (flush.ms 1000), and waits for the store. */

@@ -14,6 +14,7 @@ import { ManualClock } from '../engine/Clock';
 import { KafkaError } from '../engine/errors';
 import type { LogConfigInput } from '../engine/log/LogConfig';
 import type { PartitionLog } from '../engine/log/PartitionLog';
+import { SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
 import { IdbStore } from '../storage/IdbStore';
@@ -75,6 +76,8 @@ const JOB_TICK_MS = 5;
 const VIEW_EVERY_MS = 100;
 /** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
 const BUSY_VIEW_EVERY_MS = 250;
+/** A host read that keeps finding paged-out segments gives up after this many loads. */
+const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
 
@@ -152,6 +155,8 @@ export class EngineHost {
   private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
   /** True while the page shows the accumulator (then every producer event is sent). */
   private wantAllEvents = false;
+  /** A read of paged-out segments from the Store is under way (one at a time). */
+  private loadingSegments: Promise<unknown> | null = null;
 
   constructor(private readonly notify: (n: WorkerNotice) => void) {}
 
@@ -159,25 +164,26 @@ export class EngineHost {
     open: (args) => this.open(args),
     frame: (args) => this.frame(args),
     snapshot: () => this.view(),
-    lookup: (args) => {
-      const r = this.running();
-      const log = r.data.log(args.topic, args.partition);
-      const target =
-        args.timestamp !== undefined
-          ? { kind: 'timestamp' as const, value: args.timestamp }
-          : { kind: 'offset' as const, value: args.offset ?? 0 };
-      // The page checks its form (ui/forms/validate.ts); the worker refuses the same, typed.
-      if (!Number.isSafeInteger(target.value) || target.value < 0) {
-        throw new KafkaError(
-          'INVALID_REQUEST',
-          `A lookup ${target.kind} is a whole number from 0, got ${target.value}`,
-          {
-            [target.kind]: target.value,
-          },
-        );
-      }
-      return lookupView(args.topic, args.partition, log, target);
-    },
+    lookup: (args) =>
+      this.paged(() => {
+        const r = this.running();
+        const log = r.data.log(args.topic, args.partition);
+        const target =
+          args.timestamp !== undefined
+            ? { kind: 'timestamp' as const, value: args.timestamp }
+            : { kind: 'offset' as const, value: args.offset ?? 0 };
+        // The page checks its form (ui/forms/validate.ts); the worker refuses the same, typed.
+        if (!Number.isSafeInteger(target.value) || target.value < 0) {
+          throw new KafkaError(
+            'INVALID_REQUEST',
+            `A lookup ${target.kind} is a whole number from 0, got ${target.value}`,
+            {
+              [target.kind]: target.value,
+            },
+          );
+        }
+        return lookupView(args.topic, args.partition, log, target);
+      }),
     seedsLookupPreset: () => {
       const r = this.running();
       const where = addSeedsLookupExample(r.data, r.clock, r.writer);
@@ -226,19 +232,25 @@ export class EngineHost {
     },
     reset: () => this.reset(),
     repersist: () => this.repersist(),
-    segment: (args) => {
+    segment: (args) =>
+      this.paged(() => {
+        const r = this.running();
+        const log = r.data.log(args.topic, args.partition);
+        const dump = segmentDump(args.topic, args.partition, log, args.baseOffset, this.topicSaved(r, args.topic));
+        return new Transfer(
+          dump,
+          dump.batches.map((b) => b.bytes.buffer as ArrayBuffer),
+        );
+      }),
+    exportPartition: async ({ topic, partition }) => {
+      // Every segment goes into the zip: read the paged-out ones back at once.
       const r = this.running();
-      const log = r.data.log(args.topic, args.partition);
-      const dump = segmentDump(args.topic, args.partition, log, args.baseOffset, this.topicSaved(r, args.topic));
-      return new Transfer(
-        dump,
-        dump.batches.map((b) => b.bytes.buffer as ArrayBuffer),
-      );
-    },
-    exportPartition: ({ topic, partition }) => {
-      const r = this.running();
-      const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
-      return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
+      await r.plane.engine.loadSegments(r.data.log(topic, partition).logSegments.filter((s) => !s.resident));
+      return this.paged(() => {
+        const r = this.running();
+        const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
+        return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
+      });
     },
     importPartition: async ({ zip, fileName }) => {
       const r = this.running();
@@ -322,6 +334,35 @@ export class EngineHost {
     const added = topics.some((t) => !r.presetTopics.has(t.name));
     const onlyPreset = r.plane.actions.length === 0 && !added && r.userRecords === 0;
     return { replaces, onlyPreset, topics, actions: r.plane.actions.length };
+  }
+
+  /**
+   * Runs a read of the engine (pure and synchronous) that may reach segments paged out of
+   * memory: each SegmentNotLoadedError is answered by reading that segment back from the Store,
+   * then the read runs again. Reads change nothing, so running one again is safe.
+   */
+  private async paged<T>(read: () => T): Promise<T> {
+    for (let loads = 0; ; loads++) {
+      try {
+        return read();
+      } catch (e) {
+        if (!(e instanceof SegmentNotLoadedError) || loads >= MAX_SEGMENT_LOADS_PER_READ) throw e;
+        await this.running().plane.engine.loadSegments([e.segment]);
+      }
+    }
+  }
+
+  /** Starts reading the segments the engine's fetches wait for, unless a read is under way. */
+  private pumpSegmentLoads(r: Running): void {
+    if (this.loadingSegments !== null) return;
+    const engine = r.plane.engine;
+    if (engine.segmentCache.pendingLoads().length === 0) return;
+    this.loadingSegments = engine
+      .loadSegments()
+      .catch((e: unknown) => this.notify({ notice: 'storage-failed', error: serializeError(e) }))
+      .finally(() => {
+        this.loadingSegments = null;
+      });
   }
 
   private requirePlane(): ClusterPlane {
@@ -606,9 +647,16 @@ export class EngineHost {
       // Send a window again only when what it covers may have changed.
       const stamp = `${JSON.stringify(req)}|${replica.broker}|${log.logStartOffset}|${log.logEndOffset}|${replica.highWatermark}|${log.logSegments.length}`;
       if (this.sentWindows.get(key) === stamp) continue;
+      try {
+        windows.push(recordWindow(req.topic, req.partition, log, req));
+      } catch (e) {
+        // Its records are in a segment being read back from the store: a later frame sends it.
+        if (e instanceof SegmentNotLoadedError) continue;
+        throw e;
+      }
       this.sentWindows.set(key, stamp);
-      windows.push(recordWindow(req.topic, req.partition, log, req));
     }
+    this.pumpSegmentLoads(r);
     const events = this.events;
     const droppedEvents = this.droppedEvents;
     this.events = [];

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { PartitionLog } from '../engine/log/PartitionLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
-import { DeferredStore, drain, makeBatch } from '../engine/log/testSupport';
+import { SegmentCache, SegmentNotLoadedError } from '../engine/log/SegmentCache';
+import { DeferredStore, drain, MapStore, makeBatch } from '../engine/log/testSupport';
 import { appendRecords } from './demo';
-import { MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from './views';
+import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from './views';
 
 describe('a million-record partition stays cheap to draw', () => {
   const clock = new ManualClock(1_700_000_000_000);
@@ -79,5 +80,38 @@ describe('a partition view says what is saved, what is still writing and what is
     expect(unsaved.durableOffset).toBe(0);
     expect(unsaved.unflushedBytes).toBe(seg.size);
     expect(unsaved.segments[0]?.durableBytes).toBe(0);
+  });
+});
+
+describe('views of a log whose old segments are paged out', () => {
+  it('a lookup into a paged-out segment is not answered with an error: the host loads it and asks again', async () => {
+    const clock = new ManualClock(1_700_000_000_000);
+    const store = new MapStore();
+    const cache = new SegmentCache(0);
+    const log = new PartitionLog({
+      dir: 'orders-0',
+      config: { 'segment.bytes': 2000 },
+      clock,
+      writer: new StoreWriter(store),
+      cache,
+    });
+    const enc = new TextEncoder();
+    for (let b = 0; b < 40; b++) {
+      appendRecords(log, [{ key: enc.encode(`k${b}`), value: enc.encode('v'.repeat(100)) }], clock.now());
+    }
+    log.updateHighWatermark(log.logEndOffset);
+    log.flush();
+    await log.writer.settled();
+    cache.enforce();
+    expect(log.logSegments[0]?.resident).toBe(false);
+    const target = { kind: 'offset' as const, value: 1 };
+    expect(() => lookupView('orders', 0, log, target)).toThrow(SegmentNotLoadedError);
+    expect(() => recordWindow('orders', 0, log, { topic: 'orders', partition: 0, from: 0, count: 5 })).toThrow(
+      SegmentNotLoadedError,
+    );
+    await cache.load(store);
+    const view = lookupView('orders', 0, log, target);
+    expect(view.error).toBeNull();
+    expect(view.answer?.key).toBe('k1');
   });
 });

@@ -27,6 +27,7 @@ import { isKafkaError } from '../engine/errors';
 import type { LogSegment } from '../engine/log/LogSegment';
 import type { LookupStep } from '../engine/log/LookupTrace';
 import type { PartitionLog } from '../engine/log/PartitionLog';
+import { SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import type { ClusterEvent } from '../engine/cluster/events';
 import type {
   BatchDump,
@@ -346,6 +347,8 @@ export function lookupView(
       },
     };
   } catch (e) {
+    // Not an answer: the segment is being read back from the store, and the host asks again.
+    if (e instanceof SegmentNotLoadedError) throw e;
     const trace = isKafkaError(e) ? (e.details.trace as LookupStep[] | undefined) : undefined;
     return { ...base, steps: trace ?? [], error: serializeError(e), answer: null };
   }

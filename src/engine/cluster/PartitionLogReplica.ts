@@ -2,6 +2,7 @@ import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
 import type { LogConfig, LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
+import { SegmentNotLoadedError } from '../log/SegmentCache';
 import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
@@ -47,8 +48,18 @@ export class PartitionLogReplica implements ReplicaLog {
     return toAppendInfo(this.log.appendAsFollower(bytes, true).headers);
   }
 
+  /**
+   * A read that reaches a paged-out segment returns nothing yet, as a broker's read waits on its
+   * disk: the log has asked for the segment, and the fetch comes back (from the purgatory or on
+   * the next request) once the host has read it back from the Store.
+   */
   read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
-    return this.log.fetch(startOffset, maxBytes, maxOffset).records;
+    try {
+      return this.log.fetch(startOffset, maxBytes, maxOffset).records;
+    } catch (e) {
+      if (e instanceof SegmentNotLoadedError) return NO_RECORDS;
+      throw e;
+    }
   }
 
   truncateTo(offset: number): void {
@@ -79,7 +90,18 @@ export class PartitionLogReplica implements ReplicaLog {
     const out: RecordBatchHeader[] = [];
     let offset = Math.max(fromOffset, this.log.logStartOffset);
     while (offset < this.log.logEndOffset) {
-      const info = this.log.fetch(offset, Number.MAX_SAFE_INTEGER);
+      let info: ReturnType<PartitionLog['fetch']>;
+      try {
+        info = this.log.fetch(offset, Number.MAX_SAFE_INTEGER);
+      } catch (e) {
+        // A paged-out segment is skipped, as Kafka's producer state rebuild starts from its
+        // latest snapshot and never reads the segments before it: the paged-out ones are old
+        // (closed, committed, durable), and producers whose last batch is only there are
+        // forgotten as if expired.
+        if (!(e instanceof SegmentNotLoadedError)) throw e;
+        offset = Math.max(offset + 1, e.segment.nextOffset);
+        continue;
+      }
       if (info.batches.length === 0) break;
       out.push(...info.batches);
       if (info.nextOffset <= offset) break;
@@ -132,6 +154,7 @@ export class PartitionLogReplica implements ReplicaLog {
     };
   }
 
+  /** Throws SegmentNotLoadedError when the answer is in a paged-out segment (the load is asked for). */
   offsetForTimestamp(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null {
     const { answer } = this.log.lookupByTimestamp(timestamp, { trace: false });
     return answer ? { offset: answer.offset, timestamp: answer.timestamp, leaderEpoch: answer.leaderEpoch } : null;
@@ -169,6 +192,8 @@ function uint32(b: Uint8Array, p: number): number {
     (b[p] as number) * 16777216 + (((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number))
   );
 }
+
+const NO_RECORDS = new Uint8Array(0);
 
 function toAppendInfo(batches: RecordBatchHeader[]): ReplicaAppendInfo {
   const first = batches[0];

@@ -1,4 +1,5 @@
 import { isKafkaError } from '../errors';
+import { SegmentNotLoadedError } from '../log/SegmentCache';
 import { formatReplicationOffsetCheckpoint } from './checkpoint';
 import type { BrokerServices } from './BrokerServices';
 import { DelayedFetchPurgatory } from './DelayedFetch';
@@ -6,6 +7,7 @@ import { DelayedProduce, DelayedProducePurgatory, PendingProduce } from './Delay
 import type { ClusterEvent } from './events';
 import { type HostedLog, type LogManager, tpKey } from './LogManager';
 import { Partition } from './Partition';
+import type { ReplicaLog } from './ReplicaLog';
 import { readBatches, readBatchHeaders } from './ReplicaLog';
 import {
   type AlterPartitionResponse,
@@ -706,7 +708,22 @@ export class ReplicaManager {
           else {
             // First offset whose timestamp >= the target, among committed records.
             const limit = consumer ? p.highWatermark : p.logEndOffset();
-            const exact = p.log.offsetForTimestamp?.(lp.timestamp);
+            let answer: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
+            try {
+              answer = p.log.offsetForTimestamp?.(lp.timestamp);
+            } catch (e) {
+              // The answer is in a segment being read back from the store: a retriable error
+              // (Kafka's KafkaStorageException is retriable too); the client asks again.
+              if (!(e instanceof SegmentNotLoadedError)) throw e;
+              return {
+                partitionIndex: lp.partitionIndex,
+                errorCode: 'KAFKA_STORAGE_ERROR' as ErrorCode,
+                timestamp: -1,
+                offset: -1,
+                leaderEpoch: -1,
+              };
+            }
+            const exact = answer;
             if (exact !== undefined) {
               const found = exact !== null && exact.offset < limit;
               return {

@@ -110,15 +110,18 @@ describe('write-behind flushing', () => {
       write: async () => {
         throw new Error('quota exceeded');
       },
-      append: async () => {},
+      append: async () => {
+        throw new Error('quota exceeded');
+      },
       truncate: async () => {},
       delete: async () => {},
     };
     const { log, writer } = openLog(failing);
     log.appendAsLeader(makeBatch(makeRecords(1)));
     await writer.settled();
-    expect(writer.failures.length).toBe(4); // 3 file creations + the epoch checkpoint
-    expect(writer.failures[0]?.operation).toMatchObject({ op: 'write' });
+    // 3 file creations (empty appends) and the epoch checkpoint (a write)
+    expect(writer.failures.map((f) => f.operation.op)).toEqual(['append', 'append', 'append', 'write']);
+    expect(writer.isPathDurable(`${log.dir}/${log.activeSegment.logFileName}`)).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
 import type { LookupStep } from './LookupTrace';
 import { OffsetIndex } from './OffsetIndex';
+import { SegmentNotLoadedError } from './SegmentCache';
 import { TimeIndex } from './TimeIndex';
 
 const INT32_MAX = 2147483647;
@@ -65,13 +66,21 @@ export interface SegmentRecoveryResult {
  *    the counter to 0 after truncation/recovery, which can shift later entries; glassbox keeps it
  *    exact so the "rebuilt == incremental" invariant is testable;
  *  - `flushedBytes` <= size: bytes [0, flushedBytes) were handed to the Store, the rest live only
- *    in memory (the page cache) and are lost on a power failure.
+ *    in memory (the page cache) and are lost on a power failure;
+ *  - a closed segment whose bytes are all in the Store may be paged out (SegmentCache): its `.log`
+ *    bytes and its index objects leave memory; offsets, timestamps, size and index entry counts
+ *    stay. Reading `log`, `offsetIndex` or `timeIndex` then throws SegmentNotLoadedError until
+ *    `reload` brings the very same bytes back and rebuilds the indexes from them (equal to the
+ *    ones appends built, by the invariant above). At 16 KiB segments an index object costs as
+ *    much memory as a hundred index entries, and a long run has hundreds of thousands of segments.
  */
 export class LogSegment {
   readonly baseOffset: number;
-  readonly log: FileRecords;
-  readonly offsetIndex: OffsetIndex;
-  readonly timeIndex: TimeIndex;
+  private _log: FileRecords | null;
+  private _offsetIndex: OffsetIndex | null;
+  private _timeIndex: TimeIndex | null;
+  /** The `.log`'s size and the index entry counts while paged out. */
+  private pagedOut = { size: 0, offsetIndexEntries: 0, timeIndexEntries: 0, maxIndexSize: 0 };
   readonly indexIntervalBytes: number;
   private bytesSinceLastIndexEntry = 0;
   maxTimestampSoFar = NO_TIMESTAMP;
@@ -99,16 +108,100 @@ export class LogSegment {
   ) {
     this.baseOffset = baseOffset;
     this.indexIntervalBytes = indexIntervalBytes;
-    this.log = log ?? new FileRecords(4096, maxSegmentBytes);
-    this.offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
-    this.timeIndex = new TimeIndex(baseOffset, maxIndexSize);
+    this._log = log ?? new FileRecords(4096, maxSegmentBytes);
+    this._offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
+    this._timeIndex = new TimeIndex(baseOffset, maxIndexSize);
     this.nextOffset = baseOffset;
     this.createdMs = nowMs;
     this.lastModifiedMs = nowMs;
   }
 
+  /** The `.log`'s bytes (Kafka's FileRecords); throws SegmentNotLoadedError while paged out. */
+  get log(): FileRecords {
+    const log = this._log;
+    if (log === null) throw new SegmentNotLoadedError(this);
+    return log;
+  }
+
+  get offsetIndex(): OffsetIndex {
+    const index = this._offsetIndex;
+    if (index === null) throw new SegmentNotLoadedError(this);
+    return index;
+  }
+
+  get timeIndex(): TimeIndex {
+    const index = this._timeIndex;
+    if (index === null) throw new SegmentNotLoadedError(this);
+    return index;
+  }
+
+  /** Entries in the `.index` (known while paged out too). */
+  get offsetIndexEntries(): number {
+    return this._offsetIndex === null ? this.pagedOut.offsetIndexEntries : this._offsetIndex.entries;
+  }
+
+  get timeIndexEntries(): number {
+    return this._timeIndex === null ? this.pagedOut.timeIndexEntries : this._timeIndex.entries;
+  }
+
   get size(): number {
-    return this.log.sizeInBytes;
+    return this._log === null ? this.pagedOut.size : this._log.sizeInBytes;
+  }
+
+  /** Whether the `.log` bytes are in memory (false once paged out, until reloaded). */
+  get resident(): boolean {
+    return this._log !== null;
+  }
+
+  /**
+   * Drops the `.log` bytes from memory (they are in the Store: the caller checked). Views handed
+   * out earlier stay valid (FileRecords never rewrites bytes); the memory goes once nobody holds one.
+   */
+  pageOut(): void {
+    if (this._log === null) return;
+    this.pagedOut = {
+      size: this._log.sizeInBytes,
+      offsetIndexEntries: this.offsetIndexEntries,
+      timeIndexEntries: this.timeIndexEntries,
+      maxIndexSize: this.offsetIndex.maxIndexSize,
+    };
+    this._log = null;
+    this._offsetIndex = null;
+    this._timeIndex = null;
+    this.names = null;
+  }
+
+  /**
+   * Takes the `.log` bytes back from the Store. They must be exactly the file that was paged out
+   * (same length; the batches are checked again by whoever reads them): anything else is a Store
+   * that lost data, refused with CORRUPT_MESSAGE and the segment left paged out.
+   */
+  reload(bytes: Uint8Array): void {
+    if (this._log !== null) return;
+    const out = this.pagedOut;
+    // Recovering the bytes on a scratch segment checks every batch and rebuilds the indexes.
+    const scratch = new LogSegment(
+      this.baseOffset,
+      this.indexIntervalBytes,
+      out.maxIndexSize,
+      0,
+      FileRecords.of(bytes),
+    );
+    if (bytes.length === out.size) scratch.recover();
+    if (
+      bytes.length !== out.size ||
+      scratch.size !== out.size ||
+      scratch.offsetIndexEntries !== out.offsetIndexEntries ||
+      scratch.timeIndexEntries !== out.timeIndexEntries
+    ) {
+      throw new CorruptRecordError(
+        `${this.logFileName} came back from the store as ${bytes.length} bytes that are not the ${out.size} paged out`,
+        { expected: out.size, actual: bytes.length },
+      );
+    }
+    this._log = scratch._log;
+    this._offsetIndex = scratch._offsetIndex;
+    this._timeIndex = scratch._timeIndex;
   }
 
   /** `<20-digit base offset>.log`, `.index`, `.timeindex`. */

@@ -13,6 +13,7 @@ import type { LogRecoveryReport } from './LogLoader';
 import { finishLoad, loadSegments } from './LogLoader';
 import { type LogOffsetPosition, LogSegment, type RollReason } from './LogSegment';
 import { LogSegments } from './LogSegments';
+import { type PagedLog, type SegmentCache, SegmentNotLoadedError } from './SegmentCache';
 import { type LocatedRecord, locateRecord } from './RecordLocator';
 import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
 import { StoreWriter } from './StoreWriter';
@@ -34,6 +35,8 @@ export interface PartitionLogOptions {
   writer?: StoreWriter;
   /** Base offset of the first segment (default 0). */
   logStartOffset?: number;
+  /** The page cache closed segments are paged out of (omitted: every segment stays in memory). */
+  cache?: SegmentCache;
   /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
   recoveredSegments?: readonly LogSegment[];
 }
@@ -162,9 +165,11 @@ export interface RetentionResult {
  *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
  *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
  *  - durableOffset <= recoveryPoint: offsets below it are confirmed by the Store (see DurableOffset);
- *  - a failed append, truncation or config change throws a KafkaError and changes nothing.
+ *  - a failed append, truncation or config change throws a KafkaError and changes nothing;
+ *  - with a SegmentCache, only closed segments whose bytes are durable in the Store, entirely
+ *    below the high watermark, of a log that is not compacted, are ever paged out (isPageable).
  */
-export class PartitionLog {
+export class PartitionLog implements PagedLog {
   readonly dir: string;
   private _config: LogConfig;
   private readonly clock: Clock;
@@ -178,6 +183,7 @@ export class PartitionLog {
   /** glassbox's, not Kafka's: the recovery point whose writes the Store has confirmed. */
   private readonly durable: DurableOffset;
   private _lastFlushTimeMs: number;
+  private cache: SegmentCache | null = null;
 
   constructor(options: PartitionLogOptions) {
     this.dir = options.dir;
@@ -203,6 +209,46 @@ export class PartitionLog {
     }
     // A new log has nothing to lose yet; a recovered one was read back from the Store, so all of it is durable.
     this.durable = new DurableOffset(this.writer, this.logEndPoint());
+    if (options.cache) this.attachCache(options.cache);
+  }
+
+  /** Puts this log's closed segments under `cache` (a recovered log joins its engine's cache). */
+  attachCache(cache: SegmentCache): void {
+    if (this.cache === cache) return;
+    this.cache = cache;
+    const active = this.activeSegment;
+    for (const seg of this.segments.values) if (seg !== active) cache.admit(this, seg);
+  }
+
+  /**
+   * Whether `seg` may leave memory: closed, every byte flushed and the Store done with its `.log`
+   * (StoreWriter.isDurable), wholly below the high watermark (replication never truncates there
+   * but in an unclean election, see truncateTo), and the log not compacted (the cleaner reads
+   * every closed segment; a compacted log is bounded by its keys).
+   */
+  isPageable(seg: LogSegment): boolean {
+    return (
+      seg !== this.activeSegment &&
+      seg.resident &&
+      seg.flushedBytes === seg.size &&
+      seg.nextOffset <= this._highWatermark &&
+      !isCompacted(this._config) &&
+      this.writer.isPathDurable(this.path(seg.logFileName))
+    );
+  }
+
+  holds(seg: LogSegment): boolean {
+    return this.segments.floorSegment(seg.baseOffset) === seg;
+  }
+
+  /** Before reading `seg`'s bytes: marks it used, or asks for it and throws when it is paged out. */
+  private readable(seg: LogSegment): LogSegment {
+    if (!seg.resident) {
+      this.cache?.request(seg);
+      throw new SegmentNotLoadedError(seg);
+    }
+    this.cache?.touch(seg);
+    return seg;
   }
 
   /**
@@ -322,8 +368,8 @@ export class PartitionLog {
       flushedBytes: s.flushedBytes,
       unflushedBytes: s.unflushedBytes,
       durableBytes: this.durableBytes(s),
-      offsetIndexEntries: s.offsetIndex.entries,
-      timeIndexEntries: s.timeIndex.entries,
+      offsetIndexEntries: s.offsetIndexEntries,
+      timeIndexEntries: s.timeIndexEntries,
       largestTimestamp: s.largestTimestamp,
       active: s === active,
     }));
@@ -598,10 +644,12 @@ export class PartitionLog {
     active.onBecomeInactiveSegment();
     // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
     // reaches the Store, and the recovery point moves up to the rolled segment's end.
-    for (const seg of this.segments.values) this.flushSegment(seg);
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     this.durable.flushed({ offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size });
-    return this.createSegment(newBaseOffset);
+    const created = this.createSegment(newBaseOffset);
+    this.cache?.admit(this, active);
+    return created;
   }
 
   private createSegment(baseOffset: number): LogSegment {
@@ -615,10 +663,13 @@ export class PartitionLog {
     );
     this.segments.add(seg);
     // Creating the files is metadata the Store must know at once, or a reload would lose the segment.
+    // An empty append creates a file as a write would (nothing is there: a new base offset, or
+    // its old files deleted just before), and appends are group-committed: at hundreds of rolls
+    // a second, one IndexedDB transaction per new file left the Store ever further behind.
     const empty = new Uint8Array(0);
-    this.writer.submit({ op: 'write', path: this.path(seg.logFileName), bytes: empty });
-    this.writer.submit({ op: 'write', path: this.path(seg.indexFileName), bytes: empty });
-    this.writer.submit({ op: 'write', path: this.path(seg.timeIndexFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.logFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.indexFileName), bytes: empty });
+    this.writer.submit({ op: 'append', path: this.path(seg.timeIndexFileName), bytes: empty });
     return seg;
   }
 
@@ -627,6 +678,7 @@ export class PartitionLog {
   }
 
   private deleteSegmentFiles(seg: LogSegment): void {
+    this.cache?.forget(seg);
     this.writer.submit({ op: 'delete', path: this.path(seg.logFileName) });
     this.writer.submit({ op: 'delete', path: this.path(seg.indexFileName) });
     this.writer.submit({ op: 'delete', path: this.path(seg.timeIndexFileName) });
@@ -657,7 +709,7 @@ export class PartitionLog {
 
   /** Hands every unflushed byte and index entry to the Store; recoveryPoint becomes the LEO. */
   flush(): void {
-    for (const seg of this.segments.values) this.flushSegment(seg);
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = this.logEndOffset;
     this.durable.flushed(this.logEndPoint());
     this._lastFlushTimeMs = this.clock.now();
@@ -688,8 +740,29 @@ export class PartitionLog {
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */
   unflushedBytes(): number {
     let n = 0;
-    for (const s of this.segments.values) n += s.unflushedBytes;
+    for (const s of this.unflushedTail()) n += s.unflushedBytes;
     return n;
+  }
+
+  /**
+   * The segments that may hold something not yet handed to the Store. Every flush covers all
+   * segments, so the flushed ones form a prefix: walking back from the active segment to the
+   * first fully flushed one finds them without visiting the (possibly thousands of) older ones.
+   */
+  private unflushedTail(): readonly LogSegment[] {
+    const all = this.segments.values;
+    let i = all.length - 1;
+    while (i > 0) {
+      const s = all[i - 1] as LogSegment;
+      if (
+        s.flushedBytes === s.size &&
+        s.flushedOffsetIndexEntries === s.offsetIndexEntries &&
+        s.flushedTimeIndexEntries === s.timeIndexEntries
+      )
+        break;
+      i--;
+    }
+    return all.slice(i);
   }
 
   private flushSegment(seg: LogSegment): void {
@@ -768,7 +841,7 @@ export class PartitionLog {
     if (offset >= upper) return this.emptyFetch(offset);
     let seg = this.segments.floorSegment(offset);
     while (seg) {
-      const read = seg.read(offset, maxBytes, upper);
+      const read = this.readable(seg).read(offset, maxBytes, upper);
       if (read) {
         const last = read.batches[read.batches.length - 1];
         return {
@@ -829,7 +902,7 @@ export class PartitionLog {
         : `Offset ${offset} is outside the log [${lso}, ${leo}): the broker answers OFFSET_OUT_OF_RANGE.`,
     });
     if (!inRange) throw this.outOfRange(offset, trace);
-    let seg = this.segments.floorSegment(offset, trace) as LogSegment;
+    let seg = this.readable(this.segments.floorSegment(offset, trace) as LogSegment);
     let idx = seg.offsetIndex.lookup(offset, trace);
     let from = idx.position;
     let scanned = 0;
@@ -860,7 +933,7 @@ export class PartitionLog {
       }
       const nextSeg = this.segments.higherSegment(seg);
       if (!nextSeg) break;
-      seg = nextSeg;
+      seg = this.readable(nextSeg);
       trace?.push({
         kind: 'segment-chosen',
         baseOffset: seg.baseOffset,
@@ -945,6 +1018,7 @@ export class PartitionLog {
       for (const s of this.segments.values) if (!best || s.maxTimestampSoFar > best.maxTimestampSoFar) best = s;
       if (!best || best.maxTimestampSoFar < 0) return { answer: null, trace: trace ?? [] };
       const max = best.maxTimestampSoFar;
+      this.readable(best);
       const found = best.searchForOffset(
         best.offsetOfMaxTimestampSoFar,
         best.offsetIndex.lookup(best.offsetOfMaxTimestampSoFar).position,
@@ -1008,7 +1082,7 @@ export class PartitionLog {
       fileName: target.logFileName,
       explanation: `Search ${target.logFileName} through its ${target.timeIndexFileName}.`,
     });
-    const hit = target.findBatchByTimestamp(timestamp, this._logStartOffset, trace);
+    const hit = this.readable(target).findBatchByTimestamp(timestamp, this._logStartOffset, trace);
     if (hit) {
       const batch = hit.header;
       const logAppendTime = (batch.attributes & 0x08) !== 0;
@@ -1067,6 +1141,8 @@ export class PartitionLog {
       this.truncateFullyAndStartAt(targetOffset);
       return true;
     }
+    const floor = this.segments.floorSegment(targetOffset) as LogSegment;
+    if (!floor.resident) return this.truncateToPagedOut(floor, targetOffset);
     for (const seg of [...this.segments.values]) {
       if (seg.baseOffset > targetOffset) {
         this.segments.remove(seg);
@@ -1081,6 +1157,31 @@ export class PartitionLog {
     this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
     this._recoveryPoint = Math.min(this._recoveryPoint, this.logEndOffset);
     this.durable.truncatedTo(this.logEndPoint());
+    return true;
+  }
+
+  /**
+   * Truncation into a paged-out segment (only an unclean election cuts below the high
+   * watermark): the engine cannot wait for its bytes, so the whole segment goes and an empty one
+   * takes its base offset, as if it had been cut to zero bytes. The log then ends below
+   * `targetOffset`; a follower fetches the difference from the leader again, which holds it.
+   */
+  private truncateToPagedOut(floor: LogSegment, targetOffset: number): boolean {
+    for (const seg of [...this.segments.values]) {
+      if (seg.baseOffset >= floor.baseOffset) {
+        this.segments.remove(seg);
+        this.deleteSegmentFiles(seg);
+      }
+    }
+    if (this.segments.count === 0) {
+      this.truncateFullyAndStartAt(floor.baseOffset);
+      return true;
+    }
+    this.createSegment(floor.baseOffset);
+    const end = Math.min(targetOffset, this.logEndOffset);
+    if (this.leaderEpochCache.truncateFromEnd(end)) this.writeEpochCheckpoint();
+    this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
+    this._recoveryPoint = Math.min(this._recoveryPoint, this.logEndOffset);
     return true;
   }
 
@@ -1157,6 +1258,25 @@ export class PartitionLog {
         `${this.dir} has cleanup.policy=${this._config['cleanup.policy'].join(',')}, not compact`,
       );
     }
+    const closed = this.segments.values.filter((seg) => seg !== this.activeSegment);
+    const missing = closed.filter((seg) => !seg.resident);
+    if (missing.length > 0) {
+      // The cleaner reads every closed segment: it waits for those paged out (a log paged out
+      // before cleanup.policy became compact) and cleans on its next pass.
+      for (const seg of missing) this.cache?.request(seg);
+      return {
+        cleanableRange: null,
+        groups: [],
+        distinctKeys: 0,
+        recordsRead: 0,
+        recordsRetained: 0,
+        recordsSuperseded: 0,
+        tombstonesRemoved: 0,
+        keylessRemoved: 0,
+        bytesBefore: 0,
+        bytesAfter: 0,
+      };
+    }
     return cleanLog(
       {
         config: this._config,
@@ -1170,6 +1290,7 @@ export class PartitionLog {
 
   private replaceWithCleaned(old: readonly LogSegment[], cleaned: LogSegment | null): void {
     this.segments.replace(old, cleaned);
+    for (const seg of old) this.cache?.forget(seg);
     for (const seg of old) {
       if (!cleaned || seg.baseOffset !== cleaned.baseOffset) this.deleteSegmentFiles(seg);
     }
@@ -1185,6 +1306,7 @@ export class PartitionLog {
       cleaned.flushedBytes = cleaned.size;
       cleaned.flushedOffsetIndexEntries = cleaned.offsetIndex.entries;
       cleaned.flushedTimeIndexEntries = cleaned.timeIndex.entries;
+      this.cache?.admit(this, cleaned);
     }
   }
 }

@@ -44,6 +44,8 @@ export class StoreWriter {
   private firstFailedSeq = Number.POSITIVE_INFINITY;
   private handedBytes = 0;
   private readonly failed: StoreFailure[] = [];
+  /** Operations issued and not yet settled, per path (what the segment cache asks before evicting). */
+  private readonly inFlightByPath = new Map<string, number>();
   /** Optional observer, e.g. for the UI's "disk activity" view. */
   onOperation: ((op: StoreOperation) => void) | null = null;
 
@@ -64,6 +66,8 @@ export class StoreWriter {
       this.succeeded(seq);
       return seq;
     }
+    const path = operation.path;
+    this.inFlightByPath.set(path, (this.inFlightByPath.get(path) ?? 0) + 1);
     let p: Promise<void>;
     try {
       switch (operation.op) {
@@ -83,17 +87,22 @@ export class StoreWriter {
     } catch (error) {
       p = Promise.reject(error);
     }
+    const settle = () => {
+      this.completed++;
+      this.pending.delete(tracked);
+      const left = (this.inFlightByPath.get(path) ?? 1) - 1;
+      if (left === 0) this.inFlightByPath.delete(path);
+      else this.inFlightByPath.set(path, left);
+    };
     const tracked: Promise<void> = p.then(
       () => {
-        this.completed++;
         this.succeeded(seq);
-        this.pending.delete(tracked);
+        settle();
       },
       (error: unknown) => {
-        this.completed++;
         this.failed.push({ operation, error });
         this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
-        this.pending.delete(tracked);
+        settle();
       },
     );
     this.pending.add(tracked);
@@ -120,6 +129,15 @@ export class StoreWriter {
   /** Whether operation `seq` and every one before it are durable. */
   isDurable(seq: number): boolean {
     return seq <= this.durableSeq;
+  }
+
+  /**
+   * Whether everything handed over for `path` is in the Store: no operation on it still in flight
+   * and no operation ever failed (a failed Store may have lost any of it). A memory-only writer
+   * has nowhere to keep files, so nothing is ever durable there.
+   */
+  isPathDurable(path: string): boolean {
+    return this.store !== null && this.failed.length === 0 && !this.inFlightByPath.has(path);
   }
 
   /** Operations issued and not yet settled. */

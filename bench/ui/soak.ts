@@ -1,0 +1,243 @@
+/**
+ * The memory soak (issue 10, "memory stays bounded"): `npm run bench:ui -- --soak [--minutes 30]
+ * [--rate 5000] [--dist DIR] [--port N]`. Not a timed test: a measurement.
+ *
+ * Opens the built site in Chromium (fresh profile, IndexedDB storage, default configs), keeps a
+ * bulk Send N from the producer panel running at `--rate` records/s (100-byte values, the panel's
+ * default; a new Send N of 1,000,000 whenever the last one finished), and every minute prints
+ *  - the worker's JS heap (the engine's worker: CDP Runtime.getHeapUsage on the worker target),
+ *  - the renderer's resident set (Linux: VmRSS in /proc/<pid>/status of the renderer process,
+ *    found among the browser's child processes; the worker runs inside it, so it is included),
+ *  - IndexedDB usage (navigator.storage.estimate) and the records appended so far.
+ * It ends with PASS or FAIL against worker heap < 150 MB and renderer RSS < 600 MB (the peak of
+ * the minute samples).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { type Browser, type CDPSession, chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/browser';
+
+export interface SoakOptions {
+  url: string;
+  minutes: number;
+  rate: number;
+}
+
+const JOB_RECORDS = 1_000_000;
+const RUNNING_JOB = '[data-testid="job-progress"][data-state="running"]';
+const WORKER_HEAP_LIMIT_MB = 150;
+const RENDERER_RSS_LIMIT_MB = 600;
+const MB = 1024 * 1024;
+
+interface Sample {
+  minute: number;
+  workerHeapMb: number;
+  rendererRssMb: number;
+  idbMb: number;
+  records: number;
+  /** The page's own JS heap and DOM nodes (what the renderer keeps besides the worker). */
+  pageHeapMb: number;
+  domNodes: number;
+}
+
+const TOTAL_LEO = `
+  [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
+    (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
+    0,
+  )
+`;
+
+/** Pids of every process below `root` (the browser), by walking /proc's parent links. */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Field 4 (ppid) follows the command in parentheses, which may hold spaces.
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(after[1]));
+    } catch {
+      // The process has exited.
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, ppid] of parent) {
+      if (ppid === pid) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The largest renderer below the browser process: the one tab's renderer (a spare one stays small). */
+function rendererRssMb(browserPid: number): number {
+  let best = 0;
+  for (const pid of descendants(browserPid)) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes('--type=renderer') || cmd.includes('--extension-process')) continue;
+    best = Math.max(best, rssMb(pid));
+  }
+  return best;
+}
+
+/** The browser's own pid: the chromium process whose parent is this Node process (or below it). */
+function browserPid(): number {
+  for (const pid of descendants(process.pid)) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.includes('chrom') && !cmd.includes('--type=')) return pid;
+    } catch {
+      // gone
+    }
+  }
+  throw new Error('could not find the Chromium browser process below this one');
+}
+
+/**
+ * A DevTools session on the engine's worker, through the browser target (Playwright's own CDP
+ * sessions attach to pages only): Target.attachToTarget, then messages wrapped in
+ * Target.sendMessageToTarget.
+ */
+class WorkerHeap {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly sessionId: string,
+  ) {
+    cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
+      if (e.sessionId !== this.sessionId) return;
+      const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+      if (m.id !== undefined) this.waiting.get(m.id)?.(m.result);
+    });
+  }
+
+  static async attach(browser: Browser): Promise<WorkerHeap> {
+    const cdp = await browser.newBrowserCDPSession();
+    const end = Date.now() + 30_000;
+    while (Date.now() < end) {
+      const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+        targetInfos: { targetId: string; type: string }[];
+      };
+      const worker = targetInfos.find((t) => t.type === 'worker');
+      if (worker) {
+        const { sessionId } = (await cdp.send('Target.attachToTarget', {
+          targetId: worker.targetId,
+          flatten: false,
+        })) as { sessionId: string };
+        return new WorkerHeap(cdp, sessionId);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the engine worker did not start');
+  }
+
+  /** Runtime.getHeapUsage of the worker's isolate: bytes used. */
+  async used(): Promise<number> {
+    const id = this.nextId++;
+    const result = new Promise<unknown>((resolve) => this.waiting.set(id, resolve));
+    await this.cdp.send('Target.sendMessageToTarget', {
+      sessionId: this.sessionId,
+      message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }),
+    });
+    const r = (await result) as { usedSize: number };
+    this.waiting.delete(id);
+    return r.usedSize;
+  }
+}
+
+async function sample(
+  page: Page,
+  pageCdp: CDPSession,
+  worker: WorkerHeap,
+  pid: number,
+  minute: number,
+): Promise<Sample> {
+  const heap = await worker.used();
+  const pageHeap = (await pageCdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const dom = (await pageCdp.send('Memory.getDOMCounters')) as { nodes: number };
+  const estimate = (await page.evaluate('navigator.storage.estimate()')) as { usage?: number };
+  const records = (await page.evaluate(TOTAL_LEO)) as number;
+  return {
+    minute,
+    workerHeapMb: heap / MB,
+    rendererRssMb: rendererRssMb(pid),
+    idbMb: (estimate.usage ?? 0) / MB,
+    records,
+    pageHeapMb: pageHeap.usedSize / MB,
+    domNodes: dom.nodes,
+  };
+}
+
+function print(s: Sample): void {
+  console.log(
+    `minute ${String(s.minute).padStart(3)}  worker heap ${s.workerHeapMb.toFixed(1).padStart(7)} MB  renderer RSS ${s.rendererRssMb.toFixed(0).padStart(5)} MB  IndexedDB ${s.idbMb.toFixed(1).padStart(7)} MB  records ${s.records.toLocaleString('en-US')}  (page heap ${s.pageHeapMb.toFixed(1)} MB, ${s.domNodes} DOM nodes)`,
+  );
+}
+
+/** Runs the soak in an already launched browser against a served build; returns whether it passed. */
+export async function runSoak(browser: Browser, options: SoakOptions): Promise<boolean> {
+  const pid = browserPid();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(options.url);
+  await page.getByTestId('app-ready').waitFor({ state: 'attached', timeout: 60_000 });
+  const worker = await WorkerHeap.attach(browser);
+  const pageCdp = await context.newCDPSession(page);
+  const samples: Sample[] = [await sample(page, pageCdp, worker, pid, 0)];
+  print(samples[0] as Sample);
+  await page.getByTestId('side-tab-producer').click();
+  // The panel sends at most 1,000,000 records per Send N (200 s at 5,000/s): a new one starts
+  // whenever none is running, so the producer never stops.
+  await page.getByTestId('producer-n').fill(String(JOB_RECORDS));
+  await page.getByTestId('producer-rate').fill(String(options.rate));
+  const keepProducing = async () => {
+    if ((await page.locator(RUNNING_JOB).count()) === 0) await page.getByTestId('producer-send-n').click();
+  };
+  await keepProducing();
+  await page.locator(RUNNING_JOB).first().waitFor({ state: 'attached', timeout: 30_000 });
+  const started = Date.now();
+  for (let minute = 1; minute <= options.minutes; minute++) {
+    const due = started + minute * 60_000;
+    while (Date.now() < due) {
+      await page.waitForTimeout(Math.min(2000, due - Date.now()));
+      await keepProducing();
+    }
+    const s = await sample(page, pageCdp, worker, pid, minute);
+    samples.push(s);
+    print(s);
+  }
+  await context.close();
+  const peakHeap = Math.max(...samples.map((s) => s.workerHeapMb));
+  const peakRss = Math.max(...samples.map((s) => s.rendererRssMb));
+  const last = samples[samples.length - 1] as Sample;
+  const rate = last.records / ((options.minutes * 60_000) / 1000);
+  const pass = peakHeap < WORKER_HEAP_LIMIT_MB && peakRss < RENDERER_RSS_LIMIT_MB;
+  console.log(
+    `${pass ? 'PASS' : 'FAIL'}: ${options.minutes} min at ${options.rate.toLocaleString('en-US')} records/s asked (${rate.toFixed(0)} appended/s): peak worker heap ${peakHeap.toFixed(1)} MB (limit ${WORKER_HEAP_LIMIT_MB}), peak renderer RSS ${peakRss.toFixed(0)} MB (limit ${RENDERER_RSS_LIMIT_MB}), IndexedDB ${last.idbMb.toFixed(1)} MB`,
+  );
+  return pass;
+}
+
+export async function launchForSoak(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium().executablePath, args: CHROMIUM_ARGS });
+}
