@@ -262,7 +262,7 @@ export class GroupCoordinator {
       timer,
       append: (records, done) => this.append(partition, records, done),
       emit: (e) => this.deps.emit(e),
-      newMemberId: (clientId) => `${clientId}-${uuid(this.deps.rng)}`,
+      newMemberId: (prefix) => `${prefix}-${uuid(this.deps.rng)}`,
     };
     const shard = new GroupCoordinatorShard(ctx);
     this.shards.set(partition, shard);

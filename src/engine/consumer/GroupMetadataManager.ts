@@ -87,7 +87,8 @@ export class GroupMetadataManager {
   }
 
   private joinUnknownMember(group: ClassicGroup, req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {
-    const newMemberId = this.ctx.newMemberId(req.clientId);
+    // GroupMetadata.generateMemberId: a static member's id starts with its group.instance.id.
+    const newMemberId = this.ctx.newMemberId(req.groupInstanceId ?? req.clientId);
     if (req.groupInstanceId !== null) {
       const oldMemberId = group.staticMemberId(req.groupInstanceId);
       if (oldMemberId !== undefined) {
