@@ -12,6 +12,7 @@ import type {
 } from './groupProtocol';
 import { GroupTestBed } from './GroupTestBed';
 import { encodeSubscription } from './offsetsSchema';
+import { ScalaHashMapOrder } from './ScalaHashMapOrder';
 
 /**
  * Static membership (KIP-345) and leader choice on the coordinator, against Kafka 3.9's
@@ -277,5 +278,78 @@ describe('static membership (KIP-345), Kafka 3.9 GroupCoordinator.scala', () => 
     expect(snap?.state).toBe('Stable');
     expect(snap?.members.map((m) => m.memberId)).toEqual([replaced[0]?.newMemberId]);
     expect(first.lifecycle === 'running' && second.lifecycle === 'running').toBe(true);
+  });
+});
+
+/** The first of `ids` in GroupMetadata.members order (a fresh Scala HashMap holding just them). */
+function firstInScalaOrder(ids: string[]): string {
+  const map = new ScalaHashMapOrder();
+  for (const id of ids) map.put(id);
+  return map.keys()[0] as string;
+}
+
+describe('the new leader, as Kafka 3.9 GroupMetadata chooses it', () => {
+  // With this seed the member ids hash so that hash order differs from join order.
+  const SEED = 1;
+
+  it('when the leader leaves, the first remaining member in hash order leads (GroupMetadata.remove)', () => {
+    const bed = new GroupTestBed({ ...bedConfig, seed: SEED });
+    const wire = new Wire(bed);
+    const joins = ['a', 'b', 'c'].map((i) => wire.join('', i));
+    bed.run(500);
+    const [a, b, c] = joins.map((j) => j.response as JoinGroupResponse) as [
+      JoinGroupResponse,
+      JoinGroupResponse,
+      JoinGroupResponse,
+    ];
+    expect(a.leader).toBe(a.memberId);
+    for (const [r, i] of [
+      [a, 'a'],
+      [b, 'b'],
+      [c, 'c'],
+    ] as const)
+      wire.sync(r.memberId, i, 1);
+    bed.run(20);
+    // The leader leaves; GroupMetadata.remove makes `members.keys.headOption` the leader.
+    wire.send('a', {
+      api: 'LeaveGroup',
+      groupId: 'g',
+      members: [{ memberId: a.memberId, groupInstanceId: 'a', reason: null }],
+    });
+    bed.run(20);
+    const expected = firstInScalaOrder([a.memberId, b.memberId, c.memberId].filter((id) => id !== a.memberId));
+    // Join order would make b the leader; hash order puts c first.
+    expect(expected).toBe(c.memberId);
+    expect(bed.groups.groupSnapshot('g')?.leader).toBe(expected);
+    const rb = wire.join(b.memberId, 'b');
+    const rc = wire.join(c.memberId, 'c');
+    bed.run(20);
+    expect([rb.response?.leader, rc.response?.leader]).toEqual([expected, expected]);
+  });
+
+  it('a static leader that does not rejoin hands over to the first rejoined member in hash order (maybeElectNewJoinedLeader)', () => {
+    // Kafka 3.9 GroupCoordinatorTest.testStaticMemberLeaderFailToRejoinBeforeRebalanceTimeout.
+    const bed = new GroupTestBed({ ...bedConfig, seed: SEED });
+    const wire = new Wire(bed);
+    const initial = wire.staticMembersJoinAndRebalance('leader-instance', 'follower-instance');
+    const newMember = wire.join('', 'new-member');
+    bed.run(1);
+    const follower = wire.join(initial.followerId, 'follower-instance');
+    expect(bed.runUntil(() => follower.response !== null, REBALANCE_TIMEOUT + 1_000)).toBe(true);
+    const f = follower.response as JoinGroupResponse;
+    const n = newMember.response as JoinGroupResponse;
+    const expected = firstInScalaOrder(
+      [initial.leaderId, initial.followerId, n.memberId].filter((id) => id !== initial.leaderId),
+    );
+    // Join order would pick the follower; hash order puts the new member first.
+    expect(expected).toBe(n.memberId);
+    expect([f.leader, n.leader]).toEqual([expected, expected]);
+    const leaderResponse = expected === f.memberId ? f : n;
+    expect(leaderResponse.members.map((m) => m.groupInstanceId).sort()).toEqual([
+      'follower-instance',
+      'leader-instance',
+      'new-member',
+    ]);
+    expect(bed.groups.groupSnapshot('g')?.members.map((m) => m.memberId)).toContain(initial.leaderId);
   });
 });
