@@ -71,4 +71,41 @@ describe('offset expiry of a Stable group (KIP-211), Kafka 3.9 GroupMetadata.rem
     expect(offsets()).toEqual(['foo-0:37', 'foo-1:37']);
     expect(bed.ofType('offsetsExpired')).toHaveLength(1);
   });
+
+  it('a coordinator that loads the group knows its subscription again (GroupMetadataManager.loadGroup)', () => {
+    // Kafka 3.9 GroupMetadataManager.loadGroup sets subscribedTopics = computeSubscribedTopics(),
+    // so a Stable group moved to another coordinator still expires unsubscribed topics' offsets.
+    const bed = new GroupTestBed({
+      coordinatorConfig: {
+        'group.initial.rebalance.delay.ms': 0,
+        'offsets.retention.minutes': 1,
+        'offsets.retention.check.interval.ms': 10_000,
+      },
+    });
+    bed.port.createTopic('foo', 1, 3);
+    bed.port.createTopic('bar', 1, 3);
+    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
+    c.subscribe(['foo']);
+    bed.pollEvery(c, 100);
+    expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
+    // A member may commit for a topic it does not subscribe to.
+    const commit = c.commitSync([
+      { topic: 'foo', partition: 0, offset: 5 },
+      { topic: 'bar', partition: 0, offset: 7 },
+    ]);
+    expect(bed.runUntil(() => commit.done)).toBe(true);
+    const p = groupCoordinatorPartition('g');
+    const old = bed.port.leaderOf(OFFSETS_TOPIC, p) as number;
+    bed.port.stopBroker(old);
+    expect(
+      bed.runUntil(() => {
+        const g = bed.groups.groupSnapshot('g');
+        return g !== null && g.coordinator !== old && g.state === 'Stable';
+      }, 30_000),
+    ).toBe(true);
+    expect(bed.runUntil(() => bed.ofType('offsetsExpired').length > 0, 90_000)).toBe(true);
+    const offsets = (bed.groups.groupSnapshot('g')?.offsets ?? []).map((o) => `${o.topic}-${o.partition}:${o.offset}`);
+    expect(offsets).toEqual(['foo-0:5']);
+    expect(bed.ofType('offsetsExpired')[0]).toMatchObject({ groupIds: ['g'], tombstones: 1 });
+  });
 });
