@@ -1,4 +1,6 @@
 import type { JoinGroupRequestProtocol, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
+import { decodeSubscription } from './offsetsSchema';
+import { ScalaHashMapOrder } from './ScalaHashMapOrder';
 
 /**
  * A consumer group under the classic rebalance protocol, as the coordinator holds it
@@ -87,8 +89,13 @@ export class ClassicGroup {
   protocolName: string | null = null;
   leaderId: string | null = null;
   currentStateTimestamp: number;
-  /** Insertion-ordered, like Kafka's LinkedHashMap: the first member becomes leader. */
+  /**
+   * The members by id. Kafka 3.9's ZooKeeper-mode GroupMetadata keeps them in a Scala
+   * mutable.HashMap, and wherever it picks "the first" member (a new leader) it walks that map's
+   * order: `memberOrder` reproduces it, the Map's own insertion order means nothing to Kafka.
+   */
   readonly members = new Map<string, ClassicGroupMember>();
+  private readonly memberOrder = new ScalaHashMapOrder();
   readonly staticMembers = new Map<string, string>();
   /** Member ids handed out with MEMBER_ID_REQUIRED, not yet joined (KIP-394). */
   readonly pendingMembers = new Set<string>();
@@ -98,6 +105,12 @@ export class ClassicGroup {
   newMemberAdded = false;
   /** The join phase of an Empty group is an InitialDelayedJoin, which never completes early. */
   initialJoinDelayActive = false;
+  /**
+   * GroupMetadata.subscribedTopics: for a `consumer` group, the union of the members'
+   * subscriptions, computed when a generation starts or the group is loaded; null when unknown
+   * (not a consumer group, no protocol yet, or a subscription that does not parse).
+   */
+  subscribedTopics: ReadonlySet<string> | null = null;
 
   constructor(
     readonly groupId: string,
@@ -135,6 +148,7 @@ export class ClassicGroup {
 
   add(member: ClassicGroupMember): void {
     if (this.members.size === 0) this.protocolType = member.protocolType;
+    this.memberOrder.put(member.memberId);
     this.members.set(member.memberId, member);
     if (member.groupInstanceId !== null) this.staticMembers.set(member.groupInstanceId, member.memberId);
     if (this.leaderId === null) this.leaderId = member.memberId;
@@ -144,12 +158,77 @@ export class ClassicGroup {
     const member = this.members.get(memberId);
     if (!member) return undefined;
     this.members.delete(memberId);
+    this.memberOrder.remove(memberId);
     this.pendingSyncMembers.delete(memberId);
     if (member.groupInstanceId !== null && this.staticMembers.get(member.groupInstanceId) === memberId) {
       this.staticMembers.delete(member.groupInstanceId);
     }
-    if (this.leaderId === memberId) this.leaderId = this.members.keys().next().value ?? null;
+    // GroupMetadata.remove: the leader's successor is `members.keys.headOption`, in hash order.
+    if (this.leaderId === memberId) this.leaderId = this.membersInHashOrder()[0]?.memberId ?? null;
     return member;
+  }
+
+  /** The members as Kafka's GroupMetadata iterates them (Scala 2.13 mutable.HashMap order). */
+  membersInHashOrder(): ClassicGroupMember[] {
+    return this.memberOrder.keys().map((id) => this.members.get(id) as ClassicGroupMember);
+  }
+
+  /**
+   * GroupMetadata.maybeElectNewJoinedLeader: when the join phase ends and the leader has not
+   * rejoined, the first member (in hash order) that did rejoin leads instead. False when no one
+   * rejoined (or the group has no leader): the join phase cannot complete yet.
+   */
+  maybeElectNewJoinedLeader(): boolean {
+    if (this.leaderId === null) return false;
+    const leader = this.members.get(this.leaderId);
+    if (leader?.isAwaitingJoin) return true;
+    const joined = this.membersInHashOrder().find((m) => m.isAwaitingJoin);
+    if (!joined) return false;
+    this.leaderId = joined.memberId;
+    return true;
+  }
+
+  /**
+   * Which error a request naming (memberId, groupInstanceId) gets, if any: Kafka 3.9
+   * GroupCoordinator.validateCurrentMember (ClassicGroup.validateMember in the new coordinator).
+   * The instance id is checked first, so a replaced static member's old id is FENCED_INSTANCE_ID,
+   * never UNKNOWN_MEMBER_ID (which would send it to rejoin and replace its replacement in turn).
+   */
+  validateCurrentMember(
+    memberId: string,
+    groupInstanceId: string | null,
+  ): 'FENCED_INSTANCE_ID' | 'UNKNOWN_MEMBER_ID' | null {
+    if (groupInstanceId !== null) {
+      const current = this.staticMembers.get(groupInstanceId);
+      if (current === undefined) return 'UNKNOWN_MEMBER_ID';
+      return current === memberId ? null : 'FENCED_INSTANCE_ID';
+    }
+    return this.members.has(memberId) ? null : 'UNKNOWN_MEMBER_ID';
+  }
+
+  /**
+   * GroupMetadata.computeSubscribedTopics: the topics a `consumer` group's members subscribe to
+   * (each subscription read with the version-0 prefix all versions share); empty for a consumer
+   * group with no members; null when unknown.
+   */
+  computeSubscribedTopics(): ReadonlySet<string> | null {
+    if (this.protocolType !== 'consumer') return null;
+    if (this.members.size === 0) return new Set();
+    const protocol = this.protocolName;
+    if (protocol === null) return null;
+    const topics = new Set<string>();
+    try {
+      for (const m of this.members.values())
+        for (const t of decodeSubscription(m.metadata(protocol)).topics) topics.add(t);
+    } catch {
+      return null;
+    }
+    return topics;
+  }
+
+  /** GroupMetadata.isSubscribedToTopic: when the group does not know, it counts as subscribed. */
+  isSubscribedToTopic(topic: string): boolean {
+    return this.subscribedTopics === null || this.subscribedTopics.has(topic);
   }
 
   /** A restarted static member takes over its old member id's place, assignment and leadership. */
@@ -167,12 +246,11 @@ export class ClassicGroup {
       old.supportedProtocols,
     );
     replaced.assignment = old.assignment;
-    // Rebuild the map so the new id keeps the old one's position (and thus its leader rank).
-    const entries = [...this.members.entries()].map(([id, m]) =>
-      id === oldMemberId ? ([newMemberId, replaced] as const) : ([id, m] as const),
-    );
-    this.members.clear();
-    for (const [id, m] of entries) this.members.set(id, m);
+    // GroupMetadata.replaceStaticMember: remove the old id, put the new one (its own hash slot).
+    this.members.delete(oldMemberId);
+    this.memberOrder.remove(oldMemberId);
+    this.memberOrder.put(newMemberId);
+    this.members.set(newMemberId, replaced);
     this.staticMembers.set(groupInstanceId, newMemberId);
     if (this.leaderId === oldMemberId) this.leaderId = newMemberId;
     if (this.pendingSyncMembers.delete(oldMemberId)) this.pendingSyncMembers.add(newMemberId);
@@ -240,9 +318,11 @@ export class ClassicGroup {
     this.generationId++;
     if (this.members.size > 0) {
       this.protocolName = this.selectProtocol();
+      this.subscribedTopics = this.computeSubscribedTopics();
       this.transitionTo('CompletingRebalance', nowMs);
     } else {
       this.protocolName = null;
+      this.subscribedTopics = this.computeSubscribedTopics();
       this.transitionTo('Empty', nowMs);
     }
     this.pendingSyncMembers.clear();

@@ -33,6 +33,6 @@ export interface CoordinatorContext {
   /** Appends records to this shard's partition; `done` runs once they are committed (or failed). */
   append(records: OffsetsRecord[], done: (error: KafkaErrorCode | null) => void): void;
   emit(event: GroupEvent): void;
-  /** `${clientId}-${uuid}` as Kafka's coordinator builds it, from the seeded Rng. */
-  newMemberId(clientId: string): string;
+  /** `${prefix}-${uuid}` as Kafka's coordinator builds it (prefix: group.instance.id, else client.id), from the seeded Rng. */
+  newMemberId(prefix: string): string;
 }

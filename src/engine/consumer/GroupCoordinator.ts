@@ -7,7 +7,7 @@ import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './Coor
 import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
 import type { GroupErrorCode, GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
-import { OffsetMetadataManager } from './OffsetMetadataManager';
+import { type OffsetAndMetadata, OffsetMetadataManager } from './OffsetMetadataManager';
 import {
   decodeGroupMetadataValue,
   decodeOffsetCommitValue,
@@ -87,9 +87,14 @@ export class GroupCoordinatorShard {
   }
 
   /**
-   * GroupMetadataManager.cleanupGroupMetadata: offsets of a group that has been Empty for
-   * offsets.retention.minutes (or, for commits made outside any group, committed that long ago)
-   * are deleted with tombstones; an Empty group left without offsets is deleted too (Dead).
+   * GroupMetadataManager.cleanupGroupMetadata, every offsets.retention.check.interval.ms: each
+   * group's expired offsets (GroupMetadata.removeExpiredOffsets) are deleted with tombstones, and
+   * an Empty group left without offsets is deleted too (Dead). Which offsets expire (KIP-211):
+   *   - Empty group: all, once offsets.retention.minutes have passed since it became Empty;
+   *   - Stable consumer group that knows its subscription: those of topics no member subscribes
+   *     to, offsets.retention.minutes after their commit;
+   *   - no group (commits from outside group management): each, that long after its commit;
+   *   - any other group (rebalancing, or subscription unknown): none.
    */
   cleanupGroupMetadata(): void {
     const now = this.ctx.now();
@@ -99,16 +104,12 @@ export class GroupCoordinatorShard {
     const groupIds = new Set([...this.groupManager.groups.keys(), ...this.offsetManager.offsets.keys()]);
     for (const groupId of [...groupIds].sort()) {
       const group = this.groupManager.groups.get(groupId);
-      if (group && !group.is('Empty')) continue;
-      const offsets = this.offsetManager.offsets.get(groupId);
-      for (const [key, o] of offsets ?? []) {
-        const base = group ? group.currentStateTimestamp : o.commitTimestamp;
-        if (base + retentionMs > now) continue;
-        const [topic, p] = key.split('\u0000') as [string, string];
-        records.push({ key: encodeOffsetCommitKey(groupId, topic, Number(p)), value: null });
+      const expired = this.expiredOffsets(groupId, now, retentionMs);
+      for (const [topic, partition] of expired) {
+        records.push({ key: encodeOffsetCommitKey(groupId, topic, partition), value: null });
       }
-      const remaining = (offsets?.size ?? 0) - records.filter((r) => decodeOffsetsKey(r.key).group === groupId).length;
-      if (group && remaining === 0) {
+      const remaining = (this.offsetManager.offsets.get(groupId)?.size ?? 0) - expired.length;
+      if (group?.is('Empty') && remaining === 0) {
         records.push({ key: encodeGroupMetadataKey(groupId), value: null });
         dead.push(groupId);
       }
@@ -130,6 +131,26 @@ export class GroupCoordinatorShard {
         atMs: this.ctx.now(),
       });
     });
+  }
+
+  /** GroupMetadata.removeExpiredOffsets: which of a group's offsets have expired, as [topic, partition]. */
+  private expiredOffsets(groupId: string, now: number, retentionMs: number): [string, number][] {
+    const group = this.groupManager.groups.get(groupId);
+    let base: (o: OffsetAndMetadata) => number;
+    let subscribed: ReadonlySet<string> = new Set();
+    if (!group || group.protocolType === null) base = (o) => o.commitTimestamp;
+    else if (group.is('Empty')) base = () => group.currentStateTimestamp;
+    else if (group.protocolType === 'consumer' && group.subscribedTopics !== null && group.is('Stable')) {
+      base = (o) => o.commitTimestamp;
+      subscribed = group.subscribedTopics;
+    } else return [];
+    const out: [string, number][] = [];
+    for (const [key, o] of this.offsetManager.offsets.get(groupId) ?? []) {
+      const [topic, p] = key.split('\u0000') as [string, string];
+      if (subscribed.has(topic) || now - base(o) < retentionMs) continue;
+      out.push([topic, Number(p)]);
+    }
+    return out;
   }
 
   /** DeleteGroups: only an Empty (or offsets-only) group can be deleted; tombstones remove it. */
@@ -241,7 +262,7 @@ export class GroupCoordinator {
       timer,
       append: (records, done) => this.append(partition, records, done),
       emit: (e) => this.deps.emit(e),
-      newMemberId: (clientId) => `${clientId}-${uuid(this.deps.rng)}`,
+      newMemberId: (prefix) => `${prefix}-${uuid(this.deps.rng)}`,
     };
     const shard = new GroupCoordinatorShard(ctx);
     this.shards.set(partition, shard);

@@ -87,7 +87,8 @@ export class GroupMetadataManager {
   }
 
   private joinUnknownMember(group: ClassicGroup, req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {
-    const newMemberId = this.ctx.newMemberId(req.clientId);
+    // GroupMetadata.generateMemberId: a static member's id starts with its group.instance.id.
+    const newMemberId = this.ctx.newMemberId(req.groupInstanceId ?? req.clientId);
     if (req.groupInstanceId !== null) {
       const oldMemberId = group.staticMemberId(req.groupInstanceId);
       if (oldMemberId !== undefined) {
@@ -116,20 +117,17 @@ export class GroupMetadataManager {
   }
 
   private joinKnownMember(group: ClassicGroup, req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {
-    const member = group.members.get(req.memberId);
-    if (!member) {
-      if (group.pendingMembers.delete(req.memberId)) {
-        this.addMemberAndRebalance(group, req, req.memberId, respond);
-        return;
-      }
-      respond(joinError('UNKNOWN_MEMBER_ID', req.memberId));
+    if (group.pendingMembers.delete(req.memberId)) {
+      this.addMemberAndRebalance(group, req, req.memberId, respond);
       return;
     }
-    const fenced = this.fencedInstance(group, req.memberId, req.groupInstanceId);
-    if (fenced) {
-      respond(joinError(fenced, req.memberId));
+    // GroupCoordinator.doCurrentMemberJoinGroup: the instance id before the member id.
+    const invalid = group.validateCurrentMember(req.memberId, req.groupInstanceId);
+    if (invalid) {
+      respond(joinError(invalid, req.memberId));
       return;
     }
+    const member = group.members.get(req.memberId) as ClassicGroupMember;
     switch (group.state) {
       case 'PreparingRebalance':
         this.updateMemberAndRebalance(group, member, req, respond);
@@ -304,10 +302,19 @@ export class GroupMetadataManager {
     if (!group.is('PreparingRebalance')) return;
     this.ctx.timer.cancel(joinKey(group.groupId));
     group.initialJoinDelayActive = false;
+    // GroupCoordinator.onCompleteJoin: only dynamic members that did not rejoin are removed; a
+    // static member keeps its place (KIP-345) until its session times out.
     for (const member of group.notYetRejoinedMembers()) {
-      this.removeMember(group, member, 'did not rejoin within the rebalance timeout');
+      if (member.groupInstanceId === null)
+        this.removeMember(group, member, 'did not rejoin within the rebalance timeout');
     }
     group.pendingMembers.clear();
+    if (group.size > 0 && !group.maybeElectNewJoinedLeader()) {
+      // No one rejoined: wait another rebalance timeout (a DelayedJoin) for a member to rejoin
+      // or for session timeouts to remove the silent ones.
+      this.ctx.timer.schedule(joinKey(group.groupId), group.rebalanceTimeoutMs(), () => this.completeJoin(group));
+      return;
+    }
     const from = group.state;
     group.initNextGeneration(this.ctx.now());
     this.emitState(
@@ -372,16 +379,13 @@ export class GroupMetadataManager {
       respond(syncError(group ? 'COORDINATOR_NOT_AVAILABLE' : 'UNKNOWN_MEMBER_ID'));
       return;
     }
-    const member = group.members.get(req.memberId);
-    if (!member) {
-      respond(syncError('UNKNOWN_MEMBER_ID'));
+    // GroupCoordinator.validateSyncGroup: the instance id before the member id.
+    const invalid = group.validateCurrentMember(req.memberId, req.groupInstanceId);
+    if (invalid) {
+      respond(syncError(invalid));
       return;
     }
-    const fenced = this.fencedInstance(group, req.memberId, req.groupInstanceId);
-    if (fenced) {
-      respond(syncError(fenced));
-      return;
-    }
+    const member = group.members.get(req.memberId) as ClassicGroupMember;
     if (req.generationId !== group.generationId) {
       respond(syncError('ILLEGAL_GENERATION'));
       return;
@@ -478,18 +482,19 @@ export class GroupMetadataManager {
       reply('COORDINATOR_NOT_AVAILABLE');
       return;
     }
-    const member = group.members.get(req.memberId);
-    if (group.is('Empty') || !member) {
-      reply('UNKNOWN_MEMBER_ID');
-      return;
-    }
-    const fenced = this.fencedInstance(group, req.memberId, req.groupInstanceId);
-    if (fenced) {
-      reply(fenced);
+    // GroupCoordinator.validateHeartbeat: the instance id before the member id, then the generation.
+    const invalid = group.validateCurrentMember(req.memberId, req.groupInstanceId);
+    if (invalid) {
+      reply(invalid);
       return;
     }
     if (req.generationId !== group.generationId) {
       reply('ILLEGAL_GENERATION');
+      return;
+    }
+    const member = group.members.get(req.memberId);
+    if (group.is('Empty') || !member) {
+      reply('UNKNOWN_MEMBER_ID');
       return;
     }
     this.heard(group, member);
@@ -589,14 +594,6 @@ export class GroupMetadataManager {
     else if (group.is('PreparingRebalance')) this.maybeCompleteJoin(group);
   }
 
-  /** KIP-345 fencing: an instance id now belongs to a newer member id. */
-  private fencedInstance(group: ClassicGroup, memberId: string, groupInstanceId: string | null): KafkaErrorCode | null {
-    if (groupInstanceId === null) return null;
-    const current = group.staticMemberId(groupInstanceId);
-    if (current !== undefined && current !== memberId) return 'FENCED_INSTANCE_ID';
-    return null;
-  }
-
   // ------------------------------------------------------------------ records
 
   groupMetadataRecord(group: ClassicGroup, assignments?: Map<string, Uint8Array>): OffsetsRecord {
@@ -658,6 +655,8 @@ export class GroupMetadataManager {
       group.add(member);
     }
     group.leaderId = value.leader;
+    // GroupMetadataManager.loadGroup: the subscription is known again once the group is loaded.
+    group.subscribedTopics = group.computeSubscribedTopics();
     this.groups.set(groupId, group);
   }
 

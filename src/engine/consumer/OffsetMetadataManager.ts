@@ -50,21 +50,22 @@ export class OffsetMetadataManager {
       records: [],
       topics: partitionsWith(errorCode),
     });
-    const simple = req.generationIdOrMemberEpoch < 0 && req.memberId === '';
+    const simple = req.generationIdOrMemberEpoch < 0 && req.memberId === '' && req.groupInstanceId === null;
     if (group) {
+      // GroupCoordinator.validateOffsetCommit, in its order.
       if (group.is('Dead')) return reject('COORDINATOR_NOT_AVAILABLE');
-      if (simple) {
-        if (!group.is('Empty')) return reject('UNKNOWN_MEMBER_ID');
-      } else {
-        if (!group.members.has(req.memberId)) return reject('UNKNOWN_MEMBER_ID');
-        if (req.groupInstanceId !== null) {
-          const current = group.staticMemberId(req.groupInstanceId);
-          if (current !== undefined && current !== req.memberId) return reject('FENCED_INSTANCE_ID');
-        }
+      if (req.generationIdOrMemberEpoch < 0 && group.is('Empty')) {
+        // An admin client or a consumer outside group management commits for an Empty group.
+      } else if (!simple) {
+        const invalid = group.validateCurrentMember(req.memberId, req.groupInstanceId);
+        if (invalid) return reject(invalid);
         if (req.generationIdOrMemberEpoch !== group.generationId) return reject('ILLEGAL_GENERATION');
         if (group.is('CompletingRebalance')) return reject('REBALANCE_IN_PROGRESS');
+      } else if (!group.is('Empty')) {
+        return reject('UNKNOWN_MEMBER_ID');
       }
-    } else if (!simple) {
+    } else if (req.generationIdOrMemberEpoch >= 0) {
+      // GroupCoordinator.handleCommitOffsets: no group, yet a generation: a stale member.
       return reject('ILLEGAL_GENERATION');
     }
     const records: OffsetsRecord[] = [];
