@@ -13,3 +13,15 @@ test('the page loads without console errors and lists the demo log segment files
   await expect(page.getByTestId('record-count-orders-0')).toHaveText(/^[1-9][\d,]*$/);
   await expect(partition.getByTestId('segment-orders-0-0')).toBeVisible();
 });
+
+test('the page says which Kafka it follows and shows FIDELITY.md as text', async ({ app, page }) => {
+  await app.open();
+  await page.getByTestId('about-open').click();
+  const dialog = page.getByTestId('about-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Apache Kafka 3.9 in ZooKeeper mode');
+  // The fidelity table itself, with a known row: the demo's small segments.
+  await expect(page.getByTestId('about-fidelity')).toContainText('segment.bytes');
+  await page.getByTestId('about-close').click();
+  await expect(dialog).toBeHidden();
+});

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { AboutFidelity } from './chrome/AboutFidelity';
 import { Banners } from './chrome/Banners';
 import { ClusterActions } from './chrome/ClusterActions';
 import { ClusterStrip } from './chrome/ClusterStrip';
@@ -49,6 +50,7 @@ export function App({ session }: { session: Session }) {
         <TimeControls session={session} />
         <div className="topbar-spacer" />
         {phase === 'ready' && <ClusterActions session={session} />}
+        <AboutFidelity />
         <ThemeToggle />
       </header>
       <FlightLayer />
