@@ -38,14 +38,17 @@ export class OffsetsForLeaderEpochClient {
   ) {}
 
   validatePositionsIfNeeded(): void {
+    const now = this.ctx.scheduler.now();
     const byLeader = new Map<number, { topic: string; partition: number; position: FetchPosition }[]>();
     for (const s of this.subscriptions.states()) {
       const leader = this.fetcher.currentLeader(s.topic, s.partition);
-      if (!this.subscriptions.maybeValidatePositionForCurrentLeader(s, leader) || s.validationInFlight) continue;
+      if (!this.subscriptions.maybeValidatePositionForCurrentLeader(s, leader)) continue;
+      if (s.nextValidationRetryMs !== null && now < s.nextValidationRetryMs) continue;
       const position = this.subscriptions.fetchPosition(s);
       const to = position?.currentLeader.leader ?? null;
       if (!position || to === null) continue;
-      s.validationInFlight = true;
+      // Kafka's setNextAllowedRetry(now + request.timeout.ms): one request at a time per position.
+      s.nextValidationRetryMs = now + this.ctx.config['request.timeout.ms'];
       const list = byLeader.get(to) ?? [];
       list.push({ topic: s.topic, partition: s.partition, position });
       byLeader.set(to, list);
@@ -74,7 +77,7 @@ export class OffsetsForLeaderEpochClient {
           const p = answers.find((x) => x.topic === a.topic && x.partition === a.partition);
           if (p?.errorCode !== 'NONE') {
             // Disconnected, or the leader moved again: fresh metadata, and the next poll asks again.
-            if (s) s.validationInFlight = false;
+            if (s) s.nextValidationRetryMs = this.ctx.scheduler.now() + this.ctx.config['retry.backoff.ms'];
             if (!p || RETRY_AFTER_METADATA.has(p.errorCode)) this.fetcher.requestMetadataUpdate();
             continue;
           }

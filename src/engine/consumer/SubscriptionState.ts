@@ -34,8 +34,11 @@ export interface TopicPartitionState {
   currentLeader: LeaderAndEpoch;
   /** FetchStates.AWAIT_VALIDATION: the leader changed; no fetch until OffsetsForLeaderEpoch confirms the position. */
   awaitingValidation: boolean;
-  /** Set while that OffsetsForLeaderEpoch is in flight. */
-  validationInFlight: boolean;
+  /**
+   * TopicPartitionState.nextRetryTimeMs: no new OffsetsForLeaderEpoch before this (one is in flight
+   * until request.timeout.ms, or failed and backs off); null: ask at once.
+   */
+  nextValidationRetryMs: number | null;
   /** FetchStates.AWAIT_RESET: auto.offset.reset must pick a new position (requestOffsetReset). */
   offsetResetNeeded: boolean;
 }
@@ -137,7 +140,7 @@ export class SubscriptionState {
           offsetEpoch: null,
           currentLeader: UNKNOWN_LEADER,
           awaitingValidation: false,
-          validationInFlight: false,
+          nextValidationRetryMs: null,
           offsetResetNeeded: false,
         },
       );
@@ -217,7 +220,7 @@ export class SubscriptionState {
     s.offsetEpoch = p.offsetEpoch;
     s.currentLeader = p.currentLeader;
     s.offsetResetNeeded = false;
-    s.validationInFlight = false;
+    s.nextValidationRetryMs = null;
   }
 
   /** requestOffsetReset: drop the position; auto.offset.reset picks the next one. */
@@ -227,8 +230,8 @@ export class SubscriptionState {
     s.position = null;
     s.offsetEpoch = null;
     s.awaitingValidation = false;
-    s.validationInFlight = false;
     s.offsetResetNeeded = true;
+    s.nextValidationRetryMs = null;
   }
 
   /**
@@ -260,7 +263,6 @@ export class SubscriptionState {
   ): LogTruncation | null {
     const s = this.state(tp);
     if (!s?.awaitingValidation || !samePosition(s, requestPosition)) return null;
-    s.validationInFlight = false;
     const hasResetPolicy = this.defaultResetStrategy !== 'none';
     if (epochEndOffset.endOffset < 0 || epochEndOffset.leaderEpoch < 0) {
       if (hasResetPolicy) {
