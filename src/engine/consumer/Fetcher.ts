@@ -136,8 +136,9 @@ export class Fetcher {
     for (const p of r.partitions) {
       const s = this.subscriptions.state(p);
       const req = sent.find((x) => x.topic === p.topic && x.partition === p.partition);
-      // Dropped: the partition was revoked or seeked while the fetch was in flight.
-      if (!s || !req || s.position !== req.fetchOffset) continue;
+      // Dropped: the partition was revoked or seeked while the fetch was in flight, or its position
+      // now awaits validation (the records may be from a log that has since been truncated).
+      if (!s || !req || s.position !== req.fetchOffset || !this.subscriptions.hasValidPosition(s)) continue;
       if (p.errorCode === 'OFFSET_OUT_OF_RANGE') {
         this.outOfRange.add(tpString(p));
         continue;

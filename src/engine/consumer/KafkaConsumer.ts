@@ -242,7 +242,8 @@ export class KafkaConsumer {
       const c = completed[0];
       if (!c) break;
       const s = this.subscriptions.state(c);
-      if (!s || s.position === null || c.records.length === 0) {
+      // FetchCollector: a partition no longer fetchable (awaiting validation or a reset) returns nothing.
+      if (!s || !this.subscriptions.hasValidPosition(s) || s.position === null || c.records.length === 0) {
         completed.shift();
         continue;
       }

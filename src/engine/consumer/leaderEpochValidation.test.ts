@@ -109,6 +109,30 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     ).toBe(true);
   });
 
+  // Kafka 3.9 FetchCollector.fetchRecords: records of a partition that is no longer fetchable
+  // (awaiting validation) are not returned.
+  it('records fetched from the old leader and not yet returned are dropped while the position awaits validation', () => {
+    const bed = divergingPartition();
+    // Metadata older than 5 s is refreshed at the next poll: the consumer learns of the new leader
+    // before it hands out what it buffered from the old one.
+    const c = bed.e.groups.createConsumer('reader', { 'auto.offset.reset': 'earliest', 'metadata.max.age.ms': 5_000 });
+    c.assign([{ topic: 't', partition: 0 }]);
+    consumeAllFive(bed, c);
+    bed.produce('t', 0, ['f']); // offset 5, on broker 1 only: the election below loses it
+    bed.e.tick(200); // the parked fetch completes and its records wait in the consumer's buffer
+    expect(c.fetcher.completed.map((f) => f.records.map((r) => r.offset))).toEqual([[5]]);
+    uncleanElection(bed);
+    const got = pollUntil(bed, c, (g) => g.length >= 3);
+    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual([
+      [2, 'X'],
+      [3, 'Y'],
+      [4, 'Z'],
+    ]);
+    expect(truncations(bed)).toEqual([
+      expect.objectContaining({ fetchOffset: 5, divergentOffset: 2, outcome: 'seek' }),
+    ]);
+  });
+
   it('with auto.offset.reset none: poll() throws LogTruncationException and the position stays', () => {
     const bed = divergingPartition();
     const c = bed.e.groups.createConsumer('strict', { 'auto.offset.reset': 'none' });
