@@ -182,7 +182,7 @@ export class KafkaConsumer {
     for (const tp of partitions) {
       const s = this.subscriptions.state(tp);
       if (!s) continue;
-      this.subscriptions.requestOffsetReset(tp);
+      this.subscriptions.requestOffsetReset(tp, timestamp === -2 ? 'earliest' : 'latest');
       this.fetcher.clear(tp.topic, tp.partition);
       this.resetOffset(tp, timestamp, timestamp === -2 ? 'earliest' : 'latest');
     }
@@ -300,16 +300,19 @@ export class KafkaConsumer {
         );
         return;
       }
-      this.subscriptions.requestOffsetReset(s);
+      this.subscriptions.requestOffsetReset(s, strategy);
       this.resetOffset(s, strategy === 'earliest' ? -2 : -1, strategy);
     }
-    // Validation that found an unknown epoch asked for auto.offset.reset (requestOffsetReset).
+    // Resets still to send (KafkaConsumer.resetPositions): asked by validation for an unknown
+    // epoch, or a seekToBeginning / seekToEnd whose ListOffsets could not go out yet.
     for (const s of this.subscriptions.states()) {
-      if (s.offsetResetNeeded && !s.awaitingReset) this.resetWithStrategy(s);
+      if (s.resetStrategy === null || s.awaitingReset) continue;
+      if (s.resetStrategy === 'none') this.resetWithStrategy(s);
+      else this.resetOffset(s, s.resetStrategy === 'earliest' ? -2 : -1, s.resetStrategy);
     }
     const missing = this.subscriptions
       .states()
-      .filter((s) => s.position === null && !s.awaitingCommitted && !s.awaitingReset && !s.offsetResetNeeded);
+      .filter((s) => s.position === null && !s.awaitingCommitted && !s.awaitingReset && s.resetStrategy === null);
     if (missing.length === 0) return;
     if (this.coordinator) {
       for (const s of missing) s.awaitingCommitted = true;

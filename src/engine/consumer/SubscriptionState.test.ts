@@ -107,7 +107,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
     });
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
-    expect(state.state(tp0)?.offsetResetNeeded).toBe(true);
+    expect(state.state(tp0)?.resetStrategy).toBe('earliest');
     expect(state.fetchPosition(tp0)).toBeNull();
   });
 
@@ -146,8 +146,8 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
     const truncation = state.maybeCompleteValidation(tp0, initialPosition, { leaderEpoch: -1, endOffset: -1 });
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
-    expect(state.state(tp0)?.offsetResetNeeded).toBe(true);
-    expect(state.defaultResetStrategy).toBe('earliest');
+    // isOffsetResetNeeded, with resetStrategy EARLIEST
+    expect(state.state(tp0)?.resetStrategy).toBe('earliest');
   });
 
   // Kafka 3.9 SubscriptionStateTest.testTruncationDetectionUnknownDivergentOffsetWithoutResetPolicy

@@ -39,9 +39,12 @@ export interface TopicPartitionState {
    * until request.timeout.ms, or failed and backs off); null: ask at once.
    */
   nextValidationRetryMs: number | null;
-  /** FetchStates.AWAIT_RESET: auto.offset.reset must pick a new position (requestOffsetReset). */
-  offsetResetNeeded: boolean;
+  /** FetchStates.AWAIT_RESET with its strategy: a reset must pick a new position (requestOffsetReset); null: none needed. */
+  resetStrategy: ResetStrategy | null;
 }
+
+/** auto.offset.reset, and what seekToBeginning / seekToEnd ask for. */
+export type ResetStrategy = 'earliest' | 'latest' | 'none';
 
 /** Metadata.LeaderAndEpoch: what the consumer's metadata says leads a partition, and at which epoch. */
 export interface LeaderAndEpoch {
@@ -103,7 +106,7 @@ export class SubscriptionState {
   private readonly assigned = new Map<string, TopicPartitionState>();
 
   /** `defaultResetStrategy`: auto.offset.reset; 'none' turns a detected truncation into LogTruncationException. */
-  constructor(readonly defaultResetStrategy: 'earliest' | 'latest' | 'none' = 'latest') {}
+  constructor(readonly defaultResetStrategy: ResetStrategy = 'latest') {}
 
   subscribe(topics: string[], listener: ConsumerRebalanceListener): void {
     this.type = 'AUTO_TOPICS';
@@ -141,7 +144,7 @@ export class SubscriptionState {
           currentLeader: UNKNOWN_LEADER,
           awaitingValidation: false,
           nextValidationRetryMs: null,
-          offsetResetNeeded: false,
+          resetStrategy: null,
         },
       );
     }
@@ -193,7 +196,7 @@ export class SubscriptionState {
   /** hasValidPosition: a position that may be fetched from (not awaiting validation or a reset). */
   hasValidPosition(tp: TopicPartitionRef): boolean {
     const s = this.state(tp);
-    return s !== undefined && s.position !== null && !s.awaitingValidation && !s.offsetResetNeeded;
+    return s !== undefined && s.position !== null && !s.awaitingValidation && s.resetStrategy === null;
   }
 
   /**
@@ -219,18 +222,18 @@ export class SubscriptionState {
     s.position = p.offset;
     s.offsetEpoch = p.offsetEpoch;
     s.currentLeader = p.currentLeader;
-    s.offsetResetNeeded = false;
+    s.resetStrategy = null;
     s.nextValidationRetryMs = null;
   }
 
-  /** requestOffsetReset: drop the position; auto.offset.reset picks the next one. */
-  requestOffsetReset(tp: TopicPartitionRef): void {
+  /** requestOffsetReset: drop the position; the strategy (by default auto.offset.reset) picks the next one. */
+  requestOffsetReset(tp: TopicPartitionRef, strategy: ResetStrategy = this.defaultResetStrategy): void {
     const s = this.state(tp);
     if (!s) return;
     s.position = null;
     s.offsetEpoch = null;
     s.awaitingValidation = false;
-    s.offsetResetNeeded = true;
+    s.resetStrategy = strategy;
     s.nextValidationRetryMs = null;
   }
 
@@ -241,7 +244,7 @@ export class SubscriptionState {
    */
   maybeValidatePositionForCurrentLeader(tp: TopicPartitionRef, current: LeaderAndEpoch): boolean {
     const s = this.state(tp);
-    if (!s || s.offsetResetNeeded || current.leader === null) return false;
+    if (!s || s.resetStrategy !== null || current.leader === null) return false;
     if (s.position !== null && !sameLeader(s.currentLeader, current)) {
       this.seekUnvalidated(tp, { offset: s.position, offsetEpoch: s.offsetEpoch, currentLeader: current });
     }
