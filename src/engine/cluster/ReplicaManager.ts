@@ -664,9 +664,11 @@ export class ReplicaManager {
       return this.services.metadataHasPartition(topic, partition)
         ? 'NOT_LEADER_OR_FOLLOWER'
         : 'UNKNOWN_TOPIC_OR_PARTITION';
-    if (!p.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
+    // Partition.getLocalLog: the epoch is checked first, so a client still naming the old epoch at
+    // a deposed leader learns it is fenced (and refreshes metadata) rather than merely "not leader".
     if (currentLeaderEpoch >= 0 && currentLeaderEpoch < p.leaderEpoch) return 'FENCED_LEADER_EPOCH';
     if (rejectNewerEpoch && currentLeaderEpoch > p.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    if (!p.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
     return p;
   }
 

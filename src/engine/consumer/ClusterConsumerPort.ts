@@ -177,7 +177,40 @@ export class ClusterConsumerPort implements ClusterPort {
     );
   }
 
-  fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult {
+  /** The epoch a Metadata response would carry: the leader's own, once it has become leader. */
+  leaderEpochOf(topic: string, partition: number): number | null {
+    const leader = this.leaderOf(topic, partition);
+    if (leader === null) return null;
+    return this.running(leader)?.replicaManager.partitions.get(`${topic}-${partition}`)?.leaderEpoch ?? null;
+  }
+
+  /** Served by the broker's ReplicaManager like any OffsetsForLeaderEpoch, with replicaId -1 (a consumer). */
+  offsetsForLeaderEpoch(
+    brokerId: number,
+    topic: string,
+    partition: number,
+    currentLeaderEpoch: number,
+    leaderEpoch: number,
+  ): { errorCode: KafkaErrorCode | 'NONE'; leaderEpoch: number; endOffset: number } {
+    const broker = this.running(brokerId);
+    if (!broker) return { errorCode: 'NOT_LEADER_OR_FOLLOWER', leaderEpoch: -1, endOffset: -1 };
+    const p = broker.replicaManager.handleOffsetsForLeaderEpoch({
+      api: 'OffsetsForLeaderEpoch',
+      replicaId: CONSUMER_REPLICA_ID,
+      topics: [{ topic, partitions: [{ partition, currentLeaderEpoch, leaderEpoch }] }],
+    }).topics[0]?.partitions[0];
+    if (!p) return { errorCode: 'UNKNOWN_SERVER_ERROR', leaderEpoch: -1, endOffset: -1 };
+    return { errorCode: p.errorCode as KafkaErrorCode | 'NONE', leaderEpoch: p.leaderEpoch, endOffset: p.endOffset };
+  }
+
+  fetch(
+    brokerId: number,
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    maxBytes: number,
+    currentLeaderEpoch = -1,
+  ): PortFetchResult {
     const broker = this.running(brokerId);
     const fail = (errorCode: KafkaErrorCode): PortFetchResult => ({
       errorCode,
@@ -202,7 +235,7 @@ export class ClusterConsumerPort implements ClusterPort {
             partitions: [
               {
                 partition,
-                currentLeaderEpoch: -1,
+                currentLeaderEpoch,
                 fetchOffset,
                 lastFetchedEpoch: -1,
                 logStartOffset: -1,
@@ -282,6 +315,7 @@ function toPortRecords(bytes: Uint8Array): PortRecord[] {
         value: r.value,
         sizeInBytes: per,
         batchBaseOffset: batch.baseOffset,
+        ...(batch.partitionLeaderEpoch >= 0 ? { leaderEpoch: batch.partitionLeaderEpoch } : {}),
       });
     }
   }

@@ -16,6 +16,8 @@ export interface PortRecord {
   sizeInBytes: number;
   /** The base offset of the record batch holding it (a loading coordinator replays batch by batch). */
   batchBaseOffset?: number;
+  /** The partitionLeaderEpoch of its batch (what a consumer's position carries, KIP-320); absent: unknown. */
+  leaderEpoch?: number;
 }
 
 export interface PortFetchResult {
@@ -59,8 +61,28 @@ export interface ClusterPort {
     records: { key: Uint8Array | null; value: Uint8Array | null }[],
     done: (error: KafkaErrorCode | null, baseOffset: number) => void,
   ): void;
-  /** A consumer fetch served by the partition's leader on `brokerId`: only up to the high watermark. */
-  fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult;
+  /**
+   * A consumer fetch served by the partition's leader on `brokerId`: only up to the high
+   * watermark. `currentLeaderEpoch` (-1: none) is checked against the leader's epoch.
+   */
+  fetch(
+    brokerId: number,
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    maxBytes: number,
+    currentLeaderEpoch?: number,
+  ): PortFetchResult;
+  /** The leader epoch of the partition's leader, as metadata reports it; without it epochs are unknown (no validation). */
+  leaderEpochOf?(topic: string, partition: number): number | null;
+  /** OffsetsForLeaderEpoch from a consumer (replicaId -1) served by `brokerId`. */
+  offsetsForLeaderEpoch?(
+    brokerId: number,
+    topic: string,
+    partition: number,
+    currentLeaderEpoch: number,
+    leaderEpoch: number,
+  ): { errorCode: KafkaErrorCode | 'NONE'; leaderEpoch: number; endOffset: number };
   /** The whole local log of a replica, up to its log end (what a loading coordinator replays). */
   readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[];
   /** The leader's high watermark on `brokerId`, or null if it does not lead the partition (a cheap purgatory check). */

@@ -49,7 +49,11 @@ export interface CommitResult {
   error: GroupErrorCode | null;
 }
 
-export type OffsetsToCommit = Map<string, { topic: string; partition: number; offset: number }>;
+/** What a commit writes per partition; `leaderEpoch` is the position's offsetEpoch (null or absent: -1). */
+export type OffsetsToCommit = Map<
+  string,
+  { topic: string; partition: number; offset: number; leaderEpoch?: number | null }
+>;
 
 /**
  * A consumer's membership in its group (clients/.../consumer/internals/ConsumerCoordinator and
@@ -674,10 +678,13 @@ export class ConsumerCoordinator {
       done(this.state === 'UNJOINED' ? 'ILLEGAL_GENERATION' : 'REBALANCE_IN_PROGRESS');
       return;
     }
-    const byTopic = new Map<string, { partitionIndex: number; committedOffset: number }[]>();
+    const byTopic = new Map<
+      string,
+      { partitionIndex: number; committedOffset: number; committedLeaderEpoch: number }[]
+    >();
     for (const o of offsets.values()) {
       const list = byTopic.get(o.topic) ?? [];
-      list.push({ partitionIndex: o.partition, committedOffset: o.offset });
+      list.push({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: o.leaderEpoch ?? -1 });
       byTopic.set(o.topic, list);
     }
     const generationId = auto ? this.generationId : -1;
@@ -694,7 +701,7 @@ export class ConsumerCoordinator {
           groupInstanceId: this.ctx.config['group.instance.id'],
           topics: [...byTopic].map(([name, ps]) => ({
             name,
-            partitions: ps.map((p) => ({ ...p, committedLeaderEpoch: -1, committedMetadata: '' })),
+            partitions: ps.map((p) => ({ ...p, committedMetadata: '' })),
           })),
         },
         (r) => {
@@ -718,7 +725,11 @@ export class ConsumerCoordinator {
     });
   }
 
-  fetchCommitted(partitions: TopicPartitionRef[], done: (result: Map<string, number> | null) => void): void {
+  /** OffsetFetch: each partition's committed offset and the leader epoch committed with it (-1: none). */
+  fetchCommitted(
+    partitions: TopicPartitionRef[],
+    done: (result: Map<string, { offset: number; leaderEpoch: number }> | null) => void,
+  ): void {
     const byTopic = new Map<string, number[]>();
     for (const tp of partitions) byTopic.set(tp.topic, [...(byTopic.get(tp.topic) ?? []), tp.partition]);
     this.withCoordinator((coordinator) => {
@@ -738,10 +749,13 @@ export class ConsumerCoordinator {
             done(null);
             return;
           }
-          const out = new Map<string, number>();
+          const out = new Map<string, { offset: number; leaderEpoch: number }>();
           for (const t of (r as OffsetFetchResponse).topics) {
             for (const p of t.partitions)
-              out.set(tpString({ topic: t.name, partition: p.partitionIndex }), p.committedOffset);
+              out.set(tpString({ topic: t.name, partition: p.partitionIndex }), {
+                offset: p.committedOffset,
+                leaderEpoch: p.committedLeaderEpoch,
+              });
           }
           done(out);
         },

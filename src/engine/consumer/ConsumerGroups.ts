@@ -8,6 +8,8 @@ import type {
   ConsumerFetchRequest,
   ConsumerFetchResponse,
   ConsumerListOffsetsRequest,
+  ConsumerOffsetsForLeaderEpochRequest,
+  ConsumerOffsetsForLeaderEpochResponse,
   ConsumerRequest,
   ConsumerResponse,
 } from './fetchProtocol';
@@ -227,6 +229,9 @@ export class ConsumerGroups {
       case 'ListOffsets':
         respond(this.serveListOffsets(brokerId, request));
         return;
+      case 'OffsetsForLeaderEpoch':
+        respond(this.serveOffsetsForLeaderEpoch(brokerId, request));
+        return;
       default:
         this.coordinatorOn(brokerId).handle(request, respond);
     }
@@ -307,6 +312,7 @@ export class ConsumerGroups {
         p.partition,
         p.fetchOffset,
         Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
+        p.currentLeaderEpoch,
       );
       const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
       budget -= bytes;
@@ -336,6 +342,26 @@ export class ConsumerGroups {
           errorCode: r.errorCode,
           offset: p.timestamp === -2 ? r.earliest : r.latest,
         };
+      }),
+    };
+  }
+
+  /** A port that knows no epochs answers -1 / -1 (the consumer never asks it: its positions carry no epoch). */
+  private serveOffsetsForLeaderEpoch(
+    brokerId: number,
+    req: ConsumerOffsetsForLeaderEpochRequest,
+  ): ConsumerOffsetsForLeaderEpochResponse {
+    return {
+      api: 'OffsetsForLeaderEpoch',
+      partitions: req.partitions.map((p) => {
+        const r = this.deps.port.offsetsForLeaderEpoch?.(
+          brokerId,
+          p.topic,
+          p.partition,
+          p.currentLeaderEpoch,
+          p.leaderEpoch,
+        ) ?? { errorCode: 'NONE' as const, leaderEpoch: -1, endOffset: -1 };
+        return { topic: p.topic, partition: p.partition, ...r };
       }),
     };
   }

@@ -1,7 +1,7 @@
 import type { PortRecord } from './ClusterPort';
 import type { ConsumerContext } from './ConsumerCoordinator';
 import type { ConsumerFetchResponse } from './fetchProtocol';
-import type { SubscriptionState } from './SubscriptionState';
+import type { LeaderAndEpoch, SubscriptionState } from './SubscriptionState';
 import { tpString } from './SubscriptionState';
 
 /** A fetched run of records for one partition, waiting for poll() to hand it out. */
@@ -37,8 +37,8 @@ const STALE_METADATA_ERRORS = new Set([
  */
 export class Fetcher {
   private readonly inFlight = new Set<number>();
-  /** ConsumerMetadata: partition -> leader as last learned. */
-  private readonly leaders = new Map<string, number>();
+  /** ConsumerMetadata: partition -> leader and its epoch as last learned. */
+  private readonly leaders = new Map<string, LeaderAndEpoch>();
   private metadataUpdateRequested = false;
   private lastMetadataRefreshMs = -Infinity;
   readonly completed: CompletedFetch[] = [];
@@ -52,6 +52,11 @@ export class Fetcher {
 
   /** The leader this consumer believes a partition has (refreshing its metadata when stale). */
   leaderFor(topic: string, partition: number): number | null {
+    return this.currentLeader(topic, partition).leader;
+  }
+
+  /** Metadata.currentLeader: the leader and the epoch the metadata gave with it (null: unknown). */
+  currentLeader(topic: string, partition: number): LeaderAndEpoch {
     const now = this.ctx.scheduler.now();
     if (this.metadataUpdateRequested || now - this.lastMetadataRefreshMs >= this.ctx.config['metadata.max.age.ms']) {
       this.metadataUpdateRequested = false;
@@ -62,8 +67,10 @@ export class Fetcher {
     const known = this.leaders.get(key);
     if (known !== undefined) return known;
     const leader = this.ctx.port.leaderOf(topic, partition);
-    if (leader !== null) this.leaders.set(key, leader);
-    return leader;
+    if (leader === null) return { leader: null, epoch: null };
+    const learned = { leader, epoch: this.ctx.port.leaderEpochOf?.(topic, partition) ?? null };
+    this.leaders.set(key, learned);
+    return learned;
   }
 
   /** Metadata.requestUpdate: the next lookup asks the cluster again. */
@@ -79,16 +86,19 @@ export class Fetcher {
   sendFetches(): void {
     const byLeader = new Map<
       number,
-      { topic: string; partition: number; fetchOffset: number; partitionMaxBytes: number }[]
+      { topic: string; partition: number; currentLeaderEpoch: number; fetchOffset: number; partitionMaxBytes: number }[]
     >();
     for (const s of this.subscriptions.states()) {
-      if (s.position === null || this.hasBuffered(tpString(s))) continue;
+      // A position awaiting validation (or a reset) is not fetched from: it may be past a truncation.
+      if (s.position === null || !this.subscriptions.hasValidPosition(s) || this.hasBuffered(tpString(s))) continue;
       const leader = this.leaderFor(s.topic, s.partition);
       if (leader === null || this.inFlight.has(leader)) continue;
       const list = byLeader.get(leader) ?? [];
       list.push({
         topic: s.topic,
         partition: s.partition,
+        // The epoch the position was validated under (FetchPosition.currentLeader): a stale one is fenced.
+        currentLeaderEpoch: s.currentLeader.epoch ?? -1,
         fetchOffset: s.position,
         partitionMaxBytes: this.ctx.config['max.partition.fetch.bytes'],
       });
@@ -126,8 +136,9 @@ export class Fetcher {
     for (const p of r.partitions) {
       const s = this.subscriptions.state(p);
       const req = sent.find((x) => x.topic === p.topic && x.partition === p.partition);
-      // Dropped: the partition was revoked or seeked while the fetch was in flight.
-      if (!s || !req || s.position !== req.fetchOffset) continue;
+      // Dropped: the partition was revoked or seeked while the fetch was in flight, or its position
+      // now awaits validation (the records may be from a log that has since been truncated).
+      if (!s || !req || s.position !== req.fetchOffset || !this.subscriptions.hasValidPosition(s)) continue;
       if (p.errorCode === 'OFFSET_OUT_OF_RANGE') {
         this.outOfRange.add(tpString(p));
         continue;

@@ -278,6 +278,18 @@ function summarize(m: ConsumerRequest | ConsumerResponse) {
         .join(', '),
     };
   }
+  if (m.api === 'OffsetsForLeaderEpoch') {
+    return {
+      api: 'OffsetsForLeaderEpoch' as const,
+      summary: m.partitions
+        .map((p) =>
+          'currentLeaderEpoch' in p
+            ? `${p.topic}-${p.partition} epoch ${p.leaderEpoch} (leader epoch ${p.currentLeaderEpoch})`
+            : `${p.topic}-${p.partition}: ${p.errorCode === 'NONE' ? `epoch ${p.leaderEpoch} ends at ${p.endOffset}` : p.errorCode}`,
+        )
+        .join(', '),
+    };
+  }
   return m;
 }
 
@@ -287,7 +299,7 @@ function errorOf(r: ConsumerResponse): string {
     const errs = r.topics.flatMap((t) => t.partitions.map((p) => p.errorCode)).filter((e) => e !== 'NONE');
     return errs[0] ?? 'NONE';
   }
-  if (r.api === 'Fetch' || r.api === 'ListOffsets') {
+  if (r.api === 'Fetch' || r.api === 'ListOffsets' || r.api === 'OffsetsForLeaderEpoch') {
     return r.partitions.map((p) => p.errorCode).find((e) => e !== 'NONE') ?? 'NONE';
   }
   return 'NONE';

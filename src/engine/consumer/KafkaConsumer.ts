@@ -9,6 +9,7 @@ import {
 import { Fetcher } from './Fetcher';
 import type { ConsumerListOffsetsResponse } from './fetchProtocol';
 import type { TopicPartitionRef } from './groupEvents';
+import { OffsetsForLeaderEpochClient, type TruncationReport } from './OffsetsForLeaderEpochClient';
 import { type ConsumerRebalanceListener, SubscriptionState, tpString } from './SubscriptionState';
 
 export interface ConsumerRecord {
@@ -44,9 +45,10 @@ export type ConsumerLifecycle = 'running' | 'closed' | 'crashed';
  */
 export class KafkaConsumer {
   readonly config: ConsumerConfig;
-  readonly subscriptions = new SubscriptionState();
+  readonly subscriptions: SubscriptionState;
   readonly coordinator: ConsumerCoordinator | null;
   readonly fetcher: Fetcher;
+  private readonly validator: OffsetsForLeaderEpochClient;
   lifecycle: ConsumerLifecycle = 'running';
   /** Total records returned by poll(), for the UI. */
   recordsConsumed = 0;
@@ -56,9 +58,50 @@ export class KafkaConsumer {
   constructor(ctx: Omit<ConsumerContext, 'config'>, overrides: Record<string, unknown> = {}) {
     this.config = consumerConfig({ 'client.id': ctx.clientId, ...overrides });
     this.ctx = { ...ctx, config: this.config };
+    this.subscriptions = new SubscriptionState(this.config['auto.offset.reset']);
     const groupId = this.config['group.id'];
     this.coordinator = groupId === null ? null : new ConsumerCoordinator(this.ctx, this.subscriptions, groupId);
     this.fetcher = new Fetcher(this.ctx, this.subscriptions);
+    this.validator = new OffsetsForLeaderEpochClient(this.ctx, this.subscriptions, this.fetcher, (r) =>
+      this.onLogTruncation(r),
+    );
+  }
+
+  /**
+   * A truncation validation found: told to the page, and with auto.offset.reset none thrown by
+   * the next poll() as LogTruncationException (an OffsetOutOfRangeException: Kafka gives it no
+   * error code of its own).
+   */
+  private onLogTruncation({ truncation: t, outcome }: TruncationReport): void {
+    this.ctx.emit({
+      type: 'consumerLogTruncation',
+      consumerId: this.clientId,
+      groupId: this.groupId,
+      topic: t.topic,
+      partition: t.partition,
+      fetchOffset: t.fetchPosition.offset,
+      offsetEpoch: t.fetchPosition.offsetEpoch,
+      divergentOffset: t.divergentOffset?.offset ?? null,
+      divergentEpoch: t.divergentOffset?.leaderEpoch ?? null,
+      outcome,
+      atMs: this.ctx.scheduler.now(),
+    });
+    if (outcome !== 'LogTruncationException') return;
+    const key = tpString(t);
+    const at = t.divergentOffset
+      ? `${t.divergentOffset.offset} (epoch ${t.divergentOffset.leaderEpoch})`
+      : 'an unknown offset (the leader has no such epoch)';
+    this.pendingError = new KafkaError(
+      'OFFSET_OUT_OF_RANGE',
+      `Detected truncated partitions: ${key} at fetch offset ${t.fetchPosition.offset} (epoch ${t.fetchPosition.offsetEpoch}), divergent at ${at}`,
+      {
+        exception: 'LogTruncationException',
+        topic: t.topic,
+        partition: t.partition,
+        offset: t.fetchPosition.offset,
+        divergentOffset: t.divergentOffset?.offset ?? null,
+      },
+    );
   }
 
   get clientId(): string {
@@ -118,7 +161,12 @@ export class KafkaConsumer {
     if (!s) throw new KafkaError('INVALID_REQUEST', `No current assignment for partition ${tpString(tp)}`);
     if (!Number.isInteger(offset) || offset < 0)
       throw new KafkaError('INVALID_REQUEST', `seek offset must not be a negative number (${offset})`);
-    s.position = offset;
+    // A seek names no epoch: nothing to validate (KafkaConsumer.seek(partition, offset)).
+    this.subscriptions.seekUnvalidated(tp, {
+      offset,
+      offsetEpoch: null,
+      currentLeader: this.fetcher.currentLeader(tp.topic, tp.partition),
+    });
     this.fetcher.clear(tp.topic, tp.partition);
   }
 
@@ -134,7 +182,7 @@ export class KafkaConsumer {
     for (const tp of partitions) {
       const s = this.subscriptions.state(tp);
       if (!s) continue;
-      s.position = null;
+      this.subscriptions.requestOffsetReset(tp, timestamp === -2 ? 'earliest' : 'latest');
       this.fetcher.clear(tp.topic, tp.partition);
       this.resetOffset(tp, timestamp, timestamp === -2 ? 'earliest' : 'latest');
     }
@@ -194,7 +242,8 @@ export class KafkaConsumer {
       const c = completed[0];
       if (!c) break;
       const s = this.subscriptions.state(c);
-      if (!s || s.position === null || c.records.length === 0) {
+      // FetchCollector: a partition no longer fetchable (awaiting validation or a reset) returns nothing.
+      if (!s || !this.subscriptions.hasValidPosition(s) || s.position === null || c.records.length === 0) {
         completed.shift();
         continue;
       }
@@ -214,14 +263,25 @@ export class KafkaConsumer {
           key: r.key,
           value: r.value,
         });
-      s.position = (take[take.length - 1]?.offset ?? s.position) + 1;
+      // The position carries the epoch of the last record returned (FetchCollector: nextInLineFetch.lastEpoch).
+      const last = take[take.length - 1];
+      if (last) {
+        s.position = last.offset + 1;
+        s.offsetEpoch = last.leaderEpoch ?? null;
+      }
       if (c.records.length === 0) completed.shift();
     }
     return out;
   }
 
-  /** Committed offsets for partitions without a position, else auto.offset.reset. */
+  /**
+   * KafkaConsumer.updateFetchPositions: validate positions after a leader change
+   * (OffsetsForLeaderEpoch), then committed offsets for partitions without a position, else
+   * auto.offset.reset.
+   */
   private updateFetchPositions(): void {
+    this.validator.validatePositionsIfNeeded();
+    if (this.pendingError) return;
     for (const key of [...this.fetcher.outOfRange]) {
       this.fetcher.outOfRange.delete(key);
       const s = this.subscriptions.states().find((x) => tpString(x) === key);
@@ -240,12 +300,19 @@ export class KafkaConsumer {
         );
         return;
       }
-      s.position = null;
+      this.subscriptions.requestOffsetReset(s, strategy);
       this.resetOffset(s, strategy === 'earliest' ? -2 : -1, strategy);
+    }
+    // Resets still to send (KafkaConsumer.resetPositions): asked by validation for an unknown
+    // epoch, or a seekToBeginning / seekToEnd whose ListOffsets could not go out yet.
+    for (const s of this.subscriptions.states()) {
+      if (s.resetStrategy === null || s.awaitingReset) continue;
+      if (s.resetStrategy === 'none') this.resetWithStrategy(s);
+      else this.resetOffset(s, s.resetStrategy === 'earliest' ? -2 : -1, s.resetStrategy);
     }
     const missing = this.subscriptions
       .states()
-      .filter((s) => s.position === null && !s.awaitingCommitted && !s.awaitingReset);
+      .filter((s) => s.position === null && !s.awaitingCommitted && !s.awaitingReset && s.resetStrategy === null);
     if (missing.length === 0) return;
     if (this.coordinator) {
       for (const s of missing) s.awaitingCommitted = true;
@@ -253,8 +320,14 @@ export class KafkaConsumer {
         for (const s of missing) {
           s.awaitingCommitted = false;
           if (!this.subscriptions.isAssigned(s) || s.position !== null || committed === null) continue;
-          const offset = committed.get(tpString(s)) ?? -1;
-          if (offset >= 0) s.position = offset;
+          const c = committed.get(tpString(s));
+          // A committed offset with its leader epoch is validated against the leader before fetching.
+          if (c && c.offset >= 0)
+            this.subscriptions.seekUnvalidated(s, {
+              offset: c.offset,
+              offsetEpoch: c.leaderEpoch >= 0 ? c.leaderEpoch : null,
+              currentLeader: this.fetcher.currentLeader(s.topic, s.partition),
+            });
           else this.resetWithStrategy(s);
         }
       });
@@ -298,7 +371,11 @@ export class KafkaConsumer {
           return;
         }
         if (!this.subscriptions.isAssigned(tp) || s.position !== null) return;
-        s.position = p.offset;
+        this.subscriptions.seekValidated(tp, {
+          offset: p.offset,
+          offsetEpoch: null,
+          currentLeader: this.fetcher.currentLeader(tp.topic, tp.partition),
+        });
         this.ctx.emit({
           type: 'consumerOffsetReset',
           consumerId: this.clientId,

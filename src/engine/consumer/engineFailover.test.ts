@@ -213,7 +213,9 @@ describe('Engine: consumer groups across broker failures', () => {
     expect(bed.group('shop')?.generationId).toBe(generation);
   });
 
-  it('a leader moved by a preferred election: the stale fetch gets NOT_LEADER_OR_FOLLOWER, the next one goes to the new leader', () => {
+  // The stale fetch names the old leader epoch (KIP-320), and Kafka 3.9's Partition.getLocalLog checks the
+  // epoch before leadership: FENCED_LEADER_EPOCH, not NOT_LEADER_OR_FOLLOWER.
+  it('a leader moved by a preferred election: the stale fetch gets FENCED_LEADER_EPOCH, the next one goes to the new leader', () => {
     const bed = facadeBed({ seed: 9 });
     const seen: Seen = new Map();
     const consumers = [runConsumer(bed, 'c1', 'shop', seen)];
@@ -243,7 +245,7 @@ describe('Engine: consumer groups across broker failures', () => {
           x.type === 'groupResponseSent' &&
           x.api === 'Fetch' &&
           x.fromBroker === interim &&
-          x.errorCode === 'NOT_LEADER_OR_FOLLOWER',
+          x.errorCode === 'FENCED_LEADER_EPOCH',
       ),
     ).toBe(true);
     expect(

@@ -13,7 +13,7 @@ export interface TopicPartitionRef {
   partition: number;
 }
 
-export type ConsumerApiName = GroupApiName | 'Fetch' | 'ListOffsets' | 'Metadata';
+export type ConsumerApiName = GroupApiName | 'Fetch' | 'ListOffsets' | 'OffsetsForLeaderEpoch' | 'Metadata';
 
 export type GroupEvent =
   | {
@@ -26,7 +26,7 @@ export type GroupEvent =
       arriveAtMs: number;
       /** When the client gives up on it (request.timeout.ms; rebalance.timeout.ms + 5 s for JoinGroup). Always set by the engine. */
       timeoutAtMs?: number;
-      body: GroupRequest | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
+      body: GroupRequest | { api: 'Fetch' | 'ListOffsets' | 'OffsetsForLeaderEpoch' | 'Metadata'; summary: string };
     }
   | {
       type: 'groupResponseSent';
@@ -39,7 +39,7 @@ export type GroupEvent =
       sentAtMs: number;
       arriveAtMs: number;
       errorCode: string;
-      body: GroupResponse | { api: 'Fetch' | 'ListOffsets' | 'Metadata'; summary: string };
+      body: GroupResponse | { api: 'Fetch' | 'ListOffsets' | 'OffsetsForLeaderEpoch' | 'Metadata'; summary: string };
     }
   | {
       /** A message lost on the way (its id is the groupRequestSent / groupResponseSent id). */
@@ -196,6 +196,26 @@ export type GroupEvent =
       partition: number;
       strategy: string;
       offset: number;
+      atMs: number;
+    }
+  | {
+      /**
+       * KIP-320: validating a position against a new leader (OffsetsForLeaderEpoch) found the
+       * leader's log for the position's epoch ends before it: records the consumer read are gone
+       * (an unclean election). `divergentOffset` is that end (null: the leader knows no such epoch);
+       * `outcome` what the consumer did: seek back to it, reset per auto.offset.reset, or throw
+       * LogTruncationException (auto.offset.reset none).
+       */
+      type: 'consumerLogTruncation';
+      consumerId: string;
+      groupId: string | null;
+      topic: string;
+      partition: number;
+      fetchOffset: number;
+      offsetEpoch: number | null;
+      divergentOffset: number | null;
+      divergentEpoch: number | null;
+      outcome: 'seek' | 'reset' | 'LogTruncationException';
       atMs: number;
     }
   | { type: 'consumerError'; consumerId: string; error: string; message: string; atMs: number }

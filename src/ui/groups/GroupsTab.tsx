@@ -35,6 +35,7 @@ import { GenerationsTimeline } from './GenerationsTimeline';
 import { jumpBetweenDropZones } from './keyboardCoordinates';
 import { LagChart } from './LagChart';
 import { PositionsView } from './PositionsView';
+import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
 
 const STOPPED = '__stopped';
@@ -388,6 +389,7 @@ function sameConsumer(x: PlaneConsumerView, y: PlaneConsumerView): boolean {
     x.memberId === y.memberId &&
     x.generation === y.generation &&
     x.inHand === y.inHand &&
+    x.truncation?.atMs === y.truncation?.atMs &&
     x.partitions.join() === y.partitions.join()
   );
 }
@@ -434,6 +436,16 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
       <span className="chip-partitions">
         {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
       </span>
+      {c.truncation && (
+        <span
+          className="chip-truncation"
+          data-testid={`consumer-truncation-${c.name}`}
+          data-outcome={c.truncation.outcome}
+          role="status"
+        >
+          {truncationText(c.truncation)}
+        </span>
+      )}
       <span className="chip-actions">
         <MoveMenu session={session} groupIds={groupIds === '' ? [] : groupIds.split(',')} consumer={c} />
         {c.lifecycle === 'running' && (

@@ -336,4 +336,41 @@ describe('ClusterPlane', () => {
     expect(v.lost.map((l) => [l.topic, l.partition, l.newLeader, l.from, l.to])).toEqual([['payments', 0, 3, 10, 30]]);
     expect(v.topics.find((t) => t.name === 'payments')?.partitions[0]?.leader).toBe(3);
   });
+
+  // KIP-320 on the page: Kafka 3.9 SubscriptionState.maybeCompleteValidation (reset-policy branch) via the
+  // consumerLogTruncation event onto the consumer's card.
+  it("shows on the consumer's card the log truncation an unclean election caused", () => {
+    const plane = new ClusterPlane(1, 'elections');
+    plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
+    plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
+    settle(plane);
+    plane.apply({ op: 'produce', topic: 'payments', count: 10 });
+    plane.tick(1000);
+    plane.apply({ op: 'isolateBroker', broker: 3 });
+    plane.tick(8000);
+    plane.apply({ op: 'produce', topic: 'payments', count: 20 });
+    const position = () =>
+      plane
+        .view()
+        .consumers.find((c) => c.name === 'r1')
+        ?.positions.find((p) => p.topic === 'payments')?.position;
+    for (let i = 0; i < 40 && position() !== 30; i++) plane.tick(500);
+    expect(position()).toBe(30);
+    expect(plane.view().consumers.find((c) => c.name === 'r1')?.truncation).toBeNull();
+    plane.apply({ op: 'killBroker', broker: 1 });
+    plane.apply({ op: 'killBroker', broker: 2 });
+    plane.tick(8000);
+    plane.apply({ op: 'healBroker', broker: 3 });
+    plane.tick(10_000);
+    expect(plane.view().lost.map((l) => [l.from, l.to])).toEqual([[10, 30]]);
+    const card = plane.view().consumers.find((c) => c.name === 'r1');
+    expect(card?.truncation).toMatchObject({
+      topic: 'payments',
+      partition: 0,
+      fetchOffset: 30,
+      divergentOffset: 10,
+      outcome: 'seek',
+    });
+    expect(card?.positions.find((p) => p.topic === 'payments')?.position).toBe(10);
+  });
 });

@@ -42,6 +42,7 @@ import {
   type PlaneMessageView,
   type GenerationView,
   type GroupProtocol,
+  type LogTruncationView,
   type LostOffsetsView,
   type PlacementPreview,
   type PlacementPreviewArgs,
@@ -185,6 +186,8 @@ export class ClusterPlane {
   readonly lagHistory = new Map<string, Map<string, [number, number][]>>();
   readonly memberNames = new Map<string, string>();
   readonly lost: LostOffsetsView[] = [];
+  /** The last log truncation each consumer detected, by consumer name. */
+  readonly truncations = new Map<string, LogTruncationView>();
   /** Crashes with the group's delivery counts over the crashed consumer's partitions at that moment. */
   readonly crashes: { view: Omit<ConsumerCrashView, 'observed'>; baseline: { duplicates: number; skipped: number } }[] =
     [];
@@ -345,6 +348,17 @@ export class ClusterPlane {
       case 'messageSent':
         if ((e.api === 'Fetch' || e.api === 'Produce') && this.cluster.brokers.size <= MESSAGE_BROKERS_MAX)
           this.recordMessage(e);
+        break;
+      case 'consumerLogTruncation':
+        this.truncations.set(e.consumerId, {
+          topic: e.topic,
+          partition: e.partition,
+          fetchOffset: e.fetchOffset,
+          offsetEpoch: e.offsetEpoch,
+          divergentOffset: e.divergentOffset,
+          outcome: e.outcome,
+          atMs: e.atMs - PLANE_EPOCH_MS,
+        });
         break;
       case 'uncleanLeaderElection':
         if (e.lostOffsets) {
@@ -773,7 +787,12 @@ const ANIMATED = new Set<string>([
 ]);
 
 /** Every event type onEvent reads: the animated ones, and the message and group requests it draws. */
-const PLANE_EVENT_TYPES = [...ANIMATED, 'messageSent', 'groupRequestSent'] as PlaneEvent['type'][];
+const PLANE_EVENT_TYPES = [
+  ...ANIMATED,
+  'messageSent',
+  'groupRequestSent',
+  'consumerLogTruncation',
+] as PlaneEvent['type'][];
 
 function isAnimated(e: PlaneEvent): boolean {
   if (e.type === 'groupRequestSent')

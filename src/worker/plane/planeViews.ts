@@ -222,6 +222,7 @@ function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
       positions: [] as PlaneConsumerView['positions'],
       recordsConsumed: 0,
       inHand: 0,
+      truncation: plane.truncations.get(e.name) ?? null,
     };
     if (!app || e.group === null || app.status === 'closed') {
       out.push({ ...base, lifecycle: 'stopped' });

@@ -227,6 +227,21 @@ export interface PlaneConsumerView {
   recordsConsumed: number;
   /** Records of the batch its application is processing now (0 between batches). */
   inHand: number;
+  /** The last log truncation its position validation detected (KIP-320), or null. */
+  truncation: LogTruncationView | null;
+}
+
+/** A consumerLogTruncation event as the groups view shows it on the consumer's card. */
+export interface LogTruncationView {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  offsetEpoch: number | null;
+  /** Where the leader's log for that epoch ends (null: the leader has no such epoch). */
+  divergentOffset: number | null;
+  outcome: 'seek' | 'reset' | 'LogTruncationException';
+  /** Engine ms since the scenario started. */
+  atMs: number;
 }
 
 export interface DescribeRowView {
