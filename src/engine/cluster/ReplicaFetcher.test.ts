@@ -4,6 +4,7 @@ import { PartitionLog } from '../log/PartitionLog';
 import { Cluster } from './Cluster';
 import { logConfigOf, PartitionLogReplica } from './PartitionLogReplica';
 import type { ClusterEvent } from './events';
+import type { KafkaRequest } from './requests';
 import { makeBatch, TestClient } from './testing';
 
 describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
@@ -105,17 +106,15 @@ describe('ReplicaFetcher: truncation on fetch after a restart (KIP-595, IBP >= 2
     const restartedAt = cluster.scheduler.now();
     cluster.restartBroker(1);
     cluster.tick(3000);
-    const fromBroker1 = events.filter(
-      (e) => e.type === 'messageSent' && e.from === 'broker-1' && e.to === 'broker-2' && e.sentAtMs >= restartedAt,
-    );
-    const replication = fromBroker1.filter(
-      (e) => e.type === 'messageSent' && (e.body.api === 'Fetch' || e.body.api === 'OffsetsForLeaderEpoch'),
-    );
-    expect(replication.some((e) => e.type === 'messageSent' && e.body.api === 'OffsetsForLeaderEpoch')).toBe(false);
+    // The replication requests broker 1 sent its new leader after the restart, in order.
+    const replication: KafkaRequest[] = [];
+    for (const e of events)
+      if (e.type === 'messageSent' && e.kind === 'request' && e.from === 'broker-1' && e.to === 'broker-2')
+        if (e.sentAtMs >= restartedAt && (e.api === 'Fetch' || e.api === 'OffsetsForLeaderEpoch'))
+          replication.push(e.body as KafkaRequest);
+    expect(replication.some((r) => r.api === 'OffsetsForLeaderEpoch')).toBe(false);
     const first = replication[0];
-    expect(
-      first?.type === 'messageSent' && first.body.api === 'Fetch' ? first.body.topics[0]?.partitions[0] : null,
-    ).toMatchObject({
+    expect(first?.api === 'Fetch' ? first.topics[0]?.partitions[0] : null).toMatchObject({
       fetchOffset: 4,
       lastFetchedEpoch: lastEpochOf1,
     });
