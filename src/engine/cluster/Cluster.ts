@@ -468,6 +468,10 @@ export class Cluster {
       }
     }
     this.options.emit({ type: 'topicConfigChanged', topic, old, new: { ...next }, atMs: this.now() });
+    // Kafka's TopicConfigHandler.processConfigChanges: a topic override enabling unclean leader
+    // election tells the controller, which elects leaders for the topic's offline partitions.
+    if (String(next['unclean.leader.election.enable']).toLowerCase() === 'true')
+      for (const b of this.brokers.values()) b.controller.enableTopicUncleanLeaderElection(topic);
   }
 
   /** kafka-leader-election --election-type PREFERRED (all partitions when none are given). */

@@ -633,6 +633,22 @@ export class Controller {
 
   // ------------------------------------------------------------------ elections
 
+  /**
+   * Kafka's enableTopicUncleanLeaderElection / processTopicUncleanLeaderElectionEnable: the
+   * topic's offline partitions (and new ones without a state yet) are elected again at once,
+   * now with its unclean.leader.election.enable, unless the topic is queued for deletion.
+   */
+  enableTopicUncleanLeaderElection(topic: string): void {
+    if (!this.active || !this.knownTopics.has(topic) || this.zk.exists(`/admin/delete_topics/${topic}`)) return;
+    const a = this.assignment(topic);
+    for (let partition = 0; partition < a.length; partition++) {
+      if (!a[partition]) continue;
+      const state = this.readState(topic, partition);
+      if (!state) this.initializePartition(topic, partition);
+      else if (state.leader < 0 || !this.liveBrokers.has(state.leader)) this.electOffline(topic, partition);
+    }
+  }
+
   /** OfflinePartition -> OnlinePartition. */
   electOffline(topic: string, partition: number): void {
     const state = this.readState(topic, partition);

@@ -218,3 +218,51 @@ describe('controlled shutdown', () => {
     expect(cluster.partitionState('solo', 0)?.leader).toBe(-1);
   });
 });
+
+// Kafka 3.9 UncleanLeaderElectionTest.testTopicUncleanLeaderElectionEnableWithAlterTopicConfigs:
+// TopicConfigHandler tells the controller (KafkaController.enableTopicUncleanLeaderElection), and
+// processTopicUncleanLeaderElectionEnable runs triggerOnlinePartitionStateChange for the topic.
+describe('unclean.leader.election.enable turned on for a topic', () => {
+  it('elects a leader for its offline partition at once; with the leader alive, nothing changes', () => {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({
+      clock: new ManualClock(0),
+      seed: 4,
+      emit: (e) => events.push(e),
+      brokerConfig: { 'zookeeper.session.timeout.ms': 1000, 'auto.leader.rebalance.enable': false },
+    });
+    cluster.addBroker({ id: 1 });
+    cluster.addBroker({ id: 2 });
+    cluster.tick(200);
+    cluster.createTopic({ name: 't', assignment: [[1, 2]] });
+    cluster.tick(500);
+    const client = new TestClient(cluster);
+    expect(client.produce(1, 't', 0, makeBatch(['first']), -1)?.errorCode).toBe('NONE');
+    // The leader is alive: enabling (and disabling) unclean election moves nothing.
+    const epoch = cluster.partitionState('t', 0)?.leader_epoch;
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'true' });
+    cluster.tick(500);
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'false' });
+    cluster.tick(500);
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 1, leader_epoch: epoch });
+
+    cluster.killBroker(2);
+    cluster.tick(1500);
+    expect(client.produce(1, 't', 0, makeBatch(['second']), -1)?.errorCode).toBe('NONE');
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    cluster.restartBroker(2);
+    cluster.tick(1500);
+    // No unclean election to the non-ISR follower: no leader, the ISR keeps the old leader.
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: -1, isr: [1] });
+    expect(events.some((e) => e.type === 'uncleanLeaderElection')).toBe(false);
+
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'true' });
+    // At once: the controller elected 2 within the config change, no broker event needed.
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 2, isr: [2] });
+    expect(events.filter((e) => e.type === 'uncleanLeaderElection')).toHaveLength(1);
+    cluster.tick(500);
+    // "second" was lost to the unclean election; "third" follows "first".
+    expect(client.produce(2, 't', 0, makeBatch(['third']), -1)).toMatchObject({ errorCode: 'NONE', baseOffset: 1 });
+  });
+});
