@@ -150,6 +150,23 @@ export class Cluster {
         return;
       }
       m.set(e.leaderEpoch, e.broker);
+      // ZooKeeper mode keeps the ISR's last member and elects it again, even when a power failure
+      // took committed records from its log: Kafka cannot tell, the simulation can and says so.
+      const committed = this.highestHighWatermark.get(key) ?? 0;
+      if (e.logEndOffset < committed) {
+        this.highestHighWatermark.set(key, e.logEndOffset);
+        this.options.emit(e);
+        this.options.emit({
+          type: 'committedRecordsLost',
+          topic: e.topic,
+          partition: e.partition,
+          newLeader: e.broker,
+          newLeaderLogEndOffset: e.logEndOffset,
+          lostCommittedOffsets: { from: e.logEndOffset, to: committed },
+          atMs: e.atMs,
+        });
+        return;
+      }
     } else if (e.type === 'topicDeleted') {
       for (const key of [...this.highestHighWatermark.keys()])
         if (key.startsWith(`${e.topic}-`)) this.highestHighWatermark.delete(key);
@@ -514,13 +531,12 @@ export class Cluster {
   partitionState(
     topic: string,
     partition: number,
-  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number; elr?: number[] } | null {
+  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number } | null {
     return this.zk.tryGetData(statePath(topic, partition)) as {
       leader: number;
       leader_epoch: number;
       isr: number[];
       controller_epoch: number;
-      elr?: number[];
     } | null;
   }
 
