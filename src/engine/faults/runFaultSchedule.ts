@@ -4,9 +4,11 @@
  * heals everything, lets the producer finish, reads every partition's committed log back from
  * its leader and checks the cluster's promises:
  *   - no acknowledged record lost (with unclean election off), or, with it on, every lost one
- *     inside an offset range the engine's `uncleanLeaderElection` event reported;
- *   - no record written twice, none reordered within a partition (unclean election off: with it
- *     on, Kafka's idempotence no longer holds once a leader has lost the producer's state);
+ *     inside an offset range the engine's `uncleanLeaderElection` event reported; either way,
+ *     except those a `committedRecordsLost` event reported (Kafka 3.9 in ZooKeeper mode elects the
+ *     ISR's last member again after a power failure took acknowledged records from its log);
+ *   - no record written twice, none reordered within a partition (unclean election off and no
+ *     records lost: once a leader has lost the producer's state, Kafka's idempotence no longer holds);
  *   - the replication invariant `follower HW <= leader HW <= follower LEO <= leader LEO` for
  *     every in-sync follower (and `follower HW <= leader HW` for every follower), checked after
  *     every step and every 50 ms of simulated time;
