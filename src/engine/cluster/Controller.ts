@@ -286,9 +286,10 @@ export class Controller {
         this.initializePartition(topic, partition);
         continue;
       }
-      this.removeDeadReplicasFromIsr(topic, partition);
+      const lastLeader = this.removeDeadReplicasFromIsr(topic, partition);
       const state = this.readState(topic, partition);
-      if (state && (state.leader < 0 || !this.liveBrokers.has(state.leader))) this.electOffline(topic, partition);
+      if (state && (state.leader < 0 || !this.liveBrokers.has(state.leader)))
+        this.electOffline(topic, partition, lastLeader);
     }
     // Every replica hears the current state from the new controller (and its epoch).
     this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
@@ -544,9 +545,10 @@ export class Controller {
    * ZkReplicaStateMachine.doRemoveReplicasFromIsr, one write and one epoch bump each): a dead
    * leader leaves the partition without a leader, and the ISR loses the replica unless it is the
    * last member, which stays. A new controller does this too for replicas that died while there
-   * was none.
+   * was none. Returns the leader it took away (-1 if none), for the election that follows.
    */
-  private removeDeadReplicasFromIsr(topic: string, partition: number): void {
+  private removeDeadReplicasFromIsr(topic: string, partition: number): number {
+    let cleared = -1;
     let state = this.readState(topic, partition);
     const dead = (state?.isr ?? []).filter((r) => !this.liveBrokers.has(r)).sort((a, b) => a - b);
     for (const replica of dead) {
@@ -560,19 +562,12 @@ export class Controller {
         state,
         'replicaOffline',
       );
-      if (!value) return;
-      if (leader < 0 && state.leader >= 0)
-        this.services.emit({
-          type: 'partitionOffline',
-          topic,
-          partition,
-          lastLeader: state.leader,
-          isr: [...value.isr],
-          atMs: this.now(),
-        });
+      if (!value) return cleared;
+      if (leader < 0 && state.leader >= 0) cleared = state.leader;
       this.propagate(topic, partition, value);
       state = this.readState(topic, partition);
     }
+    return cleared;
   }
 
   private onBrokerStartup(born: number[]): void {
@@ -605,8 +600,11 @@ export class Controller {
     }
   }
 
-  /** OfflinePartition -> OnlinePartition. */
-  electOffline(topic: string, partition: number): void {
+  /**
+   * OfflinePartition -> OnlinePartition. `lastLeader`: the leader it had until just now, if the
+   * state already says -1 (a new controller took a dead leader away first).
+   */
+  electOffline(topic: string, partition: number, lastLeader = -1): void {
     const state = this.readState(topic, partition);
     if (!state) return;
     const assignment = this.replicasOf(topic, partition);
@@ -631,7 +629,19 @@ export class Controller {
     }
     // No leader: the partition stays offline and nothing is written (Kafka's failed election);
     // the dead leader's OfflineReplica transition clears the leader, keeping the ISR's last member.
-    if (leader === undefined) return;
+    if (leader === undefined) {
+      const last = state.leader >= 0 ? state.leader : lastLeader;
+      if (last >= 0)
+        this.services.emit({
+          type: 'partitionOffline',
+          topic,
+          partition,
+          lastLeader: last,
+          isr: [...state.isr],
+          atMs: this.now(),
+        });
+      return;
+    }
     if (reason === 'uncleanElection') this.services.reportUncleanElection(topic, partition, leader);
     const value = this.writeState(topic, partition, { leader, leaderEpoch: state.leaderEpoch + 1, isr }, state, reason);
     if (value) this.propagate(topic, partition, value);
