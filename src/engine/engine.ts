@@ -183,8 +183,6 @@ export interface PartitionSnapshot {
   controllerEpoch: number;
   offline: boolean;
   offlineReplicas: number[];
-  /** Eligible leader replicas (KIP-966): out of the ISR but holding every committed record. */
-  elr: number[];
   preferredLeader: number;
   /** The highest offset committed so far (the highest high watermark any leader reached). */
   committedOffset: number;
@@ -561,7 +559,6 @@ export class Engine {
             leader: s?.leader ?? -1,
             leaderEpoch: s?.leader_epoch ?? -1,
             isr: [...(s?.isr ?? [])],
-            elr: [...(s?.elr ?? [])],
             controllerEpoch: s?.controller_epoch ?? -1,
             offline: !s || s.leader < 0,
             offlineReplicas: replicas.filter((id) => !registered.has(id)),

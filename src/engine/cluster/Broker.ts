@@ -25,10 +25,10 @@ import { brokerNodeId, type KafkaRequest, type KafkaResponse } from './requests'
  *  - powerFail: the machine dies. Unflushed bytes are lost; peers hear nothing.
  *  - stop: a clean shutdown. Controlled shutdown first (the controller moves leadership away),
  *    then logs are flushed and the session is closed, so the controller reacts at once.
- * After a restart, the broker re-registers once its old session's ephemeral node is gone; after
- * a power failure its registration says `unclean_shutdown: true` until a controller has taken it
- * out of every ISR (see Controller). Controller requests addressed to an earlier incarnation (an
- * older broker epoch, KIP-380) are refused with STALE_BROKER_EPOCH.
+ * After a restart, the broker re-registers once its old session's ephemeral node is gone (a
+ * ZooKeeper-mode registration does not say how the broker went down). Controller requests
+ * addressed to an earlier incarnation (an older broker epoch, KIP-380) are refused with
+ * STALE_BROKER_EPOCH.
  */
 export type BrokerState = 'running' | 'shuttingDown' | 'down';
 
@@ -50,8 +50,6 @@ export class Broker {
   private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
   private readonly services: BrokerServices;
   private shutdownAttempt = 0;
-  /** This incarnation started after a power failure; told to the controller at registration. */
-  private uncleanShutdown = false;
   private generation = 0;
 
   constructor(
@@ -96,9 +94,6 @@ export class Broker {
     if (this.state !== 'down') return;
     this.generation++;
     this.state = 'running';
-    // No clean-shutdown marker and the page cache gone: records may be missing (KIP-966). The
-    // mark stays until a controller has taken note of it, however many restarts come between.
-    this.uncleanShutdown = this.uncleanShutdown || this.downHow === 'powerFailed';
     this.downHow = null;
     this.metadata = new MetadataCache();
     this.brokerEpoch = -1;
@@ -170,7 +165,6 @@ export class Broker {
           rack: this.rack,
           endpoints: [`PLAINTEXT://broker-${this.id}:9092`],
           timestamp: String(this.now()),
-          unclean_shutdown: this.uncleanShutdown,
         },
         { ephemeralSessionId: this.sessionId },
       );
@@ -228,10 +222,6 @@ export class Broker {
     if (this.services.zk.heartbeat(this.sessionId)) {
       // In touch with the store again: watches that fired while we were cut off are delivered now.
       this.controller.processDeferredWatches();
-      if (this.uncleanShutdown && this.brokerEpoch >= 0) {
-        const d = this.services.zk.tryGetData(`/brokers/ids/${this.id}`) as { unclean_shutdown?: boolean } | null;
-        if (d && d.unclean_shutdown === false) this.uncleanShutdown = false;
-      }
       return;
     }
     // Back in touch after the session expired: a new session, registration and election.

@@ -150,6 +150,23 @@ export class Cluster {
         return;
       }
       m.set(e.leaderEpoch, e.broker);
+      // ZooKeeper mode keeps the ISR's last member and elects it again, even when a power failure
+      // took committed records from its log: Kafka cannot tell, the simulation can and says so.
+      const committed = this.highestHighWatermark.get(key) ?? 0;
+      if (e.logEndOffset < committed) {
+        this.highestHighWatermark.set(key, e.logEndOffset);
+        this.options.emit(e);
+        this.options.emit({
+          type: 'committedRecordsLost',
+          topic: e.topic,
+          partition: e.partition,
+          newLeader: e.broker,
+          newLeaderLogEndOffset: e.logEndOffset,
+          lostCommittedOffsets: { from: e.logEndOffset, to: committed },
+          atMs: e.atMs,
+        });
+        return;
+      }
     } else if (e.type === 'topicDeleted') {
       for (const key of [...this.highestHighWatermark.keys()])
         if (key.startsWith(`${e.topic}-`)) this.highestHighWatermark.delete(key);
@@ -468,6 +485,10 @@ export class Cluster {
       }
     }
     this.options.emit({ type: 'topicConfigChanged', topic, old, new: { ...next }, atMs: this.now() });
+    // Kafka's TopicConfigHandler.processConfigChanges: a topic override enabling unclean leader
+    // election tells the controller, which elects leaders for the topic's offline partitions.
+    if (String(next['unclean.leader.election.enable']).toLowerCase() === 'true')
+      for (const b of this.brokers.values()) b.controller.enableTopicUncleanLeaderElection(topic);
   }
 
   /** kafka-leader-election --election-type PREFERRED (all partitions when none are given). */
@@ -510,13 +531,12 @@ export class Cluster {
   partitionState(
     topic: string,
     partition: number,
-  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number; elr?: number[] } | null {
+  ): { leader: number; leader_epoch: number; isr: number[]; controller_epoch: number } | null {
     return this.zk.tryGetData(statePath(topic, partition)) as {
       leader: number;
       leader_epoch: number;
       isr: number[];
       controller_epoch: number;
-      elr?: number[];
     } | null;
   }
 

@@ -44,14 +44,11 @@ import type {
  *  - reassignment: the first live ISR replica of the target assignment.
  * Every leader change, and every ISR change made by the controller, bumps the leader epoch.
  *
- * Beyond ZooKeeper-mode Kafka, glassbox applies KIP-966 (Kafka 4.x, "eligible leader
- * replicas"), because without it a power failure of the last ISR member loses acknowledged
- * records even with acks=all and min.insync.replicas=2:
- *  - replicas leaving an ISR that is below min.insync.replicas join the ELR (kept in the state
- *    znode as `elr`) and may still be elected cleanly;
- *  - a broker that registers after an unclean shutdown (`unclean_shutdown` in /brokers/ids/<id>)
- *    is dropped from every ISR and ELR first: its log may miss records it had acknowledged;
- *  - the leader's high watermark only advances while the ISR meets min.insync.replicas.
+ * A dead replica leaves the ISR (OfflineReplica, ZkReplicaStateMachine.doRemoveReplicasFromIsr),
+ * but ZooKeeper mode never empties the ISR: its last member stays, so when that broker comes
+ * back it is elected again, even after an unclean shutdown that lost records it had
+ * acknowledged. KRaft's eligible leader replicas and unclean-shutdown fencing (KIP-966) are not
+ * part of ZooKeeper mode and not applied here.
  */
 interface PartitionStateZnode {
   controller_epoch: number;
@@ -59,8 +56,6 @@ interface PartitionStateZnode {
   version: 1;
   leader_epoch: number;
   isr: number[];
-  /** KIP-966 eligible leader replicas (a KRaft field; glassbox keeps it in the state znode). */
-  elr?: number[];
 }
 
 interface TopicAssignmentZnode {
@@ -283,13 +278,18 @@ export class Controller {
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
     this.zk.getChildren('/admin/delete_topics', this.watch());
-    this.handleUncleanShutdowns();
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
+    // Kafka's onControllerFailover starts the replica state machine (replicas that died while
+    // there was no controller go offline) before the partition state machine (elections).
     for (const [topic, partition] of this.allPartitions()) {
+      if (!this.readState(topic, partition)) {
+        this.initializePartition(topic, partition);
+        continue;
+      }
+      const lastLeader = this.removeDeadReplicasFromIsr(topic, partition);
       const state = this.readState(topic, partition);
-      if (!state) this.initializePartition(topic, partition);
-      else if (state.leader < 0 || !this.liveBrokers.has(state.leader)) this.electOffline(topic, partition);
-      else this.removeDeadReplicasFromIsr(topic, partition, state);
+      if (state && (state.leader < 0 || !this.liveBrokers.has(state.leader)))
+        this.electOffline(topic, partition, lastLeader);
     }
     // Every replica hears the current state from the new controller (and its epoch).
     this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
@@ -349,10 +349,7 @@ export class Controller {
     return out;
   }
 
-  private readState(
-    topic: string,
-    partition: number,
-  ): (LeaderAndIsrValue & { elr: number[]; controllerEpoch: number }) | null {
+  private readState(topic: string, partition: number): (LeaderAndIsrValue & { controllerEpoch: number }) | null {
     const path = statePath(topic, partition);
     if (!this.zk.exists(path)) return null;
     const { data, stat } = this.zk.getData(path);
@@ -361,7 +358,6 @@ export class Controller {
       leader: d.leader,
       leaderEpoch: d.leader_epoch,
       isr: d.isr,
-      elr: d.elr ?? [],
       partitionEpoch: stat.version,
       controllerEpoch: d.controller_epoch,
     };
@@ -374,45 +370,22 @@ export class Controller {
     return [...new Set([...r.target, ...r.original])];
   }
 
-  /**
-   * KIP-966: while the ISR is below min.insync.replicas, replicas that leave it join the ELR;
-   * once the ISR is back at min.insync.replicas the ELR is empty.
-   */
-  private nextElr(
-    topic: string,
-    partition: number,
-    old: LeaderAndIsrValue | null,
-    isr: number[],
-    leader: number,
-  ): number[] {
-    const minIsr = this.services.topicConfig(topic)['min.insync.replicas'];
-    if (isr.length >= minIsr || !old) return [];
-    const replicas = this.replicasOf(topic, partition);
-    const left = old.isr.filter((r) => !isr.includes(r));
-    return [...new Set([...(old.elr ?? []), ...left])].filter(
-      (r) => !isr.includes(r) && r !== leader && replicas.includes(r),
-    );
-  }
-
   /** Writes a partition's new state (conditional on the version read) and reports it. */
   private writeState(
     topic: string,
     partition: number,
-    next: { leader: number; leaderEpoch: number; isr: number[]; elr?: number[] },
+    next: { leader: number; leaderEpoch: number; isr: number[] },
     old: LeaderAndIsrValue | null,
     reason: LeaderElectionReason,
   ): LeaderAndIsrValue | null {
     if (!this.canWrite()) return null;
     const path = statePath(topic, partition);
-    const elr = next.elr ?? this.nextElr(topic, partition, old, next.isr, next.leader);
     const data: PartitionStateZnode = {
       controller_epoch: this.epoch,
       leader: next.leader,
       version: 1,
       leader_epoch: next.leaderEpoch,
       isr: next.isr,
-      // Kafka's ZooKeeper-mode znode has no ELR: written only when there is one.
-      ...(elr.length > 0 ? { elr } : {}),
     };
     let version: number;
     try {
@@ -430,7 +403,6 @@ export class Controller {
       leader: next.leader,
       leaderEpoch: next.leaderEpoch,
       isr: [...next.isr],
-      elr: [...elr],
       partitionEpoch: version,
     };
     this.services.emit({
@@ -552,6 +524,10 @@ export class Controller {
     if (born.length > 0) this.onBrokerStartup(born.sort((a, b) => a - b));
   }
 
+  /**
+   * Kafka's onReplicasBecomeOffline: partitions that lost their leader are elected first
+   * (OfflinePartition -> OnlinePartition); then the dead replicas go offline and leave the ISR.
+   */
   private onBrokerFailure(dead: number[]): void {
     const goneSet = new Set(dead);
     for (const [topic, partition] of this.allPartitions()) {
@@ -559,67 +535,42 @@ export class Controller {
       if (!state) continue;
       if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader)))
         this.electOffline(topic, partition);
-      else this.removeDeadReplicasFromIsr(topic, partition, state);
+      this.removeDeadReplicasFromIsr(topic, partition);
     }
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
   }
 
   /**
-   * OfflineReplica: dead followers leave the ISR (ZooKeeper mode bumps the leader epoch). A new
-   * controller does this too for replicas that died while there was none, so a broker that lost
-   * data while down can never come back as an ISR member.
+   * OfflineReplica for every dead replica in the ISR, in broker order (Kafka's
+   * ZkReplicaStateMachine.doRemoveReplicasFromIsr, one write and one epoch bump each): a dead
+   * leader leaves the partition without a leader, and the ISR loses the replica unless it is the
+   * last member, which stays. A new controller does this too for replicas that died while there
+   * was none. Returns the leader it took away (-1 if none), for the election that follows.
    */
-  private removeDeadReplicasFromIsr(topic: string, partition: number, state: LeaderAndIsrValue): void {
-    if (state.leader < 0 || !state.isr.some((r) => !this.liveBrokers.has(r))) return;
-    const isr = state.isr.filter((r) => this.liveBrokers.has(r));
-    const value = this.writeState(
-      topic,
-      partition,
-      { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr },
-      state,
-      'replicaOffline',
-    );
-    if (value) this.propagate(topic, partition, value);
-  }
-
-  /**
-   * A broker back from an unclean shutdown (a power failure) may have lost records it had
-   * acknowledged, so it is no longer trusted as an ISR or ELR member (KIP-966); it rejoins the
-   * ISR by catching up like any follower. Its registration flag is consumed here, once.
-   */
-  private handleUncleanShutdowns(): void {
-    for (const id of [...this.liveBrokers.keys()].sort((a, b) => a - b)) {
-      const path = `/brokers/ids/${id}`;
-      const d = this.zk.tryGetData(path) as { unclean_shutdown?: boolean } | null;
-      if (!d?.unclean_shutdown) continue;
-      for (const [topic, partition] of this.allPartitions()) {
-        const state = this.readState(topic, partition);
-        if (!state || (!state.isr.includes(id) && !state.elr.includes(id) && state.leader !== id)) continue;
-        const isr = state.isr.filter((r) => r !== id);
-        // It may even still be named leader (it came back before any controller noticed).
-        const leader = state.leader === id ? -1 : state.leader;
-        const value = this.writeState(
-          topic,
-          partition,
-          {
-            leader,
-            leaderEpoch: state.leaderEpoch + 1,
-            isr,
-            elr: this.nextElr(topic, partition, state, isr, leader).filter((r) => r !== id),
-          },
-          state,
-          'replicaOffline',
-        );
-        if (value) this.propagate(topic, partition, value);
-        if (value && leader < 0) this.electOffline(topic, partition);
-      }
-      if (!this.canWrite()) return;
-      this.zk.setData(path, { ...d, unclean_shutdown: false });
+  private removeDeadReplicasFromIsr(topic: string, partition: number): number {
+    let cleared = -1;
+    let state = this.readState(topic, partition);
+    const dead = (state?.isr ?? []).filter((r) => !this.liveBrokers.has(r)).sort((a, b) => a - b);
+    for (const replica of dead) {
+      if (!state?.isr.includes(replica)) continue;
+      const leader = replica === state.leader ? -1 : state.leader;
+      const isr = state.isr.length === 1 ? state.isr : state.isr.filter((r) => r !== replica);
+      const value = this.writeState(
+        topic,
+        partition,
+        { leader, leaderEpoch: state.leaderEpoch + 1, isr },
+        state,
+        'replicaOffline',
+      );
+      if (!value) return cleared;
+      if (leader < 0 && state.leader >= 0) cleared = state.leader;
+      this.propagate(topic, partition, value);
+      state = this.readState(topic, partition);
     }
+    return cleared;
   }
 
   private onBrokerStartup(born: number[]): void {
-    this.handleUncleanShutdowns();
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // New or restarted brokers learn the state of every partition they host.
     this.sendLeaderAndIsrForAll(born);
@@ -633,8 +584,27 @@ export class Controller {
 
   // ------------------------------------------------------------------ elections
 
-  /** OfflinePartition -> OnlinePartition. */
-  electOffline(topic: string, partition: number): void {
+  /**
+   * Kafka's enableTopicUncleanLeaderElection / processTopicUncleanLeaderElectionEnable: the
+   * topic's offline partitions (and new ones without a state yet) are elected again at once,
+   * now with its unclean.leader.election.enable, unless the topic is queued for deletion.
+   */
+  enableTopicUncleanLeaderElection(topic: string): void {
+    if (!this.active || !this.knownTopics.has(topic) || this.zk.exists(`/admin/delete_topics/${topic}`)) return;
+    const a = this.assignment(topic);
+    for (let partition = 0; partition < a.length; partition++) {
+      if (!a[partition]) continue;
+      const state = this.readState(topic, partition);
+      if (!state) this.initializePartition(topic, partition);
+      else if (state.leader < 0 || !this.liveBrokers.has(state.leader)) this.electOffline(topic, partition);
+    }
+  }
+
+  /**
+   * OfflinePartition -> OnlinePartition. `lastLeader`: the leader it had until just now, if the
+   * state already says -1 (a new controller took a dead leader away first).
+   */
+  electOffline(topic: string, partition: number, lastLeader = -1): void {
     const state = this.readState(topic, partition);
     if (!state) return;
     const assignment = this.replicasOf(topic, partition);
@@ -645,42 +615,31 @@ export class Controller {
     const clean = offlinePartitionLeaderElection(assignment, state.isr, live, false);
     if (clean) leader = clean.leader;
     else {
-      // KIP-966: an eligible leader replica has every committed record: still a clean choice.
-      const fromElr = offlinePartitionLeaderElection(assignment, state.elr, live, false);
-      if (fromElr) leader = fromElr.leader;
-      else {
-        const unclean = offlinePartitionLeaderElection(
-          assignment,
-          [],
-          live,
-          this.services.topicConfig(topic)['unclean.leader.election.enable'],
-        );
-        if (unclean) {
-          leader = unclean.leader;
-          reason = 'uncleanElection';
-        }
-      }
-      if (leader !== undefined) isr = [leader];
-    }
-    if (leader === undefined) {
-      if (state.leader === -1) return; // already offline
-      // Offline: no leader until an ISR member returns. The ISR keeps the last member(s).
-      const value = this.writeState(
-        topic,
-        partition,
-        { leader: -1, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.length > 0 ? state.isr : [state.leader] },
-        state,
-        'offlinePartition',
+      const unclean = offlinePartitionLeaderElection(
+        assignment,
+        [],
+        live,
+        this.services.topicConfig(topic)['unclean.leader.election.enable'],
       );
-      this.services.emit({
-        type: 'partitionOffline',
-        topic,
-        partition,
-        lastLeader: state.leader,
-        isr: [...state.isr],
-        atMs: this.now(),
-      });
-      if (value) this.propagate(topic, partition, value);
+      if (unclean) {
+        leader = unclean.leader;
+        reason = 'uncleanElection';
+        isr = [leader];
+      }
+    }
+    // No leader: the partition stays offline and nothing is written (Kafka's failed election);
+    // the dead leader's OfflineReplica transition clears the leader, keeping the ISR's last member.
+    if (leader === undefined) {
+      const last = state.leader >= 0 ? state.leader : lastLeader;
+      if (last >= 0)
+        this.services.emit({
+          type: 'partitionOffline',
+          topic,
+          partition,
+          lastLeader: last,
+          isr: [...state.isr],
+          atMs: this.now(),
+        });
       return;
     }
     if (reason === 'uncleanElection') this.services.reportUncleanElection(topic, partition, leader);

@@ -49,8 +49,8 @@ export class DelayedProduce {
 /**
  * The produce purgatory (Kafka's DelayedOperationPurgatory[DelayedProduce], watched per
  * partition): acks=all batches wait here until the leader's high watermark reaches them, the
- * leader loses its leadership, the ISR falls below min.insync.replicas, or request.timeout.ms
- * passes. Each partition's batches wait in append order, so in requiredOffset order.
+ * leader loses its leadership, or request.timeout.ms passes (an ISR below min.insync.replicas
+ * freezes the HW, so such a batch waits for the ISR to recover or times out). Each partition's batches wait in append order, so in requiredOffset order.
  */
 export class DelayedProducePurgatory {
   /** acks=all batches waiting, per partition, in append order (so in requiredOffset order). */
@@ -104,11 +104,12 @@ export class DelayedProducePurgatory {
     const p = this.partitions.get(tpKey(d.topic, d.partition));
     let code: ErrorCode | null = null;
     if (!p?.isLeader || p.leaderEpoch !== d.leaderEpoch) code = 'NOT_LEADER_OR_FOLLOWER';
-    else if (p.highWatermark >= d.requiredOffset)
-      code = p.isr.length >= p.config['min.insync.replicas'] ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
-    // The ISR fell below min.insync.replicas after the append: Kafka answers this once the HW
-    // reaches the batch; here the HW waits for the ISR (KIP-966), so the answer comes now.
-    else if (p.isr.length < p.config['min.insync.replicas'] && !p.pendingIsr) code = 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
+    else {
+      // An ISR that fell below min ISR after the append freezes the HW, so the batch waits: for
+      // the ISR to recover, or for request.timeout.ms (REQUEST_TIMED_OUT).
+      const check = p.checkEnoughReplicasReachOffset(d.requiredOffset);
+      if (check.done || check.error !== 'NONE') code = check.error;
+    }
     if (code === null) return false;
     this.finishProduce(d, code);
     return true;

@@ -35,19 +35,49 @@ function setup(brokers = 3) {
 
 const state = (c: Cluster) => c.zk.getData('/brokers/topics/t/partitions/0/state').data as Record<string, unknown>;
 
-describe('eligible leader replicas and unclean shutdowns (KIP-966)', () => {
-  it('replicas that leave an ISR already below min.insync.replicas become eligible leaders', () => {
-    const { cluster } = setup();
+// Kafka 3.9 in ZooKeeper mode: ZkReplicaStateMachine.doRemoveReplicasFromIsr takes a dead replica
+// out of the ISR unless it is the last member ("adjustedIsr = if (isr.size == 1) isr else ..."),
+// and a dead leader leaves the partition with leader -1 (UncleanLeaderElectionTest's
+// waitForNoLeaderAndIsrHasOldLeaderId). KRaft's eligible leader replicas (KIP-966) do not exist.
+describe('ZooKeeper mode never empties the ISR (doRemoveReplicasFromIsr)', () => {
+  // Broker 4 hosts no replica of t (replicas [1,2,3]): it is there to be the controller when 1 dies.
+  it('replicas leave the ISR one by one, down to its last member; there is no ELR', () => {
+    const { cluster } = setup(4);
     cluster.killBroker(3);
-    cluster.tick(1500); // ISR [1,2]: still at min.insync.replicas, no ELR
+    cluster.tick(1500);
     expect(state(cluster)).toMatchObject({ leader: 1, isr: [1, 2] });
-    expect(state(cluster).elr).toBeUndefined();
     cluster.killBroker(2);
-    cluster.tick(1500); // ISR [1] < 2: 2 joins the ELR
-    expect(state(cluster)).toMatchObject({ leader: 1, isr: [1], elr: [2] });
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: 1, isr: [1] });
+    expect(state(cluster)).not.toHaveProperty('elr');
+    const epoch = state(cluster).leader_epoch as number;
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    // The last member stays in the ISR; the partition has no leader (one more epoch bump).
+    expect(state(cluster)).toMatchObject({ leader: -1, isr: [1], leader_epoch: epoch + 1 });
   });
 
-  it('the high watermark stops while the ISR is below min.insync.replicas', () => {
+  it('two ISR members dying together: the lower id goes, the last one stays', () => {
+    const { cluster } = setup(4);
+    cluster.killBroker(3);
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: 1, isr: [1, 2] });
+    const epoch = state(cluster).leader_epoch as number;
+    cluster.killBroker(1);
+    cluster.killBroker(2);
+    cluster.tick(1500);
+    // Replica 1 (the leader) leaves: leader -1, ISR [2]; replica 2 is the last member: ISR [2].
+    expect(state(cluster)).toMatchObject({ leader: -1, isr: [2], leader_epoch: epoch + 2 });
+    // 1 comes back first: not in the ISR, so no clean leader; 2 comes back and leads.
+    cluster.restartBroker(1);
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: -1, isr: [2] });
+    cluster.restartBroker(2);
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: 2 });
+  });
+
+  it('the high watermark stops while the ISR is below min.insync.replicas (Partition.maybeIncrementLeaderHW)', () => {
     const { cluster, client } = setup();
     expect(client.produce(1, 't', 0, makeBatch(['a']), -1)?.errorCode).toBe('NONE');
     cluster.killBroker(2);
@@ -60,38 +90,42 @@ describe('eligible leader replicas and unclean shutdowns (KIP-966)', () => {
     expect(p?.highWatermark).toBe(1);
   });
 
-  it('after the last ISR member power-fails, a clean ELR replica leads: nothing acknowledged is lost', () => {
-    const { cluster, client, events } = setup();
+  it('the last ISR member back after a power failure is elected again, and the others follow its log', () => {
+    const { cluster, client, events } = setup(4);
     expect(client.produce(1, 't', 0, makeBatch(['a', 'b', 'c']), -1)?.errorCode).toBe('NONE');
     cluster.tick(200);
-    // 2 and 3 crash (page cache intact) and wait to re-register; 1 is alone in the ISR.
+    // 2 and 3 crash (page cache intact); 1 is alone in the ISR.
     cluster.killBroker(2);
     cluster.killBroker(3);
     cluster.tick(1500);
     expect(state(cluster)).toMatchObject({ leader: 1, isr: [1] });
     // Now 1 loses its power: every unflushed byte of it is gone.
     cluster.powerFailBroker(1);
-    cluster.restartBroker(1);
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: -1, isr: [1] });
+    // 2 and 3 are back first: neither is in the ISR, unclean election is off, no leader.
     cluster.restartBroker(2);
     cluster.restartBroker(3);
+    cluster.tick(1500);
+    expect(state(cluster)).toMatchObject({ leader: -1, isr: [1] });
+    const restartedAt = cluster.scheduler.now();
+    cluster.restartBroker(1);
     cluster.tick(5000);
-    const s = state(cluster);
-    expect(s.leader === 2 || s.leader === 3).toBe(true);
-    // 1 came back from an unclean shutdown: it registered saying so and never led again.
-    expect(
-      events.some(
-        (e) =>
-          e.type === 'znodeCreated' &&
-          e.path === '/brokers/ids/1' &&
-          (e.data as { unclean_shutdown?: boolean }).unclean_shutdown === true,
-      ),
-    ).toBe(true);
-    const down = events.find((e) => e.type === 'brokerDown' && e.broker === 1);
-    const powerFailedAt = down?.type === 'brokerDown' ? down.atMs : 0;
-    expect(events.some((e) => e.type === 'becameLeader' && e.broker === 1 && e.atMs > powerFailedAt)).toBe(false);
-    for (const id of [1, 2, 3]) expect(cluster.broker(id).replicaManager.partitions.get('t-0')?.logEndOffset()).toBe(3);
-    expect(checkReplicationInvariants(cluster)).toEqual([]);
-    expect(cluster.zk.getData('/brokers/ids/1').data).toMatchObject({ unclean_shutdown: false });
+    // No unclean-shutdown fencing in ZooKeeper mode: 1 registers as any broker and leads again.
+    expect(cluster.zk.getData('/brokers/ids/1').data).not.toHaveProperty('unclean_shutdown');
+    expect(state(cluster).leader).toBe(1);
+    expect(events.some((e) => e.type === 'becameLeader' && e.broker === 1 && e.atMs >= restartedAt)).toBe(true);
+    expect(events.some((e) => e.type === 'uncleanLeaderElection')).toBe(false);
+    // The power failure took all three acknowledged records from 1's log: lost, and the
+    // simulation says so (Kafka cannot tell); 2 and 3 truncate to the new leader's empty log.
+    const leaderEnd = cluster.broker(1).replicaManager.partitions.get('t-0')?.logEndOffset();
+    expect(leaderEnd).toBe(0);
+    expect(events.filter((e) => e.type === 'committedRecordsLost')).toMatchObject([
+      { topic: 't', partition: 0, newLeader: 1, lostCommittedOffsets: { from: 0, to: 3 } },
+    ]);
+    for (const id of [2, 3])
+      expect(cluster.broker(id).replicaManager.partitions.get('t-0')?.logEndOffset()).toBe(leaderEnd);
+    expect(state(cluster).isr).toEqual(expect.arrayContaining([1, 2, 3]));
   });
 
   it('a power-failed broker never leads from a stale registration of its previous incarnation', () => {
@@ -216,5 +250,53 @@ describe('controlled shutdown', () => {
     expect(cluster.broker(2).state).toBe('down');
     cluster.tick(500);
     expect(cluster.partitionState('solo', 0)?.leader).toBe(-1);
+  });
+});
+
+// Kafka 3.9 UncleanLeaderElectionTest.testTopicUncleanLeaderElectionEnableWithAlterTopicConfigs:
+// TopicConfigHandler tells the controller (KafkaController.enableTopicUncleanLeaderElection), and
+// processTopicUncleanLeaderElectionEnable runs triggerOnlinePartitionStateChange for the topic.
+describe('unclean.leader.election.enable turned on for a topic', () => {
+  it('elects a leader for its offline partition at once; with the leader alive, nothing changes', () => {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({
+      clock: new ManualClock(0),
+      seed: 4,
+      emit: (e) => events.push(e),
+      brokerConfig: { 'zookeeper.session.timeout.ms': 1000, 'auto.leader.rebalance.enable': false },
+    });
+    cluster.addBroker({ id: 1 });
+    cluster.addBroker({ id: 2 });
+    cluster.tick(200);
+    cluster.createTopic({ name: 't', assignment: [[1, 2]] });
+    cluster.tick(500);
+    const client = new TestClient(cluster);
+    expect(client.produce(1, 't', 0, makeBatch(['first']), -1)?.errorCode).toBe('NONE');
+    // The leader is alive: enabling (and disabling) unclean election moves nothing.
+    const epoch = cluster.partitionState('t', 0)?.leader_epoch;
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'true' });
+    cluster.tick(500);
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'false' });
+    cluster.tick(500);
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 1, leader_epoch: epoch });
+
+    cluster.killBroker(2);
+    cluster.tick(1500);
+    expect(client.produce(1, 't', 0, makeBatch(['second']), -1)?.errorCode).toBe('NONE');
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    cluster.restartBroker(2);
+    cluster.tick(1500);
+    // No unclean election to the non-ISR follower: no leader, the ISR keeps the old leader.
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: -1, isr: [1] });
+    expect(events.some((e) => e.type === 'uncleanLeaderElection')).toBe(false);
+
+    cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'true' });
+    // At once: the controller elected 2 within the config change, no broker event needed.
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 2, isr: [2] });
+    expect(events.filter((e) => e.type === 'uncleanLeaderElection')).toHaveLength(1);
+    cluster.tick(500);
+    // "second" was lost to the unclean election; "third" follows "first".
+    expect(client.produce(2, 't', 0, makeBatch(['third']), -1)).toMatchObject({ errorCode: 'NONE', baseOffset: 1 });
   });
 });

@@ -75,3 +75,44 @@ describe('follower fetch state and isCaughtUp (Kafka ReplicaTest)', () => {
     expect(p.highWatermark).toBe(5);
   });
 });
+
+// Kafka 3.9 PartitionTest.testHighWatermarkAdvanceShouldNotAdvanceWhenUnderMinISR, on
+// Partition.maybeIncrementLeaderHW / isUnderMinIsr: the committed ISR decides, not the maximal one.
+describe('the high watermark under min ISR (Kafka 3.9 Partition.maybeIncrementLeaderHW)', () => {
+  it('does not advance while the committed ISR is below min ISR, even when the maximal ISR meets it', () => {
+    const log = new MemoryReplicaLog();
+    log.appendAsLeader(makeBatch(Array.from({ length: 10 }, (_, i) => `r${i}`)), 4, 1 << 20);
+    const p = new Partition('t', 0, 1, log, createTopicConfig({ 'min.insync.replicas': 3 }), '/d');
+    p.makeLeader(
+      {
+        topicName: 't',
+        partitionIndex: 0,
+        controllerEpoch: 0,
+        leader: 1,
+        leaderEpoch: 5,
+        isr: [1, 2],
+        partitionEpoch: 1,
+        replicas: [1, 2, 3],
+        addingReplicas: [],
+        removingReplicas: [],
+        isNew: true,
+      },
+      0,
+    );
+    expect(p.isUnderMinIsr()).toBe(true);
+    p.updateFollowerFetchState(2, 10, 1);
+    expect(p.maybeIncrementLeaderHighWatermark()).toBeNull();
+    p.updateFollowerFetchState(3, 10, 1);
+    // Replica 3 is being added (an AlterPartition in flight): the maximal ISR has 3 members.
+    p.pendingIsr = { newIsr: [1, 2, 3], change: 'expand', sentAtMs: 1 };
+    expect(p.maximalIsr()).toHaveLength(3);
+    expect(p.maybeIncrementLeaderHighWatermark()).toBeNull();
+    expect(p.highWatermark).toBe(0);
+    // The controller commits ISR [1,2,3]: no longer under min ISR, the HW reaches the log end.
+    p.isr = [1, 2, 3];
+    p.pendingIsr = null;
+    expect(p.isUnderMinIsr()).toBe(false);
+    expect(p.maybeIncrementLeaderHighWatermark()).toBe(0);
+    expect(p.highWatermark).toBe(10);
+  });
+});

@@ -125,12 +125,42 @@ export class Partition {
     return s;
   }
 
+  /**
+   * Kafka's effectiveMinIsr: min.insync.replicas may be set above the replication factor (nothing
+   * refuses it), so the ISR a partition can ever reach caps it.
+   */
+  effectiveMinIsr(): number {
+    return Math.min(this.config['min.insync.replicas'], this.replicas.length);
+  }
+
+  /** Kafka's isUnderMinIsr: the committed ISR (not the maximal one) is below the effective min ISR. */
+  isUnderMinIsr(): boolean {
+    return this.isLeader && this.isr.length < this.effectiveMinIsr();
+  }
+
+  /**
+   * Kafka's checkEnoughReplicasReachOffset, for an acks=all batch ending before `requiredOffset`:
+   * done once the HW reaches it, with NOT_ENOUGH_REPLICAS_AFTER_APPEND if the maximal ISR is below
+   * the effective min ISR by then; until then it keeps waiting (error NONE, not done).
+   */
+  checkEnoughReplicasReachOffset(requiredOffset: number): {
+    done: boolean;
+    error: 'NONE' | 'NOT_ENOUGH_REPLICAS_AFTER_APPEND' | 'NOT_LEADER_OR_FOLLOWER';
+  } {
+    if (!this.isLeader) return { done: false, error: 'NOT_LEADER_OR_FOLLOWER' };
+    if (this.highWatermark < requiredOffset) return { done: false, error: 'NONE' };
+    return {
+      done: true,
+      error: this.effectiveMinIsr() <= this.maximalIsr().length ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND',
+    };
+  }
+
   /** The HW the leader may advance to now; returns the old value when it moved, else null. */
   maybeIncrementLeaderHighWatermark(): number | null {
     if (!this.isLeader) return null;
-    // KIP-966: the HW only advances while the ISR meets min.insync.replicas, so an eligible
-    // leader replica always holds every committed record.
-    if (this.maximalIsr().length < this.config['min.insync.replicas']) return null;
+    // Kafka's maybeIncrementLeaderHW: no HW advance while under min ISR (even if the maximal ISR,
+    // with a replica being added, would meet it).
+    if (this.isUnderMinIsr()) return null;
     let hw = this.log.logEndOffset();
     for (const r of this.maximalIsr()) {
       if (r === this.brokerId) continue;

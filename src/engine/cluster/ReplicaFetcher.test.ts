@@ -4,6 +4,7 @@ import { PartitionLog } from '../log/PartitionLog';
 import { Cluster } from './Cluster';
 import { logConfigOf, PartitionLogReplica } from './PartitionLogReplica';
 import type { ClusterEvent } from './events';
+import type { KafkaRequest } from './requests';
 import { makeBatch, TestClient } from './testing';
 
 describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
@@ -52,5 +53,75 @@ describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
     expect(
       events.some((e) => e.type === 'replicaTruncated' && e.broker === 3 && e.reason === 'leaderLogStartOffset'),
     ).toBe(true);
+  });
+});
+
+describe('ReplicaFetcher: truncation on fetch after a restart (KIP-595, IBP >= 2.7)', () => {
+  // Kafka 3.9 AbstractFetcherThread.partitionFetchState: with truncation on fetch supported, a
+  // partition whose log has a latest epoch starts in Fetching state (ReplicaManager.initialFetchOffset:
+  // the log end offset) with that epoch as lastFetchedEpoch; no OffsetsForLeaderEpoch round trip.
+  // The leader's Partition.readRecords answers a divergingEpoch, and the follower truncates to it
+  // (AbstractFetcherThreadTest.testDivergingEpochs), then fetches on.
+  it('a restarted follower with a divergent tail fetches at once with its last epoch and truncates from the answer', () => {
+    const events: ClusterEvent[] = [];
+    const cluster = new Cluster({
+      clock: new ManualClock(0),
+      seed: 3,
+      emit: (e) => events.push(e),
+      brokerConfig: {
+        'zookeeper.session.timeout.ms': 1000,
+        'replica.lag.time.max.ms': 1000,
+        'replica.fetch.wait.max.ms': 50,
+        'auto.leader.rebalance.enable': false,
+      },
+    });
+    for (const id of [1, 2]) cluster.addBroker({ id });
+    cluster.tick(200);
+    cluster.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 2,
+      fixedStartIndex: 0,
+      configs: { 'unclean.leader.election.enable': true },
+    });
+    cluster.tick(300);
+    const client = new TestClient(cluster);
+    expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE');
+    cluster.tick(200);
+    // 2 dies; 1 appends two records alone in epoch 1 (the ISR shrink bumped the epoch), then dies.
+    cluster.killBroker(2);
+    cluster.tick(1500);
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 1, isr: [1] });
+    expect(client.produce(1, 't', 0, makeBatch(['x', 'y']), 1)?.errorCode).toBe('NONE');
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    // 2 comes back and is elected uncleanly; it writes 'z' in its own epoch.
+    cluster.restartBroker(2);
+    cluster.tick(1500);
+    expect(cluster.partitionState('t', 0)?.leader).toBe(2);
+    expect(client.produce(2, 't', 0, makeBatch(['z']), 1)?.errorCode).toBe('NONE');
+    const lastEpochOf1 = cluster.broker(1).replicaManager.logs.get('t-0')?.log.latestEpoch();
+    expect(lastEpochOf1).toBeGreaterThan(0);
+
+    const restartedAt = cluster.scheduler.now();
+    cluster.restartBroker(1);
+    cluster.tick(3000);
+    // The replication requests broker 1 sent its new leader after the restart, in order.
+    const replication: KafkaRequest[] = [];
+    for (const e of events)
+      if (e.type === 'messageSent' && e.kind === 'request' && e.from === 'broker-1' && e.to === 'broker-2')
+        if (e.sentAtMs >= restartedAt && (e.api === 'Fetch' || e.api === 'OffsetsForLeaderEpoch'))
+          replication.push(e.body as KafkaRequest);
+    expect(replication.some((r) => r.api === 'OffsetsForLeaderEpoch')).toBe(false);
+    const first = replication[0];
+    expect(first?.api === 'Fetch' ? first.topics[0]?.partitions[0] : null).toMatchObject({
+      fetchOffset: 4,
+      lastFetchedEpoch: lastEpochOf1,
+    });
+    const truncated = events.find((e) => e.type === 'replicaTruncated' && e.broker === 1 && e.atMs >= restartedAt);
+    expect(truncated).toMatchObject({ reason: 'divergingEpoch', oldLogEndOffset: 4, newLogEndOffset: 2 });
+    const follower = cluster.broker(1).replicaManager.partitions.get('t-0');
+    expect(follower?.logEndOffset()).toBe(3);
+    expect(cluster.partitionState('t', 0)?.isr).toEqual([2, 1]);
   });
 });

@@ -8,21 +8,25 @@ import type { TaskId } from './Scheduler';
 
 /**
  * A follower broker's fetcher for one leader broker (Kafka's ReplicaFetcherThread, one per
- * source broker). It loops: while some partition still has to find its truncation point it
- * sends OffsetsForLeaderEpoch (KIP-101), otherwise a Fetch for every partition it follows from
- * that leader at the follower's LEO. The leader holds the fetch up to replica.fetch.wait.max.ms
- * when it has nothing new; the next fetch goes out as soon as a response is processed.
- * Errors back off for replica.fetch.backoff.ms.
+ * source broker). It loops: a Fetch for every partition it follows from that leader at the
+ * follower's LEO, or, while some partition is still truncating, OffsetsForLeaderEpoch (KIP-101)
+ * for those first. The leader holds the fetch up to replica.fetch.wait.max.ms when it has
+ * nothing new; the next fetch goes out as soon as a response is processed. Errors back off for
+ * replica.fetch.backoff.ms.
  *
- * Truncation (AbstractFetcherThread.getOffsetTruncationState): ask the leader for the end
- * offset of the follower's latest epoch; if the follower has that epoch too, truncate to the
+ * Kafka 3.9 truncates on fetch (KIP-595, IBP >= 2.7; AbstractFetcherThread.partitionFetchState):
+ * a partition whose log has a leader-epoch cache starts fetching at once at its LEO, and every
+ * fetch carries the epoch of its last record (lastFetchedEpoch); a leader whose log disagrees
+ * answers with a divergingEpoch instead of records. A partition without epochs truncates to its
+ * high watermark first. Only a fetch the leader finds out of range sends it back to
+ * OffsetsForLeaderEpoch (glassbox's stand-in for Kafka's ListOffsets-based fetchOffsetAndTruncate).
+ *
+ * Truncation (AbstractFetcherThread.getOffsetTruncationState), from a divergingEpoch or an
+ * OffsetsForLeaderEpoch answer: if the follower has the leader's epoch too, truncate to the
  * smaller of the two end offsets; if not, truncate to where the follower's own (lower) epoch
- * ends and ask again; if the follower has no epoch that old, truncate to the leader's offset;
- * with no usable answer, fall back to the high watermark. Every fetch also carries the epoch
- * of the follower's last record (lastFetchedEpoch); a leader whose log disagrees answers with a
- * divergingEpoch instead of records (KIP-595's truncation on fetch) and the same rule applies,
- * so a follower never appends after, nor counts towards the ISR with, a log the leader does
- * not share.
+ * ends and fetch again with that epoch; if the follower has no epoch that old, truncate to the
+ * leader's offset; with no usable answer, fall back to the high watermark. So a follower never
+ * appends after, nor counts towards the ISR with, a log the leader does not share.
  */
 interface FetchState {
   partition: Partition;
@@ -47,8 +51,15 @@ export class ReplicaFetcher {
     return this.states.size;
   }
 
+  /**
+   * Kafka's partitionFetchState with truncation on fetch: a log with a leader-epoch cache fetches
+   * at once (the leader's divergingEpoch says where to truncate), one without epochs truncates to
+   * its high watermark first. (The manager removes a partition before adding it again, as
+   * Kafka's makeFollowers does, so there is no earlier state to keep.)
+   */
   addPartition(p: Partition): void {
-    this.states.set(tpKey(p.topic, p.partition), { partition: p, leaderEpoch: p.leaderEpoch, state: 'truncating' });
+    const state = p.log.latestEpoch() === null ? 'truncating' : 'fetching';
+    this.states.set(tpKey(p.topic, p.partition), { partition: p, leaderEpoch: p.leaderEpoch, state });
     this.maybeSend();
   }
 
@@ -233,8 +244,10 @@ export class ReplicaFetcher {
         if (!s || !this.valid(s) || s.state !== 'fetching') continue;
         if (r.errorCode === 'NONE' && r.divergingEpoch) {
           // KIP-595 truncation on fetch: the leader says our last fetched epoch ends earlier (or
-          // is not in its log). Truncate first; the watermarks come with the next fetch.
-          if (!this.truncateToEpochEndOffset(s.partition, r.divergingEpoch)) s.state = 'truncating';
+          // is not in its log). Truncate, and keep fetching (Kafka's
+          // updateFetchOffsetAndMaybeMarkTruncationComplete): the next fetch carries the epoch we
+          // now end with, so if truncation is not complete the leader says so again.
+          this.truncateToEpochEndOffset(s.partition, r.divergingEpoch);
         } else if (r.errorCode === 'NONE') {
           try {
             this.replicaManager.appendAsFollower(s.partition, r.records, r.highWatermark);

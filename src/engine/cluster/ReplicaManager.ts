@@ -245,9 +245,11 @@ export class ReplicaManager {
       this.reportProduce(topic, partitionIndex, acks, 'NOT_LEADER_OR_FOLLOWER', -1, -1, false, now);
       return this.errorResponse(partitionIndex, 'NOT_LEADER_OR_FOLLOWER', null);
     }
-    const minIsr = p.config['min.insync.replicas'];
+    // Kafka's appendRecordsToLeader: acks=all refused before the write while the ISR is below
+    // the effective min ISR (min.insync.replicas capped by the replication factor).
+    const minIsr = p.effectiveMinIsr();
     if (acks === -1 && p.isr.length < minIsr) {
-      const msg = `The size of the current ISR [${p.isr.join(', ')}] is insufficient to satisfy the min.isr requirement of ${minIsr}`;
+      const msg = `The size of the current ISR [${p.isr.join(', ')}] is insufficient to satisfy the min.isr requirement of ${minIsr} for partition ${topic}-${partitionIndex}`;
       this.reportProduce(topic, partitionIndex, acks, 'NOT_ENOUGH_REPLICAS', -1, -1, false, now);
       return this.errorResponse(partitionIndex, 'NOT_ENOUGH_REPLICAS', msg, p.log.logStartOffset());
     }

@@ -13,12 +13,6 @@ export interface LeaderAndIsrValue {
   leader: number;
   leaderEpoch: number;
   isr: number[];
-  /**
-   * Eligible leader replicas (KIP-966): replicas that left the ISR while it was below
-   * min.insync.replicas. They hold everything up to the high watermark, so they may lead again.
-   * Always set by the controller; optional so older event producers stay valid.
-   */
-  elr?: number[];
   partitionEpoch: number;
 }
 
@@ -127,6 +121,21 @@ export type ClusterEvent =
       lostOffsets: { from: number; to: number } | null;
       /** Of those, the ones that had been committed (below the highest high watermark): acknowledged data lost. */
       lostCommittedOffsets: { from: number; to: number } | null;
+      atMs: number;
+    }
+  | {
+      /**
+       * A replica became leader with a log ending below the highest high watermark: the ISR's
+       * last member, back after a power failure took committed records from its log (ZooKeeper
+       * mode elects it again). Acknowledged records at [from, to) are lost. Seen by the
+       * simulation (Cluster), not by Kafka, which cannot tell.
+       */
+      type: 'committedRecordsLost';
+      topic: string;
+      partition: number;
+      newLeader: number;
+      newLeaderLogEndOffset: number;
+      lostCommittedOffsets: { from: number; to: number };
       atMs: number;
     }
   | {

@@ -121,7 +121,9 @@ export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record
             e,
             'election',
             n.leader < 0
-              ? `Controller (epoch ${e.controllerEpoch}) found no live ISR member for ${tp}: no leader, leader epoch ${n.leaderEpoch}.`
+              ? e.reason === 'replicaOffline'
+                ? `Controller (epoch ${e.controllerEpoch}) took offline leader ${o?.leader ?? -1} out of ${tp}: no leader until an election, ISR ${list(n.isr)}, leader epoch ${n.leaderEpoch}.`
+                : `Controller (epoch ${e.controllerEpoch}) found no live ISR member for ${tp}: no leader, leader epoch ${n.leaderEpoch}.`
               : `Controller (epoch ${e.controllerEpoch}) chose broker ${n.leader}, the first live member of ISR ${list(o?.isr ?? n.isr)}, to lead ${tp}; leader epoch ${o?.leaderEpoch ?? -1} → ${n.leaderEpoch}.`,
             n.leader < 0 ? 'bad' : 'good',
           );
