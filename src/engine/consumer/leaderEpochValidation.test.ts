@@ -42,14 +42,16 @@ function divergingPartition(): FacadeBed {
 }
 
 /**
- * Broker 1 dies; broker 2 (log end 2, never saw epoch 1) is elected uncleanly at epoch 2 and takes
- * X, Y, Z at 2-4. Its epoch cache: epoch 0 from 0, epoch 2 from 2; so epoch 1 ends (for it) at 2.
+ * Broker 1 (leader and controller) dies; the new controller first takes it out as leader (leader
+ * -1 at epoch 2, the last ISR member kept: Kafka 3.9 KafkaController.doRemoveReplicasFromIsr), then
+ * broker 2 (log end 2, never saw epoch 1) is elected uncleanly at epoch 3 and takes X, Y, Z at 2-4.
+ * Its epoch cache: epoch 0 from 0, epoch 3 from 2; so epoch 1 ends (for it) at 2.
  */
 function uncleanElection(bed: FacadeBed): void {
   bed.e.healBroker(2);
   bed.e.killBroker(1);
   bed.e.tick(12_000);
-  expect(bed.e.cluster.partitionState('t', 0)).toMatchObject({ leader: 2, leader_epoch: 2 });
+  expect(bed.e.cluster.partitionState('t', 0)).toMatchObject({ leader: 2, leader_epoch: 3 });
   expect(bed.produce('t', 0, ['X', 'Y', 'Z'])).toBe(2);
 }
 
@@ -206,17 +208,17 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     bed.e.restartBroker(1);
     bed.e.tick(10_000);
     const port = new ClusterConsumerPort(bed.e.cluster);
-    expect(port.leaderEpochOf('t', 0)).toBe(2);
+    expect(port.leaderEpochOf('t', 0)).toBe(3);
     expect(port.fetch(2, 't', 0, 0, 1 << 20, -1).errorCode).toBe('NONE');
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, 2).errorCode).toBe('NONE');
+    expect(port.fetch(2, 't', 0, 0, 1 << 20, 3).errorCode).toBe('NONE');
     expect(port.fetch(2, 't', 0, 0, 1 << 20, 1).errorCode).toBe('FENCED_LEADER_EPOCH');
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, 3).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
-    // Broker 1 is a follower at epoch 2 now: the epoch is checked before leadership.
-    expect(bed.e.cluster.brokers.get(1)?.replicaManager.partitions.get('t-0')?.leaderEpoch).toBe(2);
+    expect(port.fetch(2, 't', 0, 0, 1 << 20, 4).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
+    // Broker 1 is a follower at epoch 3 now: the epoch is checked before leadership.
+    expect(bed.e.cluster.brokers.get(1)?.replicaManager.partitions.get('t-0')?.leaderEpoch).toBe(3);
     expect(port.offsetsForLeaderEpoch(1, 't', 0, 1, 0).errorCode).toBe('FENCED_LEADER_EPOCH');
-    expect(port.offsetsForLeaderEpoch(1, 't', 0, 3, 0).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
-    expect(port.offsetsForLeaderEpoch(1, 't', 0, 2, 0).errorCode).toBe('NOT_LEADER_OR_FOLLOWER');
+    expect(port.offsetsForLeaderEpoch(1, 't', 0, 4, 0).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
+    expect(port.offsetsForLeaderEpoch(1, 't', 0, 3, 0).errorCode).toBe('NOT_LEADER_OR_FOLLOWER');
     // On the leader: asked for epoch 1 it never had, it answers epoch 0, which ended at offset 2.
-    expect(port.offsetsForLeaderEpoch(2, 't', 0, 2, 1)).toEqual({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
+    expect(port.offsetsForLeaderEpoch(2, 't', 0, 3, 1)).toEqual({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
   });
 });
