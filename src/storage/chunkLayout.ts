@@ -32,7 +32,7 @@ export function chunkKey(path: string, start: number, length: number): string {
 /**
  * A chunk that spells its key when asked. The store keeps every chunk of every file in memory, and
  * a key string held per chunk (path, '#', 16 digits, '+', length: about 180 bytes as V8 builds it)
- * cost more than the rest of a 16 KiB segment's bookkeeping, over hundreds of thousands of chunks.
+ * cost more than the rest of a small segment's bookkeeping, over hundreds of thousands of chunks.
  */
 class PathChunk implements Chunk {
   constructor(

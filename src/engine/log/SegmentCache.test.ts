@@ -9,7 +9,7 @@ import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, makeRecords, text } from './testSupport';
 
 const T0 = 1_700_000_000_000;
-/** Small segments so that a few hundred records make many closed ones (the app uses 16 KiB). */
+/** Small segments so that a few hundred records make many closed ones (the app uses 64 KiB). */
 const CONFIG = { 'segment.bytes': 1200, 'index.interval.bytes': 200, 'flush.messages': 1_000_000 };
 
 interface Pair {
