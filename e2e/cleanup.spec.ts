@@ -23,7 +23,7 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   await expect(form.getByTestId('topic-retention-bytes')).toHaveValue('-1');
   await expect(form.getByTestId('topic-cleanup-policy')).toHaveValue('delete');
 
-  // Enough records for several 16 KB segments per partition.
+  // Enough records for several 64 KiB segments per partition.
   await sendMany(page, 12_000);
   const p0 = app.partition('orders', 0);
   await expect(p0).toHaveAttribute('data-leo', /^\d{4,}$/);

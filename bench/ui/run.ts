@@ -24,7 +24,8 @@
  * (e.g. `npx vite build --outDir /tmp/mine`). --rounds N repeats the produce sample N times (fresh
  * page each) and reports medians (the scale preset too). --no-load skips the first-render
  * measurement; --no-scale skips the scale preset. --soak runs only the memory soak instead
- * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000). The build is used
+ * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000, --snapshot-at M prints
+ * the worker's largest classes from a heap snapshot at minute M). The build is used
  * as is; run `npm run build` first (the script builds when dist/ is missing).
  */
 import { execSync, spawn } from 'node:child_process';
@@ -50,6 +51,8 @@ const measureLoad = !args.includes('--no-load');
 const measureScale = !args.includes('--no-scale');
 const soak = args.includes('--soak');
 const minutesIdx = args.indexOf('--minutes');
+const snapshotIdx = args.indexOf('--snapshot-at');
+const snapshotAt = snapshotIdx >= 0 ? Number(args[snapshotIdx + 1]) : undefined;
 const soakMinutes = minutesIdx >= 0 ? Math.max(1, Number(args[minutesIdx + 1])) : 30;
 const rateIdx = args.indexOf('--rate');
 const RATE = rateIdx >= 0 ? Math.max(1, Number(args[rateIdx + 1])) : 5000;
@@ -177,7 +180,7 @@ async function main(): Promise<void> {
   try {
     await waitForServer(url, 30_000);
     if (soak) {
-      process.exitCode = (await runSoak(browser, { url, minutes: soakMinutes, rate: RATE })) ? 0 : 1;
+      process.exitCode = (await runSoak(browser, { url, minutes: soakMinutes, rate: RATE, snapshotAt })) ? 0 : 1;
       return;
     }
 

@@ -20,6 +20,8 @@ export interface SoakOptions {
   url: string;
   minutes: number;
   rate: number;
+  /** At this minute, also take a heap snapshot of the worker and print its largest classes. */
+  snapshotAt?: number;
 }
 
 const JOB_RECORDS = 1_000_000;
@@ -119,6 +121,8 @@ function browserPid(): number {
 class WorkerHeap {
   private nextId = 1;
   private readonly waiting = new Map<number, (result: unknown) => void>();
+  /** Snapshot chunks as HeapProfiler.addHeapSnapshotChunk delivers them (while one is taken). */
+  private chunks: string[] | null = null;
 
   private constructor(
     private readonly cdp: CDPSession,
@@ -126,8 +130,10 @@ class WorkerHeap {
   ) {
     cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
       if (e.sessionId !== this.sessionId) return;
-      const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+      const m = JSON.parse(e.message) as { id?: number; result?: unknown; method?: string; params?: { chunk: string } };
       if (m.id !== undefined) this.waiting.get(m.id)?.(m.result);
+      else if (m.method === 'HeapProfiler.addHeapSnapshotChunk' && this.chunks && m.params)
+        this.chunks.push(m.params.chunk);
     });
   }
 
@@ -151,18 +157,81 @@ class WorkerHeap {
     throw new Error('the engine worker did not start');
   }
 
-  /** Runtime.getHeapUsage of the worker's isolate: bytes used. */
-  async used(): Promise<number> {
+  private async call(method: string, params: object = {}): Promise<unknown> {
     const id = this.nextId++;
     const result = new Promise<unknown>((resolve) => this.waiting.set(id, resolve));
     await this.cdp.send('Target.sendMessageToTarget', {
       sessionId: this.sessionId,
-      message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }),
+      message: JSON.stringify({ id, method, params }),
     });
-    const r = (await result) as { usedSize: number };
+    const r = await result;
     this.waiting.delete(id);
-    return r.usedSize;
+    return r;
   }
+
+  /** Runtime.getHeapUsage of the worker's isolate: bytes used (and ArrayBuffer backing stores, off the heap). */
+  async used(): Promise<number> {
+    return ((await this.call('Runtime.getHeapUsage')) as { usedSize: number }).usedSize;
+  }
+
+  async usage(): Promise<{ usedSize: number; totalSize: number; backingStorageSize?: number }> {
+    return (await this.call('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+  }
+
+  /** A full heap snapshot (after a GC), as the parsed .heapsnapshot JSON. */
+  async snapshot(): Promise<HeapSnapshot> {
+    await this.call('HeapProfiler.enable');
+    await this.call('HeapProfiler.collectGarbage');
+    this.chunks = [];
+    await this.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    const text = this.chunks.join('');
+    this.chunks = null;
+    return JSON.parse(text) as HeapSnapshot;
+  }
+}
+
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: (string[] | string)[] } };
+  nodes: number[];
+  strings: string[];
+}
+
+/** Self size and count per (node type, constructor name): where the worker's memory is, by class. */
+export function summarizeSnapshot(snap: HeapSnapshot, top = 30): string[] {
+  const fields = snap.snapshot.meta.node_fields;
+  const types = snap.snapshot.meta.node_types[0] as string[];
+  const width = fields.length;
+  const typeAt = fields.indexOf('type');
+  const nameAt = fields.indexOf('name');
+  const sizeAt = fields.indexOf('self_size');
+  const by = new Map<string, { size: number; count: number }>();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + typeAt] as number] ?? '?';
+    let name = snap.strings[snap.nodes[i + nameAt] as number] ?? '?';
+    // Strings and code are keyed by content: group them by type only.
+    if (
+      type === 'string' ||
+      type === 'concatenated string' ||
+      type === 'sliced string' ||
+      type === 'code' ||
+      type === 'number'
+    )
+      name = '';
+    const key = `${type} ${name.slice(0, 60)}`;
+    const size = snap.nodes[i + sizeAt] as number;
+    total += size;
+    const e = by.get(key);
+    if (e) {
+      e.size += size;
+      e.count++;
+    } else by.set(key, { size, count: 1 });
+  }
+  const rows = [...by].sort((a, b) => b[1].size - a[1].size).slice(0, top);
+  return [
+    `heap snapshot: ${(total / MB).toFixed(1)} MB self size in ${snap.nodes.length / width} nodes`,
+    ...rows.map(([k, v]) => `  ${(v.size / MB).toFixed(2).padStart(8)} MB ${String(v.count).padStart(9)} x  ${k}`),
+  ];
 }
 
 async function sample(
@@ -225,6 +294,12 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
     const s = await sample(page, pageCdp, worker, pid, minute);
     samples.push(s);
     print(s);
+    if (options.snapshotAt === minute) {
+      console.log(`worker heap usage before GC: ${JSON.stringify(await worker.usage())}`);
+      const snap = await worker.snapshot();
+      console.log(`worker heap usage after GC: ${JSON.stringify(await worker.usage())}`);
+      for (const line of summarizeSnapshot(snap)) console.log(line);
+    }
   }
   await context.close();
   const peakHeap = Math.max(...samples.map((s) => s.workerHeapMb));

@@ -689,4 +689,51 @@ describe('Engine: the segment cache pages closed segments out and reads them bac
     expect(files(2)).toEqual(files(1));
     expect(e.checkInvariants()).toEqual([]);
   });
+
+  it('rewriting the lost Store starts each log past its paged-out segments and tells it as logRetention', async () => {
+    const store = new MapStore();
+    const e = new Engine({ seed: 3, store, clock: new ManualClock(0), brokers: [{ id: 1 }], segmentCacheBytes: 0 });
+    e.tick(100);
+    const client = new TestClient(e.cluster);
+    e.createTopic({
+      name: 't',
+      partitions: 1,
+      replicationFactor: 1,
+      configs: { 'segment.bytes': 600, 'flush.ms': 100 },
+    });
+    await run(e, 300);
+    for (let i = 0; i < 60; i++) {
+      expect(client.produce(1, 't', 0, makeBatch([`record-${i}`.padEnd(40, '.')]), 1)?.errorCode).toBe('NONE');
+    }
+    await run(e, 1000);
+    expect(e.segmentCache.pagedOutSegments).toBeGreaterThan(3);
+    const events: EngineEvent[] = [];
+    e.subscribe((ev) => events.push(ev), ['logRetention']);
+    store.files.clear();
+    const lost = e.rewriteStoreFiles();
+    const replica = e.snapshot().replicas.find((r) => r.broker === 1 && r.topic === 't');
+    expect(replica?.logStartOffset).toBeGreaterThan(0);
+    expect(replica?.logEndOffset).toBe(60);
+    expect(lost).toEqual([
+      {
+        broker: 1,
+        topic: 't',
+        partition: 0,
+        fromOffset: 0,
+        logStartOffset: replica?.logStartOffset,
+        segments: lost[0]?.segments,
+      },
+    ]);
+    expect(events).toHaveLength(1);
+    const ev = events[0] as Extract<EngineEvent, { type: 'logRetention' }>;
+    expect(ev.logStartOffset).toBe(replica?.logStartOffset);
+    expect(ev.deleted?.every((d) => d.reason === 'lost-with-store')).toBe(true);
+    expect(ev.deletedSegments).toBe(lost[0]?.segments);
+    // The Store now holds only the segments from the new log start on.
+    const bases = [...store.files.keys()]
+      .filter((k) => k.includes('/t-0/') && k.endsWith('.log'))
+      .map((k) => Number(k.slice(k.lastIndexOf('/') + 1, -4)));
+    expect(Math.min(...bases)).toBe(replica?.logStartOffset);
+    expect(e.checkInvariants()).toEqual([]);
+  });
 });

@@ -91,6 +91,21 @@ export interface EngineOptions {
 }
 
 /** 32 MiB of closed segments in memory, whatever the log's size (issue 10: worker heap < 150 MB). */
+/**
+ * One replica log that lost its oldest segments with the Store (Engine.rewriteStoreFiles): the
+ * offsets [fromOffset, logStartOffset) were only in the Store, paged out of memory.
+ */
+export interface LostWithStore {
+  broker: number;
+  topic: string;
+  partition: number;
+  /** The log start offset before. */
+  fromOffset: number;
+  /** The log start offset now: the base offset of the first segment memory still held. */
+  logStartOffset: number;
+  segments: number;
+}
+
 export const DEFAULT_SEGMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every event the engine emits. Other subsystems add their unions here. */
@@ -236,6 +251,8 @@ export class Engine {
   /** The brokers' page cache of closed segments (see SegmentCache). */
   readonly segmentCache: SegmentCache;
   private readonly openLogs = new Map<string, PartitionLog>();
+  /** Whose replica each open log is (by dir), for the events a log cannot name itself. */
+  private readonly logReplicas = new Map<string, { broker: number; topic: string; partition: number }>();
   /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
   private listeners: EventListenerEntry[] = [];
   private buffer: EngineEvent[] = [];
@@ -272,6 +289,7 @@ export class Engine {
           });
         log.attachCache(this.segmentCache);
         this.openLogs.set(dir, log);
+        this.logReplicas.set(dir, { broker: brokerId, topic, partition });
         return new PartitionLogReplica(log);
       },
       onDeleteLog: (brokerId, logDir, topic, partition) =>
@@ -633,16 +651,37 @@ export class Engine {
    * Hands every file the cluster keeps to the Store again (after the Store lost them all, e.g. the
    * database was deleted under the page): each open log's segments, indexes and leader-epoch
    * checkpoint, and each broker's replication-offset-checkpoint.
+   *
+   * Segments paged out of memory were only in the Store and are gone with it: each log that had
+   * some starts past them (PartitionLog.rewriteStoreFiles), told as a logRetention event whose
+   * deleted segments give the reason 'lost-with-store', and listed in the result.
    */
-  rewriteStoreFiles(): void {
-    for (const log of this.openLogs.values()) log.rewriteStoreFiles();
+  rewriteStoreFiles(): LostWithStore[] {
+    const lost: LostWithStore[] = [];
+    for (const [dir, log] of this.openLogs) {
+      const from = log.logStartOffset;
+      const r = log.rewriteStoreFiles();
+      const replica = this.logReplicas.get(dir);
+      if (r.deleted.length === 0 || !replica) continue;
+      lost.push({ ...replica, fromOffset: from, logStartOffset: r.logStartOffset, segments: r.deleted.length });
+      this.emit({
+        type: 'logRetention',
+        ...replica,
+        deletedSegments: r.deleted.length,
+        logStartOffset: r.logStartOffset,
+        deleted: r.deleted,
+        atMs: this.clock.now(),
+      });
+    }
     for (const broker of this.cluster.brokers.values()) broker.replicaManager.rewriteHighWatermarkCheckpoints();
+    return lost;
   }
 
   /** StopReplica with delete: the replica's files go, in order with every write before them. */
   private deleteReplicaFiles(dir: string): void {
     const log = this.openLogs.get(dir);
     this.openLogs.delete(dir);
+    this.logReplicas.delete(dir);
     if (!log) return;
     for (const seg of log.logSegments) {
       this.segmentCache.forget(seg);

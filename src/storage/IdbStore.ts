@@ -10,8 +10,11 @@ import {
   fileEnd,
   isEmptyFile,
   isIntact,
+  type PackedLayout,
+  packLayout,
   parseChunkKey,
   tileChunks,
+  unpackLayout,
 } from './chunkLayout';
 import { checkStorePath, checkTruncateSize } from './storePath';
 
@@ -110,6 +113,12 @@ interface FileChange {
 /** An append group stops taking new appends at this size, so one transaction stays modest. */
 const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 
+/** A file's chunks, unpacked from the in-memory layout; undefined for a file that does not exist. */
+function chunksOf(files: ReadonlyMap<string, PackedLayout>, path: string): Chunk[] | undefined {
+  const layout = files.get(path);
+  return layout === undefined ? undefined : unpackLayout(path, layout);
+}
+
 function request<T>(req: IdbRequestLike<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -158,8 +167,9 @@ function describeCause(cause: unknown): string {
  *
  * Order. Operations run one at a time through a promise queue, so they apply in call order even
  * though the engine never awaits them. Bytes are copied at call time, so callers may reuse their
- * buffers. The queue owns an in-memory copy of every file's chunk list (loaded from the keys on
- * first use), updated only after a transaction commits.
+ * buffers. The queue owns an in-memory copy of every file's layout (loaded from the keys on first
+ * use), updated only after a transaction commits: just its chunk lengths (chunkLayout's
+ * PackedLayout, a bare number for a one-chunk file), since it is held for every file that exists.
  *
  * Failure. If a write fails (quota used up, IndexedDB gone), the store goes offline like a failed
  * Kafka log dir: that and every later mutation rejects with KAFKA_STORAGE_ERROR saying that
@@ -185,8 +195,8 @@ export class IdbStore implements Store {
   private readonly connect: () => UseObjectStore;
   private readonly chunkBytes: number;
   private readonly onFailure: ((error: KafkaError) => void) | undefined;
-  /** Every file's chunks, in order; null until loaded from the keys. */
-  private files: Map<string, Chunk[]> | null = null;
+  /** Every file's chunk lengths (chunkLayout's PackedLayout); null until loaded from the keys. */
+  private files: Map<string, PackedLayout> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** The append group still taking appends: the last thing in the queue, not yet started. */
   private openGroup: AppendGroup | null = null;
@@ -334,7 +344,7 @@ export class IdbStore implements Store {
   async read(path: string): Promise<Uint8Array | null> {
     checkStorePath(path);
     return this.query('read', path, async () => {
-      const chunks = (await this.load()).get(path);
+      const chunks = chunksOf(await this.load(), path);
       if (!chunks) return null;
       const values = await this.readChunks(chunks);
       const parts: Uint8Array[] = [];
@@ -359,7 +369,7 @@ export class IdbStore implements Store {
     checkStorePath(path);
     const copy = bytes.slice(); // the caller may reuse its buffer the moment we return
     return this.mutate('write', path, async () => {
-      const old = (await this.load()).get(path) ?? [];
+      const old = chunksOf(await this.load(), path) ?? [];
       const chunk = chunkAt(path, 0, copy.length);
       await this.commit([{ path, removed: old, added: [[chunk, copy]], next: [chunk] }]);
     });
@@ -386,7 +396,7 @@ export class IdbStore implements Store {
     checkStorePath(path);
     checkTruncateSize(path, size);
     return this.mutate('truncate', path, async () => {
-      const chunks = (await this.load()).get(path);
+      const chunks = chunksOf(await this.load(), path);
       if (!chunks || size >= fileEnd(chunks)) return;
       const kept = chunks.filter((c) => c.start + c.length <= size);
       const cut = chunks[kept.length];
@@ -410,7 +420,7 @@ export class IdbStore implements Store {
   async delete(path: string): Promise<void> {
     checkStorePath(path);
     return this.mutate('delete', path, async () => {
-      const chunks = (await this.load()).get(path);
+      const chunks = chunksOf(await this.load(), path);
       if (chunks) await this.commit([{ path, removed: chunks, added: [], next: null }]);
     });
   }
@@ -571,7 +581,7 @@ export class IdbStore implements Store {
   }
 
   /** The chunk lists of all files, built from the keys on first use; orphaned chunks are deleted. */
-  private async load(): Promise<Map<string, Chunk[]>> {
+  private async load(): Promise<Map<string, PackedLayout>> {
     if (this.files) return this.files;
     const keys = await this.use('readonly', (s) => request(s.getAllKeys()));
     const found = new Map<string, Chunk[]>();
@@ -582,11 +592,11 @@ export class IdbStore implements Store {
       if (chunks) chunks.push(parsed.chunk);
       else found.set(parsed.path, [parsed.chunk]);
     }
-    const files = new Map<string, Chunk[]>();
+    const files = new Map<string, PackedLayout>();
     const repairs: FileChange[] = [];
     for (const [path, chunks] of found) {
       const { tiled, orphans, emptied } = tileChunks(path, chunks);
-      files.set(path, tiled);
+      files.set(path, packLayout(tiled));
       if (orphans.length > 0) {
         const added: ChunkWrite[] = emptied ? [[emptied, new Uint8Array(0)]] : [];
         repairs.push({ path, removed: orphans, added, next: tiled });
@@ -616,7 +626,7 @@ export class IdbStore implements Store {
     const plans: { path: string; chunks: Chunk[]; bytes: Uint8Array; absorbed: Chunk[] }[] = [];
     const changes: FileChange[] = [];
     for (const [path, parts] of newBytes) {
-      const chunks = files.get(path) ?? [];
+      const chunks = chunksOf(files, path) ?? [];
       const bytes = concatBytes(parts);
       if (bytes.length === 0) {
         // Appending nothing creates the file if needed, and otherwise changes nothing.
@@ -678,7 +688,7 @@ export class IdbStore implements Store {
       for (const change of changes) for (const [chunk, value] of change.added) s.put(value, chunk.key);
     });
     for (const { path, next } of changes) {
-      if (next) this.files?.set(path, next);
+      if (next) this.files?.set(path, packLayout(next));
       else this.files?.delete(path);
     }
   }

@@ -5,8 +5,10 @@ import {
   chunkKey,
   chunksToAbsorb,
   MAX_SMALL_CHUNKS,
+  packLayout,
   parseChunkKey,
   tileChunks,
+  unpackLayout,
 } from './chunkLayout';
 
 const path = 'orders-0/00000000000000000000.log';
@@ -123,5 +125,25 @@ describe('chunksToAbsorb', () => {
     expect(tail.length).toBeLessThanOrEqual(MAX_SMALL_CHUNKS);
     for (let i = 1; i < tail.length; i++) expect(tail[i]!).toBeLessThan(tail[i - 1]!);
     expect(lengths.length).toBeLessThanOrEqual(Math.ceil(sizes.reduce((a, b) => a + b, 0) / 4096) + MAX_SMALL_CHUNKS);
+  });
+});
+
+describe('packed layouts (what the store holds in memory per file)', () => {
+  it('keep only the lengths and give back the same chunks, keys included', () => {
+    const chunks = [chunkAt(path, 0, 65536), chunkAt(path, 65536, 8192), chunkAt(path, 73728, 4096)];
+    const packed = packLayout(chunks);
+    expect(packed).toEqual([65536, 8192, 4096]);
+    const back = unpackLayout(path, packed);
+    expect(back.map((c) => [c.key, c.start, c.length])).toEqual(chunks.map((c) => [c.key, c.start, c.length]));
+  });
+
+  it('pack a one-chunk file (and the empty-file marker) as a bare number', () => {
+    expect(packLayout([chunkAt(path, 0, 16384)])).toBe(16384);
+    expect(packLayout([chunkAt(path, 0, 0)])).toBe(0);
+    expect(unpackLayout(path, 0).map((c) => c.key)).toEqual([`${path}#0000000000000000+0`]);
+  });
+
+  it('refuse a list that does not tile the file from byte 0', () => {
+    expect(() => packLayout([chunkAt(path, 0, 10), chunkAt(path, 20, 10)])).toThrow(RangeError);
   });
 });

@@ -32,7 +32,7 @@ export function chunkKey(path: string, start: number, length: number): string {
 /**
  * A chunk that spells its key when asked. The store keeps every chunk of every file in memory, and
  * a key string held per chunk (path, '#', 16 digits, '+', length: about 180 bytes as V8 builds it)
- * cost more than the rest of a 16 KiB segment's bookkeeping, over hundreds of thousands of chunks.
+ * cost more than the rest of a small segment's bookkeeping, over hundreds of thousands of chunks.
  */
 class PathChunk implements Chunk {
   constructor(
@@ -57,6 +57,39 @@ export function parseChunkKey(key: unknown): { path: string; chunk: Chunk } | nu
   if (!m) return null;
   const path = m[1]!;
   return { path, chunk: chunkAt(path, Number(m[2]), Number(m[3])) };
+}
+
+/**
+ * A file's chunk list as the store keeps it in memory, for every file at once: just the chunk
+ * lengths (the chunks tile the file from byte 0, so each start is the sum of the lengths before
+ * it, and the key follows from path, start and length). A file of one chunk, like most closed
+ * segment files, is a bare number: no allocation at all. A long run has hundreds of thousands of
+ * files, and a Chunk object per chunk cost more memory than the engine's whole segment.
+ */
+export type PackedLayout = number | readonly number[];
+
+/** Packs a tiling chunk list (from byte 0, no gap) into its lengths. */
+export function packLayout(chunks: readonly Chunk[]): PackedLayout {
+  let end = 0;
+  const lengths: number[] = [];
+  for (const chunk of chunks) {
+    if (chunk.start !== end) throw new RangeError(`chunk at ${chunk.start} does not follow ${end}: not a tiling`);
+    lengths.push(chunk.length);
+    end += chunk.length;
+  }
+  return lengths.length === 1 ? lengths[0]! : lengths;
+}
+
+/** The chunks a packed layout stands for, in order. */
+export function unpackLayout(path: string, layout: PackedLayout): Chunk[] {
+  if (typeof layout === 'number') return [chunkAt(path, 0, layout)];
+  const chunks: Chunk[] = [];
+  let start = 0;
+  for (const length of layout) {
+    chunks.push(chunkAt(path, start, length));
+    start += length;
+  }
+  return chunks;
 }
 
 /** Where the file ends: one past its last byte. */

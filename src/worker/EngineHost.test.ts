@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { createStore, entries } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EngineHost } from './EngineHost';
+import { EngineHost, lostPartitions } from './EngineHost';
 import type { ScenarioSpec } from './plane/types';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 
@@ -156,5 +156,35 @@ describe('EngineHost scenarios', () => {
       (e: unknown) => e as { code?: string },
     );
     expect(refused?.code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+  });
+});
+
+describe('lostPartitions: what "Save again from memory" says each partition lost with the database', () => {
+  const lost = (broker: number, partition: number, logStartOffset: number) => ({
+    broker,
+    topic: 'orders',
+    partition,
+    fromOffset: 0,
+    logStartOffset,
+    segments: 1,
+  });
+
+  it("names the leader's loss (what consumers can no longer read), else the follower that lost most", () => {
+    const leaders = new Map([
+      [0, 2],
+      [1, 3],
+    ]);
+    const views = lostPartitions(
+      [lost(1, 0, 900), lost(2, 0, 400), lost(3, 0, 700), lost(1, 1, 300), lost(2, 1, 500)],
+      (_, p) => leaders.get(p),
+    );
+    expect(views).toEqual([
+      { topic: 'orders', partition: 0, fromOffset: 0, logStartOffset: 400 },
+      { topic: 'orders', partition: 1, fromOffset: 0, logStartOffset: 500 },
+    ]);
+  });
+
+  it('lists nothing when no replica lost anything', () => {
+    expect(lostPartitions([], () => 1)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@
  * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
 import { ManualClock } from '../engine/Clock';
+import type { LostWithStore } from '../engine/engine';
 import { KafkaError } from '../engine/errors';
 import type { LogConfigInput } from '../engine/log/LogConfig';
 import type { PartitionLog } from '../engine/log/PartitionLog';
@@ -35,6 +36,7 @@ import type {
   FrameArgs,
   FrameResult,
   JobView,
+  LostPartitionView,
   OpenArgs,
   OpenResult,
   ProduceManyArgs,
@@ -552,8 +554,10 @@ export class EngineHost {
 
   /**
    * The database was deleted under the page: create it again and write every file from memory.
-   * The engine holds every segment's bytes, so this is a full copy, not a guess; what the writers
-   * failed to save while the store was gone is superseded by it.
+   * What the writers failed to save while the store was gone is superseded by it. Memory holds
+   * every segment but those the segment cache paged out, which were only in the database: each
+   * log starts past them (Engine.rewriteStoreFiles), and the answer says, per partition, which
+   * offsets the leader lost that way.
    */
   private async repersist(): Promise<StorageStatus> {
     const r = this.running();
@@ -562,7 +566,10 @@ export class EngineHost {
     }
     await r.store.reopen();
     this.failuresSeen = { writer: r.writer.failures.length, engine: r.plane.engine.storeFailures.length };
-    r.plane.engine.rewriteStoreFiles();
+    const lost = lostPartitions(
+      r.plane.engine.rewriteStoreFiles(),
+      (t, p) => r.plane.cluster.partitionState(t, p)?.leader,
+    );
     this.lastMeta = '';
     this.saveMeta(true);
     // The store applies operations in call order: once a read queued behind them answers, all of
@@ -572,7 +579,7 @@ export class EngineHost {
       throw new KafkaError('KAFKA_STORAGE_ERROR', `saving again failed: the store went offline (${r.store.offline})`);
     }
     this.storage = { kind: 'indexeddb', error: null };
-    return this.storage;
+    return lost.length > 0 ? { ...this.storage, lostWithStore: lost } : this.storage;
   }
 
   /** Writes meta/cluster.json when the structure changed (or now and then for the clock). */
@@ -836,4 +843,30 @@ function canonicalJson(value: unknown): string {
 async function wipe(store: Store): Promise<void> {
   if (isClearable(store)) await store.clear();
   else for (const path of await store.list('')) await store.delete(path);
+}
+
+/**
+ * Per partition, what its leader's replica lost with the Store (the offsets a consumer can no
+ * longer read); a partition whose leader lost nothing but a follower did is listed by the
+ * follower that lost the most.
+ */
+export function lostPartitions(
+  lost: readonly LostWithStore[],
+  leaderOf: (topic: string, partition: number) => number | undefined,
+): LostPartitionView[] {
+  const byPartition = new Map<string, LostPartitionView & { leader: boolean }>();
+  for (const l of lost) {
+    const key = `${l.topic}-${l.partition}`;
+    const leader = leaderOf(l.topic, l.partition) === l.broker;
+    const seen = byPartition.get(key);
+    if (seen && (seen.leader || (!leader && seen.logStartOffset >= l.logStartOffset))) continue;
+    byPartition.set(key, {
+      topic: l.topic,
+      partition: l.partition,
+      fromOffset: l.fromOffset,
+      logStartOffset: l.logStartOffset,
+      leader,
+    });
+  }
+  return [...byPartition.values()].map(({ leader: _, ...view }) => view);
 }

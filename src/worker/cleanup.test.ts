@@ -54,7 +54,8 @@ describe('retention and compaction reach the partition view', () => {
 
   it('retention.bytes deletes the oldest segments; the view names the files, the reason and the new log start', () => {
     const { plane, data } = demo();
-    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    // Several 64 KiB segments per partition (a produce action sends at most 10,000).
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
     plane.tick(3000);
     const before = data.views().find((v) => v.partition === 0);
     expect(before?.lastCleanup).toBeNull();
@@ -87,7 +88,8 @@ describe('retention and compaction reach the partition view', () => {
 
   it('retention.ms deletes segments whose newest record is older than the limit', () => {
     const { plane, data } = demo();
-    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    // Several 64 KiB segments per partition (a produce action sends at most 10,000).
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
     plane.tick(3000);
     plane.tick(20_000);
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.ms': '10000' } });
@@ -101,7 +103,8 @@ describe('retention and compaction reach the partition view', () => {
   it('cleanup.policy=compact: the log cleaner removes superseded records and the view says how many', () => {
     const { plane, data } = demo();
     // 24 keys (user-0 .. user-23) over 6 partitions: each key is written hundreds of times.
-    plane.apply({ op: 'produce', topic: 'orders', count: 6000 });
+    // Several 64 KiB segments per partition (a produce action sends at most 10,000).
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
     plane.tick(3000);
     const before = data.views().find((x) => x.partition === 2);
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });

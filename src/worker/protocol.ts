@@ -176,6 +176,19 @@ export interface StorageStatus {
   kind: 'indexeddb' | 'memory';
   /** Set when IndexedDB was wanted but failed: the cluster runs in memory only. */
   error: SerializedError | null;
+  /**
+   * After "Save again from memory": the partitions whose oldest records were paged out of memory
+   * and so went with the deleted database (the leader's log now starts at `logStartOffset`).
+   */
+  lostWithStore?: LostPartitionView[];
+}
+
+/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
+export interface LostPartitionView {
+  topic: string;
+  partition: number;
+  fromOffset: number;
+  logStartOffset: number;
 }
 
 export interface FrameArgs {

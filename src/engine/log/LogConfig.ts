@@ -51,11 +51,11 @@ export const KAFKA_DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
 
 /**
  * Overrides the demo uses so that rolls, sparse index entries and flushes happen at a scale a
- * person can watch: 16 KiB segments, an index entry every 1 KiB, and a flush to IndexedDB at
+ * person can watch: 64 KiB segments, an index entry every 1 KiB, and a flush to IndexedDB at
  * least every second (so a reload loses at most about a second of unreplicated writes).
  */
 export const GLASSBOX_DEMO_LOG_CONFIG: LogConfigInput = Object.freeze({
-  'segment.bytes': 16 * 1024,
+  'segment.bytes': 64 * 1024,
   'index.interval.bytes': 1024,
   'flush.ms': 1000,
 });

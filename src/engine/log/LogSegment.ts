@@ -71,7 +71,7 @@ export interface SegmentRecoveryResult {
  *    bytes and its index objects leave memory; offsets, timestamps, size and index entry counts
  *    stay. Reading `log`, `offsetIndex` or `timeIndex` then throws SegmentNotLoadedError until
  *    `reload` brings the very same bytes back and rebuilds the indexes from them (equal to the
- *    ones appends built, by the invariant above). At 16 KiB segments an index object costs as
+ *    ones appends built, by the invariant above). At 64 KiB segments an index object costs as
  *    much memory as a hundred index entries, and a long run has hundreds of thousands of segments.
  */
 export class LogSegment {

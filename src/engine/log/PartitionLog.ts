@@ -137,8 +137,12 @@ export interface SegmentInfo {
   active: boolean;
 }
 
-/** The limit a segment broke when retention deleted it. */
-export type RetentionReason = 'retention.bytes' | 'retention.ms';
+/**
+ * Why retention deleted a segment: the limit it broke, or 'lost-with-store' (not Kafka's: the
+ * segment's bytes were only in the Store, paged out of memory, when the Store lost every file,
+ * so rewriting the log from memory had to start past it; see rewriteStoreFiles).
+ */
+export type RetentionReason = 'retention.bytes' | 'retention.ms' | 'lost-with-store';
 
 /** A segment the retention check deleted. */
 export interface DeletedSegment {
@@ -719,8 +723,34 @@ export class PartitionLog implements PagedLog {
    * Hands every file of this log to the Store again, whole, as far as it was flushed (the Store
    * lost them: the database was deleted under the page). Bytes not yet flushed stay in memory and
    * follow with the next flush, as always.
+   *
+   * Memory holds only what the segment cache kept: a segment paged out was only in the Store and
+   * went with it. The log then starts past the last such segment, as if retention had deleted it
+   * and every segment before it (a log has no holes): the log start offset moves to the next
+   * segment's base offset, and the result names the segments dropped (reason 'lost-with-store').
+   * The active segment is never paged out, so something always remains.
    */
-  rewriteStoreFiles(): void {
+  rewriteStoreFiles(): RetentionResult {
+    const all = this.segments.values;
+    let lastLost = -1;
+    for (let i = 0; i < all.length; i++) if (!(all[i] as LogSegment).resident) lastLost = i;
+    const deleted: DeletedSegment[] = [];
+    for (const seg of all.slice(0, lastLost + 1)) {
+      deleted.push({
+        baseOffset: seg.baseOffset,
+        logFileName: seg.logFileName,
+        sizeInBytes: seg.size,
+        reason: 'lost-with-store',
+      });
+      this.segments.remove(seg);
+      this.cache?.forget(seg); // the Store has no files to delete
+    }
+    if (deleted.length > 0) {
+      this._logStartOffset = (this.segments.first as LogSegment).baseOffset;
+      this._highWatermark = Math.max(this._highWatermark, this._logStartOffset);
+      this._recoveryPoint = Math.max(this._recoveryPoint, this._logStartOffset);
+      this.leaderEpochCache.truncateFromStart(this._logStartOffset);
+    }
     for (const seg of this.segments.values) {
       this.writer.submit({ op: 'write', path: this.path(seg.logFileName), bytes: seg.log.copy(0, seg.flushedBytes) });
       this.writer.submit({
@@ -735,6 +765,7 @@ export class PartitionLog implements PagedLog {
       });
     }
     if (this.leaderEpochCache.entries.length > 0) this.writeEpochCheckpoint();
+    return { deleted, logStartOffset: this._logStartOffset };
   }
 
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */

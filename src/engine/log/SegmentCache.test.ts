@@ -9,7 +9,7 @@ import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, makeRecords, text } from './testSupport';
 
 const T0 = 1_700_000_000_000;
-/** Small segments so that a few hundred records make many closed ones (the app uses 16 KiB). */
+/** Small segments so that a few hundred records make many closed ones (the app uses 64 KiB). */
 const CONFIG = { 'segment.bytes': 1200, 'index.interval.bytes': 200, 'flush.messages': 1_000_000 };
 
 interface Pair {
@@ -277,5 +277,57 @@ describe('SegmentCache', () => {
     expect(p.cache.pendingLoads()).toEqual([]);
     expect(p.cache.pagedOutSegments).toBe(0);
     expect(await p.cache.load(p.store, [first])).toBe(0);
+  });
+});
+
+describe('rewriteStoreFiles after the Store lost every file, with segments paged out', () => {
+  it('writes what memory holds and starts the log past the last segment that was only in the Store', async () => {
+    const p = pair(3000);
+    const rng = new Rng(7);
+    for (let i = 0; i < 300; i++) appendBoth(p, rng, i);
+    await settleAndEnforce(p);
+    const segments = [...p.paged.logSegments];
+    const lastPagedOut = segments.reduce((at, s, i) => (s.resident ? at : i), -1);
+    expect(lastPagedOut).toBeGreaterThan(0); // several segments left memory
+    const keep = segments.slice(lastPagedOut + 1);
+    expect(keep.length).toBeGreaterThan(0);
+    const lostBelow = (keep[0] as (typeof keep)[number]).baseOffset;
+    const endBefore = p.paged.logEndOffset;
+
+    p.store.files.clear(); // IndexedDB deleted under the page
+    const r = p.paged.rewriteStoreFiles();
+    await p.paged.writer.settled();
+
+    // Retention-like: every segment up to the last lost one goes, oldest first, with the reason.
+    expect(r.deleted.map((d) => d.baseOffset)).toEqual(segments.slice(0, lastPagedOut + 1).map((s) => s.baseOffset));
+    expect(r.deleted.every((d) => d.reason === 'lost-with-store')).toBe(true);
+    expect(r.logStartOffset).toBe(lostBelow);
+    expect(p.paged.logStartOffset).toBe(lostBelow);
+    expect(p.paged.logEndOffset).toBe(endBefore);
+    expect(p.paged.logSegments.map((s) => s.baseOffset)).toEqual(keep.map((s) => s.baseOffset));
+    expect(p.cache.pagedOutSegments).toBe(0);
+
+    // The Store holds exactly the kept segments' files, byte for byte what the reference log has.
+    const logs = [...p.store.files.keys()].filter((k) => k.endsWith('.log')).sort();
+    expect(logs).toEqual(keep.map((s) => `orders-0/${s.logFileName}`));
+    for (const seg of keep) {
+      const ref = p.reference.logSegments.find((s) => s.baseOffset === seg.baseOffset);
+      expect(p.store.files.get(`orders-0/${seg.logFileName}`)).toEqual(ref?.log.copy(0, ref.size));
+    }
+    // Reads below the new log start are out of range; at it they answer as the reference does.
+    expect(() => p.paged.fetch(lostBelow - 1, 1000)).toThrow(/OFFSET_OUT_OF_RANGE/);
+    expect(fetchShape(p.paged, lostBelow, 1000)).toEqual(fetchShape(p.reference, lostBelow, 1000));
+  });
+
+  it('drops nothing when every segment is in memory', async () => {
+    const p = pair(10_000_000);
+    const rng = new Rng(8);
+    for (let i = 0; i < 200; i++) appendBoth(p, rng, i);
+    await settleAndEnforce(p);
+    p.store.files.clear();
+    const r = p.paged.rewriteStoreFiles();
+    expect(r.deleted).toEqual([]);
+    expect(p.paged.logStartOffset).toBe(0);
+    expect(p.paged.logSegments.length).toBe(p.reference.logSegments.length);
   });
 });

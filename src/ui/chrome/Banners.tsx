@@ -46,6 +46,24 @@ export function Banners({ session }: { session: Session }) {
           This browser has no Web Locks: do not open glassbox in a second tab, or both will write the same files.
         </div>
       )}
+      {phase === 'ready' && storage?.lostWithStore && storage.lostWithStore.length > 0 && (
+        <div className="banner banner-warn" role="status" data-testid="storage-lost-records">
+          <strong>Saved again from memory, except what only IndexedDB held:</strong>
+          <ul className="recovery-list">
+            {storage.lostWithStore.map((l) => (
+              <li
+                key={`${l.topic}-${l.partition}`}
+                data-testid={`storage-lost-${l.topic}-${l.partition}`}
+                data-log-start={l.logStartOffset}
+              >
+                {(l.logStartOffset - l.fromOffset).toLocaleString('en-US')} records below offset{' '}
+                {l.logStartOffset.toLocaleString('en-US')} of {l.topic}-{l.partition} were only in IndexedDB (paged out
+                of memory) and are gone; the log now starts there.
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {phase === 'ready' && <RecoveryReport />}
       {phase === 'ready' && <ImportMessage />}
     </div>
