@@ -45,6 +45,13 @@ function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = 
   };
 }
 
+/** Why a replica's log was cut (the replicaTruncated event's reason). */
+type TruncateReason =
+  | 'divergingEpoch'
+  | 'highWatermarkFallback'
+  | 'powerFailure'
+  | 'becomeFollower'
+  | 'leaderLogStartOffset';
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
  * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
@@ -599,17 +606,28 @@ export class ReplicaManager {
     p.producerState.rebuild(p.log.batchHeaders());
     p.highWatermark = offset;
     p.log.setHighWatermark?.(offset);
+    this.reportTruncated(p, old, oldHighWatermark, 'leaderLogStartOffset', null);
+  }
+
+  /** The replicaTruncated event, once the log has been cut (both truncation paths tell it alike). */
+  private reportTruncated(
+    p: Partition,
+    oldLogEndOffset: number,
+    oldHighWatermark: number,
+    reason: TruncateReason,
+    leaderEpochEndOffset: { epoch: number; endOffset: number } | null,
+  ): void {
     this.emit({
       type: 'replicaTruncated',
       broker: this.brokerId,
       topic: p.topic,
       partition: p.partition,
-      oldLogEndOffset: old,
+      oldLogEndOffset,
       newLogEndOffset: p.logEndOffset(),
       highWatermark: p.highWatermark,
       oldHighWatermark,
-      reason: 'leaderLogStartOffset',
-      leaderEpochEndOffset: null,
+      reason,
+      leaderEpochEndOffset,
       atMs: this.now(),
     });
   }
@@ -617,7 +635,7 @@ export class ReplicaManager {
   truncate(
     p: Partition,
     offset: number,
-    reason: 'divergingEpoch' | 'highWatermarkFallback' | 'powerFailure' | 'becomeFollower' | 'leaderLogStartOffset',
+    reason: TruncateReason,
     leaderEpochEndOffset: { epoch: number; endOffset: number } | null,
   ): void {
     const old = p.logEndOffset();
@@ -631,19 +649,7 @@ export class ReplicaManager {
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
     p.log.setHighWatermark?.(p.highWatermark);
-    this.emit({
-      type: 'replicaTruncated',
-      broker: this.brokerId,
-      topic: p.topic,
-      partition: p.partition,
-      oldLogEndOffset: old,
-      newLogEndOffset: p.logEndOffset(),
-      highWatermark: p.highWatermark,
-      oldHighWatermark,
-      reason,
-      leaderEpochEndOffset,
-      atMs: this.now(),
-    });
+    this.reportTruncated(p, old, oldHighWatermark, reason, leaderEpochEndOffset);
   }
 
   // ------------------------------------------------------------------ epochs & offsets

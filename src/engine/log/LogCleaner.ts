@@ -63,9 +63,9 @@ function recordTimestamp(batch: RecordBatch, r: DefaultRecord): number {
  * its tombstones; glassbox starts the horizon at the tombstone's own timestamp instead, which needs
  * no extra pass and is easy to show.
  */
-export function cleanLog(log: CleanableLog, now: number): CleanerResult {
-  const cfg = log.config;
-  const result: CleanerResult = {
+/** A pass that cleaned nothing (also what a log answers while its segments are being read back). */
+export function emptyCleanerResult(): CleanerResult {
+  return {
     cleanableRange: null,
     groups: [],
     distinctKeys: 0,
@@ -77,6 +77,11 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
     bytesBefore: 0,
     bytesAfter: 0,
   };
+}
+
+export function cleanLog(log: CleanableLog, now: number): CleanerResult {
+  const cfg = log.config;
+  const result = emptyCleanerResult();
   const lag = cfg['min.compaction.lag.ms'];
   const cleanable: LogSegment[] = [];
   for (const seg of log.segments) {

@@ -4,7 +4,7 @@ import { decodeBatchRecords, decodeRecordBatches, readBatchHeader, validateBatch
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
-import { type CleanerResult, cleanLog } from './LogCleaner';
+import { type CleanerResult, cleanLog, emptyCleanerResult } from './LogCleaner';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
@@ -1295,18 +1295,7 @@ export class PartitionLog implements PagedLog {
       // The cleaner reads every closed segment: it waits for those paged out (a log paged out
       // before cleanup.policy became compact) and cleans on its next pass.
       for (const seg of missing) this.cache?.request(seg);
-      return {
-        cleanableRange: null,
-        groups: [],
-        distinctKeys: 0,
-        recordsRead: 0,
-        recordsRetained: 0,
-        recordsSuperseded: 0,
-        tombstonesRemoved: 0,
-        keylessRemoved: 0,
-        bytesBefore: 0,
-        bytesAfter: 0,
-      };
+      return emptyCleanerResult();
     }
     return cleanLog(
       {
