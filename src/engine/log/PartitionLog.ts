@@ -1235,46 +1235,59 @@ export class PartitionLog implements PagedLog {
   // ---------------------------------------------------------------- retention & compaction
 
   /**
-   * Kafka's deleteOldSegments for cleanup.policy=delete: first by retention.bytes (delete the
-   * oldest segments while the log stays at or above the limit without them), then by
+   * Kafka's UnifiedLog.deleteOldSegments for cleanup.policy=delete: first by retention.bytes
+   * (delete the oldest segments while the log stays at or above the limit without them), then by
    * retention.ms (delete the oldest segments whose newest record is older than the limit).
-   * Whole segments only, oldest first, never the active segment, never a segment holding
-   * offsets at or above the high watermark. Moves logStartOffset to the first remaining segment.
+   * Whole segments only, oldest first, never a segment holding offsets at or above the high
+   * watermark (the active segment's upper bound is the log end offset), never an empty active
+   * segment (deletableSegments). When every segment goes, a new empty segment is rolled at the
+   * log end first (deleteSegments: a log always has one). Moves logStartOffset to the first
+   * remaining segment.
    */
   deleteOldSegments(now = this.clock.now()): RetentionResult {
     const deleted: RetentionResult['deleted'] = [];
     if (!isDeleteEnabled(this._config)) return { deleted, logStartOffset: this._logStartOffset };
     const cfg = this._config;
-    const deletable = (seg: LogSegment): boolean => {
+    if (cfg['retention.bytes'] >= 0 && this.size >= cfg['retention.bytes']) {
+      let diff = this.size - cfg['retention.bytes'];
+      this.deleteSegmentsWhile(deleted, 'retention.bytes', (seg) => {
+        if (diff - seg.size < 0) return false;
+        diff -= seg.size;
+        return true;
+      });
+    }
+    if (cfg['retention.ms'] >= 0) {
+      this.deleteSegmentsWhile(deleted, 'retention.ms', (seg) => now - seg.largestTimestamp > cfg['retention.ms']);
+    }
+    return { deleted, logStartOffset: this._logStartOffset };
+  }
+
+  /** Kafka's deletableSegments + deleteSegments for one retention predicate. */
+  private deleteSegmentsWhile(
+    deleted: DeletedSegment[],
+    reason: RetentionReason,
+    predicate: (seg: LogSegment) => boolean,
+  ): void {
+    const deletable: LogSegment[] = [];
+    for (const seg of this.segments.values) {
       const next = this.segments.higherSegment(seg);
-      return next !== undefined && this._highWatermark >= next.baseOffset;
-    };
-    const remove = (seg: LogSegment, reason: RetentionReason) => {
+      const upperBound = next ? next.baseOffset : this.logEndOffset;
+      if (next === undefined && seg.size === 0) break;
+      if (!(this._highWatermark >= upperBound && predicate(seg))) break;
+      deletable.push(seg);
+    }
+    if (deletable.length === 0) return;
+    // The active segment itself is expired: roll first so the log keeps one (empty) segment.
+    if (deletable.length === this.segments.count) this.roll();
+    for (const seg of deletable) {
       deleted.push({ baseOffset: seg.baseOffset, logFileName: seg.logFileName, sizeInBytes: seg.size, reason });
       this.segments.remove(seg);
       this.deleteSegmentFiles(seg);
-    };
-    if (cfg['retention.bytes'] >= 0) {
-      let diff = this.size - cfg['retention.bytes'];
-      for (const seg of [...this.segments.values]) {
-        if (!deletable(seg) || diff - seg.size < 0) break;
-        diff -= seg.size;
-        remove(seg, 'retention.bytes');
-      }
     }
-    if (cfg['retention.ms'] >= 0) {
-      for (const seg of [...this.segments.values]) {
-        if (!deletable(seg) || now - seg.largestTimestamp <= cfg['retention.ms']) break;
-        remove(seg, 'retention.ms');
-      }
-    }
-    if (deleted.length > 0) {
-      this._logStartOffset = (this.segments.first as LogSegment).baseOffset;
-      this._highWatermark = Math.max(this._highWatermark, this._logStartOffset);
-      this._recoveryPoint = Math.max(this._recoveryPoint, this._logStartOffset);
-      if (this.leaderEpochCache.truncateFromStart(this._logStartOffset)) this.writeEpochCheckpoint();
-    }
-    return { deleted, logStartOffset: this._logStartOffset };
+    this._logStartOffset = (this.segments.first as LogSegment).baseOffset;
+    this._highWatermark = Math.max(this._highWatermark, this._logStartOffset);
+    this._recoveryPoint = Math.max(this._recoveryPoint, this._logStartOffset);
+    if (this.leaderEpochCache.truncateFromStart(this._logStartOffset)) this.writeEpochCheckpoint();
   }
 
   /**

@@ -62,19 +62,55 @@ describe('retention (cleanup.policy=delete)', () => {
     expect(log.logStartOffset).toBe(36);
   });
 
-  it('never deletes the active segment, nor past the high watermark', () => {
-    const { log, clock } = filledLog({ 'retention.ms': 1 });
-    clock.set(T0 + 10_000_000);
-    log.truncateTo(log.logEndOffset); // no-op, keeps HW
+  it('never deletes past the high watermark (UnifiedLogTest.testDeleteOldSegments)', () => {
     const hwLog = filledLog({ 'retention.ms': 1 });
     hwLog.log.updateHighWatermark(30);
     hwLog.clock.set(T0 + 10_000_000);
     expect(hwLog.log.deleteOldSegments().deleted.map((d) => d.baseOffset)).toEqual([0, 12]);
+    expect(hwLog.log.logSegments.length).toBe(10);
+  });
+
+  it('deletes an expired active segment once HW = LEO, rolling an empty one first (UnifiedLog.deleteSegments, UnifiedLogTest.testDeleteOldSegments)', async () => {
+    const { log, clock, store, writer } = filledLog({ 'retention.ms': 1 });
+    clock.set(T0 + 10_000_000);
+    const leo = log.logEndOffset;
     const r = log.deleteOldSegments();
-    expect(r.deleted.length).toBe(11);
+    expect(r.deleted.length).toBe(12);
+    expect(r.deleted.at(-1)?.baseOffset).toBe(132);
+    expect(log.logSegments.length).toBe(1);
+    expect(log.activeSegment.size).toBe(0);
+    expect(log.activeSegment.baseOffset).toBe(leo);
+    expect(log.logStartOffset).toBe(leo);
+    expect(log.logEndOffset).toBe(leo);
+    expect(log.highWatermark).toBe(leo);
+    // Only the latest epoch remains, starting at the log end (epoch 1 at 144).
+    expect(log.leaderEpochCache.entries).toEqual([{ epoch: 1, startOffset: leo }]);
+    // The empty active segment is never deleted: a second pass is a no-op.
+    expect(log.deleteOldSegments().deleted).toEqual([]);
+    await writer.settled();
+    expect(store.files.has('clicks-0/00000000000000000132.log')).toBe(false);
+    expect(store.files.has('clicks-0/00000000000000000144.log')).toBe(true);
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, T0 + 10_000_000)), 1);
+    expect(log.lookup(leo).answer.offset).toBe(leo);
+  });
+
+  it('keeps the active segment while offsets in it are above the high watermark (LocalLog.deletableSegments upper bound = LEO)', () => {
+    const { log, clock } = filledLog({ 'retention.ms': 1 });
+    log.updateHighWatermark(log.logEndOffset - 1);
+    clock.set(T0 + 10_000_000);
+    expect(log.deleteOldSegments().deleted.length).toBe(11);
     expect(log.logSegments.length).toBe(1);
     expect(log.activeSegment.size).toBeGreaterThan(0);
-    expect(log.logStartOffset).toBe(log.activeSegment.baseOffset);
+  });
+
+  it('retention.bytes=0 deletes every segment (UnifiedLog.deleteRetentionSizeBreachedSegments)', () => {
+    const { log } = filledLog();
+    log.updateConfig({ 'retention.bytes': 0 });
+    const r = log.deleteOldSegments();
+    expect(r.deleted.map((d) => d.reason)).toEqual(Array(12).fill('retention.bytes'));
+    expect(log.size).toBe(0);
+    expect(log.logStartOffset).toBe(144);
+    expect(log.logSegments.map((s) => s.baseOffset)).toEqual([144]);
   });
 
   it('does nothing for cleanup.policy=compact', () => {
