@@ -60,6 +60,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     const active = log.activeSegment;
     const activeBytes = active.log.copy();
     clock.advance(1000);
+    log.updateHighWatermark(log.logEndOffset);
     const r = log.compact();
     expect(r.recordsRead).toBeGreaterThan(0);
     const after = contents(log);
@@ -81,6 +82,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     // Kafka groups segments by their size before cleaning, so the now-small cleaned segments are
     // merged into one on the next pass (groupSegmentsBySize), named by the first base offset.
     const segmentsAfterFirst = log.logSegments.length;
+    log.updateHighWatermark(log.logEndOffset);
     const again = log.compact();
     expect(again.groups.length).toBe(1);
     expect(log.logSegments.length).toBeLessThan(segmentsAfterFirst);
@@ -91,6 +93,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
   it('rebuilt indexes equal the ones the cleaner wrote, and lookups of removed offsets reach the next record', () => {
     const { log } = compactedLog({ 'index.interval.bytes': 50, 'segment.bytes': 1500 });
     for (let i = 0; i < 60; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 7}`, value: `v${i}`.padEnd(30, '.') }]));
+    log.updateHighWatermark(log.logEndOffset);
     log.compact();
     for (const seg of log.logSegments) {
       if (seg === log.activeSegment) continue;
@@ -115,10 +118,12 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.roll();
     log.appendAsLeader(makeBatch([{ key: 'other', value: 'z', timestamp: T0 + 20 }]));
     clock.set(T0 + 1000);
+    log.updateHighWatermark(log.logEndOffset);
     const first = log.compact();
     expect(first.tombstonesRemoved).toBe(0);
     expect(contents(log).map(([o, k, v]) => `${o}:${k}=${v}`)).toEqual(['1:stay=y', '2:gone=null', '3:other=z']);
     clock.set(T0 + 10 + DAY);
+    log.updateHighWatermark(log.logEndOffset);
     const second = log.compact();
     expect(second.tombstonesRemoved).toBe(1);
     expect(contents(log).map(([o, k]) => `${o}:${k}`)).toEqual(['1:stay', '3:other']);
@@ -130,6 +135,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     for (let i = 0; i < 30; i++)
       log.appendAsLeader(makeBatch([{ key: 'k', value: `${i}`, timestamp: T0 + i * 10_000 }]));
     clock.set(T0 + 30 * 10_000);
+    log.updateHighWatermark(log.logEndOffset);
     const r = log.compact();
     expect(r.cleanableRange).not.toBeNull();
     const range = r.cleanableRange as { from: number; to: number };
@@ -140,9 +146,29 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     expect(offsets).toEqual([19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
   });
 
+  it('never cleans the segment holding the high watermark, nor anything after it (LogCleanerManager.cleanableOffsets, LogCleanerManagerTest.testCleanableOffsetsForNone)', () => {
+    const { log } = compactedLog();
+    for (let i = 0; i < 30; i++) log.appendAsLeader(makeBatch([{ key: 'k', value: `${i}`, timestamp: T0 + i }]));
+    // Five single-record batches per segment: 0..4, 5..9, 10..14, ...
+    expect(log.logSegments[2]?.baseOffset).toBe(10);
+    log.updateHighWatermark(0);
+    expect(log.compact().cleanableRange).toBeNull();
+    expect(contents(log).length).toBe(30);
+    log.updateHighWatermark(12);
+    const r = log.compact();
+    // The first uncleanable offset is the HW (12), rounded down to its segment's base (10).
+    expect(r.cleanableRange).toEqual({ from: 0, to: 10 });
+    expect(contents(log).map(([o]) => o)).toEqual([9, ...Array.from({ length: 20 }, (_, i) => 10 + i)]);
+    // At exactly a segment's base offset, the segment below it is cleanable.
+    log.updateHighWatermark(15);
+    expect(log.compact().cleanableRange).toEqual({ from: 0, to: 15 });
+    expect(contents(log)[0]?.[0]).toBe(14);
+  });
+
   it('persists the cleaned segments; a reload sees the compacted log and needs no repair', async () => {
     const { log, store, writer } = compactedLog({ 'index.interval.bytes': 64 });
     for (let i = 0; i < 40; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 4}`, value: `value-${i}` }]));
+    log.updateHighWatermark(log.logEndOffset);
     log.compact();
     log.flush();
     await writer.settled();
@@ -164,6 +190,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.appendAsLeader(makeBatch([{ key: 'k2', value: 'c' }]));
     log.roll();
     log.appendAsLeader(makeBatch([{ key: 'k0', value: 'd' }]));
+    log.updateHighWatermark(log.logEndOffset);
     log.compact();
     const { answer, trace } = log.lookup(1);
     expect(answer).toMatchObject({ exact: false, record: { offset: 2 } });

@@ -10,6 +10,8 @@ export interface CleanableLog {
   config: Readonly<LogConfig>;
   segments: readonly LogSegment[];
   activeSegment: LogSegment;
+  /** Kafka's lastStableOffset (= the high watermark: glassbox has no transactions). */
+  highWatermark: number;
   /** Swaps consecutive segments for their cleaned replacement (and persists it). */
   replace(old: readonly LogSegment[], cleaned: LogSegment | null): void;
 }
@@ -45,9 +47,11 @@ function recordTimestamp(batch: RecordBatch, r: DefaultRecord): number {
 /**
  * One pass of Kafka's log cleaner over a compacted log (LogCleaner's Cleaner.clean):
  *
- *  1. The cleanable range runs from the log start to the first uncleanable offset: the active
- *     segment's base offset, or earlier, the first segment holding a record younger than
- *     `min.compaction.lag.ms`.
+ *  1. The cleanable range runs from the log start to the first uncleanable offset
+ *     (LogCleanerManager.cleanableOffsets): the lowest of the active segment's base offset, the
+ *     last stable offset (the high watermark) and the base of the first segment holding a record
+ *     younger than `min.compaction.lag.ms`, rounded down to a segment start
+ *     (calculateCleanableBytes), so only whole segments entirely below the high watermark are cleaned.
  *  2. An offset map is built: key -> offset of its latest record in that range.
  *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
  *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
@@ -86,6 +90,9 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
   const cleanable: LogSegment[] = [];
   for (const seg of log.segments) {
     if (seg === log.activeSegment) break;
+    const next = log.segments[log.segments.indexOf(seg) + 1];
+    // The segment holding the high watermark is uncleanable: replicas may still truncate above it.
+    if (next === undefined || next.baseOffset > log.highWatermark) break;
     if (lag > 0 && seg.largestTimestamp > now - lag) break;
     cleanable.push(seg);
   }

@@ -1315,6 +1315,7 @@ export class PartitionLog implements PagedLog {
         config: this._config,
         segments: this.segments.values,
         activeSegment: this.activeSegment,
+        highWatermark: this._highWatermark,
         replace: (old, cleaned) => this.replaceWithCleaned(old, cleaned),
       },
       now,
