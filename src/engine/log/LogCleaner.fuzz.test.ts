@@ -81,6 +81,7 @@ describe('LogCleaner fuzz', () => {
             };
             const log = new PartitionLog({ dir: 'cmp-0', config, clock, writer });
             const all: Written[] = [];
+            const horizons = new Map<number, number>();
             for (const op of ops) {
               if (op.kind === 'append') {
                 const recs = op.records.map((r) => ({
@@ -114,8 +115,12 @@ describe('LogCleaner fuzz', () => {
                 // Each key's latest record below the active segment survives, unless it is an expired tombstone.
                 const latest = new Map<string, Written>();
                 for (const w of before) if (w.offset < activeBase) latest.set(w.key, w);
+                // KIP-534: the first pass keeping a tombstone stamps its horizon (now + retention);
+                // a pass at or past the horizon removes it.
                 for (const w of latest.values()) {
-                  const expired = w.value === null && w.timestamp + RETENTION <= clock.now();
+                  const horizon = w.value === null ? horizons.get(w.offset) : undefined;
+                  const expired = horizon !== undefined && clock.now() >= horizon;
+                  if (w.value === null && horizon === undefined) horizons.set(w.offset, clock.now() + RETENTION);
                   expect(after.some((a) => a.offset === w.offset)).toBe(!expired);
                 }
                 // And nothing else survives below the active segment.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { decodeRecordBatches } from '../codec';
+import { type DefaultRecord, decodeRecordBatches, hasDeleteHorizon, recordTimestamp } from '../codec';
 import { PartitionLog } from './PartitionLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
@@ -110,7 +110,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     }
   });
 
-  it('drops tombstones only once delete.retention.ms has passed since the tombstone', () => {
+  it('keeps tombstones through the first pass, which stamps a delete horizon; a pass at or past it drops them (KIP-534, MemoryRecords.filterTo)', () => {
     const { log, clock } = compactedLog({ 'delete.retention.ms': DAY });
     log.appendAsLeader(makeBatch([{ key: 'gone', value: 'x', timestamp: T0 }]));
     log.appendAsLeader(makeBatch([{ key: 'stay', value: 'y', timestamp: T0 }]));
@@ -122,12 +122,43 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     const first = log.compact();
     expect(first.tombstonesRemoved).toBe(0);
     expect(contents(log).map(([o, k, v]) => `${o}:${k}=${v}`)).toEqual(['1:stay=y', '2:gone=null', '3:other=z']);
+    // The tombstone's batch now carries the horizon (now + delete.retention.ms) as its base
+    // timestamp, flagged by attribute bit 6; the record keeps its own timestamp.
+    const tombstoneBatch = decodeRecordBatches(fetchAll(log)).find((b) => b.baseOffset === 2);
+    expect(tombstoneBatch && hasDeleteHorizon(tombstoneBatch.attributes)).toBe(true);
+    expect(tombstoneBatch?.baseTimestamp).toBe(T0 + 1000 + DAY);
+    expect(tombstoneBatch && recordTimestamp(tombstoneBatch, tombstoneBatch.records[0] as DefaultRecord)).toBe(T0 + 10);
+    // A batch without tombstones is not stamped.
+    const stay = decodeRecordBatches(fetchAll(log)).find((b) => b.baseOffset === 1);
+    expect(stay && hasDeleteHorizon(stay.attributes)).toBe(false);
+    // delete.retention.ms after the tombstone's own timestamp is not enough: the horizon counts
+    // from the pass that stamped it.
     clock.set(T0 + 10 + DAY);
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.compact().tombstonesRemoved).toBe(0);
+    clock.set(T0 + 1000 + DAY);
     log.updateHighWatermark(log.logEndOffset);
     const second = log.compact();
     expect(second.tombstonesRemoved).toBe(1);
     expect(contents(log).map(([o, k]) => `${o}:${k}`)).toEqual(['1:stay', '3:other']);
     expect(log.logEndOffset).toBe(4);
+  });
+
+  it('retains a tombstone whose own timestamp is long past delete.retention.ms (LogCleanerTest.testCleanTombstone)', () => {
+    const { log, clock } = compactedLog({ 'delete.retention.ms': DAY });
+    clock.set(T0 + 10 * DAY);
+    log.appendAsLeader(makeBatch([{ key: '0', value: '0', timestamp: T0 + 12 * DAY }]));
+    log.roll();
+    log.appendAsLeader(makeBatch([{ key: '0', value: null, timestamp: T0 }]));
+    log.roll();
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.compact().tombstonesRemoved).toBe(0);
+    expect(contents(log)).toEqual([[1, '0', null]]);
+    log.appendAsLeader(makeBatch([{ key: '1', value: '1', timestamp: T0 + 10 * DAY }]));
+    log.roll();
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.compact().tombstonesRemoved).toBe(0);
+    expect(contents(log)[0]).toEqual([1, '0', null]);
   });
 
   it('min.compaction.lag.ms keeps young segments out of the cleanable range', () => {

@@ -1,5 +1,13 @@
 import type { DefaultRecord, RecordBatch } from '../codec';
-import { decodeRecordBatches, encodeRecordBatch } from '../codec';
+import {
+  DELETE_HORIZON_FLAG_MASK,
+  TIMESTAMP_TYPE_MASK,
+  decodeRecordBatches,
+  encodeRecordBatch,
+  hasDeleteHorizon,
+  readBatchHeader,
+  recordTimestamp,
+} from '../codec';
 import type { LogConfig } from './LogConfig';
 import { LogSegment } from './LogSegment';
 
@@ -40,8 +48,35 @@ function keyString(key: Uint8Array): string {
   return s;
 }
 
-function recordTimestamp(batch: RecordBatch, r: DefaultRecord): number {
-  return (batch.attributes & 0x08) !== 0 ? batch.maxTimestamp : batch.baseTimestamp + r.timestampDelta;
+/**
+ * The retained records of a batch as a new batch (MemoryRecords.buildRetainedRecordsInto): same
+ * base offset, last offset delta, producer fields, leader epoch and attributes; its base timestamp
+ * is the delete horizon when there is one (flagged in the attributes), else the first retained
+ * record's timestamp, and the timestamp deltas are rewritten against it.
+ */
+function rebuildBatch(batch: RecordBatch, kept: readonly DefaultRecord[], deleteHorizonMs: number | null): Uint8Array {
+  const logAppendTime = (batch.attributes & TIMESTAMP_TYPE_MASK) !== 0;
+  const first = kept[0] as DefaultRecord;
+  const baseTimestamp = deleteHorizonMs ?? recordTimestamp(batch, first);
+  let maxTimestamp = -1;
+  for (const r of kept) maxTimestamp = Math.max(maxTimestamp, recordTimestamp(batch, r));
+  if (logAppendTime) maxTimestamp = batch.maxTimestamp;
+  const attributes =
+    deleteHorizonMs === null
+      ? batch.attributes & ~DELETE_HORIZON_FLAG_MASK
+      : batch.attributes | DELETE_HORIZON_FLAG_MASK;
+  return encodeRecordBatch({
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    attributes,
+    lastOffsetDelta: batch.lastOffsetDelta,
+    baseTimestamp,
+    maxTimestamp,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    records: kept.map((r) => ({ ...r, timestampDelta: recordTimestamp(batch, r) - baseTimestamp })),
+  });
 }
 
 /**
@@ -56,16 +91,14 @@ function recordTimestamp(batch: RecordBatch, r: DefaultRecord): number {
  *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
  *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
  *     is rewritten as one segment named by the group's first base offset. A record survives if it
- *     is its key's latest; a tombstone (null value) survives only until delete.retention.ms after
- *     its own timestamp. A batch that loses no record is copied byte for byte; one that loses some
- *     is re-encoded keeping its base offset, last offset delta, producer fields and leader epoch;
- *     an emptied batch disappears. Offsets never change.
+ *     is its key's latest; a tombstone (null value) survives until its batch's delete horizon
+ *     (KIP-534): the first pass that keeps a tombstone stamps the horizon now + delete.retention.ms
+ *     into the batch (base timestamp + attribute bit 6), and a later pass at or past it drops the
+ *     tombstone. A batch that loses no record and needs no horizon is copied byte for byte; any
+ *     other is re-encoded keeping its base offset, last offset delta, producer fields and leader
+ *     epoch; an emptied batch disappears. Offsets never change.
  *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
  *     recovery would rebuild.
- *
- * Kafka since 3.1 (KIP-534) stamps a delete horizon into a batch the first time the cleaner sees
- * its tombstones; glassbox starts the horizon at the tombstone's own timestamp instead, which needs
- * no extra pass and is easy to show.
  */
 /** A pass that cleaned nothing (also what a log answers while its segments are being read back). */
 export function emptyCleanerResult(): CleanerResult {
@@ -162,6 +195,8 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
       let position = 0;
       for (const batch of decoded.get(seg) ?? []) {
         const size = batch.batchLength + 12;
+        // KIP-534: a batch's tombstones may go once the cleaner's stamped delete horizon has passed.
+        const horizon = hasDeleteHorizon(batch.attributes) ? batch.baseTimestamp : null;
         const kept: DefaultRecord[] = [];
         for (const r of batch.records) {
           result.recordsRead++;
@@ -174,14 +209,16 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
             result.recordsSuperseded++;
             continue;
           }
-          if (r.value === null && recordTimestamp(batch, r) + deleteRetention <= now) {
+          if (r.value === null && horizon !== null && now >= horizon) {
             result.tombstonesRemoved++;
             continue;
           }
           kept.push(r);
         }
         result.recordsRetained += kept.length;
-        if (kept.length === batch.records.length) {
+        // MemoryRecords.filterTo: the first pass that keeps a tombstone stamps the horizon.
+        const stampHorizon = horizon === null && kept.some((r) => r.value === null);
+        if (kept.length === batch.records.length && !stampHorizon) {
           cleaned.appendBatch(
             seg.log.view(),
             position,
@@ -193,28 +230,15 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
             lastModified,
           );
         } else if (kept.length > 0) {
-          let maxTimestamp = -1;
-          for (const r of kept) maxTimestamp = Math.max(maxTimestamp, recordTimestamp(batch, r));
-          if ((batch.attributes & 0x08) !== 0) maxTimestamp = batch.maxTimestamp;
-          const bytes = encodeRecordBatch({
-            baseOffset: batch.baseOffset,
-            partitionLeaderEpoch: batch.partitionLeaderEpoch,
-            attributes: batch.attributes,
-            lastOffsetDelta: batch.lastOffsetDelta,
-            baseTimestamp: batch.baseTimestamp,
-            maxTimestamp,
-            producerId: batch.producerId,
-            producerEpoch: batch.producerEpoch,
-            baseSequence: batch.baseSequence,
-            records: kept,
-          });
+          const bytes = rebuildBatch(batch, kept, stampHorizon ? now + deleteRetention : horizon);
+          const header = readBatchHeader(bytes, 0);
           cleaned.appendBatch(
             bytes,
             0,
             bytes.length,
             batch.baseOffset,
             batch.baseOffset + batch.lastOffsetDelta,
-            maxTimestamp,
+            header.maxTimestamp,
             null,
             lastModified,
           );

@@ -1292,8 +1292,9 @@ export class PartitionLog implements PagedLog {
 
   /**
    * Runs one pass of Kafka's log cleaner over this log (cleanup.policy=compact): keeps the latest
-   * record per key in every segment before the active one, preserves offsets, drops tombstones
-   * older than delete.retention.ms, rebuilds indexes. See LogCleaner.
+   * record per key in every whole segment below the active segment and the high watermark,
+   * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
+   * rebuilds indexes. See LogCleaner.
    */
   compact(now = this.clock.now()): CleanerResult {
     if (!isCompacted(this._config)) {
