@@ -12,7 +12,6 @@ import type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
 import type { NodeId } from './cluster/requests';
 import type { TopicConfigOverrides } from './cluster/TopicConfig';
 import { KafkaError } from './errors';
-import type { LogConfigInput } from './log/LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import type { LogSegment } from './log/LogSegment';
 import { PartitionLog } from './log/PartitionLog';
@@ -282,7 +281,7 @@ export class Engine {
           recovered ??
           new PartitionLog({
             dir,
-            config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+            config: logConfigOf(this.cluster.topicConfig(topic)),
             clock: this.clock,
             writer: this.writer,
             cache: this.segmentCache,

@@ -161,12 +161,12 @@ export class PartitionLogReplica implements ReplicaLog {
   }
 
   updateConfig(config: TopicConfig): void {
-    this.log.updateConfig(logConfigOf(config) as unknown as LogConfigInput);
+    this.log.updateConfig(logConfigOf(config));
   }
 }
 
 /** The log part of a topic config (PartitionLog refuses the replication keys). */
-export function logConfigOf(config: TopicConfig): LogConfig {
+export function logConfigOf(config: TopicConfig): LogConfigInput {
   const { 'min.insync.replicas': _m, 'unclean.leader.election.enable': _u, ...log } = config;
   return log;
 }

@@ -169,21 +169,18 @@ function cachedZnodes(plane: ClusterPlane): ZnodeView[] {
 
 /** The znode tree; watch counts read from the store's registrations (ZooKeeper's `wchc`). */
 function znodeViews(c: Cluster): ZnodeView[] {
-  const zk = c.zk as unknown as {
-    dataWatches?: Map<string, unknown[]>;
-    childWatches?: Map<string, unknown[]>;
-  };
   return c.zk.snapshot().map((n) => {
     let data = n.data === null || n.data === undefined ? '' : JSON.stringify(n.data);
     if (data.length > MAX_ZNODE_DATA) data = `${data.slice(0, MAX_ZNODE_DATA - 1)}…`;
+    const watches = c.zk.watchCount(n.path);
     return {
       path: n.path,
       data,
       ephemeral: n.ephemeralOwner !== 0,
       owner: n.owner,
       version: n.version,
-      dataWatches: zk.dataWatches?.get(n.path)?.length ?? 0,
-      childWatches: zk.childWatches?.get(n.path)?.length ?? 0,
+      dataWatches: watches.data,
+      childWatches: watches.child,
       mtimeMs: n.mtime - PLANE_EPOCH_MS,
     };
   });
