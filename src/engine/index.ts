@@ -141,3 +141,6 @@ export {
 } from './log';
 export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './producer/ProducerRegistry';
 export { ProducerRegistry } from './producer/ProducerRegistry';
+// views: the plain data a host sends its page, and the builders that read them from engine state
+export type * from './views/types';
+export type { LeaderReplica } from './queries';

@@ -1,6 +1,6 @@
 import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
-import type { LogConfig, LogConfigInput } from '../log/LogConfig';
+import type { LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
 import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
