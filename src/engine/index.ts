@@ -144,3 +144,16 @@ export { ProducerRegistry } from './producer/ProducerRegistry';
 // views: the plain data a host sends its page, and the builders that read them from engine state
 export type * from './views/types';
 export type { LeaderReplica } from './queries';
+export { DataPath } from './views/DataPath';
+export {
+  bytesToText,
+  cleanupView,
+  headerFields,
+  lookupView,
+  MAX_DRAWN_SEGMENTS,
+  partitionView,
+  recordWindow,
+  segmentDump,
+} from './views/logViews';
+export { recoveryView } from './views/recoveryView';
+export { serializeError } from './views/serializeError';

@@ -22,7 +22,7 @@ import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { addSeedsLookupExample } from './demo';
 import { OwnershipLock } from './ownership';
 import { PanelProducer } from './PanelProducer';
@@ -56,9 +56,9 @@ import {
   type StoredTopic,
   writeClusterMeta,
 } from './restore';
-import { serializeError } from './serializeError';
+import { serializeError } from '../engine';
 import { Transfer } from './transfer';
-import { lookupView, recordWindow, segmentDump } from './views';
+import { lookupView, recordWindow, segmentDump } from '../engine';
 
 type Handlers = {
   [K in keyof Commands]: (

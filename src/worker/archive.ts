@@ -27,7 +27,7 @@ import { PartitionLog } from '../engine/log/PartitionLog';
 import type { ManualClock } from '../engine/Clock';
 import type { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { MAX_TOPIC_PARTITIONS } from './plane/types';
 import { MAX_IMPORT_BYTES } from './protocol';
 import { validateUserTopicName } from './userTopicName';

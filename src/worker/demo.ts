@@ -6,7 +6,7 @@ import type { ManualClock } from '../engine/Clock';
 import { encodeRecordBatch, NO_PARTITION_LEADER_EPOCH } from '../engine/codec';
 import { PartitionLog } from '../engine/log/PartitionLog';
 import type { StoreWriter } from '../engine/log/StoreWriter';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;

@@ -16,7 +16,7 @@ import type { StoreWriter } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
 import type { TimedAction } from './plane/types';
 import type { RecoveryView } from './protocol';
-import { recoveryView } from './recoveryView';
+import { recoveryView } from '../engine';
 
 export const CLUSTER_META_PATH = 'meta/cluster.json';
 

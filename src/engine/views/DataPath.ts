@@ -1,5 +1,5 @@
 /**
- * The data path as the page draws it, read from the one engine the worker runs: each partition is
+ * The data path as the page draws it, read from the one engine a host runs: each partition is
  * shown through its leader's replica log (where produce requests append and consumers read, up to
  * the high watermark), so killing a broker moves the log the producer panel writes to.
  *
@@ -8,13 +8,14 @@
  * through its recoveredLogs map when the replica is created, as a broker opens a directory it
  * finds on disk.
  */
-import type { Cluster } from '../engine/cluster/Cluster';
-import type { Engine, LeaderReplica } from '../engine';
-import { replicaDir } from '../engine/engine';
-import { KafkaError } from '../engine/errors';
-import type { PartitionLog } from '../engine/log/PartitionLog';
-import type { CleanupView, PartitionView } from './protocol';
-import { cleanupView, partitionView } from './views';
+import type { Cluster } from '../cluster/Cluster';
+import type { Engine } from '../engine';
+import type { LeaderReplica } from '../queries';
+import { replicaDir } from '../engine';
+import { KafkaError } from '../errors';
+import type { PartitionLog } from '../log/PartitionLog';
+import type { CleanupView, PartitionView } from './types';
+import { cleanupView, partitionView } from './logViews';
 
 /** The broker a new topic made of an adopted log lives on, and its log dir. */
 const ADOPT_BROKER_LOG_DIR = '/var/kafka-logs';
