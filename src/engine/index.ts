@@ -157,3 +157,18 @@ export {
 } from './views/logViews';
 export { recoveryView } from './views/recoveryView';
 export { serializeError } from './views/serializeError';
+// what a host injects and catches: clock, randomness, store, errors
+export type { Clock } from './Clock';
+export { ManualClock } from './Clock';
+export { Rng } from './Rng';
+export type { Store } from './Store';
+export type { KafkaErrorCode } from './errors';
+export { isKafkaError, KafkaError } from './errors';
+export type { LostWithStore } from './engine';
+export { ensureNoCollision, hasCollision } from './cluster/TopicCollision';
+export type { CrashReport } from './consumer/ConsumerApplications';
+export { ConsumerApplications } from './consumer/ConsumerApplications';
+export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './codec';
+export type { RetentionReason } from './log';
+export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';
+export { SegmentNotLoadedError } from './log/SegmentCache';

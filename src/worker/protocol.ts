@@ -16,14 +16,11 @@
  * one batch per frame reaches the page, and a page that cannot keep up simply pulls less often.
  */
 
-import type { LookupStep } from '../engine/log/LookupTrace';
-import type { ProducerEvent } from '../engine/producer/events';
-import type { PartitionChoice, PartitionerStrategy } from '../engine/producer/Partitioner';
-
-export type { LookupStep, PartitionChoice, ProducerEvent };
-
-// The data views are built beside the engine (src/engine/views); the protocol carries them.
 import type {
+  LookupStep,
+  ProducerEvent,
+  PartitionChoice,
+  PartitionerStrategy,
   SerializedError,
   RecoveryView,
   RecordWindowRequest,
@@ -37,6 +34,10 @@ import type {
   CleanupView,
   SegmentView,
 } from '../engine';
+
+export type { LookupStep, PartitionChoice, ProducerEvent };
+
+// The data views are built beside the engine (src/engine/views); the protocol carries them.
 
 export type {
   SerializedError,

@@ -7,13 +7,11 @@
  * which they ran. Replaying it against a fresh engine gives the same events (the engine is
  * deterministic), which is what lets a URL reproduce a run exactly.
  */
-import type { ClusterEvent } from '../../engine/cluster/events';
-import type { PlacementStep } from '../../engine/cluster/ReplicaPlacement';
-import type { GroupEvent } from '../../engine/consumer/groupEvents';
-import type { ProducerEvent } from '../../engine/producer/events';
-
-// The views read straight from engine state are declared beside the engine (src/engine/views).
 import type {
+  ClusterEvent,
+  PlacementStep,
+  GroupEvent,
+  ProducerEvent,
   DescribeRowView,
   PlaneBrokerView,
   PlanePartitionView,
@@ -21,6 +19,8 @@ import type {
   PlaneTopicView,
   ZnodeView,
 } from '../../engine';
+
+// The views read straight from engine state are declared beside the engine (src/engine/views).
 
 export type { DescribeRowView, PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView };
 
