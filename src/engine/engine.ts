@@ -1,3 +1,13 @@
+import {
+  brokerStates,
+  controllerState,
+  type LeaderReplica,
+  leaderReplica,
+  partitionState,
+  topicState,
+  znodes,
+} from './queries';
+import type { PlaneBrokerView, PlanePartitionView, PlaneTopicView, ZnodeView } from './views/types';
 import { ManualClock } from './Clock';
 import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
@@ -12,7 +22,6 @@ import type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
 import type { NodeId } from './cluster/requests';
 import type { TopicConfigOverrides } from './cluster/TopicConfig';
 import { KafkaError } from './errors';
-import type { LogConfigInput } from './log/LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import type { LogSegment } from './log/LogSegment';
 import { PartitionLog } from './log/PartitionLog';
@@ -23,7 +32,7 @@ import type { Store } from './Store';
 import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
 import { ConsumerApplications, type ConsumerGroupsSnapshot, type GroupProtocol } from './consumer/ConsumerApplications';
 import type { AssignmentStrategy, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
-import { ConsumerGroups } from './consumer/ConsumerGroups';
+import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumer/ConsumerGroups';
 import type { GroupEvent } from './consumer/groupEvents';
 import { Rng } from './Rng';
 // --- end consumer groups ---
@@ -282,7 +291,7 @@ export class Engine {
           recovered ??
           new PartitionLog({
             dir,
-            config: logConfigOf(this.cluster.topicConfig(topic)) as unknown as LogConfigInput,
+            config: logConfigOf(this.cluster.topicConfig(topic)),
             clock: this.clock,
             writer: this.writer,
             cache: this.segmentCache,
@@ -534,6 +543,44 @@ export class Engine {
   /** The replication invariants over the current state (empty when all hold). */
   checkInvariants(): string[] {
     return checkReplicationInvariants(this.cluster);
+  }
+
+  // ------------------------------------------------------------------ queries (read only: ./queries.ts)
+
+  /** The replica a partition is served from: its leader, or while it has none the fullest replica. */
+  leaderReplica(topic: string, partition: number): LeaderReplica | null {
+    return leaderReplica(this.cluster, topic, partition);
+  }
+
+  /** Leader, epoch, ISR and each replica's role, LEO and HW, as the controller and brokers hold them. */
+  partitionState(topic: string, partition: number): PlanePartitionView {
+    return partitionState(this.cluster, topic, partition);
+  }
+
+  topicState(topic: string): PlaneTopicView {
+    return topicState(this.cluster, topic);
+  }
+
+  topicNames(): string[] {
+    return this.cluster.topicNames();
+  }
+
+  brokerStates(leaderCount: ReadonlyMap<number, number>, originMs = 0): PlaneBrokerView[] {
+    return brokerStates(this.cluster, leaderCount, originMs);
+  }
+
+  controllerState(): { id: number | null; epoch: number } {
+    return controllerState(this.cluster);
+  }
+
+  /** The coordination store's tree with its watches. */
+  znodes(originMs = 0, maxData?: number): ZnodeView[] {
+    return znodes(this.cluster, originMs, maxData);
+  }
+
+  /** kafka-consumer-groups --describe for one group (`logEnds` shares log-end lookups across groups). */
+  describeGroup(groupId: string, logEnds?: Map<string, number>): ConsumerGroupDescribeRow[] {
+    return this.groups.describeGroup(groupId, logEnds);
   }
 
   // ------------------------------------------------------------------ snapshot

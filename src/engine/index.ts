@@ -141,3 +141,34 @@ export {
 } from './log';
 export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './producer/ProducerRegistry';
 export { ProducerRegistry } from './producer/ProducerRegistry';
+// views: the plain data a host sends its page, and the builders that read them from engine state
+export type * from './views/types';
+export type { LeaderReplica } from './queries';
+export { DataPath } from './views/DataPath';
+export {
+  bytesToText,
+  cleanupView,
+  headerFields,
+  lookupView,
+  MAX_DRAWN_SEGMENTS,
+  partitionView,
+  recordWindow,
+  segmentDump,
+} from './views/logViews';
+export { recoveryView } from './views/recoveryView';
+export { serializeError } from './views/serializeError';
+// what a host injects and catches: clock, randomness, store, errors
+export type { Clock } from './Clock';
+export { ManualClock } from './Clock';
+export { Rng } from './Rng';
+export type { Store } from './Store';
+export type { KafkaErrorCode } from './errors';
+export { isKafkaError, KafkaError } from './errors';
+export type { LostWithStore } from './engine';
+export { ensureNoCollision, hasCollision } from './cluster/TopicCollision';
+export type { CrashReport } from './consumer/ConsumerApplications';
+export { ConsumerApplications } from './consumer/ConsumerApplications';
+export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './codec';
+export type { RetentionReason } from './log';
+export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';
+export { SegmentNotLoadedError } from './log/SegmentCache';

@@ -22,24 +22,26 @@ import { checkStorePath, checkTruncateSize } from './storePath';
  * The slice of IndexedDB that IdbStore touches, typed structurally so that the Node typecheck
  * (which has no DOM lib) accepts this file. Real IDBObjectStore / IDBRequest objects fit it.
  */
+/** An event handler slot; DOM handlers take an event this file never reads. */
+type IdbHandler = ((ev: never) => unknown) | null;
 export interface IdbRequestLike<T> {
   readonly result: T;
   readonly error: unknown;
-  onsuccess: (() => void) | null;
-  onerror: (() => void) | null;
+  onsuccess: IdbHandler;
+  onerror: IdbHandler;
 }
 /** The connection a transaction runs on: closed when another page deletes or upgrades the database. */
 export interface IdbDatabaseLike {
   readonly name: string;
   close(): void;
-  onversionchange: (() => void) | null;
+  onversionchange: IdbHandler;
 }
 export interface IdbTransactionLike {
   readonly error: unknown;
   readonly db: IdbDatabaseLike;
-  oncomplete: (() => void) | null;
-  onerror: (() => void) | null;
-  onabort: (() => void) | null;
+  oncomplete: IdbHandler;
+  onerror: IdbHandler;
+  onabort: IdbHandler;
   abort(): void;
 }
 export interface IdbObjectStoreLike {
@@ -51,13 +53,19 @@ export interface IdbObjectStoreLike {
   clear(): IdbRequestLike<undefined>;
 }
 interface IdbFactoryLike {
-  deleteDatabase(name: string): IdbRequestLike<unknown> & { onblocked: (() => void) | null };
+  deleteDatabase(name: string): IdbRequestLike<unknown> & { onblocked: IdbHandler };
 }
 /** idb-keyval's `UseStore`: runs a callback on the object store inside a fresh transaction. */
 export type UseObjectStore = <T>(
   mode: 'readonly' | 'readwrite',
   callback: (store: IdbObjectStoreLike) => T | PromiseLike<T>,
 ) => Promise<T>;
+
+/** idb-keyval's store, seen through the narrower object-store interface this file uses. */
+function idbKeyvalStore(dbName: string, storeName: string): UseObjectStore {
+  const use = createStore(dbName, storeName);
+  return (mode, callback) => use(mode, callback);
+}
 
 export interface IdbStoreOptions {
   /** IndexedDB database name. Glassbox uses 'glassbox'; tests use a fresh name each. */
@@ -212,7 +220,7 @@ export class IdbStore implements Store {
     this.dbName = options.dbName ?? 'glassbox';
     const storeName = options.storeName ?? 'files';
     const injected = options.useStore;
-    this.connect = injected ? () => injected : () => createStore(this.dbName, storeName) as unknown as UseObjectStore;
+    this.connect = injected ? () => injected : () => idbKeyvalStore(this.dbName, storeName);
     this.use = this.watching(this.connect());
     this.chunkBytes = options.chunkBytes ?? 64 * 1024;
     this.onFailure = options.onFailure;

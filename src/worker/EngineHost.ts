@@ -10,19 +10,25 @@
  * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
  * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
-import { ManualClock } from '../engine/Clock';
-import type { LostWithStore } from '../engine/engine';
-import { KafkaError } from '../engine/errors';
-import type { LogConfigInput } from '../engine/log/LogConfig';
-import type { PartitionLog } from '../engine/log/PartitionLog';
-import { SegmentNotLoadedError } from '../engine/log/SegmentCache';
-import { StoreWriter } from '../engine/log/StoreWriter';
-import type { Store } from '../engine/Store';
+import {
+  ManualClock,
+  type LostWithStore,
+  KafkaError,
+  type LogConfigInput,
+  type PartitionLog,
+  SegmentNotLoadedError,
+  StoreWriter,
+  type Store,
+  DataPath,
+  serializeError,
+  lookupView,
+  recordWindow,
+  segmentDump,
+} from '../engine';
 import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
-import { DataPath } from './DataPath';
 import { addSeedsLookupExample } from './demo';
 import { OwnershipLock } from './ownership';
 import { PanelProducer } from './PanelProducer';
@@ -56,9 +62,7 @@ import {
   type StoredTopic,
   writeClusterMeta,
 } from './restore';
-import { serializeError } from './serializeError';
 import { Transfer } from './transfer';
-import { lookupView, recordWindow, segmentDump } from './views';
 
 type Handlers = {
   [K in keyof Commands]: (

@@ -5,11 +5,7 @@
  * record's journey. Changing a setting restarts the client with the new configuration, as
  * restarting an application with new properties would.
  */
-import type { Cluster } from '../engine/cluster/Cluster';
-import type { ProducerEvent } from '../engine/producer/events';
-import { KafkaProducer } from '../engine/producer/KafkaProducer';
-import type { PartitionChoice } from '../engine/producer/Partitioner';
-import { Rng } from '../engine/Rng';
+import { type Cluster, type ProducerEvent, KafkaProducer, type PartitionChoice, Rng } from '../engine';
 import type { ProducerSettings } from './protocol';
 
 export const PANEL_CLIENT_ID = 'panel-producer';

@@ -6,7 +6,7 @@ import { makeBatch, makeRecords } from '../engine/log/testSupport';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
 import { importPartitionZip } from './archive';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { ClusterPlane } from './plane/ClusterPlane';
 import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './plane/types';
 import { MAX_IMPORT_BYTES } from './protocol';

@@ -19,15 +19,24 @@
  * `partition.metadata`, `<base>.snapshot`, `<base>.txnindex`). Anything else is refused.
  */
 import { strToU8, zipSync } from 'fflate';
-import { decodeBatchRecords, LOG_OVERHEAD, readBatchHeader, validateBatchCrc } from '../engine/codec';
-import { isKafkaError, KafkaError } from '../engine/errors';
-import { hasCollision } from '../engine/cluster/TopicCollision';
-import { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from '../engine/log/LogFileUtils';
-import { PartitionLog } from '../engine/log/PartitionLog';
-import type { ManualClock } from '../engine/Clock';
-import type { StoreWriter } from '../engine/log/StoreWriter';
-import type { Store } from '../engine/Store';
-import { DataPath } from './DataPath';
+import {
+  decodeBatchRecords,
+  LOG_OVERHEAD,
+  readBatchHeader,
+  validateBatchCrc,
+  isKafkaError,
+  KafkaError,
+  hasCollision,
+  indexFileName,
+  logFileName,
+  parseSegmentFileName,
+  timeIndexFileName,
+  PartitionLog,
+  type ManualClock,
+  type StoreWriter,
+  type Store,
+  DataPath,
+} from '../engine';
 import { MAX_TOPIC_PARTITIONS } from './plane/types';
 import { MAX_IMPORT_BYTES } from './protocol';
 import { validateUserTopicName } from './userTopicName';

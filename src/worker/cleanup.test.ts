@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { isKafkaError } from '../engine/errors';
 import { MemoryStore } from '../storage/MemoryStore';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { ClusterPlane, PLANE_BROKER_CONFIG } from './plane/ClusterPlane';
 import { buildPlaneView } from './plane/planeViews';
 import { PLANE_EPOCH_MS } from './plane/types';

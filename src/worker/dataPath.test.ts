@@ -5,13 +5,13 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { DeferredStore, drain } from '../engine/log/testSupport';
 import { MemoryStore } from '../storage/MemoryStore';
 import { exportPartitionZip, importPartitionZip, validateLogFile } from './archive';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from './demo';
 import { PanelProducer } from './PanelProducer';
 import { ClusterPlane } from './plane/ClusterPlane';
 import { PLANE_EPOCH_MS } from './plane/types';
 import { recoverReplicaLogs } from './restore';
-import { lookupView, recordWindow, segmentDump } from './views';
+import { lookupView, recordWindow, segmentDump } from '../engine';
 
 const enc = new TextEncoder();
 

@@ -2,11 +2,14 @@
  * The seeds' lookup example, built only through the log's public operations (append batches,
  * roll) and handed to the engine as a new topic's replica.
  */
-import type { ManualClock } from '../engine/Clock';
-import { encodeRecordBatch, NO_PARTITION_LEADER_EPOCH } from '../engine/codec';
-import { PartitionLog } from '../engine/log/PartitionLog';
-import type { StoreWriter } from '../engine/log/StoreWriter';
-import { DataPath } from './DataPath';
+import {
+  type ManualClock,
+  encodeRecordBatch,
+  NO_PARTITION_LEADER_EPOCH,
+  PartitionLog,
+  type StoreWriter,
+  DataPath,
+} from '../engine';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;

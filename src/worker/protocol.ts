@@ -16,12 +16,43 @@
  * one batch per frame reaches the page, and a page that cannot keep up simply pulls less often.
  */
 
-import type { LookupStep } from '../engine/log/LookupTrace';
-import type { RetentionReason } from '../engine/log/PartitionLog';
-import type { ProducerEvent } from '../engine/producer/events';
-import type { PartitionChoice, PartitionerStrategy } from '../engine/producer/Partitioner';
+import type {
+  LookupStep,
+  ProducerEvent,
+  PartitionChoice,
+  PartitionerStrategy,
+  SerializedError,
+  RecoveryView,
+  RecordWindowRequest,
+  RecordWindow,
+  RecordCell,
+  SegmentDump,
+  BatchDump,
+  LookupView,
+  LookupAnswerView,
+  PartitionView,
+  CleanupView,
+  SegmentView,
+} from '../engine';
 
 export type { LookupStep, PartitionChoice, ProducerEvent };
+
+// The data views are built beside the engine (src/engine/views); the protocol carries them.
+
+export type {
+  SerializedError,
+  RecoveryView,
+  RecordWindowRequest,
+  RecordWindow,
+  RecordCell,
+  SegmentDump,
+  BatchDump,
+  LookupView,
+  LookupAnswerView,
+  PartitionView,
+  CleanupView,
+  SegmentView,
+};
 
 // The control plane (brokers, controller, znodes, groups): types in ./plane/types.
 import type {
@@ -95,14 +126,6 @@ export type WorkerRequest = {
   [K in CommandName]: { messageId: number; type: K; data: CommandArgs<K> };
 }[CommandName];
 
-/** An error as it crosses the boundary. `code` is Kafka's error name when there is one. */
-export interface SerializedError {
-  name: string;
-  code: string | null;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
 export type WorkerReply =
   | { requestId: number; ok: true; data: unknown }
   | { requestId: number; ok: false; error: SerializedError };
@@ -158,18 +181,6 @@ export interface OpenedCluster {
   /** False when the browser has no Web Locks: two tabs could then write the same cluster. */
   exclusive: boolean;
   view: ClusterView;
-}
-
-/** One partition log's recovery on load, as Kafka's LogLoader reports it. */
-export interface RecoveryView {
-  dir: string;
-  segmentsLoaded: number;
-  batchesValidated: number;
-  /** Bytes cut from the tail of the last segment (a torn or corrupt write). */
-  truncatedBytes: number;
-  indexesRebuilt: number;
-  /** Plain-words summary, one sentence. */
-  summary: string;
 }
 
 export interface StorageStatus {
@@ -234,38 +245,6 @@ export interface AccumulatorView {
   failed: number;
 }
 
-/** A run of records of one partition that the page shows as cells. */
-export interface RecordWindowRequest {
-  topic: string;
-  partition: number;
-  /** First offset wanted, or 'end' for the newest `count` records (the view follows the log end). */
-  from: number | 'end';
-  count: number;
-}
-
-export interface RecordWindow {
-  topic: string;
-  partition: number;
-  /** The request this answers, so the page can match it. */
-  request: RecordWindowRequest;
-  /** First offset in `records` (records may have gaps after compaction). */
-  from: number;
-  records: RecordCell[];
-}
-
-/** One record as a cell: offsets and times as numbers, key and value already decoded to text. */
-export interface RecordCell {
-  offset: number;
-  timestamp: number;
-  /** UTF-8 text of the key, or null for a null key. Shown as text, never as HTML. */
-  key: string | null;
-  value: string | null;
-  /** The batch the record sits in (its base offset and byte position in the segment). */
-  batchBaseOffset: number;
-  batchPosition: number;
-  segmentBaseOffset: number;
-}
-
 export interface ProduceArgs {
   topic: string;
   /** Text keys and values are sent as UTF-8; null is a null key (or a tombstone value). */
@@ -324,51 +303,6 @@ export interface SegmentArgs {
   baseOffset: number;
 }
 
-export interface SegmentDump {
-  topic: string;
-  partition: number;
-  baseOffset: number;
-  files: { name: string; bytes: number }[];
-  /** Bytes of the `.log` handed to the Store's write queue so far (flushed); the rest are only in memory. */
-  flushedBytes: number;
-  /** Bytes of the `.log` whose IndexedDB transactions completed (saved, <= flushedBytes): they survive closing the tab. */
-  durableBytes: number;
-  logBytes: number;
-  active: boolean;
-  batches: BatchDump[];
-  /** `.index` entries: absolute offset and byte position in the `.log`. */
-  index: { offset: number; position: number }[];
-  /** `.timeindex` entries. */
-  timeIndex: { timestamp: number; offset: number }[];
-  /** The batches were cut after this many (the inspector shows the first ones only). */
-  truncated: boolean;
-}
-
-export interface BatchDump {
-  position: number;
-  /** Bytes of the whole batch (batchLength + 12). */
-  size: number;
-  baseOffset: number;
-  lastOffset: number;
-  count: number;
-  /** kafka-dump-log's line for this batch. */
-  line: string;
-  /** The 61-byte header, field by field, for the labelled hex view. */
-  fields: { name: string; start: number; size: number; value: string }[];
-  /** The batch's bytes (at most the first 1 KiB), for the hex view. */
-  bytes: Uint8Array;
-  records: {
-    offset: number;
-    timestamp: number;
-    key: string | null;
-    value: string | null;
-    /** The key's and value's length in bytes as stored (kafka-dump-log's keySize / valueSize), -1 for null. */
-    keySize: number;
-    valueSize: number;
-    headers: string;
-  }[];
-}
-
 export interface LookupArgs {
   topic: string;
   partition: number;
@@ -377,116 +311,10 @@ export interface LookupArgs {
   timestamp?: number;
 }
 
-export interface LookupView {
-  topic: string;
-  partition: number;
-  target: { kind: 'offset' | 'timestamp'; value: number };
-  steps: LookupStep[];
-  /** Where the lookup landed; null when it failed (then `error` says why, e.g. OFFSET_OUT_OF_RANGE). */
-  answer: LookupAnswerView | null;
-  error: SerializedError | null;
-  /** The partition's segment base offsets at the time of the lookup, for drawing the floor search. */
-  segmentBaseOffsets: number[];
-}
-
-export interface LookupAnswerView {
-  segmentBaseOffset: number;
-  /** The `.log` file the record is in. */
-  fileName: string;
-  /** Byte position of the batch holding the record, in that `.log`. */
-  position: number;
-  offset: number;
-  timestamp: number;
-  key: string | null;
-  value: string | null;
-}
-
 /** What the page draws: plain data, built by the worker from engine state. */
 export interface ClusterView {
   /** Bumps whenever anything in the view changed. */
   version: number;
   nowMs: number;
   partitions: PartitionView[];
-}
-
-export interface PartitionView {
-  topic: string;
-  partition: number;
-  /** The log directory name, `<topic>-<partition>`. */
-  dir: string;
-  logStartOffset: number;
-  logEndOffset: number;
-  highWatermark: number;
-  recordCount: number;
-  /** Every offset below it has been handed to the Store's write queue (Kafka's recovery point: flushed). */
-  recoveryPoint: number;
-  /**
-   * Every offset below it is saved: its IndexedDB transactions completed, so closing the tab now
-   * keeps it (PartitionLog.durableOffset; for a topic the saved meta/cluster.json does not name
-   * yet, the log start offset, since a reload would not recreate the topic).
-   */
-  durableOffset: number;
-  /** Bytes not yet saved to IndexedDB: only in memory, or handed to the write queue and still writing. */
-  unflushedBytes: number;
-  /** Of those, the bytes handed to the write queue whose transactions have not completed yet. */
-  writingBytes: number;
-  /** The topic's `flush.ms` (log.flush.interval.ms); null when flushing is left to segment rolls. */
-  flushMs: number | null;
-  /** The broker whose replica is shown (the leader), and the in-sync replicas. */
-  leader?: number;
-  isr?: number[];
-  /**
-   * The segments, oldest first. A log with more than MAX_DRAWN_SEGMENTS sends its first and last
-   * ones and an even sample of the rest (the overview cannot draw more); `segmentCount` is the total.
-   */
-  segments: SegmentView[];
-  segmentCount: number;
-  /** The latest retention or compaction pass that changed the shown replica's log (null: none yet). */
-  lastCleanup?: CleanupView | null;
-}
-
-/**
- * What the broker's retention check or log cleaner last did to a replica's log, from its
- * logRetention / logCompacted event. `id` grows with every pass, so the page animates each once.
- */
-export type CleanupView =
-  | {
-      kind: 'retention';
-      id: number;
-      broker: number;
-      atMs: number;
-      /** The deleted segments, oldest first: the .log file's name, offsets [baseOffset, nextOffset), size, limit broken. */
-      deleted: {
-        name: string;
-        baseOffset: number;
-        nextOffset: number;
-        bytes: number;
-        reason: RetentionReason;
-      }[];
-      logStartOffset: number;
-    }
-  | {
-      kind: 'compaction';
-      id: number;
-      broker: number;
-      atMs: number;
-      recordsSuperseded: number;
-      tombstonesRemoved: number;
-      bytesBefore: number;
-      bytesAfter: number;
-      /** Base offsets of the segments the cleaner rewrote. */
-      segments: number[];
-    };
-
-export interface SegmentView {
-  baseOffset: number;
-  /** The segment's files by their real names: `<20-digit base offset>.log`, `.index`, `.timeindex`. */
-  files: { name: string; bytes: number }[];
-  /** First offset after this segment (the next segment's base, or the LEO for the active one). */
-  nextOffset: number;
-  active: boolean;
-  /** Bytes of the `.log` handed to the write queue (flushed). */
-  flushedBytes: number;
-  /** Bytes of the `.log` saved (transactions completed); <= flushedBytes. */
-  durableBytes: number;
 }

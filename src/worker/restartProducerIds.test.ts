@@ -3,12 +3,12 @@ import { ManualClock } from '../engine/Clock';
 import type { ProducerEvent } from '../engine/producer/events';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
-import { DataPath } from './DataPath';
+import { DataPath } from '../engine';
 import { PanelProducer } from './PanelProducer';
 import { ClusterPlane } from './plane/ClusterPlane';
 import { PLANE_EPOCH_MS } from './plane/types';
 import { recoverReplicaLogs } from './restore';
-import { recordWindow } from './views';
+import { recordWindow } from '../engine';
 
 const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;

@@ -9,14 +9,16 @@
  * preset (name and replica assignment), and the engine clock. Nothing in it is replayed as data:
  * records come back only from segment files.
  */
-import type { ManualClock } from '../engine/Clock';
-import type { LogConfigInput } from '../engine/log/LogConfig';
-import { PartitionLog } from '../engine/log/PartitionLog';
-import type { StoreWriter } from '../engine/log/StoreWriter';
-import type { Store } from '../engine/Store';
+import {
+  type ManualClock,
+  type LogConfigInput,
+  PartitionLog,
+  type StoreWriter,
+  type Store,
+  recoveryView,
+} from '../engine';
 import type { TimedAction } from './plane/types';
 import type { RecoveryView } from './protocol';
-import { recoveryView } from './recoveryView';
 
 export const CLUSTER_META_PATH = 'meta/cluster.json';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { PartitionLog } from '../engine/log/PartitionLog';
 import { appendRecords } from './demo';
-import { segmentDump } from './views';
+import { segmentDump } from '../engine';
 
 describe("the segment inspector's record lines", () => {
   it("give keySize and valueSize in bytes like kafka-dump-log (DumpLogSegments prints the record's keySize), not UTF-16 units", () => {

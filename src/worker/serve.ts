@@ -6,7 +6,7 @@
  */
 import { EngineHost } from './EngineHost';
 import type { CommandName, WorkerMessage, WorkerReply, WorkerRequest } from './protocol';
-import { serializeError } from './serializeError';
+import { serializeError } from '../engine';
 import { Transfer } from './transfer';
 
 export function serve(scope: DedicatedWorkerGlobalScope): void {

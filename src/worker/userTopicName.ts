@@ -1,6 +1,4 @@
-import { ensureNoCollision } from '../engine/cluster/TopicCollision';
-import { validateTopicName } from '../engine/cluster/TopicConfig';
-import { KafkaError } from '../engine/errors';
+import { ensureNoCollision, validateTopicName, KafkaError } from '../engine';
 
 /**
  * The page's rule for a topic it creates (the create-topic dialog, a scenario's createTopic, an

@@ -5,7 +5,7 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { SegmentCache, SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import { DeferredStore, drain, MapStore, makeBatch } from '../engine/log/testSupport';
 import { appendRecords } from './demo';
-import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from './views';
+import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from '../engine';
 
 describe('a million-record partition stays cheap to draw', () => {
   const clock = new ManualClock(1_700_000_000_000);

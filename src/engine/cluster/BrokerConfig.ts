@@ -71,12 +71,12 @@ export function createBrokerConfig(overrides: BrokerConfigInput = {}): BrokerCon
       const v = raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : null;
       if (v === null)
         throw new KafkaError('INVALID_CONFIG', `Invalid value ${String(raw)} for configuration ${key}`, { key });
-      (out as unknown as Record<string, unknown>)[k] = v;
+      Object.assign(out, { [k]: v });
     } else {
       const v = typeof raw === 'number' ? raw : Number(raw);
       if (!Number.isFinite(v) || v < 0)
         throw new KafkaError('INVALID_CONFIG', `Invalid value ${String(raw)} for configuration ${key}`, { key });
-      (out as unknown as Record<string, unknown>)[k] = v;
+      Object.assign(out, { [k]: v });
     }
   }
   return out;

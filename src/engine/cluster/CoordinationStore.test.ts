@@ -95,6 +95,24 @@ describe('CoordinationStore (ZooKeeper model)', () => {
     ]);
   });
 
+  it('counts the data and child watches set on a path, one per watcher, gone once fired (ZooKeeper WatchManager)', () => {
+    const { zk, scheduler } = setup();
+    const s = zk.createSession('broker-1', 6000);
+    const a = () => {};
+    const b = () => {};
+    expect(zk.watchCount('/controller')).toEqual({ data: 0, child: 0 });
+    zk.exists('/controller', { sessionId: s, watcher: a });
+    zk.exists('/controller', { sessionId: s, watcher: a }); // the same watcher twice is one registration
+    zk.exists('/controller', { sessionId: s, watcher: b });
+    zk.getChildren('/', { sessionId: s, watcher: a });
+    expect(zk.watchCount('/controller')).toEqual({ data: 2, child: 0 });
+    expect(zk.watchCount('/')).toEqual({ data: 0, child: 1 });
+    zk.create('/controller', { brokerid: 1 });
+    scheduler.runUntil(0);
+    expect(zk.watchCount('/controller')).toEqual({ data: 0, child: 0 });
+    expect(zk.watchCount('/')).toEqual({ data: 0, child: 0 });
+  });
+
   it('drops the watches of an expired session', () => {
     const { zk, scheduler } = setup();
     const s = zk.createSession('broker-1', 100);

@@ -231,6 +231,14 @@ export class CoordinationStore {
     return [...node.children].sort(compareChildNames);
   }
 
+  /**
+   * How many watchers wait on `path`: data watches (exists/getData) and child watches
+   * (getChildren). ZooKeeper's WatchManager counts them the same way for its `wchp` command.
+   */
+  watchCount(path: string): { data: number; child: number } {
+    return { data: this.dataWatches.get(path)?.length ?? 0, child: this.childWatches.get(path)?.length ?? 0 };
+  }
+
   // ------------------------------------------------------------------ writes
 
   /**

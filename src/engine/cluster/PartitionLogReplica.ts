@@ -1,6 +1,6 @@
 import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
-import type { LogConfig, LogConfigInput } from '../log/LogConfig';
+import type { LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
 import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
@@ -161,12 +161,12 @@ export class PartitionLogReplica implements ReplicaLog {
   }
 
   updateConfig(config: TopicConfig): void {
-    this.log.updateConfig(logConfigOf(config) as unknown as LogConfigInput);
+    this.log.updateConfig(logConfigOf(config));
   }
 }
 
 /** The log part of a topic config (PartitionLog refuses the replication keys). */
-export function logConfigOf(config: TopicConfig): LogConfig {
+export function logConfigOf(config: TopicConfig): LogConfigInput {
   const { 'min.insync.replicas': _m, 'unclean.leader.election.enable': _u, ...log } = config;
   return log;
 }

@@ -55,7 +55,8 @@ export function readUtf8(bytes: Uint8Array, start = 0, end: number = bytes.lengt
         break;
       }
     }
-    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+    // fromCharCode takes any array-like of char codes; Reflect.apply types its arguments so.
+    if (ascii) return Reflect.apply(String.fromCharCode, null, bytes.subarray(start, end)) as string;
   }
   return decoder.decode(bytes.subarray(start, end));
 }

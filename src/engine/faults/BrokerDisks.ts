@@ -283,7 +283,7 @@ export class BrokerDisks {
   }
 
   private logConfig(topic: string): LogConfigInput {
-    return logConfigOf(this.requireCluster().topicConfig(topic)) as unknown as LogConfigInput;
+    return logConfigOf(this.requireCluster().topicConfig(topic));
   }
 
   private requireCluster(): Cluster {

@@ -18,18 +18,23 @@
  * offsets are the engine's. This class decides only which clients exist and what they do (a
  * producer trickling orders), like the applications around a cluster.
  */
-import { ManualClock } from '../../engine/Clock';
-import type { Cluster } from '../../engine/cluster/Cluster';
-import { assignReplicasToBrokersWithSteps, type PlacementStep } from '../../engine/cluster/ReplicaPlacement';
-import type { ConsumerApplications, CrashReport } from '../../engine/consumer/ConsumerApplications';
-import type { ConsumerGroups } from '../../engine/consumer/ConsumerGroups';
-import { Engine } from '../../engine/engine';
-import { isKafkaError, KafkaError } from '../../engine/errors';
-import { KafkaProducer } from '../../engine/producer/KafkaProducer';
-import { Rng } from '../../engine/Rng';
-import type { PartitionLog } from '../../engine/log/PartitionLog';
-import type { StoreWriter } from '../../engine/log/StoreWriter';
-import type { Store } from '../../engine/Store';
+import {
+  ManualClock,
+  type Cluster,
+  assignReplicasToBrokersWithSteps,
+  type PlacementStep,
+  type ConsumerApplications,
+  type CrashReport,
+  type ConsumerGroups,
+  Engine,
+  isKafkaError,
+  KafkaError,
+  KafkaProducer,
+  Rng,
+  type PartitionLog,
+  type StoreWriter,
+  type Store,
+} from '../../engine';
 import { MemoryStore } from '../../storage/MemoryStore';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';

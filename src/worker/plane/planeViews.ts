@@ -3,8 +3,6 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
-import type { Cluster } from '../../engine/cluster/Cluster';
-import { tpKey } from '../../engine/cluster/ReplicaManager';
 import {
   PLANE_BROKER_CONFIG,
   PLANE_CONSUMER_CONFIG,
@@ -12,18 +10,7 @@ import {
   type ClusterPlane,
   comparePartitions,
 } from './ClusterPlane';
-import type {
-  DescribeRowView,
-  LagHistoryView,
-  PlaneBrokerView,
-  PlaneConsumerView,
-  PlaneGroupView,
-  PlanePartitionView,
-  PlaneReplicaView,
-  PlaneTopicView,
-  PlaneView,
-  ZnodeView,
-} from './types';
+import type { DescribeRowView, LagHistoryView, PlaneConsumerView, PlaneGroupView, PlaneView, ZnodeView } from './types';
 
 const MAX_ZNODE_DATA = 160;
 /**
@@ -35,40 +22,24 @@ const MAX_ZNODE_DATA = 160;
 const MESSAGE_LINGER_MS = 400;
 
 export function buildPlaneView(plane: ClusterPlane): PlaneView {
-  const c = plane.cluster;
-  const now = c.scheduler.now();
-  const live = new Set(c.liveBrokerIds());
-  const controller = c.activeController()?.id ?? null;
-  const topics = c
+  const engine = plane.engine;
+  const now = engine.now();
+  const controller = engine.controllerState();
+  const topics = engine
     .topicNames()
     .sort((a, b) => (a.startsWith('__') === b.startsWith('__') ? (a < b ? -1 : 1) : a.startsWith('__') ? 1 : -1))
-    .map((t) => topicView(c, t, live, now));
+    .map((t) => engine.topicState(t));
   const leaderCount = new Map<number, number>();
   for (const t of topics)
     for (const p of t.partitions) if (!p.offline) leaderCount.set(p.leader, (leaderCount.get(p.leader) ?? 0) + 1);
-  const brokers: PlaneBrokerView[] = [...c.brokers.values()]
-    .sort((a, b) => a.id - b.id)
-    .map((b) => {
-      const session = c.zk.session(b.sessionId);
-      return {
-        id: b.id,
-        rack: b.rack,
-        state: b.state,
-        alive: live.has(b.id),
-        isolated: c.network.isIsolated(b.node),
-        controller: b.id === controller,
-        sessionId: b.sessionId,
-        lastHeartbeatMs: session ? session.lastHeartbeatMs - PLANE_EPOCH_MS : null,
-        leaderCount: leaderCount.get(b.id) ?? 0,
-      };
-    });
+  const brokers = engine.brokerStates(leaderCount, PLANE_EPOCH_MS);
   const consumers = consumerViews(plane);
   const groups = groupViews(plane, consumers);
   const describe: DescribeRowView[] = [];
   // One log-end lookup per partition for all groups (20 groups read the same 100 at scale).
   const logEnds = new Map<string, number>();
   for (const g of plane.groupSettings.keys()) {
-    for (const r of plane.groups.describeGroup(g, logEnds)) {
+    for (const r of engine.describeGroup(g, logEnds)) {
       describe.push({
         group: r.group,
         topic: r.topic,
@@ -85,8 +56,8 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
     seed: plane.seed,
     preset: plane.preset,
     nowMs: now - PLANE_EPOCH_MS,
-    controller,
-    controllerEpoch: c.controllerEpoch(),
+    controller: controller.id,
+    controllerEpoch: controller.epoch,
     brokers,
     topics,
     znodes: cachedZnodes(plane),
@@ -108,85 +79,14 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
   };
 }
 
-function topicView(c: Cluster, topic: string, live: Set<number>, now: number): PlaneTopicView {
-  const config = c.topicConfig(topic);
-  const assignment = c.assignment(topic);
-  const partitions: PlanePartitionView[] = [];
-  assignment.forEach((replicas, p) => {
-    const state = c.partitionState(topic, p);
-    const leader = state?.leader ?? -1;
-    const isr = state?.isr ?? [];
-    const key = tpKey(topic, p);
-    const leaderPartition = c.brokers.get(leader)?.replicaManager.partitions.get(key);
-    const replicaStates: PlaneReplicaView[] = replicas.map((b) => {
-      const broker = c.brokers.get(b);
-      const part = broker?.replicaManager.partitions.get(key);
-      const log = part?.log ?? broker?.replicaManager.logs.get(key)?.log;
-      const up = !!broker && broker.state !== 'down' && live.has(b);
-      const follower = leaderPartition?.isLeader ? leaderPartition.followers.get(b) : undefined;
-      return {
-        broker: b,
-        role: !up ? 'offline' : b === leader ? 'leader' : 'follower',
-        inIsr: isr.includes(b),
-        logEndOffset: log?.logEndOffset() ?? 0,
-        highWatermark: part?.highWatermark ?? 0,
-        lagMs: follower && follower.lastCaughtUpTimeMs > 0 ? Math.max(0, now - follower.lastCaughtUpTimeMs) : null,
-      };
-    });
-    partitions.push({
-      topic,
-      partition: p,
-      replicas: [...replicas],
-      leader,
-      leaderEpoch: state?.leader_epoch ?? -1,
-      isr: [...isr],
-      offline: leader < 0 || !live.has(leader),
-      replicaStates,
-      committed: c.committed.get(key) ?? 0,
-    });
-  });
-  return {
-    name: topic,
-    internal: topic.startsWith('__'),
-    minInsyncReplicas: config['min.insync.replicas'],
-    uncleanLeaderElection: config['unclean.leader.election.enable'],
-    retentionMs: config['retention.ms'],
-    retentionBytes: config['retention.bytes'],
-    cleanupPolicy: config['cleanup.policy'].join(','),
-    partitions,
-  };
-}
-
 /** The tree is rebuilt when a znode changed, or every second (watch registrations have no events). */
 function cachedZnodes(plane: ClusterPlane): ZnodeView[] {
   const cache = plane.znodeCache;
   const now = plane.nowMs;
   if (cache && cache.changes === plane.zkChanges && now - cache.atMs < 1000) return cache.list;
-  const list = znodeViews(plane.cluster);
+  const list = plane.engine.znodes(PLANE_EPOCH_MS, MAX_ZNODE_DATA);
   plane.znodeCache = { changes: plane.zkChanges, atMs: now, list };
   return list;
-}
-
-/** The znode tree; watch counts read from the store's registrations (ZooKeeper's `wchc`). */
-function znodeViews(c: Cluster): ZnodeView[] {
-  const zk = c.zk as unknown as {
-    dataWatches?: Map<string, unknown[]>;
-    childWatches?: Map<string, unknown[]>;
-  };
-  return c.zk.snapshot().map((n) => {
-    let data = n.data === null || n.data === undefined ? '' : JSON.stringify(n.data);
-    if (data.length > MAX_ZNODE_DATA) data = `${data.slice(0, MAX_ZNODE_DATA - 1)}…`;
-    return {
-      path: n.path,
-      data,
-      ephemeral: n.ephemeralOwner !== 0,
-      owner: n.owner,
-      version: n.version,
-      dataWatches: zk.dataWatches?.get(n.path)?.length ?? 0,
-      childWatches: zk.childWatches?.get(n.path)?.length ?? 0,
-      mtimeMs: n.mtime - PLANE_EPOCH_MS,
-    };
-  });
 }
 
 /** (partition, samples) lists -> LagHistoryView. */

@@ -7,10 +7,22 @@
  * which they ran. Replaying it against a fresh engine gives the same events (the engine is
  * deterministic), which is what lets a URL reproduce a run exactly.
  */
-import type { ClusterEvent } from '../../engine/cluster/events';
-import type { PlacementStep } from '../../engine/cluster/ReplicaPlacement';
-import type { GroupEvent } from '../../engine/consumer/groupEvents';
-import type { ProducerEvent } from '../../engine/producer/events';
+import type {
+  ClusterEvent,
+  PlacementStep,
+  GroupEvent,
+  ProducerEvent,
+  DescribeRowView,
+  PlaneBrokerView,
+  PlanePartitionView,
+  PlaneReplicaView,
+  PlaneTopicView,
+  ZnodeView,
+} from '../../engine';
+
+// The views read straight from engine state are declared beside the engine (src/engine/views).
+
+export type { DescribeRowView, PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView };
 
 export type { ClusterEvent, GroupEvent, PlacementStep };
 
@@ -101,71 +113,6 @@ export interface ScenarioSpec {
   untilMs: number;
 }
 
-export interface PlaneBrokerView {
-  id: number;
-  rack: string | null;
-  /** The broker process: running, shutting down (controlled shutdown) or down. */
-  state: 'running' | 'shuttingDown' | 'down';
-  /** Registered in the coordination store (`/brokers/ids/<id>` exists): what Kafka calls alive. */
-  alive: boolean;
-  isolated: boolean;
-  controller: boolean;
-  /** The broker's ZooKeeper session and when it was last heard from (relative ms). */
-  sessionId: number;
-  lastHeartbeatMs: number | null;
-  leaderCount: number;
-}
-
-export interface PlaneReplicaView {
-  broker: number;
-  role: 'leader' | 'follower' | 'offline';
-  inIsr: boolean;
-  logEndOffset: number;
-  highWatermark: number;
-  /** For a follower seen by its leader: ms since it was last caught up (ISR lag timer). */
-  lagMs: number | null;
-}
-
-export interface PlanePartitionView {
-  topic: string;
-  partition: number;
-  /** Assigned replicas, preferred leader first. */
-  replicas: number[];
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  offline: boolean;
-  replicaStates: PlaneReplicaView[];
-  /** Highest high watermark any leader reached: what was committed. */
-  committed: number;
-}
-
-export interface PlaneTopicView {
-  name: string;
-  internal: boolean;
-  minInsyncReplicas: number;
-  uncleanLeaderElection: boolean;
-  /** The topic's retention.ms, retention.bytes and cleanup.policy (comma-joined), as in effect. */
-  retentionMs: number;
-  retentionBytes: number;
-  cleanupPolicy: string;
-  partitions: PlanePartitionView[];
-}
-
-export interface ZnodeView {
-  path: string;
-  /** The node's JSON, shortened. Shown as text. */
-  data: string;
-  ephemeral: boolean;
-  owner: string | null;
-  version: number;
-  /** Watches registered on this node (data) or its children. */
-  dataWatches: number;
-  childWatches: number;
-  /** Relative ms of the last change (create or set). */
-  mtimeMs: number;
-}
-
 export interface PlaneMemberView {
   memberId: string;
   /** The consumer's name (its client.id). */
@@ -242,16 +189,6 @@ export interface LogTruncationView {
   outcome: 'seek' | 'reset' | 'LogTruncationException';
   /** Engine ms since the scenario started. */
   atMs: number;
-}
-
-export interface DescribeRowView {
-  group: string;
-  topic: string;
-  partition: number;
-  currentOffset: number | null;
-  logEndOffset: number;
-  lag: number | null;
-  consumerId: string | null;
 }
 
 export interface LostOffsetsView {

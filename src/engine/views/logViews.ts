@@ -1,6 +1,6 @@
 /**
- * Engine state -> the plain views of protocol.ts. Reading only: nothing here changes a log.
- * Kept apart from the host so it runs (and is tested) in Node against a MemoryStore.
+ * Engine state -> the plain views of ./types.ts. Reading only: nothing here changes a log.
+ * Pure functions of engine state, so any host (the worker, a Node process) builds the same views.
  */
 import {
   ATTRIBUTES_OFFSET,
@@ -21,14 +21,14 @@ import {
   type RecordBatchHeader,
   timestampType,
   validateBatchCrc,
-} from '../engine/codec';
-import { formatBatchLine } from '../engine/codec/dumpLog';
-import { isKafkaError } from '../engine/errors';
-import type { LogSegment } from '../engine/log/LogSegment';
-import type { LookupStep } from '../engine/log/LookupTrace';
-import type { PartitionLog } from '../engine/log/PartitionLog';
-import { SegmentNotLoadedError } from '../engine/log/SegmentCache';
-import type { ClusterEvent } from '../engine/cluster/events';
+} from '../codec';
+import { formatBatchLine } from '../codec/dumpLog';
+import { isKafkaError } from '../errors';
+import type { LogSegment } from '../log/LogSegment';
+import type { LookupStep } from '../log/LookupTrace';
+import type { PartitionLog } from '../log/PartitionLog';
+import { SegmentNotLoadedError } from '../log/SegmentCache';
+import type { ClusterEvent } from '../cluster/events';
 import type {
   BatchDump,
   CleanupView,
@@ -38,7 +38,7 @@ import type {
   RecordWindow,
   RecordWindowRequest,
   SegmentDump,
-} from './protocol';
+} from './types';
 import { serializeError } from './serializeError';
 
 const textDecoder = new TextDecoder('utf-8', { fatal: false });

@@ -1,5 +1,5 @@
-import type { LogRecoveryReport } from '../engine/log/LogLoader';
-import type { RecoveryView } from './protocol';
+import type { LogRecoveryReport } from '../log/LogLoader';
+import type { RecoveryView } from './types';
 
 /** What recovery did to one log, in the page's terms (Kafka's LogLoader report, summed). */
 export function recoveryView(dir: string, report: LogRecoveryReport): RecoveryView {

@@ -1,4 +1,4 @@
-import type { SerializedError } from './protocol';
+import type { SerializedError } from './types';
 
 /** Error details that can cross postMessage: flat, small, structured-clone safe. */
 function cloneableDetails(details: unknown): Record<string, unknown> | undefined {

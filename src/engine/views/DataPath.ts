@@ -1,5 +1,5 @@
 /**
- * The data path as the page draws it, read from the one engine the worker runs: each partition is
+ * The data path as the page draws it, read from the one engine a host runs: each partition is
  * shown through its leader's replica log (where produce requests append and consumers read, up to
  * the high watermark), so killing a broker moves the log the producer panel writes to.
  *
@@ -8,25 +8,17 @@
  * through its recoveredLogs map when the replica is created, as a broker opens a directory it
  * finds on disk.
  */
-import type { Cluster } from '../engine/cluster/Cluster';
-import type { PartitionLogReplica } from '../engine/cluster/PartitionLogReplica';
-import type { Engine } from '../engine/engine';
-import { replicaDir } from '../engine/engine';
-import { KafkaError } from '../engine/errors';
-import type { PartitionLog } from '../engine/log/PartitionLog';
-import type { CleanupView, PartitionView } from './protocol';
-import { cleanupView, partitionView } from './views';
+import type { Cluster } from '../cluster/Cluster';
+import type { Engine } from '../engine';
+import type { LeaderReplica } from '../queries';
+import { replicaDir } from '../engine';
+import { KafkaError } from '../errors';
+import type { PartitionLog } from '../log/PartitionLog';
+import type { CleanupView, PartitionView } from './types';
+import { cleanupView, partitionView } from './logViews';
 
 /** The broker a new topic made of an adopted log lives on, and its log dir. */
 const ADOPT_BROKER_LOG_DIR = '/var/kafka-logs';
-
-export interface LeaderReplica {
-  broker: number;
-  log: PartitionLog;
-  highWatermark: number;
-  isr: number[];
-  leaderEpoch: number;
-}
 
 export class DataPath {
   /** The latest retention / compaction pass per replica, keyed `<broker>:<topic>-<partition>`. */
@@ -67,32 +59,9 @@ export class DataPath {
     return this.cluster.assignment(topic).length;
   }
 
-  /**
-   * The leader replica of a partition; when there is no live leader (all replicas down), the
-   * replica holding the most data, so the page still shows the files on disk.
-   */
+  /** The leader replica of a partition (the engine's query; see Engine.leaderReplica). */
   replica(topic: string, partition: number): LeaderReplica | null {
-    const key = `${topic}-${partition}`;
-    const state = this.cluster.partitionState(topic, partition);
-    const candidates = state && state.leader >= 0 ? [state.leader] : (this.cluster.assignment(topic)[partition] ?? []);
-    let best: LeaderReplica | null = null;
-    for (const id of candidates) {
-      const broker = this.cluster.brokers.get(id);
-      const hosted = broker?.replicaManager.logs.get(key);
-      if (!broker || !hosted) continue;
-      const p = broker.replicaManager.partitions.get(key);
-      const log = (hosted.log as PartitionLogReplica).log;
-      if (!log) continue;
-      const r: LeaderReplica = {
-        broker: id,
-        log,
-        highWatermark: p?.highWatermark ?? Math.min(hosted.checkpointedHighWatermark, log.logEndOffset),
-        isr: [...(state?.isr ?? [])],
-        leaderEpoch: state?.leader_epoch ?? -1,
-      };
-      if (!best || r.log.logEndOffset > best.log.logEndOffset) best = r;
-    }
-    return best;
+    return this.engine.leaderReplica(topic, partition);
   }
 
   log(topic: string, partition: number): PartitionLog {
