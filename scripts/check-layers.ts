@@ -3,30 +3,26 @@
  *  - src/engine imports nothing outside src/engine (no storage, worker, ui, no node: modules,
  *    no npm package except the pure ones allowed below) and never calls Math.random.
  *  - src/storage never imports worker or ui.
- *  - src/ui reaches the engine only through src/worker/client (engine imports must be `import type`).
- * Test files (*.test.ts) may import test tools but obey the same direction rules.
+ *  - src/ui imports runtime values only from src/worker/client; engine, storage and other worker
+ *    imports must be `import type`.
+ *  - src/worker and src/cli reach the engine only through its facade, src/engine/index.ts.
+ *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
+ *  - no runtime import cycle among the files of src/worker.
+ * Test files (*.test.ts) may import test tools and engine test support (fixtures, testSupport),
+ * but obey the same direction rules.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname ?? '.', '..');
 const ENGINE_ALLOWED_PACKAGES = new Set(['fflate']);
 const TEST_PACKAGES = new Set(['vitest', 'fast-check', 'fake-indexeddb', 'fake-indexeddb/auto', 'kafkajs']);
+const ENGINE_FACADE = 'src/engine/index.ts';
+const WORKER_CLIENT = 'src/worker/client.ts';
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (/\.(ts|tsx)$/.test(name)) out.push(p);
-  }
-  return out;
+/** A source file: its path from the repository root (forward slashes) and its text. */
+export interface SourceFile {
+  path: string;
+  source: string;
 }
 
 interface ImportRef {
@@ -48,55 +44,151 @@ export function importsOf(source: string): ImportRef[] {
   return refs;
 }
 
-function layerOf(file: string): string {
-  const rel = relative(join(root, 'src'), file).split(/[\\/]/);
-  return rel[0] ?? '';
+function layerOf(path: string): string {
+  const parts = path.split('/');
+  return parts[0] === 'src' ? (parts[1] ?? '') : '';
 }
 
-const problems: string[] = [];
-for (const file of walk(join(root, 'src'))) {
-  const layer = layerOf(file);
-  const isTest = /\.test\.tsx?$/.test(file);
-  const source = readFileSync(file, 'utf8');
-  const rel = relative(root, file);
-  for (const ref of importsOf(source)) {
-    const where = `${rel}:${ref.line}`;
-    if (ref.spec.startsWith('.')) {
-      const target = resolve(dirname(file), ref.spec);
-      const targetLayer = layerOf(target);
-      if (layer === 'engine' && targetLayer !== 'engine') {
-        problems.push(`${where} engine imports ${ref.spec} (outside src/engine)`);
-      }
-      if (layer === 'storage' && (targetLayer === 'worker' || targetLayer === 'ui')) {
-        problems.push(`${where} storage imports ${ref.spec} (storage sits below worker and ui)`);
-      }
-      if (layer === 'ui' && targetLayer === 'engine' && !ref.typeOnly) {
-        problems.push(
-          `${where} ui imports engine code ${ref.spec} at run time: go through worker/client (import type is fine)`,
-        );
-      }
-      if (layer === 'ui' && targetLayer === 'storage' && !ref.typeOnly) {
-        problems.push(`${where} ui imports storage ${ref.spec}: the worker owns storage`);
-      }
-    } else if (layer === 'engine') {
-      const pkg = ref.spec.startsWith('@') ? ref.spec.split('/').slice(0, 2).join('/') : ref.spec.split('/')[0];
-      const ok =
-        ENGINE_ALLOWED_PACKAGES.has(pkg ?? '') ||
-        (isTest && (TEST_PACKAGES.has(ref.spec) || ref.spec.startsWith('node:') || TEST_PACKAGES.has(pkg ?? '')));
-      if (!ok) problems.push(`${where} engine imports package ${ref.spec}: the engine is pure`);
-    }
+/** The file a relative import names, among `known` (`./x` -> x.ts, x.tsx or x/index.ts). */
+function resolveImport(from: string, spec: string, known: ReadonlySet<string>): string {
+  const target = posix.normalize(posix.join(posix.dirname(from), spec));
+  for (const candidate of [target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`, `${target}/index.tsx`]) {
+    if (known.has(candidate)) return candidate;
   }
-  if (layer === 'engine' && !isTest) {
+  return target;
+}
+
+/** Every broken rule in `files`, as `path:line message`. */
+export function checkLayers(files: readonly SourceFile[]): string[] {
+  const known = new Set(files.map((f) => f.path));
+  const problems: string[] = [];
+  const workerEdges = new Map<string, { to: string; line: number }[]>();
+  for (const { path, source } of files) {
+    const layer = layerOf(path);
+    const isTest = /\.test\.tsx?$/.test(path);
+    for (const ref of importsOf(source)) {
+      const where = `${path}:${ref.line}`;
+      if (ref.spec.startsWith('.')) {
+        const target = resolveImport(path, ref.spec, known);
+        const targetLayer = layerOf(target);
+        if (layer === 'engine' && targetLayer !== 'engine') {
+          problems.push(`${where} engine imports ${ref.spec} (outside src/engine)`);
+        }
+        if (layer === 'storage' && (targetLayer === 'worker' || targetLayer === 'ui')) {
+          problems.push(`${where} storage imports ${ref.spec} (storage sits below worker and ui)`);
+        }
+        if (layer === 'ui' && targetLayer === 'engine' && !ref.typeOnly) {
+          problems.push(
+            `${where} ui imports engine code ${ref.spec} at run time: go through worker/client (import type is fine)`,
+          );
+        }
+        if (layer === 'ui' && targetLayer === 'storage' && !ref.typeOnly) {
+          problems.push(`${where} ui imports storage ${ref.spec}: the worker owns storage`);
+        }
+        if (layer === 'ui' && targetLayer === 'worker' && !ref.typeOnly && target !== WORKER_CLIENT) {
+          problems.push(`${where} ui imports ${ref.spec} at run time: only worker/client (import type is fine)`);
+        }
+        if (
+          (layer === 'worker' || layer === 'cli') &&
+          !isTest &&
+          targetLayer === 'engine' &&
+          target !== ENGINE_FACADE
+        ) {
+          problems.push(
+            `${where} ${layer} imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
+          );
+        }
+        if (layer === 'worker' && targetLayer === 'worker' && !ref.typeOnly) {
+          const edges = workerEdges.get(path) ?? [];
+          edges.push({ to: target, line: ref.line });
+          workerEdges.set(path, edges);
+        }
+      } else if (layer === 'engine') {
+        const pkg = ref.spec.startsWith('@') ? ref.spec.split('/').slice(0, 2).join('/') : ref.spec.split('/')[0];
+        const ok =
+          ENGINE_ALLOWED_PACKAGES.has(pkg ?? '') ||
+          (isTest && (TEST_PACKAGES.has(ref.spec) || ref.spec.startsWith('node:') || TEST_PACKAGES.has(pkg ?? '')));
+        if (!ok) problems.push(`${where} engine imports package ${ref.spec}: the engine is pure`);
+      }
+    }
+    if (isTest) continue;
     source.split('\n').forEach((text, i) => {
-      if (/\bMath\.random\b/.test(text)) problems.push(`${rel}:${i + 1} Math.random in the engine: use the seeded Rng`);
+      if (/\bas unknown as\b/.test(text))
+        problems.push(`${path}:${i + 1} 'as unknown as' outside tests: make the types agree instead`);
+      if (layer !== 'engine') return;
+      if (/\bMath\.random\b/.test(text))
+        problems.push(`${path}:${i + 1} Math.random in the engine: use the seeded Rng`);
       if (/\bperformance\.now\b/.test(text))
-        problems.push(`${rel}:${i + 1} performance.now in the engine: use the Clock`);
+        problems.push(`${path}:${i + 1} performance.now in the engine: use the Clock`);
     });
   }
+  for (const cycle of importCycles(workerEdges)) {
+    problems.push(`${cycle[0]} runtime import cycle in src/worker among: ${cycle.join(', ')}`);
+  }
+  return problems;
 }
 
-if (problems.length > 0) {
-  console.error(`Layer rules broken (${problems.length}):\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  process.exit(1);
+/** The files of each import cycle: Tarjan's strongly connected components of more than one file, or a file importing itself. */
+function importCycles(edges: ReadonlyMap<string, { to: string }[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of edges.get(v) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(to) ?? 0));
+      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v) ?? 0, index.get(to) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+      onStack.delete(w);
+      component.push(w);
+      if (w === v) break;
+    }
+    const selfLoop = (edges.get(v) ?? []).some((e) => e.to === v);
+    if (component.length > 1 || selfLoop) cycles.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles;
 }
-console.log('Layer rules: ok');
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (/\.(ts|tsx)$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+function main(): void {
+  const root = resolve(import.meta.dirname ?? '.', '..');
+  const files = walk(join(root, 'src')).map((p) => ({
+    path: relative(root, p).split(/[\\/]/).join('/'),
+    source: readFileSync(p, 'utf8'),
+  }));
+  const problems = checkLayers(files);
+  if (problems.length > 0) {
+    console.error(`Layer rules broken (${problems.length}):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log('Layer rules: ok');
+}
+
+if (/check-layers\.ts$/.test(process.argv[1] ?? '')) main();

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dumpSegmentFile, segmentFileKind } from '../engine/codec/dumpLog';
+import { dumpSegmentFile, segmentFileKind } from '../engine';
 
 const USAGE =
   'usage: npm run dump-log -- <file>... [--print-data] [--deep-iteration]   (or --files <file>[,<file>...])';

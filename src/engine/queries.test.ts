@@ -90,4 +90,44 @@ describe('Engine queries (the facade a host reads, instead of broker internals)'
     }
     expect(nodes.find((n) => n.path === '/brokers/ids/1')?.ephemeral).toBe(true);
   });
+
+  it('describeGroup answers kafka-consumer-groups --describe: owner, committed offset, log end and lag (ConsumerGroupCommand.ConsumerGroupService.describeGroups)', () => {
+    const e = new Engine({
+      seed: 7,
+      store: new MapStore(),
+      clock: new ManualClock(0),
+      groupCoordinatorConfig: { 'offsets.topic.num.partitions': 3 },
+      brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+      brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    });
+    e.tick(100);
+    e.createTopic({ name: 'orders', partitions: 2, replicationFactor: 3 });
+    e.tick(200);
+    expect(e.describeGroup('shop')).toEqual([]);
+    e.execute('createConsumer', {
+      consumerId: 'c1',
+      groupId: 'shop',
+      topics: ['orders'],
+      config: { 'auto.offset.reset': 'earliest' },
+    });
+    e.tick(10_000);
+    const leader = e.partitionState('orders', 0).leader;
+    new TestClient(e.cluster).produce(leader, 'orders', 0, makeBatch(['a', 'b']));
+    e.tick(7_000);
+    const rows = e.describeGroup('shop');
+    expect(rows.map((r) => [r.topic, r.partition]).sort()).toEqual([
+      ['orders', 0],
+      ['orders', 1],
+    ]);
+    // Auto commit has caught up with the log end: lag 0, and the one member owns both partitions.
+    expect(rows.find((r) => r.partition === 0)).toMatchObject({
+      group: 'shop',
+      currentOffset: 2,
+      logEndOffset: 2,
+      lag: 0,
+    });
+    expect(new Set(rows.map((r) => r.consumerId)).size).toBe(1);
+    // Shared log-end lookups (many groups at one instant) answer the same rows.
+    expect(e.describeGroup('shop', new Map())).toEqual(rows);
+  });
 });

@@ -13,6 +13,18 @@ import type {
   WorkerRequest,
 } from './protocol';
 
+// The page's only run-time door into src/worker: the protocol's limits and the plane's constants
+// reach the UI from here (check-layers); everything else it takes from the worker is a type.
+export {
+  ASSIGNORS,
+  COMMIT_MODES,
+  MAX_TOPIC_PARTITIONS,
+  PLANE_CLEANUP_INTERVALS,
+  PLANE_EPOCH_MS,
+  TOPIC_CLEANUP_KEYS,
+} from './plane/types';
+export { MAX_IMPORT_BYTES, MAX_PRODUCE_MANY_RECORDS } from './protocol';
+
 /** An error raised inside the worker, rebuilt on the page side with its Kafka error name. */
 export class WorkerError extends Error {
   readonly code: string | null;

@@ -16,43 +16,36 @@
  * one batch per frame reaches the page, and a page that cannot keep up simply pulls less often.
  */
 
-import type {
+// The data views are built beside the engine (src/engine/views); the protocol carries them.
+export type {
+  BatchDump,
+  CleanupView,
+  LookupAnswerView,
   LookupStep,
+  LookupView,
+  PartitionChoice,
+  PartitionView,
   ProducerEvent,
+  RecordCell,
+  RecordWindow,
+  RecordWindowRequest,
+  RecoveryView,
+  SegmentDump,
+  SegmentView,
+  SerializedError,
+} from '../engine';
+import type {
+  LookupView,
   PartitionChoice,
   PartitionerStrategy,
-  SerializedError,
-  RecoveryView,
-  RecordWindowRequest,
-  RecordWindow,
-  RecordCell,
-  SegmentDump,
-  BatchDump,
-  LookupView,
-  LookupAnswerView,
   PartitionView,
-  CleanupView,
-  SegmentView,
+  ProducerEvent,
+  RecordWindow,
+  RecordWindowRequest,
+  RecoveryView,
+  SegmentDump,
+  SerializedError,
 } from '../engine';
-
-export type { LookupStep, PartitionChoice, ProducerEvent };
-
-// The data views are built beside the engine (src/engine/views); the protocol carries them.
-
-export type {
-  SerializedError,
-  RecoveryView,
-  RecordWindowRequest,
-  RecordWindow,
-  RecordCell,
-  SegmentDump,
-  BatchDump,
-  LookupView,
-  LookupAnswerView,
-  PartitionView,
-  CleanupView,
-  SegmentView,
-};
 
 // The control plane (brokers, controller, znodes, groups): types in ./plane/types.
 import type {

@@ -2,6 +2,7 @@
  * The plain views a host sends to its page: data only, built from engine state by the builders
  * beside this file (and the facade's queries), so the worker and a Node host send the same shapes.
  */
+import type { ConsumerGroupDescribeRow } from '../consumer/ConsumerGroups';
 import type { LookupStep } from '../log/LookupTrace';
 import type { RetentionReason } from '../log/PartitionLog';
 
@@ -273,12 +274,8 @@ export interface ZnodeView {
   mtimeMs: number;
 }
 
-export interface DescribeRowView {
-  group: string;
-  topic: string;
-  partition: number;
-  currentOffset: number | null;
-  logEndOffset: number;
-  lag: number | null;
-  consumerId: string | null;
-}
+/** A `kafka-consumer-groups --describe` row as the page shows it (without host and client id). */
+export type DescribeRowView = Pick<
+  ConsumerGroupDescribeRow,
+  'group' | 'topic' | 'partition' | 'currentOffset' | 'logEndOffset' | 'lag' | 'consumerId'
+>;

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { MAX_IMPORT_BYTES } from '../../worker/protocol';
+import { MAX_IMPORT_BYTES } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore } from '../store';

@@ -5,7 +5,8 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import { MAX_TOPIC_PARTITIONS, type PlaneAction, type PlaneView, type PresetName } from '../../worker/plane/types';
+import type { PlaneAction, PlaneView, PresetName } from '../../worker/plane/types';
+import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { act, startScenario } from './planeClient';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_EPOCH_MS, type PlaneEvent } from '../../worker/plane/types';
+import type { PlaneEvent } from '../../worker/plane/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
 import { narrate } from './narrate';
 
 const at = (ms: number) => PLANE_EPOCH_MS + ms;

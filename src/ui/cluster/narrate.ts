@@ -4,7 +4,8 @@
  * event itself; the sentences name Kafka's own mechanisms (session expiry, watches, the first
  * live ISR member, leader epochs, JoinGroup/SyncGroup).
  */
-import { PLANE_EPOCH_MS, type PlaneEvent } from '../../worker/plane/types';
+import type { PlaneEvent } from '../../worker/plane/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
 import type { GroupStoryLine, StoryLine } from './planeStore';
 
 export interface Narration {

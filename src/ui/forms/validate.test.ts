@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/protocol';
+import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/client';
 import {
   checkGroupId,
   checkLookupOffset,

@@ -15,16 +15,15 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { memo, useState } from 'react';
-import {
-  ASSIGNORS,
-  type AssignorName,
-  COMMIT_MODES,
-  type CommitMode,
-  type ConsumerCrashView,
-  type PlaneConsumerView,
-  type PlaneGroupView,
-  type PlaneView,
+import type {
+  AssignorName,
+  CommitMode,
+  ConsumerCrashView,
+  PlaneConsumerView,
+  PlaneGroupView,
+  PlaneView,
 } from '../../worker/plane/types';
+import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { planeStore } from '../cluster/planeStore';
 import { checkGroupId } from '../forms/validate';

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
-import { PLANE_CLEANUP_INTERVALS, type TopicCleanupKey } from '../../worker/plane/types';
+import type { TopicCleanupKey } from '../../worker/plane/types';
+import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { planeStore, usePlane } from '../cluster/planeStore';
 import type { Session } from '../session';

@@ -1,11 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import {
-  MAX_PRODUCE_MANY_RECORDS,
-  type PartitionChoice,
-  type PartitionView,
-  type ProducerSettings,
-} from '../../worker/protocol';
+import type { PartitionChoice, PartitionView, ProducerSettings } from '../../worker/protocol';
+import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/client';
 import { errorText } from '../errorText';
 import { checkProducerSetting, checkRate, checkRecordCount, formHeaders } from '../forms/validate';
 import { formatCount } from '../log/format';

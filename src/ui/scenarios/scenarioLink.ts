@@ -4,16 +4,15 @@
  * was paused. Decoding checks every field, so a damaged or hand-edited link is refused with a
  * reason instead of running something half-understood.
  */
-import {
-  COMMIT_MODES,
-  type CommitMode,
-  type PlaneAction,
-  type PresetName,
-  type ScenarioSpec,
-  TOPIC_CLEANUP_KEYS,
-  type TimedAction,
-  type TopicCleanupKey,
+import type {
+  CommitMode,
+  PlaneAction,
+  PresetName,
+  ScenarioSpec,
+  TimedAction,
+  TopicCleanupKey,
 } from '../../worker/plane/types';
+import { COMMIT_MODES, TOPIC_CLEANUP_KEYS } from '../../worker/client';
 
 export interface ScenarioLink {
   spec: ScenarioSpec;

@@ -60,12 +60,13 @@ import {
   type TimedAction,
   type TopicCleanupKey,
   type ZnodeView,
-  PLANE_CLEANUP_INTERVALS,
   PLANE_EPOCH_MS,
   TOPIC_CLEANUP_KEYS,
 } from './types';
+import { comparePartitions } from './comparePartitions';
+import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 
-export { PLANE_EPOCH_MS };
+export { comparePartitions, PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG, PLANE_EPOCH_MS };
 /** How often a running consumer's application calls poll(). */
 const POLL_EVERY_MS = 200;
 /**
@@ -88,20 +89,6 @@ const MAX_PRODUCE_MESSAGES = 12;
 const MESSAGE_BROKERS_MAX = 12;
 /** Real milliseconds between two views sent to the page. */
 const VIEW_EVERY_MS = 100;
-
-/** Broker and client settings of the UI's clusters: Kafka's semantics, timeouts short enough to watch. */
-export const PLANE_BROKER_CONFIG = {
-  'zookeeper.session.timeout.ms': 6000,
-  'replica.lag.time.max.ms': 5000,
-  'min.insync.replicas': 1,
-  ...PLANE_CLEANUP_INTERVALS,
-} as const;
-export const PLANE_CONSUMER_CONFIG = {
-  'session.timeout.ms': 10_000,
-  'heartbeat.interval.ms': 1000,
-  'auto.commit.interval.ms': 1000,
-  'auto.offset.reset': 'earliest',
-} as const;
 
 /**
  * Topic defaults of the UI's clusters: small segments so rolls are visible, and a flush to the
@@ -836,13 +823,4 @@ function slim(e: PlaneEvent): PlaneEvent {
     ...(b.assignments !== undefined ? { assignments: b.assignments.map(() => ({})) } : {}),
   };
   return { ...e, body } as PlaneEvent;
-}
-
-export function comparePartitions(a: string, b: string): number {
-  const ia = a.lastIndexOf('-');
-  const ib = b.lastIndexOf('-');
-  const ta = a.slice(0, ia);
-  const tb = b.slice(0, ib);
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return Number(a.slice(ia + 1)) - Number(b.slice(ib + 1));
 }

@@ -3,13 +3,10 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
-import {
-  PLANE_BROKER_CONFIG,
-  PLANE_CONSUMER_CONFIG,
-  PLANE_EPOCH_MS,
-  type ClusterPlane,
-  comparePartitions,
-} from './ClusterPlane';
+import type { ClusterPlane } from './ClusterPlane';
+import { comparePartitions } from './comparePartitions';
+import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
+import { PLANE_EPOCH_MS } from './types';
 import type { DescribeRowView, LagHistoryView, PlaneConsumerView, PlaneGroupView, PlaneView, ZnodeView } from './types';
 
 const MAX_ZNODE_DATA = 160;

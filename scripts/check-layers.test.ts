@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { checkLayers, type SourceFile } from './check-layers';
+
+const facade: SourceFile = { path: 'src/engine/index.ts', source: "export { Engine } from './engine';\n" };
+const engine: SourceFile = { path: 'src/engine/engine.ts', source: 'export class Engine {}\n' };
+const internal: SourceFile = { path: 'src/engine/log/PartitionLog.ts', source: 'export class PartitionLog {}\n' };
+const client: SourceFile = { path: 'src/worker/client.ts', source: 'export const LIMIT = 1;\n' };
+const protocol: SourceFile = { path: 'src/worker/protocol.ts', source: 'export const MAX = 1;\n' };
+const base = [facade, engine, internal, client, protocol];
+
+function problems(...files: SourceFile[]): string[] {
+  return checkLayers([...base, ...files]);
+}
+
+describe('check-layers', () => {
+  it('accepts a tree that keeps every rule', () => {
+    expect(
+      problems(
+        {
+          path: 'src/ui/App.tsx',
+          source: "import { LIMIT } from '../worker/client';\nimport type { MAX } from '../worker/protocol';\n",
+        },
+        { path: 'src/cli/tool.ts', source: "import { Engine } from '../engine';\n" },
+        {
+          path: 'src/worker/host.ts',
+          source: "import { Engine } from '../engine';\nimport { LIMIT } from './client';\n",
+        },
+        {
+          path: 'src/worker/x.test.ts',
+          source: "import { PartitionLog } from '../engine/log/PartitionLog';\nconst a = 1 as unknown as string;\n",
+        },
+      ),
+    ).toEqual([]);
+  });
+
+  it('rejects a ui run-time import from the worker other than worker/client', () => {
+    const found = problems({ path: 'src/ui/Panel.tsx', source: "import { MAX } from '../worker/protocol';\n" });
+    expect(found).toEqual([
+      expect.stringMatching(/^src\/ui\/Panel\.tsx:1 ui imports \.\.\/worker\/protocol at run time/),
+    ]);
+  });
+
+  it('rejects a ui run-time import of engine code', () => {
+    const found = problems({ path: 'src/ui/Panel.tsx', source: "import { Engine } from '../engine';\n" });
+    expect(found).toEqual([expect.stringMatching(/ui imports engine code/)]);
+  });
+
+  it('rejects a cli import of engine internals', () => {
+    const found = problems({
+      path: 'src/cli/tool.ts',
+      source: "import { PartitionLog } from '../engine/log/PartitionLog';\n",
+    });
+    expect(found).toEqual([expect.stringMatching(/^src\/cli\/tool\.ts:1 cli imports engine internals/)]);
+  });
+
+  it('rejects a worker import of engine internals, even type-only', () => {
+    const found = problems({
+      path: 'src/worker/host.ts',
+      source: "import type { Engine } from '../engine/engine';\n",
+    });
+    expect(found).toEqual([expect.stringMatching(/^src\/worker\/host\.ts:1 worker imports engine internals/)]);
+  });
+
+  it("rejects 'as unknown as' outside tests", () => {
+    const found = problems({
+      path: 'src/storage/S.ts',
+      source: 'export const s = 1;\nconst t = s as unknown as string;\n',
+    });
+    expect(found).toEqual([expect.stringMatching(/^src\/storage\/S\.ts:2 'as unknown as' outside tests/)]);
+  });
+
+  it('rejects a run-time import cycle in src/worker, not one closed only by import type', () => {
+    const a: SourceFile = { path: 'src/worker/a.ts', source: "import { b } from './b';\nexport const a = 1;\n" };
+    const b: SourceFile = { path: 'src/worker/b.ts', source: "import { a } from './a';\nexport const b = 2;\n" };
+    expect(problems(a, b)).toEqual([
+      expect.stringMatching(/runtime import cycle in src\/worker among: src\/worker\/a\.ts, src\/worker\/b\.ts/),
+    ]);
+    const typeOnly: SourceFile = {
+      path: 'src/worker/b.ts',
+      source: "import type { a } from './a';\nexport const b = 2;\n",
+    };
+    expect(problems(a, typeOnly)).toEqual([]);
+  });
+
+  it('still rejects an engine import from outside src/engine and Math.random in the engine', () => {
+    const found = problems({
+      path: 'src/engine/bad.ts',
+      source: "import { LIMIT } from '../worker/client';\nexport const r = Math.random();\n",
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/engine imports \.\.\/worker\/client \(outside src\/engine\)/),
+      expect.stringMatching(/Math\.random in the engine/),
+    ]);
+  });
+});
