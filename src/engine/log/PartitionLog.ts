@@ -522,7 +522,8 @@ export class PartitionLog implements PagedLog {
           crc: header.crc,
         });
       }
-      if (header.recordCount <= 0) {
+      // A follower copies the leader's log, which may hold batches the cleaner emptied (RETAIN_EMPTY).
+      if (header.recordCount < 0 || (asLeader && header.recordCount === 0)) {
         throw new KafkaError('INVALID_RECORD', 'Batches must contain at least one record', { position });
       }
       if (asLeader && header.lastOffsetDelta !== header.recordCount - 1) {
@@ -1296,7 +1297,7 @@ export class PartitionLog implements PagedLog {
    * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
    * rebuilds indexes. See LogCleaner.
    */
-  compact(now = this.clock.now()): CleanerResult {
+  compact(now = this.clock.now(), lastRecordsOfActiveProducers?: ReadonlyMap<number, number>): CleanerResult {
     if (!isCompacted(this._config)) {
       throw new KafkaError(
         'INVALID_CONFIG',
@@ -1317,6 +1318,7 @@ export class PartitionLog implements PagedLog {
         segments: this.segments.values,
         activeSegment: this.activeSegment,
         highWatermark: this._highWatermark,
+        ...(lastRecordsOfActiveProducers ? { lastRecordsOfActiveProducers } : {}),
         replace: (old, cleaned) => this.replaceWithCleaned(old, cleaned),
       },
       now,
