@@ -436,23 +436,17 @@ export class PartitionLog implements PagedLog {
     const rolled = this.maybeRoll(records.length, maxTimestamp, firstOffset, lastOffset, now);
     const segment = this.activeSegment;
     const batches: AppendedBatchInfo[] = [];
+    // Kafka's LogSegment.append takes the whole append at once: the batches are written, then
+    // indexed once (at most one .index entry per append, not per batch).
+    const appendStart = segment.size;
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
       const base = bases[i] as number;
       // A follower's batch already carries its offsets (validated above): nothing to patch.
       const position =
         adopt && !asLeader
-          ? segment.adoptBatch(records, h.position, h.sizeInBytes, base + h.lastOffsetDelta, h.maxTimestamp, now)
-          : segment.appendBatch(
-              records,
-              h.position,
-              h.sizeInBytes,
-              base,
-              base + h.lastOffsetDelta,
-              h.maxTimestamp,
-              asLeader ? leaderEpoch : null,
-              now,
-            );
+          ? segment.adoptBytes(records, h.position, h.sizeInBytes)
+          : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -462,6 +456,7 @@ export class PartitionLog implements PagedLog {
       });
       if (!asLeader) this.assignEpoch(h.partitionLeaderEpoch, base);
     }
+    segment.recordAppend(appendStart, segment.size - appendStart, lastOffset, maxTimestamp, offsetOfMaxTimestamp, now);
     if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
     const flushed = this.maybeFlushAfterAppend(now);
     return {
