@@ -156,7 +156,8 @@ function parseString<T extends string>(key: string, raw: unknown, valid: readonl
 
 /** A DOUBLE config with ConfigDef.Range.between(0, 1). */
 function parseRatio(key: string, raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
   if (!Number.isFinite(n)) throw invalid(key, raw, 'Not a number of type DOUBLE');
   if (n < 0) throw invalid(key, raw, 'Value must be at least 0');
   if (n > 1) throw invalid(key, raw, 'Value must be no more than 1');

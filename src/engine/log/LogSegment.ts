@@ -1,5 +1,16 @@
 import type { RecordBatchHeader } from '../codec';
-import { NO_TIMESTAMP, readBatchHeader, validateBatchCrc } from '../codec';
+import {
+  ATTRIBUTES_OFFSET,
+  CRC_OFFSET,
+  MAX_TIMESTAMP_OFFSET,
+  NO_TIMESTAMP,
+  TIMESTAMP_TYPE_MASK,
+  crc32c,
+  readBatchHeader,
+  validateBatchCrc,
+  writeInt32At,
+  writeInt64At,
+} from '../codec';
 import { CorruptRecordError, isKafkaError } from '../errors';
 import { FileRecords } from './FileRecords';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -313,6 +324,22 @@ export class LogSegment {
       b[position + 15] = partitionLeaderEpoch;
     }
     return position;
+  }
+
+  /**
+   * LogValidator's in-place LogAppendTime assignment (MutableRecordBatch.setMaxTimestamp) on a
+   * batch just written at `position`: sets the timestamp-type bit, writes `timestamp` as the max
+   * timestamp and recomputes the CRC, which covers both.
+   */
+  stampLogAppendTime(position: number, size: number, timestamp: number): void {
+    const b = this.log.backing;
+    const attributes =
+      ((b[position + ATTRIBUTES_OFFSET] as number) << 8) | (b[position + ATTRIBUTES_OFFSET + 1] as number);
+    const stamped = attributes | TIMESTAMP_TYPE_MASK;
+    b[position + ATTRIBUTES_OFFSET] = stamped >>> 8;
+    b[position + ATTRIBUTES_OFFSET + 1] = stamped;
+    writeInt64At(b, position + MAX_TIMESTAMP_OFFSET, timestamp);
+    writeInt32At(b, position + CRC_OFFSET, crc32c(b, position + ATTRIBUTES_OFFSET, position + size));
   }
 
   /**

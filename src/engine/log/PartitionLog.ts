@@ -1,6 +1,12 @@
 import type { Clock } from '../Clock';
 import type { DefaultRecord, RecordBatch, RecordBatchHeader } from '../codec';
-import { decodeBatchRecords, decodeRecordBatches, readBatchHeader, validateBatchCrc } from '../codec';
+import {
+  TIMESTAMP_TYPE_MASK,
+  decodeBatchRecords,
+  decodeRecordBatches,
+  readBatchHeader,
+  validateBatchCrc,
+} from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
@@ -419,8 +425,14 @@ export class PartitionLog implements PagedLog {
     let maxTimestamp = -1;
     let offsetOfMaxTimestamp = -1;
     let numMessages = 0;
+    // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
+    const logAppendTime = asLeader && this._config['message.timestamp.type'] === 'LogAppendTime';
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
+      if (logAppendTime) {
+        h.maxTimestamp = now;
+        h.attributes |= TIMESTAMP_TYPE_MASK;
+      }
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
       const last = base + h.lastOffsetDelta;
@@ -447,6 +459,7 @@ export class PartitionLog implements PagedLog {
         adopt && !asLeader
           ? segment.adoptBytes(records, h.position, h.sizeInBytes)
           : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
+      if (logAppendTime) segment.stampLogAppendTime(position, h.sizeInBytes, now);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
