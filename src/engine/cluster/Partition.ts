@@ -57,6 +57,14 @@ export class Partition {
     readonly logDir: string,
   ) {
     this.producerState.rebuild(log.batchHeaders());
+    log.attachProducerState?.(() => {
+      const last = new Map<number, number>();
+      for (const e of this.producerState.entries()) {
+        const b = e.batches[e.batches.length - 1];
+        if (b) last.set(e.producerId, b.lastOffset);
+      }
+      return last;
+    });
   }
 
   get isLeader(): boolean {

@@ -15,7 +15,14 @@ import type { TopicConfig } from './TopicConfig';
  * restart.
  */
 export class PartitionLogReplica implements ReplicaLog {
+  /** The hosting Partition's producer state, as Kafka's UnifiedLog owns its ProducerStateManager. */
+  private activeProducers: (() => ReadonlyMap<number, number>) | null = null;
+
   constructor(readonly log: PartitionLog) {}
+
+  attachProducerState(lastRecordsOfActiveProducers: () => ReadonlyMap<number, number>): void {
+    this.activeProducers = lastRecordsOfActiveProducers;
+  }
 
   logStartOffset(): number {
     return this.log.logStartOffset;
@@ -144,7 +151,7 @@ export class PartitionLogReplica implements ReplicaLog {
 
   compact(now: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
     if (!this.log.config['cleanup.policy'].includes('compact')) return null;
-    const r = this.log.compact(now);
+    const r = this.log.compact(now, this.activeProducers?.());
     return {
       recordsSuperseded: r.recordsSuperseded,
       tombstonesRemoved: r.tombstonesRemoved,

@@ -84,6 +84,11 @@ export interface ReplicaLog {
     logStartOffset: number;
     deleted?: DeletedSegment[];
   };
+  /**
+   * Hands the log its partition's producer state (producer id -> last data offset), which the
+   * cleaner needs to keep each active producer's last batch (BatchRetention.RETAIN_EMPTY).
+   */
+  attachProducerState?(lastRecordsOfActiveProducers: () => ReadonlyMap<number, number>): void;
   /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
   compact?(now: number): {
     recordsSuperseded: number;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { type DefaultRecord, decodeRecordBatches, hasDeleteHorizon, recordTimestamp } from '../codec';
+import {
+  type DefaultRecord,
+  decodeRecordBatches,
+  encodeRecordBatch,
+  hasDeleteHorizon,
+  recordTimestamp,
+} from '../codec';
 import { PartitionLog } from './PartitionLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
@@ -47,6 +53,30 @@ function fetchAll(log: PartitionLog): Uint8Array {
     at += p.length;
   }
   return all;
+}
+
+/** An idempotent producer's batch of keyed records (key = value = the number), base offset 0. */
+function idempotentBatch(producerId: number, baseSequence: number, keys: number[]): Uint8Array {
+  const enc = new TextEncoder();
+  return encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: keys.length - 1,
+    baseTimestamp: T0,
+    maxTimestamp: T0,
+    producerId,
+    producerEpoch: 0,
+    baseSequence,
+    records: keys.map((k, i) => ({
+      attributes: 0,
+      timestampDelta: 0,
+      offsetDelta: i,
+      key: enc.encode(String(k)),
+      value: enc.encode(String(k)),
+      headers: [],
+    })),
+  });
 }
 
 describe('LogCleaner (cleanup.policy=compact)', () => {
@@ -194,6 +224,85 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.updateHighWatermark(15);
     expect(log.compact().cleanableRange).toEqual({ from: 0, to: 15 });
     expect(contents(log)[0]?.[0]).toBe(14);
+  });
+
+  it("keeps an emptied batch as a header when it is an active producer's last batch (BatchRetention.RETAIN_EMPTY, LogCleanerTest.testDuplicateCheckAfterCleaning)", async () => {
+    const run = async (withProducerState: boolean) => {
+      const { log, store, writer } = compactedLog({ 'segment.bytes': 2048 });
+      const last = new Map<number, number>();
+      const seq = new Map<number, number>();
+      const append = (pid: number, keys: number[]) => {
+        const baseSequence = seq.get(pid) ?? 0;
+        const info = log.appendAsLeader(idempotentBatch(pid, baseSequence, keys));
+        seq.set(pid, baseSequence + keys.length);
+        last.set(pid, info.lastOffset);
+      };
+      const clean = () => {
+        log.roll();
+        log.updateHighWatermark(log.logEndOffset);
+        log.compact(undefined, withProducerState ? last : undefined);
+      };
+      append(1, [1, 2, 3]);
+      append(2, [3, 1, 4]);
+      append(3, [1, 4]);
+      clean();
+      const batches = () => decodeRecordBatches(fetchAll(log));
+      expect(batches().map((b) => b.baseOffset + b.lastOffsetDelta)).toEqual([2, 5, 7]);
+      expect(contents(log).map(([o]) => o)).toEqual([1, 3, 6, 7]);
+      append(4, [2]);
+      clean();
+      log.flush();
+      await writer.settled();
+      return { log, batches: batches(), store };
+    };
+    const kept = await run(true);
+    // Producer 1's batch [0..2] lost every record but stays: it holds its last sequence (2).
+    expect(kept.batches.map((b) => b.baseOffset + b.lastOffsetDelta)).toEqual([2, 5, 7, 8]);
+    const empty = kept.batches[0];
+    expect(empty).toMatchObject({
+      baseOffset: 0,
+      lastOffsetDelta: 2,
+      producerId: 1,
+      producerEpoch: 0,
+      baseSequence: 0,
+    });
+    expect(empty?.records).toEqual([]);
+    expect(contents(kept.log).map(([o, k]) => `${o}:${k}`)).toEqual(['3:3', '6:1', '7:4', '8:2']);
+    // The empty batch is a valid batch: recovery reads it back without repair.
+    const { log: loaded, report } = await PartitionLog.load(
+      kept.store,
+      kept.log.dir,
+      kept.log.config,
+      new ManualClock(T0),
+    );
+    expect(report.segments.every((s) => s.bytesTruncated === 0)).toBe(true);
+    expect(decodeRecordBatches(fetchAll(loaded)).map((b) => b.baseOffset + b.lastOffsetDelta)).toEqual([2, 5, 7, 8]);
+    // Without producer state (no active producers) the emptied batch is deleted (DELETE_EMPTY).
+    const dropped = await run(false);
+    expect(dropped.batches.map((b) => b.baseOffset + b.lastOffsetDelta)).toEqual([5, 7, 8]);
+  });
+
+  it("a follower appends a leader's emptied batch as it is (UnifiedLog.analyzeAndValidateRecords has no record-count check)", () => {
+    const { log } = compactedLog();
+    const bytes = encodeRecordBatch({
+      baseOffset: 0,
+      partitionLeaderEpoch: 0,
+      attributes: 0,
+      lastOffsetDelta: 2,
+      baseTimestamp: T0,
+      maxTimestamp: T0,
+      producerId: 1,
+      producerEpoch: 0,
+      baseSequence: 0,
+      records: [],
+    });
+    const info = log.appendAsFollower(bytes);
+    expect(info.lastOffset).toBe(2);
+    expect(log.logEndOffset).toBe(3);
+    expect(() => log.appendAsLeader(encodeRecordBatch({ ...decodeRecordBatches(bytes)[0]!, baseOffset: 0 }))).toThrow(
+      /INVALID_RECORD/,
+    );
+    expect(log.logEndOffset).toBe(3);
   });
 
   it('persists the cleaned segments; a reload sees the compacted log and needs no repair', async () => {

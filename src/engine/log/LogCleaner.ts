@@ -1,7 +1,9 @@
 import type { DefaultRecord, RecordBatch } from '../codec';
 import {
+  CONTROL_FLAG_MASK,
   DELETE_HORIZON_FLAG_MASK,
   TIMESTAMP_TYPE_MASK,
+  TRANSACTIONAL_FLAG_MASK,
   decodeRecordBatches,
   encodeRecordBatch,
   hasDeleteHorizon,
@@ -20,6 +22,12 @@ export interface CleanableLog {
   activeSegment: LogSegment;
   /** Kafka's lastStableOffset (= the high watermark: glassbox has no transactions). */
   highWatermark: number;
+  /**
+   * Kafka's lastRecordsOfActiveProducers: producer id -> offset of its last data record. The
+   * batch ending there keeps its header even when cleaning empties it (BatchRetention.RETAIN_EMPTY),
+   * so the producer's last sequence and epoch survive for deduplication.
+   */
+  lastRecordsOfActiveProducers?: ReadonlyMap<number, number>;
   /** Swaps consecutive segments for their cleaned replacement (and persists it). */
   replace(old: readonly LogSegment[], cleaned: LogSegment | null): void;
 }
@@ -80,26 +88,25 @@ function rebuildBatch(batch: RecordBatch, kept: readonly DefaultRecord[], delete
 }
 
 /**
- * One pass of Kafka's log cleaner over a compacted log (LogCleaner's Cleaner.clean):
- *
- *  1. The cleanable range runs from the log start to the first uncleanable offset
- *     (LogCleanerManager.cleanableOffsets): the lowest of the active segment's base offset, the
- *     last stable offset (the high watermark) and the base of the first segment holding a record
- *     younger than `min.compaction.lag.ms`, rounded down to a segment start
- *     (calculateCleanableBytes), so only whole segments entirely below the high watermark are cleaned.
- *  2. An offset map is built: key -> offset of its latest record in that range.
- *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
- *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
- *     is rewritten as one segment named by the group's first base offset. A record survives if it
- *     is its key's latest; a tombstone (null value) survives until its batch's delete horizon
- *     (KIP-534): the first pass that keeps a tombstone stamps the horizon now + delete.retention.ms
- *     into the batch (base timestamp + attribute bit 6), and a later pass at or past it drops the
- *     tombstone. A batch that loses no record and needs no horizon is copied byte for byte; any
- *     other is re-encoded keeping its base offset, last offset delta, producer fields and leader
- *     epoch; an emptied batch disappears. Offsets never change.
- *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
- *     recovery would rebuild.
+ * DefaultRecordBatch.writeEmptyHeader: a batch of no records that keeps the offsets, producer
+ * id, epoch, base sequence, leader epoch, timestamp type and transactional/control flags of the
+ * original, uncompressed, with both timestamps set to its max timestamp.
  */
+function emptyBatch(batch: RecordBatch): Uint8Array {
+  return encodeRecordBatch({
+    baseOffset: batch.baseOffset,
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    attributes: batch.attributes & (TIMESTAMP_TYPE_MASK | TRANSACTIONAL_FLAG_MASK | CONTROL_FLAG_MASK),
+    lastOffsetDelta: batch.lastOffsetDelta,
+    baseTimestamp: batch.maxTimestamp,
+    maxTimestamp: batch.maxTimestamp,
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    records: [],
+  });
+}
+
 /** A pass that cleaned nothing (also what a log answers while its segments are being read back). */
 export function emptyCleanerResult(): CleanerResult {
   return {
@@ -116,6 +123,28 @@ export function emptyCleanerResult(): CleanerResult {
   };
 }
 
+/**
+ * One pass of Kafka's log cleaner over a compacted log (LogCleaner's Cleaner.clean):
+ *
+ *  1. The cleanable range runs from the log start to the first uncleanable offset
+ *     (LogCleanerManager.cleanableOffsets): the lowest of the active segment's base offset, the
+ *     last stable offset (the high watermark) and the base of the first segment holding a record
+ *     younger than `min.compaction.lag.ms`, rounded down to a segment start
+ *     (calculateCleanableBytes), so only whole segments entirely below the high watermark are cleaned.
+ *  2. An offset map is built: key -> offset of its latest record in that range.
+ *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
+ *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
+ *     is rewritten as one segment named by the group's first base offset. A record survives if it
+ *     is its key's latest; a tombstone (null value) survives until its batch's delete horizon
+ *     (KIP-534): the first pass that keeps a tombstone stamps the horizon now + delete.retention.ms
+ *     into the batch (base timestamp + attribute bit 6), and a later pass at or past it drops the
+ *     tombstone. A batch that loses no record and needs no horizon is copied byte for byte; any
+ *     other is re-encoded keeping its base offset, last offset delta, producer fields and leader
+ *     epoch; an emptied batch disappears, unless it is an active idempotent producer's last batch
+ *     (BatchRetention.RETAIN_EMPTY), which stays as a header without records. Offsets never change.
+ *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
+ *     recovery would rebuild.
+ */
 export function cleanLog(log: CleanableLog, now: number): CleanerResult {
   const cfg = log.config;
   const result = emptyCleanerResult();
@@ -195,6 +224,7 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
       let position = 0;
       for (const batch of decoded.get(seg) ?? []) {
         const size = batch.batchLength + 12;
+        const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
         // KIP-534: a batch's tombstones may go once the cleaner's stamped delete horizon has passed.
         const horizon = hasDeleteHorizon(batch.attributes) ? batch.baseTimestamp : null;
         const kept: DefaultRecord[] = [];
@@ -229,7 +259,21 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
             null,
             lastModified,
           );
-        } else if (kept.length > 0) {
+        } else if (kept.length === 0) {
+          if (batch.producerId >= 0 && log.lastRecordsOfActiveProducers?.get(batch.producerId) === lastOffset) {
+            const bytes = emptyBatch(batch);
+            cleaned.appendBatch(
+              bytes,
+              0,
+              bytes.length,
+              batch.baseOffset,
+              lastOffset,
+              batch.maxTimestamp,
+              null,
+              lastModified,
+            );
+          }
+        } else {
           const bytes = rebuildBatch(batch, kept, stampHorizon ? now + deleteRetention : horizon);
           const header = readBatchHeader(bytes, 0);
           cleaned.appendBatch(

@@ -25,9 +25,19 @@ export interface LogConfig {
   'min.compaction.lag.ms': number;
   'flush.messages': number;
   'flush.ms': number;
+  'segment.jitter.ms': number;
+  'min.cleanable.dirty.ratio': number;
+  'max.compaction.lag.ms': number;
+  'message.timestamp.type': MessageTimestampType;
+  'compression.type': BrokerCompressionType;
 }
 
 export type CleanupPolicy = 'delete' | 'compact';
+export type MessageTimestampType = 'CreateTime' | 'LogAppendTime';
+/** Kafka's BrokerCompressionType names, in its enum order. */
+export const BROKER_COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'] as const;
+export type BrokerCompressionType = (typeof BROKER_COMPRESSION_TYPES)[number];
+const MESSAGE_TIMESTAMP_TYPES: readonly MessageTimestampType[] = ['CreateTime', 'LogAppendTime'];
 
 /** What a caller may pass: Kafka's topic keys (or broker aliases), values as numbers or strings. */
 export type LogConfigInput = Readonly<Record<string, string | number | readonly string[] | undefined>>;
@@ -47,6 +57,12 @@ export const KAFKA_DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   'min.compaction.lag.ms': 0,
   'flush.messages': Number.POSITIVE_INFINITY,
   'flush.ms': Number.POSITIVE_INFINITY,
+  'segment.jitter.ms': 0,
+  'min.cleanable.dirty.ratio': 0.5,
+  // Long.MAX_VALUE: no maximum lag.
+  'max.compaction.lag.ms': Number.POSITIVE_INFINITY,
+  'message.timestamp.type': 'CreateTime',
+  'compression.type': 'producer',
 });
 
 /**
@@ -74,10 +90,18 @@ const BROKER_ALIASES: Readonly<Record<string, keyof LogConfig>> = {
   'log.cleaner.min.compaction.lag.ms': 'min.compaction.lag.ms',
   'log.flush.interval.messages': 'flush.messages',
   'log.flush.interval.ms': 'flush.ms',
+  'log.roll.jitter.ms': 'segment.jitter.ms',
+  'log.cleaner.min.cleanable.ratio': 'min.cleanable.dirty.ratio',
+  'log.cleaner.max.compaction.lag.ms': 'max.compaction.lag.ms',
+  'log.message.timestamp.type': 'message.timestamp.type',
 };
 
 /** Lower bounds from Kafka's ConfigDef (`atLeast(...)`). Kafka 3.x: segment.bytes >= 14 (LegacyRecord.RECORD_OVERHEAD_V0). */
-const AT_LEAST: Readonly<Record<Exclude<keyof LogConfig, 'cleanup.policy'>, number>> = {
+type NumericKey = Exclude<
+  keyof LogConfig,
+  'cleanup.policy' | 'min.cleanable.dirty.ratio' | 'message.timestamp.type' | 'compression.type'
+>;
+const AT_LEAST: Readonly<Record<NumericKey, number>> = {
   'segment.bytes': 14,
   'segment.ms': 1,
   'segment.index.bytes': 4,
@@ -89,6 +113,8 @@ const AT_LEAST: Readonly<Record<Exclude<keyof LogConfig, 'cleanup.policy'>, numb
   'min.compaction.lag.ms': 0,
   'flush.messages': 1,
   'flush.ms': 0,
+  'segment.jitter.ms': 0,
+  'max.compaction.lag.ms': 1,
 };
 
 /** Keys whose Java type is int: larger values are INVALID_CONFIG, as in Kafka. */
@@ -117,6 +143,24 @@ function parseNumber(key: string, raw: unknown): number {
   else if (typeof raw === 'string' && /^-?\d+$/.test(raw.trim())) n = Number(raw.trim());
   else throw invalid(key, raw, 'Not a number of type LONG');
   if (Number.isNaN(n) || (!Number.isInteger(n) && Number.isFinite(n))) throw invalid(key, raw, 'must be an integer');
+  return n;
+}
+
+/** ConfigDef.ValidString.in: case-sensitive, the message lists the values in definition order. */
+function parseString<T extends string>(key: string, raw: unknown, valid: readonly T[]): T {
+  const v = typeof raw === 'string' ? raw.trim() : raw;
+  if (typeof v !== 'string' || !(valid as readonly string[]).includes(v))
+    throw invalid(key, raw, `String must be one of: ${valid.join(', ')}`);
+  return v as T;
+}
+
+/** A DOUBLE config with ConfigDef.Range.between(0, 1). */
+function parseRatio(key: string, raw: unknown): number {
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+  if (!Number.isFinite(n)) throw invalid(key, raw, 'Not a number of type DOUBLE');
+  if (n < 0) throw invalid(key, raw, 'Value must be at least 0');
+  if (n > 1) throw invalid(key, raw, 'Value must be no more than 1');
   return n;
 }
 
@@ -154,10 +198,30 @@ export function createLogConfig(
       out['cleanup.policy'] = parsePolicy(raw);
       continue;
     }
+    if (key === 'min.cleanable.dirty.ratio') {
+      out[key] = parseRatio(rawKey, raw);
+      continue;
+    }
+    if (key === 'message.timestamp.type') {
+      out[key] = parseString(rawKey, raw, MESSAGE_TIMESTAMP_TYPES);
+      continue;
+    }
+    if (key === 'compression.type') {
+      out[key] = parseString(rawKey, raw, BROKER_COMPRESSION_TYPES);
+      continue;
+    }
     const n = parseNumber(rawKey, raw);
     if (n < AT_LEAST[key]) throw invalid(rawKey, raw, `Value must be at least ${AT_LEAST[key]}`);
     if (INT_KEYS.has(key) && n > INT_MAX) throw invalid(rawKey, raw, `Value must be at most ${INT_MAX}`);
     out[key] = n;
+  }
+  // LogConfig.validateValues.
+  if (out['min.compaction.lag.ms'] > out['max.compaction.lag.ms']) {
+    throw new KafkaError(
+      'INVALID_CONFIG',
+      `conflict topic config setting min.compaction.lag.ms (${out['min.compaction.lag.ms']}) > max.compaction.lag.ms (${out['max.compaction.lag.ms']})`,
+      { key: 'min.compaction.lag.ms' },
+    );
   }
   return out;
 }

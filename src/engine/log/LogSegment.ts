@@ -1,5 +1,16 @@
 import type { RecordBatchHeader } from '../codec';
-import { NO_TIMESTAMP, readBatchHeader, validateBatchCrc } from '../codec';
+import {
+  ATTRIBUTES_OFFSET,
+  CRC_OFFSET,
+  MAX_TIMESTAMP_OFFSET,
+  NO_TIMESTAMP,
+  TIMESTAMP_TYPE_MASK,
+  crc32c,
+  readBatchHeader,
+  validateBatchCrc,
+  writeInt32At,
+  writeInt64At,
+} from '../codec';
 import { CorruptRecordError, isKafkaError } from '../errors';
 import { FileRecords } from './FileRecords';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -62,18 +73,26 @@ export interface SegmentRecoveryResult {
  * Invariants:
  *  - offsets in the `.log` strictly increase from batch to batch and are >= baseOffset;
  *  - `bytesSinceLastIndexEntry` = size - position of the last index entry (0 when none), so an
- *    index rebuilt from the bytes (recover) always equals the one built by appends. Kafka resets
+ *    index rebuilt from the bytes (recover) equals the one built by one-batch appends. Kafka resets
  *    the counter to 0 after truncation/recovery, which can shift later entries; glassbox keeps it
- *    exact so the "rebuilt == incremental" invariant is testable;
+ *    exact so the "rebuilt == incremental" invariant is testable. A multi-batch append (a
+ *    follower's fetch) indexes once per append, as Kafka's LogSegment.append, so its entries are
+ *    fewer than a per-batch rebuild's;
  *  - `flushedBytes` <= size: bytes [0, flushedBytes) were handed to the Store, the rest live only
  *    in memory (the page cache) and are lost on a power failure;
  *  - a closed segment whose bytes are all in the Store may be paged out (SegmentCache): its `.log`
  *    bytes and its index objects leave memory; offsets, timestamps, size and index entry counts
  *    stay. Reading `log`, `offsetIndex` or `timeIndex` then throws SegmentNotLoadedError until
- *    `reload` brings the very same bytes back and rebuilds the indexes from them (equal to the
- *    ones appends built, by the invariant above). At 64 KiB segments an index object costs as
+ *    `reload` brings the very same bytes back with the stored `.index` / `.timeindex` (rebuilt
+ *    from the bytes when those are not whole). At 64 KiB segments an index object costs as
  *    much memory as a hundred index entries, and a long run has hundreds of thousands of segments.
  */
+/** A segment's `.index` and `.timeindex` files as the Store holds them (null: none). */
+export interface StoredIndexes {
+  index: Uint8Array | null;
+  timeIndex: Uint8Array | null;
+}
+
 export class LogSegment {
   readonly baseOffset: number;
   private _log: FileRecords | null;
@@ -176,7 +195,7 @@ export class LogSegment {
    * (same length; the batches are checked again by whoever reads them): anything else is a Store
    * that lost data, refused with CORRUPT_MESSAGE and the segment left paged out.
    */
-  reload(bytes: Uint8Array): void {
+  reload(bytes: Uint8Array, stored?: StoredIndexes): void {
     if (this._log !== null) return;
     const out = this.pagedOut;
     // Recovering the bytes on a scratch segment checks every batch and rebuilds the indexes.
@@ -188,6 +207,14 @@ export class LogSegment {
       FileRecords.of(bytes),
     );
     if (bytes.length === out.size) scratch.recover();
+    // The stored index files are what the appends wrote; they win when whole (a follower's
+    // multi-batch appends index fewer entries than a per-batch rebuild).
+    if (stored?.index && stored.index.length === out.offsetIndexEntries * OffsetIndex.ENTRY_SIZE) {
+      scratch._offsetIndex = OffsetIndex.fromBytes(this.baseOffset, out.maxIndexSize, stored.index);
+    }
+    if (stored?.timeIndex && stored.timeIndex.length === out.timeIndexEntries * TimeIndex.ENTRY_SIZE) {
+      scratch._timeIndex = TimeIndex.fromBytes(this.baseOffset, out.maxIndexSize, stored.timeIndex);
+    }
     if (
       bytes.length !== out.size ||
       scratch.size !== out.size ||
@@ -240,18 +267,20 @@ export class LogSegment {
     maxTimestamp: number,
     nowMs: number,
   ): number {
-    const position = this.log.adopt(start === 0 && size === src.length ? src : src.subarray(start, start + size));
-    if (position === 0) this.rollingBasedTimestamp = maxTimestamp;
-    this.indexBatch(position, size, lastOffset, maxTimestamp);
-    this.nextOffset = lastOffset + 1;
-    this.lastModifiedMs = nowMs;
+    const position = this.adoptBytes(src, start, size);
+    this.recordAppend(position, size, lastOffset, maxTimestamp, lastOffset, nowMs);
     return position;
+  }
+
+  /** The byte half of adoptBatch: keeps the batch's bytes, updates no index or offset. */
+  adoptBytes(src: Uint8Array, start: number, size: number): number {
+    return this.log.adopt(start === 0 && size === src.length ? src : src.subarray(start, start + size));
   }
 
   /**
    * Appends one batch (src[start, start+size)) whose offsets are already assigned, writing
    * `baseOffset` and, when given, `partitionLeaderEpoch` into the copy (neither field is covered
-   * by the CRC). Maintains the sparse indexes exactly as Kafka's LogSegment.append does per batch.
+   * by the CRC), as one append of its own (Kafka's LogSegment.append of a one-batch MemoryRecords).
    */
   appendBatch(
     src: Uint8Array,
@@ -262,6 +291,19 @@ export class LogSegment {
     maxTimestamp: number,
     partitionLeaderEpoch: number | null,
     nowMs: number,
+  ): number {
+    const position = this.writeBatch(src, start, size, baseOffset, partitionLeaderEpoch);
+    this.recordAppend(position, size, lastOffset, maxTimestamp, lastOffset, nowMs);
+    return position;
+  }
+
+  /** The byte half of appendBatch: copies and patches the batch, updates no index or offset. */
+  writeBatch(
+    src: Uint8Array,
+    start: number,
+    size: number,
+    baseOffset: number,
+    partitionLeaderEpoch: number | null,
   ): number {
     const position = this.log.append(src, start, start + size);
     const b = this.log.backing;
@@ -281,18 +323,55 @@ export class LogSegment {
       b[position + 14] = partitionLeaderEpoch >>> 8;
       b[position + 15] = partitionLeaderEpoch;
     }
-    if (position === 0) this.rollingBasedTimestamp = maxTimestamp;
-    this.indexBatch(position, size, lastOffset, maxTimestamp);
-    this.nextOffset = lastOffset + 1;
-    this.lastModifiedMs = nowMs;
     return position;
   }
 
-  /** The per-batch index step shared by append and recover (Kafka's LogSegment.append loop). */
-  private indexBatch(position: number, size: number, lastOffset: number, maxTimestamp: number): void {
+  /**
+   * LogValidator's in-place LogAppendTime assignment (MutableRecordBatch.setMaxTimestamp) on a
+   * batch just written at `position`: sets the timestamp-type bit, writes `timestamp` as the max
+   * timestamp and recomputes the CRC, which covers both.
+   */
+  stampLogAppendTime(position: number, size: number, timestamp: number): void {
+    const b = this.log.backing;
+    const attributes =
+      ((b[position + ATTRIBUTES_OFFSET] as number) << 8) | (b[position + ATTRIBUTES_OFFSET + 1] as number);
+    const stamped = attributes | TIMESTAMP_TYPE_MASK;
+    b[position + ATTRIBUTES_OFFSET] = stamped >>> 8;
+    b[position + ATTRIBUTES_OFFSET + 1] = stamped;
+    writeInt64At(b, position + MAX_TIMESTAMP_OFFSET, timestamp);
+    writeInt32At(b, position + CRC_OFFSET, crc32c(b, position + ATTRIBUTES_OFFSET, position + size));
+  }
+
+  /**
+   * Kafka's LogSegment.append bookkeeping for one append of `size` bytes written at `position`
+   * (one or more batches, via writeBatch / adoptBytes): at most one index entry per append, mapping
+   * the append's largest offset to its first byte, so a follower's multi-batch fetch indexes once.
+   */
+  recordAppend(
+    position: number,
+    size: number,
+    largestOffset: number,
+    largestTimestamp: number,
+    shallowOffsetOfMaxTimestamp: number,
+    nowMs: number,
+  ): void {
+    if (position === 0) this.rollingBasedTimestamp = largestTimestamp;
+    this.indexBatch(position, size, largestOffset, largestTimestamp, shallowOffsetOfMaxTimestamp);
+    this.nextOffset = largestOffset + 1;
+    this.lastModifiedMs = nowMs;
+  }
+
+  /** The index step shared by an append (per append) and recover (per batch, as Kafka's recover). */
+  private indexBatch(
+    position: number,
+    size: number,
+    lastOffset: number,
+    maxTimestamp: number,
+    offsetOfMaxTimestamp = lastOffset,
+  ): void {
     if (maxTimestamp > this.maxTimestampSoFar) {
       this.maxTimestampSoFar = maxTimestamp;
-      this.offsetOfMaxTimestampSoFar = lastOffset;
+      this.offsetOfMaxTimestampSoFar = offsetOfMaxTimestamp;
     }
     if (this.bytesSinceLastIndexEntry > this.indexIntervalBytes) {
       if (!this.offsetIndex.isFull()) this.offsetIndex.append(lastOffset, position);

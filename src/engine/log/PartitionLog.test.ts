@@ -91,21 +91,30 @@ describe('PartitionLog append', () => {
     expect(log.logEndOffset).toBe(0);
   });
 
-  it('accepts several batches in one append and indexes them one by one', () => {
+  it('accepts several batches in one append and indexes the append once (LocalLog.append -> LogSegment.append)', () => {
     const { log } = newLog({ 'index.interval.bytes': 100 });
-    const parts = [makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60))];
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-    const info = log.appendAsLeader(all);
+    const parts = () => [makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60))];
+    const first = concat(parts());
+    const info = log.appendAsLeader(first);
     expect(info.batches.map((b) => b.baseOffset)).toEqual([0, 3, 6]);
-    expect(log.activeSegment.offsetIndex.entries).toBe(2);
-    expect(log.activeSegment.offsetIndex.entryInfo(0)).toMatchObject({ offset: 5, position: parts[0]?.length });
+    // Nothing came before the first append: no entry, whatever its size.
+    expect(log.activeSegment.offsetIndex.entries).toBe(0);
+    log.appendAsLeader(concat(parts()));
+    // One entry for the whole second append: its last offset at its first byte.
+    expect(log.activeSegment.offsetIndex.entries).toBe(1);
+    expect(log.activeSegment.offsetIndex.entryInfo(0)).toMatchObject({ offset: 17, position: first.length });
   });
 });
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
 
 describe('PartitionLog roll', () => {
   it('rolls on segment.bytes; the new segment is named by its first offset and the old one gets its closing time index entry', () => {
@@ -355,6 +364,29 @@ describe('PartitionLog truncation and followers', () => {
       { epoch: 1, startOffset: 3 },
     ]);
     expect(log.leaderEpochCache.endOffsetFor(0, log.logEndOffset)).toEqual({ epoch: 0, endOffset: 3 });
+  });
+
+  it('a follower indexes a multi-batch fetch once per append, not per batch (LogSegment.append, UnifiedLog.appendAsFollower)', () => {
+    const config = { 'index.interval.bytes': 1, 'segment.bytes': 1 << 20 };
+    const leader = newLog(config).log;
+    for (let i = 0; i < 6; i++) leader.appendAsLeader(makeBatch(makeRecords(2)), 0);
+    // The leader appended six one-batch appends: an entry for each after the first.
+    expect(leader.activeSegment.offsetIndex.entries).toBe(5);
+    for (const adopt of [false, true]) {
+      const follower = newLog(config).log;
+      // First append: three batches. Nothing indexed yet (no bytes since the last entry).
+      follower.appendAsFollower(leader.fetch(0, 1 << 20, 6).records, adopt);
+      expect(follower.logEndOffset).toBe(6);
+      expect(follower.activeSegment.offsetIndex.entries).toBe(0);
+      // Second append: three more batches, one entry: the append's last offset at its first byte.
+      const second = follower.appendAsFollower(leader.fetch(6, 1 << 20).records, adopt);
+      expect(second.batches.map((b) => b.lastOffset)).toEqual([7, 9, 11]);
+      const idx = follower.activeSegment.offsetIndex;
+      expect(idx.entries).toBe(1);
+      expect(idx.entryInfo(0)).toMatchObject({ offset: 11, position: second.batches[0]?.position });
+      // Lookups still find every offset.
+      for (let o = 0; o < 12; o++) expect(follower.lookup(o).answer.record?.offset).toBe(o);
+    }
   });
 
   it('a follower of a compacted leader accepts offset gaps', () => {

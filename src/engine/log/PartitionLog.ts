@@ -1,6 +1,12 @@
 import type { Clock } from '../Clock';
 import type { DefaultRecord, RecordBatch, RecordBatchHeader } from '../codec';
-import { decodeBatchRecords, decodeRecordBatches, readBatchHeader, validateBatchCrc } from '../codec';
+import {
+  TIMESTAMP_TYPE_MASK,
+  decodeBatchRecords,
+  decodeRecordBatches,
+  readBatchHeader,
+  validateBatchCrc,
+} from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
@@ -419,8 +425,14 @@ export class PartitionLog implements PagedLog {
     let maxTimestamp = -1;
     let offsetOfMaxTimestamp = -1;
     let numMessages = 0;
+    // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
+    const logAppendTime = asLeader && this._config['message.timestamp.type'] === 'LogAppendTime';
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
+      if (logAppendTime) {
+        h.maxTimestamp = now;
+        h.attributes |= TIMESTAMP_TYPE_MASK;
+      }
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
       const last = base + h.lastOffsetDelta;
@@ -436,23 +448,18 @@ export class PartitionLog implements PagedLog {
     const rolled = this.maybeRoll(records.length, maxTimestamp, firstOffset, lastOffset, now);
     const segment = this.activeSegment;
     const batches: AppendedBatchInfo[] = [];
+    // Kafka's LogSegment.append takes the whole append at once: the batches are written, then
+    // indexed once (at most one .index entry per append, not per batch).
+    const appendStart = segment.size;
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
       const base = bases[i] as number;
       // A follower's batch already carries its offsets (validated above): nothing to patch.
       const position =
         adopt && !asLeader
-          ? segment.adoptBatch(records, h.position, h.sizeInBytes, base + h.lastOffsetDelta, h.maxTimestamp, now)
-          : segment.appendBatch(
-              records,
-              h.position,
-              h.sizeInBytes,
-              base,
-              base + h.lastOffsetDelta,
-              h.maxTimestamp,
-              asLeader ? leaderEpoch : null,
-              now,
-            );
+          ? segment.adoptBytes(records, h.position, h.sizeInBytes)
+          : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
+      if (logAppendTime) segment.stampLogAppendTime(position, h.sizeInBytes, now);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -462,6 +469,7 @@ export class PartitionLog implements PagedLog {
       });
       if (!asLeader) this.assignEpoch(h.partitionLeaderEpoch, base);
     }
+    segment.recordAppend(appendStart, segment.size - appendStart, lastOffset, maxTimestamp, offsetOfMaxTimestamp, now);
     if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
     const flushed = this.maybeFlushAfterAppend(now);
     return {
@@ -522,7 +530,8 @@ export class PartitionLog implements PagedLog {
           crc: header.crc,
         });
       }
-      if (header.recordCount <= 0) {
+      // A follower copies the leader's log, which may hold batches the cleaner emptied (RETAIN_EMPTY).
+      if (header.recordCount < 0 || (asLeader && header.recordCount === 0)) {
         throw new KafkaError('INVALID_RECORD', 'Batches must contain at least one record', { position });
       }
       if (asLeader && header.lastOffsetDelta !== header.recordCount - 1) {
@@ -1296,7 +1305,7 @@ export class PartitionLog implements PagedLog {
    * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
    * rebuilds indexes. See LogCleaner.
    */
-  compact(now = this.clock.now()): CleanerResult {
+  compact(now = this.clock.now(), lastRecordsOfActiveProducers?: ReadonlyMap<number, number>): CleanerResult {
     if (!isCompacted(this._config)) {
       throw new KafkaError(
         'INVALID_CONFIG',
@@ -1317,6 +1326,7 @@ export class PartitionLog implements PagedLog {
         segments: this.segments.values,
         activeSegment: this.activeSegment,
         highWatermark: this._highWatermark,
+        ...(lastRecordsOfActiveProducers ? { lastRecordsOfActiveProducers } : {}),
         replace: (old, cleaned) => this.replaceWithCleaned(old, cleaned),
       },
       now,

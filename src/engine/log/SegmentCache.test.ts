@@ -246,6 +246,37 @@ describe('SegmentCache', () => {
     expect(p.store.files.get(`orders-0/${victim.logFileName}`)?.length).toBe(p.paged.activeSegment.size);
   });
 
+  it("a follower's segment read back keeps the index its multi-batch appends wrote (LogSegment.append indexes per append)", async () => {
+    const p = pair(0);
+    const rng = new Rng(21);
+    for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
+    // A follower takes the reference log in fetches of several batches each.
+    const follower = new PartitionLog({
+      dir: 'orders-1',
+      config: CONFIG,
+      clock: p.clock,
+      writer: new StoreWriter(p.store),
+      cache: p.cache,
+    });
+    while (follower.logEndOffset < p.reference.logEndOffset) {
+      follower.appendAsFollower(p.reference.fetch(follower.logEndOffset, 700).records);
+    }
+    follower.updateHighWatermark(follower.logEndOffset);
+    const before = follower.logSegments.map((s) => s.offsetIndex.toBytes());
+    // Rebuilding from the bytes (per batch) would give other entries than the appends wrote.
+    expect(follower.logSegments.some((s) => !s.rebuiltIndexes().offsetIndex.sameEntriesAs(s.offsetIndex))).toBe(true);
+    follower.flush();
+    await follower.writer.settled();
+    p.cache.enforce();
+    const closed = follower.logSegments.slice(0, -1);
+    expect(closed.every((s) => !s.resident)).toBe(true);
+    for (let o = 0; o < follower.logEndOffset; o += 7) {
+      const got = await hostRead(p, () => follower.lookup(o).answer.record?.offset);
+      expect(got.value).toBe(o);
+    }
+    expect(follower.logSegments.map((s) => s.offsetIndex.toBytes())).toEqual(before);
+  });
+
   it('refuses bytes that are not the file paged out (CORRUPT_MESSAGE) and stays paged out', async () => {
     const p = pair(0);
     const rng = new Rng(12);

@@ -1,5 +1,5 @@
 import type { Store } from '../Store';
-import type { LogSegment } from './LogSegment';
+import type { LogSegment, StoredIndexes } from './LogSegment';
 
 /**
  * Thrown by a read of a segment whose `.log` bytes are paged out (LogSegment.log). Not a Kafka
@@ -157,14 +157,14 @@ export class SegmentCache {
   }
 
   /** The Store's bytes for a paged-out segment: it is resident again (most recently used). */
-  loaded(segment: LogSegment, bytes: Uint8Array): void {
+  loaded(segment: LogSegment, bytes: Uint8Array, indexes?: StoredIndexes): void {
     const log = this.pagedOut.get(segment);
     this.wanted.delete(segment);
     if (!log?.holds(segment)) {
       this.pagedOut.delete(segment);
       return;
     }
-    segment.reload(bytes);
+    segment.reload(bytes, indexes);
     this.pagedOut.delete(segment);
     this.reloads++;
     this.admit(log, segment);
@@ -180,15 +180,26 @@ export class SegmentCache {
       const log = this.pagedOut.get(segment);
       return log ? [{ segment, path: `${log.dir}/${segment.logFileName}` }] : [];
     });
-    const read = await Promise.all(loads.map((l) => store.read(l.path)));
+    // The `.index` / `.timeindex` files come back with the `.log`: an append's index entries
+    // (one per append, LogSegment.append) cannot always be rebuilt from the bytes (per batch).
+    const read = await Promise.all(
+      loads.map((l) => {
+        const dir = l.path.slice(0, l.path.length - l.segment.logFileName.length);
+        return Promise.all([
+          store.read(l.path),
+          store.read(dir + l.segment.indexFileName),
+          store.read(dir + l.segment.timeIndexFileName),
+        ]);
+      }),
+    );
     let n = 0;
     loads.forEach((l, i) => {
-      const bytes = read[i];
+      const [bytes, index, timeIndex] = read[i] ?? [null, null, null];
       if (bytes === null || bytes === undefined || !this.pagedOut.has(l.segment)) {
         this.wanted.delete(l.segment);
         return;
       }
-      this.loaded(l.segment, bytes);
+      this.loaded(l.segment, bytes, { index: index ?? null, timeIndex: timeIndex ?? null });
       n++;
     });
     return n;
