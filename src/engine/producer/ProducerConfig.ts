@@ -27,7 +27,7 @@ export interface ProducerConfigInput {
   'buffer.memory'?: number;
   'metadata.max.age.ms'?: number;
   'max.block.ms'?: number;
-  /** Null-key placement: 'sticky' (Kafka >= 2.4, default) or 'round-robin' (classic). */
+  /** Null-key placement: 'sticky' (Kafka >= 3.3 built-in, default), 'sticky-2.4' (Kafka 2.4-3.2) or 'round-robin'. */
   partitioner?: PartitionerStrategy;
 }
 
@@ -143,8 +143,8 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const maxBlockMs = intAtLeast(raw, 'max.block.ms', PRODUCER_DEFAULTS.maxBlockMs, 0);
 
   const partitioner = raw.partitioner ?? PRODUCER_DEFAULTS.partitioner;
-  if (partitioner !== 'sticky' && partitioner !== 'round-robin') {
-    throw invalid('partitioner', partitioner, 'String must be one of: sticky, round-robin');
+  if (partitioner !== 'sticky' && partitioner !== 'sticky-2.4' && partitioner !== 'round-robin') {
+    throw invalid('partitioner', partitioner, 'String must be one of: sticky, sticky-2.4, round-robin');
   }
 
   const idem = raw['enable.idempotence'];

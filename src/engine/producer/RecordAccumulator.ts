@@ -92,6 +92,33 @@ export class RecordAccumulator {
   }
 
   /**
+   * Whether the partition's last batch is full or closed, or it has none (RecordAccumulator.allBatchesFull):
+   * the built-in partitioner only switches away from a partition at a batch boundary.
+   */
+  allBatchesFull(topic: string, partition: number): boolean {
+    const q = this.byTopic.get(topic)?.[partition];
+    const last = q?.batches[q.batches.length - 1];
+    return last === undefined || last.isFull();
+  }
+
+  /**
+   * Closes the partition's last batch for appends if this record will not fit in it, as
+   * RecordAccumulator.tryAppend does before opening a new one (closeForRecordAppends); the
+   * built-in partitioner then sees all batches full and may complete a held-back switch.
+   */
+  closeIfNoRoom(topic: string, partition: number, record: PendingRecord, now: number): void {
+    const q = this.byTopic.get(topic)?.[partition];
+    const last = q?.batches[q.batches.length - 1];
+    if (last && last.state === 'open' && !last.hasRoomFor(record)) this.seal(last, 'full', now);
+  }
+
+  /**
+   * How much the last append grew its batch (RecordAppendResult.appendedBytes): the record, plus
+   * the batch header when it opened a new batch.
+   */
+  lastAppendedBytes = 0;
+
+  /**
    * Appends a record to its partition's last open batch, opening a new batch when it does not
    * fit; returns the batch it went into (the recordAppended event says whether it is new).
    */
@@ -101,6 +128,7 @@ export class RecordAccumulator {
     if (last && last.state === 'open') {
       const bytes = last.tryAppend(record);
       if (bytes > 0) {
+        this.lastAppendedBytes = bytes;
         this.appended(last, record, bytes, false, now);
         return last;
       }
@@ -109,6 +137,7 @@ export class RecordAccumulator {
     const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize, this.free);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
+    this.lastAppendedBytes = batch.sizeInBytes;
     this.appended(batch, record, bytes, true, now);
     return batch;
   }
