@@ -14,7 +14,7 @@ import type { Network, NetworkEndpoint } from '../cluster/Network';
 import type { NodeId } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError, type KafkaErrorCode } from '../errors';
-import type { Rng } from '../Rng';
+import { Rng } from '../Rng';
 import type { ProducerEvent, ProducerEventSink, WantedEventType } from './events';
 import { type PartitionChoice, Partitioner, type TopicPartitionsView } from './Partitioner';
 import {
@@ -92,10 +92,20 @@ export class KafkaProducer {
     this.network = context.network;
     this.emit = context.emit;
     this.wants = context.wants ?? wantsEverything;
-    this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork(), this.config.batchSize);
+    const rng = context.rng.fork();
+    this.partitioner = new Partitioner(this.config.partitioner, rng, this.config.batchSize);
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
-    this.accumulator = new RecordAccumulator(this.node, this.config, this.emit, this.transactionManager, this.wants);
+    // The backoff's stream is derived from the producer's seed without drawing from the shared
+    // Rng, so adding it moved no other seeded choice.
+    this.accumulator = new RecordAccumulator(
+      this.node,
+      this.config,
+      this.emit,
+      this.transactionManager,
+      this.wants,
+      new Rng((rng.seed ^ 0x5bd1e995) >>> 0),
+    );
     this.sender = new Sender(
       this.node,
       this.config,

@@ -6,10 +6,13 @@
  *
  * A batch is sendable when it is full (no room for another record, or a newer batch already
  * queues behind it) or when it has lingered `linger.ms` since creation; a batch that came back
- * for a retry waits `retry.backoff.ms` after its last attempt. A batch older than
+ * for a retry waits after its last attempt, exponentially longer per attempt (KIP-580:
+ * `retry.backoff.ms` doubling up to `retry.backoff.max.ms`, +/-20 % jitter). A batch older than
  * `delivery.timeout.ms` expires. With max.in.flight.requests.per.connection = 1 a partition is
  * muted while it has a request in flight, which is Kafka's classic way to keep order.
  */
+import { ExponentialBackoff, RETRY_BACKOFF_EXP_BASE, RETRY_BACKOFF_JITTER } from '../ExponentialBackoff';
+import { Rng } from '../Rng';
 import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
 import type { ProducerEventSink, WantedEventType } from './events';
 import { BufferPool } from './BufferPool';
@@ -61,7 +64,16 @@ export class RecordAccumulator {
     private readonly transactionManager: TransactionManager | null,
     /** Whether anyone takes an event type: recordAppended (one per record) is skipped if not. */
     private readonly wants: (type: WantedEventType) => boolean = () => true,
+    /** Draws the retry backoff's jitter. */
+    rng: Rng = new Rng(0),
   ) {
+    this.retryBackoff = new ExponentialBackoff(
+      config.retryBackoffMs,
+      RETRY_BACKOFF_EXP_BASE,
+      config.retryBackoffMaxMs,
+      RETRY_BACKOFF_JITTER,
+      rng,
+    );
     this.free = new BufferPool(firstBufferSize(config.batchSize), config.bufferMemory);
   }
 
@@ -117,6 +129,8 @@ export class RecordAccumulator {
    * the batch header when it opened a new batch.
    */
   lastAppendedBytes = 0;
+
+  private readonly retryBackoff: ExponentialBackoff;
 
   /**
    * Appends a record to its partition's last open batch, opening a new batch when it does not
@@ -175,9 +189,9 @@ export class RecordAccumulator {
     });
   }
 
-  /** Whether a retried batch is still inside retry.backoff.ms of its last attempt (absolute times: see nextReadyCheckMs). */
+  /** Whether a retried batch is still inside its retry backoff (absolute times: see nextReadyCheckMs). */
   private backingOff(batch: ProducerBatch, now: number): boolean {
-    return batch.attempts > 0 && now < batch.lastAttemptMs + this.config.retryBackoffMs;
+    return batch.attempts > 0 && now < batch.lastAttemptMs + batch.retryBackoffMs;
   }
 
   /** Which leaders have a sendable batch, and when to look again (RecordAccumulator.ready). */
@@ -196,9 +210,9 @@ export class RecordAccumulator {
       }
       if (readyNodes.has(leader) || this.muted.has(key)) continue;
       const backingOff = this.backingOff(batch, now);
-      // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? retry.backoff.ms
-      // : linger.ms). The same test on the absolute moment it becomes true:
-      const readyAtMs = batch.lastAttemptMs + (backingOff ? this.config.retryBackoffMs : this.config.lingerMs);
+      // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? the retry
+      // backoff : linger.ms). The same test on the absolute moment it becomes true:
+      const readyAtMs = batch.lastAttemptMs + (backingOff ? batch.retryBackoffMs : this.config.lingerMs);
       const full = q.batches.length > 1 || batch.isFull() || this.closing;
       const expired = now >= readyAtMs;
       if ((full || expired) && !backingOff) readyNodes.add(leader);
@@ -263,6 +277,9 @@ export class RecordAccumulator {
   reenqueue(batch: ProducerBatch, now: number): void {
     batch.attempts++;
     batch.lastAttemptMs = now;
+    // Kafka draws the jitter anew at every readiness check (retryBackoff.backoff(attempts - 1));
+    // one draw per retry keeps the wait a single number the retry event can show.
+    batch.retryBackoffMs = this.retryBackoff.backoff(batch.attempts - 1);
     batch.state = 'closed';
     const q = this.queue(batch.topic, batch.partition);
     if (!batch.hasSequence()) {

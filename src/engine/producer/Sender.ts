@@ -534,7 +534,7 @@ export class Sender {
         partition: batch.partition,
         error,
         attempt: batch.attempts,
-        retryAtMs: now + this.config.retryBackoffMs,
+        retryAtMs: now + batch.retryBackoffMs,
         atMs: now,
       });
       return;
