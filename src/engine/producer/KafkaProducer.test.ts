@@ -422,6 +422,38 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
     return h;
   }
 
+  it('a batch refused for good bumps the epoch locally: same producer id, epoch + 1, sequence 0, no new InitProducerId (TransactionManager.bumpIdempotentProducerEpoch)', () => {
+    // INVALID_RECORD is not retriable: A fails with retries left, so Sender.completeBatch fails it
+    // with adjustSequenceNumbers and TransactionManager.handleFailedBatch requests an epoch bump
+    // for its partition; B then goes out as (same id, epoch 1, sequence 0), where it would have
+    // been sequence 1, a hole the broker would refuse.
+    const h = setup({ 'linger.ms': 0, 'retry.backoff.ms': 10, 'enable.idempotence': true });
+    h.cluster.fault = (c) => (c.firstValue === 'A' ? { kind: 'error', error: 'INVALID_RECORD' } : null);
+    h.run(10);
+    const a = h.send('A');
+    h.run(100);
+    const b = h.send('B');
+    const c = h.send('C');
+    h.run(100);
+    expect(h.reports().map((r) => [r.sendId, r.error ?? 'ok'])).toEqual([
+      [a, 'INVALID_RECORD'],
+      [b, 'ok'],
+      [c, 'ok'],
+    ]);
+    expect(byType(h.events, 'producerIdRequested')).toHaveLength(1);
+    const ids = byType(h.events, 'producerIdAssigned').map((e) => [e.producerId, e.producerEpoch]);
+    expect(ids).toEqual([
+      [1000, 0],
+      [1000, 1],
+    ]);
+    const sent = byType(h.events, 'produceRequestSent').flatMap((e) => e.batches);
+    expect(sent.map((b) => [b.producerId, b.producerEpoch, b.baseSequence, b.records])).toEqual([
+      [1000, 0, 0, 1],
+      [1000, 1, 0, 2],
+    ]);
+    expect(h.cluster.logs.get('t-0')?.map((r) => r.value)).toEqual(['B', 'C']);
+  });
+
   it('without idempotence, a retry after a lost response writes the record twice', () => {
     const h = responseLostOnce({ 'enable.idempotence': false });
     expect(h.cluster.values('t', 0)).toEqual(['A', 'A']);

@@ -123,6 +123,8 @@ export class ProducerBatch {
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;
   baseSequence = NO_SEQUENCE;
+  /** Renumbered by an epoch bump (ProducerBatch.sequenceHasBeenReset): an old-epoch refusal is retried. */
+  sequenceHasBeenReset = false;
   /** Header space, then the records written so far; bytes past sizeInBytes are unused. */
   private buffer: Uint8Array;
   private maxTimestampSeen = -1;

@@ -250,7 +250,10 @@ export class RecordAccumulator {
           this.seal(first, first.isFull() ? 'full' : 'linger', now);
         }
         const tm = this.transactionManager;
-        if (tm && !first.hasSequence()) tm.assignSequence(key, first);
+        if (tm && !first.hasSequence()) {
+          tm.maybeUpdateProducerIdAndEpoch(key);
+          tm.assignSequence(key, first);
+        }
         if (tm) tm.addInFlightBatch(key, first);
         first.state = 'in-flight';
         size += first.sizeInBytes;
@@ -268,6 +271,8 @@ export class RecordAccumulator {
     // The broker remembers only the last 5 batches per producer for duplicate detection, so no
     // more than 5 unresolved batches per partition, whichever connections they travel on.
     if (!first.hasSequence() && tm.inFlightCount(key) >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE) return true;
+    // No new batch under the new epoch while batches of the old one are unresolved here.
+    if (!first.hasSequence() && tm.inFlightCount(key) > 0 && tm.hasStaleProducerIdAndEpoch(key)) return true;
     // A retried batch must not overtake an earlier batch that is still in flight.
     const firstInFlight = tm.firstInFlightSequence(key);
     return firstInFlight !== -1 && first.hasSequence() && first.baseSequence !== firstInFlight;
