@@ -83,6 +83,35 @@ describe('Network', () => {
     expect(got.length).toBe(2);
   });
 
+  it('after an isolation lost a Produce request, later ones on that connection are lost until the producer closes it', () => {
+    // TCP never delivers a later request of a stream after a lost one; Kafka's NetworkClient
+    // closes the connection on a request timeout (handleTimedOutRequests), failing them all.
+    const { net, scheduler, got, events, attach } = setup(5);
+    attach('client');
+    attach('broker-1', false);
+    const produce = {
+      api: 'Produce' as const,
+      transactionalId: null,
+      acks: -1 as const,
+      timeoutMs: 1000,
+      topicData: [],
+    };
+    net.isolate('broker-1');
+    const lost = net.send('client', 'broker-1', produce);
+    scheduler.runUntil(100);
+    net.heal('broker-1');
+    const behind = net.send('client', 'broker-1', produce);
+    net.send('client', 'broker-1', metadataRequest); // other requests are not held back
+    scheduler.runUntil(200);
+    expect(got.map((g) => g.msg.api)).toEqual(['Metadata']);
+    expect(events.some((e) => e.type === 'messageDropped' && e.reason === 'connectionBroken')).toBe(true);
+    net.abandon(lost);
+    net.abandon(behind);
+    net.send('client', 'broker-1', produce);
+    scheduler.runUntil(300);
+    expect(got.map((g) => g.msg.api)).toEqual(['Metadata', 'Produce']);
+  });
+
   it('a crash resets connections (peers hear a disconnect); a power failure does not', () => {
     const { net, scheduler, resets, attach } = setup(5);
     attach('client');

@@ -13,6 +13,12 @@ import type { Scheduler } from './Scheduler';
  *  - a power failure or an isolation says nothing: requests just never complete and the sender
  *    finds out by its own timeout (request.timeout.ms).
  *
+ * A TCP connection delivers its stream in order or not at all, and an idempotent producer relies
+ * on that: once an isolation lost a Produce request, no later Produce request from that producer
+ * reaches that broker until the producer closes the connection (abandons its requests on a
+ * request timeout, as Kafka's NetworkClient does). Without this a later batch could be written
+ * ahead of a lost earlier one, and the epoch bump that follows would write it a second time.
+ *
  * Every send, delivery and drop is reported with its times, so the UI can draw each message in
  * flight by interpolating between sentAtMs and arriveAtMs (as RaftScope does).
  */
@@ -54,7 +60,8 @@ export interface MessageInFlight {
   arriveAtMs: number;
 }
 
-export type DropReason = 'senderDown' | 'senderIsolated' | 'receiverDown' | 'receiverIsolated';
+/** connectionBroken: a Produce request behind one an isolation lost, on the same connection (see Network). */
+export type DropReason = 'senderDown' | 'senderIsolated' | 'receiverDown' | 'receiverIsolated' | 'connectionBroken';
 
 export type NetworkEvent =
   | (MessageInFlight & {
@@ -118,6 +125,10 @@ export class Network {
   /** Per directed link: its latency override and when its last message arrives (FIFO). */
   private readonly links = new Map<NodeId, Map<NodeId, { latencyMs: number | null; lastArrivalMs: number }>>();
   private readonly outstanding = new Map<number, Outstanding>();
+  /** Producer connections (`from>to`) whose stream lost a Produce request to an isolation. */
+  private readonly brokenProduceLinks = new Set<string>();
+  /** The lost Produce requests, by correlation id: abandoning one closes (repairs) its connection. */
+  private readonly lostProduce = new Map<number, string>();
   private nextMessageId = 1;
   private readonly flying = new Map<number, NetworkMessage>();
   private readonly deliverFn = (message: NetworkMessage) => this.deliver(message);
@@ -247,6 +258,13 @@ export class Network {
 
   /** Forgets a request its sender gave up on (timed out), so no reset is reported for it. */
   abandon(correlationId: number): void {
+    const o = this.outstanding.get(correlationId);
+    if (o && o.api === 'Produce') this.brokenProduceLinks.delete(`${o.from}>${o.to}`);
+    const lost = this.lostProduce.get(correlationId);
+    if (lost !== undefined) {
+      this.lostProduce.delete(correlationId);
+      this.brokenProduceLinks.delete(lost);
+    }
     this.outstanding.delete(correlationId);
   }
 
@@ -299,6 +317,8 @@ export class Network {
     if (from !== to && this.isolated.has(from)) reason = 'senderIsolated';
     else if (from !== to && this.isolated.has(to)) reason = 'receiverIsolated';
     else if (!this.endpoints.has(to)) reason = 'receiverDown';
+    else if (message.kind === 'request' && message.api === 'Produce' && this.brokenProduceLinks.has(`${from}>${to}`))
+      reason = 'connectionBroken';
     const endpoint = this.endpoints.get(to);
     if (reason || !endpoint) {
       this.drop(message, reason ?? 'receiverDown');
@@ -342,6 +362,17 @@ export class Network {
   }
 
   private drop(message: NetworkMessage, reason: DropReason): void {
+    if (
+      message.kind === 'request' &&
+      message.api === 'Produce' &&
+      reason !== 'receiverDown' &&
+      reason !== 'senderDown' &&
+      this.outstanding.has(message.correlationId) // acks=0 waits for nothing and never closes its connection
+    ) {
+      const link = `${message.from}>${message.to}`;
+      this.brokenProduceLinks.add(link);
+      this.lostProduce.set(message.correlationId, link);
+    }
     // Lost for good: no response will come, so there is no connection left to reset.
     if (message.kind === 'request' && reason !== 'receiverDown') this.outstanding.delete(message.correlationId);
     this.emit({

@@ -43,7 +43,18 @@ describe('ProducerStateManager', () => {
     expect(m.checkLeaderAppend(next)).toBeNull();
     m.update(next);
     expect(codeOf(() => m.checkLeaderAppend(header(7, 0, 6, 1, 5)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
-    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 4, 1, 5)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER'); // unknown producer
+  });
+
+  it('accepts any sequence from a producer id it has no state for (KIP-360, ProducerAppendInfo.checkSequence)', () => {
+    // Kafka 3.9 ProducerAppendInfo.checkSequence: the new entry has NO_PRODUCER_EPOCH, so neither
+    // the new-epoch rule nor the in-sequence rule applies (ProducerStateManagerTest
+    // testProducerSequenceWithWrapAroundBatchRecord / "accept writes with any sequence number").
+    const m = new ProducerStateManager();
+    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 4, 1, 5)))).toBeNull();
+    m.update(header(8, 0, 4, 1, 5));
+    // Once it has state, the usual rules hold again.
+    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 7, 1, 6)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 5, 1, 6)))).toBeNull();
   });
 
   it('recognises a retried batch among the last five and returns its original offsets', () => {

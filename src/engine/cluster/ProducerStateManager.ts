@@ -11,9 +11,11 @@ import { KafkaError } from '../errors';
  *  - E below P's epoch: INVALID_PRODUCER_EPOCH (a zombie producer is fenced).
  *  - the same [s, t] is one of the five cached batches: a duplicate (a retry whose first try
  *    was written): not appended again, answered with the original offsets.
- *  - s must be the last sequence + 1 (or 0 for a new epoch / unknown producer), otherwise
+ *  - s must be the last sequence + 1 (or 0 for a new epoch), otherwise
  *    OUT_OF_ORDER_SEQUENCE_NUMBER: a gap means an earlier batch is missing, and accepting this
  *    one would reorder records.
+ *  - a producer id with no state at all is accepted at any sequence (KIP-360): its earlier
+ *    batches may simply have been deleted by retention.
  * Followers apply the same state without checks, so a new leader can keep deduplicating.
  */
 export interface BatchMetadata {
@@ -43,19 +45,9 @@ export class ProducerStateManager {
     if (h.producerId < 0) return null;
     const entry = this.producers.get(h.producerId);
     const lastSeq = h.baseSequence + h.lastOffsetDelta;
-    if (!entry) {
-      if (h.baseSequence !== 0)
-        throw new KafkaError(
-          'OUT_OF_ORDER_SEQUENCE_NUMBER',
-          `producer ${h.producerId} is unknown; expected sequence 0, got ${h.baseSequence}`,
-          {
-            producerId: h.producerId,
-            expected: 0,
-            received: h.baseSequence,
-          },
-        );
-      return null;
-    }
+    // No state for this producer id (never seen, or its batches were all removed): any sequence
+    // is accepted (KIP-360; ProducerAppendInfo.checkSequence with NO_PRODUCER_EPOCH).
+    if (!entry) return null;
     if (h.producerEpoch < entry.producerEpoch)
       throw new KafkaError('INVALID_PRODUCER_EPOCH', `epoch ${h.producerEpoch} is older than ${entry.producerEpoch}`, {
         producerId: h.producerId,

@@ -287,8 +287,78 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(h.producer.isClosed).toBe(true);
   });
 
-  it('sticky partitioner fills one partition per batch, then moves on', () => {
-    const h = setup({ 'linger.ms': 1000, 'batch.size': 300 }, [1, 2, 3]);
+  /** An Rng whose draws are 0, 1, 2, ... (RecordAccumulatorTest's mockRandom), and whose forks share the count. */
+  class CountingRng extends Rng {
+    draws = 0;
+    constructor() {
+      super(0);
+    }
+    override nextInt(): number {
+      return this.draws++;
+    }
+    override fork(): Rng {
+      return this;
+    }
+  }
+
+  function choices(events: ProducerEvent[]) {
+    return byType(events, 'recordPartitioned').map((e) => e.choice);
+  }
+
+  it('built-in uniform sticky partitioner: switches only after batch.size bytes, at a batch boundary (RecordAccumulatorTest.testUniformBuiltInPartitioner)', () => {
+    // KIP-794, BuiltInPartitioner.updatePartitionInfo: batch.size 1024 is also the sticky limit.
+    // A small record takes the first draw (partition 0); a 1024-byte record no longer fits the
+    // open batch, goes to a new batch there and reaches the limit, so the topic switches; every
+    // further 1024-byte record switches again, the draws cycling 0, 1, 2, 0.
+    const h = setup({ 'linger.ms': 1000, 'batch.size': 1024 }, [1, 2, 3]);
+    const rng = new CountingRng();
+    const producer = new KafkaProducer(
+      { 'linger.ms': 1000, 'batch.size': 1024 },
+      { scheduler: h.scheduler, network: h.network, rng, emit: (e) => h.events.push(e), bootstrapBrokers: [1, 2, 3] },
+    );
+    producer.partitionsFor('t');
+    h.run(10);
+    h.events.length = 0;
+    producer.send({ topic: 't', key: null, value: new Uint8Array(10) });
+    for (let i = 0; i < 4; i++) producer.send({ topic: 't', key: null, value: new Uint8Array(1024) });
+    expect(choices(h.events).map((c) => c.partition)).toEqual([0, 0, 1, 2, 0]);
+    const first = choices(h.events)[0];
+    expect(first?.strategy === 'sticky' && first.stickyBatchSize).toBe(1024);
+  });
+
+  it('built-in uniform sticky partitioner keeps the partition across new batches until batch.size bytes (KIP-794, not KIP-480)', () => {
+    // linger.ms=0: every record is drained at once, so each one opens a new batch. KIP-480
+    // (sticky-2.4) switches on every new batch; BuiltInPartitioner counts the bytes produced
+    // (each append: the record plus the 61-byte batch header) and stays until batch.size.
+    const run = (partitioner: 'sticky' | 'sticky-2.4') => {
+      const h = setup({ 'linger.ms': 0, 'batch.size': 1000, partitioner }, [1, 2, 3]);
+      h.run(10);
+      h.events.length = 0;
+      for (let i = 0; i < 12; i++) {
+        h.producer.send({ topic: 't', key: null, value: new Uint8Array(100) });
+        h.run(20);
+      }
+      return h;
+    };
+    const uniform = run('sticky');
+    const appended = byType(uniform.events, 'recordAppended');
+    expect(appended.every((e) => e.newBatch)).toBe(true);
+    const perRecord = appended[0]?.batchBytes ?? 0; // 61 + the record
+    expect(perRecord).toBeGreaterThan(61 + 100);
+    const stay = Math.ceil(1000 / perRecord); // records produced before the limit is reached
+    const cs = choices(uniform.events);
+    expect(new Set(cs.slice(0, stay).map((c) => c.partition)).size).toBe(1);
+    expect(cs.map((c) => (c.strategy === 'sticky' ? c.switched : null))).toEqual(cs.map((_, i) => i % stay === 0));
+    expect(cs.map((c) => (c.strategy === 'sticky' ? c.producedBytes : null)).slice(0, stay)).toEqual(
+      Array.from({ length: stay }, (_, i) => i * perRecord),
+    );
+    // The 2.4-3.2 partitioner moves on at every new batch.
+    const legacy = choices(run('sticky-2.4').events).map((c) => c.partition);
+    for (let i = 1; i < legacy.length; i++) expect(legacy[i]).not.toBe(legacy[i - 1]);
+  });
+
+  it('the 2.4-3.2 sticky partitioner fills one partition per batch, then moves on', () => {
+    const h = setup({ 'linger.ms': 1000, 'batch.size': 300, partitioner: 'sticky-2.4' }, [1, 2, 3]);
     h.run(10);
     for (let i = 0; i < 6; i++) h.producer.send({ topic: 't', key: null, value: new Uint8Array(100) });
     const parts = byType(h.events, 'recordAppended').map((e) => e.partition);
@@ -351,6 +421,38 @@ describe('ordering and duplicates: the hazard and the idempotent producer', () =
     h.run(1000);
     return h;
   }
+
+  it('a batch refused for good bumps the epoch locally: same producer id, epoch + 1, sequence 0, no new InitProducerId (TransactionManager.bumpIdempotentProducerEpoch)', () => {
+    // INVALID_RECORD is not retriable: A fails with retries left, so Sender.completeBatch fails it
+    // with adjustSequenceNumbers and TransactionManager.handleFailedBatch requests an epoch bump
+    // for its partition; B then goes out as (same id, epoch 1, sequence 0), where it would have
+    // been sequence 1, a hole the broker would refuse.
+    const h = setup({ 'linger.ms': 0, 'retry.backoff.ms': 10, 'enable.idempotence': true });
+    h.cluster.fault = (c) => (c.firstValue === 'A' ? { kind: 'error', error: 'INVALID_RECORD' } : null);
+    h.run(10);
+    const a = h.send('A');
+    h.run(100);
+    const b = h.send('B');
+    const c = h.send('C');
+    h.run(100);
+    expect(h.reports().map((r) => [r.sendId, r.error ?? 'ok'])).toEqual([
+      [a, 'INVALID_RECORD'],
+      [b, 'ok'],
+      [c, 'ok'],
+    ]);
+    expect(byType(h.events, 'producerIdRequested')).toHaveLength(1);
+    const ids = byType(h.events, 'producerIdAssigned').map((e) => [e.producerId, e.producerEpoch]);
+    expect(ids).toEqual([
+      [1000, 0],
+      [1000, 1],
+    ]);
+    const sent = byType(h.events, 'produceRequestSent').flatMap((e) => e.batches);
+    expect(sent.map((b) => [b.producerId, b.producerEpoch, b.baseSequence, b.records])).toEqual([
+      [1000, 0, 0, 1],
+      [1000, 1, 0, 2],
+    ]);
+    expect(h.cluster.logs.get('t-0')?.map((r) => r.value)).toEqual(['B', 'C']);
+  });
 
   it('without idempotence, a retry after a lost response writes the record twice', () => {
     const h = responseLostOnce({ 'enable.idempotence': false });

@@ -14,7 +14,7 @@ import type { Network, NetworkEndpoint } from '../cluster/Network';
 import type { NodeId } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError, type KafkaErrorCode } from '../errors';
-import type { Rng } from '../Rng';
+import { Rng } from '../Rng';
 import type { ProducerEvent, ProducerEventSink, WantedEventType } from './events';
 import { type PartitionChoice, Partitioner, type TopicPartitionsView } from './Partitioner';
 import {
@@ -92,10 +92,20 @@ export class KafkaProducer {
     this.network = context.network;
     this.emit = context.emit;
     this.wants = context.wants ?? wantsEverything;
-    this.partitioner = new Partitioner(this.config.partitioner, context.rng.fork());
+    const rng = context.rng.fork();
+    this.partitioner = new Partitioner(this.config.partitioner, rng, this.config.batchSize);
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
-    this.accumulator = new RecordAccumulator(this.node, this.config, this.emit, this.transactionManager, this.wants);
+    // The backoff's stream is derived from the producer's seed without drawing from the shared
+    // Rng, so adding it moved no other seeded choice.
+    this.accumulator = new RecordAccumulator(
+      this.node,
+      this.config,
+      this.emit,
+      this.transactionManager,
+      this.wants,
+      new Rng((rng.seed ^ 0x5bd1e995) >>> 0),
+    );
     this.sender = new Sender(
       this.node,
       this.config,
@@ -226,13 +236,30 @@ export class KafkaProducer {
     } else {
       pending = { sendId, key: record.key, value: record.value, headers: record.headers ?? NO_HEADERS, timestamp };
     }
-    if (choice.strategy === 'sticky' && !this.accumulator.hasRoomFor(record.topic, choice.partition, pending)) {
-      // KIP-480: a new batch is due, so the sticky partition moves on first.
-      choice = this.partitioner.onNewBatch(record.topic, view, choice.partition) ?? choice;
+    const builtIn = this.partitioner.isBuiltInChoice(choice);
+    if (builtIn) {
+      // KIP-794: a switch held back by an open batch happens once that batch is full (or is
+      // closed because this record does not fit), before the record is appended
+      // (RecordAccumulator.partitionChanged).
+      this.accumulator.closeIfNoRoom(record.topic, choice.partition, pending, now);
+      if (this.accumulator.allBatchesFull(record.topic, choice.partition))
+        choice = this.partitioner.completeDeferredSwitch(record.topic, view) ?? choice;
+    } else if (!this.accumulator.hasRoomFor(record.topic, choice.partition, pending)) {
+      // KIP-480 (abortOnNewBatch): a new batch is due, so the 2.4-3.2 sticky partition moves on
+      // first and the record is placed again.
+      const moved = this.partitioner.onNewBatch(record.topic, view, choice.partition);
+      if (moved && choice.strategy === 'sticky') choice = moved;
     }
     if (this.wants('recordPartitioned'))
       this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });
     this.accumulator.append(record.topic, choice.partition, pending, now);
+    if (builtIn)
+      this.partitioner.onAppended(
+        record.topic,
+        this.accumulator.lastAppendedBytes,
+        view,
+        this.accumulator.allBatchesFull(record.topic, choice.partition),
+      );
     if (reused) {
       reused.key = null;
       reused.value = null; // hold no application bytes between sends

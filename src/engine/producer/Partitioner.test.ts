@@ -31,9 +31,9 @@ describe('Partitioner: keyed records (murmur2)', () => {
     expect(choice.numPartitions).toBe(7);
   });
 
-  it('key "1" (murmur2 -1993445489) goes to partition 154038159 % 3 = 0 under both strategies', () => {
+  it('key "1" (murmur2 -1993445489) goes to partition 154038159 % 3 = 0 under both sticky partitioners', () => {
     // -1993445489 & 0x7fffffff = 154038159; 154038159 % 3 = 0
-    for (const s of ['sticky', 'round-robin'] as const) {
+    for (const s of ['sticky', 'sticky-2.4'] as const) {
       const c = new Partitioner(s, new Rng(9)).partition('t', enc('1'), undefined, all3);
       expect(c.partition).toBe(0);
     }
@@ -41,7 +41,7 @@ describe('Partitioner: keyed records (murmur2)', () => {
 
   it('same key yields same partition (DefaultPartitionerTest.testKeyPartitionIsStable)', () => {
     // apache/kafka clients/src/test/java/org/apache/kafka/clients/producer/internals/DefaultPartitionerTest.java
-    const p = new Partitioner('round-robin', new Rng(3));
+    const p = new Partitioner('sticky-2.4', new Rng(3));
     const a = p.partition('test', enc('key'), undefined, all3).partition;
     for (let i = 0; i < 10; i++) expect(p.partition('test', enc('key'), undefined, all3).partition).toBe(a);
   });
@@ -90,6 +90,19 @@ describe('Partitioner: round-robin for null keys (classic, as the seeds describe
     );
   });
 
+  it('ignores the key (RoundRobinPartitionerTest.testRoundRobinWithKeyBytes: 10/10/10 for one key)', () => {
+    // RoundRobinPartitioner.partition never reads keyBytes: the same key goes round the partitions.
+    const p = new Partitioner('round-robin', new Rng(1));
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 30; i++) {
+      const c = p.partition('topicA', enc('key'), undefined, all3);
+      expect(c.strategy).toBe('round-robin');
+      counts[c.partition] = (counts[c.partition] ?? 0) + 1;
+      if (i % 5 === 0) p.partition('topicB', enc('key'), undefined, { numPartitions: 1, availablePartitions: [0] });
+    }
+    expect(counts).toEqual([10, 10, 10]);
+  });
+
   it('keeps one counter per topic (testRoundRobinWithNullKeyBytes: 10/10/10 despite topicB interleaved)', () => {
     const p = new Partitioner('round-robin', new Rng(1));
     const counts = [0, 0, 0];
@@ -113,7 +126,7 @@ describe('Partitioner: round-robin for null keys (classic, as the seeds describe
 describe('Partitioner: sticky for null keys (KIP-480, StickyPartitionCache)', () => {
   // apache/kafka clients/src/test/java/org/apache/kafka/clients/producer/internals/StickyPartitionCacheTest.java
   it('sticks until a new batch, then switches to a different partition (testStickyPartitionCache)', () => {
-    const p = new Partitioner('sticky', new Rng(42));
+    const p = new Partitioner('sticky-2.4', new Rng(42));
     const a = p.partition('topicA', null, undefined, all3).partition;
     expect(p.partition('topicA', null, undefined, all3).partition).toBe(a);
     const one = { numPartitions: 1, availablePartitions: [0] };
@@ -131,7 +144,7 @@ describe('Partitioner: sticky for null keys (KIP-480, StickyPartitionCache)', ()
   });
 
   it('never chooses an unavailable partition (unavailablePartitionsTest)', () => {
-    const p = new Partitioner('sticky', new Rng(7));
+    const p = new Partitioner('sticky-2.4', new Rng(7));
     const viewA = { numPartitions: 3, availablePartitions: [0, 2] };
     let partA = p.partition('topicA', null, undefined, viewA).partition;
     expect(partA).not.toBe(1);
@@ -153,7 +166,7 @@ describe('Partitioner: sticky for null keys (KIP-480, StickyPartitionCache)', ()
 
   it('is deterministic for a seed', () => {
     const run = (seed: number) => {
-      const p = new Partitioner('sticky', new Rng(seed));
+      const p = new Partitioner('sticky-2.4', new Rng(seed));
       const out: number[] = [];
       let cur = p.partition('t', null, undefined, all3).partition;
       for (let i = 0; i < 20; i++) out.push((cur = p.onNewBatch('t', all3, cur)?.partition ?? -1));
@@ -165,11 +178,14 @@ describe('Partitioner: sticky for null keys (KIP-480, StickyPartitionCache)', ()
 
 describe("the seeds' producer rules (seeds/000: 如果没有 Key 值则进行轮询发送。如果有 Key 值，对 Key 值进行 Hash，然后对分区数量取余)", () => {
   it('no key: round-robin over the partitions; a key: hash modulo the partition count, same key same partition', () => {
-    const p = new Partitioner('round-robin', new Rng(1));
+    // The seeds describe Kafka's pre-2.4 DefaultPartitioner. In 3.9 the round-robin half is the
+    // RoundRobinPartitioner (which ignores keys) and the hash half every other partitioner.
+    const rr = new Partitioner('round-robin', new Rng(1));
     const view = { numPartitions: 4, availablePartitions: [0, 1, 2, 3] };
-    expect(Array.from({ length: 8 }, () => p.partition('orders', null, undefined, view).partition)).toEqual([
+    expect(Array.from({ length: 8 }, () => rr.partition('orders', null, undefined, view).partition)).toEqual([
       0, 1, 2, 3, 0, 1, 2, 3,
     ]);
+    const p = new Partitioner('sticky', new Rng(1));
     for (const key of ['user-1', 'user-2', 'order-42']) {
       const bytes = enc(key);
       const first = p.partition('orders', bytes, undefined, view);

@@ -118,9 +118,13 @@ export class ProducerBatch {
   attempts = 0;
   /** When the batch was last sent or created: retry.backoff.ms and linger.ms count from here. */
   lastAttemptMs: number;
+  /** How long this retry waits after lastAttemptMs (KIP-580, drawn when the batch was put back). */
+  retryBackoffMs = 0;
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;
   baseSequence = NO_SEQUENCE;
+  /** Renumbered by an epoch bump (ProducerBatch.sequenceHasBeenReset): an old-epoch refusal is retried. */
+  sequenceHasBeenReset = false;
   /** Header space, then the records written so far; bytes past sizeInBytes are unused. */
   private buffer: Uint8Array;
   private maxTimestampSeen = -1;

@@ -22,6 +22,7 @@ describe('ProducerConfig', () => {
       lingerMs: 5,
       retries: 2147483647,
       retryBackoffMs: 100,
+      retryBackoffMaxMs: 1000, // CommonClientConfigs.DEFAULT_RETRY_BACKOFF_MAX_MS (KIP-580)
       deliveryTimeoutMs: 120000,
       requestTimeoutMs: 30000,
       maxInFlightRequestsPerConnection: 5,

@@ -19,6 +19,7 @@ export interface ProducerConfigInput {
   'linger.ms'?: number;
   retries?: number;
   'retry.backoff.ms'?: number;
+  'retry.backoff.max.ms'?: number;
   'delivery.timeout.ms'?: number;
   'request.timeout.ms'?: number;
   'max.in.flight.requests.per.connection'?: number;
@@ -27,7 +28,7 @@ export interface ProducerConfigInput {
   'buffer.memory'?: number;
   'metadata.max.age.ms'?: number;
   'max.block.ms'?: number;
-  /** Null-key placement: 'sticky' (Kafka >= 2.4, default) or 'round-robin' (classic). */
+  /** Null-key placement: 'sticky' (Kafka >= 3.3 built-in, default), 'sticky-2.4' (Kafka 2.4-3.2) or 'round-robin'. */
   partitioner?: PartitionerStrategy;
 }
 
@@ -39,6 +40,8 @@ export interface ProducerConfig {
   lingerMs: number;
   retries: number;
   retryBackoffMs: number;
+  /** KIP-580: retries back off exponentially from retry.backoff.ms up to this. */
+  retryBackoffMaxMs: number;
   deliveryTimeoutMs: number;
   requestTimeoutMs: number;
   maxInFlightRequestsPerConnection: number;
@@ -58,6 +61,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId'>> = {
   lingerMs: 5,
   retries: INT_MAX,
   retryBackoffMs: 100,
+  retryBackoffMaxMs: 1000,
   deliveryTimeoutMs: 120_000,
   requestTimeoutMs: 30_000,
   maxInFlightRequestsPerConnection: 5,
@@ -79,6 +83,7 @@ const KNOWN_KEYS = new Set([
   'linger.ms',
   'retries',
   'retry.backoff.ms',
+  'retry.backoff.max.ms',
   'delivery.timeout.ms',
   'request.timeout.ms',
   'max.in.flight.requests.per.connection',
@@ -130,6 +135,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const lingerMs = intAtLeast(raw, 'linger.ms', PRODUCER_DEFAULTS.lingerMs, 0);
   const retries = intAtLeast(raw, 'retries', PRODUCER_DEFAULTS.retries, 0);
   const retryBackoffMs = intAtLeast(raw, 'retry.backoff.ms', PRODUCER_DEFAULTS.retryBackoffMs, 0);
+  const retryBackoffMaxMs = intAtLeast(raw, 'retry.backoff.max.ms', PRODUCER_DEFAULTS.retryBackoffMaxMs, 0);
   const requestTimeoutMs = intAtLeast(raw, 'request.timeout.ms', PRODUCER_DEFAULTS.requestTimeoutMs, 0);
   const maxInFlight = intAtLeast(
     raw,
@@ -143,8 +149,8 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const maxBlockMs = intAtLeast(raw, 'max.block.ms', PRODUCER_DEFAULTS.maxBlockMs, 0);
 
   const partitioner = raw.partitioner ?? PRODUCER_DEFAULTS.partitioner;
-  if (partitioner !== 'sticky' && partitioner !== 'round-robin') {
-    throw invalid('partitioner', partitioner, 'String must be one of: sticky, round-robin');
+  if (partitioner !== 'sticky' && partitioner !== 'sticky-2.4' && partitioner !== 'round-robin') {
+    throw invalid('partitioner', partitioner, 'String must be one of: sticky, sticky-2.4, round-robin');
   }
 
   const idem = raw['enable.idempotence'];
@@ -195,6 +201,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     lingerMs,
     retries,
     retryBackoffMs,
+    retryBackoffMaxMs,
     deliveryTimeoutMs,
     requestTimeoutMs,
     maxInFlightRequestsPerConnection: maxInFlight,

@@ -121,17 +121,40 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     ).toEqual(['full']);
   });
 
-  it('testRetryBackoff: a re-enqueued batch waits retry.backoff.ms after its last attempt', () => {
+  it('testRetryBackoff: a re-enqueued batch waits retry.backoff.ms (+/-20 % jitter) after its last attempt', () => {
+    // Kafka 3.9's testRetryBackoff drains the retried batch only after retry.backoff.ms x 1.2
+    // (the jitter's upper bound, CommonClientConfigs.RETRY_BACKOFF_JITTER).
     const { a } = acc({ 'linger.ms': 0, 'retry.backoff.ms': 100 });
     const m = metadataFor([1]);
     a.append('t', 0, rec('v'), 0);
     const [batch] = a.drain(m, a.ready(m, 0).readyNodes, 0).get(1) ?? [];
     expect(batch).toBeDefined();
     a.reenqueue(batch as ProducerBatch, 5);
-    expect(a.ready(m, 50).readyNodes.size).toBe(0);
-    expect(a.ready(m, 50).nextReadyCheckDelayMs).toBe(55);
-    expect(a.ready(m, 50).nextReadyCheckMs).toBe(105);
-    expect([...a.ready(m, 105).readyNodes]).toEqual([1]);
+    const wait = (batch as ProducerBatch).retryBackoffMs;
+    expect(wait).toBeGreaterThanOrEqual(80);
+    expect(wait).toBeLessThan(120);
+    expect(a.ready(m, 5 + 80 - 1).readyNodes.size).toBe(0);
+    expect(a.ready(m, 50).nextReadyCheckMs).toBe(5 + wait);
+    expect([...a.ready(m, 5 + 120 + 1).readyNodes]).toEqual([1]);
+  });
+
+  it('testExponentialRetryBackoff: each retry waits twice as long, within the jitter, up to retry.backoff.max.ms (KIP-580)', () => {
+    const { a } = acc({ 'linger.ms': 0, 'retry.backoff.ms': 100, 'retry.backoff.max.ms': 1000 });
+    const m = metadataFor([1]);
+    a.append('t', 0, rec('v'), 0);
+    let [batch] = a.drain(m, a.ready(m, 0).readyNodes, 0).get(1) ?? [];
+    let now = 0;
+    for (let i = 0; i < 8; i++) {
+      a.reenqueue(batch as ProducerBatch, now);
+      const term = Math.min(100 * 2 ** i, 1000);
+      const lower = Math.trunc(term * 0.8);
+      const upper = Math.min(Math.trunc(term * 1.2), 1000);
+      expect(a.ready(m, now + lower - 1).readyNodes.size).toBe(0);
+      expect(a.ready(m, now + upper).readyNodes.size).toBe(1);
+      now += upper;
+      [batch] = a.drain(m, [1], now).get(1) ?? [];
+      expect(batch).toBeDefined();
+    }
   });
 
   it('drains one batch per partition per request, up to max.request.size, rotating the start (drainIndex)', () => {

@@ -6,10 +6,13 @@
  *
  * A batch is sendable when it is full (no room for another record, or a newer batch already
  * queues behind it) or when it has lingered `linger.ms` since creation; a batch that came back
- * for a retry waits `retry.backoff.ms` after its last attempt. A batch older than
+ * for a retry waits after its last attempt, exponentially longer per attempt (KIP-580:
+ * `retry.backoff.ms` doubling up to `retry.backoff.max.ms`, +/-20 % jitter). A batch older than
  * `delivery.timeout.ms` expires. With max.in.flight.requests.per.connection = 1 a partition is
  * muted while it has a request in flight, which is Kafka's classic way to keep order.
  */
+import { ExponentialBackoff, RETRY_BACKOFF_EXP_BASE, RETRY_BACKOFF_JITTER } from '../ExponentialBackoff';
+import { Rng } from '../Rng';
 import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
 import type { ProducerEventSink, WantedEventType } from './events';
 import { BufferPool } from './BufferPool';
@@ -61,7 +64,16 @@ export class RecordAccumulator {
     private readonly transactionManager: TransactionManager | null,
     /** Whether anyone takes an event type: recordAppended (one per record) is skipped if not. */
     private readonly wants: (type: WantedEventType) => boolean = () => true,
+    /** Draws the retry backoff's jitter. */
+    rng: Rng = new Rng(0),
   ) {
+    this.retryBackoff = new ExponentialBackoff(
+      config.retryBackoffMs,
+      RETRY_BACKOFF_EXP_BASE,
+      config.retryBackoffMaxMs,
+      RETRY_BACKOFF_JITTER,
+      rng,
+    );
     this.free = new BufferPool(firstBufferSize(config.batchSize), config.bufferMemory);
   }
 
@@ -92,6 +104,35 @@ export class RecordAccumulator {
   }
 
   /**
+   * Whether the partition's last batch is full or closed, or it has none (RecordAccumulator.allBatchesFull):
+   * the built-in partitioner only switches away from a partition at a batch boundary.
+   */
+  allBatchesFull(topic: string, partition: number): boolean {
+    const q = this.byTopic.get(topic)?.[partition];
+    const last = q?.batches[q.batches.length - 1];
+    return last === undefined || last.isFull();
+  }
+
+  /**
+   * Closes the partition's last batch for appends if this record will not fit in it, as
+   * RecordAccumulator.tryAppend does before opening a new one (closeForRecordAppends); the
+   * built-in partitioner then sees all batches full and may complete a held-back switch.
+   */
+  closeIfNoRoom(topic: string, partition: number, record: PendingRecord, now: number): void {
+    const q = this.byTopic.get(topic)?.[partition];
+    const last = q?.batches[q.batches.length - 1];
+    if (last && last.state === 'open' && !last.hasRoomFor(record)) this.seal(last, 'full', now);
+  }
+
+  /**
+   * How much the last append grew its batch (RecordAppendResult.appendedBytes): the record, plus
+   * the batch header when it opened a new batch.
+   */
+  lastAppendedBytes = 0;
+
+  private readonly retryBackoff: ExponentialBackoff;
+
+  /**
    * Appends a record to its partition's last open batch, opening a new batch when it does not
    * fit; returns the batch it went into (the recordAppended event says whether it is new).
    */
@@ -101,6 +142,7 @@ export class RecordAccumulator {
     if (last && last.state === 'open') {
       const bytes = last.tryAppend(record);
       if (bytes > 0) {
+        this.lastAppendedBytes = bytes;
         this.appended(last, record, bytes, false, now);
         return last;
       }
@@ -109,6 +151,7 @@ export class RecordAccumulator {
     const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize, this.free);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
+    this.lastAppendedBytes = batch.sizeInBytes;
     this.appended(batch, record, bytes, true, now);
     return batch;
   }
@@ -146,9 +189,9 @@ export class RecordAccumulator {
     });
   }
 
-  /** Whether a retried batch is still inside retry.backoff.ms of its last attempt (absolute times: see nextReadyCheckMs). */
+  /** Whether a retried batch is still inside its retry backoff (absolute times: see nextReadyCheckMs). */
   private backingOff(batch: ProducerBatch, now: number): boolean {
-    return batch.attempts > 0 && now < batch.lastAttemptMs + this.config.retryBackoffMs;
+    return batch.attempts > 0 && now < batch.lastAttemptMs + batch.retryBackoffMs;
   }
 
   /** Which leaders have a sendable batch, and when to look again (RecordAccumulator.ready). */
@@ -167,9 +210,9 @@ export class RecordAccumulator {
       }
       if (readyNodes.has(leader) || this.muted.has(key)) continue;
       const backingOff = this.backingOff(batch, now);
-      // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? retry.backoff.ms
-      // : linger.ms). The same test on the absolute moment it becomes true:
-      const readyAtMs = batch.lastAttemptMs + (backingOff ? this.config.retryBackoffMs : this.config.lingerMs);
+      // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? the retry
+      // backoff : linger.ms). The same test on the absolute moment it becomes true:
+      const readyAtMs = batch.lastAttemptMs + (backingOff ? batch.retryBackoffMs : this.config.lingerMs);
       const full = q.batches.length > 1 || batch.isFull() || this.closing;
       const expired = now >= readyAtMs;
       if ((full || expired) && !backingOff) readyNodes.add(leader);
@@ -207,7 +250,10 @@ export class RecordAccumulator {
           this.seal(first, first.isFull() ? 'full' : 'linger', now);
         }
         const tm = this.transactionManager;
-        if (tm && !first.hasSequence()) tm.assignSequence(key, first);
+        if (tm && !first.hasSequence()) {
+          tm.maybeUpdateProducerIdAndEpoch(key);
+          tm.assignSequence(key, first);
+        }
         if (tm) tm.addInFlightBatch(key, first);
         first.state = 'in-flight';
         size += first.sizeInBytes;
@@ -225,6 +271,8 @@ export class RecordAccumulator {
     // The broker remembers only the last 5 batches per producer for duplicate detection, so no
     // more than 5 unresolved batches per partition, whichever connections they travel on.
     if (!first.hasSequence() && tm.inFlightCount(key) >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE) return true;
+    // No new batch under the new epoch while batches of the old one are unresolved here.
+    if (!first.hasSequence() && tm.inFlightCount(key) > 0 && tm.hasStaleProducerIdAndEpoch(key)) return true;
     // A retried batch must not overtake an earlier batch that is still in flight.
     const firstInFlight = tm.firstInFlightSequence(key);
     return firstInFlight !== -1 && first.hasSequence() && first.baseSequence !== firstInFlight;
@@ -234,6 +282,9 @@ export class RecordAccumulator {
   reenqueue(batch: ProducerBatch, now: number): void {
     batch.attempts++;
     batch.lastAttemptMs = now;
+    // Kafka draws the jitter anew at every readiness check (retryBackoff.backoff(attempts - 1));
+    // one draw per retry keeps the wait a single number the retry event can show.
+    batch.retryBackoffMs = this.retryBackoff.backoff(batch.attempts - 1);
     batch.state = 'closed';
     const q = this.queue(batch.topic, batch.partition);
     if (!batch.hasSequence()) {

@@ -159,6 +159,7 @@ export class Sender {
     let nextWake = Number.POSITIVE_INFINITY;
 
     nextWake = Math.min(nextWake, this.maybeUpdateMetadata(now));
+    this.maybeBumpIdempotentEpoch(now);
     nextWake = Math.min(nextWake, this.maybeInitProducerId(now));
 
     // Kafka's sender thread loops without pause while there is something to send; here one run
@@ -255,6 +256,19 @@ export class Sender {
     });
     this.track({ api: 'Metadata', correlationId, broker, timeout: this.scheduleTimeout(correlationId) });
     return Number.POSITIVE_INFINITY;
+  }
+
+  /** A batch failed for good: same producer id, epoch + 1, no InitProducerId (bumpIdempotentEpochAndResetIdIfNeeded). */
+  private maybeBumpIdempotentEpoch(now: number): void {
+    const bumped = this.transactionManager?.bumpIdempotentEpochIfNeeded();
+    if (bumped)
+      this.emit({
+        type: 'producerIdAssigned',
+        producer: this.node,
+        producerId: bumped.producerId,
+        producerEpoch: bumped.epoch,
+        atMs: now,
+      });
   }
 
   private maybeInitProducerId(now: number): number {
@@ -534,12 +548,14 @@ export class Sender {
         partition: batch.partition,
         error,
         attempt: batch.attempts,
-        retryAtMs: now + this.config.retryBackoffMs,
+        retryAtMs: now + batch.retryBackoffMs,
         atMs: now,
       });
       return;
     }
-    this.failBatch(batch, error, message);
+    // Sender.completeBatch: only a batch that had retries left may have its partition's sequences
+    // adjusted; after the last retry nobody knows whether the broker wrote it.
+    this.failBatch(batch, error, message, batch.attempts < this.config.retries);
   }
 
   /**
@@ -560,13 +576,17 @@ export class Sender {
     this.hooks.completeBatch(batch, baseOffset, logAppendTimeMs);
   }
 
-  private failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string): void {
+  private failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string, adjustSequenceNumbers = false): void {
     batch.state = 'done';
     const tm = this.transactionManager;
     if (tm && batch.hasSequence()) {
-      tm.removeInFlightBatch(tpKey(batch.topic, batch.partition), batch);
-      // Its sequence numbers are now a hole the broker will never see filled: start afresh.
-      tm.resetRequired = true;
+      const tp = tpKey(batch.topic, batch.partition);
+      tm.removeInFlightBatch(tp, batch);
+      // Its sequence numbers are now a hole the broker will never see filled. Refused for good:
+      // bump the epoch and restart the partition at sequence 0 (TransactionManager.handleFailedBatch).
+      // Expired or out of retries, it may have been written: start afresh with a new producer id.
+      if (adjustSequenceNumbers || error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') tm.requestEpochBumpForPartition(tp);
+      else tm.resetRequired = true;
     }
     this.hooks.failBatch(batch, error, message);
   }

@@ -12,6 +12,12 @@
  * Client side this means: a sequence is fixed the first time a batch is drained and kept on
  * retries; retried batches go back into the queue in sequence order; a retried batch is only
  * sent again once it is the first one in flight for its partition.
+ *
+ * A batch that fails for good (a non-retriable error) leaves a hole in its partition's
+ * sequences. As Kafka's TransactionManager does for an idempotent producer, the producer then
+ * bumps its epoch locally (same producer id, epoch + 1; bumpIdempotentProducerEpoch) and starts
+ * that partition's sequences again at 0, rewriting the batches still unresolved there; the
+ * broker takes a new epoch at sequence 0. Only an exhausted epoch asks for a new producer id.
  */
 import { NO_SEQUENCE, type ProducerBatch } from './ProducerBatch';
 
@@ -28,6 +34,10 @@ export class TransactionManager {
   private readonly lastAckedSequence = new Map<string, number>();
   /** In-flight batches per partition, sorted by baseSequence. */
   private readonly inflight = new Map<string, ProducerBatch[]>();
+  /** The producer id and epoch each partition's sequences belong to (TxnPartitionEntry.producerIdAndEpoch). */
+  private readonly partitionEpochs = new Map<string, ProducerIdAndEpoch>();
+  private epochBumpRequired = false;
+  private readonly partitionsToRewriteSequences = new Set<string>();
 
   hasProducerId(): boolean {
     return this.producerIdAndEpoch !== null && !this.resetRequired;
@@ -39,6 +49,71 @@ export class TransactionManager {
     this.nextSequence.clear();
     this.lastAckedSequence.clear();
     this.inflight.clear();
+    this.partitionEpochs.clear();
+    this.epochBumpRequired = false;
+    this.partitionsToRewriteSequences.clear();
+  }
+
+  /** A batch of this partition failed for good: bump the epoch at the next sender pass (requestEpochBumpForPartition). */
+  requestEpochBumpForPartition(tp: string): void {
+    this.epochBumpRequired = true;
+    this.partitionsToRewriteSequences.add(tp);
+  }
+
+  /**
+   * Run by the sender before it drains (bumpIdempotentEpochAndResetIdIfNeeded): epoch + 1 under
+   * the same producer id, or, with the epoch at Short.MAX_VALUE, a new InitProducerId. Returns
+   * the new id and epoch if it bumped.
+   */
+  bumpIdempotentEpochIfNeeded(): ProducerIdAndEpoch | null {
+    const pid = this.producerIdAndEpoch;
+    if (!this.epochBumpRequired || !pid) return null;
+    this.epochBumpRequired = false;
+    const tps = [...this.partitionsToRewriteSequences];
+    this.partitionsToRewriteSequences.clear();
+    if (pid.epoch >= 32767) {
+      this.resetRequired = true; // resetIdempotentProducerId
+      return null;
+    }
+    const bumped = { producerId: pid.producerId, epoch: pid.epoch + 1 };
+    this.producerIdAndEpoch = bumped;
+    for (const tp of tps) this.startSequencesAtBeginning(tp);
+    return bumped;
+  }
+
+  /**
+   * Renumbers the partition's unresolved batches from 0 under the current epoch and forgets its
+   * last acknowledged sequence (TxnPartitionEntry.startSequencesAtBeginning).
+   */
+  private startSequencesAtBeginning(tp: string): void {
+    const pid = this.producerIdAndEpoch;
+    if (!pid) return;
+    let sequence = 0;
+    for (const b of this.inflight.get(tp) ?? []) {
+      b.producerId = pid.producerId;
+      b.producerEpoch = pid.epoch;
+      b.baseSequence = sequence;
+      b.sequenceHasBeenReset = true;
+      sequence += b.recordCount;
+    }
+    this.partitionEpochs.set(tp, pid);
+    this.nextSequence.set(tp, sequence);
+    this.lastAckedSequence.delete(tp);
+  }
+
+  /** Whether the partition's sequences belong to an older epoch than the producer's (hasStaleProducerIdAndEpoch). */
+  hasStaleProducerIdAndEpoch(tp: string): boolean {
+    const pid = this.producerIdAndEpoch;
+    const own = this.partitionEpochs.get(tp);
+    return pid !== null && own !== undefined && (own.producerId !== pid.producerId || own.epoch !== pid.epoch);
+  }
+
+  /**
+   * Once a stale partition has nothing in flight, its next batch starts at sequence 0 under the
+   * current epoch (maybeUpdateProducerIdAndEpoch).
+   */
+  maybeUpdateProducerIdAndEpoch(tp: string): void {
+    if (this.hasStaleProducerIdAndEpoch(tp) && this.inFlightCount(tp) === 0) this.startSequencesAtBeginning(tp);
   }
 
   sequenceNumber(tp: string): number {
@@ -52,6 +127,7 @@ export class TransactionManager {
     batch.producerId = pid.producerId;
     batch.producerEpoch = pid.epoch;
     batch.baseSequence = this.sequenceNumber(tp);
+    if (!this.partitionEpochs.has(tp)) this.partitionEpochs.set(tp, pid);
     // Sequences are int32 and wrap (DefaultRecordBatch.incrementSequence).
     this.nextSequence.set(tp, (batch.baseSequence + batch.recordCount) % 2147483648);
   }
@@ -96,6 +172,7 @@ export class TransactionManager {
    * lost our state and retrying cannot help.
    */
   canRetryOutOfOrder(tp: string, batch: ProducerBatch): boolean {
-    return batch.baseSequence !== this.lastAcked(tp) + 1;
+    // A batch renumbered by an epoch bump was refused under its old numbers: send it again.
+    return batch.sequenceHasBeenReset || batch.baseSequence !== this.lastAcked(tp) + 1;
   }
 }

@@ -303,8 +303,9 @@ export function ProducerPanel({ session }: { session: Session }) {
             value={settings.partitioner}
             onChange={(e) => void changeSetting('partitioner', e.target.value as ProducerSettings['partitioner'])}
           >
-            <option value="sticky">sticky (Kafka ≥ 2.4)</option>
-            <option value="round-robin">round-robin (classic)</option>
+            <option value="sticky">uniform sticky (Kafka ≥ 3.3, default)</option>
+            <option value="sticky-2.4">sticky (Kafka 2.4–3.2)</option>
+            <option value="round-robin">round-robin (RoundRobinPartitioner, ignores keys)</option>
           </select>
         </label>
         {settingsError && (
@@ -376,7 +377,7 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
         data-strategy="round-robin"
       >
         <h4>
-          Null key, round-robin: partition <strong>{choice.partition}</strong>
+          Round-robin: partition <strong>{choice.partition}</strong>
         </h4>
         <p>
           Counter <span className="mono">{formatCount(choice.counter)}</span> over partitions [
@@ -384,7 +385,7 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
           <span className="mono">
             {choice.counter} % {choice.candidates.length} = {choice.candidates.indexOf(choice.partition)}
           </span>
-          . The next null-key record goes to the next partition.
+          . The next record, with or without a key, goes to the next partition.
         </p>
       </div>
     );
@@ -397,8 +398,10 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
         </h4>
         <p>
           {choice.switched
-            ? `A new batch was needed, so the producer switched its sticky partition${choice.previous === null ? '' : ` from ${choice.previous}`} to ${choice.partition} (chosen at random among [${choice.candidates.join(', ')}]).`
-            : `Records without a key stick to partition ${choice.partition} until its batch is sealed, so batches fill up (KIP-480).`}
+            ? `${choice.previous === null ? 'The topic had no sticky partition yet' : choice.stickyBatchSize !== undefined ? `batch.size (${choice.stickyBatchSize} bytes) was produced to the last one` : 'A new batch was needed'}, so the producer switched its sticky partition${choice.previous === null ? '' : ` from ${choice.previous}`} to ${choice.partition} (chosen at random among [${choice.candidates.join(', ')}]).`
+            : choice.stickyBatchSize !== undefined
+              ? `Records without a key stick to partition ${choice.partition} until batch.size (${choice.stickyBatchSize} bytes) were produced to it: ${choice.producedBytes ?? 0} so far (KIP-794).`
+              : `Records without a key stick to partition ${choice.partition} until its batch is sealed, so batches fill up (KIP-480).`}
         </p>
       </div>
     );

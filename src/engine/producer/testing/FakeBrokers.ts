@@ -44,6 +44,7 @@ export interface FaultContext {
 }
 
 interface ProducerEntry {
+  epoch: number;
   lastSeq: number;
   batches: { firstSeq: number; lastSeq: number; baseOffset: number }[];
 }
@@ -176,7 +177,13 @@ export class FakeBrokers {
         if (batch.producerId >= 0) {
           let states = this.producerState.get(tp);
           if (!states) this.producerState.set(tp, (states = new Map()));
-          const entry = states.get(batch.producerId) ?? { lastSeq: -1, batches: [] };
+          let entry = states.get(batch.producerId) ?? { epoch: batch.producerEpoch, lastSeq: -1, batches: [] };
+          if (batch.producerEpoch < entry.epoch) {
+            partitions.push(res('INVALID_PRODUCER_EPOCH'));
+            continue;
+          }
+          // A new epoch starts the producer's sequences again at 0 (ProducerAppendInfo.checkSequence).
+          if (batch.producerEpoch > entry.epoch) entry = { epoch: batch.producerEpoch, lastSeq: -1, batches: [] };
           const lastSeq = batch.baseSequence + batch.records.length - 1;
           const dup = entry.batches.find((b) => b.firstSeq === batch.baseSequence && b.lastSeq === lastSeq);
           if (dup) {
