@@ -186,6 +186,18 @@ describe('regressions: seeds that once failed', () => {
     expect(r.acked, explain(r)).toBe(r.sent);
   });
 
+  // Seeds 134 and 225 (`npm run soak -- --unclean`): after an unclean election the new leader,
+  // with no state for the producer, accepted a later batch at any sequence (KIP-360,
+  // ProducerAppendInfo.checkSequence); the earlier batch, retried, then met
+  // OUT_OF_ORDER_SEQUENCE_NUMBER, which Kafka's TransactionManager.canRetry keeps retrying while it
+  // is not the next sequence after the last acknowledged one. Only delivery.timeout.ms ends it: with
+  // Kafka's default it expires, so each of those records gets exactly one (failed) report.
+  it.each([134, 225])('seed %i: a batch behind an accepted later one fails at delivery.timeout.ms', async (seed) => {
+    const r = await runUnclean(seed);
+    expect(r.violations, explain(r)).toEqual([]);
+    expect(r.acked, explain(r)).toBeLessThan(r.sent);
+  });
+
   // Disk seeds 680 and 1379 (unclean shape, from `npm run soak -- --disk --unclean`): retention
   // on the leader deleted the segments a follower would fetch next while it was down, so its fetch
   // was OFFSET_OUT_OF_RANGE; it asked OffsetsForLeaderEpoch, fetched at its own log end again and

@@ -218,7 +218,12 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
       'linger.ms': 2,
       'request.timeout.ms': 1500,
       'retry.backoff.ms': 50,
-      'delivery.timeout.ms': 3_600_000,
+      // After an unclean election the new leader may hold a later batch of this producer but not
+      // an earlier one (KIP-360 lets a broker without state accept any sequence); the earlier
+      // batch then meets OUT_OF_ORDER_SEQUENCE_NUMBER, which Kafka's TransactionManager.canRetry
+      // retries while it is not the next sequence: only delivery.timeout.ms ends it. Kafka's
+      // default (2 min) there, so every record still gets its one report; an hour otherwise.
+      'delivery.timeout.ms': options.uncleanLeaderElection ? 120_000 : 3_600_000,
       ...options.producer,
     },
     {
@@ -325,7 +330,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   try {
     for (const step of schedule.steps) await apply(step);
     // Settle: everything healed by the schedule; give the producer time to finish.
-    const settleMs = options.settleMs ?? 30_000;
+    const settleMs = options.settleMs ?? (options.uncleanLeaderElection ? 150_000 : 30_000);
     for (let waited = 0; waited < settleMs && producer.pendingRecords > 0; waited += 500) tick(500);
     tick(3000); // let followers catch up so the final logs are complete
     checkInvariant();
