@@ -1,5 +1,5 @@
 import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
-import type { ScenarioSpec } from '../src/worker/plane/types';
+import type { ScenarioSpec } from '../src/engine/apps/types';
 import { expect, test } from './fixtures';
 import { GlassboxPage } from './fixtures';
 import { PlanePage } from './planePage';

@@ -8,7 +8,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { createStore, entries } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineHost, lostPartitions } from './EngineHost';
-import type { ScenarioSpec } from './plane/types';
+import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 
 // No Web Locks in Node: the host then runs as the sole owner ("unsupported").

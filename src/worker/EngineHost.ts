@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
 /**
  * The worker's half of the app. It runs ONE engine (src/engine/engine.ts), wrapped by the
- * control plane (ClusterPlane: brokers, controller, groups, scenarios) and persisted to the
+ * control plane (ClusterApps: brokers, controller, groups, scenarios) and persisted to the
  * IdbStore, and serves both halves of the page from it:
  *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
- *    engine's leader replicas (DataPath) and sends through an engine KafkaProducer (PanelProducer);
+ *    engine's leader replicas (DataPath) and sends through the apps' panel producer (ProducerApp);
  *  - the control plane's views and actions (planeAction, planeScenario, ...).
  * A reload is a cluster restart: the replica logs are recovered from IndexedDB (restore.ts) and
  * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
@@ -29,11 +29,18 @@ import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
-import { addSeedsLookupExample } from './demo';
 import { OwnershipLock } from './ownership';
-import { PanelProducer } from './PanelProducer';
-import { ClusterPlane, PLANE_TOPIC_DEFAULTS } from './plane/ClusterPlane';
-import { PLANE_EPOCH_MS, type PresetName, type ScenarioSpec } from './plane/types';
+import {
+  addSeedsLookupExample,
+  ClusterApps,
+  PANEL_CLIENT_ID,
+  PRODUCER_EVENT_TYPES,
+  type ProducerApp,
+  PLANE_EPOCH_MS,
+  PLANE_TOPIC_DEFAULTS,
+  type PresetName,
+  type ScenarioSpec,
+} from '../engine/apps';
 import type {
   AccumulatorView,
   ClusterView,
@@ -46,7 +53,6 @@ import type {
   OpenArgs,
   OpenResult,
   ProduceManyArgs,
-  ProducerSettings,
   RecordWindow,
   RecoveryView,
   StorageStatus,
@@ -99,9 +105,9 @@ interface Running {
   store: Store;
   writer: StoreWriter;
   clock: ManualClock;
-  plane: ClusterPlane;
+  plane: ClusterApps;
   data: DataPath;
-  producer: PanelProducer;
+  producer: ProducerApp;
   recovered: Map<string, PartitionLog>;
   /** Topics the preset creates: rebuilt with the preset on restart, so not kept in the metadata file. */
   presetTopics: Set<string>;
@@ -142,7 +148,6 @@ export class EngineHost {
   private readonly jobs = new Map<number, Job>();
   private changedJobs = new Set<number>();
   private nextJobId = 1;
-  private settings: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
   private stopped = false;
   private lastMeta = '';
   private lastMetaAt = 0;
@@ -217,14 +222,7 @@ export class EngineHost {
       if (job) job.cancelled = true;
       return null;
     },
-    setProducerSettings: (patch) => {
-      const next = { ...this.settings, ...patch };
-      if (!['all', '1', '0'].includes(next.acks))
-        throw new KafkaError('INVALID_CONFIG', `Invalid value ${next.acks} for configuration acks`);
-      if (JSON.stringify(next) !== JSON.stringify(this.settings)) this.run?.producer.configure(next);
-      this.settings = next;
-      return this.settings;
-    },
+    setProducerSettings: (patch) => this.running().plane.configurePanel(patch),
     runUntilIdle: () => {
       const r = this.running();
       // Time passes until the producer's accumulator is empty (bounded: a stuck request times out).
@@ -322,7 +320,7 @@ export class EngineHost {
     if (spec.actions.length === 0) return;
     const key = JSON.stringify(spec);
     if (this.replayed === key) return;
-    ClusterPlane.fromScenario(spec);
+    ClusterApps.fromScenario(spec, { store: new MemoryStore() });
     this.replayed = key;
   }
 
@@ -371,7 +369,7 @@ export class EngineHost {
       });
   }
 
-  private requirePlane(): ClusterPlane {
+  private requirePlane(): ClusterApps {
     return this.running().plane;
   }
 
@@ -439,14 +437,18 @@ export class EngineHost {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
     // One writer for everything written to this store (segments, checkpoints, metadata): one
     // sequence, so a log's durable offset also covers the metadata written before it.
-    const storage = { store, recoveredLogs: recovered, clock: c, writer };
+    const storage = { store, recoveredLogs: recovered, clock: c, writer, panelProducer: true };
     const plane =
       fresh && spec.actions.length > 0
-        ? ClusterPlane.fromScenario(spec, storage)
-        : new ClusterPlane(spec.seed, spec.preset as PresetName, storage);
+        ? ClusterApps.fromScenario(spec, storage)
+        : new ClusterApps(spec.seed, spec.preset as PresetName, storage);
     const data = new DataPath(plane.engine, recovered);
-    const producer = new PanelProducer(plane.cluster, this.settings, spec.seed, (e) => this.pushEvent(e));
-    for (const t of data.topics()) producer.warmUp(t);
+    const producer = plane.requirePanel();
+    // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
+    plane.engine.subscribe((e) => {
+      if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
+        this.pushEvent(e as UiEvent);
+    }, PRODUCER_EVENT_TYPES);
     const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
     const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
     this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords: 0 };
@@ -697,7 +699,7 @@ export class EngineHost {
   private accumulatorView(r: Running): AccumulatorView {
     return {
       producer: r.producer.clientId,
-      settings: r.producer.config,
+      settings: r.plane.panelSettings,
       queues: r.producer.accumulator(),
       acked: r.producer.acked,
       failed: r.producer.failed,
@@ -827,7 +829,7 @@ export class EngineHost {
 }
 
 /** True when `spec` is the running scenario (its time aside): a reload of the page's own link. */
-function sameScenario(spec: ScenarioSpec, plane: ClusterPlane): boolean {
+function sameScenario(spec: ScenarioSpec, plane: ClusterApps): boolean {
   if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
   // Compared by content: a link's decoder builds each action with its own key order.
   return canonicalJson(spec.actions) === canonicalJson(plane.actions);

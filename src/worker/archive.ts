@@ -37,9 +37,8 @@ import {
   type Store,
   DataPath,
 } from '../engine';
-import { MAX_TOPIC_PARTITIONS } from './plane/types';
+import { MAX_TOPIC_PARTITIONS, validateUserTopicName } from '../engine/apps';
 import { MAX_IMPORT_BYTES } from './protocol';
-import { validateUserTopicName } from './userTopicName';
 import { inflateEntry, readZipDirectory, type ZipEntry } from './zipEntries';
 
 /** An index file's cap: Kafka's default segment.index.bytes (LogConfig), the most an index preallocates. */

@@ -37,7 +37,6 @@ export type {
 import type {
   LookupView,
   PartitionChoice,
-  PartitionerStrategy,
   PartitionView,
   ProducerEvent,
   RecordWindow,
@@ -47,15 +46,18 @@ import type {
   SerializedError,
 } from '../engine';
 
-// The control plane (brokers, controller, znodes, groups): types in ./plane/types.
+// The applications around the engine (brokers, controller, znodes, groups, the page's producer):
+// types in engine/apps.
 import type {
+  ProducerSettings,
   PlacementPreview,
   PlacementPreviewArgs,
   PlaneAction,
   PlaneFrame,
   PlaneView,
   ScenarioSpec,
-} from './plane/types';
+} from '../engine/apps';
+export type { ProducerSettings };
 
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
@@ -271,13 +273,6 @@ export interface ProduceManyArgs {
   valueBytes: number;
   /** Records per second of engine time; 0 = as fast as the worker can. */
   ratePerSecond: number;
-}
-
-export interface ProducerSettings {
-  acks: 'all' | '1' | '0';
-  'linger.ms': number;
-  'batch.size': number;
-  partitioner: PartitionerStrategy;
 }
 
 /** A long job running in the worker. */

@@ -5,7 +5,7 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import type { PlaneAction, PlaneView, PresetName } from '../../worker/plane/types';
+import type { PlaneAction, PlaneView, PresetName } from '../../engine/apps/types';
 import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';

@@ -5,7 +5,7 @@
  * replays the same run.
  */
 import type { WorkerError } from '../../worker/client';
-import type { PlaneAction, PlaneView, ScenarioSpec } from '../../worker/plane/types';
+import type { PlaneAction, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard } from '../scenarios/discard';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';

@@ -3,7 +3,7 @@
  * one sentence saying what to watch, some with an action the step performs. The sentences say
  * what Kafka does; the engine does it.
  */
-import type { PlaneAction, PresetName } from '../../worker/plane/types';
+import type { PlaneAction, PresetName } from '../../engine/apps/types';
 
 export type Chapter = 'storage' | 'replication' | 'elections' | 'groups';
 

@@ -11,7 +11,7 @@ import type {
   ScenarioSpec,
   TimedAction,
   TopicCleanupKey,
-} from '../../worker/plane/types';
+} from '../../engine/apps/types';
 import { COMMIT_MODES, TOPIC_CLEANUP_KEYS } from '../../worker/client';
 
 export interface ScenarioLink {

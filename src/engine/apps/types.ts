@@ -9,6 +9,7 @@
  */
 import type {
   ClusterEvent,
+  PartitionerStrategy,
   PlacementStep,
   GroupEvent,
   ProducerEvent,
@@ -18,7 +19,7 @@ import type {
   PlaneReplicaView,
   PlaneTopicView,
   ZnodeView,
-} from '../../engine';
+} from '../index';
 
 // The views read straight from engine state are declared beside the engine (src/engine/views).
 
@@ -300,4 +301,12 @@ export interface PlacementPreview {
   steps: PlacementStep[];
   /** Kafka's error when the placement is impossible (e.g. INVALID_REPLICATION_FACTOR). */
   error: { code: string; message: string } | null;
+}
+
+/** The settings of the page's producer panel (its producer restarts with each change). */
+export interface ProducerSettings {
+  acks: 'all' | '1' | '0';
+  'linger.ms': number;
+  'batch.size': number;
+  partitioner: PartitionerStrategy;
 }

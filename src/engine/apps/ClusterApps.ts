@@ -1,16 +1,8 @@
-// LEAD NOTE (to both UI engineers — read, act, then delete this note): the worker must end up
-// running ONE Engine (src/engine/engine.ts) persisted to the IdbStore, that serves BOTH the data
-// path (producer panel, partition logs, lookup, inspector, export/import, recovery on reload) AND
-// the control plane (brokers, elections, znodes, groups, scenarios). Two separate engines (the
-// log-only LogCluster and the MemoryStore-backed ClusterPlane) would show two different Kafkas:
-// killing a broker must move the leader of the very partition logs the producer panel writes to.
-// Whoever migrates first: make LogCluster's views read the Engine's leader replicas, and make
-// ClusterPlane wrap that same Engine instance (its scenario replay can still rebuild it).
 /**
- * The cluster's control plane as the worker runs it: one engine (the facade: brokers,
- * controller, coordination store, consumer groups and the applications owning consumers), a
- * producer, and the board the page shows — which groups exist, which consumers sit in which
- * group or are stopped. Every action a person takes is validated, applied and recorded with its
+ * The applications and the scenario around one Engine, as any host runs them: the engine (the
+ * facade: brokers, controller, coordination store, consumer groups and the applications owning
+ * consumers), a producer application, and the board the page shows — which groups exist, which
+ * consumers sit in which group or are stopped. Every action a person takes is validated, applied and recorded with its
  * engine time, so the run replays exactly from (seed, preset, actions): the scenario a URL
  * carries.
  *
@@ -29,16 +21,14 @@ import {
   Engine,
   isKafkaError,
   KafkaError,
-  KafkaProducer,
   Rng,
   type PartitionLog,
   type StoreWriter,
   type Store,
-} from '../../engine';
-import { MemoryStore } from '../../storage/MemoryStore';
+} from '../index';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
-import { validateUserTopicName } from '../userTopicName';
+import { validateUserTopicName } from './userTopicName';
 import {
   MAX_TOPIC_PARTITIONS,
   type AssignorName,
@@ -56,6 +46,7 @@ import {
   type PlaneFrame,
   type PlaneView,
   type PresetName,
+  type ProducerSettings,
   type ScenarioSpec,
   type TimedAction,
   type TopicCleanupKey,
@@ -64,9 +55,15 @@ import {
   TOPIC_CLEANUP_KEYS,
 } from './types';
 import { comparePartitions } from './comparePartitions';
+import {
+  DEFAULT_PRODUCER_SETTINGS,
+  PANEL_CLIENT_ID,
+  panelProducerConfig,
+  ProducerApp,
+  type ProducerAppSpec,
+} from './ProducerApp';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 
-export { comparePartitions, PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG, PLANE_EPOCH_MS };
 /** How often a running consumer's application calls poll(). */
 const POLL_EVERY_MS = 200;
 /**
@@ -105,14 +102,21 @@ export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 10
  * Where the plane's engine keeps its segment files (the worker passes its IdbStore), and the
  * replica logs recovered from them when the page reopens a stored cluster.
  */
-export interface PlaneStorage {
-  store?: Store;
+export interface AppsStorage {
+  /** Injected by the host (an IdbStore in the worker, a MemoryStore in tests): the app layer picks none. */
+  store: Store;
   recoveredLogs?: ReadonlyMap<string, PartitionLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
   writer?: StoreWriter;
+  /** Run the page's producer panel too (a host with a page asks for it; tests of the board need not). */
+  panelProducer?: boolean;
 }
+
+/** Salts of the producer applications' random streams (Engine.deriveRng). */
+const APP_PRODUCER_SALT = 0x7f4a7c15;
+const PANEL_PRODUCER_SALT = 0x5eed0001;
 
 export interface GroupSettings {
   assignor: AssignorName;
@@ -164,13 +168,17 @@ export function cleanupConfigs(configs: Record<string, string>): Record<string, 
   return out;
 }
 
-export class ClusterPlane {
+export class ClusterApps {
   readonly clock: ManualClock;
   readonly engine: Engine;
   readonly cluster: Cluster;
   readonly groups: ConsumerGroups;
   readonly apps: ConsumerApplications;
-  readonly producer: KafkaProducer;
+  /** The demo's trickling producer application. */
+  readonly producer: ProducerApp;
+  /** The page's producer panel (when the host asked for one, AppsStorage.panelProducer). */
+  readonly panel: ProducerApp | null;
+  panelSettings: ProducerSettings;
   /** Bumps on every znode change, so the znode list is rebuilt only when the tree changed. */
   zkChanges = 0;
   znodeCache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
@@ -193,7 +201,6 @@ export class ClusterPlane {
   /** The latest produce requests and answers between producers and leaders, newest last. */
   readonly recentProduces: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
-  readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
   private events: PlaneEvent[] = [];
   private lastSentVersion = -1;
@@ -202,13 +209,13 @@ export class ClusterPlane {
   constructor(
     readonly seed: number,
     readonly preset: PresetName,
-    storage: PlaneStorage = {},
+    storage: AppsStorage,
   ) {
     // A restart on recovered files continues the clock where the stored cluster left it.
     this.clock = storage.clock ?? new ManualClock(PLANE_EPOCH_MS);
     this.engine = new Engine({
       seed,
-      store: storage.store ?? new MemoryStore(),
+      store: storage.store,
       recoveredLogs: storage.recoveredLogs,
       writer: storage.writer,
       clock: this.clock,
@@ -225,31 +232,40 @@ export class ClusterPlane {
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
     this.apps.processingMsPerRecord = PROCESSING_MS_PER_RECORD;
-    this.producer = new KafkaProducer(
-      { 'client.id': 'app-producer', acks: 'all', 'linger.ms': 5 },
+    // The trickling demo producer: keyed orders, bootstrapping from the presets' first brokers.
+    this.producer = this.createProducer(
       {
-        scheduler: this.cluster.scheduler,
-        network: this.cluster.network,
-        rng: new Rng((seed ^ 0x7f4a7c15) >>> 0),
-        // Only the delivery reports are counted: the producer need not build its other events.
-        wants: (type) => type === 'deliveryReport',
-        emit: (e) => {
-          if (e.type !== 'deliveryReport') return;
-          if (e.report.error === null) this.produced.acked++;
-          else {
-            this.produced.failed++;
-            this.produced.lastError = e.report.error;
-          }
-          this.version++;
-        },
+        clientId: 'app-producer',
+        config: { acks: 'all', 'linger.ms': 5 },
+        salt: APP_PRODUCER_SALT,
         bootstrapBrokers: [1, 2, 3],
       },
+      () => this.version++,
     );
     this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
     PRESETS[preset].build(this);
+    // The page's producer panel, built once the preset's topics exist (their metadata is asked for
+    // at once, so the panel's first record is placed without waiting).
+    this.panel = storage.panelProducer
+      ? this.createProducer({
+          clientId: PANEL_CLIENT_ID,
+          config: panelProducerConfig(DEFAULT_PRODUCER_SETTINGS),
+          salt: PANEL_PRODUCER_SALT,
+        })
+      : null;
+    this.panelSettings = DEFAULT_PRODUCER_SETTINGS;
+    for (const t of this.cluster.topicNames()) if (!t.startsWith('__')) this.panel?.warmUp(t);
     this.engine.drainEvents();
     this.events = [];
     this.version++;
+  }
+
+  /**
+   * The one way a producer application is made: an engine KafkaProducer whose random stream
+   * derives from the engine's seed and whose events go out on the engine's event path.
+   */
+  createProducer(spec: ProducerAppSpec, onDelivery?: () => void): ProducerApp {
+    return new ProducerApp(this.engine, spec, onDelivery);
   }
 
   /**
@@ -257,8 +273,8 @@ export class ClusterPlane {
    * An action the cluster refuses stops the replay with that KafkaError, its message naming the
    * action (number, op, engine time); the caller decides what that leaves behind.
    */
-  static fromScenario(spec: ScenarioSpec, storage: PlaneStorage = {}): ClusterPlane {
-    const plane = new ClusterPlane(spec.seed, spec.preset, storage);
+  static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
+    const plane = new ClusterApps(spec.seed, spec.preset, storage);
     const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
     sorted.forEach((t, i) => {
       plane.runTo(t.at);
@@ -698,9 +714,30 @@ export class ClusterPlane {
       throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
     const enc = new TextEncoder();
     for (let i = 0; i < count; i++) {
-      const n = this.produced.acked + this.produced.failed + i;
-      this.producer.send({ topic, key: enc.encode(`user-${n % 24}`), value: enc.encode(`order ${n}`) });
+      const n = this.producer.acked + this.producer.failed + i;
+      this.producer.send(topic, enc.encode(`user-${n % 24}`), enc.encode(`order ${n}`));
     }
+  }
+
+  /** The page's producer panel; refused when this run has none (AppsStorage.panelProducer). */
+  requirePanel(): ProducerApp {
+    if (!this.panel) throw new KafkaError('INVALID_REQUEST', 'This cluster runs no producer panel.');
+    return this.panel;
+  }
+
+  /**
+   * New settings for the panel's producer (a patch over the current ones): the client restarts
+   * with them, as an application restarted with new properties. A bad value is Kafka's
+   * INVALID_CONFIG and changes nothing.
+   */
+  configurePanel(patch: Partial<ProducerSettings>): ProducerSettings {
+    const next = { ...this.panelSettings, ...patch };
+    if (!['all', '1', '0'].includes(next.acks))
+      throw new KafkaError('INVALID_CONFIG', `Invalid value ${next.acks} for configuration acks`);
+    if (JSON.stringify(next) === JSON.stringify(this.panelSettings)) return this.panelSettings;
+    this.requirePanel().configure(panelProducerConfig(next));
+    this.panelSettings = next;
+    return next;
   }
 
   /** A background application producing `perSecond` keyed records to `topic`. */
