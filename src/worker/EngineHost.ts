@@ -33,6 +33,9 @@ import { OwnershipLock } from './ownership';
 import {
   addSeedsLookupExample,
   ClusterApps,
+  checkAdvance,
+  checkSendCount,
+  lookupTarget,
   PANEL_CLIENT_ID,
   PRODUCER_EVENT_TYPES,
   type ProducerApp,
@@ -59,7 +62,6 @@ import type {
   UiEvent,
   WorkerNotice,
 } from './protocol';
-import { MAX_PRODUCE_MANY_RECORDS } from './protocol';
 import {
   CLUSTER_META_PATH,
   type ClusterMeta,
@@ -80,6 +82,8 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
+/** Records a job slice sends between two looks at the time. */
+const SEND_RUN = 64;
 /** Bulk produce without a rate: this many records per second of real time. */
 const MAX_JOB_RATE = 50_000;
 /** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
@@ -113,11 +117,6 @@ interface Running {
   presetTopics: Set<string>;
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
   userRecords: number;
-}
-
-const encoder = new TextEncoder();
-function utf8(text: string | null): Uint8Array | null {
-  return text === null ? null : encoder.encode(text);
 }
 
 /** A log's config as its topic would give it (the plane's defaults, then the topic's own settings). */
@@ -177,23 +176,8 @@ export class EngineHost {
     snapshot: () => this.view(),
     lookup: (args) =>
       this.paged(() => {
-        const r = this.running();
-        const log = r.data.log(args.topic, args.partition);
-        const target =
-          args.timestamp !== undefined
-            ? { kind: 'timestamp' as const, value: args.timestamp }
-            : { kind: 'offset' as const, value: args.offset ?? 0 };
-        // The page checks its form (ui/forms/validate.ts); the worker refuses the same, typed.
-        if (!Number.isSafeInteger(target.value) || target.value < 0) {
-          throw new KafkaError(
-            'INVALID_REQUEST',
-            `A lookup ${target.kind} is a whole number from 0, got ${target.value}`,
-            {
-              [target.kind]: target.value,
-            },
-          );
-        }
-        return lookupView(args.topic, args.partition, log, target);
+        const log = this.running().data.log(args.topic, args.partition);
+        return lookupView(args.topic, args.partition, log, lookupTarget(args));
       }),
     seedsLookupPreset: () => {
       const r = this.running();
@@ -205,16 +189,14 @@ export class EngineHost {
     },
     produce: (args) => {
       const r = this.running();
-      // A topic the cluster does not have is refused now: the producer would otherwise wait
-      // max.block.ms for its metadata, which a paused clock never lets pass.
-      this.requireTopic(r, args.topic);
-      const headers = args.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
-      // The journey is set before send(): the partitioner's events fire inside it.
+      // The journey is set before the send: the partitioner's events fire inside it.
       this.journey = { producer: r.producer.clientId, sendId: r.producer.nextSendId, batchId: null };
-      const sent = r.producer.send(args.topic, utf8(args.key), utf8(args.value), headers);
+      const { topic, key, value, headers } = args;
+      const sent = r.plane.apply({ op: 'produceRecord', topic, key, value, headers });
+      if (!sent) throw new Error('a produceRecord command answers with its send');
       this.journey.sendId = sent.sendId;
       r.userRecords++;
-      return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
+      return sent;
     },
     produceMany: (args) => this.startProduceJob(args),
     cancelJob: ({ jobId }) => {
@@ -222,7 +204,11 @@ export class EngineHost {
       if (job) job.cancelled = true;
       return null;
     },
-    setProducerSettings: (patch) => this.running().plane.configurePanel(patch),
+    setProducerSettings: (patch) => {
+      const plane = this.running().plane;
+      plane.apply({ op: 'configureProducer', settings: patch });
+      return plane.panelSettings;
+    },
     runUntilIdle: () => {
       const r = this.running();
       // Time passes until the producer's accumulator is empty (bounded: a stuck request times out).
@@ -287,8 +273,7 @@ export class EngineHost {
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: ({ ms }) => {
       const plane = this.requirePlane();
-      if (!Number.isInteger(ms) || ms < 0 || ms > 600_000)
-        throw new KafkaError('INVALID_REQUEST', `can only fast-forward 0 to 600,000 ms, not ${ms}`);
+      checkAdvance(ms);
       plane.tick(ms);
       return plane.view();
     },
@@ -303,11 +288,6 @@ export class EngineHost {
     if (!r) return;
     await r.writer.settled();
     await r.store.list(CLUSTER_META_PATH);
-  }
-
-  private requireTopic(r: Running, topic: string): void {
-    if (!r.data.topics().includes(topic))
-      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist in this cluster.`, { topic });
   }
 
   /**
@@ -451,7 +431,12 @@ export class EngineHost {
     }, PRODUCER_EVENT_TYPES);
     const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
     const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
-    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords: 0 };
+    // A link that replayed the panel's records counts them as the page's own.
+    const userRecords = spec.actions.reduce(
+      (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
+      0,
+    );
+    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords };
     // A new cluster's first frame carries its partition views, even when it has none to show
     // (the page must drop the old cluster's partitions then).
     this.lastSignature = null;
@@ -768,14 +753,8 @@ export class EngineHost {
    */
   private startProduceJob(args: ProduceManyArgs): { jobId: number } {
     const r = this.running();
-    this.requireTopic(r, args.topic);
-    if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > MAX_PRODUCE_MANY_RECORDS) {
-      throw new KafkaError(
-        'INVALID_REQUEST',
-        `count must be a whole number from 1 to ${MAX_PRODUCE_MANY_RECORDS.toLocaleString('en-US')}, got ${args.count}`,
-        { count: args.count, limit: MAX_PRODUCE_MANY_RECORDS },
-      );
-    }
+    r.plane.requireTopic(args.topic);
+    checkSendCount(args.count);
     const jobId = this.nextJobId++;
     const job: Job = {
       view: {
@@ -790,7 +769,6 @@ export class EngineHost {
     };
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
-    const value = new Uint8Array(Math.max(0, args.valueBytes)).fill(0x61);
     const rate = args.ratePerSecond > 0 ? args.ratePerSecond : MAX_JOB_RATE;
     const started = performance.now();
     const slice = () => {
@@ -802,12 +780,20 @@ export class EngineHost {
       try {
         const allowed = Math.min(job.view.total, Math.floor(((performance.now() - started) / 1000) * rate));
         const sliceEnd = performance.now() + JOB_SLICE_MS;
+        // Sent (and recorded in the scenario) in small runs, so the slice ends on time.
         while (job.view.done < allowed && performance.now() < sliceEnd) {
-          const i = job.view.done;
-          const key = args.keyPrefix === null ? null : utf8(`${args.keyPrefix}${i}`);
-          r.producer.send(args.topic, key, value, []);
-          job.view.done++;
-          r.userRecords++;
+          const from = job.view.done;
+          const count = Math.min(SEND_RUN, allowed - from);
+          r.plane.apply({
+            op: 'produceRecords',
+            topic: args.topic,
+            from,
+            count,
+            keyPrefix: args.keyPrefix,
+            valueBytes: args.valueBytes,
+          });
+          job.view.done += count;
+          r.userRecords += count;
         }
         if (args.ratePerSecond <= 0) r.plane.tick(JOB_TICK_MS);
       } catch (e) {

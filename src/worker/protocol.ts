@@ -52,12 +52,13 @@ import type {
   ProducerSettings,
   PlacementPreview,
   PlacementPreviewArgs,
-  PlaneAction,
+  EngineCommand,
   PlaneFrame,
   PlaneView,
   ScenarioSpec,
 } from '../engine/apps';
 export type { ProducerSettings };
+export { MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
 
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
@@ -94,7 +95,7 @@ export interface Commands {
   /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
   /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
-  planeAction: [PlaneAction, PlaneView];
+  planeAction: [EngineCommand, PlaneView];
   /**
    * Control plane: starts over from a scenario (seed, preset, timed actions); null keeps the
    * running cluster. The scenario is replayed in memory first: if an action fails, the KafkaError
@@ -258,9 +259,6 @@ export interface ProduceResult {
    */
   choice: PartitionChoice | null;
 }
-
-/** The most records one Send N job may produce; the page's form and the worker hold to the same number. */
-export const MAX_PRODUCE_MANY_RECORDS = 1_000_000;
 
 /** The largest zip an import accepts, and the most its files may inflate to together. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;

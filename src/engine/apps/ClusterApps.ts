@@ -22,6 +22,10 @@ import {
   isKafkaError,
   KafkaError,
   Rng,
+  type BrokerCommand,
+  isBrokerCommand,
+  runBrokerCommand,
+  type PartitionChoice,
   type PartitionLog,
   type StoreWriter,
   type Store,
@@ -41,7 +45,7 @@ import {
   type LostOffsetsView,
   type PlacementPreview,
   type PlacementPreviewArgs,
-  type PlaneAction,
+  type EngineCommand,
   type PlaneEvent,
   type PlaneFrame,
   type PlaneView,
@@ -55,6 +59,7 @@ import {
   TOPIC_CLEANUP_KEYS,
 } from './types';
 import { comparePartitions } from './comparePartitions';
+import { checkSendCount } from './requests';
 import {
   DEFAULT_PRODUCER_SETTINGS,
   PANEL_CLIENT_ID,
@@ -112,6 +117,21 @@ export interface AppsStorage {
   writer?: StoreWriter;
   /** Run the page's producer panel too (a host with a page asks for it; tests of the board need not). */
   panelProducer?: boolean;
+}
+
+/** The commands that send records: they change the logs, not the board. */
+const PRODUCE_OPS = new Set<string>(['produce', 'produceRecord', 'produceRecords', 'configureProducer']);
+
+/** What a panel produce answers: its send id, the client that sent it, the partitioner's choice if it ran at once. */
+export interface SendOutcome {
+  sendId: number;
+  producer: string;
+  choice: PartitionChoice | null;
+}
+
+const encoder = new TextEncoder();
+function utf8(text: string | null): Uint8Array | null {
+  return text === null ? null : encoder.encode(text);
 }
 
 /** Salts of the producer applications' random streams (Engine.deriveRng). */
@@ -452,13 +472,45 @@ export class ClusterApps {
 
   // ------------------------------------------------------------------ actions
 
-  /** Applies one action now and records it; a refused action throws a KafkaError and changes nothing. */
-  apply(action: PlaneAction): void {
-    this.perform(action);
-    this.actions.push({ at: this.nowMs, action });
-    this.forceView = true;
-    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
+  /**
+   * The one dispatcher of EngineCommands: applies one now and records it with its engine time; a
+   * refused command throws a KafkaError and changes nothing. A panel produce answers with what
+   * the producer did (send id, client, the partitioner's choice); every other command with null.
+   */
+  apply(action: EngineCommand): SendOutcome | null {
+    const settings = this.panelSettings;
+    const outcome = this.perform(action);
+    // Settings the panel already had change nothing, and leave nothing in the scenario.
+    if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
+    this.record(action);
+    // Records change the logs, not the board: the board's view need not go out at once.
+    if (!PRODUCE_OPS.has(action.op)) this.forceView = true;
     this.version++;
+    return outcome;
+  }
+
+  /**
+   * Into the scenario log. A Send N job sends once per engine instant it runs at: what it sends
+   * at the same instant, continuing the same job, joins that instant's command, so a job is a few
+   * commands, not one per slice.
+   */
+  private record(action: EngineCommand): void {
+    const at = this.nowMs;
+    const last = this.actions[this.actions.length - 1];
+    if (
+      action.op === 'produceRecords' &&
+      last?.at === at &&
+      last.action.op === 'produceRecords' &&
+      last.action.topic === action.topic &&
+      last.action.keyPrefix === action.keyPrefix &&
+      last.action.valueBytes === action.valueBytes &&
+      last.action.from + last.action.count === action.from
+    ) {
+      last.action = { ...last.action, count: last.action.count + action.count };
+      return;
+    }
+    this.actions.push({ at, action });
+    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
   }
 
   /**
@@ -472,24 +524,50 @@ export class ClusterApps {
     }
   }
 
-  private perform(a: PlaneAction): void {
+  private perform(a: EngineCommand): SendOutcome | null {
+    if (isBrokerCommand(a)) {
+      runBrokerCommand(this.cluster, a);
+      return null;
+    }
+    this.performOther(a);
+    switch (a.op) {
+      case 'produceRecord': {
+        this.requireTopic(a.topic);
+        const headers = a.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
+        const sent = this.requirePanel().send(a.topic, utf8(a.key), utf8(a.value), headers);
+        return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
+      }
+      case 'produceRecords': {
+        this.requireTopic(a.topic);
+        checkSendCount(a.count);
+        const panel = this.requirePanel();
+        const value = new Uint8Array(Math.max(0, a.valueBytes)).fill(0x61);
+        for (let i = a.from; i < a.from + a.count; i++) {
+          panel.send(a.topic, a.keyPrefix === null ? null : utf8(`${a.keyPrefix}${i}`), value);
+        }
+        return null;
+      }
+      case 'configureProducer':
+        this.configurePanel(a.settings);
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A panel produce to a topic the cluster does not have is refused now: the producer would
+   * otherwise wait max.block.ms for its metadata, which a paused clock never lets pass.
+   */
+  requireTopic(topic: string): void {
+    if (!this.cluster.topicNames().includes(topic) || topic.startsWith('__'))
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist in this cluster.`, { topic });
+  }
+
+  /** The commands on the cluster's topics and the board's groups and consumers. */
+  private performOther(a: Exclude<EngineCommand, BrokerCommand>): void {
     const c = this.cluster;
     switch (a.op) {
-      case 'killBroker':
-        c.killBroker(a.broker);
-        return;
-      case 'stopBroker':
-        c.stopBroker(a.broker);
-        return;
-      case 'restartBroker':
-        c.restartBroker(a.broker);
-        return;
-      case 'isolateBroker':
-        c.isolateBroker(a.broker);
-        return;
-      case 'healBroker':
-        c.healBroker(a.broker);
-        return;
       case 'addBroker':
         c.addBroker(a.rack === null ? {} : { rack: a.rack });
         return;

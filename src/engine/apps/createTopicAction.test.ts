@@ -2,9 +2,9 @@ import { MapStore } from '../log/testSupport';
 import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { ClusterApps } from './ClusterApps';
-import { MAX_TOPIC_PARTITIONS, type PlaneAction } from './types';
+import { MAX_TOPIC_PARTITIONS, type EngineCommand } from './types';
 
-function refusal(plane: ClusterApps, action: PlaneAction) {
+function refusal(plane: ClusterApps, action: EngineCommand) {
   const topicsBefore = plane.cluster.topicNames();
   let error: unknown;
   try {
@@ -17,7 +17,7 @@ function refusal(plane: ClusterApps, action: PlaneAction) {
   return error as Error & { code: string };
 }
 
-const topic = (name: string, partitions = 2, replicationFactor = 1): PlaneAction => ({
+const topic = (name: string, partitions = 2, replicationFactor = 1): EngineCommand => ({
   op: 'createTopic',
   name,
   partitions,

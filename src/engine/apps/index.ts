@@ -35,3 +35,4 @@ export {
 } from './demo';
 export { validateUserTopicName } from './userTopicName';
 export * from './types';
+export { checkAdvance, checkSendCount, lookupTarget, MAX_ADVANCE_MS, MAX_PRODUCE_MANY_RECORDS } from './requests';

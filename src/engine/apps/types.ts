@@ -8,6 +8,7 @@
  * deterministic), which is what lets a URL reproduce a run exactly.
  */
 import type {
+  BrokerCommand,
   ClusterEvent,
   PartitionerStrategy,
   PlacementStep,
@@ -60,13 +61,14 @@ export const PLANE_CLEANUP_INTERVALS = {
   'log.cleaner.backoff.ms': 2000,
 } as const;
 
-/** What a person (or a scenario step) does to the cluster. Every action is recorded and replayable. */
-export type PlaneAction =
-  | { op: 'killBroker'; broker: number }
-  | { op: 'stopBroker'; broker: number }
-  | { op: 'restartBroker'; broker: number }
-  | { op: 'isolateBroker'; broker: number }
-  | { op: 'healBroker'; broker: number }
+/**
+ * What a person (or a scenario step) does to the cluster: the one command union the page's
+ * actions, the scenario log (TimedAction) and, through BrokerCommand, the fault schedules share.
+ * ClusterApps.apply is its one dispatcher; every command is validated there, recorded with its
+ * engine time and replayable.
+ */
+export type EngineCommand =
+  | BrokerCommand
   | { op: 'addBroker'; rack: string | null }
   | {
       op: 'createTopic';
@@ -98,12 +100,28 @@ export type PlaneAction =
   | { op: 'moveConsumer'; name: string; group: string | null }
   | { op: 'removeConsumer'; name: string }
   /** The consumer's process dies: no LeaveGroup, no more heartbeats. */
-  | { op: 'crashConsumer'; name: string };
+  | { op: 'crashConsumer'; name: string }
+  /** One record from the page's producer panel (key, value and header values as UTF-8 text). */
+  | {
+      op: 'produceRecord';
+      topic: string;
+      key: string | null;
+      value: string | null;
+      headers: { key: string; value: string | null }[];
+    }
+  /**
+   * Records `from` .. `from + count - 1` of a Send N job from the panel's producer: key
+   * `<keyPrefix><i>` (none when null), a value of `valueBytes` bytes 'a'. A job is recorded as
+   * one such command per engine instant it sent at, so a replay sends at the same times.
+   */
+  | { op: 'produceRecords'; topic: string; from: number; count: number; keyPrefix: string | null; valueBytes: number }
+  /** New settings for the panel's producer (it restarts with them). */
+  | { op: 'configureProducer'; settings: Partial<ProducerSettings> };
 
 export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
-  action: PlaneAction;
+  action: EngineCommand;
 }
 
 export interface ScenarioSpec {
