@@ -7,7 +7,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { createStore, entries } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EngineHost, lostPartitions } from './EngineHost';
+import { lostPartitions } from '../engine/apps/lostPartitions';
+import { EngineHost } from './EngineHost';
 import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 

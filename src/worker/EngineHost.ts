@@ -12,7 +12,6 @@
  */
 import {
   ManualClock,
-  type LostWithStore,
   KafkaError,
   type LogConfigInput,
   type PartitionLog,
@@ -34,6 +33,10 @@ import {
   addSeedsLookupExample,
   ClusterApps,
   checkAdvance,
+  discardView,
+  lostPartitions,
+  RecordJourney,
+  sameScenario,
   checkSendCount,
   lookupTarget,
   PANEL_CLIENT_ID,
@@ -48,11 +51,9 @@ import type {
   AccumulatorView,
   ClusterView,
   Commands,
-  DiscardView,
   FrameArgs,
   FrameResult,
   JobView,
-  LostPartitionView,
   OpenArgs,
   OpenResult,
   ProduceManyArgs,
@@ -162,7 +163,7 @@ export class EngineHost {
   /** Store failures already accounted for (by a re-persist): only later ones count. */
   private failuresSeen = { writer: 0, engine: 0 };
   /** The record whose journey the producer panel shows: its events always reach the page. */
-  private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
+  private readonly journey = new RecordJourney();
   /** True while the page shows the accumulator (then every producer event is sent). */
   private wantAllEvents = false;
   /** A read of paged-out segments from the Store is under way (one at a time). */
@@ -190,11 +191,11 @@ export class EngineHost {
     produce: (args) => {
       const r = this.running();
       // The journey is set before the send: the partitioner's events fire inside it.
-      this.journey = { producer: r.producer.clientId, sendId: r.producer.nextSendId, batchId: null };
+      this.journey.follow(r.producer.clientId, r.producer.nextSendId);
       const { topic, key, value, headers } = args;
       const sent = r.plane.apply({ op: 'produceRecord', topic, key, value, headers });
       if (!sent) throw new Error('a produceRecord command answers with its send');
-      this.journey.sendId = sent.sendId;
+      this.journey.correct(sent.sendId);
       r.userRecords++;
       return sent;
     },
@@ -266,9 +267,9 @@ export class EngineHost {
     },
     planeScenarioCheck: (spec) => {
       const r = this.running();
-      if (sameScenario(spec, r.plane)) return this.discardView(r, false);
+      if (sameScenario(spec, r.plane)) return discardView(r.plane, r.data, r.presetTopics, r.userRecords, false);
       this.replayInMemory(spec);
-      return this.discardView(r, true);
+      return discardView(r.plane, r.data, r.presetTopics, r.userRecords, true);
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: ({ ms }) => {
@@ -300,24 +301,8 @@ export class EngineHost {
     if (spec.actions.length === 0) return;
     const key = JSON.stringify(spec);
     if (this.replayed === key) return;
-    ClusterApps.fromScenario(spec, { store: new MemoryStore() });
+    ClusterApps.fromScenario(spec, { store: new MemoryStore(), panelProducer: true });
     this.replayed = key;
-  }
-
-  /** What replacing the running cluster would throw away. */
-  private discardView(r: Running, replaces: boolean): DiscardView {
-    const topics = r.data.topics().map((name) => {
-      const n = r.data.partitionCount(name);
-      let records = 0;
-      for (let p = 0; p < n; p++) {
-        const log = r.data.replica(name, p)?.log;
-        if (log) records += log.logEndOffset - log.logStartOffset;
-      }
-      return { name, partitions: n, records };
-    });
-    const added = topics.some((t) => !r.presetTopics.has(t.name));
-    const onlyPreset = r.plane.actions.length === 0 && !added && r.userRecords === 0;
-    return { replaces, onlyPreset, topics, actions: r.plane.actions.length };
   }
 
   /**
@@ -448,7 +433,7 @@ export class EngineHost {
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
-    this.journey = null;
+    this.journey.forget();
   }
 
   /** A cluster restart: recover every replica log from the store, then start the engine on them. */
@@ -708,36 +693,12 @@ export class EngineHost {
    * from the panel. A bulk job's tens of thousands of events per second never cross to the page.
    */
   pushEvent(e: UiEvent): void {
-    if (!this.wantAllEvents && !this.onJourney(e)) return;
+    if (!this.wantAllEvents && !this.journey.includes(e)) return;
     if (this.events.length >= MAX_EVENTS_PER_FRAME) {
       this.events.shift();
       this.droppedEvents++;
     }
     this.events.push(e);
-  }
-
-  private onJourney(e: UiEvent): boolean {
-    const j = this.journey;
-    if (!j || !('producer' in e) || e.producer !== j.producer) return false;
-    switch (e.type) {
-      case 'recordPartitioned':
-      case 'recordWaitingForMetadata':
-        return e.sendId === j.sendId;
-      case 'recordAppended':
-        if (e.sendId === j.sendId) j.batchId = e.batchId;
-        return e.sendId === j.sendId || (j.batchId !== null && e.batchId === j.batchId);
-      case 'batchSealed':
-      case 'batchRetried':
-        return e.batchId === j.batchId;
-      case 'produceRequestSent':
-        return e.batches.some((b) => b.batchId === j.batchId);
-      case 'produceResponseReceived':
-        return e.partitions.some((b) => b.batchId === j.batchId);
-      case 'deliveryReport':
-        return e.report.sendId === j.sendId;
-      default:
-        return false;
-    }
   }
 
   private view(): ClusterView {
@@ -814,51 +775,7 @@ export class EngineHost {
   }
 }
 
-/** True when `spec` is the running scenario (its time aside): a reload of the page's own link. */
-function sameScenario(spec: ScenarioSpec, plane: ClusterApps): boolean {
-  if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
-  // Compared by content: a link's decoder builds each action with its own key order.
-  return canonicalJson(spec.actions) === canonicalJson(plane.actions);
-}
-
-/** JSON with every object's keys sorted. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
-
 async function wipe(store: Store): Promise<void> {
   if (isClearable(store)) await store.clear();
   else for (const path of await store.list('')) await store.delete(path);
-}
-
-/**
- * Per partition, what its leader's replica lost with the Store (the offsets a consumer can no
- * longer read); a partition whose leader lost nothing but a follower did is listed by the
- * follower that lost the most.
- */
-export function lostPartitions(
-  lost: readonly LostWithStore[],
-  leaderOf: (topic: string, partition: number) => number | undefined,
-): LostPartitionView[] {
-  const byPartition = new Map<string, LostPartitionView & { leader: boolean }>();
-  for (const l of lost) {
-    const key = `${l.topic}-${l.partition}`;
-    const leader = leaderOf(l.topic, l.partition) === l.broker;
-    const seen = byPartition.get(key);
-    if (seen && (seen.leader || (!leader && seen.logStartOffset >= l.logStartOffset))) continue;
-    byPartition.set(key, {
-      topic: l.topic,
-      partition: l.partition,
-      fromOffset: l.fromOffset,
-      logStartOffset: l.logStartOffset,
-      leader,
-    });
-  }
-  return [...byPartition.values()].map(({ leader: _, ...view }) => view);
 }

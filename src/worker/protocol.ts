@@ -49,6 +49,8 @@ import type {
 // The applications around the engine (brokers, controller, znodes, groups, the page's producer):
 // types in engine/apps.
 import type {
+  DiscardView,
+  LostPartitionView,
   ProducerSettings,
   PlacementPreview,
   PlacementPreviewArgs,
@@ -57,7 +59,7 @@ import type {
   PlaneView,
   ScenarioSpec,
 } from '../engine/apps';
-export type { ProducerSettings };
+export type { DiscardView, LostPartitionView, ProducerSettings };
 export { MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
 
 /** The commands the worker serves: name -> [argument, result]. */
@@ -140,21 +142,6 @@ export type WorkerNotice =
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
 
-/** What replacing the running cluster by a scenario would throw away. */
-export interface DiscardView {
-  /** False when the scenario is the one already running (a reload of its own link): nothing is replaced. */
-  replaces: boolean;
-  /**
-   * True when the running cluster holds nothing its preset would not rebuild: no actions taken,
-   * no topic added, no record sent from the producer panel. Replacing it then loses nothing.
-   */
-  onlyPreset: boolean;
-  /** The user topics stored now, with their partitions and records (log end minus log start, summed). */
-  topics: { name: string; partitions: number; records: number }[];
-  /** The actions recorded in the running scenario. */
-  actions: number;
-}
-
 export interface OpenArgs {
   /** The storage backend: IndexedDB normally, memory when the page asks for a throwaway cluster. */
   storage: 'indexeddb' | 'memory';
@@ -188,14 +175,6 @@ export interface StorageStatus {
    * and so went with the deleted database (the leader's log now starts at `logStartOffset`).
    */
   lostWithStore?: LostPartitionView[];
-}
-
-/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
-export interface LostPartitionView {
-  topic: string;
-  partition: number;
-  fromOffset: number;
-  logStartOffset: number;
 }
 
 export interface FrameArgs {

@@ -36,3 +36,15 @@ export {
 export { validateUserTopicName } from './userTopicName';
 export * from './types';
 export { checkAdvance, checkSendCount, lookupTarget, MAX_ADVANCE_MS, MAX_PRODUCE_MANY_RECORDS } from './requests';
+export { RecordJourney } from './RecordJourney';
+export { sameScenario } from './sameScenario';
+export { lostPartitions } from './lostPartitions';
+export { discardView } from './discardView';
+export {
+  type ImportedSegment,
+  type ImportPlan,
+  importPartitionFiles,
+  importRefused,
+  parsePartitionDir,
+  validateLogFile,
+} from './importPartition';

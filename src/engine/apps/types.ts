@@ -328,3 +328,26 @@ export interface ProducerSettings {
   'batch.size': number;
   partitioner: PartitionerStrategy;
 }
+
+/** What replacing the running cluster by a scenario would throw away. */
+export interface DiscardView {
+  /** False when the scenario is the one already running (a reload of its own link): nothing is replaced. */
+  replaces: boolean;
+  /**
+   * True when the running cluster holds nothing its preset would not rebuild: no actions taken,
+   * no topic added, no record sent from the producer panel. Replacing it then loses nothing.
+   */
+  onlyPreset: boolean;
+  /** The user topics stored now, with their partitions and records (log end minus log start, summed). */
+  topics: { name: string; partitions: number; records: number }[];
+  /** The actions recorded in the running scenario. */
+  actions: number;
+}
+
+/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
+export interface LostPartitionView {
+  topic: string;
+  partition: number;
+  fromOffset: number;
+  logStartOffset: number;
+}
