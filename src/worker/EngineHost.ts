@@ -21,7 +21,6 @@ import {
   DataPath,
   serializeError,
   lookupView,
-  recordWindow,
   segmentDump,
 } from '../engine';
 import { IdbStore } from '../storage/IdbStore';
@@ -36,8 +35,9 @@ import {
   discardView,
   lostPartitions,
   RecordJourney,
+  RecordWindows,
+  SendJob,
   sameScenario,
-  checkSendCount,
   lookupTarget,
   PANEL_CLIENT_ID,
   PRODUCER_EVENT_TYPES,
@@ -48,7 +48,6 @@ import {
   type ScenarioSpec,
 } from '../engine/apps';
 import type {
-  AccumulatorView,
   ClusterView,
   Commands,
   FrameArgs,
@@ -57,7 +56,6 @@ import type {
   OpenArgs,
   OpenResult,
   ProduceManyArgs,
-  RecordWindow,
   RecoveryView,
   StorageStatus,
   UiEvent,
@@ -83,12 +81,6 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-/** Records a job slice sends between two looks at the time. */
-const SEND_RUN = 64;
-/** Bulk produce without a rate: this many records per second of real time. */
-const MAX_JOB_RATE = 50_000;
-/** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
-const JOB_TICK_MS = 5;
 /** Real milliseconds between two redraws of the partition logs. */
 const VIEW_EVERY_MS = 100;
 /** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
@@ -100,11 +92,6 @@ const META_EVERY_MS = 5000;
 
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
-
-interface Job {
-  view: JobView;
-  cancelled: boolean;
-}
 
 interface Running {
   store: Store;
@@ -142,10 +129,10 @@ export class EngineHost {
   /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
   private replayed: string | null = null;
   private lastViewAt = -Infinity;
-  private sentWindows = new Map<string, string>();
+  private readonly windows = new RecordWindows();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
-  private readonly jobs = new Map<number, Job>();
+  private readonly jobs = new Map<number, SendJob>();
   private changedJobs = new Set<number>();
   private nextJobId = 1;
   private stopped = false;
@@ -210,17 +197,7 @@ export class EngineHost {
       plane.apply({ op: 'configureProducer', settings: patch });
       return plane.panelSettings;
     },
-    runUntilIdle: () => {
-      const r = this.running();
-      // Time passes until the producer's accumulator is empty (bounded: a stuck request times out).
-      let advanced = 0;
-      while (advanced < 60_000 && r.producer.accumulator().length > 0) {
-        r.plane.tick(10);
-        advanced += 10;
-      }
-      r.plane.tick(100);
-      return { advancedMs: advanced + 100 };
-    },
+    runUntilIdle: () => ({ advancedMs: this.running().plane.runUntilIdle() }),
     reset: () => this.reset(),
     repersist: () => this.repersist(),
     segment: (args) =>
@@ -426,7 +403,7 @@ export class EngineHost {
     // (the page must drop the old cluster's partitions then).
     this.lastSignature = null;
     this.lastViewAt = -Infinity;
-    this.sentWindows.clear();
+    this.windows.clear();
     this.lastMeta = '';
     this.metaWrites = [];
     this.savedTopics = new Set(savedTopics);
@@ -619,26 +596,7 @@ export class EngineHost {
       this.lastSignature = signature;
       if (changed) this.lastViewAt = realNow;
     }
-    const windows: RecordWindow[] = [];
-    for (const req of args.windows) {
-      const newRequest = !this.sentWindows.get(`${req.topic}-${req.partition}`)?.startsWith(JSON.stringify(req));
-      if (!due && !newRequest) continue;
-      const key = `${req.topic}-${req.partition}`;
-      const replica = r.data.replica(req.topic, req.partition);
-      if (!replica) continue;
-      const log = replica.log;
-      // Send a window again only when what it covers may have changed.
-      const stamp = `${JSON.stringify(req)}|${replica.broker}|${log.logStartOffset}|${log.logEndOffset}|${replica.highWatermark}|${log.logSegments.length}`;
-      if (this.sentWindows.get(key) === stamp) continue;
-      try {
-        windows.push(recordWindow(req.topic, req.partition, log, req));
-      } catch (e) {
-        // Its records are in a segment being read back from the store: a later frame sends it.
-        if (e instanceof SegmentNotLoadedError) continue;
-        throw e;
-      }
-      this.sentWindows.set(key, stamp);
-    }
+    const windows = this.windows.take(r.data, args.windows, due);
     this.pumpSegmentLoads(r);
     const events = this.events;
     const droppedEvents = this.droppedEvents;
@@ -661,18 +619,8 @@ export class EngineHost {
       events,
       droppedEvents,
       jobs,
-      accumulator: args.accumulator ? this.accumulatorView(r) : null,
+      accumulator: args.accumulator ? r.plane.panelAccumulator() : null,
       plane,
-    };
-  }
-
-  private accumulatorView(r: Running): AccumulatorView {
-    return {
-      producer: r.producer.clientId,
-      settings: r.plane.panelSettings,
-      queues: r.producer.accumulator(),
-      acked: r.producer.acked,
-      failed: r.producer.failed,
     };
   }
 
@@ -708,67 +656,22 @@ export class EngineHost {
   }
 
   /**
-   * Sends `count` records through the panel's producer in slices of about JOB_SLICE_MS, paced at
-   * `ratePerSecond` of real time; each slice also lets a little engine time pass so the sender
-   * drains as the records arrive. Frames (and cancel) are answered between slices.
+   * Sends `count` records through the panel's producer (a SendJob) in slices of about
+   * JOB_SLICE_MS of real time; frames (and cancel) are answered between slices.
    */
   private startProduceJob(args: ProduceManyArgs): { jobId: number } {
     const r = this.running();
-    r.plane.requireTopic(args.topic);
-    checkSendCount(args.count);
-    const jobId = this.nextJobId++;
-    const job: Job = {
-      view: {
-        jobId,
-        label: `Producing ${args.count.toLocaleString('en-US')} records to ${args.topic}`,
-        done: 0,
-        total: args.count,
-        state: 'running',
-        error: null,
-      },
-      cancelled: false,
-    };
+    const job = new SendJob(r.plane, this.nextJobId++, args);
+    const jobId = job.view.jobId;
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
-    const rate = args.ratePerSecond > 0 ? args.ratePerSecond : MAX_JOB_RATE;
     const started = performance.now();
     const slice = () => {
-      if (job.cancelled || this.run !== r) {
-        job.view.state = 'cancelled';
-        this.changedJobs.add(jobId);
-        return;
-      }
-      try {
-        const allowed = Math.min(job.view.total, Math.floor(((performance.now() - started) / 1000) * rate));
-        const sliceEnd = performance.now() + JOB_SLICE_MS;
-        // Sent (and recorded in the scenario) in small runs, so the slice ends on time.
-        while (job.view.done < allowed && performance.now() < sliceEnd) {
-          const from = job.view.done;
-          const count = Math.min(SEND_RUN, allowed - from);
-          r.plane.apply({
-            op: 'produceRecords',
-            topic: args.topic,
-            from,
-            count,
-            keyPrefix: args.keyPrefix,
-            valueBytes: args.valueBytes,
-          });
-          job.view.done += count;
-          r.userRecords += count;
-        }
-        if (args.ratePerSecond <= 0) r.plane.tick(JOB_TICK_MS);
-      } catch (e) {
-        job.view.state = 'failed';
-        job.view.error = serializeError(e);
-        this.changedJobs.add(jobId);
-        return;
-      }
+      if (this.run !== r) job.cancelled = true;
+      const sliceEnd = performance.now() + JOB_SLICE_MS;
+      r.userRecords += job.slice(performance.now() - started, () => performance.now() < sliceEnd);
       this.changedJobs.add(jobId);
-      if (job.view.done >= job.view.total) {
-        job.view.state = 'finished';
-        return;
-      }
-      setTimeout(slice, 4);
+      if (job.view.state === 'running') setTimeout(slice, 4);
     };
     setTimeout(slice, 0);
     return { jobId };

@@ -36,8 +36,6 @@ export type {
 } from '../engine';
 import type {
   LookupView,
-  PartitionChoice,
-  PartitionView,
   ProducerEvent,
   RecordWindow,
   RecordWindowRequest,
@@ -49,7 +47,14 @@ import type {
 // The applications around the engine (brokers, controller, znodes, groups, the page's producer):
 // types in engine/apps.
 import type {
+  SendOutcome as ProduceResult,
+  AccumulatorView,
+  ClusterView,
+  LookupArgs,
+  SegmentArgs,
   DiscardView,
+  JobView,
+  ProduceManyArgs,
   LostPartitionView,
   ProducerSettings,
   PlacementPreview,
@@ -59,7 +64,19 @@ import type {
   PlaneView,
   ScenarioSpec,
 } from '../engine/apps';
-export type { DiscardView, LostPartitionView, ProducerSettings };
+/** What a panel produce answers (ClusterApps.apply's SendOutcome). */
+export type { SendOutcome as ProduceResult } from '../engine/apps';
+export type {
+  AccumulatorView,
+  ClusterView,
+  DiscardView,
+  JobView,
+  LookupArgs,
+  SegmentArgs,
+  LostPartitionView,
+  ProduceManyArgs,
+  ProducerSettings,
+};
 export { MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
 
 /** The commands the worker serves: name -> [argument, result]. */
@@ -207,19 +224,6 @@ export interface FrameResult {
 /** Engine events the page animates. */
 export type UiEvent = ProducerEvent;
 
-/** The producer panel's record accumulator: per-partition queues of batches. */
-export interface AccumulatorView {
-  producer: string;
-  settings: ProducerSettings;
-  queues: {
-    topic: string;
-    partition: number;
-    batches: { id: number; records: number; bytes: number; state: string }[];
-  }[];
-  acked: number;
-  failed: number;
-}
-
 export interface ProduceArgs {
   topic: string;
   /** Text keys and values are sent as UTF-8; null is a null key (or a tombstone value). */
@@ -228,58 +232,5 @@ export interface ProduceArgs {
   headers: { key: string; value: string | null }[];
 }
 
-export interface ProduceResult {
-  sendId: number;
-  /** The producer that sent it (its events carry this name). */
-  producer: string;
-  /**
-   * Why the record goes to its partition: the partitioner's own numbers. Null when the producer
-   * has no metadata for the topic yet: the choice then arrives as a `record-partitioned` event.
-   */
-  choice: PartitionChoice | null;
-}
-
 /** The largest zip an import accepts, and the most its files may inflate to together. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-
-export interface ProduceManyArgs {
-  topic: string;
-  count: number;
-  /** Keys are `<keyPrefix><i>`; null sends null keys (round-robin or sticky). */
-  keyPrefix: string | null;
-  valueBytes: number;
-  /** Records per second of engine time; 0 = as fast as the worker can. */
-  ratePerSecond: number;
-}
-
-/** A long job running in the worker. */
-export interface JobView {
-  jobId: number;
-  label: string;
-  done: number;
-  total: number;
-  state: 'running' | 'finished' | 'cancelled' | 'failed';
-  error: SerializedError | null;
-}
-
-export interface SegmentArgs {
-  topic: string;
-  partition: number;
-  baseOffset: number;
-}
-
-export interface LookupArgs {
-  topic: string;
-  partition: number;
-  /** Exactly one of offset and timestamp. */
-  offset?: number;
-  timestamp?: number;
-}
-
-/** What the page draws: plain data, built by the worker from engine state. */
-export interface ClusterView {
-  /** Bumps whenever anything in the view changed. */
-  version: number;
-  nowMs: number;
-  partitions: PartitionView[];
-}

@@ -35,6 +35,7 @@ import { PRESETS } from './presets';
 import { validateUserTopicName } from './userTopicName';
 import {
   MAX_TOPIC_PARTITIONS,
+  type AccumulatorView,
   type AssignorName,
   type CommitMode,
   type ConsumerCrashView,
@@ -122,10 +123,15 @@ export interface AppsStorage {
 /** The commands that send records: they change the logs, not the board. */
 const PRODUCE_OPS = new Set<string>(['produce', 'produceRecord', 'produceRecords', 'configureProducer']);
 
-/** What a panel produce answers: its send id, the client that sent it, the partitioner's choice if it ran at once. */
+/** What a panel produce answers (the page's ProduceResult). */
 export interface SendOutcome {
   sendId: number;
+  /** The producer that sent it (its events carry this name). */
   producer: string;
+  /**
+   * Why the record goes to its partition: the partitioner's own numbers. Null when the producer
+   * has no metadata for the topic yet: the choice then arrives as a `record-partitioned` event.
+   */
   choice: PartitionChoice | null;
 }
 
@@ -795,6 +801,33 @@ export class ClusterApps {
       const n = this.producer.acked + this.producer.failed + i;
       this.producer.send(topic, enc.encode(`user-${n % 24}`), enc.encode(`order ${n}`));
     }
+  }
+
+  /**
+   * Lets time pass until the panel's accumulator is empty (bounded: a stuck request times out
+   * within a minute), then 100 ms more for the acknowledgements; returns the engine ms passed.
+   */
+  runUntilIdle(): number {
+    const panel = this.requirePanel();
+    let advanced = 0;
+    while (advanced < 60_000 && panel.accumulator().length > 0) {
+      this.tick(10);
+      advanced += 10;
+    }
+    this.tick(100);
+    return advanced + 100;
+  }
+
+  /** The panel producer's record accumulator, for the page's accumulator view. */
+  panelAccumulator(): AccumulatorView {
+    const panel = this.requirePanel();
+    return {
+      producer: panel.clientId,
+      settings: this.panelSettings,
+      queues: panel.accumulator(),
+      acked: panel.acked,
+      failed: panel.failed,
+    };
   }
 
   /** The page's producer panel; refused when this run has none (AppsStorage.panelProducer). */

@@ -11,6 +11,7 @@ export {
   type AppsStorage,
   type ConsumerEntry,
   type GroupSettings,
+  type SendOutcome,
 } from './ClusterApps';
 export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 export { comparePartitions } from './comparePartitions';
@@ -48,3 +49,5 @@ export {
   parsePartitionDir,
   validateLogFile,
 } from './importPartition';
+export { SendJob } from './SendJob';
+export { RecordWindows } from './RecordWindows';

@@ -9,6 +9,8 @@
  */
 import type {
   BrokerCommand,
+  PartitionView,
+  SerializedError,
   ClusterEvent,
   PartitionerStrategy,
   PlacementStep,
@@ -350,4 +352,59 @@ export interface LostPartitionView {
   partition: number;
   fromOffset: number;
   logStartOffset: number;
+}
+
+export interface ProduceManyArgs {
+  topic: string;
+  count: number;
+  /** Keys are `<keyPrefix><i>`; null sends null keys (round-robin or sticky). */
+  keyPrefix: string | null;
+  valueBytes: number;
+  /** Records per second of engine time; 0 = as fast as the worker can. */
+  ratePerSecond: number;
+}
+
+/** A long job running in the worker. */
+export interface JobView {
+  jobId: number;
+  label: string;
+  done: number;
+  total: number;
+  state: 'running' | 'finished' | 'cancelled' | 'failed';
+  error: SerializedError | null;
+}
+
+/** The producer panel's record accumulator: per-partition queues of batches. */
+export interface AccumulatorView {
+  producer: string;
+  settings: ProducerSettings;
+  queues: {
+    topic: string;
+    partition: number;
+    batches: { id: number; records: number; bytes: number; state: string }[];
+  }[];
+  acked: number;
+  failed: number;
+}
+
+export interface LookupArgs {
+  topic: string;
+  partition: number;
+  /** Exactly one of offset and timestamp. */
+  offset?: number;
+  timestamp?: number;
+}
+
+export interface SegmentArgs {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+}
+
+/** What the page draws: plain data, built by the worker from engine state. */
+export interface ClusterView {
+  /** Bumps whenever anything in the view changed. */
+  version: number;
+  nowMs: number;
+  partitions: PartitionView[];
 }
