@@ -101,7 +101,7 @@ export function producePathRate(
   engine.tick(500);
   engine.createTopic({ name: 'bench', partitions: 1, replicationFactor: 3, configs: { 'min.insync.replicas': 2 } });
   engine.tick(500);
-  // As the worker's engine is wired (ClusterPlane): events go to listeners as they happen and
+  // As the worker's engine is wired (ClusterApps): events go to listeners as they happen and
   // the drain buffer keeps none. The application here takes no per-record delivery reports (it
   // reads the producer's counts, like an application sending without a callback), so the
   // per-record events nobody takes (recordPartitioned, recordAppended, deliveryReport) are not

@@ -1,5 +1,5 @@
 import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
-import type { ScenarioSpec } from '../src/worker/plane/types';
+import type { ScenarioSpec } from '../src/engine/apps/types';
 import { expect, test } from './fixtures';
 import { GlassboxPage } from './fixtures';
 import { PlanePage } from './planePage';
@@ -255,4 +255,71 @@ test('a link to a cluster without the old topics clears their partitions and the
   const journey = page.getByTestId('record-journey');
   await expect(journey).toHaveAttribute('data-offset', /^\d+$/);
   await expect(journey).not.toContainText('waiting for metadata');
+});
+
+/** The partitions of `topic` as the page shows them: LEO, HW and the records in each window (offset and key). */
+async function partitionsOf(app: GlassboxPage, topic: string, partitions: number) {
+  await app.page.getByTestId(`topic-tab-${topic}`).click();
+  const out: string[] = [];
+  for (let p = 0; p < partitions; p++) {
+    const view = app.partition(topic, p);
+    const cells: string[] = [];
+    for (const c of await view.locator(`[data-testid^="record-${topic}-${p}-"]`).all())
+      cells.push(`${await c.getAttribute('data-testid')}=${await c.getAttribute('data-key')}`);
+    out.push(
+      `${p} leo ${await view.getAttribute('data-leo')} hw ${await view.getAttribute('data-hw')} ${cells.join(',')}`,
+    );
+  }
+  return out;
+}
+
+test('a link made after producing, Send N and a producer setting replays to the same offsets and records', async ({
+  app,
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('clicks');
+  await page.getByTestId('create-topic-partitions').fill('3');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-submit').click();
+  // Paused: the controller creates the topic once time passes.
+  await plane.advance(1);
+  await expect(page.getByTestId('topic-tab-clicks')).toBeVisible();
+  // A producer setting (the client restarts with acks=1), one record, then a Send N of null keys.
+  await app.sideTab('producer');
+  await page.getByTestId('producer-acks').selectOption('1');
+  await app.produce({ topic: 'clicks', key: 'alice', value: 'hello' });
+  // Paused: the record is acknowledged once time passes.
+  await plane.advance(1);
+  await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
+  await page.getByTestId('producer-null-key').check();
+  await page.getByTestId('producer-n').fill('120');
+  await page.getByTestId('producer-rate').fill('0');
+  await page.getByTestId('producer-send-n').click();
+  await expect(page.getByTestId('job-progress').last()).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await plane.pause();
+  await plane.advance(2);
+  const before = await partitionsOf(app, 'clicks', 3);
+  // Every record arrived and is committed: 1 + 120 across the three partitions.
+  const leos = before.map((line) => Number(/leo (\d+)/.exec(line)?.[1]));
+  expect(leos.reduce((a, b) => a + b, 0)).toBe(121);
+  const now = await plane.now();
+  await plane.tab('scenarios');
+  const link = await page.getByTestId('scenario-link').inputValue();
+  await expect(page.getByTestId('action-log')).toContainText('"op":"produceRecords"');
+
+  // A fresh browser context: its own IndexedDB, so nothing is shared but the link.
+  const context = await browser.newContext();
+  const other = new GlassboxPage(await context.newPage());
+  const plane2 = new PlanePage(other);
+  await plane2.open(link);
+  await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(now));
+  await expect.poll(() => partitionsOf(other, 'clicks', 3), { timeout: 20_000 }).toEqual(before);
+  expect(other.errors).toEqual([]);
+  await context.close();
 });

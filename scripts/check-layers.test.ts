@@ -6,7 +6,15 @@ const engine: SourceFile = { path: 'src/engine/engine.ts', source: 'export class
 const internal: SourceFile = { path: 'src/engine/log/PartitionLog.ts', source: 'export class PartitionLog {}\n' };
 const client: SourceFile = { path: 'src/worker/client.ts', source: 'export const LIMIT = 1;\n' };
 const protocol: SourceFile = { path: 'src/worker/protocol.ts', source: 'export const MAX = 1;\n' };
-const base = [facade, engine, internal, client, protocol];
+const appsEntry: SourceFile = {
+  path: 'src/engine/apps/index.ts',
+  source: "export { ClusterApps } from './ClusterApps';\n",
+};
+const apps: SourceFile = {
+  path: 'src/engine/apps/ClusterApps.ts',
+  source: "import { Engine } from '../index';\nexport class ClusterApps {}\n",
+};
+const base = [facade, engine, internal, client, protocol, appsEntry, apps];
 
 function problems(...files: SourceFile[]): string[] {
   return checkLayers([...base, ...files]);
@@ -59,6 +67,27 @@ describe('check-layers', () => {
       source: "import type { Engine } from '../engine/engine';\n",
     });
     expect(found).toEqual([expect.stringMatching(/^src\/worker\/host\.ts:1 worker imports engine internals/)]);
+  });
+
+  it('lets the worker import the app layer only through its entry, engine/apps/index.ts', () => {
+    const entry = problems({ path: 'src/worker/host.ts', source: "import { ClusterApps } from '../engine/apps';\n" });
+    expect(entry).toEqual([]);
+    const inside = problems({
+      path: 'src/worker/host.ts',
+      source: "import { ClusterApps } from '../engine/apps/ClusterApps';\n",
+    });
+    expect(inside).toEqual([expect.stringMatching(/^src\/worker\/host\.ts:1 worker imports engine internals/)]);
+  });
+
+  it('rejects an app-layer import of engine internals; the facade and the app layer itself are fine', () => {
+    const found = problems({
+      path: 'src/engine/apps/Producer.ts',
+      source:
+        "import { Engine } from '../index';\nimport { X } from './ClusterApps';\nimport { PartitionLog } from '../log/PartitionLog';\n",
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^src\/engine\/apps\/Producer\.ts:3 app layer imports engine internals/),
+    ]);
   });
 
   it("rejects 'as unknown as' outside tests", () => {

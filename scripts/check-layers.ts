@@ -5,7 +5,10 @@
  *  - src/storage never imports worker or ui.
  *  - src/ui imports runtime values only from src/worker/client; engine, storage and other worker
  *    imports must be `import type`.
- *  - src/worker and src/cli reach the engine only through its facade, src/engine/index.ts.
+ *  - src/worker reaches the engine only through its facade (src/engine/index.ts) and the app
+ *    layer's entry (src/engine/apps/index.ts); src/cli only through the facade.
+ *  - src/engine/apps (the applications around the engine) reaches the rest of the engine only
+ *    through the facade, as any host does.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
  * Test files (*.test.ts) may import test tools and engine test support (fixtures, testSupport),
@@ -17,6 +20,7 @@ import { join, posix, relative, resolve } from 'node:path';
 const ENGINE_ALLOWED_PACKAGES = new Set(['fflate']);
 const TEST_PACKAGES = new Set(['vitest', 'fast-check', 'fake-indexeddb', 'fake-indexeddb/auto', 'kafkajs']);
 const ENGINE_FACADE = 'src/engine/index.ts';
+const APPS_ENTRY = 'src/engine/apps/index.ts';
 const WORKER_CLIENT = 'src/worker/client.ts';
 
 /** A source file: its path from the repository root (forward slashes) and its text. */
@@ -42,6 +46,11 @@ export function importsOf(source: string): ImportRef[] {
     refs.push({ spec, typeOnly: Boolean(m[2]), line });
   }
   return refs;
+}
+
+/** Whether a path lies in the app layer, src/engine/apps. */
+function inApps(path: string): boolean {
+  return path.startsWith('src/engine/apps/');
 }
 
 function layerOf(path: string): string {
@@ -92,10 +101,15 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
           (layer === 'worker' || layer === 'cli') &&
           !isTest &&
           targetLayer === 'engine' &&
-          target !== ENGINE_FACADE
+          target !== ENGINE_FACADE &&
+          !(layer === 'worker' && target === APPS_ENTRY)
         ) {
+          const doors = layer === 'worker' ? 'engine/index.ts or engine/apps/index.ts' : 'the facade, engine/index.ts';
+          problems.push(`${where} ${layer} imports engine internals ${ref.spec}: import from ${doors}`);
+        }
+        if (inApps(path) && !isTest && targetLayer === 'engine' && !inApps(target) && target !== ENGINE_FACADE) {
           problems.push(
-            `${where} ${layer} imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
+            `${where} app layer imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
           );
         }
         if (layer === 'worker' && targetLayer === 'worker' && !ref.typeOnly) {

@@ -248,6 +248,8 @@ export interface EngineSnapshot {
 }
 
 export class Engine {
+  /** The run's seed: every random stream of the engine, and of the applications around it, derives from it. */
+  readonly seed: number;
   readonly clock: ManualClock;
   readonly cluster: Cluster;
   readonly store: Store;
@@ -272,6 +274,7 @@ export class Engine {
   private wantedTypes = new Set<string>();
 
   constructor(options: EngineOptions) {
+    this.seed = options.seed;
     this.clock = options.clock ?? new ManualClock();
     this.store = options.store;
     this.writer = options.writer ?? new StoreWriter(options.store);
@@ -355,6 +358,15 @@ export class Engine {
     const path = '/latest_producer_id_block';
     if (highest < 0 || this.cluster.zk.exists(path)) return;
     this.cluster.zk.create(path, { version: 1, broker: -1, block_start: 0, block_end: highest });
+  }
+
+  /**
+   * An independent random stream derived from the run's seed and `salt`: an application around
+   * the engine (a producer app) draws its randomness here, so a seed reproduces the whole run and
+   * adding one application never shifts another's stream.
+   */
+  deriveRng(salt: number): Rng {
+    return new Rng((this.seed ^ salt) >>> 0);
   }
 
   // ------------------------------------------------------------------ events

@@ -172,3 +172,4 @@ export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './c
 export type { RetentionReason } from './log';
 export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';
 export { SegmentNotLoadedError } from './log/SegmentCache';
+export { type BrokerCommand, BROKER_COMMAND_OPS, isBrokerCommand, runBrokerCommand } from './commands';

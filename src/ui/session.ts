@@ -7,7 +7,7 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
-import type { PlaneView } from '../worker/plane/types';
+import type { PlaneView } from '../engine/apps/types';
 import type {
   ClusterView,
   CommandArgs,

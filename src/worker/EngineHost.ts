@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
 /**
  * The worker's half of the app. It runs ONE engine (src/engine/engine.ts), wrapped by the
- * control plane (ClusterPlane: brokers, controller, groups, scenarios) and persisted to the
+ * control plane (ClusterApps: brokers, controller, groups, scenarios) and persisted to the
  * IdbStore, and serves both halves of the page from it:
  *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
- *    engine's leader replicas (DataPath) and sends through an engine KafkaProducer (PanelProducer);
+ *    engine's leader replicas (DataPath) and sends through the apps' panel producer (ProducerApp);
  *  - the control plane's views and actions (planeAction, planeScenario, ...).
  * A reload is a cluster restart: the replica logs are recovered from IndexedDB (restore.ts) and
  * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
@@ -12,7 +12,6 @@
  */
 import {
   ManualClock,
-  type LostWithStore,
   KafkaError,
   type LogConfigInput,
   type PartitionLog,
@@ -22,38 +21,46 @@ import {
   DataPath,
   serializeError,
   lookupView,
-  recordWindow,
   segmentDump,
 } from '../engine';
 import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
 import { exportPartitionZip, importPartitionZip } from './archive';
-import { addSeedsLookupExample } from './demo';
 import { OwnershipLock } from './ownership';
-import { PanelProducer } from './PanelProducer';
-import { ClusterPlane, PLANE_TOPIC_DEFAULTS } from './plane/ClusterPlane';
-import { PLANE_EPOCH_MS, type PresetName, type ScenarioSpec } from './plane/types';
+import {
+  addSeedsLookupExample,
+  ClusterApps,
+  checkAdvance,
+  discardView,
+  lostPartitions,
+  RecordJourney,
+  RecordWindows,
+  SendJob,
+  sameScenario,
+  lookupTarget,
+  PANEL_CLIENT_ID,
+  PRODUCER_EVENT_TYPES,
+  type ProducerApp,
+  PLANE_EPOCH_MS,
+  PLANE_TOPIC_DEFAULTS,
+  type PresetName,
+  type ScenarioSpec,
+} from '../engine/apps';
 import type {
-  AccumulatorView,
   ClusterView,
   Commands,
-  DiscardView,
   FrameArgs,
   FrameResult,
   JobView,
-  LostPartitionView,
   OpenArgs,
   OpenResult,
   ProduceManyArgs,
-  ProducerSettings,
-  RecordWindow,
   RecoveryView,
   StorageStatus,
   UiEvent,
   WorkerNotice,
 } from './protocol';
-import { MAX_PRODUCE_MANY_RECORDS } from './protocol';
 import {
   CLUSTER_META_PATH,
   type ClusterMeta,
@@ -74,10 +81,6 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-/** Bulk produce without a rate: this many records per second of real time. */
-const MAX_JOB_RATE = 50_000;
-/** Engine time a bulk job lets pass per slice, so the sender drains while the job runs. */
-const JOB_TICK_MS = 5;
 /** Real milliseconds between two redraws of the partition logs. */
 const VIEW_EVERY_MS = 100;
 /** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
@@ -90,28 +93,18 @@ const META_EVERY_MS = 5000;
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
 
-interface Job {
-  view: JobView;
-  cancelled: boolean;
-}
-
 interface Running {
   store: Store;
   writer: StoreWriter;
   clock: ManualClock;
-  plane: ClusterPlane;
+  plane: ClusterApps;
   data: DataPath;
-  producer: PanelProducer;
+  producer: ProducerApp;
   recovered: Map<string, PartitionLog>;
   /** Topics the preset creates: rebuilt with the preset on restart, so not kept in the metadata file. */
   presetTopics: Set<string>;
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
   userRecords: number;
-}
-
-const encoder = new TextEncoder();
-function utf8(text: string | null): Uint8Array | null {
-  return text === null ? null : encoder.encode(text);
 }
 
 /** A log's config as its topic would give it (the plane's defaults, then the topic's own settings). */
@@ -136,13 +129,12 @@ export class EngineHost {
   /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
   private replayed: string | null = null;
   private lastViewAt = -Infinity;
-  private sentWindows = new Map<string, string>();
+  private readonly windows = new RecordWindows();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
-  private readonly jobs = new Map<number, Job>();
+  private readonly jobs = new Map<number, SendJob>();
   private changedJobs = new Set<number>();
   private nextJobId = 1;
-  private settings: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
   private stopped = false;
   private lastMeta = '';
   private lastMetaAt = 0;
@@ -158,7 +150,7 @@ export class EngineHost {
   /** Store failures already accounted for (by a re-persist): only later ones count. */
   private failuresSeen = { writer: 0, engine: 0 };
   /** The record whose journey the producer panel shows: its events always reach the page. */
-  private journey: { producer: string; sendId: number; batchId: number | null } | null = null;
+  private readonly journey = new RecordJourney();
   /** True while the page shows the accumulator (then every producer event is sent). */
   private wantAllEvents = false;
   /** A read of paged-out segments from the Store is under way (one at a time). */
@@ -172,23 +164,8 @@ export class EngineHost {
     snapshot: () => this.view(),
     lookup: (args) =>
       this.paged(() => {
-        const r = this.running();
-        const log = r.data.log(args.topic, args.partition);
-        const target =
-          args.timestamp !== undefined
-            ? { kind: 'timestamp' as const, value: args.timestamp }
-            : { kind: 'offset' as const, value: args.offset ?? 0 };
-        // The page checks its form (ui/forms/validate.ts); the worker refuses the same, typed.
-        if (!Number.isSafeInteger(target.value) || target.value < 0) {
-          throw new KafkaError(
-            'INVALID_REQUEST',
-            `A lookup ${target.kind} is a whole number from 0, got ${target.value}`,
-            {
-              [target.kind]: target.value,
-            },
-          );
-        }
-        return lookupView(args.topic, args.partition, log, target);
+        const log = this.running().data.log(args.topic, args.partition);
+        return lookupView(args.topic, args.partition, log, lookupTarget(args));
       }),
     seedsLookupPreset: () => {
       const r = this.running();
@@ -200,16 +177,14 @@ export class EngineHost {
     },
     produce: (args) => {
       const r = this.running();
-      // A topic the cluster does not have is refused now: the producer would otherwise wait
-      // max.block.ms for its metadata, which a paused clock never lets pass.
-      this.requireTopic(r, args.topic);
-      const headers = args.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
-      // The journey is set before send(): the partitioner's events fire inside it.
-      this.journey = { producer: r.producer.clientId, sendId: r.producer.nextSendId, batchId: null };
-      const sent = r.producer.send(args.topic, utf8(args.key), utf8(args.value), headers);
-      this.journey.sendId = sent.sendId;
+      // The journey is set before the send: the partitioner's events fire inside it.
+      this.journey.follow(r.producer.clientId, r.producer.nextSendId);
+      const { topic, key, value, headers } = args;
+      const sent = r.plane.apply({ op: 'produceRecord', topic, key, value, headers });
+      if (!sent) throw new Error('a produceRecord command answers with its send');
+      this.journey.correct(sent.sendId);
       r.userRecords++;
-      return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
+      return sent;
     },
     produceMany: (args) => this.startProduceJob(args),
     cancelJob: ({ jobId }) => {
@@ -218,24 +193,11 @@ export class EngineHost {
       return null;
     },
     setProducerSettings: (patch) => {
-      const next = { ...this.settings, ...patch };
-      if (!['all', '1', '0'].includes(next.acks))
-        throw new KafkaError('INVALID_CONFIG', `Invalid value ${next.acks} for configuration acks`);
-      if (JSON.stringify(next) !== JSON.stringify(this.settings)) this.run?.producer.configure(next);
-      this.settings = next;
-      return this.settings;
+      const plane = this.running().plane;
+      plane.apply({ op: 'configureProducer', settings: patch });
+      return plane.panelSettings;
     },
-    runUntilIdle: () => {
-      const r = this.running();
-      // Time passes until the producer's accumulator is empty (bounded: a stuck request times out).
-      let advanced = 0;
-      while (advanced < 60_000 && r.producer.accumulator().length > 0) {
-        r.plane.tick(10);
-        advanced += 10;
-      }
-      r.plane.tick(100);
-      return { advancedMs: advanced + 100 };
-    },
+    runUntilIdle: () => ({ advancedMs: this.running().plane.runUntilIdle() }),
     reset: () => this.reset(),
     repersist: () => this.repersist(),
     segment: (args) =>
@@ -282,15 +244,14 @@ export class EngineHost {
     },
     planeScenarioCheck: (spec) => {
       const r = this.running();
-      if (sameScenario(spec, r.plane)) return this.discardView(r, false);
+      if (sameScenario(spec, r.plane)) return discardView(r.plane, r.data, r.presetTopics, r.userRecords, false);
       this.replayInMemory(spec);
-      return this.discardView(r, true);
+      return discardView(r.plane, r.data, r.presetTopics, r.userRecords, true);
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: ({ ms }) => {
       const plane = this.requirePlane();
-      if (!Number.isInteger(ms) || ms < 0 || ms > 600_000)
-        throw new KafkaError('INVALID_REQUEST', `can only fast-forward 0 to 600,000 ms, not ${ms}`);
+      checkAdvance(ms);
       plane.tick(ms);
       return plane.view();
     },
@@ -307,11 +268,6 @@ export class EngineHost {
     await r.store.list(CLUSTER_META_PATH);
   }
 
-  private requireTopic(r: Running, topic: string): void {
-    if (!r.data.topics().includes(topic))
-      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist in this cluster.`, { topic });
-  }
-
   /**
    * Replays a scenario on a scratch MemoryStore and throws its failing action's KafkaError: a
    * scenario must replay whole before it may replace the running cluster. The replay is
@@ -322,24 +278,8 @@ export class EngineHost {
     if (spec.actions.length === 0) return;
     const key = JSON.stringify(spec);
     if (this.replayed === key) return;
-    ClusterPlane.fromScenario(spec);
+    ClusterApps.fromScenario(spec, { store: new MemoryStore(), panelProducer: true });
     this.replayed = key;
-  }
-
-  /** What replacing the running cluster would throw away. */
-  private discardView(r: Running, replaces: boolean): DiscardView {
-    const topics = r.data.topics().map((name) => {
-      const n = r.data.partitionCount(name);
-      let records = 0;
-      for (let p = 0; p < n; p++) {
-        const log = r.data.replica(name, p)?.log;
-        if (log) records += log.logEndOffset - log.logStartOffset;
-      }
-      return { name, partitions: n, records };
-    });
-    const added = topics.some((t) => !r.presetTopics.has(t.name));
-    const onlyPreset = r.plane.actions.length === 0 && !added && r.userRecords === 0;
-    return { replaces, onlyPreset, topics, actions: r.plane.actions.length };
   }
 
   /**
@@ -371,7 +311,7 @@ export class EngineHost {
       });
   }
 
-  private requirePlane(): ClusterPlane {
+  private requirePlane(): ClusterApps {
     return this.running().plane;
   }
 
@@ -439,29 +379,38 @@ export class EngineHost {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
     // One writer for everything written to this store (segments, checkpoints, metadata): one
     // sequence, so a log's durable offset also covers the metadata written before it.
-    const storage = { store, recoveredLogs: recovered, clock: c, writer };
+    const storage = { store, recoveredLogs: recovered, clock: c, writer, panelProducer: true };
     const plane =
       fresh && spec.actions.length > 0
-        ? ClusterPlane.fromScenario(spec, storage)
-        : new ClusterPlane(spec.seed, spec.preset as PresetName, storage);
+        ? ClusterApps.fromScenario(spec, storage)
+        : new ClusterApps(spec.seed, spec.preset as PresetName, storage);
     const data = new DataPath(plane.engine, recovered);
-    const producer = new PanelProducer(plane.cluster, this.settings, spec.seed, (e) => this.pushEvent(e));
-    for (const t of data.topics()) producer.warmUp(t);
+    const producer = plane.requirePanel();
+    // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
+    plane.engine.subscribe((e) => {
+      if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
+        this.pushEvent(e as UiEvent);
+    }, PRODUCER_EVENT_TYPES);
     const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
     const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
-    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords: 0 };
+    // A link that replayed the panel's records counts them as the page's own.
+    const userRecords = spec.actions.reduce(
+      (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
+      0,
+    );
+    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords };
     // A new cluster's first frame carries its partition views, even when it has none to show
     // (the page must drop the old cluster's partitions then).
     this.lastSignature = null;
     this.lastViewAt = -Infinity;
-    this.sentWindows.clear();
+    this.windows.clear();
     this.lastMeta = '';
     this.metaWrites = [];
     this.savedTopics = new Set(savedTopics);
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
-    this.journey = null;
+    this.journey.forget();
   }
 
   /** A cluster restart: recover every replica log from the store, then start the engine on them. */
@@ -647,26 +596,7 @@ export class EngineHost {
       this.lastSignature = signature;
       if (changed) this.lastViewAt = realNow;
     }
-    const windows: RecordWindow[] = [];
-    for (const req of args.windows) {
-      const newRequest = !this.sentWindows.get(`${req.topic}-${req.partition}`)?.startsWith(JSON.stringify(req));
-      if (!due && !newRequest) continue;
-      const key = `${req.topic}-${req.partition}`;
-      const replica = r.data.replica(req.topic, req.partition);
-      if (!replica) continue;
-      const log = replica.log;
-      // Send a window again only when what it covers may have changed.
-      const stamp = `${JSON.stringify(req)}|${replica.broker}|${log.logStartOffset}|${log.logEndOffset}|${replica.highWatermark}|${log.logSegments.length}`;
-      if (this.sentWindows.get(key) === stamp) continue;
-      try {
-        windows.push(recordWindow(req.topic, req.partition, log, req));
-      } catch (e) {
-        // Its records are in a segment being read back from the store: a later frame sends it.
-        if (e instanceof SegmentNotLoadedError) continue;
-        throw e;
-      }
-      this.sentWindows.set(key, stamp);
-    }
+    const windows = this.windows.take(r.data, args.windows, due);
     this.pumpSegmentLoads(r);
     const events = this.events;
     const droppedEvents = this.droppedEvents;
@@ -689,18 +619,8 @@ export class EngineHost {
       events,
       droppedEvents,
       jobs,
-      accumulator: args.accumulator ? this.accumulatorView(r) : null,
+      accumulator: args.accumulator ? r.plane.panelAccumulator() : null,
       plane,
-    };
-  }
-
-  private accumulatorView(r: Running): AccumulatorView {
-    return {
-      producer: r.producer.clientId,
-      settings: r.producer.config,
-      queues: r.producer.accumulator(),
-      acked: r.producer.acked,
-      failed: r.producer.failed,
     };
   }
 
@@ -721,36 +641,12 @@ export class EngineHost {
    * from the panel. A bulk job's tens of thousands of events per second never cross to the page.
    */
   pushEvent(e: UiEvent): void {
-    if (!this.wantAllEvents && !this.onJourney(e)) return;
+    if (!this.wantAllEvents && !this.journey.includes(e)) return;
     if (this.events.length >= MAX_EVENTS_PER_FRAME) {
       this.events.shift();
       this.droppedEvents++;
     }
     this.events.push(e);
-  }
-
-  private onJourney(e: UiEvent): boolean {
-    const j = this.journey;
-    if (!j || !('producer' in e) || e.producer !== j.producer) return false;
-    switch (e.type) {
-      case 'recordPartitioned':
-      case 'recordWaitingForMetadata':
-        return e.sendId === j.sendId;
-      case 'recordAppended':
-        if (e.sendId === j.sendId) j.batchId = e.batchId;
-        return e.sendId === j.sendId || (j.batchId !== null && e.batchId === j.batchId);
-      case 'batchSealed':
-      case 'batchRetried':
-        return e.batchId === j.batchId;
-      case 'produceRequestSent':
-        return e.batches.some((b) => b.batchId === j.batchId);
-      case 'produceResponseReceived':
-        return e.partitions.some((b) => b.batchId === j.batchId);
-      case 'deliveryReport':
-        return e.report.sendId === j.sendId;
-      default:
-        return false;
-    }
   }
 
   private view(): ClusterView {
@@ -760,117 +656,29 @@ export class EngineHost {
   }
 
   /**
-   * Sends `count` records through the panel's producer in slices of about JOB_SLICE_MS, paced at
-   * `ratePerSecond` of real time; each slice also lets a little engine time pass so the sender
-   * drains as the records arrive. Frames (and cancel) are answered between slices.
+   * Sends `count` records through the panel's producer (a SendJob) in slices of about
+   * JOB_SLICE_MS of real time; frames (and cancel) are answered between slices.
    */
   private startProduceJob(args: ProduceManyArgs): { jobId: number } {
     const r = this.running();
-    this.requireTopic(r, args.topic);
-    if (!Number.isSafeInteger(args.count) || args.count < 1 || args.count > MAX_PRODUCE_MANY_RECORDS) {
-      throw new KafkaError(
-        'INVALID_REQUEST',
-        `count must be a whole number from 1 to ${MAX_PRODUCE_MANY_RECORDS.toLocaleString('en-US')}, got ${args.count}`,
-        { count: args.count, limit: MAX_PRODUCE_MANY_RECORDS },
-      );
-    }
-    const jobId = this.nextJobId++;
-    const job: Job = {
-      view: {
-        jobId,
-        label: `Producing ${args.count.toLocaleString('en-US')} records to ${args.topic}`,
-        done: 0,
-        total: args.count,
-        state: 'running',
-        error: null,
-      },
-      cancelled: false,
-    };
+    const job = new SendJob(r.plane, this.nextJobId++, args);
+    const jobId = job.view.jobId;
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
-    const value = new Uint8Array(Math.max(0, args.valueBytes)).fill(0x61);
-    const rate = args.ratePerSecond > 0 ? args.ratePerSecond : MAX_JOB_RATE;
     const started = performance.now();
     const slice = () => {
-      if (job.cancelled || this.run !== r) {
-        job.view.state = 'cancelled';
-        this.changedJobs.add(jobId);
-        return;
-      }
-      try {
-        const allowed = Math.min(job.view.total, Math.floor(((performance.now() - started) / 1000) * rate));
-        const sliceEnd = performance.now() + JOB_SLICE_MS;
-        while (job.view.done < allowed && performance.now() < sliceEnd) {
-          const i = job.view.done;
-          const key = args.keyPrefix === null ? null : utf8(`${args.keyPrefix}${i}`);
-          r.producer.send(args.topic, key, value, []);
-          job.view.done++;
-          r.userRecords++;
-        }
-        if (args.ratePerSecond <= 0) r.plane.tick(JOB_TICK_MS);
-      } catch (e) {
-        job.view.state = 'failed';
-        job.view.error = serializeError(e);
-        this.changedJobs.add(jobId);
-        return;
-      }
+      if (this.run !== r) job.cancelled = true;
+      const sliceEnd = performance.now() + JOB_SLICE_MS;
+      r.userRecords += job.slice(performance.now() - started, () => performance.now() < sliceEnd);
       this.changedJobs.add(jobId);
-      if (job.view.done >= job.view.total) {
-        job.view.state = 'finished';
-        return;
-      }
-      setTimeout(slice, 4);
+      if (job.view.state === 'running') setTimeout(slice, 4);
     };
     setTimeout(slice, 0);
     return { jobId };
   }
 }
 
-/** True when `spec` is the running scenario (its time aside): a reload of the page's own link. */
-function sameScenario(spec: ScenarioSpec, plane: ClusterPlane): boolean {
-  if (spec.seed !== plane.seed || spec.preset !== plane.preset) return false;
-  // Compared by content: a link's decoder builds each action with its own key order.
-  return canonicalJson(spec.actions) === canonicalJson(plane.actions);
-}
-
-/** JSON with every object's keys sorted. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
-
 async function wipe(store: Store): Promise<void> {
   if (isClearable(store)) await store.clear();
   else for (const path of await store.list('')) await store.delete(path);
-}
-
-/**
- * Per partition, what its leader's replica lost with the Store (the offsets a consumer can no
- * longer read); a partition whose leader lost nothing but a follower did is listed by the
- * follower that lost the most.
- */
-export function lostPartitions(
-  lost: readonly LostWithStore[],
-  leaderOf: (topic: string, partition: number) => number | undefined,
-): LostPartitionView[] {
-  const byPartition = new Map<string, LostPartitionView & { leader: boolean }>();
-  for (const l of lost) {
-    const key = `${l.topic}-${l.partition}`;
-    const leader = leaderOf(l.topic, l.partition) === l.broker;
-    const seen = byPartition.get(key);
-    if (seen && (seen.leader || (!leader && seen.logStartOffset >= l.logStartOffset))) continue;
-    byPartition.set(key, {
-      topic: l.topic,
-      partition: l.partition,
-      fromOffset: l.fromOffset,
-      logStartOffset: l.logStartOffset,
-      leader,
-    });
-  }
-  return [...byPartition.values()].map(({ leader: _, ...view }) => view);
 }

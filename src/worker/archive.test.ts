@@ -7,8 +7,8 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
 import { importPartitionZip } from './archive';
 import { DataPath } from '../engine';
-import { ClusterPlane } from './plane/ClusterPlane';
-import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './plane/types';
+import { ClusterApps } from '../engine/apps/ClusterApps';
+import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from '../engine/apps/types';
 import { MAX_IMPORT_BYTES } from './protocol';
 
 const LOG0 = '00000000000000000000.log';
@@ -19,7 +19,7 @@ function cluster() {
   const store = new MemoryStore();
   const recovered = new Map();
   const clock = new ManualClock(PLANE_EPOCH_MS);
-  const plane = new ClusterPlane(1, 'empty4', { store, recoveredLogs: recovered, clock });
+  const plane = new ClusterApps(1, 'empty4', { store, recoveredLogs: recovered, clock });
   plane.tick(300);
   const data = new DataPath(plane.engine, recovered);
   const writer = new StoreWriter(store);

@@ -3,19 +3,20 @@ import { ManualClock } from '../engine/Clock';
 import { isKafkaError } from '../engine/errors';
 import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath } from '../engine';
-import { ClusterPlane, PLANE_BROKER_CONFIG } from './plane/ClusterPlane';
-import { buildPlaneView } from './plane/planeViews';
-import { PLANE_EPOCH_MS } from './plane/types';
+import { ClusterApps } from '../engine/apps/ClusterApps';
+import { PLANE_BROKER_CONFIG } from '../engine/apps/planeConfig';
+import { buildPlaneView } from '../engine/apps/planeViews';
+import { PLANE_EPOCH_MS } from '../engine/apps/types';
 
 function demo() {
   const recovered = new Map();
   const clock = new ManualClock(PLANE_EPOCH_MS);
-  const plane = new ClusterPlane(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
+  const plane = new ClusterApps(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
   const data = new DataPath(plane.engine, recovered);
   return { plane, data };
 }
 
-const orders = (plane: ClusterPlane) => buildPlaneView(plane).topics.find((t) => t.name === 'orders');
+const orders = (plane: ClusterApps) => buildPlaneView(plane).topics.find((t) => t.name === 'orders');
 
 describe('retention and compaction reach the partition view', () => {
   it('refuses bad cleanup settings with INVALID_CONFIG and changes nothing', () => {
@@ -130,7 +131,10 @@ describe('retention and compaction reach the partition view', () => {
       topic: 'orders',
       configs: { 'retention.bytes': ' 5000 ' },
     });
-    const again = ClusterPlane.fromScenario({ seed: 1, preset: 'demo', actions: [...plane.actions], untilMs: 10 });
+    const again = ClusterApps.fromScenario(
+      { seed: 1, preset: 'demo', actions: [...plane.actions], untilMs: 10 },
+      { store: new MemoryStore() },
+    );
     expect(orders(again)?.retentionBytes).toBe(5000);
   });
 
@@ -138,7 +142,7 @@ describe('retention and compaction reach the partition view', () => {
     const { plane } = demo();
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
-    const restarted = new ClusterPlane(1, 'demo', { store: new MemoryStore() });
+    const restarted = new ClusterApps(1, 'demo', { store: new MemoryStore() });
     expect(orders(restarted)?.retentionBytes).toBe(-1);
     restarted.restoreTopicConfigs(plane.actions, new Set(['orders']));
     expect(orders(restarted)?.retentionBytes).toBe(4000);

@@ -22,7 +22,7 @@ export {
   PLANE_CLEANUP_INTERVALS,
   PLANE_EPOCH_MS,
   TOPIC_CLEANUP_KEYS,
-} from './plane/types';
+} from '../engine/apps';
 export { MAX_IMPORT_BYTES, MAX_PRODUCE_MANY_RECORDS } from './protocol';
 
 /** An error raised inside the worker, rebuilt on the page side with its Kafka error name. */

@@ -4,12 +4,13 @@ import { isKafkaError } from '../engine/errors';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { DeferredStore, drain } from '../engine/log/testSupport';
 import { MemoryStore } from '../storage/MemoryStore';
-import { exportPartitionZip, importPartitionZip, validateLogFile } from './archive';
+import { validateLogFile } from '../engine/apps/importPartition';
+import { exportPartitionZip, importPartitionZip } from './archive';
 import { DataPath } from '../engine';
-import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from './demo';
-import { PanelProducer } from './PanelProducer';
-import { ClusterPlane } from './plane/ClusterPlane';
-import { PLANE_EPOCH_MS } from './plane/types';
+import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
+import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
+import { ClusterApps } from '../engine/apps/ClusterApps';
+import { PLANE_EPOCH_MS } from '../engine/apps/types';
 import { recoverReplicaLogs } from './restore';
 import { lookupView, recordWindow, segmentDump } from '../engine';
 
@@ -18,7 +19,7 @@ const enc = new TextEncoder();
 function demo(store = new MemoryStore()) {
   const recovered = new Map();
   const clock = new ManualClock(PLANE_EPOCH_MS);
-  const plane = new ClusterPlane(1, 'demo', { store, recoveredLogs: recovered, clock });
+  const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock });
   const data = new DataPath(plane.engine, recovered);
   return { store, plane, data, clock, writer: new StoreWriter(store) };
 }
@@ -26,12 +27,11 @@ function demo(store = new MemoryStore()) {
 describe('the data path reads the engine the control plane runs', () => {
   it('shows each partition through its leader replica, and a keyed record lands where murmur2 says', () => {
     const { plane, data } = demo();
-    const producer = new PanelProducer(
-      plane.cluster,
-      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
-      1,
-      () => {},
-    );
+    const producer = plane.createProducer({
+      clientId: PANEL_CLIENT_ID,
+      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+      salt: 0x5eed0001,
+    });
     producer.warmUp('orders');
     plane.tick(500);
     const sent = producer.send('orders', enc.encode('alice'), enc.encode('hello'), []);
@@ -85,12 +85,11 @@ describe("the seeds' lookup example", () => {
 describe('a reload is a cluster restart on the recovered files', () => {
   it('brings back the same records at the same offsets, and reports what recovery checked', async () => {
     const first = demo();
-    const producer = new PanelProducer(
-      first.plane.cluster,
-      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
-      1,
-      () => {},
-    );
+    const producer = first.plane.createProducer({
+      clientId: PANEL_CLIENT_ID,
+      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+      salt: 0x5eed0001,
+    });
     producer.warmUp('orders');
     first.plane.tick(500);
     for (let i = 0; i < 200; i++) producer.send('orders', enc.encode(`k${i}`), enc.encode(`v${i}`), []);
@@ -115,7 +114,7 @@ describe('a reload is a cluster restart on the recovered files', () => {
     );
     expect(reports.length).toBe(18); // 6 partitions x RF 3
     expect(reports.every((r) => r.truncatedBytes === 0)).toBe(true);
-    const plane = new ClusterPlane(1, 'demo', { store: first.store, recoveredLogs: logs, clock });
+    const plane = new ClusterApps(1, 'demo', { store: first.store, recoveredLogs: logs, clock });
     const data = new DataPath(plane.engine, logs);
     plane.tick(300);
     for (const b of before) {
@@ -136,12 +135,11 @@ describe('a reload is a cluster restart on the recovered files', () => {
 describe('export and import of a partition', () => {
   it('round-trips the files, and a flipped bit is refused with its file, position and offset', async () => {
     const { plane, data, store, clock, writer } = demo();
-    const producer = new PanelProducer(
-      plane.cluster,
-      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
-      1,
-      () => {},
-    );
+    const producer = plane.createProducer({
+      clientId: PANEL_CLIENT_ID,
+      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+      salt: 0x5eed0001,
+    });
     producer.warmUp('orders');
     plane.tick(500);
     for (let i = 0; i < 60; i++) producer.send('orders', null, enc.encode(`value ${i}`), []);
@@ -177,12 +175,11 @@ describe('export and import of a partition', () => {
 describe('storage failures', () => {
   it('a full store is reported (KAFKA_STORAGE_ERROR) while the cluster keeps running in memory', async () => {
     const { plane, data } = demo(new MemoryStore({ quotaBytes: 64 * 1024 }));
-    const producer = new PanelProducer(
-      plane.cluster,
-      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
-      1,
-      () => {},
-    );
+    const producer = plane.createProducer({
+      clientId: PANEL_CLIENT_ID,
+      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+      salt: 0x5eed0001,
+    });
     producer.warmUp('orders');
     plane.tick(500);
     for (let i = 0; i < 2000; i++) producer.send('orders', enc.encode(`k${i}`), new Uint8Array(100), []);
@@ -201,14 +198,13 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
     const writer = new StoreWriter(store);
     const recovered = new Map();
     const clock = new ManualClock(PLANE_EPOCH_MS);
-    const plane = new ClusterPlane(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
+    const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
     const data = new DataPath(plane.engine, recovered);
-    const producer = new PanelProducer(
-      plane.cluster,
-      { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' },
-      1,
-      () => {},
-    );
+    const producer = plane.createProducer({
+      clientId: PANEL_CLIENT_ID,
+      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+      salt: 0x5eed0001,
+    });
     producer.warmUp('orders');
     plane.tick(500);
     // Three waves a flush apart (flush.ms = 1000): three flushes per partition, none completed yet.
@@ -249,7 +245,7 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
       () => ({}),
       new StoreWriter(snapshot),
     );
-    const again = new ClusterPlane(1, 'demo', {
+    const again = new ClusterApps(1, 'demo', {
       store: snapshot,
       recoveredLogs: logs,
       clock: new ManualClock(clock.now()),

@@ -36,9 +36,6 @@ export type {
 } from '../engine';
 import type {
   LookupView,
-  PartitionChoice,
-  PartitionerStrategy,
-  PartitionView,
   ProducerEvent,
   RecordWindow,
   RecordWindowRequest,
@@ -47,15 +44,40 @@ import type {
   SerializedError,
 } from '../engine';
 
-// The control plane (brokers, controller, znodes, groups): types in ./plane/types.
+// The applications around the engine (brokers, controller, znodes, groups, the page's producer):
+// types in engine/apps.
 import type {
+  SendOutcome as ProduceResult,
+  AccumulatorView,
+  ClusterView,
+  LookupArgs,
+  SegmentArgs,
+  DiscardView,
+  JobView,
+  ProduceManyArgs,
+  LostPartitionView,
+  ProducerSettings,
   PlacementPreview,
   PlacementPreviewArgs,
-  PlaneAction,
+  EngineCommand,
   PlaneFrame,
   PlaneView,
   ScenarioSpec,
-} from './plane/types';
+} from '../engine/apps';
+/** What a panel produce answers (ClusterApps.apply's SendOutcome). */
+export type { SendOutcome as ProduceResult } from '../engine/apps';
+export type {
+  AccumulatorView,
+  ClusterView,
+  DiscardView,
+  JobView,
+  LookupArgs,
+  SegmentArgs,
+  LostPartitionView,
+  ProduceManyArgs,
+  ProducerSettings,
+};
+export { MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
 
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
@@ -92,7 +114,7 @@ export interface Commands {
   /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
   /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
-  planeAction: [PlaneAction, PlaneView];
+  planeAction: [EngineCommand, PlaneView];
   /**
    * Control plane: starts over from a scenario (seed, preset, timed actions); null keeps the
    * running cluster. The scenario is replayed in memory first: if an action fails, the KafkaError
@@ -137,21 +159,6 @@ export type WorkerNotice =
 
 export type WorkerMessage = WorkerReply | WorkerNotice;
 
-/** What replacing the running cluster by a scenario would throw away. */
-export interface DiscardView {
-  /** False when the scenario is the one already running (a reload of its own link): nothing is replaced. */
-  replaces: boolean;
-  /**
-   * True when the running cluster holds nothing its preset would not rebuild: no actions taken,
-   * no topic added, no record sent from the producer panel. Replacing it then loses nothing.
-   */
-  onlyPreset: boolean;
-  /** The user topics stored now, with their partitions and records (log end minus log start, summed). */
-  topics: { name: string; partitions: number; records: number }[];
-  /** The actions recorded in the running scenario. */
-  actions: number;
-}
-
 export interface OpenArgs {
   /** The storage backend: IndexedDB normally, memory when the page asks for a throwaway cluster. */
   storage: 'indexeddb' | 'memory';
@@ -187,14 +194,6 @@ export interface StorageStatus {
   lostWithStore?: LostPartitionView[];
 }
 
-/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
-export interface LostPartitionView {
-  topic: string;
-  partition: number;
-  fromOffset: number;
-  logStartOffset: number;
-}
-
 export interface FrameArgs {
   /** Milliseconds of engine time to advance before answering (0 when paused). */
   advanceMs: number;
@@ -225,19 +224,6 @@ export interface FrameResult {
 /** Engine events the page animates. */
 export type UiEvent = ProducerEvent;
 
-/** The producer panel's record accumulator: per-partition queues of batches. */
-export interface AccumulatorView {
-  producer: string;
-  settings: ProducerSettings;
-  queues: {
-    topic: string;
-    partition: number;
-    batches: { id: number; records: number; bytes: number; state: string }[];
-  }[];
-  acked: number;
-  failed: number;
-}
-
 export interface ProduceArgs {
   topic: string;
   /** Text keys and values are sent as UTF-8; null is a null key (or a tombstone value). */
@@ -246,68 +232,5 @@ export interface ProduceArgs {
   headers: { key: string; value: string | null }[];
 }
 
-export interface ProduceResult {
-  sendId: number;
-  /** The producer that sent it (its events carry this name). */
-  producer: string;
-  /**
-   * Why the record goes to its partition: the partitioner's own numbers. Null when the producer
-   * has no metadata for the topic yet: the choice then arrives as a `record-partitioned` event.
-   */
-  choice: PartitionChoice | null;
-}
-
-/** The most records one Send N job may produce; the page's form and the worker hold to the same number. */
-export const MAX_PRODUCE_MANY_RECORDS = 1_000_000;
-
 /** The largest zip an import accepts, and the most its files may inflate to together. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-
-export interface ProduceManyArgs {
-  topic: string;
-  count: number;
-  /** Keys are `<keyPrefix><i>`; null sends null keys (round-robin or sticky). */
-  keyPrefix: string | null;
-  valueBytes: number;
-  /** Records per second of engine time; 0 = as fast as the worker can. */
-  ratePerSecond: number;
-}
-
-export interface ProducerSettings {
-  acks: 'all' | '1' | '0';
-  'linger.ms': number;
-  'batch.size': number;
-  partitioner: PartitionerStrategy;
-}
-
-/** A long job running in the worker. */
-export interface JobView {
-  jobId: number;
-  label: string;
-  done: number;
-  total: number;
-  state: 'running' | 'finished' | 'cancelled' | 'failed';
-  error: SerializedError | null;
-}
-
-export interface SegmentArgs {
-  topic: string;
-  partition: number;
-  baseOffset: number;
-}
-
-export interface LookupArgs {
-  topic: string;
-  partition: number;
-  /** Exactly one of offset and timestamp. */
-  offset?: number;
-  timestamp?: number;
-}
-
-/** What the page draws: plain data, built by the worker from engine state. */
-export interface ClusterView {
-  /** Bumps whenever anything in the view changed. */
-  version: number;
-  nowMs: number;
-  partitions: PartitionView[];
-}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
-import type { ProducerEvent } from '../engine/producer/events';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath } from '../engine';
-import { PanelProducer } from './PanelProducer';
-import { ClusterPlane } from './plane/ClusterPlane';
-import { PLANE_EPOCH_MS } from './plane/types';
+import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
+import { ClusterApps } from '../engine/apps/ClusterApps';
+import { PLANE_EPOCH_MS } from '../engine/apps/types';
 import { recoverReplicaLogs } from './restore';
 import { recordWindow } from '../engine';
 
@@ -14,11 +13,20 @@ const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
 
 /** The page's producer on a plane; resolves each send to the offset its delivery report gives. */
-function panel(plane: ClusterPlane) {
+function panel(plane: ClusterApps) {
   const reports: { sendId: number; offset: number | null }[] = [];
-  const producer = new PanelProducer(plane.cluster, { ...SETTINGS }, 1, (e: ProducerEvent) => {
-    if (e.type === 'deliveryReport') reports.push({ sendId: e.report.sendId, offset: e.report.offset ?? null });
+  const producer = plane.createProducer({
+    clientId: PANEL_CLIENT_ID,
+    config: panelProducerConfig(SETTINGS),
+    salt: 0x5eed0001,
   });
+  plane.engine.subscribe(
+    (e) => {
+      if (e.type === 'deliveryReport' && e.producer === producer.clientId)
+        reports.push({ sendId: e.report.sendId, offset: e.report.offset ?? null });
+    },
+    ['deliveryReport'],
+  );
   producer.warmUp('orders');
   return { producer, reports };
 }
@@ -27,7 +35,7 @@ describe('a restart (a reload, or a take-over) keeps producer ids unique', () =>
   it("the new owner's producer gets a fresh id, so its records are appended, not taken for the old owner's duplicates", async () => {
     const store = new MemoryStore();
     const clock = new ManualClock(PLANE_EPOCH_MS);
-    const first = new ClusterPlane(1, 'demo', { store, recoveredLogs: new Map(), clock });
+    const first = new ClusterApps(1, 'demo', { store, recoveredLogs: new Map(), clock });
     const before = panel(first);
     first.tick(500);
     const a = before.producer.send('orders', enc.encode('same-key'), enc.encode('from-the-old-owner'), []);
@@ -38,7 +46,7 @@ describe('a restart (a reload, or a take-over) keeps producer ids unique', () =>
     // The restart: every replica log recovered from the store, the same seed, the same producer.
     const again = new ManualClock(clock.now());
     const { logs } = await recoverReplicaLogs(store, again, () => ({}), new StoreWriter(store));
-    const second = new ClusterPlane(1, 'demo', { store, recoveredLogs: logs, clock: again });
+    const second = new ClusterApps(1, 'demo', { store, recoveredLogs: logs, clock: again });
     const data = new DataPath(second.engine, logs);
     const after = panel(second);
     second.tick(500);

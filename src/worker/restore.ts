@@ -17,7 +17,7 @@ import {
   type Store,
   recoveryView,
 } from '../engine';
-import type { TimedAction } from './plane/types';
+import type { TimedAction } from '../engine/apps';
 import type { RecoveryView } from './protocol';
 
 export const CLUSTER_META_PATH = 'meta/cluster.json';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { PartitionLog } from '../engine/log/PartitionLog';
-import { appendRecords } from './demo';
+import { appendRecords } from '../engine/apps/demo';
 import { segmentDump } from '../engine';
 
 describe("the segment inspector's record lines", () => {

@@ -4,7 +4,7 @@ import { PartitionLog } from '../engine/log/PartitionLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { SegmentCache, SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import { DeferredStore, drain, MapStore, makeBatch } from '../engine/log/testSupport';
-import { appendRecords } from './demo';
+import { appendRecords } from '../engine/apps/demo';
 import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from '../engine';
 
 describe('a million-record partition stays cheap to draw', () => {

@@ -7,16 +7,14 @@
  *
  * The same seed always yields the same schedule, so a failing seed is a bug report.
  */
+import type { BrokerCommand } from '../commands';
 import { Rng } from '../Rng';
 
+/** A schedule's step: the broker commands the page and the scenario log use, a produce, or time passing. */
 export type FaultStep =
   | { op: 'produce'; count: number; keyed: boolean }
   | { op: 'tick'; ms: number }
-  | { op: 'kill'; broker: number }
-  | { op: 'powerFail'; broker: number }
-  | { op: 'restart'; broker: number }
-  | { op: 'isolate'; broker: number }
-  | { op: 'heal'; broker: number };
+  | Extract<BrokerCommand, { op: 'killBroker' | 'powerFailBroker' | 'restartBroker' | 'isolateBroker' | 'healBroker' }>;
 
 export interface FaultScheduleOptions {
   brokers: readonly number[];
@@ -43,7 +41,7 @@ export function generateFaultSchedule(seed: number, options: FaultScheduleOption
   const steps: FaultStep[] = [];
   const maxTroubled = options.maxTroubled ?? 1;
   // The brokers currently in trouble and how each one's trouble ends.
-  const troubled: { broker: number; recover: 'restart' | 'heal' }[] = [];
+  const troubled: { broker: number; recover: 'restartBroker' | 'healBroker' }[] = [];
   for (let i = 0; i < options.steps; i++) {
     const x = rng.next();
     const healthy = options.brokers.filter((b) => !troubled.some((t) => t.broker === b));
@@ -52,20 +50,23 @@ export function generateFaultSchedule(seed: number, options: FaultScheduleOption
     } else if (x < 0.7) {
       steps.push({ op: 'tick', ms: 1 + rng.nextInt(maxTickMs) });
     } else if (troubled.length >= maxTroubled || healthy.length === 0 || (troubled.length > 0 && rng.next() < 0.5)) {
-      const t = troubled.splice(rng.nextInt(troubled.length), 1)[0] as { broker: number; recover: 'restart' | 'heal' };
+      const t = troubled.splice(rng.nextInt(troubled.length), 1)[0] as {
+        broker: number;
+        recover: 'restartBroker' | 'healBroker';
+      };
       steps.push({ op: t.recover, broker: t.broker });
     } else {
       const broker = rng.pick(healthy);
       const kind = rng.nextInt(3);
       if (kind === 0) {
-        steps.push({ op: 'kill', broker });
-        troubled.push({ broker, recover: 'restart' });
+        steps.push({ op: 'killBroker', broker });
+        troubled.push({ broker, recover: 'restartBroker' });
       } else if (kind === 1) {
-        steps.push({ op: 'powerFail', broker });
-        troubled.push({ broker, recover: 'restart' });
+        steps.push({ op: 'powerFailBroker', broker });
+        troubled.push({ broker, recover: 'restartBroker' });
       } else {
-        steps.push({ op: 'isolate', broker });
-        troubled.push({ broker, recover: 'heal' });
+        steps.push({ op: 'isolateBroker', broker });
+        troubled.push({ broker, recover: 'healBroker' });
       }
     }
   }
@@ -80,6 +81,6 @@ export function describeStep(step: FaultStep): string {
     case 'tick':
       return `tick ${step.ms}ms`;
     default:
-      return `${step.op} broker ${step.broker}`;
+      return `${step.op.replace('Broker', '')} broker ${step.broker}`;
   }
 }

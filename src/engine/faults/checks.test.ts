@@ -64,10 +64,10 @@ describe('fault-schedule checks catch what they must', () => {
     expect(generateFaultSchedule(42, { brokers: [1, 2, 3], steps: 200 })).toEqual(a);
     let troubled: number | null = null;
     for (const s of a.steps) {
-      if (s.op === 'kill' || s.op === 'powerFail' || s.op === 'isolate') {
+      if (s.op === 'killBroker' || s.op === 'powerFailBroker' || s.op === 'isolateBroker') {
         expect(troubled).toBeNull();
         troubled = s.broker;
-      } else if (s.op === 'restart' || s.op === 'heal') {
+      } else if (s.op === 'restartBroker' || s.op === 'healBroker') {
         expect(s.broker).toBe(troubled);
         troubled = null;
       }

@@ -24,6 +24,7 @@ import { decodeRecordBatches } from '../codec/recordBatch';
 import { Cluster } from '../cluster/Cluster';
 import type { ClusterEvent } from '../cluster/events';
 import { checkReplicationInvariants } from '../cluster/invariants';
+import { runBrokerCommand } from '../commands';
 import { tpKey as clusterTpKey } from '../cluster/ReplicaManager';
 import type { ProducerEvent } from '../producer/events';
 import { KafkaProducer } from '../producer/KafkaProducer';
@@ -288,21 +289,21 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
       case 'tick':
         tick(step.ms);
         break;
-      case 'kill':
-        cluster.killBroker(step.broker);
+      case 'killBroker':
+        runBrokerCommand(cluster, step);
         downHow.set(step.broker, 'killed');
         break;
-      case 'powerFail':
+      case 'powerFailBroker':
         if (disks) {
           const cut = disks.powerCut(step.broker);
           trace.push(
             `  power cut: ${cut.landed} of ${cut.inFlight} operations in flight landed${cut.torn ? `, an append to ${cut.torn.path} torn after ${cut.torn.bytesLanded} of ${cut.torn.bytesLanded + cut.torn.bytesLost} bytes` : ''}`,
           );
         }
-        cluster.powerFailBroker(step.broker);
+        runBrokerCommand(cluster, step);
         downHow.set(step.broker, 'powerFailed');
         break;
-      case 'restart':
+      case 'restartBroker':
         if (disks) {
           const reports = await disks.restart(step.broker, downHow.get(step.broker) ?? 'killed');
           for (const r of reports) {
@@ -312,15 +313,15 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
             );
           }
         } else {
-          cluster.restartBroker(step.broker);
+          runBrokerCommand(cluster, step);
         }
         awaitFullSync();
         break;
-      case 'isolate':
-        cluster.isolateBroker(step.broker);
+      case 'isolateBroker':
+        runBrokerCommand(cluster, step);
         break;
-      case 'heal':
-        cluster.healBroker(step.broker);
+      case 'healBroker':
+        runBrokerCommand(cluster, step);
         awaitFullSync();
         break;
     }

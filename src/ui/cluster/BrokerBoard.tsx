@@ -19,7 +19,7 @@ import {
 } from '@dnd-kit/core';
 import { group as d3group, scaleLinear } from 'd3';
 import { memo, useCallback, useState } from 'react';
-import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../worker/plane/types';
+import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
 

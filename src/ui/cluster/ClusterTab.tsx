@@ -3,7 +3,7 @@
  * narration, the placement being animated and the coordination store's znodes.
  */
 import { memo, useState } from 'react';
-import type { PlaneView } from '../../worker/plane/types';
+import type { PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
@@ -13,7 +13,7 @@ import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
 
-/** The worker sends messages to draw only for clusters up to this size (ClusterPlane's MESSAGE_BROKERS_MAX). */
+/** The worker sends messages to draw only for clusters up to this size (ClusterApps' MESSAGE_BROKERS_MAX). */
 const DRAWN_MESSAGES_MAX_BROKERS = 12;
 
 export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {

@@ -5,7 +5,7 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import type { PlaneAction, PlaneView, PresetName } from '../../worker/plane/types';
+import type { EngineCommand, PlaneView, PresetName } from '../../engine/apps/types';
 import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
@@ -16,7 +16,7 @@ interface SeedExample {
   id: string;
   label: string;
   preset: PresetName;
-  topics: Extract<PlaneAction, { op: 'createTopic' }>[];
+  topics: Extract<EngineCommand, { op: 'createTopic' }>[];
 }
 
 const topic = (
@@ -24,7 +24,7 @@ const topic = (
   partitions: number,
   replicationFactor: number,
   startPartitionId = 0,
-): Extract<PlaneAction, { op: 'createTopic' }> => ({
+): Extract<EngineCommand, { op: 'createTopic' }> => ({
   op: 'createTopic',
   name,
   partitions,

@@ -16,7 +16,7 @@
  * drawn at scale.
  */
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
-import type { PlaneMessageView, PlaneView } from '../../worker/plane/types';
+import type { PlaneMessageView, PlaneView } from '../../engine/apps/types';
 import { useUi } from '../store';
 
 /** Wall milliseconds each hop is drawn over. */

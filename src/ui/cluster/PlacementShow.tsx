@@ -5,7 +5,7 @@
  * rack-skips shown. One sentence per step; step, play, or jump to the end.
  */
 import { useEffect, useState } from 'react';
-import type { PlacementStep } from '../../worker/plane/types';
+import type { PlacementStep } from '../../engine/apps/types';
 import { type PlacementShow as Show, planeStore, usePlane } from './planeStore';
 
 const STEP_MS = 450;

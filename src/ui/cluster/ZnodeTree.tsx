@@ -5,7 +5,7 @@
  * nodes are folded away unless asked for.
  */
 import { useState } from 'react';
-import type { ZnodeView } from '../../worker/plane/types';
+import type { ZnodeView } from '../../engine/apps/types';
 import { usePlane } from './planeStore';
 
 const FLASH_MS = 2000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneEvent } from '../../worker/plane/types';
+import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
 import { narrate } from './narrate';
 

@@ -4,7 +4,7 @@
  * event itself; the sentences name Kafka's own mechanisms (session expiry, watches, the first
  * live ISR member, leader epochs, JoinGroup/SyncGroup).
  */
-import type { PlaneEvent } from '../../worker/plane/types';
+import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
 import type { GroupStoryLine, StoryLine } from './planeStore';
 

@@ -5,7 +5,7 @@
  * replays the same run.
  */
 import type { WorkerError } from '../../worker/client';
-import type { PlaneAction, PlaneView, ScenarioSpec } from '../../worker/plane/types';
+import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard } from '../scenarios/discard';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
@@ -122,7 +122,7 @@ function stored(): string {
 }
 
 /** Sends one action; a refusal is shown (with Kafka's error name) and changes nothing. */
-export async function act(session: Session, action: PlaneAction): Promise<boolean> {
+export async function act(session: Session, action: EngineCommand): Promise<boolean> {
   try {
     const view = await session.call('planeAction', action);
     applyView(view);

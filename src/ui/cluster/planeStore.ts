@@ -7,7 +7,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../worker/plane/types';
+import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 
 export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
 

@@ -6,7 +6,7 @@
  * committed are processed again (case 1), records committed but not processed are never
  * processed (case 2).
  */
-import type { ConsumerCrashView } from '../../worker/plane/types';
+import type { ConsumerCrashView } from '../../engine/apps/types';
 
 const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
   auto: 'auto commit',

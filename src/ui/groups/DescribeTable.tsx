@@ -2,7 +2,7 @@
  * `kafka-consumer-groups --describe`, one table for every group on the board: GROUP, TOPIC,
  * PARTITION, CURRENT-OFFSET, LOG-END-OFFSET, LAG, CONSUMER-ID (with "-" where Kafka prints it).
  */
-import type { PlaneView } from '../../worker/plane/types';
+import type { PlaneView } from '../../engine/apps/types';
 
 const dash = (v: number | string | null) => (v === null ? '-' : String(v));
 

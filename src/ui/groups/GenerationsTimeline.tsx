@@ -5,7 +5,7 @@
  * A cooperative rebalance shows as two columns: the first only revokes, the second assigns.
  */
 import { scaleBand } from 'd3';
-import type { PlaneGroupView } from '../../worker/plane/types';
+import type { PlaneGroupView } from '../../engine/apps/types';
 
 const COL = 150;
 const LANE = 46;

@@ -22,7 +22,7 @@ import type {
   PlaneConsumerView,
   PlaneGroupView,
   PlaneView,
-} from '../../worker/plane/types';
+} from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { planeStore } from '../cluster/planeStore';

@@ -3,7 +3,7 @@
  * d3 computes the scales and the path strings, React draws the SVG.
  */
 import { extent, line, max, scaleLinear, scaleOrdinal, schemeTableau10 } from 'd3';
-import type { LagHistoryView, PlaneGroupView } from '../../worker/plane/types';
+import type { LagHistoryView, PlaneGroupView } from '../../engine/apps/types';
 
 /** The packed lag history as one (ms, lag) list per partition. */
 function unpack(lag: LagHistoryView): { partition: string; history: [number, number][] }[] {

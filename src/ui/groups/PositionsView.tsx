@@ -6,7 +6,7 @@
  */
 import { scaleLinear } from 'd3';
 import { useState } from 'react';
-import type { PlaneView } from '../../worker/plane/types';
+import type { PlaneView } from '../../engine/apps/types';
 
 const W = 420;
 

@@ -1,4 +1,4 @@
-import type { LogTruncationView } from '../../worker/plane/types';
+import type { LogTruncationView } from '../../engine/apps/types';
 
 /**
  * What a consumer's card says when validating its position after a leader change (KIP-320) found

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import type { TopicCleanupKey } from '../../worker/plane/types';
+import type { TopicCleanupKey } from '../../engine/apps/types';
 import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { planeStore, usePlane } from '../cluster/planeStore';

@@ -5,7 +5,7 @@
 import { act, scenarioHash, startScenario } from '../cluster/planeClient';
 import { planeStore, usePlane } from '../cluster/planeStore';
 import type { Session } from '../session';
-import type { PlaneView, PresetName } from '../../worker/plane/types';
+import type { PlaneView, PresetName } from '../../engine/apps/types';
 import { GUIDES } from './guides';
 
 const PRESETS: { id: PresetName; label: string }[] = [

@@ -7,7 +7,7 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { ScenarioSpec } from '../../worker/plane/types';
+import type { ScenarioSpec } from '../../engine/apps/types';
 import type { DiscardView } from '../../worker/protocol';
 import type { Session } from '../session';
 

@@ -3,13 +3,13 @@
  * one sentence saying what to watch, some with an action the step performs. The sentences say
  * what Kafka does; the engine does it.
  */
-import type { PlaneAction, PresetName } from '../../worker/plane/types';
+import type { EngineCommand, PresetName } from '../../engine/apps/types';
 
 export type Chapter = 'storage' | 'replication' | 'elections' | 'groups';
 
 export interface GuideStep {
   text: string;
-  action?: PlaneAction;
+  action?: EngineCommand;
 }
 
 export interface Guide {

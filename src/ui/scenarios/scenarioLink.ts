@@ -6,13 +6,14 @@
  */
 import type {
   CommitMode,
-  PlaneAction,
+  EngineCommand,
   PresetName,
+  ProducerSettings,
   ScenarioSpec,
   TimedAction,
   TopicCleanupKey,
-} from '../../worker/plane/types';
-import { COMMIT_MODES, TOPIC_CLEANUP_KEYS } from '../../worker/client';
+} from '../../engine/apps/types';
+import { COMMIT_MODES, MAX_PRODUCE_MANY_RECORDS, TOPIC_CLEANUP_KEYS } from '../../worker/client';
 
 export interface ScenarioLink {
   spec: ScenarioSpec;
@@ -75,6 +76,13 @@ function int(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): 
   return v;
 }
 
+/** A record's text (key, value, header value): null or a string, up to 1 MiB. */
+function text(v: unknown, what: string): string | null {
+  if (v === null) return null;
+  if (typeof v !== 'string' || v.length > 1024 * 1024) throw new ScenarioLinkError(`${what} must be text or null`);
+  return v;
+}
+
 function str(v: unknown, what: string): string {
   if (typeof v !== 'string' || v.length === 0 || v.length > 249) throw new ScenarioLinkError(`${what} must be text`);
   return v;
@@ -100,11 +108,12 @@ export function parseScenario(json: unknown): ScenarioLink {
   };
 }
 
-function parseAction(a: unknown, n: number): PlaneAction {
+function parseAction(a: unknown, n: number): EngineCommand {
   if (!isObject(a)) throw new ScenarioLinkError(`action ${n} is not an object`);
   const broker = () => int(a.broker, `action ${n}'s broker`, 0, 100_000);
   switch (a.op) {
     case 'killBroker':
+    case 'powerFailBroker':
     case 'stopBroker':
     case 'restartBroker':
     case 'isolateBroker':
@@ -193,6 +202,45 @@ function parseAction(a: unknown, n: number): PlaneAction {
     case 'removeConsumer':
     case 'crashConsumer':
       return { op: a.op, name: str(a.name, `action ${n}'s consumer`) };
+    case 'produceRecord':
+      if (!Array.isArray(a.headers)) throw new ScenarioLinkError(`action ${n}'s headers must be a list`);
+      return {
+        op: 'produceRecord',
+        topic: str(a.topic, `action ${n}'s topic`),
+        key: text(a.key, `action ${n}'s key`),
+        value: text(a.value, `action ${n}'s value`),
+        headers: a.headers.map((h: unknown) => {
+          if (!isObject(h)) throw new ScenarioLinkError(`action ${n}'s header is not an object`);
+          return { key: str(h.key, `action ${n}'s header key`), value: text(h.value, `action ${n}'s header value`) };
+        }),
+      };
+    case 'produceRecords':
+      return {
+        op: 'produceRecords',
+        topic: str(a.topic, `action ${n}'s topic`),
+        from: int(a.from, `action ${n}'s first record`),
+        count: int(a.count, `action ${n}'s count`, 1, MAX_PRODUCE_MANY_RECORDS),
+        keyPrefix: text(a.keyPrefix, `action ${n}'s key prefix`),
+        valueBytes: int(a.valueBytes, `action ${n}'s value size`, 0, 1024 * 1024),
+      };
+    case 'configureProducer': {
+      const s = a.settings;
+      if (!isObject(s)) throw new ScenarioLinkError(`action ${n}'s settings must be an object`);
+      const settings: Partial<ProducerSettings> = {};
+      if (s.acks !== undefined) {
+        if (s.acks !== 'all' && s.acks !== '1' && s.acks !== '0')
+          throw new ScenarioLinkError(`action ${n}'s acks is unknown`);
+        settings.acks = s.acks;
+      }
+      if (s['linger.ms'] !== undefined) settings['linger.ms'] = int(s['linger.ms'], `action ${n}'s linger.ms`);
+      if (s['batch.size'] !== undefined) settings['batch.size'] = int(s['batch.size'], `action ${n}'s batch.size`);
+      if (s.partitioner !== undefined) {
+        if (s.partitioner !== 'sticky' && s.partitioner !== 'round-robin')
+          throw new ScenarioLinkError(`action ${n}'s partitioner is unknown`);
+        settings.partitioner = s.partitioner;
+      }
+      return { op: 'configureProducer', settings };
+    }
     default:
       throw new ScenarioLinkError(`action ${n} has an unknown op`);
   }

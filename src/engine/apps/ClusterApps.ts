@@ -1,16 +1,8 @@
-// LEAD NOTE (to both UI engineers — read, act, then delete this note): the worker must end up
-// running ONE Engine (src/engine/engine.ts) persisted to the IdbStore, that serves BOTH the data
-// path (producer panel, partition logs, lookup, inspector, export/import, recovery on reload) AND
-// the control plane (brokers, elections, znodes, groups, scenarios). Two separate engines (the
-// log-only LogCluster and the MemoryStore-backed ClusterPlane) would show two different Kafkas:
-// killing a broker must move the leader of the very partition logs the producer panel writes to.
-// Whoever migrates first: make LogCluster's views read the Engine's leader replicas, and make
-// ClusterPlane wrap that same Engine instance (its scenario replay can still rebuild it).
 /**
- * The cluster's control plane as the worker runs it: one engine (the facade: brokers,
- * controller, coordination store, consumer groups and the applications owning consumers), a
- * producer, and the board the page shows — which groups exist, which consumers sit in which
- * group or are stopped. Every action a person takes is validated, applied and recorded with its
+ * The applications and the scenario around one Engine, as any host runs them: the engine (the
+ * facade: brokers, controller, coordination store, consumer groups and the applications owning
+ * consumers), a producer application, and the board the page shows — which groups exist, which
+ * consumers sit in which group or are stopped. Every action a person takes is validated, applied and recorded with its
  * engine time, so the run replays exactly from (seed, preset, actions): the scenario a URL
  * carries.
  *
@@ -29,18 +21,21 @@ import {
   Engine,
   isKafkaError,
   KafkaError,
-  KafkaProducer,
   Rng,
+  type BrokerCommand,
+  isBrokerCommand,
+  runBrokerCommand,
+  type PartitionChoice,
   type PartitionLog,
   type StoreWriter,
   type Store,
-} from '../../engine';
-import { MemoryStore } from '../../storage/MemoryStore';
+} from '../index';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
-import { validateUserTopicName } from '../userTopicName';
+import { validateUserTopicName } from './userTopicName';
 import {
   MAX_TOPIC_PARTITIONS,
+  type AccumulatorView,
   type AssignorName,
   type CommitMode,
   type ConsumerCrashView,
@@ -51,11 +46,12 @@ import {
   type LostOffsetsView,
   type PlacementPreview,
   type PlacementPreviewArgs,
-  type PlaneAction,
+  type EngineCommand,
   type PlaneEvent,
   type PlaneFrame,
   type PlaneView,
   type PresetName,
+  type ProducerSettings,
   type ScenarioSpec,
   type TimedAction,
   type TopicCleanupKey,
@@ -64,9 +60,16 @@ import {
   TOPIC_CLEANUP_KEYS,
 } from './types';
 import { comparePartitions } from './comparePartitions';
+import { checkSendCount } from './requests';
+import {
+  DEFAULT_PRODUCER_SETTINGS,
+  PANEL_CLIENT_ID,
+  panelProducerConfig,
+  ProducerApp,
+  type ProducerAppSpec,
+} from './ProducerApp';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 
-export { comparePartitions, PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG, PLANE_EPOCH_MS };
 /** How often a running consumer's application calls poll(). */
 const POLL_EVERY_MS = 200;
 /**
@@ -105,14 +108,41 @@ export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 10
  * Where the plane's engine keeps its segment files (the worker passes its IdbStore), and the
  * replica logs recovered from them when the page reopens a stored cluster.
  */
-export interface PlaneStorage {
-  store?: Store;
+export interface AppsStorage {
+  /** Injected by the host (an IdbStore in the worker, a MemoryStore in tests): the app layer picks none. */
+  store: Store;
   recoveredLogs?: ReadonlyMap<string, PartitionLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
   writer?: StoreWriter;
+  /** Run the page's producer panel too (a host with a page asks for it; tests of the board need not). */
+  panelProducer?: boolean;
 }
+
+/** The commands that send records: they change the logs, not the board. */
+const PRODUCE_OPS = new Set<string>(['produce', 'produceRecord', 'produceRecords', 'configureProducer']);
+
+/** What a panel produce answers (the page's ProduceResult). */
+export interface SendOutcome {
+  sendId: number;
+  /** The producer that sent it (its events carry this name). */
+  producer: string;
+  /**
+   * Why the record goes to its partition: the partitioner's own numbers. Null when the producer
+   * has no metadata for the topic yet: the choice then arrives as a `record-partitioned` event.
+   */
+  choice: PartitionChoice | null;
+}
+
+const encoder = new TextEncoder();
+function utf8(text: string | null): Uint8Array | null {
+  return text === null ? null : encoder.encode(text);
+}
+
+/** Salts of the producer applications' random streams (Engine.deriveRng). */
+const APP_PRODUCER_SALT = 0x7f4a7c15;
+const PANEL_PRODUCER_SALT = 0x5eed0001;
 
 export interface GroupSettings {
   assignor: AssignorName;
@@ -164,13 +194,17 @@ export function cleanupConfigs(configs: Record<string, string>): Record<string, 
   return out;
 }
 
-export class ClusterPlane {
+export class ClusterApps {
   readonly clock: ManualClock;
   readonly engine: Engine;
   readonly cluster: Cluster;
   readonly groups: ConsumerGroups;
   readonly apps: ConsumerApplications;
-  readonly producer: KafkaProducer;
+  /** The demo's trickling producer application. */
+  readonly producer: ProducerApp;
+  /** The page's producer panel (when the host asked for one, AppsStorage.panelProducer). */
+  readonly panel: ProducerApp | null;
+  panelSettings: ProducerSettings;
   /** Bumps on every znode change, so the znode list is rebuilt only when the tree changed. */
   zkChanges = 0;
   znodeCache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
@@ -193,7 +227,6 @@ export class ClusterPlane {
   /** The latest produce requests and answers between producers and leaders, newest last. */
   readonly recentProduces: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
-  readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
   private events: PlaneEvent[] = [];
   private lastSentVersion = -1;
@@ -202,13 +235,13 @@ export class ClusterPlane {
   constructor(
     readonly seed: number,
     readonly preset: PresetName,
-    storage: PlaneStorage = {},
+    storage: AppsStorage,
   ) {
     // A restart on recovered files continues the clock where the stored cluster left it.
     this.clock = storage.clock ?? new ManualClock(PLANE_EPOCH_MS);
     this.engine = new Engine({
       seed,
-      store: storage.store ?? new MemoryStore(),
+      store: storage.store,
       recoveredLogs: storage.recoveredLogs,
       writer: storage.writer,
       clock: this.clock,
@@ -225,31 +258,40 @@ export class ClusterPlane {
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
     this.apps.processingMsPerRecord = PROCESSING_MS_PER_RECORD;
-    this.producer = new KafkaProducer(
-      { 'client.id': 'app-producer', acks: 'all', 'linger.ms': 5 },
+    // The trickling demo producer: keyed orders, bootstrapping from the presets' first brokers.
+    this.producer = this.createProducer(
       {
-        scheduler: this.cluster.scheduler,
-        network: this.cluster.network,
-        rng: new Rng((seed ^ 0x7f4a7c15) >>> 0),
-        // Only the delivery reports are counted: the producer need not build its other events.
-        wants: (type) => type === 'deliveryReport',
-        emit: (e) => {
-          if (e.type !== 'deliveryReport') return;
-          if (e.report.error === null) this.produced.acked++;
-          else {
-            this.produced.failed++;
-            this.produced.lastError = e.report.error;
-          }
-          this.version++;
-        },
+        clientId: 'app-producer',
+        config: { acks: 'all', 'linger.ms': 5 },
+        salt: APP_PRODUCER_SALT,
         bootstrapBrokers: [1, 2, 3],
       },
+      () => this.version++,
     );
     this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
     PRESETS[preset].build(this);
+    // The page's producer panel, built once the preset's topics exist (their metadata is asked for
+    // at once, so the panel's first record is placed without waiting).
+    this.panel = storage.panelProducer
+      ? this.createProducer({
+          clientId: PANEL_CLIENT_ID,
+          config: panelProducerConfig(DEFAULT_PRODUCER_SETTINGS),
+          salt: PANEL_PRODUCER_SALT,
+        })
+      : null;
+    this.panelSettings = DEFAULT_PRODUCER_SETTINGS;
+    for (const t of this.cluster.topicNames()) if (!t.startsWith('__')) this.panel?.warmUp(t);
     this.engine.drainEvents();
     this.events = [];
     this.version++;
+  }
+
+  /**
+   * The one way a producer application is made: an engine KafkaProducer whose random stream
+   * derives from the engine's seed and whose events go out on the engine's event path.
+   */
+  createProducer(spec: ProducerAppSpec, onDelivery?: () => void): ProducerApp {
+    return new ProducerApp(this.engine, spec, onDelivery);
   }
 
   /**
@@ -257,8 +299,8 @@ export class ClusterPlane {
    * An action the cluster refuses stops the replay with that KafkaError, its message naming the
    * action (number, op, engine time); the caller decides what that leaves behind.
    */
-  static fromScenario(spec: ScenarioSpec, storage: PlaneStorage = {}): ClusterPlane {
-    const plane = new ClusterPlane(spec.seed, spec.preset, storage);
+  static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
+    const plane = new ClusterApps(spec.seed, spec.preset, storage);
     const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
     sorted.forEach((t, i) => {
       plane.runTo(t.at);
@@ -436,13 +478,45 @@ export class ClusterPlane {
 
   // ------------------------------------------------------------------ actions
 
-  /** Applies one action now and records it; a refused action throws a KafkaError and changes nothing. */
-  apply(action: PlaneAction): void {
-    this.perform(action);
-    this.actions.push({ at: this.nowMs, action });
-    this.forceView = true;
-    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
+  /**
+   * The one dispatcher of EngineCommands: applies one now and records it with its engine time; a
+   * refused command throws a KafkaError and changes nothing. A panel produce answers with what
+   * the producer did (send id, client, the partitioner's choice); every other command with null.
+   */
+  apply(action: EngineCommand): SendOutcome | null {
+    const settings = this.panelSettings;
+    const outcome = this.perform(action);
+    // Settings the panel already had change nothing, and leave nothing in the scenario.
+    if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
+    this.record(action);
+    // Records change the logs, not the board: the board's view need not go out at once.
+    if (!PRODUCE_OPS.has(action.op)) this.forceView = true;
     this.version++;
+    return outcome;
+  }
+
+  /**
+   * Into the scenario log. A Send N job sends once per engine instant it runs at: what it sends
+   * at the same instant, continuing the same job, joins that instant's command, so a job is a few
+   * commands, not one per slice.
+   */
+  private record(action: EngineCommand): void {
+    const at = this.nowMs;
+    const last = this.actions[this.actions.length - 1];
+    if (
+      action.op === 'produceRecords' &&
+      last?.at === at &&
+      last.action.op === 'produceRecords' &&
+      last.action.topic === action.topic &&
+      last.action.keyPrefix === action.keyPrefix &&
+      last.action.valueBytes === action.valueBytes &&
+      last.action.from + last.action.count === action.from
+    ) {
+      last.action = { ...last.action, count: last.action.count + action.count };
+      return;
+    }
+    this.actions.push({ at, action });
+    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
   }
 
   /**
@@ -456,24 +530,50 @@ export class ClusterPlane {
     }
   }
 
-  private perform(a: PlaneAction): void {
+  private perform(a: EngineCommand): SendOutcome | null {
+    if (isBrokerCommand(a)) {
+      runBrokerCommand(this.cluster, a);
+      return null;
+    }
+    this.performOther(a);
+    switch (a.op) {
+      case 'produceRecord': {
+        this.requireTopic(a.topic);
+        const headers = a.headers.map((h) => ({ key: h.key, value: utf8(h.value) }));
+        const sent = this.requirePanel().send(a.topic, utf8(a.key), utf8(a.value), headers);
+        return { sendId: sent.sendId, producer: sent.clientId, choice: sent.choice };
+      }
+      case 'produceRecords': {
+        this.requireTopic(a.topic);
+        checkSendCount(a.count);
+        const panel = this.requirePanel();
+        const value = new Uint8Array(Math.max(0, a.valueBytes)).fill(0x61);
+        for (let i = a.from; i < a.from + a.count; i++) {
+          panel.send(a.topic, a.keyPrefix === null ? null : utf8(`${a.keyPrefix}${i}`), value);
+        }
+        return null;
+      }
+      case 'configureProducer':
+        this.configurePanel(a.settings);
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A panel produce to a topic the cluster does not have is refused now: the producer would
+   * otherwise wait max.block.ms for its metadata, which a paused clock never lets pass.
+   */
+  requireTopic(topic: string): void {
+    if (!this.cluster.topicNames().includes(topic) || topic.startsWith('__'))
+      throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist in this cluster.`, { topic });
+  }
+
+  /** The commands on the cluster's topics and the board's groups and consumers. */
+  private performOther(a: Exclude<EngineCommand, BrokerCommand>): void {
     const c = this.cluster;
     switch (a.op) {
-      case 'killBroker':
-        c.killBroker(a.broker);
-        return;
-      case 'stopBroker':
-        c.stopBroker(a.broker);
-        return;
-      case 'restartBroker':
-        c.restartBroker(a.broker);
-        return;
-      case 'isolateBroker':
-        c.isolateBroker(a.broker);
-        return;
-      case 'healBroker':
-        c.healBroker(a.broker);
-        return;
       case 'addBroker':
         c.addBroker(a.rack === null ? {} : { rack: a.rack });
         return;
@@ -698,9 +798,57 @@ export class ClusterPlane {
       throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
     const enc = new TextEncoder();
     for (let i = 0; i < count; i++) {
-      const n = this.produced.acked + this.produced.failed + i;
-      this.producer.send({ topic, key: enc.encode(`user-${n % 24}`), value: enc.encode(`order ${n}`) });
+      const n = this.producer.acked + this.producer.failed + i;
+      this.producer.send(topic, enc.encode(`user-${n % 24}`), enc.encode(`order ${n}`));
     }
+  }
+
+  /**
+   * Lets time pass until the panel's accumulator is empty (bounded: a stuck request times out
+   * within a minute), then 100 ms more for the acknowledgements; returns the engine ms passed.
+   */
+  runUntilIdle(): number {
+    const panel = this.requirePanel();
+    let advanced = 0;
+    while (advanced < 60_000 && panel.accumulator().length > 0) {
+      this.tick(10);
+      advanced += 10;
+    }
+    this.tick(100);
+    return advanced + 100;
+  }
+
+  /** The panel producer's record accumulator, for the page's accumulator view. */
+  panelAccumulator(): AccumulatorView {
+    const panel = this.requirePanel();
+    return {
+      producer: panel.clientId,
+      settings: this.panelSettings,
+      queues: panel.accumulator(),
+      acked: panel.acked,
+      failed: panel.failed,
+    };
+  }
+
+  /** The page's producer panel; refused when this run has none (AppsStorage.panelProducer). */
+  requirePanel(): ProducerApp {
+    if (!this.panel) throw new KafkaError('INVALID_REQUEST', 'This cluster runs no producer panel.');
+    return this.panel;
+  }
+
+  /**
+   * New settings for the panel's producer (a patch over the current ones): the client restarts
+   * with them, as an application restarted with new properties. A bad value is Kafka's
+   * INVALID_CONFIG and changes nothing.
+   */
+  configurePanel(patch: Partial<ProducerSettings>): ProducerSettings {
+    const next = { ...this.panelSettings, ...patch };
+    if (!['all', '1', '0'].includes(next.acks))
+      throw new KafkaError('INVALID_CONFIG', `Invalid value ${next.acks} for configuration acks`);
+    if (JSON.stringify(next) === JSON.stringify(this.panelSettings)) return this.panelSettings;
+    this.requirePanel().configure(panelProducerConfig(next));
+    this.panelSettings = next;
+    return next;
   }
 
   /** A background application producing `perSecond` keyed records to `topic`. */

@@ -1,9 +1,10 @@
+import { MapStore } from '../log/testSupport';
 import { describe, expect, it } from 'vitest';
-import { isKafkaError } from '../../engine/errors';
-import { ClusterPlane } from './ClusterPlane';
-import { MAX_TOPIC_PARTITIONS, type PlaneAction } from './types';
+import { isKafkaError } from '../errors';
+import { ClusterApps } from './ClusterApps';
+import { MAX_TOPIC_PARTITIONS, type EngineCommand } from './types';
 
-function refusal(plane: ClusterPlane, action: PlaneAction) {
+function refusal(plane: ClusterApps, action: EngineCommand) {
   const topicsBefore = plane.cluster.topicNames();
   let error: unknown;
   try {
@@ -16,7 +17,7 @@ function refusal(plane: ClusterPlane, action: PlaneAction) {
   return error as Error & { code: string };
 }
 
-const topic = (name: string, partitions = 2, replicationFactor = 1): PlaneAction => ({
+const topic = (name: string, partitions = 2, replicationFactor = 1): EngineCommand => ({
   op: 'createTopic',
   name,
   partitions,
@@ -27,7 +28,7 @@ const topic = (name: string, partitions = 2, replicationFactor = 1): PlaneAction
 
 describe("the page's createTopic", () => {
   it('names its error once: "INVALID_REPLICATION_FACTOR: Replication factor: ..." (no doubled code)', () => {
-    const plane = new ClusterPlane(1, 'empty4');
+    const plane = new ClusterApps(1, 'empty4', { store: new MapStore() });
     plane.tick(300);
     const e = refusal(plane, topic('wide', 2, 9));
     expect(e.code).toBe('INVALID_REPLICATION_FACTOR');
@@ -36,7 +37,7 @@ describe("the page's createTopic", () => {
   });
 
   it(`refuses more than ${MAX_TOPIC_PARTITIONS} partitions, a "__" name, and a '.'/'_' collision`, () => {
-    const plane = new ClusterPlane(1, 'empty4');
+    const plane = new ClusterApps(1, 'empty4', { store: new MapStore() });
     plane.tick(300);
     expect(refusal(plane, topic('wide', 5000)).code).toBe('INVALID_PARTITIONS');
     expect(refusal(plane, topic('__secret')).code).toBe('INVALID_TOPIC_EXCEPTION');

@@ -1,4 +1,4 @@
-import { ensureNoCollision, validateTopicName, KafkaError } from '../engine';
+import { ensureNoCollision, validateTopicName, KafkaError } from '../index';
 
 /**
  * The page's rule for a topic it creates (the create-topic dialog, a scenario's createTopic, an

@@ -1,11 +1,12 @@
+import { MapStore } from '../log/testSupport';
 import { describe, expect, it } from 'vitest';
-import { assignPartitions } from '../../engine/consumer/assignors/assignPartitions';
-import { isKafkaError } from '../../engine/errors';
-import { ClusterPlane } from './ClusterPlane';
+import { assignPartitions } from '../consumer/assignors/assignPartitions';
+import { isKafkaError } from '../errors';
+import { ClusterApps } from './ClusterApps';
 import type { PlaneView } from './types';
 
 /** Runs until every board group is Stable with every running member assigned. */
-function settle(plane: ClusterPlane, maxMs = 30_000): PlaneView {
+function settle(plane: ClusterApps, maxMs = 30_000): PlaneView {
   for (let t = 0; t < maxMs; t += 500) {
     plane.tick(500);
     const v = plane.view();
@@ -40,9 +41,9 @@ function expected(v: PlaneView, group: string, strategy: 'range' | 'roundrobin')
   );
 }
 
-describe('ClusterPlane', () => {
+describe('ClusterApps', () => {
   it('opens the demo with two groups (three consumers and two) whose assignments are the assignors’ own', () => {
-    const plane = new ClusterPlane(1, 'demo');
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     const v = settle(plane);
     expect(v.brokers.map((b) => [b.id, b.rack, b.alive])).toEqual([
       [1, 'rack-a', true],
@@ -64,7 +65,7 @@ describe('ClusterPlane', () => {
   });
 
   it('replays a scenario to exactly the same state', () => {
-    const plane = new ClusterPlane(7, 'demo');
+    const plane = new ClusterApps(7, 'demo', { store: new MapStore() });
     plane.tick(3000);
     plane.apply({ op: 'killBroker', broker: 2 });
     plane.tick(1500);
@@ -75,7 +76,7 @@ describe('ClusterPlane', () => {
     plane.apply({ op: 'crashConsumer', name: 'c4' });
     plane.tick(4321);
     const a = plane.view();
-    const b = ClusterPlane.fromScenario(plane.scenario()).view();
+    const b = ClusterApps.fromScenario(plane.scenario(), { store: new MapStore() }).view();
     const strip = (v: PlaneView) => ({ ...v, version: 0 });
     expect(strip(b)).toEqual(strip(a));
     expect(a.nowMs).toBe(plane.scenario().untilMs);
@@ -88,7 +89,7 @@ describe('ClusterPlane', () => {
    * at the crash and 20 s later.
    */
   function crashMidBatch(seed: number, mode: 'auto' | 'after-processing' | 'before-processing') {
-    const plane = new ClusterPlane(seed, 'demo');
+    const plane = new ClusterApps(seed, 'demo', { store: new MapStore() });
     if (mode !== 'auto') plane.apply({ op: 'setCommitMode', group: 'analytics', mode });
     settle(plane);
     plane.apply({ op: 'produce', topic: 'orders', count: 60 });
@@ -153,7 +154,7 @@ describe('ClusterPlane', () => {
   });
 
   it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {
-    const plane = new ClusterPlane(1, 'demo');
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     settle(plane);
     plane.apply({ op: 'produce', topic: 'orders', count: 20 });
     plane.tick(300);
@@ -179,7 +180,7 @@ describe('ClusterPlane', () => {
   });
 
   it('lists the produce requests a producer sent to partition leaders, and their answers', () => {
-    const plane = new ClusterPlane(1, 'demo');
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     settle(plane);
     plane.apply({ op: 'produce', topic: 'orders', count: 20 });
     plane.tick(50);
@@ -203,7 +204,7 @@ describe('ClusterPlane', () => {
   });
 
   it('describes every group the same with one shared log-end lookup per partition', () => {
-    const plane = new ClusterPlane(2, 'demo');
+    const plane = new ClusterApps(2, 'demo', { store: new MapStore() });
     settle(plane);
     plane.apply({ op: 'produce', topic: 'orders', count: 30 });
     plane.tick(700);
@@ -217,7 +218,7 @@ describe('ClusterPlane', () => {
   });
 
   it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {
-    const plane = new ClusterPlane(1, 'demo');
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     for (let i = 0; i < 10; i++) plane.apply({ op: 'addBroker', rack: null });
     plane.apply({ op: 'produce', topic: 'orders', count: 20 });
     plane.tick(1000);
@@ -226,7 +227,7 @@ describe('ClusterPlane', () => {
   });
 
   it('refuses a bad action with a Kafka error, changes nothing and records nothing', () => {
-    const plane = new ClusterPlane(1, 'demo');
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     plane.tick(1000);
     const before = JSON.stringify(plane.view().topics);
     const codes: string[] = [];
@@ -267,7 +268,7 @@ describe('ClusterPlane', () => {
     };
     let refused: unknown = null;
     try {
-      ClusterPlane.fromScenario(spec);
+      ClusterApps.fromScenario(spec, { store: new MapStore() });
     } catch (e) {
       refused = e;
     }
@@ -283,7 +284,7 @@ describe('ClusterPlane', () => {
   });
 
   it('creates a topic exactly as previewed, with the placement steps on its event', () => {
-    const plane = new ClusterPlane(1, 'empty4');
+    const plane = new ClusterApps(1, 'empty4', { store: new MapStore() });
     const preview = plane.previewPlacement({
       name: 't',
       partitions: 4,
@@ -319,7 +320,7 @@ describe('ClusterPlane', () => {
   });
 
   it('reports the offsets an unclean election loses', () => {
-    const plane = new ClusterPlane(1, 'elections');
+    const plane = new ClusterApps(1, 'elections', { store: new MapStore() });
     plane.tick(1000);
     plane.apply({ op: 'produce', topic: 'payments', count: 10 });
     plane.tick(1000);
@@ -340,7 +341,7 @@ describe('ClusterPlane', () => {
   // KIP-320 on the page: Kafka 3.9 SubscriptionState.maybeCompleteValidation (reset-policy branch) via the
   // consumerLogTruncation event onto the consumer's card.
   it("shows on the consumer's card the log truncation an unclean election caused", () => {
-    const plane = new ClusterPlane(1, 'elections');
+    const plane = new ClusterApps(1, 'elections', { store: new MapStore() });
     plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
     plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
     settle(plane);

@@ -2,16 +2,16 @@
  * The clusters a scenario starts from, built only through the engine's own operations (add a
  * broker, create a topic, start clients), so a preset is just the first few actions of a run.
  */
-import type { ClusterPlane } from './ClusterPlane';
+import type { ClusterApps } from './ClusterApps';
 import type { PresetName } from './types';
 
 export interface Preset {
   label: string;
   description: string;
-  build(plane: ClusterPlane): void;
+  build(plane: ClusterApps): void;
 }
 
-function brokers(plane: ClusterPlane, racks: (string | null)[]): void {
+function brokers(plane: ClusterApps, racks: (string | null)[]): void {
   racks.forEach((rack, i) => {
     plane.cluster.addBroker(rack === null ? { id: i + 1 } : { id: i + 1, rack });
   });

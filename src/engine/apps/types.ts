@@ -8,7 +8,11 @@
  * deterministic), which is what lets a URL reproduce a run exactly.
  */
 import type {
+  BrokerCommand,
+  PartitionView,
+  SerializedError,
   ClusterEvent,
+  PartitionerStrategy,
   PlacementStep,
   GroupEvent,
   ProducerEvent,
@@ -18,7 +22,7 @@ import type {
   PlaneReplicaView,
   PlaneTopicView,
   ZnodeView,
-} from '../../engine';
+} from '../index';
 
 // The views read straight from engine state are declared beside the engine (src/engine/views).
 
@@ -59,13 +63,14 @@ export const PLANE_CLEANUP_INTERVALS = {
   'log.cleaner.backoff.ms': 2000,
 } as const;
 
-/** What a person (or a scenario step) does to the cluster. Every action is recorded and replayable. */
-export type PlaneAction =
-  | { op: 'killBroker'; broker: number }
-  | { op: 'stopBroker'; broker: number }
-  | { op: 'restartBroker'; broker: number }
-  | { op: 'isolateBroker'; broker: number }
-  | { op: 'healBroker'; broker: number }
+/**
+ * What a person (or a scenario step) does to the cluster: the one command union the page's
+ * actions, the scenario log (TimedAction) and, through BrokerCommand, the fault schedules share.
+ * ClusterApps.apply is its one dispatcher; every command is validated there, recorded with its
+ * engine time and replayable.
+ */
+export type EngineCommand =
+  | BrokerCommand
   | { op: 'addBroker'; rack: string | null }
   | {
       op: 'createTopic';
@@ -97,12 +102,28 @@ export type PlaneAction =
   | { op: 'moveConsumer'; name: string; group: string | null }
   | { op: 'removeConsumer'; name: string }
   /** The consumer's process dies: no LeaveGroup, no more heartbeats. */
-  | { op: 'crashConsumer'; name: string };
+  | { op: 'crashConsumer'; name: string }
+  /** One record from the page's producer panel (key, value and header values as UTF-8 text). */
+  | {
+      op: 'produceRecord';
+      topic: string;
+      key: string | null;
+      value: string | null;
+      headers: { key: string; value: string | null }[];
+    }
+  /**
+   * Records `from` .. `from + count - 1` of a Send N job from the panel's producer: key
+   * `<keyPrefix><i>` (none when null), a value of `valueBytes` bytes 'a'. A job is recorded as
+   * one such command per engine instant it sent at, so a replay sends at the same times.
+   */
+  | { op: 'produceRecords'; topic: string; from: number; count: number; keyPrefix: string | null; valueBytes: number }
+  /** New settings for the panel's producer (it restarts with them). */
+  | { op: 'configureProducer'; settings: Partial<ProducerSettings> };
 
 export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
-  action: PlaneAction;
+  action: EngineCommand;
 }
 
 export interface ScenarioSpec {
@@ -300,4 +321,90 @@ export interface PlacementPreview {
   steps: PlacementStep[];
   /** Kafka's error when the placement is impossible (e.g. INVALID_REPLICATION_FACTOR). */
   error: { code: string; message: string } | null;
+}
+
+/** The settings of the page's producer panel (its producer restarts with each change). */
+export interface ProducerSettings {
+  acks: 'all' | '1' | '0';
+  'linger.ms': number;
+  'batch.size': number;
+  partitioner: PartitionerStrategy;
+}
+
+/** What replacing the running cluster by a scenario would throw away. */
+export interface DiscardView {
+  /** False when the scenario is the one already running (a reload of its own link): nothing is replaced. */
+  replaces: boolean;
+  /**
+   * True when the running cluster holds nothing its preset would not rebuild: no actions taken,
+   * no topic added, no record sent from the producer panel. Replacing it then loses nothing.
+   */
+  onlyPreset: boolean;
+  /** The user topics stored now, with their partitions and records (log end minus log start, summed). */
+  topics: { name: string; partitions: number; records: number }[];
+  /** The actions recorded in the running scenario. */
+  actions: number;
+}
+
+/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
+export interface LostPartitionView {
+  topic: string;
+  partition: number;
+  fromOffset: number;
+  logStartOffset: number;
+}
+
+export interface ProduceManyArgs {
+  topic: string;
+  count: number;
+  /** Keys are `<keyPrefix><i>`; null sends null keys (round-robin or sticky). */
+  keyPrefix: string | null;
+  valueBytes: number;
+  /** Records per second of engine time; 0 = as fast as the worker can. */
+  ratePerSecond: number;
+}
+
+/** A long job running in the worker. */
+export interface JobView {
+  jobId: number;
+  label: string;
+  done: number;
+  total: number;
+  state: 'running' | 'finished' | 'cancelled' | 'failed';
+  error: SerializedError | null;
+}
+
+/** The producer panel's record accumulator: per-partition queues of batches. */
+export interface AccumulatorView {
+  producer: string;
+  settings: ProducerSettings;
+  queues: {
+    topic: string;
+    partition: number;
+    batches: { id: number; records: number; bytes: number; state: string }[];
+  }[];
+  acked: number;
+  failed: number;
+}
+
+export interface LookupArgs {
+  topic: string;
+  partition: number;
+  /** Exactly one of offset and timestamp. */
+  offset?: number;
+  timestamp?: number;
+}
+
+export interface SegmentArgs {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+}
+
+/** What the page draws: plain data, built by the worker from engine state. */
+export interface ClusterView {
+  /** Bumps whenever anything in the view changed. */
+  version: number;
+  nowMs: number;
+  partitions: PartitionView[];
 }

@@ -9,7 +9,7 @@ import {
   PartitionLog,
   type StoreWriter,
   DataPath,
-} from '../engine';
+} from '../index';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;

@@ -3,7 +3,7 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
-import type { ClusterPlane } from './ClusterPlane';
+import type { ClusterApps } from './ClusterApps';
 import { comparePartitions } from './comparePartitions';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 import { PLANE_EPOCH_MS } from './types';
@@ -18,7 +18,7 @@ const MAX_ZNODE_DATA = 160;
  */
 const MESSAGE_LINGER_MS = 400;
 
-export function buildPlaneView(plane: ClusterPlane): PlaneView {
+export function buildPlaneView(plane: ClusterApps): PlaneView {
   const engine = plane.engine;
   const now = engine.now();
   const controller = engine.controllerState();
@@ -67,7 +67,7 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
       .filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS)
       .sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id),
     actions: [...plane.actions],
-    produced: { ...plane.produced },
+    produced: { acked: plane.producer.acked, failed: plane.producer.failed, lastError: plane.producer.lastError },
     config: {
       sessionTimeoutMs: PLANE_BROKER_CONFIG['zookeeper.session.timeout.ms'],
       replicaLagMaxMs: PLANE_BROKER_CONFIG['replica.lag.time.max.ms'],
@@ -77,7 +77,7 @@ export function buildPlaneView(plane: ClusterPlane): PlaneView {
 }
 
 /** The tree is rebuilt when a znode changed, or every second (watch registrations have no events). */
-function cachedZnodes(plane: ClusterPlane): ZnodeView[] {
+function cachedZnodes(plane: ClusterApps): ZnodeView[] {
   const cache = plane.znodeCache;
   const now = plane.nowMs;
   if (cache && cache.changes === plane.zkChanges && now - cache.atMs < 1000) return cache.list;
@@ -105,7 +105,7 @@ export function packLag(histories: [string, [number, number][]][]): LagHistoryVi
   return { partitions: histories.map(([p]) => p), start, data };
 }
 
-function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
+function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
   const out: PlaneConsumerView[] = [];
   for (const e of plane.consumers.values()) {
     const app = plane.apps.apps.get(e.name);
@@ -166,7 +166,7 @@ function consumerViews(plane: ClusterPlane): PlaneConsumerView[] {
   return out.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 }
 
-function groupViews(plane: ClusterPlane, consumers: PlaneConsumerView[]): PlaneGroupView[] {
+function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
   const out: PlaneGroupView[] = [];
   for (const [groupId, settings] of plane.groupSettings) {
     if (settings.protocol === 'zookeeper') {

@@ -1,0 +1,53 @@
+/**
+ * The application layer's one entry: the applications and the scenario around one Engine
+ * (ClusterApps), the page's producer, the seeds' lookup example, and the types a host and the
+ * page exchange about them. It reaches the engine only through engine/index.ts, as any host does.
+ */
+export {
+  ClusterApps,
+  cleanupConfigs,
+  PLANE_TOPIC_DEFAULTS,
+  PROCESSING_MS_PER_RECORD,
+  type AppsStorage,
+  type ConsumerEntry,
+  type GroupSettings,
+  type SendOutcome,
+} from './ClusterApps';
+export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
+export { comparePartitions } from './comparePartitions';
+export { buildPlaneView, packLag } from './planeViews';
+export { PRESETS, type Preset } from './presets';
+export {
+  DEFAULT_PRODUCER_SETTINGS,
+  PANEL_CLIENT_ID,
+  PRODUCER_EVENT_TYPES,
+  panelProducerConfig,
+  ProducerApp,
+  type ProducerAppSpec,
+} from './ProducerApp';
+export {
+  addSeedsLookupExample,
+  appendRecords,
+  buildSeedsLog,
+  SEEDS_CONFIGS,
+  SEEDS_SEGMENTS,
+  SEEDS_TARGET,
+  SEEDS_TOPIC,
+} from './demo';
+export { validateUserTopicName } from './userTopicName';
+export * from './types';
+export { checkAdvance, checkSendCount, lookupTarget, MAX_ADVANCE_MS, MAX_PRODUCE_MANY_RECORDS } from './requests';
+export { RecordJourney } from './RecordJourney';
+export { sameScenario } from './sameScenario';
+export { lostPartitions } from './lostPartitions';
+export { discardView } from './discardView';
+export {
+  type ImportedSegment,
+  type ImportPlan,
+  importPartitionFiles,
+  importRefused,
+  parsePartitionDir,
+  validateLogFile,
+} from './importPartition';
+export { SendJob } from './SendJob';
+export { RecordWindows } from './RecordWindows';
