@@ -1,5 +1,6 @@
 import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
+import type { CleanerLogView } from '../log/LogCleanerManager';
 import type { LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
@@ -158,7 +159,12 @@ export class PartitionLogReplica implements ReplicaLog {
       bytesBefore: r.bytesBefore,
       bytesAfter: r.bytesAfter,
       cleanedSegments: r.groups.map((g) => g.cleanedBaseOffset),
+      cleanableRange: r.cleanableRange,
     };
+  }
+
+  cleanerView(): CleanerLogView | null {
+    return this.log.config['cleanup.policy'].includes('compact') ? this.log.cleanerView() : null;
   }
 
   /** Throws SegmentNotLoadedError when the answer is in a paged-out segment (the load is asked for). */

@@ -96,7 +96,11 @@ export interface ReplicaLog {
     bytesBefore: number;
     bytesAfter: number;
     cleanedSegments?: number[];
+    /** Offsets [from, to) the pass could clean; `to` is what the cleaner checkpoints. */
+    cleanableRange?: { from: number; to: number } | null;
   } | null;
+  /** What LogCleanerManager weighs of a compacted log (null when the log is not compacted). */
+  cleanerView?(): import('../log/LogCleanerManager').CleanerLogView | null;
   updateConfig?(config: import('./TopicConfig').TopicConfig): void;
   /** Kafka's fetchOffsetByTimestamp: the first record with timestamp >= ts (null when none). */
   offsetForTimestamp?(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null;

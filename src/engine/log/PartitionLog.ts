@@ -11,6 +11,7 @@ import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
 import { type CleanerResult, cleanLog, emptyCleanerResult } from './LogCleaner';
+import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
@@ -1331,6 +1332,22 @@ export class PartitionLog implements PagedLog {
       },
       now,
     );
+  }
+
+  /** What LogCleanerManager weighs of this log (dirty ratio, compaction lags). */
+  cleanerView(): CleanerLogView {
+    return {
+      config: this._config,
+      logStartOffset: this._logStartOffset,
+      logEndOffset: this.logEndOffset,
+      lastStableOffset: this._highWatermark,
+      segments: this.segments.values.map((s) => ({
+        baseOffset: s.baseOffset,
+        size: s.size,
+        largestTimestamp: s.largestTimestamp,
+        firstBatchTimestamp: s.firstBatchTimestamp,
+      })),
+    };
   }
 
   private replaceWithCleaned(old: readonly LogSegment[], cleaned: LogSegment | null): void {
