@@ -108,6 +108,11 @@ export class LogManager {
     });
   }
 
+  /** UnifiedLog.close on a clean shutdown: each log snapshots its producer state at its end. */
+  takeProducerSnapshots(): void {
+    for (const h of this.logs.values()) h.log.takeProducerSnapshot?.();
+  }
+
   flushAll(): void {
     for (const h of this.logs.values()) h.log.flush();
   }

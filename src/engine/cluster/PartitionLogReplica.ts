@@ -25,6 +25,18 @@ export class PartitionLogReplica implements ReplicaLog {
     this.activeProducers = lastRecordsOfActiveProducers;
   }
 
+  attachProducerSnapshots(source: () => Uint8Array): void {
+    this.log.attachProducerSnapshots(source);
+  }
+
+  takeProducerSnapshot(): void {
+    this.log.takeProducerSnapshot();
+  }
+
+  latestProducerSnapshot(): { offset: number; bytes: Uint8Array } | null {
+    return this.log.latestProducerSnapshot();
+  }
+
   logStartOffset(): number {
     return this.log.logStartOffset;
   }
