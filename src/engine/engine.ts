@@ -14,6 +14,7 @@ import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './clust
 import type { ZnodeSnapshot } from './cluster/CoordinationStore';
 import type { ClusterEvent } from './cluster/events';
 import { CLEANER_OFFSET_CHECKPOINT_FILENAME } from './cluster/checkpoint';
+import { producerSnapshotFileName } from './codec/producerSnapshot';
 import { checkReplicationInvariants } from './cluster/invariants';
 import type { NetworkEndpoint } from './cluster/Network';
 import type { Partition } from './cluster/Partition';
@@ -745,6 +746,8 @@ export class Engine {
       for (const name of [seg.logFileName, seg.indexFileName, seg.timeIndexFileName])
         this.writer.submit({ op: 'delete', path: `${dir}/${name}` });
     }
+    for (const offset of log.producerSnapshotOffsets)
+      this.writer.submit({ op: 'delete', path: `${dir}/${producerSnapshotFileName(offset)}` });
     this.writer.submit({ op: 'delete', path: `${dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}` });
   }
 }
