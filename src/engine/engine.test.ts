@@ -594,6 +594,30 @@ function encodeKeyed(key: Uint8Array, value: string): Uint8Array {
   });
 }
 
+describe('Engine: producer-state snapshot files', () => {
+  it('a deleted topic takes its .snapshot files with it, so a topic of the same name never loads a stale producer state', async () => {
+    const store = new MapStore();
+    const e = new Engine({ seed: 3, store, clock: new ManualClock(0), brokers: [{ id: 1 }] });
+    e.tick(100);
+    e.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1, configs: { 'segment.bytes': 200 } });
+    e.tick(300);
+    const client = new TestClient(e.cluster);
+    for (let i = 0; i < 8; i++)
+      expect(
+        client.produce(1, 'orders', 0, makeBatch([`v-${i}`], { producerId: 9, producerEpoch: 0, baseSequence: i }), -1)
+          ?.errorCode,
+      ).toBe('NONE');
+    e.tick(1000);
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+    const snapshots = () => [...store.files.keys()].filter((k) => k.includes('/orders-0/') && k.endsWith('.snapshot'));
+    expect(snapshots().length).toBeGreaterThan(0);
+    e.deleteTopic('orders');
+    e.tick(1000);
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+    expect(snapshots()).toEqual([]);
+  });
+});
+
 describe('Engine.rewriteStoreFiles: the Store lost every file (IndexedDB deleted under the page)', () => {
   it('hands every file back as the Store held it: segments, indexes, leader-epoch and HW checkpoints', () => {
     const store = new MapStore();

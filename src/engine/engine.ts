@@ -13,6 +13,8 @@ import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
 import type { ZnodeSnapshot } from './cluster/CoordinationStore';
 import type { ClusterEvent } from './cluster/events';
+import { CLEANER_OFFSET_CHECKPOINT_FILENAME } from './cluster/checkpoint';
+import { producerSnapshotFileName } from './codec/producerSnapshot';
 import { checkReplicationInvariants } from './cluster/invariants';
 import type { NetworkEndpoint } from './cluster/Network';
 import type { Partition } from './cluster/Partition';
@@ -311,6 +313,12 @@ export class Engine {
         this.writer.submit({
           op: 'write',
           path: `${logDirPath(brokerId, logDir)}/replication-offset-checkpoint`,
+          bytes: new TextEncoder().encode(text),
+        }),
+      onCleanerCheckpoint: (brokerId, logDir, text) =>
+        this.writer.submit({
+          op: 'write',
+          path: `${logDirPath(brokerId, logDir)}/${CLEANER_OFFSET_CHECKPOINT_FILENAME}`,
           bytes: new TextEncoder().encode(text),
         }),
     });
@@ -732,7 +740,10 @@ export class Engine {
         atMs: this.clock.now(),
       });
     }
-    for (const broker of this.cluster.brokers.values()) broker.replicaManager.rewriteHighWatermarkCheckpoints();
+    for (const broker of this.cluster.brokers.values()) {
+      broker.replicaManager.rewriteHighWatermarkCheckpoints();
+      broker.logManager.rewriteCleanerCheckpoints();
+    }
     return lost;
   }
 
@@ -747,6 +758,8 @@ export class Engine {
       for (const name of [seg.logFileName, seg.indexFileName, seg.timeIndexFileName])
         this.writer.submit({ op: 'delete', path: `${dir}/${name}` });
     }
+    for (const offset of log.producerSnapshotOffsets)
+      this.writer.submit({ op: 'delete', path: `${dir}/${producerSnapshotFileName(offset)}` });
     this.writer.submit({ op: 'delete', path: `${dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}` });
   }
 }

@@ -130,6 +130,10 @@ export class Broker {
     this.tasks.push(
       this.services.scheduler.schedulePeriodic(retention, retention, () => this.logManager.cleanupLogs()),
     );
+    const expiry = c['producer.id.expiration.check.interval.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(expiry, expiry, () => this.replicaManager.removeExpiredProducers()),
+    );
     if (c['log.cleaner.enable']) {
       const backoff = c['log.cleaner.backoff.ms'];
       this.tasks.push(this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.logManager.compactLogs()));
@@ -253,6 +257,7 @@ export class Broker {
     this.replicaManager.checkpointHighWatermarks();
     let lost = 0;
     if (how === 'stopped') {
+      this.logManager.takeProducerSnapshots();
       this.logManager.flushAll();
       this.services.zk.closeSession(this.sessionId);
     }

@@ -29,6 +29,9 @@ export interface BrokerConfig {
   'log.cleaner.enable': boolean;
   'log.cleaner.backoff.ms': number;
   'log.retention.check.interval.ms': number;
+  /** How long a producer id's state outlives its last batch (ProducerStateManagerConfig). */
+  'producer.id.expiration.ms': number;
+  'producer.id.expiration.check.interval.ms': number;
 }
 
 export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze({
@@ -55,7 +58,15 @@ export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze
   'log.cleaner.enable': true,
   'log.cleaner.backoff.ms': 15_000,
   'log.retention.check.interval.ms': 300_000,
+  'producer.id.expiration.ms': 86_400_000,
+  'producer.id.expiration.check.interval.ms': 600_000,
 });
+
+/** Broker configs Kafka defines with atLeast(1). */
+const AT_LEAST_ONE: ReadonlySet<string> = new Set([
+  'producer.id.expiration.ms',
+  'producer.id.expiration.check.interval.ms',
+]);
 
 export type BrokerConfigInput = Partial<Record<keyof BrokerConfig, number | boolean | string>>;
 
@@ -74,7 +85,7 @@ export function createBrokerConfig(overrides: BrokerConfigInput = {}): BrokerCon
       Object.assign(out, { [k]: v });
     } else {
       const v = typeof raw === 'number' ? raw : Number(raw);
-      if (!Number.isFinite(v) || v < 0)
+      if (!Number.isFinite(v) || v < (AT_LEAST_ONE.has(key) ? 1 : 0))
         throw new KafkaError('INVALID_CONFIG', `Invalid value ${String(raw)} for configuration ${key}`, { key });
       Object.assign(out, { [k]: v });
     }

@@ -28,6 +28,8 @@ export interface ClusterServices {
   reportUncleanElection(topic: string, partition: number, newLeader: number): void;
   /** Stores a log dir's replication-offset-checkpoint text. */
   writeHighWatermarkCheckpoint(brokerId: number, logDir: string, text: string): void;
+  /** Stores a log dir's cleaner-offset-checkpoint text. */
+  writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void;
 }
 
 /** ClusterServices plus what is bound to one broker. */

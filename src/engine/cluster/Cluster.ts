@@ -53,6 +53,11 @@ export interface ClusterOptions {
    * `<log dir>/replication-offset-checkpoint`, in Kafka's format (formatReplicationOffsetCheckpoint).
    */
   onHighWatermarkCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
+  /**
+   * A broker's log cleaner checkpointed what it cleaned in a log dir: the text to store at
+   * `<log dir>/cleaner-offset-checkpoint`, in Kafka's format (formatOffsetCheckpoint).
+   */
+  onCleanerCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
 }
 
 export interface CreateTopicOptions {
@@ -120,6 +125,7 @@ export class Cluster {
       topicConfig: (topic) => this.topicConfig(topic),
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
+      writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());

@@ -1,4 +1,6 @@
+import { type CleanerLogView, grabFilthiestCompactedLog } from '../log/LogCleanerManager';
 import type { BrokerServices } from './BrokerServices';
+import { formatOffsetCheckpoint, parseOffsetCheckpoint } from './checkpoint';
 import type { ReplicaLog } from './ReplicaLog';
 
 /** A topic-partition's key, which is also its log directory's name (`<topic>-<partition>`). */
@@ -25,6 +27,14 @@ export interface HostedLog {
  */
 export class LogManager {
   readonly logs = new Map<string, HostedLog>();
+  /**
+   * The cleaner-offset-checkpoint of each log dir (LogCleanerManager's checkpoints): tpKey -> the
+   * offset the cleaner has cleaned up to, i.e. the first dirty offset of its next pass.
+   */
+  private readonly cleanerCheckpoints = new Map<
+    string,
+    Map<string, { topic: string; partition: number; offset: number }>
+  >();
 
   constructor(
     private readonly brokerId: number,
@@ -85,6 +95,8 @@ export class LogManager {
     const hosted = this.logs.get(key);
     this.logs.delete(key);
     if (!hosted) return;
+    // LogCleanerManager.updateCheckpoints(partitionToRemove): a deleted log leaves the checkpoint.
+    if (this.cleanerCheckpoints.get(hosted.dir)?.delete(key)) this.writeCleanerCheckpoint(hosted.dir);
     this.services.deleteLog(this.brokerId, hosted.dir, topic, partition);
     this.services.emit({
       type: 'replicaDeleted',
@@ -94,6 +106,11 @@ export class LogManager {
       logDir: hosted.dir,
       atMs: this.now(),
     });
+  }
+
+  /** UnifiedLog.close on a clean shutdown: each log snapshots its producer state at its end. */
+  takeProducerSnapshots(): void {
+    for (const h of this.logs.values()) h.log.takeProducerSnapshot?.();
   }
 
   flushAll(): void {
@@ -125,11 +142,30 @@ export class LogManager {
     }
   }
 
-  /** Kafka's LogCleaner: a compaction pass over every compacted log (every log.cleaner.backoff.ms). */
+  /**
+   * Kafka's LogCleaner thread, woken every log.cleaner.backoff.ms: it cleans the filthiest
+   * compacted log whose dirty ratio exceeds min.cleanable.dirty.ratio (or whose oldest dirty record
+   * is past max.compaction.lag.ms), checkpoints how far it cleaned, and goes on to the next
+   * filthiest without backing off until none qualifies (CleanerThread.doWork); each log once a pass.
+   */
   compactLogs(): void {
     const now = this.now();
-    for (const h of this.logs.values()) {
+    const done = new Set<string>();
+    for (;;) {
+      const views: [string, CleanerLogView][] = [];
+      for (const [key, h] of this.logs) {
+        const view = done.has(key) ? null : h.log.cleanerView?.();
+        if (view) views.push([key, view]);
+      }
+      const ltc = grabFilthiestCompactedLog(views, this.cleanerCheckpointOffsets(), now, (key, offset) =>
+        this.updateCleanerCheckpoint(key, offset),
+      );
+      if (!ltc) return;
+      done.add(ltc.key);
+      const h = this.logs.get(ltc.key) as HostedLog;
       const r = h.log.compact?.(now);
+      // LogCleanerManager.doneCleaning: the checkpoint moves to the end of what was cleaned.
+      if (r?.cleanableRange) this.updateCleanerCheckpoint(ltc.key, r.cleanableRange.to);
       if (r && r.bytesAfter < r.bytesBefore)
         this.services.emit({
           type: 'logCompacted',
@@ -141,9 +177,51 @@ export class LogManager {
           bytesBefore: r.bytesBefore,
           bytesAfter: r.bytesAfter,
           ...(r.cleanedSegments ? { cleanedSegments: [...r.cleanedSegments] } : {}),
+          dirtyRatio: ltc.cleanableRatio,
           atMs: now,
         });
     }
+  }
+
+  /** Every log's checkpointed cleaner offset (LogCleanerManager.allCleanerCheckpoints). */
+  cleanerCheckpointOffsets(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const entries of this.cleanerCheckpoints.values()) for (const [key, e] of entries) out.set(key, e.offset);
+    return out;
+  }
+
+  /** Puts a log dir's cleaner-offset-checkpoint read from disk back in place (a broker restarting on its disk). */
+  loadCleanerCheckpoint(dir: string, text: string): void {
+    const entries = new Map<string, { topic: string; partition: number; offset: number }>();
+    for (const [key, offset] of parseOffsetCheckpoint(text)) {
+      const dash = key.lastIndexOf('-');
+      entries.set(key, { topic: key.slice(0, dash), partition: Number(key.slice(dash + 1)), offset });
+    }
+    this.cleanerCheckpoints.set(dir, entries);
+  }
+
+  /** Writes every log dir's cleaner-offset-checkpoint again (the Store lost its files). */
+  rewriteCleanerCheckpoints(): void {
+    for (const dir of this.cleanerCheckpoints.keys()) this.writeCleanerCheckpoint(dir);
+  }
+
+  /** LogCleanerManager.updateCheckpoints(partitionToUpdateOrAdd): one entry changed, the dir's file rewritten. */
+  private updateCleanerCheckpoint(key: string, offset: number): void {
+    const h = this.logs.get(key);
+    if (!h) return;
+    let entries = this.cleanerCheckpoints.get(h.dir);
+    if (!entries) {
+      entries = new Map();
+      this.cleanerCheckpoints.set(h.dir, entries);
+    }
+    if (entries.get(key)?.offset === offset) return;
+    entries.set(key, { topic: h.topic, partition: h.partition, offset });
+    this.writeCleanerCheckpoint(h.dir);
+  }
+
+  private writeCleanerCheckpoint(dir: string): void {
+    const entries = [...(this.cleanerCheckpoints.get(dir)?.values() ?? [])];
+    this.services.writeCleanerCheckpoint(this.brokerId, dir, formatOffsetCheckpoint(entries));
   }
 
   /** A power failure: unflushed bytes vanish from every log on this machine. */

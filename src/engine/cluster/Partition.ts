@@ -1,3 +1,4 @@
+import { readProducerSnapshot, writeProducerSnapshot } from '../codec/producerSnapshot';
 import { ProducerStateManager } from './ProducerStateManager';
 import type { ReplicaLog } from './ReplicaLog';
 import type { LeaderAndIsrPartitionState } from './requests';
@@ -55,8 +56,11 @@ export class Partition {
     readonly log: ReplicaLog,
     public config: TopicConfig,
     readonly logDir: string,
+    /** Recovery's clock and producer.id.expiration.ms: producers already expired in a snapshot are not loaded. */
+    producerIdExpiration: { now: number; expirationMs: number } = { now: 0, expirationMs: Number.POSITIVE_INFINITY },
   ) {
-    this.producerState.rebuild(log.batchHeaders());
+    this.loadProducerState(producerIdExpiration.now, producerIdExpiration.expirationMs);
+    log.attachProducerSnapshots?.(() => writeProducerSnapshot(this.producerState.snapshotEntries()));
     log.attachProducerState?.(() => {
       const last = new Map<number, number>();
       for (const e of this.producerState.entries()) {
@@ -65,6 +69,20 @@ export class Partition {
       }
       return last;
     });
+  }
+
+  /**
+   * LogLoader's producer state: the latest snapshot, then every batch from its offset on
+   * (UnifiedLog.rebuildProducerState); with no usable snapshot, every batch of the log.
+   */
+  private loadProducerState(now: number, expirationMs: number): void {
+    const snapshot = this.log.latestProducerSnapshot?.() ?? null;
+    if (!snapshot) {
+      this.producerState.rebuild(this.log.batchHeaders());
+      return;
+    }
+    this.producerState.loadSnapshot(readProducerSnapshot(snapshot.bytes), now, expirationMs);
+    for (const h of this.log.batchHeaders(snapshot.offset)) this.producerState.update(h);
   }
 
   get isLeader(): boolean {

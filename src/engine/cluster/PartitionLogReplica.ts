@@ -1,5 +1,6 @@
 import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
+import type { CleanerLogView } from '../log/LogCleanerManager';
 import type { LogConfigInput } from '../log/LogConfig';
 import type { PartitionLog } from '../log/PartitionLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
@@ -22,6 +23,18 @@ export class PartitionLogReplica implements ReplicaLog {
 
   attachProducerState(lastRecordsOfActiveProducers: () => ReadonlyMap<number, number>): void {
     this.activeProducers = lastRecordsOfActiveProducers;
+  }
+
+  attachProducerSnapshots(source: () => Uint8Array): void {
+    this.log.attachProducerSnapshots(source);
+  }
+
+  takeProducerSnapshot(): void {
+    this.log.takeProducerSnapshot();
+  }
+
+  latestProducerSnapshot(): { offset: number; bytes: Uint8Array } | null {
+    return this.log.latestProducerSnapshot();
   }
 
   logStartOffset(): number {
@@ -158,7 +171,12 @@ export class PartitionLogReplica implements ReplicaLog {
       bytesBefore: r.bytesBefore,
       bytesAfter: r.bytesAfter,
       cleanedSegments: r.groups.map((g) => g.cleanedBaseOffset),
+      cleanableRange: r.cleanableRange,
     };
+  }
+
+  cleanerView(): CleanerLogView | null {
+    return this.log.config['cleanup.policy'].includes('compact') ? this.log.cleanerView() : null;
   }
 
   /** Throws SegmentNotLoadedError when the answer is in a paged-out segment (the load is asked for). */

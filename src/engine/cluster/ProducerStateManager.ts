@@ -1,4 +1,4 @@
-import type { RecordBatchHeader } from '../codec';
+import type { ProducerSnapshotEntry, RecordBatchHeader } from '../codec';
 import { KafkaError } from '../errors';
 
 /**
@@ -100,6 +100,70 @@ export class ProducerStateManager {
   rebuild(headers: readonly RecordBatchHeader[]): void {
     this.producers.clear();
     for (const h of headers) this.update(h);
+  }
+
+  /**
+   * ProducerStateManager.writeSnapshot's entries: per producer (by id), its epoch and last batch;
+   * no coordinator epoch and no ongoing transaction (glassbox has no transactions).
+   */
+  snapshotEntries(): ProducerSnapshotEntry[] {
+    const out: ProducerSnapshotEntry[] = [];
+    for (const e of this.entries()) {
+      const last = e.batches[e.batches.length - 1];
+      if (!last) continue;
+      out.push({
+        producerId: e.producerId,
+        producerEpoch: e.producerEpoch,
+        lastSequence: last.lastSeq,
+        lastOffset: last.lastOffset,
+        offsetDelta: last.lastOffset - last.firstOffset,
+        timestamp: last.timestamp,
+        coordinatorEpoch: -1,
+        currentTxnFirstOffset: -1,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * ProducerStateManager.loadFromSnapshot: the state is the snapshot's, less the producers
+   * already expired at `now` (each keeps just its last batch, as Kafka's snapshot does).
+   */
+  loadSnapshot(entries: readonly ProducerSnapshotEntry[], now: number, expirationMs: number): void {
+    this.producers.clear();
+    for (const s of entries) {
+      if (now - s.timestamp >= expirationMs) continue;
+      const batches: BatchMetadata[] =
+        s.lastOffset >= 0
+          ? [
+              {
+                firstSeq:
+                  s.lastSequence - s.offsetDelta < 0
+                    ? s.lastSequence - s.offsetDelta + 2147483648
+                    : s.lastSequence - s.offsetDelta,
+                lastSeq: s.lastSequence,
+                firstOffset: s.lastOffset - s.offsetDelta,
+                lastOffset: s.lastOffset,
+                timestamp: s.timestamp,
+              },
+            ]
+          : [];
+      this.producers.set(s.producerId, { producerId: s.producerId, producerEpoch: s.producerEpoch, batches });
+    }
+  }
+
+  /**
+   * ProducerStateManager.removeExpiredProducers: forgets every producer whose last batch is at
+   * least producer.id.expiration.ms old (none is in a transaction here). Returns their ids.
+   */
+  removeExpiredProducers(now: number, expirationMs: number): number[] {
+    const removed: number[] = [];
+    for (const [id, e] of this.producers) {
+      const last = e.batches[e.batches.length - 1];
+      if (last && now - last.timestamp >= expirationMs) removed.push(id);
+    }
+    for (const id of removed) this.producers.delete(id);
+    return removed.sort((a, b) => a - b);
   }
 
   entries(): ProducerStateEntry[] {

@@ -89,6 +89,12 @@ export interface ReplicaLog {
    * cleaner needs to keep each active producer's last batch (BatchRetention.RETAIN_EMPTY).
    */
   attachProducerState?(lastRecordsOfActiveProducers: () => ReadonlyMap<number, number>): void;
+  /** Hands the log its producer state as snapshot bytes, written as `<offset>.snapshot` on every roll. */
+  attachProducerSnapshots?(source: () => Uint8Array): void;
+  /** Writes a producer snapshot at the log end (a clean shutdown). */
+  takeProducerSnapshot?(): void;
+  /** The latest producer snapshot inside (log start, log end], for recovery to start from. */
+  latestProducerSnapshot?(): { offset: number; bytes: Uint8Array } | null;
   /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
   compact?(now: number): {
     recordsSuperseded: number;
@@ -96,7 +102,11 @@ export interface ReplicaLog {
     bytesBefore: number;
     bytesAfter: number;
     cleanedSegments?: number[];
+    /** Offsets [from, to) the pass could clean; `to` is what the cleaner checkpoints. */
+    cleanableRange?: { from: number; to: number } | null;
   } | null;
+  /** What LogCleanerManager weighs of a compacted log (null when the log is not compacted). */
+  cleanerView?(): import('../log/LogCleanerManager').CleanerLogView | null;
   updateConfig?(config: import('./TopicConfig').TopicConfig): void;
   /** Kafka's fetchOffsetByTimestamp: the first record with timestamp >= ts (null when none). */
   offsetForTimestamp?(timestamp: number): { offset: number; timestamp: number; leaderEpoch: number | null } | null;

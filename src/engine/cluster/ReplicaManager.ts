@@ -112,11 +112,25 @@ export class ReplicaManager {
     const existing = this.partitions.get(key);
     if (existing) return existing;
     const hosted = this.logManager.getOrCreateLog(topic, partition);
-    const p = new Partition(topic, partition, this.brokerId, hosted.log, this.topicConfig(topic), hosted.dir);
+    const p = new Partition(topic, partition, this.brokerId, hosted.log, this.topicConfig(topic), hosted.dir, {
+      now: this.services.scheduler.now(),
+      expirationMs: this.services.config['producer.id.expiration.ms'],
+    });
     p.highWatermark = Math.min(hosted.checkpointedHighWatermark, hosted.log.logEndOffset());
     hosted.log.setHighWatermark?.(p.highWatermark);
     this.partitions.set(key, p);
     return p;
+  }
+
+  /**
+   * The broker's periodic producer-id expiry (every producer.id.expiration.check.interval.ms,
+   * ProducerStateManager.removeExpiredProducers on each log): producers idle for
+   * producer.id.expiration.ms are forgotten, so their next batch is accepted at any sequence.
+   */
+  removeExpiredProducers(): void {
+    const now = this.services.scheduler.now();
+    const ms = this.services.config['producer.id.expiration.ms'];
+    for (const p of this.partitions.values()) p.producerState.removeExpiredProducers(now, ms);
   }
 
   deletePartition(topic: string, partition: number): void {

@@ -1,20 +1,22 @@
 const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
+/** The log dir file where the log cleaner checkpoints each compacted log's cleaned offset. */
+export const CLEANER_OFFSET_CHECKPOINT_FILENAME = 'cleaner-offset-checkpoint';
+
 /**
- * Kafka's replication-offset-checkpoint file (OffsetCheckpointFile): a version line `0`, the
- * number of entries, then `<topic> <partition> <high watermark>` per line.
+ * Kafka's OffsetCheckpointFile (replication-offset-checkpoint, cleaner-offset-checkpoint): a
+ * version line `0`, the number of entries, then `<topic> <partition> <offset>` per line
+ * (CheckpointFile.write), sorted here so equal contents give equal text.
  */
-export function formatReplicationOffsetCheckpoint(
-  entries: { topic: string; partition: number; offset: number }[],
-): string {
+export function formatOffsetCheckpoint(entries: { topic: string; partition: number; offset: number }[]): string {
   const sorted = [...entries].sort((a, b) =>
     a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
   );
   return `0\n${sorted.length}\n${sorted.map((e) => `${e.topic} ${e.partition} ${e.offset}\n`).join('')}`;
 }
 
-/** Parses a replication-offset-checkpoint; malformed text gives an empty map (as if missing). */
-export function parseReplicationOffsetCheckpoint(text: string): Map<string, number> {
+/** Parses an offset checkpoint file; malformed text gives an empty map (as if missing). */
+export function parseOffsetCheckpoint(text: string): Map<string, number> {
   const out = new Map<string, number>();
   const lines = text.split('\n').filter((l) => l.length > 0);
   if (lines[0] !== '0') return out;
@@ -27,3 +29,6 @@ export function parseReplicationOffsetCheckpoint(text: string): Map<string, numb
   }
   return out;
 }
+
+export const formatReplicationOffsetCheckpoint = formatOffsetCheckpoint;
+export const parseReplicationOffsetCheckpoint = parseOffsetCheckpoint;

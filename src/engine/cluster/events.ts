@@ -67,6 +67,8 @@ export type ClusterEvent =
       bytesAfter: number;
       /** Base offsets of the cleaned segments (each replaces the group of segments it was merged from). */
       cleanedSegments?: number[];
+      /** The log's dirty ratio when the cleaner chose it (LogToClean.cleanableRatio). */
+      dirtyRatio?: number;
       atMs: number;
     }
   | { type: 'replicaDeleted'; broker: number; topic: string; partition: number; logDir: string; atMs: number }

@@ -1,7 +1,7 @@
 /**
  * The text Kafka's `kafka-dump-log.sh --files <file>` prints (kafka.tools.DumpLogSegments), for a
- * segment's `.log`, `.index` and `.timeindex` (and KRaft `.checkpoint` snapshots, which are in the
- * log format). Pure: it takes bytes and returns lines, so the CLI (src/cli/dumpLog.ts) and the
+ * segment's `.log`, `.index` and `.timeindex`, a producer-state `.snapshot` (and KRaft `.checkpoint`
+ * snapshots, which are in the log format). Pure: it takes bytes and returns lines, so the CLI (src/cli/dumpLog.ts) and the
  * UI's segment inspector print the same thing.
  *
  * Kafka's formats, line for line:
@@ -27,6 +27,12 @@
  */
 import { CorruptRecordError, isKafkaError } from '../errors';
 import {
+  CorruptSnapshotError,
+  formatProducerSnapshotEntry,
+  PRODUCER_SNAPSHOT_FILE_SUFFIX,
+  readProducerSnapshot,
+} from './producerSnapshot';
+import {
   computeBatchCrc,
   compressionType,
   decodeBatchRecords,
@@ -42,7 +48,7 @@ import {
 } from './recordBatch';
 import { readUtf8 } from './utf8';
 
-export type SegmentFileKind = 'log' | 'index' | 'timeindex' | 'snapshot';
+export type SegmentFileKind = 'log' | 'index' | 'timeindex' | 'snapshot' | 'producerSnapshot';
 
 export interface DumpOptions {
   /** --print-data: print each record with its key and payload (decoded as UTF-8 strings). */
@@ -84,6 +90,7 @@ export function segmentFileKind(path: string): SegmentFileKind | null {
   if (path.endsWith('.index')) return 'index';
   if (path.endsWith('.timeindex')) return 'timeindex';
   if (path.endsWith('.checkpoint')) return 'snapshot';
+  if (path.endsWith(PRODUCER_SNAPSHOT_FILE_SUFFIX)) return 'producerSnapshot';
   return null;
 }
 
@@ -116,9 +123,27 @@ export function dumpSegmentFile(
       return dumpOffsetIndex(path, bytes, siblings.log ?? null);
     case 'timeindex':
       return dumpTimeIndex(path, bytes, siblings.index ?? null, siblings.log ?? null);
+    case 'producerSnapshot':
+      return dumpProducerSnapshot(path, bytes);
     default:
       return { stdout: [], stderr: [`Ignoring unknown file ${path}`], ok: false };
   }
+}
+
+/**
+ * A producer-state `.snapshot` (DumpLogSegments.dumpProducerIdSnapshot): one line per producer;
+ * a corrupt file prints CorruptSnapshotException's message on stderr instead.
+ */
+export function dumpProducerSnapshot(path: string, bytes: Uint8Array): DumpOutput {
+  const out: DumpOutput = { stdout: [`Dumping ${path}`], stderr: [], ok: true };
+  try {
+    for (const e of readProducerSnapshot(bytes)) out.stdout.push(formatProducerSnapshotEntry(e));
+  } catch (e) {
+    if (!(e instanceof CorruptSnapshotError)) throw e;
+    out.stderr.push(e.reason);
+    out.ok = false;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

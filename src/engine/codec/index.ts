@@ -7,3 +7,4 @@ export * from './utf8';
 export * from './varint';
 export * from './bytes';
 export * from './dumpLog';
+export * from './producerSnapshot';

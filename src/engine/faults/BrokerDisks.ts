@@ -16,7 +16,7 @@
  */
 import type { ManualClock } from '../Clock';
 import type { Cluster } from '../cluster/Cluster';
-import { parseReplicationOffsetCheckpoint } from '../cluster/checkpoint';
+import { CLEANER_OFFSET_CHECKPOINT_FILENAME, parseReplicationOffsetCheckpoint } from '../cluster/checkpoint';
 import { logConfigOf, PartitionLogReplica } from '../cluster/PartitionLogReplica';
 import type { TopicConfigOverrides } from '../cluster/TopicConfig';
 import { logDirPath, replicaDir } from '../engine';
@@ -140,12 +140,17 @@ export class BrokerDisks {
   }
 
   /** The Cluster's onHighWatermarkCheckpoint: the file goes through the broker's write cache. */
-  writeCheckpoint(brokerId: number, logDir: string, text: string): void {
+  writeCheckpoint(brokerId: number, logDir: string, text: string, name = CHECKPOINT): void {
     this.writer(brokerId).submit({
       op: 'write',
-      path: `${logDirPath(brokerId, logDir)}/${CHECKPOINT}`,
+      path: `${logDirPath(brokerId, logDir)}/${name}`,
       bytes: new TextEncoder().encode(text),
     });
+  }
+
+  /** The Cluster's onCleanerCheckpoint: cleaner-offset-checkpoint, through the same write cache. */
+  writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void {
+    this.writeCheckpoint(brokerId, logDir, text, CLEANER_OFFSET_CHECKPOINT_FILENAME);
   }
 
   /**
@@ -189,6 +194,9 @@ export class BrokerDisks {
     const paths = await cache.list(`${root}/`);
     const checkpoint = await cache.read(`${root}/${CHECKPOINT}`);
     const hws = parseReplicationOffsetCheckpoint(new TextDecoder().decode(checkpoint ?? new Uint8Array(0)));
+    // The log cleaner starts again from its cleaner-offset-checkpoint (missing: everything is dirty).
+    const cleaned = await cache.read(`${root}/${CLEANER_OFFSET_CHECKPOINT_FILENAME}`);
+    broker.logManager.loadCleanerCheckpoint(LOG_DIR, new TextDecoder().decode(cleaned ?? new Uint8Array(0)));
     const dirs = new Set<string>();
     for (const p of paths) {
       const rest = p.slice(root.length + 1);

@@ -179,6 +179,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
           topicDefaults: diskTopicDefaults(diskRng),
           logFactory: (b: number, d: string, t: string, p: number) => disks.newLog(b, d, t, p),
           onHighWatermarkCheckpoint: (b: number, d: string, text: string) => disks.writeCheckpoint(b, d, text),
+          onCleanerCheckpoint: (b: number, d: string, text: string) => disks.writeCleanerCheckpoint(b, d, text),
         }
       : {}),
     brokerConfig: {

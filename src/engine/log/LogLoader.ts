@@ -1,4 +1,5 @@
 import type { Clock } from '../Clock';
+import { CorruptSnapshotError, parseProducerSnapshotFileName, readProducerSnapshot } from '../codec/producerSnapshot';
 import { KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { FileRecords } from './FileRecords';
@@ -206,4 +207,37 @@ export function finishLoad(
   report.leaderEpochs = epochs.entries.map((e) => ({ ...e }));
   report.logStartOffset = logStartOffset;
   report.logEndOffset = logEndOffset;
+}
+
+/**
+ * The producer-state snapshots of `<dir>/` (ProducerStateManager.truncateAndReload on load):
+ * those outside (log start, log end] are deleted, as are those failing readSnapshot's checks
+ * (CorruptSnapshotException); the rest come back by offset, for the latest to seed the state.
+ */
+export async function loadProducerSnapshots(
+  store: Store,
+  dir: string,
+  logStartOffset: number,
+  logEndOffset: number,
+  writer: StoreWriter,
+): Promise<Map<number, Uint8Array>> {
+  const prefix = `${dir}/`;
+  const out = new Map<number, Uint8Array>();
+  for (const path of await store.list(prefix)) {
+    const offset = parseProducerSnapshotFileName(path.slice(prefix.length));
+    if (offset === null) continue;
+    const bytes = offset > logEndOffset || offset <= logStartOffset ? null : await store.read(path);
+    let valid = bytes !== null && bytes !== undefined;
+    if (valid) {
+      try {
+        readProducerSnapshot(bytes as Uint8Array);
+      } catch (e) {
+        if (!(e instanceof CorruptSnapshotError)) throw e;
+        valid = false;
+      }
+    }
+    if (valid) out.set(offset, bytes as Uint8Array);
+    else writer.submit({ op: 'delete', path });
+  }
+  return out;
 }

@@ -249,6 +249,12 @@ export class LogSegment {
     return this.size - this.flushedBytes;
   }
 
+  /** Kafka's getFirstBatchTimestamp: the first batch's max timestamp, Long.MAX_VALUE when none is known. */
+  get firstBatchTimestamp(): number {
+    const ts = this.rollingBasedTimestamp;
+    return ts !== null && ts >= 0 ? ts : Number.MAX_SAFE_INTEGER;
+  }
+
   /** Kafka's largestTimestamp: the max record timestamp, or the last modification time when none. */
   get largestTimestamp(): number {
     return this.maxTimestampSoFar >= 0 ? this.maxTimestampSoFar : this.lastModifiedMs;

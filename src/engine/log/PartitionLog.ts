@@ -1,5 +1,6 @@
 import type { Clock } from '../Clock';
 import type { DefaultRecord, RecordBatch, RecordBatchHeader } from '../codec';
+import { producerSnapshotFileName } from '../codec/producerSnapshot';
 import {
   TIMESTAMP_TYPE_MASK,
   decodeBatchRecords,
@@ -11,12 +12,13 @@ import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
 import { type CleanerResult, cleanLog, emptyCleanerResult } from './LogCleaner';
+import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import type { LogRecoveryReport } from './LogLoader';
-import { finishLoad, loadSegments } from './LogLoader';
+import { finishLoad, loadProducerSnapshots, loadSegments } from './LogLoader';
 import { type LogOffsetPosition, LogSegment, type RollReason } from './LogSegment';
 import { LogSegments } from './LogSegments';
 import { type PagedLog, type SegmentCache, SegmentNotLoadedError } from './SegmentCache';
@@ -186,6 +188,10 @@ export class PartitionLog implements PagedLog {
   readonly writer: StoreWriter;
   private readonly segments = new LogSegments();
   readonly leaderEpochCache = new LeaderEpochFileCache();
+  /** The producer state's bytes for the snapshots a roll or shutdown writes (see attachProducerSnapshots). */
+  private producerSnapshotSource: (() => Uint8Array) | null = null;
+  /** This dir's `.snapshot` files by offset (a few dozen bytes each), so a restart finds them as on disk. */
+  private readonly producerSnapshots = new Map<number, Uint8Array>();
   private _logStartOffset: number;
   private _highWatermark: number;
   /** Kafka's recoveryPoint: every offset below it has been flushed (handed to the Store). */
@@ -287,6 +293,8 @@ export class PartitionLog implements PagedLog {
       writer,
       loaded.report,
     );
+    for (const [offset, bytes] of await loadProducerSnapshots(store, dir, log.logStartOffset, log.logEndOffset, writer))
+      log.producerSnapshots.set(offset, bytes);
     return { log, report: loaded.report };
   }
 
@@ -638,6 +646,54 @@ export class PartitionLog implements PagedLog {
    * Closes the active segment (final time index entry, flush of its bytes — Kafka schedules that
    * flush on every roll) and opens a new one at `newBaseOffset` (default: the log end offset).
    */
+  /**
+   * Hands the log its partition's producer state as snapshot bytes (Kafka's UnifiedLog owns its
+   * ProducerStateManager): from now on every roll writes `<new base offset>.snapshot`.
+   */
+  attachProducerSnapshots(source: () => Uint8Array): void {
+    this.producerSnapshotSource = source;
+  }
+
+  /**
+   * ProducerStateManager.takeSnapshot: the producer state after every offset below `offset`
+   * (the log end: on roll the new segment's base offset, on a clean shutdown the LEO) as
+   * `<offset>.snapshot`, written behind like the segments.
+   */
+  takeProducerSnapshot(offset = this.logEndOffset): void {
+    if (!this.producerSnapshotSource) return;
+    const bytes = this.producerSnapshotSource();
+    this.producerSnapshots.set(offset, bytes);
+    this.writer.submit({ op: 'write', path: this.path(producerSnapshotFileName(offset)), bytes });
+  }
+
+  /**
+   * The latest producer snapshot inside (log start, log end] (ProducerStateManager.latestSnapshotFile
+   * after truncateAndReload): recovery loads it and replays only the batches from its offset on.
+   */
+  latestProducerSnapshot(): { offset: number; bytes: Uint8Array } | null {
+    let best: { offset: number; bytes: Uint8Array } | null = null;
+    for (const [offset, bytes] of this.producerSnapshots) {
+      if (offset <= this._logStartOffset || offset > this.logEndOffset) continue;
+      if (!best || offset > best.offset) best = { offset, bytes };
+    }
+    return best;
+  }
+
+  /** The offsets of the producer snapshots in this log's directory, ascending. */
+  get producerSnapshotOffsets(): number[] {
+    return [...this.producerSnapshots.keys()].sort((a, b) => a - b);
+  }
+
+  /** ProducerStateManager.truncateAndReload: snapshots past the log end are gone with the records they cover. */
+  private deleteProducerSnapshotsAbove(offset: number): void {
+    for (const o of [...this.producerSnapshots.keys()]) if (o > offset) this.deleteProducerSnapshot(o);
+  }
+
+  private deleteProducerSnapshot(offset: number): void {
+    if (!this.producerSnapshots.delete(offset)) return;
+    this.writer.submit({ op: 'delete', path: this.path(producerSnapshotFileName(offset)) });
+  }
+
   roll(newBaseOffset = this.logEndOffset): LogSegment {
     const active = this.activeSegment;
     if (newBaseOffset < active.nextOffset) {
@@ -652,7 +708,9 @@ export class PartitionLog implements PagedLog {
       this.segments.remove(active);
       this.deleteSegmentFiles(active);
       if (this.segments.count === 0) this._logStartOffset = newBaseOffset;
-      return this.createSegment(newBaseOffset);
+      const replaced = this.createSegment(newBaseOffset);
+      this.takeProducerSnapshot(newBaseOffset);
+      return replaced;
     }
     active.onBecomeInactiveSegment();
     // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
@@ -661,6 +719,8 @@ export class PartitionLog implements PagedLog {
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     this.durable.flushed({ offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size });
     const created = this.createSegment(newBaseOffset);
+    // UnifiedLog.roll: a snapshot at the new segment's base, so recovery can start there.
+    this.takeProducerSnapshot(newBaseOffset);
     this.cache?.admit(this, active);
     return created;
   }
@@ -690,7 +750,9 @@ export class PartitionLog implements PagedLog {
     return `${this.dir}/${fileName}`;
   }
 
+  /** The segment's files, and the producer snapshot named by its base offset (UnifiedLog.deleteProducerSnapshots). */
   private deleteSegmentFiles(seg: LogSegment): void {
+    this.deleteProducerSnapshot(seg.baseOffset);
     this.cache?.forget(seg);
     this.writer.submit({ op: 'delete', path: this.path(seg.logFileName) });
     this.writer.submit({ op: 'delete', path: this.path(seg.indexFileName) });
@@ -774,6 +836,8 @@ export class PartitionLog implements PagedLog {
       });
     }
     if (this.leaderEpochCache.entries.length > 0) this.writeEpochCheckpoint();
+    for (const [offset, bytes] of this.producerSnapshots)
+      this.writer.submit({ op: 'write', path: this.path(producerSnapshotFileName(offset)), bytes });
     return { deleted, logStartOffset: this._logStartOffset };
   }
 
@@ -1193,6 +1257,7 @@ export class PartitionLog implements PagedLog {
     const before = { bytes: seg.flushedBytes, index: seg.flushedOffsetIndexEntries, time: seg.flushedTimeIndexEntries };
     seg.truncateTo(targetOffset);
     this.syncTruncation(seg, before);
+    this.deleteProducerSnapshotsAbove(this.logEndOffset);
     if (this.leaderEpochCache.truncateFromEnd(targetOffset)) this.writeEpochCheckpoint();
     this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
     this._recoveryPoint = Math.min(this._recoveryPoint, this.logEndOffset);
@@ -1218,6 +1283,7 @@ export class PartitionLog implements PagedLog {
       return true;
     }
     this.createSegment(floor.baseOffset);
+    this.deleteProducerSnapshotsAbove(this.logEndOffset);
     const end = Math.min(targetOffset, this.logEndOffset);
     if (this.leaderEpochCache.truncateFromEnd(end)) this.writeEpochCheckpoint();
     this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
@@ -1231,6 +1297,7 @@ export class PartitionLog implements PagedLog {
       throw new KafkaError('INVALID_REQUEST', `cannot start ${this.dir} at offset ${newOffset}`, { newOffset });
     }
     for (const seg of this.segments.values) this.deleteSegmentFiles(seg);
+    for (const o of [...this.producerSnapshots.keys()]) this.deleteProducerSnapshot(o);
     this.segments.clear();
     this.createSegment(newOffset);
     this.leaderEpochCache.clear();
@@ -1331,6 +1398,22 @@ export class PartitionLog implements PagedLog {
       },
       now,
     );
+  }
+
+  /** What LogCleanerManager weighs of this log (dirty ratio, compaction lags). */
+  cleanerView(): CleanerLogView {
+    return {
+      config: this._config,
+      logStartOffset: this._logStartOffset,
+      logEndOffset: this.logEndOffset,
+      lastStableOffset: this._highWatermark,
+      segments: this.segments.values.map((s) => ({
+        baseOffset: s.baseOffset,
+        size: s.size,
+        largestTimestamp: s.largestTimestamp,
+        firstBatchTimestamp: s.firstBatchTimestamp,
+      })),
+    };
   }
 
   private replaceWithCleaned(old: readonly LogSegment[], cleaned: LogSegment | null): void {

@@ -151,6 +151,7 @@ export function cleanupView(e: ClusterEvent, id: number): CleanupView | null {
       bytesBefore: e.bytesBefore,
       bytesAfter: e.bytesAfter,
       segments: [...(e.cleanedSegments ?? [])],
+      dirtyRatio: e.dirtyRatio ?? null,
     };
   }
   return null;

@@ -194,6 +194,8 @@ export type CleanupView =
       bytesAfter: number;
       /** Base offsets of the segments the cleaner rewrote. */
       segments: number[];
+      /** The log's dirty ratio when the cleaner chose it (null: not told). */
+      dirtyRatio: number | null;
     };
 
 export interface SegmentView {

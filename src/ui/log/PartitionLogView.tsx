@@ -529,7 +529,8 @@ function CleanupCaption({ partition: p, cleanup: c }: { partition: PartitionView
     text = `Retention (${reasons.join(', ')}) on broker ${c.broker} deleted ${fileList(c.deleted.map((d) => d.name))} (${n} segment${n === 1 ? '' : 's'}, ${formatBytes(bytes)}, offsets ${formatCount(from)} to ${formatCount(c.logStartOffset - 1)}) because ${why}. Log start offset is now ${formatCount(c.logStartOffset)}.`;
   } else {
     const n = c.segments.length;
-    text = `Log cleaner (cleanup.policy=compact) on broker ${c.broker} rewrote ${fileList(c.segments.map((b) => segmentFileName(b, 'log')))} (${n} segment${n === 1 ? '' : 's'}): ${formatCount(c.recordsSuperseded)} superseded record${c.recordsSuperseded === 1 ? '' : 's'} and ${formatCount(c.tombstonesRemoved)} tombstone${c.tombstonesRemoved === 1 ? '' : 's'} removed, ${formatBytes(c.bytesBefore)} → ${formatBytes(c.bytesAfter)}.`;
+    const ratio = c.dirtyRatio === null ? '' : `, dirty ratio ${c.dirtyRatio.toFixed(2)},`;
+    text = `Log cleaner (cleanup.policy=compact)${ratio} on broker ${c.broker} rewrote ${fileList(c.segments.map((b) => segmentFileName(b, 'log')))} (${n} segment${n === 1 ? '' : 's'}): ${formatCount(c.recordsSuperseded)} superseded record${c.recordsSuperseded === 1 ? '' : 's'} and ${formatCount(c.tombstonesRemoved)} tombstone${c.tombstonesRemoved === 1 ? '' : 's'} removed, ${formatBytes(c.bytesBefore)} → ${formatBytes(c.bytesAfter)}.`;
   }
   return (
     <p
