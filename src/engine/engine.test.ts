@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
 import { encodeRecordBatch } from './codec';
-import { makeBatch, TestClient } from './cluster/testing';
+import { fetchRequest, makeBatch, TestClient } from './cluster/testing';
 import { Engine, type EngineEvent, replicaDir } from './engine';
 import { MapStore } from './log/testSupport';
 
@@ -409,29 +409,10 @@ describe('Engine: request handlers', () => {
     e.isolateBroker(2);
     client.produce(1, 't', 0, makeBatch(['b']), 1); // offset 1 not replicated: above the HW
     const fetch = (replicaId: number) =>
-      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Fetch' }>>(1, {
-        api: 'Fetch',
-        replicaId,
-        maxWaitMs: 0,
-        minBytes: 1,
-        maxBytes: 1 << 20,
-        isolationLevel: 0,
-        topics: [
-          {
-            topic: 't',
-            partitions: [
-              {
-                partition: 0,
-                currentLeaderEpoch: -1,
-                fetchOffset: 0,
-                lastFetchedEpoch: -1,
-                logStartOffset: 0,
-                partitionMaxBytes: 1 << 20,
-              },
-            ],
-          },
-        ],
-      })?.responses[0]?.partitions[0];
+      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Fetch' }>>(
+        1,
+        fetchRequest('t', 0, { replicaId, maxWaitMs: 0 }),
+      )?.responses[0]?.partitions[0];
     const consumer = fetch(-1);
     expect(consumer?.highWatermark).toBe(1);
     expect(consumer?.records.length).toBeGreaterThan(0);
@@ -481,29 +462,7 @@ describe('Engine: purgatories', () => {
     const { e, client } = engine(2);
     e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
     e.tick(300);
-    const cid = client.send(1, {
-      api: 'Fetch',
-      replicaId: -1,
-      maxWaitMs: 5000,
-      minBytes: 1,
-      maxBytes: 1 << 20,
-      isolationLevel: 0,
-      topics: [
-        {
-          topic: 't',
-          partitions: [
-            {
-              partition: 0,
-              currentLeaderEpoch: -1,
-              fetchOffset: 0,
-              lastFetchedEpoch: -1,
-              logStartOffset: 0,
-              partitionMaxBytes: 1 << 20,
-            },
-          ],
-        },
-      ],
-    });
+    const cid = client.send(1, fetchRequest('t', 0, { replicaId: -1, maxWaitMs: 5000 }));
     e.tick(100);
     expect(client.responses.has(cid)).toBe(false);
     const sentAt = e.now();

@@ -63,6 +63,37 @@ export function startCluster(seed: number, brokers: number, brokerConfig: Broker
   return { cluster, events };
 }
 
+/** A Fetch of one partition from `fetchOffset`, no leader epochs: a consumer's (replicaId -1) or a follower's. */
+export function fetchRequest(
+  topic: string,
+  partition: number,
+  o: { replicaId: number; maxWaitMs: number; fetchOffset?: number },
+): KafkaRequest {
+  return {
+    api: 'Fetch',
+    replicaId: o.replicaId,
+    maxWaitMs: o.maxWaitMs,
+    minBytes: 1,
+    maxBytes: 1 << 20,
+    isolationLevel: 0,
+    topics: [
+      {
+        topic,
+        partitions: [
+          {
+            partition,
+            currentLeaderEpoch: -1,
+            fetchOffset: o.fetchOffset ?? 0,
+            lastFetchedEpoch: -1,
+            logStartOffset: 0,
+            partitionMaxBytes: 1 << 20,
+          },
+        ],
+      },
+    ],
+  };
+}
+
 export class TestClient {
   readonly responses = new Map<number, KafkaResponse>();
   readonly disconnects: number[] = [];
