@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
-import { encodeRecordBatch } from './codec';
 import { fetchRequest, makeBatch, TestClient } from './cluster/testing';
 import { Engine, type EngineEvent, replicaDir } from './engine';
 import { MapStore } from './log/testSupport';
@@ -88,17 +87,22 @@ describe('Engine facade', () => {
   });
 });
 
+/** Topic t, one partition on brokers 1 and 2 (1 leads), unclean.leader.election.enable on. */
+function createUncleanTopic(e: Engine): void {
+  e.createTopic({
+    name: 't',
+    partitions: 1,
+    replicationFactor: 2,
+    fixedStartIndex: 0,
+    configs: { 'unclean.leader.election.enable': true },
+  });
+  e.tick(300);
+}
+
 describe('Engine: failures and elections', () => {
   it('unclean leader election reports exactly the offsets lost', () => {
     const { e, events, client } = engine(2);
-    e.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 2,
-      fixedStartIndex: 0,
-      configs: { 'unclean.leader.election.enable': true },
-    });
-    e.tick(300);
+    createUncleanTopic(e);
     expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE'); // offsets 0,1 on both
     e.isolateBroker(2); // follower falls behind and leaves the ISR
     e.tick(16_000);
@@ -131,14 +135,7 @@ describe('Engine: failures and elections', () => {
 
   it('a second unclean election reports records that diverge below the new leader log end', () => {
     const { e, events, client } = engine(2);
-    e.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 2,
-      fixedStartIndex: 0,
-      configs: { 'unclean.leader.election.enable': true },
-    });
-    e.tick(300);
+    createUncleanTopic(e);
     client.produce(1, 't', 0, makeBatch(['a', 'b']), -1); // 0-1 on both
     e.isolateBroker(2);
     e.tick(16_000); // 2 leaves the ISR
@@ -525,7 +522,7 @@ describe('Engine: the log flusher, retention and the cleaner run on the brokers'
     for (let i = 0; i < 6; i++) client.produce(1, 'r', 0, makeBatch([`value-${i}-`.padEnd(60, '.')]), 1);
     const key = new TextEncoder().encode('k');
     // The same key every time: only the last record survives compaction.
-    for (let i = 0; i < 6; i++) client.produce(1, 'c', 0, encodeKeyed(key, `v${i}`.padEnd(60, '.')), 1);
+    for (let i = 0; i < 6; i++) client.produce(1, 'c', 0, makeBatch([`v${i}`.padEnd(60, '.')], { key }), 1);
     e.tick(2000);
     const r = e.snapshot().replicas.find((x) => x.topic === 'r');
     expect(r?.segments.every((s) => s.unflushedBytes === 0)).toBe(true); // flush.ms
@@ -535,23 +532,6 @@ describe('Engine: the log flusher, retention and the cleaner run on the brokers'
     expect(events.some((ev) => ev.type === 'logCompacted' && ev.topic === 'c' && ev.recordsSuperseded > 0)).toBe(true);
   });
 });
-
-function encodeKeyed(key: Uint8Array, value: string): Uint8Array {
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: 0,
-    baseTimestamp: 0,
-    maxTimestamp: 0,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records: [
-      { attributes: 0, timestampDelta: 0, offsetDelta: 0, key, value: new TextEncoder().encode(value), headers: [] },
-    ],
-  });
-}
 
 describe('Engine.rewriteStoreFiles: the Store lost every file (IndexedDB deleted under the page)', () => {
   it('hands every file back as the Store held it: segments, indexes, leader-epoch and HW checkpoints', () => {

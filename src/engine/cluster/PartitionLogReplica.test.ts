@@ -10,7 +10,7 @@ const T0 = 1_700_000_000_000;
 
 /** An idempotent batch (epoch 0) of records keyed by their values. */
 const idempotentBatch = (producerId: number, baseSequence: number, keys: string[]) =>
-  makeBatch(keys, { producerId, producerEpoch: 0, baseSequence, timestamp: T0, keyed: true });
+  makeBatch(keys, { producerId, producerEpoch: 0, baseSequence, timestamp: T0, key: 'value' });
 
 describe('PartitionLogReplica and the producer state', () => {
   it("the cleaner keeps an active producer's emptied last batch, so a retry is still a duplicate after a rebuild (LogCleaner.cleanInto RETAIN_EMPTY, LogCleanerTest.testDuplicateCheckAfterCleaning)", () => {

@@ -16,8 +16,8 @@ export function makeBatch(
     producerEpoch?: number;
     baseSequence?: number;
     timestamp?: number;
-    /** Each record keyed by its own value (for compaction). */
-    keyed?: boolean;
+    /** Every record's key: 'value' keys each by its own value (for compaction); absent, null keys. */
+    key?: 'value' | Uint8Array;
   } = {},
 ): Uint8Array {
   const enc = new TextEncoder();
@@ -36,7 +36,7 @@ export function makeBatch(
       attributes: 0,
       timestampDelta: 0,
       offsetDelta: i,
-      key: options.keyed ? enc.encode(v) : null,
+      key: options.key === 'value' ? enc.encode(v) : (options.key ?? null),
       value: enc.encode(v),
       headers: [],
     })),
