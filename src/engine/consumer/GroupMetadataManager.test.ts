@@ -42,6 +42,17 @@ class Wire extends GroupWire {
 
 const FAST = { 'group.initial.rebalance.delay.ms': 0 };
 
+/** Topic t (one partition) and consumer c of group g on it, polling every 100 ms for 3 s. */
+function pollingMemberOfG() {
+  const bed = new GroupTestBed({ coordinatorConfig: FAST });
+  bed.port.createTopic('t', 1, 3);
+  const c = bed.consumer('c', { 'group.id': 'g' });
+  c.subscribe(['t']);
+  bed.pollEvery(c, 100);
+  bed.run(3_000);
+  return { bed, c };
+}
+
 describe('GroupMetadataManager (classic protocol)', () => {
   it('selects the protocol every member supports, by vote of first preferences', () => {
     // All three join within group.initial.rebalance.delay.ms, so they form generation 1 together.
@@ -133,12 +144,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
   });
 
   it('DeleteGroups refuses a group with members (NON_EMPTY_GROUP) and deletes an Empty one (Dead, tombstones)', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    bed.port.createTopic('t', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g' });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
-    bed.run(3_000);
+    const { bed, c } = pollingMemberOfG();
     const r = c.commitSync([{ topic: 't', partition: 0, offset: 0 }]);
     bed.runUntil(() => r.done);
     expect(() => bed.groups.deleteGroup('g')).toThrow(/NON_EMPTY_GROUP/);
@@ -193,12 +199,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
   });
 
   it('a coordinator that loses the partition unloads its groups: Dead there, loaded again on the new leader', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    bed.port.createTopic('t', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g' });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
-    bed.run(3_000);
+    const { bed } = pollingMemberOfG();
     const p = groupCoordinatorPartition('g');
     const old = bed.port.leaderOf(OFFSETS_TOPIC, p) as number;
     bed.port.stopBroker(old);
