@@ -33,6 +33,14 @@ export abstract class GroupDriver {
     return this.groups.createConsumer(id, { 'client.id': id, ...config });
   }
 
+  /** A consumer subscribed to `topics` whose application polls every `everyMs` (pollEvery). */
+  polling(id: string, config: Record<string, unknown>, topics: string[], everyMs: number): KafkaConsumer {
+    const c = this.consumer(id, config);
+    c.subscribe(topics);
+    this.pollEvery(c, everyMs);
+    return c;
+  }
+
   /** An application loop: poll every `everyMs`, hand records to `process`. Stop with stopPolling. */
   pollEvery(consumer: KafkaConsumer, everyMs: number, process: (records: ConsumerRecord[]) => void = () => {}): void {
     const loop = { stop: false };

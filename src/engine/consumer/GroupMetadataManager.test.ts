@@ -46,9 +46,7 @@ const FAST = { 'group.initial.rebalance.delay.ms': 0 };
 function pollingMemberOfG() {
   const bed = new GroupTestBed({ coordinatorConfig: FAST });
   bed.port.createTopic('t', 1, 3);
-  const c = bed.consumer('c', { 'group.id': 'g' });
-  c.subscribe(['t']);
-  bed.pollEvery(c, 100);
+  const c = bed.polling('c', { 'group.id': 'g' }, ['t'], 100);
   bed.run(3_000);
   return { bed, c };
 }
@@ -173,9 +171,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
       coordinatorConfig: { ...FAST, 'offsets.retention.minutes': 1, 'offsets.retention.check.interval.ms': 10_000 },
     });
     bed.port.createTopic('t', 2, 3);
-    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
+    const c = bed.polling('c', { 'group.id': 'g', 'enable.auto.commit': false }, ['t'], 100);
     bed.run(3_000);
     const r = c.commitSync([
       { topic: 't', partition: 0, offset: 0 },

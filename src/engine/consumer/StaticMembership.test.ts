@@ -210,13 +210,9 @@ describe('static membership (KIP-345), Kafka 3.9 GroupCoordinator.scala', () => 
     // ConsumerCoordinator raises as a fatal FencedInstanceIdException from poll().
     const bed = new GroupTestBed(bedConfig);
     bed.port.createTopic('t', 2, 3);
-    const first = bed.consumer('first', { 'group.id': 'g', 'group.instance.id': 'shared' });
-    first.subscribe(['t']);
-    bed.pollEvery(first, 100);
+    const first = bed.polling('first', { 'group.id': 'g', 'group.instance.id': 'shared' }, ['t'], 100);
     expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
-    const second = bed.consumer('second', { 'group.id': 'g', 'group.instance.id': 'shared' });
-    second.subscribe(['t']);
-    bed.pollEvery(second, 100);
+    const second = bed.polling('second', { 'group.id': 'g', 'group.instance.id': 'shared' }, ['t'], 100);
     expect(bed.runUntil(() => bed.pollErrors.length > 0, 30_000)).toBe(true);
     // Give any ping-pong plenty of time to show itself.
     bed.run(60_000);
