@@ -16,7 +16,8 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   app,
   page,
 }) => {
-  test.setTimeout(90_000);
+  // 120 s: the reload below first waits until IndexedDB holds every record written (data-durable).
+  test.setTimeout(120_000);
   await app.open();
   const form = page.getByTestId('topic-config-orders');
   await expect(form).toBeVisible();
