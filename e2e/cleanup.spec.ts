@@ -16,7 +16,8 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   app,
   page,
 }) => {
-  test.setTimeout(90_000);
+  // 120 s: the reload below first waits until IndexedDB holds every record written (data-durable).
+  test.setTimeout(120_000);
   await app.open();
   const form = page.getByTestId('topic-config-orders');
   await expect(form).toBeVisible();
@@ -62,7 +63,14 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   await expect(caption).toContainText('→');
 
   // A reload is a cluster restart: the topic keeps its changed config (as ZooKeeper would).
-  await page.waitForTimeout(1000);
+  // Wait until what was written is saved: every partition durable up to its log end of now.
+  const partitions = await page.locator('[data-testid^="partition-orders-"]').count();
+  for (let p = 0; p < partitions; p++) {
+    const leo = Number(await app.partition('orders', p).getAttribute('data-leo'));
+    await expect
+      .poll(async () => Number(await app.partition('orders', p).getAttribute('data-durable')), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(leo);
+  }
   await page.reload();
   await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
   await expect(page.getByTestId('topic-config-orders').getByTestId('topic-cleanup-policy')).toHaveValue('compact');

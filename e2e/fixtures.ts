@@ -23,6 +23,13 @@ export class GlassboxPage {
     return this.page.getByTestId(`partition-${topic}-${p}`);
   }
 
+  /** Waits until the worker has answered `n` more frames (the clock's `data-frames`): a wait on state, not a sleep. */
+  async frames(n: number): Promise<void> {
+    const clock = this.page.getByTestId('time-now');
+    const from = Number(await clock.getAttribute('data-frames'));
+    await expect.poll(async () => Number(await clock.getAttribute('data-frames'))).toBeGreaterThanOrEqual(from + n);
+  }
+
   async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup'): Promise<void> {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }

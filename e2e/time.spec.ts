@@ -11,9 +11,10 @@ test('the clock runs at 1x on open; space pauses and plays, right arrow steps 10
 
   await page.locator('body').press('Space');
   await expect(play).toHaveAttribute('aria-pressed', 'false');
-  await page.waitForTimeout(300);
+  // A frame asked for while playing may still land; the ones after it advance nothing.
+  await app.frames(2);
   const paused = (await clock.textContent()) ?? '';
-  await page.waitForTimeout(500);
+  await app.frames(20);
   await expect(clock).toHaveText(paused);
 
   // One step is 10 ms of engine time (the clock shows hh:mm:ss.mmm).

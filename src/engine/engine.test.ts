@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
-import { encodeRecordBatch } from './codec';
-import { makeBatch, TestClient } from './cluster/testing';
+import { fetchRequest, makeBatch, TestClient } from './cluster/testing';
 import { Engine, type EngineEvent, replicaDir } from './engine';
 import { MapStore } from './log/testSupport';
 
@@ -88,17 +87,22 @@ describe('Engine facade', () => {
   });
 });
 
+/** Topic t, one partition on brokers 1 and 2 (1 leads), unclean.leader.election.enable on. */
+function createUncleanTopic(e: Engine): void {
+  e.createTopic({
+    name: 't',
+    partitions: 1,
+    replicationFactor: 2,
+    fixedStartIndex: 0,
+    configs: { 'unclean.leader.election.enable': true },
+  });
+  e.tick(300);
+}
+
 describe('Engine: failures and elections', () => {
   it('unclean leader election reports exactly the offsets lost', () => {
     const { e, events, client } = engine(2);
-    e.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 2,
-      fixedStartIndex: 0,
-      configs: { 'unclean.leader.election.enable': true },
-    });
-    e.tick(300);
+    createUncleanTopic(e);
     expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE'); // offsets 0,1 on both
     e.isolateBroker(2); // follower falls behind and leaves the ISR
     e.tick(16_000);
@@ -131,14 +135,7 @@ describe('Engine: failures and elections', () => {
 
   it('a second unclean election reports records that diverge below the new leader log end', () => {
     const { e, events, client } = engine(2);
-    e.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 2,
-      fixedStartIndex: 0,
-      configs: { 'unclean.leader.election.enable': true },
-    });
-    e.tick(300);
+    createUncleanTopic(e);
     client.produce(1, 't', 0, makeBatch(['a', 'b']), -1); // 0-1 on both
     e.isolateBroker(2);
     e.tick(16_000); // 2 leaves the ISR
@@ -409,29 +406,10 @@ describe('Engine: request handlers', () => {
     e.isolateBroker(2);
     client.produce(1, 't', 0, makeBatch(['b']), 1); // offset 1 not replicated: above the HW
     const fetch = (replicaId: number) =>
-      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Fetch' }>>(1, {
-        api: 'Fetch',
-        replicaId,
-        maxWaitMs: 0,
-        minBytes: 1,
-        maxBytes: 1 << 20,
-        isolationLevel: 0,
-        topics: [
-          {
-            topic: 't',
-            partitions: [
-              {
-                partition: 0,
-                currentLeaderEpoch: -1,
-                fetchOffset: 0,
-                lastFetchedEpoch: -1,
-                logStartOffset: 0,
-                partitionMaxBytes: 1 << 20,
-              },
-            ],
-          },
-        ],
-      })?.responses[0]?.partitions[0];
+      client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Fetch' }>>(
+        1,
+        fetchRequest('t', 0, { replicaId, maxWaitMs: 0 }),
+      )?.responses[0]?.partitions[0];
     const consumer = fetch(-1);
     expect(consumer?.highWatermark).toBe(1);
     expect(consumer?.records.length).toBeGreaterThan(0);
@@ -481,29 +459,7 @@ describe('Engine: purgatories', () => {
     const { e, client } = engine(2);
     e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
     e.tick(300);
-    const cid = client.send(1, {
-      api: 'Fetch',
-      replicaId: -1,
-      maxWaitMs: 5000,
-      minBytes: 1,
-      maxBytes: 1 << 20,
-      isolationLevel: 0,
-      topics: [
-        {
-          topic: 't',
-          partitions: [
-            {
-              partition: 0,
-              currentLeaderEpoch: -1,
-              fetchOffset: 0,
-              lastFetchedEpoch: -1,
-              logStartOffset: 0,
-              partitionMaxBytes: 1 << 20,
-            },
-          ],
-        },
-      ],
-    });
+    const cid = client.send(1, fetchRequest('t', 0, { replicaId: -1, maxWaitMs: 5000 }));
     e.tick(100);
     expect(client.responses.has(cid)).toBe(false);
     const sentAt = e.now();
@@ -566,7 +522,7 @@ describe('Engine: the log flusher, retention and the cleaner run on the brokers'
     for (let i = 0; i < 6; i++) client.produce(1, 'r', 0, makeBatch([`value-${i}-`.padEnd(60, '.')]), 1);
     const key = new TextEncoder().encode('k');
     // The same key every time: only the last record survives compaction.
-    for (let i = 0; i < 6; i++) client.produce(1, 'c', 0, encodeKeyed(key, `v${i}`.padEnd(60, '.')), 1);
+    for (let i = 0; i < 6; i++) client.produce(1, 'c', 0, makeBatch([`v${i}`.padEnd(60, '.')], { key }), 1);
     e.tick(2000);
     const r = e.snapshot().replicas.find((x) => x.topic === 'r');
     expect(r?.segments.every((s) => s.unflushedBytes === 0)).toBe(true); // flush.ms
@@ -576,23 +532,6 @@ describe('Engine: the log flusher, retention and the cleaner run on the brokers'
     expect(events.some((ev) => ev.type === 'logCompacted' && ev.topic === 'c' && ev.recordsSuperseded > 0)).toBe(true);
   });
 });
-
-function encodeKeyed(key: Uint8Array, value: string): Uint8Array {
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: 0,
-    baseTimestamp: 0,
-    maxTimestamp: 0,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records: [
-      { attributes: 0, timestampDelta: 0, offsetDelta: 0, key, value: new TextEncoder().encode(value), headers: [] },
-    ],
-  });
-}
 
 describe('Engine: producer-state snapshot files', () => {
   it('a deleted topic takes its .snapshot files with it, so a topic of the same name never loads a stale producer state', async () => {

@@ -298,7 +298,7 @@ export class Session {
 
   private apply(frame: FrameResult): void {
     const r = this.coalesce(frame);
-    const patch: Partial<UiState> = {};
+    const patch: Partial<UiState> = { frames: this.store.getState().frames + 1 };
     if (r.view) patch.view = r.view;
     if (r.accumulator) patch.accumulator = r.accumulator;
     if (r.nowMs !== this.store.getState().nowMs) patch.nowMs = r.nowMs;
@@ -312,7 +312,7 @@ export class Session {
       for (const j of r.jobs) jobs[j.jobId] = j;
       patch.jobs = jobs;
     }
-    if (Object.keys(patch).length > 0) this.store.setState(patch);
+    this.store.setState(patch);
     if (r.events.length > 0) for (const l of this.eventListeners) l(r.events);
     for (const l of this.frameListeners) l(r);
   }

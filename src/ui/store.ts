@@ -48,6 +48,8 @@ export interface UiState {
   view: ClusterView | null;
   /** Engine clock, milliseconds since the epoch. */
   nowMs: number;
+  /** Frames the worker has answered since the page opened: a state to wait on instead of a sleep. */
+  frames: number;
   playing: boolean;
   speed: Speed;
   /** What each partition view wants to show, by `<topic>-<partition>`; sent with every frame. */
@@ -95,6 +97,7 @@ export const initialUiState: UiState = {
   exclusive: true,
   view: null,
   nowMs: 0,
+  frames: 0,
   playing: true,
   speed: 1,
   windowRequests: {},

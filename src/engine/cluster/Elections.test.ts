@@ -3,25 +3,14 @@ import { ManualClock } from '../Clock';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
 import { checkReplicationInvariants } from './invariants';
-import { makeBatch, TestClient } from './testing';
+import { makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
 function setup(brokers = 3) {
-  const events: ClusterEvent[] = [];
-  const cluster = new Cluster({
-    clock: new ManualClock(0),
-    seed: 5,
-    emit: (e) => events.push(e),
-    brokerConfig: {
-      'zookeeper.session.timeout.ms': 1000,
-      'replica.lag.time.max.ms': 1000,
-      'replica.fetch.wait.max.ms': 50,
-      'replica.fetch.backoff.ms': 100,
-      'replica.socket.timeout.ms': 1000,
-      'auto.leader.rebalance.enable': false,
-    },
+  const { cluster, events } = startCluster(5, brokers, {
+    ...QUICK_FAILOVER_CONFIG,
+    'replica.fetch.backoff.ms': 100,
+    'replica.socket.timeout.ms': 1000,
   });
-  for (let i = 1; i <= brokers; i++) cluster.addBroker({ id: i });
-  cluster.tick(200);
   cluster.createTopic({
     name: 't',
     partitions: 1,

@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Cluster } from './Cluster';
-import type { ClusterEvent } from './events';
 import type { KafkaResponse } from './requests';
-import { makeBatch, TestClient } from './testing';
+import { makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
 function setup(replicationFactor: number, minInsyncReplicas: number) {
-  const events: ClusterEvent[] = [];
-  const cluster = new Cluster({
-    clock: new ManualClock(0),
-    seed: 11,
-    emit: (e) => events.push(e),
-    brokerConfig: {
-      'zookeeper.session.timeout.ms': 1000,
-      'replica.lag.time.max.ms': 1000,
-      'replica.fetch.wait.max.ms': 50,
-      'replica.fetch.backoff.ms': 100,
-      'auto.leader.rebalance.enable': false,
-    },
-  });
-  for (let i = 1; i <= 3; i++) cluster.addBroker({ id: i });
-  cluster.tick(200);
+  const { cluster, events } = startCluster(11, 3, { ...QUICK_FAILOVER_CONFIG, 'replica.fetch.backoff.ms': 100 });
   cluster.createTopic({
     name: 't',
     partitions: 1,

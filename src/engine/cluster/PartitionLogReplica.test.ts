@@ -1,35 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { encodeRecordBatch } from '../codec';
 import { PartitionLog } from '../log/PartitionLog';
 import { Partition } from './Partition';
 import { PartitionLogReplica } from './PartitionLogReplica';
 import { createTopicConfig } from './TopicConfig';
+import { makeBatch } from './testing';
 
 const T0 = 1_700_000_000_000;
-const enc = new TextEncoder();
 
-function idempotentBatch(producerId: number, baseSequence: number, keys: string[]): Uint8Array {
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: keys.length - 1,
-    baseTimestamp: T0,
-    maxTimestamp: T0,
-    producerId,
-    producerEpoch: 0,
-    baseSequence,
-    records: keys.map((k, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: enc.encode(k),
-      value: enc.encode(k),
-      headers: [],
-    })),
-  });
-}
+/** An idempotent batch (epoch 0) of records keyed by their values. */
+const idempotentBatch = (producerId: number, baseSequence: number, keys: string[]) =>
+  makeBatch(keys, { producerId, producerEpoch: 0, baseSequence, timestamp: T0, key: 'value' });
 
 describe('PartitionLogReplica and the producer state', () => {
   it("the cleaner keeps an active producer's emptied last batch, so a retry is still a duplicate after a rebuild (LogCleaner.cleanInto RETAIN_EMPTY, LogCleanerTest.testDuplicateCheckAfterCleaning)", () => {

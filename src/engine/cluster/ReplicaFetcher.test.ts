@@ -5,7 +5,7 @@ import { Cluster } from './Cluster';
 import { logConfigOf, PartitionLogReplica } from './PartitionLogReplica';
 import type { ClusterEvent } from './events';
 import type { KafkaRequest } from './requests';
-import { makeBatch, TestClient } from './testing';
+import { makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
 describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
   // Kafka's AbstractFetcherThread.fetchOffsetAndTruncate: when a fetch is out of range because the
@@ -63,20 +63,7 @@ describe('ReplicaFetcher: truncation on fetch after a restart (KIP-595, IBP >= 2
   // The leader's Partition.readRecords answers a divergingEpoch, and the follower truncates to it
   // (AbstractFetcherThreadTest.testDivergingEpochs), then fetches on.
   it('a restarted follower with a divergent tail fetches at once with its last epoch and truncates from the answer', () => {
-    const events: ClusterEvent[] = [];
-    const cluster = new Cluster({
-      clock: new ManualClock(0),
-      seed: 3,
-      emit: (e) => events.push(e),
-      brokerConfig: {
-        'zookeeper.session.timeout.ms': 1000,
-        'replica.lag.time.max.ms': 1000,
-        'replica.fetch.wait.max.ms': 50,
-        'auto.leader.rebalance.enable': false,
-      },
-    });
-    for (const id of [1, 2]) cluster.addBroker({ id });
-    cluster.tick(200);
+    const { cluster, events } = startCluster(3, 2, QUICK_FAILOVER_CONFIG);
     cluster.createTopic({
       name: 't',
       partitions: 1,

@@ -1,5 +1,8 @@
+import { ManualClock } from '../Clock';
 import { encodeRecordBatch } from '../codec';
-import type { Cluster } from './Cluster';
+import type { BrokerConfigInput } from './BrokerConfig';
+import { Cluster } from './Cluster';
+import type { ClusterEvent } from './events';
 import type { KafkaRequest, KafkaResponse } from './requests';
 
 /**
@@ -8,7 +11,14 @@ import type { KafkaRequest, KafkaResponse } from './requests';
  */
 export function makeBatch(
   values: string[],
-  options: { producerId?: number; producerEpoch?: number; baseSequence?: number; timestamp?: number } = {},
+  options: {
+    producerId?: number;
+    producerEpoch?: number;
+    baseSequence?: number;
+    timestamp?: number;
+    /** Every record's key: 'value' keys each by its own value (for compaction); absent, null keys. */
+    key?: 'value' | Uint8Array;
+  } = {},
 ): Uint8Array {
   const enc = new TextEncoder();
   const ts = options.timestamp ?? 0;
@@ -26,11 +36,62 @@ export function makeBatch(
       attributes: 0,
       timestampDelta: 0,
       offsetDelta: i,
-      key: null,
+      key: options.key === 'value' ? enc.encode(v) : (options.key ?? null),
       value: enc.encode(v),
       headers: [],
     })),
   });
+}
+
+/**
+ * Broker settings that let a failure show within a few ticks: 1 s ZooKeeper sessions and ISR lag,
+ * 50 ms fetch waits, and no preferred-leader rebalance moving leaders behind a test's back.
+ */
+export const QUICK_FAILOVER_CONFIG: BrokerConfigInput = {
+  'zookeeper.session.timeout.ms': 1000,
+  'replica.lag.time.max.ms': 1000,
+  'replica.fetch.wait.max.ms': 50,
+  'auto.leader.rebalance.enable': false,
+};
+
+/** A cluster on a ManualClock at 0 with brokers 1..`brokers` registered (200 ms), recording its events. */
+export function startCluster(seed: number, brokers: number, brokerConfig: BrokerConfigInput) {
+  const events: ClusterEvent[] = [];
+  const cluster = new Cluster({ clock: new ManualClock(0), seed, emit: (e) => events.push(e), brokerConfig });
+  for (let id = 1; id <= brokers; id++) cluster.addBroker({ id });
+  cluster.tick(200);
+  return { cluster, events };
+}
+
+/** A Fetch of one partition from `fetchOffset`, no leader epochs: a consumer's (replicaId -1) or a follower's. */
+export function fetchRequest(
+  topic: string,
+  partition: number,
+  o: { replicaId: number; maxWaitMs: number; fetchOffset?: number },
+): KafkaRequest {
+  return {
+    api: 'Fetch',
+    replicaId: o.replicaId,
+    maxWaitMs: o.maxWaitMs,
+    minBytes: 1,
+    maxBytes: 1 << 20,
+    isolationLevel: 0,
+    topics: [
+      {
+        topic,
+        partitions: [
+          {
+            partition,
+            currentLeaderEpoch: -1,
+            fetchOffset: o.fetchOffset ?? 0,
+            lastFetchedEpoch: -1,
+            logStartOffset: 0,
+            partitionMaxBytes: 1 << 20,
+          },
+        ],
+      },
+    ],
+  };
 }
 
 export class TestClient {

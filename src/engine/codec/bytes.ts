@@ -63,6 +63,15 @@ export function copyInto(src: Uint8Array, out: Uint8Array, p: number): number {
   return p + n;
 }
 
+/** Writes a nullable byte field (varint length, -1 for null, then the bytes); returns the next position. */
+export function writeNullableBytes(src: Uint8Array | null, out: Uint8Array, p: number): number {
+  if (src === null) {
+    out[p] = 1; // zigzag(-1)
+    return p + 1;
+  }
+  return copyInto(src, out, writeVarint(src.length, out, p));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Growing writer and bounds-checked reader
 

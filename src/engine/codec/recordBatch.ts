@@ -37,7 +37,7 @@
  * records section, never into the caller's buffer: one allocation per batch, not per field.
  */
 import { CorruptRecordError, KafkaError } from '../errors';
-import { copyInto, readInt16At, readInt32At, writeInt32At, writeInt64At } from './bytes';
+import { readInt16At, writeNullableBytes, readInt32At, writeInt32At, writeInt64At } from './bytes';
 import { COMPRESSION_TYPES, type CompressionType, compressRecords, decompressRecords } from './compression';
 import { crc32c } from './crc32c';
 import { readUtf8, utf8Length, writeUtf8 } from './utf8';
@@ -368,35 +368,23 @@ function writeRecords(records: readonly DefaultRecord[], sizes: Int32Array, out:
     out[p++] = r.attributes;
     p = writeVarlong(r.timestampDelta, out, p);
     p = writeVarint(r.offsetDelta, out, p);
-    const key = r.key;
-    if (key === null)
-      out[p++] = 1; // zigzag(-1)
-    else {
-      p = writeVarint(key.length, out, p);
-      p = copyInto(key, out, p);
-    }
-    const value = r.value;
-    if (value === null) out[p++] = 1;
-    else {
-      p = writeVarint(value.length, out, p);
-      p = copyInto(value, out, p);
-    }
-    const headers = r.headers;
-    p = writeVarint(headers.length, out, p);
-    for (let h = 0; h < headers.length; h++) {
-      const header = headers[h] as RecordHeader;
-      const keyStart = p + sizeOfVarint(utf8Length(header.key));
-      const keyEnd = writeUtf8(header.key, out, keyStart);
-      writeVarint(keyEnd - keyStart, out, p);
-      p = keyEnd;
-      const hv = header.value;
-      if (hv === null) out[p++] = 1;
-      else {
-        p = writeVarint(hv.length, out, p);
-        p = copyInto(hv, out, p);
-      }
-    }
+    p = writeNullableBytes(r.key, out, p);
+    p = writeNullableBytes(r.value, out, p);
+    p = writeRecordHeaders(r.headers, out, p);
   }
+}
+
+/** A record's headers as DefaultRecord writes them: the count, then each key (UTF-8) and nullable value. */
+export function writeRecordHeaders(headers: readonly RecordHeader[], out: Uint8Array, start: number): number {
+  let p = writeVarint(headers.length, out, start);
+  for (let h = 0; h < headers.length; h++) {
+    const header = headers[h] as RecordHeader;
+    const keyStart = p + sizeOfVarint(utf8Length(header.key));
+    const keyEnd = writeUtf8(header.key, out, keyStart);
+    writeVarint(keyEnd - keyStart, out, p);
+    p = writeNullableBytes(header.value, out, keyEnd);
+  }
+  return p;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,17 +24,23 @@ function until(bed: FacadeBed, pred: () => boolean, maxMs = 60_000, step = 5): b
   return pred();
 }
 
-function crashMidBatch(mode: CommitMode, extra: Record<string, unknown> = {}) {
+/** orders with one partition holding `n` records `<prefix>0`, `<prefix>1`, ...; groups join at once. */
+function onePartitionOf(seed: number, n: number, prefix: string) {
   const bed = facadeBed({
-    seed: 11,
+    seed,
     topicPartitions: 1,
     groupCoordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
   });
   bed.produce(
     'orders',
     0,
-    Array.from({ length: 100 }, (_, i) => `order-${i}`),
+    Array.from({ length: n }, (_, i) => `${prefix}${i}`),
   );
+  return bed;
+}
+
+function crashMidBatch(mode: CommitMode, extra: Record<string, unknown> = {}) {
+  const bed = onePartitionOf(11, 100, 'order-');
   const apps = bed.e.consumerApps;
   apps.processingMsPerRecord = 10;
   apps.setGroupCommitMode('g', mode);
@@ -103,16 +109,7 @@ describe('ConsumerApplications: commit modes and a crash with a batch in hand (s
   });
 
   it('an orderly close lets the application finish its batch (and commit it): nothing twice, nothing lost', () => {
-    const bed = facadeBed({
-      seed: 3,
-      topicPartitions: 1,
-      groupCoordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
-    });
-    bed.produce(
-      'orders',
-      0,
-      Array.from({ length: 50 }, (_, i) => `o${i}`),
-    );
+    const bed = onePartitionOf(3, 50, 'o');
     const apps = bed.e.consumerApps;
     apps.processingMsPerRecord = 10;
     apps.setGroupCommitMode('g', 'after-processing');

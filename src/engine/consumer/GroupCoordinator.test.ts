@@ -69,14 +69,10 @@ describe('the classic group protocol', () => {
   it('a joining member starts a rebalance: REBALANCE_IN_PROGRESS on heartbeats, generation 2', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 4, 3);
-    const a = bed.consumer('a', { 'group.id': 'g' });
-    a.subscribe(['t']);
-    bed.pollEvery(a, 100);
+    const a = bed.polling('a', { 'group.id': 'g' }, ['t'], 100);
     expect(bed.runUntil(() => stable(bed, 'g', 1))).toBe(true);
     expect(assignmentOf(a)).toEqual(['t-0', 't-1', 't-2', 't-3']);
-    const b = bed.consumer('b', { 'group.id': 'g' });
-    b.subscribe(['t']);
-    bed.pollEvery(b, 100);
+    const b = bed.polling('b', { 'group.id': 'g' }, ['t'], 100);
     expect(bed.runUntil(() => stable(bed, 'g', 2))).toBe(true);
     expect(bed.groups.groupSnapshot('g')?.generationId).toBe(2);
     expect(
@@ -191,9 +187,7 @@ describe('the classic group protocol', () => {
   it('stale generations get ILLEGAL_GENERATION and unknown members UNKNOWN_MEMBER_ID', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 2, 3);
-    const a = bed.consumer('a', { 'group.id': 'g' });
-    a.subscribe(['t']);
-    bed.pollEvery(a, 100);
+    const a = bed.polling('a', { 'group.id': 'g' }, ['t'], 100);
     expect(bed.runUntil(() => stable(bed, 'g', 1))).toBe(true);
     const coordinator = a.coordinator?.coordinator as number;
     const memberId = a.coordinator?.memberId as string;
@@ -216,9 +210,7 @@ describe('the classic group protocol', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 2, 3);
     bed.port.createTopic('u', 2, 3);
-    const a = bed.consumer('a', { 'group.id': 'g' });
-    a.subscribe(['t']);
-    bed.pollEvery(a, 100);
+    const a = bed.polling('a', { 'group.id': 'g' }, ['t'], 100);
     expect(bed.runUntil(() => stable(bed, 'g', 1))).toBe(true);
     expect(bed.groups.groupSnapshot('g')?.generationId).toBe(1);
     a.subscribe(['t', 'u']);
@@ -280,9 +272,7 @@ describe('the classic group protocol', () => {
   it('a join with a session timeout outside the broker bounds fails with INVALID_SESSION_TIMEOUT', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 1, 3);
-    const a = bed.consumer('a', { 'group.id': 'g', 'session.timeout.ms': 5_000, 'heartbeat.interval.ms': 1_000 });
-    a.subscribe(['t']);
-    bed.pollEvery(a, 100);
+    bed.polling('a', { 'group.id': 'g', 'session.timeout.ms': 5_000, 'heartbeat.interval.ms': 1_000 }, ['t'], 100);
     bed.run(1_000);
     expect(
       bed.ofType('groupResponseSent').some((e) => e.api === 'JoinGroup' && e.errorCode === 'INVALID_SESSION_TIMEOUT'),
@@ -297,9 +287,7 @@ describe('the classic group protocol', () => {
       const bed = new GroupTestBed({ seed: 7 });
       bed.port.createTopic('t', 3, 3);
       for (const id of ['x', 'y']) {
-        const c = bed.consumer(id, { 'group.id': 'g' });
-        c.subscribe(['t']);
-        bed.pollEvery(c, 50);
+        bed.polling(id, { 'group.id': 'g' }, ['t'], 50);
       }
       bed.run(8_000);
       return JSON.stringify(bed.events);

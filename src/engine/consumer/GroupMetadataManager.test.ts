@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type {
-  GroupRequest,
-  GroupResponse,
-  JoinGroupRequest,
-  JoinGroupResponse,
-  SyncGroupResponse,
-} from './groupProtocol';
+import type { JoinGroupRequest, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
 import { GroupTestBed } from './GroupTestBed';
-import { encodeSubscription } from './offsetsSchema';
+import { GroupWire, SUBSCRIPTION_TO_T } from './GroupWire';
 
 /**
  * The coordinator's classic protocol at the wire level: raw requests from hand-driven clients,
@@ -18,33 +12,9 @@ import { encodeSubscription } from './offsetsSchema';
  * own: protocol selection, INCONSISTENT_GROUP_PROTOCOL, the join and sync timeouts, deletion and
  * offset expiry, and Dead on unload.
  */
-class Wire {
-  readonly coordinator: number;
-  constructor(
-    readonly bed: GroupTestBed,
-    readonly groupId: string,
-  ) {
-    bed.groups.ensureOffsetsTopic();
-    this.coordinator = bed.port.leaderOf(OFFSETS_TOPIC, groupCoordinatorPartition(groupId)) as number;
-  }
-
-  send(from: string, request: GroupRequest): { response: GroupResponse | null } {
-    const box: { response: GroupResponse | null } = { response: null };
-    this.bed.groups.network.send(from, this.coordinator, request, (r) => {
-      box.response = r as GroupResponse;
-    });
-    return box;
-  }
-
+class Wire extends GroupWire {
   join(client: string, memberId: string, protocols: string[], extra: Partial<JoinGroupRequest> = {}) {
-    const metadata = encodeSubscription({
-      version: 3,
-      topics: ['t'],
-      userData: null,
-      ownedPartitions: [],
-      generationId: -1,
-      rackId: null,
-    });
+    const metadata = SUBSCRIPTION_TO_T;
     return this.send(client, {
       api: 'JoinGroup',
       groupId: this.groupId,
@@ -71,6 +41,15 @@ class Wire {
 }
 
 const FAST = { 'group.initial.rebalance.delay.ms': 0 };
+
+/** Topic t (one partition) and consumer c of group g on it, polling every 100 ms for 3 s. */
+function pollingMemberOfG() {
+  const bed = new GroupTestBed({ coordinatorConfig: FAST });
+  bed.port.createTopic('t', 1, 3);
+  const c = bed.polling('c', { 'group.id': 'g' }, ['t'], 100);
+  bed.run(3_000);
+  return { bed, c };
+}
 
 describe('GroupMetadataManager (classic protocol)', () => {
   it('selects the protocol every member supports, by vote of first preferences', () => {
@@ -106,16 +85,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
     const a = wire.joinFully('a', ['range'], { rebalanceTimeoutMs: 20_000, sessionTimeoutMs: 60_000 });
     bed.run(20);
     const gen1 = a.box.response as JoinGroupResponse;
-    wire.send('a', {
-      api: 'SyncGroup',
-      groupId: 'g',
-      generationId: 1,
-      memberId: a.memberId,
-      groupInstanceId: null,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    wire.syncGroup('a', a.memberId, 1);
     bed.run(20);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
     // b joins; a keeps quiet (no heartbeat, no rejoin): the join phase waits its 20 s rebalance timeout.
@@ -140,16 +110,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
     bed.run(300);
     expect((b.box.response as JoinGroupResponse).generationId).toBe(1);
     // The leader's SyncGroup completes the generation (Stable); b never sends its own.
-    const sync = wire.send('a', {
-      api: 'SyncGroup',
-      groupId: 'g',
-      generationId: 1,
-      memberId: a.memberId,
-      groupInstanceId: null,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    const sync = wire.syncGroup('a', a.memberId, 1);
     bed.run(20);
     expect((sync.response as SyncGroupResponse).errorCode).toBe('NONE');
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
@@ -167,43 +128,13 @@ describe('GroupMetadataManager (classic protocol)', () => {
     const wire = new Wire(bed, 'g');
     const a = wire.joinFully('a', ['range'], { rebalanceTimeoutMs: 20_000 });
     bed.run(20);
-    wire.send('a', {
-      api: 'SyncGroup',
-      groupId: 'g',
-      generationId: 1,
-      memberId: a.memberId,
-      groupInstanceId: null,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    wire.syncGroup('a', a.memberId, 1);
     bed.run(20);
     wire.joinFully('b', ['range']);
     bed.run(20);
-    const hb = wire.send('a', {
-      api: 'Heartbeat',
-      groupId: 'g',
-      generationId: 1,
-      memberId: a.memberId,
-      groupInstanceId: null,
-    });
-    const stale = wire.send('a', {
-      api: 'Heartbeat',
-      groupId: 'g',
-      generationId: 0,
-      memberId: a.memberId,
-      groupInstanceId: null,
-    });
-    const syncDuringJoin = wire.send('a', {
-      api: 'SyncGroup',
-      groupId: 'g',
-      generationId: 1,
-      memberId: a.memberId,
-      groupInstanceId: null,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    const hb = wire.heartbeatGroup('a', a.memberId, 1);
+    const stale = wire.heartbeatGroup('a', a.memberId, 0);
+    const syncDuringJoin = wire.syncGroup('a', a.memberId, 1);
     bed.run(20);
     expect((hb.response as { errorCode: string }).errorCode).toBe('REBALANCE_IN_PROGRESS');
     expect((stale.response as { errorCode: string }).errorCode).toBe('ILLEGAL_GENERATION');
@@ -211,12 +142,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
   });
 
   it('DeleteGroups refuses a group with members (NON_EMPTY_GROUP) and deletes an Empty one (Dead, tombstones)', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    bed.port.createTopic('t', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g' });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
-    bed.run(3_000);
+    const { bed, c } = pollingMemberOfG();
     const r = c.commitSync([{ topic: 't', partition: 0, offset: 0 }]);
     bed.runUntil(() => r.done);
     expect(() => bed.groups.deleteGroup('g')).toThrow(/NON_EMPTY_GROUP/);
@@ -245,9 +171,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
       coordinatorConfig: { ...FAST, 'offsets.retention.minutes': 1, 'offsets.retention.check.interval.ms': 10_000 },
     });
     bed.port.createTopic('t', 2, 3);
-    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
+    const c = bed.polling('c', { 'group.id': 'g', 'enable.auto.commit': false }, ['t'], 100);
     bed.run(3_000);
     const r = c.commitSync([
       { topic: 't', partition: 0, offset: 0 },
@@ -271,12 +195,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
   });
 
   it('a coordinator that loses the partition unloads its groups: Dead there, loaded again on the new leader', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    bed.port.createTopic('t', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g' });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
-    bed.run(3_000);
+    const { bed } = pollingMemberOfG();
     const p = groupCoordinatorPartition('g');
     const old = bed.port.leaderOf(OFFSETS_TOPIC, p) as number;
     bed.port.stopBroker(old);

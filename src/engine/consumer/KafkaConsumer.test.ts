@@ -203,9 +203,12 @@ describe('KafkaConsumer', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 1, 3);
     bed.port.produce('t', 0, ['a', 'b', 'c']);
-    const c = bed.consumer('c', { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'auto.commit.interval.ms': 1_000 });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
+    bed.polling(
+      'c',
+      { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'auto.commit.interval.ms': 1_000 },
+      ['t'],
+      100,
+    );
     bed.run(3_500);
     const commits = bed.ofType('offsetCommitted');
     expect(commits.length).toBeGreaterThanOrEqual(2);
@@ -219,9 +222,7 @@ describe('KafkaConsumer', () => {
   it('a crashed consumer sends nothing more', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g' });
-    c.subscribe(['t']);
-    bed.pollEvery(c, 100);
+    const c = bed.polling('c', { 'group.id': 'g' }, ['t'], 100);
     bed.run(2_000);
     c.crash();
     const sent = bed.ofType('groupRequestSent').filter((e) => e.from === 'c').length;

@@ -9,24 +9,31 @@ import { decodeOffsetsKey } from './offsetsSchema';
  * GroupMetadataManager.cleanupGroupMetadata runs every offsets.retention.check.interval.ms and
  * GroupMetadata.removeExpiredOffsets decides, per group state, which offsets have expired.
  */
+/** offsets.retention.minutes 1, checked every 10 s; no initial join delay. */
+const ONE_MINUTE_RETENTION = {
+  'group.initial.rebalance.delay.ms': 0,
+  'offsets.retention.minutes': 1,
+  'offsets.retention.check.interval.ms': 10_000,
+};
+
+/** Consumer c, the only member of group g (manual commits), polling every 100 ms once g is Stable. */
+function stableMember(bed: GroupTestBed, topics: string[]) {
+  const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
+  c.subscribe(topics);
+  bed.pollEvery(c, 100);
+  expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
+  return c;
+}
+
 describe('offset expiry of a Stable group (KIP-211), Kafka 3.9 GroupMetadata.removeExpiredOffsets', () => {
   it('keeps offsets of subscribed topics; expires those of topics no member subscribes to any more', () => {
     // Kafka 3.9 GroupMetadataManagerTest.testOffsetExpirationOfActiveGroupSemantics: a Stable
     // group subscribed to foo and bar keeps all four offsets past the retention; once it
     // subscribes to foo only, bar's offsets expire (tombstones) while the group stays Stable.
-    const bed = new GroupTestBed({
-      coordinatorConfig: {
-        'group.initial.rebalance.delay.ms': 0,
-        'offsets.retention.minutes': 1,
-        'offsets.retention.check.interval.ms': 10_000,
-      },
-    });
+    const bed = new GroupTestBed({ coordinatorConfig: ONE_MINUTE_RETENTION });
     bed.port.createTopic('foo', 2, 3);
     bed.port.createTopic('bar', 2, 3);
-    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
-    c.subscribe(['foo', 'bar']);
-    bed.pollEvery(c, 100);
-    expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
+    const c = stableMember(bed, ['foo', 'bar']);
     const commit = c.commitSync([
       { topic: 'foo', partition: 0, offset: 37 },
       { topic: 'foo', partition: 1, offset: 37 },
@@ -75,19 +82,10 @@ describe('offset expiry of a Stable group (KIP-211), Kafka 3.9 GroupMetadata.rem
   it('a coordinator that loads the group knows its subscription again (GroupMetadataManager.loadGroup)', () => {
     // Kafka 3.9 GroupMetadataManager.loadGroup sets subscribedTopics = computeSubscribedTopics(),
     // so a Stable group moved to another coordinator still expires unsubscribed topics' offsets.
-    const bed = new GroupTestBed({
-      coordinatorConfig: {
-        'group.initial.rebalance.delay.ms': 0,
-        'offsets.retention.minutes': 1,
-        'offsets.retention.check.interval.ms': 10_000,
-      },
-    });
+    const bed = new GroupTestBed({ coordinatorConfig: ONE_MINUTE_RETENTION });
     bed.port.createTopic('foo', 1, 3);
     bed.port.createTopic('bar', 1, 3);
-    const c = bed.consumer('c', { 'group.id': 'g', 'enable.auto.commit': false });
-    c.subscribe(['foo']);
-    bed.pollEvery(c, 100);
-    expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
+    const c = stableMember(bed, ['foo']);
     // A member may commit for a topic it does not subscribe to.
     const commit = c.commitSync([
       { topic: 'foo', partition: 0, offset: 5 },

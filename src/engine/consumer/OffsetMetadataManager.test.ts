@@ -9,14 +9,17 @@ const FAST = { 'group.initial.rebalance.delay.ms': 0 };
 
 function startGroup(bed: GroupTestBed, ids: string[], config: Record<string, unknown> = {}): KafkaConsumer[] {
   return ids.map((id) => {
-    const c = bed.consumer(id, {
-      'group.id': 'billing',
-      'enable.auto.commit': false,
-      'auto.offset.reset': 'earliest',
-      ...config,
-    });
-    c.subscribe(['payments']);
-    bed.pollEvery(c, 100);
+    const c = bed.polling(
+      id,
+      {
+        'group.id': 'billing',
+        'enable.auto.commit': false,
+        'auto.offset.reset': 'earliest',
+        ...config,
+      },
+      ['payments'],
+      100,
+    );
     return c;
   });
 }

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OFFSETS_TOPIC } from './GroupCoordinator';
-import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type {
-  GroupRequest,
-  GroupResponse,
-  HeartbeatResponse,
-  JoinGroupRequest,
-  JoinGroupResponse,
-  OffsetCommitResponse,
-  SyncGroupResponse,
-} from './groupProtocol';
+import type { JoinGroupRequest, JoinGroupResponse, OffsetCommitResponse } from './groupProtocol';
 import { GroupTestBed } from './GroupTestBed';
-import { encodeSubscription } from './offsetsSchema';
+import { GroupWire, SUBSCRIPTION_TO_T } from './GroupWire';
 import { ScalaHashMapOrder } from './ScalaHashMapOrder';
 
 /**
@@ -21,35 +11,11 @@ import { ScalaHashMapOrder } from './ScalaHashMapOrder';
  */
 const REBALANCE_TIMEOUT = 10_000;
 
-class Wire {
-  readonly coordinator: number;
-  constructor(
-    readonly bed: GroupTestBed,
-    readonly groupId = 'g',
-  ) {
-    bed.groups.ensureOffsetsTopic();
-    this.coordinator = bed.port.leaderOf(OFFSETS_TOPIC, groupCoordinatorPartition(groupId)) as number;
-  }
-
-  send<R extends GroupResponse>(from: string, request: GroupRequest): { response: R | null } {
-    const box: { response: R | null } = { response: null };
-    this.bed.groups.network.send(from, this.coordinator, request, (r) => {
-      box.response = r as R;
-    });
-    return box;
-  }
-
+class Wire extends GroupWire {
   join(memberId: string, instanceId: string | null, extra: Partial<JoinGroupRequest> = {}) {
     const client = instanceId ?? 'dyn';
     // The client id differs from the instance id, so the member id's prefix shows which one Kafka used.
-    const metadata = encodeSubscription({
-      version: 3,
-      topics: ['t'],
-      userData: null,
-      ownedPartitions: [],
-      generationId: -1,
-      rackId: null,
-    });
+    const metadata = SUBSCRIPTION_TO_T;
     return this.send<JoinGroupResponse>(client, {
       api: 'JoinGroup',
       groupId: this.groupId,
@@ -66,26 +32,11 @@ class Wire {
   }
 
   sync(memberId: string, instanceId: string | null, generationId: number) {
-    return this.send<SyncGroupResponse>(instanceId ?? 'dyn', {
-      api: 'SyncGroup',
-      groupId: this.groupId,
-      generationId,
-      memberId,
-      groupInstanceId: instanceId,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    return this.syncGroup(instanceId ?? 'dyn', memberId, generationId, instanceId);
   }
 
   heartbeat(memberId: string, instanceId: string | null, generationId: number) {
-    return this.send<HeartbeatResponse>(instanceId ?? 'dyn', {
-      api: 'Heartbeat',
-      groupId: this.groupId,
-      generationId,
-      memberId,
-      groupInstanceId: instanceId,
-    });
+    return this.heartbeatGroup(instanceId ?? 'dyn', memberId, generationId, instanceId);
   }
 
   commit(memberId: string, instanceId: string | null, generationId: number) {
@@ -259,13 +210,9 @@ describe('static membership (KIP-345), Kafka 3.9 GroupCoordinator.scala', () => 
     // ConsumerCoordinator raises as a fatal FencedInstanceIdException from poll().
     const bed = new GroupTestBed(bedConfig);
     bed.port.createTopic('t', 2, 3);
-    const first = bed.consumer('first', { 'group.id': 'g', 'group.instance.id': 'shared' });
-    first.subscribe(['t']);
-    bed.pollEvery(first, 100);
+    const first = bed.polling('first', { 'group.id': 'g', 'group.instance.id': 'shared' }, ['t'], 100);
     expect(bed.runUntil(() => bed.groups.groupSnapshot('g')?.state === 'Stable', 30_000)).toBe(true);
-    const second = bed.consumer('second', { 'group.id': 'g', 'group.instance.id': 'shared' });
-    second.subscribe(['t']);
-    bed.pollEvery(second, 100);
+    const second = bed.polling('second', { 'group.id': 'g', 'group.instance.id': 'shared' }, ['t'], 100);
     expect(bed.runUntil(() => bed.pollErrors.length > 0, 30_000)).toBe(true);
     // Give any ping-pong plenty of time to show itself.
     bed.run(60_000);

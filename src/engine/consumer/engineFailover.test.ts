@@ -72,12 +72,48 @@ function stableGroup(bed: FacadeBed, consumers: KafkaConsumer[], groupId = 'shop
 
 const eventsSince = (events: EngineEvent[], from: number) => events.slice(from);
 
+/** A facade bed whose 'shop' group of consumers `ids` (on orders) is Stable. */
+function settledGroup(seed: number, ids: string[], config: Record<string, unknown> = {}) {
+  const bed = facadeBed({ seed });
+  const seen: Seen = new Map();
+  const consumers = ids.map((id) => runConsumer(bed, id, 'shop', seen, config));
+  stableGroup(bed, consumers);
+  return { bed, seen, consumers };
+}
+
+/**
+ * Two members settle and consume a round, then `fault` hits their coordinator and `ms` pass:
+ * the events since the fault, and the coordinator before and after.
+ */
+function faultCoordinator(seed: number, fault: (bed: FacadeBed, broker: number) => void, ms: number) {
+  const { bed, seen, consumers } = settledGroup(seed, ['c1', 'c2']);
+  produceRound(bed, 1);
+  bed.e.tick(3_000);
+  const generation = bed.group('shop')?.generationId;
+  const old = bed.coordinatorOf('shop') as number;
+  const mark = bed.events.length;
+  fault(bed, old);
+  bed.e.tick(ms);
+  const ev = eventsSince(bed.events, mark);
+  return { bed, seen, consumers, generation, old, now: bed.coordinatorOf('shop') as number, ev };
+}
+
+/** The group moved whole: unloaded on the old broker, loaded on the new, both members on it, same generation, nothing lost. */
+function expectGroupMovedWhole(r: ReturnType<typeof faultCoordinator>): void {
+  const { bed, ev, old, now } = r;
+  expect(now).not.toBe(old);
+  expect(ev.some((x) => x.type === 'coordinatorUnloaded' && x.broker === old)).toBe(true);
+  expect(ev.some((x) => x.type === 'coordinatorLoaded' && x.broker === now && x.groups.includes('shop'))).toBe(true);
+  expect(r.consumers.map((c) => c.coordinator?.coordinator)).toEqual([now, now]);
+  expect(bed.group('shop')?.generationId).toBe(r.generation);
+  produceRound(bed, 2);
+  bed.e.tick(5_000);
+  expectNoLoss(bed, r.seen);
+}
+
 describe('Engine: consumer groups across broker failures', () => {
   it('killing the coordinator: it moves to the new leader of the offsets partition, reloads the group by replay, consumers go on without loss', () => {
-    const bed = facadeBed({ seed: 11 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
-    stableGroup(bed, consumers);
+    const { bed, seen, consumers } = settledGroup(11, ['c1', 'c2']);
     produceRound(bed, 1);
     bed.e.tick(5_000);
     const before = bed.group('shop');
@@ -134,10 +170,7 @@ describe('Engine: consumer groups across broker failures', () => {
   });
 
   it('power-failing the coordinator: requests go unanswered, members time out, then rediscover it', () => {
-    const bed = facadeBed({ seed: 5 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen, { 'request.timeout.ms': 8_000 })];
-    stableGroup(bed, consumers);
+    const { bed, seen, consumers } = settledGroup(5, ['c1'], { 'request.timeout.ms': 8_000 });
     produceRound(bed, 1);
     bed.e.tick(3_000);
     const generation = bed.group('shop')?.generationId;
@@ -167,10 +200,7 @@ describe('Engine: consumer groups across broker failures', () => {
   });
 
   it('isolating a partition leader: the fetch to it times out, the consumer refreshes metadata and resumes from the new leader', () => {
-    const bed = facadeBed({ seed: 3 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen, { 'request.timeout.ms': 10_000 })];
-    stableGroup(bed, consumers);
+    const { bed, seen } = settledGroup(3, ['c1'], { 'request.timeout.ms': 10_000 });
     produceRound(bed, 1);
     bed.e.tick(3_000);
     const coordinator = bed.coordinatorOf('shop');
@@ -216,10 +246,7 @@ describe('Engine: consumer groups across broker failures', () => {
   // The stale fetch names the old leader epoch (KIP-320), and Kafka 3.9's Partition.getLocalLog checks the
   // epoch before leadership: FENCED_LEADER_EPOCH, not NOT_LEADER_OR_FOLLOWER.
   it('a leader moved by a preferred election: the stale fetch gets FENCED_LEADER_EPOCH, the next one goes to the new leader', () => {
-    const bed = facadeBed({ seed: 9 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen)];
-    stableGroup(bed, consumers);
+    const { bed, seen } = settledGroup(9, ['c1']);
     produceRound(bed, 1);
     bed.e.tick(2_000);
     // Move orders-0's leadership away from its preferred replica and back, with the old one alive.
@@ -262,20 +289,8 @@ describe('Engine: consumer groups across broker failures', () => {
   });
 
   it('a controlled shutdown of the coordinator: leadership moves, members rediscover the coordinator and keep their generation', () => {
-    const bed = facadeBed({ seed: 31 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
-    stableGroup(bed, consumers);
-    produceRound(bed, 1);
-    bed.e.tick(3_000);
-    const generation = bed.group('shop')?.generationId;
-    const old = bed.coordinatorOf('shop') as number;
-    const mark = bed.events.length;
-    bed.e.stopBroker(old);
-    bed.e.tick(15_000);
-    const ev = eventsSince(bed.events, mark);
-    const now = bed.coordinatorOf('shop') as number;
-    expect(now).not.toBe(old);
+    const r = faultCoordinator(31, (bed, broker) => bed.e.stopBroker(broker), 15_000);
+    const { ev, old } = r;
     // The stopped process refuses connections (or, with a request parked at the moment the partition
     // moved, answered NOT_COORDINATOR first): either way the members look the coordinator up again.
     expect(
@@ -286,31 +301,13 @@ describe('Engine: consumer groups across broker failures', () => {
       ),
     ).toBe(true);
     // The partition was handed over cleanly: unloaded on the old broker, loaded on the new one.
-    expect(ev.some((x) => x.type === 'coordinatorUnloaded' && x.broker === old)).toBe(true);
-    expect(ev.some((x) => x.type === 'coordinatorLoaded' && x.broker === now && x.groups.includes('shop'))).toBe(true);
-    expect(consumers.map((c) => c.coordinator?.coordinator)).toEqual([now, now]);
-    expect(bed.group('shop')?.generationId).toBe(generation);
-    produceRound(bed, 2);
-    bed.e.tick(5_000);
-    expectNoLoss(bed, seen);
+    expectGroupMovedWhole(r);
   });
 
   it('isolating the coordinator: heartbeats to it time out, members rediscover the coordinator and keep their generation', () => {
-    const bed = facadeBed({ seed: 17 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
-    stableGroup(bed, consumers);
-    produceRound(bed, 1);
-    bed.e.tick(3_000);
-    const generation = bed.group('shop')?.generationId;
-    const old = bed.coordinatorOf('shop') as number;
-    const mark = bed.events.length;
-    bed.e.isolateBroker(old);
     // request.timeout.ms (30 s) passes before the heartbeat is given up on.
-    bed.e.tick(45_000);
-    const ev = eventsSince(bed.events, mark);
-    const now = bed.coordinatorOf('shop') as number;
-    expect(now).not.toBe(old);
+    const r = faultCoordinator(17, (bed, broker) => bed.e.isolateBroker(broker), 45_000);
+    const { bed, ev, old, generation } = r;
     expect(
       ev.some(
         (x) =>
@@ -318,13 +315,7 @@ describe('Engine: consumer groups across broker failures', () => {
       ),
     ).toBe(true);
     // The isolated broker gave its coordinator state up; the new leader loaded the group.
-    expect(ev.some((x) => x.type === 'coordinatorUnloaded' && x.broker === old)).toBe(true);
-    expect(ev.some((x) => x.type === 'coordinatorLoaded' && x.broker === now && x.groups.includes('shop'))).toBe(true);
-    expect(consumers.map((c) => c.coordinator?.coordinator)).toEqual([now, now]);
-    expect(bed.group('shop')?.generationId).toBe(generation);
-    produceRound(bed, 2);
-    bed.e.tick(5_000);
-    expectNoLoss(bed, seen);
+    expectGroupMovedWhole(r);
     // Healing the old broker changes nothing for the group.
     bed.e.healBroker(old);
     bed.e.tick(20_000);
@@ -332,10 +323,7 @@ describe('Engine: consumer groups across broker failures', () => {
   });
 
   it('a subscribed topic gaining partitions: the leader notices and the group rebalances onto them', () => {
-    const bed = facadeBed({ seed: 23 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
-    stableGroup(bed, consumers);
+    const { bed, consumers } = settledGroup(23, ['c1', 'c2']);
     const generation = bed.group('shop')?.generationId as number;
     bed.e.createPartitions('orders', 6);
     bed.e.tick(10_000);
@@ -345,10 +333,7 @@ describe('Engine: consumer groups across broker failures', () => {
   });
 
   it('an unrelated broker dying leaves the generation of a group whose coordinator stays put unchanged', () => {
-    const bed = facadeBed({ seed: 21 });
-    const seen: Seen = new Map();
-    const consumers = [runConsumer(bed, 'c1', 'shop', seen), runConsumer(bed, 'c2', 'shop', seen)];
-    stableGroup(bed, consumers);
+    const { bed, seen, consumers } = settledGroup(21, ['c1', 'c2']);
     const coordinator = bed.coordinatorOf('shop') as number;
     const victim = [1, 2, 3].find((b) => b !== coordinator) as number;
     const generation = bed.group('shop')?.generationId;

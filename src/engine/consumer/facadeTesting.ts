@@ -8,8 +8,7 @@ import { makeBatch, TestClient } from '../cluster/testing';
 import { Engine, type EngineEvent, type EngineOptions } from '../engine';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type { GroupEvent } from './groupEvents';
-import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
+import { GroupDriver } from './GroupDriver';
 import { MapStore } from '../log/testSupport';
 
 /** The log tests' in-memory Store, for the tests that import it from here. */
@@ -79,11 +78,11 @@ export function facadeBed(
  * The GroupTestBed's driving surface over a real engine (brokers, replication, __consumer_offsets),
  * so scenario tests written for the test bed run unchanged end to end through the facade.
  */
-export class FacadeWorld {
+export class FacadeWorld extends GroupDriver {
   readonly bed: FacadeBed;
-  private readonly loops = new Map<string, { stop: boolean }>();
 
   constructor(topic: string, partitions: number, options: Parameters<typeof facadeBed>[0] = {}) {
+    super();
     this.bed = facadeBed(options);
     this.bed.e.createTopic({ name: topic, partitions, replicationFactor: 3 });
     this.bed.e.tick(200);
@@ -101,36 +100,11 @@ export class FacadeWorld {
     this.bed.e.tick(ms);
   }
 
-  runUntil(pred: () => boolean, maxMs = 120_000, stepMs = 10): boolean {
-    for (let t = 0; t <= maxMs; t += stepMs) {
-      if (pred()) return true;
-      this.run(stepMs);
-    }
-    return pred();
+  protected get loopScheduler() {
+    return this.bed.e.cluster.scheduler;
   }
 
-  consumer(id: string, config: Record<string, unknown>): KafkaConsumer {
-    return this.groups.createConsumer(id, { 'client.id': id, ...config });
-  }
-
-  pollEvery(consumer: KafkaConsumer, everyMs: number, process: (records: ConsumerRecord[]) => void = () => {}): void {
-    const loop = { stop: false };
-    this.loops.set(consumer.clientId, loop);
-    const scheduler = this.bed.e.cluster.scheduler;
-    const tick = () => {
-      if (loop.stop || consumer.lifecycle !== 'running') return;
-      process(consumer.poll());
-      scheduler.schedule(everyMs, tick);
-    };
-    scheduler.schedule(0, tick);
-  }
-
-  stopPolling(consumer: KafkaConsumer): void {
-    const loop = this.loops.get(consumer.clientId);
-    if (loop) loop.stop = true;
-  }
-
-  ofType<T extends GroupEvent['type']>(type: T): Extract<GroupEvent, { type: T }>[] {
-    return this.bed.events.filter((e): e is Extract<GroupEvent, { type: T }> => e.type === type);
+  protected get eventLog(): readonly EngineEvent[] {
+    return this.bed.events;
   }
 }

@@ -75,6 +75,13 @@ function consumeAllFive(bed: FacadeBed, c: KafkaConsumer): void {
   });
 }
 
+/** What the new leader holds past the divergence: offsets 2..4, written in its own epoch. */
+const NEW_LEADER_TAIL = [
+  [2, 'X'],
+  [3, 'Y'],
+  [4, 'Z'],
+];
+
 const truncations = (bed: FacadeBed) => bed.events.filter((e) => e.type === 'consumerLogTruncation');
 
 describe('Consumer leader-epoch validation (KIP-320) after an unclean election', () => {
@@ -85,11 +92,7 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     consumeAllFive(bed, c);
     uncleanElection(bed);
     const got = pollUntil(bed, c, (g) => g.length >= 3);
-    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual([
-      [2, 'X'],
-      [3, 'Y'],
-      [4, 'Z'],
-    ]);
+    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual(NEW_LEADER_TAIL);
     expect(truncations(bed)).toEqual([
       expect.objectContaining({
         consumerId: 'reader',
@@ -125,11 +128,7 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     expect(c.fetcher.completed.map((f) => f.records.map((r) => r.offset))).toEqual([[5]]);
     uncleanElection(bed);
     const got = pollUntil(bed, c, (g) => g.length >= 3);
-    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual([
-      [2, 'X'],
-      [3, 'Y'],
-      [4, 'Z'],
-    ]);
+    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual(NEW_LEADER_TAIL);
     expect(truncations(bed)).toEqual([
       expect.objectContaining({ fetchOffset: 5, divergentOffset: 2, outcome: 'seek' }),
     ]);
@@ -185,11 +184,7 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     const next = bed.e.groups.createConsumer('next', { 'group.id': 'g', 'auto.offset.reset': 'earliest' });
     next.subscribe(['t']);
     const got = pollUntil(bed, next, (g) => g.length >= 3);
-    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual([
-      [2, 'X'],
-      [3, 'Y'],
-      [4, 'Z'],
-    ]);
+    expect(got.map((r) => [r.offset, decode(r.value)])).toEqual(NEW_LEADER_TAIL);
     expect(truncations(bed)).toEqual([
       expect.objectContaining({
         consumerId: 'next',

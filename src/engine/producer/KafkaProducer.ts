@@ -157,15 +157,13 @@ export class KafkaProducer {
   private checkRecordSize(sendId: number, record: ProducerRecord, timestamp: number, now: number): void {
     const size = estimateSizeInBytesUpperBound(record.key, record.value, record.headers ?? NO_HEADERS);
     if (size > this.config.maxRequestSize || size > this.config.bufferMemory) {
-      this.report({
+      this.failUnplaced(
         sendId,
-        topic: record.topic,
-        partition: record.partition ?? -1,
-        offset: -1,
+        record,
         timestamp,
-        error: 'RECORD_TOO_LARGE',
-        message: `The message is ${size} bytes when serialized which is larger than ${Math.min(this.config.maxRequestSize, this.config.bufferMemory)}, the value of max.request.size or buffer.memory`,
-      });
+        'RECORD_TOO_LARGE',
+        `The message is ${size} bytes when serialized which is larger than ${Math.min(this.config.maxRequestSize, this.config.bufferMemory)}, the value of max.request.size or buffer.memory`,
+      );
       return;
     }
     this.afterSizeCheck(sendId, record, timestamp, now);
@@ -210,15 +208,7 @@ export class KafkaProducer {
       choice = this.partitioner.partition(record.topic, record.key, record.partition, view);
     } catch (e) {
       const code: KafkaErrorCode = e instanceof KafkaError ? e.code : 'INVALID_REQUEST';
-      this.report({
-        sendId,
-        topic: record.topic,
-        partition: record.partition ?? -1,
-        offset: -1,
-        timestamp,
-        error: code,
-        message: String(e),
-      });
+      this.failUnplaced(sendId, record, timestamp, code, String(e));
       return;
     }
     // One object reused for every record (the accumulator copies what it needs and keeps none);
@@ -278,15 +268,13 @@ export class KafkaProducer {
       const view = this.metadata.view(topic);
       if (view !== null && !blocked.has(topic)) this.place(w.sendId, w.record, w.timestamp, view, now);
       else if (now >= w.deadlineMs) {
-        this.report({
-          sendId: w.sendId,
-          topic,
-          partition: w.record.partition ?? -1,
-          offset: -1,
-          timestamp: w.timestamp,
-          error: 'UNKNOWN_TOPIC_OR_PARTITION',
-          message: `Topic ${topic} not present in metadata after ${this.config.maxBlockMs} ms.`,
-        });
+        this.failUnplaced(
+          w.sendId,
+          w.record,
+          w.timestamp,
+          'UNKNOWN_TOPIC_OR_PARTITION',
+          `Topic ${topic} not present in metadata after ${this.config.maxBlockMs} ms.`,
+        );
       } else {
         still.push(w);
         blocked.add(topic);
@@ -337,6 +325,25 @@ export class KafkaProducer {
         message,
       }),
     );
+  }
+
+  /** The one report of a record that never reached a batch: no partition chosen (or the one asked for), no offset. */
+  private failUnplaced(
+    sendId: number,
+    record: ProducerRecord,
+    timestamp: number,
+    error: KafkaErrorCode,
+    message: string,
+  ): void {
+    this.report({
+      sendId,
+      topic: record.topic,
+      partition: record.partition ?? -1,
+      offset: -1,
+      timestamp,
+      error,
+      message,
+    });
   }
 
   private report(report: DeliveryReport): void {
@@ -391,15 +398,7 @@ export class KafkaProducer {
     this.accumulator.beginClose();
     if (force) {
       for (const w of this.waiting.splice(0)) {
-        this.report({
-          sendId: w.sendId,
-          topic: w.record.topic,
-          partition: w.record.partition ?? -1,
-          offset: -1,
-          timestamp: w.timestamp,
-          error: 'NETWORK_EXCEPTION',
-          message: 'Producer is closed forcefully.',
-        });
+        this.failUnplaced(w.sendId, w.record, w.timestamp, 'NETWORK_EXCEPTION', 'Producer is closed forcefully.');
       }
       for (const b of this.accumulator.abortIncompleteBatches().concat(this.sender.abortInFlight())) {
         this.onBatchFailed(b, 'NETWORK_EXCEPTION', 'Producer is closed forcefully.');

@@ -21,9 +21,10 @@ import {
   RECORD_BATCH_OVERHEAD,
   readBatchHeader,
   writeBatchHeader,
+  writeRecordHeaders,
 } from '../codec/recordBatch';
-import { copyInto } from '../codec/bytes';
-import { utf8Length, writeUtf8 } from '../codec/utf8';
+import { writeNullableBytes } from '../codec/bytes';
+import { utf8Length } from '../codec/utf8';
 import { sizeOfVarint, sizeOfVarlong, writeVarint, writeVarlong } from '../codec/varint';
 import type { BufferPool } from './BufferPool';
 import type { RecordHeader } from './ProducerRecord';
@@ -228,16 +229,9 @@ export class ProducerBatch {
     out[p++] = 0; // attributes
     p = writeVarlong(timestampDelta, out, p);
     p = writeVarint(offsetDelta, out, p);
-    p = writeBytes(key, out, p);
-    p = writeBytes(value, out, p);
-    p = writeVarint(headers.length, out, p);
-    for (let h = 0; h < headers.length; h++) {
-      const header = headers[h] as RecordHeader;
-      const keyStart = p + sizeOfVarint(utf8Length(header.key));
-      const keyEnd = writeUtf8(header.key, out, keyStart);
-      writeVarint(keyEnd - keyStart, out, p);
-      p = writeBytes(header.value, out, keyEnd);
-    }
+    p = writeNullableBytes(key, out, p);
+    p = writeNullableBytes(value, out, p);
+    p = writeRecordHeaders(headers, out, p);
     this.sizeInBytes = p;
     const ids = this.idRuns;
     const lastId = ids.length - 2;
@@ -335,13 +329,4 @@ export class ProducerBatch {
       timestamp: base + r.timestampDelta,
     }));
   }
-}
-
-/** Writes a nullable byte field (varint length, -1 for null, then the bytes); returns the next position. */
-function writeBytes(src: Uint8Array | null, out: Uint8Array, position: number): number {
-  if (src === null) {
-    out[position] = 1; // zigzag(-1)
-    return position + 1;
-  }
-  return copyInto(src, out, writeVarint(src.length, out, position));
 }

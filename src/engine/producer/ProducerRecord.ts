@@ -4,10 +4,10 @@
  */
 import type { KafkaErrorCode } from '../errors';
 
-export interface RecordHeader {
-  key: string;
-  value: Uint8Array | null;
-}
+import type { RecordHeader } from '../codec/recordBatch';
+
+/** A record header, as the record batch codec declares it. */
+export type { RecordHeader };
 
 export interface ProducerRecord {
   topic: string;

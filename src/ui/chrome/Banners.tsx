@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
@@ -13,21 +13,15 @@ export function Banners({ session }: { session: Session }) {
   return (
     <div className="banners">
       {phase === 'locked' && (
-        <div className="banner banner-info" role="alert" data-testid="ownership-notice">
+        <OwnershipNotice session={session} action="Take over here">
           <strong>This cluster is open in another tab.</strong> One tab at a time runs it, so two engines never write
-          the same segment files.{' '}
-          <button type="button" className="btn" data-testid="take-over" onClick={() => void session.start(true)}>
-            Take over here
-          </button>
-        </div>
+          the same segment files.
+        </OwnershipNotice>
       )}
       {phase === 'taken-over' && (
-        <div className="banner banner-info" role="alert" data-testid="ownership-notice">
-          <strong>Another tab took this cluster over.</strong> This tab stopped its engine.{' '}
-          <button type="button" className="btn" data-testid="take-over" onClick={() => void session.start(true)}>
-            Take it back
-          </button>
-        </div>
+        <OwnershipNotice session={session} action="Take it back">
+          <strong>Another tab took this cluster over.</strong> This tab stopped its engine.
+        </OwnershipNotice>
       )}
       {phase === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="engine-failed">
@@ -66,6 +60,18 @@ export function Banners({ session }: { session: Session }) {
       )}
       {phase === 'ready' && <RecoveryReport />}
       {phase === 'ready' && <ImportMessage />}
+    </div>
+  );
+}
+
+/** Another tab runs (or took) the cluster: say so, and offer to take it here. */
+function OwnershipNotice({ session, action, children }: { session: Session; action: string; children: ReactNode }) {
+  return (
+    <div className="banner banner-info" role="alert" data-testid="ownership-notice">
+      {children}{' '}
+      <button type="button" className="btn" data-testid="take-over" onClick={() => void session.start(true)}>
+        {action}
+      </button>
     </div>
   );
 }

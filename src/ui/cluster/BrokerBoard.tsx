@@ -7,16 +7,8 @@
  * A replica can be dragged to another broker to reassign the partition; the keyboard way is
  * its "move to" menu. Both send the same reassignment, which the controller runs as Kafka does.
  */
-import {
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, useDraggable, useDroppable } from '@dnd-kit/core';
+import { useDragSensors } from '../dragSensors';
 import { group as d3group, scaleLinear } from 'd3';
 import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
@@ -45,10 +37,7 @@ function roleLabel(r: PlaneReplicaView): string {
 }
 
 export function BrokerBoard({ session, view }: { session: Session; view: PlaneView }) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
-  );
+  const sensors = useDragSensors();
   const hosted = new Map<number, HostedReplica[]>();
   for (const t of view.topics) {
     for (const p of t.partitions) {

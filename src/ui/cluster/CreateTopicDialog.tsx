@@ -135,28 +135,22 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             Name
             <input data-testid="create-topic-name" value={name} onChange={(e) => setName(e.target.value)} />
           </label>
-          <label>
-            Partitions
-            <input
-              type="number"
-              min={1}
-              max={MAX_TOPIC_PARTITIONS}
-              data-testid="create-topic-partitions"
-              value={partitions}
-              onChange={(e) => setPartitions(Number(e.target.value))}
-            />
-          </label>
-          <label>
-            Replication factor
-            <input
-              type="number"
-              min={1}
-              max={20}
-              data-testid="create-topic-rf"
-              value={rf}
-              onChange={(e) => setRf(Number(e.target.value))}
-            />
-          </label>
+          <NumberField
+            label="Partitions"
+            testId="create-topic-partitions"
+            min={1}
+            max={MAX_TOPIC_PARTITIONS}
+            value={partitions}
+            onChange={setPartitions}
+          />
+          <NumberField
+            label="Replication factor"
+            testId="create-topic-rf"
+            min={1}
+            max={20}
+            value={rf}
+            onChange={setRf}
+          />
           <label className="check">
             <input
               type="checkbox"
@@ -177,16 +171,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             random start index
           </label>
           {!random && (
-            <label>
-              Start index
-              <input
-                type="number"
-                min={0}
-                data-testid="create-topic-start"
-                value={start}
-                onChange={(e) => setStart(Number(e.target.value))}
-              />
-            </label>
+            <NumberField label="Start index" testId="create-topic-start" min={0} value={start} onChange={setStart} />
           )}
           <div className="row">
             <button type="button" className="btn" data-testid="create-topic-preview" onClick={() => void preview()}>
@@ -204,5 +189,29 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
         </form>
       )}
     </div>
+  );
+}
+
+/** A labelled whole-number input of the form. */
+function NumberField(p: {
+  label: string;
+  testId: string;
+  min: number;
+  max?: number;
+  value: number;
+  onChange: (n: number) => void;
+}) {
+  return (
+    <label>
+      {p.label}
+      <input
+        type="number"
+        min={p.min}
+        max={p.max}
+        data-testid={p.testId}
+        value={p.value}
+        onChange={(e) => p.onChange(Number(e.target.value))}
+      />
+    </label>
   );
 }

@@ -4,16 +4,8 @@
  * stops), or back. The keyboard does the same: Space picks a chip up, arrows jump between
  * groups, Space drops; every chip also has a "move to" menu.
  */
-import {
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-} from '@dnd-kit/core';
+import { DndContext, type DragEndEvent, useDraggable, useDroppable } from '@dnd-kit/core';
+import { useDragSensors } from '../dragSensors';
 import { memo, useState } from 'react';
 import type {
   AssignorName,
@@ -51,10 +43,7 @@ const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
 };
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: jumpBetweenDropZones }),
-  );
+  const sensors = useDragSensors(jumpBetweenDropZones);
   const [selected, setSelected] = useState<string | null>(null);
   const [newGroup, setNewGroup] = useState('');
   const focus = view.groups.find((g) => g.groupId === selected) ?? view.groups[0] ?? null;

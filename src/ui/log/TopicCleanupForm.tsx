@@ -66,28 +66,8 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
       aria-label={`Cleanup settings of ${topic}`}
       onSubmit={(e) => void onSubmit(e)}
     >
-      <label>
-        <span className="mono">retention.ms</span>
-        <input
-          name="retention.ms"
-          data-testid="topic-retention-ms"
-          className="input mono"
-          inputMode="numeric"
-          defaultValue={retentionMs}
-          size={12}
-        />
-      </label>
-      <label>
-        <span className="mono">retention.bytes</span>
-        <input
-          name="retention.bytes"
-          data-testid="topic-retention-bytes"
-          className="input mono"
-          inputMode="numeric"
-          defaultValue={retentionBytes}
-          size={10}
-        />
-      </label>
+      <NumberConfig name="retention.ms" defaultValue={retentionMs} size={12} />
+      <NumberConfig name="retention.bytes" defaultValue={retentionBytes} size={10} />
       <label>
         <span className="mono">cleanup.policy</span>
         <select className="select" name="cleanup.policy" data-testid="topic-cleanup-policy" defaultValue={policy}>
@@ -113,5 +93,22 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
         (log.cleaner.backoff.ms; default 15 s), so changes show within seconds.
       </p>
     </form>
+  );
+}
+
+/** One numeric topic config, named as Kafka names it (its test id: topic-<name with dashes>). */
+function NumberConfig({ name, defaultValue, size }: { name: string; defaultValue: string; size: number }) {
+  return (
+    <label>
+      <span className="mono">{name}</span>
+      <input
+        name={name}
+        data-testid={`topic-${name.replace('.', '-')}`}
+        className="input mono"
+        inputMode="numeric"
+        defaultValue={defaultValue}
+        size={size}
+      />
+    </label>
   );
 }

@@ -271,30 +271,25 @@ export function ProducerPanel({ session }: { session: Session }) {
             <option value="0">0</option>
           </select>
         </label>
-        <label className="field">
-          <span>linger.ms</span>
-          <input
-            className="input mono"
-            type="number"
-            min={0}
-            data-testid="producer-linger"
-            value={typed['linger.ms']}
-            aria-invalid={!checkProducerSetting('linger.ms', typed['linger.ms']).ok}
-            onChange={(e) => typeSetting('linger.ms', e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>batch.size</span>
-          <input
-            className="input mono"
-            type="number"
-            min={0}
-            data-testid="producer-batch-size"
-            value={typed['batch.size']}
-            aria-invalid={!checkProducerSetting('batch.size', typed['batch.size']).ok}
-            onChange={(e) => typeSetting('batch.size', e.target.value)}
-          />
-        </label>
+        {(
+          [
+            ['linger.ms', 'producer-linger'],
+            ['batch.size', 'producer-batch-size'],
+          ] as const
+        ).map(([k, testId]) => (
+          <label className="field" key={k}>
+            <span>{k}</span>
+            <input
+              className="input mono"
+              type="number"
+              min={0}
+              data-testid={testId}
+              value={typed[k]}
+              aria-invalid={!checkProducerSetting(k, typed[k]).ok}
+              onChange={(e) => typeSetting(k, e.target.value)}
+            />
+          </label>
+        ))}
         <label className="field">
           <span>partitioner (null keys)</span>
           <select

@@ -20,6 +20,7 @@ export function TimeControls({ session }: { session: Session }) {
   const playing = useUi((s) => s.playing);
   const speed = useUi((s) => s.speed);
   const nowMs = useUi((s) => s.nowMs);
+  const frames = useUi((s) => s.frames);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -84,7 +85,7 @@ export function TimeControls({ session }: { session: Session }) {
           ))}
         </select>
       </label>
-      <output className="clock mono" data-testid="time-now" title="Engine clock (UTC)">
+      <output className="clock mono" data-testid="time-now" data-frames={frames} title="Engine clock (UTC)">
         {formatClock(nowMs)}
       </output>
     </fieldset>

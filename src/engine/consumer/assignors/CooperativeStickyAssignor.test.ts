@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { balanceProblems, isFullyBalanced, validityProblems } from './assignmentChecks';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription, TopicPartition } from './types';
+import { member } from './testing';
 
 // Expected assignments from apache/kafka clients/src/test/java/org/apache/kafka/clients/consumer/
 // CooperativeStickyAssignorTest.java and the AbstractStickyAssignorTest.java cases it inherits,
@@ -55,19 +56,9 @@ const generationId = 1;
 describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () => {
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGenerationWithEqualPartitionsPerConsumer', () => {
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 2)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: [topic], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
+      member('consumer3', [topic], [], generationId),
     ];
     const a = coop(members, { topic: 3 });
     // topic-0 still counts as owned, so it cannot go to consumer3 until both have revoked it.
@@ -79,19 +70,9 @@ describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () =>
 
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGenerationWithUnequalPartitionsPerConsumer', () => {
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 2)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: [topic], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
+      member('consumer3', [topic], [], generationId),
     ];
     const a = coop(members, { topic: 4 });
     expect(a).toEqual({ consumer1: [tp(topic, 1), tp(topic, 3)], consumer2: [tp(topic, 2)], consumer3: [] });
@@ -100,9 +81,9 @@ describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () =>
 
   it('testAssignorWithOldVersionSubscriptions: owned partitions with the generation from user data', () => {
     const members = [
-      { memberId: 'consumer1', topics: [topic1], ownedPartitions: [tp(topic1, 0)], generation: generationId },
-      { memberId: 'consumer2', topics: [topic1], ownedPartitions: [tp(topic1, 1)], generation: generationId },
-      { memberId: 'consumer3', topics: [topic1], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic1], [tp(topic1, 0)], generationId),
+      member('consumer2', [topic1], [tp(topic1, 1)], generationId),
+      member('consumer3', [topic1], [], generationId),
     ];
     expect(coop(members, { topic1: 3 })).toEqual({
       consumer1: [tp(topic1, 0)],
@@ -117,19 +98,9 @@ describe('CooperativeStickyAssignor running AbstractStickyAssignorTest.java', ()
     const both = [topic1, topic2];
     const ppt = { topic1: 2, topic2: 2 };
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: both,
-        ownedPartitions: [tp(topic1, 0), tp(topic2, 0)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: both,
-        ownedPartitions: [tp(topic1, 1), tp(topic2, 1)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: both, ownedPartitions: [], generation: generationId },
+      member('consumer1', both, [tp(topic1, 0), tp(topic2, 0)], generationId),
+      member('consumer2', both, [tp(topic1, 1), tp(topic2, 1)], generationId),
+      member('consumer3', both, [], generationId),
     ];
     const first = coop(members, ppt);
     expect(first).toEqual({ consumer1: [tp(topic1, 0)], consumer2: [tp(topic1, 1), tp(topic2, 1)], consumer3: [] });
@@ -150,19 +121,10 @@ describe('CooperativeStickyAssignor running AbstractStickyAssignorTest.java', ()
   it('testAddRemoveTwoConsumersTwoTopics: three partitions move, each over two rebalances', () => {
     const all = [topic1, topic2];
     const ppt = { topic1: 3, topic2: 4 };
-    const first = coop(
-      [
-        { memberId: 'consumer1', topics: all },
-        { memberId: 'consumer2', topics: all },
-      ],
-      ppt,
+    const first = coop([member('consumer1', all), member('consumer2', all)], ppt);
+    const members = ['consumer1', 'consumer2', 'consumer3', 'consumer4'].map((id) =>
+      member(id, all, first[id] ?? [], generationId),
     );
-    const members = ['consumer1', 'consumer2', 'consumer3', 'consumer4'].map((id) => ({
-      memberId: id,
-      topics: all,
-      ownedPartitions: first[id] ?? [],
-      generation: generationId,
-    }));
     const second = coop(members, ppt);
     expect(second).toEqual({
       consumer1: [tp(topic1, 0), tp(topic2, 1)],
@@ -181,17 +143,11 @@ describe('CooperativeStickyAssignor running AbstractStickyAssignorTest.java', ()
 
   it('general path: the transfers are computed from owned vs assigned (computePartitionsTransferringOwnership)', () => {
     const ppt = { t1: 4, t2: 2 };
-    const first = coop(
-      [
-        { memberId: 'a', topics: ['t1', 't2'] },
-        { memberId: 'b', topics: ['t1'] },
-      ],
-      ppt,
-    );
+    const first = coop([member('a', ['t1', 't2']), member('b', ['t1'])], ppt);
     const members = [
-      { memberId: 'a', topics: ['t1', 't2'], ownedPartitions: first.a ?? [], generation: 1 },
-      { memberId: 'b', topics: ['t1'], ownedPartitions: first.b ?? [], generation: 1 },
-      { memberId: 'c', topics: ['t1', 't2'], ownedPartitions: [], generation: 1 },
+      member('a', ['t1', 't2'], first.a ?? [], 1),
+      member('b', ['t1'], first.b ?? [], 1),
+      member('c', ['t1', 't2'], [], 1),
     ];
     const e = explainAssignment('cooperative-sticky', members, ppt);
     expect(e.stickyPath).toBe('general');

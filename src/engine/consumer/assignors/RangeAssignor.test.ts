@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assignPartitions } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription } from './types';
+import { member } from './testing';
 
 // Expected assignments from apache/kafka
 // clients/src/test/java/org/apache/kafka/clients/consumer/RangeAssignorTest.java (test named per case)
@@ -13,41 +14,34 @@ const topic2 = 'topic2';
 
 describe('RangeAssignor (RangeAssignorTest.java)', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic', () => {
-    expect(range([{ memberId: 'consumer1', topics: [] }], {})).toEqual({ consumer1: [] });
-    expect(range([{ memberId: 'consumer1', topics: [topic1] }], {})).toEqual({ consumer1: [] });
+    expect(range([member('consumer1', [])], {})).toEqual({ consumer1: [] });
+    expect(range([member('consumer1', [topic1])], {})).toEqual({ consumer1: [] });
   });
 
   it('testOneConsumerOneTopic / testOnlyAssignsPartitionsFromSubscribedTopics', () => {
-    expect(range([{ memberId: 'consumer1', topics: [topic1] }], { topic1: 3 })).toEqual({
+    expect(range([member('consumer1', [topic1])], { topic1: 3 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 1), tp(topic1, 2)],
     });
-    expect(range([{ memberId: 'consumer1', topics: [topic1] }], { topic1: 3, other: 3 })).toEqual({
+    expect(range([member('consumer1', [topic1])], { topic1: 3, other: 3 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 1), tp(topic1, 2)],
     });
   });
 
   it('testOneConsumerMultipleTopics', () => {
-    expect(range([{ memberId: 'consumer1', topics: [topic1, topic2] }], { topic1: 1, topic2: 2 })).toEqual({
+    expect(range([member('consumer1', [topic1, topic2])], { topic1: 1, topic2: 2 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic2, 0), tp(topic2, 1)],
     });
   });
 
   it('testTwoConsumersOneTopicOnePartition / testTwoConsumersOneTopicTwoPartitions', () => {
-    const two = [
-      { memberId: 'consumer1', topics: [topic1] },
-      { memberId: 'consumer2', topics: [topic1] },
-    ];
+    const two = [member('consumer1', [topic1]), member('consumer2', [topic1])];
     expect(range(two, { topic1: 1 })).toEqual({ consumer1: [tp(topic1, 0)], consumer2: [] });
     expect(range(two, { topic1: 2 })).toEqual({ consumer1: [tp(topic1, 0)], consumer2: [tp(topic1, 1)] });
   });
 
   it('testMultipleConsumersMixedTopics', () => {
     const a = range(
-      [
-        { memberId: 'consumer1', topics: [topic1] },
-        { memberId: 'consumer2', topics: [topic1, topic2] },
-        { memberId: 'consumer3', topics: [topic1] },
-      ],
+      [member('consumer1', [topic1]), member('consumer2', [topic1, topic2]), member('consumer3', [topic1])],
       { topic1: 3, topic2: 2 },
     );
     expect(a).toEqual({
@@ -59,15 +53,7 @@ describe('RangeAssignor (RangeAssignorTest.java)', () => {
 
   it('testTwoConsumersTwoTopicsSixPartitions (also the RangeAssignor class comment example)', () => {
     const both = [topic1, topic2];
-    expect(
-      range(
-        [
-          { memberId: 'consumer1', topics: both },
-          { memberId: 'consumer2', topics: both },
-        ],
-        { topic1: 3, topic2: 3 },
-      ),
-    ).toEqual({
+    expect(range([member('consumer1', both), member('consumer2', both)], { topic1: 3, topic2: 3 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 1), tp(topic2, 0), tp(topic2, 1)],
       consumer2: [tp(topic1, 2), tp(topic2, 2)],
     });
@@ -89,10 +75,7 @@ describe('RangeAssignor (RangeAssignorTest.java)', () => {
   it('testOneStaticConsumerAndOneDynamicConsumerTwoTopicsSixPartitions: static members come first', () => {
     const both = [topic1, topic2];
     const a = range(
-      [
-        { memberId: 'consumer-b', groupInstanceId: 'instance1', topics: both },
-        { memberId: 'consumer-a', topics: both },
-      ],
+      [{ memberId: 'consumer-b', groupInstanceId: 'instance1', topics: both }, member('consumer-a', both)],
       { topic1: 3, topic2: 3 },
     );
     expect(a['consumer-b']).toEqual([tp(topic1, 0), tp(topic1, 1), tp(topic2, 0), tp(topic2, 1)]);
@@ -107,11 +90,11 @@ describe('RangeAssignor (RangeAssignorTest.java)', () => {
       consumer2: [tp(topic1, 2), tp(topic2, 1)],
       consumer3: [tp(topic1, 3), tp(topic2, 2)],
     };
-    expect(range([...statics, { memberId: 'consumer4', topics: both }], { topic1: 5, topic2: 4 })).toEqual({
+    expect(range([...statics, member('consumer4', both)], { topic1: 5, topic2: 4 })).toEqual({
       ...expected,
       consumer4: [tp(topic1, 4), tp(topic2, 3)],
     });
-    expect(range([...statics, { memberId: 'consumer5', topics: both }], { topic1: 5, topic2: 4 })).toEqual({
+    expect(range([...statics, member('consumer5', both)], { topic1: 5, topic2: 4 })).toEqual({
       ...expected,
       consumer5: [tp(topic1, 4), tp(topic2, 3)],
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription } from './types';
+import { member } from './testing';
 
 // Expected assignments from apache/kafka
 // clients/src/test/java/org/apache/kafka/clients/consumer/RoundRobinAssignorTest.java (test named per case)
@@ -14,41 +15,34 @@ const topic2 = 'topic2';
 
 describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic / testOneConsumerOneTopic', () => {
-    expect(rr([{ memberId: 'consumer', topics: [] }], {})).toEqual({ consumer: [] });
-    expect(rr([{ memberId: 'consumer', topics: [topic] }], {})).toEqual({ consumer: [] });
-    expect(rr([{ memberId: 'consumer', topics: [topic] }], { topic: 3 })).toEqual({
+    expect(rr([member('consumer', [])], {})).toEqual({ consumer: [] });
+    expect(rr([member('consumer', [topic])], {})).toEqual({ consumer: [] });
+    expect(rr([member('consumer', [topic])], { topic: 3 })).toEqual({
       consumer: [tp(topic, 0), tp(topic, 1), tp(topic, 2)],
     });
   });
 
   it('testOnlyAssignsPartitionsFromSubscribedTopics / testOneConsumerMultipleTopics', () => {
-    expect(rr([{ memberId: 'consumer', topics: [topic] }], { topic: 3, other: 3 })).toEqual({
+    expect(rr([member('consumer', [topic])], { topic: 3, other: 3 })).toEqual({
       consumer: [tp(topic, 0), tp(topic, 1), tp(topic, 2)],
     });
-    expect(rr([{ memberId: 'consumer', topics: [topic1, topic2] }], { topic1: 1, topic2: 2 })).toEqual({
+    expect(rr([member('consumer', [topic1, topic2])], { topic1: 1, topic2: 2 })).toEqual({
       consumer: [tp(topic1, 0), tp(topic2, 0), tp(topic2, 1)],
     });
   });
 
   it('testTwoConsumersOneTopicOnePartition / testTwoConsumersOneTopicTwoPartitions', () => {
-    const two = [
-      { memberId: 'consumer1', topics: [topic] },
-      { memberId: 'consumer2', topics: [topic] },
-    ];
+    const two = [member('consumer1', [topic]), member('consumer2', [topic])];
     expect(rr(two, { topic: 1 })).toEqual({ consumer1: [tp(topic, 0)], consumer2: [] });
     expect(rr(two, { topic: 2 })).toEqual({ consumer1: [tp(topic, 0)], consumer2: [tp(topic, 1)] });
   });
 
   it('testMultipleConsumersMixedTopics', () => {
     expect(
-      rr(
-        [
-          { memberId: 'consumer1', topics: [topic1] },
-          { memberId: 'consumer2', topics: [topic1, topic2] },
-          { memberId: 'consumer3', topics: [topic1] },
-        ],
-        { topic1: 3, topic2: 2 },
-      ),
+      rr([member('consumer1', [topic1]), member('consumer2', [topic1, topic2]), member('consumer3', [topic1])], {
+        topic1: 3,
+        topic2: 2,
+      }),
     ).toEqual({
       consumer1: [tp(topic1, 0)],
       consumer2: [tp(topic1, 1), tp(topic2, 0), tp(topic2, 1)],
@@ -58,15 +52,7 @@ describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
 
   it('testTwoDynamicConsumersTwoTopicsSixPartitions', () => {
     const both = [topic1, topic2];
-    expect(
-      rr(
-        [
-          { memberId: 'consumer1', topics: both },
-          { memberId: 'consumer2', topics: both },
-        ],
-        { topic1: 3, topic2: 3 },
-      ),
-    ).toEqual({
+    expect(rr([member('consumer1', both), member('consumer2', both)], { topic1: 3, topic2: 3 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 2), tp(topic2, 1)],
       consumer2: [tp(topic1, 1), tp(topic2, 0), tp(topic2, 2)],
     });
@@ -88,13 +74,10 @@ describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
       ),
     ).toEqual(expected);
     expect(
-      rr(
-        [
-          { memberId: 'consumer-b', groupInstanceId: 'instance1', topics: both },
-          { memberId: 'consumer-a', topics: both },
-        ],
-        { topic1: 3, topic2: 3 },
-      ),
+      rr([{ memberId: 'consumer-b', groupInstanceId: 'instance1', topics: both }, member('consumer-a', both)], {
+        topic1: 3,
+        topic2: 3,
+      }),
     ).toEqual(expected);
   });
 
@@ -106,11 +89,11 @@ describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
       consumer2: [tp(topic1, 1), tp(topic2, 2)],
       consumer3: [tp(topic1, 2)],
     };
-    expect(rr([...statics, { memberId: 'consumer4', topics: both }], { topic1: 3, topic2: 3 })).toEqual({
+    expect(rr([...statics, member('consumer4', both)], { topic1: 3, topic2: 3 })).toEqual({
       ...expected,
       consumer4: [tp(topic2, 0)],
     });
-    expect(rr([...statics, { memberId: 'consumer5', topics: both }], { topic1: 3, topic2: 3 })).toEqual({
+    expect(rr([...statics, member('consumer5', both)], { topic1: 3, topic2: 3 })).toEqual({
       ...expected,
       consumer5: [tp(topic2, 0)],
     });
@@ -135,14 +118,7 @@ describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
 
   it('class comment: different subscriptions skip members and can end up unbalanced', () => {
     expect(
-      rr(
-        [
-          { memberId: 'C0', topics: ['t0'] },
-          { memberId: 'C1', topics: ['t0', 't1'] },
-          { memberId: 'C2', topics: ['t0', 't1', 't2'] },
-        ],
-        { t0: 1, t1: 2, t2: 3 },
-      ),
+      rr([member('C0', ['t0']), member('C1', ['t0', 't1']), member('C2', ['t0', 't1', 't2'])], { t0: 1, t1: 2, t2: 3 }),
     ).toEqual({
       C0: [tp('t0', 0)],
       C1: [tp('t1', 0)],
@@ -153,44 +129,25 @@ describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
 
 describe('the seeds\u2019 roundrobin hazard: topics mixed into one circle when subscriptions differ', () => {
   it('C0 subscribes A, C1 subscribes A and B: one circle over A and B gives C1 three of four', () => {
-    const members = [
-      { memberId: 'C0', topics: ['A'] },
-      { memberId: 'C1', topics: ['A', 'B'] },
-    ];
+    const members = [member('C0', ['A']), member('C1', ['A', 'B'])];
     const a = rr(members, { A: 2, B: 2 });
     expect(a).toEqual({ C0: [tp('A', 0)], C1: [tp('A', 1), tp('B', 0), tp('B', 1)] });
     // Real Kafka skips a member not subscribed to the topic, so C0 never gets B's partitions (the
     // seed's picture of topic B landing on Consumer0 predates that check); the mixing shows instead
     // as imbalance, and in which partitions of one topic a member gets depending on other topics:
     // Adding a topic that sorts first shifts the circle: A-0 now goes to C1 instead of C0.
-    const withOtherTopicFirst = rr(
-      [
-        { memberId: 'C0', topics: ['0-first', 'A'] },
-        { memberId: 'C1', topics: ['0-first', 'A'] },
-      ],
-      { '0-first': 1, A: 2 },
-    );
+    const withOtherTopicFirst = rr([member('C0', ['0-first', 'A']), member('C1', ['0-first', 'A'])], {
+      '0-first': 1,
+      A: 2,
+    });
     expect(withOtherTopicFirst).toEqual({ C0: [tp('0-first', 0), tp('A', 1)], C1: [tp('A', 0)] });
-    const shifted = rr(
-      [
-        { memberId: 'C0', topics: ['A', 'B'] },
-        { memberId: 'C1', topics: ['A', 'B'] },
-      ],
-      { A: 3, B: 3 },
-    );
+    const shifted = rr([member('C0', ['A', 'B']), member('C1', ['A', 'B'])], { A: 3, B: 3 });
     // Topic B starts where A's circle stopped: C1 gets B-0, not C0.
     expect(shifted.C1).toEqual([tp('A', 1), tp('B', 0), tp('B', 2)]);
   });
 
   it('explains each hand-out, including the skips', () => {
-    const e = explainAssignment(
-      'roundrobin',
-      [
-        { memberId: 'C0', topics: ['A'] },
-        { memberId: 'C1', topics: ['A', 'B'] },
-      ],
-      { A: 2, B: 2 },
-    );
+    const e = explainAssignment('roundrobin', [member('C0', ['A']), member('C1', ['A', 'B'])], { A: 2, B: 2 });
     expect(e.steps.map((s) => `${s.topic}-${s.partition}->${s.memberId}`)).toEqual([
       'A-0->C0',
       'A-1->C1',

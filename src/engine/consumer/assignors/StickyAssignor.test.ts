@@ -4,6 +4,7 @@ import { balanceProblems, isFullyBalanced, validityProblems } from './assignment
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import { GroupSubscription } from './GroupSubscription';
 import type { GroupAssignment, MemberSubscription, TopicPartition } from './types';
+import { member } from './testing';
 
 // Expected assignments from apache/kafka clients/src/test/java/org/apache/kafka/clients/consumer/
 // internals/AbstractStickyAssignorTest.java and StickyAssignorTest.java (test method named in each
@@ -51,38 +52,30 @@ const generationId = 1;
 
 describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic', () => {
-    expect(sticky([{ memberId: 'consumer', topics: [] }], {})).toEqual({ consumer: [] });
-    expect(sticky([{ memberId: 'consumer', topics: [topic] }], { topic: 0 })).toEqual({ consumer: [] });
-    expect(transferring([{ memberId: 'consumer', topics: [topic] }], { topic: 0 })).toEqual({});
+    expect(sticky([member('consumer', [])], {})).toEqual({ consumer: [] });
+    expect(sticky([member('consumer', [topic])], { topic: 0 })).toEqual({ consumer: [] });
+    expect(transferring([member('consumer', [topic])], { topic: 0 })).toEqual({});
   });
 
   it('testOneConsumerOneTopic / testOneConsumerMultipleTopics', () => {
-    expect(sticky([{ memberId: 'consumer', topics: [topic] }], { topic: 3 })).toEqual({
+    expect(sticky([member('consumer', [topic])], { topic: 3 })).toEqual({
       consumer: [tp(topic, 0), tp(topic, 1), tp(topic, 2)],
     });
-    expect(sticky([{ memberId: 'consumer', topics: [topic1, topic2] }], { topic1: 1, topic2: 2 })).toEqual({
+    expect(sticky([member('consumer', [topic1, topic2])], { topic1: 1, topic2: 2 })).toEqual({
       consumer: [tp(topic1, 0), tp(topic2, 0), tp(topic2, 1)],
     });
   });
 
   it('testOnlyAssignsPartitionsFromSubscribedTopics: owned partitions of other topics are dropped', () => {
     const members = [
-      {
-        memberId: 'consumer',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1), tp('other', 0), tp('other', 1)],
-        generation: generationId,
-      },
+      member('consumer', [topic], [tp(topic, 0), tp(topic, 1), tp('other', 0), tp('other', 1)], generationId),
     ];
     expect(sticky(members, { topic: 2 })).toEqual({ consumer: [tp(topic, 0), tp(topic, 1)] });
     expect(transferring(members, { topic: 2 })).toEqual({});
   });
 
   it('testTwoConsumersOneTopicOnePartition / testTwoConsumersOneTopicTwoPartitions', () => {
-    const two = [
-      { memberId: 'consumer1', topics: [topic] },
-      { memberId: 'consumer2', topics: [topic] },
-    ];
+    const two = [member('consumer1', [topic]), member('consumer2', [topic])];
     const one = sticky(two, { topic: 1 });
     expectValidAndBalanced(two, { topic: 1 }, one);
     expect(sticky(two, { topic: 2 })).toEqual({ consumer1: [tp(topic, 0)], consumer2: [tp(topic, 1)] });
@@ -90,9 +83,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 
   it('testMultipleConsumersMixedTopicSubscriptions (general path)', () => {
     const members = [
-      { memberId: 'consumer1', topics: [topic1] },
-      { memberId: 'consumer2', topics: [topic1, topic2] },
-      { memberId: 'consumer3', topics: [topic1] },
+      member('consumer1', [topic1]),
+      member('consumer2', [topic1, topic2]),
+      member('consumer3', [topic1]),
     ];
     const a = sticky(members, { topic1: 3, topic2: 2 });
     expect(a).toEqual({
@@ -106,10 +99,7 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 
   it('testTwoConsumersTwoTopicsSixPartitions', () => {
     const both = [topic1, topic2];
-    const members = [
-      { memberId: 'consumer1', topics: both },
-      { memberId: 'consumer2', topics: both },
-    ];
+    const members = [member('consumer1', both), member('consumer2', both)];
     expect(sticky(members, { topic1: 3, topic2: 3 })).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 2), tp(topic2, 1)],
       consumer2: [tp(topic1, 1), tp(topic2, 0), tp(topic2, 2)],
@@ -120,18 +110,8 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testConsumerOwningMinQuotaExpectedMaxQuota', () => {
     const both = [topic1, topic2];
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: both,
-        ownedPartitions: [tp(topic1, 0), tp(topic2, 1)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: both,
-        ownedPartitions: [tp(topic1, 1), tp(topic2, 2)],
-        generation: generationId,
-      },
+      member('consumer1', both, [tp(topic1, 0), tp(topic2, 1)], generationId),
+      member('consumer2', both, [tp(topic1, 1), tp(topic2, 2)], generationId),
     ];
     const a = sticky(members, { topic1: 2, topic2: 3 });
     expect(names(a.consumer1)).toEqual(['topic1-0', 'topic2-0', 'topic2-1']);
@@ -142,19 +122,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testMaxQuotaConsumerMoreThanNumExpectedMaxCapacityMembers', () => {
     const both = [topic1, topic2];
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: both,
-        ownedPartitions: [tp(topic1, 0), tp(topic2, 0)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: both,
-        ownedPartitions: [tp(topic1, 1), tp(topic2, 1)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: both, ownedPartitions: [], generation: generationId },
+      member('consumer1', both, [tp(topic1, 0), tp(topic2, 0)], generationId),
+      member('consumer2', both, [tp(topic1, 1), tp(topic2, 1)], generationId),
+      member('consumer3', both, [], generationId),
     ];
     expect(transferring(members, { topic1: 2, topic2: 2 })).toEqual({ 'topic2-0': 'consumer3' });
     expect(sticky(members, { topic1: 2, topic2: 2 })).toEqual({
@@ -167,9 +137,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testAllConsumersAreUnderMinQuota', () => {
     const both = [topic1, topic2];
     const members = [
-      { memberId: 'consumer1', topics: both, ownedPartitions: [tp(topic1, 0)], generation: generationId },
-      { memberId: 'consumer2', topics: both, ownedPartitions: [tp(topic1, 1)], generation: generationId },
-      { memberId: 'consumer3', topics: both, ownedPartitions: [], generation: generationId },
+      member('consumer1', both, [tp(topic1, 0)], generationId),
+      member('consumer2', both, [tp(topic1, 1)], generationId),
+      member('consumer3', both, [], generationId),
     ];
     expect(transferring(members, { topic1: 2, topic2: 3 })).toEqual({});
     expect(sticky(members, { topic1: 2, topic2: 3 })).toEqual({
@@ -181,16 +151,16 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 
   it('testAddRemoveConsumerOneTopic', () => {
     const ppt = { topic: 3 };
-    const first = sticky([{ memberId: 'consumer1', topics: [topic] }], ppt);
+    const first = sticky([member('consumer1', [topic])], ppt);
     expect(first).toEqual({ consumer1: [tp(topic, 0), tp(topic, 1), tp(topic, 2)] });
     const round2 = [
-      owning({ memberId: 'consumer1', topics: [topic] }, first.consumer1 ?? [], generationId),
-      owning({ memberId: 'consumer2', topics: [topic] }, [], generationId),
+      owning(member('consumer1', [topic]), first.consumer1 ?? [], generationId),
+      owning(member('consumer2', [topic]), [], generationId),
     ];
     expect(transferring(round2, ppt)).toEqual({ 'topic-2': 'consumer2' });
     const second = sticky(round2, ppt);
     expect(second).toEqual({ consumer1: [tp(topic, 0), tp(topic, 1)], consumer2: [tp(topic, 2)] });
-    const round3 = [owning({ memberId: 'consumer2', topics: [topic] }, second.consumer2 ?? [], generationId)];
+    const round3 = [owning(member('consumer2', [topic]), second.consumer2 ?? [], generationId)];
     expect(sticky(round3, ppt)).toEqual({ consumer2: [tp(topic, 0), tp(topic, 1), tp(topic, 2)] });
     expect(transferring(round3, ppt)).toEqual({});
   });
@@ -204,19 +174,17 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
         expect(list.filter((p) => p.topic === topic2)).toHaveLength(n);
       }
     };
-    let a = sticky([{ memberId: 'consumer1', topics: all }], ppt);
+    let a = sticky([member('consumer1', all)], ppt);
     perTopic(a, 12);
-    let members = ['consumer1', 'consumer2'].map((id) =>
-      owning({ memberId: id, topics: all }, a[id] ?? [], generationId),
-    );
+    let members = ['consumer1', 'consumer2'].map((id) => owning(member(id, all), a[id] ?? [], generationId));
     a = sticky(members, ppt);
     perTopic(a, 6);
     members = ['consumer1', 'consumer2', 'consumer3', 'consumer4'].map((id) =>
-      owning({ memberId: id, topics: all }, a[id] ?? [], generationId),
+      owning(member(id, all), a[id] ?? [], generationId),
     );
     a = sticky(members, ppt);
     perTopic(a, 3);
-    members = ['consumer3', 'consumer4'].map((id) => owning({ memberId: id, topics: all }, a[id] ?? [], generationId));
+    members = ['consumer3', 'consumer4'].map((id) => owning(member(id, all), a[id] ?? [], generationId));
     expect(transferring(members, ppt)).toEqual({});
     a = sticky(members, ppt);
     perTopic(a, 6);
@@ -225,19 +193,13 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testAddRemoveTwoConsumersTwoTopics', () => {
     const all = [topic1, topic2];
     const ppt = { topic1: 3, topic2: 4 };
-    const first = sticky(
-      [
-        { memberId: 'consumer1', topics: all },
-        { memberId: 'consumer2', topics: all },
-      ],
-      ppt,
-    );
+    const first = sticky([member('consumer1', all), member('consumer2', all)], ppt);
     expect(first).toEqual({
       consumer1: [tp(topic1, 0), tp(topic1, 2), tp(topic2, 1), tp(topic2, 3)],
       consumer2: [tp(topic1, 1), tp(topic2, 0), tp(topic2, 2)],
     });
     const round2 = ['consumer1', 'consumer2', 'consumer3', 'consumer4'].map((id) =>
-      owning({ memberId: id, topics: all }, first[id] ?? [], generationId),
+      owning(member(id, all), first[id] ?? [], generationId),
     );
     expect(transferring(round2, ppt)).toEqual({
       'topic1-2': 'consumer3',
@@ -251,9 +213,7 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
       consumer3: [tp(topic1, 2), tp(topic2, 3)],
       consumer4: [tp(topic2, 2)],
     });
-    const round3 = ['consumer3', 'consumer4'].map((id) =>
-      owning({ memberId: id, topics: all }, second[id] ?? [], generationId),
-    );
+    const round3 = ['consumer3', 'consumer4'].map((id) => owning(member(id, all), second[id] ?? [], generationId));
     expect(sticky(round3, ppt)).toEqual({
       consumer3: [tp(topic1, 0), tp(topic1, 2), tp(topic2, 1), tp(topic2, 3)],
       consumer4: [tp(topic1, 1), tp(topic2, 0), tp(topic2, 2)],
@@ -264,10 +224,10 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testPoorRoundRobinAssignmentScenario: valid and balanced where roundrobin leaves consumer3 idle', () => {
     const ppt = { topic1: 2, topic2: 1, topic3: 2, topic4: 1, topic5: 2 };
     const members = [
-      { memberId: 'consumer1', topics: ['topic1', 'topic2', 'topic3', 'topic4', 'topic5'] },
-      { memberId: 'consumer2', topics: ['topic1', 'topic3', 'topic5'] },
-      { memberId: 'consumer3', topics: ['topic1', 'topic3', 'topic5'] },
-      { memberId: 'consumer4', topics: ['topic1', 'topic2', 'topic3', 'topic4', 'topic5'] },
+      member('consumer1', ['topic1', 'topic2', 'topic3', 'topic4', 'topic5']),
+      member('consumer2', ['topic1', 'topic3', 'topic5']),
+      member('consumer3', ['topic1', 'topic3', 'topic5']),
+      member('consumer4', ['topic1', 'topic2', 'topic3', 'topic4', 'topic5']),
     ];
     expectValidAndBalanced(members, ppt, sticky(members, ppt));
     expect(assignPartitions('roundrobin', members, ppt).consumer3).toEqual([]);
@@ -275,17 +235,11 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 
   it('testAddRemoveTopicTwoConsumers: partitions stay put as topics come and go', () => {
     let ppt: Record<string, number> = { topic: 3 };
-    const a1 = sticky(
-      [
-        { memberId: 'consumer1', topics: [topic] },
-        { memberId: 'consumer2', topics: [topic] },
-      ],
-      ppt,
-    );
+    const a1 = sticky([member('consumer1', [topic]), member('consumer2', [topic])], ppt);
     expect(isFullyBalanced(a1)).toBe(true);
     ppt = { topic: 3, topic2: 3 };
     let members = ['consumer1', 'consumer2'].map((id) =>
-      owning({ memberId: id, topics: [topic, topic2] }, a1[id] ?? [], generationId),
+      owning(member(id, [topic, topic2]), a1[id] ?? [], generationId),
     );
     expect(transferring(members, ppt)).toEqual({});
     const a2 = sticky(members, ppt);
@@ -294,9 +248,7 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
     expect(names(a2.consumer1)).toEqual(expect.arrayContaining(names(a1.consumer1)));
     expect(names(a2.consumer2)).toEqual(expect.arrayContaining(names(a1.consumer2)));
     ppt = { topic2: 3 };
-    members = ['consumer1', 'consumer2'].map((id) =>
-      owning({ memberId: id, topics: [topic2] }, a2[id] ?? [], generationId),
-    );
+    members = ['consumer1', 'consumer2'].map((id) => owning(member(id, [topic2]), a2[id] ?? [], generationId));
     const a3 = sticky(members, ppt);
     expect(isFullyBalanced(a3)).toBe(true);
     expect(names(a2.consumer1)).toEqual(expect.arrayContaining(names(a3.consumer1)));
@@ -324,7 +276,7 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
     const members = Array.from({ length: 9 }, (_, i) => ({ memberId: pad('c', i + 1, 10), topics: ['topic'] }));
     const a = sticky(members, { topic: 20 });
     expectValidAndBalanced(members, { topic: 20 }, a);
-    const more = [...members, { memberId: 'c10', topics: ['topic'] }];
+    const more = [...members, member('c10', ['topic'])];
     expectValidAndBalanced(more, { topic: 20 }, sticky(more, { topic: 20 }));
 
     const ppt: Record<string, number> = {};
@@ -355,24 +307,19 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   });
 
   it('testAssignmentUpdatedForDeletedTopic / testNoExceptionThrownWhenOnlySubscribedTopicDeleted', () => {
-    const a = sticky([{ memberId: 'consumer', topics: [topic1, topic2, topic3] }], { topic1: 1, topic3: 100 });
+    const a = sticky([member('consumer', [topic1, topic2, topic3])], { topic1: 1, topic3: 100 });
     expect(a.consumer).toHaveLength(101);
-    const owned = sticky([{ memberId: 'consumer', topics: [topic] }], { topic: 3 }).consumer ?? [];
-    expect(sticky([owning({ memberId: 'consumer', topics: [topic] }, owned, generationId)], {})).toEqual({
+    const owned = sticky([member('consumer', [topic])], { topic: 3 }).consumer ?? [];
+    expect(sticky([owning(member('consumer', [topic]), owned, generationId)], {})).toEqual({
       consumer: [],
     });
   });
 
   it('testAllConsumersReachExpectedQuotaAndAreConsideredFilled', () => {
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1)],
-        generation: generationId,
-      },
-      { memberId: 'consumer2', topics: [topic], ownedPartitions: [tp(topic, 2)], generation: generationId },
-      { memberId: 'consumer3', topics: [topic], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+      member('consumer2', [topic], [tp(topic, 2)], generationId),
+      member('consumer3', [topic], [], generationId),
     ];
     expect(sticky(members, { topic: 4 })).toEqual({
       consumer1: [tp(topic, 0), tp(topic, 1)],
@@ -386,10 +333,7 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
     const both = [topic, topic2];
     const owned = [tp(topic, 0), tp(topic, 2), tp(topic2, 1)];
     for (const staleGeneration of [9, undefined, -1]) {
-      const members = [
-        { memberId: 'consumer1', topics: both, ownedPartitions: owned, generation: 10 },
-        { memberId: 'consumer2', topics: both, ownedPartitions: owned, generation: staleGeneration },
-      ];
+      const members = [member('consumer1', both, owned, 10), member('consumer2', both, owned, staleGeneration)];
       const a = sticky(members, { topic: 3, topic2: 3 });
       expect(names(a.consumer1)).toEqual(['topic-0', 'topic-2', 'topic2-1']);
       expect(names(a.consumer2)).toEqual(['topic-1', 'topic2-0', 'topic2-2']);
@@ -399,19 +343,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 
   it('testPartitionsTransferringOwnershipIncludeThePartitionClaimedByMultipleConsumersInSameGeneration', () => {
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 2)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: [topic], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
+      member('consumer3', [topic], [], generationId),
     ];
     expect(transferring(members, { topic: 3 })).toEqual({ 'topic-0': 'consumer3' });
     expect(sticky(members, { topic: 3 })).toEqual({
@@ -424,24 +358,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testEnsurePartitionsAssignedToHighestGeneration', () => {
     const all = [topic, topic2, topic3];
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: all,
-        ownedPartitions: [tp(topic, 0), tp(topic2, 0), tp(topic3, 0)],
-        generation: 10,
-      },
-      {
-        memberId: 'consumer2',
-        topics: all,
-        ownedPartitions: [tp(topic, 1), tp(topic2, 1), tp(topic3, 1)],
-        generation: 9,
-      },
-      {
-        memberId: 'consumer3',
-        topics: all,
-        ownedPartitions: [tp(topic2, 1), tp(topic3, 0), tp(topic3, 2)],
-        generation: 8,
-      },
+      member('consumer1', all, [tp(topic, 0), tp(topic2, 0), tp(topic3, 0)], 10),
+      member('consumer2', all, [tp(topic, 1), tp(topic2, 1), tp(topic3, 1)], 9),
+      member('consumer3', all, [tp(topic2, 1), tp(topic3, 0), tp(topic3, 2)], 8),
     ];
     const a = sticky(members, { topic: 3, topic2: 3, topic3: 3 });
     expect(names(a.consumer1)).toEqual(['topic-0', 'topic2-0', 'topic3-0']);
@@ -453,25 +372,10 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testNoReassignmentOnCurrentMembers', () => {
     const all = [topic, topic2, topic3, topic1];
     const members = [
-      { memberId: 'consumer1', topics: all, ownedPartitions: [], generation: -1 },
-      {
-        memberId: 'consumer2',
-        topics: all,
-        ownedPartitions: [tp(topic, 0), tp(topic2, 0), tp(topic1, 0)],
-        generation: 9,
-      },
-      {
-        memberId: 'consumer3',
-        topics: all,
-        ownedPartitions: [tp(topic3, 2), tp(topic2, 2), tp(topic1, 1)],
-        generation: 8,
-      },
-      {
-        memberId: 'consumer4',
-        topics: all,
-        ownedPartitions: [tp(topic3, 1), tp(topic, 1), tp(topic, 2)],
-        generation: 7,
-      },
+      member('consumer1', all, [], -1),
+      member('consumer2', all, [tp(topic, 0), tp(topic2, 0), tp(topic1, 0)], 9),
+      member('consumer3', all, [tp(topic3, 2), tp(topic2, 2), tp(topic1, 1)], 8),
+      member('consumer4', all, [tp(topic3, 1), tp(topic, 1), tp(topic, 2)], 7),
     ];
     const ppt = { topic: 3, topic1: 3, topic2: 3, topic3: 3 };
     expect(names(sticky(members, ppt).consumer1)).toEqual(['topic1-2', 'topic2-1', 'topic3-0']);
@@ -481,18 +385,8 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testOwnedPartitionsAreInvalidatedForConsumerWithMultipleGeneration', () => {
     const both = [topic, topic2];
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: both,
-        ownedPartitions: [tp(topic, 0), tp(topic2, 1), tp(topic, 1)],
-        generation: 10,
-      },
-      {
-        memberId: 'consumer2',
-        topics: both,
-        ownedPartitions: [tp(topic, 0), tp(topic2, 1), tp(topic2, 2)],
-        generation: 8,
-      },
+      member('consumer1', both, [tp(topic, 0), tp(topic2, 1), tp(topic, 1)], 10),
+      member('consumer2', both, [tp(topic, 0), tp(topic2, 1), tp(topic2, 2)], 8),
     ];
     const a = sticky(members, { topic: 3, topic2: 3 });
     expect(names(a.consumer1)).toEqual(['topic-0', 'topic-1', 'topic2-1']);
@@ -509,20 +403,10 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
       [3, 2, 1],
     ]) {
       const members = [
-        { memberId: 'consumer1', topics: [topic], ownedPartitions: [tp(topic, 0), tp(topic, 2)], generation: g1 },
-        {
-          memberId: 'consumer2',
-          topics: [topic],
-          ownedPartitions: [tp(topic, 1), tp(topic, 2), tp(topic, 3)],
-          generation: g2,
-        },
-        {
-          memberId: 'consumer3',
-          topics: [topic],
-          ownedPartitions: [tp(topic, 2), tp(topic, 4), tp(topic, 5)],
-          generation: g3,
-        },
-        { memberId: 'consumer4', topics: [topic1], ownedPartitions: [tp(topic1, 0)], generation: 2 },
+        member('consumer1', [topic], [tp(topic, 0), tp(topic, 2)], g1),
+        member('consumer2', [topic], [tp(topic, 1), tp(topic, 2), tp(topic, 3)], g2),
+        member('consumer3', [topic], [tp(topic, 2), tp(topic, 4), tp(topic, 5)], g3),
+        member('consumer4', [topic1], [tp(topic1, 0)], 2),
       ];
       const ppt = { topic: 6, topic1: 1 };
       const a = sticky(members, ppt);
@@ -538,19 +422,9 @@ describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
 describe('StickyAssignor: StickyAssignorTest.java', () => {
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGeneration (equal and unequal)', () => {
     const members = [
-      {
-        memberId: 'consumer1',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 1)],
-        generation: generationId,
-      },
-      {
-        memberId: 'consumer2',
-        topics: [topic],
-        ownedPartitions: [tp(topic, 0), tp(topic, 2)],
-        generation: generationId,
-      },
-      { memberId: 'consumer3', topics: [topic], ownedPartitions: [], generation: generationId },
+      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
+      member('consumer3', [topic], [], generationId),
     ];
     expect(sticky(members, { topic: 3 })).toEqual({
       consumer1: [tp(topic, 1)],
@@ -569,18 +443,11 @@ describe('StickyAssignor: StickyAssignorTest.java', () => {
       const all = [topic, topic2];
       const c2Topics = equal ? all : [topic];
       const ppt = { topic: 6, topic2: 6 };
-      const r1 = sticky(
-        [
-          { memberId: 'consumer1', topics: all },
-          { memberId: 'consumer2', topics: c2Topics },
-          { memberId: 'consumer3', topics: all },
-        ],
-        ppt,
-      );
+      const r1 = sticky([member('consumer1', all), member('consumer2', c2Topics), member('consumer3', all)], ppt);
       for (const l of Object.values(r1)) expect(l).toHaveLength(4);
       const round2 = [
-        { memberId: 'consumer1', topics: all, ownedPartitions: r1.consumer1, generation: generationId },
-        { memberId: 'consumer2', topics: c2Topics, ownedPartitions: r1.consumer2, generation: generationId },
+        member('consumer1', all, r1.consumer1, generationId),
+        member('consumer2', c2Topics, r1.consumer2, generationId),
       ];
       const r2 = sticky(round2, ppt);
       expect(r2.consumer1).toHaveLength(6);
@@ -589,10 +456,7 @@ describe('StickyAssignor: StickyAssignorTest.java', () => {
       expect(names(r2.consumer2)).toEqual(expect.arrayContaining(names(r1.consumer2)));
       expectValidAndBalanced(round2, ppt, r2);
       expect(names(r2.consumer2).some((p) => names(r1.consumer3).includes(p))).toBe(true);
-      const round3 = [
-        { memberId: 'consumer2', topics: c2Topics, ownedPartitions: r2.consumer2, generation: 2 },
-        { memberId: 'consumer3', topics: all, ownedPartitions: r1.consumer3, generation: 1 },
-      ];
+      const round3 = [member('consumer2', c2Topics, r2.consumer2, 2), member('consumer3', all, r1.consumer3, 1)];
       const r3 = sticky(round3, ppt);
       expect(r3.consumer2).toHaveLength(6);
       expect(r3.consumer3).toHaveLength(6);
@@ -604,21 +468,14 @@ describe('StickyAssignor: StickyAssignorTest.java', () => {
       const c1Topics = equal ? all : [topic];
       const c3Topics = equal ? all : [topic, topic2];
       const ppt = { topic: 4, topic2: 4, topic3: 4 };
-      const r1 = sticky(
-        [
-          { memberId: 'consumer1', topics: c1Topics },
-          { memberId: 'consumer2', topics: all },
-          { memberId: 'consumer3', topics: c3Topics },
-        ],
-        ppt,
-      );
+      const r1 = sticky([member('consumer1', c1Topics), member('consumer2', all), member('consumer3', c3Topics)], ppt);
       for (const l of Object.values(r1)) expect(l).toHaveLength(4);
-      const r2 = sticky([{ memberId: 'consumer2', topics: all, ownedPartitions: r1.consumer2, generation: 1 }], ppt);
+      const r2 = sticky([member('consumer2', all, r1.consumer2, 1)], ppt);
       expect(r2.consumer2).toHaveLength(12);
       const round3 = [
-        { memberId: 'consumer1', topics: c1Topics, ownedPartitions: r1.consumer1, generation: 1 },
-        { memberId: 'consumer2', topics: all, ownedPartitions: r2.consumer2, generation: 2 },
-        { memberId: 'consumer3', topics: c3Topics, ownedPartitions: r1.consumer3, generation: 1 },
+        member('consumer1', c1Topics, r1.consumer1, 1),
+        member('consumer2', all, r2.consumer2, 2),
+        member('consumer3', c3Topics, r1.consumer3, 1),
       ];
       const r3 = sticky(round3, ppt);
       for (const l of Object.values(r3)) expect(l).toHaveLength(4);
@@ -636,7 +493,7 @@ describe('StickyAssignor: StickyAssignorTest.java', () => {
       const members = [
         { memberId: 'consumer1', topics: equal ? all : [topic], ownedPartitions: c1, generation: 1 },
         { memberId: 'consumer2', topics: equal ? all : [topic, topic2], ownedPartitions: c2, generation: 2 },
-        { memberId: 'consumer3', topics: all, ownedPartitions: c3, generation: 2 },
+        member('consumer3', all, c3, 2),
       ];
       const a = sticky(members, ppt);
       for (const l of Object.values(a)) expect(l).toHaveLength(4);
@@ -677,11 +534,7 @@ describe('StickyAssignor class comment examples', () => {
 
   it('Example 2: different subscriptions, balanced better than roundrobin, and sticky when C0 leaves', () => {
     const ppt = { t0: 1, t1: 2, t2: 3 };
-    const members = [
-      { memberId: 'C0', topics: ['t0'] },
-      { memberId: 'C1', topics: ['t0', 't1'] },
-      { memberId: 'C2', topics: ['t0', 't1', 't2'] },
-    ];
+    const members = [member('C0', ['t0']), member('C1', ['t0', 't1']), member('C2', ['t0', 't1', 't2'])];
     const a = sticky(members, ppt);
     expect(a).toEqual({
       C0: [tp('t0', 0)],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../../errors';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { AssignmentStrategy, MemberSubscription } from './types';
+import { member } from './testing';
 
 const STRATEGIES: AssignmentStrategy[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 const tp = (topic: string, partition: number) => ({ topic, partition });
@@ -31,26 +32,20 @@ describe('assignPartitions input checks', () => {
 
   it('rejects bad partition counts with INVALID_PARTITIONS', () => {
     for (const count of [-1, 1.5, Number.NaN]) {
-      expectKafkaError(
-        () => assignPartitions('range', [{ memberId: 'a', topics: ['t'] }], { t: count }),
-        'INVALID_PARTITIONS',
-      );
+      expectKafkaError(() => assignPartitions('range', [member('a', ['t'])], { t: count }), 'INVALID_PARTITIONS');
     }
   });
 
   it('rejects malformed members with INVALID_REQUEST', () => {
     const bad: unknown[][] = [
-      [{ memberId: '', topics: [] }],
-      [
-        { memberId: 'a', topics: [] },
-        { memberId: 'a', topics: [] },
-      ],
+      [member('', [])],
+      [member('a', []), member('a', [])],
       [
         { memberId: 'a', groupInstanceId: 'i', topics: [] },
         { memberId: 'b', groupInstanceId: 'i', topics: [] },
       ],
       [{ memberId: 'a', topics: [7] }],
-      [{ memberId: 'a', topics: ['t'], generation: 1.5 }],
+      [member('a', ['t'], undefined, 1.5)],
       [{ memberId: 'a', topics: ['t'], ownedPartitions: [{ topic: 't', partition: 'x' }] }],
       [{ memberId: 'a', topics: ['t'], ownedPartitions: {} }],
     ];
@@ -66,9 +61,9 @@ describe('assignPartitions input checks', () => {
 
   it('never modifies its input', () => {
     const members = deepFreeze([
-      { memberId: 'a', topics: ['t', 'u'], ownedPartitions: [tp('t', 1), tp('u', 0)], generation: 3 },
-      { memberId: 'b', topics: ['t'], ownedPartitions: [tp('t', 0)], generation: 3 },
-      { memberId: 'c', topics: ['t', 'u'] },
+      member('a', ['t', 'u'], [tp('t', 1), tp('u', 0)], 3),
+      member('b', ['t'], [tp('t', 0)], 3),
+      member('c', ['t', 'u']),
     ]);
     const ppt = deepFreeze({ t: 4, u: 2 });
     const copy = JSON.stringify({ members, ppt });
@@ -80,29 +75,22 @@ describe('assignPartitions input checks', () => {
 describe('assignPartitions shape', () => {
   it.each(STRATEGIES)('%s: empty group, idle members, unknown and empty topics', (strategy) => {
     expect(assignPartitions(strategy, [], { t: 3 })).toEqual({});
-    const a = assignPartitions(
-      strategy,
-      [
-        { memberId: 'a', topics: ['t', 'missing', 'empty'] },
-        { memberId: 'b', topics: ['missing'] },
-      ],
-      { t: 2, empty: 0, unsubscribed: 5 },
-    );
+    const a = assignPartitions(strategy, [member('a', ['t', 'missing', 'empty']), member('b', ['missing'])], {
+      t: 2,
+      empty: 0,
+      unsubscribed: 5,
+    });
     expect(a).toEqual({ a: [tp('t', 0), tp('t', 1)], b: [] });
   });
 
   it.each(STRATEGIES)('%s: "__proto__" is an ordinary member id and topic name', (strategy) => {
-    const a = assignPartitions(
-      strategy,
-      [{ memberId: '__proto__', topics: ['__proto__'] }],
-      JSON.parse('{"__proto__": 2}'),
-    );
+    const a = assignPartitions(strategy, [member('__proto__', ['__proto__'])], JSON.parse('{"__proto__": 2}'));
     expect(Object.keys(a)).toEqual(['__proto__']);
     expect(Object.getOwnPropertyDescriptor(a, '__proto__')?.value).toEqual([tp('__proto__', 0), tp('__proto__', 1)]);
   });
 
   it.each(STRATEGIES)('%s: topic order is Java String order (UTF-16 code units), not locale order', (strategy) => {
-    const a = assignPartitions(strategy, [{ memberId: 'm', topics: ['b', 'B', 'a', '\u00e9', 'Z'] }], {
+    const a = assignPartitions(strategy, [member('m', ['b', 'B', 'a', '\u00e9', 'Z'])], {
       a: 1,
       b: 1,
       B: 1,
@@ -127,24 +115,14 @@ describe('assignPartitions shape', () => {
 
 describe('explainAssignment', () => {
   it('range: one step per partition, saying how the topic was cut', () => {
-    const e = explainAssignment(
-      'range',
-      [
-        { memberId: 'C0', topics: ['A'] },
-        { memberId: 'C1', topics: ['A'] },
-      ],
-      { A: 3 },
-    );
+    const e = explainAssignment('range', [member('C0', ['A']), member('C1', ['A'])], { A: 3 });
     expect(e.steps.map((s) => `${s.topic}-${s.partition}->${s.memberId}`)).toEqual(['A-0->C0', 'A-1->C0', 'A-2->C1']);
     expect(e.steps[0]?.reason).toContain('3 partitions over 2 subscribed members = 1 each');
     expect(e.stickyPath).toBeUndefined();
   });
 
   it('sticky: kept partitions, then the ones dealt out; the same assignment as assignPartitions', () => {
-    const members = [
-      { memberId: 'a', topics: ['t'], ownedPartitions: [tp('t', 0), tp('t', 1), tp('t', 2)], generation: 4 },
-      { memberId: 'b', topics: ['t'], generation: 4 },
-    ];
+    const members = [member('a', ['t'], [tp('t', 0), tp('t', 1), tp('t', 2)], 4), member('b', ['t'], undefined, 4)];
     const e = explainAssignment('sticky', members, { t: 4 });
     expect(e.assignment).toEqual(assignPartitions('sticky', members, { t: 4 }));
     expect(e.stickyPath).toBe('constrained');
@@ -159,14 +137,9 @@ describe('explainAssignment', () => {
 
   it('every step of a general-path explanation ends in the final assignment', () => {
     const members = [
-      {
-        memberId: 'a',
-        topics: ['t', 'u'],
-        ownedPartitions: [tp('t', 0), tp('t', 1), tp('t', 2), tp('u', 0)],
-        generation: 2,
-      },
-      { memberId: 'b', topics: ['t'], generation: 2 },
-      { memberId: 'c', topics: ['u'], generation: 2 },
+      member('a', ['t', 'u'], [tp('t', 0), tp('t', 1), tp('t', 2), tp('u', 0)], 2),
+      member('b', ['t'], undefined, 2),
+      member('c', ['u'], undefined, 2),
     ];
     const e = explainAssignment('sticky', members, { t: 3, u: 2 });
     expect(e.stickyPath).toBe('general');
