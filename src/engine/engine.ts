@@ -270,6 +270,8 @@ export class Engine {
   /** The brokers' page cache of closed segments (see SegmentCache). */
   readonly segmentCache: SegmentCache;
   private readonly openLogs = new Map<string, PartitionLog>();
+  /** The writer's sequence number of each persistent znode's latest write (0: restored, already stored). */
+  private readonly znodeWrites = new Map<string, number>();
   /** Whose replica each open log is (by dir), for the events a log cannot name itself. */
   private readonly logReplicas = new Map<string, { broker: number; topic: string; partition: number }>();
   /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
@@ -322,15 +324,21 @@ export class Engine {
         }),
       // Persistent znodes go through the same writer as the segments: a durable offset also
       // covers the metadata written before it.
-      onZnodeChange: (path, node) =>
-        this.writer.submit(
+      onZnodeChange: (path, node) => {
+        const seq = this.writer.submit(
           node
             ? { op: 'write', path: znodeFile(path), bytes: encodeZnode(node) }
             : { op: 'delete', path: znodeFile(path) },
-        ),
+        );
+        if (node) this.znodeWrites.set(path, seq);
+        else this.znodeWrites.delete(path);
+      },
       loadLogs: (brokerId, logDir) => this.loadLogs(options.stored, brokerId, logDir),
     });
-    if (options.stored) this.cluster.zk.restore(options.stored.znodes);
+    if (options.stored) {
+      this.cluster.zk.restore(options.stored.znodes);
+      for (const n of options.stored.znodes) this.znodeWrites.set(n.path, 0);
+    }
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
@@ -779,6 +787,16 @@ export class Engine {
       this.writer.submit({ op: 'write', path: znodeFile(node.path), bytes: encodeZnode(node) });
     }
     return lost;
+  }
+
+  /**
+   * Whether the Store has confirmed the latest write of persistent znode `path`, so a restart would
+   * find it (a topic whose /brokers/topics znode is not saved yet would not come back). Observed
+   * by the host only, like a log's durable offset.
+   */
+  isZnodeSaved(path: string): boolean {
+    const seq = this.znodeWrites.get(path);
+    return seq !== undefined && (seq === 0 || this.writer.isDurable(seq));
   }
 
   /** StopReplica with delete: the replica's files go, in order with every write before them. */

@@ -7,8 +7,8 @@ import { DataPath } from '../engine';
 import { PanelProducer } from './PanelProducer';
 import { ClusterPlane } from './plane/ClusterPlane';
 import { PLANE_EPOCH_MS } from './plane/types';
-import { recoverReplicaLogs } from './restore';
-import { recordWindow } from '../engine';
+import { readStoredCluster, recordWindow } from '../engine';
+import { PLANE_TOPIC_DEFAULTS } from './plane/ClusterPlane';
 
 const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
@@ -37,9 +37,13 @@ describe('a restart (a reload, or a take-over) keeps producer ids unique', () =>
 
     // The restart: every replica log recovered from the store, the same seed, the same producer.
     const again = new ManualClock(clock.now());
-    const { logs } = await recoverReplicaLogs(store, again, () => ({}), new StoreWriter(store));
-    const second = new ClusterPlane(1, 'demo', { store, recoveredLogs: logs, clock: again });
-    const data = new DataPath(second.engine, logs);
+    const stored = await readStoredCluster(store, {
+      clock: again,
+      writer: new StoreWriter(store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const second = new ClusterPlane(1, 'demo', { store, clock: again, restart: { stored, actions: [] } });
+    const data = new DataPath(second.engine, stored.logs);
     const after = panel(second);
     second.tick(500);
     const b = after.producer.send('orders', enc.encode('same-key'), enc.encode('from-the-new-owner'), []);

@@ -34,6 +34,8 @@ import {
   type PartitionLog,
   type StoreWriter,
   type Store,
+  type StoredCluster,
+  type CreateTopicOptions,
 } from '../../engine';
 import { MemoryStore } from '../../storage/MemoryStore';
 import { buildPlaneView } from './planeViews';
@@ -112,6 +114,13 @@ export interface PlaneStorage {
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
   writer?: StoreWriter;
+  /**
+   * A restart from what `store` kept (readStoredCluster): the cluster comes back from its znodes
+   * and logs, and only the deployment (brokers) and the applications are started again; `actions`
+   * are the recorded actions of the run so far (the link), whose brokers and board changes are
+   * redone (Kafka keeps neither in ZooKeeper; they are server.properties and client processes).
+   */
+  restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
 }
 
 export interface GroupSettings {
@@ -195,6 +204,10 @@ export class ClusterPlane {
   readonly actions: TimedAction[] = [];
   readonly produced = { acked: 0, failed: 0, lastError: null as string | null };
   version = 0;
+  /** The topics the preset makes (on a restart they come back from the znodes instead). */
+  readonly presetTopics = new Set<string>();
+  /** True while a restart runs the preset: its topics are in the znodes already. */
+  private restarting: boolean;
   private events: PlaneEvent[] = [];
   private lastSentVersion = -1;
   private nextConsumer = 1;
@@ -209,7 +222,8 @@ export class ClusterPlane {
     this.engine = new Engine({
       seed,
       store: storage.store ?? new MemoryStore(),
-      recoveredLogs: storage.recoveredLogs,
+      recoveredLogs: storage.recoveredLogs ?? storage.restart?.stored.logs,
+      stored: storage.restart?.stored,
       writer: storage.writer,
       clock: this.clock,
       brokerConfig: { ...PLANE_BROKER_CONFIG },
@@ -246,7 +260,12 @@ export class ClusterPlane {
       },
     );
     this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
+    const restart = storage.restart;
+    this.restarting = restart !== undefined;
+    this.startBrokers(PRESETS[preset].racks, restart?.actions ?? []);
     PRESETS[preset].build(this);
+    if (restart) this.restartApplications(restart.actions);
+    this.restarting = false;
     this.engine.drainEvents();
     this.events = [];
     this.version++;
@@ -446,13 +465,47 @@ export class ClusterPlane {
   }
 
   /**
-   * After a restart, the topic config changes recorded in `actions` for `topics`, applied again in
-   * order: Kafka keeps them in ZooKeeper (/config/topics), which a broker restart does not lose,
-   * but the preset rebuilds its topics with their creation configs.
+   * The preset's brokers, then those the recorded actions added, and a tick for them to register
+   * and elect a controller. On a restart every broker is added before any starts, as a cluster
+   * restarts together: no controller reads the znodes while some replicas' brokers do not exist yet.
    */
-  restoreTopicConfigs(actions: readonly TimedAction[], topics: ReadonlySet<string>): void {
-    for (const { action: a } of actions) {
-      if ((a.op === 'alterTopicConfig' || a.op === 'setUnclean') && topics.has(a.topic)) this.perform(a);
+  private startBrokers(racks: readonly (string | null)[], actions: readonly TimedAction[]): void {
+    const c = this.cluster;
+    const start = !this.restarting;
+    racks.forEach((rack, i) => {
+      c.addBroker(rack === null ? { id: i + 1 } : { id: i + 1, rack }, { start });
+    });
+    if (this.restarting) {
+      for (const { action: a } of actions)
+        if (a.op === 'addBroker') c.addBroker(a.rack === null ? {} : { rack: a.rack }, { start });
+      for (const id of [...c.brokers.keys()].sort((a, b) => a - b)) c.startBroker(id);
+    }
+    this.tick(100);
+  }
+
+  /** A topic of the preset: created on a fresh start; on a restart it is in the znodes already. */
+  presetTopic(options: CreateTopicOptions): void {
+    this.presetTopics.add(options.name);
+    if (!this.restarting) this.cluster.createTopic(options);
+  }
+
+  /**
+   * A restart redoes what no broker keeps: the board the recorded actions built (groups and their
+   * settings, consumers and the group each sits in). The cluster's own changes (topics, configs,
+   * reassignments, elections, records) come back from the Store instead; a broker that was down
+   * starts with the rest. The actions stay recorded for the link.
+   */
+  private restartApplications(actions: readonly TimedAction[]): void {
+    for (const t of actions) {
+      if (BOARD_OPS.has(t.action.op)) {
+        try {
+          this.perform(t.action);
+        } catch (e) {
+          // The action was applied once; what it did is still in effect or was undone later.
+          if (!isKafkaError(e)) throw e;
+        }
+      }
+      this.actions.push(t);
     }
   }
 
@@ -753,6 +806,18 @@ export class ClusterPlane {
     return e;
   }
 }
+
+/** The actions that change only the board's applications, which a restart starts again. */
+const BOARD_OPS = new Set<PlaneAction['op']>([
+  'addGroup',
+  'removeGroup',
+  'setAssignor',
+  'setCommitMode',
+  'setProtocol',
+  'addConsumer',
+  'moveConsumer',
+  'removeConsumer',
+]);
 
 /** Events the page animates; the per-fetch and per-append flood is left out (the views read state). */
 /** The events the page narrates or animates (the views read state for everything else). */
