@@ -6,8 +6,8 @@
  *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
  *    engine's leader replicas (DataPath) and sends through an engine KafkaProducer (PanelProducer);
  *  - the control plane's views and actions (planeAction, planeScenario, ...).
- * A reload is a cluster restart: the replica logs are recovered from IndexedDB (restore.ts) and
- * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
+ * A reload is a cluster restart: the engine starts from the znodes, recovered replica logs and
+ * checkpoints IndexedDB holds (readStoredCluster); restore.ts is only the scenario link. It holds no Kafka logic of its own. Long work runs in slices between
  * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
 import {
