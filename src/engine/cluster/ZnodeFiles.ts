@@ -32,8 +32,11 @@ export function encodeZnode(node: ZnodeSnapshot): Uint8Array {
  */
 export async function readStoredZnodes(store: Store): Promise<ZnodeSnapshot[]> {
   const nodes: ZnodeSnapshot[] = [];
-  for (const file of await store.list(ZOOKEEPER_DIR)) {
-    const bytes = await store.read(file);
+  const files = await store.list(ZOOKEEPER_DIR);
+  // Read together: a reload reads a few hundred small files, one round trip each in IndexedDB.
+  const contents = await Promise.all(files.map((file) => store.read(file)));
+  for (const [i, file] of files.entries()) {
+    const bytes = contents[i];
     if (!bytes) continue;
     let node: ZnodeSnapshot;
     try {
