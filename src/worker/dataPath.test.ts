@@ -9,10 +9,9 @@ import { exportPartitionZip, importPartitionZip } from './archive';
 import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
-import { ClusterApps } from '../engine/apps/ClusterApps';
+import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { PLANE_EPOCH_MS } from '../engine/apps/types';
-import { recoverReplicaLogs } from './restore';
-import { lookupView, recordWindow, segmentDump } from '../engine';
+import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
 
 const enc = new TextEncoder();
 
@@ -106,16 +105,16 @@ describe('a reload is a cluster restart on the recovered files', () => {
     await first.writer.settled();
 
     const clock = new ManualClock(first.clock.now());
-    const { logs, reports } = await recoverReplicaLogs(
-      first.store,
+    const stored = await readStoredCluster(first.store, {
       clock,
-      () => ({ 'segment.bytes': 16384 }),
-      new StoreWriter(first.store),
-    );
+      writer: new StoreWriter(first.store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const reports = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
     expect(reports.length).toBe(18); // 6 partitions x RF 3
     expect(reports.every((r) => r.truncatedBytes === 0)).toBe(true);
-    const plane = new ClusterApps(1, 'demo', { store: first.store, recoveredLogs: logs, clock });
-    const data = new DataPath(plane.engine, logs);
+    const plane = new ClusterApps(1, 'demo', { store: first.store, clock, restart: { stored, actions: [] } });
+    const data = new DataPath(plane.engine, stored.logs);
     plane.tick(300);
     for (const b of before) {
       expect(data.views().find((v) => v.dir === b.dir)?.logEndOffset).toBeGreaterThanOrEqual(b.leo);
@@ -239,18 +238,18 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
 
     // Restart on what the store holds: the operations that completed before the "close".
     const snapshot = store.files;
-    const { logs } = await recoverReplicaLogs(
-      snapshot,
-      new ManualClock(clock.now()),
-      () => ({}),
-      new StoreWriter(snapshot),
-    );
+    const restartClock = new ManualClock(clock.now());
+    const stored = await readStoredCluster(snapshot, {
+      clock: restartClock,
+      writer: new StoreWriter(snapshot),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
     const again = new ClusterApps(1, 'demo', {
       store: snapshot,
-      recoveredLogs: logs,
-      clock: new ManualClock(clock.now()),
+      clock: restartClock,
+      restart: { stored, actions: [] },
     });
-    const data2 = new DataPath(again.engine, logs);
+    const data2 = new DataPath(again.engine, stored.logs);
     again.tick(300);
     for (const [i, v] of shown.entries()) {
       const back = recordWindow('orders', v.partition, data2.log('orders', v.partition), {
