@@ -10,6 +10,7 @@ import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
 import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
+import { sameScenario } from '../engine/apps/sameScenario';
 import { PLANE_EPOCH_MS } from '../engine/apps/types';
 import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
 
@@ -128,6 +129,51 @@ describe('a reload is a cluster restart on the recovered files', () => {
     expect(again.records.slice(0, records.records.length).map((r) => [r.offset, r.key, r.value])).toEqual(
       records.records.map((r) => [r.offset, r.key, r.value]),
     );
+  });
+});
+
+describe('a restart after panel records were recorded in the scenario', () => {
+  // Kafka's LogManager.loadLogs brings a partition's records back from its log dir; a client's
+  // sends are not replayed (a KafkaProducer keeps nothing across a restart). The recorded produce
+  // commands stay in the run's actions only for its link.
+  it('brings the records back from the logs once, not again from the recorded produce commands', async () => {
+    const store = new MemoryStore();
+    const writer = new StoreWriter(store);
+    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const first = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
+    first.apply({
+      op: 'createTopic',
+      name: 'ledger',
+      partitions: 1,
+      replicationFactor: 2,
+      rackAware: true,
+      startIndex: null,
+    });
+    first.tick(500);
+    for (const k of ['a', 'b', 'c'])
+      first.apply({ op: 'produceRecord', topic: 'ledger', key: k, value: k, headers: [] });
+    first.tick(3000); // flush.ms = 1000: everything is handed to the store
+    await writer.settled();
+    const leo = new DataPath(first.engine, new Map()).log('ledger', 0).logEndOffset;
+    expect(leo).toBe(3);
+
+    const again = new ManualClock(clock.now());
+    const stored = await readStoredCluster(store, {
+      clock: again,
+      writer: new StoreWriter(store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const actions = JSON.parse(JSON.stringify(first.actions));
+    const second = new ClusterApps(1, 'demo', {
+      store,
+      clock: again,
+      panelProducer: true,
+      restart: { stored, actions },
+    });
+    second.tick(3000);
+    expect(new DataPath(second.engine, stored.logs).log('ledger', 0).logEndOffset).toBe(3);
+    // The link is still the running scenario: a reload of it replaces nothing.
+    expect(sameScenario({ seed: 1, preset: 'demo', actions, untilMs: 0 }, second)).toBe(true);
   });
 });
 
