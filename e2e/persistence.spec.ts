@@ -1,5 +1,7 @@
+import type { Page } from '@playwright/test';
 import { defaultPartition } from '../src/engine/codec/murmur2';
 import { expect, GlassboxPage, test } from './fixtures';
+import { PlanePage } from './planePage';
 
 test('a reload is a cluster restart: the same records at the same offsets, and recovery reports', async ({
   app,
@@ -95,4 +97,178 @@ test('closing the page in the middle of a bulk produce: recovery runs and saved 
     await expect(app2.partition('orders', p).locator('[data-testid^="record-orders-"]').first()).toBeVisible();
   }
   expect(app2.errors).toEqual([]);
+});
+
+const GROUPS = ['billing', 'analytics'] as const;
+
+/** The running consumers of a group on the board, each with the partitions it owns. */
+async function boardMembers(
+  plane: PlanePage,
+  group: string,
+): Promise<{ name: string; partitions: string; memberId: string }[]> {
+  const out: { name: string; partitions: string; memberId: string }[] = [];
+  for (const chip of await plane.group(group).locator('[data-testid^="consumer-"][data-state="running"]').all()) {
+    const id = (await chip.getAttribute('data-testid')) ?? '';
+    if (!/^consumer-[^-]+$/.test(id)) continue;
+    out.push({
+      name: id.slice('consumer-'.length),
+      partitions: (await chip.getAttribute('data-partitions')) ?? '',
+      memberId: (await chip.getAttribute('data-member-id')) ?? '',
+    });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Both groups Stable past `generations`, every member holding its share of orders' 6 partitions. */
+async function groupsSettled(plane: PlanePage, generations: Record<string, number>): Promise<boolean> {
+  for (const g of GROUPS) {
+    if ((await plane.group(g).getAttribute('data-state')) !== 'Stable') return false;
+    if ((await plane.generation(g)) <= (generations[g] ?? -1)) return false;
+    const ms = await boardMembers(plane, g);
+    if (ms.length === 0 || ms.some((m) => m.memberId === '' || m.partitions === '')) return false;
+  }
+  return true;
+}
+
+/** Each group's committed offset (CURRENT-OFFSET) per orders partition, as kafka-consumer-groups --describe shows it. */
+async function committedOffsets(page: Page): Promise<Record<string, number | null>> {
+  const out: Record<string, number | null> = {};
+  for (const g of GROUPS) {
+    for (let p = 0; p < 6; p++) {
+      const v = await page.getByTestId(`describe-${g}-orders-${p}`).getAttribute('data-current-offset');
+      out[`${g}-orders-${p}`] = v === null || v === '' ? null : Number(v);
+    }
+  }
+  return out;
+}
+
+/** What the page shows of the cluster: replicas with role and ISR membership, ledger's marks and configs, the board. */
+async function shownCluster(app: GlassboxPage, plane: PlanePage) {
+  const page = app.page;
+  await plane.tab('cluster');
+  const replicas: Record<string, string[]> = {};
+  for (const [topic, count] of [
+    ['orders', 6],
+    ['ledger', 2],
+  ] as const) {
+    for (let p = 0; p < count; p++) {
+      const list: string[] = [];
+      for (const r of await page.locator(`[data-testid^="replica-${topic}-${p}-"]`).all()) {
+        const id = (await r.getAttribute('data-testid')) ?? '';
+        list.push(
+          `${id.split('-').pop()}:${await r.getAttribute('data-role')}:isr=${await r.getAttribute('data-isr')}`,
+        );
+      }
+      replicas[`${topic}-${p}`] = list.sort();
+    }
+  }
+  await page.getByTestId('topic-tab-ledger').click();
+  const marks: Record<string, string> = {};
+  for (const p of [0, 1]) {
+    const el = app.partition('ledger', p);
+    marks[`ledger-${p}`] = `leo=${await el.getAttribute('data-leo')} hw=${await el.getAttribute('data-hw')}`;
+  }
+  const form = page.getByTestId('topic-config-ledger');
+  const configs = {
+    'retention.ms': await form.getByTestId('topic-retention-ms').inputValue(),
+    'cleanup.policy': await form.getByTestId('topic-cleanup-policy').inputValue(),
+  };
+  await plane.tab('groups');
+  const board: Record<string, string[]> = {};
+  for (const g of GROUPS) board[g] = (await boardMembers(plane, g)).map((m) => `${m.name}:${m.partitions}`);
+  return { replicas, marks, configs, board };
+}
+
+test('a reload after creating a topic, changing its configs, moving a consumer and reassigning a replica shows the same cluster', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+
+  await page.getByTestId('create-topic').click();
+  await page.getByTestId('create-topic-name').fill('ledger');
+  await page.getByTestId('create-topic-partitions').fill('2');
+  await page.getByTestId('create-topic-rf').fill('2');
+  await page.getByTestId('create-topic-submit').click();
+  // The clock is paused: the controller creates the partitions once time passes.
+  await plane.advance(1);
+  await expect(page.getByTestId('topic-tab-ledger')).toBeVisible();
+
+  await page.getByTestId('topic-tab-ledger').click();
+  const form = page.getByTestId('topic-config-ledger');
+  await form.getByTestId('topic-retention-ms').fill('3600000');
+  await form.getByTestId('topic-cleanup-policy').selectOption('compact,delete');
+  await form.getByTestId('topic-config-apply').click();
+  await expect(page.getByTestId('topic-config-ledger').getByTestId('topic-cleanup-policy')).toHaveValue(
+    'compact,delete',
+  );
+
+  await plane.tab('groups');
+  const generations = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+  await page.getByTestId('consumer-move-c3').selectOption('analytics');
+  await expect(plane.group('analytics').getByTestId('consumer-c3')).toBeVisible();
+
+  // Move ledger-0's first replica to the broker that holds none, and let the reassignment finish.
+  await plane.tab('cluster');
+  const held: number[] = [];
+  for (const r of await page.locator('[data-testid^="replica-ledger-0-"]').all())
+    held.push(Number((await r.getAttribute('data-testid'))?.split('-').pop()));
+  const from = held[0] as number;
+  const to = [1, 2, 3].find((b) => !held.includes(b)) as number;
+  await page.getByTestId(`replica-move-ledger-0-${from}`).selectOption(String(to));
+  await plane.advanceUntil(
+    async () =>
+      (await plane.replica('ledger', 0, from).count()) === 0 &&
+      (await plane.replica('ledger', 0, to).getAttribute('data-isr')) === 'true',
+    30,
+  );
+
+  for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) await app.produce({ topic: 'ledger', key, value: `v-${key}` });
+  await plane.tab('groups');
+  await plane.advanceUntil(() => groupsSettled(plane, generations), 40);
+  await plane.advanceUntil(async () => Object.values(await committedOffsets(page)).every((v) => v !== null), 20);
+  const committed = await committedOffsets(page);
+  // One writer sequence: a record saved is saved with everything handed to the store before it.
+  // Two seconds (flush.ms is 1 s) hand those commits in __consumer_offsets over; a ledger record
+  // sent after them and saved then covers them, and the znodes of the topic, its configs and the
+  // reassignment written before.
+  await plane.advance(2);
+  await app.produce({ topic: 'ledger', key: 'k6', value: 'last' });
+  await page.getByTestId('topic-tab-ledger').click();
+  await plane.advanceUntil(async () => {
+    let saved = 0;
+    for (const p of [0, 1]) {
+      const el = app.partition('ledger', p);
+      const leo = Number(await el.getAttribute('data-leo'));
+      if (Number(await el.getAttribute('data-durable')) < leo) return false;
+      saved += leo;
+    }
+    return saved === 6;
+  }, 20);
+  const before = await shownCluster(app, plane);
+  expect(before.configs).toEqual({ 'retention.ms': '3600000', 'cleanup.policy': 'compact,delete' });
+  expect(before.board.analytics?.map((m) => m.split(':')[0])).toEqual(['c3', 'c4', 'c5']);
+  const beforeGenerations = {
+    billing: await plane.generation('billing'),
+    analytics: await plane.generation('analytics'),
+  };
+
+  await page.reload();
+  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await plane.pause();
+  await plane.tab('groups');
+  // The restarted consumers join again: a new generation each, continuing the stored one.
+  await plane.advanceUntil(() => groupsSettled(plane, beforeGenerations), 60);
+  // The offsets committed before the reload come back from __consumer_offsets (consumers may have
+  // committed further since).
+  const after = await committedOffsets(page);
+  for (const [k, v] of Object.entries(committed)) expect(after[k], k).toBeGreaterThanOrEqual(v as number);
+  await plane.advanceUntil(async () => {
+    const shown = await shownCluster(app, plane);
+    return JSON.stringify(shown) === JSON.stringify(before);
+  }, 20);
+  expect(await shownCluster(app, plane)).toEqual(before);
 });

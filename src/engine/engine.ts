@@ -12,6 +12,9 @@ import { ManualClock } from './Clock';
 import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
 import type { ZnodeSnapshot } from './cluster/CoordinationStore';
+import type { HostedLog } from './cluster/LogManager';
+import type { StoredCluster } from './cluster/StoredCluster';
+import { encodeZnode, znodeFile } from './cluster/ZnodeFiles';
 import type { ClusterEvent } from './cluster/events';
 import { CLEANER_OFFSET_CHECKPOINT_FILENAME } from './cluster/checkpoint';
 import { producerSnapshotFileName } from './codec/producerSnapshot';
@@ -87,6 +90,13 @@ export interface EngineOptions {
    * empty one: the cluster restarts on its old segment files, as brokers restart on their disks.
    */
   recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  /**
+   * What the Store held when the engine (re)started (readStoredCluster): the persistent znodes are
+   * restored before anything runs, and each broker hosts its recovered logs, with their
+   * checkpointed high watermarks, when it is added. The brokers then start as in a cluster
+   * restart: they register again, one of them is elected controller and reads the znodes.
+   */
+  stored?: StoredCluster;
   /**
    * The writer for `store` (default: a new one). A host that writes files of its own (metadata) and
    * recovers logs passes the one it uses, so one sequence orders every write and a log's durable
@@ -264,6 +274,8 @@ export class Engine {
   /** The brokers' page cache of closed segments (see SegmentCache). */
   readonly segmentCache: SegmentCache;
   private readonly openLogs = new Map<string, PartitionLog>();
+  /** The writer's sequence number of each persistent znode's latest write (0: restored, already stored). */
+  private readonly znodeWrites = new Map<string, number>();
   /** Whose replica each open log is (by dir), for the events a log cannot name itself. */
   private readonly logReplicas = new Map<string, { broker: number; topic: string; partition: number }>();
   /** Replaced, never mutated, so a listener may unsubscribe while an event is being delivered. */
@@ -291,7 +303,7 @@ export class Engine {
       networkLatencyMs: options.networkLatencyMs,
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
-        const recovered = options.recoveredLogs?.get(dir);
+        const recovered = options.recoveredLogs?.get(dir) ?? options.stored?.logs.get(dir);
         const log =
           recovered ??
           new PartitionLog({
@@ -321,7 +333,23 @@ export class Engine {
           path: `${logDirPath(brokerId, logDir)}/${CLEANER_OFFSET_CHECKPOINT_FILENAME}`,
           bytes: new TextEncoder().encode(text),
         }),
+      // Persistent znodes go through the same writer as the segments: a durable offset also
+      // covers the metadata written before it.
+      onZnodeChange: (path, node) => {
+        const seq = this.writer.submit(
+          node
+            ? { op: 'write', path: znodeFile(path), bytes: encodeZnode(node) }
+            : { op: 'delete', path: znodeFile(path) },
+        );
+        if (node) this.znodeWrites.set(path, seq);
+        else this.znodeWrites.delete(path);
+      },
+      loadLogs: (brokerId, logDir) => this.loadLogs(options.stored, brokerId, logDir),
     });
+    if (options.stored) {
+      this.cluster.zk.restore(options.stored.znodes);
+      for (const n of options.stored.znodes) this.znodeWrites.set(n.path, 0);
+    }
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
@@ -346,8 +374,39 @@ export class Engine {
       bootstrapBrokers: () => [...this.cluster.brokers.keys()].sort((a, b) => a - b),
     });
     // --- end producers ---
-    if (options.recoveredLogs) this.continueProducerIds(options.recoveredLogs.values());
+    const recovered = options.recoveredLogs ?? options.stored?.logs;
+    if (recovered) this.continueProducerIds(recovered.values());
     for (const b of options.brokers ?? []) this.cluster.addBroker(b);
+  }
+
+  /**
+   * A broker's LogManager.loadLogs on a restart: the recovered logs of one of its log dirs, each
+   * with the high watermark its replication-offset-checkpoint names (0 when it names none).
+   */
+  private loadLogs(stored: StoredCluster | undefined, brokerId: number, logDir: string): HostedLog[] {
+    if (!stored) return [];
+    const root = logDirPath(brokerId, logDir);
+    const hws = stored.highWatermarks.get(root);
+    const hosted: HostedLog[] = [];
+    for (const [dir, log] of stored.logs) {
+      if (!dir.startsWith(`${root}/`) || dir.indexOf('/', root.length + 1) >= 0) continue;
+      const name = dir.slice(root.length + 1);
+      const dash = name.lastIndexOf('-');
+      const topic = name.slice(0, dash);
+      const partition = Number(name.slice(dash + 1));
+      log.attachCache(this.segmentCache);
+      this.openLogs.set(dir, log);
+      this.logReplicas.set(dir, { broker: brokerId, topic, partition });
+      const replica = new PartitionLogReplica(log);
+      hosted.push({
+        topic,
+        partition,
+        dir: logDir,
+        log: replica,
+        checkpointedHighWatermark: Math.min(hws?.get(name) ?? 0, replica.logEndOffset()),
+      });
+    }
+    return hosted;
   }
 
   /**
@@ -359,12 +418,14 @@ export class Engine {
    * producer id in the recovered logs.
    */
   private continueProducerIds(logs: Iterable<PartitionLog>): void {
+    const path = '/latest_producer_id_block';
+    // Restored from the Store's znodes: ZooKeeper kept it, as it does for Kafka.
+    if (this.cluster.zk.exists(path)) return;
     let highest = -1;
     for (const log of logs) {
       for (const h of new PartitionLogReplica(log).batchHeaders()) highest = Math.max(highest, h.producerId);
     }
-    const path = '/latest_producer_id_block';
-    if (highest < 0 || this.cluster.zk.exists(path)) return;
+    if (highest < 0) return;
     this.cluster.zk.create(path, { version: 1, broker: -1, block_start: 0, block_end: highest });
   }
 
@@ -717,7 +778,7 @@ export class Engine {
   /**
    * Hands every file the cluster keeps to the Store again (after the Store lost them all, e.g. the
    * database was deleted under the page): each open log's segments, indexes and leader-epoch
-   * checkpoint, and each broker's replication-offset-checkpoint.
+   * checkpoint, each broker's replication-offset-checkpoint, and every persistent znode.
    *
    * Segments paged out of memory were only in the Store and are gone with it: each log that had
    * some starts past them (PartitionLog.rewriteStoreFiles), told as a logRetention event whose
@@ -744,7 +805,21 @@ export class Engine {
       broker.replicaManager.rewriteHighWatermarkCheckpoints();
       broker.logManager.rewriteCleanerCheckpoints();
     }
+    for (const node of this.cluster.zk.snapshot()) {
+      if (node.ephemeralOwner !== 0 || node.path === '/') continue;
+      this.writer.submit({ op: 'write', path: znodeFile(node.path), bytes: encodeZnode(node) });
+    }
     return lost;
+  }
+
+  /**
+   * Whether the Store has confirmed the latest write of persistent znode `path`, so a restart would
+   * find it (a topic whose /brokers/topics znode is not saved yet would not come back). Observed
+   * by the host only, like a log's durable offset.
+   */
+  isZnodeSaved(path: string): boolean {
+    const seq = this.znodeWrites.get(path);
+    return seq !== undefined && (seq === 0 || this.writer.isDurable(seq));
   }
 
   /** StopReplica with delete: the replica's files go, in order with every write before them. */

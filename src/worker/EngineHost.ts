@@ -6,15 +6,17 @@
  *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
  *    engine's leader replicas (DataPath) and sends through the apps' panel producer (ProducerApp);
  *  - the control plane's views and actions (planeAction, planeScenario, ...).
- * A reload is a cluster restart: the replica logs are recovered from IndexedDB (restore.ts) and
- * the engine starts on them. It holds no Kafka logic of its own. Long work runs in slices between
+ * A reload is a cluster restart: the engine starts from the znodes, recovered replica logs and
+ * checkpoints IndexedDB holds (readStoredCluster); restore.ts is only the scenario link. It holds no Kafka logic of its own. Long work runs in slices between
  * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
 import {
   ManualClock,
   KafkaError,
-  type LogConfigInput,
   type PartitionLog,
+  readStoredCluster,
+  recoveryView,
+  type StoredCluster,
   SegmentNotLoadedError,
   StoreWriter,
   type Store,
@@ -61,14 +63,7 @@ import type {
   UiEvent,
   WorkerNotice,
 } from './protocol';
-import {
-  CLUSTER_META_PATH,
-  type ClusterMeta,
-  readClusterMeta,
-  recoverReplicaLogs,
-  type StoredTopic,
-  writeClusterMeta,
-} from './restore';
+import { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './restore';
 import { Transfer } from './transfer';
 
 type Handlers = {
@@ -101,23 +96,10 @@ interface Running {
   data: DataPath;
   producer: ProducerApp;
   recovered: Map<string, PartitionLog>;
-  /** Topics the preset creates: rebuilt with the preset on restart, so not kept in the metadata file. */
-  presetTopics: Set<string>;
+  /** Topics the preset creates (a scenario check does not count them as the user's). */
+  presetTopics: ReadonlySet<string>;
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
   userRecords: number;
-}
-
-/** A log's config as its topic would give it (the plane's defaults, then the topic's own settings). */
-function configFor(meta: ClusterMeta | null) {
-  return (topic: string): LogConfigInput => {
-    const stored = meta?.topics.find((t) => t.name === topic)?.configs ?? {};
-    const base: Record<string, string | number | string[]> = { ...PLANE_TOPIC_DEFAULTS };
-    if (topic === '__consumer_offsets') base['cleanup.policy'] = ['compact'];
-    const own = Object.fromEntries(
-      Object.entries(stored).filter(([k]) => !['min.insync.replicas', 'unclean.leader.election.enable'].includes(k)),
-    ) as LogConfigInput;
-    return { ...base, ...own };
-  };
 }
 
 export class EngineHost {
@@ -138,14 +120,6 @@ export class EngineHost {
   private stopped = false;
   private lastMeta = '';
   private lastMetaAt = 0;
-  /** meta/cluster.json writes the Store has not confirmed yet, oldest first, with the user topics each names. */
-  private metaWrites: { sequence: number; topics: string[] }[] = [];
-  /**
-   * The user topics the saved (confirmed) meta/cluster.json names: a reload recreates only these
-   * (and the preset's), so another topic's records do not count as saved even when its segment
-   * writes have completed (an imported partition's files are written before the metadata naming it).
-   */
-  private savedTopics = new Set<string>();
   private recovery: RecoveryView[] = [];
   /** Store failures already accounted for (by a re-persist): only later ones count. */
   private failuresSeen = { writer: 0, engine: 0 };
@@ -366,20 +340,31 @@ export class EngineHost {
     };
   }
 
-  /** Builds the plane (a scenario replay, or the preset alone) on `store`, with the data path around it. */
+  /**
+   * Builds the plane on `store` (a scenario replay, the preset alone, or with `stored` a restart
+   * from what the store kept), with the data path around it.
+   */
   private start(
     store: Store,
     spec: ScenarioSpec,
     fresh: boolean,
-    recovered = new Map<string, PartitionLog>(),
     clock?: ManualClock,
     writer = new StoreWriter(store),
-    savedTopics: readonly string[] = [],
+    stored?: StoredCluster,
   ): void {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
-    // One writer for everything written to this store (segments, checkpoints, metadata): one
-    // sequence, so a log's durable offset also covers the metadata written before it.
-    const storage = { store, recoveredLogs: recovered, clock: c, writer, panelProducer: true };
+    const recovered = stored?.logs ?? new Map<string, PartitionLog>();
+    // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
+    // one sequence, so a log's durable offset also covers the metadata written before it.
+    const storage = {
+      store,
+      recoveredLogs: recovered,
+      clock: c,
+      writer,
+      panelProducer: true,
+      // Without znodes (a store saved before they were kept) only the logs can be reused.
+      ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: spec.actions } } : {}),
+    };
     const plane =
       fresh && spec.actions.length > 0
         ? ClusterApps.fromScenario(spec, storage)
@@ -391,60 +376,56 @@ export class EngineHost {
       if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
         this.pushEvent(e as UiEvent);
     }, PRODUCER_EVENT_TYPES);
-    const byActions = new Set(spec.actions.flatMap((t) => (t.action.op === 'createTopic' ? [t.action.name] : [])));
-    const presetTopics = new Set(plane.cluster.topicNames().filter((t) => !byActions.has(t)));
     // A link that replayed the panel's records counts them as the page's own.
     const userRecords = spec.actions.reduce(
       (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
       0,
     );
-    this.run = { store, writer, clock: c, plane, data, producer, recovered, presetTopics, userRecords };
+    this.run = {
+      store,
+      writer,
+      clock: c,
+      plane,
+      data,
+      producer,
+      recovered,
+      presetTopics: plane.presetTopics,
+      userRecords,
+    };
     // A new cluster's first frame carries its partition views, even when it has none to show
     // (the page must drop the old cluster's partitions then).
     this.lastSignature = null;
     this.lastViewAt = -Infinity;
     this.windows.clear();
     this.lastMeta = '';
-    this.metaWrites = [];
-    this.savedTopics = new Set(savedTopics);
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
     this.journey.forget();
   }
 
-  /** A cluster restart: recover every replica log from the store, then start the engine on them. */
+  /**
+   * A cluster restart from the store, as a ZooKeeper-mode cluster restarts: the persistent znodes
+   * come back, every replica log is recovered (LogLoader) and hosted at its checkpointed high
+   * watermark, the brokers register again and the controller they elect reads the znodes.
+   * meta/cluster.json only links the run to its scenario (seed, preset, recorded actions, clock).
+   */
   private async restore(store: Store, meta: ClusterMeta): Promise<void> {
     const clock = new ManualClock(Math.max(PLANE_EPOCH_MS, meta.nowMs));
     const writer = new StoreWriter(store);
-    const { logs, reports } = await recoverReplicaLogs(store, clock, configFor(meta), writer);
-    this.recovery = reports;
-    this.start(
-      store,
-      { seed: meta.seed, preset: meta.preset as PresetName, actions: [], untilMs: 0 },
-      false,
-      logs,
-      clock,
-      writer,
-      meta.topics.map((t) => t.name),
-    );
+    const stored = await readStoredCluster(store, { clock, writer, topicDefaults: PLANE_TOPIC_DEFAULTS });
+    this.recovery = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
+    const spec = { seed: meta.seed, preset: meta.preset as PresetName, actions: meta.actions, untilMs: 0 };
+    if (stored.znodes.length > 0) {
+      this.start(store, spec, false, clock, writer, stored);
+    } else {
+      // Saved before znodes were stored: only the preset can be rebuilt, on the recovered logs.
+      this.start(store, { ...spec, actions: [] }, false, clock, writer, stored);
+      this.running().plane.actions.push(...meta.actions);
+    }
     const r = this.running();
     // Unknown for files written before the panel's records were counted: count them as some.
     r.userRecords = meta.userRecords ?? 1;
-    // Topics made after the preset come back with their stored assignment (their logs are recovered).
-    for (const t of meta.topics) {
-      if (!r.plane.cluster.topicNames().includes(t.name)) {
-        r.plane.cluster.createTopic({
-          name: t.name,
-          assignment: t.assignment,
-          configs: t.configs as Record<string, string | number>,
-        });
-      }
-    }
-    // The preset's topics come back with their creation configs: retention / cleanup / unclean changes again.
-    r.plane.restoreTopicConfigs(meta.actions, r.presetTopics);
-    // What happened before the restart is in the files; the plane keeps the record of it for the link.
-    r.plane.actions.push(...meta.actions);
     r.plane.tick(300);
   }
 
@@ -535,25 +516,18 @@ export class EngineHost {
     return lost.length > 0 ? { ...this.storage, lostWithStore: lost } : this.storage;
   }
 
-  /** Writes meta/cluster.json when the structure changed (or now and then for the clock). */
+  /**
+   * Writes meta/cluster.json, the run's link to its scenario, when it changed (or now and then for
+   * the clock). The cluster itself is in the znodes and logs.
+   */
   private saveMeta(force: boolean): void {
     const r = this.run;
     if (!r || this.stopped) return;
-    const preset = r.presetTopics;
-    const topics: StoredTopic[] = r.plane.cluster
-      .topicNames()
-      .filter((t) => !t.startsWith('__') && !preset.has(t))
-      .map((name) => ({
-        name,
-        assignment: r.plane.cluster.assignment(name).map((x) => [...x]),
-        configs: { ...r.plane.cluster.topicOverrides(name) },
-      }));
     const meta: ClusterMeta = {
-      version: 1,
+      version: 2,
       seed: r.plane.seed,
       preset: r.plane.preset,
       actions: [...r.plane.actions],
-      topics,
       nowMs: r.clock.now(),
       userRecords: r.userRecords,
     };
@@ -563,17 +537,15 @@ export class EngineHost {
     this.lastMeta = structure;
     this.lastMetaAt = r.clock.now();
     writeClusterMeta(r.writer, meta);
-    this.metaWrites.push({ sequence: r.writer.operationsIssued, topics: topics.map((t) => t.name) });
   }
 
-  /** Whether a reload would recreate `topic`: a preset or internal topic, or one the saved metadata names. */
+  /**
+   * Whether a reload would bring `topic` back: its /brokers/topics znode is saved. An imported
+   * partition's (or the seeds' example's) files are written before the znode naming the topic, so
+   * until then none of its records count as saved.
+   */
   private topicSaved(r: Running, topic: string): boolean {
-    let confirmed: string[] | null = null;
-    while (this.metaWrites.length > 0 && r.writer.isDurable((this.metaWrites[0] as { sequence: number }).sequence)) {
-      confirmed = (this.metaWrites.shift() as { topics: string[] }).topics;
-    }
-    if (confirmed) this.savedTopics = new Set(confirmed);
-    return topic.startsWith('__') || r.presetTopics.has(topic) || this.savedTopics.has(topic);
+    return r.plane.engine.isZnodeSaved(`/brokers/topics/${topic}`);
   }
 
   private frame(args: FrameArgs): FrameResult {

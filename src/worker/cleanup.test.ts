@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
 import { isKafkaError } from '../engine/errors';
 import { MemoryStore } from '../storage/MemoryStore';
-import { DataPath } from '../engine';
-import { ClusterApps } from '../engine/apps/ClusterApps';
+import { DataPath, readStoredCluster } from '../engine';
+import { StoreWriter } from '../engine/log/StoreWriter';
+import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { PLANE_BROKER_CONFIG } from '../engine/apps/planeConfig';
 import { buildPlaneView } from '../engine/apps/planeViews';
 import { PLANE_EPOCH_MS } from '../engine/apps/types';
@@ -138,13 +139,23 @@ describe('retention and compaction reach the partition view', () => {
     expect(orders(again)?.retentionBytes).toBe(5000);
   });
 
-  it('a restart applies the recorded config changes to the preset topics again', () => {
-    const { plane } = demo();
+  it('a restart from the Store keeps the config changes of the preset topics (/config/topics survives, as in ZooKeeper)', async () => {
+    const store = new MemoryStore();
+    const writer = new StoreWriter(store);
+    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const plane = new ClusterApps(1, 'demo', { store, clock, writer });
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
-    const restarted = new ClusterApps(1, 'demo', { store: new MemoryStore() });
-    expect(orders(restarted)?.retentionBytes).toBe(-1);
-    restarted.restoreTopicConfigs(plane.actions, new Set(['orders']));
+    await writer.settled();
+    // A preset built afresh has the creation configs: what comes back is the Store's, not the preset's.
+    expect(orders(new ClusterApps(1, 'demo', { store: new MemoryStore() }))?.retentionBytes).toBe(-1);
+    const again = new ManualClock(clock.now());
+    const stored = await readStoredCluster(store, {
+      clock: again,
+      writer: new StoreWriter(store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const restarted = new ClusterApps(1, 'demo', { store, clock: again, restart: { stored, actions: plane.actions } });
     expect(orders(restarted)?.retentionBytes).toBe(4000);
     expect(orders(restarted)?.cleanupPolicy).toBe('compact');
   });

@@ -9,10 +9,10 @@ import { exportPartitionZip, importPartitionZip } from './archive';
 import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
-import { ClusterApps } from '../engine/apps/ClusterApps';
+import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
+import { sameScenario } from '../engine/apps/sameScenario';
 import { PLANE_EPOCH_MS } from '../engine/apps/types';
-import { recoverReplicaLogs } from './restore';
-import { lookupView, recordWindow, segmentDump } from '../engine';
+import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
 
 const enc = new TextEncoder();
 
@@ -106,16 +106,16 @@ describe('a reload is a cluster restart on the recovered files', () => {
     await first.writer.settled();
 
     const clock = new ManualClock(first.clock.now());
-    const { logs, reports } = await recoverReplicaLogs(
-      first.store,
+    const stored = await readStoredCluster(first.store, {
       clock,
-      () => ({ 'segment.bytes': 16384 }),
-      new StoreWriter(first.store),
-    );
+      writer: new StoreWriter(first.store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const reports = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
     expect(reports.length).toBe(18); // 6 partitions x RF 3
     expect(reports.every((r) => r.truncatedBytes === 0)).toBe(true);
-    const plane = new ClusterApps(1, 'demo', { store: first.store, recoveredLogs: logs, clock });
-    const data = new DataPath(plane.engine, logs);
+    const plane = new ClusterApps(1, 'demo', { store: first.store, clock, restart: { stored, actions: [] } });
+    const data = new DataPath(plane.engine, stored.logs);
     plane.tick(300);
     for (const b of before) {
       expect(data.views().find((v) => v.dir === b.dir)?.logEndOffset).toBeGreaterThanOrEqual(b.leo);
@@ -129,6 +129,51 @@ describe('a reload is a cluster restart on the recovered files', () => {
     expect(again.records.slice(0, records.records.length).map((r) => [r.offset, r.key, r.value])).toEqual(
       records.records.map((r) => [r.offset, r.key, r.value]),
     );
+  });
+});
+
+describe('a restart after panel records were recorded in the scenario', () => {
+  // Kafka's LogManager.loadLogs brings a partition's records back from its log dir; a client's
+  // sends are not replayed (a KafkaProducer keeps nothing across a restart). The recorded produce
+  // commands stay in the run's actions only for its link.
+  it('brings the records back from the logs once, not again from the recorded produce commands', async () => {
+    const store = new MemoryStore();
+    const writer = new StoreWriter(store);
+    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const first = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
+    first.apply({
+      op: 'createTopic',
+      name: 'ledger',
+      partitions: 1,
+      replicationFactor: 2,
+      rackAware: true,
+      startIndex: null,
+    });
+    first.tick(500);
+    for (const k of ['a', 'b', 'c'])
+      first.apply({ op: 'produceRecord', topic: 'ledger', key: k, value: k, headers: [] });
+    first.tick(3000); // flush.ms = 1000: everything is handed to the store
+    await writer.settled();
+    const leo = new DataPath(first.engine, new Map()).log('ledger', 0).logEndOffset;
+    expect(leo).toBe(3);
+
+    const again = new ManualClock(clock.now());
+    const stored = await readStoredCluster(store, {
+      clock: again,
+      writer: new StoreWriter(store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const actions = JSON.parse(JSON.stringify(first.actions));
+    const second = new ClusterApps(1, 'demo', {
+      store,
+      clock: again,
+      panelProducer: true,
+      restart: { stored, actions },
+    });
+    second.tick(3000);
+    expect(new DataPath(second.engine, stored.logs).log('ledger', 0).logEndOffset).toBe(3);
+    // The link is still the running scenario: a reload of it replaces nothing.
+    expect(sameScenario({ seed: 1, preset: 'demo', actions, untilMs: 0 }, second)).toBe(true);
   });
 });
 
@@ -239,18 +284,18 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
 
     // Restart on what the store holds: the operations that completed before the "close".
     const snapshot = store.files;
-    const { logs } = await recoverReplicaLogs(
-      snapshot,
-      new ManualClock(clock.now()),
-      () => ({}),
-      new StoreWriter(snapshot),
-    );
+    const restartClock = new ManualClock(clock.now());
+    const stored = await readStoredCluster(snapshot, {
+      clock: restartClock,
+      writer: new StoreWriter(snapshot),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
     const again = new ClusterApps(1, 'demo', {
       store: snapshot,
-      recoveredLogs: logs,
-      clock: new ManualClock(clock.now()),
+      clock: restartClock,
+      restart: { stored, actions: [] },
     });
-    const data2 = new DataPath(again.engine, logs);
+    const data2 = new DataPath(again.engine, stored.logs);
     again.tick(300);
     for (const [i, v] of shown.entries()) {
       const back = recordWindow('orders', v.partition, data2.log('orders', v.partition), {

@@ -4,10 +4,9 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath } from '../engine';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
-import { ClusterApps } from '../engine/apps/ClusterApps';
+import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { PLANE_EPOCH_MS } from '../engine/apps/types';
-import { recoverReplicaLogs } from './restore';
-import { recordWindow } from '../engine';
+import { readStoredCluster, recordWindow } from '../engine';
 
 const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
@@ -45,9 +44,13 @@ describe('a restart (a reload, or a take-over) keeps producer ids unique', () =>
 
     // The restart: every replica log recovered from the store, the same seed, the same producer.
     const again = new ManualClock(clock.now());
-    const { logs } = await recoverReplicaLogs(store, again, () => ({}), new StoreWriter(store));
-    const second = new ClusterApps(1, 'demo', { store, recoveredLogs: logs, clock: again });
-    const data = new DataPath(second.engine, logs);
+    const stored = await readStoredCluster(store, {
+      clock: again,
+      writer: new StoreWriter(store),
+      topicDefaults: PLANE_TOPIC_DEFAULTS,
+    });
+    const second = new ClusterApps(1, 'demo', { store, clock: again, restart: { stored, actions: [] } });
+    const data = new DataPath(second.engine, stored.logs);
     const after = panel(second);
     second.tick(500);
     const b = after.producer.send('orders', enc.encode('same-key'), enc.encode('from-the-new-owner'), []);

@@ -29,6 +29,8 @@ import {
   type PartitionLog,
   type StoreWriter,
   type Store,
+  type StoredCluster,
+  type CreateTopicOptions,
 } from '../index';
 import { buildPlaneView } from './planeViews';
 import { PRESETS } from './presets';
@@ -118,6 +120,13 @@ export interface AppsStorage {
   writer?: StoreWriter;
   /** Run the page's producer panel too (a host with a page asks for it; tests of the board need not). */
   panelProducer?: boolean;
+  /**
+   * A restart from what `store` kept (readStoredCluster): the cluster comes back from its znodes
+   * and logs, and only the deployment (brokers) and the applications are started again; `actions`
+   * are the recorded actions of the run so far (the link), whose brokers and board changes are
+   * redone (Kafka keeps neither in ZooKeeper; they are server.properties and client processes).
+   */
+  restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
 }
 
 /** The commands that send records: they change the logs, not the board. */
@@ -228,6 +237,10 @@ export class ClusterApps {
   readonly recentProduces: PlaneMessageView[] = [];
   readonly actions: TimedAction[] = [];
   version = 0;
+  /** The topics the preset makes (on a restart they come back from the znodes instead). */
+  readonly presetTopics = new Set<string>();
+  /** True while a restart runs the preset: its topics are in the znodes already. */
+  private restarting: boolean;
   private events: PlaneEvent[] = [];
   private lastSentVersion = -1;
   private nextConsumer = 1;
@@ -242,7 +255,8 @@ export class ClusterApps {
     this.engine = new Engine({
       seed,
       store: storage.store,
-      recoveredLogs: storage.recoveredLogs,
+      recoveredLogs: storage.recoveredLogs ?? storage.restart?.stored.logs,
+      stored: storage.restart?.stored,
       writer: storage.writer,
       clock: this.clock,
       brokerConfig: { ...PLANE_BROKER_CONFIG },
@@ -269,6 +283,9 @@ export class ClusterApps {
       () => this.version++,
     );
     this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
+    const restart = storage.restart;
+    this.restarting = restart !== undefined;
+    this.startBrokers(PRESETS[preset].racks, restart?.actions ?? []);
     PRESETS[preset].build(this);
     // The page's producer panel, built once the preset's topics exist (their metadata is asked for
     // at once, so the panel's first record is placed without waiting).
@@ -281,6 +298,8 @@ export class ClusterApps {
       : null;
     this.panelSettings = DEFAULT_PRODUCER_SETTINGS;
     for (const t of this.cluster.topicNames()) if (!t.startsWith('__')) this.panel?.warmUp(t);
+    if (restart) this.restartApplications(restart.actions);
+    this.restarting = false;
     this.engine.drainEvents();
     this.events = [];
     this.version++;
@@ -520,13 +539,47 @@ export class ClusterApps {
   }
 
   /**
-   * After a restart, the topic config changes recorded in `actions` for `topics`, applied again in
-   * order: Kafka keeps them in ZooKeeper (/config/topics), which a broker restart does not lose,
-   * but the preset rebuilds its topics with their creation configs.
+   * The preset's brokers, then those the recorded actions added, and a tick for them to register
+   * and elect a controller. On a restart every broker is added before any starts, as a cluster
+   * restarts together: no controller reads the znodes while some replicas' brokers do not exist yet.
    */
-  restoreTopicConfigs(actions: readonly TimedAction[], topics: ReadonlySet<string>): void {
-    for (const { action: a } of actions) {
-      if ((a.op === 'alterTopicConfig' || a.op === 'setUnclean') && topics.has(a.topic)) this.perform(a);
+  private startBrokers(racks: readonly (string | null)[], actions: readonly TimedAction[]): void {
+    const c = this.cluster;
+    const start = !this.restarting;
+    racks.forEach((rack, i) => {
+      c.addBroker(rack === null ? { id: i + 1 } : { id: i + 1, rack }, { start });
+    });
+    if (this.restarting) {
+      for (const { action: a } of actions)
+        if (a.op === 'addBroker') c.addBroker(a.rack === null ? {} : { rack: a.rack }, { start });
+      for (const id of [...c.brokers.keys()].sort((a, b) => a - b)) c.startBroker(id);
+    }
+    this.tick(100);
+  }
+
+  /** A topic of the preset: created on a fresh start; on a restart it is in the znodes already. */
+  presetTopic(options: CreateTopicOptions): void {
+    this.presetTopics.add(options.name);
+    if (!this.restarting) this.cluster.createTopic(options);
+  }
+
+  /**
+   * A restart redoes what no broker keeps: the board the recorded actions built (groups and their
+   * settings, consumers and the group each sits in). The cluster's own changes (topics, configs,
+   * reassignments, elections, records) come back from the Store instead; a broker that was down
+   * starts with the rest. The actions stay recorded for the link.
+   */
+  private restartApplications(actions: readonly TimedAction[]): void {
+    for (const t of actions) {
+      if (BOARD_OPS.has(t.action.op)) {
+        try {
+          this.perform(t.action);
+        } catch (e) {
+          // The action was applied once; what it did is still in effect or was undone later.
+          if (!isKafkaError(e)) throw e;
+        }
+      }
+      this.actions.push(t);
     }
   }
 
@@ -901,6 +954,18 @@ export class ClusterApps {
     return e;
   }
 }
+
+/** The actions that change only the board's applications, which a restart starts again. */
+const BOARD_OPS = new Set<EngineCommand['op']>([
+  'addGroup',
+  'removeGroup',
+  'setAssignor',
+  'setCommitMode',
+  'setProtocol',
+  'addConsumer',
+  'moveConsumer',
+  'removeConsumer',
+]);
 
 /** Events the page animates; the per-fetch and per-append flood is left out (the views read state). */
 /** The events the page narrates or animates (the views read state for everything else). */

@@ -1,6 +1,12 @@
 /**
  * The clusters a scenario starts from, built only through the engine's own operations (add a
  * broker, create a topic, start clients), so a preset is just the first few actions of a run.
+ *
+ * A preset has three parts, because a restart from the Store keeps only some of them: the
+ * deployment (`racks`: brokers 1..n, what each broker's server.properties says), the cluster's
+ * metadata (topics, made with `plane.presetTopic`, which lives in ZooKeeper and is not made again
+ * on a restart), and the applications around the cluster (groups, consumers, producers), which
+ * start again with every restart.
  */
 import type { ClusterApps } from './ClusterApps';
 import type { PresetName } from './types';
@@ -8,24 +14,19 @@ import type { PresetName } from './types';
 export interface Preset {
   label: string;
   description: string;
+  /** One broker per entry (ids 1, 2, ...), with its rack or none. */
+  racks: (string | null)[];
+  /** Runs after the brokers registered and elected a controller. */
   build(plane: ClusterApps): void;
-}
-
-function brokers(plane: ClusterApps, racks: (string | null)[]): void {
-  racks.forEach((rack, i) => {
-    plane.cluster.addBroker(rack === null ? { id: i + 1 } : { id: i + 1, rack });
-  });
-  // Let the brokers register and elect a controller.
-  plane.tick(100);
 }
 
 export const PRESETS: Record<PresetName, Preset> = {
   demo: {
     label: 'Demo cluster',
     description: 'Three brokers on two racks, topic orders (6 partitions, RF 3), two consumer groups.',
+    racks: ['rack-a', 'rack-b', 'rack-a'],
     build(plane) {
-      brokers(plane, ['rack-a', 'rack-b', 'rack-a']);
-      plane.cluster.createTopic({
+      plane.presetTopic({
         name: 'orders',
         partitions: 6,
         replicationFactor: 3,
@@ -44,30 +45,27 @@ export const PRESETS: Record<PresetName, Preset> = {
   empty4: {
     label: 'Four brokers, no racks',
     description: "The seeds' placement example without racks: brokers 1-4, no topics yet.",
-    build(plane) {
-      brokers(plane, [null, null, null, null]);
-    },
+    racks: [null, null, null, null],
+    build() {},
   },
   racks4: {
     label: 'Four brokers, two racks',
     description: "The seeds' placement example with racks: brokers 1, 2 on rack-1 and 3, 4 on rack-2.",
-    build(plane) {
-      brokers(plane, ['rack-1', 'rack-1', 'rack-2', 'rack-2']);
-    },
+    racks: ['rack-1', 'rack-1', 'rack-2', 'rack-2'],
+    build() {},
   },
   eight: {
     label: 'Eight brokers',
     description: "The seeds' 13 + 19 partitions example: brokers 1-8, no topics yet.",
-    build(plane) {
-      brokers(plane, [null, null, null, null, null, null, null, null]);
-    },
+    racks: [null, null, null, null, null, null, null, null],
+    build() {},
   },
   elections: {
     label: 'Elections',
     description: 'Three brokers and topic payments (1 partition, RF 3) with unclean leader election allowed.',
+    racks: [null, null, null],
     build(plane) {
-      brokers(plane, [null, null, null]);
-      plane.cluster.createTopic({
+      plane.presetTopic({
         name: 'payments',
         partitions: 1,
         replicationFactor: 3,
@@ -80,13 +78,10 @@ export const PRESETS: Record<PresetName, Preset> = {
   large: {
     label: 'Large (scale test)',
     description: '50 brokers on 5 racks, 1,000 partitions, 20 groups of 25 consumers.',
+    racks: Array.from({ length: 50 }, (_, i) => `rack-${(i % 5) + 1}`),
     build(plane) {
-      brokers(
-        plane,
-        Array.from({ length: 50 }, (_, i) => `rack-${(i % 5) + 1}`),
-      );
       for (let t = 0; t < 10; t++) {
-        plane.cluster.createTopic({ name: t === 0 ? 'orders' : `topic-${t}`, partitions: 100, replicationFactor: 3 });
+        plane.presetTopic({ name: t === 0 ? 'orders' : `topic-${t}`, partitions: 100, replicationFactor: 3 });
       }
       plane.tick(200);
       for (let g = 1; g <= 20; g++) {

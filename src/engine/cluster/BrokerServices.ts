@@ -3,6 +3,7 @@ import type { BrokerConfig } from './BrokerConfig';
 import type { CoordinationStore } from './CoordinationStore';
 import type { ClusterEvent } from './events';
 import type { Network } from './Network';
+import type { HostedLog } from './LogManager';
 import type { ReplicaLog } from './ReplicaLog';
 import type { KafkaRequest } from './requests';
 import type { Scheduler } from './Scheduler';
@@ -30,6 +31,8 @@ export interface ClusterServices {
   writeHighWatermarkCheckpoint(brokerId: number, logDir: string, text: string): void;
   /** Stores a log dir's cleaner-offset-checkpoint text. */
   writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void;
+  /** The logs already on a log dir when the broker's process is created (a restart from the Store). */
+  loadLogs(brokerId: number, logDir: string): HostedLog[];
 }
 
 /** ClusterServices plus what is bound to one broker. */

@@ -4,13 +4,14 @@ import { Rng } from '../Rng';
 import { Broker } from './Broker';
 import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
 import type { ClusterServices } from './BrokerServices';
-import { CoordinationStore } from './CoordinationStore';
+import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
 import { statePath, topicPath } from './Controller';
 import type { ClusterEvent } from './events';
 import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
 import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
 import { tpKey } from './ReplicaManager';
+import type { HostedLog } from './LogManager';
 import { Scheduler } from './Scheduler';
 import { ensureNoCollision } from './TopicCollision';
 import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validateTopicName } from './TopicConfig';
@@ -58,6 +59,13 @@ export interface ClusterOptions {
    * `<log dir>/cleaner-offset-checkpoint`, in Kafka's format (formatOffsetCheckpoint).
    */
   onCleanerCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
+  /** Where the coordination store's persistent znodes are written when they change (ZnodeFiles). */
+  onZnodeChange?: ZnodePersister;
+  /**
+   * The logs a broker finds in one of its log dirs when its process is created (Kafka's
+   * LogManager.loadLogs at startup): recovered replica logs with their checkpointed high watermarks.
+   */
+  loadLogs?: (brokerId: number, logDir: string) => HostedLog[];
 }
 
 export interface CreateTopicOptions {
@@ -109,7 +117,7 @@ export class Cluster {
     const outside = options.wants;
     const wants = outside ? (type: ClusterEvent['type']) => OBSERVED.has(type) || outside(type) : () => true;
     this.network = new Network(this.scheduler, emit, { latencyMs: options.networkLatencyMs ?? 1, wants });
-    this.zk = new CoordinationStore(this.scheduler, emit);
+    this.zk = new CoordinationStore(this.scheduler, emit, options.onZnodeChange ?? null);
     const logFactory = options.logFactory ?? (() => new MemoryReplicaLog());
     this.services = {
       scheduler: this.scheduler,
@@ -126,6 +134,7 @@ export class Cluster {
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
+      loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());

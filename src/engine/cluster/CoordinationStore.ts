@@ -110,7 +110,16 @@ export interface ZnodeSnapshot {
   owner: string | null;
   ctime: number;
   mtime: number;
+  /** The zxids of the node's creation and last change (absent in snapshots taken before they were kept). */
+  czxid?: number;
+  mzxid?: number;
 }
+
+/**
+ * Where persistent znodes go when they change (ZnodeFiles: one file per znode): the node as it is
+ * now, or null once it is deleted. Ephemeral nodes are never handed over.
+ */
+export type ZnodePersister = (path: string, node: ZnodeSnapshot | null) => void;
 
 export class CoordinationStore {
   private readonly nodes = new Map<string, Znode>();
@@ -123,6 +132,7 @@ export class CoordinationStore {
   constructor(
     private readonly scheduler: Scheduler,
     private readonly emit: (event: CoordinationEvent) => void,
+    private readonly persist: ZnodePersister | null = null,
   ) {
     this.nodes.set('/', { data: null, stat: this.newStat(0), children: new Set() });
   }
@@ -264,6 +274,8 @@ export class CoordinationStore {
     parent.children.add(childName(path));
     parent.stat.cversion++;
     parent.stat.numChildren = parent.children.size;
+    if (sessionId === 0) this.persistNode(path);
+    this.persistNode(parentPath);
     this.emit({
       type: 'znodeCreated',
       path,
@@ -303,6 +315,7 @@ export class CoordinationStore {
     node.stat.version++;
     node.stat.mzxid = zxid;
     node.stat.mtime = this.scheduler.now();
+    this.persistNode(path);
     this.emit({
       type: 'znodeDataChanged',
       path,
@@ -340,27 +353,49 @@ export class CoordinationStore {
   snapshot(): ZnodeSnapshot[] {
     return [...this.nodes.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, n]) => ({
-        path,
-        data: clone(n.data),
-        version: n.stat.version,
-        cversion: n.stat.cversion,
-        ephemeralOwner: n.stat.ephemeralOwner,
-        owner: this.ownerOf(n.stat.ephemeralOwner),
-        ctime: n.stat.ctime,
-        mtime: n.stat.mtime,
-      }));
+      .map(([path, n]) => this.snapshotOf(path, n));
   }
 
-  /** Restores persistent nodes saved by snapshot() (ephemerals died with their sessions). */
+  private snapshotOf(path: string, n: Znode): ZnodeSnapshot {
+    return {
+      path,
+      data: clone(n.data),
+      version: n.stat.version,
+      cversion: n.stat.cversion,
+      ephemeralOwner: n.stat.ephemeralOwner,
+      owner: this.ownerOf(n.stat.ephemeralOwner),
+      ctime: n.stat.ctime,
+      mtime: n.stat.mtime,
+      czxid: n.stat.czxid,
+      mzxid: n.stat.mzxid,
+    };
+  }
+
+  /** Hands a persistent node's new state to the persister (the root and ephemerals are not kept). */
+  private persistNode(path: string): void {
+    if (!this.persist || path === '/') return;
+    const node = this.nodes.get(path);
+    if (node && node.stat.ephemeralOwner === 0) this.persist(path, this.snapshotOf(path, node));
+  }
+
+  /**
+   * Restores persistent nodes saved by snapshot() or read back from the Store (ZnodeFiles), as a
+   * ZooKeeper server loads its snapshot: data and Stat (versions, zxids, times) come back, and the
+   * zxid counter continues past the highest one seen. Ephemerals died with their sessions; a node
+   * whose parent is missing is skipped. Nothing is written back: the nodes are already stored.
+   */
   restore(nodes: ZnodeSnapshot[]): void {
     for (const n of [...nodes].sort((a, b) => a.path.split('/').length - b.path.split('/').length)) {
       if (n.ephemeralOwner !== 0 || n.path === '/' || this.nodes.has(n.path)) continue;
       const parent = this.nodes.get(parentOf(n.path));
       if (!parent) continue;
-      const zxid = ++this.zxid;
-      const stat = this.newStat(zxid);
+      const czxid = n.czxid ?? ++this.zxid;
+      const mzxid = n.mzxid ?? czxid;
+      this.zxid = Math.max(this.zxid, czxid, mzxid);
+      const stat = this.newStat(czxid);
+      stat.mzxid = mzxid;
       stat.version = n.version;
+      stat.cversion = n.cversion;
       stat.ctime = n.ctime;
       stat.mtime = n.mtime;
       this.nodes.set(n.path, { data: clone(n.data), stat, children: new Set() });
@@ -383,6 +418,8 @@ export class CoordinationStore {
       parent.stat.cversion++;
       parent.stat.numChildren = parent.children.size;
     }
+    if (node.stat.ephemeralOwner === 0) this.persist?.(path, null);
+    this.persistNode(parentPath);
     const zxid = ++this.zxid;
     this.emit({ type: 'znodeDeleted', path, oldData: node.data, reason, zxid, owner, atMs: this.scheduler.now() });
     this.fire(this.dataWatches, path, 'NodeDeleted');

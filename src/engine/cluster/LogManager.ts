@@ -40,7 +40,12 @@ export class LogManager {
     private readonly brokerId: number,
     readonly logDirs: string[],
     private readonly services: BrokerServices,
-  ) {}
+  ) {
+    // Kafka's LogManager.loadLogs: what the disk already holds is hosted before anything else runs.
+    for (const dir of logDirs) {
+      for (const h of services.loadLogs(brokerId, dir)) this.logs.set(tpKey(h.topic, h.partition), h);
+    }
+  }
 
   private now(): number {
     return this.services.scheduler.now();

@@ -67,7 +67,7 @@ function sampleSegments<T>(all: T[]): T[] {
 
 /**
  * One partition drawn from a replica's log; `highWatermark` comes from the leader's Partition.
- * `saved` false: a reload would not recreate the topic yet (meta/cluster.json naming it is not
+ * `saved` false: a reload would not recreate the topic yet (its /brokers/topics znode is not
  * saved), so nothing of it counts as saved.
  */
 export function partitionView(

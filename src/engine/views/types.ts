@@ -140,7 +140,7 @@ export interface PartitionView {
   recoveryPoint: number;
   /**
    * Every offset below it is saved: its IndexedDB transactions completed, so closing the tab now
-   * keeps it (PartitionLog.durableOffset; for a topic the saved meta/cluster.json does not name
+   * keeps it (PartitionLog.durableOffset; for a topic whose /brokers/topics znode is not saved
    * yet, the log start offset, since a reload would not recreate the topic).
    */
   durableOffset: number;

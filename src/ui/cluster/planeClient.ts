@@ -37,6 +37,12 @@ function writeHash(view: PlaneView): void {
   history.replaceState(history.state, '', url);
 }
 
+function actionsChanged(before: PlaneView, after: PlaneView): boolean {
+  const a = before.actions;
+  const b = after.actions;
+  return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
+}
+
 function applyView(view: PlaneView): void {
   planeStore.setState({ view });
 }
@@ -49,6 +55,10 @@ export function connectPlane(session: Session): () => void {
     const s = planeStore.getState();
     const patch: Partial<typeof s> = {};
     if (p.view) patch.view = p.view;
+    // Produce, Send N and producer settings are recorded in the scenario without a planeAction
+    // round trip: the address follows the recorded actions as frames bring them, so a reload of
+    // the page's own link is still the running scenario (sameScenario) and asks nothing.
+    if (p.view && s.view && actionsChanged(s.view, p.view)) writeHash(p.view);
     if (p.events.length > 0) {
       const n = narrate(p.events, offsetsPartitions(p.view ?? s.view));
       if (n.story.length > 0)

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from './Clock';
+import { readStoredCluster } from './cluster/StoredCluster';
+import { makeBatch, TestClient } from './cluster/testing';
+import { Engine } from './engine';
+import { StoreWriter } from './log/StoreWriter';
+import { MapStore } from './log/testSupport';
+
+const BROKER_CONFIG = { 'zookeeper.session.timeout.ms': 6000, 'replica.high.watermark.checkpoint.interval.ms': 500 };
+const TOPIC_DEFAULTS = { 'flush.messages': 1 };
+const BROKERS = [1, 2, 3, 4].map((id) => ({ id }));
+
+const settle = async (writer: StoreWriter) => {
+  await writer.settled();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+/**
+ * A ZooKeeper-mode cluster restart from what the Store kept (KafkaServer.startup: LogManager
+ * loadLogs with the replication-offset-checkpoint, broker registration, then the controller's
+ * KafkaController.onControllerFailover reading /brokers/topics, partition states and
+ * /admin/reassign_partitions from ZooKeeper).
+ */
+describe('Engine restarted from its Store', () => {
+  it('comes back with its topics, configs, partition states, reassignment in progress and high watermarks', async () => {
+    const store = new MapStore();
+    const clock = new ManualClock(0);
+    const writer = new StoreWriter(store);
+    const before = new Engine({
+      seed: 3,
+      store,
+      clock,
+      writer,
+      brokerConfig: BROKER_CONFIG,
+      topicDefaults: TOPIC_DEFAULTS,
+      brokers: BROKERS,
+    });
+    before.tick(100);
+    before.createTopic({ name: 'orders', partitions: 2, replicationFactor: 2, fixedStartIndex: 0 });
+    before.tick(300);
+    before.alterTopicConfig('orders', { 'retention.ms': 3_600_000, 'segment.bytes': 4096 });
+    const client = new TestClient(before.cluster);
+    expect(client.produce(1, 'orders', 0, makeBatch(['a', 'b', 'c']), -1)?.errorCode).toBe('NONE');
+    before.tick(200);
+    // Broker 4 is down, so moving orders-1 onto it cannot finish: the reassignment stays in progress.
+    before.killBroker(4);
+    before.tick(7000);
+    before.reassignPartitions([{ topic: 'orders', partition: 1, replicas: [4, 3] }]);
+    before.tick(1000);
+    const states = [0, 1].map((p) => before.cluster.partitionState('orders', p));
+    const epoch = before.cluster.controllerEpoch();
+    expect(before.cluster.zk.exists('/admin/reassign_partitions')).not.toBeNull();
+    await settle(writer);
+
+    // A new page: the same Store, nothing else.
+    const again = new StoreWriter(store);
+    const stored = await readStoredCluster(store, { clock, writer: again, topicDefaults: TOPIC_DEFAULTS });
+    const after = new Engine({
+      seed: 3,
+      store,
+      clock,
+      writer: again,
+      stored,
+      brokerConfig: BROKER_CONFIG,
+      topicDefaults: TOPIC_DEFAULTS,
+      brokers: BROKERS,
+    });
+    // Before anything runs, each broker hosts its logs at the checkpointed high watermark.
+    expect(after.cluster.broker(1).replicaManager.logs.get('orders-0')?.checkpointedHighWatermark).toBe(3);
+    expect(after.cluster.broker(2).replicaManager.logs.get('orders-0')?.checkpointedHighWatermark).toBe(3);
+    expect(after.cluster.zk.tryGetData('/admin/reassign_partitions')).toEqual(
+      before.cluster.zk.tryGetData('/admin/reassign_partitions'),
+    );
+    expect(after.cluster.assignment('orders')).toEqual([
+      [1, 2],
+      [4, 3, 2],
+    ]);
+    const completed: unknown[] = [];
+    after.subscribe((e) => completed.push(e), ['reassignmentCompleted']);
+    after.tick(2000);
+
+    expect(after.topicNames()).toEqual(['orders']);
+    expect(after.cluster.topicOverrides('orders')).toEqual({ 'retention.ms': 3_600_000, 'segment.bytes': 4096 });
+    // The recovered log runs with the topic's config from /config/topics, not a default.
+    expect(after.leaderReplica('orders', 0)?.log.config['retention.ms']).toBe(3_600_000);
+    // Broker 4 is back with the restart: the new controller resumes the reassignment and finishes it.
+    expect(completed).toHaveLength(1);
+    expect(after.cluster.assignment('orders')).toEqual([
+      [1, 2],
+      [4, 3],
+    ]);
+    expect(after.cluster.zk.exists('/admin/reassign_partitions')).toBeNull();
+    expect(after.cluster.controllerEpoch()).toBe(epoch + 1);
+    expect(after.cluster.partitionState('orders', 0)).toMatchObject({ leader: states[0]?.leader });
+    const leader0 = after.leaderReplica('orders', 0);
+    expect([leader0?.log.logEndOffset, leader0?.highWatermark]).toEqual([3, 3]);
+    // Producer ids continue from /latest_producer_id_block, and new records follow the old ones.
+    expect(new TestClient(after.cluster).produce(1, 'orders', 0, makeBatch(['d']), -1)).toMatchObject({
+      errorCode: 'NONE',
+      baseOffset: 3,
+    });
+  });
+});
