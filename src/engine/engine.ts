@@ -345,6 +345,8 @@ export class Engine {
         else this.znodeWrites.delete(path);
       },
       loadLogs: (brokerId, logDir) => this.loadLogs(options.stored, brokerId, logDir),
+      readCleanerCheckpoint: (brokerId, logDir) =>
+        options.stored?.cleanerCheckpoints.get(logDirPath(brokerId, logDir)) ?? null,
     });
     if (options.stored) {
       this.cluster.zk.restore(options.stored.znodes);

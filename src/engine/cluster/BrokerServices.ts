@@ -33,6 +33,8 @@ export interface ClusterServices {
   writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void;
   /** The logs already on a log dir when the broker's process is created (a restart from the Store). */
   loadLogs(brokerId: number, logDir: string): HostedLog[];
+  /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */
+  readCleanerCheckpoint?(brokerId: number, logDir: string): string | null;
 }
 
 /** ClusterServices plus what is bound to one broker. */

@@ -66,6 +66,8 @@ export interface ClusterOptions {
    * LogManager.loadLogs at startup): recovered replica logs with their checkpointed high watermarks.
    */
   loadLogs?: (brokerId: number, logDir: string) => HostedLog[];
+  /** The cleaner-offset-checkpoint a log dir holds when a broker's process is created (a restart). */
+  readCleanerCheckpoint?: (brokerId: number, logDir: string) => string | null;
 }
 
 export interface CreateTopicOptions {
@@ -135,6 +137,7 @@ export class Cluster {
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
+      readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());

@@ -44,6 +44,9 @@ export class LogManager {
     // Kafka's LogManager.loadLogs: what the disk already holds is hosted before anything else runs.
     for (const dir of logDirs) {
       for (const h of services.loadLogs(brokerId, dir)) this.logs.set(tpKey(h.topic, h.partition), h);
+      // LogCleanerManager reads each log dir's cleaner-offset-checkpoint at startup; none: all dirty.
+      const cleaned = services.readCleanerCheckpoint?.(brokerId, dir);
+      if (cleaned) this.loadCleanerCheckpoint(dir, cleaned);
     }
   }
 

@@ -22,6 +22,8 @@ export interface StoredCluster {
   logs: Map<string, PartitionLog>;
   /** Each log dir's replication-offset-checkpoint (`broker-<id><log.dir>` -> `<topic>-<p>` -> HW). */
   highWatermarks: Map<string, Map<string, number>>;
+  /** Each log dir's cleaner-offset-checkpoint text (`broker-<id><log.dir>` -> file text). */
+  cleanerCheckpoints: Map<string, string>;
   /** What recovery did to each replica directory, in directory order. */
   reports: { dir: string; report: LogRecoveryReport }[];
 }
@@ -29,6 +31,7 @@ export interface StoredCluster {
 /** A replica directory: `broker-<id>/<log dir...>/<topic>-<partition>`, and the file in it. */
 const REPLICA_FILE = /^((broker-\d+\/.*)\/([A-Za-z0-9._-]+)-(\d+))\/[^/]+$/;
 const CHECKPOINT = /^(broker-\d+\/.*)\/replication-offset-checkpoint$/;
+const CLEANER_CHECKPOINT = /^(broker-\d+\/.*)\/cleaner-offset-checkpoint$/;
 
 /**
  * Reads the znodes, then recovers every replica directory the way a broker's LogManager does at
@@ -49,10 +52,12 @@ export async function readStoredCluster(
   }
   const dirs = new Map<string, string>();
   const checkpoints: string[] = [];
+  const cleanerCheckpointPaths: string[] = [];
   for (const path of await store.list('broker-')) {
     const m = REPLICA_FILE.exec(path);
     if (m) dirs.set(m[1] as string, m[3] as string);
     if (CHECKPOINT.test(path)) checkpoints.push(path);
+    if (CLEANER_CHECKPOINT.test(path)) cleanerCheckpointPaths.push(path);
   }
   const logs = new Map<string, PartitionLog>();
   const reports: StoredCluster['reports'] = [];
@@ -68,5 +73,14 @@ export async function readStoredCluster(
     const logDir = (CHECKPOINT.exec(path) as RegExpExecArray)[1] as string;
     highWatermarks.set(logDir, parseReplicationOffsetCheckpoint(new TextDecoder().decode(bytes ?? new Uint8Array())));
   }
-  return { znodes, logs, highWatermarks, reports };
+  const cleanerCheckpoints = new Map<string, string>();
+  for (const path of cleanerCheckpointPaths) {
+    const bytes = await store.read(path);
+    if (bytes)
+      cleanerCheckpoints.set(
+        (CLEANER_CHECKPOINT.exec(path) as RegExpExecArray)[1] as string,
+        new TextDecoder().decode(bytes),
+      );
+  }
+  return { znodes, logs, highWatermarks, cleanerCheckpoints, reports };
 }
