@@ -30,6 +30,7 @@ function bed() {
     },
     writeCleanerCheckpoint: (_b: number, dir: string, text: string) => files.set(dir, text),
     deleteLog: () => {},
+    loadLogs: () => [],
   } as unknown as BrokerServices;
   const manager = new LogManager(1, ['/var/kafka-logs'], services);
   /** `n` one-record segments of keys k0..k<n-1>, everything below the high watermark. */
