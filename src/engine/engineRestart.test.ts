@@ -15,6 +15,17 @@ const settle = async (writer: StoreWriter) => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 };
 
+/** A new page on the same Store: read what it holds, then start an engine on it (nothing else carried over). */
+async function restartFrom(
+  store: MapStore,
+  clock: ManualClock,
+  options: { brokerConfig: Record<string, number>; brokers: { id: number }[] },
+): Promise<Engine> {
+  const writer = new StoreWriter(store);
+  const stored = await readStoredCluster(store, { clock, writer, topicDefaults: TOPIC_DEFAULTS });
+  return new Engine({ seed: 3, store, clock, writer, stored, topicDefaults: TOPIC_DEFAULTS, ...options });
+}
+
 /**
  * A ZooKeeper-mode cluster restart from what the Store kept (KafkaServer.startup: LogManager
  * loadLogs with the replication-offset-checkpoint, broker registration, then the controller's
@@ -53,18 +64,7 @@ describe('Engine restarted from its Store', () => {
     await settle(writer);
 
     // A new page: the same Store, nothing else.
-    const again = new StoreWriter(store);
-    const stored = await readStoredCluster(store, { clock, writer: again, topicDefaults: TOPIC_DEFAULTS });
-    const after = new Engine({
-      seed: 3,
-      store,
-      clock,
-      writer: again,
-      stored,
-      brokerConfig: BROKER_CONFIG,
-      topicDefaults: TOPIC_DEFAULTS,
-      brokers: BROKERS,
-    });
+    const after = await restartFrom(store, clock, { brokerConfig: BROKER_CONFIG, brokers: BROKERS });
     // Before anything runs, each broker hosts its logs at the checkpointed high watermark.
     expect(after.cluster.broker(1).replicaManager.logs.get('orders-0')?.checkpointedHighWatermark).toBe(3);
     expect(after.cluster.broker(2).replicaManager.logs.get('orders-0')?.checkpointedHighWatermark).toBe(3);
@@ -139,18 +139,7 @@ describe('Engine restarted from its Store: the cleaner checkpoint', () => {
     expect(cleaned.get('prices-0')).toBeGreaterThan(0);
     await settle(writer);
 
-    const again = new StoreWriter(store);
-    const stored = await readStoredCluster(store, { clock, writer: again, topicDefaults: TOPIC_DEFAULTS });
-    const after = new Engine({
-      seed: 3,
-      store,
-      clock,
-      writer: again,
-      stored,
-      brokerConfig,
-      topicDefaults: TOPIC_DEFAULTS,
-      brokers: [{ id: 1 }],
-    });
+    const after = await restartFrom(store, clock, { brokerConfig, brokers: [{ id: 1 }] });
     expect(after.cluster.broker(1).logManager.cleanerCheckpointOffsets()).toEqual(cleaned);
   });
 });
