@@ -81,6 +81,7 @@ export type {
   ConsumerGroupsSnapshot,
   GroupProtocol,
 } from './consumer/ConsumerApplications';
+export { COMMIT_MODES } from './consumer/ConsumerApplications';
 export type { ConsumerConfig, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
 export {
   CONSUMER_DEFAULTS,

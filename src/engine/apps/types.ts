@@ -8,7 +8,10 @@
  * deterministic), which is what lets a URL reproduce a run exactly.
  */
 import type {
+  AssignmentStrategy as AssignorName,
   BrokerCommand,
+  CommitMode,
+  GroupProtocol,
   PartitionView,
   SerializedError,
   ClusterEvent,
@@ -40,12 +43,9 @@ export const MAX_TOPIC_PARTITIONS = 1000;
 /** Engine time zero of every scenario (a fixed instant, so record timestamps replay too). */
 export const PLANE_EPOCH_MS = 1_700_000_000_000;
 
-export type AssignorName = 'range' | 'roundrobin' | 'sticky' | 'cooperative-sticky';
-export const ASSIGNORS: readonly AssignorName[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
-export type GroupProtocol = 'coordinator' | 'zookeeper';
-/** When a group's applications commit (see the engine's ConsumerApplications): seed 000's cases 1 and 2. */
-export type CommitMode = 'auto' | 'after-processing' | 'before-processing';
-export const COMMIT_MODES: readonly CommitMode[] = ['auto', 'after-processing', 'before-processing'];
+// A group's assignor, protocol and commit mode are the consumer's own settings, declared once there.
+export type { AssignorName, CommitMode, GroupProtocol };
+export { ASSIGNMENT_STRATEGIES as ASSIGNORS, COMMIT_MODES } from '../index';
 
 /** Clusters a scenario can start from. */
 export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large';

@@ -5,6 +5,7 @@
  * reason instead of running something half-understood.
  */
 import type {
+  AssignorName,
   CommitMode,
   EngineCommand,
   PresetName,
@@ -13,7 +14,7 @@ import type {
   TimedAction,
   TopicCleanupKey,
 } from '../../engine/apps/types';
-import { COMMIT_MODES, MAX_PRODUCE_MANY_RECORDS, TOPIC_CLEANUP_KEYS } from '../../worker/client';
+import { ASSIGNORS, COMMIT_MODES, MAX_PRODUCE_MANY_RECORDS, TOPIC_CLEANUP_KEYS } from '../../worker/client';
 
 export interface ScenarioLink {
   spec: ScenarioSpec;
@@ -21,7 +22,6 @@ export interface ScenarioLink {
 }
 
 const PRESET_NAMES: readonly PresetName[] = ['demo', 'empty4', 'racks4', 'eight', 'elections', 'large'];
-const ASSIGNORS = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 const KEY = 'scenario';
 
 export class ScenarioLinkError extends Error {}
@@ -175,7 +175,8 @@ function parseAction(a: unknown, n: number): EngineCommand {
       };
     case 'addGroup':
     case 'setAssignor':
-      if (!ASSIGNORS.includes(a.assignor as string)) throw new ScenarioLinkError(`action ${n}'s assignor is unknown`);
+      if (!ASSIGNORS.includes(a.assignor as AssignorName))
+        throw new ScenarioLinkError(`action ${n}'s assignor is unknown`);
       return { op: a.op, group: str(a.group, `action ${n}'s group`), assignor: a.assignor as 'range' };
     case 'removeGroup':
       return { op: 'removeGroup', group: str(a.group, `action ${n}'s group`) };
