@@ -6,6 +6,7 @@ export type {
   RecordBatchHeader,
   RecordBatchInput,
   RecordHeader,
+  SimpleRecord,
   TimestampType,
 } from './codec';
 export {
@@ -18,6 +19,7 @@ export {
   readBatchHeader,
   toPositive,
   validateBatchCrc,
+  withRecords,
 } from './codec';
 export type { DumpOptions, DumpOutput, DumpSiblings, SegmentFileKind } from './codec/dumpLog';
 export { dumpSegmentFile, segmentFileKind } from './codec/dumpLog';

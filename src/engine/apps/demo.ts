@@ -2,14 +2,7 @@
  * The seeds' lookup example, built only through the log's public operations (append batches,
  * roll) and handed to the engine as a new topic's replica.
  */
-import {
-  type ManualClock,
-  encodeRecordBatch,
-  NO_PARTITION_LEADER_EPOCH,
-  PartitionLog,
-  type StoreWriter,
-  DataPath,
-} from '../index';
+import { type ManualClock, PartitionLog, type SimpleRecord, type StoreWriter, DataPath, withRecords } from '../index';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;
@@ -17,33 +10,9 @@ export const SEEDS_TARGET = 170418;
 /** The example's topic configs: big segments (rolls are placed by hand) and an index entry per 1200 bytes. */
 export const SEEDS_CONFIGS = { 'segment.bytes': 1073741824, 'index.interval.bytes': 1200 };
 
-interface SimpleRecord {
-  key: Uint8Array | null;
-  value: Uint8Array | null;
-}
-
 /** Appends records as one RecordBatch v2, the way a producer's batch arrives at the leader. */
 export function appendRecords(log: PartitionLog, records: SimpleRecord[], now: number): void {
-  const bytes = encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
-    attributes: 0,
-    lastOffsetDelta: records.length - 1,
-    baseTimestamp: now,
-    maxTimestamp: now,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records: records.map((r, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: r.key,
-      value: r.value,
-      headers: [],
-    })),
-  });
-  log.appendAsLeader(bytes, 0);
+  log.appendAsLeader(withRecords(records, now), 0);
 }
 
 /**

@@ -8,3 +8,4 @@ export * from './varint';
 export * from './bytes';
 export * from './dumpLog';
 export * from './producerSnapshot';
+export * from './memoryRecords';

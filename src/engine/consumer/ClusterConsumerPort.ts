@@ -2,9 +2,10 @@ import type { Cluster } from '../cluster/Cluster';
 import type { ClusterEvent } from '../cluster/events';
 import type { Broker } from '../cluster/Broker';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
-import { decodeRecordBatches, encodeRecordBatch } from '../codec/recordBatch';
+import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
+import { decodeRecordBatches } from '../codec/recordBatch';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
-import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
 import type { BrokerReachability } from './GroupNetwork';
 
 /**
@@ -129,38 +130,14 @@ export class ClusterConsumerPort implements ClusterPort {
     }
   }
 
-  append(
-    topic: string,
-    partition: number,
-    records: { key: Uint8Array | null; value: Uint8Array | null }[],
-    done: (error: KafkaErrorCode | null, baseOffset: number) => void,
-  ): void {
+  append(topic: string, partition: number, records: SimpleRecord[], done: AppendCallback): void {
     const leader = this.leaderOf(topic, partition);
     const broker = leader === null ? null : this.running(leader);
     if (!broker) {
       this.cluster.scheduler.schedule(0, () => done('NOT_LEADER_OR_FOLLOWER', -1));
       return;
     }
-    const now = this.cluster.scheduler.now();
-    const batch = encodeRecordBatch({
-      baseOffset: 0,
-      partitionLeaderEpoch: -1,
-      attributes: 0,
-      lastOffsetDelta: records.length - 1,
-      baseTimestamp: now,
-      maxTimestamp: now,
-      producerId: -1,
-      producerEpoch: -1,
-      baseSequence: -1,
-      records: records.map((r, i) => ({
-        attributes: 0,
-        timestampDelta: 0,
-        offsetDelta: i,
-        key: r.key,
-        value: r.value,
-        headers: [],
-      })),
-    });
+    const batch = withRecords(records, this.cluster.scheduler.now());
     broker.replicaManager.handleProduce(
       {
         api: 'Produce',

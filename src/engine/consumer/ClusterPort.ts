@@ -1,3 +1,4 @@
+import type { SimpleRecord } from '../codec/memoryRecords';
 import type { KafkaErrorCode } from '../errors';
 import type { BrokerReachability } from './GroupNetwork';
 
@@ -29,6 +30,9 @@ export interface PortFetchResult {
   logEndOffset: number;
 }
 
+/** Answers an append: the first offset written, or the error that refused it (then -1). */
+export type AppendCallback = (error: KafkaErrorCode | null, baseOffset: number) => void;
+
 export interface ClusterPort {
   /** Live broker ids, ascending. */
   liveBrokers(): number[];
@@ -55,12 +59,7 @@ export interface ClusterPort {
    * Appends records to a partition through its leader with acks=all; `done` runs later (on the
    * scheduler) with the first offset, or an error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS...).
    */
-  append(
-    topic: string,
-    partition: number,
-    records: { key: Uint8Array | null; value: Uint8Array | null }[],
-    done: (error: KafkaErrorCode | null, baseOffset: number) => void,
-  ): void;
+  append(topic: string, partition: number, records: SimpleRecord[], done: AppendCallback): void;
   /**
    * A consumer fetch served by the partition's leader on `brokerId`: only up to the high
    * watermark. `currentLeaderEpoch` (-1: none) is checked against the leader's epoch.

@@ -1,6 +1,7 @@
 import type { Scheduler } from '../cluster/Scheduler';
+import type { SimpleRecord } from '../codec/memoryRecords';
 import type { KafkaErrorCode } from '../errors';
-import type { ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
 
 interface MemPartition {
   topic: string;
@@ -132,12 +133,7 @@ export class InMemoryClusterPort implements ClusterPort {
     );
   }
 
-  append(
-    topic: string,
-    partition: number,
-    records: { key: Uint8Array | null; value: Uint8Array | null }[],
-    done: (error: KafkaErrorCode | null, baseOffset: number) => void,
-  ): void {
+  append(topic: string, partition: number, records: SimpleRecord[], done: AppendCallback): void {
     const p = this.partitions.get(topic)?.[partition];
     if (!p) {
       this.scheduler.schedule(this.appendDelayMs, () => done('UNKNOWN_TOPIC_OR_PARTITION', -1));
@@ -153,7 +149,7 @@ export class InMemoryClusterPort implements ClusterPort {
     this.scheduler.schedule(this.appendDelayMs, () => done(null, base));
   }
 
-  private appendNow(p: MemPartition, r: { key: Uint8Array | null; value: Uint8Array | null }): number {
+  private appendNow(p: MemPartition, r: SimpleRecord): number {
     const offset = p.nextOffset++;
     const sizeInBytes = 8 + (r.key?.length ?? 0) + (r.value?.length ?? 0) + 12;
     p.records.push({ offset, timestamp: this.scheduler.now(), key: r.key, value: r.value, sizeInBytes });
