@@ -98,25 +98,8 @@ export type { GroupEvent, TopicPartitionRef } from './consumer/groupEvents';
 export type { GroupRequest, GroupResponse } from './consumer/groupProtocol';
 export type { ConsumerRecord } from './consumer/KafkaConsumer';
 export { KafkaConsumer } from './consumer/KafkaConsumer';
-export type {
-  ConsumerProtocolAssignment,
-  ConsumerProtocolSubscription,
-  GroupMetadataValue,
-  OffsetCommitValue,
-  OffsetsRecordKey,
-} from './consumer/offsetsSchema';
-export {
-  decodeAssignment,
-  decodeGroupMetadataValue,
-  decodeOffsetCommitValue,
-  decodeOffsetsKey,
-  decodeSubscription,
-  encodeAssignment,
-  encodeGroupMetadataValue,
-  encodeOffsetCommitValue,
-  encodeOffsetsKey,
-  encodeSubscription,
-} from './consumer/offsetsSchema';
+// the __consumer_offsets key/value schemas and the consumer protocol's Subscription/Assignment
+export * from './consumer/offsetsSchema';
 export type { ConsumerRebalanceListener } from './consumer/SubscriptionState';
 export type { ZkConsumerConfig } from './consumer/ZookeeperConsumerConnector';
 export { ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
