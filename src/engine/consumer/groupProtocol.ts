@@ -184,16 +184,3 @@ export type GroupResponse =
   | OffsetFetchResponse;
 
 export type GroupApiName = GroupRequest['api'];
-
-export type GroupResponseFor<R extends GroupRequest> = Extract<GroupResponse, { api: R['api'] }>;
-
-/** Kafka's ApiKeys numbers, for display. */
-export const GROUP_API_KEYS: Readonly<Record<GroupApiName, number>> = {
-  OffsetCommit: 8,
-  OffsetFetch: 9,
-  FindCoordinator: 10,
-  JoinGroup: 11,
-  Heartbeat: 12,
-  LeaveGroup: 13,
-  SyncGroup: 14,
-};
