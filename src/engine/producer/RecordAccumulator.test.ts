@@ -5,6 +5,7 @@ import { estimateSizeInBytesUpperBound, type PendingRecord, ProducerBatch } from
 import { resolveProducerConfig } from './ProducerConfig';
 import { ProducerMetadata } from './ProducerMetadata';
 import { RecordAccumulator } from './RecordAccumulator';
+import { metadataResponse } from './testing/FakeBrokers';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 let nextId = 1;
@@ -18,32 +19,7 @@ const rec = (value: string, timestamp = 1000, key: string | null = null): Pendin
 
 function metadataFor(leaders: number[]): ProducerMetadata {
   const m = new ProducerMetadata([1]);
-  m.update(
-    {
-      api: 'Metadata',
-      throttleTimeMs: 0,
-      brokers: [1, 2].map((nodeId) => ({ nodeId, host: 'h', port: 1, rack: null })),
-      clusterId: 'c',
-      controllerId: 1,
-      topics: [
-        {
-          errorCode: 'NONE',
-          name: 't',
-          isInternal: false,
-          partitions: leaders.map((leaderId, partitionIndex) => ({
-            errorCode: 'NONE',
-            partitionIndex,
-            leaderId,
-            leaderEpoch: 0,
-            replicaNodes: [],
-            isrNodes: [],
-            offlineReplicas: [],
-          })),
-        },
-      ],
-    },
-    0,
-  );
+  m.update(metadataResponse([1, 2], new Map([['t', leaders]])), 0);
   return m;
 }
 

@@ -18,6 +18,43 @@ import type {
 } from '../../cluster/requests';
 import { brokerNodeId } from '../../cluster/requests';
 
+/**
+ * A Metadata response from a leader table (topic -> leader per partition; -1: no leader), every
+ * replica set being just the leader. `topics` null or absent asks for all; an unknown one answers
+ * UNKNOWN_TOPIC_OR_PARTITION.
+ */
+export function metadataResponse(
+  brokerIds: readonly number[],
+  leaders: ReadonlyMap<string, readonly number[]>,
+  topics?: readonly string[] | null,
+): MetadataResponse {
+  return {
+    api: 'Metadata',
+    throttleTimeMs: 0,
+    brokers: brokerIds.map((nodeId) => ({ nodeId, host: `broker-${nodeId}`, port: 9092, rack: null })),
+    clusterId: 'fake',
+    controllerId: brokerIds[0] ?? -1,
+    topics: (topics ?? [...leaders.keys()]).map((name) => {
+      const inTopic = leaders.get(name);
+      if (!inTopic) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', name, isInternal: false, partitions: [] };
+      return {
+        errorCode: 'NONE',
+        name,
+        isInternal: false,
+        partitions: inTopic.map((leaderId, partitionIndex) => ({
+          errorCode: 'NONE',
+          partitionIndex,
+          leaderId,
+          leaderEpoch: 0,
+          replicaNodes: [leaderId],
+          isrNodes: [leaderId],
+          offlineReplicas: [],
+        })),
+      };
+    }),
+  };
+}
+
 export interface LoggedRecord {
   offset: number;
   key: string | null;
@@ -89,31 +126,7 @@ export class FakeBrokers {
   private onRequest(broker: number, m: RequestMessage): void {
     const body = m.body;
     if (body.api === 'Metadata') {
-      const response: MetadataResponse = {
-        api: 'Metadata',
-        throttleTimeMs: 0,
-        brokers: this.brokerIds.map((nodeId) => ({ nodeId, host: `broker-${nodeId}`, port: 9092, rack: null })),
-        clusterId: 'fake',
-        controllerId: this.brokerIds[0] ?? -1,
-        topics: (body.topics ?? [...this.leaders.keys()]).map((name) => {
-          const leaders = this.leaders.get(name);
-          if (!leaders) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', name, isInternal: false, partitions: [] };
-          return {
-            errorCode: 'NONE',
-            name,
-            isInternal: false,
-            partitions: leaders.map((leaderId, partitionIndex) => ({
-              errorCode: 'NONE',
-              partitionIndex,
-              leaderId,
-              leaderEpoch: 0,
-              replicaNodes: [leaderId],
-              isrNodes: [leaderId],
-              offlineReplicas: [],
-            })),
-          };
-        }),
-      };
+      const response = metadataResponse(this.brokerIds, this.leaders, body.topics);
       this.network.reply(m, response);
     } else if (body.api === 'InitProducerId') {
       this.network.reply(m, {
