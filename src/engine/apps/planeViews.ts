@@ -166,58 +166,68 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
   return out.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 }
 
+/** What a group's membership looks like, which its protocol decides. */
+type GroupMembershipView = Pick<
+  PlaneGroupView,
+  'state' | 'generation' | 'coordinator' | 'offsetsPartition' | 'leader' | 'members' | 'lag'
+>;
+
 function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
   const out: PlaneGroupView[] = [];
   for (const [groupId, settings] of plane.groupSettings) {
-    if (settings.protocol === 'zookeeper') {
-      // The legacy consumer has no coordinator: members register under /consumers/<group>/ids
-      // and each rebalances itself; "generation" counts those self-rebalances.
-      const members = consumers.filter((c) => c.group === groupId && c.lifecycle === 'running');
-      out.push({
-        groupId,
-        assignor: settings.assignor,
-        protocol: settings.protocol,
-        commitMode: settings.commitMode,
-        delivery: plane.apps.delivery.totals(groupId),
-        state: 'ZooKeeper',
-        generation: members.reduce((n, m) => Math.max(n, m.generation), 0),
-        coordinator: null,
-        offsetsPartition: -1,
-        leader: null,
-        members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
-        generations: [...(plane.generations.get(groupId) ?? [])],
-        lag: packLag([]),
-      });
-      continue;
-    }
-    const snap = plane.groups.groupSnapshot(groupId);
-    const lag = packLag(
-      [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
-        comparePartitions(a, b),
-      ),
-    );
     out.push({
       groupId,
       assignor: settings.assignor,
       protocol: settings.protocol,
       commitMode: settings.commitMode,
       delivery: plane.apps.delivery.totals(groupId),
-      state: snap?.state ?? 'Empty',
-      generation: snap?.generationId ?? 0,
-      coordinator: snap?.coordinator ?? null,
-      offsetsPartition: snap?.offsetsPartition ?? -1,
-      leader: snap?.leader ? plane.nameOf(snap.leader) : null,
-      members: (snap?.members ?? []).map((m) => {
-        plane.memberNames.set(m.memberId, m.clientId);
-        return {
-          memberId: m.memberId,
-          name: m.clientId,
-          partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
-        };
-      }),
+      ...(settings.protocol === 'zookeeper'
+        ? zookeeperMembership(groupId, consumers)
+        : coordinatorMembership(plane, groupId)),
       generations: [...(plane.generations.get(groupId) ?? [])],
-      lag,
     });
   }
   return out.sort((a, b) => a.groupId.localeCompare(b.groupId));
+}
+
+/**
+ * The legacy consumer has no coordinator: members register under /consumers/<group>/ids and each
+ * rebalances itself; "generation" counts those self-rebalances.
+ */
+function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): GroupMembershipView {
+  const members = consumers.filter((c) => c.group === groupId && c.lifecycle === 'running');
+  return {
+    state: 'ZooKeeper',
+    generation: members.reduce((n, m) => Math.max(n, m.generation), 0),
+    coordinator: null,
+    offsetsPartition: -1,
+    leader: null,
+    members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
+    lag: packLag([]),
+  };
+}
+
+/** A group of the broker-side coordinator, as its coordinator describes it, with its sampled lag. */
+function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMembershipView {
+  const snap = plane.groups.groupSnapshot(groupId);
+  return {
+    state: snap?.state ?? 'Empty',
+    generation: snap?.generationId ?? 0,
+    coordinator: snap?.coordinator ?? null,
+    offsetsPartition: snap?.offsetsPartition ?? -1,
+    leader: snap?.leader ? plane.nameOf(snap.leader) : null,
+    members: (snap?.members ?? []).map((m) => {
+      plane.memberNames.set(m.memberId, m.clientId);
+      return {
+        memberId: m.memberId,
+        name: m.clientId,
+        partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
+      };
+    }),
+    lag: packLag(
+      [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
+        comparePartitions(a, b),
+      ),
+    ),
+  };
 }
