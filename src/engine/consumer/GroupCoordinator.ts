@@ -6,7 +6,13 @@ import type { GroupCoordinatorConfig } from './ConsumerConfig';
 import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
 import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
-import type { GroupErrorCode, GroupRequest, GroupResponse, OffsetCommitResponse } from './groupProtocol';
+import type {
+  GroupErrorCode,
+  GroupRequest,
+  GroupResponse,
+  OffsetCommitRequest,
+  OffsetCommitResponse,
+} from './groupProtocol';
 import { type OffsetAndMetadata, OffsetMetadataManager } from './OffsetMetadataManager';
 import {
   decodeGroupMetadataValue,
@@ -350,66 +356,58 @@ export class GroupCoordinator {
       return;
     }
     const gm = shard.groupManager;
-    switch (request.api) {
-      case 'JoinGroup': {
-        gm.joinGroup(request, respond);
-        return;
-      }
-      case 'SyncGroup': {
-        gm.syncGroup(request, respond);
-        return;
-      }
-      case 'Heartbeat': {
-        gm.heartbeat(request, respond);
-        return;
-      }
-      case 'LeaveGroup': {
-        gm.leaveGroup(request, respond);
-        return;
-      }
-      case 'OffsetFetch': {
-        respond(shard.offsetManager.fetchOffsets(request));
-        return;
-      }
-      case 'OffsetCommit': {
-        const validation = shard.offsetManager.prepareCommit(request, gm.groups.get(request.groupId));
-        if (validation.errorCode !== 'NONE' || validation.records.length === 0) {
-          respond({ api: 'OffsetCommit', topics: validation.topics });
-          return;
-        }
-        shard.ctx.append(validation.records, (error) => {
-          if (error) {
-            const code = coordinatorWriteError(error);
-            respond({
-              api: 'OffsetCommit',
-              topics: validation.topics.map((t) => ({
-                name: t.name,
-                partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: code })),
-              })),
-            } satisfies OffsetCommitResponse);
-            return;
-          }
-          // The same replay that loading uses applies the committed records.
-          for (const r of validation.records) shard.replay(r);
-          for (const t of request.topics) {
-            for (const p of t.partitions) {
-              this.deps.emit({
-                type: 'offsetCommitted',
-                groupId: request.groupId,
-                topic: t.name,
-                partition: p.partitionIndex,
-                offset: p.committedOffset,
-                memberId: request.memberId,
-                offsetsPartition: shard.ctx.offsetsPartition,
-                atMs: this.deps.scheduler.now(),
-              });
-            }
-          }
-          respond({ api: 'OffsetCommit', topics: validation.topics });
-        });
-        return;
-      }
+    if (request.api === 'JoinGroup') gm.joinGroup(request, respond);
+    else if (request.api === 'SyncGroup') gm.syncGroup(request, respond);
+    else if (request.api === 'Heartbeat') gm.heartbeat(request, respond);
+    else if (request.api === 'LeaveGroup') gm.leaveGroup(request, respond);
+    else if (request.api === 'OffsetFetch') respond(shard.offsetManager.fetchOffsets(request));
+    else this.commitOffsets(shard, request, respond);
+  }
+
+  /**
+   * GroupCoordinator.handleCommitOffsets: validated against the group, written to the group's
+   * offsets partition, applied (by replay) and answered once that write is committed.
+   */
+  private commitOffsets(
+    shard: GroupCoordinatorShard,
+    request: OffsetCommitRequest,
+    respond: (response: GroupResponse) => void,
+  ): void {
+    const validation = shard.offsetManager.prepareCommit(request, shard.groupManager.groups.get(request.groupId));
+    if (validation.errorCode !== 'NONE' || validation.records.length === 0) {
+      respond({ api: 'OffsetCommit', topics: validation.topics });
+      return;
     }
+    shard.ctx.append(validation.records, (error) => {
+      if (error) {
+        const code = coordinatorWriteError(error);
+        respond({
+          api: 'OffsetCommit',
+          topics: validation.topics.map((t) => ({
+            name: t.name,
+            partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: code })),
+          })),
+        } satisfies OffsetCommitResponse);
+        return;
+      }
+      // The same replay that loading uses applies the committed records.
+      for (const r of validation.records) shard.replay(r);
+      for (const t of request.topics) {
+        for (const p of t.partitions) {
+          this.deps.emit({
+            type: 'offsetCommitted',
+            groupId: request.groupId,
+            topic: t.name,
+            partition: p.partitionIndex,
+            offset: p.committedOffset,
+            memberId: request.memberId,
+            offsetsPartition: shard.ctx.offsetsPartition,
+            atMs: this.deps.scheduler.now(),
+          });
+        }
+      }
+      respond({ api: 'OffsetCommit', topics: validation.topics });
+    });
   }
 }
 
