@@ -571,13 +571,7 @@ export class GroupMetadataManager {
   }
 
   private removeMember(group: ClassicGroup, member: ClassicGroupMember, reason: string): void {
-    this.ctx.timer.cancel(heartbeatKey(group.groupId, member.memberId));
-    const join = member.awaitingJoin;
-    member.awaitingJoin = null;
-    join?.(joinError('UNKNOWN_MEMBER_ID', member.memberId));
-    const sync = member.awaitingSync;
-    member.awaitingSync = null;
-    sync?.(syncError('UNKNOWN_MEMBER_ID'));
+    this.failMember(group, member, 'UNKNOWN_MEMBER_ID');
     group.remove(member.memberId);
     this.ctx.emit({
       type: 'groupMemberRemoved',
@@ -687,16 +681,19 @@ export class GroupMetadataManager {
   private unloadGroup(group: ClassicGroup): void {
     this.ctx.timer.cancel(joinKey(group.groupId));
     this.ctx.timer.cancel(syncKey(group.groupId));
-    for (const m of group.members.values()) {
-      this.ctx.timer.cancel(heartbeatKey(group.groupId, m.memberId));
-      const join = m.awaitingJoin;
-      m.awaitingJoin = null;
-      join?.(joinError('NOT_COORDINATOR', m.memberId));
-      const sync = m.awaitingSync;
-      m.awaitingSync = null;
-      sync?.(syncError('NOT_COORDINATOR'));
-    }
+    for (const m of group.members.values()) this.failMember(group, m, 'NOT_COORDINATOR');
     for (const id of group.pendingMembers) this.ctx.timer.cancel(heartbeatKey(group.groupId, id));
+  }
+
+  /** Stops a member's heartbeat timer and answers its parked JoinGroup / SyncGroup with `error`. */
+  private failMember(group: ClassicGroup, member: ClassicGroupMember, error: GroupErrorCode): void {
+    this.ctx.timer.cancel(heartbeatKey(group.groupId, member.memberId));
+    const join = member.awaitingJoin;
+    member.awaitingJoin = null;
+    join?.(joinError(error, member.memberId));
+    const sync = member.awaitingSync;
+    member.awaitingSync = null;
+    sync?.(syncError(error));
   }
 
   // ------------------------------------------------------------------ events
