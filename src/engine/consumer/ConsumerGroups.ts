@@ -372,19 +372,16 @@ export class ConsumerGroups {
     if (this.consumers.has(consumerId) && this.consumers.get(consumerId)?.lifecycle === 'running') {
       throw new KafkaError('INVALID_REQUEST', `consumer ${consumerId} already exists`);
     }
-    this.network.clientUp(consumerId);
-    const consumer = new KafkaConsumer(
-      {
-        clientId: consumerId,
-        scheduler: this.deps.scheduler,
-        network: this.network,
-        port: this.deps.port,
-        emit: this.deps.emit,
-      },
-      config,
-    );
+    const consumer = this.newKafkaConsumer(consumerId, config);
     this.consumers.set(consumerId, consumer);
     return consumer;
+  }
+
+  /** A KafkaConsumer whose client `consumerId` is now up on the network. */
+  private newKafkaConsumer(consumerId: string, config: Record<string, unknown>): KafkaConsumer {
+    this.network.clientUp(consumerId);
+    const { scheduler, port, emit } = this.deps;
+    return new KafkaConsumer({ clientId: consumerId, scheduler, network: this.network, port, emit }, config);
   }
 
   /**
@@ -405,17 +402,9 @@ export class ConsumerGroups {
     ) {
       throw new KafkaError('INVALID_REQUEST', `consumer ${consumerId} already exists`);
     }
-    this.network.clientUp(consumerId);
-    const fetcher = new KafkaConsumer(
-      {
-        clientId: consumerId,
-        scheduler: this.deps.scheduler,
-        network: this.network,
-        port: this.deps.port,
-        emit: this.deps.emit,
-      },
-      { 'auto.offset.reset': config['auto.offset.reset'] === 'smallest' ? 'earliest' : 'latest' },
-    );
+    const fetcher = this.newKafkaConsumer(consumerId, {
+      'auto.offset.reset': config['auto.offset.reset'] === 'smallest' ? 'earliest' : 'latest',
+    });
     const connector = new ZookeeperConsumerConnector(
       {
         store: zk,
