@@ -329,38 +329,14 @@ export class ConsumerCoordinator {
       return;
     }
     const join = r as JoinGroupResponse;
-    switch (join.errorCode) {
-      case 'NONE':
-        break;
-      case 'MEMBER_ID_REQUIRED':
-        this.memberId = join.memberId;
-        this.sendJoin();
-        return;
-      case 'UNKNOWN_MEMBER_ID':
-      case 'ILLEGAL_GENERATION':
-        this.resetGeneration(join.errorCode);
-        {
-          this.joinFailed(join.errorCode, false);
-          return;
-        }
-      case 'NOT_COORDINATOR':
-      case 'COORDINATOR_NOT_AVAILABLE': {
-        this.joinFailed(join.errorCode, true);
-        return;
-      }
-      case 'COORDINATOR_LOAD_IN_PROGRESS': {
-        // The coordinator is replaying __consumer_offsets: same coordinator, retry after a backoff.
-        this.nextJoinMs = this.now + this.ctx.config['retry.backoff.ms'];
-        this.joinFailed(join.errorCode, false);
-        return;
-      }
-      case 'REBALANCE_IN_PROGRESS': {
-        this.joinFailed(join.errorCode, false);
-        return;
-      }
-      default:
-        this.fatal(join.errorCode, 'JoinGroup failed');
-        return;
+    if (join.errorCode === 'MEMBER_ID_REQUIRED') {
+      this.memberId = join.memberId;
+      this.sendJoin();
+      return;
+    }
+    if (join.errorCode !== 'NONE') {
+      this.rebalanceFailed('JoinGroup', join.errorCode);
+      return;
     }
     this.memberId = join.memberId;
     this.generationId = join.generationId;
@@ -467,37 +443,42 @@ export class ConsumerCoordinator {
     }
     const sync = r as SyncGroupResponse;
     if (generationId !== this.generationId) return;
-    switch (sync.errorCode) {
-      case 'NONE':
-        break;
-      case 'UNKNOWN_MEMBER_ID':
-      case 'ILLEGAL_GENERATION':
-        this.resetGeneration(sync.errorCode);
-        {
-          this.joinFailed(sync.errorCode, false);
-          return;
-        }
-      case 'REBALANCE_IN_PROGRESS': {
-        this.joinFailed(sync.errorCode, false);
-        return;
-      }
-      case 'NOT_COORDINATOR':
-      case 'COORDINATOR_NOT_AVAILABLE': {
-        this.joinFailed(sync.errorCode, true);
-        return;
-      }
-      case 'COORDINATOR_LOAD_IN_PROGRESS': {
-        this.nextJoinMs = this.now + this.ctx.config['retry.backoff.ms'];
-        this.joinFailed(sync.errorCode, false);
-        return;
-      }
-      default:
-        this.fatal(sync.errorCode, 'SyncGroup failed');
-        return;
+    if (sync.errorCode !== 'NONE') {
+      this.rebalanceFailed('SyncGroup', sync.errorCode);
+      return;
     }
     const assigned =
       sync.assignment.length > 0 ? fromTopicPartitions(decodeAssignment(sync.assignment).assignedPartitions) : [];
     this.onJoinComplete(sortPartitions(assigned));
+  }
+
+  /**
+   * A JoinGroup or SyncGroup error, handled alike (AbstractCoordinator's JoinGroupResponseHandler
+   * and SyncGroupResponseHandler): an unknown member or a stale generation starts over from a
+   * reset generation; a moved or missing coordinator is looked up again; a coordinator still
+   * replaying __consumer_offsets is retried after retry.backoff.ms; anything else is fatal.
+   */
+  private rebalanceFailed(api: 'JoinGroup' | 'SyncGroup', errorCode: GroupErrorCode): void {
+    switch (errorCode) {
+      case 'UNKNOWN_MEMBER_ID':
+      case 'ILLEGAL_GENERATION':
+        this.resetGeneration(errorCode);
+        this.joinFailed(errorCode, false);
+        return;
+      case 'NOT_COORDINATOR':
+      case 'COORDINATOR_NOT_AVAILABLE':
+        this.joinFailed(errorCode, true);
+        return;
+      case 'COORDINATOR_LOAD_IN_PROGRESS':
+        this.nextJoinMs = this.now + this.ctx.config['retry.backoff.ms'];
+        this.joinFailed(errorCode, false);
+        return;
+      case 'REBALANCE_IN_PROGRESS':
+        this.joinFailed(errorCode, false);
+        return;
+      default:
+        this.fatal(errorCode, `${api} failed`);
+    }
   }
 
   /** ConsumerCoordinator.onJoinComplete: apply the assignment and tell the listener. */
