@@ -88,16 +88,11 @@ export function stickyAssign(group: GroupSubscription, recorder?: AssignmentReco
   }
   const ownedPartitions = members.map((member, m) => member.ownedPartitions.filter((p) => holder[p] === m));
 
+  const input = { group, memberOrder, ownedPartitions, recorder };
   if (allSubscriptionsEqual(group)) {
-    const result = buildConstrainedAssignment(
-      group,
-      memberOrder,
-      ownedPartitions,
-      partitionsWithMultiplePreviousOwners,
-      recorder,
-    );
+    const result = buildConstrainedAssignment(input, partitionsWithMultiplePreviousOwners);
     return { ...result, path: 'constrained', maxGeneration };
   }
-  const result = buildGeneralAssignment(group, memberOrder, ownedPartitions, maxGeneration, recorder);
+  const result = buildGeneralAssignment(input, maxGeneration);
   return { ...result, path: 'general', maxGeneration };
 }

@@ -26,12 +26,20 @@ export interface StickyBuildResult {
   isSticky?: boolean;
 }
 
+/**
+ * What both sticky builders start from (the fields of Kafka's AbstractAssignmentBuilder): the
+ * group, its members in the leader's HashMap order, and what each member still validly owns.
+ */
+export interface StickyBuildInput {
+  group: GroupSubscription;
+  memberOrder: readonly number[];
+  ownedPartitions: readonly (readonly number[])[];
+  recorder?: AssignmentRecorder;
+}
+
 export function buildConstrainedAssignment(
-  group: GroupSubscription,
-  memberOrder: readonly number[],
-  ownedPartitions: readonly (readonly number[])[],
+  { group, memberOrder, ownedPartitions, recorder }: StickyBuildInput,
   partitionsWithMultiplePreviousOwners: Uint8Array,
-  recorder?: AssignmentRecorder,
 ): StickyBuildResult {
   const members = group.members;
   const numberOfConsumers = members.length;

@@ -17,7 +17,7 @@
  * between moves and computed per topic in O(P + members x topics) rather than per partition pair.
  */
 import type { AssignmentRecorder } from './AssignmentRecorder';
-import type { StickyBuildResult } from './ConstrainedAssignmentBuilder';
+import type { StickyBuildInput, StickyBuildResult } from './ConstrainedAssignmentBuilder';
 import { compareJavaStrings, type GroupSubscription } from './GroupSubscription';
 import { javaStringHashCode } from '../javaStringHashCode';
 import { topicPartitionHashCode } from './javaHashOrder';
@@ -137,11 +137,8 @@ class TopicSizeHistogram {
 }
 
 export function buildGeneralAssignment(
-  group: GroupSubscription,
-  memberOrder: readonly number[],
-  ownedPartitions: readonly (readonly number[])[],
+  { group, memberOrder, ownedPartitions, recorder }: StickyBuildInput,
   maxGeneration: number,
-  recorder?: AssignmentRecorder,
 ): StickyBuildResult {
   const members = group.members;
   const M = members.length;
