@@ -241,13 +241,18 @@ export function encodeSubscription(s: ConsumerProtocolSubscription): Uint8Array 
 
 /**
  * Like Kafka's ConsumerProtocol, a newer version is read with the newest known layout: new
- * versions may only append fields, so trailing bytes beyond what we know are ignored.
+ * versions may only append fields, so trailing bytes beyond what we know are ignored (only a
+ * known version, `raw` <= 3, must end exactly).
  */
+function readProtocolVersion(r: SchemaReader, what: string): { raw: number; version: 0 | 1 | 2 | 3 } {
+  const raw = r.int16('version');
+  if (raw < 0) throw new CorruptRecordError(`${what} version ${raw}`);
+  return { raw, version: Math.min(raw, 3) as 0 | 1 | 2 | 3 };
+}
+
 export function decodeSubscription(bytes: Uint8Array): ConsumerProtocolSubscription {
   const r = new SchemaReader(bytes, 'ConsumerProtocolSubscription');
-  const raw = r.int16('version');
-  if (raw < 0) throw new CorruptRecordError(`ConsumerProtocolSubscription version ${raw}`);
-  const version = Math.min(raw, 3) as 0 | 1 | 2 | 3;
+  const { raw, version } = readProtocolVersion(r, 'ConsumerProtocolSubscription');
   const topics = r.array('topics', 2, () => r.string('topic'));
   const userData = r.nullableBytes('userData');
   const ownedPartitions = version >= 1 ? readTopicPartitions(r, 'ownedPartitions') : [];
@@ -266,9 +271,7 @@ export function encodeAssignment(a: ConsumerProtocolAssignment): Uint8Array {
 
 export function decodeAssignment(bytes: Uint8Array): ConsumerProtocolAssignment {
   const r = new SchemaReader(bytes, 'ConsumerProtocolAssignment');
-  const raw = r.int16('version');
-  if (raw < 0) throw new CorruptRecordError(`ConsumerProtocolAssignment version ${raw}`);
-  const version = Math.min(raw, 3) as 0 | 1 | 2 | 3;
+  const { raw, version } = readProtocolVersion(r, 'ConsumerProtocolAssignment');
   const assignedPartitions = readTopicPartitions(r, 'assignedPartitions');
   const userData = r.nullableBytes('userData');
   if (raw <= 3) r.end();
