@@ -31,26 +31,10 @@ export function isBrokerCommand(c: { op: string }): c is BrokerCommand {
   return (BROKER_COMMAND_OPS as readonly string[]).includes(c.op);
 }
 
-/** Runs a broker command on the cluster (the cluster refuses an unknown broker with its KafkaError). */
+/**
+ * Runs a broker command on the cluster: each op is the Cluster method of the same name (which
+ * refuses an unknown broker with its KafkaError).
+ */
 export function runBrokerCommand(cluster: Cluster, c: BrokerCommand): void {
-  switch (c.op) {
-    case 'killBroker':
-      cluster.killBroker(c.broker);
-      return;
-    case 'powerFailBroker':
-      cluster.powerFailBroker(c.broker);
-      return;
-    case 'stopBroker':
-      cluster.stopBroker(c.broker);
-      return;
-    case 'restartBroker':
-      cluster.restartBroker(c.broker);
-      return;
-    case 'isolateBroker':
-      cluster.isolateBroker(c.broker);
-      return;
-    case 'healBroker':
-      cluster.healBroker(c.broker);
-      return;
-  }
+  cluster[c.op](c.broker);
 }
