@@ -3,12 +3,8 @@
  * facade's part small (create, send, sendMany, close) and gives generated records readable,
  * unique values (`<client>-<n>`), so the UI and the fault checks can follow each one.
  */
-import type { Network } from '../cluster/Network';
-import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
-import type { Rng } from '../Rng';
-import type { ProducerEvent, WantedEventType } from './events';
-import { KafkaProducer } from './KafkaProducer';
+import { KafkaProducer, type ProducerContext } from './KafkaProducer';
 import type { ProducerConfigInput } from './ProducerConfig';
 import type { ProducerRecord } from './ProducerRecord';
 
@@ -48,13 +44,8 @@ export interface SendManyOptions {
   valueBytes?: number;
 }
 
-export interface ProducerRegistryContext {
-  scheduler: Scheduler;
-  network: Network;
-  rng: Rng;
-  emit: (event: ProducerEvent) => void;
-  /** Whether anyone takes events of a type (default: yes); per-record events are skipped otherwise. */
-  wants?: (type: WantedEventType) => boolean;
+/** What each producer it makes is given, except that the bootstrap brokers are read when one is made. */
+export interface ProducerRegistryContext extends Omit<ProducerContext, 'bootstrapBrokers'> {
   /** Broker ids a new producer bootstraps from (all known brokers). */
   bootstrapBrokers(): readonly number[];
 }
