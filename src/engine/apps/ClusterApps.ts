@@ -690,29 +690,17 @@ export class ClusterApps {
         this.groupSettings.delete(a.group);
         return;
       }
-      case 'setAssignor': {
-        const g = this.requireGroup(a.group);
-        if (g.assignor === a.assignor) return;
+      case 'setAssignor':
         // partition.assignment.strategy is a consumer setting: the group's members restart with it.
-        this.apps.setGroupAssignor(a.group, a.assignor);
-        g.assignor = a.assignor;
+        this.changeGroup(a.group, 'assignor', a.assignor, () => this.apps.setGroupAssignor(a.group, a.assignor));
         return;
-      }
-      case 'setCommitMode': {
-        const g = this.requireGroup(a.group);
-        if (g.commitMode === a.mode) return;
+      case 'setCommitMode':
         // When to commit is application code: the group's applications restart with it.
-        this.apps.setGroupCommitMode(a.group, a.mode);
-        g.commitMode = a.mode;
+        this.changeGroup(a.group, 'commitMode', a.mode, () => this.apps.setGroupCommitMode(a.group, a.mode));
         return;
-      }
-      case 'setProtocol': {
-        const g = this.requireGroup(a.group);
-        if (g.protocol === a.protocol) return;
-        this.apps.setGroupProtocol(a.group, a.protocol);
-        g.protocol = a.protocol;
+      case 'setProtocol':
+        this.changeGroup(a.group, 'protocol', a.protocol, () => this.apps.setGroupProtocol(a.group, a.protocol));
         return;
-      }
       case 'addConsumer': {
         this.requireGroup(a.group);
         const name = a.name ?? this.freshName();
@@ -808,6 +796,19 @@ export class ClusterApps {
   private freshName(): string {
     while (this.consumers.has(`c${this.nextConsumer}`)) this.nextConsumer++;
     return `c${this.nextConsumer++}`;
+  }
+
+  /** Changes one setting of a group on the board, applying it to its applications first; the same value does nothing. */
+  private changeGroup<K extends keyof GroupSettings>(
+    group: string,
+    key: K,
+    value: GroupSettings[K],
+    apply: () => void,
+  ): void {
+    const g = this.requireGroup(group);
+    if (g[key] === value) return;
+    apply();
+    g[key] = value;
   }
 
   private requireGroup(group: string): GroupSettings {
