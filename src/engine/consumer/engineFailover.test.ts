@@ -72,6 +72,18 @@ function stableGroup(bed: FacadeBed, consumers: KafkaConsumer[], groupId = 'shop
 
 const eventsSince = (events: EngineEvent[], from: number) => events.slice(from);
 
+/** Whether some consumer Fetch for partition `tp` (`<topic>-<partition>`) was sent to `broker`. */
+function fetchedFrom(ev: EngineEvent[], broker: number, tp: string): boolean {
+  return ev.some(
+    (x) =>
+      x.type === 'groupRequestSent' &&
+      x.api === 'Fetch' &&
+      x.toBroker === broker &&
+      'summary' in x.body &&
+      x.body.summary.includes(`${tp}@`),
+  );
+}
+
 /** A facade bed whose 'shop' group of consumers `ids` (on orders) is Stable. */
 function settledGroup(seed: number, ids: string[], config: Record<string, unknown> = {}) {
   const bed = facadeBed({ seed });
@@ -227,16 +239,7 @@ describe('Engine: consumer groups across broker failures', () => {
       const newLeader = bed.e.cluster.partitionState('orders', p)?.leader as number;
       expect(newLeader).not.toBe(target);
       // Fetches for the partition now go to its new leader.
-      expect(
-        ev.some(
-          (x) =>
-            x.type === 'groupRequestSent' &&
-            x.api === 'Fetch' &&
-            x.toBroker === newLeader &&
-            'summary' in x.body &&
-            x.body.summary.includes(`orders-${p}@`),
-        ),
-      ).toBe(true);
+      expect(fetchedFrom(ev, newLeader, `orders-${p}`)).toBe(true);
     }
     expectNoLoss(bed, seen);
     // The coordinator did not move: the group kept its generation.
@@ -275,16 +278,7 @@ describe('Engine: consumer groups across broker failures', () => {
           x.errorCode === 'FENCED_LEADER_EPOCH',
       ),
     ).toBe(true);
-    expect(
-      ev.some(
-        (x) =>
-          x.type === 'groupRequestSent' &&
-          x.api === 'Fetch' &&
-          x.toBroker === preferred &&
-          'summary' in x.body &&
-          x.body.summary.includes('orders-0@'),
-      ),
-    ).toBe(true);
+    expect(fetchedFrom(ev, preferred, 'orders-0')).toBe(true);
     expectNoLoss(bed, seen);
   });
 
