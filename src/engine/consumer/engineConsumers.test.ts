@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine';
 import { isKafkaError } from '../errors';
-import { facadeBed, type FacadeBed } from './facadeTesting';
+import { assignedConsumer, facadeBed, type FacadeBed } from './facadeTesting';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
 
@@ -67,8 +67,7 @@ describe('Engine: KafkaConsumer end to end', () => {
   it('assign() without a group: earliest reset, max.poll.records per poll, commits refused (no group.id)', () => {
     const bed = facadeBed();
     bed.produce('orders', 0, ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-    const c = bed.e.groups.createConsumer('solo', { 'auto.offset.reset': 'earliest', 'max.poll.records': 3 });
-    c.assign([{ topic: 'orders', partition: 0 }]);
+    const c = assignedConsumer(bed, 'solo', 0, { 'auto.offset.reset': 'earliest', 'max.poll.records': 3 });
     const sizes: number[] = [];
     const values: string[] = [];
     until(bed, () => {
@@ -145,12 +144,11 @@ describe('Engine: KafkaConsumer end to end', () => {
   it('fetch.min.bytes and fetch.max.wait.ms: the leader holds the fetch until enough bytes or the wait ends', () => {
     const bed = facadeBed();
     bed.produce('orders', 0, ['seed']);
-    const c = bed.e.groups.createConsumer('waiter', {
+    const c = assignedConsumer(bed, 'waiter', 0, {
       'auto.offset.reset': 'earliest',
       'fetch.min.bytes': 100_000,
       'fetch.max.wait.ms': 400,
     });
-    c.assign([{ topic: 'orders', partition: 0 }]);
     const mark = bed.events.length;
     expect(pollFor(bed, c, 1, 5_000).length).toBe(1);
     const fetches = bed.events.slice(mark).filter((e) => e.type === 'groupRequestSent' && e.api === 'Fetch');
@@ -165,8 +163,7 @@ describe('Engine: KafkaConsumer end to end', () => {
     const answer = answers.find((a) => a.requestId === first.id);
     expect((answer?.sentAtMs ?? 0) - first.arriveAtMs).toBe(400);
     // With fetch.min.bytes=1 (default) a parked fetch completes as soon as the high watermark moves.
-    const eager = bed.e.groups.createConsumer('eager', { 'auto.offset.reset': 'latest', 'fetch.max.wait.ms': 5_000 });
-    eager.assign([{ topic: 'orders', partition: 0 }]);
+    const eager = assignedConsumer(bed, 'eager', 0, { 'auto.offset.reset': 'latest', 'fetch.max.wait.ms': 5_000 });
     until(bed, () => {
       eager.poll();
       return eager.position({ topic: 'orders', partition: 0 }) === 1;
@@ -189,12 +186,11 @@ describe('Engine: KafkaConsumer end to end', () => {
     // Twelve batches of one record: the broker returns whole batches, so a batch bigger than the
     // limit still comes whole (KIP-74), and the cap shows as one batch per fetch.
     for (let i = 0; i < 12; i++) bed.produce('orders', 3, [`value-${i}`]);
-    const c = bed.e.groups.createConsumer('small', {
+    const c = assignedConsumer(bed, 'small', 3, {
       'auto.offset.reset': 'earliest',
       'max.partition.fetch.bytes': 1,
       'fetch.max.wait.ms': 10,
     });
-    c.assign([{ topic: 'orders', partition: 3 }]);
     const mark = bed.events.length;
     expect(pollFor(bed, c, 12, 20_000).map((r) => r.offset)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     const answered = bed.events

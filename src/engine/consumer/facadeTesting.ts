@@ -9,6 +9,7 @@ import { Engine, type EngineEvent, type EngineOptions } from '../engine';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import { GroupDriver } from './GroupDriver';
+import type { KafkaConsumer } from './KafkaConsumer';
 import { MapStore } from '../log/testSupport';
 
 /** The log tests' in-memory Store, for the tests that import it from here. */
@@ -72,6 +73,18 @@ export function facadeBed(
     },
   };
   return bed;
+}
+
+/** A consumer without a group, assigned one partition of the bed's `orders` topic (KafkaConsumer.assign). */
+export function assignedConsumer(
+  bed: FacadeBed,
+  consumerId: string,
+  partition: number,
+  config: Record<string, unknown>,
+): KafkaConsumer {
+  const c = bed.e.groups.createConsumer(consumerId, config);
+  c.assign([{ topic: 'orders', partition }]);
+  return c;
 }
 
 /**
