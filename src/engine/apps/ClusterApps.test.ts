@@ -22,6 +22,15 @@ function settle(plane: ClusterApps, maxMs = 30_000): PlaneView {
   throw new Error('groups did not settle');
 }
 
+/** The demo cluster, settled, `ms` after its producer sent 20 records to orders. */
+function afterProducing(ms: number): { plane: ClusterApps; v: PlaneView } {
+  const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+  settle(plane);
+  plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+  plane.tick(ms);
+  return { plane, v: plane.view() };
+}
+
 function assignmentOf(v: PlaneView, group: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of v.consumers)
@@ -154,11 +163,7 @@ describe('ClusterApps', () => {
   });
 
   it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    settle(plane);
-    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
-    plane.tick(300);
-    const v = plane.view();
+    const { plane, v } = afterProducing(300);
     const fetches = v.messages.filter((m) => m.api === 'Fetch');
     expect(fetches.length).toBeGreaterThan(0);
     expect(fetches.length).toBeLessThanOrEqual(24);
@@ -180,11 +185,7 @@ describe('ClusterApps', () => {
   });
 
   it('lists the produce requests a producer sent to partition leaders, and their answers', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    settle(plane);
-    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
-    plane.tick(50);
-    const v = plane.view();
+    const { v } = afterProducing(50);
     const produces = v.messages.filter((m) => m.api === 'Produce');
     const requests = produces.filter((m) => m.kind === 'request');
     expect(requests.length).toBeGreaterThan(0);

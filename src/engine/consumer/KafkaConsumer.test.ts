@@ -17,6 +17,20 @@ function consume(bed: GroupTestBed, c: KafkaConsumer, n: number, maxMs = 10_000)
   return out;
 }
 
+/** Polls until poll() throws, and returns what it threw (null if it never did). */
+function pollUntilThrows(bed: GroupTestBed, c: KafkaConsumer): unknown {
+  let error: unknown = null;
+  bed.runUntil(() => {
+    try {
+      c.poll();
+    } catch (e) {
+      error = e;
+    }
+    return error !== null;
+  });
+  return error;
+}
+
 describe('ConsumerConfig', () => {
   it("has Kafka's defaults", () => {
     // clients/src/main/java/org/apache/kafka/clients/consumer/ConsumerConfig.java (3.x)
@@ -103,15 +117,7 @@ describe('KafkaConsumer', () => {
     bed.port.createTopic('t', 1, 3);
     const c = bed.consumer('c', { 'group.id': 'g', 'auto.offset.reset': 'none' });
     c.subscribe(['t']);
-    let error: unknown = null;
-    bed.runUntil(() => {
-      try {
-        c.poll();
-      } catch (e) {
-        error = e;
-      }
-      return error !== null;
-    });
+    const error = pollUntilThrows(bed, c);
     expect(isKafkaError(error, 'OFFSET_OUT_OF_RANGE')).toBe(true);
     expect((error as KafkaError).details.exception).toBe('NoOffsetForPartitionException');
   });
@@ -128,15 +134,7 @@ describe('KafkaConsumer', () => {
     const n = bed.consumer('n', { 'auto.offset.reset': 'none' });
     n.assign([{ topic: 't', partition: 0 }]);
     n.seek({ topic: 't', partition: 0 }, 0);
-    let error: unknown = null;
-    bed.runUntil(() => {
-      try {
-        n.poll();
-      } catch (err) {
-        error = err;
-      }
-      return error !== null;
-    });
+    const error = pollUntilThrows(bed, n);
     expect((error as KafkaError).details.exception).toBe('OffsetOutOfRangeException');
   });
 
