@@ -74,14 +74,19 @@ class Wire extends GroupWire {
 
 const bedConfig = { coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } };
 
+/** A test bed whose group is Stable in generation 1 with static members leader-instance and follower-instance. */
+function stableStaticGroup(options: { seed?: number } = {}) {
+  const bed = new GroupTestBed({ ...bedConfig, ...options });
+  const wire = new Wire(bed);
+  return { bed, wire, initial: wire.staticMembersJoinAndRebalance('leader-instance', 'follower-instance') };
+}
+
 describe('static membership (KIP-345), Kafka 3.9 GroupCoordinator.scala', () => {
   it('a replaced static member is FENCED_INSTANCE_ID on JoinGroup, SyncGroup, Heartbeat and OffsetCommit', () => {
     // Kafka 3.9 GroupCoordinatorTest.staticMemberRejoinWithLeaderIdAndUnknownMemberId,
     // staticMemberHeartbeatLeaderWithInvalidMemberId, staticMemberCommitOffsetWithInvalidMemberId:
     // GroupCoordinator.validateCurrentMember checks the instance id before the member id.
-    const bed = new GroupTestBed(bedConfig);
-    const wire = new Wire(bed);
-    const initial = wire.staticMembersJoinAndRebalance('leader-instance', 'follower-instance');
+    const { bed, wire, initial } = stableStaticGroup();
     // The leader restarts: same group.instance.id, unknown member id. Stable, same protocol: no rebalance.
     const rejoin = wire.join('', 'leader-instance');
     bed.run(20);
@@ -115,9 +120,7 @@ describe('static membership (KIP-345), Kafka 3.9 GroupCoordinator.scala', () => 
   it('a static follower that does not rejoin within the rebalance timeout stays in the next generation', () => {
     // Kafka 3.9 GroupCoordinatorTest.testStaticMemberFollowerFailToRejoinBeforeRebalanceTimeout:
     // onCompleteJoin removes only notYetRejoinedMembers that are dynamic.
-    const bed = new GroupTestBed(bedConfig);
-    const wire = new Wire(bed);
-    const initial = wire.staticMembersJoinAndRebalance('leader-instance', 'follower-instance');
+    const { bed, wire, initial } = stableStaticGroup();
     const newMember = wire.join('', 'new-member');
     bed.run(20);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('PreparingRebalance');
@@ -276,9 +279,7 @@ describe('the new leader, as Kafka 3.9 GroupMetadata chooses it', () => {
 
   it('a static leader that does not rejoin hands over to the first rejoined member in hash order (maybeElectNewJoinedLeader)', () => {
     // Kafka 3.9 GroupCoordinatorTest.testStaticMemberLeaderFailToRejoinBeforeRebalanceTimeout.
-    const bed = new GroupTestBed({ ...bedConfig, seed: SEED });
-    const wire = new Wire(bed);
-    const initial = wire.staticMembersJoinAndRebalance('leader-instance', 'follower-instance');
+    const { bed, wire, initial } = stableStaticGroup({ seed: SEED });
     const newMember = wire.join('', 'new-member');
     bed.run(1);
     const follower = wire.join(initial.followerId, 'follower-instance');
