@@ -48,6 +48,7 @@ import {
   PLANE_TOPIC_DEFAULTS,
   type PresetName,
   type ScenarioSpec,
+  VIEW_EVERY_MS,
 } from '../engine/apps';
 import type {
   ClusterView,
@@ -76,8 +77,6 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-/** Real milliseconds between two redraws of the partition logs. */
-const VIEW_EVERY_MS = 100;
 /** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
 const BUSY_VIEW_EVERY_MS = 250;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */

@@ -92,8 +92,8 @@ const MAX_ACTIONS = 400;
 const MAX_MESSAGES = 24;
 const MAX_PRODUCE_MESSAGES = 12;
 const MESSAGE_BROKERS_MAX = 12;
-/** Real milliseconds between two views sent to the page. */
-const VIEW_EVERY_MS = 100;
+/** Real milliseconds between two views sent to the page (and between two redraws of the partition logs). */
+export const VIEW_EVERY_MS = 100;
 
 /**
  * Topic defaults of the UI's clusters: small segments so rolls are visible, and a flush to the

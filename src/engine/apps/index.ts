@@ -12,6 +12,7 @@ export {
   type ConsumerEntry,
   type GroupSettings,
   type SendOutcome,
+  VIEW_EVERY_MS,
 } from './ClusterApps';
 export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 export { comparePartitions } from './comparePartitions';
