@@ -77,7 +77,7 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-/** The same while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
+/** VIEW_EVERY_MS while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
 const BUSY_VIEW_EVERY_MS = 250;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */
 const MAX_SEGMENT_LOADS_PER_READ = 64;
