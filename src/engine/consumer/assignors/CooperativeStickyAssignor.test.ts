@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { balanceProblems, isFullyBalanced, validityProblems } from './assignmentChecks';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription, TopicPartition } from './types';
-import { member } from './testing';
+import { member, tp, topic, topic1, topic2, generationId } from './testing';
 
 // Expected assignments from apache/kafka clients/src/test/java/org/apache/kafka/clients/consumer/
 // CooperativeStickyAssignorTest.java and the AbstractStickyAssignorTest.java cases it inherits,
 // whose verifyValidityAndBalance it overrides to run the follow-up rebalances a revocation triggers.
 
-const tp = (topic: string, partition: number): TopicPartition => ({ topic, partition });
 const key = (p: TopicPartition) => `${p.topic}-${p.partition}`;
 const coop = (members: MemberSubscription[], ppt: Record<string, number>) =>
   assignPartitions('cooperative-sticky', members, ppt);
@@ -47,11 +46,6 @@ function rebalanceUntilStable(
   expect(balanceProblems(assignment)).toEqual([]);
   return { assignment, rounds, members: current };
 }
-
-const topic = 'topic';
-const topic1 = 'topic1';
-const topic2 = 'topic2';
-const generationId = 1;
 
 describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () => {
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGenerationWithEqualPartitionsPerConsumer', () => {

@@ -16,9 +16,8 @@
  * binary search (Kafka's TreeSet); partition ownership in an Int32Array; "is it balanced" cached
  * between moves and computed per topic in O(P + members x topics) rather than per partition pair.
  */
-import type { AssignmentRecorder } from './AssignmentRecorder';
 import type { StickyBuildInput, StickyBuildResult } from './ConstrainedAssignmentBuilder';
-import { compareJavaStrings, type GroupSubscription } from './GroupSubscription';
+import { compareJavaStrings } from './GroupSubscription';
 import { javaStringHashCode } from '../javaStringHashCode';
 import { topicPartitionHashCode } from './javaHashOrder';
 import { PartitionMovements } from './PartitionMovements';

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { assignPartitions } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription } from './types';
-import { member } from './testing';
+import { member, tp, topic1, topic2 } from './testing';
 
 // Expected assignments from apache/kafka
 // clients/src/test/java/org/apache/kafka/clients/consumer/RangeAssignorTest.java (test named per case)
 // and the RangeAssignor.java class comment.
-const tp = (topic: string, partition: number) => ({ topic, partition });
 const range = (members: MemberSubscription[], partitions: Record<string, number>): GroupAssignment =>
   assignPartitions('range', members, partitions);
-const topic1 = 'topic1';
-const topic2 = 'topic2';
 
 describe('RangeAssignor (RangeAssignorTest.java)', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic', () => {

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { GroupAssignment, MemberSubscription } from './types';
-import { member } from './testing';
+import { member, tp, topic, topic1, topic2 } from './testing';
 
 // Expected assignments from apache/kafka
 // clients/src/test/java/org/apache/kafka/clients/consumer/RoundRobinAssignorTest.java (test named per case)
 // and the RoundRobinAssignor.java class comment.
-const tp = (topic: string, partition: number) => ({ topic, partition });
 const rr = (members: MemberSubscription[], partitions: Record<string, number>): GroupAssignment =>
   assignPartitions('roundrobin', members, partitions);
-const topic = 'topic';
-const topic1 = 'topic1';
-const topic2 = 'topic2';
 
 describe('RoundRobinAssignor (RoundRobinAssignorTest.java)', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic / testOneConsumerOneTopic', () => {

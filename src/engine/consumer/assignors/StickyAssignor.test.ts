@@ -4,14 +4,13 @@ import { balanceProblems, isFullyBalanced, validityProblems } from './assignment
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import { GroupSubscription } from './GroupSubscription';
 import type { GroupAssignment, MemberSubscription, TopicPartition } from './types';
-import { member } from './testing';
+import { member, tp, topic, topic1, topic2, topic3, generationId } from './testing';
 
 // Expected assignments from apache/kafka clients/src/test/java/org/apache/kafka/clients/consumer/
 // internals/AbstractStickyAssignorTest.java and StickyAssignorTest.java (test method named in each
 // case), and the StickyAssignor.java class comment. Kafka runs AbstractStickyAssignorTest for both
 // sticky assignors; cooperative-sticky's own two-phase checks are in CooperativeStickyAssignor.test.ts.
 
-const tp = (topic: string, partition: number): TopicPartition => ({ topic, partition });
 const names = (l: readonly TopicPartition[] | undefined) => (l ?? []).map((p) => `${p.topic}-${p.partition}`).sort();
 const sticky = (members: MemberSubscription[], ppt: Record<string, number>) => assignPartitions('sticky', members, ppt);
 
@@ -43,12 +42,6 @@ const owning = (m: MemberSubscription, owned: TopicPartition[], generation?: num
   ownedPartitions: owned,
   ...(generation === undefined ? {} : { generation }),
 });
-
-const topic = 'topic';
-const topic1 = 'topic1';
-const topic2 = 'topic2';
-const topic3 = 'topic3';
-const generationId = 1;
 
 describe('StickyAssignor: AbstractStickyAssignorTest.java', () => {
   it('testOneConsumerNoTopic / testOneConsumerNonexistentTopic', () => {

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../../errors';
 import { assignPartitions, explainAssignment } from './assignPartitions';
 import type { AssignmentStrategy, MemberSubscription } from './types';
-import { member } from './testing';
+import { member, tp } from './testing';
 
 const STRATEGIES: AssignmentStrategy[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
-const tp = (topic: string, partition: number) => ({ topic, partition });
 
 function expectKafkaError(fn: () => unknown, code: Parameters<typeof isKafkaError>[1]) {
   try {

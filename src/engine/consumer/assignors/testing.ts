@@ -17,3 +17,12 @@ export function member(
     ...(generation === undefined ? {} : { generation }),
   };
 }
+
+export const tp = (topic: string, partition: number): TopicPartition => ({ topic, partition });
+
+// The topic names and generation Kafka's assignor tests (AbstractStickyAssignorTest and the rest) use.
+export const topic = 'topic';
+export const topic1 = 'topic1';
+export const topic2 = 'topic2';
+export const topic3 = 'topic3';
+export const generationId = 1;
