@@ -61,6 +61,18 @@ function joined(bed: FacadeBed, cs: KafkaConsumer[], groupId: string): void {
   ).toBe(true);
 }
 
+/** One consumer alone in `groupId`, subscribed to orders, auto commit off (it commits by hand), once the group is Stable. */
+function joinedManualCommitter(bed: FacadeBed, consumerId: string, groupId: string): KafkaConsumer {
+  const c = bed.e.groups.createConsumer(consumerId, {
+    'group.id': groupId,
+    'enable.auto.commit': false,
+    'auto.offset.reset': 'earliest',
+  });
+  c.subscribe(['orders']);
+  joined(bed, [c], groupId);
+  return c;
+}
+
 const dec = new TextDecoder();
 
 describe('Engine: KafkaConsumer end to end', () => {
@@ -233,13 +245,7 @@ describe('Engine: KafkaConsumer end to end', () => {
       0,
       Array.from({ length: 10 }, (_, i) => `v${i}`),
     );
-    const c = bed.e.groups.createConsumer('manual', {
-      'group.id': 'billing',
-      'enable.auto.commit': false,
-      'auto.offset.reset': 'earliest',
-    });
-    c.subscribe(['orders']);
-    joined(bed, [c], 'billing');
+    const c = joinedManualCommitter(bed, 'manual', 'billing');
     expect(pollFor(bed, c, 10).length).toBe(10);
     // Nothing committed yet (auto commit is off): the describe rows have no offset and no lag.
     expect(bed.group('billing')?.describe.find((r) => r.partition === 0)?.currentOffset).toBeNull();
@@ -418,13 +424,7 @@ describe('Engine: KafkaConsumer end to end', () => {
 
   it('COORDINATOR_LOAD_IN_PROGRESS while a new coordinator replays a big offsets partition', () => {
     const bed = facadeBed({ seed: 13, groupCoordinatorConfig: { 'simulated.offsets.load.ms.per.batch': 50 } });
-    const c = bed.e.groups.createConsumer('loader', {
-      'group.id': 'heavy',
-      'enable.auto.commit': false,
-      'auto.offset.reset': 'earliest',
-    });
-    c.subscribe(['orders']);
-    joined(bed, [c], 'heavy');
+    const c = joinedManualCommitter(bed, 'loader', 'heavy');
     // Forty commits: forty batches in the group's offsets partition.
     for (let i = 1; i <= 40; i++) {
       const r = c.commitSync([{ topic: 'orders', partition: 0, offset: i }]);

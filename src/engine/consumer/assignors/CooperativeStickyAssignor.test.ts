@@ -48,12 +48,15 @@ function rebalanceUntilStable(
 }
 
 describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () => {
+  /** topic-0 owned by consumer1 and consumer2 in the same generation; consumer3 owns nothing. */
+  const claimedByTwoInOneGeneration = [
+    member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
+    member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
+    member('consumer3', [topic], [], generationId),
+  ];
+
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGenerationWithEqualPartitionsPerConsumer', () => {
-    const members = [
-      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
-      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
-      member('consumer3', [topic], [], generationId),
-    ];
+    const members = claimedByTwoInOneGeneration;
     const a = coop(members, { topic: 3 });
     // topic-0 still counts as owned, so it cannot go to consumer3 until both have revoked it.
     expect(a).toEqual({ consumer1: [tp(topic, 1)], consumer2: [tp(topic, 2)], consumer3: [] });
@@ -63,11 +66,7 @@ describe('CooperativeStickyAssignor (CooperativeStickyAssignorTest.java)', () =>
   });
 
   it('testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGenerationWithUnequalPartitionsPerConsumer', () => {
-    const members = [
-      member('consumer1', [topic], [tp(topic, 0), tp(topic, 1)], generationId),
-      member('consumer2', [topic], [tp(topic, 0), tp(topic, 2)], generationId),
-      member('consumer3', [topic], [], generationId),
-    ];
+    const members = claimedByTwoInOneGeneration;
     const a = coop(members, { topic: 4 });
     expect(a).toEqual({ consumer1: [tp(topic, 1), tp(topic, 3)], consumer2: [tp(topic, 2)], consumer3: [] });
     expect(isFullyBalanced(rebalanceUntilStable(members, { topic: 4 }, a).assignment)).toBe(true);
