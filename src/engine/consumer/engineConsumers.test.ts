@@ -61,6 +61,11 @@ function joined(bed: FacadeBed, cs: KafkaConsumer[], groupId: string): void {
   ).toBe(true);
 }
 
+/** The facade's createConsumer command for each id: members of `groupId` subscribed to orders. */
+function createConsumers(bed: FacadeBed, groupId: string, consumerIds: string[]): void {
+  for (const consumerId of consumerIds) bed.e.execute('createConsumer', { consumerId, groupId, topics: ['orders'] });
+}
+
 /** One consumer alone in `groupId`, subscribed to orders, auto commit off (it commits by hand), once the group is Stable. */
 function joinedManualCommitter(bed: FacadeBed, consumerId: string, groupId: string): KafkaConsumer {
   const c = bed.e.groups.createConsumer(consumerId, {
@@ -360,13 +365,12 @@ describe('Engine: KafkaConsumer end to end', () => {
   it('cooperative-sticky through the facade: a moving partition is revoked in one generation and assigned in the next', () => {
     const bed = facadeBed();
     bed.e.execute('setGroupAssignor', { groupId: 'coop', strategy: 'cooperative-sticky' });
-    bed.e.execute('createConsumer', { consumerId: 'k1', groupId: 'coop', topics: ['orders'] });
-    bed.e.execute('createConsumer', { consumerId: 'k2', groupId: 'coop', topics: ['orders'] });
+    createConsumers(bed, 'coop', ['k1', 'k2']);
     bed.e.tick(15_000);
     expect(bed.group('coop')?.state).toBe('Stable');
     const start = bed.group('coop')?.generationId as number;
     const mark = bed.events.length;
-    bed.e.execute('createConsumer', { consumerId: 'k3', groupId: 'coop', topics: ['orders'] });
+    createConsumers(bed, 'coop', ['k3']);
     bed.e.tick(15_000);
     const gens = bed.events
       .slice(mark)
@@ -397,8 +401,7 @@ describe('Engine: KafkaConsumer end to end', () => {
   it('setGroupProtocol zookeeper: the legacy consumers register znodes visible in the engine snapshot', () => {
     const bed = facadeBed();
     bed.e.execute('setGroupProtocol', { groupId: 'legacy', protocol: 'zookeeper' });
-    bed.e.execute('createConsumer', { consumerId: 'z1', groupId: 'legacy', topics: ['orders'] });
-    bed.e.execute('createConsumer', { consumerId: 'z2', groupId: 'legacy', topics: ['orders'] });
+    createConsumers(bed, 'legacy', ['z1', 'z2']);
     bed.e.tick(15_000);
     const snap = bed.e.snapshot();
     const paths = snap.znodes.map((z) => z.path);
