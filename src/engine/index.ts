@@ -94,7 +94,7 @@ export {
 export type { ConsumerGroupDescribeRow, ConsumerSnapshot, GroupSnapshot } from './consumer/ConsumerGroups';
 export { ConsumerGroups, lag } from './consumer/ConsumerGroups';
 export { OFFSETS_TOPIC } from './consumer/GroupCoordinator';
-export type { GroupEvent, TopicPartitionRef } from './consumer/groupEvents';
+export type { GroupEvent } from './consumer/groupEvents';
 export type { GroupRequest, GroupResponse } from './consumer/groupProtocol';
 export type { ConsumerRecord } from './consumer/KafkaConsumer';
 export { KafkaConsumer } from './consumer/KafkaConsumer';

@@ -1,7 +1,7 @@
 import type { Scheduler, TaskId } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import { assignPartitions, explainAssignment } from './assignors/assignPartitions';
-import type { AssignmentStrategy } from './assignors/types';
+import type { AssignmentStrategy, TopicPartition } from './assignors/types';
 
 /** Up to this many partitions, the leader also records every decision of its assignor. */
 const EXPLAIN_MAX_PARTITIONS = 2_000;
@@ -10,7 +10,7 @@ const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5_000;
 import type { ClusterPort } from './ClusterPort';
 import type { ConsumerConfig } from './ConsumerConfig';
 import type { ConsumerRequest, ConsumerResponse } from './fetchProtocol';
-import type { GroupEvent, TopicPartitionRef } from './groupEvents';
+import type { GroupEvent } from './groupEvents';
 import type { GroupNetwork } from './GroupNetwork';
 import {
   type GroupErrorCode,
@@ -482,7 +482,7 @@ export class ConsumerCoordinator {
   }
 
   /** ConsumerCoordinator.onJoinComplete: apply the assignment and tell the listener. */
-  private onJoinComplete(assigned: TopicPartitionRef[]): void {
+  private onJoinComplete(assigned: TopicPartition[]): void {
     this.joinInFlight = false;
     this.rejoinNeeded = false;
     this.state = 'STABLE';
@@ -708,7 +708,7 @@ export class ConsumerCoordinator {
 
   /** OffsetFetch: each partition's committed offset and the leader epoch committed with it (-1: none). */
   fetchCommitted(
-    partitions: TopicPartitionRef[],
+    partitions: TopicPartition[],
     done: (result: Map<string, { offset: number; leaderEpoch: number }> | null) => void,
   ): void {
     const byTopic = new Map<string, number[]>();
@@ -748,7 +748,7 @@ export class ConsumerCoordinator {
 
   private invokeListener(
     callback: 'onPartitionsRevoked' | 'onPartitionsAssigned' | 'onPartitionsLost',
-    partitions: TopicPartitionRef[],
+    partitions: TopicPartition[],
   ): void {
     this.ctx.emit({
       type: 'consumerRebalanceCallback',

@@ -1,7 +1,7 @@
 import type { KafkaErrorCode } from '../errors';
 import { ClassicGroup, ClassicGroupMember, type ClassicGroupState } from './ClassicGroup';
 import type { CoordinatorContext, OffsetsRecord } from './CoordinatorContext';
-import type { TopicPartitionRef } from './groupEvents';
+import type { TopicPartition } from './assignors/types';
 import {
   type GroupErrorCode,
   type HeartbeatRequest,
@@ -712,11 +712,11 @@ export class GroupMetadataManager {
   }
 
   private emitGeneration(group: ClassicGroup): void {
-    const assignment: Record<string, TopicPartitionRef[]> = {};
+    const assignment: Record<string, TopicPartition[]> = {};
     const clientIds: Record<string, string> = {};
     for (const m of group.members.values()) {
       clientIds[m.memberId] = m.clientId;
-      let parts: TopicPartitionRef[] = [];
+      let parts: TopicPartition[] = [];
       try {
         if (m.assignment.length > 0) parts = fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions);
       } catch {

@@ -8,7 +8,7 @@ import {
 } from './ConsumerCoordinator';
 import { Fetcher } from './Fetcher';
 import type { ConsumerListOffsetsResponse } from './fetchProtocol';
-import type { TopicPartitionRef } from './groupEvents';
+import type { TopicPartition } from './assignors/types';
 import { OffsetsForLeaderEpochClient, type TruncationReport } from './OffsetsForLeaderEpochClient';
 import { type ConsumerRebalanceListener, SubscriptionState, tpString } from './SubscriptionState';
 
@@ -139,7 +139,7 @@ export class KafkaConsumer {
     if (changed) this.coordinator.requestRejoin(`subscription changed to [${this.subscriptions.topics.join(', ')}]`);
   }
 
-  assign(partitions: TopicPartitionRef[]): void {
+  assign(partitions: TopicPartition[]): void {
     this.ensureOpen();
     if (this.subscriptions.type === 'AUTO_TOPICS') {
       throw new KafkaError('INVALID_REQUEST', 'Subscription to topics, partitions and pattern are mutually exclusive');
@@ -147,15 +147,15 @@ export class KafkaConsumer {
     this.subscriptions.assignManually(partitions);
   }
 
-  assignment(): TopicPartitionRef[] {
+  assignment(): TopicPartition[] {
     return this.subscriptions.assignedPartitions();
   }
 
-  position(tp: TopicPartitionRef): number | null {
+  position(tp: TopicPartition): number | null {
     return this.subscriptions.state(tp)?.position ?? null;
   }
 
-  seek(tp: TopicPartitionRef, offset: number): void {
+  seek(tp: TopicPartition, offset: number): void {
     this.ensureOpen();
     const s = this.subscriptions.state(tp);
     if (!s) throw new KafkaError('INVALID_REQUEST', `No current assignment for partition ${tpString(tp)}`);
@@ -170,15 +170,15 @@ export class KafkaConsumer {
     this.fetcher.clear(tp.topic, tp.partition);
   }
 
-  seekToBeginning(partitions: TopicPartitionRef[]): void {
+  seekToBeginning(partitions: TopicPartition[]): void {
     this.requestReset(partitions, -2);
   }
 
-  seekToEnd(partitions: TopicPartitionRef[]): void {
+  seekToEnd(partitions: TopicPartition[]): void {
     this.requestReset(partitions, -1);
   }
 
-  private requestReset(partitions: TopicPartitionRef[], timestamp: -1 | -2): void {
+  private requestReset(partitions: TopicPartition[], timestamp: -1 | -2): void {
     for (const tp of partitions) {
       const s = this.subscriptions.state(tp);
       if (!s) continue;
@@ -336,7 +336,7 @@ export class KafkaConsumer {
     }
   }
 
-  private resetWithStrategy(tp: TopicPartitionRef): void {
+  private resetWithStrategy(tp: TopicPartition): void {
     const strategy = this.config['auto.offset.reset'];
     if (strategy === 'none') {
       this.pendingError = new KafkaError(
@@ -353,7 +353,7 @@ export class KafkaConsumer {
     this.resetOffset(tp, strategy === 'earliest' ? -2 : -1, strategy);
   }
 
-  private resetOffset(tp: TopicPartitionRef, timestamp: -1 | -2, strategy: string): void {
+  private resetOffset(tp: TopicPartition, timestamp: -1 | -2, strategy: string): void {
     const s = this.subscriptions.state(tp);
     const leader = this.fetcher.leaderFor(tp.topic, tp.partition);
     if (!s || leader === null) return;

@@ -1,4 +1,4 @@
-import type { TopicPartitionRef } from './groupEvents';
+import type { TopicPartition } from './assignors/types';
 
 /**
  * What a consumer reads and where it stands (clients/.../consumer/internals/SubscriptionState):
@@ -8,10 +8,10 @@ import type { TopicPartitionRef } from './groupEvents';
  * position needs one: the committed offset from the coordinator, else auto.offset.reset.
  */
 export interface ConsumerRebalanceListener {
-  onPartitionsRevoked?(partitions: TopicPartitionRef[]): void;
-  onPartitionsAssigned?(partitions: TopicPartitionRef[]): void;
+  onPartitionsRevoked?(partitions: TopicPartition[]): void;
+  onPartitionsAssigned?(partitions: TopicPartition[]): void;
   /** Partitions taken away without a chance to commit (generation lost); defaults to revoked. */
-  onPartitionsLost?(partitions: TopicPartitionRef[]): void;
+  onPartitionsLost?(partitions: TopicPartition[]): void;
 }
 
 export interface TopicPartitionState {
@@ -91,11 +91,11 @@ export function sameFetchPosition(a: FetchPosition, b: FetchPosition): boolean {
   return a.offset === b.offset && a.offsetEpoch === b.offsetEpoch && sameLeader(a.currentLeader, b.currentLeader);
 }
 
-export function tpString(tp: TopicPartitionRef): string {
+export function tpString(tp: TopicPartition): string {
   return `${tp.topic}-${tp.partition}`;
 }
 
-export function sortPartitions<T extends TopicPartitionRef>(list: T[]): T[] {
+export function sortPartitions<T extends TopicPartition>(list: T[]): T[] {
   return list.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 }
 
@@ -114,7 +114,7 @@ export class SubscriptionState {
     this.listener = listener;
   }
 
-  assignManually(partitions: TopicPartitionRef[]): void {
+  assignManually(partitions: TopicPartition[]): void {
     this.type = partitions.length > 0 ? 'USER_ASSIGNED' : 'NONE';
     this.topics = [];
     this.setAssignment(partitions);
@@ -127,7 +127,7 @@ export class SubscriptionState {
   }
 
   /** Replaces the assignment; partitions kept keep their position. */
-  setAssignment(partitions: TopicPartitionRef[]): void {
+  setAssignment(partitions: TopicPartition[]): void {
     const next = new Map<string, TopicPartitionState>();
     for (const tp of sortPartitions([...partitions])) {
       const key = tpString(tp);
@@ -152,7 +152,7 @@ export class SubscriptionState {
     for (const [k, v] of next) this.assigned.set(k, v);
   }
 
-  assignedPartitions(): TopicPartitionRef[] {
+  assignedPartitions(): TopicPartition[] {
     return [...this.assigned.values()].map(({ topic, partition }) => ({ topic, partition }));
   }
 
@@ -160,11 +160,11 @@ export class SubscriptionState {
     return [...this.assigned.values()];
   }
 
-  state(tp: TopicPartitionRef): TopicPartitionState | undefined {
+  state(tp: TopicPartition): TopicPartitionState | undefined {
     return this.assigned.get(tpString(tp));
   }
 
-  isAssigned(tp: TopicPartitionRef): boolean {
+  isAssigned(tp: TopicPartition): boolean {
     return this.assigned.has(tpString(tp));
   }
 
@@ -187,14 +187,14 @@ export class SubscriptionState {
   }
 
   /** The position as a FetchPosition, or null without one. */
-  fetchPosition(tp: TopicPartitionRef): FetchPosition | null {
+  fetchPosition(tp: TopicPartition): FetchPosition | null {
     const s = this.state(tp);
     if (!s || s.position === null) return null;
     return { offset: s.position, offsetEpoch: s.offsetEpoch, currentLeader: s.currentLeader };
   }
 
   /** hasValidPosition: a position that may be fetched from (not awaiting validation or a reset). */
-  hasValidPosition(tp: TopicPartitionRef): boolean {
+  hasValidPosition(tp: TopicPartition): boolean {
     const s = this.state(tp);
     return s !== undefined && s.position !== null && !s.awaitingValidation && s.resetStrategy === null;
   }
@@ -203,7 +203,7 @@ export class SubscriptionState {
    * seekUnvalidated: a position from outside (a committed offset, a seek) that must be checked
    * against the leader when it carries an epoch and the leader's epoch is known.
    */
-  seekUnvalidated(tp: TopicPartitionRef, p: FetchPosition): void {
+  seekUnvalidated(tp: TopicPartition, p: FetchPosition): void {
     const s = this.state(tp);
     if (!s) return;
     this.setPosition(s, p);
@@ -211,7 +211,7 @@ export class SubscriptionState {
   }
 
   /** seekValidated: a position known to be on the leader's log (consumed records, a reset, a truncation point). */
-  seekValidated(tp: TopicPartitionRef, p: FetchPosition): void {
+  seekValidated(tp: TopicPartition, p: FetchPosition): void {
     const s = this.state(tp);
     if (!s) return;
     this.setPosition(s, p);
@@ -227,7 +227,7 @@ export class SubscriptionState {
   }
 
   /** requestOffsetReset: drop the position; the strategy (by default auto.offset.reset) picks the next one. */
-  requestOffsetReset(tp: TopicPartitionRef, strategy: ResetStrategy = this.defaultResetStrategy): void {
+  requestOffsetReset(tp: TopicPartition, strategy: ResetStrategy = this.defaultResetStrategy): void {
     const s = this.state(tp);
     if (!s) return;
     s.position = null;
@@ -242,7 +242,7 @@ export class SubscriptionState {
    * the position was read under, the position must be validated (if it has an epoch to check;
    * without one the new leader is simply taken). Returns whether it now awaits validation.
    */
-  maybeValidatePositionForCurrentLeader(tp: TopicPartitionRef, current: LeaderAndEpoch): boolean {
+  maybeValidatePositionForCurrentLeader(tp: TopicPartition, current: LeaderAndEpoch): boolean {
     const s = this.state(tp);
     if (!s || s.resetStrategy !== null || current.leader === null) return false;
     if (s.position !== null && !sameLeader(s.currentLeader, current)) {
@@ -260,7 +260,7 @@ export class SubscriptionState {
    * An answer for a position that has since moved is ignored.
    */
   maybeCompleteValidation(
-    tp: TopicPartitionRef,
+    tp: TopicPartition,
     requestPosition: FetchPosition,
     epochEndOffset: EpochEndOffset,
   ): LogTruncation | null {

@@ -2,7 +2,8 @@ import type { CoordinationStore, WatchedEvent } from '../cluster/CoordinationSto
 import type { Scheduler, TaskId } from '../cluster/Scheduler';
 import { isKafkaError, KafkaError } from '../errors';
 import type { Rng } from '../Rng';
-import type { GroupEvent, TopicPartitionRef } from './groupEvents';
+import type { TopicPartition } from './assignors/types';
+import type { GroupEvent } from './groupEvents';
 import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
 import { sortPartitions, tpString } from './SubscriptionState';
 
@@ -69,7 +70,7 @@ export class ZookeeperConsumerConnector {
   state: 'starting' | 'rebalancing' | 'running' | 'failed' | 'closed' | 'crashed' = 'starting';
   sessionId = -1;
   /** Partitions this member owns (owner znodes created) and fetches. */
-  owned: TopicPartitionRef[] = [];
+  owned: TopicPartition[] = [];
   rebalances = 0;
   private attempt = 0;
   private rebalanceRunning = false;
@@ -223,9 +224,9 @@ export class ZookeeperConsumerConnector {
   }
 
   /** Kafka 0.8's range assignment per topic over sorted consumer thread ids (one thread each). */
-  private rangeAssign(consumers: string[]): TopicPartitionRef[] {
+  private rangeAssign(consumers: string[]): TopicPartition[] {
     const { store } = this.deps;
-    const out: TopicPartitionRef[] = [];
+    const out: TopicPartition[] = [];
     const sorted = [...consumers].sort();
     for (const topic of this.topics) {
       const data = store.tryGetData(`/brokers/topics/${topic}`) as { partitions?: Record<string, unknown> } | null;
@@ -250,10 +251,10 @@ export class ZookeeperConsumerConnector {
     return out;
   }
 
-  private claim(mine: TopicPartitionRef[], offsets: Map<string, number | null>): void {
+  private claim(mine: TopicPartition[], offsets: Map<string, number | null>): void {
     const { store } = this.deps;
-    const created: TopicPartitionRef[] = [];
-    const conflicts: { partition: TopicPartitionRef; owner: unknown }[] = [];
+    const created: TopicPartition[] = [];
+    const conflicts: { partition: TopicPartition; owner: unknown }[] = [];
     for (const tp of mine) {
       const path = ownerPath(this.groupId, tp.topic, tp.partition);
       try {
@@ -315,7 +316,7 @@ export class ZookeeperConsumerConnector {
     return `${this.consumerId}-0`;
   }
 
-  private deleteIfMine(tp: TopicPartitionRef): void {
+  private deleteIfMine(tp: TopicPartition): void {
     const { store } = this.deps;
     const path = ownerPath(this.groupId, tp.topic, tp.partition);
     if (store.tryGetData(path) === this.threadId()) {

@@ -1,5 +1,5 @@
 import type { GroupApiName, GroupRequest, GroupResponse } from './groupProtocol';
-import type { AssignmentStep } from './assignors/types';
+import type { AssignmentStep, TopicPartition } from './assignors/types';
 import type { ClassicGroupState } from './ClassicGroup';
 
 /**
@@ -8,10 +8,6 @@ import type { ClassicGroupState } from './ClassicGroup';
  * flight), each group state transition, each new generation with its full assignment, each
  * offset commit, each poll. Times are simulated milliseconds from the engine clock.
  */
-export interface TopicPartitionRef {
-  topic: string;
-  partition: number;
-}
 
 export type ConsumerApiName = GroupApiName | 'Fetch' | 'ListOffsets' | 'OffsetsForLeaderEpoch' | 'Metadata';
 
@@ -81,7 +77,7 @@ export type GroupEvent =
       protocolName: string | null;
       leader: string | null;
       /** memberId -> partitions, sorted; every member present. */
-      assignment: Record<string, TopicPartitionRef[]>;
+      assignment: Record<string, TopicPartition[]>;
       /** memberId -> client.id (the consumer's node on the network), to draw each member. */
       clientIds: Record<string, string>;
       atMs: number;
@@ -148,7 +144,7 @@ export type GroupEvent =
       strategy: string;
       subscriptions: Record<string, string[]>;
       partitionsPerTopic: Record<string, number>;
-      assignment: Record<string, TopicPartitionRef[]>;
+      assignment: Record<string, TopicPartition[]>;
       /** Every decision of the assignor, in order (null for very large groups). */
       steps: AssignmentStep[] | null;
       revokedThisGeneration: { topic: string; partition: number; from: string; to: string }[];
@@ -177,7 +173,7 @@ export type GroupEvent =
       consumerId: string;
       groupId: string;
       callback: 'onPartitionsRevoked' | 'onPartitionsAssigned' | 'onPartitionsLost';
-      partitions: TopicPartitionRef[];
+      partitions: TopicPartition[];
       generationId: number;
       atMs: number;
     }
@@ -236,7 +232,7 @@ export type GroupEvent =
         | 'succeeded'
         | 'failed';
       attempt: number;
-      partitions: TopicPartitionRef[];
+      partitions: TopicPartition[];
       atMs: number;
       reason?: string;
       path?: string;
