@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../../errors';
 import { assignPartitions, explainAssignment } from './assignPartitions';
-import type { AssignmentStrategy, MemberSubscription } from './types';
+import { ASSIGNMENT_STRATEGIES, type AssignmentStrategy, type MemberSubscription } from './types';
 import { member, tp } from './testing';
-
-const STRATEGIES: AssignmentStrategy[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 
 function expectKafkaError(fn: () => unknown, code: Parameters<typeof isKafkaError>[1]) {
   try {
@@ -48,7 +46,7 @@ describe('assignPartitions input checks', () => {
       [{ memberId: 'a', topics: ['t'], ownedPartitions: [{ topic: 't', partition: 'x' }] }],
       [{ memberId: 'a', topics: ['t'], ownedPartitions: {} }],
     ];
-    for (const strategy of STRATEGIES) {
+    for (const strategy of ASSIGNMENT_STRATEGIES) {
       for (const members of bad) {
         expectKafkaError(
           () => assignPartitions(strategy, members as MemberSubscription[], { t: 2 }),
@@ -66,13 +64,13 @@ describe('assignPartitions input checks', () => {
     ]);
     const ppt = deepFreeze({ t: 4, u: 2 });
     const copy = JSON.stringify({ members, ppt });
-    for (const strategy of STRATEGIES) explainAssignment(strategy, members, ppt);
+    for (const strategy of ASSIGNMENT_STRATEGIES) explainAssignment(strategy, members, ppt);
     expect(JSON.stringify({ members, ppt })).toBe(copy);
   });
 });
 
 describe('assignPartitions shape', () => {
-  it.each(STRATEGIES)('%s: empty group, idle members, unknown and empty topics', (strategy) => {
+  it.each(ASSIGNMENT_STRATEGIES)('%s: empty group, idle members, unknown and empty topics', (strategy) => {
     expect(assignPartitions(strategy, [], { t: 3 })).toEqual({});
     const a = assignPartitions(strategy, [member('a', ['t', 'missing', 'empty']), member('b', ['missing'])], {
       t: 2,
@@ -82,29 +80,32 @@ describe('assignPartitions shape', () => {
     expect(a).toEqual({ a: [tp('t', 0), tp('t', 1)], b: [] });
   });
 
-  it.each(STRATEGIES)('%s: "__proto__" is an ordinary member id and topic name', (strategy) => {
+  it.each(ASSIGNMENT_STRATEGIES)('%s: "__proto__" is an ordinary member id and topic name', (strategy) => {
     const a = assignPartitions(strategy, [member('__proto__', ['__proto__'])], JSON.parse('{"__proto__": 2}'));
     expect(Object.keys(a)).toEqual(['__proto__']);
     expect(Object.getOwnPropertyDescriptor(a, '__proto__')?.value).toEqual([tp('__proto__', 0), tp('__proto__', 1)]);
   });
 
-  it.each(STRATEGIES)('%s: topic order is Java String order (UTF-16 code units), not locale order', (strategy) => {
-    const a = assignPartitions(strategy, [member('m', ['b', 'B', 'a', '\u00e9', 'Z'])], {
-      a: 1,
-      b: 1,
-      B: 1,
-      Z: 1,
-      '\u00e9': 1,
-    });
-    expect(a.m?.map((p) => p.topic)).toEqual(['B', 'Z', 'a', 'b', '\u00e9']);
-  });
+  it.each(ASSIGNMENT_STRATEGIES)(
+    '%s: topic order is Java String order (UTF-16 code units), not locale order',
+    (strategy) => {
+      const a = assignPartitions(strategy, [member('m', ['b', 'B', 'a', '\u00e9', 'Z'])], {
+        a: 1,
+        b: 1,
+        B: 1,
+        Z: 1,
+        '\u00e9': 1,
+      });
+      expect(a.m?.map((p) => p.topic)).toEqual(['B', 'Z', 'a', 'b', '\u00e9']);
+    },
+  );
 
   it('is deterministic: the same input gives the same assignment', () => {
     const members = Array.from({ length: 7 }, (_, i) => ({
       memberId: `m${(i * 37) % 11}`,
       topics: i % 2 ? ['x', 'y'] : ['y'],
     }));
-    for (const strategy of STRATEGIES) {
+    for (const strategy of ASSIGNMENT_STRATEGIES) {
       expect(assignPartitions(strategy, members, { x: 5, y: 9 })).toEqual(
         assignPartitions(strategy, members, { x: 5, y: 9 }),
       );

@@ -2,14 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { balanceProblems, isFullyBalanced, validityProblems } from './assignmentChecks';
 import { assignPartitions, explainAssignment } from './assignPartitions';
-import type { AssignmentStrategy, GroupAssignment, MemberSubscription } from './types';
+import { ASSIGNMENT_STRATEGIES, type AssignmentStrategy, type GroupAssignment, type MemberSubscription } from './types';
 
 // Seeded property tests for all four assignors: the invariants Kafka's assignor tests check, over
 // random groups. A failing run prints its seed and path; pin it here as a named case if one ever fails.
 const SEED = 20261129;
 // ASSIGNOR_PROPERTY_RUNS=5000 for a long soak.
 const RUNS = Number(process.env.ASSIGNOR_PROPERTY_RUNS ?? 100);
-const STRATEGIES: AssignmentStrategy[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 const TOPIC_POOL = ['orders', 'payments', 't0', 't1', 'a-b', 'Z'];
 
 interface Group {
@@ -58,7 +57,7 @@ function reportOwned(members: MemberSubscription[], a: GroupAssignment, generati
   return members.map((m) => ({ ...m, ownedPartitions: a[m.memberId] ?? [], generation }));
 }
 
-describe.each(STRATEGIES)('%s: properties', (strategy) => {
+describe.each(ASSIGNMENT_STRATEGIES)('%s: properties', (strategy) => {
   it('every subscribed partition has exactly one owner, subscribed to its topic; every member is present; lists are sorted', () => {
     fc.assert(
       fc.property(groupArb(), ({ members, partitionsPerTopic }) => {
