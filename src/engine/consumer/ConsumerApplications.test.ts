@@ -16,13 +16,7 @@ import { type FacadeBed, facadeBed } from './facadeTesting';
 
 const CONFIG = { 'auto.offset.reset': 'earliest', 'max.poll.records': 10, 'session.timeout.ms': 10_000 };
 
-function until(bed: FacadeBed, pred: () => boolean, maxMs = 60_000, step = 5): boolean {
-  for (let t = 0; t <= maxMs; t += step) {
-    if (pred()) return true;
-    bed.e.tick(step);
-  }
-  return pred();
-}
+const until = (bed: FacadeBed, pred: () => boolean, maxMs = 60_000, step = 5) => bed.runUntil(pred, maxMs, step);
 
 /** orders with one partition holding `n` records `<prefix>0`, `<prefix>1`, ...; groups join at once. */
 function onePartitionOf(seed: number, n: number, prefix: string) {

@@ -8,6 +8,18 @@ import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
  * What the consumer-group test worlds (GroupTestBed over an in-memory cluster, FacadeWorld over
  * the real engine) drive the same way: time, consumers, application poll loops, the events.
  */
+/**
+ * Drives simulated time forward `stepMs` at a time until `pred` holds (checked before each step
+ * and once more at the end), at most `maxMs`. Returns whether it held.
+ */
+export function runUntil(run: (ms: number) => void, pred: () => boolean, maxMs: number, stepMs: number): boolean {
+  for (let t = 0; t <= maxMs; t += stepMs) {
+    if (pred()) return true;
+    run(stepMs);
+  }
+  return pred();
+}
+
 export abstract class GroupDriver {
   private readonly loops = new Map<string, { stop: boolean }>();
 
@@ -22,11 +34,7 @@ export abstract class GroupDriver {
 
   /** Runs until the predicate holds (checked after each step), at most maxMs. Returns whether it held. */
   runUntil(pred: () => boolean, maxMs = 120_000, stepMs = 10): boolean {
-    for (let t = 0; t <= maxMs; t += stepMs) {
-      if (pred()) return true;
-      this.run(stepMs);
-    }
-    return pred();
+    return runUntil((ms) => this.run(ms), pred, maxMs, stepMs);
   }
 
   consumer(id: string, config: Record<string, unknown>): KafkaConsumer {

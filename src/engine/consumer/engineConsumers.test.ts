@@ -15,13 +15,7 @@ import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
 
 const run = (bed: FacadeBed, ms: number) => bed.e.tick(ms);
 
-function until(bed: FacadeBed, pred: () => boolean, maxMs = 30_000, step = 10): boolean {
-  for (let t = 0; t <= maxMs; t += step) {
-    if (pred()) return true;
-    bed.e.tick(step);
-  }
-  return pred();
-}
+const until = (bed: FacadeBed, pred: () => boolean, maxMs = 30_000, step = 10) => bed.runUntil(pred, maxMs, step);
 
 /** Polls every `everyMs` until `count` records came (or maxMs). */
 function pollFor(bed: FacadeBed, c: KafkaConsumer, count: number, maxMs = 20_000, everyMs = 10): ConsumerRecord[] {

@@ -8,7 +8,7 @@ import { makeBatch, TestClient } from '../cluster/testing';
 import { Engine, type EngineEvent, type EngineOptions } from '../engine';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import { GroupDriver } from './GroupDriver';
+import { GroupDriver, runUntil } from './GroupDriver';
 import type { KafkaConsumer } from './KafkaConsumer';
 import { MapStore } from '../log/testSupport';
 
@@ -24,6 +24,8 @@ export interface FacadeBed {
   coordinatorOf(groupId: string): number | null;
   group(groupId: string): ReturnType<Engine['snapshot']>['consumerGroups']['groups'][number] | undefined;
   logEndOffset(topic: string, partition: number): number;
+  /** Ticks the engine `stepMs` at a time until `pred` holds, at most `maxMs` (GroupDriver.runUntil). */
+  runUntil(pred: () => boolean, maxMs: number, stepMs: number): boolean;
 }
 
 /** Three brokers (racks-free), Kafka's timeouts shortened so failures are noticed quickly. */
@@ -65,6 +67,9 @@ export function facadeBed(
     },
     group(groupId) {
       return e.snapshot().consumerGroups.groups.find((g) => g.groupId === groupId);
+    },
+    runUntil(pred, maxMs, stepMs) {
+      return runUntil((ms) => e.tick(ms), pred, maxMs, stepMs);
     },
     logEndOffset(topic, partition) {
       const leader = e.cluster.partitionState(topic, partition)?.leader ?? -1;
