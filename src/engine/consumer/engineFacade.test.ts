@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
 import { makeBatch, TestClient } from '../cluster/testing';
-import { Engine, type EngineEvent } from '../engine';
+import type { Engine, EngineEvent } from '../engine';
 import { isKafkaError } from '../errors';
-import { MapStore } from '../log/testSupport';
+import { facadeBed } from './facadeTesting';
 
-function engine(seed = 7, offsetsPartitions?: number) {
-  const events: EngineEvent[] = [];
-  const e = new Engine({
-    seed,
-    // Fewer __consumer_offsets partitions keep the replication work (and the test) small.
-    ...(offsetsPartitions ? { groupCoordinatorConfig: { 'offsets.topic.num.partitions': offsetsPartitions } } : {}),
-    store: new MapStore(),
-    clock: new ManualClock(0),
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
-    brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
-  });
-  e.subscribe((ev) => events.push(ev));
-  e.tick(100);
-  e.createTopic({ name: 'orders', partitions: 4, replicationFactor: 3 });
-  e.tick(200);
+/** The facade bed's engine, with Kafka's 50 __consumer_offsets partitions unless told fewer (less replication work). */
+function engine(seed = 7, offsetsPartitions = 50) {
+  const { e, events } = facadeBed({ seed, offsetsPartitions });
   return { e, events };
 }
 
