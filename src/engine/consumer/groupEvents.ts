@@ -11,6 +11,15 @@ import type { ClassicGroupState } from './ClassicGroup';
 
 export type ConsumerApiName = GroupApiName | 'Fetch' | 'ListOffsets' | 'OffsetsForLeaderEpoch' | 'Metadata';
 
+/** A member joining a group or leaving it, and why. */
+interface GroupMemberChange {
+  groupId: string;
+  memberId: string;
+  groupInstanceId: string | null;
+  reason: string;
+  atMs: number;
+}
+
 export type GroupEvent =
   | {
       type: 'groupRequestSent';
@@ -82,22 +91,8 @@ export type GroupEvent =
       clientIds: Record<string, string>;
       atMs: number;
     }
-  | {
-      type: 'groupMemberAdded';
-      groupId: string;
-      memberId: string;
-      groupInstanceId: string | null;
-      reason: string;
-      atMs: number;
-    }
-  | {
-      type: 'groupMemberRemoved';
-      groupId: string;
-      memberId: string;
-      groupInstanceId: string | null;
-      reason: string;
-      atMs: number;
-    }
+  | ({ type: 'groupMemberAdded' } & GroupMemberChange)
+  | ({ type: 'groupMemberRemoved' } & GroupMemberChange)
   | {
       type: 'groupMemberReplaced';
       groupId: string;
