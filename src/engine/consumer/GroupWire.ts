@@ -41,10 +41,7 @@ export class GroupWire {
   syncGroup(from: string, memberId: string, generationId: number, groupInstanceId: string | null = null) {
     return this.send<SyncGroupResponse>(from, {
       api: 'SyncGroup',
-      groupId: this.groupId,
-      generationId,
-      memberId,
-      groupInstanceId,
+      ...this.asMember(memberId, generationId, groupInstanceId),
       protocolType: 'consumer',
       protocolName: 'range',
       assignments: [],
@@ -54,10 +51,12 @@ export class GroupWire {
   heartbeatGroup(from: string, memberId: string, generationId: number, groupInstanceId: string | null = null) {
     return this.send<HeartbeatResponse>(from, {
       api: 'Heartbeat',
-      groupId: this.groupId,
-      generationId,
-      memberId,
-      groupInstanceId,
+      ...this.asMember(memberId, generationId, groupInstanceId),
     });
+  }
+
+  /** The fields by which SyncGroup and Heartbeat name the member and generation they speak for. */
+  private asMember(memberId: string, generationId: number, groupInstanceId: string | null) {
+    return { groupId: this.groupId, generationId, memberId, groupInstanceId };
   }
 }
