@@ -5,7 +5,7 @@ import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '.
 import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
 import { decodeRecordBatches } from '../codec/recordBatch';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
-import type { AppendCallback, ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
 import type { BrokerReachability } from './GroupNetwork';
 
 /**
@@ -182,11 +182,7 @@ export class ClusterConsumerPort implements ClusterPort {
 
   fetch(
     brokerId: number,
-    topic: string,
-    partition: number,
-    fetchOffset: number,
-    maxBytes: number,
-    currentLeaderEpoch = -1,
+    { topic, partition, fetchOffset, maxBytes, currentLeaderEpoch = -1 }: PortFetchPartition,
   ): PortFetchResult {
     const broker = this.running(brokerId);
     const fail = (errorCode: KafkaErrorCode): PortFetchResult => ({

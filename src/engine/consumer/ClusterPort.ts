@@ -33,6 +33,17 @@ export interface PortFetchResult {
 /** Answers an append: the first offset written, or the error that refused it (then -1). */
 export type AppendCallback = (error: KafkaErrorCode | null, baseOffset: number) => void;
 
+/** One partition of a consumer Fetch (Kafka's FetchRequest.PartitionData, with its topic and partition). */
+export interface PortFetchPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** At most this many bytes, though at least one record. */
+  maxBytes: number;
+  /** -1 or absent: none (no epoch check). */
+  currentLeaderEpoch?: number;
+}
+
 export interface ClusterPort {
   /** Live broker ids, ascending. */
   liveBrokers(): number[];
@@ -64,14 +75,7 @@ export interface ClusterPort {
    * A consumer fetch served by the partition's leader on `brokerId`: only up to the high
    * watermark. `currentLeaderEpoch` (-1: none) is checked against the leader's epoch.
    */
-  fetch(
-    brokerId: number,
-    topic: string,
-    partition: number,
-    fetchOffset: number,
-    maxBytes: number,
-    currentLeaderEpoch?: number,
-  ): PortFetchResult;
+  fetch(brokerId: number, request: PortFetchPartition): PortFetchResult;
   /** The leader epoch of the partition's leader, as metadata reports it; without it epochs are unknown (no validation). */
   leaderEpochOf?(topic: string, partition: number): number | null;
   /** OffsetsForLeaderEpoch from a consumer (replicaId -1) served by `brokerId`. */

@@ -306,14 +306,13 @@ export class ConsumerGroups {
     let total = 0;
     let anyError = false;
     const partitions = req.partitions.map((p) => {
-      const r = this.deps.port.fetch(
-        brokerId,
-        p.topic,
-        p.partition,
-        p.fetchOffset,
-        Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
-        p.currentLeaderEpoch,
-      );
+      const r = this.deps.port.fetch(brokerId, {
+        topic: p.topic,
+        partition: p.partition,
+        fetchOffset: p.fetchOffset,
+        maxBytes: Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
+        currentLeaderEpoch: p.currentLeaderEpoch,
+      });
       const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
       budget -= bytes;
       total += bytes;

@@ -1,7 +1,7 @@
 import type { Scheduler } from '../cluster/Scheduler';
 import type { SimpleRecord } from '../codec/memoryRecords';
 import type { KafkaErrorCode } from '../errors';
-import type { AppendCallback, ClusterPort, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
 
 interface MemPartition {
   topic: string;
@@ -187,7 +187,7 @@ export class InMemoryClusterPort implements ClusterPort {
     p.logStartOffset = Math.max(p.logStartOffset, offset);
   }
 
-  fetch(brokerId: number, topic: string, partition: number, fetchOffset: number, maxBytes: number): PortFetchResult {
+  fetch(brokerId: number, { topic, partition, fetchOffset, maxBytes }: PortFetchPartition): PortFetchResult {
     const p = this.partitions.get(topic)?.[partition];
     const empty = { records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 };
     if (!p) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', ...empty };

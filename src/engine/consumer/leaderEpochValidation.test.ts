@@ -197,6 +197,10 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
   });
 
   // Kafka 3.9 PartitionTest.testLeaderEpochValidationOnLeader / testOffsetForLeaderEpochValidationForFollower
+  /** A fetch of t-0 from offset 0 at broker 2, naming `currentLeaderEpoch`. */
+  const fetchT0 = (port: ClusterConsumerPort, currentLeaderEpoch: number) =>
+    port.fetch(2, { topic: 't', partition: 0, fetchOffset: 0, maxBytes: 1 << 20, currentLeaderEpoch });
+
   it('a consumer fetch or OffsetsForLeaderEpoch names its leader epoch: older is fenced, newer unknown, also at a follower', () => {
     const bed = divergingPartition();
     uncleanElection(bed);
@@ -204,10 +208,10 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     bed.e.tick(10_000);
     const port = new ClusterConsumerPort(bed.e.cluster);
     expect(port.leaderEpochOf('t', 0)).toBe(3);
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, -1).errorCode).toBe('NONE');
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, 3).errorCode).toBe('NONE');
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, 1).errorCode).toBe('FENCED_LEADER_EPOCH');
-    expect(port.fetch(2, 't', 0, 0, 1 << 20, 4).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
+    expect(fetchT0(port, -1).errorCode).toBe('NONE');
+    expect(fetchT0(port, 3).errorCode).toBe('NONE');
+    expect(fetchT0(port, 1).errorCode).toBe('FENCED_LEADER_EPOCH');
+    expect(fetchT0(port, 4).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
     // Broker 1 is a follower at epoch 3 now: the epoch is checked before leadership.
     expect(bed.e.cluster.brokers.get(1)?.replicaManager.partitions.get('t-0')?.leaderEpoch).toBe(3);
     expect(port.offsetsForLeaderEpoch(1, 't', 0, 1, 0).errorCode).toBe('FENCED_LEADER_EPOCH');
