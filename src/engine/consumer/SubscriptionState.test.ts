@@ -29,6 +29,9 @@ const initialPosition: FetchPosition = {
   currentLeader: { leader: broker1, epoch: currentEpoch },
 };
 
+/** The leader's answer in Kafka's tests: the position's epoch ends 5 offsets past it. */
+const endOffsetPastPosition = { leaderEpoch: initialOffsetEpoch, endOffset: initialOffset + 5 };
+
 describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTest)', () => {
   // Kafka 3.9 SubscriptionStateTest.testSeekUnvalidatedWithNoEpochClearsAwaitingValidation
   it('a position without an epoch needs no validation', () => {
@@ -45,10 +48,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
     const state = assigned();
     state.seekUnvalidated(tp0, initialPosition);
     expect(state.state(tp0)?.awaitingValidation).toBe(true);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, {
-      leaderEpoch: initialOffsetEpoch,
-      endOffset: initialOffset + 5,
-    });
+    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
     expect(state.fetchPosition(tp0)).toEqual(initialPosition);
@@ -87,10 +87,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
       currentLeader: { leader: broker1, epoch: currentEpoch },
     };
     state.seekUnvalidated(tp0, updatePosition);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, {
-      leaderEpoch: initialOffsetEpoch,
-      endOffset: initialOffset + 5,
-    });
+    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(true);
     expect(state.fetchPosition(tp0)).toEqual(updatePosition);
@@ -101,10 +98,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
     const state = assigned();
     state.seekUnvalidated(tp0, initialPosition);
     state.requestOffsetReset(tp0);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, {
-      leaderEpoch: initialOffsetEpoch,
-      endOffset: initialOffset + 5,
-    });
+    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
     expect(state.state(tp0)?.resetStrategy).toBe('earliest');
