@@ -11,6 +11,7 @@ import type {
   AssignmentStrategy as AssignorName,
   BrokerCommand,
   CommitMode,
+  LostWithStore,
   GroupProtocol,
   PartitionView,
   SerializedError,
@@ -199,18 +200,11 @@ export interface PlaneConsumerView {
   truncation: LogTruncationView | null;
 }
 
-/** A consumerLogTruncation event as the groups view shows it on the consumer's card. */
-export interface LogTruncationView {
-  topic: string;
-  partition: number;
-  fetchOffset: number;
-  offsetEpoch: number | null;
-  /** Where the leader's log for that epoch ends (null: the leader has no such epoch). */
-  divergentOffset: number | null;
-  outcome: 'seek' | 'reset' | 'LogTruncationException';
-  /** Engine ms since the scenario started. */
-  atMs: number;
-}
+/** A consumerLogTruncation event as the groups view shows it on the consumer's card (atMs: engine ms since the scenario started). */
+export type LogTruncationView = Pick<
+  Extract<GroupEvent, { type: 'consumerLogTruncation' }>,
+  'topic' | 'partition' | 'fetchOffset' | 'offsetEpoch' | 'divergentOffset' | 'outcome' | 'atMs'
+>;
 
 export interface LostOffsetsView {
   topic: string;
@@ -346,13 +340,8 @@ export interface DiscardView {
   actions: number;
 }
 
-/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it. */
-export interface LostPartitionView {
-  topic: string;
-  partition: number;
-  fromOffset: number;
-  logStartOffset: number;
-}
+/** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it (per partition, not per broker). */
+export type LostPartitionView = Pick<LostWithStore, 'topic' | 'partition' | 'fromOffset' | 'logStartOffset'>;
 
 export interface ProduceManyArgs {
   topic: string;

@@ -204,6 +204,7 @@ export type GroupEvent =
       partition: number;
       fetchOffset: number;
       offsetEpoch: number | null;
+      /** Where the leader's log for that epoch ends (null: the leader has no such epoch). */
       divergentOffset: number | null;
       divergentEpoch: number | null;
       outcome: 'seek' | 'reset' | 'LogTruncationException';
