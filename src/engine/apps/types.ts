@@ -11,6 +11,7 @@ import type {
   AssignmentStrategy as AssignorName,
   BrokerCommand,
   CommitMode,
+  CrashReport,
   LostWithStore,
   GroupProtocol,
   PartitionView,
@@ -230,11 +231,8 @@ export interface ConsumerCrashView {
   atMs: number;
   /** The group's commit mode when it crashed. */
   commitMode: CommitMode;
-  /**
-   * position: the next offset poll() would have returned; processedTo: the first offset its
-   * application had not processed (below position when it died with a batch half processed).
-   */
-  partitions: { topic: string; partition: number; position: number; processedTo: number; committed: number | null }[];
+  /** Per partition it owned: position, how far its application had processed, the committed offset. */
+  partitions: CrashReport['partitions'];
   /** Records processed but not committed: the new owner processes them again (case 1). */
   redelivered: number;
   /** Records committed but not processed: nobody ever processes them (case 2). */
