@@ -132,7 +132,7 @@ export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './p
 export { ProducerRegistry } from './producer/ProducerRegistry';
 // views: the plain data a host sends its page, and the builders that read them from engine state
 export type * from './views/types';
-export type { LeaderReplica } from './queries';
+export type { LeaderReplica, ReplicationGauges } from './queries';
 export { DataPath } from './views/DataPath';
 export {
   bytesToText,

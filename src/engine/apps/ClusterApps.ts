@@ -33,6 +33,9 @@ import {
   type CreateTopicOptions,
 } from '../index';
 import { buildPlaneView } from './planeViews';
+import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
+import { KafkaMetrics } from './metrics/KafkaMetrics';
+import { actionLabel } from './metrics/actionLabel';
 import { PRESETS } from './presets';
 import { validateUserTopicName } from './userTopicName';
 import {
@@ -242,6 +245,11 @@ export class ClusterApps {
   /** True while a restart runs the preset: its topics are in the znodes already. */
   private restarting: boolean;
   private events: PlaneEvent[] = [];
+  /** The one event log (apps/events) and Kafka's metrics (apps/metrics), each sent when its version moved. */
+  readonly eventLog: EventLog;
+  readonly metrics: KafkaMetrics;
+  private sentLogVersion = -1;
+  private sentMetricsVersion = -1;
   private lastSentVersion = -1;
   private nextConsumer = 1;
 
@@ -268,6 +276,14 @@ export class ClusterApps {
     // then never built.
     this.engine.maxBufferedEvents = 0;
     this.engine.subscribe((e) => this.onEvent(e), PLANE_EVENT_TYPES);
+    this.eventLog = new EventLog(PLANE_EPOCH_MS, () => this.engine.controllerState().id);
+    this.engine.subscribe((e) => this.eventLog.onEvent(e), EVENT_LOG_TYPES);
+    this.metrics = new KafkaMetrics(
+      this.engine,
+      PLANE_EPOCH_MS,
+      () => [...this.groupSettings.keys()],
+      (g) => this.maxLag(g),
+    );
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
@@ -375,7 +391,24 @@ export class ClusterApps {
       this.lastViewAt = realNowMs;
       this.forceView = false;
     }
-    return { view: changed ? this.view() : null, events };
+    if (!due) return { view: null, events, eventLog: null, metrics: null };
+    const eventLog = this.eventLog.version !== this.sentLogVersion ? this.eventLog.view() : null;
+    if (eventLog) this.sentLogVersion = eventLog.version;
+    const metrics = this.metrics.version !== this.sentMetricsVersion ? this.metrics.view() : null;
+    if (metrics) this.sentMetricsVersion = metrics.version;
+    return { view: changed ? this.view() : null, events, eventLog, metrics };
+  }
+
+  /** The group's largest lag in the latest lag sample of each partition (records-lag-max). */
+  private maxLag(group: string): number | null {
+    const byPartition = this.lagHistory.get(group);
+    if (!byPartition) return null;
+    let max: number | null = null;
+    for (const h of byPartition.values()) {
+      const last = h[h.length - 1];
+      if (last && (max === null || last[1] > max)) max = last[1];
+    }
+    return max;
   }
 
   view(): PlaneView {
@@ -504,7 +537,11 @@ export class ClusterApps {
    */
   apply(action: EngineCommand): SendOutcome | null {
     const settings = this.panelSettings;
+    // A Send N job's later slices continue the action that started it.
+    const acted = !(action.op === 'produceRecords' && action.from > 0);
+    const before = acted ? this.metrics.values() : null;
     const outcome = this.perform(action);
+    if (before) this.metrics.markAction(actionLabel(action), before);
     // Settings the panel already had change nothing, and leave nothing in the scenario.
     if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
     this.record(action);

@@ -28,6 +28,12 @@ import type {
   PlaneTopicView,
   ZnodeView,
 } from '../index';
+import type { EventLogView } from './events/types';
+import type { MetricsView } from './metrics/types';
+
+export type * from './events/types';
+export { EVENT_KINDS } from './events/types';
+export type * from './metrics/types';
 
 // The views read straight from engine state are declared beside the engine (src/engine/views).
 
@@ -295,6 +301,10 @@ export type PlaneEvent = ClusterEvent | GroupEvent | ProducerEvent;
 export interface PlaneFrame {
   view: PlaneView | null;
   events: PlaneEvent[];
+  /** The event log, when it grew since the last one sent (null: unchanged). */
+  eventLog: EventLogView | null;
+  /** Kafka's metrics, when they moved since the last one sent (null: unchanged). */
+  metrics: MetricsView | null;
 }
 
 export interface PlacementPreviewArgs {
