@@ -77,7 +77,7 @@ export interface UiState {
   clusterRun: number;
 }
 
-export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
+export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events';
 
 export interface InspectTarget {
   topic: string;

@@ -14,6 +14,7 @@ import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
+import { useFocused } from './planeStore';
 
 interface HostedReplica {
   partition: PlanePartitionView;
@@ -145,10 +146,12 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
   const internalLeaders = internal.filter((r) => r.replica.role === 'leader').length;
   const state = b.state !== 'running' ? b.state : b.isolated ? 'isolated' : b.alive ? 'alive' : 'unregistered';
   const down = b.state === 'down';
+  const focused = useFocused('broker', b.id);
   return (
     <article
       ref={setNodeRef}
-      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}`}
+      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}${focused ? ' event-focus' : ''}`}
+      data-focused={focused || undefined}
       data-testid={`broker-${b.id}`}
       data-controller={String(b.controller)}
       data-alive={String(b.alive)}

@@ -55,6 +55,8 @@ export function connectPlane(session: Session): () => void {
     const s = planeStore.getState();
     const patch: Partial<typeof s> = {};
     if (p.view) patch.view = p.view;
+    if (p.eventLog) patch.eventLog = p.eventLog;
+    if (p.metrics) patch.metrics = p.metrics;
     // Produce, Send N and producer settings are recorded in the scenario without a planeAction
     // round trip: the address follows the recorded actions as frames bring them, so a reload of
     // the page's own link is still the running scenario (sameScenario) and asks nothing.
@@ -121,7 +123,7 @@ async function boot(session: Session): Promise<void> {
     }
   }
   const view = await session.call('planeScenario', null);
-  planeStore.setState({ view, linkNotice: notice, pendingLink, story: [], groupStory: [] });
+  planeStore.setState({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
   // The address now names the cluster shown, so a reload does not open the link again.
   if (spec) writeHash(view);
 }

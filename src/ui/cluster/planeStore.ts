@@ -7,7 +7,14 @@
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../engine/apps/types';
+import type {
+  EventLogView,
+  MetricsView,
+  PlacementPreview,
+  PlaneEvent,
+  PlaneView,
+  ScenarioSpec,
+} from '../../engine/apps/types';
 
 export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
 
@@ -56,6 +63,19 @@ export interface PlaneUiState {
   picked: string | null;
   /** The guided scenario being walked through, and its step. */
   guide: { id: string; step: number } | null;
+  /** The one event log and Kafka's metrics, as the worker last sent them (each only when it changed). */
+  eventLog: EventLogView | null;
+  metrics: MetricsView | null;
+  /** What the event last clicked in the log is about: the board highlights it. */
+  focus: EventFocus | null;
+}
+
+export interface EventFocus {
+  /** The entry's n. */
+  entry: number;
+  brokers: number[];
+  partitions: string[];
+  groups: string[];
 }
 
 export const initialPlaneState: PlaneUiState = {
@@ -70,6 +90,9 @@ export const initialPlaneState: PlaneUiState = {
   placement: null,
   picked: null,
   guide: null,
+  eventLog: null,
+  metrics: null,
+  focus: null,
 };
 
 export const planeStore = createStore<PlaneUiState>()(() => ({ ...initialPlaneState }));
@@ -79,3 +102,14 @@ export function usePlane<T>(selector: (s: PlaneUiState) => T): T {
 }
 
 export type { PlaneEvent };
+
+/** Whether the event chosen in the log is about this broker, partition (`<topic>-<p>`) or group. */
+export function useFocused(what: 'broker' | 'partition' | 'group', key: number | string): boolean {
+  return usePlane((s) => {
+    const f = s.focus;
+    if (!f) return false;
+    if (what === 'broker') return f.brokers.includes(Number(key));
+    if (what === 'partition') return f.partitions.includes(String(key));
+    return f.groups.includes(String(key));
+  });
+}
