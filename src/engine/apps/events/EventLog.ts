@@ -14,7 +14,7 @@ export const MAX_PER_KIND = 150;
 /** How many of the latest producer entries a repeated producer error may fold into. */
 const PRODUCER_FOLD_BACK = 8;
 /** The most partitions an entry names in its text (the rest are counted). */
-const MAX_NAMED = 8;
+const MAX_NAMED = 5;
 
 export const EVENT_LOG_TYPES: readonly EngineEvent['type'][] = [
   'brokerStarted',
@@ -58,6 +58,8 @@ interface Item {
   summary: string;
   /** One partition (or member) this event adds to the entry's list; null: a repeat. */
   item: string | null;
+  /** A word the entry's summary lists once however many events carry it (an election's reason). */
+  tag?: string;
   topics?: string[];
   partitions?: string[];
   groups?: string[];
@@ -69,6 +71,7 @@ interface Held {
   key: string;
   summary: string;
   items: string[];
+  tags: string[];
 }
 
 const brokerOf = (node: string): number | null => {
@@ -112,14 +115,16 @@ export class EventLog {
       entry.count++;
       entry.lastAtMs = atMs;
       if (it.item !== null && !last.items.includes(it.item)) last.items.push(it.item);
+      if (it.tag !== undefined && !last.tags.includes(it.tag)) last.tags.push(it.tag);
       merge(entry.topics, it.topics);
       merge(entry.partitions, it.partitions);
       merge(entry.groups, it.groups);
       merge(entry.brokers, it.brokers);
-      entry.text = textOf(last.summary, last.items, entry.count);
+      entry.text = textOf(last.summary, last.tags, last.items, entry.count);
       return;
     }
     const items = it.item === null ? [] : [it.item];
+    const tags = it.tag === undefined ? [] : [it.tag];
     const entry: EventLogEntry = {
       n: this.next++,
       kind: it.kind,
@@ -127,13 +132,13 @@ export class EventLog {
       atMs,
       lastAtMs: atMs,
       count: 1,
-      text: textOf(it.summary, items, 1),
+      text: textOf(it.summary, tags, items, 1),
       topics: [...(it.topics ?? [])],
       partitions: [...(it.partitions ?? [])],
       groups: [...(it.groups ?? [])],
       brokers: [...(it.brokers ?? [])],
     };
-    list.push({ entry, key: it.key, summary: it.summary, items });
+    list.push({ entry, key: it.key, summary: it.summary, items, tags });
     if (list.length > MAX_PER_KIND) list.shift();
   }
 
@@ -234,7 +239,8 @@ export class EventLog {
             type: e.type,
             key: `${e.type}@${at}`,
             summary: `controller ${this.controllerId() ?? ''} wrote new leaders`,
-            item: `${p} → ${to} (${e.reason}, epoch ${e.new.leaderEpoch})`,
+            item: `${p} → ${to}`,
+            tag: e.reason,
             topics: [e.topic],
             partitions: [p],
             brokers: e.new.leader < 0 ? [] : [e.new.leader],
@@ -246,7 +252,8 @@ export class EventLog {
           kind: 'isr',
           type: e.type,
           key: `${e.type}:${e.reason}:${change}@${at}`,
-          summary: `ISR ${change} (${e.reason})`,
+          summary: `ISR ${change}`,
+          tag: e.reason,
           item: `${p} [${oldIsr.join(',')}] → [${e.new.isr.join(',')}]`,
           topics: [e.topic],
           partitions: [p],
@@ -308,7 +315,7 @@ export class EventLog {
           type: e.type,
           key: `${e.type}:${e.broker}@${at}`,
           summary: `broker ${e.broker} got LeaderAndIsr and leads`,
-          item: `${tp(e.topic, e.partition)} (epoch ${e.leaderEpoch})`,
+          item: tp(e.topic, e.partition),
           topics: [e.topic],
           partitions: [tp(e.topic, e.partition)],
           brokers: [e.broker],
@@ -483,11 +490,14 @@ function reasonOf(code: string): string {
   }
 }
 
-function textOf(summary: string, items: readonly string[], count: number): string {
-  if (items.length === 0) return count > 1 ? `${summary} (×${count})` : summary;
-  const named = items.slice(0, MAX_NAMED).join(', ');
+function textOf(summary: string, tags: readonly string[], items: readonly string[], count: number): string {
+  const head = tags.length > 0 ? `${summary} (${tags.join(', ')})` : summary;
+  if (items.length === 0) return count > 1 ? `${head} (×${count})` : head;
+  // The learner's own topics first: the internal __consumer_offsets partitions would crowd them out.
+  const ordered = [...items.filter((i) => !i.startsWith('__')), ...items.filter((i) => i.startsWith('__'))];
+  const named = ordered.slice(0, MAX_NAMED).join(', ');
   const more = items.length > MAX_NAMED ? ` and ${items.length - MAX_NAMED} more` : '';
-  return `${summary}: ${named}${more}`;
+  return `${head}: ${named}${more}`;
 }
 
 function merge<T>(into: T[], add: readonly T[] | undefined): void {
