@@ -71,9 +71,9 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   // Filters: by kind, then by broker.
   await page.getByTestId('event-filter-kind').selectOption('election');
   await expect(page.getByTestId('event-log').locator('[data-kind]:not([data-kind="election"])')).toHaveCount(0);
-  await page.getByTestId('event-filter-kind').selectOption('');
   await page.locator('#side-body').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'docs/events-kill-1280.png' });
+  await page.getByTestId('event-filter-kind').selectOption('');
 
   await page.getByTestId('broker-restart-2').click();
   await app.sideTab('metrics');
@@ -130,9 +130,8 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
   await page.getByTestId('broker-kill-2').click();
   await app.sideTab('metrics');
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
-  await page.getByTestId('side-tab-metrics').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'docs/metrics-kill-390.png' });
   await app.sideTab('events');
-  await page.getByTestId('event-log').scrollIntoViewIfNeeded();
+  await page.getByTestId('event-filter-kind').selectOption('election');
   await page.screenshot({ path: 'docs/events-kill-390.png' });
 });
