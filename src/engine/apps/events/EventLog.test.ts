@@ -49,7 +49,7 @@ describe('EventLog over the demo cluster', () => {
     plane.apply({ op: 'killBroker', broker: 3 });
     plane.tick(30_000);
     plane.apply({ op: 'produce', topic: 'orders', count: 20 });
-    plane.tick(5000);
+    plane.tick(40_000);
     const refused = plane.eventLog
       .view()
       .entries.filter((e) => e.kind === 'producer' && e.text.includes('NOT_ENOUGH_REPLICAS'));

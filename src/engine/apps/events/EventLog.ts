@@ -13,6 +13,8 @@ import { EVENT_KINDS, type EventKind, type EventLogEntry, type EventLogView } fr
 export const MAX_PER_KIND = 150;
 /** How many of the latest producer entries a repeated producer error may fold into. */
 const PRODUCER_FOLD_BACK = 8;
+/** The most partitions an entry keeps (a whole controller pass over 1,000 partitions is counted, not listed). */
+const MAX_ITEMS = 64;
 /** The most partitions an entry names in its text (the rest are counted). */
 const MAX_NAMED = 5;
 
@@ -114,7 +116,10 @@ export class EventLog {
       const entry = last.entry;
       entry.count++;
       entry.lastAtMs = atMs;
-      if (it.item !== null && !last.items.includes(it.item)) last.items.push(it.item);
+      if (it.item !== null && !last.items.includes(it.item)) {
+        last.items.push(it.item);
+        if (last.items.length > MAX_ITEMS) last.items.shift();
+      }
       if (it.tag !== undefined && !last.tags.includes(it.tag)) last.tags.push(it.tag);
       merge(entry.topics, it.topics);
       merge(entry.partitions, it.partitions);
@@ -496,7 +501,10 @@ function textOf(summary: string, tags: readonly string[], items: readonly string
   // The learner's own topics first: the internal __consumer_offsets partitions would crowd them out.
   const ordered = [...items.filter((i) => !i.startsWith('__')), ...items.filter((i) => i.startsWith('__'))];
   const named = ordered.slice(0, MAX_NAMED).join(', ');
-  const more = items.length > MAX_NAMED ? ` and ${items.length - MAX_NAMED} more` : '';
+  // Items beyond MAX_ITEMS are dropped but still counted.
+  const total = Math.max(items.length, count);
+  const shown = Math.min(items.length, MAX_NAMED);
+  const more = total > shown ? ` and ${total - shown} more` : '';
   return `${head}: ${named}${more}`;
 }
 

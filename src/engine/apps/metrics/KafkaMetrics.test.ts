@@ -93,7 +93,9 @@ describe('KafkaMetrics over the demo cluster', () => {
     plane.apply({ op: 'killBroker', broker: 3 });
     until(plane, () => plane.engine.topicState('orders').partitions.every((p) => p.isr.length === 1));
     plane.apply({ op: 'produce', topic: 'orders', count: 30 });
-    plane.tick(10_000);
+    // Batches sent to broker 1 before the ISRs shrank wait in its purgatory for request.timeout.ms
+    // (30 s) before the producer's next requests to it are refused.
+    plane.tick(40_000);
     const failed = plane.metrics.view().metrics.find((m) => m.name === 'FailedProduceRequestsPerSec');
     expect(failed?.count).toBeGreaterThan(0);
     expect(failed?.value).toBeGreaterThan(0);
