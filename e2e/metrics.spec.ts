@@ -92,6 +92,13 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
   await plane.pause();
   await page.getByTestId('broker-kill-2').click();
   await page.getByTestId('broker-kill-3').click();
+  // Until their sessions expire the two are still in the ISRs: a leader's HW waits for them, and says so.
+  await page.getByTestId('plane-produce').click();
+  const stall = page.locator('[data-testid^="hw-stall-orders-"]').first();
+  await plane.advanceUntil(async () => (await stall.count()) > 0, 5);
+  await expect(stall).toContainText(/waits for the ISR: broker [23] \(down\)/);
+  await expect(plane.replica('orders', 0, 2)).toContainText('offline');
+  await expect(plane.replica('orders', 0, 2)).not.toContainText('HW');
   // The sessions expire, broker 1 leads everything with an ISR of one: below min.insync.replicas=2.
   await plane.advanceUntil(
     async () => (await plane.leaderOf('orders', 1)) === 1 && (await plane.leaderOf('orders', 2)) === 1,
