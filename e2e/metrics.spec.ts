@@ -3,6 +3,7 @@
  * and in the event log in the order Kafka's controller handles it; acks=all below
  * min.insync.replicas shows NOT_ENOUGH_REPLICAS on the record's journey and in the failed counts.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
@@ -141,4 +142,24 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
   await app.sideTab('events');
   await page.getByTestId('event-filter-kind').selectOption('election');
   await page.screenshot({ path: 'docs/events-kill-390.png' });
+});
+
+test('the metrics and events tabs have no serious accessibility violations', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  const serious = async () =>
+    (await new AxeBuilder({ page }).include('.side').analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  await app.sideTab('metrics');
+  await expect(metric(page, 'ActiveControllerCount')).toBeVisible();
+  expect(await serious(), 'metrics').toEqual([]);
+  await app.sideTab('events');
+  await expect(page.getByTestId('event-log')).toBeVisible();
+  expect(await serious(), 'events').toEqual([]);
+  // The entries are buttons in the tab order: Enter chooses one.
+  await page.getByTestId('event-log').locator('button').first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('event-log').locator('button[aria-pressed="true"]')).toHaveCount(1);
 });

@@ -38,7 +38,9 @@ export function SidePanel({ session }: { session: Session }) {
           </button>
         ))}
       </div>
-      <div className="side-body" id="side-body" role="tabpanel" aria-labelledby={`side-tab-${tab}`}>
+      {/* Focusable, as ARIA's tabs pattern has it: the panel scrolls with the keyboard even when it holds no control (the metrics). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable tab panel must be reachable by keyboard */}
+      <div className="side-body" id="side-body" role="tabpanel" tabIndex={0} aria-labelledby={`side-tab-${tab}`}>
         {tab === 'lookup' && <LookupPanel session={session} />}
         {tab === 'producer' && <ProducerPanel session={session} />}
         {tab === 'inspector' && <SegmentInspector session={session} />}
