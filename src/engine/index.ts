@@ -125,7 +125,7 @@ export {
   GLASSBOX_DEMO_LOG_CONFIG,
   KAFKA_DEFAULT_LOG_CONFIG,
   LeaderEpochFileCache,
-  PartitionLog,
+  UnifiedLog,
   StoreWriter,
 } from './log';
 export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './producer/ProducerRegistry';

@@ -1,5 +1,5 @@
 import type { EpochEntry } from '../log/LeaderEpochFileCache';
-import type { DeletedSegment, LogAppendInfo } from '../log/PartitionLog';
+import type { DeletedSegment, LogAppendInfo } from '../log/UnifiedLog';
 import {
   BASE_OFFSET_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
@@ -162,7 +162,7 @@ interface StoredBatch {
 /**
  * A ReplicaLog held in memory as a list of batches (one segment). It models exactly what
  * replication observes — offsets, epochs, flushed vs unflushed bytes — and serves as the test
- * double for cluster tests; the segment-and-index machinery lives in log/PartitionLog.
+ * double for cluster tests; the segment-and-index machinery lives in log/UnifiedLog.
  */
 export class MemoryReplicaLog implements ReplicaLog {
   private batches: StoredBatch[] = [];
