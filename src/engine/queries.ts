@@ -8,7 +8,7 @@
  */
 import type { Cluster } from './cluster/Cluster';
 import { PartitionLogReplica } from './cluster/PartitionLogReplica';
-import { tpKey } from './cluster/ReplicaManager';
+import { tpKey } from './TopicPartition';
 import type { UnifiedLog } from './log/UnifiedLog';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView } from './views/types';
 

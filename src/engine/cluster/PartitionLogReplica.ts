@@ -4,7 +4,8 @@ import type { CleanerLogView } from '../log/LogCleanerManager';
 import type { LogConfigInput } from '../log/LogConfig';
 import type { UnifiedLog } from '../log/UnifiedLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
-import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
+import type { EpochEntry } from '../log/LeaderEpochFileCache';
+import type { ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
 /**
