@@ -3,7 +3,7 @@ import { decodeBatchRecords } from '../codec';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import type { LocalLog } from './LocalLog';
 import type { LogOffsetPosition, LogSegment } from './LogSegment';
-import type { LookupStep, OffsetIndexEntryInfo } from './LookupTrace';
+import { batchHeaderStep, type LookupStep, type OffsetIndexEntryInfo } from './LookupTrace';
 import { type LocatedRecord, locateRecord } from './RecordLocator';
 
 /**
@@ -104,17 +104,14 @@ export function lookupOffset(
       hit = locateRecord(seg.log.view(), found.header, offset);
       if (hit) break;
       const h = found.header;
-      trace?.push({
-        kind: 'batch-header',
-        position: found.position,
-        baseOffset: h.baseOffset,
-        lastOffset: h.lastOffset,
-        sizeInBytes: h.sizeInBytes,
-        maxTimestamp: h.maxTimestamp,
-        recordCount: h.recordCount,
-        match: false,
-        explanation: `Inside, the batch at byte ${found.position} has no record at or after ${offset}: compaction removed them (the batch keeps its last offset ${h.lastOffset}), so skip its ${h.sizeInBytes} bytes and read on.`,
-      });
+      trace?.push(
+        batchHeaderStep(
+          found.position,
+          h,
+          false,
+          `Inside, the batch at byte ${found.position} has no record at or after ${offset}: compaction removed them (the batch keeps its last offset ${h.lastOffset}), so skip its ${h.sizeInBytes} bytes and read on.`,
+        ),
+      );
       from = found.position + found.size;
       continue;
     }
