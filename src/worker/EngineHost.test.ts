@@ -9,6 +9,7 @@ import { createStore, entries } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { lostPartitions } from '../engine/apps/lostPartitions';
 import { EngineHost } from './EngineHost';
+import { realHostClock } from './HostClock';
 import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 
@@ -25,7 +26,7 @@ async function call<K extends CommandName>(host: EngineHost, type: K, data: Comm
 }
 
 async function openHost(): Promise<EngineHost> {
-  const host = new EngineHost(() => undefined);
+  const host = new EngineHost(() => undefined, realHostClock);
   const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
   if (opened.status !== 'opened' || opened.storage.kind !== 'indexeddb') throw new Error('IndexedDB did not open');
   return host;

@@ -65,6 +65,7 @@ import type {
   WorkerNotice,
 } from './protocol';
 import { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './restore';
+import type { HostClock } from './HostClock';
 import { Transfer } from './transfer';
 
 type Handlers = {
@@ -129,7 +130,15 @@ export class EngineHost {
   /** A read of paged-out segments from the Store is under way (one at a time). */
   private loadingSegments: Promise<unknown> | null = null;
 
-  constructor(private readonly notify: (n: WorkerNotice) => void) {}
+  /**
+   * @param notify posts a notice to the page
+   * @param hostClock the host's real time (slices of long jobs, view pacing): realHostClock in the
+   *   worker, a ManualHostClock in tests
+   */
+  constructor(
+    private readonly notify: (n: WorkerNotice) => void,
+    private readonly hostClock: HostClock,
+  ) {}
 
   readonly handlers: Handlers = {
     open: (args) => this.open(args),
@@ -557,7 +566,7 @@ export class EngineHost {
     // The partition logs are redrawn at most VIEW_EVERY_MS apart (a window the page has just
     // asked for goes at once): a producer at thousands of records per second changes them every
     // frame, and numbers that change 60 times a second cannot be read anyway.
-    const realNow = performance.now();
+    const realNow = this.hostClock.now();
     const busy = [...this.jobs.values()].some((j) => j.view.state === 'running');
     const due = realNow - this.lastViewAt >= (busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     let changed = false;
@@ -582,7 +591,7 @@ export class EngineHost {
     this.changedJobs.clear();
     // The page draws the control plane's view at most every 250 ms while a job runs (session.ts):
     // building and posting the 10 a second it would drop costs the worker and the page's unpacking.
-    const plane = r.plane.frame(0, performance.now(), busy ? BUSY_VIEW_EVERY_MS : 0);
+    const plane = r.plane.frame(0, this.hostClock.now(), busy ? BUSY_VIEW_EVERY_MS : 0);
     return {
       nowMs: r.clock.now(),
       view: changed ? this.view() : null,
@@ -636,15 +645,15 @@ export class EngineHost {
     const jobId = job.view.jobId;
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
-    const started = performance.now();
+    const started = this.hostClock.now();
     const slice = () => {
       if (this.run !== r) job.cancelled = true;
-      const sliceEnd = performance.now() + JOB_SLICE_MS;
-      r.userRecords += job.slice(performance.now() - started, () => performance.now() < sliceEnd);
+      const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
+      r.userRecords += job.slice(this.hostClock.now() - started, () => this.hostClock.now() < sliceEnd);
       this.changedJobs.add(jobId);
-      if (job.view.state === 'running') setTimeout(slice, 4);
+      if (job.view.state === 'running') this.hostClock.setTimeout(slice, 4);
     };
-    setTimeout(slice, 0);
+    this.hostClock.setTimeout(slice, 0);
     return { jobId };
   }
 }
