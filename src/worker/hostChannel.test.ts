@@ -53,10 +53,10 @@ describe('EngineHost over a MessageChannel', () => {
     expect(sent.sendId).toBeGreaterThanOrEqual(0);
     await client.call('runUntilIdle', null);
     clock.advance(1000);
-    const frame = await client.call('frame', { advanceMs: 50, windows: [] });
+    const frame = await client.call('frame', { advanceMs: 50, windows: [], run: 0, have: { cluster: -1 } });
     // The engine clock moved by the frame's advanceMs at least (runUntilIdle moved it too).
     expect(frame.nowMs).toBeGreaterThanOrEqual(opened.view.nowMs + 50);
-    const after = frame.view?.partitions.filter((p) => p.topic === 'orders') ?? [];
+    const after = frame.views.cluster?.partitions.filter((p) => p.topic === 'orders') ?? [];
     expect(after.reduce((n, p) => n + p.logEndOffset, 0)).toBe(before + 1);
   });
 
@@ -64,6 +64,7 @@ describe('EngineHost over a MessageChannel', () => {
     const { client, clock } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
     const plane = await client.call('planeScenario', null);
+    const { run } = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
     const victim = plane.controller ?? plane.brokers[0]?.id;
     if (victim === undefined) throw new Error('the demo has brokers');
     const led = (v: typeof plane) => v.topics.flatMap((t) => t.partitions).filter((p) => p.leader === victim).length;
@@ -75,8 +76,8 @@ describe('EngineHost over a MessageChannel', () => {
     let latest = killed;
     for (let i = 0; i < 100 && led(latest) > 0; i++) {
       clock.advance(1000);
-      const frame = await client.call('frame', { advanceMs: 200, windows: [] });
-      if (frame.plane?.view) latest = frame.plane.view;
+      const frame = await client.call('frame', { advanceMs: 200, windows: [], run, have: { plane: latest.version } });
+      if (frame.views.plane) latest = frame.views.plane;
     }
     expect(led(latest)).toBe(0);
     // Its ephemeral /brokers/ids znode went with its session: Kafka no longer counts it alive.
@@ -96,7 +97,7 @@ describe('EngineHost over a MessageChannel', () => {
     const states: string[] = [];
     for (let i = 0; i < 200 && states.at(-1) !== 'finished'; i++) {
       clock.advance(50);
-      const frame = await client.call('frame', { advanceMs: 0, windows: [] });
+      const frame = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
       for (const j of frame.jobs) if (j.jobId === jobId) states.push(j.state);
     }
     expect(states.at(-1)).toBe('finished');
@@ -113,5 +114,51 @@ describe('EngineHost over a MessageChannel', () => {
     // Cluster.broker(99) throws BROKER_NOT_AVAILABLE; the page rebuilds it as a WorkerError with that code.
     expect(refused).toBeInstanceOf(WorkerError);
     expect(refused instanceof WorkerError && refused.code).toBe('BROKER_NOT_AVAILABLE');
+  });
+});
+
+describe('one frame: views by version', () => {
+  it('sends a wanted view only when its version moved past the one the page holds, and no view it did not ask for', async () => {
+    const { client } = channel();
+    await client.call('open', { storage: 'memory', takeOver: false });
+    const first = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: { cluster: -1, plane: -1 } });
+    const cluster = first.views.cluster;
+    const plane = first.views.plane;
+    if (!cluster || !plane) throw new Error('a page holding nothing gets every view it asks for');
+    expect(first.views.accumulator).toBeUndefined();
+
+    // Nothing moved (no engine time, no command): nothing is sent again.
+    const have = { cluster: cluster.version, plane: plane.version };
+    const idle = await client.call('frame', { advanceMs: 0, windows: [], run: first.run, have });
+    expect(idle.views).toEqual({});
+
+    // A record moves the logs (a new cluster version); engine time moves the plane.
+    await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    await client.call('runUntilIdle', null);
+    const moved = await client.call('frame', { advanceMs: 10, windows: [], run: first.run, have });
+    expect(moved.views.cluster?.version).toBeGreaterThan(cluster.version);
+    expect(moved.views.plane?.version).toBeGreaterThan(plane.version);
+    // Without asking, no view is built: the page paces its views (FramePacing).
+    const unasked = await client.call('frame', { advanceMs: 10, windows: [], run: first.run, have: {} });
+    expect(unasked.views).toEqual({});
+    expect(unasked.nowMs).toBe(moved.nowMs + 10);
+  });
+
+  it('carries the accumulator while the page shows it, and then every panel event', async () => {
+    const { client } = channel();
+    await client.call('open', { storage: 'memory', takeOver: false });
+    await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    const frame = await client.call('frame', { advanceMs: 5, windows: [], run: 0, have: { accumulator: -1 } });
+    expect(frame.views.accumulator?.producer).toBe(
+      frame.events.producer[0]?.producer ?? frame.views.accumulator?.producer,
+    );
+    expect(frame.views.accumulator?.version).toBeGreaterThan(0);
+    const again = await client.call('frame', {
+      advanceMs: 0,
+      windows: [],
+      run: frame.run,
+      have: { accumulator: frame.views.accumulator?.version ?? -1 },
+    });
+    expect(again.views.accumulator).toBeUndefined();
   });
 });

@@ -49,9 +49,8 @@ function applyView(view: PlaneView): void {
 
 /** Subscribes the plane store to the session's frames and starts the plane from the page's link. */
 export function connectPlane(session: Session): () => void {
-  const off = session.onFrameResult((r) => {
-    const p = r.plane;
-    if (!p) return;
+  const off = session.onFrameResult((r, pictures) => {
+    const p = { view: pictures.plane, events: r.events.plane };
     const s = planeStore.getState();
     const patch: Partial<typeof s> = {};
     if (p.view) patch.view = p.view;
