@@ -7,9 +7,10 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
+import type { PlaneView } from '../engine/apps/types';
 import type { ClusterView, CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
-import { planeStore } from './cluster/planeStore';
-import { FramePacing, PLANE, type PacingState, type Pictures } from './FramePacing';
+import { planeFramePatch } from './cluster/planeSlice';
+import { FramePacing, PLANE, type PacingState } from './FramePacing';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
 /** The longest real-time gap one frame may turn into engine time (a hidden tab resumes calmly). */
@@ -123,13 +124,13 @@ export class Session {
     return this.client.call(type, data);
   }
 
-  private frameListeners: ((r: FrameResult, pictures: Pictures) => void)[] = [];
+  private scenarioListeners: ((view: PlaneView) => void)[] = [];
 
-  /** Every frame's whole result, and the pictures to draw from it now (the control plane reads its part). */
-  onFrameResult(listener: (r: FrameResult, pictures: Pictures) => void): () => void {
-    this.frameListeners.push(listener);
+  /** Called when a frame's plane view records new actions (the page's address follows them). */
+  onScenarioMoved(listener: (view: PlaneView) => void): () => void {
+    this.scenarioListeners.push(listener);
     return () => {
-      this.frameListeners = this.frameListeners.filter((l) => l !== listener);
+      this.scenarioListeners = this.scenarioListeners.filter((l) => l !== listener);
     };
   }
 
@@ -188,28 +189,37 @@ export class Session {
     const s = this.store.getState();
     const jobs = { ...s.jobs };
     for (const j of frame?.jobs ?? []) jobs[j.jobId] = j;
-    const brokers = planeStore.getState().view?.brokers.length ?? 0;
+    const brokers = s.plane.view?.brokers.length ?? 0;
     return { jobs, accumulator: s.sideTab === 'accumulator', shown: s.view, brokers };
   }
 
-  private apply(frame: FrameResult): void {
+  /**
+   * The one consumer of frames: one store update per frame, the data path's state and the
+   * control plane's slice together, with the pictures FramePacing says are due now.
+   */
+  apply(frame: FrameResult): void {
     this.pacing.received(frame);
     const state = this.pacingState(frame);
     const pictures = this.pacing.coalesce(frame, state);
-    const patch: Partial<UiState> = { frames: this.store.getState().frames + 1 };
+    const s = this.store.getState();
+    const patch: Partial<UiState> = { frames: s.frames + 1 };
     if (pictures.view) patch.view = pictures.view;
     if (frame.views.accumulator) patch.accumulator = frame.views.accumulator;
-    if (frame.nowMs !== this.store.getState().nowMs) patch.nowMs = frame.nowMs;
+    if (frame.nowMs !== s.nowMs) patch.nowMs = frame.nowMs;
     if (pictures.windows.length > 0) {
-      const windows = { ...this.store.getState().windows };
+      const windows = { ...s.windows };
       for (const w of pictures.windows) windows[partitionKey(w.topic, w.partition)] = w;
       patch.windows = windows;
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
+    const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
     this.store.setState(patch);
     const events = frame.events.producer;
     if (events.length > 0) for (const l of this.eventListeners) l(events);
-    for (const l of this.frameListeners) l(frame, pictures);
+    const before = s.plane.view;
+    if (pictures.plane && before && actionsChanged(before, pictures.plane))
+      for (const l of this.scenarioListeners) l(pictures.plane);
   }
 
   private onFrame(t: number): void {
@@ -239,4 +249,10 @@ export class Session {
         this.inFlight = false;
       });
   }
+}
+
+function actionsChanged(before: PlaneView, after: PlaneView): boolean {
+  const a = before.actions;
+  const b = after.actions;
+  return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
 }
