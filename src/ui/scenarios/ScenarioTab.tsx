@@ -3,7 +3,7 @@
  * link that replays the current run exactly (seed, preset, every action with its engine time).
  */
 import { act, scenarioHash, startScenario } from '../cluster/planeClient';
-import { planeStore, usePlane } from '../cluster/planeStore';
+import { setPlane, usePlane } from '../store';
 import type { Session } from '../session';
 import type { PlaneView, PresetName } from '../../engine/apps/types';
 import { GUIDES } from './guides';
@@ -27,7 +27,7 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
     if (!g) return;
     const spec = { seed: 1, preset: g.preset, actions: [], untilMs: 0 };
     if (!(await startScenario(session, spec, `Starting the guide “${g.title}”`))) return;
-    planeStore.setState({ guide: { id, step: 0 } });
+    setPlane({ guide: { id, step: 0 } });
   }
 
   async function next() {
@@ -35,7 +35,7 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
     const step = active.steps[guide.step + 1];
     if (!step) return;
     if (step.action) await act(session, step.action);
-    planeStore.setState({ guide: { id: active.id, step: guide.step + 1 } });
+    setPlane({ guide: { id: active.id, step: guide.step + 1 } });
   }
 
   return (
@@ -71,7 +71,7 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
               >
                 Next step
               </button>
-              <button type="button" className="btn" onClick={() => planeStore.setState({ guide: null })}>
+              <button type="button" className="btn" onClick={() => setPlane({ guide: null })}>
                 Leave
               </button>
             </div>
