@@ -319,15 +319,21 @@ export function readTimeIndexEntries(bytes: Uint8Array, baseOffset: number): Tim
   }));
 }
 
-/** Dumps an offset index; with the sibling `.log`, checks each entry points at the batch it names. */
-export function dumpOffsetIndex(path: string, bytes: Uint8Array, log: Uint8Array | null = null): DumpOutput {
+/** An index dump's first line and the base offset its file name gives (null: the dump failed there). */
+function beginIndexDump(path: string): { out: DumpOutput; base: number | null } {
   const out: DumpOutput = { stdout: [`Dumping ${path}`], stderr: [], ok: true };
   const base = baseOffsetOfFile(path);
   if (base === null) {
     out.stderr.push(`${path}: position 0: file name does not start with a base offset`);
     out.ok = false;
-    return out;
   }
+  return { out, base };
+}
+
+/** Dumps an offset index; with the sibling `.log`, checks each entry points at the batch it names. */
+export function dumpOffsetIndex(path: string, bytes: Uint8Array, log: Uint8Array | null = null): DumpOutput {
+  const { out, base } = beginIndexDump(path);
+  if (base === null) return out;
   if (bytes.length < OFFSET_INDEX_ENTRY) {
     out.stdout.push(`${path} is empty.`);
     return out;
@@ -372,13 +378,8 @@ export function dumpTimeIndex(
   index: Uint8Array | null = null,
   log: Uint8Array | null = null,
 ): DumpOutput {
-  const out: DumpOutput = { stdout: [`Dumping ${path}`], stderr: [], ok: true };
-  const base = baseOffsetOfFile(path);
-  if (base === null) {
-    out.stderr.push(`${path}: position 0: file name does not start with a base offset`);
-    out.ok = false;
-    return out;
-  }
+  const { out, base } = beginIndexDump(path);
+  if (base === null) return out;
   if (bytes.length % TIME_INDEX_ENTRY !== 0) {
     out.stderr.push(
       `${path}: position ${bytes.length - (bytes.length % TIME_INDEX_ENTRY)}: ${bytes.length % TIME_INDEX_ENTRY} trailing bytes are not a whole ${TIME_INDEX_ENTRY}-byte entry`,

@@ -52,26 +52,10 @@ function fetchAll(log: UnifiedLog): Uint8Array {
 
 /** An idempotent producer's batch of keyed records (key = value = the number), base offset 0. */
 function idempotentBatch(producerId: number, baseSequence: number, keys: number[]): Uint8Array {
-  const enc = new TextEncoder();
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: keys.length - 1,
-    baseTimestamp: T0,
-    maxTimestamp: T0,
-    producerId,
-    producerEpoch: 0,
-    baseSequence,
-    records: keys.map((k, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: enc.encode(String(k)),
-      value: enc.encode(String(k)),
-      headers: [],
-    })),
-  });
+  return makeBatch(
+    keys.map((k) => ({ key: String(k), value: String(k) })),
+    { baseTimestamp: T0, producerId, producerEpoch: 0, baseSequence },
+  );
 }
 
 describe('LogCleaner (cleanup.policy=compact)', () => {
