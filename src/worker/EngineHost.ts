@@ -13,7 +13,7 @@
 import {
   ManualClock,
   KafkaError,
-  type PartitionLog,
+  type UnifiedLog,
   readStoredCluster,
   recoveryView,
   type StoredCluster,
@@ -93,7 +93,7 @@ interface Running {
   plane: ClusterApps;
   data: DataPath;
   producer: ProducerApp;
-  recovered: Map<string, PartitionLog>;
+  recovered: Map<string, UnifiedLog>;
   /** Topics the preset creates (a scenario check does not count them as the user's). */
   presetTopics: ReadonlySet<string>;
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
@@ -364,7 +364,7 @@ export class EngineHost {
     stored?: StoredCluster,
   ): void {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
-    const recovered = stored?.logs ?? new Map<string, PartitionLog>();
+    const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
     // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
     // one sequence, so a log's durable offset also covers the metadata written before it.
     const storage = {

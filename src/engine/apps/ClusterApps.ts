@@ -26,7 +26,7 @@ import {
   isBrokerCommand,
   runBrokerCommand,
   type PartitionChoice,
-  type PartitionLog,
+  type UnifiedLog,
   type StoreWriter,
   type Store,
   type StoredCluster,
@@ -110,7 +110,7 @@ export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 10
 export interface AppsStorage {
   /** Injected by the host (an IdbStore in the worker, a MemoryStore in tests): the app layer picks none. */
   store: Store;
-  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  recoveredLogs?: ReadonlyMap<string, UnifiedLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
