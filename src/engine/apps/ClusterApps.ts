@@ -26,7 +26,7 @@ import {
   isBrokerCommand,
   runBrokerCommand,
   type PartitionChoice,
-  type PartitionLog,
+  type UnifiedLog,
   type StoreWriter,
   type Store,
   type StoredCluster,
@@ -53,7 +53,6 @@ import {
   type PlacementPreviewArgs,
   type EngineCommand,
   type PlaneEvent,
-  type PlaneFrame,
   type PlaneView,
   type PresetName,
   type ProducerSettings,
@@ -95,8 +94,6 @@ const MAX_ACTIONS = 400;
 const MAX_MESSAGES = 24;
 const MAX_PRODUCE_MESSAGES = 12;
 const MESSAGE_BROKERS_MAX = 12;
-/** Real milliseconds between two views sent to the page (and between two redraws of the partition logs). */
-export const VIEW_EVERY_MS = 100;
 
 /**
  * Topic defaults of the UI's clusters: small segments so rolls are visible, and a flush to the
@@ -116,7 +113,7 @@ export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 10
 export interface AppsStorage {
   /** Injected by the host (an IdbStore in the worker, a MemoryStore in tests): the app layer picks none. */
   store: Store;
-  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  recoveredLogs?: ReadonlyMap<string, UnifiedLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
@@ -131,9 +128,6 @@ export interface AppsStorage {
    */
   restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
 }
-
-/** The commands that send records: they change the logs, not the board. */
-const PRODUCE_OPS = new Set<string>(['produce', 'produceRecord', 'produceRecords', 'configureProducer']);
 
 /** What a panel produce answers (the page's ProduceResult). */
 export interface SendOutcome {
@@ -220,9 +214,7 @@ export class ClusterApps {
   /** Bumps on every znode change, so the znode list is rebuilt only when the tree changed. */
   zkChanges = 0;
   znodeCache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
-  private lastViewAt = -Infinity;
   private pendingSteps: PlacementStep[] | null = null;
-  private forceView = true;
   readonly groupSettings = new Map<string, GroupSettings>();
   readonly consumers = new Map<string, ConsumerEntry>();
   readonly generations = new Map<string, GenerationView[]>();
@@ -245,12 +237,9 @@ export class ClusterApps {
   /** True while a restart runs the preset: its topics are in the znodes already. */
   private restarting: boolean;
   private events: PlaneEvent[] = [];
-  /** The one event log (apps/events) and Kafka's metrics (apps/metrics), each sent when its version moved. */
+  /** The one event log (apps/events) and Kafka's metrics (apps/metrics), two named versioned views of the frame. */
   readonly eventLog: EventLog;
   readonly metrics: KafkaMetrics;
-  private sentLogVersion = -1;
-  private sentMetricsVersion = -1;
-  private lastSentVersion = -1;
   /** Records the demo producer was asked to send: the next one's number (its key and value). */
   private demoSends = 0;
   private nextConsumer = 1;
@@ -373,32 +362,6 @@ export class ClusterApps {
     this.engine.tick(ms);
     this.engine.drainEvents();
     this.version++;
-  }
-
-  /**
-   * Advances the clock and returns the events since the last frame, and the view when it changed
-   * — at most every VIEW_EVERY_MS of real time (or `minEveryMs`, when the page draws it less
-   * often) unless an action just ran (views are costly; the events carry the motion in between).
-   */
-  frame(advanceMs: number, realNowMs = 0, minEveryMs = VIEW_EVERY_MS): PlaneFrame {
-    this.tick(advanceMs);
-    const events = this.events;
-    this.events = [];
-    // A large cluster's view is big (every replica, every znode): send it less often.
-    const every = Math.max(minEveryMs, this.cluster.brokers.size > 12 ? VIEW_EVERY_MS * 10 : VIEW_EVERY_MS);
-    const due = this.forceView || realNowMs - this.lastViewAt >= every;
-    const changed = this.version !== this.lastSentVersion && due;
-    if (changed) {
-      this.lastSentVersion = this.version;
-      this.lastViewAt = realNowMs;
-      this.forceView = false;
-    }
-    if (!due) return { view: null, events, eventLog: null, metrics: null };
-    const eventLog = this.eventLog.version !== this.sentLogVersion ? this.eventLog.view() : null;
-    if (eventLog) this.sentLogVersion = eventLog.version;
-    const metrics = this.metrics.version !== this.sentMetricsVersion ? this.metrics.view() : null;
-    if (metrics) this.sentMetricsVersion = metrics.version;
-    return { view: changed ? this.view() : null, events, eventLog, metrics };
   }
 
   /** The group's largest lag in the latest lag sample of each partition (records-lag-max). */
@@ -547,8 +510,6 @@ export class ClusterApps {
     // Settings the panel already had change nothing, and leave nothing in the scenario.
     if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
     this.record(action);
-    // Records change the logs, not the board: the board's view need not go out at once.
-    if (!PRODUCE_OPS.has(action.op)) this.forceView = true;
     this.version++;
     return outcome;
   }
@@ -990,6 +951,7 @@ export class ClusterApps {
     return { seed: this.seed, preset: this.preset, actions: [...this.actions], untilMs: this.nowMs };
   }
 
+  /** The animated events since the last call (the host's frame carries them to the page). */
   takeEvents(): PlaneEvent[] {
     const e = this.events;
     this.events = [];

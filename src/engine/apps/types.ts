@@ -28,8 +28,6 @@ import type {
   PlaneTopicView,
   ZnodeView,
 } from '../index';
-import type { EventLogView } from './events/types';
-import type { MetricsView } from './metrics/types';
 
 export type * from './events/types';
 export { EVENT_KINDS } from './events/types';
@@ -297,15 +295,6 @@ export interface PlaneView {
 }
 
 export type PlaneEvent = ClusterEvent | GroupEvent | ProducerEvent;
-
-export interface PlaneFrame {
-  view: PlaneView | null;
-  events: PlaneEvent[];
-  /** The event log, when it grew since the last one sent (null: unchanged). */
-  eventLog: EventLogView | null;
-  /** Kafka's metrics, when they moved since the last one sent (null: unchanged). */
-  metrics: MetricsView | null;
-}
 
 export interface PlacementPreviewArgs {
   /** The topic's name: a random start index is drawn from an Rng seeded with it (and the scenario seed). */

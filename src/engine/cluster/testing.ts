@@ -1,5 +1,6 @@
 import { ManualClock } from '../Clock';
-import { encodeRecordBatch } from '../codec';
+import { isKafkaError } from '../errors';
+import { makeBatch as makeRecordBatch } from '../log/testSupport';
 import type { BrokerConfigInput } from './BrokerConfig';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
@@ -20,27 +21,45 @@ export function makeBatch(
     key?: 'value' | Uint8Array;
   } = {},
 ): Uint8Array {
-  const enc = new TextEncoder();
   const ts = options.timestamp ?? 0;
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: values.length - 1,
-    baseTimestamp: ts,
-    maxTimestamp: ts,
-    producerId: options.producerId ?? -1,
-    producerEpoch: options.producerEpoch ?? -1,
-    baseSequence: options.baseSequence ?? -1,
-    records: values.map((v, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: options.key === 'value' ? enc.encode(v) : (options.key ?? null),
-      value: enc.encode(v),
-      headers: [],
-    })),
+  const key = options.key;
+  return makeRecordBatch(
+    values.map((value) => ({ value, key: key === 'value' ? value : (key ?? null), timestamp: ts })),
+    {
+      baseTimestamp: ts,
+      producerId: options.producerId,
+      producerEpoch: options.producerEpoch,
+      baseSequence: options.baseSequence,
+    },
+  );
+}
+
+/** The Kafka error code `fn` throws (any other throw as text), or undefined when it returns. */
+export function errorCodeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return isKafkaError(e) ? e.code : String(e);
+  }
+  return undefined;
+}
+
+/**
+ * Topic `t` (or `name`): one partition on brokers 1..replicationFactor in that order
+ * (fixedStartIndex 0) with min.insync.replicas=2, ticked until its leader has taken over.
+ */
+export function createMinIsrTopic(
+  cluster: Cluster,
+  options: { name?: string; replicationFactor?: number; tickMs?: number } = {},
+): void {
+  cluster.createTopic({
+    name: options.name ?? 't',
+    partitions: 1,
+    replicationFactor: options.replicationFactor ?? 3,
+    fixedStartIndex: 0,
+    configs: { 'min.insync.replicas': 2 },
   });
+  cluster.tick(options.tickMs ?? 300);
 }
 
 /**

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import {
+  ByteWriter,
   type DefaultRecord,
   decodeRecordBatches,
   encodeRecordBatch,
   hasDeleteHorizon,
   recordTimestamp,
 } from '../codec';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
 
@@ -18,7 +19,7 @@ function compactedLog(config: Record<string, number | string> = {}) {
   const clock = new ManualClock(T0);
   const store = new MapStore();
   const writer = new StoreWriter(store);
-  const log = new PartitionLog({
+  const log = new UnifiedLog({
     dir: '__consumer_offsets-7',
     config: { 'cleanup.policy': 'compact', 'segment.bytes': 400, ...config },
     clock,
@@ -28,7 +29,7 @@ function compactedLog(config: Record<string, number | string> = {}) {
 }
 
 /** Every (offset, key, value) in the log, in order. */
-function contents(log: PartitionLog): [number, string | null, string | null][] {
+function contents(log: UnifiedLog): [number, string | null, string | null][] {
   const out: [number, string | null, string | null][] = [];
   for (const b of decodeRecordBatches(fetchAll(log))) {
     for (const r of b.records) out.push([b.baseOffset + r.offsetDelta, text(r.key), text(r.value)]);
@@ -37,46 +38,24 @@ function contents(log: PartitionLog): [number, string | null, string | null][] {
 }
 
 /** The whole log as one byte array, fetched segment by segment. */
-function fetchAll(log: PartitionLog): Uint8Array {
-  const parts: Uint8Array[] = [];
+function fetchAll(log: UnifiedLog): Uint8Array {
+  const all = new ByteWriter();
   let offset = log.logStartOffset;
   while (offset < log.logEndOffset) {
     const f = log.fetch(offset, 1 << 20);
     if (f.batches.length === 0) break;
-    parts.push(f.records);
+    all.writeRaw(f.records);
     offset = f.nextOffset;
   }
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
+  return all.toBytes();
 }
 
 /** An idempotent producer's batch of keyed records (key = value = the number), base offset 0. */
 function idempotentBatch(producerId: number, baseSequence: number, keys: number[]): Uint8Array {
-  const enc = new TextEncoder();
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: keys.length - 1,
-    baseTimestamp: T0,
-    maxTimestamp: T0,
-    producerId,
-    producerEpoch: 0,
-    baseSequence,
-    records: keys.map((k, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: enc.encode(String(k)),
-      value: enc.encode(String(k)),
-      headers: [],
-    })),
-  });
+  return makeBatch(
+    keys.map((k) => ({ key: String(k), value: String(k) })),
+    { baseTimestamp: T0, producerId, producerEpoch: 0, baseSequence },
+  );
 }
 
 describe('LogCleaner (cleanup.policy=compact)', () => {
@@ -269,7 +248,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     expect(empty?.records).toEqual([]);
     expect(contents(kept.log).map(([o, k]) => `${o}:${k}`)).toEqual(['3:3', '6:1', '7:4', '8:2']);
     // The empty batch is a valid batch: recovery reads it back without repair.
-    const { log: loaded, report } = await PartitionLog.load(
+    const { log: loaded, report } = await UnifiedLog.load(
       kept.store,
       kept.log.dir,
       kept.log.config,
@@ -312,7 +291,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.compact();
     log.flush();
     await writer.settled();
-    const { log: loaded, report } = await PartitionLog.load(store, log.dir, log.config, new ManualClock(T0));
+    const { log: loaded, report } = await UnifiedLog.load(store, log.dir, log.config, new ManualClock(T0));
     expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
     expect(contents(loaded)).toEqual(contents(log));
   });
@@ -344,7 +323,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
   });
 
   it('refuses to compact a log whose cleanup.policy is delete', () => {
-    const log = new PartitionLog({ dir: 't-0', clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 't-0', clock: new ManualClock(T0) });
     expect(() => log.compact()).toThrow(/INVALID_CONFIG/);
   });
 });

@@ -14,7 +14,7 @@ import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
-import { useFocused } from './planeStore';
+import { useFocused } from '../events/useFocused';
 
 interface HostedReplica {
   partition: PlanePartitionView;

@@ -9,7 +9,9 @@ import { GroupsTab } from '../groups/GroupsTab';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
-import { type PlaneTab, planeStore, usePlane } from './planeStore';
+import type { PlaneTab } from './planeSlice';
+import { setPlane, usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 import './plane.css';
 
 const TABS: { id: PlaneTab; label: string }[] = [
@@ -46,7 +48,7 @@ export function PlaneBoard({ session }: { session: Session }) {
               aria-controls="plane-body"
               data-testid={`plane-tab-${t.id}`}
               className={`plane-tab${t.id === tab ? ' selected' : ''}`}
-              onClick={() => planeStore.setState({ tab: t.id })}
+              onClick={() => setPlane({ tab: t.id })}
             >
               {t.label}
             </button>
@@ -54,8 +56,9 @@ export function PlaneBoard({ session }: { session: Session }) {
         </div>
         <div className="plane-clockbar">
           {view && (
-            <span className="plane-clock muted small" data-testid="plane-clock" data-now={view.nowMs}>
-              t = {(view.nowMs / 1000).toFixed(1)} s
+            // The clock is shown once, in the top bar; this marks the instant the board's view is of.
+            <span className="visually-hidden" data-testid="plane-clock" data-now={view.nowMs}>
+              board at {formatClock(view.nowMs)}
             </span>
           )}
           {view &&
@@ -89,7 +92,7 @@ export function PlaneBoard({ session }: { session: Session }) {
           <button
             type="button"
             className="btn btn-xs"
-            onClick={() => planeStore.setState({ linkNotice: null, pendingLink: null })}
+            onClick={() => setPlane({ linkNotice: null, pendingLink: null })}
           >
             Dismiss
           </button>
@@ -98,7 +101,7 @@ export function PlaneBoard({ session }: { session: Session }) {
       {error && (
         <p className="plane-error" role="alert" data-testid="plane-error">
           {error}{' '}
-          <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ error: null })}>
+          <button type="button" className="btn btn-xs" onClick={() => setPlane({ error: null })}>
             Dismiss
           </button>
         </p>

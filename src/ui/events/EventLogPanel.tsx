@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { EventKind, EventLogEntry } from '../../engine/apps/types';
 import { EVENT_KINDS } from '../../worker/client';
-import { planeStore, usePlane } from '../cluster/planeStore';
-import { uiStore } from '../store';
+import { getPlane, setPlane, uiStore, usePlane } from '../store';
 
 /** The newest entries drawn (after the filters); older ones stay in the log. */
 const MAX_SHOWN = 200;
@@ -100,12 +99,12 @@ function matches(e: EventLogEntry, f: Filters): boolean {
 }
 
 function choose(e: EventLogEntry): void {
-  const s = planeStore.getState();
+  const s = getPlane();
   if (s.focus?.entry === e.n) {
-    planeStore.setState({ focus: null });
+    setPlane({ focus: null });
     return;
   }
-  planeStore.setState({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
+  setPlane({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
   const topic = e.topics.find((t) => !t.startsWith('__'));
   if (topic) uiStore.setState({ selectedTopic: topic });
 }

@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
-import { useFocused } from '../cluster/planeStore';
+import { useFocused } from '../events/useFocused';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 

@@ -1,5 +1,5 @@
 import type { MetricView } from '../../engine/apps/types';
-import { usePlane } from '../cluster/planeStore';
+import { usePlane } from '../store';
 import { changed, formatMetric } from './formatMetric';
 import { Sparkline } from './Sparkline';
 
