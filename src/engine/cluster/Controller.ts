@@ -373,7 +373,7 @@ export class Controller {
     if (!this.active) return 0;
     let n = 0;
     for (const [topic, partition] of this.allPartitions()) {
-      const s = this.zk.tryGetData(statePath(topic, partition)) as { leader?: number } | null;
+      const s = this.zk.peekData(statePath(topic, partition)) as { leader?: number } | null;
       if (s && (s.leader === undefined || s.leader < 0 || !this.liveBrokers.has(s.leader))) n++;
     }
     return n;
