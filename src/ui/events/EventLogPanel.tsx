@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { EventKind, EventLogEntry } from '../../engine/apps/types';
 import { EVENT_KINDS } from '../../worker/client';
 import { getPlane, setPlane, uiStore, usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 
 /** The newest entries drawn (after the filters); older ones stay in the log. */
 const MAX_SHOWN = 200;
@@ -78,7 +79,7 @@ export function EventLogPanel() {
               aria-pressed={focus?.entry === e.n}
               onClick={() => choose(e)}
             >
-              <span className="event-at">{(e.atMs / 1000).toFixed(3)} s</span>
+              <span className="event-at">{formatClock(e.atMs)}</span>
               <span className="event-kind">{e.kind}</span>
               <span className="event-text">{e.text}</span>
             </button>

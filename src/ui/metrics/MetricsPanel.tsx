@@ -1,5 +1,6 @@
 import type { MetricView } from '../../engine/apps/types';
 import { usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 import { changed, formatMetric } from './formatMetric';
 import { Sparkline } from './Sparkline';
 
@@ -20,7 +21,7 @@ export function MetricsPanel() {
       <p className="metrics-since" data-testid="metrics-since">
         {since ? (
           <>
-            <strong>{since.label}</strong> at {(since.atMs / 1000).toFixed(1)} s
+            <strong>{since.label}</strong> at {formatClock(since.atMs)}
             {moved.length === 0
               ? ': nothing moved yet.'
               : `: ${moved.map((m) => `${label(m)} ${formatMetric(m, since.before[m.id] ?? 0)} → ${formatMetric(m, m.value)}`).join(', ')}`}
