@@ -64,6 +64,9 @@ export type { BrokerDownHow, ClusterEvent, LeaderAndIsrValue, LeaderElectionReas
 export { checkReplicationInvariants } from './cluster/invariants';
 export type { NetworkEvent } from './cluster/Network';
 export type { SegmentSummary } from './cluster/ReplicaLog';
+export type { PartitionState } from './cluster/PartitionStateMachine';
+export type { ReplicaState } from './cluster/ReplicaStateMachine';
+export { tpKey } from './TopicPartition';
 export { validateTopicName } from './cluster/TopicConfig';
 export type {
   EngineCommandName,
