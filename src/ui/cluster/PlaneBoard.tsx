@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 import type { Session } from '../session';
 import { GroupsTab } from '../groups/GroupsTab';
+import { LessonCard } from '../lessons/LessonCard';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
@@ -103,6 +104,7 @@ export function PlaneBoard({ session }: { session: Session }) {
           </button>
         </p>
       )}
+      <LessonCard session={session} />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>
