@@ -42,6 +42,7 @@ export function LessonCard({ session }: { session: Session }) {
             {a.met ? '✓ ' : '… waiting: '}
             {step.until}
             {!a.met && (step.slow ? ' (slowed to real time: this is the moment to watch)' : ' (fast-forwarding)')}
+            {a.met && step.hold && ' (clock paused here: Next acts at this moment)'}
           </p>
         )}
         {a.error && (

@@ -117,8 +117,9 @@ async function probe(session: Session): Promise<void> {
   patchActive({ met: p.met, observed: p.observed, answer: p.answer });
   if (p.met) {
     stopProbing();
-    // Back to real time: the learner reads, predicts, then goes on.
-    uiStore.setState({ speed: 1 });
+    // Back to real time: the learner reads, predicts, then goes on; a passing moment is held.
+    const step = a.lesson.steps[a.step];
+    uiStore.setState(step?.hold ? { speed: 1, playing: false } : { speed: 1 });
   }
 }
 

@@ -92,6 +92,7 @@ export function lessonSummary(l: Lesson): LessonSummary {
       actions: s.actions ?? [],
       until: s.until?.label ?? null,
       slow: s.slow ?? false,
+      hold: s.hold ?? false,
       question: s.question ? { prompt: s.question.prompt, choices: s.question.choices } : null,
     })),
   };

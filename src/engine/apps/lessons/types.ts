@@ -44,6 +44,8 @@ export interface LessonStep {
   until?: { label: string; met(w: LessonWorld, startedAtMs: number): boolean };
   /** The key moment: the page drops to real time (1x) and says so. */
   slow?: boolean;
+  /** A passing moment: the page pauses the clock when the condition holds, so the next step acts right then. */
+  hold?: boolean;
   /** What this step promises, recorded in the golden trace once its condition holds. */
   observe?(w: LessonWorld): Observation;
   question?: LessonQuestion;
@@ -77,6 +79,7 @@ export interface LessonSummary {
     actions: LessonAction[];
     until: string | null;
     slow: boolean;
+    hold: boolean;
     question: { prompt: string; choices: string[] } | null;
   }[];
 }

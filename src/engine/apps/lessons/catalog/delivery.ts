@@ -50,12 +50,14 @@ export const delivery: Lesson = {
       },
     },
     {
-      text: '300 more orders arrived: c4 and c1 are each in the middle of a new batch. billing committed its batch the moment poll() returned it; analytics has not committed its batch yet.',
+      text: '300 more orders arrived: c4 and c1 are each in the middle of a new batch, and the clock pauses there. billing committed its batch the moment poll() returned it; analytics has not committed its batch yet.',
       actions: [{ op: 'produce', topic: 'orders', count: 300 }],
       until: {
         label: 'c4 and c1 are mid-batch',
         met: (w, t) => elapsed(w, t, 1500) && ['c4', 'c1'].every((n) => midBatch(w, n)),
       },
+      slow: true,
+      hold: true,
       question: {
         prompt:
           'c4 (analytics, commits after processing) crashes now. What happens to the records it processed since its last commit?',
