@@ -50,7 +50,10 @@ export const uncleanElection: Lesson = {
       slow: true,
       observe: (w) => ({
         leader: partitionState(w, TOPIC, 0)?.leader ?? null,
-        lost: w.view.lost.filter((l) => l.topic === TOPIC).map((l) => `${l.partition}:${l.from}-${l.to}`),
+        // LostOffsetsView.to is exclusive: offsets from..to-1 are gone.
+        lost: w.view.lost
+          .filter((l) => l.topic === TOPIC)
+          .map((l) => `${l.topic}-${l.partition} offsets ${l.from}-${l.to - 1}`),
       }),
     },
   ],
