@@ -1,9 +1,9 @@
 /**
  * The cluster's replication path without the producer client: a bare client sends produce
  * requests (pre-encoded batches of 148 100-byte records, acks=all) to the leader of an RF 3
- * partition on 3 brokers; the leader appends to its PartitionLog, both followers fetch and
+ * partition on 3 brokers; the leader appends to its UnifiedLog, both followers fetch and
  * append to theirs, the HW advances and the purgatory answers. Records/s of engine CPU time,
- * against the raw PartitionLog append of the same batches (ratio = replicated / raw; 1/3 means
+ * against the raw UnifiedLog append of the same batches (ratio = replicated / raw; 1/3 means
  * "three replicas cost three appends").
  *
  * Also: how long (simulated) a controller failover and a leader failover take with the
@@ -15,7 +15,7 @@ import { PartitionLogReplica } from '../src/engine/cluster/PartitionLogReplica';
 import type { ProduceRequest } from '../src/engine/cluster/requests';
 import { encodeRecordBatch } from '../src/engine/codec/recordBatch';
 import { Engine } from '../src/engine/engine';
-import { PartitionLog } from '../src/engine/log/PartitionLog';
+import { UnifiedLog } from '../src/engine/log/UnifiedLog';
 import type { Store } from '../src/engine/Store';
 import type { BenchSuite } from './harness';
 
@@ -53,7 +53,7 @@ const batches = Array.from({ length: 16 }, (_, i) => makeBatch(i));
 
 function rawRate(): number {
   const run = (n: number) => {
-    const log = new PartitionLog({ dir: 'bench-0', clock: new ManualClock(0) });
+    const log = new UnifiedLog({ dir: 'bench-0', clock: new ManualClock(0) });
     for (let i = 0; i < n; i++) log.appendAsLeader(batches[i % batches.length] as Uint8Array, 0);
   };
   run(200);
@@ -69,7 +69,7 @@ function newCluster(): Cluster {
     seed: 1,
     emit: () => {},
     logFactory: (_b, _d, topic, partition) =>
-      new PartitionLogReplica(new PartitionLog({ dir: `${topic}-${partition}`, clock })),
+      new PartitionLogReplica(new UnifiedLog({ dir: `${topic}-${partition}`, clock })),
   });
   for (const id of [1, 2, 3]) cluster.addBroker({ id });
   cluster.tick(100);
@@ -157,7 +157,7 @@ const suite: BenchSuite = {
     }
     const raw = median(raws);
     report({
-      name: 'raw PartitionLog.appendAsLeader (148 x 100-byte records/batch)',
+      name: 'raw UnifiedLog.appendAsLeader (148 x 100-byte records/batch)',
       value: raw,
       unit: 'records/s CPU',
     });

@@ -2,7 +2,7 @@
  * Partition log benchmarks, on the issue's workload (100 records per batch, 100-byte values):
  *
  *  (a) append throughput: the whole produce path on the broker side — encode the batch (what the
- *      producer does), then PartitionLog.appendAsLeader: validation with a CRC-32C check, offset
+ *      producer does), then UnifiedLog.appendAsLeader: validation with a CRC-32C check, offset
  *      assignment, the copy into the segment, sparse indexing and rolls. Peer: kafkajs's own
  *      RecordBatch v0 encoder on the same records (kafkajs has no log; its encoder is the part of
  *      the path both share). Target >= 1,000,000 records/s and >= 3x the peer.
@@ -24,7 +24,7 @@
 import { createRequire } from 'node:module';
 import { ManualClock } from '../src/engine/Clock';
 import { type DefaultRecord, encodeRecordBatch, type RecordBatchInput } from '../src/engine/codec';
-import { PartitionLog } from '../src/engine/log';
+import { UnifiedLog } from '../src/engine/log';
 import { Rng } from '../src/engine/Rng';
 import { type BenchSuite, percentile } from './harness';
 
@@ -118,7 +118,7 @@ const suite: BenchSuite = {
 
     // (a) Append throughput.
     const clock = new ManualClock(T0);
-    const newLog = () => new PartitionLog({ dir: 'bench-0', config: { 'segment.bytes': 64 * 1024 * 1024 }, clock });
+    const newLog = () => new UnifiedLog({ dir: 'bench-0', config: { 'segment.bytes': 64 * 1024 * 1024 }, clock });
     let log = newLog();
     const appendOnce = () => {
       log.appendAsLeader(encodeRecordBatch(input));
@@ -160,7 +160,7 @@ const suite: BenchSuite = {
     });
 
     // (b) Lookup latency on a 1,000,000-record partition.
-    const big = new PartitionLog({ dir: 'bench-1', config: { 'segment.bytes': 1024 * 1024 }, clock });
+    const big = new UnifiedLog({ dir: 'bench-1', config: { 'segment.bytes': 1024 * 1024 }, clock });
     const encoded = encodeRecordBatch(input);
     while (big.logEndOffset < 1_000_000) big.appendAsLeader(encoded);
     const rng = new Rng(42);

@@ -9,7 +9,7 @@
  * simulated network latency is not real time.
  *
  * Peer: the raw log append as the log benchmark defines it (bench/log.bench.ts): encode a batch
- * of the same records (the bytes the producer's batches build) and PartitionLog.appendAsLeader it
+ * of the same records (the bytes the producer's batches build) and UnifiedLog.appendAsLeader it
  * (CRC check, offsets, copy, index), in the same process. Both are measured in alternating rounds
  * and reported as medians. Target from issue 3: replication costs at most 3x the raw append,
  * i.e. ratio >= 0.33.
@@ -17,7 +17,7 @@
 import { ManualClock } from '../src/engine/Clock';
 import { encodeRecordBatch, type RecordBatchInput } from '../src/engine/codec/recordBatch';
 import { Engine } from '../src/engine/engine';
-import { PartitionLog } from '../src/engine/log/PartitionLog';
+import { UnifiedLog } from '../src/engine/log/UnifiedLog';
 import type { Store } from '../src/engine/Store';
 import type { BenchSuite } from './harness';
 
@@ -52,11 +52,11 @@ function makeBatchInput(seq: number): RecordBatchInput {
   };
 }
 
-/** Records/s of CPU time for encode + PartitionLog.appendAsLeader of 100-byte-record batches. */
+/** Records/s of CPU time for encode + UnifiedLog.appendAsLeader of 100-byte-record batches. */
 export function rawAppendRate(): number {
   const inputs = Array.from({ length: 16 }, (_, i) => makeBatchInput(i));
   const run = (n: number) => {
-    const log = new PartitionLog({ dir: 'bench-0', clock: new ManualClock(0) });
+    const log = new UnifiedLog({ dir: 'bench-0', clock: new ManualClock(0) });
     for (let i = 0; i < n; i++) log.appendAsLeader(encodeRecordBatch(inputs[i % inputs.length] as RecordBatchInput), 0);
   };
   run(200); // warm up

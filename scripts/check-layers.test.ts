@@ -3,7 +3,7 @@ import { checkLayers, type SourceFile } from './check-layers';
 
 const facade: SourceFile = { path: 'src/engine/index.ts', source: "export { Engine } from './engine';\n" };
 const engine: SourceFile = { path: 'src/engine/engine.ts', source: 'export class Engine {}\n' };
-const internal: SourceFile = { path: 'src/engine/log/PartitionLog.ts', source: 'export class PartitionLog {}\n' };
+const internal: SourceFile = { path: 'src/engine/log/UnifiedLog.ts', source: 'export class UnifiedLog {}\n' };
 const client: SourceFile = { path: 'src/worker/client.ts', source: 'export const LIMIT = 1;\n' };
 const protocol: SourceFile = { path: 'src/worker/protocol.ts', source: 'export const MAX = 1;\n' };
 const appsEntry: SourceFile = {
@@ -35,7 +35,7 @@ describe('check-layers', () => {
         },
         {
           path: 'src/worker/x.test.ts',
-          source: "import { PartitionLog } from '../engine/log/PartitionLog';\nconst a = 1 as unknown as string;\n",
+          source: "import { UnifiedLog } from '../engine/log/UnifiedLog';\nconst a = 1 as unknown as string;\n",
         },
       ),
     ).toEqual([]);
@@ -56,7 +56,7 @@ describe('check-layers', () => {
   it('rejects a cli import of engine internals', () => {
     const found = problems({
       path: 'src/cli/tool.ts',
-      source: "import { PartitionLog } from '../engine/log/PartitionLog';\n",
+      source: "import { UnifiedLog } from '../engine/log/UnifiedLog';\n",
     });
     expect(found).toEqual([expect.stringMatching(/^src\/cli\/tool\.ts:1 cli imports engine internals/)]);
   });
@@ -83,7 +83,7 @@ describe('check-layers', () => {
     const found = problems({
       path: 'src/engine/apps/Producer.ts',
       source:
-        "import { Engine } from '../index';\nimport { X } from './ClusterApps';\nimport { PartitionLog } from '../log/PartitionLog';\n",
+        "import { Engine } from '../index';\nimport { X } from './ClusterApps';\nimport { UnifiedLog } from '../log/UnifiedLog';\n",
     });
     expect(found).toEqual([
       expect.stringMatching(/^src\/engine\/apps\/Producer\.ts:3 app layer imports engine internals/),

@@ -4,7 +4,7 @@
  *   npm run soak -- --schedules 20000 --seed 42          one-broker-at-a-time schedules, unclean off
  *   npm run soak -- --schedules 2000 --seed 1 --unclean  two brokers may be down, unclean election on
  *   npm run soak -- --disk --schedules 5000              the same schedules on the real log: every
- *                                                          replica a PartitionLog over a MemoryStore,
+ *                                                          replica a UnifiedLog over a MemoryStore,
  *                                                          power cuts that tear the write in flight,
  *                                                          restarts recovered through LogLoader
  *                                                          (combines with --unclean)
@@ -28,7 +28,7 @@ import { MemoryStore } from '../src/storage/MemoryStore';
  */
 const FUZZ_SOAK_ENV: Record<string, string> = {
   GLASSBOX_FUZZ_SEEDS: '2000', // codec: decoder fuzz (random bytes, truncations, bit flips)
-  LOG_FUZZ_RUNS: '500', // log: PartitionLog and LogCleaner property runs
+  LOG_FUZZ_RUNS: '500', // log: UnifiedLog and LogCleaner property runs
   GLASSBOX_CLUSTER_FUZZ: '60', // cluster: random fault schedules with the invariant checker
   GROUP_FUZZ_RUNS: '200', // consumer groups: random membership schedules
   GROUP_FUZZ_STEPS: '120',

@@ -23,13 +23,14 @@ import type { NetworkEndpoint } from './cluster/Network';
 import type { Partition } from './cluster/Partition';
 import { logConfigOf, PartitionLogReplica } from './cluster/PartitionLogReplica';
 import type { ProducerStateEntry } from './cluster/ProducerStateManager';
-import type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
+import type { SegmentSummary } from './cluster/ReplicaLog';
+import type { EpochEntry } from './log/LeaderEpochFileCache';
 import type { NodeId } from './cluster/requests';
 import type { TopicConfigOverrides } from './cluster/TopicConfig';
 import { KafkaError } from './errors';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import type { LogSegment } from './log/LogSegment';
-import { PartitionLog } from './log/PartitionLog';
+import { UnifiedLog } from './log/UnifiedLog';
 import { SegmentCache } from './log/SegmentCache';
 import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
@@ -85,11 +86,11 @@ export interface EngineOptions {
    */
   groupCoordinatorConfig?: Partial<Record<keyof GroupCoordinatorConfig, number>>;
   /**
-   * Replica logs recovered from `store` at start-up (PartitionLog.load), by replica directory
+   * Replica logs recovered from `store` at start-up (UnifiedLog.load), by replica directory
    * (`replicaDir`). A replica created for one of these directories opens that log instead of an
    * empty one: the cluster restarts on its old segment files, as brokers restart on their disks.
    */
-  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  recoveredLogs?: ReadonlyMap<string, UnifiedLog>;
   /**
    * What the Store held when the engine (re)started (readStoredCluster): the persistent znodes are
    * restored before anything runs, and each broker hosts its recovered logs, with their
@@ -273,7 +274,7 @@ export class Engine {
   private readonly writer: StoreWriter;
   /** The brokers' page cache of closed segments (see SegmentCache). */
   readonly segmentCache: SegmentCache;
-  private readonly openLogs = new Map<string, PartitionLog>();
+  private readonly openLogs = new Map<string, UnifiedLog>();
   /** The writer's sequence number of each persistent znode's latest write (0: restored, already stored). */
   private readonly znodeWrites = new Map<string, number>();
   /** Whose replica each open log is (by dir), for the events a log cannot name itself. */
@@ -306,7 +307,7 @@ export class Engine {
         const recovered = options.recoveredLogs?.get(dir) ?? options.stored?.logs.get(dir);
         const log =
           recovered ??
-          new PartitionLog({
+          new UnifiedLog({
             dir,
             config: logConfigOf(this.cluster.topicConfig(topic)),
             clock: this.clock,
@@ -419,7 +420,7 @@ export class Engine {
    * coordination store starts afresh on a restart, so the znode is written back past the highest
    * producer id in the recovered logs.
    */
-  private continueProducerIds(logs: Iterable<PartitionLog>): void {
+  private continueProducerIds(logs: Iterable<UnifiedLog>): void {
     const path = '/latest_producer_id_block';
     // Restored from the Store's znodes: ZooKeeper kept it, as it does for Kafka.
     if (this.cluster.zk.exists(path)) return;
@@ -783,7 +784,7 @@ export class Engine {
    * checkpoint, each broker's replication-offset-checkpoint, and every persistent znode.
    *
    * Segments paged out of memory were only in the Store and are gone with it: each log that had
-   * some starts past them (PartitionLog.rewriteStoreFiles), told as a logRetention event whose
+   * some starts past them (UnifiedLog.rewriteStoreFiles), told as a logRetention event whose
    * deleted segments give the reason 'lost-with-store', and listed in the result.
    */
   rewriteStoreFiles(): LostWithStore[] {

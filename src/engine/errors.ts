@@ -162,3 +162,15 @@ export class CorruptRecordError extends KafkaError {
 export function isKafkaError(e: unknown, code?: KafkaErrorCode): e is KafkaError {
   return e instanceof KafkaError && (code === undefined || e.code === code);
 }
+
+/**
+ * Kafka's controller state machines (PartitionStateMachine, ReplicaStateMachine) refuse a
+ * transition from a state not in the target's valid previous states and log this Java exception
+ * (logInvalidTransition). Not a Kafka error code: it never leaves the controller.
+ */
+export class IllegalStateException extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IllegalStateException';
+  }
+}

@@ -63,7 +63,7 @@ export type { CoordinationEvent, ZnodeSnapshot } from './cluster/CoordinationSto
 export type { BrokerDownHow, ClusterEvent, LeaderAndIsrValue, LeaderElectionReason } from './cluster/events';
 export { checkReplicationInvariants } from './cluster/invariants';
 export type { NetworkEvent } from './cluster/Network';
-export type { EpochEntry, SegmentSummary } from './cluster/ReplicaLog';
+export type { SegmentSummary } from './cluster/ReplicaLog';
 export { validateTopicName } from './cluster/TopicConfig';
 export type {
   EngineCommandName,
@@ -107,7 +107,8 @@ export { ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnecto
 export type {
   CleanerResult,
   FetchDataInfo,
-  LogAppendInfo as PartitionLogAppendInfo,
+  EpochEntry,
+  LogAppendInfo,
   LogConfig,
   LogConfigInput,
   LogRecoveryReport,
@@ -125,7 +126,7 @@ export {
   GLASSBOX_DEMO_LOG_CONFIG,
   KAFKA_DEFAULT_LOG_CONFIG,
   LeaderEpochFileCache,
-  PartitionLog,
+  UnifiedLog,
   StoreWriter,
 } from './log';
 export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './producer/ProducerRegistry';

@@ -8,14 +8,14 @@
  */
 import type { Cluster } from './cluster/Cluster';
 import { PartitionLogReplica } from './cluster/PartitionLogReplica';
-import { tpKey } from './cluster/ReplicaManager';
-import type { PartitionLog } from './log/PartitionLog';
+import { tpKey } from './TopicPartition';
+import type { UnifiedLog } from './log/UnifiedLog';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView } from './views/types';
 
 /** A partition as its leader's replica serves it: the log produce appends to and fetch reads from. */
 export interface LeaderReplica {
   broker: number;
-  log: PartitionLog;
+  log: UnifiedLog;
   highWatermark: number;
   isr: number[];
   leaderEpoch: number;

@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
-import { PartitionLog } from '../engine/log/PartitionLog';
+import { UnifiedLog } from '../engine/log/UnifiedLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { makeBatch } from '../engine/log/testSupport';
 import { IdbStore, type IdbObjectStoreLike, type IdbTransactionLike, type UseObjectStore } from './IdbStore';
@@ -87,13 +87,13 @@ describe('IdbStore: an operation settles only on its transaction’s complete ev
     expect(settled).toBe(true);
   });
 
-  it('a PartitionLog over IdbStore: durableOffset waits for the complete events, recoveryPoint does not', async () => {
+  it('a UnifiedLog over IdbStore: durableOffset waits for the complete events, recoveryPoint does not', async () => {
     const dbName = freshDbName();
     const hold = heldCompletions(dbName);
     const store = new IdbStore({ dbName, useStore: hold.use });
     const writer = new StoreWriter(store);
     const clock = new ManualClock(1_700_000_000_000);
-    const log = new PartitionLog({ dir: 'orders-0', config: { 'flush.messages': 1 }, clock, writer });
+    const log = new UnifiedLog({ dir: 'orders-0', config: { 'flush.messages': 1 }, clock, writer });
     log.appendAsLeader(
       makeBatch([
         { key: 'k0', value: 'v0' },
@@ -112,7 +112,7 @@ describe('IdbStore: an operation settles only on its transaction’s complete ev
     expect(writer.durableSequence).toBe(writer.operationsIssued);
     expect(log.durableOffset).toBe(2);
     // And what it confirmed is what a reopened store holds.
-    const { log: reloaded } = await PartitionLog.load(await IdbStore.open({ dbName }), 'orders-0', {}, clock);
+    const { log: reloaded } = await UnifiedLog.load(await IdbStore.open({ dbName }), 'orders-0', {}, clock);
     expect(reloaded.logEndOffset).toBe(2);
   });
 });

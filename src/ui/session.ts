@@ -8,41 +8,15 @@
  */
 import { EngineClient, WorkerError } from '../worker/client';
 import type { PlaneView } from '../engine/apps/types';
-import type {
-  ClusterView,
-  CommandArgs,
-  CommandName,
-  CommandResult,
-  FrameResult,
-  PartitionView,
-  RecordWindow,
-  UiEvent,
-} from '../worker/protocol';
+import type { ClusterView, CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
+import { planeFramePatch } from './cluster/planeSlice';
+import { FramePacing, PLANE, type PacingState } from './FramePacing';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
 /** The longest real-time gap one frame may turn into engine time (a hidden tab resumes calmly). */
 const MAX_FRAME_GAP_MS = 250;
 /** How much engine time one press of "step" moves: one tick of the producer's sender loop. */
 export const STEP_MS = 10;
-/**
- * While a bulk produce runs, each big picture (one partition's log view with its record window,
- * or the control plane's view) is redrawn at most this often, and at most one of them per frame
- * (round robin, the one waiting longest first): the clock, jobs and events still arrive every
- * frame. A redraw restyles and relayouts what it shows; all of them in one frame made that frame
- * several frames long at thousands of records per second, so the pictures take turns instead.
- */
-export const BUSY_REDRAW_MS = 250;
-/** A picture waiting this long is drawn even if another one was drawn in the same frame. */
-const OVERDUE_MS = 2 * BUSY_REDRAW_MS;
-/** The control plane's turn in the round robin. */
-const PLANE = '\u0000plane';
-/**
- * While a bulk job runs, a picture scrolled out of view (a partition below the fold, the control
- * plane's board) is redrawn at most this often; scrolled into view, it is drawn on its next turn.
- * (The cluster strip at the top reads the plane's view too: that is drawn at once whenever what
- * the strip shows changes.)
- */
-const HIDDEN_REDRAW_MS = 2000;
 
 export class Session {
   readonly client: EngineClient;
@@ -55,22 +29,8 @@ export class Session {
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
-  /**
-   * Big pictures not drawn yet (the newest of each): the cluster view's partitions and the record
-   * windows by `<topic>-<partition>`, the view's partition set when it changed, and the plane's view.
-   */
-  private held: {
-    partitions: Map<string, PartitionView>;
-    windows: Map<string, RecordWindow>;
-    view: ClusterView | null;
-    plane: PlaneView | null;
-  } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
-  /** When each picture (partition key, or PLANE) was last drawn, by performance.now(). */
-  private drawnAt = new Map<string, number>();
-  /** Pictures scrolled out of view (partition keys, PLANE), as the views report; see HIDDEN_REDRAW_MS. */
-  private offScreen = new Set<string>();
-  /** What the cluster strip shows of the last plane view drawn (stripDigest). */
-  private shownStrip = '';
+  /** Which views each frame asks for, and which of those received are drawn when (the one pacing policy). */
+  private readonly pacing = new FramePacing();
 
   constructor(store: UiStore = uiStore, client: EngineClient = new EngineClient()) {
     this.store = store;
@@ -129,7 +89,7 @@ export class Session {
 
   /** Drops everything shown or held back of the old cluster and shows `view`. */
   private showNewCluster(view: ClusterView): void {
-    this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+    this.pacing.forget();
     this.store.setState((s) => ({
       view,
       windows: {},
@@ -164,13 +124,13 @@ export class Session {
     return this.client.call(type, data);
   }
 
-  private frameListeners: ((r: FrameResult) => void)[] = [];
+  private scenarioListeners: ((view: PlaneView) => void)[] = [];
 
-  /** Every frame's whole result (the control plane's views read their part of it). */
-  onFrameResult(listener: (r: FrameResult) => void): () => void {
-    this.frameListeners.push(listener);
+  /** Called when a frame's plane view records new actions (the page's address follows them). */
+  onScenarioMoved(listener: (view: PlaneView) => void): () => void {
+    this.scenarioListeners.push(listener);
     return () => {
-      this.frameListeners = this.frameListeners.filter((l) => l !== listener);
+      this.scenarioListeners = this.scenarioListeners.filter((l) => l !== listener);
     };
   }
 
@@ -184,13 +144,12 @@ export class Session {
 
   /** Told by the page whether the control plane's board is on screen. */
   setPlaneOnScreen(onScreen: boolean): void {
-    this.setOnScreen(PLANE, onScreen);
+    this.pacing.setOnScreen(PLANE, onScreen);
   }
 
   /** Told by a partition's view (by `<topic>-<partition>`) whether it is on screen. */
   setOnScreen(key: string, onScreen: boolean): void {
-    if (onScreen) this.offScreen.delete(key);
-    else this.offScreen.add(key);
+    this.pacing.setOnScreen(key, onScreen);
   }
 
   togglePlay(): void {
@@ -225,96 +184,42 @@ export class Session {
     });
   }
 
-  /**
-   * Holds the frame's big pictures back and returns the frame to draw: with no bulk job running,
-   * everything held (newest wins); while one runs, at most one picture per frame whose last
-   * redraw is BUSY_REDRAW_MS old (plus any overdue), the one waiting longest first.
-   */
-  private coalesce(r: FrameResult): FrameResult {
-    const h = this.held;
-    if (r.view) {
-      for (const p of r.view.partitions) h.partitions.set(partitionKey(p.topic, p.partition), p);
-      h.view = r.view;
-    }
-    for (const w of r.windows) h.windows.set(partitionKey(w.topic, w.partition), w);
-    if (r.plane?.view) h.plane = r.plane.view;
-    const jobs = { ...this.store.getState().jobs };
-    for (const j of r.jobs) jobs[j.jobId] = j;
-    const busy = Object.values(jobs).some((j) => j.state === 'running');
-    const shown = this.store.getState().view;
-    const now = performance.now();
-
-    // Which pictures are due: all of them when idle, or when the partition set itself changed (a
-    // topic created or deleted is drawn whole); else the longest-waiting one of those whose last
-    // redraw is old enough, and any overdue.
-    const waiting = new Set<string>([...h.partitions.keys(), ...h.windows.keys()]);
-    if (h.plane) {
-      const wanted =
-        !busy ||
-        !this.offScreen.has(PLANE) ||
-        stripDigest(h.plane) !== this.shownStrip ||
-        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_REDRAW_MS;
-      if (wanted) waiting.add(PLANE);
-    }
-    let due: string[];
-    if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
-    else {
-      const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
-      const wait = (k: string) => (k !== PLANE && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_REDRAW_MS);
-      const ready = [...waiting].filter((k) => age(k) >= wait(k)).sort((a, b) => age(b) - age(a));
-      due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);
-    }
-
-    let view: ClusterView | null = null;
-    const windows: RecordWindow[] = [];
-    let plane: PlaneView | null = null;
-    const drawn = new Set(due);
-    if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === PLANE || !h.partitions.has(k))) {
-      // Only the due partitions get their new object; the others keep theirs, so React skips them.
-      view = {
-        ...h.view,
-        partitions: shown.partitions.map((p) => {
-          const k = partitionKey(p.topic, p.partition);
-          return drawn.has(k) ? (h.partitions.get(k) ?? p) : p;
-        }),
-      };
-    } else if (h.view && (!shown || !samePartitionSet(shown, h.view))) view = h.view;
-    for (const k of due) {
-      if (k === PLANE) {
-        plane = h.plane;
-        h.plane = null;
-        if (plane) this.shownStrip = stripDigest(plane);
-      } else {
-        const w = h.windows.get(k);
-        if (w) windows.push(w);
-        h.windows.delete(k);
-        h.partitions.delete(k);
-      }
-      this.drawnAt.set(k, now);
-    }
-    if (h.partitions.size === 0) h.view = null;
-    return { ...r, view, windows, plane: r.plane ? { ...r.plane, view: plane } : r.plane };
+  /** What the pacing reads of the page: jobs (with `frame`'s), the accumulator tab, what is drawn. */
+  private pacingState(frame?: FrameResult): PacingState {
+    const s = this.store.getState();
+    const jobs = { ...s.jobs };
+    for (const j of frame?.jobs ?? []) jobs[j.jobId] = j;
+    const brokers = s.plane.view?.brokers.length ?? 0;
+    return { jobs, accumulator: s.sideTab === 'accumulator', shown: s.view, brokers };
   }
 
-  private apply(frame: FrameResult): void {
-    const r = this.coalesce(frame);
-    const patch: Partial<UiState> = { frames: this.store.getState().frames + 1 };
-    if (r.view) patch.view = r.view;
-    if (r.accumulator) patch.accumulator = r.accumulator;
-    if (r.nowMs !== this.store.getState().nowMs) patch.nowMs = r.nowMs;
-    if (r.windows.length > 0) {
-      const windows = { ...this.store.getState().windows };
-      for (const w of r.windows) windows[partitionKey(w.topic, w.partition)] = w;
+  /**
+   * The one consumer of frames: one store update per frame, the data path's state and the
+   * control plane's slice together, with the pictures FramePacing says are due now.
+   */
+  apply(frame: FrameResult): void {
+    this.pacing.received(frame);
+    const state = this.pacingState(frame);
+    const pictures = this.pacing.coalesce(frame, state);
+    const s = this.store.getState();
+    const patch: Partial<UiState> = { frames: s.frames + 1 };
+    if (pictures.view) patch.view = pictures.view;
+    if (frame.views.accumulator) patch.accumulator = frame.views.accumulator;
+    if (frame.nowMs !== s.nowMs) patch.nowMs = frame.nowMs;
+    if (pictures.windows.length > 0) {
+      const windows = { ...s.windows };
+      for (const w of pictures.windows) windows[partitionKey(w.topic, w.partition)] = w;
       patch.windows = windows;
     }
-    if (r.jobs.length > 0) {
-      const jobs = { ...this.store.getState().jobs };
-      for (const j of r.jobs) jobs[j.jobId] = j;
-      patch.jobs = jobs;
-    }
+    if (frame.jobs.length > 0) patch.jobs = state.jobs;
+    const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
     this.store.setState(patch);
-    if (r.events.length > 0) for (const l of this.eventListeners) l(r.events);
-    for (const l of this.frameListeners) l(r);
+    const events = frame.events.producer;
+    if (events.length > 0) for (const l of this.eventListeners) l(events);
+    const before = s.plane.view;
+    if (pictures.plane && before && actionsChanged(before, pictures.plane))
+      for (const l of this.scenarioListeners) l(pictures.plane);
   }
 
   private onFrame(t: number): void {
@@ -322,6 +227,7 @@ export class Session {
     if (this.inFlight) return;
     this.lastFrameAt = t;
     const { playing, speed, windowRequests } = this.store.getState();
+    const { run, have } = this.pacing.ask(this.pacingState());
     // The engine clock counts whole milliseconds; the fraction carries over to the next frame.
     const exact = (playing ? gap * speed : 0) + this.pendingStepMs + this.carryMs;
     const advanceMs = Math.floor(exact);
@@ -332,7 +238,8 @@ export class Session {
       .call('frame', {
         advanceMs,
         windows: Object.values(windowRequests),
-        accumulator: this.store.getState().sideTab === 'accumulator',
+        run,
+        have,
       })
       .then((r) => this.apply(r))
       .catch((e: unknown) => {
@@ -344,15 +251,8 @@ export class Session {
   }
 }
 
-/** True when both views list the same partitions in the same order. */
-function samePartitionSet(a: ClusterView, b: ClusterView): boolean {
-  if (a.partitions.length !== b.partitions.length) return false;
-  return a.partitions.every((p, i) => p.dir === b.partitions[i]?.dir);
-}
-
-/** What the cluster strip (chrome/ClusterStrip) draws from a plane view. */
-function stripDigest(v: PlaneView): string {
-  const brokers = v.brokers.map((b) => `${b.id}|${b.alive}|${b.isolated}|${b.controller}|${b.leaderCount}|${b.rack}`);
-  const groups = v.groups.map((g) => `${g.groupId}|${g.state}|${g.generation}`);
-  return `${v.controllerEpoch};${brokers.join(',')};${groups.join(',')}`;
+function actionsChanged(before: PlaneView, after: PlaneView): boolean {
+  const a = before.actions;
+  const b = after.actions;
+  return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
 }

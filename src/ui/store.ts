@@ -1,10 +1,16 @@
 /**
- * The page's one store (zustand, vanilla): everything the views draw, fed by the worker's frames.
- * Components read slices with `useUi(selector)`; per-frame motion subscribes to the store directly
+ * The page's one store (zustand, vanilla): everything the views draw, fed by the worker's frames
+ * (Session.apply, the one consumer). The data path's state sits at the top; the control plane
+ * (`plane`, cluster/planeSlice.ts), the flying tokens (`flights`, producer/flightSlice.ts) and
+ * the discard question (`discard`, scenarios/discard.ts) are slices of it. Components read with
+ * `useUi(selector)` or `usePlane(selector)`; per-frame motion subscribes to the store directly
  * (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
+import type { Flight } from './producer/flightSlice';
+import type { DiscardQuestion } from './scenarios/discard';
 import type {
   AccumulatorView,
   ClusterView,
@@ -46,7 +52,7 @@ export interface UiState {
   /** False when the browser lacks Web Locks, so another tab could write the same cluster. */
   exclusive: boolean;
   view: ClusterView | null;
-  /** Engine clock, milliseconds since the epoch. */
+  /** Engine clock: ms since the scenario started (the one time base; formatClock shows it). */
   nowMs: number;
   /** Frames the worker has answered since the page opened: a state to wait on instead of a sleep. */
   frames: number;
@@ -75,6 +81,12 @@ export interface UiState {
    * the old cluster on its own (the last record's journey) is dropped then.
    */
   clusterRun: number;
+  /** The control plane's slice. */
+  plane: PlaneUiState;
+  /** Tokens flying across the page. */
+  flights: Flight[];
+  /** The question open before a scenario discards the stored cluster, if any. */
+  discard: DiscardQuestion | null;
 }
 
 export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
@@ -111,6 +123,9 @@ export const initialUiState: UiState = {
   importMessage: null,
   accumulator: null,
   clusterRun: 0,
+  plane: initialPlaneState,
+  flights: [],
+  discard: null,
 };
 
 export function partitionKey(topic: string, partition: number): string {
@@ -128,6 +143,21 @@ export const uiStore = createUiStore();
 
 export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(uiStore, selector);
+}
+
+/** Reads the control plane's slice in a component. */
+export function usePlane<T>(selector: (s: PlaneUiState) => T): T {
+  return useStore(uiStore, (s) => selector(s.plane));
+}
+
+/** The control plane's slice now (outside React). */
+export function getPlane(): PlaneUiState {
+  return uiStore.getState().plane;
+}
+
+/** Merges `patch` (or what `update` makes of the slice) into the control plane's slice. */
+export function setPlane(patch: Partial<PlaneUiState> | ((s: PlaneUiState) => Partial<PlaneUiState>)): void {
+  uiStore.setState((s) => ({ plane: { ...s.plane, ...(typeof patch === 'function' ? patch(s.plane) : patch) } }));
 }
 
 /**

@@ -9,6 +9,7 @@ import { createStore, entries } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { lostPartitions } from '../engine/apps/lostPartitions';
 import { EngineHost } from './EngineHost';
+import { realHostClock } from './HostClock';
 import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 
@@ -25,7 +26,7 @@ async function call<K extends CommandName>(host: EngineHost, type: K, data: Comm
 }
 
 async function openHost(): Promise<EngineHost> {
-  const host = new EngineHost(() => undefined);
+  const host = new EngineHost(() => undefined, realHostClock);
   const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
   if (opened.status !== 'opened' || opened.storage.kind !== 'indexeddb') throw new Error('IndexedDB did not open');
   return host;
@@ -46,7 +47,7 @@ async function produceAndFlush(host: EngineHost, count: number): Promise<void> {
     await call(host, 'produce', { topic: 'orders', key: `user-${i}`, value: `v${i}`, headers: [] });
   await call(host, 'runUntilIdle', null);
   await call(host, 'planeAdvance', { ms: 2000 });
-  await call(host, 'frame', { advanceMs: 0, windows: [] });
+  await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
   await host.settled();
 }
 
@@ -146,12 +147,15 @@ describe('EngineHost scenarios', () => {
 
   it('a cluster with no user topics still sends its empty partition view, and the panel refuses the old topic', async () => {
     const host = await openHost();
-    const first = await call(host, 'frame', { advanceMs: 0, windows: [] });
-    expect(first.view?.partitions.some((p) => p.topic === 'orders')).toBe(true);
+    const first = await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: { cluster: -1 } });
+    expect(first.views.cluster?.partitions.some((p) => p.topic === 'orders')).toBe(true);
 
+    // The page holds the old run's cluster view; the replaced cluster is a new run, whose view comes whole.
     await call(host, 'planeScenario', emptyFour);
-    const next = await call(host, 'frame', { advanceMs: 0, windows: [] });
-    expect(next.view?.partitions).toEqual([]);
+    const held = { cluster: first.views.cluster?.version ?? -1 };
+    const next = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
+    expect(next.run).not.toBe(first.run);
+    expect(next.views.cluster?.partitions).toEqual([]);
 
     const refused = await call(host, 'produce', { topic: 'orders', key: null, value: 'x', headers: [] }).then(
       () => null,
@@ -239,7 +243,7 @@ describe('EngineHost reload', () => {
       await call(host, 'produce', { topic: 'audit', key: `k${i}`, value: `v${i}`, headers: [] });
     await call(host, 'runUntilIdle', null);
     await call(host, 'planeAdvance', { ms: 8000 });
-    await call(host, 'frame', { advanceMs: 0, windows: [] });
+    await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
     await host.settled();
     const before = clusterShown(await call(host, 'planeScenario', null));
     const logs = leos(await call(host, 'snapshot', null));

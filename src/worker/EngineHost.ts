@@ -13,7 +13,7 @@
 import {
   ManualClock,
   KafkaError,
-  type PartitionLog,
+  type UnifiedLog,
   readStoredCluster,
   recoveryView,
   type StoredCluster,
@@ -53,13 +53,13 @@ import {
   PLANE_TOPIC_DEFAULTS,
   type PresetName,
   type ScenarioSpec,
-  VIEW_EVERY_MS,
 } from '../engine/apps';
 import type {
   ClusterView,
   Commands,
   FrameArgs,
   FrameResult,
+  FrameViews,
   JobView,
   OpenArgs,
   OpenResult,
@@ -70,6 +70,7 @@ import type {
   WorkerNotice,
 } from './protocol';
 import { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './restore';
+import type { HostClock } from './HostClock';
 import { Transfer } from './transfer';
 
 type Handlers = {
@@ -82,8 +83,6 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
-/** VIEW_EVERY_MS while a bulk job runs: the page then redraws the logs at most every 250 ms (session.ts). */
-const BUSY_VIEW_EVERY_MS = 250;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */
 const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
@@ -99,7 +98,7 @@ interface Running {
   plane: ClusterApps;
   data: DataPath;
   producer: ProducerApp;
-  recovered: Map<string, PartitionLog>;
+  recovered: Map<string, UnifiedLog>;
   /** Topics the preset creates (a scenario check does not count them as the user's). */
   presetTopics: ReadonlySet<string>;
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
@@ -110,11 +109,16 @@ export class EngineHost {
   private run: Running | null = null;
   private storage: StorageStatus = { kind: 'memory', error: null };
   private readonly lock = new OwnershipLock();
-  /** The partition views' signature last sent; null until a view went out for this run. */
+  /** The running cluster's id (FrameResult.run): a replace starts a new run, whose versions start over. */
+  private runId = 0;
+  /** The partition views' signature when the cluster view's version last moved; null for none yet. */
   private lastSignature: string | null = null;
+  /** The cluster view's version in this run (it moves when the signature changes). */
+  private clusterVersion = 0;
+  /** The accumulator view last built (as JSON) and its version. */
+  private accumulatorSeen = { json: '', version: 0 };
   /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
   private replayed: string | null = null;
-  private lastViewAt = -Infinity;
   private readonly windows = new RecordWindows();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
@@ -134,7 +138,15 @@ export class EngineHost {
   /** A read of paged-out segments from the Store is under way (one at a time). */
   private loadingSegments: Promise<unknown> | null = null;
 
-  constructor(private readonly notify: (n: WorkerNotice) => void) {}
+  /**
+   * @param notify posts a notice to the page
+   * @param hostClock the host's real time (slices of long jobs, view pacing): realHostClock in the
+   *   worker, a ManualHostClock in tests
+   */
+  constructor(
+    private readonly notify: (n: WorkerNotice) => void,
+    private readonly hostClock: HostClock,
+  ) {}
 
   readonly handlers: Handlers = {
     open: (args) => this.open(args),
@@ -376,7 +388,7 @@ export class EngineHost {
     stored?: StoredCluster,
   ): void {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
-    const recovered = stored?.logs ?? new Map<string, PartitionLog>();
+    const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
     // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
     // one sequence, so a log's durable offset also covers the metadata written before it.
     const storage = {
@@ -415,10 +427,12 @@ export class EngineHost {
       presetTopics: plane.presetTopics,
       userRecords,
     };
-    // A new cluster's first frame carries its partition views, even when it has none to show
-    // (the page must drop the old cluster's partitions then).
+    // A new run: the page holds none of its views, so its first frame carries them all, even a
+    // cluster view with no partitions (the page must drop the old cluster's partitions then).
+    this.runId++;
     this.lastSignature = null;
-    this.lastViewAt = -Infinity;
+    this.clusterVersion = 0;
+    this.accumulatorSeen = { json: '', version: 0 };
     this.windows.clear();
     this.lastMeta = '';
     // Events and the record journey belong to the old cluster's producer.
@@ -573,28 +587,44 @@ export class EngineHost {
 
   private frame(args: FrameArgs): FrameResult {
     const r = this.run;
-    if (!r || this.stopped) return { nowMs: 0, view: null, windows: [], events: [], droppedEvents: 0, jobs: [] };
-    this.wantAllEvents = args.accumulator === true;
+    if (!r || this.stopped)
+      return {
+        run: this.runId,
+        nowMs: 0,
+        events: { producer: [], dropped: 0, plane: [] },
+        views: {},
+        windows: [],
+        jobs: [],
+      };
+    const { have } = args;
+    this.wantAllEvents = have.accumulator !== undefined;
     if (args.advanceMs > 0) r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
-    // The partition logs are redrawn at most VIEW_EVERY_MS apart (a window the page has just
-    // asked for goes at once): a producer at thousands of records per second changes them every
-    // frame, and numbers that change 60 times a second cannot be read anyway.
-    const realNow = performance.now();
-    const busy = [...this.jobs.values()].some((j) => j.view.state === 'running');
-    const due = realNow - this.lastViewAt >= (busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
-    let changed = false;
-    if (due) {
+    // Versions of another run mean nothing here: the page then holds none of this run's views.
+    const held = (name: keyof FrameViews) => (args.run === this.runId ? (have[name] ?? -1) : -1);
+    const views: FrameViews = {};
+    if (have.cluster !== undefined) {
       const signature = `${r.data.signature()}|${r.data.topics().map((t) => this.topicSaved(r, t))}`;
-      changed = signature !== this.lastSignature;
-      this.lastSignature = signature;
-      if (changed) this.lastViewAt = realNow;
+      if (signature !== this.lastSignature) {
+        this.lastSignature = signature;
+        this.clusterVersion++;
+      }
+      if (this.clusterVersion !== held('cluster')) views.cluster = this.view();
     }
-    const windows = this.windows.take(r.data, args.windows, due);
+    if (have.plane !== undefined && r.plane.version !== held('plane')) views.plane = r.plane.view();
+    if (have.accumulator !== undefined) {
+      const accumulator = r.plane.panelAccumulator();
+      const json = JSON.stringify(accumulator);
+      if (json !== this.accumulatorSeen.json)
+        this.accumulatorSeen = { json, version: this.accumulatorSeen.version + 1 };
+      if (this.accumulatorSeen.version !== held('accumulator'))
+        views.accumulator = { ...accumulator, version: this.accumulatorSeen.version };
+    }
+    // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
+    const windows = this.windows.take(r.data, args.windows, have.cluster !== undefined);
     this.pumpSegmentLoads(r);
-    const events = this.events;
-    const droppedEvents = this.droppedEvents;
+    const events = { producer: this.events, dropped: this.droppedEvents, plane: r.plane.takeEvents() };
     this.events = [];
     this.droppedEvents = 0;
     const jobs: JobView[] = [];
@@ -604,19 +634,7 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    // The page draws the control plane's view at most every 250 ms while a job runs (session.ts):
-    // building and posting the 10 a second it would drop costs the worker and the page's unpacking.
-    const plane = r.plane.frame(0, performance.now(), busy ? BUSY_VIEW_EVERY_MS : 0);
-    return {
-      nowMs: r.clock.now(),
-      view: changed ? this.view() : null,
-      windows,
-      events,
-      droppedEvents,
-      jobs,
-      accumulator: args.accumulator ? r.plane.panelAccumulator() : null,
-      plane,
-    };
+    return { run: this.runId, nowMs: r.plane.nowMs, events, views, windows, jobs };
   }
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
@@ -647,7 +665,11 @@ export class EngineHost {
   private view(): ClusterView {
     const r = this.run;
     if (!r) return { version: 0, nowMs: 0, partitions: [] };
-    return { version: 0, nowMs: r.clock.now(), partitions: r.data.views((t) => this.topicSaved(r, t)) };
+    return {
+      version: this.clusterVersion,
+      nowMs: r.plane.nowMs,
+      partitions: r.data.views((t) => this.topicSaved(r, t)),
+    };
   }
 
   /**
@@ -660,15 +682,15 @@ export class EngineHost {
     const jobId = job.view.jobId;
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
-    const started = performance.now();
+    const started = this.hostClock.now();
     const slice = () => {
       if (this.run !== r) job.cancelled = true;
-      const sliceEnd = performance.now() + JOB_SLICE_MS;
-      r.userRecords += job.slice(performance.now() - started, () => performance.now() < sliceEnd);
+      const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
+      r.userRecords += job.slice(this.hostClock.now() - started, () => this.hostClock.now() < sliceEnd);
       this.changedJobs.add(jobId);
-      if (job.view.state === 'running') setTimeout(slice, 4);
+      if (job.view.state === 'running') this.hostClock.setTimeout(slice, 4);
     };
-    setTimeout(slice, 0);
+    this.hostClock.setTimeout(slice, 0);
     return { jobId };
   }
 }

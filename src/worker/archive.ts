@@ -22,7 +22,7 @@ import { strToU8, zipSync } from 'fflate';
 import {
   type DataPath,
   type ManualClock,
-  type PartitionLog,
+  type UnifiedLog,
   parseSegmentFileName,
   type Store,
   type StoreWriter,
@@ -37,7 +37,7 @@ export const MAX_IMPORT_INDEX_BYTES = 10 * 1024 * 1024;
 export const MAX_IMPORT_ENTRIES = 10_000;
 
 /** The partition's files under `<dir>/` (its `<topic>-<partition>` name, wherever a broker keeps it). */
-export function exportPartitionZip(log: PartitionLog, dir: string): { fileName: string; zip: Uint8Array } {
+export function exportPartitionZip(log: UnifiedLog, dir: string): { fileName: string; zip: Uint8Array } {
   const files: Record<string, Uint8Array> = {};
   for (const seg of log.logSegments) {
     files[`${dir}/${seg.logFileName}`] = seg.log.copy();

@@ -54,23 +54,51 @@ function transferables(value: unknown, out: Transferable[] = [], depth = 0): Tra
   return out;
 }
 
+/**
+ * The page's side of the channel to the engine: the engine's Worker in a browser, one end of a
+ * MessageChannel in a test (which has no worker to fail or terminate).
+ */
+export interface EngineEndpoint {
+  postMessage(message: WorkerRequest, transfer: Transferable[]): void;
+  /** Hands every message from the host to `handler`. */
+  listen(handler: (message: WorkerMessage) => void): void;
+  /** Tells of the worker failing to load or dying. */
+  onFailure?(handler: (message: string) => void): void;
+  terminate(): void;
+}
+
+/** The engine's Web Worker as an EngineEndpoint. */
+function workerEndpoint(worker: Worker): EngineEndpoint {
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    listen: (handler) => {
+      worker.onmessage = (ev: MessageEvent<WorkerMessage>) => handler(ev.data);
+    },
+    onFailure: (handler) => {
+      worker.onerror = (ev: ErrorEvent) => {
+        ev.preventDefault();
+        handler(ev.message || 'the engine worker failed');
+      };
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
 export class EngineClient {
-  private readonly worker: Worker;
+  private readonly worker: EngineEndpoint;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private fatalListeners: ((e: WorkerError) => void)[] = [];
   private noticeListeners: ((n: WorkerNotice) => void)[] = [];
 
-  constructor(worker?: Worker) {
-    this.worker =
-      worker ?? new Worker(new URL('./host.ts', import.meta.url), { type: 'module', name: 'glassbox-engine' });
-    this.worker.onmessage = (ev: MessageEvent<WorkerMessage>) => this.receive(ev.data);
-    this.worker.onerror = (ev: ErrorEvent) => {
-      ev.preventDefault();
-      this.fail(
-        new WorkerError({ name: 'WorkerError', code: null, message: ev.message || 'the engine worker failed' }),
-      );
-    };
+  constructor(
+    endpoint: EngineEndpoint = workerEndpoint(
+      new Worker(new URL('./host.ts', import.meta.url), { type: 'module', name: 'glassbox-engine' }),
+    ),
+  ) {
+    this.worker = endpoint;
+    endpoint.listen((msg) => this.receive(msg));
+    endpoint.onFailure?.((message) => this.fail(new WorkerError({ name: 'WorkerError', code: null, message })));
   }
 
   /** Sends one command; resolves with its result. */

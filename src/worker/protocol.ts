@@ -14,6 +14,8 @@
  * Engine events do not stream freely: the page pulls them once per animation frame with `frame`,
  * which also advances the engine clock by the time the page's clock says has passed. So at most
  * one batch per frame reaches the page, and a page that cannot keep up simply pulls less often.
+ * A frame carries the views the page asked for only when their version moved (FrameArgs.have);
+ * how often the page asks for which view is the page's one pacing policy (ui/FramePacing.ts).
  */
 
 // The data views are built beside the engine (src/engine/views); the protocol carries them.
@@ -60,7 +62,7 @@ import type {
   PlacementPreview,
   PlacementPreviewArgs,
   EngineCommand,
-  PlaneFrame,
+  PlaneEvent,
   PlaneView,
   ScenarioSpec,
   LessonProbe,
@@ -200,31 +202,70 @@ export interface StorageStatus {
   lostWithStore?: LostPartitionView[];
 }
 
+/**
+ * The views a frame can carry, by name. Each view carries its `version`, which moves whenever
+ * what it shows may have changed; the page says which versions it holds (FrameArgs.have) and the
+ * worker sends only the views that moved. A new view is one more field here and one more source
+ * in EngineHost.frame.
+ */
+export interface FrameViews {
+  /** The data path: every partition's log, as the producer panel and log views draw it. */
+  cluster?: ClusterView;
+  /** The control plane: brokers, controller, znodes, groups, the scenario so far. */
+  plane?: PlaneView;
+  /** The producer panel's record accumulator. */
+  accumulator?: Versioned<AccumulatorView>;
+}
+
+/** A view with the version the worker gave it (ClusterView and PlaneView carry their own). */
+export type Versioned<T> = T & { version: number };
+
+export type ViewName = keyof FrameViews;
+
+/** Per view the page wants in this frame, the version it holds (-1 for none yet). */
+export type ViewVersions = Partial<Record<ViewName, number>>;
+
 export interface FrameArgs {
   /** Milliseconds of engine time to advance before answering (0 when paused). */
   advanceMs: number;
   /** The record windows the page is showing; each comes back when its content changed. */
   windows: RecordWindowRequest[];
-  /** Whether the page shows the record accumulator (then every frame carries it). */
-  accumulator?: boolean;
+  /**
+   * The run the page's versions belong to (FrameResult.run; 0 before the first frame). Versions
+   * of another run count as none held.
+   */
+  run: number;
+  /**
+   * The views the page wants this frame, each with the version it holds: a view that moved past
+   * that version comes back. A view left out is not built (the page paces its views:
+   * ui/FramePacing.ts); record windows come only with `cluster`.
+   */
+  have: ViewVersions;
 }
 
+/** One frame: what happened since the last one, and the views that moved. */
 export interface FrameResult {
-  /** The engine clock after the frame. */
+  /** The running cluster; a new id after a replace (reset, a scenario), whose versions start over. */
+  run: number;
+  /** The engine clock after the frame: ms since the scenario started (one time base, page and worker). */
   nowMs: number;
-  /** The picture, when anything changed since the last frame; null when nothing did. */
-  view: ClusterView | null;
-  /** The requested windows whose content changed since they were last sent. */
+  /** What happened since the last frame, oldest first. */
+  events: FrameEvents;
+  /** The wanted views whose version moved past the one the page holds. */
+  views: FrameViews;
+  /** The requested windows whose content changed since they were last sent (with the cluster view only). */
   windows: RecordWindow[];
-  /** What happened since the last frame, oldest first (capped: `droppedEvents` says how many were not kept). */
-  events: UiEvent[];
-  droppedEvents: number;
   /** Long jobs that are running or finished since the last frame. */
   jobs: JobView[];
-  /** The producer panel's accumulator, when the page shows it (FrameArgs.accumulator). */
-  accumulator?: AccumulatorView | null;
-  /** The control plane's view (when it changed) and its events since the last frame. */
-  plane?: PlaneFrame;
+}
+
+export interface FrameEvents {
+  /** The producer panel's events (the last record's journey; every one while the accumulator is shown). */
+  producer: UiEvent[];
+  /** How many producer events were not kept (capped per frame; the views read state, not events). */
+  dropped: number;
+  /** The control plane's events the page narrates and animates. */
+  plane: PlaneEvent[];
 }
 
 /** Engine events the page animates. */

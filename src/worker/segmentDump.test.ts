@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
-import { PartitionLog } from '../engine/log/PartitionLog';
+import { UnifiedLog } from '../engine/log/UnifiedLog';
 import { appendRecords } from '../engine/apps/demo';
 import { segmentDump } from '../engine';
 
 describe("the segment inspector's record lines", () => {
   it("give keySize and valueSize in bytes like kafka-dump-log (DumpLogSegments prints the record's keySize), not UTF-16 units", () => {
     const clock = new ManualClock(1_700_000_000_000);
-    const log = new PartitionLog({ dir: 'keys-0', config: {}, clock });
+    const log = new UnifiedLog({ dir: 'keys-0', config: {}, clock });
     const enc = new TextEncoder();
     appendRecords(
       log,

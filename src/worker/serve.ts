@@ -1,19 +1,29 @@
-/// <reference lib="webworker" />
 /**
  * Dispatches the page's requests to the EngineHost and sends back exactly one reply per request.
  * Errors are serialized as {name, code, message, details}; results wrapped in Transfer move their
  * buffers instead of copying them.
  */
 import { EngineHost } from './EngineHost';
+import type { HostClock } from './HostClock';
 import type { CommandName, WorkerMessage, WorkerReply, WorkerRequest } from './protocol';
 import { serializeError } from '../engine';
 import { Transfer } from './transfer';
 
-export function serve(scope: DedicatedWorkerGlobalScope): void {
-  const post = (msg: WorkerMessage, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
-  const host = new EngineHost((notice) => post(notice));
-  scope.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
-    const req = ev.data;
+/**
+ * The worker's side of the channel to the page: the worker's global scope in a browser, one end
+ * of a MessageChannel in a test.
+ */
+export interface HostEndpoint {
+  postMessage(message: WorkerMessage, transfer: Transferable[]): void;
+  /** Hands every request from the page to `handler`. */
+  listen(handler: (request: WorkerRequest) => void): void;
+}
+
+/** Serves `endpoint`'s requests from one EngineHost (returned, for a test to wait on). */
+export function serve(endpoint: HostEndpoint, clock: HostClock): EngineHost {
+  const post = (msg: WorkerMessage, transfer: Transferable[] = []) => endpoint.postMessage(msg, transfer);
+  const host = new EngineHost((notice) => post(notice), clock);
+  endpoint.listen(async (req) => {
     let reply: WorkerReply;
     try {
       const handler = host.handlers[req.type as CommandName] as (data: unknown) => unknown;
@@ -27,5 +37,6 @@ export function serve(scope: DedicatedWorkerGlobalScope): void {
       reply = { requestId: req.messageId, ok: false, error: serializeError(e) };
     }
     post(reply);
-  };
+  });
+  return host;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/Clock';
-import { PartitionLog } from '../engine/log/PartitionLog';
+import { UnifiedLog } from '../engine/log/UnifiedLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { SegmentCache, SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import { DeferredStore, drain, MapStore, makeBatch } from '../engine/log/testSupport';
@@ -9,7 +9,7 @@ import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from '../
 
 describe('a million-record partition stays cheap to draw', () => {
   const clock = new ManualClock(1_700_000_000_000);
-  const log = new PartitionLog({ dir: 'big-0', config: { 'segment.bytes': 24 * 1024 }, clock });
+  const log = new UnifiedLog({ dir: 'big-0', config: { 'segment.bytes': 24 * 1024 }, clock });
   const enc = new TextEncoder();
   for (let b = 0; b < 1000; b++) {
     appendRecords(
@@ -51,7 +51,7 @@ describe('a partition view says what is saved, what is still writing and what is
   it('durableOffset trails the recovery point until the Store completes; unsaved and writing bytes add up', async () => {
     const store = new DeferredStore();
     const clock = new ManualClock(1_700_000_000_000);
-    const log = new PartitionLog({
+    const log = new UnifiedLog({
       dir: 'orders-0',
       config: { 'flush.messages': 2 },
       clock,
@@ -88,7 +88,7 @@ describe('views of a log whose old segments are paged out', () => {
     const clock = new ManualClock(1_700_000_000_000);
     const store = new MapStore();
     const cache = new SegmentCache(0);
-    const log = new PartitionLog({
+    const log = new UnifiedLog({
       dir: 'orders-0',
       config: { 'segment.bytes': 2000 },
       clock,

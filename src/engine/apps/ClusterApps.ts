@@ -26,7 +26,7 @@ import {
   isBrokerCommand,
   runBrokerCommand,
   type PartitionChoice,
-  type PartitionLog,
+  type UnifiedLog,
   type StoreWriter,
   type Store,
   type StoredCluster,
@@ -50,7 +50,6 @@ import {
   type PlacementPreviewArgs,
   type EngineCommand,
   type PlaneEvent,
-  type PlaneFrame,
   type PlaneView,
   type PresetName,
   type ProducerSettings,
@@ -92,8 +91,6 @@ const MAX_ACTIONS = 400;
 const MAX_MESSAGES = 24;
 const MAX_PRODUCE_MESSAGES = 12;
 const MESSAGE_BROKERS_MAX = 12;
-/** Real milliseconds between two views sent to the page (and between two redraws of the partition logs). */
-export const VIEW_EVERY_MS = 100;
 
 /**
  * Topic defaults of the UI's clusters: small segments so rolls are visible, and a flush to the
@@ -113,7 +110,7 @@ export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 10
 export interface AppsStorage {
   /** Injected by the host (an IdbStore in the worker, a MemoryStore in tests): the app layer picks none. */
   store: Store;
-  recoveredLogs?: ReadonlyMap<string, PartitionLog>;
+  recoveredLogs?: ReadonlyMap<string, UnifiedLog>;
   /** The engine clock (a restart continues the stored cluster's time); the scenario epoch when omitted. */
   clock?: ManualClock;
   /** The host's StoreWriter for `store`, so the engine's writes and the host's share one sequence. */
@@ -128,9 +125,6 @@ export interface AppsStorage {
    */
   restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
 }
-
-/** The commands that send records: they change the logs, not the board. */
-const PRODUCE_OPS = new Set<string>(['produce', 'produceRecord', 'produceRecords', 'configureProducer']);
 
 /** What a panel produce answers (the page's ProduceResult). */
 export interface SendOutcome {
@@ -217,9 +211,7 @@ export class ClusterApps {
   /** Bumps on every znode change, so the znode list is rebuilt only when the tree changed. */
   zkChanges = 0;
   znodeCache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
-  private lastViewAt = -Infinity;
   private pendingSteps: PlacementStep[] | null = null;
-  private forceView = true;
   readonly groupSettings = new Map<string, GroupSettings>();
   readonly consumers = new Map<string, ConsumerEntry>();
   readonly generations = new Map<string, GenerationView[]>();
@@ -242,7 +234,6 @@ export class ClusterApps {
   /** True while a restart runs the preset: its topics are in the znodes already. */
   private restarting: boolean;
   private events: PlaneEvent[] = [];
-  private lastSentVersion = -1;
   private nextConsumer = 1;
 
   constructor(
@@ -355,27 +346,6 @@ export class ClusterApps {
     this.engine.tick(ms);
     this.engine.drainEvents();
     this.version++;
-  }
-
-  /**
-   * Advances the clock and returns the events since the last frame, and the view when it changed
-   * — at most every VIEW_EVERY_MS of real time (or `minEveryMs`, when the page draws it less
-   * often) unless an action just ran (views are costly; the events carry the motion in between).
-   */
-  frame(advanceMs: number, realNowMs = 0, minEveryMs = VIEW_EVERY_MS): PlaneFrame {
-    this.tick(advanceMs);
-    const events = this.events;
-    this.events = [];
-    // A large cluster's view is big (every replica, every znode): send it less often.
-    const every = Math.max(minEveryMs, this.cluster.brokers.size > 12 ? VIEW_EVERY_MS * 10 : VIEW_EVERY_MS);
-    const due = this.forceView || realNowMs - this.lastViewAt >= every;
-    const changed = this.version !== this.lastSentVersion && due;
-    if (changed) {
-      this.lastSentVersion = this.version;
-      this.lastViewAt = realNowMs;
-      this.forceView = false;
-    }
-    return { view: changed ? this.view() : null, events };
   }
 
   view(): PlaneView {
@@ -508,8 +478,6 @@ export class ClusterApps {
     // Settings the panel already had change nothing, and leave nothing in the scenario.
     if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
     this.record(action);
-    // Records change the logs, not the board: the board's view need not go out at once.
-    if (!PRODUCE_OPS.has(action.op)) this.forceView = true;
     this.version++;
     return outcome;
   }
@@ -949,6 +917,7 @@ export class ClusterApps {
     return { seed: this.seed, preset: this.preset, actions: [...this.actions], untilMs: this.nowMs };
   }
 
+  /** The animated events since the last call (the host's frame carries them to the page). */
   takeEvents(): PlaneEvent[] {
     const e = this.events;
     this.events = [];

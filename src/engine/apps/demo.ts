@@ -2,7 +2,7 @@
  * The seeds' lookup example, built only through the log's public operations (append batches,
  * roll) and handed to the engine as a new topic's replica.
  */
-import { type ManualClock, PartitionLog, type SimpleRecord, type StoreWriter, DataPath, withRecords } from '../index';
+import { type ManualClock, UnifiedLog, type SimpleRecord, type StoreWriter, DataPath, withRecords } from '../index';
 
 export const SEEDS_TOPIC = 'seeds-lookup';
 export const SEEDS_SEGMENTS = [0, 170410, 239430] as const;
@@ -11,7 +11,7 @@ export const SEEDS_TARGET = 170418;
 export const SEEDS_CONFIGS = { 'segment.bytes': 1073741824, 'index.interval.bytes': 1200 };
 
 /** Appends records as one RecordBatch v2, the way a producer's batch arrives at the leader. */
-export function appendRecords(log: PartitionLog, records: SimpleRecord[], now: number): void {
+export function appendRecords(log: UnifiedLog, records: SimpleRecord[], now: number): void {
   log.appendAsLeader(withRecords(records, now), 0);
 }
 
@@ -27,8 +27,8 @@ export function appendRecords(log: PartitionLog, records: SimpleRecord[], now: n
  * batch: relative offset 8 at position 1325. Elsewhere batches hold many small records, to keep
  * the files small.
  */
-export function buildSeedsLog(dir: string, clock: ManualClock, writer: StoreWriter): PartitionLog {
-  const log = new PartitionLog({ dir, config: SEEDS_CONFIGS, clock, writer });
+export function buildSeedsLog(dir: string, clock: ManualClock, writer: StoreWriter): UnifiedLog {
+  const log = new UnifiedLog({ dir, config: SEEDS_CONFIGS, clock, writer });
   const now = clock.now();
   const small = (n: number) => Array.from({ length: n }, () => ({ key: null, value: new Uint8Array(0) }));
   const fillTo = (end: number) => {

@@ -16,7 +16,7 @@ import {
   LOG_OVERHEAD,
   logFileName,
   type ManualClock,
-  PartitionLog,
+  UnifiedLog,
   readBatchHeader,
   type Store,
   type StoreWriter,
@@ -203,7 +203,7 @@ export async function importPartitionFiles(
     }
     await writer.settled();
     const configs = { 'segment.bytes': 1073741824 };
-    const { log } = await PartitionLog.load(store, newDir, configs, clock, writer);
+    const { log } = await UnifiedLog.load(store, newDir, configs, clock, writer);
     data.adoptLog(topic, plan.partition, configs, log, broker);
     return { topic, partition: plan.partition, records: log.logEndOffset - log.logStartOffset };
   } catch (e) {

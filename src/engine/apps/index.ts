@@ -12,7 +12,6 @@ export {
   type ConsumerEntry,
   type GroupSettings,
   type SendOutcome,
-  VIEW_EVERY_MS,
 } from './ClusterApps';
 export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 export { comparePartitions } from './comparePartitions';

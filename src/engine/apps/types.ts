@@ -292,11 +292,6 @@ export interface PlaneView {
 
 export type PlaneEvent = ClusterEvent | GroupEvent | ProducerEvent;
 
-export interface PlaneFrame {
-  view: PlaneView | null;
-  events: PlaneEvent[];
-}
-
 export interface PlacementPreviewArgs {
   /** The topic's name: a random start index is drawn from an Rng seeded with it (and the scenario seed). */
   name: string;

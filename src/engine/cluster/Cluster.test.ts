@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { isKafkaError } from '../errors';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
 import { checkReplicationInvariants } from './invariants';
-import { makeBatch, TestClient } from './testing';
+import { createMinIsrTopic, errorCodeOf, makeBatch, TestClient } from './testing';
 
 function setup(brokers = 3, options: { brokerConfig?: Record<string, number | boolean>; seed?: number } = {}) {
   const events: ClusterEvent[] = [];
@@ -21,15 +20,6 @@ function setup(brokers = 3, options: { brokerConfig?: Record<string, number | bo
   for (let i = 1; i <= brokers; i++) cluster.addBroker({ id: i });
   cluster.tick(100);
   return { cluster, events };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return isKafkaError(e) ? e.code : String(e);
-  }
-  return undefined;
 }
 
 describe('Cluster: controller election', () => {
@@ -94,25 +84,31 @@ describe('Cluster: controller election', () => {
 describe('Cluster: topic creation', () => {
   it('validates names, partitions, replication factor and duplicates, changing nothing on failure', () => {
     const { cluster } = setup(3);
-    expect(codeOf(() => cluster.createTopic({ name: 'bad name', partitions: 1, replicationFactor: 1 }))).toBe(
+    expect(errorCodeOf(() => cluster.createTopic({ name: 'bad name', partitions: 1, replicationFactor: 1 }))).toBe(
       'INVALID_TOPIC_EXCEPTION',
     );
-    expect(codeOf(() => cluster.createTopic({ name: '..', partitions: 1, replicationFactor: 1 }))).toBe(
+    expect(errorCodeOf(() => cluster.createTopic({ name: '..', partitions: 1, replicationFactor: 1 }))).toBe(
       'INVALID_TOPIC_EXCEPTION',
     );
-    expect(codeOf(() => cluster.createTopic({ name: 'x'.repeat(250), partitions: 1 }))).toBe('INVALID_TOPIC_EXCEPTION');
-    expect(codeOf(() => cluster.createTopic({ name: 't', partitions: 0 }))).toBe('INVALID_PARTITIONS');
-    expect(codeOf(() => cluster.createTopic({ name: 't', partitions: 1, replicationFactor: 4 }))).toBe(
+    expect(errorCodeOf(() => cluster.createTopic({ name: 'x'.repeat(250), partitions: 1 }))).toBe(
+      'INVALID_TOPIC_EXCEPTION',
+    );
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', partitions: 0 }))).toBe('INVALID_PARTITIONS');
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', partitions: 1, replicationFactor: 4 }))).toBe(
       'INVALID_REPLICATION_FACTOR',
     );
-    expect(codeOf(() => cluster.createTopic({ name: 't', configs: { 'min.insync.replicas': 0 } }))).toBe(
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', configs: { 'min.insync.replicas': 0 } }))).toBe(
       'INVALID_CONFIG',
     );
-    expect(codeOf(() => cluster.createTopic({ name: 't', configs: { 'no.such.config': 1 } }))).toBe('INVALID_CONFIG');
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', configs: { 'no.such.config': 1 } }))).toBe(
+      'INVALID_CONFIG',
+    );
     expect(cluster.topicNames()).toEqual([]);
     cluster.createTopic({ name: 'x'.repeat(249), partitions: 1 });
     cluster.createTopic({ name: 'orders.v1_a-b', partitions: 2, replicationFactor: 3 });
-    expect(codeOf(() => cluster.createTopic({ name: 'orders.v1_a-b', partitions: 1 }))).toBe('TOPIC_ALREADY_EXISTS');
+    expect(errorCodeOf(() => cluster.createTopic({ name: 'orders.v1_a-b', partitions: 1 }))).toBe(
+      'TOPIC_ALREADY_EXISTS',
+    );
   });
 
   it('writes the assignment and each partition state znode; the first live replica leads', () => {
@@ -139,8 +135,12 @@ describe('Cluster: topic creation', () => {
 
   it('accepts an explicit assignment and rejects a bad one', () => {
     const { cluster } = setup(3);
-    expect(codeOf(() => cluster.createTopic({ name: 't', assignment: [[1, 1]] }))).toBe('INVALID_REPLICA_ASSIGNMENT');
-    expect(codeOf(() => cluster.createTopic({ name: 't', assignment: [[1, 9]] }))).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', assignment: [[1, 1]] }))).toBe(
+      'INVALID_REPLICA_ASSIGNMENT',
+    );
+    expect(errorCodeOf(() => cluster.createTopic({ name: 't', assignment: [[1, 9]] }))).toBe(
+      'INVALID_REPLICA_ASSIGNMENT',
+    );
     cluster.createTopic({
       name: 't',
       assignment: [
@@ -214,14 +214,7 @@ describe('Cluster: replication', () => {
 
   it('min.insync.replicas: NOT_ENOUGH_REPLICAS once the ISR is too small for acks=all', () => {
     const { cluster } = setup(2);
-    cluster.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 2,
-      fixedStartIndex: 0,
-      configs: { 'min.insync.replicas': 2 },
-    });
-    cluster.tick(200);
+    createMinIsrTopic(cluster, { replicationFactor: 2, tickMs: 200 });
     const client = new TestClient(cluster);
     expect(client.produce(1, 't', 0, makeBatch(['a']), -1)?.errorCode).toBe('NONE');
     cluster.killBroker(2);
@@ -259,14 +252,7 @@ describe('Cluster: acks=all outcomes', () => {
   // (maybeIncrementLeaderHW), so the batch never reaches it and DelayedProduce expires.
   it('REQUEST_TIMED_OUT when the ISR falls below min.insync.replicas after the append (the HW is frozen)', () => {
     const { cluster } = setup(3, { brokerConfig: { 'zookeeper.session.timeout.ms': 60_000 } });
-    cluster.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 3,
-      fixedStartIndex: 0,
-      configs: { 'min.insync.replicas': 2 },
-    });
-    cluster.tick(300);
+    createMinIsrTopic(cluster);
     const client = new TestClient(cluster);
     cluster.isolateBroker(2);
     cluster.isolateBroker(3);
@@ -279,14 +265,7 @@ describe('Cluster: acks=all outcomes', () => {
 
   it('a batch waiting for acks=all survives a leader epoch bump that keeps the same leader', () => {
     const { cluster } = setup(3, { brokerConfig: { 'zookeeper.session.timeout.ms': 2000 } });
-    cluster.createTopic({
-      name: 't',
-      partitions: 1,
-      replicationFactor: 3,
-      fixedStartIndex: 0,
-      configs: { 'min.insync.replicas': 2 },
-    });
-    cluster.tick(300);
+    createMinIsrTopic(cluster);
     const client = new TestClient(cluster);
     cluster.isolateBroker(3); // 3 will be removed from the ISR by the controller (epoch bump)
     const cid = client.send(1, {

@@ -10,7 +10,7 @@ import type { ClusterEvent } from './events';
 import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
 import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
-import { tpKey } from './ReplicaManager';
+import { tpKey } from '../TopicPartition';
 import type { HostedLog } from './LogManager';
 import { Scheduler } from './Scheduler';
 import { ensureNoCollision } from './TopicCollision';

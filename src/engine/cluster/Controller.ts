@@ -3,14 +3,15 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import { ControllerBrokerRequestBatch } from './ControllerBrokerRequestBatch';
 import { ControllerChannelManager } from './ControllerChannelManager';
+import type { ControllerContext, LeaderIsrAndControllerEpoch } from './ControllerContext';
 import type { WatchedEvent } from './CoordinationStore';
 import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
 import {
   controlledShutdownPartitionLeaderElection,
-  offlinePartitionLeaderElection,
-  preferredReplicaPartitionLeaderElection,
   reassignPartitionLeaderElection,
 } from './PartitionLeaderElectionAlgorithms';
+import { PartitionStateMachine } from './PartitionStateMachine';
+import { ReplicaStateMachine } from './ReplicaStateMachine';
 import type {
   AlterPartitionRequest,
   AlterPartitionResponse,
@@ -34,6 +35,10 @@ import type {
  * (LeaderAndIsr) and every broker (UpdateMetadata). Every request carries the controller epoch,
  * so brokers refuse a deposed controller (STALE_CONTROLLER_EPOCH); its own writes are refused
  * too, because each write first checks that `/controller_epoch` is still at the version it set.
+ *
+ * Partitions and replicas change state through Kafka's two state machines (PartitionStateMachine:
+ * initialization and offline and preferred elections; ReplicaStateMachine: a dead replica leaves
+ * the ISR), each refusing a transition its table does not allow.
  *
  * Leader election (PartitionLeaderElectionAlgorithms):
  *  - offline: the first replica in assignment order that is alive and in the ISR; with
@@ -96,6 +101,9 @@ export class Controller {
   private deferredWatches: WatchedEvent[] = [];
   private readonly channels: ControllerChannelManager;
   private readonly requestBatch: ControllerBrokerRequestBatch;
+  /** Kafka's PartitionStateMachine and ReplicaStateMachine, over this controller's context. */
+  readonly partitionStateMachine: PartitionStateMachine;
+  readonly replicaStateMachine: ReplicaStateMachine;
 
   private makeWatcher(): (e: WatchedEvent) => void {
     const incarnation = this.incarnation;
@@ -124,6 +132,19 @@ export class Controller {
         return v ? this.partitionState(topic, partition, v) : null;
       },
     });
+    const context: ControllerContext = {
+      services,
+      liveBrokers: () => this.liveBrokers,
+      shuttingDown: () => this.shuttingDown,
+      now: () => this.now(),
+      allPartitions: () => this.allPartitions(),
+      replicasOf: (topic, partition) => this.replicasOf(topic, partition),
+      readState: (topic, partition) => this.readState(topic, partition),
+      writeState: (topic, partition, next, old, reason) => this.writeState(topic, partition, next, old, reason),
+      propagate: (topic, partition, v, isNew) => this.propagate(topic, partition, v, isNew),
+    };
+    this.partitionStateMachine = new PartitionStateMachine(context);
+    this.replicaStateMachine = new ReplicaStateMachine(context);
   }
 
   private get zk() {
@@ -190,6 +211,8 @@ export class Controller {
     this.tasks = [];
     this.reassignments.clear();
     this.shuttingDown.clear();
+    this.replicaStateMachine.shutdown();
+    this.partitionStateMachine.shutdown();
   }
 
   private resign(): void {
@@ -281,12 +304,14 @@ export class Controller {
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // Kafka's onControllerFailover starts the replica state machine (replicas that died while
     // there was no controller go offline) before the partition state machine (elections).
+    this.replicaStateMachine.startup();
+    this.partitionStateMachine.startup();
     for (const [topic, partition] of this.allPartitions()) {
       if (!this.readState(topic, partition)) {
         this.initializePartition(topic, partition);
         continue;
       }
-      const lastLeader = this.removeDeadReplicasFromIsr(topic, partition);
+      const lastLeader = this.replicaStateMachine.offlineDeadReplicas(topic, partition);
       const state = this.readState(topic, partition);
       if (state && (state.leader < 0 || !this.liveBrokers.has(state.leader)))
         this.electOffline(topic, partition, lastLeader);
@@ -349,7 +374,7 @@ export class Controller {
     return out;
   }
 
-  private readState(topic: string, partition: number): (LeaderAndIsrValue & { controllerEpoch: number }) | null {
+  private readState(topic: string, partition: number): LeaderIsrAndControllerEpoch | null {
     const path = statePath(topic, partition);
     if (!this.zk.exists(path)) return null;
     const { data, stat } = this.zk.getData(path);
@@ -442,30 +467,28 @@ export class Controller {
     if (fresh.length > 0) this.onNewPartitions(topic, fresh);
   }
 
+  /**
+   * Kafka's onNewPartitionCreation: the partitions go New and their replicas NewReplica, then
+   * OnlinePartition (first leader and ISR) and OnlineReplica.
+   */
   private onNewPartitions(topic: string, partitions: number[]): void {
     this.requestBatch.addUpdateMetadataRequest(
       [...this.liveBrokers.keys()],
       partitions.map((p) => [topic, p]),
     );
+    for (const p of partitions) {
+      // A partition still New from an initialization that found no live replica stays New.
+      this.partitionStateMachine.transition(topic, p, 'NewPartition');
+      this.replicaStateMachine.handleStateChanges(topic, p, this.replicasOf(topic, p), 'NewReplica');
+    }
     for (const p of partitions) this.initializePartition(topic, p);
+    for (const p of partitions)
+      this.replicaStateMachine.handleStateChanges(topic, p, this.replicasOf(topic, p), 'OnlineReplica');
   }
 
   /** NewPartition -> OnlinePartition: leader = first live replica, ISR = live replicas. */
   private initializePartition(topic: string, partition: number): void {
-    const replicas = this.replicasOf(topic, partition);
-    const live = replicas.filter((r) => this.liveBrokers.has(r));
-    if (live.length === 0) {
-      this.services.emit({ type: 'partitionOffline', topic, partition, lastLeader: -1, isr: [], atMs: this.now() });
-      return;
-    }
-    const value = this.writeState(
-      topic,
-      partition,
-      { leader: live[0] as number, leaderEpoch: 0, isr: live },
-      null,
-      'newPartition',
-    );
-    if (value) this.propagate(topic, partition, value, true);
+    this.partitionStateMachine.initializeLeaderAndIsr(topic, partition);
   }
 
   private onTopicDeletion(): void {
@@ -490,6 +513,13 @@ export class Controller {
             deletePartition: true,
           })),
         });
+      }
+      // Kafka's TopicDeletionManager: OfflinePartition -> NonExistentPartition, replicas deleted.
+      for (let p = 0; p < a.length; p++) {
+        if (!a[p]) continue;
+        this.partitionStateMachine.transition(topic, p, 'OfflinePartition');
+        this.partitionStateMachine.transition(topic, p, 'NonExistentPartition');
+        this.replicaStateMachine.deleteReplicas(topic, p, this.replicasOf(topic, p));
       }
       this.knownTopics.delete(topic);
       this.zk.deleteRecursive(topicPath(topic));
@@ -533,46 +563,23 @@ export class Controller {
     for (const [topic, partition] of this.allPartitions()) {
       const state = this.readState(topic, partition);
       if (!state) continue;
-      if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader)))
+      if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader))) {
+        this.partitionStateMachine.transition(topic, partition, 'OfflinePartition');
         this.electOffline(topic, partition);
-      this.removeDeadReplicasFromIsr(topic, partition);
+      }
+      this.replicaStateMachine.offlineDeadReplicas(topic, partition);
     }
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
-  }
-
-  /**
-   * OfflineReplica for every dead replica in the ISR, in broker order (Kafka's
-   * ZkReplicaStateMachine.doRemoveReplicasFromIsr, one write and one epoch bump each): a dead
-   * leader leaves the partition without a leader, and the ISR loses the replica unless it is the
-   * last member, which stays. A new controller does this too for replicas that died while there
-   * was none. Returns the leader it took away (-1 if none), for the election that follows.
-   */
-  private removeDeadReplicasFromIsr(topic: string, partition: number): number {
-    let cleared = -1;
-    let state = this.readState(topic, partition);
-    const dead = (state?.isr ?? []).filter((r) => !this.liveBrokers.has(r)).sort((a, b) => a - b);
-    for (const replica of dead) {
-      if (!state?.isr.includes(replica)) continue;
-      const leader = replica === state.leader ? -1 : state.leader;
-      const isr = state.isr.length === 1 ? state.isr : state.isr.filter((r) => r !== replica);
-      const value = this.writeState(
-        topic,
-        partition,
-        { leader, leaderEpoch: state.leaderEpoch + 1, isr },
-        state,
-        'replicaOffline',
-      );
-      if (!value) return cleared;
-      if (leader < 0 && state.leader >= 0) cleared = state.leader;
-      this.propagate(topic, partition, value);
-      state = this.readState(topic, partition);
-    }
-    return cleared;
   }
 
   private onBrokerStartup(born: number[]): void {
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
-    // New or restarted brokers learn the state of every partition they host.
+    // Kafka's onBrokerStartup: the replicas on those brokers go OnlineReplica, and they learn the
+    // state of every partition they host.
+    for (const [topic, partition] of this.allPartitions()) {
+      const hosted = this.replicasOf(topic, partition).filter((r) => born.includes(r));
+      this.replicaStateMachine.handleStateChanges(topic, partition, hosted, 'OnlineReplica');
+    }
     this.sendLeaderAndIsrForAll(born);
     for (const [topic, partition] of this.allPartitions()) {
       const state = this.readState(topic, partition);
@@ -600,51 +607,9 @@ export class Controller {
     }
   }
 
-  /**
-   * OfflinePartition -> OnlinePartition. `lastLeader`: the leader it had until just now, if the
-   * state already says -1 (a new controller took a dead leader away first).
-   */
+  /** OfflinePartition -> OnlinePartition (PartitionStateMachine.electOffline). */
   electOffline(topic: string, partition: number, lastLeader = -1): void {
-    const state = this.readState(topic, partition);
-    if (!state) return;
-    const assignment = this.replicasOf(topic, partition);
-    const live = new Set([...this.liveBrokers.keys()].filter((r) => !this.shuttingDown.has(r)));
-    let leader: number | undefined;
-    let reason: LeaderElectionReason = 'offlinePartition';
-    let isr = state.isr.filter((r) => this.liveBrokers.has(r));
-    const clean = offlinePartitionLeaderElection(assignment, state.isr, live, false);
-    if (clean) leader = clean.leader;
-    else {
-      const unclean = offlinePartitionLeaderElection(
-        assignment,
-        [],
-        live,
-        this.services.topicConfig(topic)['unclean.leader.election.enable'],
-      );
-      if (unclean) {
-        leader = unclean.leader;
-        reason = 'uncleanElection';
-        isr = [leader];
-      }
-    }
-    // No leader: the partition stays offline and nothing is written (Kafka's failed election);
-    // the dead leader's OfflineReplica transition clears the leader, keeping the ISR's last member.
-    if (leader === undefined) {
-      const last = state.leader >= 0 ? state.leader : lastLeader;
-      if (last >= 0)
-        this.services.emit({
-          type: 'partitionOffline',
-          topic,
-          partition,
-          lastLeader: last,
-          isr: [...state.isr],
-          atMs: this.now(),
-        });
-      return;
-    }
-    if (reason === 'uncleanElection') this.services.reportUncleanElection(topic, partition, leader);
-    const value = this.writeState(topic, partition, { leader, leaderEpoch: state.leaderEpoch + 1, isr }, state, reason);
-    if (value) this.propagate(topic, partition, value);
+    this.partitionStateMachine.electOffline(topic, partition, lastLeader);
   }
 
   /** Preferred replica election for the given partitions; returns those that moved. */
@@ -653,34 +618,7 @@ export class Controller {
     trigger: 'manual' | 'auto',
     imbalance?: { broker: number; ratio: number }[],
   ) {
-    const moved: { topic: string; partition: number; from: number; to: number }[] = [];
-    for (const [topic, partition] of partitions) {
-      const state = this.readState(topic, partition);
-      const preferred = this.replicasOf(topic, partition)[0];
-      if (!state || preferred === undefined || state.leader === preferred) continue;
-      if (
-        preferredReplicaPartitionLeaderElection(
-          this.replicasOf(topic, partition),
-          state.isr,
-          new Set(this.liveBrokers.keys()),
-        ) === null ||
-        this.shuttingDown.has(preferred)
-      )
-        continue;
-      const value = this.writeState(
-        topic,
-        partition,
-        { leader: preferred, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
-        state,
-        'preferredReplica',
-      );
-      if (value) {
-        this.propagate(topic, partition, value);
-        moved.push({ topic, partition, from: state.leader, to: preferred });
-      }
-    }
-    this.services.emit({ type: 'preferredLeaderElection', trigger, partitions: moved, imbalance, atMs: this.now() });
-    return moved;
+    return this.partitionStateMachine.electPreferred(partitions, trigger, imbalance);
   }
 
   /** auto.leader.rebalance.enable: per broker, the share of partitions it should lead but doesn't. */
@@ -801,6 +739,8 @@ export class Controller {
         if (value) this.propagate(topic, partition, value);
         else remaining.push({ topicName: topic, partitionIndex: partition });
       } else if (state.isr.includes(id) && state.leader >= 0) {
+        // Kafka moves the shutting-down follower to OfflineReplica, which takes it out of the ISR.
+        this.replicaStateMachine.transition(topic, partition, id, 'OfflineReplica');
         const value = this.writeState(
           topic,
           partition,
@@ -845,6 +785,8 @@ export class Controller {
         atMs: this.now(),
       });
       this.writeAssignment(r.topic, r.partition, this.replicasOf(r.topic, r.partition), reassignment);
+      const adding = r.replicas.filter((x) => !original.includes(x));
+      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
       const value = this.writeState(
         r.topic,
         r.partition,
@@ -889,6 +831,10 @@ export class Controller {
         leader = candidate;
       }
       this.reassignments.delete(key);
+      // Phase B of Kafka's onPartitionReassignment: the target replicas go OnlineReplica, the
+      // removed ones leave through OfflineReplica to NonExistentReplica.
+      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, r.target, 'OnlineReplica');
+      this.replicaStateMachine.deleteReplicas(r.topic, r.partition, removing);
       this.writeAssignment(r.topic, r.partition, r.target, null);
       const value = this.writeState(
         r.topic,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { isKafkaError } from '../errors';
 import { type CoordinationEvent, CoordinationStore, type WatchedEvent } from './CoordinationStore';
 import { Scheduler } from './Scheduler';
+import { errorCodeOf } from './testing';
 
 function setup() {
   const clock = new ManualClock(0);
@@ -12,28 +12,19 @@ function setup() {
   return { clock, scheduler, zk, events };
 }
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return isKafkaError(e) ? e.code : String(e);
-  }
-  return undefined;
-}
-
 describe('CoordinationStore (ZooKeeper model)', () => {
   it('creates, reads, versions and deletes znodes with ZooKeeper errors', () => {
     const { zk } = setup();
     zk.createRecursive('/brokers/topics/t', { partitions: { 0: [1, 2] } });
     expect(zk.getChildren('/brokers')).toEqual(['topics']);
     expect(zk.getData('/brokers/topics/t').stat.version).toBe(0);
-    expect(codeOf(() => zk.create('/brokers/topics/t', {}))).toBe('NODE_EXISTS');
-    expect(codeOf(() => zk.create('/nope/x', {}))).toBe('NO_NODE');
-    expect(codeOf(() => zk.getData('/nope'))).toBe('NO_NODE');
+    expect(errorCodeOf(() => zk.create('/brokers/topics/t', {}))).toBe('NODE_EXISTS');
+    expect(errorCodeOf(() => zk.create('/nope/x', {}))).toBe('NO_NODE');
+    expect(errorCodeOf(() => zk.getData('/nope'))).toBe('NO_NODE');
     expect(zk.setData('/brokers/topics/t', { v: 2 }, 0).version).toBe(1);
-    expect(codeOf(() => zk.setData('/brokers/topics/t', { v: 3 }, 0))).toBe('BAD_VERSION');
+    expect(errorCodeOf(() => zk.setData('/brokers/topics/t', { v: 3 }, 0))).toBe('BAD_VERSION');
     expect(zk.getData('/brokers/topics/t').data).toEqual({ v: 2 });
-    expect(codeOf(() => zk.delete('/brokers'))).toBe('NOT_EMPTY');
+    expect(errorCodeOf(() => zk.delete('/brokers'))).toBe('NOT_EMPTY');
     zk.deleteRecursive('/brokers');
     expect(zk.exists('/brokers')).toBeNull();
   });
@@ -67,7 +58,7 @@ describe('CoordinationStore (ZooKeeper model)', () => {
       events.some((e) => e.type === 'znodeDeleted' && e.path === '/brokers/ids/1' && e.reason === 'sessionExpired'),
     ).toBe(true);
     // An expired session cannot create ephemerals any more.
-    expect(codeOf(() => zk.create('/brokers/ids/1', {}, { ephemeralSessionId: s1 }))).toBe('NO_NODE');
+    expect(errorCodeOf(() => zk.create('/brokers/ids/1', {}, { ephemeralSessionId: s1 }))).toBe('NO_NODE');
     scheduler.runUntil(10_000);
     expect(zk.expireSessions()).toEqual([s2]);
   });

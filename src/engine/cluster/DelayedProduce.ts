@@ -1,5 +1,5 @@
 import type { BrokerServices } from './BrokerServices';
-import { tpKey } from './LogManager';
+import { tpKey } from '../TopicPartition';
 import type { Partition } from './Partition';
 import type { ErrorCode, ProducePartitionResponse, ProduceResponse } from './requests';
 import type { TaskId } from './Scheduler';

@@ -3,7 +3,7 @@ import { ManualClock } from '../Clock';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
 import { checkReplicationInvariants } from './invariants';
-import { makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
+import { createMinIsrTopic, makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
 function setup(brokers = 3) {
   const { cluster, events } = startCluster(5, brokers, {
@@ -11,14 +11,7 @@ function setup(brokers = 3) {
     'replica.fetch.backoff.ms': 100,
     'replica.socket.timeout.ms': 1000,
   });
-  cluster.createTopic({
-    name: 't',
-    partitions: 1,
-    replicationFactor: 3,
-    fixedStartIndex: 0,
-    configs: { 'min.insync.replicas': 2 },
-  });
-  cluster.tick(300);
+  createMinIsrTopic(cluster);
   return { cluster, events, client: new TestClient(cluster) };
 }
 

@@ -1,7 +1,7 @@
 import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
-import { tpKey } from './ReplicaManager';
+import { tpKey } from '../TopicPartition';
 import type {
   ErrorCode,
   KafkaResponse,

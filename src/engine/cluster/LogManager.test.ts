@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { makeBatch } from '../log/testSupport';
 import type { BrokerServices } from './BrokerServices';
 import { parseOffsetCheckpoint } from './checkpoint';
@@ -15,12 +15,12 @@ function bed() {
   const clock = new ManualClock(T0);
   const events: ClusterEvent[] = [];
   const files = new Map<string, string>();
-  const logs = new Map<string, PartitionLog>();
+  const logs = new Map<string, UnifiedLog>();
   const services = {
     scheduler: { now: () => clock.now() },
     emit: (e: ClusterEvent) => events.push(e),
     newLog: (_b: number, _d: string, topic: string, partition: number) => {
-      const log = new PartitionLog({
+      const log = new UnifiedLog({
         dir: `${topic}-${partition}`,
         config: { 'cleanup.policy': 'compact', 'segment.bytes': 100 },
         clock,
@@ -36,7 +36,7 @@ function bed() {
   /** `n` one-record segments of keys k0..k<n-1>, everything below the high watermark. */
   const write = (topic: string, partition: number, n: number) => {
     manager.getOrCreateLog(topic, partition);
-    const log = logs.get(`${topic}-${partition}`) as PartitionLog;
+    const log = logs.get(`${topic}-${partition}`) as UnifiedLog;
     for (let i = 0; i < n; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 4}`, value: `v${i}` }]));
     log.updateHighWatermark(log.logEndOffset);
     return log;

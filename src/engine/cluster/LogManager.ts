@@ -1,10 +1,10 @@
+import { tpKey } from '../TopicPartition';
 import { type CleanerLogView, grabFilthiestCompactedLog } from '../log/LogCleanerManager';
 import type { BrokerServices } from './BrokerServices';
 import { formatOffsetCheckpoint, parseOffsetCheckpoint } from './checkpoint';
 import type { ReplicaLog } from './ReplicaLog';
 
 /** A topic-partition's key, which is also its log directory's name (`<topic>-<partition>`). */
-export const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
 /** One replica's log on this broker's disk, in one of its log dirs. */
 export interface HostedLog {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KafkaResponse } from './requests';
+import type { ProduceResponse } from './requests';
 import { makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
 function setup(replicationFactor: number, minInsyncReplicas: number) {
@@ -15,8 +15,6 @@ function setup(replicationFactor: number, minInsyncReplicas: number) {
   const leader = () => cluster.broker(1).replicaManager.partitions.get('t-0');
   return { cluster, events, client: new TestClient(cluster), leader };
 }
-
-type ProduceResponse = Extract<KafkaResponse, { api: 'Produce' }>;
 
 describe('min.insync.replicas above the replication factor', () => {
   // Kafka 3.9 Partition.effectiveMinIsr: min(min.insync.replicas, replication factor), used by

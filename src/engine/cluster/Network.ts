@@ -22,43 +22,33 @@ import type { Scheduler } from './Scheduler';
  * Every send, delivery and drop is reported with its times, so the UI can draw each message in
  * flight by interpolating between sentAtMs and arriveAtMs (as RaftScope does).
  */
-export interface RequestMessage {
-  kind: 'request';
-  id: number;
-  correlationId: number;
-  api: ApiName;
-  from: NodeId;
-  to: NodeId;
-  sentAtMs: number;
-  arriveAtMs: number;
-  body: KafkaRequest;
-}
-
-export interface ResponseMessage {
-  kind: 'response';
-  id: number;
-  correlationId: number;
-  api: ApiName;
-  from: NodeId;
-  to: NodeId;
-  sentAtMs: number;
-  arriveAtMs: number;
-  body: KafkaResponse;
-}
-
-export type NetworkMessage = RequestMessage | ResponseMessage;
-
-/** What the UI needs to place a message in flight: its ends and times, without the body. */
-export interface MessageInFlight {
+/** A message's ends as events name them: which message, of which exchange, between whom. */
+export interface MessageRoute {
   id: number;
   kind: 'request' | 'response';
   correlationId: number;
   api: ApiName;
   from: NodeId;
   to: NodeId;
+}
+
+/** What the UI needs to place a message in flight: its ends and times, without the body. */
+export interface MessageInFlight extends MessageRoute {
   sentAtMs: number;
   arriveAtMs: number;
 }
+
+export interface RequestMessage extends MessageInFlight {
+  kind: 'request';
+  body: KafkaRequest;
+}
+
+export interface ResponseMessage extends MessageInFlight {
+  kind: 'response';
+  body: KafkaResponse;
+}
+
+export type NetworkMessage = RequestMessage | ResponseMessage;
 
 /** connectionBroken: a Produce request behind one an isolation lost, on the same connection (see Network). */
 export type DropReason = 'senderDown' | 'senderIsolated' | 'receiverDown' | 'receiverIsolated' | 'connectionBroken';
@@ -68,27 +58,8 @@ export type NetworkEvent =
       type: 'messageSent';
       body: KafkaRequest | KafkaResponse;
     })
-  | {
-      type: 'messageDelivered';
-      id: number;
-      kind: 'request' | 'response';
-      correlationId: number;
-      api: ApiName;
-      from: NodeId;
-      to: NodeId;
-      atMs: number;
-    }
-  | {
-      type: 'messageDropped';
-      id: number;
-      kind: 'request' | 'response';
-      correlationId: number;
-      api: ApiName;
-      from: NodeId;
-      to: NodeId;
-      atMs: number;
-      reason: DropReason;
-    }
+  | (MessageRoute & { type: 'messageDelivered'; atMs: number })
+  | (MessageRoute & { type: 'messageDropped'; atMs: number; reason: DropReason })
   | { type: 'connectionReset'; node: NodeId; peer: NodeId; correlationId: number; api: ApiName; atMs: number }
   | { type: 'nodeIsolated'; node: NodeId; atMs: number }
   | { type: 'nodeHealed'; node: NodeId; atMs: number };

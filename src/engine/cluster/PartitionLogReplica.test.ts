@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { Partition } from './Partition';
 import { PartitionLogReplica } from './PartitionLogReplica';
 import { createTopicConfig } from './TopicConfig';
@@ -15,7 +15,7 @@ const idempotentBatch = (producerId: number, baseSequence: number, keys: string[
 describe('PartitionLogReplica and the producer state', () => {
   it("the cleaner keeps an active producer's emptied last batch, so a retry is still a duplicate after a rebuild (LogCleaner.cleanInto RETAIN_EMPTY, LogCleanerTest.testDuplicateCheckAfterCleaning)", () => {
     const config = { 'cleanup.policy': 'compact', 'segment.bytes': 4096 };
-    const log = new PartitionLog({ dir: 'c-0', config, clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 'c-0', config, clock: new ManualClock(T0) });
     const replica = new PartitionLogReplica(log);
     const p = new Partition('c', 0, 1, replica, createTopicConfig(config), '/d');
     const append = (bytes: Uint8Array) => {

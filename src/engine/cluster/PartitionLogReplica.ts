@@ -2,13 +2,14 @@ import type { RecordBatchHeader } from '../codec';
 import { LAST_OFFSET_DELTA_OFFSET, LENGTH_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD } from '../codec/recordBatch';
 import type { CleanerLogView } from '../log/LogCleanerManager';
 import type { LogConfigInput } from '../log/LogConfig';
-import type { PartitionLog } from '../log/PartitionLog';
+import type { UnifiedLog } from '../log/UnifiedLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
-import type { EpochEntry, ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
+import type { EpochEntry } from '../log/LeaderEpochFileCache';
+import type { ReplicaAppendInfo, ReplicaLog, SegmentSummary } from './ReplicaLog';
 import type { TopicConfig } from './TopicConfig';
 
 /**
- * A replica's log backed by the real PartitionLog (segments, sparse indexes, leader-epoch
+ * A replica's log backed by the real UnifiedLog (segments, sparse indexes, leader-epoch
  * checkpoint, write-behind flushing to the Store). This is what the engine's brokers use.
  *
  * A power failure keeps exactly what had been flushed: the log is cut back to its recovery
@@ -19,7 +20,7 @@ export class PartitionLogReplica implements ReplicaLog {
   /** The hosting Partition's producer state, as Kafka's UnifiedLog owns its ProducerStateManager. */
   private activeProducers: (() => ReadonlyMap<number, number>) | null = null;
 
-  constructor(readonly log: PartitionLog) {}
+  constructor(readonly log: UnifiedLog) {}
 
   attachProducerState(lastRecordsOfActiveProducers: () => ReadonlyMap<number, number>): void {
     this.activeProducers = lastRecordsOfActiveProducers;
@@ -110,7 +111,7 @@ export class PartitionLogReplica implements ReplicaLog {
     const out: RecordBatchHeader[] = [];
     let offset = Math.max(fromOffset, this.log.logStartOffset);
     while (offset < this.log.logEndOffset) {
-      let info: ReturnType<PartitionLog['fetch']>;
+      let info: ReturnType<UnifiedLog['fetch']>;
       try {
         info = this.log.fetch(offset, Number.MAX_SAFE_INTEGER);
       } catch (e) {
@@ -190,7 +191,7 @@ export class PartitionLogReplica implements ReplicaLog {
   }
 }
 
-/** The log part of a topic config (PartitionLog refuses the replication keys). */
+/** The log part of a topic config (UnifiedLog refuses the replication keys). */
 export function logConfigOf(config: TopicConfig): LogConfigInput {
   const { 'min.insync.replicas': _m, 'unclean.leader.election.enable': _u, ...log } = config;
   return log;

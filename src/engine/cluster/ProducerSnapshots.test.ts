@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { encodeRecordBatch, readProducerSnapshot } from '../codec';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { StoreWriter } from '../log/StoreWriter';
 import { MapStore } from '../log/testSupport';
 import { createBrokerConfig } from './BrokerConfig';
@@ -45,10 +45,10 @@ function idempotentBatch(
   });
 }
 
-/** A leader partition over a PartitionLog in a MapStore; `produce` appends and updates the producer state as ReplicaManager does. */
+/** A leader partition over a UnifiedLog in a MapStore; `produce` appends and updates the producer state as ReplicaManager does. */
 function leader(store = new MapStore(), clock = new ManualClock(T0)) {
   const writer = new StoreWriter(store);
-  const log = new PartitionLog({ dir: DIR, config: CONFIG, clock, writer });
+  const log = new UnifiedLog({ dir: DIR, config: CONFIG, clock, writer });
   const replica = new PartitionLogReplica(log);
   const p = new Partition('orders', 0, 1, replica, createTopicConfig(CONFIG), '/var/kafka-logs');
   const seq = new Map<number, number>();
@@ -88,7 +88,7 @@ describe('producer-state snapshots (ProducerStateManager.takeSnapshot, UnifiedLo
     expect(latest).toBe(log.activeSegment.baseOffset);
     expect(log.logEndOffset).toBeGreaterThan(latest);
 
-    const { log: loaded } = await PartitionLog.load(store, DIR, CONFIG, clock);
+    const { log: loaded } = await UnifiedLog.load(store, DIR, CONFIG, clock);
     expect(loaded.producerSnapshotOffsets).toEqual(log.producerSnapshotOffsets);
     const replica = new PartitionLogReplica(loaded);
     const reads: number[] = [];
@@ -124,7 +124,7 @@ describe('producer-state snapshots (ProducerStateManager.takeSnapshot, UnifiedLo
     bad[20] = (bad[20] as number) ^ 0xff;
     store.files.set(latestPath, bad);
     const w = new StoreWriter(store);
-    const { log: loaded } = await PartitionLog.load(store, DIR, CONFIG, clock, w);
+    const { log: loaded } = await UnifiedLog.load(store, DIR, CONFIG, clock, w);
     await w.settled();
     expect(loaded.producerSnapshotOffsets).toEqual(offsets.slice(0, -1));
     expect(store.files.has(latestPath)).toBe(false);
@@ -187,7 +187,7 @@ describe('producer-id expiry (ProducerStateManager.removeExpiredProducers, produ
     for (let i = 0; i < 6; i++) produce(9);
     await writer.settled();
     const offset = log.latestProducerSnapshot()?.offset as number;
-    const { log: loaded } = await PartitionLog.load(store, DIR, CONFIG, clock);
+    const { log: loaded } = await UnifiedLog.load(store, DIR, CONFIG, clock);
     const replica = new PartitionLogReplica(loaded);
     // Loaded 3 s before producer 9 expires and well after 7 did.
     const recovered = new Partition('orders', 0, 1, replica, createTopicConfig(CONFIG), '/d', {

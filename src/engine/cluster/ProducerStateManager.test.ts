@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RecordBatchHeader, readBatchHeader } from '../codec';
-import { isKafkaError } from '../errors';
 import { ProducerStateManager } from './ProducerStateManager';
-import { makeBatch } from './testing';
+import { errorCodeOf, makeBatch } from './testing';
 
 /** A batch header as the leader sees it after assigning `baseOffset`. */
 function header(
@@ -22,15 +21,6 @@ function header(
   return { ...h, baseOffset, lastOffset: baseOffset + h.lastOffsetDelta };
 }
 
-function codeOf(fn: () => unknown): string | null {
-  try {
-    fn();
-    return null;
-  } catch (e) {
-    return isKafkaError(e) ? e.code : String(e);
-  }
-}
-
 // Behaviour as in apache/kafka storage/src/test/java/org/apache/kafka/storage/internals/log/ProducerStateManagerTest.java
 // (testBasicIdMapping, testProducerSequenceWrapAround, testProducerFencing / testDuplicateBatch-style checks).
 describe('ProducerStateManager', () => {
@@ -42,7 +32,7 @@ describe('ProducerStateManager', () => {
     const next = header(7, 0, 3, 2, 3);
     expect(m.checkLeaderAppend(next)).toBeNull();
     m.update(next);
-    expect(codeOf(() => m.checkLeaderAppend(header(7, 0, 6, 1, 5)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(7, 0, 6, 1, 5)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
   });
 
   it('accepts any sequence from a producer id it has no state for (KIP-360, ProducerAppendInfo.checkSequence)', () => {
@@ -50,11 +40,11 @@ describe('ProducerStateManager', () => {
     // the new-epoch rule nor the in-sequence rule applies (ProducerStateManagerTest
     // testProducerSequenceWithWrapAroundBatchRecord / "accept writes with any sequence number").
     const m = new ProducerStateManager();
-    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 4, 1, 5)))).toBeNull();
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(8, 0, 4, 1, 5)))).toBeUndefined();
     m.update(header(8, 0, 4, 1, 5));
     // Once it has state, the usual rules hold again.
-    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 7, 1, 6)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
-    expect(codeOf(() => m.checkLeaderAppend(header(8, 0, 5, 1, 6)))).toBeNull();
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(8, 0, 7, 1, 6)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(8, 0, 5, 1, 6)))).toBeUndefined();
   });
 
   it('recognises a retried batch among the last five and returns its original offsets', () => {
@@ -73,15 +63,15 @@ describe('ProducerStateManager', () => {
       firstOffset: 4,
       lastOffset: 5,
     });
-    expect(codeOf(() => m.checkLeaderAppend(header(1, 0, 0, 2, 99)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(1, 0, 0, 2, 99)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
     expect(m.entries()[0]?.batches.length).toBe(5);
   });
 
   it('fences an older producer epoch and makes a new epoch start at sequence 0', () => {
     const m = new ProducerStateManager();
     m.update(header(3, 2, 0, 1, 0));
-    expect(codeOf(() => m.checkLeaderAppend(header(3, 1, 1, 1, 1)))).toBe('INVALID_PRODUCER_EPOCH');
-    expect(codeOf(() => m.checkLeaderAppend(header(3, 3, 5, 1, 1)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(3, 1, 1, 1, 1)))).toBe('INVALID_PRODUCER_EPOCH');
+    expect(errorCodeOf(() => m.checkLeaderAppend(header(3, 3, 5, 1, 1)))).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
     expect(m.checkLeaderAppend(header(3, 3, 0, 1, 1))).toBeNull();
   });
 

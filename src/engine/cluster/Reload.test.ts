@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { StoreWriter } from '../log/StoreWriter';
 import type { Store } from '../Store';
 import { formatReplicationOffsetCheckpoint, parseReplicationOffsetCheckpoint } from './checkpoint';
@@ -21,7 +21,7 @@ function cluster(store: Store, clock: ManualClock) {
     topicDefaults: { 'flush.messages': 1 },
     logFactory: (b, d, t, p) =>
       new PartitionLogReplica(
-        new PartitionLog({ dir: dirOf(b, d, t, p), clock, writer, config: { 'flush.messages': 1 } }),
+        new UnifiedLog({ dir: dirOf(b, d, t, p), clock, writer, config: { 'flush.messages': 1 } }),
       ),
     onHighWatermarkCheckpoint: (b, d, text) =>
       writer.submit({
@@ -74,7 +74,7 @@ describe('reloading a cluster from its Store', () => {
       const cp = await store.read(`broker-${id}/var/kafka-logs/replication-offset-checkpoint`);
       const hws = parseReplicationOffsetCheckpoint(new TextDecoder().decode(cp ?? new Uint8Array()));
       for (const p of [0, 1]) {
-        const { log } = await PartitionLog.load(
+        const { log } = await UnifiedLog.load(
           store,
           dirOf(id, '/var/kafka-logs', 't', p),
           { 'flush.messages': 1 },

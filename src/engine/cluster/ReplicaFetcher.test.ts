@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { Cluster } from './Cluster';
 import { logConfigOf, PartitionLogReplica } from './PartitionLogReplica';
 import type { ClusterEvent } from './events';
@@ -26,7 +26,7 @@ describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
       topicDefaults: { 'segment.bytes': 100, 'retention.bytes': 200 },
       logFactory: (b, d, t, p) =>
         new PartitionLogReplica(
-          new PartitionLog({ dir: `broker-${b}${d}/${t}-${p}`, config: logConfigOf(cluster.topicConfig(t)), clock }),
+          new UnifiedLog({ dir: `broker-${b}${d}/${t}-${p}`, config: logConfigOf(cluster.topicConfig(t)), clock }),
         ),
     });
     for (const id of [1, 2, 3]) cluster.addBroker({ id });

@@ -1,7 +1,7 @@
 import type { BrokerServices } from './BrokerServices';
 import type { ResponseMessage } from './Network';
 import type { Partition } from './Partition';
-import { tpKey } from './ReplicaManager';
+import { tpKey } from '../TopicPartition';
 import type { ReplicaManager } from './ReplicaManager';
 import { brokerNodeId, type FetchRequest, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
 import type { TaskId } from './Scheduler';

@@ -1,7 +1,8 @@
 import type { BrokerServices } from './BrokerServices';
 import type { ResponseMessage } from './Network';
 import { ReplicaFetcher } from './ReplicaFetcher';
-import { type ReplicaManager, tpKey } from './ReplicaManager';
+import { tpKey } from '../TopicPartition';
+import type { ReplicaManager } from './ReplicaManager';
 
 /**
  * A broker's replica fetchers (Kafka's kafka.server.ReplicaFetcherManager over

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { isKafkaError } from '../errors';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { PartitionLogReplica } from './PartitionLogReplica';
 import { endOffsetForEpoch, MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
 import { createTopicConfig, validateTopicName } from './TopicConfig';
@@ -50,7 +50,7 @@ describe('endOffsetForEpoch', () => {
 
 const factories: [string, () => ReplicaLog][] = [
   ['MemoryReplicaLog', () => new MemoryReplicaLog()],
-  ['PartitionLogReplica', () => new PartitionLogReplica(new PartitionLog({ dir: 't-0', clock: new ManualClock(0) }))],
+  ['PartitionLogReplica', () => new PartitionLogReplica(new UnifiedLog({ dir: 't-0', clock: new ManualClock(0) }))],
 ];
 
 describe.each(factories)('%s (the contract replication relies on)', (_name, make) => {

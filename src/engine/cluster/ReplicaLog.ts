@@ -1,5 +1,5 @@
 import type { EpochEntry } from '../log/LeaderEpochFileCache';
-import type { DeletedSegment, LogAppendInfo } from '../log/PartitionLog';
+import type { DeletedSegment, LogAppendInfo } from '../log/UnifiedLog';
 import {
   BASE_OFFSET_OFFSET,
   NO_PARTITION_LEADER_EPOCH,
@@ -7,6 +7,8 @@ import {
   type RecordBatchHeader,
   readBatchHeader,
   validateBatchCrc,
+  writeInt32At,
+  writeInt64At,
 } from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
 import { LeaderEpochFileCache } from '../log/LeaderEpochFileCache';
@@ -24,8 +26,6 @@ export type ReplicaAppendInfo = Pick<LogAppendInfo, 'firstOffset' | 'lastOffset'
   /** Headers of the appended batches, at their assigned offsets. */
   batches: RecordBatchHeader[];
 };
-
-export type { EpochEntry } from '../log/LeaderEpochFileCache';
 
 export interface SegmentSummary {
   /** `<20-digit base offset>.log` */
@@ -143,16 +143,6 @@ export function readBatches(records: Uint8Array): RecordBatchHeader[] {
   return headers;
 }
 
-function writeInt64(bytes: Uint8Array, at: number, value: number): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  view.setBigInt64(at, BigInt(value));
-}
-
-function writeInt32(bytes: Uint8Array, at: number, value: number): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  view.setInt32(at, value);
-}
-
 interface StoredBatch {
   header: RecordBatchHeader;
   bytes: Uint8Array;
@@ -162,7 +152,7 @@ interface StoredBatch {
 /**
  * A ReplicaLog held in memory as a list of batches (one segment). It models exactly what
  * replication observes — offsets, epochs, flushed vs unflushed bytes — and serves as the test
- * double for cluster tests; the segment-and-index machinery lives in log/PartitionLog.
+ * double for cluster tests; the segment-and-index machinery lives in log/UnifiedLog.
  */
 export class MemoryReplicaLog implements ReplicaLog {
   private batches: StoredBatch[] = [];
@@ -191,8 +181,8 @@ export class MemoryReplicaLog implements ReplicaLog {
     let next = this.endOffset;
     for (const h of headers) {
       const bytes = records.slice(h.position, h.position + h.sizeInBytes);
-      writeInt64(bytes, BASE_OFFSET_OFFSET, next);
-      writeInt32(bytes, PARTITION_LEADER_EPOCH_OFFSET, leaderEpoch);
+      writeInt64At(bytes, BASE_OFFSET_OFFSET, next);
+      writeInt32At(bytes, PARTITION_LEADER_EPOCH_OFFSET, leaderEpoch);
       const header = readBatchHeader(bytes, 0);
       appended.push(header);
       next = header.lastOffset + 1;

@@ -5,7 +5,8 @@ import type { BrokerServices } from './BrokerServices';
 import { DelayedFetchPurgatory } from './DelayedFetch';
 import { DelayedProduce, DelayedProducePurgatory, PendingProduce } from './DelayedProduce';
 import type { ClusterEvent } from './events';
-import { type HostedLog, type LogManager, tpKey } from './LogManager';
+import { tpKey } from '../TopicPartition';
+import type { HostedLog, LogManager } from './LogManager';
 import { Partition } from './Partition';
 import type { ReplicaLog } from './ReplicaLog';
 import { readBatches, readBatchHeaders } from './ReplicaLog';
@@ -29,7 +30,7 @@ import {
 } from './requests';
 import type { TopicConfig } from './TopicConfig';
 
-export { type HostedLog, tpKey } from './LogManager';
+export type { HostedLog } from './LogManager';
 
 const EMPTY_RECORDS = new Uint8Array(0);
 

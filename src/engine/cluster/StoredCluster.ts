@@ -1,6 +1,6 @@
 import type { Clock } from '../Clock';
 import type { LogRecoveryReport } from '../log/LogLoader';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import type { StoreWriter } from '../log/StoreWriter';
 import type { Store } from '../Store';
 import { parseReplicationOffsetCheckpoint } from './checkpoint';
@@ -19,7 +19,7 @@ import { readStoredZnodes } from './ZnodeFiles';
 export interface StoredCluster {
   znodes: ZnodeSnapshot[];
   /** Recovered replica logs by replica directory (`broker-<id><log.dir>/<topic>-<partition>`). */
-  logs: Map<string, PartitionLog>;
+  logs: Map<string, UnifiedLog>;
   /** Each log dir's replication-offset-checkpoint (`broker-<id><log.dir>` -> `<topic>-<p>` -> HW). */
   highWatermarks: Map<string, Map<string, number>>;
   /** Each log dir's cleaner-offset-checkpoint text (`broker-<id><log.dir>` -> file text). */
@@ -35,7 +35,7 @@ const CLEANER_CHECKPOINT = /^(broker-\d+\/.*)\/cleaner-offset-checkpoint$/;
 
 /**
  * Reads the znodes, then recovers every replica directory the way a broker's LogManager does at
- * startup (PartitionLog.load: CRC and length checks, a torn tail truncated, indexes rebuilt), each
+ * startup (UnifiedLog.load: CRC and length checks, a torn tail truncated, indexes rebuilt), each
  * with its topic's log config as /config/topics says over `topicDefaults`, then the high-watermark
  * checkpoints. Nothing is rewritten but what recovery itself repairs.
  */
@@ -59,11 +59,11 @@ export async function readStoredCluster(
     if (CHECKPOINT.test(path)) checkpoints.push(path);
     if (CLEANER_CHECKPOINT.test(path)) cleanerCheckpointPaths.push(path);
   }
-  const logs = new Map<string, PartitionLog>();
+  const logs = new Map<string, UnifiedLog>();
   const reports: StoredCluster['reports'] = [];
   for (const [dir, topic] of [...dirs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const config = logConfigOf(createTopicConfig(overrides.get(topic) ?? {}, options.topicDefaults ?? {}));
-    const { log, report } = await PartitionLog.load(store, dir, config, options.clock, options.writer);
+    const { log, report } = await UnifiedLog.load(store, dir, config, options.clock, options.writer);
     logs.set(dir, log);
     reports.push({ dir, report });
   }

@@ -1,4 +1,4 @@
-const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
+import { tpKey } from '../TopicPartition';
 
 /** The log dir file where the log cleaner checkpoints each compacted log's cleaned offset. */
 export const CLEANER_OFFSET_CHECKPOINT_FILENAME = 'cleaner-offset-checkpoint';

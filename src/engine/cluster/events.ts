@@ -1,4 +1,4 @@
-import type { DeletedSegment } from '../log/PartitionLog';
+import type { DeletedSegment } from '../log/UnifiedLog';
 import type { CoordinationEvent } from './CoordinationStore';
 import type { NetworkEvent } from './Network';
 import type { PlacementStep } from './ReplicaPlacement';

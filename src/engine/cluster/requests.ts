@@ -171,8 +171,8 @@ export interface FetchResponse {
 
 // ---------------------------------------------------------------- ListOffsets (api key 2)
 
-export const LATEST_TIMESTAMP = -1;
-export const EARLIEST_TIMESTAMP = -2;
+// ListOffsets' special timestamps are the log's (OffsetLookup answers them).
+export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP } from '../log/OffsetLookup';
 
 export interface ListOffsetsRequest {
   api: 'ListOffsets';

@@ -1,5 +1,6 @@
 import { ManualClock } from '../Clock';
 import { encodeRecordBatch } from '../codec';
+import { isKafkaError } from '../errors';
 import type { BrokerConfigInput } from './BrokerConfig';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
@@ -41,6 +42,34 @@ export function makeBatch(
       headers: [],
     })),
   });
+}
+
+/** The Kafka error code `fn` throws (any other throw as text), or undefined when it returns. */
+export function errorCodeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return isKafkaError(e) ? e.code : String(e);
+  }
+  return undefined;
+}
+
+/**
+ * Topic `t` (or `name`): one partition on brokers 1..replicationFactor in that order
+ * (fixedStartIndex 0) with min.insync.replicas=2, ticked until its leader has taken over.
+ */
+export function createMinIsrTopic(
+  cluster: Cluster,
+  options: { name?: string; replicationFactor?: number; tickMs?: number } = {},
+): void {
+  cluster.createTopic({
+    name: options.name ?? 't',
+    partitions: 1,
+    replicationFactor: options.replicationFactor ?? 3,
+    fixedStartIndex: 0,
+    configs: { 'min.insync.replicas': 2 },
+  });
+  cluster.tick(options.tickMs ?? 300);
 }
 
 /**

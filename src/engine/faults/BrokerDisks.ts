@@ -22,7 +22,7 @@ import type { TopicConfigOverrides } from '../cluster/TopicConfig';
 import { logDirPath, replicaDir } from '../engine';
 import type { LogConfigInput } from '../log/LogConfig';
 import type { LogRecoveryReport } from '../log/LogLoader';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { StoreWriter } from '../log/StoreWriter';
 import type { Rng } from '../Rng';
 import type { Store } from '../Store';
@@ -130,7 +130,7 @@ export class BrokerDisks {
   /** The Cluster's logFactory: a new replica's log, in its broker's log dir. */
   newLog(brokerId: number, logDir: string, topic: string, partition: number): PartitionLogReplica {
     return new PartitionLogReplica(
-      new PartitionLog({
+      new UnifiedLog({
         dir: replicaDir(brokerId, logDir, topic, partition),
         config: this.logConfig(topic),
         clock: this.clock,
@@ -211,7 +211,7 @@ export class BrokerDisks {
       const topic = name.slice(0, dash);
       const partition = Number(name.slice(dash + 1));
       if (dash <= 0 || !Number.isInteger(partition)) continue;
-      const { log, report } = await PartitionLog.load(
+      const { log, report } = await UnifiedLog.load(
         cache,
         `${root}/${name}`,
         this.logConfig(topic),
@@ -252,7 +252,7 @@ export class BrokerDisks {
       for (const h of broker.replicaManager.logs.values()) {
         const dir = replicaDir(broker.id, h.dir, h.topic, h.partition);
         const where = `broker ${broker.id} ${h.topic}-${h.partition}`;
-        const { log, report } = await PartitionLog.load(
+        const { log, report } = await UnifiedLog.load(
           cache,
           dir,
           this.logConfig(h.topic),

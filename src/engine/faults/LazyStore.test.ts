@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from '../log/PartitionLog';
+import { UnifiedLog } from '../log/UnifiedLog';
 import { StoreWriter } from '../log/StoreWriter';
 import { MapStore, makeBatch, makeRecords } from '../log/testSupport';
 import { Rng } from '../Rng';
@@ -89,14 +89,14 @@ describe('LazyStore: a disk behind a write cache that a power cut can take', () 
       const cache = new LazyStore(disk);
       const writer = new StoreWriter(cache);
       const config = { 'flush.messages': 1, 'index.interval.bytes': 1 };
-      const log = new PartitionLog({ dir: 't-0', config, clock, writer });
+      const log = new UnifiedLog({ dir: 't-0', config, clock, writer });
       log.appendAsLeader(makeBatch(makeRecords(3)), 0);
       log.appendAsLeader(makeBatch(makeRecords(2)), 0);
       cache.sync();
       log.appendAsLeader(makeBatch(makeRecords(4)), 0); // in flight at the cut
       const cut = cache.powerCut(new Rng(seed));
       cache.powerOn();
-      const { log: recovered, report } = await PartitionLog.load(cache, 't-0', config, clock);
+      const { log: recovered, report } = await UnifiedLog.load(cache, 't-0', config, clock);
       const segment = report.segments[0];
       if (cut.torn?.path.endsWith('.log')) {
         torn++;

@@ -1,3 +1,4 @@
+import { tpKey } from '../TopicPartition';
 /**
  * The promises a fault schedule holds the cluster to, checked against the final logs and the
  * events seen along the way. Each check returns human-readable violations (empty = held).
@@ -6,10 +7,6 @@ import type { Acked } from './ProduceHistory';
 
 /** One partition's committed log as read back at the end: value per offset. */
 export type FinalLogs = Map<string, Map<number, string>>;
-
-export function tpKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
 
 /**
  * No acknowledged record lost or moved: each acknowledged value is in its partition's final

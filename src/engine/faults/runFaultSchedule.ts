@@ -25,13 +25,13 @@ import { Cluster } from '../cluster/Cluster';
 import type { ClusterEvent } from '../cluster/events';
 import { checkReplicationInvariants } from '../cluster/invariants';
 import { runBrokerCommand } from '../commands';
-import { tpKey as clusterTpKey } from '../cluster/ReplicaManager';
+import { tpKey } from '../TopicPartition';
 import type { ProducerEvent } from '../producer/events';
 import { KafkaProducer } from '../producer/KafkaProducer';
 import type { ProducerConfigInput } from '../producer/ProducerConfig';
 import { Rng } from '../Rng';
 import { BrokerDisks, DISK_BROKER_CONFIG, type DiskOptions, type DiskStats, diskTopicDefaults } from './BrokerDisks';
-import { checkNoAckedLoss, checkNoDuplicates, checkOrder, type FinalLogs, LeaderEpochWitness, tpKey } from './checks';
+import { checkNoAckedLoss, checkNoDuplicates, checkOrder, type FinalLogs, LeaderEpochWitness } from './checks';
 import { describeStep, type FaultSchedule, type FaultStep, generateFaultSchedule } from './FaultSchedule';
 import { ProduceHistory } from './ProduceHistory';
 
@@ -86,7 +86,7 @@ const dec = new TextDecoder();
 export function checkReplicationInvariant(cluster: Cluster, topic: string, partitions: number): string[] {
   const violations: string[] = [];
   for (let p = 0; p < partitions; p++) {
-    const key = clusterTpKey(topic, p);
+    const key = tpKey(topic, p);
     const replicas = [...cluster.brokers.values()]
       .filter((b) => b.isRunning)
       .map((b) => b.replicaManager.partitions.get(key))
@@ -120,10 +120,10 @@ export function fullySynced(cluster: Cluster, topic: string, partitions: number)
   for (let p = 0; p < partitions; p++) {
     const state = cluster.partitionState(topic, p);
     if (!state || state.leader < 0 || state.isr.length !== cluster.brokers.size) return false;
-    const leader = cluster.brokers.get(state.leader)?.replicaManager.partitions.get(clusterTpKey(topic, p));
+    const leader = cluster.brokers.get(state.leader)?.replicaManager.partitions.get(tpKey(topic, p));
     if (!leader?.isLeader) return false;
     for (const b of cluster.brokers.values()) {
-      const r = b.replicaManager.partitions.get(clusterTpKey(topic, p));
+      const r = b.replicaManager.partitions.get(tpKey(topic, p));
       if (!b.isRunning || !r || r.logEndOffset() !== leader.logEndOffset()) return false;
     }
   }
@@ -364,7 +364,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   for (let p = 0; p < partitions; p++) {
     const state = cluster.partitionState(TOPIC, p);
     const leader = state ? cluster.brokers.get(state.leader) : undefined;
-    const replica = leader?.replicaManager.partitions.get(clusterTpKey(TOPIC, p));
+    const replica = leader?.replicaManager.partitions.get(tpKey(TOPIC, p));
     const log = new Map<number, string>();
     if (replica) {
       // A read stops at the end of the segment it starts in: read on until the high watermark.

@@ -60,9 +60,28 @@ export abstract class AbstractIndex {
     return Math.floor(8192 / this.entrySize);
   }
 
-  /** Makes room for one more entry, doubling the backing array (never past the maximum size). */
+  /**
+   * Takes a stored index file's entries as they are (a trailing partial entry is ignored): the
+   * file's bytes are the entries' bytes.
+   */
+  protected loadEntries(bytes: Uint8Array): this {
+    const n = Math.floor(bytes.length / this.entrySize);
+    const size = n * this.entrySize;
+    if (size > this.buf.length) {
+      this.buf = new Uint8Array(Math.min(size, this.maxIndexSize));
+      this.view = new DataView(this.buf.buffer);
+    }
+    this.buf.set(bytes.subarray(0, size));
+    this.count = n;
+    return this;
+  }
+
+  /**
+   * Makes room for one more entry, doubling the backing array (never past the maximum size).
+   * Checks against maxEntries, not isFull, so TimeIndex's reserved last slot can be written.
+   */
   protected reserveOne(): void {
-    if (this.isFull()) {
+    if (this.count >= this.maxEntries) {
       throw new KafkaError('KAFKA_STORAGE_ERROR', `attempt to append to a full ${this.file} (size = ${this.count})`, {
         baseOffset: this.baseOffset,
         entries: this.count,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { DeferredStore, drain, MapStore, makeBatch } from './testSupport';
 
@@ -10,7 +10,7 @@ function setup(config: Record<string, number> = { 'flush.messages': 1 }) {
   const store = new DeferredStore();
   const writer = new StoreWriter(store);
   const clock = new ManualClock(T0);
-  const log = new PartitionLog({ dir: 'orders-0', config, clock, writer });
+  const log = new UnifiedLog({ dir: 'orders-0', config, clock, writer });
   return { store, writer, log, clock };
 }
 
@@ -57,7 +57,7 @@ describe('StoreWriter: durable means the Store completed the operation', () => {
   });
 });
 
-describe('PartitionLog.durableOffset: the recovery point the Store has confirmed', () => {
+describe('UnifiedLog.durableOffset: the recovery point the Store has confirmed', () => {
   it('lags the recovery point until the flush’s transactions complete, then catches up', async () => {
     const { store, log } = setup();
     log.appendAsLeader(makeBatch([{ key: 'k0', value: 'v' }]));
@@ -81,7 +81,7 @@ describe('PartitionLog.durableOffset: the recovery point the Store has confirmed
     expect(log.durableBytes(seg)).toBe(seg.size);
     expect(log.segmentInfos()[0]?.durableBytes).toBe(seg.size);
     // What the Store confirmed reads back as the same records at the same offsets.
-    const { log: reloaded } = await PartitionLog.load(store.files, 'orders-0', {}, new ManualClock(T0));
+    const { log: reloaded } = await UnifiedLog.load(store.files, 'orders-0', {}, new ManualClock(T0));
     expect(reloaded.logEndOffset).toBe(2);
     expect(reloaded.durableOffset).toBe(2);
   });
@@ -144,20 +144,20 @@ describe('PartitionLog.durableOffset: the recovery point the Store has confirmed
 
   it('a log recovered from the Store is durable up to its log end', async () => {
     const store = new MapStore();
-    const first = new PartitionLog({
+    const first = new UnifiedLog({
       dir: 'orders-0',
       config: { 'flush.messages': 1 },
       clock: new ManualClock(T0),
       writer: new StoreWriter(store),
     });
     first.appendAsLeader(makeBatch([{ key: 'k0' }, { key: 'k1' }]));
-    const { log } = await PartitionLog.load(store, 'orders-0', {}, new ManualClock(T0));
+    const { log } = await UnifiedLog.load(store, 'orders-0', {}, new ManualClock(T0));
     expect(log.durableOffset).toBe(2);
     expect(log.recoveryPoint).toBe(2);
   });
 
   it('a memory-only log is durable as soon as it flushes (there is no Store to wait for)', () => {
-    const log = new PartitionLog({ dir: 'orders-0', config: { 'flush.messages': 1 }, clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 'orders-0', config: { 'flush.messages': 1 }, clock: new ManualClock(T0) });
     log.appendAsLeader(makeBatch([{ key: 'k0' }]));
     expect(log.durableOffset).toBe(1);
   });

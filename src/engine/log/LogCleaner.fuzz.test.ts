@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { decodeRecordBatches } from '../codec';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
 
@@ -41,7 +41,7 @@ interface Written {
   timestamp: number;
 }
 
-function contents(log: PartitionLog): Written[] {
+function contents(log: UnifiedLog): Written[] {
   const out: Written[] = [];
   let offset = log.logStartOffset;
   while (offset < log.logEndOffset) {
@@ -79,7 +79,7 @@ describe('LogCleaner fuzz', () => {
               'index.interval.bytes': 64,
               'delete.retention.ms': RETENTION,
             };
-            const log = new PartitionLog({ dir: 'cmp-0', config, clock, writer });
+            const log = new UnifiedLog({ dir: 'cmp-0', config, clock, writer });
             const all: Written[] = [];
             const horizons = new Map<number, number>();
             for (const op of ops) {
@@ -143,7 +143,7 @@ describe('LogCleaner fuzz', () => {
             }
             log.flush();
             await writer.settled();
-            const { log: loaded, report } = await PartitionLog.load(store, 'cmp-0', config, clock);
+            const { log: loaded, report } = await UnifiedLog.load(store, 'cmp-0', config, clock);
             expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
             expect(contents(loaded)).toEqual(contents(log));
           },

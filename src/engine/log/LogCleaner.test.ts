@@ -7,7 +7,7 @@ import {
   hasDeleteHorizon,
   recordTimestamp,
 } from '../codec';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
 
@@ -18,7 +18,7 @@ function compactedLog(config: Record<string, number | string> = {}) {
   const clock = new ManualClock(T0);
   const store = new MapStore();
   const writer = new StoreWriter(store);
-  const log = new PartitionLog({
+  const log = new UnifiedLog({
     dir: '__consumer_offsets-7',
     config: { 'cleanup.policy': 'compact', 'segment.bytes': 400, ...config },
     clock,
@@ -28,7 +28,7 @@ function compactedLog(config: Record<string, number | string> = {}) {
 }
 
 /** Every (offset, key, value) in the log, in order. */
-function contents(log: PartitionLog): [number, string | null, string | null][] {
+function contents(log: UnifiedLog): [number, string | null, string | null][] {
   const out: [number, string | null, string | null][] = [];
   for (const b of decodeRecordBatches(fetchAll(log))) {
     for (const r of b.records) out.push([b.baseOffset + r.offsetDelta, text(r.key), text(r.value)]);
@@ -37,7 +37,7 @@ function contents(log: PartitionLog): [number, string | null, string | null][] {
 }
 
 /** The whole log as one byte array, fetched segment by segment. */
-function fetchAll(log: PartitionLog): Uint8Array {
+function fetchAll(log: UnifiedLog): Uint8Array {
   const parts: Uint8Array[] = [];
   let offset = log.logStartOffset;
   while (offset < log.logEndOffset) {
@@ -269,7 +269,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     expect(empty?.records).toEqual([]);
     expect(contents(kept.log).map(([o, k]) => `${o}:${k}`)).toEqual(['3:3', '6:1', '7:4', '8:2']);
     // The empty batch is a valid batch: recovery reads it back without repair.
-    const { log: loaded, report } = await PartitionLog.load(
+    const { log: loaded, report } = await UnifiedLog.load(
       kept.store,
       kept.log.dir,
       kept.log.config,
@@ -312,7 +312,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.compact();
     log.flush();
     await writer.settled();
-    const { log: loaded, report } = await PartitionLog.load(store, log.dir, log.config, new ManualClock(T0));
+    const { log: loaded, report } = await UnifiedLog.load(store, log.dir, log.config, new ManualClock(T0));
     expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
     expect(contents(loaded)).toEqual(contents(log));
   });
@@ -344,7 +344,7 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
   });
 
   it('refuses to compact a log whose cleanup.policy is delete', () => {
-    const log = new PartitionLog({ dir: 't-0', clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 't-0', clock: new ManualClock(T0) });
     expect(() => log.compact()).toThrow(/INVALID_CONFIG/);
   });
 });

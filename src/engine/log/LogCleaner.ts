@@ -15,7 +15,7 @@ import { LogSegment } from './LogSegment';
 
 const INT32_MAX = 2147483647;
 
-/** What the cleaner needs from a log (PartitionLog hands itself in through this). */
+/** What the cleaner needs from a log (UnifiedLog hands itself in through this). */
 export interface CleanableLog {
   config: Readonly<LogConfig>;
   segments: readonly LogSegment[];

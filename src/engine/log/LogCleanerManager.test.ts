@@ -7,7 +7,7 @@ import {
   logToClean,
   maxCompactionDelay,
 } from './LogCleanerManager';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { makeBatch } from './testSupport';
 
 const T0 = 1_700_000_000_000;
@@ -18,7 +18,7 @@ const HOUR = 3_600_000;
  * batches, each its own segment (segment.bytes below two batches), high watermark at the end.
  */
 function filthyLog(batches: number, config: Record<string, number | string> = {}, clock = new ManualClock(T0)) {
-  const log = new PartitionLog({
+  const log = new UnifiedLog({
     dir: `wishing-well-${batches}`,
     config: { 'cleanup.policy': 'compact', 'segment.bytes': 100, ...config },
     clock,
@@ -91,7 +91,7 @@ describe('LogCleanerManager (which compacted log the cleaner takes, and how far)
   });
 
   it('the active segment is never dirty (testDirtyOffsetLargerThanActiveSegmentBaseOffset)', () => {
-    const log = new PartitionLog({ dir: 'foo-0', config: { 'cleanup.policy': 'compact' }, clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 'foo-0', config: { 'cleanup.policy': 'compact' }, clock: new ManualClock(T0) });
     for (let i = 0; i < 2; i++) log.appendAsLeader(makeBatch([0, 1, 2].map((k) => ({ key: `k${k}`, value: 'v' }))));
     log.updateHighWatermark(log.logEndOffset);
     expect(log.logSegments).toHaveLength(1);

@@ -3,7 +3,7 @@ import { ManualClock } from '../Clock';
 import { decodeRecordBatches, recordTimestamp, timestampType, validateBatchCrc, readBatchHeader } from '../codec';
 import { isKafkaError } from '../errors';
 import { createLogConfig, KAFKA_DEFAULT_LOG_CONFIG } from './LogConfig';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { makeBatch, makeRecords } from './testSupport';
 
 const T0 = 1_700_000_000_000;
@@ -79,7 +79,7 @@ describe('LogConfig: the topic configs Kafka 3.9 defines (storage LogConfig.CONF
   });
 
   it('a bad value changes nothing on a live log (updateConfig)', () => {
-    const log = new PartitionLog({ dir: 't-0', clock: new ManualClock(T0) });
+    const log = new UnifiedLog({ dir: 't-0', clock: new ManualClock(T0) });
     expect(() => log.updateConfig({ 'message.timestamp.type': 'LogAppendTime', 'compression.type': 'x' })).toThrow(
       /INVALID_CONFIG/,
     );
@@ -90,7 +90,7 @@ describe('LogConfig: the topic configs Kafka 3.9 defines (storage LogConfig.CONF
 describe('message.timestamp.type=LogAppendTime (LogValidator, MutableRecordBatch.setMaxTimestamp)', () => {
   it('the leader stamps each batch: timestamp-type bit, max timestamp = broker time, valid CRC; records read back with it', () => {
     const clock = new ManualClock(T0 + 5000);
-    const log = new PartitionLog({ dir: 't-0', config: { 'message.timestamp.type': 'LogAppendTime' }, clock });
+    const log = new UnifiedLog({ dir: 't-0', config: { 'message.timestamp.type': 'LogAppendTime' }, clock });
     const producerBytes = makeBatch(makeRecords(3, 10, T0));
     const copy = producerBytes.slice();
     const info = log.appendAsLeader(producerBytes);
@@ -107,7 +107,7 @@ describe('message.timestamp.type=LogAppendTime (LogValidator, MutableRecordBatch
     // The time index and retention see the append time.
     expect(log.activeSegment.maxTimestampSoFar).toBe(T0 + 5000);
     // A follower keeps the leader's stamp as it is.
-    const follower = new PartitionLog({
+    const follower = new UnifiedLog({
       dir: 't-0',
       config: { 'message.timestamp.type': 'LogAppendTime' },
       clock: new ManualClock(T0 + 99_000),
@@ -117,7 +117,7 @@ describe('message.timestamp.type=LogAppendTime (LogValidator, MutableRecordBatch
   });
 
   it('CreateTime (the default) keeps the producer timestamps', () => {
-    const log = new PartitionLog({ dir: 't-0', clock: new ManualClock(T0 + 5000) });
+    const log = new UnifiedLog({ dir: 't-0', clock: new ManualClock(T0 + 5000) });
     log.appendAsLeader(makeBatch(makeRecords(2, 10, T0)));
     const header = readBatchHeader(log.fetch(0, 1 << 20).records, 0);
     expect(timestampType(header.attributes)).toBe('CreateTime');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import type { Store } from '../Store';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, makeRecords } from './testSupport';
 
@@ -12,11 +12,11 @@ const DIR = 'payments-3';
 
 function openLog(store: Store, config: Record<string, number | string> = {}, clock = new ManualClock(T0)) {
   const writer = new StoreWriter(store);
-  return { log: new PartitionLog({ dir: DIR, config, clock, writer }), writer, clock };
+  return { log: new UnifiedLog({ dir: DIR, config, clock, writer }), writer, clock };
 }
 
 /** The segment files of `dir` as they are in memory right now. */
-function memoryFiles(log: PartitionLog): Map<string, Uint8Array> {
+function memoryFiles(log: UnifiedLog): Map<string, Uint8Array> {
   const m = new Map<string, Uint8Array>();
   for (const s of log.logSegments) {
     m.set(`${log.dir}/${s.logFileName}`, s.log.copy());
@@ -125,7 +125,7 @@ describe('write-behind flushing', () => {
   });
 });
 
-describe('PartitionLog.load (recovery)', () => {
+describe('UnifiedLog.load (recovery)', () => {
   async function writtenLog(
     config: Record<string, number | string> = { 'segment.bytes': 700, 'index.interval.bytes': 100 },
   ) {
@@ -139,7 +139,7 @@ describe('PartitionLog.load (recovery)', () => {
 
   it('reloads exactly what was flushed: same segments, same indexes, nothing rebuilt', async () => {
     const { store, log } = await writtenLog();
-    const { log: loaded, report } = await PartitionLog.load(
+    const { log: loaded, report } = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -169,7 +169,7 @@ describe('PartitionLog.load (recovery)', () => {
     expect(log.logSegments.length).toBeGreaterThan(2);
     expect(log.recoveryPoint).toBeLessThan(log.logEndOffset);
     await writer.settled();
-    const { log: loaded } = await PartitionLog.load(store, DIR, { 'segment.bytes': 400 }, new ManualClock(T0));
+    const { log: loaded } = await UnifiedLog.load(store, DIR, { 'segment.bytes': 400 }, new ManualClock(T0));
     expect(loaded.logEndOffset).toBe(log.recoveryPoint);
   });
 
@@ -180,7 +180,7 @@ describe('PartitionLog.load (recovery)', () => {
     expect(log.recoveryPoint).toBe(12);
     log.appendAsLeader(makeBatch(makeRecords(3))); // 3 unflushed messages, lost on power failure
     await writer.settled();
-    const { log: loaded } = await PartitionLog.load(store, DIR, {}, new ManualClock(T0));
+    const { log: loaded } = await UnifiedLog.load(store, DIR, {}, new ManualClock(T0));
     expect(loaded.logEndOffset).toBe(12);
   });
 
@@ -191,7 +191,7 @@ describe('PartitionLog.load (recovery)', () => {
     const bytes = store.files.get(path) as Uint8Array;
     store.files.set(path, bytes.slice(0, bytes.length - 7));
     const writer = new StoreWriter(store);
-    const { log: loaded, report } = await PartitionLog.load(
+    const { log: loaded, report } = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -208,7 +208,7 @@ describe('PartitionLog.load (recovery)', () => {
     expect(store.files.get(path)?.length).toBe(seg?.validBytes);
     expect([...store.files.keys()].filter((k) => k.endsWith('.log')).length).toBe(2);
     // A second load finds nothing left to repair.
-    const again = await PartitionLog.load(
+    const again = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -226,7 +226,7 @@ describe('PartitionLog.load (recovery)', () => {
     expect(good.length).toBeGreaterThan(0);
     store.files.set(indexPath, new Uint8Array(good.length + 8).fill(0x7f));
     const writer = new StoreWriter(store);
-    const { report } = await PartitionLog.load(
+    const { report } = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -248,7 +248,7 @@ describe('PartitionLog.load (recovery)', () => {
     store.files.delete(timeIndexPath);
     store.files.set(`${DIR}/00000000000099999999.index`, new Uint8Array(16));
     const writer = new StoreWriter(store);
-    const { report } = await PartitionLog.load(
+    const { report } = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -273,7 +273,7 @@ describe('PartitionLog.load (recovery)', () => {
     // The broker's leader-epoch-checkpoint for this partition (real_segments.json).
     await store.write('__consumer_offsets-6/leader-epoch-checkpoint', new TextEncoder().encode('0\n1\n0 0\n'));
     const writer = new StoreWriter(store);
-    const { log, report } = await PartitionLog.load(store, '__consumer_offsets-6', {}, new ManualClock(T0), writer);
+    const { log, report } = await UnifiedLog.load(store, '__consumer_offsets-6', {}, new ManualClock(T0), writer);
     expect(report.segments).toEqual([
       expect.objectContaining({
         baseOffset: 0,
@@ -300,7 +300,7 @@ describe('PartitionLog.load (recovery)', () => {
     log.appendAsLeader(makeBatch(makeRecords(2, 30, T0 + 99)), 2);
     log.flush();
     await writer.settled();
-    const { log: loaded, report } = await PartitionLog.load(
+    const { log: loaded, report } = await UnifiedLog.load(
       store,
       DIR,
       { 'segment.bytes': 700, 'index.interval.bytes': 100 },
@@ -313,7 +313,7 @@ describe('PartitionLog.load (recovery)', () => {
   });
 
   it('an empty directory loads as an empty log at offset 0', async () => {
-    const { log, report } = await PartitionLog.load(new MapStore(), 'fresh-0', {}, new ManualClock(T0));
+    const { log, report } = await UnifiedLog.load(new MapStore(), 'fresh-0', {}, new ManualClock(T0));
     expect([log.logStartOffset, log.logEndOffset, report.segments.length]).toEqual([0, 0, 0]);
   });
 });

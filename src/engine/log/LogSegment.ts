@@ -15,7 +15,7 @@ import { CorruptRecordError, isKafkaError } from '../errors';
 import { FileRecords } from './FileRecords';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
-import type { LookupStep } from './LookupTrace';
+import { batchHeaderStep, type LookupStep } from './LookupTrace';
 import { OffsetIndex } from './OffsetIndex';
 import { SegmentNotLoadedError } from './SegmentCache';
 import { TimeIndex } from './TimeIndex';
@@ -449,6 +449,31 @@ export class LogSegment {
 
   /** FileRecords.searchForOffsetWithSize: reads headers only, batch by batch. */
   searchForOffset(offset: number, fromPosition: number, trace?: LogStepsSink): LogOffsetPosition | null {
+    const found = this.scanBatches(
+      fromPosition,
+      (h) => h.lastOffset >= offset,
+      (h, position, match) =>
+        match
+          ? `The batch at byte ${position} holds offsets ${h.baseOffset}..${h.lastOffset}, which includes ${offset}: stop scanning.`
+          : `The batch at byte ${position} ends at offset ${h.lastOffset} < ${offset}: skip its ${h.sizeInBytes} bytes to byte ${position + h.sizeInBytes}.`,
+      trace,
+    );
+    if (!found) return null;
+    const { header, position, headersRead } = found;
+    return { offset: header.baseOffset, position, size: header.sizeInBytes, header, headersRead };
+  }
+
+  /**
+   * Reads batch headers forward from `fromPosition` until one matches (a trace step for each,
+   * explained by `explain`): the scan of FileRecords.searchForOffsetWithSize and
+   * searchForTimestamp.
+   */
+  private scanBatches(
+    fromPosition: number,
+    matches: (header: RecordBatchHeader) => boolean,
+    explain: (header: RecordBatchHeader, position: number, match: boolean) => string,
+    trace?: LogStepsSink,
+  ): { header: RecordBatchHeader; position: number; headersRead: number } | null {
     const size = this.size;
     let position = fromPosition;
     let headersRead = 0;
@@ -456,23 +481,9 @@ export class LogSegment {
     while (position < size) {
       const header = readBatchHeader(bytes, position);
       headersRead++;
-      const match = header.lastOffset >= offset;
-      if (trace) {
-        trace.push({
-          kind: 'batch-header',
-          position,
-          baseOffset: header.baseOffset,
-          lastOffset: header.lastOffset,
-          sizeInBytes: header.sizeInBytes,
-          maxTimestamp: header.maxTimestamp,
-          recordCount: header.recordCount,
-          match,
-          explanation: match
-            ? `The batch at byte ${position} holds offsets ${header.baseOffset}..${header.lastOffset}, which includes ${offset}: stop scanning.`
-            : `The batch at byte ${position} ends at offset ${header.lastOffset} < ${offset}: skip its ${header.sizeInBytes} bytes to byte ${position + header.sizeInBytes}.`,
-        });
-      }
-      if (match) return { offset: header.baseOffset, position, size: header.sizeInBytes, header, headersRead };
+      const match = matches(header);
+      trace?.push(batchHeaderStep(position, header, match, explain(header, position, match)));
+      if (match) return { header, position, headersRead };
       position += header.sizeInBytes;
     }
     return null;
@@ -501,28 +512,16 @@ export class LogSegment {
   ): { position: number; header: RecordBatchHeader } | null {
     const entry = this.timeIndex.lookup(timestamp, trace);
     const mapping = this.offsetIndex.lookup(Math.max(entry.offset, startingOffset), trace);
-    let position = mapping.position;
-    const size = this.size;
-    while (position < size) {
-      const header = this.log.header(position);
-      const match = header.maxTimestamp >= timestamp && header.lastOffset >= startingOffset;
-      trace?.push({
-        kind: 'batch-header',
-        position,
-        baseOffset: header.baseOffset,
-        lastOffset: header.lastOffset,
-        sizeInBytes: header.sizeInBytes,
-        maxTimestamp: header.maxTimestamp,
-        recordCount: header.recordCount,
-        match,
-        explanation: match
-          ? `The batch at byte ${position} has max timestamp ${header.maxTimestamp} >= ${timestamp}: the answer is inside it.`
-          : `The batch at byte ${position} has max timestamp ${header.maxTimestamp} < ${timestamp}: skip ${header.sizeInBytes} bytes.`,
-      });
-      if (match) return { position, header };
-      position += header.sizeInBytes;
-    }
-    return null;
+    const found = this.scanBatches(
+      mapping.position,
+      (h) => h.maxTimestamp >= timestamp && h.lastOffset >= startingOffset,
+      (h, position, match) =>
+        match
+          ? `The batch at byte ${position} has max timestamp ${h.maxTimestamp} >= ${timestamp}: the answer is inside it.`
+          : `The batch at byte ${position} has max timestamp ${h.maxTimestamp} < ${timestamp}: skip ${h.sizeInBytes} bytes.`,
+      trace,
+    );
+    return found ? { position: found.position, header: found.header } : null;
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { RecordBatchHeader } from '../codec';
+
 /**
  * The steps of an offset (or timestamp) lookup, as data. The UI animates a lookup by walking
  * these steps in order, so each one names what was read and compared and carries a one-sentence
@@ -129,4 +131,24 @@ export type LookupStepKind = LookupStep['kind'];
 /** Three-way comparison of two numbers, in the trace's vocabulary. */
 export function compare(a: number, b: number): Comparison {
   return a < b ? 'less' : a > b ? 'greater' : 'equal';
+}
+
+/** The step of a batch header read at `position` during a forward scan of the `.log`. */
+export function batchHeaderStep(
+  position: number,
+  header: RecordBatchHeader,
+  match: boolean,
+  explanation: string,
+): Extract<LookupStep, { kind: 'batch-header' }> {
+  return {
+    kind: 'batch-header',
+    position,
+    baseOffset: header.baseOffset,
+    lastOffset: header.lastOffset,
+    sizeInBytes: header.sizeInBytes,
+    maxTimestamp: header.maxTimestamp,
+    recordCount: header.recordCount,
+    match,
+    explanation,
+  };
 }

@@ -30,11 +30,7 @@ export class OffsetIndex extends AbstractIndex {
 
   /** Loads entries from a stored `.index` file (trailing partial entry ignored). */
   static fromBytes(baseOffset: number, maxIndexSize: number, bytes: Uint8Array): OffsetIndex {
-    const index = new OffsetIndex(baseOffset, Math.max(maxIndexSize, bytes.length));
-    const n = Math.floor(bytes.length / OffsetIndex.ENTRY_SIZE);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < n; i++) index.appendRaw(view.getInt32(i * 8), view.getInt32(i * 8 + 4));
-    return index;
+    return new OffsetIndex(baseOffset, Math.max(maxIndexSize, bytes.length)).loadEntries(bytes);
   }
 
   protected keyAt(slot: number): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { isKafkaError } from '../errors';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, makeRecords } from './testSupport';
 
@@ -13,7 +13,7 @@ function filledLog(config: Record<string, number | string> = {}) {
   const store = new MapStore();
   const writer = new StoreWriter(store);
   const batchSize = makeBatch(makeRecords(4, 40)).length;
-  const log = new PartitionLog({
+  const log = new UnifiedLog({
     dir: 'clicks-0',
     config: { 'segment.bytes': batchSize * 3, ...config },
     clock,

@@ -3,7 +3,7 @@ import { PartitionLogReplica } from '../cluster/PartitionLogReplica';
 import { ManualClock } from '../Clock';
 import type { Store } from '../Store';
 import { Rng } from '../Rng';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { SegmentCache, SegmentNotLoadedError } from './SegmentCache';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, makeRecords, text } from './testSupport';
@@ -17,17 +17,17 @@ interface Pair {
   store: MapStore;
   cache: SegmentCache;
   /** Pages segments out. */
-  paged: PartitionLog;
+  paged: UnifiedLog;
   /** Never pages anything out: the reference. */
-  reference: PartitionLog;
+  reference: UnifiedLog;
 }
 
 function pair(budget: number): Pair {
   const clock = new ManualClock(T0);
   const store = new MapStore();
   const cache = new SegmentCache(budget);
-  const paged = new PartitionLog({ dir: 'orders-0', config: CONFIG, clock, writer: new StoreWriter(store), cache });
-  const reference = new PartitionLog({ dir: 'orders-0', config: CONFIG, clock });
+  const paged = new UnifiedLog({ dir: 'orders-0', config: CONFIG, clock, writer: new StoreWriter(store), cache });
+  const reference = new UnifiedLog({ dir: 'orders-0', config: CONFIG, clock });
   return { clock, store, cache, paged, reference };
 }
 
@@ -65,7 +65,7 @@ async function hostRead<T>(p: Pair, read: () => T): Promise<{ value: T; loads: n
   }
 }
 
-function fetchShape(log: PartitionLog, offset: number, maxBytes: number) {
+function fetchShape(log: UnifiedLog, offset: number, maxBytes: number) {
   const f = log.fetch(offset, maxBytes);
   return {
     bytes: [...f.records],
@@ -76,7 +76,7 @@ function fetchShape(log: PartitionLog, offset: number, maxBytes: number) {
   };
 }
 
-function lookupShape(log: PartitionLog, offset: number) {
+function lookupShape(log: UnifiedLog, offset: number) {
   const { answer, trace } = log.lookup(offset);
   return {
     segment: answer.segment.baseOffset,
@@ -178,10 +178,10 @@ describe('SegmentCache', () => {
       delete: () => new Promise(() => {}),
     };
     const cache = new SegmentCache(0);
-    const slow = new PartitionLog({ dir: 'a-0', config: CONFIG, clock, writer: new StoreWriter(stuck), cache });
+    const slow = new UnifiedLog({ dir: 'a-0', config: CONFIG, clock, writer: new StoreWriter(stuck), cache });
     const store = new MapStore();
-    const uncommitted = new PartitionLog({ dir: 'b-0', config: CONFIG, clock, writer: new StoreWriter(store), cache });
-    const compacted = new PartitionLog({
+    const uncommitted = new UnifiedLog({ dir: 'b-0', config: CONFIG, clock, writer: new StoreWriter(store), cache });
+    const compacted = new UnifiedLog({
       dir: 'c-0',
       config: { ...CONFIG, 'cleanup.policy': 'compact' },
       clock,
@@ -251,7 +251,7 @@ describe('SegmentCache', () => {
     const rng = new Rng(21);
     for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
     // A follower takes the reference log in fetches of several batches each.
-    const follower = new PartitionLog({
+    const follower = new UnifiedLog({
       dir: 'orders-1',
       config: CONFIG,
       clock: p.clock,

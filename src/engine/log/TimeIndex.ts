@@ -30,14 +30,7 @@ export class TimeIndex extends AbstractIndex {
 
   /** Loads entries from a stored `.timeindex` file (trailing partial entry ignored). */
   static fromBytes(baseOffset: number, maxIndexSize: number, bytes: Uint8Array): TimeIndex {
-    const index = new TimeIndex(baseOffset, Math.max(maxIndexSize, bytes.length + TimeIndex.ENTRY_SIZE));
-    const n = Math.floor(bytes.length / TimeIndex.ENTRY_SIZE);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < n; i++) {
-      const at = i * 12;
-      index.appendRaw(view.getInt32(at) * 4294967296 + view.getUint32(at + 4), view.getInt32(at + 8));
-    }
-    return index;
+    return new TimeIndex(baseOffset, Math.max(maxIndexSize, bytes.length + TimeIndex.ENTRY_SIZE)).loadEntries(bytes);
   }
 
   /** Kafka reserves the last slot for the entry written when the segment becomes inactive. */
@@ -109,21 +102,6 @@ export class TimeIndex extends AbstractIndex {
     this.view.setUint32(at + 4, timestamp - hi * 4294967296);
     this.view.setInt32(at + 8, relativeOffset);
     this.count++;
-  }
-
-  /** reserveOne must allow the reserved slot, so it checks against maxEntries, not isFull. */
-  protected override reserveOne(): void {
-    if (this.count >= this.maxEntries) {
-      throw new KafkaError('KAFKA_STORAGE_ERROR', `attempt to append to a full ${this.file} (size = ${this.count})`, {
-        entries: this.count,
-      });
-    }
-    const need = (this.count + 1) * this.entrySize;
-    if (need <= this.buf.length) return;
-    const grown = new Uint8Array(Math.min(Math.max(need, this.buf.length * 2), this.maxIndexSize));
-    grown.set(this.buf.subarray(0, this.count * this.entrySize));
-    this.buf = grown;
-    this.view = new DataView(grown.buffer);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The partition log (Kafka's storage layer: UnifiedLog -> LocalLog -> LogSegments -> LogSegment ->
  * OffsetIndex/TimeIndex). Entry points:
- *  - `new PartitionLog({dir, config, clock, writer})` / `await PartitionLog.load(store, dir, config, clock)`
+ *  - `new UnifiedLog({dir, config, clock, writer})` / `await UnifiedLog.load(store, dir, config, clock)`
  *    (the latter returns a LogRecoveryReport of what recovery did, per segment);
  *  - appendAsLeader / appendAsFollower, fetch(offset, maxBytes, maxOffset?), truncateTo,
  *    truncateFullyAndStartAt, deleteOldSegments (retention), compact (log cleaner), flush / maybeFlush;
@@ -20,7 +20,9 @@ export * from './LogSegment';
 export * from './LogSegments';
 export * from './LookupTrace';
 export * from './OffsetIndex';
-export * from './PartitionLog';
+export * from './LocalLog';
+export * from './OffsetLookup';
+export * from './UnifiedLog';
 export * from './StoreWriter';
 export * from './TimeIndex';
 export * from './RecordLocator';

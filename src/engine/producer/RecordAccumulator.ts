@@ -1,3 +1,4 @@
+import { tpKey } from '../TopicPartition';
 /**
  * The bridge between the application and the Sender (Kafka's RecordAccumulator), as the seeds
  * draw it: `send()` only appends a record to the last open batch of its partition's queue; the
@@ -19,10 +20,6 @@ import { BufferPool } from './BufferPool';
 import { firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
 import type { ProducerMetadata } from './ProducerMetadata';
 import type { TransactionManager } from './TransactionManager';
-
-export function tpKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
 
 export interface ReadyCheckResult {
   readyNodes: Set<number>;

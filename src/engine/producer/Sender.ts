@@ -41,7 +41,8 @@ import type { BatchInRequest, ProducerEventSink, WantedEventType } from './event
 import type { ProducerBatch } from './ProducerBatch';
 import type { ProducerConfig } from './ProducerConfig';
 import type { ProducerMetadata } from './ProducerMetadata';
-import { type RecordAccumulator, tpKey } from './RecordAccumulator';
+import { tpKey } from '../TopicPartition';
+import type { RecordAccumulator } from './RecordAccumulator';
 import type { TransactionManager } from './TransactionManager';
 
 /** Errors after which the same batch may succeed if sent again (Kafka's RetriableException family). */

@@ -13,7 +13,7 @@ import type { Engine } from '../engine';
 import type { LeaderReplica } from '../queries';
 import { replicaDir } from '../engine';
 import { KafkaError } from '../errors';
-import type { PartitionLog } from '../log/PartitionLog';
+import type { UnifiedLog } from '../log/UnifiedLog';
 import type { CleanupView, PartitionView } from './types';
 import { cleanupView, partitionView } from './logViews';
 
@@ -28,7 +28,7 @@ export class DataPath {
   constructor(
     readonly engine: Engine,
     /** The very map the engine was given as recoveredLogs (adopted logs are added to it). */
-    private readonly recovered: Map<string, PartitionLog>,
+    private readonly recovered: Map<string, UnifiedLog>,
   ) {
     // The brokers' retention checks and log cleaner say what they removed only in their events.
     engine.subscribe(
@@ -64,7 +64,7 @@ export class DataPath {
     return this.engine.leaderReplica(topic, partition);
   }
 
-  log(topic: string, partition: number): PartitionLog {
+  log(topic: string, partition: number): UnifiedLog {
     const r = this.replica(topic, partition);
     if (!r) {
       throw new KafkaError(
@@ -135,7 +135,7 @@ export class DataPath {
     topic: string,
     partition: number,
     configs: Record<string, string | number>,
-    log: PartitionLog,
+    log: UnifiedLog,
     brokerId: number,
   ): void {
     if (this.cluster.topicNames().includes(topic)) {

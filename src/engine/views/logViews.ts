@@ -26,7 +26,7 @@ import { formatBatchLine } from '../codec/dumpLog';
 import { isKafkaError } from '../errors';
 import type { LogSegment } from '../log/LogSegment';
 import type { LookupStep } from '../log/LookupTrace';
-import type { PartitionLog } from '../log/PartitionLog';
+import type { UnifiedLog } from '../log/UnifiedLog';
 import { SegmentNotLoadedError } from '../log/SegmentCache';
 import type { ClusterEvent } from '../cluster/events';
 import type {
@@ -73,7 +73,7 @@ function sampleSegments<T>(all: T[]): T[] {
 export function partitionView(
   topic: string,
   partition: number,
-  log: PartitionLog,
+  log: UnifiedLog,
   highWatermark = log.highWatermark,
   saved = true,
 ): PartitionView {
@@ -164,7 +164,7 @@ export function cleanupView(e: ClusterEvent, id: number): CleanupView | null {
 export function recordWindow(
   topic: string,
   partition: number,
-  log: PartitionLog,
+  log: UnifiedLog,
   req: RecordWindowRequest,
 ): RecordWindow {
   const count = Math.max(0, Math.min(500, Math.floor(req.count)));
@@ -235,7 +235,7 @@ const MAX_HEX_BYTES = 1024;
 export function segmentDump(
   topic: string,
   partition: number,
-  log: PartitionLog,
+  log: UnifiedLog,
   baseOffset: number,
   saved = true,
 ): SegmentDump {
@@ -307,7 +307,7 @@ export function segmentDump(
 export function lookupView(
   topic: string,
   partition: number,
-  log: PartitionLog,
+  log: UnifiedLog,
   target: { kind: 'offset' | 'timestamp'; value: number },
 ): LookupView {
   const segmentBaseOffsets = log.logSegments.map((s) => s.baseOffset);

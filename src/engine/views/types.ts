@@ -4,7 +4,7 @@
  */
 import type { ConsumerGroupDescribeRow } from '../consumer/ConsumerGroups';
 import type { LookupStep } from '../log/LookupTrace';
-import type { RetentionReason } from '../log/PartitionLog';
+import type { RetentionReason } from '../log/UnifiedLog';
 
 /** An error as it crosses the boundary. `code` is Kafka's error name when there is one. */
 export interface SerializedError {
@@ -140,7 +140,7 @@ export interface PartitionView {
   recoveryPoint: number;
   /**
    * Every offset below it is saved: its IndexedDB transactions completed, so closing the tab now
-   * keeps it (PartitionLog.durableOffset; for a topic whose /brokers/topics znode is not saved
+   * keeps it (UnifiedLog.durableOffset; for a topic whose /brokers/topics znode is not saved
    * yet, the log start offset, since a reload would not recreate the topic).
    */
   durableOffset: number;

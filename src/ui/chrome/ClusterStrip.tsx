@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { usePlane } from '../cluster/planeStore';
+import { usePlane } from '../store';
 
 /**
  * The cluster at a glance, above the partition logs: each broker (alive, down or isolated; the

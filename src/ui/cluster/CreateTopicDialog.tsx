@@ -10,7 +10,7 @@ import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { act, startScenario } from './planeClient';
-import { planeStore } from './planeStore';
+import { getPlane, setPlane } from '../store';
 
 interface SeedExample {
   id: string;
@@ -82,7 +82,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
       return;
     }
     setMessage(null);
-    planeStore.setState({
+    setPlane({
       placement: { title: `Preview of ${name}: ${partitions} × RF ${rf}`, preview: p, shown: 0, source: 'preview' },
     });
   }
@@ -92,7 +92,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
     if (ok) {
       setOpen(false);
       setMessage(null);
-    } else setMessage(planeStore.getState().error);
+    } else setMessage(getPlane().error);
   }
 
   return (

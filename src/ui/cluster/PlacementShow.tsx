@@ -6,7 +6,8 @@
  */
 import { useEffect, useState } from 'react';
 import type { PlacementStep } from '../../engine/apps/types';
-import { type PlacementShow as Show, planeStore, usePlane } from './planeStore';
+import type { PlacementShow as Show } from './planeSlice';
+import { setPlane, usePlane } from '../store';
 
 const STEP_MS = 450;
 
@@ -41,7 +42,7 @@ function PlacementRun({ show }: { show: Show }) {
   const shown = show.shown;
   useEffect(() => {
     if (!playing || shown >= steps.length) return;
-    const t = setTimeout(() => planeStore.setState({ placement: { ...show, shown: shown + 1 } }), STEP_MS);
+    const t = setTimeout(() => setPlane({ placement: { ...show, shown: shown + 1 } }), STEP_MS);
     return () => clearTimeout(t);
   }, [playing, shown, steps.length, show]);
   const arrange = steps.find((s) => s.kind === 'arrangeBrokers');
@@ -110,7 +111,7 @@ function PlacementRun({ show }: { show: Show }) {
           data-testid="placement-step"
           onClick={() => {
             setPlaying(false);
-            planeStore.setState({ placement: { ...show, shown: Math.min(steps.length, shown + 1) } });
+            setPlane({ placement: { ...show, shown: Math.min(steps.length, shown + 1) } });
           }}
         >
           Step
@@ -127,11 +128,11 @@ function PlacementRun({ show }: { show: Show }) {
           type="button"
           className="btn btn-xs"
           data-testid="placement-end"
-          onClick={() => planeStore.setState({ placement: { ...show, shown: steps.length } })}
+          onClick={() => setPlane({ placement: { ...show, shown: steps.length } })}
         >
           To the end
         </button>
-        <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ placement: null })}>
+        <button type="button" className="btn btn-xs" onClick={() => setPlane({ placement: null })}>
           Close
         </button>
       </div>

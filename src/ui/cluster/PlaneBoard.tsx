@@ -10,7 +10,8 @@ import { LessonCard } from '../lessons/LessonCard';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
-import { type PlaneTab, planeStore, usePlane } from './planeStore';
+import type { PlaneTab } from './planeSlice';
+import { setPlane, usePlane } from '../store';
 import './plane.css';
 
 const TABS: { id: PlaneTab; label: string }[] = [
@@ -47,7 +48,7 @@ export function PlaneBoard({ session }: { session: Session }) {
               aria-controls="plane-body"
               data-testid={`plane-tab-${t.id}`}
               className={`plane-tab${t.id === tab ? ' selected' : ''}`}
-              onClick={() => planeStore.setState({ tab: t.id })}
+              onClick={() => setPlane({ tab: t.id })}
             >
               {t.label}
             </button>
@@ -90,7 +91,7 @@ export function PlaneBoard({ session }: { session: Session }) {
           <button
             type="button"
             className="btn btn-xs"
-            onClick={() => planeStore.setState({ linkNotice: null, pendingLink: null })}
+            onClick={() => setPlane({ linkNotice: null, pendingLink: null })}
           >
             Dismiss
           </button>
@@ -99,7 +100,7 @@ export function PlaneBoard({ session }: { session: Session }) {
       {error && (
         <p className="plane-error" role="alert" data-testid="plane-error">
           {error}{' '}
-          <button type="button" className="btn btn-xs" onClick={() => planeStore.setState({ error: null })}>
+          <button type="button" className="btn btn-xs" onClick={() => setPlane({ error: null })}>
             Dismiss
           </button>
         </p>

@@ -4,7 +4,7 @@
  * election reads: session expired → ephemeral node deleted → watch fired → first live ISR
  * member chosen → new leader epoch).
  */
-import { usePlane } from './planeStore';
+import { usePlane } from '../store';
 
 export function StoryPanel() {
   const story = usePlane((s) => s.story);

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { ZnodeView } from '../../engine/apps/types';
-import { usePlane } from './planeStore';
+import { usePlane } from '../store';
 
 const FLASH_MS = 2000;
 const LARGE_TREE = 200;

@@ -6,7 +6,7 @@
  */
 import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
-import type { GroupStoryLine, StoryLine } from './planeStore';
+import type { GroupStoryLine, StoryLine } from './planeSlice';
 
 export interface Narration {
   story: Omit<StoryLine, 'id'>[];

@@ -1,8 +1,8 @@
 /**
  * The page side of the control plane: starts it from the link the page was opened with (or the
- * default demo), feeds each frame's plane view and events into the plane store, sends actions,
- * and keeps the location's hash equal to the scenario so far — so a reload or a shared link
- * replays the same run.
+ * default demo), sends actions (their answers go into the store's plane slice; frames reach it
+ * through Session.apply), and keeps the location's hash equal to the scenario so far — so a
+ * reload or a shared link replays the same run.
  */
 import type { WorkerError } from '../../worker/client';
 import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
@@ -10,19 +10,7 @@ import { errorText } from '../errorText';
 import { confirmDiscard } from '../scenarios/discard';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
 import type { Session } from '../session';
-import { uiStore } from '../store';
-import { narrate } from './narrate';
-import { planeStore } from './planeStore';
-
-const MAX_STORY = 80;
-const MAX_GROUP_STORY = 150;
-let nextLine = 1;
-
-function offsetsPartitions(view: PlaneView | null): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const g of view?.groups ?? []) out[g.groupId] = g.offsetsPartition;
-  return out;
-}
+import { setPlane, uiStore } from '../store';
 
 /** The scenario the page is showing, as a link hash (time = now, paused = the clock's state). */
 export function scenarioHash(view: PlaneView): string {
@@ -37,51 +25,12 @@ function writeHash(view: PlaneView): void {
   history.replaceState(history.state, '', url);
 }
 
-function actionsChanged(before: PlaneView, after: PlaneView): boolean {
-  const a = before.actions;
-  const b = after.actions;
-  return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
-}
-
-function applyView(view: PlaneView): void {
-  planeStore.setState({ view });
-}
-
-/** Subscribes the plane store to the session's frames and starts the plane from the page's link. */
+/** Subscribes the address to the scenario the frames bring, and starts the plane from the page's link. */
 export function connectPlane(session: Session): () => void {
-  const off = session.onFrameResult((r) => {
-    const p = r.plane;
-    if (!p) return;
-    const s = planeStore.getState();
-    const patch: Partial<typeof s> = {};
-    if (p.view) patch.view = p.view;
-    // Produce, Send N and producer settings are recorded in the scenario without a planeAction
-    // round trip: the address follows the recorded actions as frames bring them, so a reload of
-    // the page's own link is still the running scenario (sameScenario) and asks nothing.
-    if (p.view && s.view && actionsChanged(s.view, p.view)) writeHash(p.view);
-    if (p.events.length > 0) {
-      const n = narrate(p.events, offsetsPartitions(p.view ?? s.view));
-      if (n.story.length > 0)
-        patch.story = [...s.story, ...n.story.map((l) => ({ ...l, id: nextLine++ }))].slice(-MAX_STORY);
-      if (n.groupStory.length > 0)
-        patch.groupStory = [...s.groupStory, ...n.groupStory.map((l) => ({ ...l, id: nextLine++ }))].slice(
-          -MAX_GROUP_STORY,
-        );
-      if (Object.keys(n.znodes).length > 0) patch.changedZnodes = { ...s.changedZnodes, ...n.znodes };
-      for (const e of p.events) {
-        if (e.type === 'topicCreated' && !e.topic.startsWith('__') && e.placementSteps.length > 0) {
-          const brokers = (p.view ?? s.view)?.brokers.map((b) => ({ id: b.id, rack: b.rack })) ?? [];
-          patch.placement = {
-            title: `Placing ${e.topic}: ${e.partitions} partitions × RF ${e.replicationFactor}`,
-            preview: { brokers, assignment: e.assignment, steps: e.placementSteps, error: null },
-            shown: 0,
-            source: 'created',
-          };
-        }
-      }
-    }
-    if (Object.keys(patch).length > 0) planeStore.setState(patch);
-  });
+  // Produce, Send N and producer settings are recorded in the scenario without a planeAction
+  // round trip: the address follows the recorded actions as frames bring them, so a reload of
+  // the page's own link is still the running scenario (sameScenario) and asks nothing.
+  const off = session.onScenarioMoved(writeHash);
   void boot(session);
   return off;
 }
@@ -121,7 +70,7 @@ async function boot(session: Session): Promise<void> {
     }
   }
   const view = await session.call('planeScenario', null);
-  planeStore.setState({ view, linkNotice: notice, pendingLink, story: [], groupStory: [] });
+  setPlane({ view, linkNotice: notice, pendingLink, story: [], groupStory: [] });
   // The address now names the cluster shown, so a reload does not open the link again.
   if (spec) writeHash(view);
 }
@@ -135,13 +84,12 @@ function stored(): string {
 export async function act(session: Session, action: EngineCommand): Promise<boolean> {
   try {
     const view = await session.call('planeAction', action);
-    applyView(view);
-    planeStore.setState({ error: null });
+    setPlane({ view, error: null });
     writeHash(view);
     return true;
   } catch (e) {
     const err = e as WorkerError;
-    planeStore.setState({ error: errorText(err) });
+    setPlane({ error: errorText(err) });
     return false;
   }
 }
@@ -158,7 +106,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
     const view = await session.call('planeScenario', spec);
     // Drawn from scratch only when it is a new cluster (the worker then resends everything).
     if (answer === 'replace') await session.replaced();
-    planeStore.setState({
+    setPlane({
       view,
       story: [],
       groupStory: [],
@@ -172,7 +120,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
     return true;
   } catch (e) {
     const err = e as WorkerError;
-    planeStore.setState({ error: `${err.code ?? err.name}: ${err.message}` });
+    setPlane({ error: `${err.code ?? err.name}: ${err.message}` });
     return false;
   }
 }
@@ -180,5 +128,5 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
 /** Fast-forwards the cluster's clock (a session timeout without the wait). */
 export async function advance(session: Session, ms: number): Promise<void> {
   const view = await session.call('planeAdvance', { ms });
-  applyView(view);
+  setPlane({ view });
 }

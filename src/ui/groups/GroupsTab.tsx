@@ -17,7 +17,7 @@ import type {
 } from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
-import { planeStore } from '../cluster/planeStore';
+import { setPlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { CrashDelivery } from './CrashDelivery';
@@ -105,7 +105,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
           e.preventDefault();
           const checked = checkGroupId(newGroup);
           if (!checked.ok) {
-            planeStore.setState({ error: checked.message });
+            setPlane({ error: checked.message });
             return;
           }
           void act(session, { op: 'addGroup', group: checked.value, assignor: 'range' }).then(

@@ -3,7 +3,7 @@
  * to the coordinator broker (and why that broker), the state machine's transitions, the group
  * leader running the assignor, SyncGroup, and each member's revoked/assigned callbacks.
  */
-import { usePlane } from '../cluster/planeStore';
+import { usePlane } from '../store';
 
 export function RebalanceStory({ groupId }: { groupId: string }) {
   const lines = usePlane((s) => s.groupStory).filter((l) => l.groupId === groupId || l.text.startsWith(`${groupId}`));

@@ -8,9 +8,8 @@ import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { LessonSummary, Observation } from '../../engine/apps/lessons/types';
 import { act, startScenario } from '../cluster/planeClient';
-import { planeStore } from '../cluster/planeStore';
 import type { Session } from '../session';
-import { type Speed, uiStore } from '../store';
+import { getPlane, type Speed, uiStore } from '../store';
 
 /** Speed while a step that is not the key moment waits for its condition. */
 export const FAST_SPEED: Speed = 16;
@@ -92,12 +91,12 @@ async function runStep(session: Session, step: number): Promise<void> {
   if (!a || !s) return;
   stopProbing();
   patchActive({ step, starting: true, met: false, observed: null, answer: null, error: null });
-  const startedAtMs = planeStore.getState().view?.nowMs ?? 0;
+  const startedAtMs = getPlane().view?.nowMs ?? 0;
   for (const action of s.actions) {
     if (action.op === 'seedsLookupExample') {
       await session.call('seedsLookupPreset', null);
     } else if (!(await act(session, action))) {
-      patchActive({ starting: false, error: planeStore.getState().error ?? 'The step’s action was refused.' });
+      patchActive({ starting: false, error: getPlane().error ?? 'The step’s action was refused.' });
       return;
     }
   }

@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import type { TopicCleanupKey } from '../../engine/apps/types';
 import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
 import { act } from '../cluster/planeClient';
-import { planeStore, usePlane } from '../cluster/planeStore';
+import { getPlane, usePlane } from '../store';
 import type { Session } from '../session';
 
 const POLICIES = ['delete', 'compact', 'compact,delete'];
@@ -56,7 +56,7 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
     const ok = await act(session, { op: 'alterTopicConfig', topic, configs });
     setBusy(false);
     // On success the view's new values rebuild this form (and its message); on failure say why.
-    if (!ok) setMessage({ text: planeStore.getState().error ?? 'Refused.', error: true });
+    if (!ok) setMessage({ text: getPlane().error ?? 'Refused.', error: true });
   };
 
   return (

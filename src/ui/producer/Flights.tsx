@@ -1,21 +1,13 @@
 import { useLayoutEffect, useRef } from 'react';
-import { create } from 'zustand';
+import { uiStore, useUi } from '../store';
+import { type Flight, withFlight } from './flightSlice';
 
-/** A record in flight between two places on the page (each a data-testid). */
-interface Flight {
-  id: number;
-  from: string;
-  to: string;
-  label: string;
-}
-
-const useFlights = create<{ flights: Flight[] }>(() => ({ flights: [] }));
 let nextFlight = 1;
 
 /** Sends a token flying from one element to another (both found by data-testid). */
 export function fly(from: string, to: string, label: string): void {
   if (typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
-  useFlights.setState((s) => ({ flights: [...s.flights.slice(-8), { id: nextFlight++, from, to, label }] }));
+  uiStore.setState((s) => ({ flights: withFlight(s.flights, { id: nextFlight++, from, to, label }) }));
 }
 
 function centre(testId: string): { x: number; y: number } | null {
@@ -32,7 +24,7 @@ function Token({ flight }: { flight: Flight }) {
     const el = ref.current;
     const a = centre(flight.from);
     const b = centre(flight.to);
-    const done = () => useFlights.setState((s) => ({ flights: s.flights.filter((f) => f.id !== flight.id) }));
+    const done = () => uiStore.setState((s) => ({ flights: s.flights.filter((f) => f.id !== flight.id) }));
     if (!el || !a || !b) {
       done();
       return;
@@ -59,7 +51,7 @@ function Token({ flight }: { flight: Flight }) {
 
 /** The layer the tokens fly in: above everything, ignoring the pointer. */
 export function FlightLayer() {
-  const flights = useFlights((s) => s.flights);
+  const flights = useUi((s) => s.flights);
   return (
     <div className="flight-layer" aria-hidden="true">
       {flights.map((f) => (

@@ -5,11 +5,10 @@
  * be replayed is refused before anyone is asked). A cluster holding nothing beyond its preset
  * is replaced without a question: nothing of it would be lost.
  */
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
 import type { ScenarioSpec } from '../../engine/apps/types';
 import type { DiscardView } from '../../worker/protocol';
 import type { Session } from '../session';
+import { uiStore, useUi } from '../store';
 
 export interface DiscardQuestion {
   /** What would replace the cluster, as the start of a sentence ("Opening this link"). */
@@ -18,10 +17,9 @@ export interface DiscardQuestion {
   answer(replace: boolean): void;
 }
 
-export const discardStore = createStore<{ question: DiscardQuestion | null }>()(() => ({ question: null }));
-
+/** The question open now (the store's discard slice). */
 export function useDiscardQuestion(): DiscardQuestion | null {
-  return useStore(discardStore, (s) => s.question);
+  return useUi((s) => s.discard);
 }
 
 /**
@@ -38,17 +36,17 @@ export async function confirmDiscard(
   if (!lost.replaces) return 'unchanged';
   if (lost.onlyPreset) return 'replace';
   // One question at a time: a newer one declines the one still open.
-  discardStore.getState().question?.answer(false);
+  uiStore.getState().discard?.answer(false);
   return new Promise((resolve) => {
     const question: DiscardQuestion = {
       what,
       lost,
       answer(replace) {
-        if (discardStore.getState().question === question) discardStore.setState({ question: null });
+        if (uiStore.getState().discard === question) uiStore.setState({ discard: null });
         resolve(replace ? 'replace' : 'keep');
       },
     };
-    discardStore.setState({ question });
+    uiStore.setState({ discard: question });
   });
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataPath, type PartitionLog, StoreWriter } from '../../index';
+import { DataPath, StoreWriter, type UnifiedLog } from '../../index';
 import { MapStore } from '../../log/testSupport';
 import { ClusterApps } from '../ClusterApps';
 import { addSeedsLookupExample } from '../demo';
@@ -25,7 +25,7 @@ async function traceOf(id: string): Promise<LessonTrace> {
   const store = new MapStore();
   const writer = new StoreWriter(store);
   // The seeds' example is adopted through the engine's recovered-logs map, as the worker does.
-  const recoveredLogs = new Map<string, PartitionLog>();
+  const recoveredLogs = new Map<string, UnifiedLog>();
   const apps = ClusterApps.fromScenario(
     { seed: lesson.seed, preset: lesson.preset, actions: [], untilMs: 0 },
     { store, writer, recoveredLogs, panelProducer: true },

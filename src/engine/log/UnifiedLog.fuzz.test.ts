@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { decodeRecordBatches } from '../codec';
 import type { LogSegment } from './LogSegment';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { StoreWriter } from './StoreWriter';
 import { MapStore, makeBatch, text } from './testSupport';
 
@@ -74,7 +74,7 @@ function checkSegment(seg: LogSegment, active: boolean): void {
   }
 }
 
-describe('PartitionLog fuzz: appends, rolls, truncations, flushes', () => {
+describe('UnifiedLog fuzz: appends, rolls, truncations, flushes', () => {
   for (const seed of [1, 2, 3, 0x5eed]) {
     it(`seed ${seed}: offsets contiguous, indexes equal rebuilt ones, lookup(o) finds record o, reload equals memory`, async () => {
       await fc.assert(
@@ -82,7 +82,7 @@ describe('PartitionLog fuzz: appends, rolls, truncations, flushes', () => {
           const clock = new ManualClock(T0);
           const store = new MapStore();
           const writer = new StoreWriter(store);
-          const log = new PartitionLog({ dir: 'fuzz-0', config, clock, writer });
+          const log = new UnifiedLog({ dir: 'fuzz-0', config, clock, writer });
           const model: string[] = []; // value of the record at each offset
           let ts = T0;
           for (const op of ops) {
@@ -150,7 +150,7 @@ describe('PartitionLog fuzz: appends, rolls, truncations, flushes', () => {
           }
           // A power failure now keeps exactly the offsets below the recovery point.
           await writer.settled();
-          const crashed = await PartitionLog.load(store, 'fuzz-0', config, clock);
+          const crashed = await UnifiedLog.load(store, 'fuzz-0', config, clock);
           expect(crashed.report.segments.every((s) => s.bytesTruncated === 0)).toBe(true);
           expect(crashed.log.logEndOffset).toBe(log.recoveryPoint);
           for (let o = 0; o < crashed.log.logEndOffset; o += 5) {
@@ -159,7 +159,7 @@ describe('PartitionLog fuzz: appends, rolls, truncations, flushes', () => {
           // Flushed state reloads to exactly the same log.
           log.flush();
           await writer.settled();
-          const { log: loaded, report } = await PartitionLog.load(store, 'fuzz-0', config, clock);
+          const { log: loaded, report } = await UnifiedLog.load(store, 'fuzz-0', config, clock);
           expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
           expect(loaded.logEndOffset).toBe(log.logEndOffset);
           expect(loaded.logSegments.map((s) => s.baseOffset)).toEqual(log.logSegments.map((s) => s.baseOffset));

@@ -3,13 +3,13 @@ import { ManualClock } from '../Clock';
 import { decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
 import { isKafkaError, type KafkaError } from '../errors';
 import { createLogConfig, KAFKA_DEFAULT_LOG_CONFIG } from './LogConfig';
-import { PartitionLog } from './PartitionLog';
+import { UnifiedLog } from './UnifiedLog';
 import { makeBatch, makeRecords, text } from './testSupport';
 
 const T0 = 1_700_000_000_000;
 
 function newLog(config: Record<string, number | string> = {}, clock = new ManualClock(T0)) {
-  return { log: new PartitionLog({ dir: 'orders-0', config, clock }), clock };
+  return { log: new UnifiedLog({ dir: 'orders-0', config, clock }), clock };
 }
 
 function expectKafkaError(fn: () => unknown, code: KafkaError['code']): KafkaError {
@@ -45,7 +45,7 @@ describe('LogConfig', () => {
   });
 });
 
-describe('PartitionLog append', () => {
+describe('UnifiedLog append', () => {
   it('assigns offsets by rewriting baseOffset; the CRC stays valid and the caller bytes are untouched', () => {
     const { log } = newLog();
     const batch = makeBatch(makeRecords(3));
@@ -116,7 +116,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return all;
 }
 
-describe('PartitionLog roll', () => {
+describe('UnifiedLog roll', () => {
   it('rolls on segment.bytes; the new segment is named by its first offset and the old one gets its closing time index entry', () => {
     const { log } = newLog({ 'segment.bytes': 1024 });
     const infos = [];
@@ -163,7 +163,7 @@ describe('PartitionLog roll', () => {
   });
 });
 
-describe('PartitionLog fetch', () => {
+describe('UnifiedLog fetch', () => {
   it('returns whole batches from the one holding the offset, honours maxBytes (min one batch) and maxOffset', () => {
     const { log } = newLog();
     for (let i = 0; i < 5; i++) log.appendAsLeader(makeBatch(makeRecords(4, 20)));
@@ -180,7 +180,7 @@ describe('PartitionLog fetch', () => {
   });
 });
 
-describe('PartitionLog lookup', () => {
+describe('UnifiedLog lookup', () => {
   it('finds the record at every offset and explains the path', () => {
     const { log } = newLog({ 'segment.bytes': 2048, 'index.interval.bytes': 256 });
     for (let i = 0; i < 40; i++) log.appendAsLeader(makeBatch(makeRecords(3, 30, T0 + i, `b${i}-`)));
@@ -289,7 +289,7 @@ describe("the seeds' worked example", () => {
   });
 });
 
-describe('PartitionLog truncation and followers', () => {
+describe('UnifiedLog truncation and followers', () => {
   it('truncateTo removes offsets >= target, later segments, epochs and caps the high watermark', () => {
     const { log } = newLog({ 'segment.bytes': 600 });
     for (let i = 0; i < 20; i++) log.appendAsLeader(makeBatch(makeRecords(2, 40)), i < 10 ? 1 : 2);

@@ -1,0 +1,142 @@
+import { IllegalStateException } from '../errors';
+import type { ControllerContext } from './ControllerContext';
+
+/** Kafka's ReplicaState (kafka/controller/ReplicaStateMachine.scala). */
+export type ReplicaState =
+  | 'NewReplica'
+  | 'OnlineReplica'
+  | 'OfflineReplica'
+  | 'ReplicaDeletionStarted'
+  | 'ReplicaDeletionSuccessful'
+  | 'ReplicaDeletionIneligible'
+  | 'NonExistentReplica';
+
+/**
+ * Each state's validPreviousStates, as ReplicaStateMachine.scala declares them: a replica is New
+ * when assigned, Online or Offline with its broker, and leaves through ReplicaDeletionStarted ->
+ * ReplicaDeletionSuccessful -> NonExistentReplica (or Ineligible when its broker cannot delete it).
+ */
+export const REPLICA_VALID_PREVIOUS_STATES: Readonly<Record<ReplicaState, readonly ReplicaState[]>> = {
+  NewReplica: ['NonExistentReplica'],
+  OnlineReplica: ['NewReplica', 'OnlineReplica', 'OfflineReplica', 'ReplicaDeletionIneligible'],
+  OfflineReplica: ['NewReplica', 'OnlineReplica', 'OfflineReplica', 'ReplicaDeletionIneligible'],
+  ReplicaDeletionStarted: ['OfflineReplica'],
+  ReplicaDeletionSuccessful: ['ReplicaDeletionStarted'],
+  ReplicaDeletionIneligible: ['OfflineReplica', 'ReplicaDeletionStarted'],
+  NonExistentReplica: ['ReplicaDeletionSuccessful'],
+};
+
+const key = (topic: string, partition: number, replica: number) => `${topic}-${partition}-${replica}`;
+
+/**
+ * Kafka's ZkReplicaStateMachine: the active controller's state of every replica, changed only
+ * along REPLICA_VALID_PREVIOUS_STATES. Moving a replica to OfflineReplica takes it out of the
+ * ISR (doRemoveReplicasFromIsr); an invalid transition is refused with an IllegalStateException
+ * and changes nothing, as Kafka's logInvalidTransition skips the replica.
+ */
+export class ReplicaStateMachine {
+  private readonly states = new Map<string, ReplicaState>();
+
+  constructor(private readonly ctx: ControllerContext) {}
+
+  state(topic: string, partition: number, replica: number): ReplicaState {
+    return this.states.get(key(topic, partition, replica)) ?? 'NonExistentReplica';
+  }
+
+  /**
+   * Kafka's initializeReplicaState on controller failover: a replica on a live broker is Online,
+   * one on a dead broker ReplicaDeletionIneligible (the OfflineReplica transition follows).
+   */
+  startup(): void {
+    this.states.clear();
+    const live = this.ctx.liveBrokers();
+    for (const [topic, partition] of this.ctx.allPartitions())
+      for (const r of this.ctx.replicasOf(topic, partition))
+        this.states.set(key(topic, partition, r), live.has(r) ? 'OnlineReplica' : 'ReplicaDeletionIneligible');
+  }
+
+  shutdown(): void {
+    this.states.clear();
+  }
+
+  /**
+   * Moves the replica to `target` if its current state is one of the target's valid previous
+   * states; otherwise returns the IllegalStateException Kafka logs and leaves the state as it was.
+   */
+  transition(topic: string, partition: number, replica: number, target: ReplicaState): IllegalStateException | null {
+    const current = this.state(topic, partition, replica);
+    if (!REPLICA_VALID_PREVIOUS_STATES[target].includes(current)) {
+      return new IllegalStateException(
+        `Replica ${replica} for partition ${topic}-${partition} should be in one of [${REPLICA_VALID_PREVIOUS_STATES[target].join(', ')}] states before moving to ${target} state. Instead it is in ${current} state`,
+      );
+    }
+    if (target === 'NonExistentReplica') this.states.delete(key(topic, partition, replica));
+    else this.states.set(key(topic, partition, replica), target);
+    return null;
+  }
+
+  /** Each of `replicas` to `target`; returns the refusals. */
+  handleStateChanges(
+    topic: string,
+    partition: number,
+    replicas: readonly number[],
+    target: ReplicaState,
+  ): IllegalStateException[] {
+    const refused: IllegalStateException[] = [];
+    for (const r of replicas) {
+      const e = this.transition(topic, partition, r, target);
+      if (e) refused.push(e);
+    }
+    return refused;
+  }
+
+  /**
+   * A replica whose copy is deleted (topic deletion, or dropped by a reassignment) goes Offline ->
+   * ReplicaDeletionStarted -> ReplicaDeletionSuccessful -> NonExistentReplica. glassbox's
+   * controller does not wait for the StopReplica responses, so the deletion succeeds at once.
+   */
+  deleteReplicas(topic: string, partition: number, replicas: readonly number[]): void {
+    for (const target of [
+      'OfflineReplica',
+      'ReplicaDeletionStarted',
+      'ReplicaDeletionSuccessful',
+      'NonExistentReplica',
+    ] as const)
+      this.handleStateChanges(topic, partition, replicas, target);
+  }
+
+  /**
+   * OfflineReplica for every dead replica of the partition; those in the ISR leave it in broker
+   * order (Kafka's ZkReplicaStateMachine.doRemoveReplicasFromIsr, one write and one epoch bump
+   * each): a dead leader leaves the partition without a leader, and the ISR loses the replica
+   * unless it is the last member, which stays. Returns the leader it took away (-1 if none), for
+   * the election that follows.
+   */
+  offlineDeadReplicas(topic: string, partition: number): number {
+    const ctx = this.ctx;
+    const live = ctx.liveBrokers();
+    const deadReplicas = ctx.replicasOf(topic, partition).filter((r) => !live.has(r));
+    let cleared = -1;
+    let state = ctx.readState(topic, partition);
+    const deadInIsr = (state?.isr ?? []).filter((r) => !live.has(r)).sort((a, b) => a - b);
+    for (const replica of deadInIsr) {
+      if (!state?.isr.includes(replica)) continue;
+      if (this.transition(topic, partition, replica, 'OfflineReplica')) continue;
+      const leader = replica === state.leader ? -1 : state.leader;
+      const isr = state.isr.length === 1 ? state.isr : state.isr.filter((r) => r !== replica);
+      const value = ctx.writeState(
+        topic,
+        partition,
+        { leader, leaderEpoch: state.leaderEpoch + 1, isr },
+        state,
+        'replicaOffline',
+      );
+      if (!value) return cleared;
+      if (leader < 0 && state.leader >= 0) cleared = state.leader;
+      ctx.propagate(topic, partition, value);
+      state = ctx.readState(topic, partition);
+    }
+    this.handleStateChanges(topic, partition, deadReplicas, 'OfflineReplica');
+    return cleared;
+  }
+}

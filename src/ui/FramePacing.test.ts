@@ -1,0 +1,64 @@
+/**
+ * The page's one pacing policy: which views a frame asks for (and with which versions), and
+ * that a replaced cluster's new run holds none of the old one's versions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FrameResult, JobView } from '../worker/protocol';
+import { BUSY_VIEW_EVERY_MS, FramePacing, type PacingState, VIEW_EVERY_MS } from './FramePacing';
+
+function paced() {
+  let now = 0;
+  const pacing = new FramePacing(() => now);
+  return { pacing, at: (ms: number) => (now = ms) };
+}
+
+const idle: PacingState = { jobs: {}, accumulator: false, shown: null, brokers: 3 };
+const runningJob = { jobId: 1, state: 'running' } as JobView;
+
+function frame(run: number, views: FrameResult['views']): FrameResult {
+  return { run, nowMs: 0, events: { producer: [], dropped: 0, plane: [] }, views, windows: [], jobs: [] };
+}
+
+describe('FramePacing.ask', () => {
+  it('asks for the cluster and plane views every VIEW_EVERY_MS, holding nothing at first', () => {
+    const { pacing, at } = paced();
+    expect(pacing.ask(idle)).toEqual({ run: 0, have: { cluster: -1, plane: -1 } });
+    at(VIEW_EVERY_MS - 1);
+    expect(pacing.ask(idle).have).toEqual({});
+    at(VIEW_EVERY_MS);
+    expect(Object.keys(pacing.ask(idle).have).sort()).toEqual(['cluster', 'plane']);
+  });
+
+  it('backs off to BUSY_VIEW_EVERY_MS while a bulk job runs', () => {
+    const { pacing, at } = paced();
+    const busy = { ...idle, jobs: { 1: runningJob } };
+    pacing.ask(busy);
+    at(VIEW_EVERY_MS);
+    expect(pacing.ask(busy).have).toEqual({});
+    at(BUSY_VIEW_EVERY_MS);
+    expect(Object.keys(pacing.ask(busy).have).sort()).toEqual(['cluster', 'plane']);
+  });
+
+  it('asks for a large cluster plane view ten times less often, and for the accumulator every frame it is shown', () => {
+    const { pacing, at } = paced();
+    const large = { ...idle, brokers: 13, accumulator: true };
+    pacing.ask(large);
+    at(VIEW_EVERY_MS);
+    expect(pacing.ask(large).have).toEqual({ cluster: -1, accumulator: -1 });
+    at(VIEW_EVERY_MS + 1);
+    expect(pacing.ask(large).have).toEqual({ accumulator: -1 });
+    at(10 * VIEW_EVERY_MS);
+    expect(pacing.ask(large).have).toHaveProperty('plane');
+  });
+
+  it('passes the versions received, and forgets them when a frame brings a new run', () => {
+    const { pacing, at } = paced();
+    pacing.ask(idle);
+    pacing.received(frame(1, { cluster: { version: 4, nowMs: 0, partitions: [] } }));
+    at(VIEW_EVERY_MS);
+    expect(pacing.ask(idle)).toEqual({ run: 1, have: { cluster: 4, plane: -1 } });
+    pacing.received(frame(2, {}));
+    at(2 * VIEW_EVERY_MS);
+    expect(pacing.ask(idle)).toEqual({ run: 2, have: { cluster: -1, plane: -1 } });
+  });
+});

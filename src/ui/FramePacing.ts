@@ -1,0 +1,222 @@
+/**
+ * The page's one back-pressure policy for engine frames. The worker keeps no pacing: it answers
+ * each frame with the views the page asked for whose version moved (FrameArgs.have). This file
+ * decides
+ *  - which views to ask for in a frame (`ask`): the partition logs and the control plane every
+ *    VIEW_EVERY_MS, every BUSY_VIEW_EVERY_MS while a bulk job runs, the plane of a cluster drawn
+ *    at scale every LARGE_PLANE_EVERY_MS; the accumulator every frame while it is shown (its
+ *    events then stream too);
+ *  - which of the views received to draw in a frame (`coalesce`): while a bulk job runs, the big
+ *    pictures (one partition's log with its record window, the plane's board) take turns.
+ * The clock, jobs and events arrive every frame regardless.
+ */
+import type { PlaneView } from '../engine/apps/types';
+import type {
+  ClusterView,
+  FrameArgs,
+  FrameResult,
+  JobView,
+  PartitionView,
+  RecordWindow,
+  ViewName,
+  ViewVersions,
+} from '../worker/protocol';
+import { partitionKey } from './store';
+
+/** Real ms between two asks for a view: numbers that change 60 times a second cannot be read. */
+export const VIEW_EVERY_MS = 100;
+/**
+ * While a bulk produce runs, each big picture is redrawn at most this often, and at most one of
+ * them per frame (round robin, the one waiting longest first). A redraw restyles and relayouts
+ * what it shows; all of them in one frame made that frame several frames long at thousands of
+ * records per second, so the pictures take turns instead.
+ */
+export const BUSY_VIEW_EVERY_MS = 250;
+/** A control plane of more brokers than this is drawn at scale: its view is big (every replica, every znode). */
+const LARGE_PLANE_BROKERS = 12;
+const LARGE_PLANE_EVERY_MS = 10 * VIEW_EVERY_MS;
+/** A picture waiting this long is drawn even if another one was drawn in the same frame. */
+const OVERDUE_MS = 2 * BUSY_VIEW_EVERY_MS;
+/**
+ * While a bulk job runs, a picture scrolled out of view (a partition below the fold, the control
+ * plane's board) is redrawn at most this often; scrolled into view, it is drawn on its next turn.
+ * (The cluster strip at the top reads the plane's view too: that is drawn at once whenever what
+ * the strip shows changes.)
+ */
+const HIDDEN_REDRAW_MS = 2000;
+/** The control plane's turn in the round robin. */
+export const PLANE = '\u0000plane';
+
+/** What the page is showing, as `ask` and `coalesce` need it. */
+export interface PacingState {
+  /** Long jobs known so far (with this frame's, in coalesce). */
+  jobs: Record<number, JobView>;
+  /** Whether the accumulator tab is open. */
+  accumulator: boolean;
+  /** The partitions drawn now. */
+  shown: ClusterView | null;
+  /** Brokers of the plane drawn now (0 before the first plane view). */
+  brokers: number;
+}
+
+/** A frame's pictures, as the session draws them: only the ones due now. */
+export interface Pictures {
+  view: ClusterView | null;
+  windows: RecordWindow[];
+  plane: PlaneView | null;
+}
+
+export class FramePacing {
+  private run = 0;
+  private readonly versions = new Map<ViewName, number>();
+  private readonly askedAt = new Map<ViewName, number>();
+  /**
+   * Big pictures not drawn yet (the newest of each): the cluster view's partitions and the record
+   * windows by `<topic>-<partition>`, the view's partition set when it changed, and the plane's view.
+   */
+  private held: {
+    partitions: Map<string, PartitionView>;
+    windows: Map<string, RecordWindow>;
+    view: ClusterView | null;
+    plane: PlaneView | null;
+  } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+  /** When each picture (partition key, or PLANE) was last drawn. */
+  private readonly drawnAt = new Map<string, number>();
+  /** Pictures scrolled out of view (partition keys, PLANE), as the views report. */
+  private readonly offScreen = new Set<string>();
+  /** What the cluster strip shows of the last plane view drawn (stripDigest). */
+  private shownStrip = '';
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** The run and the views (with the versions held) to ask for in the next frame. */
+  ask(state: PacingState): Pick<FrameArgs, 'run' | 'have'> {
+    const now = this.now();
+    const busy = running(state.jobs);
+    const have: ViewVersions = {};
+    const due = (name: ViewName, every: number) => {
+      if (now - (this.askedAt.get(name) ?? -Infinity) < every) return;
+      this.askedAt.set(name, now);
+      have[name] = this.versions.get(name) ?? -1;
+    };
+    due('cluster', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
+    const large = state.brokers > LARGE_PLANE_BROKERS ? LARGE_PLANE_EVERY_MS : VIEW_EVERY_MS;
+    due('plane', Math.max(large, busy ? BUSY_VIEW_EVERY_MS : 0));
+    if (state.accumulator) due('accumulator', 0);
+    return { run: this.run, have };
+  }
+
+  /** Records the run and the versions a frame brought (a new run holds none of the old one's). */
+  received(frame: FrameResult): void {
+    if (frame.run !== this.run) {
+      this.run = frame.run;
+      this.versions.clear();
+    }
+    for (const [name, view] of Object.entries(frame.views)) this.versions.set(name as ViewName, view.version);
+  }
+
+  /** The page took a view outside a frame (an action's answer): it holds that version now. */
+  holds(name: ViewName, version: number): void {
+    this.versions.set(name, version);
+  }
+
+  /** The cluster was replaced: nothing held back of the old one is drawn, and every view is asked for at once. */
+  forget(): void {
+    this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+    this.askedAt.clear();
+    this.versions.clear();
+  }
+
+  /** Told by a picture (partition key, or PLANE) whether it is on screen. */
+  setOnScreen(key: string, onScreen: boolean): void {
+    if (onScreen) this.offScreen.delete(key);
+    else this.offScreen.add(key);
+  }
+
+  /**
+   * Holds the frame's big pictures back and returns the ones to draw: with no bulk job running,
+   * everything held (newest wins); while one runs, at most one picture per frame whose last
+   * redraw is BUSY_VIEW_EVERY_MS old (plus any overdue), the one waiting longest first.
+   */
+  coalesce(r: FrameResult, state: PacingState): Pictures {
+    const h = this.held;
+    const incoming = r.views.cluster;
+    if (incoming) {
+      for (const p of incoming.partitions) h.partitions.set(partitionKey(p.topic, p.partition), p);
+      h.view = incoming;
+    }
+    for (const w of r.windows) h.windows.set(partitionKey(w.topic, w.partition), w);
+    if (r.views.plane) h.plane = r.views.plane;
+    const busy = running(state.jobs);
+    const shown = state.shown;
+    const now = this.now();
+
+    // Which pictures are due: all of them when idle, or when the partition set itself changed (a
+    // topic created or deleted is drawn whole); else the longest-waiting one of those whose last
+    // redraw is old enough, and any overdue.
+    const waiting = new Set<string>([...h.partitions.keys(), ...h.windows.keys()]);
+    if (h.plane) {
+      const wanted =
+        !busy ||
+        !this.offScreen.has(PLANE) ||
+        stripDigest(h.plane) !== this.shownStrip ||
+        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_REDRAW_MS;
+      if (wanted) waiting.add(PLANE);
+    }
+    let due: string[];
+    if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
+    else {
+      const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
+      const wait = (k: string) => (k !== PLANE && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_VIEW_EVERY_MS);
+      const ready = [...waiting].filter((k) => age(k) >= wait(k)).sort((a, b) => age(b) - age(a));
+      due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);
+    }
+
+    let view: ClusterView | null = null;
+    const windows: RecordWindow[] = [];
+    let plane: PlaneView | null = null;
+    const drawn = new Set(due);
+    if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === PLANE || !h.partitions.has(k))) {
+      // Only the due partitions get their new object; the others keep theirs, so React skips them.
+      view = {
+        ...h.view,
+        partitions: shown.partitions.map((p) => {
+          const k = partitionKey(p.topic, p.partition);
+          return drawn.has(k) ? (h.partitions.get(k) ?? p) : p;
+        }),
+      };
+    } else if (h.view && (!shown || !samePartitionSet(shown, h.view))) view = h.view;
+    for (const k of due) {
+      if (k === PLANE) {
+        plane = h.plane;
+        h.plane = null;
+        if (plane) this.shownStrip = stripDigest(plane);
+      } else {
+        const w = h.windows.get(k);
+        if (w) windows.push(w);
+        h.windows.delete(k);
+        h.partitions.delete(k);
+      }
+      this.drawnAt.set(k, now);
+    }
+    if (h.partitions.size === 0) h.view = null;
+    return { view, windows, plane };
+  }
+}
+
+function running(jobs: Record<number, JobView>): boolean {
+  return Object.values(jobs).some((j) => j.state === 'running');
+}
+
+/** True when both views list the same partitions in the same order. */
+function samePartitionSet(a: ClusterView, b: ClusterView): boolean {
+  if (a.partitions.length !== b.partitions.length) return false;
+  return a.partitions.every((p, i) => p.dir === b.partitions[i]?.dir);
+}
+
+/** What the cluster strip (chrome/ClusterStrip) draws from a plane view. */
+function stripDigest(v: PlaneView): string {
+  const brokers = v.brokers.map((b) => `${b.id}|${b.alive}|${b.isolated}|${b.controller}|${b.leaderCount}|${b.rack}`);
+  const groups = v.groups.map((g) => `${g.groupId}|${g.state}|${g.generation}`);
+  return `${v.controllerEpoch};${brokers.join(',')};${groups.join(',')}`;
+}

@@ -1,0 +1,114 @@
+/**
+ * The control plane's slice of the page's one store (store.ts: `usePlane`, `setPlane`): the
+ * latest PlaneView from the worker, plus what the page derives from engine events for motion —
+ * the election and rebalance narrations, znodes that just changed (to flash them), and a
+ * placement being stepped through. Nothing here is invented, every line comes from an engine
+ * event or view.
+ */
+import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../engine/apps/types';
+import { narrate } from './narrate';
+
+export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
+
+export interface StoryLine {
+  id: number;
+  /** Engine ms since the scenario started. */
+  atMs: number;
+  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
+  text: string;
+  tone: 'info' | 'warn' | 'bad' | 'good';
+}
+
+export interface GroupStoryLine {
+  id: number;
+  atMs: number;
+  groupId: string;
+  text: string;
+  /** The step of the rebalance this line shows. */
+  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
+}
+
+export interface PlacementShow {
+  title: string;
+  preview: PlacementPreview;
+  /** How many steps are shown so far. */
+  shown: number;
+  /** 'preview' before the topic exists; 'created' replays the engine's own steps of a created topic. */
+  source: 'preview' | 'created';
+}
+
+export interface PlaneUiState {
+  view: PlaneView | null;
+  tab: PlaneTab;
+  story: StoryLine[];
+  groupStory: GroupStoryLine[];
+  /** Znode path -> engine ms of its last change, for the flash. */
+  changedZnodes: Record<string, number>;
+  /** The last refused action's error, in words. */
+  error: string | null;
+  /** A notice about the link the page was opened with (e.g. it was invalid). */
+  linkNotice: string | null;
+  /** The link's scenario when opening it was declined: it can still be opened from the notice. */
+  pendingLink: ScenarioSpec | null;
+  placement: PlacementShow | null;
+  /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
+  picked: string | null;
+  /** The guided scenario being walked through, and its step. */
+  guide: { id: string; step: number } | null;
+}
+
+export const initialPlaneState: PlaneUiState = {
+  view: null,
+  tab: 'cluster',
+  story: [],
+  groupStory: [],
+  changedZnodes: {},
+  error: null,
+  linkNotice: null,
+  pendingLink: null,
+  placement: null,
+  picked: null,
+  guide: null,
+};
+
+const MAX_STORY = 80;
+const MAX_GROUP_STORY = 150;
+let nextLine = 1;
+
+function offsetsPartitions(view: PlaneView | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const g of view?.groups ?? []) out[g.groupId] = g.offsetsPartition;
+  return out;
+}
+
+/**
+ * What one frame changes in the slice: the plane view when one is drawn now, and the lines,
+ * znode flashes and placement its events tell.
+ */
+export function planeFramePatch(s: PlaneUiState, view: PlaneView | null, events: PlaneEvent[]): Partial<PlaneUiState> {
+  const patch: Partial<PlaneUiState> = {};
+  if (view) patch.view = view;
+  if (events.length === 0) return patch;
+  const n = narrate(events, offsetsPartitions(view ?? s.view));
+  if (n.story.length > 0)
+    patch.story = [...s.story, ...n.story.map((l) => ({ ...l, id: nextLine++ }))].slice(-MAX_STORY);
+  if (n.groupStory.length > 0)
+    patch.groupStory = [...s.groupStory, ...n.groupStory.map((l) => ({ ...l, id: nextLine++ }))].slice(
+      -MAX_GROUP_STORY,
+    );
+  if (Object.keys(n.znodes).length > 0) patch.changedZnodes = { ...s.changedZnodes, ...n.znodes };
+  for (const e of events) {
+    if (e.type === 'topicCreated' && !e.topic.startsWith('__') && e.placementSteps.length > 0) {
+      const brokers = (view ?? s.view)?.brokers.map((b) => ({ id: b.id, rack: b.rack })) ?? [];
+      patch.placement = {
+        title: `Placing ${e.topic}: ${e.partitions} partitions × RF ${e.replicationFactor}`,
+        preview: { brokers, assignment: e.assignment, steps: e.placementSteps, error: null },
+        shown: 0,
+        source: 'created',
+      };
+    }
+  }
+  return patch;
+}
+
+export type { PlaneEvent };

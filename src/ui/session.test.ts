@@ -1,0 +1,62 @@
+/**
+ * Session.apply is the page's one frame consumer: one store update per frame carries the data
+ * path's state and the control plane's slice (its view and the narration of its events), and a
+ * frame whose plane view records new actions moves the page's address.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PlaneEvent, PlaneView } from '../engine/apps/types';
+import type { EngineClient } from '../worker/client';
+import { PLANE_EPOCH_MS } from '../worker/client';
+import type { ClusterView, FrameResult } from '../worker/protocol';
+import { Session } from './session';
+import { createUiStore } from './store';
+
+/** A client whose calls never answer: these tests hand frames to apply themselves. */
+const silent = { onFatal: () => () => {}, onNotice: () => () => {} } as unknown as EngineClient;
+
+function plane(version: number, actions: PlaneView['actions'] = []): PlaneView {
+  return { version, nowMs: 0, controllerEpoch: 1, brokers: [], groups: [], actions } as unknown as PlaneView;
+}
+
+const cluster: ClusterView = { version: 1, nowMs: 1234, partitions: [] };
+
+function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameResult {
+  return { run: 1, nowMs: 1234, events: { producer: [], dropped: 0, plane: events }, views, windows: [], jobs: [] };
+}
+
+describe('Session.apply', () => {
+  it('puts one frame into the one store in one update: clock, views, and the plane slice with its story', () => {
+    const store = createUiStore();
+    const session = new Session(store, silent);
+    let updates = 0;
+    store.subscribe(() => updates++);
+    const elected: PlaneEvent = {
+      type: 'controllerElected',
+      broker: 2,
+      controllerEpoch: 2,
+      previousEpoch: 1,
+      atMs: PLANE_EPOCH_MS + 1000,
+    };
+    session.apply(frame({ cluster, plane: plane(3) }, [elected]));
+    expect(updates).toBe(1);
+    const s = store.getState();
+    expect(s.frames).toBe(1);
+    // One time base: engine ms since the scenario started.
+    expect(s.nowMs).toBe(1234);
+    expect(s.view).toEqual(cluster);
+    expect(s.plane.view?.version).toBe(3);
+    expect(s.plane.story.map((l) => [l.atMs, l.kind])).toEqual([[1000, 'controller']]);
+  });
+
+  it('tells the address when a frame brings newly recorded actions, not when it brings the same ones', () => {
+    const store = createUiStore();
+    const session = new Session(store, silent);
+    const moved: number[] = [];
+    session.onScenarioMoved((v) => moved.push(v.actions.length));
+    session.apply(frame({ plane: plane(1) }));
+    const produce = { at: 500, action: { op: 'produceRecord', topic: 'orders', key: null, value: 'v', headers: [] } };
+    session.apply(frame({ plane: plane(2, [produce] as PlaneView['actions']) }));
+    session.apply(frame({ plane: plane(3, [produce] as PlaneView['actions']) }));
+    expect(moved).toEqual([1]);
+  });
+});
