@@ -53,8 +53,6 @@ export interface PlaneUiState {
   placement: PlacementShow | null;
   /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
   picked: string | null;
-  /** The guided scenario being walked through, and its step. */
-  guide: { id: string; step: number } | null;
 }
 
 export const initialPlaneState: PlaneUiState = {
@@ -68,7 +66,6 @@ export const initialPlaneState: PlaneUiState = {
   pendingLink: null,
   placement: null,
   picked: null,
-  guide: null,
 };
 
 const MAX_STORY = 80;
