@@ -31,7 +31,7 @@ export const controllerFailover: Lesson = {
       },
     },
     {
-      text: 'Broker 1 was killed (kill -9). Nothing happens until its ZooKeeper session expires; then /controller and /brokers/ids/1 vanish, another broker wins /controller with controller epoch + 1 and elects a new leader with leader epoch + 1.',
+      text: 'Broker 1 was killed (kill -9). Nothing happens until its ZooKeeper session expires; then /controller and /brokers/ids/1 vanish, another broker wins /controller with controller epoch + 1 and elects a new leader from the ISR with a higher leader epoch (every leader or ISR change the controller writes bumps it).',
       actions: [{ op: 'killBroker', broker: 1 }],
       until: {
         label: 'a new controller elected a new leader',
