@@ -71,13 +71,13 @@ export const acks: Lesson = {
       }),
     },
     {
-      text: 'The producer switched to acks=1: only the leader must have the record, so it is acknowledged although the ISR is below min.insync.replicas (and would be lost if broker 1 died now).',
+      text: 'Brokers 2 and 3 were healed: they fetch what they missed and rejoin the ISR; with 3 in sync (>= min.insync.replicas) the leader accepts the retried record and acknowledges it. (With acks=1 the leader alone would have acknowledged it at once, and lost it if broker 1 had died.)',
       actions: [
-        { op: 'configureProducer', settings: { acks: '1' } },
-        { op: 'produceRecord', topic: TOPIC, key: 'tx-2', value: '50 EUR', headers: [] },
+        { op: 'healBroker', broker: 2 },
+        { op: 'healBroker', broker: 3 },
       ],
-      until: { label: 'the second record was acknowledged', met: (w) => w.panel.acked >= 2 },
-      observe: (w) => ({ acked: w.panel.acked }),
+      until: { label: 'the retried record was acknowledged', met: (w) => w.panel.acked >= 2 },
+      observe: (w) => ({ acked: w.panel.acked, isr: partitionState(w, TOPIC, 0)?.isr ?? [] }),
     },
   ],
 };
