@@ -3,7 +3,7 @@
  * that a replaced cluster's new run holds none of the old one's versions.
  */
 import { describe, expect, it } from 'vitest';
-import type { FrameResult, JobView } from '../worker/protocol';
+import type { ClusterView, FrameResult, JobView, PartitionView } from '../worker/protocol';
 import { BUSY_VIEW_EVERY_MS, FramePacing, type PacingState, VIEW_EVERY_MS } from './FramePacing';
 
 function paced() {
@@ -60,5 +60,36 @@ describe('FramePacing.ask', () => {
     pacing.received(frame(2, {}));
     at(2 * VIEW_EVERY_MS);
     expect(pacing.ask(idle)).toEqual({ run: 2, have: { cluster: -1, plane: -1 } });
+  });
+});
+
+describe('FramePacing.coalesce', () => {
+  const part = (partition: number, logEndOffset: number) =>
+    ({ topic: 'orders', partition, dir: `orders-${partition}`, logEndOffset }) as PartitionView;
+  const logs = (version: number, ends: number[]): ClusterView => ({
+    version,
+    nowMs: 0,
+    partitions: ends.map((e, i) => part(i, e)),
+  });
+
+  it('draws everything that arrived when no bulk job runs', () => {
+    const { pacing } = paced();
+    const drawn = pacing.coalesce(frame(1, { cluster: logs(1, [1, 2]) }), idle);
+    expect(drawn.view?.partitions.map((p) => p.logEndOffset)).toEqual([1, 2]);
+  });
+
+  it('while a bulk job runs, redraws one partition per frame, the one waiting longest, each at most every BUSY_VIEW_EVERY_MS', () => {
+    const { pacing, at } = paced();
+    const shown = logs(1, [0, 0]);
+    const busy = { ...idle, jobs: { 1: runningJob }, shown };
+    // Both were drawn at 0 (the first frame draws what it is given).
+    pacing.coalesce(frame(1, { cluster: shown }), { ...busy, shown: null });
+    at(BUSY_VIEW_EVERY_MS);
+    const first = pacing.coalesce(frame(1, { cluster: logs(2, [5, 7]) }), busy);
+    const changed = (v: ClusterView | null) => v?.partitions.filter((p) => p.logEndOffset > 0).map((p) => p.partition);
+    expect(changed(first.view)).toHaveLength(1);
+    // The other one's turn comes in the next frame, with what was held back for it.
+    const next = pacing.coalesce(frame(1, {}), { ...busy, shown: first.view });
+    expect(changed(next.view)).toHaveLength(2);
   });
 });

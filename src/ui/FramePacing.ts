@@ -115,11 +115,6 @@ export class FramePacing {
     for (const [name, view] of Object.entries(frame.views)) this.versions.set(name as ViewName, view.version);
   }
 
-  /** The page took a view outside a frame (an action's answer): it holds that version now. */
-  holds(name: ViewName, version: number): void {
-    this.versions.set(name, version);
-  }
-
   /** The cluster was replaced: nothing held back of the old one is drawn, and every view is asked for at once. */
   forget(): void {
     this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };

@@ -140,7 +140,7 @@ export class EngineHost {
 
   /**
    * @param notify posts a notice to the page
-   * @param hostClock the host's real time (slices of long jobs, view pacing): realHostClock in the
+   * @param hostClock the host's real time (slices of long jobs): realHostClock in the
    *   worker, a ManualHostClock in tests
    */
   constructor(

@@ -40,7 +40,7 @@ function channel() {
 
 describe('EngineHost over a MessageChannel', () => {
   it('opens the demo in memory, sends a record, and frames bring its offset and the clock', async () => {
-    const { client, clock } = channel();
+    const { client } = channel();
     const opened = await client.call('open', { storage: 'memory', takeOver: false });
     if (opened.status !== 'opened') throw new Error('a memory cluster is never locked');
     expect(opened.storage).toEqual({ kind: 'memory', error: null });
@@ -52,7 +52,6 @@ describe('EngineHost over a MessageChannel', () => {
     const sent = await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     expect(sent.sendId).toBeGreaterThanOrEqual(0);
     await client.call('runUntilIdle', null);
-    clock.advance(1000);
     const frame = await client.call('frame', { advanceMs: 50, windows: [], run: 0, have: { cluster: -1 } });
     // The engine clock moved by the frame's advanceMs at least (runUntilIdle moved it too).
     expect(frame.nowMs).toBeGreaterThanOrEqual(opened.view.nowMs + 50);
@@ -114,6 +113,28 @@ describe('EngineHost over a MessageChannel', () => {
     // Cluster.broker(99) throws BROKER_NOT_AVAILABLE; the page rebuilds it as a WorkerError with that code.
     expect(refused).toBeInstanceOf(WorkerError);
     expect(refused instanceof WorkerError && refused.code).toBe('BROKER_NOT_AVAILABLE');
+  });
+});
+
+describe('a paced bulk send follows the host clock', () => {
+  it('sends ratePerSecond records per second of host time: half a second of a 100/s job is 50 records', async () => {
+    const { client, clock } = channel();
+    await client.call('open', { storage: 'memory', takeOver: false });
+    const args = { topic: 'orders', count: 1000, keyPrefix: null, valueBytes: 10, ratePerSecond: 100 };
+    const { jobId } = await client.call('produceMany', args);
+    const done = async () => {
+      const frame = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+      return frame.jobs.find((j) => j.jobId === jobId)?.done;
+    };
+    await done();
+    clock.advance(500);
+    expect(await done()).toBe(50);
+    // No host time, no slices: the job waits, however many frames are asked for.
+    expect(await done()).toBeUndefined();
+    await client.call('cancelJob', { jobId });
+    clock.advance(10);
+    const frame = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    expect(frame.jobs.find((j) => j.jobId === jobId)?.state).toBe('cancelled');
   });
 });
 

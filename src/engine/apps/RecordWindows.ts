@@ -22,7 +22,7 @@ export class RecordWindows {
 
   /**
    * The windows to send now: a request not seen before at once, the others only when `due` (the
-   * host's redraw pacing) and changed. A window whose records are in a segment being read back
+   * page asked for the cluster view in this frame: its pacing, ui/FramePacing.ts) and changed. A window whose records are in a segment being read back
    * from the Store waits for a later frame.
    */
   take(data: DataPath, requests: readonly RecordWindowRequest[], due: boolean): RecordWindow[] {

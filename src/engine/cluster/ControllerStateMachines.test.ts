@@ -57,59 +57,70 @@ function pathTo<S extends string>(table: Readonly<Record<S, readonly S[]>>, from
   return path;
 }
 
-describe('PartitionStateMachine: the transition table of PartitionStateMachine.scala', () => {
-  it('declares the same valid previous states as Kafka', () => {
-    expect(Object.entries(PARTITION_VALID_PREVIOUS_STATES)).toEqual(KAFKA_PARTITION_TABLE);
+/** One machine's view for the table test: its state, and a transition to `to`. */
+interface Machine<S extends string> {
+  state(): S;
+  transition(to: S): IllegalStateException | null;
+}
+
+/**
+ * Every (from, to) pair of `kafka`: `from` is reached along valid transitions from `initial`,
+ * then `to` must move exactly when Kafka's table lists `from` among its valid previous states,
+ * and be refused with an IllegalStateException, the state unchanged, otherwise.
+ */
+function checkTransitionTable<S extends string>(
+  name: string,
+  kafka: [S, S[]][],
+  declared: Readonly<Record<S, readonly S[]>>,
+  initial: S,
+  machine: () => Machine<S>,
+): void {
+  describe(`${name}: the transition table of ${name}.scala`, () => {
+    it('declares the same valid previous states as Kafka', () => {
+      expect(Object.entries(declared)).toEqual(kafka);
+    });
+    for (const [from] of kafka)
+      for (const [to, valid] of kafka) {
+        const allowed = valid.includes(from);
+        it(`${from} -> ${to}: ${allowed ? 'moves' : 'refused with IllegalStateException'}`, () => {
+          const m = machine();
+          for (const step of pathTo(declared, initial, from)) expect(m.transition(step)).toBeNull();
+          expect(m.state()).toBe(from);
+          const error = m.transition(to);
+          if (allowed) {
+            expect(error).toBeNull();
+            expect(m.state()).toBe(to);
+          } else {
+            expect(error).toBeInstanceOf(IllegalStateException);
+            expect(error?.message).toContain(`before moving to ${to} state. Instead it is in ${from} state`);
+            expect(m.state()).toBe(from);
+          }
+        });
+      }
   });
+}
 
-  const all = KAFKA_PARTITION_TABLE.map(([s]) => s);
-  for (const from of all)
-    for (const [to, valid] of KAFKA_PARTITION_TABLE) {
-      const allowed = valid.includes(from);
-      it(`${from} -> ${to}: ${allowed ? 'moves' : 'refused with IllegalStateException'}`, () => {
-        const psm = new PartitionStateMachine(idleContext);
-        for (const step of pathTo(PARTITION_VALID_PREVIOUS_STATES, 'NonExistentPartition', from))
-          expect(psm.transition('t', 0, step)).toBeNull();
-        expect(psm.state('t', 0)).toBe(from);
-        const error = psm.transition('t', 0, to);
-        if (allowed) {
-          expect(error).toBeNull();
-          expect(psm.state('t', 0)).toBe(to);
-        } else {
-          expect(error).toBeInstanceOf(IllegalStateException);
-          expect(error?.message).toContain(`before moving to ${to} state. Instead it is in ${from} state`);
-          expect(psm.state('t', 0)).toBe(from);
-        }
-      });
-    }
-});
+checkTransitionTable(
+  'PartitionStateMachine',
+  KAFKA_PARTITION_TABLE,
+  PARTITION_VALID_PREVIOUS_STATES,
+  'NonExistentPartition',
+  () => {
+    const psm = new PartitionStateMachine(idleContext);
+    return { state: () => psm.state('t', 0), transition: (to) => psm.transition('t', 0, to) };
+  },
+);
 
-describe('ReplicaStateMachine: the transition table of ReplicaStateMachine.scala', () => {
-  it('declares the same valid previous states as Kafka', () => {
-    expect(Object.entries(REPLICA_VALID_PREVIOUS_STATES)).toEqual(KAFKA_REPLICA_TABLE);
-  });
-
-  const all = KAFKA_REPLICA_TABLE.map(([s]) => s);
-  for (const from of all)
-    for (const [to, valid] of KAFKA_REPLICA_TABLE) {
-      const allowed = valid.includes(from);
-      it(`${from} -> ${to}: ${allowed ? 'moves' : 'refused with IllegalStateException'}`, () => {
-        const rsm = new ReplicaStateMachine(idleContext);
-        for (const step of pathTo(REPLICA_VALID_PREVIOUS_STATES, 'NonExistentReplica', from))
-          expect(rsm.transition('t', 0, 1, step)).toBeNull();
-        expect(rsm.state('t', 0, 1)).toBe(from);
-        const error = rsm.transition('t', 0, 1, to);
-        if (allowed) {
-          expect(error).toBeNull();
-          expect(rsm.state('t', 0, 1)).toBe(to);
-        } else {
-          expect(error).toBeInstanceOf(IllegalStateException);
-          expect(error?.message).toContain(`before moving to ${to} state. Instead it is in ${from} state`);
-          expect(rsm.state('t', 0, 1)).toBe(from);
-        }
-      });
-    }
-});
+checkTransitionTable(
+  'ReplicaStateMachine',
+  KAFKA_REPLICA_TABLE,
+  REPLICA_VALID_PREVIOUS_STATES,
+  'NonExistentReplica',
+  () => {
+    const rsm = new ReplicaStateMachine(idleContext);
+    return { state: () => rsm.state('t', 0, 1), transition: (to) => rsm.transition('t', 0, 1, to) };
+  },
+);
 
 describe('the controller drives both machines (KafkaController.onNewPartitionCreation, onBrokerFailure)', () => {
   function setup() {

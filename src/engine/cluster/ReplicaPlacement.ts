@@ -118,19 +118,21 @@ export function assignReplicasToBrokersWithSteps(
     const leader = at(arranged, firstReplicaIndex);
     const replicas = [leader];
     steps.push({ kind: 'leader', partition, broker: leader, index: firstReplicaIndex });
+    const addFollower = (j: number, broker: number, index: number) => {
+      replicas.push(broker);
+      steps.push({
+        kind: 'follower',
+        partition,
+        replica: j + 1,
+        broker,
+        index,
+        shift: (index - firstReplicaIndex + n) % n,
+      });
+    };
     if (!rackAware) {
       for (let j = 0; j < replicationFactor - 1; j++) {
         const index = replicaIndex(firstReplicaIndex, nextReplicaShift, j, n);
-        const broker = at(arranged, index);
-        replicas.push(broker);
-        steps.push({
-          kind: 'follower',
-          partition,
-          replica: j + 1,
-          broker,
-          index,
-          shift: (index - firstReplicaIndex + n) % n,
-        });
+        addFollower(j, at(arranged, index), index);
       }
     } else {
       const racksWithReplicas = new Set([rackOf.get(leader)]);
@@ -145,17 +147,9 @@ export function assignReplicasToBrokersWithSteps(
           const rackOk = !racksWithReplicas.has(rack) || racksWithReplicas.size === numRacks;
           const brokerOk = !brokersWithReplicas.has(broker) || brokersWithReplicas.size === n;
           if (rackOk && brokerOk) {
-            replicas.push(broker);
+            addFollower(j, broker, index);
             racksWithReplicas.add(rack);
             brokersWithReplicas.add(broker);
-            steps.push({
-              kind: 'follower',
-              partition,
-              replica: j + 1,
-              broker,
-              index,
-              shift: (index - firstReplicaIndex + n) % n,
-            });
             break;
           }
           steps.push({

@@ -1,6 +1,6 @@
 import { ManualClock } from '../Clock';
-import { encodeRecordBatch } from '../codec';
 import { isKafkaError } from '../errors';
+import { makeBatch as makeRecordBatch } from '../log/testSupport';
 import type { BrokerConfigInput } from './BrokerConfig';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
@@ -21,27 +21,17 @@ export function makeBatch(
     key?: 'value' | Uint8Array;
   } = {},
 ): Uint8Array {
-  const enc = new TextEncoder();
   const ts = options.timestamp ?? 0;
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: values.length - 1,
-    baseTimestamp: ts,
-    maxTimestamp: ts,
-    producerId: options.producerId ?? -1,
-    producerEpoch: options.producerEpoch ?? -1,
-    baseSequence: options.baseSequence ?? -1,
-    records: values.map((v, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: options.key === 'value' ? enc.encode(v) : (options.key ?? null),
-      value: enc.encode(v),
-      headers: [],
-    })),
-  });
+  const key = options.key;
+  return makeRecordBatch(
+    values.map((value) => ({ value, key: key === 'value' ? value : (key ?? null), timestamp: ts })),
+    {
+      baseTimestamp: ts,
+      producerId: options.producerId,
+      producerEpoch: options.producerEpoch,
+      baseSequence: options.baseSequence,
+    },
+  );
 }
 
 /** The Kafka error code `fn` throws (any other throw as text), or undefined when it returns. */

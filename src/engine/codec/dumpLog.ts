@@ -278,16 +278,32 @@ interface OffsetIndexEntry {
   position: number;
 }
 
-/** The entries Kafka would print: up to the first relative offset 0 after the first entry. */
-export function readOffsetIndexEntries(bytes: Uint8Array, baseOffset: number): OffsetIndexEntry[] {
-  const entries: OffsetIndexEntry[] = [];
-  const n = Math.floor(bytes.length / OFFSET_INDEX_ENTRY);
+/**
+ * The entries of an index file Kafka would print: up to the first relative offset 0 after the
+ * first entry. `relativeAt`: where an entry holds its relative offset.
+ */
+function readIndexEntries<T>(
+  bytes: Uint8Array,
+  entrySize: number,
+  relativeAt: number,
+  entry: (position: number, relative: number) => T,
+): T[] {
+  const entries: T[] = [];
+  const n = Math.floor(bytes.length / entrySize);
   for (let i = 0; i < n; i++) {
-    const relative = int32(bytes, i * OFFSET_INDEX_ENTRY);
+    const relative = int32(bytes, i * entrySize + relativeAt);
     if (relative === 0 && i > 0) break;
-    entries.push({ offset: baseOffset + relative, position: int32(bytes, i * OFFSET_INDEX_ENTRY + 4) });
+    entries.push(entry(i * entrySize, relative));
   }
   return entries;
+}
+
+/** The offset index entries Kafka would print. */
+export function readOffsetIndexEntries(bytes: Uint8Array, baseOffset: number): OffsetIndexEntry[] {
+  return readIndexEntries(bytes, OFFSET_INDEX_ENTRY, 0, (p, relative) => ({
+    offset: baseOffset + relative,
+    position: int32(bytes, p + 4),
+  }));
 }
 
 interface TimeIndexEntry {
@@ -297,27 +313,27 @@ interface TimeIndexEntry {
 
 /** The time index entries Kafka would print, with the same stop rule. */
 export function readTimeIndexEntries(bytes: Uint8Array, baseOffset: number): TimeIndexEntry[] {
-  const entries: TimeIndexEntry[] = [];
-  const n = Math.floor(bytes.length / TIME_INDEX_ENTRY);
-  for (let i = 0; i < n; i++) {
-    const p = i * TIME_INDEX_ENTRY;
-    const relative = int32(bytes, p + 8);
-    if (relative === 0 && i > 0) break;
-    const timestamp = int32(bytes, p) * 4294967296 + (int32(bytes, p + 4) >>> 0);
-    entries.push({ timestamp, offset: baseOffset + relative });
-  }
-  return entries;
+  return readIndexEntries(bytes, TIME_INDEX_ENTRY, 8, (p, relative) => ({
+    timestamp: int32(bytes, p) * 4294967296 + (int32(bytes, p + 4) >>> 0),
+    offset: baseOffset + relative,
+  }));
 }
 
-/** Dumps an offset index; with the sibling `.log`, checks each entry points at the batch it names. */
-export function dumpOffsetIndex(path: string, bytes: Uint8Array, log: Uint8Array | null = null): DumpOutput {
+/** An index dump's first line and the base offset its file name gives (null: the dump failed there). */
+function beginIndexDump(path: string): { out: DumpOutput; base: number | null } {
   const out: DumpOutput = { stdout: [`Dumping ${path}`], stderr: [], ok: true };
   const base = baseOffsetOfFile(path);
   if (base === null) {
     out.stderr.push(`${path}: position 0: file name does not start with a base offset`);
     out.ok = false;
-    return out;
   }
+  return { out, base };
+}
+
+/** Dumps an offset index; with the sibling `.log`, checks each entry points at the batch it names. */
+export function dumpOffsetIndex(path: string, bytes: Uint8Array, log: Uint8Array | null = null): DumpOutput {
+  const { out, base } = beginIndexDump(path);
+  if (base === null) return out;
   if (bytes.length < OFFSET_INDEX_ENTRY) {
     out.stdout.push(`${path} is empty.`);
     return out;
@@ -362,13 +378,8 @@ export function dumpTimeIndex(
   index: Uint8Array | null = null,
   log: Uint8Array | null = null,
 ): DumpOutput {
-  const out: DumpOutput = { stdout: [`Dumping ${path}`], stderr: [], ok: true };
-  const base = baseOffsetOfFile(path);
-  if (base === null) {
-    out.stderr.push(`${path}: position 0: file name does not start with a base offset`);
-    out.ok = false;
-    return out;
-  }
+  const { out, base } = beginIndexDump(path);
+  if (base === null) return out;
   if (bytes.length % TIME_INDEX_ENTRY !== 0) {
     out.stderr.push(
       `${path}: position ${bytes.length - (bytes.length % TIME_INDEX_ENTRY)}: ${bytes.length % TIME_INDEX_ENTRY} trailing bytes are not a whole ${TIME_INDEX_ENTRY}-byte entry`,

@@ -1,6 +1,7 @@
 import type { Clock } from '../Clock';
 import type { RecordBatchHeader } from '../codec';
 import { KafkaError } from '../errors';
+import type { AbstractIndex } from './AbstractIndex';
 import { DurableOffset, type DurablePoint } from './DurableOffset';
 import type { LogConfig } from './LogConfig';
 import { LogSegment } from './LogSegment';
@@ -431,22 +432,15 @@ export class LocalLog {
       this.writer.submit({ op: 'append', path: this.path(seg.logFileName), bytes: seg.log.copy(seg.flushedBytes) });
       seg.flushedBytes = seg.size;
     }
-    if (seg.flushedOffsetIndexEntries < seg.offsetIndex.entries) {
-      this.writer.submit({
-        op: 'append',
-        path: this.path(seg.indexFileName),
-        bytes: seg.offsetIndex.bytesFrom(seg.flushedOffsetIndexEntries),
-      });
-      seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
-    }
-    if (seg.flushedTimeIndexEntries < seg.timeIndex.entries) {
-      this.writer.submit({
-        op: 'append',
-        path: this.path(seg.timeIndexFileName),
-        bytes: seg.timeIndex.bytesFrom(seg.flushedTimeIndexEntries),
-      });
-      seg.flushedTimeIndexEntries = seg.timeIndex.entries;
-    }
+    seg.flushedOffsetIndexEntries = this.flushIndex(seg.indexFileName, seg.offsetIndex, seg.flushedOffsetIndexEntries);
+    seg.flushedTimeIndexEntries = this.flushIndex(seg.timeIndexFileName, seg.timeIndex, seg.flushedTimeIndexEntries);
+  }
+
+  /** Appends the entries of `index` past `flushedEntries` to its file; returns the new flushed count. */
+  private flushIndex(fileName: string, index: AbstractIndex, flushedEntries: number): number {
+    if (flushedEntries < index.entries)
+      this.writer.submit({ op: 'append', path: this.path(fileName), bytes: index.bytesFrom(flushedEntries) });
+    return index.entries;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import {
+  ByteWriter,
   type DefaultRecord,
   decodeRecordBatches,
   encodeRecordBatch,
@@ -38,45 +39,23 @@ function contents(log: UnifiedLog): [number, string | null, string | null][] {
 
 /** The whole log as one byte array, fetched segment by segment. */
 function fetchAll(log: UnifiedLog): Uint8Array {
-  const parts: Uint8Array[] = [];
+  const all = new ByteWriter();
   let offset = log.logStartOffset;
   while (offset < log.logEndOffset) {
     const f = log.fetch(offset, 1 << 20);
     if (f.batches.length === 0) break;
-    parts.push(f.records);
+    all.writeRaw(f.records);
     offset = f.nextOffset;
   }
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
+  return all.toBytes();
 }
 
 /** An idempotent producer's batch of keyed records (key = value = the number), base offset 0. */
 function idempotentBatch(producerId: number, baseSequence: number, keys: number[]): Uint8Array {
-  const enc = new TextEncoder();
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: keys.length - 1,
-    baseTimestamp: T0,
-    maxTimestamp: T0,
-    producerId,
-    producerEpoch: 0,
-    baseSequence,
-    records: keys.map((k, i) => ({
-      attributes: 0,
-      timestampDelta: 0,
-      offsetDelta: i,
-      key: enc.encode(String(k)),
-      value: enc.encode(String(k)),
-      headers: [],
-    })),
-  });
+  return makeBatch(
+    keys.map((k) => ({ key: String(k), value: String(k) })),
+    { baseTimestamp: T0, producerId, producerEpoch: 0, baseSequence },
+  );
 }
 
 describe('LogCleaner (cleanup.policy=compact)', () => {

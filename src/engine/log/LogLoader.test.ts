@@ -137,14 +137,13 @@ describe('UnifiedLog.load (recovery)', () => {
     return { store, log };
   }
 
+  /** Loads DIR back from `store` with writtenLog's config, through `writer` when given. */
+  const reload = (store: MapStore, writer?: StoreWriter) =>
+    UnifiedLog.load(store, DIR, { 'segment.bytes': 700, 'index.interval.bytes': 100 }, new ManualClock(T0), writer);
+
   it('reloads exactly what was flushed: same segments, same indexes, nothing rebuilt', async () => {
     const { store, log } = await writtenLog();
-    const { log: loaded, report } = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-    );
+    const { log: loaded, report } = await reload(store);
     expect(report.segments.length).toBe(log.logSegments.length);
     for (const s of report.segments) {
       expect(s.bytesTruncated).toBe(0);
@@ -191,13 +190,7 @@ describe('UnifiedLog.load (recovery)', () => {
     const bytes = store.files.get(path) as Uint8Array;
     store.files.set(path, bytes.slice(0, bytes.length - 7));
     const writer = new StoreWriter(store);
-    const { log: loaded, report } = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-      writer,
-    );
+    const { log: loaded, report } = await reload(store, writer);
     const seg = report.segments[1];
     expect(seg?.bytesTruncated).toBeGreaterThan(0);
     expect(seg?.truncationReason).toMatch(/truncated/);
@@ -208,12 +201,7 @@ describe('UnifiedLog.load (recovery)', () => {
     expect(store.files.get(path)?.length).toBe(seg?.validBytes);
     expect([...store.files.keys()].filter((k) => k.endsWith('.log')).length).toBe(2);
     // A second load finds nothing left to repair.
-    const again = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-    );
+    const again = await reload(store);
     expect(again.report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
     expect(again.log.logEndOffset).toBe(loaded.logEndOffset);
   });
@@ -226,13 +214,7 @@ describe('UnifiedLog.load (recovery)', () => {
     expect(good.length).toBeGreaterThan(0);
     store.files.set(indexPath, new Uint8Array(good.length + 8).fill(0x7f));
     const writer = new StoreWriter(store);
-    const { report } = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-      writer,
-    );
+    const { report } = await reload(store, writer);
     expect(report.segments[0]?.offsetIndex).toMatchObject({ rebuilt: true, rebuiltEntries: good.length / 8 });
     await writer.settled();
     expect(store.files.get(indexPath)).toEqual(good);
@@ -248,13 +230,7 @@ describe('UnifiedLog.load (recovery)', () => {
     store.files.delete(timeIndexPath);
     store.files.set(`${DIR}/00000000000099999999.index`, new Uint8Array(16));
     const writer = new StoreWriter(store);
-    const { report } = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-      writer,
-    );
+    const { report } = await reload(store, writer);
     expect(report.segments[0]?.offsetIndex).toMatchObject({ storedEntries: null, rebuilt: true });
     expect(report.segments[0]?.timeIndex).toMatchObject({ storedEntries: null, rebuilt: true });
     expect(report.strayFiles).toEqual([`${DIR}/00000000000099999999.index`]);
@@ -300,12 +276,7 @@ describe('UnifiedLog.load (recovery)', () => {
     log.appendAsLeader(makeBatch(makeRecords(2, 30, T0 + 99)), 2);
     log.flush();
     await writer.settled();
-    const { log: loaded, report } = await UnifiedLog.load(
-      store,
-      DIR,
-      { 'segment.bytes': 700, 'index.interval.bytes': 100 },
-      new ManualClock(T0),
-    );
+    const { log: loaded, report } = await reload(store);
     expect(loaded.logEndOffset).toBe(log.logEndOffset);
     expect(report.segments.every((s) => !s.offsetIndex.rebuilt)).toBe(true);
     expect(loaded.leaderEpochCache.entries).toEqual(log.leaderEpochCache.entries);

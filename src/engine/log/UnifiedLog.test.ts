@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
+import { ByteWriter, decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
 import { isKafkaError, type KafkaError } from '../errors';
 import { createLogConfig, KAFKA_DEFAULT_LOG_CONFIG } from './LogConfig';
 import { UnifiedLog } from './UnifiedLog';
@@ -106,14 +106,9 @@ describe('UnifiedLog append', () => {
   });
 });
 
+/** The parts as one array, through the codec's one writer. */
 function concat(parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
+  return parts.reduce((w, p) => w.writeRaw(p), new ByteWriter()).toBytes();
 }
 
 describe('UnifiedLog roll', () => {

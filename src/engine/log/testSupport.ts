@@ -134,6 +134,10 @@ export function makeBatch(
     baseTimestamp?: number;
     partitionLeaderEpoch?: number;
     lastOffsetDelta?: number;
+    /** An idempotent producer's batch (default: none, -1). */
+    producerId?: number;
+    producerEpoch?: number;
+    baseSequence?: number;
   } = {},
 ): Uint8Array {
   const baseTimestamp = options.baseTimestamp ?? records[0]?.timestamp ?? 1_700_000_000_000;
@@ -157,9 +161,9 @@ export function makeBatch(
     lastOffsetDelta: options.lastOffsetDelta ?? records.length - 1,
     baseTimestamp,
     maxTimestamp,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
+    producerId: options.producerId ?? -1,
+    producerEpoch: options.producerEpoch ?? -1,
+    baseSequence: options.baseSequence ?? -1,
     records: recs,
   });
 }

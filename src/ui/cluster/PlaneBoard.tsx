@@ -12,6 +12,7 @@ import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
 import type { PlaneTab } from './planeSlice';
 import { setPlane, usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 import './plane.css';
 
 const TABS: { id: PlaneTab; label: string }[] = [
@@ -56,8 +57,9 @@ export function PlaneBoard({ session }: { session: Session }) {
         </div>
         <div className="plane-clockbar">
           {view && (
-            <span className="plane-clock muted small" data-testid="plane-clock" data-now={view.nowMs}>
-              t = {(view.nowMs / 1000).toFixed(1)} s
+            // The clock is shown once, in the top bar; this marks the instant the board's view is of.
+            <span className="visually-hidden" data-testid="plane-clock" data-now={view.nowMs}>
+              board at {formatClock(view.nowMs)}
             </span>
           )}
           {view &&

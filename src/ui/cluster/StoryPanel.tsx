@@ -5,6 +5,7 @@
  * member chosen → new leader epoch).
  */
 import { usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 
 export function StoryPanel() {
   const story = usePlane((s) => s.story);
@@ -22,7 +23,7 @@ export function StoryPanel() {
               data-kind={l.kind}
               style={{ animationDelay: `${Math.min(6, Math.max(0, i - shown.length + 6)) * 120}ms` }}
             >
-              <time className="story-time">{(l.atMs / 1000).toFixed(1)}s</time> {l.text}
+              <time className="story-time">{formatClock(l.atMs)}</time> {l.text}
             </li>
           ))}
         </ol>

@@ -7,6 +7,7 @@
  * processed (case 2).
  */
 import type { ConsumerCrashView } from '../../engine/apps/types';
+import { formatClock } from '../time/formatClock';
 
 const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
   auto: 'auto commit',
@@ -30,7 +31,7 @@ export function CrashDelivery({ crash, groupId }: { crash: ConsumerCrashView; gr
       data-commit-mode={crash.commitMode}
     >
       <p className="small">
-        <strong>{crash.consumer}</strong> crashed at {(crash.atMs / 1000).toFixed(1)} s ({MODE_TEXT[crash.commitMode]}
+        <strong>{crash.consumer}</strong> crashed at {formatClock(crash.atMs)} ({MODE_TEXT[crash.commitMode]}
         ): expected <span className="crash-dup">{crash.redelivered} redelivered</span>
         {', '}
         <span className="crash-loss">{crash.skipped} lost</span>.

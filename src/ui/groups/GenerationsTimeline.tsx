@@ -6,6 +6,7 @@
  */
 import { scaleBand } from 'd3';
 import type { PlaneGroupView } from '../../engine/apps/types';
+import { formatClock } from '../time/formatClock';
 
 const COL = 150;
 const LANE = 46;
@@ -63,7 +64,8 @@ export function GenerationsTimeline({ group }: { group: PlaneGroupView }) {
                     gen {g.generation} · {g.protocol ?? '—'}
                   </text>
                   <text x={gx + 4} y={27} className="gen-sub">
-                    {(g.atMs / 1000).toFixed(1)}s{revokedOnly ? ' · revoke step' : ''}
+                    {formatClock(g.atMs)}
+                    {revokedOnly ? ' · revoke step' : ''}
                   </text>
                   {names.map((n) => {
                     const ps = g.assignment[n];

@@ -4,6 +4,7 @@
  * leader running the assignor, SyncGroup, and each member's revoked/assigned callbacks.
  */
 import { usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
 
 export function RebalanceStory({ groupId }: { groupId: string }) {
   const lines = usePlane((s) => s.groupStory).filter((l) => l.groupId === groupId || l.text.startsWith(`${groupId}`));
@@ -21,7 +22,7 @@ export function RebalanceStory({ groupId }: { groupId: string }) {
         <ol className="story-list" aria-live="polite">
           {shown.map((l) => (
             <li key={l.id} className={`story-line step-${l.step}`}>
-              <time className="story-time">{(l.atMs / 1000).toFixed(1)}s</time> {l.text}
+              <time className="story-time">{formatClock(l.atMs)}</time> {l.text}
             </li>
           ))}
         </ol>

@@ -6,6 +6,7 @@ import { scenarioHash, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
 import type { PlaneView, PresetName } from '../../engine/apps/types';
 import { LessonPicker } from '../lessons/LessonPicker';
+import { formatClock } from '../time/formatClock';
 
 const PRESETS: { id: PresetName; label: string }[] = [
   { id: 'demo', label: 'Demo: 3 brokers, orders, 2 groups' },
@@ -55,8 +56,8 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
       <section aria-label="Share this run">
         <h3>Share this run</h3>
         <p className="muted small">
-          Seed {view.seed}, preset {view.preset}, {view.actions.length} action{view.actions.length === 1 ? '' : 's'}, t
-          = {(view.nowMs / 1000).toFixed(1)} s. The link replays exactly this run.
+          Seed {view.seed}, preset {view.preset}, {view.actions.length} action{view.actions.length === 1 ? '' : 's'}, at{' '}
+          {formatClock(view.nowMs)}. The link replays exactly this run.
         </p>
         <label className="share">
           <span className="visually-hidden">Link to this run</span>
@@ -75,7 +76,7 @@ export function ScenarioTab({ session, view }: { session: Session; view: PlaneVi
           {view.actions.map((a, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows; position is the action's identity
             <li key={`${a.at}-${i}`}>
-              <time>{(a.at / 1000).toFixed(1)}s</time> {JSON.stringify(a.action)}
+              <time>{formatClock(a.at)}</time> {JSON.stringify(a.action)}
             </li>
           ))}
         </ol>

@@ -1,18 +1,13 @@
 import { useEffect } from 'react';
 import type { Session } from '../session';
 import { SPEEDS, type Speed, useUi } from '../store';
+import { formatClock } from './formatClock';
 
 /** True when a key press belongs to a text field or control rather than to the page. */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   const tag = target.tagName;
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || target.isContentEditable;
-}
-
-function formatClock(ms: number): string {
-  if (!ms) return '--:--:--.---';
-  const d = new Date(ms);
-  return d.toISOString().slice(11, 23);
 }
 
 /** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps. */
@@ -85,7 +80,12 @@ export function TimeControls({ session }: { session: Session }) {
           ))}
         </select>
       </label>
-      <output className="clock mono" data-testid="time-now" data-frames={frames} title="Engine clock (UTC)">
+      <output
+        className="clock mono"
+        data-testid="time-now"
+        data-frames={frames}
+        title="Engine time since the scenario started"
+      >
         {formatClock(nowMs)}
       </output>
     </fieldset>
