@@ -24,6 +24,7 @@ const LESSONS = [
   'group-coordinator',
   'assignors',
   'delivery',
+  'static-membership',
   'zookeeper-consumer',
 ];
 

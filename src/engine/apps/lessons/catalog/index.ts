@@ -14,6 +14,7 @@ import { placement } from './placement';
 import { reassignment } from './reassignment';
 import { retention } from './retention';
 import { segments } from './segments';
+import { staticMembership } from './staticMembership';
 import { timeLookup } from './timeLookup';
 import { uncleanElection } from './uncleanElection';
 import { zookeeperConsumer } from './zookeeperConsumer';
@@ -35,5 +36,6 @@ export const LESSONS: readonly Lesson[] = [
   groupCoordinator,
   assignors,
   delivery,
+  staticMembership,
   zookeeperConsumer,
 ];
