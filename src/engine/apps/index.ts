@@ -51,3 +51,13 @@ export {
 } from './importPartition';
 export { SendJob } from './SendJob';
 export { RecordWindows } from './RecordWindows';
+export {
+  LESSONS,
+  LessonJournal,
+  lessonSummary,
+  lessonWorld,
+  probeStep,
+  type LessonAction,
+  type LessonProbe,
+  type LessonSummary,
+} from './lessons';
