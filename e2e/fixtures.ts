@@ -30,7 +30,7 @@ export class GlassboxPage {
     await expect.poll(async () => Number(await clock.getAttribute('data-frames'))).toBeGreaterThanOrEqual(from + n);
   }
 
-  async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup'): Promise<void> {
+  async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events'): Promise<void> {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }
 

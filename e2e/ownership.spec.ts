@@ -197,6 +197,8 @@ test("a take-over in the middle of a bulk job: after both tabs close, every reco
     await c.page.getByTestId('lookup-partition').selectOption(`orders-${target}`);
     await c.page.getByTestId('lookup-offset').fill(String(r.offset));
     await c.page.getByTestId('lookup-run').click();
+    // The last lookup's answer is cleared before the new trace is stepped.
+    await expect(c.page.getByTestId('lookup-result')).toHaveCount(0);
     const result = await stepToResult(c.page);
     await expect(result).toHaveAttribute('data-offset', String(r.offset));
     await expect(result).toContainText(`key ${key}`);

@@ -254,7 +254,7 @@ async function partitionsOf(app: GlassboxPage, topic: string, partitions: number
   return out;
 }
 
-test('a link made after producing, Send N and a producer setting replays to the same offsets and records', async ({
+test('a link made after producing, Send N, a topic config and a producer setting replays to the same offsets and records', async ({
   app,
   page,
   browser,
@@ -271,6 +271,13 @@ test('a link made after producing, Send N and a producer setting replays to the 
   // Paused: the controller creates the topic once time passes.
   await plane.advance(1);
   await expect(page.getByTestId('topic-tab-clicks')).toBeVisible();
+  // A topic config change (retention.bytes far above what is written, so nothing is deleted).
+  await page.getByTestId('topic-tab-clicks').click();
+  const config = page.getByTestId('topic-config-clicks');
+  await config.getByTestId('topic-retention-bytes').fill('1048576');
+  await config.getByTestId('topic-config-apply').click();
+  await plane.advance(1);
+  await expect(page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue('1048576');
   // A producer setting (the client restarts with acks=1), one record, then a Send N of null keys.
   await app.sideTab('producer');
   await page.getByTestId('producer-acks').selectOption('1');
@@ -301,6 +308,10 @@ test('a link made after producing, Send N and a producer setting replays to the 
   await plane2.open(link);
   await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(now));
   await expect.poll(() => partitionsOf(other, 'clicks', 3), { timeout: 20_000 }).toEqual(before);
+  await other.page.getByTestId('topic-tab-clicks').click();
+  await expect(other.page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue(
+    '1048576',
+  );
   expect(other.errors).toEqual([]);
   await context.close();
 });

@@ -4,6 +4,8 @@ import {
   type LeaderReplica,
   leaderReplica,
   partitionState,
+  type ReplicationGauges,
+  replicationGauges,
   topicState,
   znodes,
 } from './queries';
@@ -651,6 +653,11 @@ export class Engine {
 
   brokerStates(leaderCount: ReadonlyMap<number, number>, originMs = 0): PlaneBrokerView[] {
     return brokerStates(this.cluster, leaderCount, originMs);
+  }
+
+  /** UnderReplicatedPartitions, OfflinePartitionsCount and ActiveControllerCount over the live brokers. */
+  replicationGauges(): ReplicationGauges {
+    return replicationGauges(this.cluster);
   }
 
   controllerState(): { id: number | null; epoch: number } {

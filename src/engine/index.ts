@@ -64,6 +64,9 @@ export type { BrokerDownHow, ClusterEvent, LeaderAndIsrValue, LeaderElectionReas
 export { checkReplicationInvariants } from './cluster/invariants';
 export type { NetworkEvent } from './cluster/Network';
 export type { SegmentSummary } from './cluster/ReplicaLog';
+export type { PartitionState } from './cluster/PartitionStateMachine';
+export type { ReplicaState } from './cluster/ReplicaStateMachine';
+export { tpKey } from './TopicPartition';
 export { validateTopicName } from './cluster/TopicConfig';
 export type {
   EngineCommandName,
@@ -133,7 +136,7 @@ export type { ProducerRecordInput, ProducerSnapshot, SendManyOptions } from './p
 export { ProducerRegistry } from './producer/ProducerRegistry';
 // views: the plain data a host sends its page, and the builders that read them from engine state
 export type * from './views/types';
-export type { LeaderReplica } from './queries';
+export type { LeaderReplica, ReplicationGauges } from './queries';
 export { DataPath } from './views/DataPath';
 export {
   bytesToText,

@@ -160,3 +160,28 @@ export function znodes(cluster: Cluster, originMs = 0, maxData = Number.POSITIVE
     };
   });
 }
+
+/**
+ * The cluster's replication gauges as Kafka's JMX reports them, summed over the live brokers (a
+ * dashboard adds each broker's MBean): kafka.server ReplicaManager UnderReplicatedPartitions,
+ * kafka.controller KafkaController OfflinePartitionsCount and ActiveControllerCount (which only
+ * the active controller reports as non-zero). Every topic counts, `__consumer_offsets` included.
+ */
+export interface ReplicationGauges {
+  underReplicatedPartitions: number;
+  offlinePartitionsCount: number;
+  activeControllerCount: number;
+}
+
+export function replicationGauges(cluster: Cluster): ReplicationGauges {
+  const out: ReplicationGauges = { underReplicatedPartitions: 0, offlinePartitionsCount: 0, activeControllerCount: 0 };
+  for (const b of cluster.brokers.values()) {
+    if (b.state === 'down') continue;
+    out.underReplicatedPartitions += b.replicaManager.underReplicatedPartitionCount();
+    if (b.controller.active) {
+      out.activeControllerCount++;
+      out.offlinePartitionsCount += b.controller.offlinePartitionCount();
+    }
+  }
+  return out;
+}

@@ -160,15 +160,5 @@ export function isIntact(chunk: Chunk, value: unknown): value is Uint8Array {
   return value instanceof Uint8Array && value.length === chunk.length;
 }
 
-/** The parts joined into one new array (always a copy with a buffer of its own). */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+// The parts joined into one new array: the engine codec's one helper.
+export { concatBytes } from '../engine/codec/bytes';

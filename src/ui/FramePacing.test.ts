@@ -12,7 +12,7 @@ function paced() {
   return { pacing, at: (ms: number) => (now = ms) };
 }
 
-const idle: PacingState = { jobs: {}, accumulator: false, shown: null, brokers: 3 };
+const idle: PacingState = { jobs: {}, accumulator: false, metrics: false, eventLog: false, shown: null, brokers: 3 };
 const runningJob = { jobId: 1, state: 'running' } as JobView;
 
 function frame(run: number, views: FrameResult['views']): FrameResult {
@@ -27,6 +27,15 @@ describe('FramePacing.ask', () => {
     expect(pacing.ask(idle).have).toEqual({});
     at(VIEW_EVERY_MS);
     expect(Object.keys(pacing.ask(idle).have).sort()).toEqual(['cluster', 'plane']);
+  });
+
+  it('asks for the metrics and the event log only while their tab is open', () => {
+    const { pacing, at } = paced();
+    pacing.ask(idle);
+    at(VIEW_EVERY_MS);
+    expect(Object.keys(pacing.ask({ ...idle, metrics: true }).have).sort()).toEqual(['cluster', 'metrics', 'plane']);
+    at(2 * VIEW_EVERY_MS);
+    expect(Object.keys(pacing.ask({ ...idle, eventLog: true }).have).sort()).toEqual(['cluster', 'eventLog', 'plane']);
   });
 
   it('backs off to BUSY_VIEW_EVERY_MS while a bulk job runs', () => {

@@ -5,7 +5,7 @@
  *  - which views to ask for in a frame (`ask`): the partition logs and the control plane every
  *    VIEW_EVERY_MS, every BUSY_VIEW_EVERY_MS while a bulk job runs, the plane of a cluster drawn
  *    at scale every LARGE_PLANE_EVERY_MS; the accumulator every frame while it is shown (its
- *    events then stream too);
+ *    events then stream too); the metrics and the event log like the logs, while their tab is open;
  *  - which of the views received to draw in a frame (`coalesce`): while a bulk job runs, the big
  *    pictures (one partition's log with its record window, the plane's board) take turns.
  * The clock, jobs and events arrive every frame regardless.
@@ -53,6 +53,9 @@ export interface PacingState {
   jobs: Record<number, JobView>;
   /** Whether the accumulator tab is open. */
   accumulator: boolean;
+  /** Whether the metrics tab, or the event log's, is open (each view is asked for only then). */
+  metrics: boolean;
+  eventLog: boolean;
   /** The partitions drawn now. */
   shown: ClusterView | null;
   /** Brokers of the plane drawn now (0 before the first plane view). */
@@ -103,6 +106,8 @@ export class FramePacing {
     const large = state.brokers > LARGE_PLANE_BROKERS ? LARGE_PLANE_EVERY_MS : VIEW_EVERY_MS;
     due('plane', Math.max(large, busy ? BUSY_VIEW_EVERY_MS : 0));
     if (state.accumulator) due('accumulator', 0);
+    if (state.metrics) due('metrics', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
+    if (state.eventLog) due('eventLog', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     return { run: this.run, have };
   }
 

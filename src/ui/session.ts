@@ -190,7 +190,14 @@ export class Session {
     const jobs = { ...s.jobs };
     for (const j of frame?.jobs ?? []) jobs[j.jobId] = j;
     const brokers = s.plane.view?.brokers.length ?? 0;
-    return { jobs, accumulator: s.sideTab === 'accumulator', shown: s.view, brokers };
+    return {
+      jobs,
+      accumulator: s.sideTab === 'accumulator',
+      metrics: s.sideTab === 'metrics',
+      eventLog: s.sideTab === 'events',
+      shown: s.view,
+      brokers,
+    };
   }
 
   /**
@@ -213,6 +220,8 @@ export class Session {
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
     const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    if (frame.views.metrics) plane.metrics = frame.views.metrics;
+    if (frame.views.eventLog) plane.eventLog = frame.views.eventLog;
     if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
     this.store.setState(patch);
     const events = frame.events.producer;

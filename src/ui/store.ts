@@ -89,7 +89,7 @@ export interface UiState {
   discard: DiscardQuestion | null;
 }
 
-export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup';
+export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events';
 
 export interface InspectTarget {
   topic: string;

@@ -145,6 +145,22 @@ describe('EngineHost scenarios', () => {
     expect((await call(reloaded, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
   });
 
+  it('sends the event log and the metrics only when asked and only when their version moved', async () => {
+    const host = await openHost();
+    const first = await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: { eventLog: -1, metrics: -1 } });
+    expect(first.views.eventLog?.entries.some((e) => e.type === 'brokerStarted')).toBe(true);
+    expect(first.views.metrics?.metrics.find((m) => m.name === 'ActiveControllerCount')?.value).toBe(1);
+    const held = { eventLog: first.views.eventLog?.version ?? -1, metrics: first.views.metrics?.version ?? -1 };
+    const same = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
+    expect(same.views).toEqual({});
+    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
+    const after = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
+    expect(after.views.eventLog?.entries.at(-1)?.type).toBe('brokerDown');
+    expect(after.views.metrics?.sinceAction?.label).toBe('you killed broker 2');
+    const unasked = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: {} });
+    expect(unasked.views).toEqual({});
+  });
+
   it('a cluster with no user topics still sends its empty partition view, and the panel refuses the old topic', async () => {
     const host = await openHost();
     const first = await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: { cluster: -1 } });

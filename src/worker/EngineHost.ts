@@ -621,6 +621,10 @@ export class EngineHost {
       if (this.accumulatorSeen.version !== held('accumulator'))
         views.accumulator = { ...accumulator, version: this.accumulatorSeen.version };
     }
+    if (have.eventLog !== undefined && r.plane.eventLog.version !== held('eventLog'))
+      views.eventLog = r.plane.eventLog.view();
+    if (have.metrics !== undefined && r.plane.metrics.version !== held('metrics'))
+      views.metrics = r.plane.metrics.view();
     // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
     const windows = this.windows.take(r.data, args.windows, have.cluster !== undefined);
     this.pumpSegmentLoads(r);

@@ -51,6 +51,8 @@ import type {
 import type {
   SendOutcome as ProduceResult,
   AccumulatorView,
+  EventLogView,
+  MetricsView,
   ClusterView,
   LookupArgs,
   SegmentArgs,
@@ -215,6 +217,10 @@ export interface FrameViews {
   plane?: PlaneView;
   /** The producer panel's record accumulator. */
   accumulator?: Versioned<AccumulatorView>;
+  /** The one event log (engine/apps/events), while the page shows it. */
+  eventLog?: EventLogView;
+  /** Kafka's metrics by their JMX names (engine/apps/metrics), while the page shows them. */
+  metrics?: MetricsView;
 }
 
 /** A view with the version the worker gave it (ClusterView and PlaneView carry their own). */

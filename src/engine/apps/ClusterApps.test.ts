@@ -1,5 +1,5 @@
 import { MapStore } from '../log/testSupport';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assignPartitions } from '../consumer/assignors/assignPartitions';
 import { isKafkaError } from '../errors';
 import { ClusterApps } from './ClusterApps';
@@ -374,5 +374,21 @@ describe('ClusterApps', () => {
       outcome: 'seek',
     });
     expect(card?.positions.find((p) => p.topic === 'payments')?.position).toBe(10);
+  });
+});
+
+describe('the demo producer during an outage', () => {
+  it('numbers its records per send, not per acknowledgement: no key and value sent twice while nothing is acked', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(5000);
+    for (const broker of [1, 2, 3]) plane.apply({ op: 'killBroker', broker });
+    const send = vi.spyOn(plane.producer, 'send');
+    plane.apply({ op: 'produce', topic: 'orders', count: 5 });
+    plane.tick(1000);
+    plane.apply({ op: 'produce', topic: 'orders', count: 5 });
+    const dec = new TextDecoder();
+    const values = send.mock.calls.map((c) => dec.decode(c[2] ?? new Uint8Array()));
+    expect(values.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(values).size).toBe(values.length);
   });
 });

@@ -33,6 +33,9 @@ import {
   type CreateTopicOptions,
 } from '../index';
 import { buildPlaneView } from './planeViews';
+import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
+import { KafkaMetrics } from './metrics/KafkaMetrics';
+import { actionLabel } from './metrics/actionLabel';
 import { PRESETS } from './presets';
 import { validateUserTopicName } from './userTopicName';
 import {
@@ -236,6 +239,11 @@ export class ClusterApps {
   /** True while a restart runs the preset: its topics are in the znodes already. */
   private restarting: boolean;
   private events: PlaneEvent[] = [];
+  /** The one event log (apps/events) and Kafka's metrics (apps/metrics), two named versioned views of the frame. */
+  readonly eventLog: EventLog;
+  readonly metrics: KafkaMetrics;
+  /** Records the demo producer was asked to send: the next one's number (its key and value). */
+  private demoSends = 0;
   private nextConsumer = 1;
 
   constructor(
@@ -261,6 +269,14 @@ export class ClusterApps {
     // then never built.
     this.engine.maxBufferedEvents = 0;
     this.engine.subscribe((e) => this.onEvent(e), PLANE_EVENT_TYPES);
+    this.eventLog = new EventLog(PLANE_EPOCH_MS, () => this.engine.controllerState().id);
+    this.engine.subscribe((e) => this.eventLog.onEvent(e), EVENT_LOG_TYPES);
+    this.metrics = new KafkaMetrics(
+      this.engine,
+      PLANE_EPOCH_MS,
+      () => [...this.groupSettings.keys()],
+      (g) => this.maxLag(g),
+    );
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;
@@ -348,6 +364,18 @@ export class ClusterApps {
     this.engine.tick(ms);
     this.engine.drainEvents();
     this.version++;
+  }
+
+  /** The group's largest lag in the latest lag sample of each partition (records-lag-max). */
+  private maxLag(group: string): number | null {
+    const byPartition = this.lagHistory.get(group);
+    if (!byPartition) return null;
+    let max: number | null = null;
+    for (const h of byPartition.values()) {
+      const last = h[h.length - 1];
+      if (last && (max === null || last[1] > max)) max = last[1];
+    }
+    return max;
   }
 
   view(): PlaneView {
@@ -476,7 +504,11 @@ export class ClusterApps {
    */
   apply(action: EngineCommand): SendOutcome | null {
     const settings = this.panelSettings;
+    // A Send N job's later slices continue the action that started it.
+    const acted = !(action.op === 'produceRecords' && action.from > 0);
+    const before = acted ? this.metrics.values() : null;
     const outcome = this.perform(action);
+    if (before) this.metrics.markAction(actionLabel(action), before);
     // Settings the panel already had change nothing, and leave nothing in the scenario.
     if (action.op === 'configureProducer' && this.panelSettings === settings) return outcome;
     this.record(action);
@@ -842,7 +874,9 @@ export class ClusterApps {
       throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic '${topic}' does not exist.`, { topic });
     const enc = new TextEncoder();
     for (let i = 0; i < count; i++) {
-      const n = this.producer.acked + this.producer.failed + i;
+      // Numbered per send, not per delivery report: during an outage nothing is acknowledged, and
+      // numbering by acks would send the same key and value again, which looks like duplicates.
+      const n = this.demoSends++;
       this.producer.send(topic, enc.encode(`user-${n % 24}`), enc.encode(`order ${n}`));
     }
   }

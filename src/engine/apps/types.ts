@@ -29,6 +29,10 @@ import type {
   ZnodeView,
 } from '../index';
 
+export type * from './events/types';
+export { EVENT_KINDS } from './events/types';
+export type * from './metrics/types';
+
 // The views read straight from engine state are declared beside the engine (src/engine/views).
 
 export type { DescribeRowView, PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView };

@@ -365,6 +365,20 @@ export class Controller {
     return out;
   }
 
+  /**
+   * Kafka's OfflinePartitionsCount gauge (KafkaController): the partitions whose leader this
+   * controller does not count among the live brokers; 0 on a broker that is not the active one.
+   */
+  offlinePartitionCount(): number {
+    if (!this.active) return 0;
+    let n = 0;
+    for (const [topic, partition] of this.allPartitions()) {
+      const s = this.zk.peekData(statePath(topic, partition)) as { leader?: number } | null;
+      if (s && (s.leader === undefined || s.leader < 0 || !this.liveBrokers.has(s.leader))) n++;
+    }
+    return n;
+  }
+
   private allPartitions(): [string, number][] {
     const out: [string, number][] = [];
     for (const t of [...this.knownTopics].sort()) {

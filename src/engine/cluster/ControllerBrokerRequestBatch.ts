@@ -94,16 +94,18 @@ export class ControllerBrokerRequestBatch {
     this.pendingUpdateMetadata.clear();
     if (!this.controller.isActive()) return;
     const live = this.controller.liveBrokers();
-    const controllerId = this.controller.controllerId;
-    const controllerEpoch = this.controller.controllerEpoch();
+    // Every controller request names its sender, its epoch and the broker epoch it was meant for.
+    const header = (b: number) => ({
+      controllerId: this.controller.controllerId,
+      controllerEpoch: this.controller.controllerEpoch(),
+      brokerEpoch: live.get(b) ?? -1,
+    });
     for (const [b, states] of leaderAndIsr) {
       if (!live.has(b)) continue;
       const partitionStates = [...states.values()];
       this.channels.sendRequest(b, {
         api: 'LeaderAndIsr',
-        controllerId,
-        controllerEpoch,
-        brokerEpoch: live.get(b) ?? -1,
+        ...header(b),
         partitionStates,
         liveLeaders: [...new Set(partitionStates.map((x) => x.leader).filter((l) => l >= 0))].sort((x, y) => x - y),
       });
@@ -120,9 +122,7 @@ export class ControllerBrokerRequestBatch {
       }
       this.channels.sendRequest(b, {
         api: 'UpdateMetadata',
-        controllerId,
-        controllerEpoch,
-        brokerEpoch: live.get(b) ?? -1,
+        ...header(b),
         partitionStates,
         liveBrokers,
         deletedTopics: [...u.deleted],

@@ -230,6 +230,11 @@ export class CoordinationStore {
   }
 
   /** The data, or null when there is no such node. */
+  /** A znode's data without the copy tryGetData makes: for read-only gauges over many znodes. Never mutate it. */
+  peekData(path: string): Readonly<ZnodeData> | null {
+    return this.nodes.get(path)?.data ?? null;
+  }
+
   tryGetData(path: string): ZnodeData | null {
     const node = this.nodes.get(path);
     return node ? clone(node.data) : null;

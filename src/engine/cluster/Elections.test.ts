@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Cluster } from './Cluster';
-import type { ClusterEvent } from './events';
+import type { Cluster } from './Cluster';
 import { checkReplicationInvariants } from './invariants';
 import { createMinIsrTopic, makeBatch, QUICK_FAILOVER_CONFIG, startCluster, TestClient } from './testing';
 
@@ -179,16 +177,10 @@ describe('stray replicas', () => {
 // must not truncate to its stale HW, or an acknowledged record disappears at the next election.
 describe('KIP-101 scenario 1', () => {
   it('a restarted follower keeps records above its stale high watermark', () => {
-    const events: ClusterEvent[] = [];
-    const cluster = new Cluster({
-      clock: new ManualClock(0),
-      seed: 9,
-      emit: (e) => events.push(e),
-      brokerConfig: { 'zookeeper.session.timeout.ms': 1000, 'replica.fetch.wait.max.ms': 500 },
+    const { cluster, events } = startCluster(9, 2, {
+      'zookeeper.session.timeout.ms': 1000,
+      'replica.fetch.wait.max.ms': 500,
     });
-    cluster.addBroker({ id: 1 });
-    cluster.addBroker({ id: 2 });
-    cluster.tick(200);
     cluster.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
     cluster.tick(600);
     const client = new TestClient(cluster);
@@ -210,16 +202,10 @@ describe('KIP-101 scenario 1', () => {
 
 describe('controlled shutdown', () => {
   it('retries while a partition has nowhere to go, then stops anyway (controlled.shutdown.max.retries)', () => {
-    const events: ClusterEvent[] = [];
-    const cluster = new Cluster({
-      clock: new ManualClock(0),
-      seed: 2,
-      emit: (e) => events.push(e),
-      brokerConfig: { 'controlled.shutdown.max.retries': 2, 'controlled.shutdown.retry.backoff.ms': 1000 },
+    const { cluster, events } = startCluster(2, 2, {
+      'controlled.shutdown.max.retries': 2,
+      'controlled.shutdown.retry.backoff.ms': 1000,
     });
-    cluster.addBroker({ id: 1 });
-    cluster.addBroker({ id: 2 });
-    cluster.tick(200);
     cluster.createTopic({ name: 'solo', assignment: [[2]] });
     cluster.tick(200);
     cluster.stopBroker(2);
@@ -240,16 +226,10 @@ describe('controlled shutdown', () => {
 // processTopicUncleanLeaderElectionEnable runs triggerOnlinePartitionStateChange for the topic.
 describe('unclean.leader.election.enable turned on for a topic', () => {
   it('elects a leader for its offline partition at once; with the leader alive, nothing changes', () => {
-    const events: ClusterEvent[] = [];
-    const cluster = new Cluster({
-      clock: new ManualClock(0),
-      seed: 4,
-      emit: (e) => events.push(e),
-      brokerConfig: { 'zookeeper.session.timeout.ms': 1000, 'auto.leader.rebalance.enable': false },
+    const { cluster, events } = startCluster(4, 2, {
+      'zookeeper.session.timeout.ms': 1000,
+      'auto.leader.rebalance.enable': false,
     });
-    cluster.addBroker({ id: 1 });
-    cluster.addBroker({ id: 2 });
-    cluster.tick(200);
     cluster.createTopic({ name: 't', assignment: [[1, 2]] });
     cluster.tick(500);
     const client = new TestClient(cluster);

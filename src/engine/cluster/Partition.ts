@@ -89,6 +89,14 @@ export class Partition {
     return this.leaderId === this.brokerId;
   }
 
+  /**
+   * Kafka's Partition.isUnderReplicated: this replica leads and its ISR is smaller than the
+   * replication factor (the assigned replicas not being removed by a reassignment).
+   */
+  get isUnderReplicated(): boolean {
+    return this.isLeader && this.replicas.length - this.removingReplicas.length > this.isr.length;
+  }
+
   logEndOffset(): number {
     return this.log.logEndOffset();
   }

@@ -2,6 +2,7 @@ import type { EpochEntry } from '../log/LeaderEpochFileCache';
 import type { DeletedSegment, LogAppendInfo } from '../log/UnifiedLog';
 import {
   BASE_OFFSET_OFFSET,
+  concatBytes,
   NO_PARTITION_LEADER_EPOCH,
   PARTITION_LEADER_EPOCH_OFFSET,
   type RecordBatchHeader,
@@ -247,13 +248,7 @@ export class MemoryReplicaLog implements ReplicaLog {
       chosen.push(b.bytes);
       size += b.bytes.length;
     }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chosen) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return concatBytes(chosen);
   }
 
   truncateTo(offset: number): void {

@@ -87,6 +87,13 @@ export class ReplicaManager {
     return this.logManager.logs;
   }
 
+  /** Kafka's UnderReplicatedPartitions gauge (ReplicaManager): the partitions it leads that are under-replicated. */
+  underReplicatedPartitionCount(): number {
+    let n = 0;
+    for (const p of this.partitions.values()) if (p.isUnderReplicated) n++;
+    return n;
+  }
+
   private emit(e: ClusterEvent): void {
     this.services.emit(e);
   }

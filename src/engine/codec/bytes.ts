@@ -50,6 +50,19 @@ export function writeInt64At(b: Uint8Array, p: number, v: number): void {
   writeInt32At(b, p + 4, v - hi * TWO_POW_32);
 }
 
+/** The parts joined into one new array (always a copy with a buffer of its own). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 const SHORT_COPY_BYTES = 16;
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { ByteWriter, decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
+import { concatBytes, decodeRecordBatches, encodeRecordBatch, readBatchHeader } from '../codec';
 import { isKafkaError, type KafkaError } from '../errors';
 import { createLogConfig, KAFKA_DEFAULT_LOG_CONFIG } from './LogConfig';
 import { UnifiedLog } from './UnifiedLog';
@@ -94,22 +94,17 @@ describe('UnifiedLog append', () => {
   it('accepts several batches in one append and indexes the append once (LocalLog.append -> LogSegment.append)', () => {
     const { log } = newLog({ 'index.interval.bytes': 100 });
     const parts = () => [makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60)), makeBatch(makeRecords(3, 60))];
-    const first = concat(parts());
+    const first = concatBytes(parts());
     const info = log.appendAsLeader(first);
     expect(info.batches.map((b) => b.baseOffset)).toEqual([0, 3, 6]);
     // Nothing came before the first append: no entry, whatever its size.
     expect(log.activeSegment.offsetIndex.entries).toBe(0);
-    log.appendAsLeader(concat(parts()));
+    log.appendAsLeader(concatBytes(parts()));
     // One entry for the whole second append: its last offset at its first byte.
     expect(log.activeSegment.offsetIndex.entries).toBe(1);
     expect(log.activeSegment.offsetIndex.entryInfo(0)).toMatchObject({ offset: 17, position: first.length });
   });
 });
-
-/** The parts as one array, through the codec's one writer. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  return parts.reduce((w, p) => w.writeRaw(p), new ByteWriter()).toBytes();
-}
 
 describe('UnifiedLog roll', () => {
   it('rolls on segment.bytes; the new segment is named by its first offset and the old one gets its closing time index entry', () => {

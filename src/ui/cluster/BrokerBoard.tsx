@@ -14,6 +14,7 @@ import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { act } from './planeClient';
+import { useFocused } from '../events/useFocused';
 
 interface HostedReplica {
   partition: PlanePartitionView;
@@ -145,10 +146,12 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
   const internalLeaders = internal.filter((r) => r.replica.role === 'leader').length;
   const state = b.state !== 'running' ? b.state : b.isolated ? 'isolated' : b.alive ? 'alive' : 'unregistered';
   const down = b.state === 'down';
+  const focused = useFocused('broker', b.id);
   return (
     <article
       ref={setNodeRef}
-      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}`}
+      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}${focused ? ' event-focus' : ''}`}
+      data-focused={focused || undefined}
       data-testid={`broker-${b.id}`}
       data-controller={String(b.controller)}
       data-alive={String(b.alive)}
@@ -275,6 +278,37 @@ function ReplicaCounts({
   );
 }
 
+const STALL_MS = 1000;
+
+/**
+ * Why a leader's high watermark stands below its log end: the HW is the smallest LEO in the ISR,
+ * so it waits for the in-sync followers that have not fetched that far (and says since when they
+ * were last caught up).
+ */
+function HwStall({ partition: p, leader }: { partition: PlanePartitionView; leader: PlaneReplicaView }) {
+  if (leader.highWatermark >= leader.logEndOffset) return null;
+  // A follower a few milliseconds behind is replication at work; one not caught up for a second stalls the HW.
+  const waiting = p.replicaStates.filter(
+    (x) =>
+      x.broker !== leader.broker &&
+      x.inIsr &&
+      x.logEndOffset < leader.logEndOffset &&
+      (x.role === 'offline' || x.lagMs === null || x.lagMs >= STALL_MS),
+  );
+  if (waiting.length === 0) return null;
+  const why = waiting
+    .map(
+      (x) =>
+        `broker ${x.broker}${x.role === 'offline' ? ' (down)' : ''} at ${x.logEndOffset}${x.lagMs !== null ? `, caught up ${(x.lagMs / 1000).toFixed(1)} s ago` : ''}`,
+    )
+    .join('; ');
+  return (
+    <span className="hw-stall small" data-testid={`hw-stall-${p.topic}-${p.partition}`}>
+      HW {leader.highWatermark} waits for the ISR: {why}
+    </span>
+  );
+}
+
 function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneView; hosted: HostedReplica }) {
   const { partition: p, replica: r } = hosted;
   const id = `replica-${p.topic}-${p.partition}-${r.broker}`;
@@ -315,12 +349,15 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         <span className="bar-hw" style={{ transform: `scaleX(${(x(r.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
-        LEO {r.logEndOffset} · HW {r.highWatermark}
+        {r.role === 'offline'
+          ? `offline · LEO ${r.logEndOffset} on disk`
+          : `LEO ${r.logEndOffset} · HW ${r.highWatermark}`}
         {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}
         {r.lagMs !== null && r.inIsr && r.lagMs > 1000
           ? ` · lag timer ${Math.round(r.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
           : ''}
       </span>
+      {r.role === 'leader' && <HwStall partition={p} leader={r} />}
       {lost.length > 0 && r.role === 'leader' && (
         <span className="lost-offsets" data-testid={`lost-${p.topic}-${p.partition}`}>
           lost {lost.map((l) => `${l.from}–${l.to - 1}`).join(', ')}

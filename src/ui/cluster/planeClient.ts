@@ -70,7 +70,7 @@ async function boot(session: Session): Promise<void> {
     }
   }
   const view = await session.call('planeScenario', null);
-  setPlane({ view, linkNotice: notice, pendingLink, story: [], groupStory: [] });
+  setPlane({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
   // The address now names the cluster shown, so a reload does not open the link again.
   if (spec) writeHash(view);
 }

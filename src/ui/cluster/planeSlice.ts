@@ -5,7 +5,14 @@
  * placement being stepped through. Nothing here is invented, every line comes from an engine
  * event or view.
  */
-import type { PlacementPreview, PlaneEvent, PlaneView, ScenarioSpec } from '../../engine/apps/types';
+import type {
+  EventLogView,
+  MetricsView,
+  PlacementPreview,
+  PlaneEvent,
+  PlaneView,
+  ScenarioSpec,
+} from '../../engine/apps/types';
 import { narrate } from './narrate';
 
 export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
@@ -53,6 +60,20 @@ export interface PlaneUiState {
   placement: PlacementShow | null;
   /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
   picked: string | null;
+  /** The one event log and Kafka's metrics, as the worker last sent them (asked for while their tab is open). */
+  eventLog: EventLogView | null;
+  metrics: MetricsView | null;
+  /** What the event last chosen in the log is about: the board highlights it. */
+  focus: EventFocus | null;
+}
+
+export interface EventFocus {
+  /** The entry's n. */
+  entry: number;
+  brokers: number[];
+  /** `<topic>-<partition>` */
+  partitions: string[];
+  groups: string[];
 }
 
 export const initialPlaneState: PlaneUiState = {
@@ -66,6 +87,9 @@ export const initialPlaneState: PlaneUiState = {
   pendingLink: null,
   placement: null,
   picked: null,
+  eventLog: null,
+  metrics: null,
+  focus: null,
 };
 
 const MAX_STORY = 80;

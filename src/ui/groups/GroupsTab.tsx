@@ -17,6 +17,7 @@ import type {
 } from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
+import { useFocused } from '../events/useFocused';
 import { setPlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
@@ -192,10 +193,12 @@ const GroupCard = memo(function GroupCard({
 }: GroupCardProps) {
   const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${g.groupId}`, data: { group: g.groupId } });
   const leaderName = g.leader;
+  const focused = useFocused('group', g.groupId);
   return (
     <section
       ref={setNodeRef}
-      className={`group-card${isOver ? ' drop-over' : ''}${selected ? ' selected' : ''}`}
+      className={`group-card${isOver ? ' drop-over' : ''}${selected ? ' selected' : ''}${focused ? ' event-focus' : ''}`}
+      data-focused={focused || undefined}
       data-testid={`group-${g.groupId}`}
       data-generation={g.generation}
       data-state={g.state}

@@ -1,6 +1,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
+import { useFocused } from '../events/useFocused';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 
@@ -117,10 +118,12 @@ export const PartitionLogView = memo(function PartitionLogView({
   }, [focusOffset, count]);
 
   const records = window?.records ?? [];
+  const eventFocus = useFocused('partition', partitionKey(p.topic, p.partition));
   return (
     <article
       ref={articleRef}
-      className="partition"
+      className={`partition${eventFocus ? ' event-focus' : ''}`}
+      data-focused={eventFocus || undefined}
       data-testid={`partition-${p.topic}-${p.partition}`}
       data-leo={p.logEndOffset}
       data-hw={p.highWatermark}

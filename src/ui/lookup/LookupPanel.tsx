@@ -41,6 +41,8 @@ export function LookupPanel({ session }: { session: Session }) {
   async function run(topic: string, partition: number, value: number, kind: 'offset' | 'timestamp') {
     setError(null);
     setPlaying(false);
+    // A new lookup clears the last answer at once, so an old result never stands for the new offset.
+    uiStore.setState({ lookup: null });
     try {
       const view = await session.call(
         'lookup',

@@ -13,6 +13,28 @@ interface Journey {
   offset: number | null;
   error: string | null;
   acked: boolean;
+  /** The leader's latest refusal of the record's batch (NOT_ENOUGH_REPLICAS, ...), while it retries. */
+  leaderError: string | null;
+  /** Retries of the record's batch so far. */
+  retries: number;
+}
+
+/** Why a broker refused a batch, in words (null: the code says enough). */
+function refusalReason(code: string): string | null {
+  switch (code) {
+    case 'NOT_ENOUGH_REPLICAS':
+      return 'the ISR is smaller than min.insync.replicas';
+    case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
+      return 'the ISR shrank below min.insync.replicas before the followers copied it';
+    case 'NOT_LEADER_OR_FOLLOWER':
+      return 'that broker no longer leads the partition';
+    case 'REQUEST_TIMED_OUT':
+      return 'no answer within request.timeout.ms';
+    case 'NETWORK_EXCEPTION':
+      return 'the connection to the broker broke';
+    default:
+      return null;
+  }
 }
 
 const STAGES = ['partitioner', 'accumulator', 'sealed batch', 'leader', 'acknowledged'] as const;
@@ -44,6 +66,8 @@ export function RecordJourney({
       offset: null,
       error: null,
       acked: false,
+      leaderError: null,
+      retries: 0,
     });
     return session.onEvents((events) => {
       setJ((cur) => {
@@ -60,6 +84,12 @@ export function RecordJourney({
           if (e.type === 'batchSealed' && e.batchId === next.batchId) next = { ...next, sealed: e.reason };
           if (e.type === 'produceRequestSent' && e.batches.some((b) => b.batchId === next.batchId))
             next = { ...next, broker: e.broker, sealed: next.sealed ?? 'linger' };
+          if (e.type === 'produceResponseReceived' && next.batchId !== null) {
+            const mine = e.partitions.find((b) => b.batchId === next.batchId);
+            if (mine && mine.errorCode !== 'NONE') next = { ...next, broker: e.broker, leaderError: mine.errorCode };
+          }
+          if (e.type === 'batchRetried' && e.batchId === next.batchId)
+            next = { ...next, retries: Math.max(next.retries, e.attempt), leaderError: e.error };
           if (e.type === 'deliveryReport' && e.report.sendId === cur.sendId)
             next = { ...next, acked: e.report.error === null, offset: e.report.offset, error: e.report.error };
         }
@@ -89,7 +119,11 @@ export function RecordJourney({
     j.partition === null ? 'waiting for metadata' : `partition ${j.partition}`,
     j.batchId === null ? '' : `batch ${j.batchId}${j.batchRecords ? `, ${j.batchRecords} records` : ''}`,
     j.sealed === null ? '' : j.sealed === 'full' ? 'full (batch.size)' : 'linger.ms passed',
-    j.broker === null ? '' : `broker ${j.broker}`,
+    j.broker === null
+      ? ''
+      : j.leaderError === null || j.acked
+        ? `broker ${j.broker}`
+        : `broker ${j.broker}: ${j.leaderError}${refusalReason(j.leaderError) ? ` (${refusalReason(j.leaderError)})` : ''}${j.retries > 0 ? `, retry ${j.retries}` : ''}`,
     j.error
       ? j.error
       : j.acked
@@ -104,11 +138,14 @@ export function RecordJourney({
       aria-label="The last record's journey"
       data-testid="record-journey"
       data-offset={j.offset ?? ''}
+      data-error={j.error ?? j.leaderError ?? ''}
+      data-retries={j.retries}
     >
       {STAGES.map((label, i) => (
         <li
           key={label}
-          className={`journey-stage${reached[i] ? ' reached' : ''}${i === 4 && j.error ? ' failed' : ''}`}
+          className={`journey-stage${reached[i] ? ' reached' : ''}${(i === 4 && j.error) || (i === 3 && j.leaderError && !j.acked) ? ' failed' : ''}`}
+          data-testid={`journey-stage-${i}`}
         >
           <span className="journey-dot" aria-hidden="true" />
           <span className="journey-label">{label}</span>

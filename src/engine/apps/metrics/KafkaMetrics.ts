@@ -1,0 +1,293 @@
+/**
+ * Kafka's own metrics over one Engine, by their JMX names, computed from the engine's events and
+ * its read-only queries the way each broker, the controller and the consumers compute them
+ * (summed over brokers as a dashboard adds each broker's MBean). Pure and deterministic: time is
+ * the engine clock; the sparkline samples once per engine second.
+ */
+import type { Engine, EngineEvent } from '../../index';
+import { Meter } from './Meter';
+import { SampledRate } from './SampledRate';
+import type { MetricKind, MetricsSinceAction, MetricsView, MetricView } from './types';
+
+/** Sparkline samples kept per metric (one a second: the last minute). */
+export const METRIC_SERIES_LENGTH = 60;
+const SAMPLE_EVERY_MS = 1000;
+
+interface BrokerMetricDef {
+  name: string;
+  mbean: string;
+  kind: MetricKind;
+  unit: string;
+  meaning: string;
+}
+
+const BROKER_METRICS = [
+  {
+    name: 'UnderReplicatedPartitions',
+    mbean: 'kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions',
+    kind: 'gauge',
+    unit: 'partitions',
+    meaning:
+      'Partitions whose leader has fewer in-sync replicas than replicas, summed over the live brokers (every topic, the 50 __consumer_offsets partitions too). Should be 0.',
+  },
+  {
+    name: 'OfflinePartitionsCount',
+    mbean: 'kafka.controller:type=KafkaController,name=OfflinePartitionsCount',
+    kind: 'gauge',
+    unit: 'partitions',
+    meaning:
+      'Partitions without a live leader, as the active controller counts them: nobody can produce to or fetch from them.',
+  },
+  {
+    name: 'ActiveControllerCount',
+    mbean: 'kafka.controller:type=KafkaController,name=ActiveControllerCount',
+    kind: 'gauge',
+    unit: 'controllers',
+    meaning: 'Brokers that are the active controller, summed over the cluster: exactly 1 when healthy.',
+  },
+  {
+    name: 'IsrShrinksPerSec',
+    mbean: 'kafka.server:type=ReplicaManager,name=IsrShrinksPerSec',
+    kind: 'meter',
+    unit: '/s',
+    meaning: 'Leaders dropping a follower from the ISR (it fell replica.lag.time.max.ms behind), one-minute rate.',
+  },
+  {
+    name: 'IsrExpandsPerSec',
+    mbean: 'kafka.server:type=ReplicaManager,name=IsrExpandsPerSec',
+    kind: 'meter',
+    unit: '/s',
+    meaning: 'Leaders taking a caught-up follower back into the ISR, one-minute rate.',
+  },
+  {
+    name: 'UncleanLeaderElectionsPerSec',
+    mbean: 'kafka.controller:type=ControllerStats,name=UncleanLeaderElectionsPerSec',
+    kind: 'meter',
+    unit: '/s',
+    meaning: 'Leaders elected from outside the ISR (unclean.leader.election.enable): committed records may be lost.',
+  },
+  {
+    name: 'LeaderElectionRateAndTimeMs',
+    mbean: 'kafka.controller:type=ControllerStats,name=LeaderElectionRateAndTimeMs',
+    kind: 'timer',
+    unit: '/s',
+    meaning:
+      "The controller's broker-change events (a broker came or went, so leaders are elected), one-minute rate; the engine's controller handles each in 0 ms.",
+  },
+  {
+    name: 'BytesInPerSec',
+    mbean: 'kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec',
+    kind: 'meter',
+    unit: 'B/s',
+    meaning: 'Bytes appended to leader logs (produce and coordinator writes), one-minute rate.',
+  },
+  {
+    name: 'MessagesInPerSec',
+    mbean: 'kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec',
+    kind: 'meter',
+    unit: '/s',
+    meaning: 'Records appended to leader logs, one-minute rate.',
+  },
+  {
+    name: 'FailedProduceRequestsPerSec',
+    mbean: 'kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec',
+    kind: 'meter',
+    unit: '/s',
+    meaning:
+      'Produce appends a leader refused (NOT_ENOUGH_REPLICAS and the like; NOT_LEADER_OR_FOLLOWER and UNKNOWN_TOPIC_OR_PARTITION are not counted, as in ReplicaManager.appendToLocalLog), one-minute rate.',
+  },
+  {
+    name: 'RequestQueueTimeMs',
+    mbean: 'kafka.network:type=RequestMetrics,name=RequestQueueTimeMs,request=Produce',
+    kind: 'histogram',
+    unit: 'ms',
+    meaning:
+      "Time a produce request waits in the broker's request queue before a handler thread takes it. The engine's brokers handle each request as it arrives, so it is 0 (FIDELITY.md).",
+  },
+] as const satisfies readonly BrokerMetricDef[];
+
+export type BrokerMetricName = (typeof BROKER_METRICS)[number]['name'];
+
+/** Kafka's errors that appendToLocalLog does not count as a failed produce (they are the client's to retry elsewhere). */
+const NOT_COUNTED_AS_FAILED = new Set([
+  'NONE',
+  'NOT_LEADER_OR_FOLLOWER',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'RECORD_LIST_TOO_LARGE',
+  'MESSAGE_TOO_LARGE',
+  'CORRUPT_MESSAGE',
+  'KAFKA_STORAGE_ERROR',
+  'UNKNOWN_TOPIC_ID',
+]);
+
+export const METRIC_EVENT_TYPES: readonly EngineEvent['type'][] = [
+  'logAppended',
+  'produceHandled',
+  'partitionStateChanged',
+  'uncleanLeaderElection',
+  'watchFired',
+  'offsetCommitted',
+];
+
+interface GroupMetrics {
+  commits: SampledRate;
+  /** The last commit counted: one OffsetCommit writes every partition at one instant. */
+  lastCommit: string;
+}
+
+export class KafkaMetrics {
+  private readonly meters = new Map<BrokerMetricName, Meter>();
+  private readonly series = new Map<string, number[]>();
+  private readonly groups = new Map<string, GroupMetrics>();
+  private sinceAction: MetricsSinceAction | null = null;
+  version = 0;
+
+  /**
+   * @param boardGroups the groups whose client metrics (records-lag-max, commit-rate) are shown
+   * @param groupLag the largest lag of a group's partitions now (null: none known), from the board's lag samples
+   */
+  constructor(
+    private readonly engine: Engine,
+    private readonly originMs: number,
+    private readonly boardGroups: () => readonly string[],
+    private readonly groupLag: (group: string) => number | null,
+  ) {
+    const now = engine.now();
+    for (const d of BROKER_METRICS)
+      if (d.kind === 'meter' || d.kind === 'timer') this.meters.set(d.name, new Meter(now));
+    engine.subscribe((e) => this.onEvent(e), METRIC_EVENT_TYPES);
+    engine.cluster.scheduler.schedulePeriodic(SAMPLE_EVERY_MS, SAMPLE_EVERY_MS, () => this.sample());
+  }
+
+  private group(id: string): GroupMetrics {
+    let g = this.groups.get(id);
+    if (!g) this.groups.set(id, (g = { commits: new SampledRate(), lastCommit: '' }));
+    return g;
+  }
+
+  private mark(name: BrokerMetricName, n = 1): void {
+    this.meters.get(name)?.mark(this.engine.now(), n);
+    this.version++;
+  }
+
+  private onEvent(e: EngineEvent): void {
+    switch (e.type) {
+      case 'logAppended':
+        // BrokerTopicMetrics count what a leader appends; a follower's copy is replication traffic.
+        if (e.role !== 'leader') return;
+        this.mark('BytesInPerSec', e.bytes);
+        this.mark('MessagesInPerSec', e.lastOffset - e.firstOffset + 1);
+        return;
+      case 'produceHandled':
+        if (!NOT_COUNTED_AS_FAILED.has(e.errorCode)) this.mark('FailedProduceRequestsPerSec');
+        return;
+      case 'partitionStateChanged':
+        // Partition.scala marks the meters once the controller accepted the leader's AlterPartition.
+        if (e.reason !== 'isrChange' || !e.old) return;
+        if (e.new.isr.length < e.old.isr.length) this.mark('IsrShrinksPerSec');
+        else if (e.new.isr.length > e.old.isr.length) this.mark('IsrExpandsPerSec');
+        return;
+      case 'uncleanLeaderElection':
+        this.mark('UncleanLeaderElectionsPerSec');
+        return;
+      case 'watchFired':
+        // ControllerState.BrokerChange keeps the old name LeaderElectionRateAndTimeMs for its rate and time.
+        if (e.path === '/brokers/ids' && e.watcher === `broker-${this.engine.controllerState().id}`)
+          this.mark('LeaderElectionRateAndTimeMs');
+        return;
+      case 'offsetCommitted': {
+        const g = this.group(e.groupId);
+        const key = `${e.memberId}@${e.atMs}`;
+        if (g.lastCommit === key) return;
+        g.lastCommit = key;
+        g.commits.record(e.atMs);
+        this.version++;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Every metric's value now, by MetricView.id. */
+  values(): Record<string, number> {
+    const now = this.engine.now();
+    const gauges = this.engine.replicationGauges();
+    const out: Record<string, number> = {
+      UnderReplicatedPartitions: gauges.underReplicatedPartitions,
+      OfflinePartitionsCount: gauges.offlinePartitionsCount,
+      ActiveControllerCount: gauges.activeControllerCount,
+      RequestQueueTimeMs: 0,
+    };
+    for (const [name, m] of this.meters) out[name] = m.oneMinuteRate(now);
+    for (const group of this.boardGroups()) {
+      out[`records-lag-max-${group}`] = this.groupLag(group) ?? 0;
+      out[`commit-rate-${group}`] = this.groups.get(group)?.commits.measure(now) ?? 0;
+    }
+    return out;
+  }
+
+  private sample(): void {
+    const values = this.values();
+    for (const [id, v] of Object.entries(values)) {
+      const s = this.series.get(id) ?? [];
+      s.push(v);
+      if (s.length > METRIC_SERIES_LENGTH) s.shift();
+      this.series.set(id, s);
+    }
+    this.version++;
+  }
+
+  /** A person acted (`before`: values() just before it ran): keep them, to show what the action changed. */
+  markAction(label: string, before: Record<string, number>): void {
+    this.sinceAction = { label, atMs: this.engine.now() - this.originMs, before };
+    this.version++;
+  }
+
+  view(): MetricsView {
+    const values = this.values();
+    const metrics: MetricView[] = BROKER_METRICS.map((d) => ({
+      name: d.name,
+      id: d.name,
+      mbean: d.mbean,
+      kind: d.kind,
+      value: values[d.name] ?? 0,
+      unit: d.unit,
+      count: this.meters.get(d.name)?.count ?? null,
+      series: [...(this.series.get(d.name) ?? [])],
+      meaning: d.meaning,
+      group: null,
+    }));
+    for (const group of [...this.boardGroups()].sort()) {
+      const lagId = `records-lag-max-${group}`;
+      const rateId = `commit-rate-${group}`;
+      metrics.push(
+        {
+          name: 'records-lag-max',
+          id: lagId,
+          mbean: `kafka.consumer:type=consumer-fetch-manager-metrics,client-id=<${group}'s consumers>`,
+          kind: 'gauge',
+          value: values[lagId] ?? 0,
+          unit: 'records',
+          count: null,
+          series: [...(this.series.get(lagId) ?? [])],
+          meaning: `The largest lag of any partition ${group} consumes: records written but not yet committed by the group.`,
+          group,
+        },
+        {
+          name: 'commit-rate',
+          id: rateId,
+          mbean: `kafka.consumer:type=consumer-coordinator-metrics,client-id=<${group}'s consumers>`,
+          kind: 'rate',
+          value: values[rateId] ?? 0,
+          unit: '/s',
+          count: null,
+          series: [...(this.series.get(rateId) ?? [])],
+          meaning: `Offset commits ${group}'s consumers make per second (over Kafka's two 30 s samples).`,
+          group,
+        },
+      );
+    }
+    return { version: this.version, atMs: this.engine.now() - this.originMs, metrics, sinceAction: this.sinceAction };
+  }
+}

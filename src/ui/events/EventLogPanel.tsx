@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import type { EventKind, EventLogEntry } from '../../engine/apps/types';
+import { EVENT_KINDS } from '../../worker/client';
+import { getPlane, setPlane, uiStore, usePlane } from '../store';
+import { formatClock } from '../time/formatClock';
+
+/** The newest entries drawn (after the filters); older ones stay in the log. */
+const MAX_SHOWN = 200;
+
+interface Filters {
+  kind: EventKind | '';
+  topic: string;
+  group: string;
+  broker: string;
+}
+
+/**
+ * The one event log: what the brokers, the controller, producers and groups did, newest first,
+ * filterable by kind, topic, group and broker. Choosing an entry highlights what it is about on
+ * the board (its brokers, partitions and groups) and selects its topic.
+ */
+export function EventLogPanel() {
+  const log = usePlane((s) => s.eventLog);
+  const focus = usePlane((s) => s.focus);
+  const [f, setF] = useState<Filters>({ kind: '', topic: '', group: '', broker: '' });
+  const entries = log?.entries ?? [];
+  const topics = [...new Set(entries.flatMap((e) => e.topics))].sort();
+  const groups = [...new Set(entries.flatMap((e) => e.groups))].sort();
+  const brokers = [...new Set(entries.flatMap((e) => e.brokers))].sort((a, b) => a - b);
+  const shown = entries
+    .filter((e) => matches(e, f))
+    .slice(-MAX_SHOWN)
+    .reverse();
+  return (
+    <section className="event-log-panel" aria-label="Event log">
+      <div className="event-filters">
+        <Select
+          label="Kind"
+          testid="event-filter-kind"
+          value={f.kind}
+          options={EVENT_KINDS}
+          onChange={(kind) => setF({ ...f, kind: kind as EventKind | '' })}
+        />
+        <Select
+          label="Topic"
+          testid="event-filter-topic"
+          value={f.topic}
+          options={topics}
+          onChange={(topic) => setF({ ...f, topic })}
+        />
+        <Select
+          label="Group"
+          testid="event-filter-group"
+          value={f.group}
+          options={groups}
+          onChange={(group) => setF({ ...f, group })}
+        />
+        <Select
+          label="Broker"
+          testid="event-filter-broker"
+          value={f.broker}
+          options={brokers.map(String)}
+          onChange={(broker) => setF({ ...f, broker })}
+        />
+      </div>
+      <p className="small muted">
+        {shown.length} of {entries.length} entries, newest first. Choose one to see what it is about.
+      </p>
+      <ol className="event-log" data-testid="event-log">
+        {shown.map((e) => (
+          <li key={e.n}>
+            <button
+              type="button"
+              className={`event event-${e.kind}${focus?.entry === e.n ? ' selected' : ''}`}
+              data-testid={`event-${e.n}`}
+              data-kind={e.kind}
+              data-type={e.type}
+              data-at={e.atMs}
+              aria-pressed={focus?.entry === e.n}
+              onClick={() => choose(e)}
+            >
+              <span className="event-at">{formatClock(e.atMs)}</span>
+              <span className="event-kind">{e.kind}</span>
+              <span className="event-text">{e.text}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function matches(e: EventLogEntry, f: Filters): boolean {
+  return (
+    (f.kind === '' || e.kind === f.kind) &&
+    (f.topic === '' || e.topics.includes(f.topic)) &&
+    (f.group === '' || e.groups.includes(f.group)) &&
+    (f.broker === '' || e.brokers.includes(Number(f.broker)))
+  );
+}
+
+function choose(e: EventLogEntry): void {
+  const s = getPlane();
+  if (s.focus?.entry === e.n) {
+    setPlane({ focus: null });
+    return;
+  }
+  setPlane({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
+  const topic = e.topics.find((t) => !t.startsWith('__'));
+  if (topic) uiStore.setState({ selectedTopic: topic });
+}
+
+function Select({
+  label,
+  testid,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  testid: string;
+  value: string;
+  options: readonly string[];
+  onChange: (v: string) => void;
+}) {
+  return (
+    <label className="event-filter">
+      <span className="small">{label}</span>
+      <select data-testid={testid} value={value} onChange={(ev) => onChange(ev.target.value)}>
+        <option value="">all</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
