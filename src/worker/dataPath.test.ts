@@ -5,7 +5,7 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { DeferredStore, drain } from '../engine/log/testSupport';
 import { MemoryStore } from '../storage/MemoryStore';
 import { validateLogFile } from '../engine/apps/importPartition';
-import { exportPartitionZip, importPartitionZip } from './archive';
+import { exportPartitionZip, importPartitionZip } from '../engine/apps';
 import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';

@@ -51,3 +51,11 @@ export {
 } from './importPartition';
 export { SendJob } from './SendJob';
 export { RecordWindows } from './RecordWindows';
+export {
+  exportPartitionZip,
+  importPartitionZip,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ENTRIES,
+  MAX_IMPORT_INDEX_BYTES,
+} from './partitionZip';
+export { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './clusterMeta';
