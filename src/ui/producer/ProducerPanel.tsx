@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PartitionChoice, PartitionView, ProducerSettings } from '../../worker/protocol';
 import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/client';
@@ -8,6 +8,7 @@ import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { RecordJourney } from './RecordJourney';
 import { uiStore, useUi } from '../store';
+import { Options } from '../forms/Options';
 
 /** The fastest pace the rate field offers (records per second; 0 = as fast as the worker goes). */
 const MAX_PRODUCE_RATE = 1_000_000;
@@ -159,11 +160,7 @@ export function ProducerPanel({ session }: { session: Session }) {
         <label className="field">
           <span>Topic</span>
           <select className="select" data-testid="producer-topic" value={t} onChange={(e) => setTopic(e.target.value)}>
-            {topics.map((x) => (
-              <option key={x} value={x}>
-                {x}
-              </option>
-            ))}
+            <Options values={topics} />
           </select>
         </label>
         <label className="field">
@@ -216,35 +213,28 @@ export function ProducerPanel({ session }: { session: Session }) {
             >
               Send N
             </button>
-            <label>
-              <span className="visually-hidden">N</span>
-              <input
-                className="input mono n-input"
-                data-testid="producer-n"
-                type="number"
-                min={1}
-                max={MAX_PRODUCE_MANY_RECORDS}
-                value={n}
-                aria-invalid={!checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS).ok}
-                onChange={(e) => setN(e.target.value)}
-              />
-            </label>
+            <CountField
+              before={<span className="visually-hidden">N</span>}
+              testid="producer-n"
+              min={1}
+              max={MAX_PRODUCE_MANY_RECORDS}
+              value={n}
+              valid={checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS).ok}
+              onChange={setN}
+            />
             <span className="muted">records</span>
-            <label className="rate">
-              <span className="muted">at</span>
-              <input
-                className="input mono n-input"
-                data-testid="producer-rate"
-                type="number"
-                min={0}
-                max={MAX_PRODUCE_RATE}
-                value={rate}
-                aria-label="Records per second (0 = as fast as possible)"
-                aria-invalid={!checkRate(rate, MAX_PRODUCE_RATE).ok}
-                onChange={(e) => setRate(e.target.value)}
-              />
-              <span className="muted">/s (0 = max)</span>
-            </label>
+            <CountField
+              className="rate"
+              before={<span className="muted">at</span>}
+              after={<span className="muted">/s (0 = max)</span>}
+              testid="producer-rate"
+              min={0}
+              max={MAX_PRODUCE_RATE}
+              value={rate}
+              label="Records per second (0 = as fast as possible)"
+              valid={checkRate(rate, MAX_PRODUCE_RATE).ok}
+              onChange={setRate}
+            />
           </span>
           <p className="hint muted">Send N uses keys key-0, key-1, … (or null keys), 100-byte values.</p>
         </div>
@@ -411,4 +401,36 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
 /** The user topics' names, in the order of the partition views. */
 function topicNames(partitions: PartitionView[]): string[] {
   return [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
+}
+
+/** A Send N number field (a count, a rate) in its label: kept as typed, marked invalid until the check passes. */
+function CountField(props: {
+  className?: string;
+  before: ReactNode;
+  after?: ReactNode;
+  testid: string;
+  min: number;
+  max: number;
+  value: string;
+  label?: string;
+  valid: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className={props.className}>
+      {props.before}
+      <input
+        className="input mono n-input"
+        data-testid={props.testid}
+        type="number"
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        aria-label={props.label}
+        aria-invalid={!props.valid}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.after}
+    </label>
+  );
 }
