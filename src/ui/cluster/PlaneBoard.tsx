@@ -13,6 +13,7 @@ import type { PlaneTab } from './planeSlice';
 import { setPlane, usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
 import './plane.css';
+import { DismissButton } from '../chrome/DismissButton';
 
 const TABS: { id: PlaneTab; label: string }[] = [
   { id: 'cluster', label: 'Brokers & controller' },
@@ -24,9 +25,6 @@ export function PlaneBoard({ session }: { session: Session }) {
   useEffect(() => connectPlane(session), [session]);
   const view = usePlane((s) => s.view);
   const tab = usePlane((s) => s.tab);
-  const error = usePlane((s) => s.error);
-  const notice = usePlane((s) => s.linkNotice);
-  const pendingLink = usePlane((s) => s.pendingLink);
   return (
     <section
       className="plane"
@@ -76,36 +74,8 @@ export function PlaneBoard({ session }: { session: Session }) {
             ))}
         </div>
       </div>
-      {notice && (
-        <p className="plane-notice" role="status" data-testid="link-notice">
-          {notice}{' '}
-          {pendingLink && (
-            <button
-              type="button"
-              className="btn btn-xs"
-              data-testid="link-open"
-              onClick={() => void startScenario(session, pendingLink, 'Opening this link')}
-            >
-              Open the link anyway…
-            </button>
-          )}{' '}
-          <button
-            type="button"
-            className="btn btn-xs"
-            onClick={() => setPlane({ linkNotice: null, pendingLink: null })}
-          >
-            Dismiss
-          </button>
-        </p>
-      )}
-      {error && (
-        <p className="plane-error" role="alert" data-testid="plane-error">
-          {error}{' '}
-          <button type="button" className="btn btn-xs" onClick={() => setPlane({ error: null })}>
-            Dismiss
-          </button>
-        </p>
-      )}
+      <LinkNotice session={session} />
+      <PlaneError />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>
@@ -118,5 +88,39 @@ export function PlaneBoard({ session }: { session: Session }) {
         )}
       </div>
     </section>
+  );
+}
+
+/** Why the page's link was not opened (unreadable, or it would discard records), with a way to open it anyway. */
+function LinkNotice({ session }: { session: Session }) {
+  const notice = usePlane((s) => s.linkNotice);
+  const pendingLink = usePlane((s) => s.pendingLink);
+  if (!notice) return null;
+  return (
+    <p className="plane-notice" role="status" data-testid="link-notice">
+      {notice}{' '}
+      {pendingLink && (
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid="link-open"
+          onClick={() => void startScenario(session, pendingLink, 'Opening this link')}
+        >
+          Open the link anyway…
+        </button>
+      )}{' '}
+      <DismissButton size="xs" onDismiss={() => setPlane({ linkNotice: null, pendingLink: null })} />
+    </p>
+  );
+}
+
+/** The last refused action, in words (its KafkaError), until dismissed. */
+function PlaneError() {
+  const error = usePlane((s) => s.error);
+  if (!error) return null;
+  return (
+    <p className="plane-error" role="alert" data-testid="plane-error">
+      {error} <DismissButton size="xs" onDismiss={() => setPlane({ error: null })} />
+    </p>
   );
 }
