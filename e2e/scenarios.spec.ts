@@ -84,25 +84,6 @@ test('an invalid link gets a clear message and the default cluster', async ({ ap
   await expect(plane.replica('orders', 0, 1)).toBeVisible();
 });
 
-test('a guided scenario walks through its steps, one sentence each', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('scenarios');
-  await page.getByTestId('guide-elections-failover').click();
-  const guide = page.getByTestId('guide');
-  await expect(guide).toHaveAttribute('data-step', '0');
-  await expect(guide.locator('li.current')).toContainText('Broker 1 is the controller');
-  await page.getByTestId('guide-next').click();
-  await expect(guide).toHaveAttribute('data-step', '1');
-  await expect(guide.locator('li.current')).toContainText('Broker 1 is killed');
-  await expect(page.getByTestId('action-log')).toContainText('"op":"killBroker","broker":1');
-  await plane.tab('cluster');
-  await expect(plane.broker(1)).toHaveAttribute('data-state', 'down');
-  await plane.advanceUntil(async () => (await plane.leaderOf('payments', 0)) === 2, 15);
-  await expect(page.getByTestId('controller-summary')).toContainText('epoch 2');
-});
-
 test('a link whose replay fails changes nothing: the stored topics and records survive, also after a reload', async ({
   app,
   page,
@@ -161,7 +142,7 @@ test('a link whose replay fails changes nothing: the stored topics and records s
   await expect(page.getByTestId('link-notice')).toHaveCount(0);
 });
 
-test('a preset and a guide ask before they discard the stored cluster: cancel keeps it, confirm replaces it', async ({
+test('a preset and a lesson ask before they discard the stored cluster: cancel keeps it, confirm replaces it', async ({
   app,
   page,
 }) => {
@@ -185,17 +166,17 @@ test('a preset and a guide ask before they discard the stored cluster: cancel ke
   await expect(board).toHaveAttribute('data-preset', 'demo');
   await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
 
-  // A guide: Escape is a "no" too; then confirmed, it replaces the cluster.
-  await page.getByTestId('guide-elections-failover').click();
+  // A lesson: Escape is a "no" too; then confirmed, it replaces the cluster.
+  await page.getByTestId('lesson-controller-failover').click();
   await expect(dialog).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('guide')).toHaveCount(0);
+  await expect(page.getByTestId('lesson')).toHaveCount(0);
   await expect(board).toHaveAttribute('data-preset', 'demo');
-  await page.getByTestId('guide-elections-failover').click();
+  await page.getByTestId('lesson-controller-failover').click();
   await page.getByTestId('discard-confirm').click();
   await expect(board).toHaveAttribute('data-preset', 'elections');
-  await expect(page.getByTestId('guide')).toHaveAttribute('data-step', '0');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-step', '0');
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await expect(page.getByTestId('topic-tab-payments')).toBeVisible();
 });
@@ -273,7 +254,7 @@ async function partitionsOf(app: GlassboxPage, topic: string, partitions: number
   return out;
 }
 
-test('a link made after producing, Send N and a producer setting replays to the same offsets and records', async ({
+test('a link made after producing, Send N, a topic config and a producer setting replays to the same offsets and records', async ({
   app,
   page,
   browser,
@@ -290,6 +271,13 @@ test('a link made after producing, Send N and a producer setting replays to the 
   // Paused: the controller creates the topic once time passes.
   await plane.advance(1);
   await expect(page.getByTestId('topic-tab-clicks')).toBeVisible();
+  // A topic config change (retention.bytes far above what is written, so nothing is deleted).
+  await page.getByTestId('topic-tab-clicks').click();
+  const config = page.getByTestId('topic-config-clicks');
+  await config.getByTestId('topic-retention-bytes').fill('1048576');
+  await config.getByTestId('topic-config-apply').click();
+  await plane.advance(1);
+  await expect(page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue('1048576');
   // A producer setting (the client restarts with acks=1), one record, then a Send N of null keys.
   await app.sideTab('producer');
   await page.getByTestId('producer-acks').selectOption('1');
@@ -320,6 +308,10 @@ test('a link made after producing, Send N and a producer setting replays to the 
   await plane2.open(link);
   await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(now));
   await expect.poll(() => partitionsOf(other, 'clicks', 3), { timeout: 20_000 }).toEqual(before);
+  await other.page.getByTestId('topic-tab-clicks').click();
+  await expect(other.page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue(
+    '1048576',
+  );
   expect(other.errors).toEqual([]);
   await context.close();
 });

@@ -82,7 +82,7 @@ export class Session {
     this.showNewCluster(opened.view);
   }
 
-  /** After the worker replaced the cluster (a scenario, a preset, a guide): draws the new one from scratch. */
+  /** After the worker replaced the cluster (a scenario, a preset, a lesson): draws the new one from scratch. */
   async replaced(): Promise<void> {
     this.showNewCluster(await this.client.call('snapshot', null));
   }

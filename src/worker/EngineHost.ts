@@ -33,6 +33,11 @@ import { OwnershipLock } from './ownership';
 import {
   addSeedsLookupExample,
   ClusterApps,
+  LESSONS,
+  LessonJournal,
+  lessonSummary,
+  lessonWorld,
+  probeStep,
   checkAdvance,
   discardView,
   lostPartitions,
@@ -245,7 +250,26 @@ export class EngineHost {
       plane.tick(ms);
       return plane.view();
     },
+    lessons: () => LESSONS.map(lessonSummary),
+    lessonProbe: ({ id, step, startedAtMs }) => {
+      const lesson = LESSONS.find((l) => l.id === id);
+      if (!lesson) throw new KafkaError('INVALID_REQUEST', `No lesson ${id}.`);
+      const r = this.running();
+      return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journalOf(r.plane)), startedAtMs);
+    },
   };
+
+  /** One journal per running cluster, begun at its first lesson probe (a lesson probes before its first action). */
+  private readonly journals = new WeakMap<ClusterApps, LessonJournal>();
+
+  private journalOf(plane: ClusterApps): LessonJournal {
+    let j = this.journals.get(plane);
+    if (!j) {
+      j = new LessonJournal(plane.engine);
+      this.journals.set(plane, j);
+    }
+    return j;
+  }
 
   /**
    * Resolves when every write issued so far has reached the store: a Store applies operations in

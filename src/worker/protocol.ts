@@ -67,6 +67,8 @@ import type {
   PlaneEvent,
   PlaneView,
   ScenarioSpec,
+  LessonProbe,
+  LessonSummary,
 } from '../engine/apps';
 /** What a panel produce answers (ClusterApps.apply's SendOutcome). */
 export type { SendOutcome as ProduceResult } from '../engine/apps';
@@ -135,6 +137,10 @@ export interface Commands {
   planePlacement: [PlacementPreviewArgs, PlacementPreview];
   /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */
   planeAdvance: [{ ms: number }, PlaneView];
+  /** The lessons (texts, actions, questions; their conditions stay in the worker). */
+  lessons: [null, LessonSummary[]];
+  /** Judges a lesson's step against the running cluster: its condition, what it shows, the question's answer. */
+  lessonProbe: [{ id: string; step: number; startedAtMs: number }, LessonProbe];
 }
 
 export type CommandName = keyof Commands;

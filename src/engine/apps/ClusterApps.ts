@@ -154,6 +154,8 @@ export interface GroupSettings {
   assignor: AssignorName;
   protocol: GroupProtocol;
   commitMode: CommitMode;
+  /** Its consumers set group.instance.id to their name (static members). */
+  staticMembership: boolean;
 }
 
 export interface ConsumerEntry {
@@ -678,7 +680,12 @@ export class ClusterApps {
         if (!/^[a-zA-Z0-9._-]{1,64}$/.test(a.group))
           throw new KafkaError('INVALID_GROUP_ID', `Group id "${a.group}" must be 1-64 of [a-zA-Z0-9._-].`);
         this.apps.setGroupAssignor(a.group, a.assignor);
-        this.groupSettings.set(a.group, { assignor: a.assignor, protocol: 'coordinator', commitMode: 'auto' });
+        this.groupSettings.set(a.group, {
+          assignor: a.assignor,
+          protocol: 'coordinator',
+          commitMode: 'auto',
+          staticMembership: false,
+        });
         return;
       case 'removeGroup': {
         this.requireGroup(a.group);
@@ -697,6 +704,16 @@ export class ClusterApps {
       case 'setCommitMode':
         // When to commit is application code: the group's applications restart with it.
         this.changeGroup(a.group, 'commitMode', a.mode, () => this.apps.setGroupCommitMode(a.group, a.mode));
+        return;
+      case 'setStaticMembership':
+        // group.instance.id is a consumer setting: the group's running consumers restart with it.
+        this.changeGroup(a.group, 'staticMembership', a.enabled, () => {
+          for (const e of this.consumers.values()) {
+            if (e.group !== a.group || this.apps.apps.get(e.name)?.status !== 'running') continue;
+            this.stopConsumer(e);
+            this.startConsumerWith(e, a.enabled);
+          }
+        });
         return;
       case 'setProtocol':
         this.changeGroup(a.group, 'protocol', a.protocol, () => this.apps.setGroupProtocol(a.group, a.protocol));
@@ -830,10 +847,15 @@ export class ClusterApps {
   /** A consumer application in its group: subscribes to the board's topic and polls in a loop. */
   private startConsumer(e: ConsumerEntry): void {
     if (e.group === null) return;
+    this.startConsumerWith(e, this.groupSettings.get(e.group)?.staticMembership ?? false);
+  }
+
+  private startConsumerWith(e: ConsumerEntry, staticMember: boolean): void {
+    if (e.group === null) return;
     this.engine.execute('createConsumer', {
       consumerId: e.name,
       groupId: e.group,
-      config: { ...PLANE_CONSUMER_CONFIG },
+      config: { ...PLANE_CONSUMER_CONFIG, ...(staticMember ? { 'group.instance.id': e.name } : {}) },
       topics: this.groupTopics(),
       pollIntervalMs: POLL_EVERY_MS,
     });
@@ -965,6 +987,7 @@ const BOARD_OPS = new Set<EngineCommand['op']>([
   'removeGroup',
   'setAssignor',
   'setCommitMode',
+  'setStaticMembership',
   'setProtocol',
   'addConsumer',
   'moveConsumer',

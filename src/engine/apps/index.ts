@@ -52,6 +52,16 @@ export {
 export { SendJob } from './SendJob';
 export { RecordWindows } from './RecordWindows';
 export {
+  LESSONS,
+  LessonJournal,
+  lessonSummary,
+  lessonWorld,
+  probeStep,
+  type LessonAction,
+  type LessonProbe,
+  type LessonSummary,
+} from './lessons';
+export {
   exportPartitionZip,
   importPartitionZip,
   MAX_IMPORT_BYTES,

@@ -103,6 +103,8 @@ export type EngineCommand =
   | { op: 'setProtocol'; group: string; protocol: GroupProtocol }
   /** When the group's applications commit: auto commit, after processing each batch, or before. */
   | { op: 'setCommitMode'; group: string; mode: CommitMode }
+  /** Static membership (KIP-345): the group's consumers restart with group.instance.id = their name. */
+  | { op: 'setStaticMembership'; group: string; enabled: boolean }
   | { op: 'addConsumer'; group: string; name?: string }
   /** Moves a consumer to another group (null: out of every group, stopped). */
   | { op: 'moveConsumer'; name: string; group: string | null }

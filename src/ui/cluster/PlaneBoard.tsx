@@ -1,11 +1,12 @@
 /**
  * The control plane on screen: tabs for the cluster (brokers, controller, znodes), the
- * consumer groups and the guided scenarios. Starts the plane when mounted (from the page's
+ * consumer groups and the scenarios (lessons, presets, the link). Starts the plane when mounted (from the page's
  * link, or the default demo) and shows refused actions and unreadable links in words.
  */
 import { useEffect } from 'react';
 import type { Session } from '../session';
 import { GroupsTab } from '../groups/GroupsTab';
+import { LessonCard } from '../lessons/LessonCard';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
@@ -76,6 +77,7 @@ export function PlaneBoard({ session }: { session: Session }) {
       </div>
       <LinkNotice session={session} />
       <PlaneError />
+      <LessonCard session={session} />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>

@@ -95,7 +95,7 @@ export async function act(session: Session, action: EngineCommand): Promise<bool
 }
 
 /**
- * Starts over from a scenario (a preset, a guided walk-through, a seed example, a link), after
+ * Starts over from a scenario (a preset, a lesson, a seed example, a link), after
  * asking when that would discard what the stored cluster holds. False when it was declined or
  * could not be replayed (the error is shown); the cluster is then unchanged.
  */

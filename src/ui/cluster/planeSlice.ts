@@ -60,8 +60,6 @@ export interface PlaneUiState {
   placement: PlacementShow | null;
   /** A consumer picked up with the keyboard, waiting for a group to be chosen. */
   picked: string | null;
-  /** The guided scenario being walked through, and its step. */
-  guide: { id: string; step: number } | null;
   /** The one event log and Kafka's metrics, as the worker last sent them (asked for while their tab is open). */
   eventLog: EventLogView | null;
   metrics: MetricsView | null;
@@ -89,7 +87,6 @@ export const initialPlaneState: PlaneUiState = {
   pendingLink: null,
   placement: null,
   picked: null,
-  guide: null,
   eventLog: null,
   metrics: null,
   focus: null,

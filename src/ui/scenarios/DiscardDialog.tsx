@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { describeTopic, useDiscardQuestion } from './discard';
 
 /**
- * The question asked before a link, preset, guide or seed example replaces the stored cluster:
+ * The question asked before a link, preset, lesson or seed example replaces the stored cluster:
  * what would be lost, by name. Cancel (or Escape) keeps everything.
  */
 export function DiscardDialog() {

@@ -1,12 +1,11 @@
 /**
- * The scenario picker: guided walk-throughs per seed chapter, the starting clusters, and the
+ * The scenario picker: the lessons, the starting clusters, and the
  * link that replays the current run exactly (seed, preset, every action with its engine time).
  */
-import { act, scenarioHash, startScenario } from '../cluster/planeClient';
-import { setPlane, usePlane } from '../store';
+import { scenarioHash, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
 import type { PlaneView, PresetName } from '../../engine/apps/types';
-import { GUIDES } from './guides';
+import { LessonPicker } from '../lessons/LessonPicker';
 import { formatClock } from '../time/formatClock';
 
 const PRESETS: { id: PresetName; label: string }[] = [
@@ -19,65 +18,17 @@ const PRESETS: { id: PresetName; label: string }[] = [
 ];
 
 export function ScenarioTab({ session, view }: { session: Session; view: PlaneView }) {
-  const guide = usePlane((s) => s.guide);
-  const active = guide ? GUIDES.find((g) => g.id === guide.id) : undefined;
   const link = `${location.origin}${location.pathname}${scenarioHash(view)}`;
-
-  async function startGuide(id: string) {
-    const g = GUIDES.find((x) => x.id === id);
-    if (!g) return;
-    const spec = { seed: 1, preset: g.preset, actions: [], untilMs: 0 };
-    if (!(await startScenario(session, spec, `Starting the guide “${g.title}”`))) return;
-    setPlane({ guide: { id, step: 0 } });
-  }
-
-  async function next() {
-    if (!active || !guide) return;
-    const step = active.steps[guide.step + 1];
-    if (!step) return;
-    if (step.action) await act(session, step.action);
-    setPlane({ guide: { id: active.id, step: guide.step + 1 } });
-  }
 
   return (
     <div className="scenario-tab">
-      <section aria-label="Guided scenarios">
-        <h3>Guided scenarios</h3>
-        <ul className="guide-list">
-          {GUIDES.map((g) => (
-            <li key={g.id}>
-              <button type="button" className="btn" data-testid={`guide-${g.id}`} onClick={() => void startGuide(g.id)}>
-                {g.chapter}: {g.title}
-              </button>
-            </li>
-          ))}
-        </ul>
-        {active && guide && (
-          <div className="guide" data-testid="guide" data-step={guide.step}>
-            <h4>{active.title}</h4>
-            <ol>
-              {active.steps.map((s, i) => (
-                <li key={s.text} className={i === guide.step ? 'current' : i < guide.step ? 'done' : ''}>
-                  {s.text}
-                </li>
-              ))}
-            </ol>
-            <div className="row">
-              <button
-                type="button"
-                className="btn btn-primary"
-                data-testid="guide-next"
-                disabled={guide.step + 1 >= active.steps.length}
-                onClick={() => void next()}
-              >
-                Next step
-              </button>
-              <button type="button" className="btn" onClick={() => setPlane({ guide: null })}>
-                Leave
-              </button>
-            </div>
-          </div>
-        )}
+      <section aria-label="Lessons">
+        <h3>Lessons</h3>
+        <p className="muted small">
+          Each lesson starts its own cluster and runs step by step: a step acts, then waits until the engine shows what
+          it says before Next.
+        </p>
+        <LessonPicker session={session} />
       </section>
       <section aria-label="Starting clusters">
         <h3>Start from</h3>

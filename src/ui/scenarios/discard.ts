@@ -1,5 +1,5 @@
 /**
- * Asking before the stored cluster is thrown away. Opening a link, a preset, a guide or a seed
+ * Asking before the stored cluster is thrown away. Opening a link, a preset, a lesson or a seed
  * example replaces the cluster saved in this browser; the worker says first what that would
  * discard (planeScenarioCheck, which also replays the scenario in memory, so a link that cannot
  * be replayed is refused before anyone is asked). A cluster holding nothing beyond its preset

@@ -188,6 +188,9 @@ function parseAction(a: unknown, n: number): EngineCommand {
       if (!COMMIT_MODES.includes(a.mode as CommitMode))
         throw new ScenarioLinkError(`action ${n}'s commit mode is unknown`);
       return { op: 'setCommitMode', group: str(a.group, `action ${n}'s group`), mode: a.mode as CommitMode };
+    case 'setStaticMembership':
+      if (typeof a.enabled !== 'boolean') throw new ScenarioLinkError(`action ${n}'s enabled is not a boolean`);
+      return { op: 'setStaticMembership', group: str(a.group, `action ${n}'s group`), enabled: a.enabled };
     case 'addConsumer':
       return {
         op: 'addConsumer',

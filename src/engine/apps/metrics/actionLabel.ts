@@ -39,6 +39,8 @@ export function actionLabel(a: EngineCommand): string {
       return `you set ${a.group}'s protocol to ${a.protocol}`;
     case 'setCommitMode':
       return `you set ${a.group}'s commits to ${a.mode}`;
+    case 'setStaticMembership':
+      return `you ${a.enabled ? 'gave' : 'took'} ${a.group}'s consumers ${a.enabled ? 'a' : 'their'} group.instance.id`;
     case 'addConsumer':
       return `you added a consumer to ${a.group}`;
     case 'moveConsumer':

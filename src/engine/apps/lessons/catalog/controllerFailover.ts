@@ -1,0 +1,60 @@
+import { partitionState } from '../facts';
+import type { Lesson } from '../types';
+
+const TOPIC = 'payments';
+
+/** seed 000: the controller, its epoch, and leader election from the ISR. */
+export const controllerFailover: Lesson = {
+  id: 'controller-failover',
+  concept: 'controller',
+  title: 'Controller failover and epochs',
+  preset: 'elections',
+  seed: 1,
+  source: 'seed 000: the controller elects leaders from the ISR',
+  steps: [
+    {
+      text: 'Broker 1 is the controller (/controller, /controller_epoch) and leads payments-0 (leader epoch in /brokers/topics/payments/partitions/0/state).',
+      observe: (w) => ({
+        controller: w.view.controller,
+        controllerEpoch: w.view.controllerEpoch,
+        leader: partitionState(w, TOPIC, 0)?.leader ?? null,
+        leaderEpoch: partitionState(w, TOPIC, 0)?.leaderEpoch ?? null,
+      }),
+      question: {
+        prompt: 'Broker 1 is killed next. Which broker leads payments-0 afterwards?',
+        choices: ['1', '2', '3', 'none'],
+        // The controller picks the first live replica of the assignment that is in the ISR.
+        answer: (w) => {
+          const p = partitionState(w, TOPIC, 0);
+          return String(p?.replicas.find((r) => r !== 1 && p.isr.includes(r)) ?? 'none');
+        },
+      },
+    },
+    {
+      text: 'Broker 1 was killed (kill -9). Nothing happens until its ZooKeeper session expires; then /controller and /brokers/ids/1 vanish, another broker wins /controller with controller epoch + 1 and elects a new leader from the ISR with a higher leader epoch (every leader or ISR change the controller writes bumps it).',
+      actions: [{ op: 'killBroker', broker: 1 }],
+      until: {
+        label: 'a new controller elected a new leader',
+        met: (w) =>
+          w.view.controller !== null && w.view.controller !== 1 && (partitionState(w, TOPIC, 0)?.leader ?? 1) !== 1,
+      },
+      slow: true,
+      observe: (w) => ({
+        controller: w.view.controller,
+        controllerEpoch: w.view.controllerEpoch,
+        leader: partitionState(w, TOPIC, 0)?.leader ?? null,
+        leaderEpoch: partitionState(w, TOPIC, 0)?.leaderEpoch ?? null,
+        isr: partitionState(w, TOPIC, 0)?.isr ?? [],
+      }),
+    },
+    {
+      text: 'Broker 1 restarted: it registers, becomes a follower (the controller stays where it is), catches up and rejoins the ISR.',
+      actions: [{ op: 'restartBroker', broker: 1 }],
+      until: {
+        label: 'broker 1 is back in the ISR',
+        met: (w) => partitionState(w, TOPIC, 0)?.isr.includes(1) ?? false,
+      },
+      observe: (w) => ({ controller: w.view.controller, leader: partitionState(w, TOPIC, 0)?.leader ?? null }),
+    },
+  ],
+};

@@ -1,0 +1,109 @@
+import { elapsed, rebalancedSince } from '../facts';
+import type { Lesson, LessonWorld } from '../types';
+
+function card(w: LessonWorld, consumer: string) {
+  return w.view.crashes.find((c) => c.consumer === consumer);
+}
+
+/** The consumer's group has a committed offset for every partition it owns. */
+function committedAll(w: LessonWorld, name: string): boolean {
+  const c = w.view.consumers.find((x) => x.name === name);
+  if (!c || c.partitions.length === 0) return false;
+  return c.partitions.every((p) =>
+    w.view.describe.some((r) => r.group === c.group && `${r.topic}-${r.partition}` === p && r.currentOffset !== null),
+  );
+}
+
+/** The consumer holds an unfinished batch and its group has committed offsets for what it owns. */
+function midBatch(w: LessonWorld, name: string): boolean {
+  const c = w.view.consumers.find((x) => x.name === name);
+  return !!c && c.inHand > 0 && committedAll(w, name);
+}
+
+/** seed 000, cases 1 and 2: commit after processing gives duplicates, before processing loses records. */
+export const delivery: Lesson = {
+  id: 'delivery',
+  concept: 'groups',
+  title: 'Commit after vs before processing: duplicates and losses (seed 000, cases 1 and 2)',
+  preset: 'demo',
+  seed: 1,
+  source: 'seed 000: case 1 and case 2',
+  steps: [
+    {
+      text: 'analytics now commits after processing each batch, billing before processing (as soon as poll() returns). Their applications restart with that and rebalance.',
+      actions: [
+        { op: 'setCommitMode', group: 'analytics', mode: 'after-processing' },
+        { op: 'setCommitMode', group: 'billing', mode: 'before-processing' },
+      ],
+      until: {
+        label: 'both groups rebalanced and are Stable',
+        met: (w, t) => rebalancedSince(w, 'billing', t, 3) && rebalancedSince(w, 'analytics', t, 2),
+      },
+      observe: (w) => ({ modes: w.view.groups.map((g) => `${g.groupId}:${g.commitMode}`) }),
+    },
+    {
+      text: '300 orders arrived; every consumer works through its batch at 25 ms a record (watch “processing” on the chips). analytics commits only when a batch is done.',
+      actions: [{ op: 'produce', topic: 'orders', count: 300 }],
+      until: {
+        label: 'c4 finished its first batch and committed it',
+        met: (w) => committedAll(w, 'c4') && (w.view.consumers.find((c) => c.name === 'c4')?.inHand ?? 1) === 0,
+      },
+    },
+    {
+      text: '300 more orders arrived: c4 and c1 are each in the middle of a new batch, and the clock pauses there. billing committed its batch the moment poll() returned it; analytics has not committed its batch yet.',
+      actions: [{ op: 'produce', topic: 'orders', count: 300 }],
+      until: {
+        label: 'c4 and c1 are mid-batch',
+        met: (w, t) => elapsed(w, t, 1500) && ['c4', 'c1'].every((n) => midBatch(w, n)),
+      },
+      slow: true,
+      hold: true,
+      question: {
+        prompt:
+          'c4 (analytics, commits after processing) crashes now. What happens to the records it processed since its last commit?',
+        choices: ['processed twice', 'lost', 'nothing'],
+        answer: (w) => {
+          const c = w.view.consumers.find((x) => x.name === 'c4');
+          return c && c.inHand > 0 ? 'processed twice' : 'nothing';
+        },
+      },
+    },
+    {
+      text: 'c4 (analytics) and c1 (billing) crashed mid-batch: no LeaveGroup. After session.timeout.ms (10 s) the coordinator removes them; the new owners start from the committed offsets.',
+      actions: [
+        { op: 'crashConsumer', name: 'c4' },
+        { op: 'crashConsumer', name: 'c1' },
+      ],
+      until: {
+        label: 'both crash cards are filled',
+        met: (w) => (card(w, 'c4')?.observed.redelivered ?? 0) > 0 && (card(w, 'c1')?.observed.skipped ?? 0) > 0,
+      },
+      slow: true,
+      observe: (w) => ({
+        c4: `${card(w, 'c4')?.redelivered ?? 0} redelivered (observed ${card(w, 'c4')?.observed.redelivered ?? 0})`,
+        c1: `${card(w, 'c1')?.skipped ?? 0} skipped (observed ${card(w, 'c1')?.observed.skipped ?? 0})`,
+      }),
+      question: {
+        prompt: 'How many records did c4’s partitions deliver twice (case 1)?',
+        choices: ['0', 'fewer than 10', '10 or more'],
+        answer: (w) => {
+          const n = card(w, 'c4')?.redelivered ?? 0;
+          return n === 0 ? '0' : n < 10 ? 'fewer than 10' : '10 or more';
+        },
+      },
+    },
+    {
+      text: 'Each card compares what the offsets predicted with what the new owners actually did: c4’s records were processed twice (case 1), c1’s committed-but-unprocessed records are never processed (case 2).',
+      until: {
+        label: 'the new owners read past the crash',
+        met: (w) =>
+          (card(w, 'c4')?.observed.redelivered ?? 0) >= (card(w, 'c4')?.redelivered ?? 1) &&
+          (card(w, 'c1')?.observed.skipped ?? 0) >= (card(w, 'c1')?.skipped ?? 1),
+      },
+      observe: (w) => ({
+        duplicates: card(w, 'c4')?.observed.redelivered ?? 0,
+        losses: card(w, 'c1')?.observed.skipped ?? 0,
+      }),
+    },
+  ],
+};

@@ -1,0 +1,69 @@
+import { partitionLog, partitionState } from '../facts';
+import type { Lesson, LessonWorld } from '../types';
+
+const TOPIC = 'users';
+const PARTITIONS = 4;
+
+function ends(w: LessonWorld): number[] {
+  return Array.from({ length: PARTITIONS }, (_, p) => partitionLog(w, TOPIC, p)?.logEndOffset ?? 0);
+}
+
+/** Kafka's BuiltInPartitioner: murmur2 for keys; sticky (>= 2.4) or round-robin for null keys. */
+export const partitioner: Lesson = {
+  id: 'partitioner',
+  concept: 'producer',
+  title: 'Which partition? murmur2, sticky and round-robin',
+  preset: 'empty4',
+  seed: 1,
+  source: 'seed 000: producers pick the partition; Kafka’s BuiltInPartitioner',
+  steps: [
+    {
+      text: 'Topic users was created with 4 partitions. A keyed record goes to toPositive(murmur2(key bytes)) % 4, with Kafka’s Java murmur2 (seed 0x9747b28c).',
+      actions: [{ op: 'createTopic', name: TOPIC, partitions: PARTITIONS, replicationFactor: 2, startIndex: 0 }],
+      until: {
+        label: 'every users partition has a leader',
+        met: (w) =>
+          Array.from({ length: PARTITIONS }, (_, p) => partitionState(w, TOPIC, p)).every((p) => p && p.leader >= 0),
+      },
+      question: {
+        prompt: 'Which partition does key user-7 go to?',
+        choices: ['users-0', 'users-1', 'users-2', 'users-3'],
+        answer: (w) => `users-${w.partitionForKey('user-7', PARTITIONS)}`,
+      },
+    },
+    {
+      text: 'The record with key user-7 was sent: it landed where murmur2 said. Every record with that key lands there, which is what keeps one key’s records in order.',
+      actions: [{ op: 'produceRecord', topic: TOPIC, key: 'user-7', value: 'signed up', headers: [] }],
+      until: { label: 'the record is in a partition', met: (w) => ends(w).reduce((a, b) => a + b, 0) >= 1 },
+      observe: (w) => ({ logEndOffsets: ends(w) }),
+    },
+    {
+      text: 'The partitioner switched to round-robin (the classic null-key behaviour the seeds describe) and 8 records without a key were sent: they go to partitions in turn.',
+      actions: [
+        { op: 'configureProducer', settings: { partitioner: 'round-robin' } },
+        { op: 'produceRecords', topic: TOPIC, from: 0, count: 8, keyPrefix: null, valueBytes: 20 },
+      ],
+      until: { label: '9 records are in users', met: (w) => ends(w).reduce((a, b) => a + b, 0) >= 9 },
+      observe: (w) => ({ logEndOffsets: ends(w) }),
+    },
+    {
+      text: 'Back to sticky (Kafka >= 2.4) and 8 more null-key records: the producer sticks to one partition until a batch is sent, so they arrive together in one batch.',
+      actions: [
+        { op: 'configureProducer', settings: { partitioner: 'sticky' } },
+        { op: 'produceRecords', topic: TOPIC, from: 8, count: 8, keyPrefix: null, valueBytes: 20 },
+      ],
+      until: { label: '17 records are in users', met: (w) => ends(w).reduce((a, b) => a + b, 0) >= 17 },
+      observe: (w) => ({ logEndOffsets: ends(w) }),
+      question: {
+        prompt: 'How many partitions did the 8 sticky records go to?',
+        choices: ['1', '2', '4', '8'],
+        answer: (w) => {
+          // Before the sticky records: user-7's one record and the round-robin's two per partition.
+          const k = w.partitionForKey('user-7', PARTITIONS);
+          const grew = ends(w).filter((n, p) => n > 2 + (p === k ? 1 : 0)).length;
+          return String(grew);
+        },
+      },
+    },
+  ],
+};

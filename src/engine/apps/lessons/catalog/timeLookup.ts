@@ -1,0 +1,59 @@
+import { elapsed, partitionLog } from '../facts';
+import type { Lesson, LessonWorld } from '../types';
+
+const TOPIC = 'payments';
+/** The first record of the second wave: its timestamp is what the lesson looks up. */
+const SECOND_WAVE = 80;
+
+function secondWaveTimestamp(w: LessonWorld): number {
+  return w.lookup(TOPIC, 0, { kind: 'offset', value: SECOND_WAVE }).answer?.timestamp ?? -1;
+}
+
+/** seed 000: .timeindex maps timestamps to offsets, then the offset lookup finishes the job. */
+export const timeLookup: Lesson = {
+  id: 'time-lookup',
+  concept: 'storage',
+  title: 'Looking up by time with .timeindex',
+  preset: 'elections',
+  seed: 1,
+  source: 'seed 000: index files; Kafka’s offsetsForTimes',
+  steps: [
+    {
+      text: 'A first wave of 80 records (1,000 bytes each) was written; the log rolled once, and each segment’s .timeindex got an entry (timestamp, relative offset) alongside its .index entries.',
+      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 80, keyPrefix: 'a', valueBytes: 1000 }],
+      until: {
+        label: '80 records are in payments-0',
+        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 80,
+      },
+    },
+    {
+      text: 'Three seconds of engine time pass with nothing written: the next records carry later timestamps.',
+      until: { label: '3 s have passed', met: (w, t) => elapsed(w, t, 3000) },
+    },
+    {
+      text: 'A second wave of 80 records was written three seconds later.',
+      actions: [{ op: 'produceRecords', topic: TOPIC, from: 80, count: 80, keyPrefix: 'b', valueBytes: 1000 }],
+      until: {
+        label: '160 records are in payments-0',
+        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 160,
+      },
+      question: {
+        prompt: 'Looking up the timestamp of the second wave’s first record: which offset comes back?',
+        choices: ['0', '79', '80', '159'],
+        answer: (w) =>
+          String(w.lookup(TOPIC, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) }).answer?.offset ?? -1),
+      },
+    },
+    {
+      text: 'The time lookup compares each segment’s largest timestamp, binary-searches that segment’s .timeindex for the last entry at or before the time, then scans forward to the first record whose timestamp is at or after it.',
+      observe: (w) => {
+        const t = w.lookup(TOPIC, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) });
+        return {
+          offset: t.answer?.offset ?? null,
+          segment: t.answer?.segmentBaseOffset ?? null,
+          timeIndexSteps: t.steps.filter((s) => 'file' in s && s.file === '.timeindex').length,
+        };
+      },
+    },
+  ],
+};

@@ -1,0 +1,54 @@
+/** Small readers over a LessonWorld that several lessons share. */
+import type { PartitionView } from '../../index';
+import type { PlaneGroupView, PlanePartitionView } from '../types';
+import type { LessonWorld } from './types';
+
+export function partitionState(w: LessonWorld, topic: string, partition: number): PlanePartitionView | undefined {
+  return w.view.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition);
+}
+
+export function partitionLog(w: LessonWorld, topic: string, partition: number): PartitionView | undefined {
+  return w.logs.find((l) => l.topic === topic && l.partition === partition);
+}
+
+export function group(w: LessonWorld, id: string): PlaneGroupView | undefined {
+  return w.view.groups.find((g) => g.groupId === id);
+}
+
+export function groupStable(w: LessonWorld, id: string): boolean {
+  return group(w, id)?.state === 'Stable';
+}
+
+/** Every partition of the topic has every assigned replica in its ISR. */
+export function fullyInSync(w: LessonWorld, topic: string): boolean {
+  const t = w.view.topics.find((x) => x.name === topic);
+  return !!t && t.partitions.every((p) => p.isr.length === p.replicas.length && !p.offline);
+}
+
+/** Records in a topic's logs (sum of log end offsets). */
+export function topicEnd(w: LessonWorld, topic: string): number {
+  return w.logs.filter((l) => l.topic === topic).reduce((n, l) => n + l.logEndOffset, 0);
+}
+
+/** The 20-digit zero-padded name Kafka gives a segment's files. */
+export function segmentName(baseOffset: number): string {
+  return String(baseOffset).padStart(20, '0');
+}
+
+export function elapsed(w: LessonWorld, startedAtMs: number, ms: number): boolean {
+  return w.view.nowMs >= startedAtMs + ms;
+}
+
+/**
+ * The group completed a generation after `sinceMs` with `members` members and is Stable: a
+ * restart of its applications first completes a generation with fewer (the members leaving).
+ */
+export function rebalancedSince(w: LessonWorld, id: string, sinceMs: number, members: number): boolean {
+  const g = group(w, id);
+  return (
+    !!g &&
+    g.state === 'Stable' &&
+    g.members.length === members &&
+    g.generations.some((x) => x.atMs > sinceMs && Object.keys(x.assignment).length === members)
+  );
+}
