@@ -15,6 +15,7 @@ import { setPlane, usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
 import './plane.css';
 import { DismissButton } from '../chrome/DismissButton';
+import { TabList } from '../chrome/TabList';
 
 const TABS: { id: PlaneTab; label: string }[] = [
   { id: 'cluster', label: 'Brokers & controller' },
@@ -36,23 +37,13 @@ export function PlaneBoard({ session }: { session: Session }) {
       data-brokers={view?.brokers.length ?? 0}
     >
       <div className="plane-header">
-        <div className="plane-tabs" role="tablist" aria-label="Control plane views">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              id={`plane-tab-${t.id}`}
-              aria-selected={t.id === tab}
-              aria-controls="plane-body"
-              data-testid={`plane-tab-${t.id}`}
-              className={`plane-tab${t.id === tab ? ' selected' : ''}`}
-              onClick={() => setPlane({ tab: t.id })}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          prefix="plane"
+          tabs={TABS}
+          selected={tab}
+          label="Control plane views"
+          onSelect={(id) => setPlane({ tab: id })}
+        />
         <div className="plane-clockbar">
           {view && (
             // The clock is shown once, in the top bar; this marks the instant the board's view is of.
