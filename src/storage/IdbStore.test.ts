@@ -239,30 +239,40 @@ describe('IdbStore torn chunks (a crash, or damage, under the store)', () => {
   });
 });
 
+/**
+ * `count` random operations on a.log and b.log (seeded): an append with chance `appendShare`
+ * (always while a file is shorter than 2 bytes), else a truncate with chance `truncateShare`
+ * (1: never a delete), else a delete; with the files' contents after each prefix of them.
+ */
+function randomHistory(seed: number, count: number, appendShare: number, truncateShare: number) {
+  const rng = new Rng(seed);
+  const ops: ((s: IdbStore) => Promise<void>)[] = [];
+  const model = new Map<string, Uint8Array>();
+  const models: Map<string, Uint8Array>[] = [new Map()];
+  for (let i = 0; i < count; i++) {
+    const path = rng.pick(['a.log', 'b.log']);
+    const current = model.get(path) ?? new Uint8Array(0);
+    if (rng.next() < appendShare || current.length < 2) {
+      const data = pattern(1 + rng.nextInt(20), i);
+      ops.push((s) => s.append(path, data));
+      model.set(path, Uint8Array.from([...current, ...data]));
+    } else if (truncateShare === 1 || rng.next() < truncateShare) {
+      const size = rng.nextInt(current.length); // always a real cut
+      ops.push((s) => s.truncate(path, size));
+      model.set(path, current.slice(0, size));
+    } else {
+      ops.push((s) => s.delete(path));
+      model.delete(path);
+    }
+    models.push(new Map(model));
+  }
+  return { ops, models };
+}
+
 describe('IdbStore crash at every transaction', () => {
   it('a tab closed during any write leaves exactly the operations before it, never a mixture', async () => {
     // A history with merges, cuts inside merged chunks, rewrites and deletes (chunkBytes 32).
-    const ops: ((s: IdbStore) => Promise<void>)[] = [];
-    const models: Map<string, Uint8Array>[] = [new Map()];
-    const model = new Map<string, Uint8Array>();
-    const rng = new Rng(99);
-    for (let i = 0; i < 40; i++) {
-      const path = rng.pick(['a.log', 'b.log']);
-      const current = model.get(path) ?? new Uint8Array(0);
-      if (rng.next() < 0.7 || current.length < 2) {
-        const data = pattern(1 + rng.nextInt(20), i);
-        ops.push((s) => s.append(path, data));
-        model.set(path, Uint8Array.from([...current, ...data]));
-      } else if (rng.next() < 0.8) {
-        const size = rng.nextInt(current.length); // always a real cut
-        ops.push((s) => s.truncate(path, size));
-        model.set(path, current.slice(0, size));
-      } else {
-        ops.push((s) => s.delete(path));
-        model.delete(path);
-      }
-      models.push(new Map(model));
-    }
+    const { ops, models } = randomHistory(99, 40, 0.7, 0.8);
     for (let crashAt = 0; crashAt < ops.length; crashAt++) {
       const dbName = freshDbName();
       let crashed = -1;
@@ -290,24 +300,7 @@ describe('IdbStore crash at every transaction', () => {
   });
 
   it('with the operations fired without awaiting (grouped appends), a crash still leaves a prefix of them', async () => {
-    const rng = new Rng(5);
-    const ops: ((s: IdbStore) => Promise<void>)[] = [];
-    const model = new Map<string, Uint8Array>();
-    const models: Map<string, Uint8Array>[] = [new Map()];
-    for (let i = 0; i < 60; i++) {
-      const path = rng.pick(['a.log', 'b.log']);
-      const current = model.get(path) ?? new Uint8Array(0);
-      if (rng.next() < 0.85 || current.length < 2) {
-        const data = pattern(1 + rng.nextInt(20), i);
-        ops.push((s) => s.append(path, data));
-        model.set(path, Uint8Array.from([...current, ...data]));
-      } else {
-        const size = rng.nextInt(current.length);
-        ops.push((s) => s.truncate(path, size));
-        model.set(path, current.slice(0, size));
-      }
-      models.push(new Map(model));
-    }
+    const { ops, models } = randomHistory(5, 60, 0.85, 1);
     const prefixes = models.map((m) => JSON.stringify([...m].map(([p, b]) => [p, [...b]]).sort()));
     let crashPoints = 0;
     for (let crashAt = 0; ; crashAt++) {

@@ -7,7 +7,8 @@
  *    engine's leader replicas (DataPath) and sends through the apps' panel producer (ProducerApp);
  *  - the control plane's views and actions (planeAction, planeScenario, ...).
  * A reload is a cluster restart: the engine starts from the znodes, recovered replica logs and
- * checkpoints IndexedDB holds (readStoredCluster); restore.ts is only the scenario link. It holds no Kafka logic of its own. Long work runs in slices between
+ * checkpoints IndexedDB holds (readStoredCluster); engine/apps/clusterMeta.ts is only the scenario link.
+ * It holds no Kafka logic of its own. Long work runs in slices between
  * which the worker answers frames, so the page stays live and a job can be cancelled.
  */
 import {
@@ -28,7 +29,6 @@ import {
 import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
 import { isClearable, openBestStore } from '../storage/openBestStore';
-import { exportPartitionZip, importPartitionZip } from './archive';
 import { OwnershipLock } from './ownership';
 import {
   addSeedsLookupExample,
@@ -53,6 +53,12 @@ import {
   PLANE_TOPIC_DEFAULTS,
   type PresetName,
   type ScenarioSpec,
+  exportPartitionZip,
+  importPartitionZip,
+  CLUSTER_META_PATH,
+  type ClusterMeta,
+  readClusterMeta,
+  writeClusterMeta,
 } from '../engine/apps';
 import type {
   ClusterView,
@@ -69,7 +75,6 @@ import type {
   UiEvent,
   WorkerNotice,
 } from './protocol';
-import { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './restore';
 import type { HostClock } from './HostClock';
 import { Transfer } from './transfer';
 

@@ -5,7 +5,7 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { DeferredStore, drain } from '../engine/log/testSupport';
 import { MemoryStore } from '../storage/MemoryStore';
 import { validateLogFile } from '../engine/apps/importPartition';
-import { exportPartitionZip, importPartitionZip } from './archive';
+import { exportPartitionZip, importPartitionZip } from '../engine/apps';
 import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
@@ -24,16 +24,22 @@ function demo(store = new MemoryStore()) {
   return { store, plane, data, clock, writer: new StoreWriter(store) };
 }
 
+/** The panel's producer (acks=all, linger.ms=5, sticky) with its metadata for `orders` fetched. */
+function ordersProducer(plane: ClusterApps) {
+  const producer = plane.createProducer({
+    clientId: PANEL_CLIENT_ID,
+    config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
+    salt: 0x5eed0001,
+  });
+  producer.warmUp('orders');
+  plane.tick(500);
+  return producer;
+}
+
 describe('the data path reads the engine the control plane runs', () => {
   it('shows each partition through its leader replica, and a keyed record lands where murmur2 says', () => {
     const { plane, data } = demo();
-    const producer = plane.createProducer({
-      clientId: PANEL_CLIENT_ID,
-      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
-      salt: 0x5eed0001,
-    });
-    producer.warmUp('orders');
-    plane.tick(500);
+    const producer = ordersProducer(plane);
     const sent = producer.send('orders', enc.encode('alice'), enc.encode('hello'), []);
     plane.tick(500);
     expect(sent.choice?.strategy).toBe('key-hash');
@@ -85,13 +91,7 @@ describe("the seeds' lookup example", () => {
 describe('a reload is a cluster restart on the recovered files', () => {
   it('brings back the same records at the same offsets, and reports what recovery checked', async () => {
     const first = demo();
-    const producer = first.plane.createProducer({
-      clientId: PANEL_CLIENT_ID,
-      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
-      salt: 0x5eed0001,
-    });
-    producer.warmUp('orders');
-    first.plane.tick(500);
+    const producer = ordersProducer(first.plane);
     for (let i = 0; i < 200; i++) producer.send('orders', enc.encode(`k${i}`), enc.encode(`v${i}`), []);
     first.plane.tick(3000); // flush.ms = 1000: everything is handed to the store
     // What was handed to the store (the recovery point) must come back; later appends may not.
@@ -180,13 +180,7 @@ describe('a restart after panel records were recorded in the scenario', () => {
 describe('export and import of a partition', () => {
   it('round-trips the files, and a flipped bit is refused with its file, position and offset', async () => {
     const { plane, data, store, clock, writer } = demo();
-    const producer = plane.createProducer({
-      clientId: PANEL_CLIENT_ID,
-      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
-      salt: 0x5eed0001,
-    });
-    producer.warmUp('orders');
-    plane.tick(500);
+    const producer = ordersProducer(plane);
     for (let i = 0; i < 60; i++) producer.send('orders', null, enc.encode(`value ${i}`), []);
     plane.tick(2000);
     const busiest = data.views().reduce((a, b) => (b.logEndOffset > a.logEndOffset ? b : a));
@@ -220,13 +214,7 @@ describe('export and import of a partition', () => {
 describe('storage failures', () => {
   it('a full store is reported (KAFKA_STORAGE_ERROR) while the cluster keeps running in memory', async () => {
     const { plane, data } = demo(new MemoryStore({ quotaBytes: 64 * 1024 }));
-    const producer = plane.createProducer({
-      clientId: PANEL_CLIENT_ID,
-      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
-      salt: 0x5eed0001,
-    });
-    producer.warmUp('orders');
-    plane.tick(500);
+    const producer = ordersProducer(plane);
     for (let i = 0; i < 2000; i++) producer.send('orders', enc.encode(`k${i}`), new Uint8Array(100), []);
     plane.tick(3000);
     await new Promise((resolve) => setTimeout(resolve, 0)); // failures are seen when the write settles
@@ -245,13 +233,7 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
     const clock = new ManualClock(PLANE_EPOCH_MS);
     const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
     const data = new DataPath(plane.engine, recovered);
-    const producer = plane.createProducer({
-      clientId: PANEL_CLIENT_ID,
-      config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
-      salt: 0x5eed0001,
-    });
-    producer.warmUp('orders');
-    plane.tick(500);
+    const producer = ordersProducer(plane);
     // Three waves a flush apart (flush.ms = 1000): three flushes per partition, none completed yet.
     for (let wave = 0; wave < 3; wave++) {
       for (let i = 0; i < 100; i++) producer.send('orders', enc.encode(`k${wave}-${i}`), enc.encode('v'), []);

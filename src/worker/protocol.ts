@@ -83,7 +83,7 @@ export type {
   ProduceManyArgs,
   ProducerSettings,
 };
-export { MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
+export { MAX_IMPORT_BYTES, MAX_PRODUCE_MANY_RECORDS } from '../engine/apps';
 
 /** The commands the worker serves: name -> [argument, result]. */
 export interface Commands {
@@ -284,6 +284,3 @@ export interface ProduceArgs {
   value: string | null;
   headers: { key: string; value: string | null }[];
 }
-
-/** The largest zip an import accepts, and the most its files may inflate to together. */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;

@@ -4,8 +4,23 @@ import { UnifiedLog } from '../engine/log/UnifiedLog';
 import { StoreWriter } from '../engine/log/StoreWriter';
 import { SegmentCache, SegmentNotLoadedError } from '../engine/log/SegmentCache';
 import { DeferredStore, drain, MapStore, makeBatch } from '../engine/log/testSupport';
+import type { LogConfigInput } from '../engine/log/LogConfig';
+import type { Store } from '../engine/Store';
 import { appendRecords } from '../engine/apps/demo';
 import { lookupView, MAX_DRAWN_SEGMENTS, partitionView, recordWindow } from '../engine';
+
+/** orders-0 on `store` (its clock at 1_700_000_000_000), with `config` and, if given, a segment cache. */
+function ordersLog(store: Store, config: LogConfigInput, cache?: SegmentCache) {
+  const clock = new ManualClock(1_700_000_000_000);
+  const log = new UnifiedLog({
+    dir: 'orders-0',
+    config,
+    clock,
+    writer: new StoreWriter(store),
+    ...(cache ? { cache } : {}),
+  });
+  return { log, clock };
+}
 
 describe('a million-record partition stays cheap to draw', () => {
   const clock = new ManualClock(1_700_000_000_000);
@@ -50,13 +65,7 @@ describe('a million-record partition stays cheap to draw', () => {
 describe('a partition view says what is saved, what is still writing and what is only in memory', () => {
   it('durableOffset trails the recovery point until the Store completes; unsaved and writing bytes add up', async () => {
     const store = new DeferredStore();
-    const clock = new ManualClock(1_700_000_000_000);
-    const log = new UnifiedLog({
-      dir: 'orders-0',
-      config: { 'flush.messages': 2 },
-      clock,
-      writer: new StoreWriter(store),
-    });
+    const { log } = ordersLog(store, { 'flush.messages': 2 });
     log.appendAsLeader(makeBatch([{ key: 'k0', value: 'v' }]));
     log.appendAsLeader(makeBatch([{ key: 'k1', value: 'v' }])); // flushed here (flush.messages=2)
     log.appendAsLeader(makeBatch([{ key: 'k2', value: 'v' }])); // only in memory
@@ -85,16 +94,9 @@ describe('a partition view says what is saved, what is still writing and what is
 
 describe('views of a log whose old segments are paged out', () => {
   it('a lookup into a paged-out segment is not answered with an error: the host loads it and asks again', async () => {
-    const clock = new ManualClock(1_700_000_000_000);
     const store = new MapStore();
     const cache = new SegmentCache(0);
-    const log = new UnifiedLog({
-      dir: 'orders-0',
-      config: { 'segment.bytes': 2000 },
-      clock,
-      writer: new StoreWriter(store),
-      cache,
-    });
+    const { log, clock } = ordersLog(store, { 'segment.bytes': 2000 }, cache);
     const enc = new TextEncoder();
     for (let b = 0; b < 40; b++) {
       appendRecords(log, [{ key: enc.encode(`k${b}`), value: enc.encode('v'.repeat(100)) }], clock.now());

@@ -61,3 +61,11 @@ export {
   type LessonProbe,
   type LessonSummary,
 } from './lessons';
+export {
+  exportPartitionZip,
+  importPartitionZip,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ENTRIES,
+  MAX_IMPORT_INDEX_BYTES,
+} from './partitionZip';
+export { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './clusterMeta';

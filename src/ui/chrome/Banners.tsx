@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
+import { DismissButton } from './DismissButton';
 
 /** The strip under the top bar: ownership, storage trouble, and what recovery did on load. */
 export function Banners({ session }: { session: Session }) {
@@ -138,9 +139,7 @@ function RecoveryReport() {
           ))}
         </ul>
       </details>
-      <button type="button" className="btn btn-small" onClick={() => setDismissed(true)}>
-        Dismiss
-      </button>
+      <DismissButton onDismiss={() => setDismissed(true)} />
     </div>
   );
 }
@@ -156,9 +155,7 @@ function ImportMessage() {
       data-ok={msg.ok}
     >
       <span className="banner-text">{msg.text}</span>
-      <button type="button" className="btn btn-small" onClick={() => uiStore.setState({ importMessage: null })}>
-        Dismiss
-      </button>
+      <DismissButton onDismiss={() => uiStore.setState({ importMessage: null })} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
+import { DismissButton } from './DismissButton';
 
 /** Long work in the worker (bulk produce): a progress bar each, with Cancel; finished ones can be dismissed. */
 export function Jobs({ session }: { session: Session }) {
@@ -38,18 +39,14 @@ export function Jobs({ session }: { session: Session }) {
                   {j.state}
                   {j.error ? `: ${j.error.message}` : ''}
                 </span>
-                <button
-                  type="button"
-                  className="btn btn-small"
-                  onClick={() =>
+                <DismissButton
+                  onDismiss={() =>
                     uiStore.setState((s) => {
                       const { [j.jobId]: _gone, ...rest } = s.jobs;
                       return { jobs: rest };
                     })
                   }
-                >
-                  Dismiss
-                </button>
+                />
               </>
             )}
           </div>

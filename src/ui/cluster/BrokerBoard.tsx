@@ -168,54 +168,25 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
         <span className={`badge badge-${state}`}>{state}</span>
       </header>
       <div className="broker-actions">
-        <button
-          type="button"
-          className="btn btn-xs"
-          data-testid={`broker-kill-${b.id}`}
-          disabled={down}
-          onClick={() => void act(session, { op: 'killBroker', broker: b.id })}
-          title="kill -9: the process dies; its ZooKeeper session lingers until it times out"
-        >
-          Kill
-        </button>
-        <button
-          type="button"
-          className="btn btn-xs"
-          data-testid={`broker-stop-${b.id}`}
-          disabled={down}
-          onClick={() => void act(session, { op: 'stopBroker', broker: b.id })}
-          title="Clean shutdown: controlled shutdown moves leadership away first"
-        >
-          Stop
-        </button>
-        <button
-          type="button"
-          className="btn btn-xs"
-          data-testid={`broker-restart-${b.id}`}
-          disabled={!down}
-          onClick={() => void act(session, { op: 'restartBroker', broker: b.id })}
-        >
-          Restart
-        </button>
+        {LIFECYCLE.map((a) => (
+          <BrokerAction
+            key={a.op}
+            session={session}
+            broker={b.id}
+            op={a.op}
+            disabled={a.whenDown !== down}
+            title={a.title}
+          />
+        ))}
         {b.isolated ? (
-          <button
-            type="button"
-            className="btn btn-xs"
-            data-testid={`broker-heal-${b.id}`}
-            onClick={() => void act(session, { op: 'healBroker', broker: b.id })}
-          >
-            Heal
-          </button>
+          <BrokerAction session={session} broker={b.id} op="healBroker" />
         ) : (
-          <button
-            type="button"
-            className="btn btn-xs"
-            data-testid={`broker-isolate-${b.id}`}
-            onClick={() => void act(session, { op: 'isolateBroker', broker: b.id })}
+          <BrokerAction
+            session={session}
+            broker={b.id}
+            op="isolateBroker"
             title="Cut the broker off the network (and from ZooKeeper)"
-          >
-            Isolate
-          </button>
+          />
         )}
       </div>
       {compact && <ReplicaCounts replicas={user} open={open} onToggle={() => onToggle(b.id)} broker={b.id} />}
@@ -381,5 +352,36 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         ))}
       </select>
     </li>
+  );
+}
+
+type BrokerOp = 'killBroker' | 'stopBroker' | 'restartBroker' | 'healBroker' | 'isolateBroker';
+
+/** The process's lifecycle buttons, each offered while the broker is up (kill, stop) or down (restart). */
+const LIFECYCLE: { op: BrokerOp; whenDown: boolean; title?: string }[] = [
+  {
+    op: 'killBroker',
+    whenDown: false,
+    title: 'kill -9: the process dies; its ZooKeeper session lingers until it times out',
+  },
+  { op: 'stopBroker', whenDown: false, title: 'Clean shutdown: controlled shutdown moves leadership away first' },
+  { op: 'restartBroker', whenDown: true },
+];
+
+/** One of a broker's fault buttons: the command it sends names it (killBroker: Kill, broker-kill-<id>). */
+function BrokerAction(props: { session: Session; broker: number; op: BrokerOp; disabled?: boolean; title?: string }) {
+  const verb = props.op.slice(0, -'Broker'.length);
+  const label = verb.charAt(0).toUpperCase() + verb.slice(1);
+  return (
+    <button
+      type="button"
+      className="btn btn-xs"
+      data-testid={`broker-${verb}-${props.broker}`}
+      disabled={props.disabled}
+      onClick={() => void act(props.session, { op: props.op, broker: props.broker })}
+      title={props.title}
+    >
+      {label}
+    </button>
   );
 }

@@ -12,6 +12,7 @@ import { PlacementShow } from './PlacementShow';
 import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
+import { Options } from '../forms/Options';
 
 /** The worker sends messages to draw only for clusters up to this size (ClusterApps' MESSAGE_BROKERS_MAX). */
 const DRAWN_MESSAGES_MAX_BROKERS = 12;
@@ -32,11 +33,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
           <span className="visually-hidden">Rack of the new broker</span>
           <select value={rack} onChange={(e) => setRack(e.target.value)} aria-label="Rack of the new broker">
             <option value="">{racks.length > 0 ? `rack: ${racks[0]}` : 'no rack'}</option>
-            {racks.slice(1).map((r) => (
-              <option key={r} value={r}>
-                rack: {r}
-              </option>
-            ))}
+            <Options values={racks.slice(1)} label={(r) => `rack: ${r}`} />
           </select>
         </label>
         <button

@@ -11,6 +11,7 @@ import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { act, startScenario } from './planeClient';
 import { getPlane, setPlane } from '../store';
+import { NumberField } from '../forms/NumberField';
 
 interface SeedExample {
   id: string;
@@ -136,20 +137,20 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             <input data-testid="create-topic-name" value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <NumberField
-            label="Partitions"
-            testId="create-topic-partitions"
+            before="Partitions"
+            testid="create-topic-partitions"
             min={1}
             max={MAX_TOPIC_PARTITIONS}
             value={partitions}
-            onChange={setPartitions}
+            onChange={(v) => setPartitions(Number(v))}
           />
           <NumberField
-            label="Replication factor"
-            testId="create-topic-rf"
+            before="Replication factor"
+            testid="create-topic-rf"
             min={1}
             max={20}
             value={rf}
-            onChange={setRf}
+            onChange={(v) => setRf(Number(v))}
           />
           <label className="check">
             <input
@@ -171,7 +172,13 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             random start index
           </label>
           {!random && (
-            <NumberField label="Start index" testId="create-topic-start" min={0} value={start} onChange={setStart} />
+            <NumberField
+              before="Start index"
+              testid="create-topic-start"
+              min={0}
+              value={start}
+              onChange={(v) => setStart(Number(v))}
+            />
           )}
           <div className="row">
             <button type="button" className="btn" data-testid="create-topic-preview" onClick={() => void preview()}>
@@ -189,29 +196,5 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
         </form>
       )}
     </div>
-  );
-}
-
-/** A labelled whole-number input of the form. */
-function NumberField(p: {
-  label: string;
-  testId: string;
-  min: number;
-  max?: number;
-  value: number;
-  onChange: (n: number) => void;
-}) {
-  return (
-    <label>
-      {p.label}
-      <input
-        type="number"
-        min={p.min}
-        max={p.max}
-        data-testid={p.testId}
-        value={p.value}
-        onChange={(e) => p.onChange(Number(e.target.value))}
-      />
-    </label>
   );
 }

@@ -14,6 +14,8 @@ import type { PlaneTab } from './planeSlice';
 import { setPlane, usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
 import './plane.css';
+import { DismissButton } from '../chrome/DismissButton';
+import { TabList } from '../chrome/TabList';
 
 const TABS: { id: PlaneTab; label: string }[] = [
   { id: 'cluster', label: 'Brokers & controller' },
@@ -25,9 +27,6 @@ export function PlaneBoard({ session }: { session: Session }) {
   useEffect(() => connectPlane(session), [session]);
   const view = usePlane((s) => s.view);
   const tab = usePlane((s) => s.tab);
-  const error = usePlane((s) => s.error);
-  const notice = usePlane((s) => s.linkNotice);
-  const pendingLink = usePlane((s) => s.pendingLink);
   return (
     <section
       className="plane"
@@ -38,23 +37,13 @@ export function PlaneBoard({ session }: { session: Session }) {
       data-brokers={view?.brokers.length ?? 0}
     >
       <div className="plane-header">
-        <div className="plane-tabs" role="tablist" aria-label="Control plane views">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              id={`plane-tab-${t.id}`}
-              aria-selected={t.id === tab}
-              aria-controls="plane-body"
-              data-testid={`plane-tab-${t.id}`}
-              className={`plane-tab${t.id === tab ? ' selected' : ''}`}
-              onClick={() => setPlane({ tab: t.id })}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          prefix="plane"
+          tabs={TABS}
+          selected={tab}
+          label="Control plane views"
+          onSelect={(id) => setPlane({ tab: id })}
+        />
         <div className="plane-clockbar">
           {view && (
             // The clock is shown once, in the top bar; this marks the instant the board's view is of.
@@ -77,36 +66,8 @@ export function PlaneBoard({ session }: { session: Session }) {
             ))}
         </div>
       </div>
-      {notice && (
-        <p className="plane-notice" role="status" data-testid="link-notice">
-          {notice}{' '}
-          {pendingLink && (
-            <button
-              type="button"
-              className="btn btn-xs"
-              data-testid="link-open"
-              onClick={() => void startScenario(session, pendingLink, 'Opening this link')}
-            >
-              Open the link anyway…
-            </button>
-          )}{' '}
-          <button
-            type="button"
-            className="btn btn-xs"
-            onClick={() => setPlane({ linkNotice: null, pendingLink: null })}
-          >
-            Dismiss
-          </button>
-        </p>
-      )}
-      {error && (
-        <p className="plane-error" role="alert" data-testid="plane-error">
-          {error}{' '}
-          <button type="button" className="btn btn-xs" onClick={() => setPlane({ error: null })}>
-            Dismiss
-          </button>
-        </p>
-      )}
+      <LinkNotice session={session} />
+      <PlaneError />
       <LessonCard session={session} />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
@@ -120,5 +81,39 @@ export function PlaneBoard({ session }: { session: Session }) {
         )}
       </div>
     </section>
+  );
+}
+
+/** Why the page's link was not opened (unreadable, or it would discard records), with a way to open it anyway. */
+function LinkNotice({ session }: { session: Session }) {
+  const notice = usePlane((s) => s.linkNotice);
+  const pendingLink = usePlane((s) => s.pendingLink);
+  if (!notice) return null;
+  return (
+    <p className="plane-notice" role="status" data-testid="link-notice">
+      {notice}{' '}
+      {pendingLink && (
+        <button
+          type="button"
+          className="btn btn-xs"
+          data-testid="link-open"
+          onClick={() => void startScenario(session, pendingLink, 'Opening this link')}
+        >
+          Open the link anyway…
+        </button>
+      )}{' '}
+      <DismissButton size="xs" onDismiss={() => setPlane({ linkNotice: null, pendingLink: null })} />
+    </p>
+  );
+}
+
+/** The last refused action, in words (its KafkaError), until dismissed. */
+function PlaneError() {
+  const error = usePlane((s) => s.error);
+  if (!error) return null;
+  return (
+    <p className="plane-error" role="alert" data-testid="plane-error">
+      {error} <DismissButton size="xs" onDismiss={() => setPlane({ error: null })} />
+    </p>
   );
 }

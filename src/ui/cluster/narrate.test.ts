@@ -5,6 +5,28 @@ import { narrate } from './narrate';
 
 const at = (ms: number) => PLANE_EPOCH_MS + ms;
 
+type Leadership = [leader: number, leaderEpoch: number, isr: number[]];
+
+/** The controller's partitionStateChanged at 7001 ms (epoch 1), from `before` to `after` (partition epoch 0 -> 1). */
+function stateChange(
+  topic: string,
+  partition: number,
+  [leader, leaderEpoch, isr]: Leadership,
+  after: Leadership,
+  reason: 'offlinePartition' | 'replicaOffline',
+): PlaneEvent {
+  return {
+    type: 'partitionStateChanged',
+    topic,
+    partition,
+    old: { leader, leaderEpoch, isr, partitionEpoch: 0 },
+    new: { leader: after[0], leaderEpoch: after[1], isr: after[2], partitionEpoch: 1 },
+    reason,
+    controllerEpoch: 1,
+    atMs: at(7001),
+  };
+}
+
 describe('narrate', () => {
   it('tells a broker failure as Kafka handles it: session expiry, ephemeral node, watch, first live ISR member, new epoch', () => {
     const events: PlaneEvent[] = [
@@ -25,38 +47,9 @@ describe('narrate', () => {
         watcher: 'controller-1',
         atMs: at(7000),
       },
-      {
-        type: 'partitionStateChanged',
-        topic: 'orders',
-        partition: 1,
-        old: { leader: 2, leaderEpoch: 0, isr: [2, 3, 1], partitionEpoch: 0 },
-        new: { leader: 3, leaderEpoch: 1, isr: [3, 1], partitionEpoch: 1 },
-        reason: 'offlinePartition',
-        controllerEpoch: 1,
-        atMs: at(7001),
-      },
-      {
-        type: 'partitionStateChanged',
-        topic: 'orders',
-        partition: 0,
-        old: { leader: 1, leaderEpoch: 0, isr: [1, 2, 3], partitionEpoch: 0 },
-        new: { leader: 1, leaderEpoch: 0, isr: [1, 3], partitionEpoch: 1 },
-        reason: 'replicaOffline',
-        controllerEpoch: 1,
-        atMs: at(7001),
-      },
-      ...[0, 1, 2].map(
-        (p): PlaneEvent => ({
-          type: 'partitionStateChanged',
-          topic: '__consumer_offsets',
-          partition: p,
-          old: { leader: 2, leaderEpoch: 0, isr: [2, 1], partitionEpoch: 0 },
-          new: { leader: 1, leaderEpoch: 1, isr: [1], partitionEpoch: 1 },
-          reason: 'offlinePartition',
-          controllerEpoch: 1,
-          atMs: at(7001),
-        }),
-      ),
+      stateChange('orders', 1, [2, 0, [2, 3, 1]], [3, 1, [3, 1]], 'offlinePartition'),
+      stateChange('orders', 0, [1, 0, [1, 2, 3]], [1, 0, [1, 3]], 'replicaOffline'),
+      ...[0, 1, 2].map((p) => stateChange('__consumer_offsets', p, [2, 0, [2, 1]], [1, 1, [1]], 'offlinePartition')),
     ];
     const n = narrate(events);
     expect(n.story.map((l) => l.text)).toEqual([

@@ -8,6 +8,7 @@
  */
 import type { ConsumerCrashView } from '../../engine/apps/types';
 import { formatClock } from '../time/formatClock';
+import { ColumnHeads } from '../table/ColumnHeads';
 
 const MODE_TEXT: Record<ConsumerCrashView['commitMode'], string> = {
   auto: 'auto commit',
@@ -56,15 +57,7 @@ export function CrashDelivery({ crash, groupId }: { crash: ConsumerCrashView; gr
       </p>
       <div className="table-scroll">
         <table className="mono-table small">
-          <thead>
-            <tr>
-              <th scope="col">PARTITION</th>
-              <th scope="col">COMMITTED</th>
-              <th scope="col">PROCESSED TO</th>
-              <th scope="col">POSITION</th>
-              <th scope="col">EFFECT</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['PARTITION', 'COMMITTED', 'PROCESSED TO', 'POSITION', 'EFFECT']} />
           <tbody>
             {crash.partitions.map((p) => {
               const committed = p.committed ?? 0;

@@ -3,11 +3,15 @@
  * PARTITION, CURRENT-OFFSET, LOG-END-OFFSET, LAG, CONSUMER-ID (with "-" where Kafka prints it).
  */
 import type { PlaneView } from '../../engine/apps/types';
+import { ColumnHeads } from '../table/ColumnHeads';
 
 const dash = (v: number | string | null) => (v === null ? '-' : String(v));
 
 /** Above this many rows, only the selected group's rows are listed. */
 const MANY_ROWS = 200;
+
+/** kafka-consumer-groups --describe's columns (ConsumerGroupCommand), as it prints them. */
+const DESCRIBE_COLUMNS = ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID'];
 
 export function DescribeTable({ view, focus }: { view: PlaneView; focus: string | null }) {
   const rows =
@@ -19,17 +23,7 @@ export function DescribeTable({ view, focus }: { view: PlaneView; focus: string 
       </h3>
       <div className="table-scroll">
         <table className="mono-table">
-          <thead>
-            <tr>
-              <th scope="col">GROUP</th>
-              <th scope="col">TOPIC</th>
-              <th scope="col">PARTITION</th>
-              <th scope="col">CURRENT-OFFSET</th>
-              <th scope="col">LOG-END-OFFSET</th>
-              <th scope="col">LAG</th>
-              <th scope="col">CONSUMER-ID</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={DESCRIBE_COLUMNS} />
           <tbody>
             {rows.map((r) => (
               <tr

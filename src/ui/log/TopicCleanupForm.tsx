@@ -4,6 +4,7 @@ import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { getPlane, usePlane } from '../store';
 import type { Session } from '../session';
+import { Options } from '../forms/Options';
 
 const POLICIES = ['delete', 'compact', 'compact,delete'];
 
@@ -71,11 +72,7 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
       <label>
         <span className="mono">cleanup.policy</span>
         <select className="select" name="cleanup.policy" data-testid="topic-cleanup-policy" defaultValue={policy}>
-          {POLICIES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
+          <Options values={POLICIES} />
         </select>
       </label>
       <button type="submit" className="btn" data-testid="topic-config-apply" disabled={busy}>

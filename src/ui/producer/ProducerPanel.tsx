@@ -8,6 +8,8 @@ import { formatCount } from '../log/format';
 import type { Session } from '../session';
 import { RecordJourney } from './RecordJourney';
 import { uiStore, useUi } from '../store';
+import { Options } from '../forms/Options';
+import { NumberField } from '../forms/NumberField';
 
 /** The fastest pace the rate field offers (records per second; 0 = as fast as the worker goes). */
 const MAX_PRODUCE_RATE = 1_000_000;
@@ -159,23 +161,10 @@ export function ProducerPanel({ session }: { session: Session }) {
         <label className="field">
           <span>Topic</span>
           <select className="select" data-testid="producer-topic" value={t} onChange={(e) => setTopic(e.target.value)}>
-            {topics.map((x) => (
-              <option key={x} value={x}>
-                {x}
-              </option>
-            ))}
+            <Options values={topics} />
           </select>
         </label>
-        <label className="field">
-          <span>Key</span>
-          <input
-            className="input mono"
-            data-testid="producer-key"
-            value={key}
-            disabled={nullKey}
-            onChange={(e) => setKey(e.target.value)}
-          />
-        </label>
+        <TextField label="Key" testid="producer-key" value={key} disabled={nullKey} onChange={setKey} />
         <label className="field checkbox-field">
           <input
             type="checkbox"
@@ -185,23 +174,9 @@ export function ProducerPanel({ session }: { session: Session }) {
           />
           <span>null key</span>
         </label>
-        <label className="field full">
-          <span>Value</span>
-          <input
-            className="input mono"
-            data-testid="producer-value"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Header key</span>
-          <input className="input mono" value={headerKey} onChange={(e) => setHeaderKey(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Header value</span>
-          <input className="input mono" value={headerValue} onChange={(e) => setHeaderValue(e.target.value)} />
-        </label>
+        <TextField label="Value" testid="producer-value" full value={value} onChange={setValue} />
+        <TextField label="Header key" value={headerKey} onChange={setHeaderKey} />
+        <TextField label="Header value" value={headerValue} onChange={setHeaderValue} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" data-testid="producer-send" disabled={!t}>
             Send
@@ -216,35 +191,30 @@ export function ProducerPanel({ session }: { session: Session }) {
             >
               Send N
             </button>
-            <label>
-              <span className="visually-hidden">N</span>
-              <input
-                className="input mono n-input"
-                data-testid="producer-n"
-                type="number"
-                min={1}
-                max={MAX_PRODUCE_MANY_RECORDS}
-                value={n}
-                aria-invalid={!checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS).ok}
-                onChange={(e) => setN(e.target.value)}
-              />
-            </label>
+            <NumberField
+              before={<span className="visually-hidden">N</span>}
+              inputClassName="input mono n-input"
+              testid="producer-n"
+              min={1}
+              max={MAX_PRODUCE_MANY_RECORDS}
+              value={n}
+              invalid={!checkRecordCount(n, MAX_PRODUCE_MANY_RECORDS).ok}
+              onChange={setN}
+            />
             <span className="muted">records</span>
-            <label className="rate">
-              <span className="muted">at</span>
-              <input
-                className="input mono n-input"
-                data-testid="producer-rate"
-                type="number"
-                min={0}
-                max={MAX_PRODUCE_RATE}
-                value={rate}
-                aria-label="Records per second (0 = as fast as possible)"
-                aria-invalid={!checkRate(rate, MAX_PRODUCE_RATE).ok}
-                onChange={(e) => setRate(e.target.value)}
-              />
-              <span className="muted">/s (0 = max)</span>
-            </label>
+            <NumberField
+              className="rate"
+              before={<span className="muted">at</span>}
+              after={<span className="muted">/s (0 = max)</span>}
+              inputClassName="input mono n-input"
+              testid="producer-rate"
+              min={0}
+              max={MAX_PRODUCE_RATE}
+              value={rate}
+              ariaLabel="Records per second (0 = as fast as possible)"
+              invalid={!checkRate(rate, MAX_PRODUCE_RATE).ok}
+              onChange={setRate}
+            />
           </span>
           <p className="hint muted">Send N uses keys key-0, key-1, … (or null keys), 100-byte values.</p>
         </div>
@@ -319,16 +289,25 @@ function hex(n: number, width: number): string {
 
 /** The partitioner's arithmetic for the last record sent, step by step. */
 export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
+  return (
+    <div
+      className="choice"
+      data-testid="partition-choice"
+      data-partition={choice.partition}
+      data-strategy={choice.strategy}
+      data-key={choice.strategy === 'key-hash' ? new TextDecoder().decode(choice.keyBytes) : undefined}
+    >
+      <ChoiceSteps choice={choice} />
+    </div>
+  );
+}
+
+/** One strategy's steps: murmur2 of the key, the round-robin counter, the sticky partition, or the partition asked for. */
+function ChoiceSteps({ choice }: { choice: PartitionChoice }) {
   if (choice.strategy === 'key-hash') {
     const bytes = [...choice.keyBytes];
     return (
-      <div
-        className="choice"
-        data-testid="partition-choice"
-        data-partition={choice.partition}
-        data-strategy="key-hash"
-        data-key={new TextDecoder().decode(choice.keyBytes)}
-      >
+      <>
         <h4>
           Why partition <strong>{choice.partition}</strong>
         </h4>
@@ -360,17 +339,12 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
             </tr>
           </tbody>
         </table>
-      </div>
+      </>
     );
   }
   if (choice.strategy === 'round-robin') {
     return (
-      <div
-        className="choice"
-        data-testid="partition-choice"
-        data-partition={choice.partition}
-        data-strategy="round-robin"
-      >
+      <>
         <h4>
           Round-robin: partition <strong>{choice.partition}</strong>
         </h4>
@@ -382,12 +356,12 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
           </span>
           . The next record, with or without a key, goes to the next partition.
         </p>
-      </div>
+      </>
     );
   }
   if (choice.strategy === 'sticky') {
     return (
-      <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="sticky">
+      <>
         <h4>
           Null key, sticky: partition <strong>{choice.partition}</strong>
         </h4>
@@ -398,17 +372,36 @@ export function ChoiceExplanation({ choice }: { choice: PartitionChoice }) {
               ? `Records without a key stick to partition ${choice.partition} until batch.size (${choice.stickyBatchSize} bytes) were produced to it: ${choice.producedBytes ?? 0} so far (KIP-794).`
               : `Records without a key stick to partition ${choice.partition} until its batch is sealed, so batches fill up (KIP-480).`}
         </p>
-      </div>
+      </>
     );
   }
-  return (
-    <div className="choice" data-testid="partition-choice" data-partition={choice.partition} data-strategy="explicit">
-      <h4>Explicit partition {choice.partition}</h4>
-    </div>
-  );
+  return <h4>Explicit partition {choice.partition}</h4>;
 }
 
 /** The user topics' names, in the order of the partition views. */
 function topicNames(partitions: PartitionView[]): string[] {
   return [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
+}
+
+/** One of the record's text fields (key, value, a header), in monospace as the bytes will be sent. */
+function TextField(props: {
+  label: string;
+  testid?: string;
+  full?: boolean;
+  value: string;
+  disabled?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className={props.full ? 'field full' : 'field'}>
+      <span>{props.label}</span>
+      <input
+        className="input mono"
+        data-testid={props.testid}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
 }

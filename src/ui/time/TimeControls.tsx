@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { Session } from '../session';
 import { SPEEDS, type Speed, useUi } from '../store';
 import { formatClock } from './formatClock';
+import { Options } from '../forms/Options';
 
 /** True when a key press belongs to a text field or control rather than to the page. */
 function isTyping(target: EventTarget | null): boolean {
@@ -73,11 +74,7 @@ export function TimeControls({ session }: { session: Session }) {
           value={speed}
           onChange={(e) => session.setSpeed(Number(e.target.value) as Speed)}
         >
-          {SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s}x
-            </option>
-          ))}
+          <Options values={SPEEDS} label={(s) => `${s}x`} />
         </select>
       </label>
       <output

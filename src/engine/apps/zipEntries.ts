@@ -9,7 +9,7 @@
  * entries are refused: nothing glassbox exports needs them.
  */
 import { Inflate } from 'fflate';
-import { KafkaError } from '../engine';
+import { KafkaError } from '../index';
 
 /** One entry as the central directory declares it. */
 export interface ZipEntry {

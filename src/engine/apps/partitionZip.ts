@@ -26,11 +26,12 @@ import {
   parseSegmentFileName,
   type Store,
   type StoreWriter,
-} from '../engine';
-import { type ImportedSegment, importPartitionFiles, importRefused, parsePartitionDir } from '../engine/apps';
-import { MAX_IMPORT_BYTES } from './protocol';
+} from '../index';
+import { type ImportedSegment, importPartitionFiles, importRefused, parsePartitionDir } from './importPartition';
 import { inflateEntry, readZipDirectory, type ZipEntry } from './zipEntries';
 
+/** The largest zip an import accepts, and the most its files may inflate to together. */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /** An index file's cap: Kafka's default segment.index.bytes (LogConfig), the most an index preallocates. */
 export const MAX_IMPORT_INDEX_BYTES = 10 * 1024 * 1024;
 /** Entries in the zip's directory: segments' three files each, for a few thousand segments. */

@@ -1,22 +1,20 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../engine/Clock';
-import { isKafkaError, type KafkaError } from '../engine/errors';
-import { makeBatch, makeRecords } from '../engine/log/testSupport';
-import { StoreWriter } from '../engine/log/StoreWriter';
-import { MemoryStore } from '../storage/MemoryStore';
-import { importPartitionZip } from './archive';
-import { DataPath } from '../engine';
-import { ClusterApps } from '../engine/apps/ClusterApps';
-import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from '../engine/apps/types';
-import { MAX_IMPORT_BYTES } from './protocol';
+import { ManualClock } from '../Clock';
+import { isKafkaError, type KafkaError } from '../errors';
+import { MapStore, makeBatch, makeRecords } from '../log/testSupport';
+import { StoreWriter } from '../log/StoreWriter';
+import { DataPath } from '../index';
+import { ClusterApps } from './ClusterApps';
+import { importPartitionZip, MAX_IMPORT_BYTES } from './partitionZip';
+import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './types';
 
 const LOG0 = '00000000000000000000.log';
 const LOG5 = '00000000000000000005.log';
 const LOG10 = '00000000000000000010.log';
 
 function cluster() {
-  const store = new MemoryStore();
+  const store = new MapStore();
   const recovered = new Map();
   const clock = new ManualClock(PLANE_EPOCH_MS);
   const plane = new ClusterApps(1, 'empty4', { store, recoveredLogs: recovered, clock });

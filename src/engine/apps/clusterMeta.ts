@@ -5,8 +5,8 @@
  * committed offsets) is in the znodes under `zookeeper/` and the brokers' log dirs, which a reload
  * restarts from (readStoredCluster); nothing in this file is replayed as cluster state.
  */
-import type { StoreWriter, Store } from '../engine';
-import type { TimedAction } from '../engine/apps';
+import type { StoreWriter, Store } from '../index';
+import type { TimedAction } from './types';
 
 export const CLUSTER_META_PATH = 'meta/cluster.json';
 
