@@ -18,8 +18,9 @@ import { CorruptRecordError } from '../errors';
 import {
   type ConsumerProtocolSubscription,
   fromTopicPartitions,
-  type TopicPartitions,
+  readTopicPartitions,
   toTopicPartitions,
+  writeTopicPartitions,
 } from './offsetsSchema';
 import { SchemaReader, SchemaWriter } from './SchemaBuffer';
 
@@ -38,20 +39,14 @@ export interface MemberData {
 
 export function encodeStickyAssignorUserData(memory: AssignorMemory): Uint8Array {
   const w = new SchemaWriter();
-  w.array(toTopicPartitions(memory.partitions), (tp) => {
-    w.string(tp.topic).array(tp.partitions, (p) => w.int32(p));
-  });
+  writeTopicPartitions(w, toTopicPartitions(memory.partitions));
   return w.int32(memory.generation).toBytes();
 }
 
 /** Reads V1, falling back to V0 (no generation) as StickyAssignor.deserializeTopicPartitionAssignment does. */
 export function decodeStickyAssignorUserData(bytes: Uint8Array): MemberData {
   const r = new SchemaReader(bytes, 'StickyAssignorUserData');
-  const previous: TopicPartitions[] = r.array('previous_assignment', 6, () => ({
-    topic: r.string('topic'),
-    partitions: r.array('partitions', 4, () => r.int32('partition')),
-  }));
-  const ownedPartitions = fromTopicPartitions(previous);
+  const ownedPartitions = fromTopicPartitions(readTopicPartitions(r, 'previous_assignment'));
   if (r.remaining() === 0) return { ownedPartitions };
   // Like Kafka's Schema.read, bytes after the known fields are not checked.
   return { ownedPartitions, generation: r.int32('generation') };
