@@ -9,7 +9,7 @@ import { createStore } from 'zustand/vanilla';
 import type { LessonSummary, Observation } from '../../engine/apps/lessons/types';
 import { act, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
-import { getPlane, type Speed, uiStore } from '../store';
+import { getPlane, type Speed, setPlane, uiStore } from '../store';
 
 /** Speed while a step that is not the key moment waits for its condition. */
 export const FAST_SPEED: Speed = 16;
@@ -67,6 +67,8 @@ export async function startLesson(session: Session, id: string): Promise<void> {
   const spec = { seed: lesson.seed, preset: lesson.preset, actions: [], untilMs: 0 };
   if (!(await startScenario(session, spec, `Starting the lesson “${lesson.title}”`))) return;
   stopProbing();
+  // The board the lesson is about: the groups for group lessons, the brokers and partitions otherwise.
+  setPlane({ tab: lesson.concept === 'groups' ? 'groups' : 'cluster' });
   lessonStore.setState({
     active: {
       lesson,

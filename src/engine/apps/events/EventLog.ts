@@ -280,28 +280,22 @@ export class EventLog {
         const lost = e.lostCommittedOffsets
           ? `; committed offsets ${e.lostCommittedOffsets.from}..${e.lostCommittedOffsets.to - 1} are lost`
           : '';
-        return {
-          kind: 'election',
-          type: e.type,
-          key: `${e.type}:${e.topic}:${e.partition}@${at}`,
-          summary: `unclean leader election: ${tp(e.topic, e.partition)} → ${e.newLeader}, from outside the ISR${lost}`,
-          item: null,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          brokers: [e.newLeader],
-        };
+        return onePartition(
+          'election',
+          e,
+          at,
+          e.newLeader,
+          `unclean leader election: ${tp(e.topic, e.partition)} → ${e.newLeader}, from outside the ISR${lost}`,
+        );
       }
       case 'committedRecordsLost':
-        return {
-          kind: 'election',
-          type: e.type,
-          key: `${e.type}:${e.topic}:${e.partition}@${at}`,
-          summary: `${tp(e.topic, e.partition)}: leader ${e.newLeader}'s log ends at ${e.newLeaderLogEndOffset}, acknowledged offsets ${e.lostCommittedOffsets.from}..${e.lostCommittedOffsets.to - 1} are lost`,
-          item: null,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          brokers: [e.newLeader],
-        };
+        return onePartition(
+          'election',
+          e,
+          at,
+          e.newLeader,
+          `${tp(e.topic, e.partition)}: leader ${e.newLeader}'s log ends at ${e.newLeaderLogEndOffset}, acknowledged offsets ${e.lostCommittedOffsets.from}..${e.lostCommittedOffsets.to - 1} are lost`,
+        );
       case 'preferredLeaderElection':
         if (e.partitions.length === 0) return null;
         return {
@@ -328,21 +322,13 @@ export class EventLog {
       case 'produceHandled':
         if (e.errorCode === 'NONE') return null;
         return producerError(
-          e.type,
-          e.errorCode,
-          e.topic,
-          e.partition,
-          e.broker,
+          e,
           `leader ${e.broker} refused a produce to ${tp(e.topic, e.partition)}: ${e.errorCode}${reasonOf(e.errorCode)}`,
         );
       case 'produceCompleted':
         if (e.errorCode === 'NONE') return null;
         return producerError(
-          e.type,
-          e.errorCode,
-          e.topic,
-          e.partition,
-          e.broker,
+          e,
           `broker ${e.broker} answered a produce to ${tp(e.topic, e.partition)} with ${e.errorCode} after ${e.waitedMs} ms${reasonOf(e.errorCode)}`,
         );
       case 'batchRetried':
@@ -405,27 +391,21 @@ export class EventLog {
           groups: [...e.groupIds],
         };
       case 'logRetention':
-        return {
-          kind: 'retention',
-          type: e.type,
-          key: `${e.type}:${e.topic}:${e.partition}@${at}`,
-          summary: `broker ${e.broker} deleted ${e.deletedSegments} segment${e.deletedSegments === 1 ? '' : 's'} of ${tp(e.topic, e.partition)}${e.deleted?.[0] ? ` (${e.deleted[0].reason})` : ''}; log start ${e.logStartOffset}`,
-          item: null,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          brokers: [e.broker],
-        };
+        return onePartition(
+          'retention',
+          e,
+          at,
+          e.broker,
+          `broker ${e.broker} deleted ${e.deletedSegments} segment${e.deletedSegments === 1 ? '' : 's'} of ${tp(e.topic, e.partition)}${e.deleted?.[0] ? ` (${e.deleted[0].reason})` : ''}; log start ${e.logStartOffset}`,
+        );
       case 'logCompacted':
-        return {
-          kind: 'retention',
-          type: e.type,
-          key: `${e.type}:${e.topic}:${e.partition}@${at}`,
-          summary: `broker ${e.broker} compacted ${tp(e.topic, e.partition)}: ${e.recordsSuperseded} superseded, ${e.tombstonesRemoved} tombstones removed, ${e.bytesBefore} → ${e.bytesAfter} bytes`,
-          item: null,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          brokers: [e.broker],
-        };
+        return onePartition(
+          'retention',
+          e,
+          at,
+          e.broker,
+          `broker ${e.broker} compacted ${tp(e.topic, e.partition)}: ${e.recordsSuperseded} superseded, ${e.tombstonesRemoved} tombstones removed, ${e.bytesBefore} → ${e.bytesAfter} bytes`,
+        );
       case 'topicCreated':
         return {
           kind: 'controller',
@@ -455,27 +435,45 @@ function eventTime(e: EngineEvent): number {
   return 'atMs' in e ? e.atMs : e.sentAtMs;
 }
 
+/** An entry about one partition (and the broker it names), its own at each instant. */
+function onePartition(
+  kind: EventKind,
+  e: { type: string; topic: string; partition: number },
+  at: number,
+  broker: number,
+  summary: string,
+): Item {
+  const p = tp(e.topic, e.partition);
+  return {
+    kind,
+    type: e.type,
+    key: `${e.type}:${p}@${at}`,
+    summary,
+    item: null,
+    topics: [e.topic],
+    partitions: [p],
+    brokers: [broker],
+  };
+}
+
 function broker(type: string, id: number, summary: string): Item {
   return { kind: 'broker', type, key: `${type}:${id}:${summary}`, summary, item: null, brokers: [id] };
 }
 
+/** A leader's refusal of a produce: one entry per error, partition and broker, whose count grows as it repeats. */
 function producerError(
-  type: string,
-  error: string,
-  topic: string,
-  partition: number,
-  broker: number,
+  e: { type: string; errorCode: string; topic: string; partition: number; broker: number },
   summary: string,
 ): Item {
   return {
     kind: 'producer',
-    type,
-    key: `${type}:${error}:${topic}:${partition}:${broker}`,
+    type: e.type,
+    key: `${e.type}:${e.errorCode}:${e.topic}:${e.partition}:${e.broker}`,
     summary,
     item: null,
-    topics: [topic],
-    partitions: [tp(topic, partition)],
-    brokers: [broker],
+    topics: [e.topic],
+    partitions: [tp(e.topic, e.partition)],
+    brokers: [e.broker],
   };
 }
 
