@@ -166,8 +166,8 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {
-        const to = layout.anchors.get(endpoint(m.to));
-        const from = layout.anchors.get(endpoint(m.from));
+        const to = shifted(layout.anchors.get(endpoint(m.to)), m.kind);
+        const from = shifted(layout.anchors.get(endpoint(m.from)), m.kind);
         if (!from || !to) return null;
         const b = to;
         const a = routeStart(from, to, m.api, layout.buttons);
@@ -210,6 +210,14 @@ export function MessageTokens({ view }: { view: PlaneView }) {
       })}
     </div>
   );
+}
+
+/** Requests ride left of a card's anchor and responses right of it, so a pair never hides each other. */
+const KIND_SHIFT_PX = 30;
+
+function shifted(p: Point | undefined, kind: PlaneMessageView['kind']): Point | undefined {
+  if (!p) return undefined;
+  return { x: p.x + (kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX), y: p.y };
 }
 
 function sameLayout(old: Layout, anchors: ReadonlyMap<number, Point>, buttons: readonly Box[]): boolean {

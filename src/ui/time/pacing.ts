@@ -45,7 +45,7 @@ export function clockStatement(speed: number): string {
 export function tokenStatement(flightMs: number, speed: number): string {
   const slower = Math.round(tokenSlowdown(flightMs, speed)).toLocaleString('en');
   return (
-    `Requests drawn slowed down: on the tokens ${paceStatement(tokenRealMsPerEngineMs(flightMs))} ` +
-    `(a ${flightMs} ms hop shown over ${REPLAY_MS / 1000} s), ×${slower} slower than the clock's ${clockStatement(speed)} at ${speed}x.`
+    `Requests drawn slowed down: tokens show ${paceStatement(tokenRealMsPerEngineMs(flightMs))} ` +
+    `(a ${flightMs} ms hop over ${REPLAY_MS / 1000} s), ${slower}× slower than the clock (${clockStatement(speed)} at ${speed}x).`
   );
 }
