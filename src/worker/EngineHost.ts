@@ -39,6 +39,7 @@ import {
   lessonWorld,
   probeStep,
   checkAdvance,
+  ContentVersion,
   discardView,
   lostPartitions,
   RecordJourney,
@@ -116,12 +117,10 @@ export class EngineHost {
   private readonly lock = new OwnershipLock();
   /** The running cluster's id (FrameResult.run): a replace starts a new run, whose versions start over. */
   private runId = 0;
-  /** The partition views' signature when the cluster view's version last moved; null for none yet. */
-  private lastSignature: string | null = null;
-  /** The cluster view's version in this run (it moves when the signature changes). */
-  private clusterVersion = 0;
-  /** The accumulator view last built (as JSON) and its version. */
-  private accumulatorSeen = { json: '', version: 0 };
+  /** The cluster view's version in this run: it moves when the partition views' signature changes. */
+  private clusterVersion = new ContentVersion();
+  /** The accumulator view's version in this run: it moves when its JSON changes. */
+  private accumulatorVersion = new ContentVersion();
   /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
   private replayed: string | null = null;
   private readonly windows = new RecordWindows();
@@ -435,9 +434,8 @@ export class EngineHost {
     // A new run: the page holds none of its views, so its first frame carries them all, even a
     // cluster view with no partitions (the page must drop the old cluster's partitions then).
     this.runId++;
-    this.lastSignature = null;
-    this.clusterVersion = 0;
-    this.accumulatorSeen = { json: '', version: 0 };
+    this.clusterVersion = new ContentVersion();
+    this.accumulatorVersion = new ContentVersion();
     this.windows.clear();
     this.lastMeta = '';
     // Events and the record journey belong to the old cluster's producer.
@@ -611,20 +609,13 @@ export class EngineHost {
     const views: FrameViews = {};
     if (have.cluster !== undefined) {
       const signature = `${r.data.signature()}|${r.data.topics().map((t) => this.topicSaved(r, t))}`;
-      if (signature !== this.lastSignature) {
-        this.lastSignature = signature;
-        this.clusterVersion++;
-      }
-      if (this.clusterVersion !== held('cluster')) views.cluster = this.view();
+      if (this.clusterVersion.observe(signature) !== held('cluster')) views.cluster = this.view();
     }
     if (have.plane !== undefined && r.plane.version !== held('plane')) views.plane = r.plane.view();
     if (have.accumulator !== undefined) {
       const accumulator = r.plane.panelAccumulator();
-      const json = JSON.stringify(accumulator);
-      if (json !== this.accumulatorSeen.json)
-        this.accumulatorSeen = { json, version: this.accumulatorSeen.version + 1 };
-      if (this.accumulatorSeen.version !== held('accumulator'))
-        views.accumulator = { ...accumulator, version: this.accumulatorSeen.version };
+      const version = this.accumulatorVersion.observe(JSON.stringify(accumulator));
+      if (version !== held('accumulator')) views.accumulator = { ...accumulator, version };
     }
     if (have.eventLog !== undefined && r.plane.eventLog.version !== held('eventLog'))
       views.eventLog = r.plane.eventLog.view();
@@ -675,7 +666,7 @@ export class EngineHost {
     const r = this.run;
     if (!r) return { version: 0, nowMs: 0, partitions: [] };
     return {
-      version: this.clusterVersion,
+      version: this.clusterVersion.version,
       nowMs: r.plane.nowMs,
       partitions: r.data.views((t) => this.topicSaved(r, t)),
     };

@@ -51,6 +51,7 @@ export {
 } from './importPartition';
 export { SendJob } from './SendJob';
 export { RecordWindows } from './RecordWindows';
+export { ContentVersion } from './ContentVersion';
 export {
   LESSONS,
   LessonJournal,
