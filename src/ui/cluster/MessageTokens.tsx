@@ -26,6 +26,7 @@ import type { PlaneMessageView, PlaneView } from '../../engine/apps/types';
 import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
+import { type Box, type Point, routeStart } from './tokenRoute';
 
 export { REPLAY_MS };
 /** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
@@ -33,21 +34,6 @@ const STAGGER_MS = 150;
 /** The producers' box, as a key of the anchors map. */
 const PRODUCERS = -1;
 
-/** A token chip's size on screen (CSS .message-token): height, and width per label character. */
-const CHIP_H = 14;
-const CHIP_PAD_W = 10;
-const CHIP_CHAR_W = 6.5;
-
-interface Point {
-  x: number;
-  y: number;
-}
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
 interface Layout {
   anchors: ReadonlyMap<number, Point>;
   buttons: readonly Box[];
@@ -56,30 +42,6 @@ interface Layout {
 /** How many times slower than the engine a message is drawn (at `speed` engine ms per wall ms). */
 export function slowdown(m: PlaneMessageView, speed: number): number {
   return tokenSlowdown(m.arriveAtMs - m.sentAtMs, speed);
-}
-
-/** The box of a chip labelled `label` centred on `p`. */
-export function chipBox(p: Point, label: string): Box {
-  const w = CHIP_PAD_W + CHIP_CHAR_W * label.length;
-  return { left: p.x - w / 2, right: p.x + w / 2, top: p.y - CHIP_H / 2, bottom: p.y + CHIP_H / 2 };
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-}
-
-/**
- * Where a chip labelled `label` starts its hop from a to b: at a, when the straight path never
- * brings the chip over a button; else at b (it is shown arriving, not crossing the controls).
- */
-export function routeStart(a: Point, b: Point, label: string, buttons: readonly Box[]): Point {
-  const steps = Math.max(2, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / (CHIP_H / 2)));
-  for (let i = 0; i <= steps; i++) {
-    const t = i / steps;
-    const box = chipBox({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t }, label);
-    if (buttons.some((k) => overlaps(box, k))) return b;
-  }
-  return a;
 }
 
 function endpoint(id: number | null): number {

@@ -8,7 +8,6 @@ import {
   tokenSlowdown,
   tokenStatement,
 } from './pacing';
-import { SPEEDS } from '../store';
 
 describe('pacing', () => {
   it('the clock at speed s shows one engine ms over 1/s real ms', () => {
@@ -16,7 +15,7 @@ describe('pacing', () => {
     expect(clockStatement(0.25)).toBe('1 engine ms = 4 real ms');
     expect(clockStatement(2)).toBe('1 engine ms = 0.5 real ms');
     expect(clockStatement(16)).toBe('1 engine ms = 0.063 real ms');
-    for (const s of SPEEDS) expect(clockRealMsPerEngineMs(s) * s).toBeCloseTo(1, 12);
+    for (const s of [0.25, 0.5, 1, 2, 4, 8, 16]) expect(clockRealMsPerEngineMs(s) * s).toBeCloseTo(1, 12);
   });
 
   it('a token replays its hop over REPLAY_MS, whatever the speed', () => {

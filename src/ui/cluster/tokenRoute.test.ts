@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chipBox, routeStart, slowdown } from './MessageTokens';
-
-const fetch = {
-  id: 1,
-  api: 'Fetch' as const,
-  kind: 'request' as const,
-  from: 2,
-  to: 1,
-  client: null,
-  sentAtMs: 10,
-  arriveAtMs: 11,
-};
+import { tokenSlowdown } from '../time/pacing';
+import { chipBox, routeStart } from './tokenRoute';
 
 describe('message tokens', () => {
   it('are slowed by the ratio of the token pace to the clock pace', () => {
-    expect(slowdown(fetch, 1)).toBe(600);
-    expect(slowdown(fetch, 0.25)).toBe(150);
+    expect(tokenSlowdown(1, 1)).toBe(600);
+    expect(tokenSlowdown(1, 0.25)).toBe(150);
   });
 
   it('size a chip by its label', () => {
