@@ -43,6 +43,8 @@ export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
   return (
     <div className="app">
+      {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}
+      <FlightLayer />
       <header className="topbar">
         <h1 className="brand">
           glassbox <span className="brand-sub">Kafka, inside out</span>
@@ -53,7 +55,6 @@ export function App({ session }: { session: Session }) {
         <AboutFidelity />
         <ThemeToggle />
       </header>
-      <FlightLayer />
       <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />

@@ -7,6 +7,7 @@ import type { PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
+import { ApiLegend } from './ApiLegend';
 import { MessageLegend, MessageTokens } from './MessageTokens';
 import { PlacementShow } from './PlacementShow';
 import { act } from './planeClient';
@@ -106,6 +107,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
             </div>
           )}
           <MessageLegend view={view} />
+          <ApiLegend view={view} />
           <BrokerBoard session={session} view={view} />
           <MessageTokens view={view} />
         </div>

@@ -8,30 +8,40 @@
  * never bent to make it longer. Instead the page replays each message once, slowed down: the
  * token crosses in REPLAY_MS of wall time, starting when the page first sees it (messages the
  * engine sent later start later), and the legend and each token's title say how much slower
- * than the engine that is. The crossing is a CSS transform animation, so the browser moves the
- * tokens without React or layout doing anything per frame.
+ * than the engine that is (pacing.ts words both paces alike). The crossing is a CSS transform
+ * animation, so the browser moves the tokens without React or layout doing anything per frame.
  *
- * The card centres are measured when the brokers change or the board resizes (layout, not state
- * React owns). The worker sends at most a few dozen recent messages, and none for a cluster
- * drawn at scale.
+ * Each token is a chip labelled with its Kafka API's name in that API's colour (requestApis.ts;
+ * ApiLegend.tsx is the key). Tokens never cover a control: they ride on the cards' top edges,
+ * above the headers and below the buttons, in a layer that ignores the pointer and paints under
+ * the board's buttons; a hop whose straight path would cross a button (cards on different rows
+ * of a narrow board) is not moved across it but shown arriving at its receiver.
+ *
+ * The card anchors and the buttons are measured when the brokers change or the board resizes
+ * (layout, not state React owns). The worker sends at most a few dozen recent messages, and none
+ * for a cluster drawn at scale.
  */
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
 import type { PlaneMessageView, PlaneView } from '../../engine/apps/types';
 import { useUi } from '../store';
+import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
+import { apiColour } from './requestApis';
+import { type Box, type Point, routeStart } from './tokenRoute';
 
-/** Wall milliseconds each hop is drawn over. */
-export const REPLAY_MS = 600;
+export { REPLAY_MS };
 /** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
 const STAGGER_MS = 150;
-/** The producers' box, as a key of the centres map. */
+/** The producers' box, as a key of the anchors map. */
 const PRODUCERS = -1;
 
-type Centres = ReadonlyMap<number, { x: number; y: number }>;
+interface Layout {
+  anchors: ReadonlyMap<number, Point>;
+  buttons: readonly Box[];
+}
 
 /** How many times slower than the engine a message is drawn (at `speed` engine ms per wall ms). */
 export function slowdown(m: PlaneMessageView, speed: number): number {
-  const flight = Math.max(m.arriveAtMs - m.sentAtMs, 0.001);
-  return (REPLAY_MS * speed) / flight;
+  return tokenSlowdown(m.arriveAtMs - m.sentAtMs, speed);
 }
 
 function endpoint(id: number | null): number {
@@ -47,11 +57,12 @@ function tokenId(m: PlaneMessageView): string {
 export function MessageLegend({ view }: { view: PlaneView }) {
   const speed = useUi((s) => s.speed);
   if (view.messages.length === 0) return null;
+  // The shortest hop is the most slowed: the statement speaks of that one.
+  const flight = Math.min(...view.messages.map((m) => m.arriveAtMs - m.sentAtMs));
   const slowest = Math.max(...view.messages.map((m) => slowdown(m, speed)));
   return (
     <p className="message-legend muted small" data-testid="message-legend" data-slowed={Math.round(slowest)}>
-      Requests drawn slowed down: a hop takes {formatMs(view.messages[0])} of engine time and is shown over{' '}
-      {REPLAY_MS / 1000} s (×{Math.round(slowest).toLocaleString('en')} slower than the engine clock at {speed}x).
+      {tokenStatement(flight, speed)}
     </p>
   );
 }
@@ -59,7 +70,7 @@ export function MessageLegend({ view }: { view: PlaneView }) {
 export function MessageTokens({ view }: { view: PlaneView }) {
   const layer = useRef<HTMLDivElement>(null);
   const speed = useUi((s) => s.speed);
-  const [centres, setCentres] = useState<Centres>(new Map());
+  const [layout, setLayout] = useState<Layout>({ anchors: new Map(), buttons: [] });
   // When the page first saw each message (wall ms), and how long after that its replay starts:
   // fixed at first sight, so a re-render never moves a token along its path.
   const seen = useRef(new Map<number, { at: number; delay: number }>());
@@ -85,15 +96,28 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     if (!host || !hasMessages) return;
     const measure = () => {
       const origin = host.getBoundingClientRect();
-      const next = new Map<number, { x: number; y: number }>();
+      const next = new Map<number, Point>();
+      // A card's anchor is the middle of its top edge: the chip rides the border, above the
+      // header and clear of the buttons below it.
       const place = (key: number, el: Element | null) => {
         if (!el) return;
         const r = el.getBoundingClientRect();
-        next.set(key, { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + Math.min(r.height / 2, 40) });
+        next.set(key, { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + 1 });
       };
       for (const id of brokerIds.split(',')) place(Number(id), host.querySelector(`[data-testid="broker-${id}"]`));
       place(PRODUCERS, host.querySelector('[data-testid="producers-node"]'));
-      setCentres((old) => (sameCentres(old, next) ? old : next));
+      const buttons: Box[] = [];
+      for (const el of host.querySelectorAll('button, select, input, a[href], [role="button"]')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        buttons.push({
+          left: r.left - origin.left,
+          right: r.right - origin.left,
+          top: r.top - origin.top,
+          bottom: r.bottom - origin.top,
+        });
+      }
+      setLayout((old) => (sameLayout(old, next, buttons) ? old : { anchors: next, buttons }));
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
@@ -104,9 +128,11 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {
-        const a = centres.get(endpoint(m.from));
-        const b = centres.get(endpoint(m.to));
-        if (!a || !b) return null;
+        const to = shifted(layout.anchors.get(endpoint(m.to)), m.kind);
+        const from = shifted(layout.anchors.get(endpoint(m.from)), m.kind);
+        if (!from || !to) return null;
+        const b = to;
+        const a = routeStart(from, to, m.api, layout.buttons);
         const delay = seen.current.get(m.id)?.delay ?? 0;
         const style = {
           '--x0': `${a.x.toFixed(1)}px`,
@@ -115,9 +141,10 @@ export function MessageTokens({ view }: { view: PlaneView }) {
           '--y1': `${b.y.toFixed(1)}px`,
           animationDuration: `${REPLAY_MS}ms`,
           animationDelay: `${delay}ms`,
+          '--api-colour': apiColour(m.api),
         } as CSSProperties;
         const flight = m.arriveAtMs - m.sentAtMs;
-        const what = m.api === 'Fetch' ? 'Fetch' : 'Produce';
+        const what = m.api;
         const route =
           m.api === 'Fetch'
             ? `broker ${m.from} → broker ${m.to}`
@@ -138,24 +165,31 @@ export function MessageTokens({ view }: { view: PlaneView }) {
             data-slowed={Math.round(slowdown(m, speed))}
             title={`${what} ${m.kind}: ${route}, sent at ${m.sentAtMs} ms, arrived ${flight} ms later (engine time); drawn ×${Math.round(slowdown(m, speed))} slower`}
             style={style}
-          />
+          >
+            {m.api}
+          </span>
         );
       })}
     </div>
   );
 }
 
-function formatMs(m: PlaneMessageView | undefined): string {
-  if (!m) return '';
-  const f = m.arriveAtMs - m.sentAtMs;
-  return `${f} ms`;
+/** Requests ride left of a card's anchor and responses right of it, so a pair never hides each other. */
+const KIND_SHIFT_PX = 30;
+
+function shifted(p: Point | undefined, kind: PlaneMessageView['kind']): Point | undefined {
+  if (!p) return undefined;
+  return { x: p.x + (kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX), y: p.y };
 }
 
-function sameCentres(a: Centres, b: Centres): boolean {
-  if (a.size !== b.size) return false;
-  for (const [id, p] of b) {
-    const q = a.get(id);
+function sameLayout(old: Layout, anchors: ReadonlyMap<number, Point>, buttons: readonly Box[]): boolean {
+  if (old.anchors.size !== anchors.size || old.buttons.length !== buttons.length) return false;
+  for (const [id, p] of anchors) {
+    const q = old.anchors.get(id);
     if (!q || Math.abs(q.x - p.x) > 0.5 || Math.abs(q.y - p.y) > 0.5) return false;
   }
-  return true;
+  return buttons.every((k, i) => {
+    const o = old.buttons[i];
+    return o !== undefined && Math.abs(o.left - k.left) <= 0.5 && Math.abs(o.top - k.top) <= 0.5;
+  });
 }

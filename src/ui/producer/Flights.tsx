@@ -1,13 +1,17 @@
-import { useLayoutEffect, useRef } from 'react';
+import { type CSSProperties, useLayoutEffect, useRef } from 'react';
+import { apiColour } from '../cluster/requestApis';
 import { uiStore, useUi } from '../store';
 import { type Flight, withFlight } from './flightSlice';
 
 let nextFlight = 1;
 
-/** Sends a token flying from one element to another (both found by data-testid). */
-export function fly(from: string, to: string, label: string): void {
+/**
+ * Sends a token flying from one element to another (both found by data-testid), labelled with the
+ * Kafka request it is (`api`, coloured as on the board) or, for a step inside the client, `label`.
+ */
+export function fly(from: string, to: string, label: string, api: string | null = null): void {
   if (typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
-  uiStore.setState((s) => ({ flights: withFlight(s.flights, { id: nextFlight++, from, to, label }) }));
+  uiStore.setState((s) => ({ flights: withFlight(s.flights, { id: nextFlight++, from, to, label, api }) }));
 }
 
 function centre(testId: string): { x: number; y: number } | null {
@@ -43,13 +47,19 @@ function Token({ flight }: { flight: Flight }) {
     return () => animation.cancel();
   }, [flight]);
   return (
-    <div ref={ref} className="flight-token">
-      {flight.label}
+    <div
+      ref={ref}
+      className="flight-token"
+      data-testid="flight-token"
+      data-api={flight.api ?? ''}
+      style={flight.api ? ({ '--api-colour': apiColour(flight.api) } as CSSProperties) : undefined}
+    >
+      {flight.api ? `${flight.api} · ${flight.label}` : flight.label}
     </div>
   );
 }
 
-/** The layer the tokens fly in: above everything, ignoring the pointer. */
+/** The layer the tokens fly in: under the controls (styles.css), ignoring the pointer. */
 export function FlightLayer() {
   const flights = useUi((s) => s.flights);
   return (

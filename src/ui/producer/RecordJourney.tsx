@@ -105,7 +105,7 @@ export function RecordJourney({
   }, [appended]);
   useEffect(() => {
     if (toLeader && j?.partition !== null && j?.partition !== undefined)
-      fly('side-tab-accumulator', `partition-${topic}-${j.partition}`, 'batch');
+      fly('side-tab-accumulator', `partition-${topic}-${j.partition}`, 'batch', 'Produce');
   }, [toLeader, j?.partition, topic]);
   if (!j) return null;
   const reached = [

@@ -9,6 +9,9 @@ export interface Flight {
   from: string;
   to: string;
   label: string;
+  /** The Kafka request it is (Produce for a batch on its way to the leader), or null for a step
+   * inside the client (a record handed to the accumulator by send()). */
+  api: string | null;
 }
 
 /** At most this many tokens fly at once: the oldest give way. */

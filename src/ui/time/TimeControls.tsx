@@ -3,6 +3,7 @@ import type { Session } from '../session';
 import { SPEEDS, type Speed, useUi } from '../store';
 import { formatClock } from './formatClock';
 import { Options } from '../forms/Options';
+import { clockStatement } from './pacing';
 
 /** True when a key press belongs to a text field or control rather than to the page. */
 function isTyping(target: EventTarget | null): boolean {
@@ -77,6 +78,9 @@ export function TimeControls({ session }: { session: Session }) {
           <Options values={SPEEDS} label={(s) => `${s}x`} />
         </select>
       </label>
+      <span className="speed-pace muted small" data-testid="time-pace" data-speed={speed}>
+        {clockStatement(speed)}
+      </span>
       <output
         className="clock mono"
         data-testid="time-now"
