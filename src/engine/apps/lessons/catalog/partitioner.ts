@@ -1,5 +1,6 @@
 import { partitionLog, partitionState } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { EMPTY4, lesson } from './scenarios';
 
 const TOPIC = 'users';
 const PARTITIONS = 4;
@@ -9,12 +10,8 @@ function ends(w: LessonWorld): number[] {
 }
 
 /** Kafka's BuiltInPartitioner: murmur2 for keys; sticky (>= 2.4) or round-robin for null keys. */
-export const partitioner: Lesson = {
-  id: 'partitioner',
-  concept: 'producer',
+export const partitioner = lesson(EMPTY4, 'partitioner', 'producer', {
   title: 'Which partition? murmur2, sticky and round-robin',
-  preset: 'empty4',
-  seed: 1,
   source: 'seed 000: producers pick the partition; Kafka’s BuiltInPartitioner',
   steps: [
     {
@@ -66,4 +63,4 @@ export const partitioner: Lesson = {
       },
     },
   ],
-};
+});

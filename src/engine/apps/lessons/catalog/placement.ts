@@ -1,4 +1,5 @@
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { lesson, RACKS4 } from './scenarios';
 
 function replicas(w: LessonWorld, topic: string): string[] {
   const t = w.view.topics.find((x) => x.name === topic);
@@ -13,12 +14,8 @@ function created(...topics: string[]) {
 }
 
 /** seed 000: assignReplicasToBrokers, first without racks, then rack-aware (brokers 1, 2 on rack-1; 3, 4 on rack-2). */
-export const placement: Lesson = {
-  id: 'placement',
-  concept: 'controller',
+export const placement = lesson(RACKS4, 'placement', 'controller', {
   title: 'Replica placement with and without racks',
-  preset: 'racks4',
-  seed: 1,
   source: 'seed 000: the 2 topics × 2 partitions × 2 replicas example on brokers 1-4',
   steps: [
     {
@@ -66,4 +63,4 @@ export const placement: Lesson = {
       },
     },
   ],
-};
+});
