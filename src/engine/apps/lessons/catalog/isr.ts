@@ -1,4 +1,4 @@
-import { partitionState } from '../facts';
+import { partitionState, replicaLogEndOffsets } from '../facts';
 import type { JournalEntry } from '../journal';
 import type { LessonWorld } from '../types';
 import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
@@ -48,9 +48,7 @@ export const isr = lesson(ELECTIONS, 'isr', 'replication', {
       text: '30 records were written while broker 3 is away: the high watermark moves with brokers 1 and 2 only.',
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 30, keyPrefix: 'p', valueBytes: 100 }],
       until: { label: 'the HW reached 30', met: (w) => (partitionState(w, PAYMENTS, 0)?.committed ?? 0) >= 30 },
-      observe: (w) => ({
-        replicaLeo: (partitionState(w, PAYMENTS, 0)?.replicaStates ?? []).map((r) => r.logEndOffset),
-      }),
+      observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
     },
     {
       text: 'Broker 3 was healed: it registers again, fetches what it missed, and once its LEO reaches the leader’s high watermark the leader adds it back (an ISR expand).',

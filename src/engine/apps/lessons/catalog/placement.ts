@@ -1,4 +1,4 @@
-import type { LessonWorld } from '../types';
+import type { LessonStep, LessonWorld } from '../types';
 import { lesson, RACKS4 } from './scenarios';
 
 function replicas(w: LessonWorld, topic: string): string[] {
@@ -6,10 +6,26 @@ function replicas(w: LessonWorld, topic: string): string[] {
   return (t?.partitions ?? []).map((p) => p.replicas.join(','));
 }
 
-function created(...topics: string[]) {
+/**
+ * The seed's two topics of 2 partitions × 2 replicas from start index 0, the second numbered on
+ * from the first (its partitions 2 and 3); Next waits for both, then their placements are recorded.
+ */
+function twoTopics(
+  first: string,
+  second: string,
+  rackAware: boolean,
+): Pick<LessonStep, 'actions' | 'until' | 'observe'> {
+  const topic = { op: 'createTopic', partitions: 2, replicationFactor: 2, startIndex: 0, rackAware } as const;
   return {
-    label: `${topics.join(' and ')} exist`,
-    met: (w: LessonWorld) => topics.every((n) => w.view.topics.some((t) => t.name === n && t.partitions.length === 2)),
+    actions: [
+      { ...topic, name: first },
+      { ...topic, name: second, startPartitionId: 2 },
+    ],
+    until: {
+      label: `${first} and ${second} exist`,
+      met: (w) => [first, second].every((n) => w.view.topics.some((t) => t.name === n && t.partitions.length === 2)),
+    },
+    observe: (w) => ({ [first]: replicas(w, first), [second]: replicas(w, second) }),
   };
 }
 
@@ -20,20 +36,7 @@ export const placement = lesson(RACKS4, 'placement', 'controller', {
   steps: [
     {
       text: 'Rack-unaware, as the seed’s first figure: topic t1 then t2 (2 partitions, 2 replicas each, start index 0, t2 numbered on from t1). Leaders go round the brokers 1, 2, 3, 4; each follower on the next broker.',
-      actions: [
-        { op: 'createTopic', name: 't1', partitions: 2, replicationFactor: 2, startIndex: 0, rackAware: false },
-        {
-          op: 'createTopic',
-          name: 't2',
-          partitions: 2,
-          replicationFactor: 2,
-          startIndex: 0,
-          startPartitionId: 2,
-          rackAware: false,
-        },
-      ],
-      until: created('t1', 't2'),
-      observe: (w) => ({ t1: replicas(w, 't1'), t2: replicas(w, 't2') }),
+      ...twoTopics('t1', 't2', false),
       question: {
         prompt: 'Where does t2’s partition 1 (the seed’s 2-2) put its replicas?',
         choices: ['4,1', '2,3', '4,3', '1,2'],
@@ -42,20 +45,7 @@ export const placement = lesson(RACKS4, 'placement', 'controller', {
     },
     {
       text: 'Rack-aware, as the seed’s second figure: brokers are listed alternating racks (1, 3, 2, 4), so a partition’s replicas always span both racks.',
-      actions: [
-        { op: 'createTopic', name: 'r1', partitions: 2, replicationFactor: 2, startIndex: 0, rackAware: true },
-        {
-          op: 'createTopic',
-          name: 'r2',
-          partitions: 2,
-          replicationFactor: 2,
-          startIndex: 0,
-          startPartitionId: 2,
-          rackAware: true,
-        },
-      ],
-      until: created('r1', 'r2'),
-      observe: (w) => ({ r1: replicas(w, 'r1'), r2: replicas(w, 'r2') }),
+      ...twoTopics('r1', 'r2', true),
       question: {
         prompt: 'Where do r1’s partition 0 replicas go?',
         choices: ['1,2', '1,3', '3,4', '2,4'],

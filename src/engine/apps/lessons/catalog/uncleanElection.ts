@@ -1,4 +1,4 @@
-import { partitionState } from '../facts';
+import { partitionState, replicaLogEndOffsets } from '../facts';
 import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 /** seed 000: unclean.leader.election.enable lets an out-of-sync replica lead, losing what it lacks. */
@@ -18,9 +18,7 @@ export const uncleanElection = lesson(ELECTIONS, 'unclean-election', 'replicatio
       text: '20 records were written: brokers 1 and 2 have them, broker 3 does not.',
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 20, keyPrefix: 'pay-', valueBytes: 50 }],
       until: { label: 'the HW reached 20', met: (w) => (partitionState(w, PAYMENTS, 0)?.committed ?? 0) >= 20 },
-      observe: (w) => ({
-        replicaLeo: (partitionState(w, PAYMENTS, 0)?.replicaStates ?? []).map((r) => r.logEndOffset),
-      }),
+      observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
     },
     {
       text: 'Brokers 1 and 2 were killed: no ISR member is left alive, payments-0 is offline.',
