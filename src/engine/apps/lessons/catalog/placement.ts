@@ -1,4 +1,4 @@
-import type { LessonStep, LessonWorld } from '../types';
+import type { LessonQuestion, LessonStep, LessonWorld } from '../types';
 import { lesson, RACKS4 } from './scenarios';
 
 function replicas(w: LessonWorld, topic: string): string[] {
@@ -29,6 +29,11 @@ function twoTopics(
   };
 }
 
+/** Predict a placement: the answer is where the engine put `topic`'s partition `index`'s replicas. */
+function whereDo(prompt: string, choices: string[], topic: string, index: number): LessonQuestion {
+  return { prompt, choices, answer: (w) => replicas(w, topic)[index] ?? '' };
+}
+
 /** seed 000: assignReplicasToBrokers, first without racks, then rack-aware (brokers 1, 2 on rack-1; 3, 4 on rack-2). */
 export const placement = lesson(RACKS4, 'placement', 'controller', {
   title: 'Replica placement with and without racks',
@@ -37,20 +42,17 @@ export const placement = lesson(RACKS4, 'placement', 'controller', {
     {
       text: 'Rack-unaware, as the seed’s first figure: topic t1 then t2 (2 partitions, 2 replicas each, start index 0, t2 numbered on from t1). Leaders go round the brokers 1, 2, 3, 4; each follower on the next broker.',
       ...twoTopics('t1', 't2', false),
-      question: {
-        prompt: 'Where does t2’s partition 1 (the seed’s 2-2) put its replicas?',
-        choices: ['4,1', '2,3', '4,3', '1,2'],
-        answer: (w) => replicas(w, 't2')[1] ?? '',
-      },
+      question: whereDo(
+        'Where does t2’s partition 1 (the seed’s 2-2) put its replicas?',
+        ['4,1', '2,3', '4,3', '1,2'],
+        't2',
+        1,
+      ),
     },
     {
       text: 'Rack-aware, as the seed’s second figure: brokers are listed alternating racks (1, 3, 2, 4), so a partition’s replicas always span both racks.',
       ...twoTopics('r1', 'r2', true),
-      question: {
-        prompt: 'Where do r1’s partition 0 replicas go?',
-        choices: ['1,2', '1,3', '3,4', '2,4'],
-        answer: (w) => replicas(w, 'r1')[0] ?? '',
-      },
+      question: whereDo('Where do r1’s partition 0 replicas go?', ['1,2', '1,3', '3,4', '2,4'], 'r1', 0),
     },
   ],
 });
