@@ -29,6 +29,7 @@ import {
   fromTopicPartitions,
   toTopicPartitions,
 } from './offsetsSchema';
+import { type AssignorMemory, memberData, subscriptionUserData } from './assignorUserData';
 import { type SubscriptionState, sortPartitions, tpString } from './SubscriptionState';
 
 export interface ConsumerContext {
@@ -97,6 +98,11 @@ export class ConsumerCoordinator {
   private nextJoinMs = 0;
   /** Kafka's Heartbeat session timer: the last time the coordinator answered a heartbeat or join. */
   private lastHeartbeatReceivedMs = 0;
+  /**
+   * Each assignor's onAssignment memory (Kafka keeps one assignor instance per strategy): the
+   * partitions and generation it was last given, which the sticky assignors send back as userData.
+   */
+  private readonly assignorMemory = new Map<string, AssignorMemory>();
 
   constructor(
     private readonly ctx: ConsumerContext,
@@ -279,11 +285,13 @@ export class ConsumerCoordinator {
     this.sendJoin();
   }
 
-  private subscriptionBytes(): Uint8Array {
+  /** ConsumerCoordinator.metadata(): one subscription per protocol, with that assignor's userData. */
+  private subscriptionBytes(protocol: string): Uint8Array {
     return encodeSubscription({
       version: 3,
       topics: this.subscriptions.topics,
-      userData: null,
+      userData: subscriptionUserData(protocol, this.assignorMemory.get(protocol) ?? null),
+      // Empty for an eager member: onJoinPrepare revoked everything before this.
       ownedPartitions: toTopicPartitions(this.subscriptions.assignedPartitions()),
       generationId: this.generationId,
       rackId: null,
@@ -296,7 +304,6 @@ export class ConsumerCoordinator {
       this.state = 'PREPARING_REBALANCE';
       this.emitState('PREPARING_REBALANCE', 'JoinGroup sent');
       this.stopHeartbeats();
-      const metadata = this.subscriptionBytes();
       this.request(
         this.ctx.clientId,
         coordinator,
@@ -308,7 +315,7 @@ export class ConsumerCoordinator {
           memberId: this.memberId,
           groupInstanceId: this.ctx.config['group.instance.id'],
           protocolType: 'consumer',
-          protocols: this.protocols.map((name) => ({ name, metadata })),
+          protocols: this.protocols.map((name) => ({ name, metadata: this.subscriptionBytes(name) })),
           clientId: this.ctx.clientId,
           clientHost: `/${this.ctx.clientId}`,
         },
@@ -394,8 +401,7 @@ export class ConsumerCoordinator {
         memberId: m.memberId,
         ...(m.groupInstanceId !== null ? { groupInstanceId: m.groupInstanceId } : {}),
         topics: sub.topics,
-        ownedPartitions: fromTopicPartitions(sub.ownedPartitions),
-        ...(sub.generationId >= 0 ? { generation: sub.generationId } : {}),
+        ...memberData(strategy, sub),
       };
     });
     const allTopics = [...new Set(members.flatMap((m) => m.topics))].sort();
@@ -449,6 +455,9 @@ export class ConsumerCoordinator {
     }
     const assigned =
       sync.assignment.length > 0 ? fromTopicPartitions(decodeAssignment(sync.assignment).assignedPartitions) : [];
+    // The agreed assignor's onAssignment(assignment, metadata): remember it for the next subscription.
+    if (this.protocolName !== null)
+      this.assignorMemory.set(this.protocolName, { partitions: assigned, generation: generationId });
     this.onJoinComplete(sortPartitions(assigned));
   }
 

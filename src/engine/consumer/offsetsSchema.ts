@@ -216,14 +216,15 @@ export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataValue 
 
 // ---------------------------------------------------------------- consumer protocol
 
-function readTopicPartitions(r: SchemaReader, field: string): TopicPartitions[] {
+/** An ARRAY of (topic STRING, partitions ARRAY of INT32), as several consumer-protocol schemas lay it out. */
+export function readTopicPartitions(r: SchemaReader, field: string): TopicPartitions[] {
   return r.array(field, 6, () => ({
     topic: r.string('topic'),
     partitions: r.array('partitions', 4, () => r.int32('partition')),
   }));
 }
 
-function writeTopicPartitions(w: SchemaWriter, list: readonly TopicPartitions[]): void {
+export function writeTopicPartitions(w: SchemaWriter, list: readonly TopicPartitions[]): void {
   w.array(list, (tp) => {
     w.string(tp.topic).array(tp.partitions, (p) => w.int32(p));
   });

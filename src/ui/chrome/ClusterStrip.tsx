@@ -1,10 +1,13 @@
 import { useShallow } from 'zustand/react/shallow';
+import { Term } from '../glossary/Term';
+import { isTermName } from '../glossary/terms';
 import { usePlane } from '../store';
 
 /**
  * The cluster at a glance, above the partition logs: each broker (alive, down or isolated; the
  * controller marked with its epoch; how many partitions it leads) and each consumer group (state
- * and generation). The full board with every replica is further down the page.
+ * and generation). The full board with every replica is further down the page. Group states and
+ * generations are glossary terms; the broker entries are links, so their words stay plain.
  */
 export function ClusterStrip() {
   const brokers = usePlane(
@@ -55,7 +58,8 @@ export function ClusterStrip() {
               <li key={id} className={`strip-group state-${state}`}>
                 group <strong>{id}</strong>{' '}
                 <span className="muted">
-                  {state} · generation {generation}
+                  {state !== undefined && isTermName(state) ? <Term name={state} /> : state} ·{' '}
+                  <Term name="generation">generation</Term> {generation}
                 </span>
               </li>
             );

@@ -15,6 +15,8 @@ import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView }
 import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
+import { Term } from '../glossary/Term';
+import type { TermName } from '../glossary/terms';
 
 interface HostedReplica {
   partition: PlanePartitionView;
@@ -31,7 +33,8 @@ export function replicaClass(r: PlaneReplicaView): string {
   return r.inIsr ? 'insync' : 'outofsync';
 }
 
-function roleLabel(r: PlaneReplicaView): string {
+/** A replica's role as shown, which is also its glossary term. */
+function roleLabel(r: PlaneReplicaView): TermName {
   if (r.role === 'offline') return 'offline replica';
   if (r.role === 'leader') return 'leader';
   return r.inIsr ? 'in-sync follower' : 'out-of-sync follower';
@@ -162,7 +165,8 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
         <strong>Broker {b.id}</strong>
         {b.controller && (
           <span className="badge badge-controller" data-testid={`controller-badge-${b.id}`}>
-            controller · epoch {view.controllerEpoch}
+            <Term name="controller">controller</Term> · <Term name="controller epoch">epoch</Term>{' '}
+            {view.controllerEpoch}
           </span>
         )}
         <span className={`badge badge-${state}`}>{state}</span>
@@ -312,17 +316,29 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       >
         {p.topic}-{p.partition}
       </button>
-      <span className="replica-role">{roleLabel(r)}</span>
-      {r.role === 'leader' && <span className="replica-epoch">epoch {p.leaderEpoch}</span>}
+      <span className="replica-role">
+        <Term name={roleLabel(r)} />
+      </span>
+      {r.role === 'leader' && (
+        <span className="replica-epoch">
+          <Term name="leader epoch">epoch</Term> {p.leaderEpoch}
+        </span>
+      )}
       <span className="bars" aria-hidden="true">
         {/* Scaled, not resized: a transform transition runs on the compositor, a width one relays out every frame. */}
         <span className="bar-leo" style={{ transform: `scaleX(${(x(r.logEndOffset) / 100).toFixed(4)})` }} />
         <span className="bar-hw" style={{ transform: `scaleX(${(x(r.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
-        {r.role === 'offline'
-          ? `offline · LEO ${r.logEndOffset} on disk`
-          : `LEO ${r.logEndOffset} · HW ${r.highWatermark}`}
+        {r.role === 'offline' ? (
+          <>
+            offline · <Term name="LEO" /> {r.logEndOffset} on disk
+          </>
+        ) : (
+          <>
+            <Term name="LEO" /> {r.logEndOffset} · <Term name="HW" /> {r.highWatermark}
+          </>
+        )}
         {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}
         {r.lagMs !== null && r.inIsr && r.lagMs > 1000
           ? ` · lag timer ${Math.round(r.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`

@@ -13,6 +13,7 @@ import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
 import { Options } from '../forms/Options';
+import { Term } from '../glossary/Term';
 
 /** The worker sends messages to draw only for clusters up to this size (ClusterApps' MESSAGE_BROKERS_MAX). */
 const DRAWN_MESSAGES_MAX_BROKERS = 12;
@@ -27,7 +28,8 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
     <div className="cluster-tab">
       <div className="plane-toolbar">
         <span className="controller-summary" data-testid="controller-summary">
-          Controller: {view.controller === null ? 'none' : `broker ${view.controller}`} · epoch {view.controllerEpoch}
+          <Term name="controller">Controller</Term>: {view.controller === null ? 'none' : `broker ${view.controller}`} ·{' '}
+          <Term name="controller epoch">epoch</Term> {view.controllerEpoch}
         </span>
         <label className="inline">
           <span className="visually-hidden">Rack of the new broker</span>

@@ -4,6 +4,7 @@
  * election reads: session expired → ephemeral node deleted → watch fired → first live ISR
  * member chosen → new leader epoch).
  */
+import { Term } from '../glossary/Term';
 import { usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
 
@@ -11,7 +12,9 @@ export function StoryPanel() {
   const story = usePlane((s) => s.story);
   return (
     <section className="story" aria-label="What the controller did" data-testid="election-story">
-      <h3>Controller log</h3>
+      <h3>
+        <Term name="controller log">Controller log</Term>
+      </h3>
       {story.length === 0 ? (
         <p className="muted small">Kill or isolate a broker to watch an election, step by step.</p>
       ) : (

@@ -12,6 +12,8 @@ const MANY_ROWS = 200;
 
 /** kafka-consumer-groups --describe's columns (ConsumerGroupCommand), as it prints them. */
 const DESCRIBE_COLUMNS = ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID'];
+/** The columns that are glossary terms (CONSUMER-ID is the member id the coordinator gave). */
+const DESCRIBE_TERMS = { 'LOG-END-OFFSET': 'LEO', LAG: 'lag', 'CONSUMER-ID': 'member id' } as const;
 
 export function DescribeTable({ view, focus }: { view: PlaneView; focus: string | null }) {
   const rows =
@@ -23,7 +25,7 @@ export function DescribeTable({ view, focus }: { view: PlaneView; focus: string 
       </h3>
       <div className="table-scroll">
         <table className="mono-table">
-          <ColumnHeads names={DESCRIBE_COLUMNS} />
+          <ColumnHeads names={DESCRIBE_COLUMNS} terms={DESCRIBE_TERMS} />
           <tbody>
             {rows.map((r) => (
               <tr

@@ -18,6 +18,8 @@ import type {
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { useFocused } from '../events/useFocused';
+import { Term } from '../glossary/Term';
+import { isTermName } from '../glossary/terms';
 import { setPlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
@@ -215,19 +217,28 @@ const GroupCard = memo(function GroupCard({
           <strong>{g.groupId}</strong>
         </button>
         <span className={`badge state-${g.state}`} data-testid={`group-state-${g.groupId}`}>
-          {g.state}
+          {isTermName(g.state) ? <Term name={g.state} /> : g.state}
         </span>
-        <span className="badge">generation {g.generation}</span>
+        <span className="badge">
+          <Term name="generation">generation</Term> {g.generation}
+        </span>
       </header>
       <p className="muted small group-coordinator">
-        {g.coordinator === null
-          ? 'No coordinator yet'
-          : `Coordinator: broker ${g.coordinator}, leader of __consumer_offsets-${g.offsetsPartition}`}
+        {g.coordinator === null ? (
+          <>
+            No <Term name="coordinator">coordinator</Term> yet
+          </>
+        ) : (
+          <>
+            <Term name="coordinator">Coordinator</Term>: broker {g.coordinator}, leader of __consumer_offsets-
+            {g.offsetsPartition}
+          </>
+        )}
       </p>
       <ol className="state-machine" aria-label="Group state">
         {STATES.map((s) => (
           <li key={s} className={s === g.state ? 'current' : ''}>
-            {s}
+            <Term name={s} />
           </li>
         ))}
       </ol>
@@ -414,8 +425,8 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
         {c.name}
       </button>
       {leader && (
-        <span className="tag tag-leader" title="Group leader: runs the assignor">
-          leader
+        <span className="tag tag-leader">
+          <Term name="group leader">leader</Term>
         </span>
       )}
       {c.lifecycle === 'crashed' && <span className="tag tag-crashed">crashed</span>}

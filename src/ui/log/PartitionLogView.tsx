@@ -1,7 +1,8 @@
 import { scaleLinear } from 'd3';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
 import { useFocused } from '../events/useFocused';
+import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 
@@ -140,13 +141,14 @@ export const PartitionLogView = memo(function PartitionLogView({
             className="leader-tag"
             title={`The log shown is the leader's replica, on broker ${p.leader}; in-sync replicas: ${p.isr?.join(', ')}`}
           >
-            leader <strong>broker {p.leader}</strong> · ISR {p.isr?.join(',')}
+            <Term name="leader">leader</Term> <strong>broker {p.leader}</strong> · <Term name="ISR" />{' '}
+            {p.isr?.join(',')}
           </span>
         )}
         <dl className="partition-marks">
-          <Mark label="log start" value={p.logStartOffset} />
-          <Mark label="HW" value={p.highWatermark} className="mark-hw" />
-          <Mark label="LEO" value={p.logEndOffset} className="mark-leo" />
+          <Mark label={<Term name="log start" />} value={p.logStartOffset} />
+          <Mark label={<Term name="HW" />} value={p.highWatermark} className="mark-hw" />
+          <Mark label={<Term name="LEO" />} value={p.logEndOffset} className="mark-leo" />
           <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
           <Mark label="segments" value={p.segmentCount} />
         </dl>
@@ -257,7 +259,7 @@ function Mark({
   className,
   testId,
 }: {
-  label: string;
+  label: ReactNode;
   value: number;
   className?: string;
   testId?: string;

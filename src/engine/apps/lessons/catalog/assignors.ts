@@ -10,15 +10,23 @@ function owned(w: LessonWorld, id: string, member: string): string {
   return m ? [...m.partitions].sort().join(', ') : '';
 }
 
+/** How many of the partitions `member` held in the group's previous generation it still holds. */
+function keptFromPreviousGeneration(w: LessonWorld, id: string, member: string): number {
+  const gens = group(w, id)?.generations ?? [];
+  const previous = new Set(gens[gens.length - 2]?.assignment[member] ?? []);
+  return (gens[gens.length - 1]?.assignment[member] ?? []).filter((p) => previous.has(p)).length;
+}
+
 /**
- * The assignors the group leader runs: range (Kafka's default) and roundrobin. (sticky and
- * cooperative-sticky are left out: the engine's versions do not yet keep a member's partitions
- * across a rebalance, which is the point of them.)
+ * The assignors the group leader runs: range (Kafka's default) and roundrobin, then sticky and
+ * cooperative-sticky, which keep a member's partitions across a rebalance (the eager sticky
+ * through its subscription userData, cooperative-sticky through ownedPartitions) and, for
+ * cooperative-sticky, revoke only what moves, in two rebalances.
  */
 export const assignors: Lesson = {
   id: 'assignors',
   concept: 'groups',
-  title: 'range vs roundrobin',
+  title: 'range, roundrobin, sticky, cooperative-sticky',
   preset: 'demo',
   seed: 1,
   source: 'seed 000: partition assignment strategies',
@@ -43,6 +51,65 @@ export const assignors: Lesson = {
         prompt: 'After c3 leaves, what does c1 (range, first member) own?',
         choices: ['orders-0, orders-1', 'orders-0, orders-1, orders-2', 'orders-0, orders-2, orders-4'],
         answer: (w) => owned(w, 'billing', 'c1'),
+      },
+    },
+
+    {
+      text: 'Two more groups read orders: shipping (sticky: s1, s2, s3) and audit (cooperative-sticky: a1, a2, a3). A first assignment has nothing to stick to, so each member simply gets two partitions.',
+      actions: [
+        { op: 'addGroup', group: 'shipping', assignor: 'sticky' },
+        { op: 'addGroup', group: 'audit', assignor: 'cooperative-sticky' },
+        ...['s1', 's2', 's3'].map((name) => ({ op: 'addConsumer' as const, group: 'shipping', name })),
+        ...['a1', 'a2', 'a3'].map((name) => ({ op: 'addConsumer' as const, group: 'audit', name })),
+      ],
+      until: {
+        label: 'shipping and audit are Stable with 3 members each',
+        met: (w, t) => rebalancedSince(w, 'shipping', t, 3) && rebalancedSince(w, 'audit', t, 3),
+      },
+      observe: (w) => ({ shipping: assignment(w, 'shipping'), audit: assignment(w, 'audit') }),
+    },
+    {
+      text: 's3 leaves shipping. Every member rejoins and (sticky is eager) first revokes all it had, but its subscription carries its previous assignment and generation as userData, so the leader keeps each survivor’s partitions and only splits s3’s.',
+      actions: [{ op: 'removeConsumer', name: 's3' }],
+      until: { label: 'shipping is Stable with 2 members', met: (w, t) => rebalancedSince(w, 'shipping', t, 2) },
+      slow: true,
+      observe: (w) => ({ shipping: assignment(w, 'shipping'), generation: group(w, 'shipping')?.generation ?? null }),
+      question: {
+        prompt: 'Before, s1 (sticky) owned two partitions. After s3 leaves, how many of those does it still own?',
+        choices: ['none', 'one', 'both'],
+        answer: (w) => {
+          const kept = keptFromPreviousGeneration(w, 'shipping', 's1');
+          return ['none', 'one', 'both'][kept] ?? String(kept);
+        },
+      },
+    },
+    {
+      text: 'a4 joins audit. cooperative-sticky members keep consuming while they rejoin: 6 partitions over 4 members means one must move. The first rebalance gives a4 nothing and leaves that one out of its old owner’s assignment; the owner revokes just it (onPartitionsRevoked) and rejoins, and the second rebalance hands it to a4.',
+      actions: [{ op: 'addConsumer', group: 'audit', name: 'a4' }],
+      until: {
+        label: 'audit is Stable with 4 members, a4 owning partitions',
+        met: (w, t) => rebalancedSince(w, 'audit', t, 4) && owned(w, 'audit', 'a4') !== '',
+      },
+      slow: true,
+      observe: (w) => ({
+        audit: assignment(w, 'audit'),
+        generations: (group(w, 'audit')?.generations ?? []).slice(-2).map(
+          (g) =>
+            `${g.generation}: ${Object.entries(g.assignment)
+              .map(([m, ps]) => `${m}=${ps.join('+')}`)
+              .sort()
+              .join(' ')}`,
+        ),
+      }),
+      question: {
+        prompt: 'How many rebalances (generations) does audit complete before a4 owns its partitions?',
+        choices: ['1', '2', '3'],
+        answer: (w) => {
+          const gens = group(w, 'audit')?.generations ?? [];
+          const first = gens.findIndex((g) => 'a4' in g.assignment);
+          const owning = gens.findIndex((g) => (g.assignment.a4 ?? []).length > 0);
+          return first < 0 || owning < 0 ? '0' : String(owning - first + 1);
+        },
       },
     },
   ],
