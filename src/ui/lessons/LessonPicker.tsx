@@ -4,13 +4,15 @@ import type { LessonConcept } from '../../engine/apps/lessons/types';
 import type { Session } from '../session';
 import { loadLessons, startLesson, useLessons } from './lessonStore';
 
-const CONCEPTS: { id: LessonConcept; label: string }[] = [
-  { id: 'storage', label: 'Storage' },
-  { id: 'producer', label: 'Producer' },
-  { id: 'replication', label: 'Replication' },
-  { id: 'controller', label: 'Controller' },
-  { id: 'groups', label: 'Consumer groups' },
-];
+/** Each concept's heading, in the order the picker lists them; a Record, so a new concept needs one. */
+const CONCEPT_HEADINGS: Record<LessonConcept, string> = {
+  storage: 'Storage',
+  producer: 'Producer',
+  replication: 'Replication',
+  controller: 'Controller',
+  groups: 'Consumer groups',
+};
+const CONCEPTS = Object.entries(CONCEPT_HEADINGS).map(([id, label]) => ({ id, label }));
 
 export function LessonPicker({ session }: { session: Session }) {
   const catalog = useLessons((s) => s.catalog);

@@ -1,3 +1,4 @@
+import { TabList } from '../chrome/TabList';
 import { EventLogPanel } from '../events/EventLogPanel';
 import { MetricsPanel } from '../metrics/MetricsPanel';
 import { SegmentInspector } from '../inspector/SegmentInspector';
@@ -21,23 +22,7 @@ export function SidePanel({ session }: { session: Session }) {
   const tab = useUi((s) => s.sideTab);
   return (
     <aside className="side" aria-label="Producer and inspectors">
-      <div className="side-tabs" role="tablist">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`side-tab-${t.id}`}
-            aria-selected={t.id === tab}
-            aria-controls="side-body"
-            data-testid={`side-tab-${t.id}`}
-            className={`side-tab${t.id === tab ? ' selected' : ''}`}
-            onClick={() => uiStore.setState({ sideTab: t.id })}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList prefix="side" tabs={TABS} selected={tab} onSelect={(id) => uiStore.setState({ sideTab: id })} />
       {/* Focusable, as ARIA's tabs pattern has it: the panel scrolls with the keyboard even when it holds no control (the metrics). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable tab panel must be reachable by keyboard */}
       <div className="side-body" id="side-body" role="tabpanel" tabIndex={0} aria-labelledby={`side-tab-${tab}`}>

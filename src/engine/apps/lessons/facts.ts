@@ -19,6 +19,11 @@ export function groupStable(w: LessonWorld, id: string): boolean {
   return group(w, id)?.state === 'Stable';
 }
 
+/** Each assigned replica's log end offset, in replica order: who has what the leader wrote. */
+export function replicaLogEndOffsets(w: LessonWorld, topic: string, partition: number): number[] {
+  return (partitionState(w, topic, partition)?.replicaStates ?? []).map((r) => r.logEndOffset);
+}
+
 /** Every partition of the topic has every assigned replica in its ISR. */
 export function fullyInSync(w: LessonWorld, topic: string): boolean {
   const t = w.view.topics.find((x) => x.name === topic);

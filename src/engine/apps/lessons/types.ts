@@ -65,24 +65,18 @@ export interface Lesson {
   steps: LessonStep[];
 }
 
-/** A lesson as the page receives it: texts and choices, no functions. */
-export interface LessonSummary {
-  id: string;
-  concept: LessonConcept;
-  title: string;
-  preset: PresetName;
-  seed: number;
-  source: string;
+/** A lesson as the page receives it: the same lesson, its functions replaced by their texts. */
+export type LessonSummary = Omit<Lesson, 'note' | 'steps'> & {
   note: string | null;
-  steps: {
-    text: string;
-    actions: LessonAction[];
+  steps: LessonStepSummary[];
+};
+
+/** A step without its functions: the gate's label only, the question without its answer. */
+export type LessonStepSummary = Pick<LessonStep, 'text'> &
+  Required<Pick<LessonStep, 'actions' | 'slow' | 'hold'>> & {
     until: string | null;
-    slow: boolean;
-    hold: boolean;
-    question: { prompt: string; choices: string[] } | null;
-  }[];
-}
+    question: Pick<LessonQuestion, 'prompt' | 'choices'> | null;
+  };
 
 /** The worker's judgement of one step: its condition, its observation, the question's answer. */
 export interface LessonProbe {

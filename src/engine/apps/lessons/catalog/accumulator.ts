@@ -1,19 +1,14 @@
 import { partitionLog } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
-
-const TOPIC = 'payments';
+import type { LessonWorld } from '../types';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 function batches(w: LessonWorld): number {
-  return w.batchCount(TOPIC, 0);
+  return w.batchCount(PAYMENTS, 0);
 }
 
 /** seed 001: the producer batches records per partition (RecordAccumulator: batch.size, linger.ms). */
-export const accumulator: Lesson = {
-  id: 'accumulator',
-  concept: 'producer',
+export const accumulator = lesson(ELECTIONS, 'accumulator', 'producer', {
   title: 'Accumulator, linger.ms and batches',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 001: batching for throughput; Kafka’s RecordAccumulator',
   steps: [
     {
@@ -22,7 +17,7 @@ export const accumulator: Lesson = {
         { op: 'configureProducer', settings: { 'linger.ms': 0 } },
         ...Array.from({ length: 20 }, (_, i) => ({
           op: 'produceRecord' as const,
-          topic: TOPIC,
+          topic: PAYMENTS,
           key: null,
           value: `r${i}`,
           headers: [],
@@ -30,7 +25,7 @@ export const accumulator: Lesson = {
       ],
       until: {
         label: '20 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 20,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 20,
       },
       observe: (w) => ({ batches: batches(w) }),
     },
@@ -45,22 +40,22 @@ export const accumulator: Lesson = {
     },
     {
       text: '20 records were sent at one instant: they wait in one open batch for linger.ms (200 ms), then travel in one produce request. Compare how long this step waited with the first one.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 20, keyPrefix: null, valueBytes: 10 }],
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 20, keyPrefix: null, valueBytes: 10 }],
       until: {
         label: '40 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 40,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 40,
       },
       slow: true,
       observe: (w) => ({ batches: batches(w) }),
     },
     {
       text: 'batch.size caps a batch: 60 records of 1,000 bytes cannot fit one 16 KiB batch, so the accumulator seals a batch whenever the next record would not fit.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 60, keyPrefix: null, valueBytes: 1000 }],
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 60, keyPrefix: null, valueBytes: 1000 }],
       until: {
         label: '100 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 100,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 100,
       },
       observe: (w) => ({ batches: batches(w) }),
     },
   ],
-};
+});

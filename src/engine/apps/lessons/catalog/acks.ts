@@ -1,15 +1,11 @@
 import { partitionState } from '../facts';
-import type { Lesson } from '../types';
+import { ELECTIONS, lesson } from './scenarios';
 
 const TOPIC = 'ledger';
 
 /** acks=all needs min.insync.replicas in the ISR, or the leader answers NOT_ENOUGH_REPLICAS. */
-export const acks: Lesson = {
-  id: 'acks',
-  concept: 'producer',
+export const acks = lesson(ELECTIONS, 'acks', 'producer', {
   title: 'acks, min.insync.replicas and NOT_ENOUGH_REPLICAS',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: the ISR and committed messages; Kafka’s acks and min.insync.replicas',
   steps: [
     {
@@ -80,4 +76,4 @@ export const acks: Lesson = {
       observe: (w) => ({ acked: w.panel.acked, isr: partitionState(w, TOPIC, 0)?.isr ?? [] }),
     },
   ],
-};
+});

@@ -1,14 +1,13 @@
 import type { CleanupView } from '../../../index';
 import { partitionLog } from '../facts';
-import type { Lesson, LessonAction, LessonWorld } from '../types';
-
-const TOPIC = 'payments';
+import type { LessonAction, LessonWorld } from '../types';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 /** The keys k0..k9 written `n` times over, 900-byte values, so segments roll. */
 function rounds(n: number): LessonAction[] {
   return Array.from({ length: n }, () => ({
     op: 'produceRecords' as const,
-    topic: TOPIC,
+    topic: PAYMENTS,
     from: 0,
     count: 10,
     keyPrefix: 'k',
@@ -17,33 +16,29 @@ function rounds(n: number): LessonAction[] {
 }
 
 function compacted(w: LessonWorld): Extract<CleanupView, { kind: 'compaction' }> | null {
-  const c = partitionLog(w, TOPIC, 0)?.lastCleanup;
+  const c = partitionLog(w, PAYMENTS, 0)?.lastCleanup;
   return c?.kind === 'compaction' ? c : null;
 }
 
 /** Log compaction keeps the latest record per key; a tombstone (null value) marks a key deleted. */
-export const compaction: Lesson = {
-  id: 'compaction',
-  concept: 'storage',
+export const compaction = lesson(ELECTIONS, 'compaction', 'storage', {
   title: 'Compaction and tombstones',
-  preset: 'elections',
-  seed: 1,
   source: 'Kafka docs: log compaction (cleanup.policy=compact)',
   steps: [
     {
       text: 'payments switched to cleanup.policy=compact, then the keys k0..k9 were each written 20 times (200 records of 900 bytes): most records now have a later record with the same key.',
-      actions: [{ op: 'alterTopicConfig', topic: TOPIC, configs: { 'cleanup.policy': 'compact' } }, ...rounds(20)],
+      actions: [{ op: 'alterTopicConfig', topic: PAYMENTS, configs: { 'cleanup.policy': 'compact' } }, ...rounds(20)],
       until: {
         label: '200 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 200,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 200,
       },
-      observe: (w) => ({ segments: (partitionLog(w, TOPIC, 0)?.segments ?? []).map((s) => s.baseOffset) }),
+      observe: (w) => ({ segments: (partitionLog(w, PAYMENTS, 0)?.segments ?? []).map((s) => s.baseOffset) }),
       question: {
         prompt:
           'The cleaner rewrites only closed segments and keeps the latest record of each key. Does the active segment get compacted?',
         choices: ['yes', 'no'],
         answer: (w) => {
-          const s = partitionLog(w, TOPIC, 0)?.segments ?? [];
+          const s = partitionLog(w, PAYMENTS, 0)?.segments ?? [];
           return s.length > 1 && s[s.length - 1]?.active ? 'no' : 'yes';
         },
       },
@@ -59,7 +54,7 @@ export const compaction: Lesson = {
     },
     {
       text: 'A tombstone for k3 was written: key k3, null value. Compaction keeps it for delete.retention.ms (24 h by default) so every reader learns k3 is deleted; only after that would the cleaner drop it.',
-      actions: [{ op: 'produceRecord', topic: TOPIC, key: 'k3', value: null, headers: [] }],
+      actions: [{ op: 'produceRecord', topic: PAYMENTS, key: 'k3', value: null, headers: [] }],
       until: {
         label: 'the tombstone is in the log',
         met: (w) => lastRecord(w)?.key === 'k3',
@@ -67,9 +62,9 @@ export const compaction: Lesson = {
       observe: (w) => ({ tombstoneKey: lastRecord(w)?.key ?? null, tombstoneValue: lastRecord(w)?.value ?? null }),
     },
   ],
-};
+});
 
 function lastRecord(w: LessonWorld) {
-  const end = partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0;
-  return end > 0 ? w.lookup(TOPIC, 0, { kind: 'offset', value: end - 1 }).answer : null;
+  const end = partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0;
+  return end > 0 ? w.lookup(PAYMENTS, 0, { kind: 'offset', value: end - 1 }).answer : null;
 }

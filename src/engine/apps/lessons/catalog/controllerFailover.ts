@@ -1,15 +1,9 @@
 import { partitionState } from '../facts';
-import type { Lesson } from '../types';
-
-const TOPIC = 'payments';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 /** seed 000: the controller, its epoch, and leader election from the ISR. */
-export const controllerFailover: Lesson = {
-  id: 'controller-failover',
-  concept: 'controller',
+export const controllerFailover = lesson(ELECTIONS, 'controller-failover', 'controller', {
   title: 'Controller failover and epochs',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: the controller elects leaders from the ISR',
   steps: [
     {
@@ -17,15 +11,15 @@ export const controllerFailover: Lesson = {
       observe: (w) => ({
         controller: w.view.controller,
         controllerEpoch: w.view.controllerEpoch,
-        leader: partitionState(w, TOPIC, 0)?.leader ?? null,
-        leaderEpoch: partitionState(w, TOPIC, 0)?.leaderEpoch ?? null,
+        leader: partitionState(w, PAYMENTS, 0)?.leader ?? null,
+        leaderEpoch: partitionState(w, PAYMENTS, 0)?.leaderEpoch ?? null,
       }),
       question: {
         prompt: 'Broker 1 is killed next. Which broker leads payments-0 afterwards?',
         choices: ['1', '2', '3', 'none'],
         // The controller picks the first live replica of the assignment that is in the ISR.
         answer: (w) => {
-          const p = partitionState(w, TOPIC, 0);
+          const p = partitionState(w, PAYMENTS, 0);
           return String(p?.replicas.find((r) => r !== 1 && p.isr.includes(r)) ?? 'none');
         },
       },
@@ -36,15 +30,15 @@ export const controllerFailover: Lesson = {
       until: {
         label: 'a new controller elected a new leader',
         met: (w) =>
-          w.view.controller !== null && w.view.controller !== 1 && (partitionState(w, TOPIC, 0)?.leader ?? 1) !== 1,
+          w.view.controller !== null && w.view.controller !== 1 && (partitionState(w, PAYMENTS, 0)?.leader ?? 1) !== 1,
       },
       slow: true,
       observe: (w) => ({
         controller: w.view.controller,
         controllerEpoch: w.view.controllerEpoch,
-        leader: partitionState(w, TOPIC, 0)?.leader ?? null,
-        leaderEpoch: partitionState(w, TOPIC, 0)?.leaderEpoch ?? null,
-        isr: partitionState(w, TOPIC, 0)?.isr ?? [],
+        leader: partitionState(w, PAYMENTS, 0)?.leader ?? null,
+        leaderEpoch: partitionState(w, PAYMENTS, 0)?.leaderEpoch ?? null,
+        isr: partitionState(w, PAYMENTS, 0)?.isr ?? [],
       }),
     },
     {
@@ -52,9 +46,9 @@ export const controllerFailover: Lesson = {
       actions: [{ op: 'restartBroker', broker: 1 }],
       until: {
         label: 'broker 1 is back in the ISR',
-        met: (w) => partitionState(w, TOPIC, 0)?.isr.includes(1) ?? false,
+        met: (w) => partitionState(w, PAYMENTS, 0)?.isr.includes(1) ?? false,
       },
-      observe: (w) => ({ controller: w.view.controller, leader: partitionState(w, TOPIC, 0)?.leader ?? null }),
+      observe: (w) => ({ controller: w.view.controller, leader: partitionState(w, PAYMENTS, 0)?.leader ?? null }),
     },
   ],
-};
+});

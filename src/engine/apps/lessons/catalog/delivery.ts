@@ -1,5 +1,6 @@
 import { elapsed, rebalancedSince } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { DEMO, lesson } from './scenarios';
 
 function card(w: LessonWorld, consumer: string) {
   return w.view.crashes.find((c) => c.consumer === consumer);
@@ -21,12 +22,8 @@ function midBatch(w: LessonWorld, name: string): boolean {
 }
 
 /** seed 000, cases 1 and 2: commit after processing gives duplicates, before processing loses records. */
-export const delivery: Lesson = {
-  id: 'delivery',
-  concept: 'groups',
+export const delivery = lesson(DEMO, 'delivery', 'groups', {
   title: 'Commit after vs before processing: duplicates and losses (seed 000, cases 1 and 2)',
-  preset: 'demo',
-  seed: 1,
   source: 'seed 000: case 1 and case 2',
   steps: [
     {
@@ -106,4 +103,4 @@ export const delivery: Lesson = {
       }),
     },
   ],
-};
+});

@@ -1,6 +1,7 @@
 import { javaStringHashCode } from '../../../index';
 import { group, groupStable } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { DEMO, lesson } from './scenarios';
 
 const GROUP = 'audit';
 
@@ -9,12 +10,8 @@ function states(w: LessonWorld): string[] {
 }
 
 /** seed 000: the group coordinator, JoinGroup/SyncGroup and the group's states. */
-export const groupCoordinator: Lesson = {
-  id: 'group-coordinator',
-  concept: 'groups',
+export const groupCoordinator = lesson(DEMO, 'group-coordinator', 'groups', {
   title: 'The coordinator and the group state machine',
-  preset: 'demo',
-  seed: 1,
   source: 'seed 000: group coordinator and rebalance',
   steps: [
     {
@@ -57,4 +54,4 @@ export const groupCoordinator: Lesson = {
       }),
     },
   ],
-};
+});

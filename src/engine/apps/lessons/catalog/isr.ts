@@ -1,24 +1,19 @@
-import { partitionState } from '../facts';
+import { partitionState, replicaLogEndOffsets } from '../facts';
 import type { JournalEntry } from '../journal';
-import type { Lesson, LessonWorld } from '../types';
-
-const TOPIC = 'payments';
+import type { LessonWorld } from '../types';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 function removals(w: LessonWorld): JournalEntry[] {
   return w.journal.filter(
     (e) =>
-      (e.kind === 'leaderIsr' && e.topic === TOPIC && e.change === 'shrink') ||
-      (e.kind === 'controllerState' && e.topic === TOPIC && !e.isr.includes(3)),
+      (e.kind === 'leaderIsr' && e.topic === PAYMENTS && e.change === 'shrink') ||
+      (e.kind === 'controllerState' && e.topic === PAYMENTS && !e.isr.includes(3)),
   );
 }
 
 /** Who removes a replica from the ISR: the leader's lag check, or the controller when a session expires. */
-export const isr: Lesson = {
-  id: 'isr',
-  concept: 'replication',
+export const isr = lesson(ELECTIONS, 'isr', 'replication', {
   title: 'ISR shrink and expand: who removes the replica',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: ISR, LEO and HW',
   note: 'Two things can take a replica out of the ISR: the partition leader, when the follower has not caught up for replica.lag.time.max.ms (here 5 s), and the controller, when the broker’s ZooKeeper session expires (here 6 s). Whichever comes first does it.',
   steps: [
@@ -35,12 +30,12 @@ export const isr: Lesson = {
             : 'the leader (replica.lag.time.max.ms)';
         },
       },
-      until: { label: 'broker 3 left the ISR', met: (w) => !(partitionState(w, TOPIC, 0)?.isr.includes(3) ?? true) },
+      until: { label: 'broker 3 left the ISR', met: (w) => !(partitionState(w, PAYMENTS, 0)?.isr.includes(3) ?? true) },
       slow: true,
       observe: (w) => {
         const first = removals(w)[0];
         return {
-          isr: partitionState(w, TOPIC, 0)?.isr ?? [],
+          isr: partitionState(w, PAYMENTS, 0)?.isr ?? [],
           removedBy: first
             ? first.kind === 'leaderIsr'
               ? `leader ${first.broker}`
@@ -51,23 +46,21 @@ export const isr: Lesson = {
     },
     {
       text: '30 records were written while broker 3 is away: the high watermark moves with brokers 1 and 2 only.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 30, keyPrefix: 'p', valueBytes: 100 }],
-      until: { label: 'the HW reached 30', met: (w) => (partitionState(w, TOPIC, 0)?.committed ?? 0) >= 30 },
-      observe: (w) => ({
-        replicaLeo: (partitionState(w, TOPIC, 0)?.replicaStates ?? []).map((r) => r.logEndOffset),
-      }),
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 30, keyPrefix: 'p', valueBytes: 100 }],
+      until: { label: 'the HW reached 30', met: (w) => (partitionState(w, PAYMENTS, 0)?.committed ?? 0) >= 30 },
+      observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
     },
     {
       text: 'Broker 3 was healed: it registers again, fetches what it missed, and once its LEO reaches the leader’s high watermark the leader adds it back (an ISR expand).',
       actions: [{ op: 'healBroker', broker: 3 }],
       until: {
         label: 'broker 3 is back in the ISR',
-        met: (w) => partitionState(w, TOPIC, 0)?.isr.includes(3) ?? false,
+        met: (w) => partitionState(w, PAYMENTS, 0)?.isr.includes(3) ?? false,
       },
       observe: (w) => ({
-        isr: partitionState(w, TOPIC, 0)?.isr ?? [],
+        isr: partitionState(w, PAYMENTS, 0)?.isr ?? [],
         expandedBy: w.journal.some((e) => e.kind === 'leaderIsr' && e.change === 'expand') ? 'leader' : 'controller',
       }),
     },
   ],
-};
+});

@@ -1,7 +1,8 @@
 import type { LookupView } from '../../../index';
 import { SEEDS_SEGMENTS, SEEDS_TARGET, SEEDS_TOPIC } from '../../demo';
 import { segmentName } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { ELECTIONS, lesson } from './scenarios';
 
 function trace(w: LessonWorld): LookupView {
   return w.lookup(SEEDS_TOPIC, 0, { kind: 'offset', value: SEEDS_TARGET });
@@ -14,12 +15,8 @@ function scanStart(w: LessonWorld): number {
 }
 
 /** seed 000's worked example: offset 170418 through segment 170410 and its index entry [8, 1325]. */
-export const offsetLookup: Lesson = {
-  id: 'offset-lookup',
-  concept: 'storage',
+export const offsetLookup = lesson(ELECTIONS, 'offset-lookup', 'storage', {
   title: 'Finding offset 170418 (the seeds’ example)',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: 00000000000000170410.index entry [8, 1325]',
   note: 'The seed says the file 00000000000000170410 starts at message 170411 (it counts messages from 1). In Kafka a segment is named by its first offset: 00000000000000170410.log starts at offset 170410, and index entry [8, 1325] means offset 170410 + 8 = 170418 at byte 1325.',
   steps: [
@@ -61,4 +58,4 @@ export const offsetLookup: Lesson = {
       },
     },
   ],
-};
+});

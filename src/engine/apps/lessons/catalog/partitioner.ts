@@ -1,5 +1,6 @@
 import { partitionLog, partitionState } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonStep, LessonWorld } from '../types';
+import { EMPTY4, lesson } from './scenarios';
 
 const TOPIC = 'users';
 const PARTITIONS = 4;
@@ -8,13 +9,25 @@ function ends(w: LessonWorld): number[] {
   return Array.from({ length: PARTITIONS }, (_, p) => partitionLog(w, TOPIC, p)?.logEndOffset ?? 0);
 }
 
+/** Eight null-key records from `from` under `mode`; Next waits till users holds `total`, then the ends are recorded. */
+function eightNullKeyRecords(
+  mode: 'round-robin' | 'sticky',
+  from: number,
+  total: number,
+): Pick<LessonStep, 'actions' | 'until' | 'observe'> {
+  return {
+    actions: [
+      { op: 'configureProducer', settings: { partitioner: mode } },
+      { op: 'produceRecords', topic: TOPIC, from, count: 8, keyPrefix: null, valueBytes: 20 },
+    ],
+    until: { label: `${total} records are in users`, met: (w) => ends(w).reduce((a, b) => a + b, 0) >= total },
+    observe: (w) => ({ logEndOffsets: ends(w) }),
+  };
+}
+
 /** Kafka's BuiltInPartitioner: murmur2 for keys; sticky (>= 2.4) or round-robin for null keys. */
-export const partitioner: Lesson = {
-  id: 'partitioner',
-  concept: 'producer',
+export const partitioner = lesson(EMPTY4, 'partitioner', 'producer', {
   title: 'Which partition? murmur2, sticky and round-robin',
-  preset: 'empty4',
-  seed: 1,
   source: 'seed 000: producers pick the partition; Kafka’s BuiltInPartitioner',
   steps: [
     {
@@ -39,21 +52,11 @@ export const partitioner: Lesson = {
     },
     {
       text: 'The partitioner switched to round-robin (the classic null-key behaviour the seeds describe) and 8 records without a key were sent: they go to partitions in turn.',
-      actions: [
-        { op: 'configureProducer', settings: { partitioner: 'round-robin' } },
-        { op: 'produceRecords', topic: TOPIC, from: 0, count: 8, keyPrefix: null, valueBytes: 20 },
-      ],
-      until: { label: '9 records are in users', met: (w) => ends(w).reduce((a, b) => a + b, 0) >= 9 },
-      observe: (w) => ({ logEndOffsets: ends(w) }),
+      ...eightNullKeyRecords('round-robin', 0, 9),
     },
     {
       text: 'Back to sticky (Kafka >= 2.4) and 8 more null-key records: the producer sticks to one partition until a batch is sent, so they arrive together in one batch.',
-      actions: [
-        { op: 'configureProducer', settings: { partitioner: 'sticky' } },
-        { op: 'produceRecords', topic: TOPIC, from: 8, count: 8, keyPrefix: null, valueBytes: 20 },
-      ],
-      until: { label: '17 records are in users', met: (w) => ends(w).reduce((a, b) => a + b, 0) >= 17 },
-      observe: (w) => ({ logEndOffsets: ends(w) }),
+      ...eightNullKeyRecords('sticky', 8, 17),
       question: {
         prompt: 'How many partitions did the 8 sticky records go to?',
         choices: ['1', '2', '4', '8'],
@@ -66,4 +69,4 @@ export const partitioner: Lesson = {
       },
     },
   ],
-};
+});

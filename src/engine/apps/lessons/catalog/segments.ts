@@ -1,15 +1,9 @@
 import { partitionLog, segmentName } from '../facts';
-import type { Lesson } from '../types';
-
-const TOPIC = 'payments';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
 /** seed 000: a partition is a directory of segments, each named by its first offset. */
-export const segments: Lesson = {
-  id: 'segments',
-  concept: 'storage',
+export const segments = lesson(ELECTIONS, 'segments', 'storage', {
   title: 'Segments and their file names',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: partition directories and segment files',
   steps: [
     {
@@ -23,14 +17,14 @@ export const segments: Lesson = {
     },
     {
       text: '150 records of 1,000 bytes were sent: each time the active segment would pass segment.bytes, the log rolled a new one, named by the offset of its first record.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 150, keyPrefix: 'p', valueBytes: 1000 }],
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 150, keyPrefix: 'p', valueBytes: 1000 }],
       until: {
         label: 'payments-0 has three segments',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.segmentCount ?? 0) >= 3,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.segmentCount ?? 0) >= 3,
       },
       slow: true,
       observe: (w) => {
-        const l = partitionLog(w, TOPIC, 0);
+        const l = partitionLog(w, PAYMENTS, 0);
         return {
           segments: (l?.segments ?? []).map((s) => segmentName(s.baseOffset)),
           logEndOffset: l?.logEndOffset ?? 0,
@@ -44,7 +38,7 @@ export const segments: Lesson = {
           'a counter: 1, 2, 3',
         ],
         answer: (w) => {
-          const s = partitionLog(w, TOPIC, 0)?.segments ?? [];
+          const s = partitionLog(w, PAYMENTS, 0)?.segments ?? [];
           const first = s[0];
           const second = s[1];
           return first && second && second.baseOffset === first.nextOffset
@@ -56,10 +50,10 @@ export const segments: Lesson = {
     {
       text: 'Only the newest segment is active (appended to); the older ones are closed and never change again, which is what lets retention delete whole files.',
       observe: (w) => ({
-        active: (partitionLog(w, TOPIC, 0)?.segments ?? [])
+        active: (partitionLog(w, PAYMENTS, 0)?.segments ?? [])
           .filter((s) => s.active)
           .map((s) => segmentName(s.baseOffset)),
       }),
     },
   ],
-};
+});

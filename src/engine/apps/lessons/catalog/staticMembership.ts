@@ -1,5 +1,6 @@
 import { group, rebalancedSince } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { DEMO, lesson } from './scenarios';
 
 const GROUP = 'billing';
 
@@ -8,12 +9,8 @@ function consumer(w: LessonWorld, name: string) {
 }
 
 /** Static membership (KIP-345): a member that comes back under its group.instance.id within session.timeout.ms causes no rebalance. */
-export const staticMembership: Lesson = {
-  id: 'static-membership',
-  concept: 'groups',
+export const staticMembership = lesson(DEMO, 'static-membership', 'groups', {
   title: 'Static membership: a restart without a rebalance',
-  preset: 'demo',
-  seed: 1,
   source: 'seed 000: rebalances on membership change; Kafka’s KIP-345 group.instance.id',
   steps: [
     {
@@ -52,4 +49,4 @@ export const staticMembership: Lesson = {
       }),
     },
   ],
-};
+});

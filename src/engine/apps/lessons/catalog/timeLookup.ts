@@ -1,29 +1,25 @@
 import { elapsed, partitionLog } from '../facts';
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { ELECTIONS, lesson, PAYMENTS } from './scenarios';
 
-const TOPIC = 'payments';
 /** The first record of the second wave: its timestamp is what the lesson looks up. */
 const SECOND_WAVE = 80;
 
 function secondWaveTimestamp(w: LessonWorld): number {
-  return w.lookup(TOPIC, 0, { kind: 'offset', value: SECOND_WAVE }).answer?.timestamp ?? -1;
+  return w.lookup(PAYMENTS, 0, { kind: 'offset', value: SECOND_WAVE }).answer?.timestamp ?? -1;
 }
 
 /** seed 000: .timeindex maps timestamps to offsets, then the offset lookup finishes the job. */
-export const timeLookup: Lesson = {
-  id: 'time-lookup',
-  concept: 'storage',
+export const timeLookup = lesson(ELECTIONS, 'time-lookup', 'storage', {
   title: 'Looking up by time with .timeindex',
-  preset: 'elections',
-  seed: 1,
   source: 'seed 000: index files; Kafka’s offsetsForTimes',
   steps: [
     {
       text: 'A first wave of 80 records (1,000 bytes each) was written; the log rolled once, and each segment’s .timeindex got an entry (timestamp, relative offset) alongside its .index entries.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 0, count: 80, keyPrefix: 'a', valueBytes: 1000 }],
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 80, keyPrefix: 'a', valueBytes: 1000 }],
       until: {
         label: '80 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 80,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 80,
       },
     },
     {
@@ -32,22 +28,22 @@ export const timeLookup: Lesson = {
     },
     {
       text: 'A second wave of 80 records was written three seconds later.',
-      actions: [{ op: 'produceRecords', topic: TOPIC, from: 80, count: 80, keyPrefix: 'b', valueBytes: 1000 }],
+      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 80, count: 80, keyPrefix: 'b', valueBytes: 1000 }],
       until: {
         label: '160 records are in payments-0',
-        met: (w) => (partitionLog(w, TOPIC, 0)?.logEndOffset ?? 0) >= 160,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 160,
       },
       question: {
         prompt: 'Looking up the timestamp of the second wave’s first record: which offset comes back?',
         choices: ['0', '79', '80', '159'],
         answer: (w) =>
-          String(w.lookup(TOPIC, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) }).answer?.offset ?? -1),
+          String(w.lookup(PAYMENTS, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) }).answer?.offset ?? -1),
       },
     },
     {
       text: 'The time lookup compares each segment’s largest timestamp, binary-searches that segment’s .timeindex for the last entry at or before the time, then scans forward to the first record whose timestamp is at or after it.',
       observe: (w) => {
-        const t = w.lookup(TOPIC, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) });
+        const t = w.lookup(PAYMENTS, 0, { kind: 'timestamp', value: secondWaveTimestamp(w) });
         return {
           offset: t.answer?.offset ?? null,
           segment: t.answer?.segmentBaseOffset ?? null,
@@ -56,4 +52,4 @@ export const timeLookup: Lesson = {
       },
     },
   ],
-};
+});

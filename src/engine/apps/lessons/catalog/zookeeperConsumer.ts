@@ -1,4 +1,5 @@
-import type { Lesson, LessonWorld } from '../types';
+import type { LessonWorld } from '../types';
+import { DEMO, lesson } from './scenarios';
 
 const GROUP = 'legacy';
 
@@ -7,12 +8,8 @@ function consumerZnodes(w: LessonWorld): string[] {
 }
 
 /** seed 002: the old high-level consumer coordinated through ZooKeeper itself. */
-export const zookeeperConsumer: Lesson = {
-  id: 'zookeeper-consumer',
-  concept: 'groups',
+export const zookeeperConsumer = lesson(DEMO, 'zookeeper-consumer', 'groups', {
   title: 'The legacy ZooKeeper consumer: ids, owners, offsets',
-  preset: 'demo',
-  seed: 1,
   source: 'seed 002: /consumers/[group]/ids, /owners, /offsets',
   note: 'This is the pre-0.9 high-level consumer, removed in Kafka 2.0; today’s consumers use a group coordinator on a broker instead.',
   steps: [
@@ -64,4 +61,4 @@ export const zookeeperConsumer: Lesson = {
       observe: (w) => ({ ids: consumerZnodes(w).filter((p) => p.includes('/ids/')).length }),
     },
   ],
-};
+});
