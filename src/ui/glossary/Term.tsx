@@ -67,8 +67,9 @@ export function Term({ name, children, className }: { name: TermName; children?:
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') close();
     };
+    // Functional update: a scroll that lands after close() (another term opened) must not reopen it.
     const follow = () => {
-      if (ref.current) setPlace(placeUnder(ref.current));
+      setPlace((p) => (p && ref.current ? placeUnder(ref.current) : p));
     };
     document.addEventListener('keydown', onKey);
     window.addEventListener('scroll', follow, true);
