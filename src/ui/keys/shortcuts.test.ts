@@ -41,9 +41,12 @@ describe('the shortcut table', () => {
     expect(shortcutFor(press('x'))).toBeNull();
   });
 
-  it('ignores keys typed into inputs, selects, textareas, buttons and editable text', () => {
-    for (const tag of ['input', 'SELECT', 'TEXTAREA', 'BUTTON'])
+  it('ignores keys typed into inputs, selects, textareas and editable text, and Space on a button', () => {
+    for (const tag of ['input', 'SELECT', 'TEXTAREA'])
       expect(shortcutFor(press('k', { target: element(tag) }))).toBeNull();
+    expect(shortcutFor(press(' ', { target: element('BUTTON') }))).toBeNull();
+    // A letter on a focused button (e.g. just after clicking Pause) is still the page's.
+    expect(shortcutFor(press('k', { target: element('BUTTON') }))?.key).toBe('k');
     expect(shortcutFor(press('p', { target: element('DIV', true) }))).toBeNull();
     expect(shortcutFor(press('p', { target: element('BODY') }))?.key).toBe('p');
   });

@@ -44,13 +44,17 @@ export interface KeyPress {
   target: EventTarget | null;
 }
 
-/** True when a key press belongs to a text field or control rather than to the page. */
-export function isTyping(target: EventTarget | null): boolean {
+/**
+ * True when a key press belongs to the focused control rather than to the page: every key typed
+ * into a field, select or editable text, and Space on a button (which presses it).
+ */
+export function isTyping(target: EventTarget | null, key: string): boolean {
   // Read by shape, not instanceof, so the rule is the same in a test without a DOM.
   if (target === null || typeof target !== 'object' || !('tagName' in target)) return false;
   const tag = String(target.tagName).toUpperCase();
   const editable = 'isContentEditable' in target && target.isContentEditable === true;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || editable;
+  if (tag === 'BUTTON') return key === ' ';
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || editable;
 }
 
 /**
@@ -59,7 +63,7 @@ export function isTyping(target: EventTarget | null): boolean {
  * allowed, since `?` needs it on most layouts; letters match either case.
  */
 export function shortcutFor(e: KeyPress): Shortcut | null {
-  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return null;
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target, e.key)) return null;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   return SHORTCUTS.find((s) => s.key === key) ?? null;
 }
