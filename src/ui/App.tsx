@@ -13,6 +13,7 @@ import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
+import { ShortcutsHelp } from './keys/ShortcutsHelp';
 
 /**
  * The control plane's board, below the partitions. Tells the session whether it is on screen:
@@ -50,6 +51,7 @@ export function App({ session }: { session: Session }) {
           glassbox <span className="brand-sub">Kafka, inside out</span>
         </h1>
         <TimeControls session={session} />
+        <ShortcutsHelp session={session} />
         <div className="topbar-spacer" />
         {phase === 'ready' && <ClusterActions session={session} />}
         <AboutFidelity />

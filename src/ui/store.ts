@@ -87,6 +87,17 @@ export interface UiState {
   flights: Flight[];
   /** The question open before a scenario discards the stored cluster, if any. */
   discard: DiscardQuestion | null;
+  /** The producer panel's record as typed, which the P shortcut sends. */
+  producerDraft: ProducerDraft | null;
+  /** What the last one-key shortcut did, in words. */
+  shortcutSaid: string | null;
+}
+
+export interface ProducerDraft {
+  topic: string;
+  key: string | null;
+  value: string;
+  headers: { key: string; value: string }[];
 }
 
 export type SideTab = 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events';
@@ -126,6 +137,8 @@ export const initialUiState: UiState = {
   plane: initialPlaneState,
   flights: [],
   discard: null,
+  producerDraft: null,
+  shortcutSaid: null,
 };
 
 export function partitionKey(topic: string, partition: number): string {

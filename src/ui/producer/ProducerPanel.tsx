@@ -48,6 +48,13 @@ export function ProducerPanel({ session }: { session: Session }) {
       ? selectedTopic
       : (topics[0] ?? '');
 
+  // The record as typed is the P shortcut's (keys/runShortcut.ts).
+  useEffect(() => {
+    uiStore.setState({
+      producerDraft: { topic: t, key: nullKey ? null : key, value, headers: formHeaders(headerKey, headerValue) },
+    });
+  }, [t, key, nullKey, value, headerKey, headerValue]);
+
   const pendingSend = useRef<{ producer: string; sendId: number } | null>(null);
   const [journey, setJourney] = useState<{ producer: string; sendId: number } | null>(null);
   // A replaced cluster has a new producer: the old one's last record is no longer on its way.

@@ -1,38 +1,15 @@
-import { useEffect } from 'react';
 import type { Session } from '../session';
 import { SPEEDS, type Speed, useUi } from '../store';
 import { formatClock } from './formatClock';
 import { Options } from '../forms/Options';
 import { clockStatement } from './pacing';
 
-/** True when a key press belongs to a text field or control rather than to the page. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || target.isContentEditable;
-}
-
-/** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps. */
+/** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps (keys/ShortcutsHelp.tsx). */
 export function TimeControls({ session }: { session: Session }) {
   const playing = useUi((s) => s.playing);
   const speed = useUi((s) => s.speed);
   const nowMs = useUi((s) => s.nowMs);
   const frames = useUi((s) => s.frames);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
-      if (e.key === ' ') {
-        e.preventDefault();
-        session.togglePlay();
-      } else if (e.key === 'ArrowRight') {
-        e.preventDefault();
-        session.step();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [session]);
 
   return (
     <fieldset className="time-controls" aria-label="Engine clock">
