@@ -39,6 +39,20 @@ const watch = (frames: number) => `new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
+type Token = { text: string; kind: string; from: string; to: string };
+
+// Resolves with the first token of `api` drawn within `ms` (checked every animation frame), or null.
+const firstToken = (api: string, ms: number) => `new Promise((resolve) => {
+  const t0 = performance.now();
+  const tick = () => {
+    const t = document.querySelector('.message-token[data-api="${api}"]');
+    if (t) resolve({ text: t.textContent, kind: t.getAttribute('data-kind'), from: t.getAttribute('data-from'), to: t.getAttribute('data-to') });
+    else if (performance.now() - t0 > ${ms}) resolve(null);
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})`;
+
 test('tokens carry their API, are listed in the colour legend, and never cover a button', async ({ app, page }) => {
   const plane = new PlanePage(app);
   await plane.open();
@@ -73,6 +87,32 @@ test('tokens carry their API, are listed in the colour legend, and never cover a
   expect((colours as string[])[0]).not.toBe((colours as string[])[1]);
   // The tokens' layer ignores the pointer.
   await expect(page.locator('.message-layer')).toHaveCSS('pointer-events', 'none');
+});
+
+// ZooKeeper mode: once broker 2's session expires the controller writes the new partition states
+// and sends LeaderAndIsr to the replicas (Kafka 3.9 ControllerChannelManager), drawn as tokens too.
+test('after a leader is killed, LeaderAndIsr tokens go from the controller, are in the legend, and cover no button', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await expect(page.locator('[data-testid^="message-fetch-"]').first()).toBeAttached({ timeout: 15_000 });
+  await page.getByTestId('broker-kill-2').click();
+  await expect(plane.broker(2)).toHaveAttribute('data-state', 'down');
+  // The session expires after 6 s of engine time; then the election and its requests. A token
+  // lives for its replay only (well under Playwright's polling interval), so the page catches it.
+  const lai = (await page.evaluate(firstToken('LeaderAndIsr', 30_000))) as Token | null;
+  expect(lai).not.toBeNull();
+  expect(lai?.text).toBe('LeaderAndIsr');
+  const controller = (await page.getByTestId('controller-summary').textContent())?.match(/broker (\d+)/)?.[1];
+  // Engine order: the controller's requests go out first, so the first token seen is one of them.
+  expect(lai?.kind).toBe('request');
+  expect(lai?.from).toBe(controller);
+  expect(lai?.to).toMatch(/^\d+$/);
+  await expect(page.getByTestId('api-legend-LeaderAndIsr')).toBeVisible();
+  const seen = (await page.evaluate(watch(120))) as Sample;
+  expect(seen.hits).toEqual([]);
 });
 
 test('the speed control states its pace for every speed', async ({ app, page }) => {

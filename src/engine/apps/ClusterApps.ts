@@ -44,7 +44,6 @@ import {
   type AssignorName,
   type CommitMode,
   type ConsumerCrashView,
-  type PlaneMessageView,
   type GenerationView,
   type GroupProtocol,
   type LogTruncationView,
@@ -73,6 +72,7 @@ import {
   type ProducerAppSpec,
 } from './ProducerApp';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
+import { RecentMessages } from './RecentMessages';
 
 /** How often a running consumer's application calls poll(). */
 const POLL_EVERY_MS = 200;
@@ -86,13 +86,7 @@ const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
 const MAX_EVENTS = 1500;
 const MAX_ACTIONS = 400;
-/**
- * Follower fetches and produce requests (with their answers) kept for the page to draw, each
- * kind capped on its own so the fetch stream never crowds produces out; none above
- * MESSAGE_BROKERS_MAX brokers (drawn at scale).
- */
-const MAX_MESSAGES = 24;
-const MAX_PRODUCE_MESSAGES = 12;
+/** No messages are kept above this many brokers (the cluster is drawn at scale). */
 const MESSAGE_BROKERS_MAX = 12;
 
 /**
@@ -228,10 +222,8 @@ export class ClusterApps {
   /** Crashes with the group's delivery counts over the crashed consumer's partitions at that moment. */
   readonly crashes: { view: Omit<ConsumerCrashView, 'observed'>; baseline: { duplicates: number; skipped: number } }[] =
     [];
-  /** The latest follower fetches between brokers, newest last (at most MAX_MESSAGES). */
-  readonly recentMessages: PlaneMessageView[] = [];
-  /** The latest produce requests and answers between producers and leaders, newest last. */
-  readonly recentProduces: PlaneMessageView[] = [];
+  /** The latest requests and answers on the network, capped per family. */
+  readonly recentMessages = new RecentMessages();
   readonly actions: TimedAction[] = [];
   version = 0;
   /** The topics the preset makes (on a restart they come back from the znodes instead). */
@@ -404,8 +396,9 @@ export class ClusterApps {
         break;
       }
       case 'messageSent':
-        if ((e.api === 'Fetch' || e.api === 'Produce') && this.cluster.brokers.size <= MESSAGE_BROKERS_MAX)
-          this.recordMessage(e);
+      case 'groupRequestSent':
+      case 'groupResponseSent':
+        if (this.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.recordMessage(e);
         break;
       case 'consumerLogTruncation':
         this.truncations.set(e.consumerId, {
@@ -440,29 +433,23 @@ export class ClusterApps {
     this.events.push(slim(e));
   }
 
-  /**
-   * Keeps a Fetch between two brokers (a follower fetch or its answer; consumers' fetches come
-   * from clients and are left out) or a Produce between a producer and a broker.
-   */
-  private recordMessage(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
-    const from = brokerIdOf(e.from);
-    const to = brokerIdOf(e.to);
-    const base = {
-      id: e.id,
-      kind: e.kind,
-      sentAtMs: e.sentAtMs - PLANE_EPOCH_MS,
-      arriveAtMs: e.arriveAtMs - PLANE_EPOCH_MS,
-    };
-    if (e.api === 'Fetch') {
-      if (from === null || to === null) return;
-      this.recentMessages.push({ ...base, api: 'Fetch', from, to, client: null });
-      if (this.recentMessages.length > MAX_MESSAGES) this.recentMessages.shift();
+  /** Keeps a message the broker network or the consumers' group network sent, as the page draws it. */
+  private recordMessage(
+    e: Extract<PlaneEvent, { type: 'messageSent' | 'groupRequestSent' | 'groupResponseSent' }>,
+  ): void {
+    const times = { sentAtMs: e.sentAtMs - PLANE_EPOCH_MS, arriveAtMs: e.arriveAtMs - PLANE_EPOCH_MS };
+    if (e.type === 'groupRequestSent') {
+      this.recentMessages.add({ ...times, api: e.api, kind: 'request', from: null, to: e.toBroker, client: e.from });
       return;
     }
-    // Produce: exactly one end is a broker.
-    if ((from === null) === (to === null)) return;
-    this.recentProduces.push({ ...base, api: 'Produce', from, to, client: from === null ? e.from : e.to });
-    if (this.recentProduces.length > MAX_PRODUCE_MESSAGES) this.recentProduces.shift();
+    if (e.type === 'groupResponseSent') {
+      this.recentMessages.add({ ...times, api: e.api, kind: 'response', from: e.fromBroker, to: null, client: e.to });
+      return;
+    }
+    const from = brokerIdOf(e.from);
+    const to = brokerIdOf(e.to);
+    const client = from === null ? e.from : to === null ? e.to : null;
+    this.recentMessages.add({ ...times, api: e.api, kind: e.kind, from, to, client });
   }
 
   /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */
@@ -1028,6 +1015,7 @@ const PLANE_EVENT_TYPES = [
   ...ANIMATED,
   'messageSent',
   'groupRequestSent',
+  'groupResponseSent',
   'consumerLogTruncation',
 ] as PlaneEvent['type'][];
 

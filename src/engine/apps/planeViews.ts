@@ -63,9 +63,7 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
     describe,
     lost: [...plane.lost],
     crashes: plane.crashViews(),
-    messages: [...plane.recentMessages, ...plane.recentProduces]
-      .filter((m) => m.arriveAtMs + MESSAGE_LINGER_MS >= now - PLANE_EPOCH_MS)
-      .sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id),
+    messages: plane.recentMessages.live(now - PLANE_EPOCH_MS, MESSAGE_LINGER_MS),
     actions: [...plane.actions],
     produced: { acked: plane.producer.acked, failed: plane.producer.failed, lastError: plane.producer.lastError },
     config: {

@@ -252,20 +252,23 @@ export interface ConsumerCrashView {
 }
 
 /**
- * A message the engine's network sent, as the page draws it travelling: a follower's Fetch to its
- * leader or the answer (broker to broker), or a producer's Produce request to a partition leader
- * and its answer (client to broker and back). Times are the network's own send and arrival
- * times (relative ms); a hop takes about a millisecond of engine time, so the page replays each
- * one slowed down and says by how much.
+ * A message the engine's network sent, as the page draws it travelling: every request and answer
+ * the engine sends, named as Kafka's ApiKeys name it — a follower's Fetch to its leader, a
+ * producer's Produce, the controller's LeaderAndIsr / UpdateMetadata / StopReplica to the
+ * brokers, a consumer's FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
+ * OffsetCommit, OffsetFetch to its coordinator — with the network's own send and arrival times
+ * (relative ms). A hop takes about a millisecond of engine time, so the page replays each one
+ * slowed down and says by how much. Bounded per family (apps/RecentMessages.ts).
  */
 export interface PlaneMessageView {
+  /** The plane's own number, in the order the engine sent the messages. */
   id: number;
-  api: 'Fetch' | 'Produce';
+  api: string;
   kind: 'request' | 'response';
-  /** Broker ids; null for the client end of a Produce (its client id is in `client`). */
+  /** Broker ids; null for a client end (its client id is in `client`). */
   from: number | null;
   to: number | null;
-  /** The producer's client.id for a Produce, else null. */
+  /** The producer's or consumer's client id at the client end, else null (broker to broker). */
   client: string | null;
   sentAtMs: number;
   arriveAtMs: number;
@@ -288,7 +291,7 @@ export interface PlaneView {
   lost: LostOffsetsView[];
   /** Consumer crashes and the duplicates or losses each one causes, oldest first. */
   crashes: ConsumerCrashView[];
-  /** Follower fetches and produce requests sent recently (none for clusters drawn at scale). */
+  /** Requests and answers sent recently, in engine order, at most MAX_PLANE_MESSAGES (none for clusters drawn at scale). */
   messages: PlaneMessageView[];
   actions: TimedAction[];
   /** Delivery reports of produce actions: acknowledged and failed counts, last error. */

@@ -18,13 +18,24 @@ import { Term } from '../glossary/Term';
 
 /** The worker sends messages to draw only for clusters up to this size (ClusterApps' MESSAGE_BROKERS_MAX). */
 const DRAWN_MESSAGES_MAX_BROKERS = 12;
+/** The consumers' box names this many consumers, then says how many more. */
+const CONSUMERS_NAMED_MAX = 6;
 
 export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {
   const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
   const produceTopic = userTopics[0]?.name;
-  const producers = [...new Set(view.messages.flatMap((m) => (m.client === null ? [] : [m.client])))].sort();
+  const consumerNames = view.consumers.map((c) => c.name);
+  const known = new Set(consumerNames);
+  const producers = [
+    ...new Set(view.messages.flatMap((m) => (m.client === null || known.has(m.client) ? [] : [m.client]))),
+  ].sort();
+  // Every consumer, not only those with a message in flight, so the box keeps its size.
+  const consumers =
+    consumerNames.length > CONSUMERS_NAMED_MAX
+      ? `${consumerNames.slice(0, CONSUMERS_NAMED_MAX).join(', ')} +${consumerNames.length - CONSUMERS_NAMED_MAX}`
+      : consumerNames.join(', ');
   return (
     <div className="cluster-tab">
       <div className="plane-toolbar">
@@ -104,6 +115,15 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
               title="Producer clients: their Produce requests travel to each partition's leader"
             >
               Producers{producers.length > 0 ? `: ${producers.join(', ')}` : ''}
+            </div>
+          )}
+          {view.brokers.length <= DRAWN_MESSAGES_MAX_BROKERS && (
+            <div
+              className="producers-node consumers-node"
+              data-testid="consumers-node"
+              title="Consumer clients: their group requests (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetCommit) travel to the group's coordinator, their fetches to the leaders"
+            >
+              Consumers{consumers ? `: ${consumers}` : ''}
             </div>
           )}
           <MessageLegend view={view} />

@@ -1,7 +1,9 @@
 /**
- * Messages travelling on the brokers view, as RaftScope draws them: a follower's Fetch between
- * two broker cards (and its answer), a producer's Produce from the producers' box to the
- * partition leader's card (and its answer). Where and when each one goes is the engine's: the
+ * Messages travelling on the brokers view, as RaftScope draws them: every request and answer the
+ * engine sends — a follower's Fetch between two broker cards, a producer's Produce from the
+ * producers' box to the partition leader's card, the controller's LeaderAndIsr, UpdateMetadata
+ * and StopReplica to the brokers, a consumer's group requests from the consumers' box to its
+ * coordinator — each with its answer, in the order the engine sent them. Where and when each one goes is the engine's: the
  * network's sender, receiver, send and arrival times.
  *
  * A hop takes about a millisecond of engine time, far too short to see, and the engine's clock is
@@ -31,8 +33,9 @@ import { type Box, type Point, routeStart } from './tokenRoute';
 export { REPLAY_MS };
 /** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
 const STAGGER_MS = 150;
-/** The producers' box, as a key of the anchors map. */
+/** The producers' and the consumers' boxes, as keys of the anchors map. */
 const PRODUCERS = -1;
+const CONSUMERS = -2;
 
 interface Layout {
   anchors: ReadonlyMap<number, Point>;
@@ -44,13 +47,18 @@ export function slowdown(m: PlaneMessageView, speed: number): number {
   return tokenSlowdown(m.arriveAtMs - m.sentAtMs, speed);
 }
 
-function endpoint(id: number | null): number {
-  return id === null ? PRODUCERS : id;
+/** Where one end of a message is drawn: a broker's card, or the box of its client's kind. */
+function endpoint(id: number | null, client: string | null, consumers: ReadonlySet<string>): number {
+  if (id !== null) return id;
+  return client !== null && consumers.has(client) ? CONSUMERS : PRODUCERS;
 }
 
 function tokenId(m: PlaneMessageView): string {
-  if (m.api === 'Fetch') return `message-fetch-${m.from}-${m.to}`;
-  return `message-produce-${m.from ?? m.client}-${m.to ?? m.client}`;
+  return `message-${m.api.toLowerCase()}-${m.from ?? m.client}-${m.to ?? m.client}`;
+}
+
+function endName(id: number | null, client: string | null): string {
+  return id === null ? (client ?? 'client') : `broker ${id}`;
 }
 
 /** Says that the tokens are a slowed replay, and how much slower than the engine they move. */
@@ -75,6 +83,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   // fixed at first sight, so a re-render never moves a token along its path.
   const seen = useRef(new Map<number, { at: number; delay: number }>());
   const brokerIds = view.brokers.map((b) => b.id).join(',');
+  const consumers = new Set(view.consumers.map((c) => c.name));
   const hasMessages = view.messages.length > 0;
   const now = performance.now();
   let fresh = 0;
@@ -106,6 +115,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
       };
       for (const id of brokerIds.split(',')) place(Number(id), host.querySelector(`[data-testid="broker-${id}"]`));
       place(PRODUCERS, host.querySelector('[data-testid="producers-node"]'));
+      place(CONSUMERS, host.querySelector('[data-testid="consumers-node"]'));
       const buttons: Box[] = [];
       for (const el of host.querySelectorAll('button, select, input, a[href], [role="button"]')) {
         const r = el.getBoundingClientRect();
@@ -128,8 +138,8 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {
-        const to = shifted(layout.anchors.get(endpoint(m.to)), m.kind);
-        const from = shifted(layout.anchors.get(endpoint(m.from)), m.kind);
+        const to = shifted(layout.anchors.get(endpoint(m.to, m.client, consumers)), m.kind);
+        const from = shifted(layout.anchors.get(endpoint(m.from, m.client, consumers)), m.kind);
         if (!from || !to) return null;
         const b = to;
         const a = routeStart(from, to, m.api, layout.buttons);
@@ -145,12 +155,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
         } as CSSProperties;
         const flight = m.arriveAtMs - m.sentAtMs;
         const what = m.api;
-        const route =
-          m.api === 'Fetch'
-            ? `broker ${m.from} → broker ${m.to}`
-            : m.from === null
-              ? `${m.client} → broker ${m.to}`
-              : `broker ${m.from} → ${m.client}`;
+        const route = `${endName(m.from, m.client)} → ${endName(m.to, m.client)}`;
         return (
           <span
             key={m.id}

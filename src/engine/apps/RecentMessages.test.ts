@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { MapStore } from '../log/testSupport';
+import { ClusterApps } from './ClusterApps';
+import { MAX_PLANE_MESSAGES, MESSAGE_CAPS, RecentMessages } from './RecentMessages';
+import type { PlaneMessageView } from './types';
+
+/** Ticks `ms` in short steps, gathering every message any view carried (each lingers briefly). */
+function gather(plane: ClusterApps, ms: number, step = 50): PlaneMessageView[] {
+  const seen = new Map<number, PlaneMessageView>();
+  for (let t = 0; t < ms; t += step) {
+    plane.tick(step);
+    for (const m of plane.view().messages) seen.set(m.id, m);
+  }
+  return [...seen.values()].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
+}
+
+describe('the plane’s messages: every API the engine sends', () => {
+  // ZooKeeper mode: on a broker failure the controller elects new leaders, writes each partition's
+  // state znode, then sends LeaderAndIsr to the replicas and UpdateMetadata to the live brokers
+  // (Kafka 3.9 core/src/main/scala/kafka/controller/KafkaController.scala onBrokerFailure ->
+  // PartitionStateMachine.electLeaderForPartitions -> ControllerChannelManager.sendRequestsToBrokers).
+  it('after a leader dies, shows LeaderAndIsr from the controller to the replicas, after the state znode write', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(5000);
+    const before = plane.view();
+    const controller = before.controller;
+    const orders = before.topics.find((t) => t.name === 'orders');
+    const victim = orders?.partitions.map((p) => p.leader).find((l) => l !== null && l !== controller);
+    expect(victim).toBeDefined();
+    const p = orders?.partitions.find((x) => x.leader === victim);
+    const stateWrites: number[] = [];
+    plane.engine.subscribe(
+      (e) => {
+        if (e.type === 'znodeDataChanged' && e.path === `/brokers/topics/orders/partitions/${p?.partition}/state`)
+          stateWrites.push(e.atMs);
+      },
+      ['znodeDataChanged'],
+    );
+    const killedAt = before.nowMs;
+    plane.apply({ op: 'killBroker', broker: victim ?? -1 });
+    const messages = gather(plane, 25_000).filter((m) => m.sentAtMs >= killedAt);
+    const lai = messages.filter((m) => m.api === 'LeaderAndIsr' && m.kind === 'request');
+    expect(lai.length).toBeGreaterThan(0);
+    const surviving = (p?.replicas ?? []).filter((r) => r !== victim);
+    for (const m of lai) expect(m.from).toBe(controller);
+    for (const r of surviving) expect(lai.some((m) => m.to === r)).toBe(true);
+    expect(lai.some((m) => m.to === victim)).toBe(false);
+    expect(messages.some((m) => m.api === 'UpdateMetadata')).toBe(true);
+    // The new state was written before the controller told anyone (view times are relative).
+    expect(stateWrites.length).toBeGreaterThan(0);
+    const firstWrite = Math.min(...stateWrites) - (plane.engine.now() - plane.view().nowMs);
+    expect(lai[0]?.sentAtMs).toBeGreaterThanOrEqual(firstWrite);
+    // Answers come back to the controller.
+    expect(messages.some((m) => m.api === 'LeaderAndIsr' && m.kind === 'response' && m.to === controller)).toBe(true);
+  });
+
+  // The consumer's join: FindCoordinator, then JoinGroup and SyncGroup to the coordinator (Kafka 3.9
+  // clients/.../consumer/internals/AbstractCoordinator.java ensureCoordinatorReady, joinGroupIfNeeded).
+  it('a consumer joining sends JoinGroup and then SyncGroup to its coordinator', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(5000);
+    plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
+    plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
+    const mine = gather(plane, 10_000, 20).filter((m) => m.client === 'r1' && m.kind === 'request');
+    const join = mine.findIndex((m) => m.api === 'JoinGroup');
+    const sync = mine.findIndex((m) => m.api === 'SyncGroup');
+    expect(mine.findIndex((m) => m.api === 'FindCoordinator')).toBeLessThan(join);
+    expect(join).toBeGreaterThanOrEqual(0);
+    expect(sync).toBeGreaterThan(join);
+    expect(mine[sync]?.to).toBe(mine[join]?.to);
+    expect(mine[join]?.from).toBeNull();
+  });
+
+  it('keeps the frame bounded however busy the cluster is', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(3000);
+    for (let i = 0; i < 6; i++) plane.apply({ op: 'addConsumer', group: 'analytics', name: `busy${i}` });
+    plane.apply({ op: 'produce', topic: 'orders', count: 2000 });
+    let most = 0;
+    for (let t = 0; t < 6000; t += 100) {
+      plane.tick(100);
+      most = Math.max(most, plane.view().messages.length);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(MAX_PLANE_MESSAGES);
+  });
+
+  it('caps each family on its own, so heartbeats never crowd a JoinGroup out', () => {
+    const r = new RecentMessages();
+    const at = { sentAtMs: 0, arriveAtMs: 1, kind: 'request' as const, from: null, to: 1 };
+    r.add({ ...at, api: 'JoinGroup', client: 'c1' });
+    for (let i = 0; i < 100; i++) r.add({ ...at, api: 'Heartbeat', client: 'c1' });
+    const live = r.live(0, 400);
+    expect(live.filter((m) => m.api === 'Heartbeat').length).toBe(MESSAGE_CAPS.chatter);
+    expect(live.some((m) => m.api === 'JoinGroup')).toBe(true);
+  });
+});

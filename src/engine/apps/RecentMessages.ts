@@ -1,0 +1,71 @@
+import type { PlaneMessageView } from './types';
+
+/**
+ * The network's recent messages the page draws as tokens: every request and response the engine
+ * sends (the brokers' follower Fetches, the producers' Produce, the controller's LeaderAndIsr,
+ * UpdateMetadata and StopReplica, the brokers' AlterPartition and ControlledShutdown, the
+ * consumers' group requests), each family capped on its own so a busy stream never crowds a
+ * rare one out and the frame stays bounded however busy the cluster is.
+ *
+ * Ids are the plane's own, counted in the order the engine sent the messages (the Network and the
+ * consumers' GroupNetwork number theirs separately), so sorting by send time then id is engine order.
+ */
+export type MessageFamily = 'replication' | 'produce' | 'controller' | 'group' | 'chatter';
+
+/**
+ * How many of each family are kept, newest last. Heartbeats and the consumers' fetches,
+ * ListOffsets and Metadata ("chatter") come every few hundred ms from every consumer, so only the
+ * latest few are kept: a sample, not the whole stream.
+ */
+export const MESSAGE_CAPS: Readonly<Record<MessageFamily, number>> = {
+  replication: 24,
+  produce: 12,
+  controller: 24,
+  group: 16,
+  chatter: 6,
+};
+
+/** The most messages a frame ever carries. */
+export const MAX_PLANE_MESSAGES = Object.values(MESSAGE_CAPS).reduce((a, b) => a + b, 0);
+
+const CONTROLLER_APIS = new Set([
+  'LeaderAndIsr',
+  'UpdateMetadata',
+  'StopReplica',
+  'ControlledShutdown',
+  'AlterPartition',
+]);
+const GROUP_APIS = new Set(['FindCoordinator', 'JoinGroup', 'SyncGroup', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch']);
+
+/** Which family a message is kept in: broker-to-broker Fetch is replication, a client's Fetch is chatter. */
+export function familyOf(api: string, clientEnd: boolean): MessageFamily {
+  if (api === 'Fetch') return clientEnd ? 'chatter' : 'replication';
+  if (api === 'Produce' || api === 'InitProducerId') return 'produce';
+  if (CONTROLLER_APIS.has(api)) return 'controller';
+  if (GROUP_APIS.has(api)) return 'group';
+  return 'chatter';
+}
+
+export class RecentMessages {
+  private readonly byFamily = new Map<MessageFamily, PlaneMessageView[]>();
+  private nextId = 1;
+
+  /** Keeps one message (its id is assigned here); a message with no broker end is not drawn. */
+  add(m: Omit<PlaneMessageView, 'id'>): void {
+    if (m.from === null && m.to === null) return;
+    const family = familyOf(m.api, m.client !== null);
+    let list = this.byFamily.get(family);
+    if (!list) this.byFamily.set(family, (list = []));
+    list.push({ ...m, id: this.nextId++ });
+    if (list.length > MESSAGE_CAPS[family]) list.shift();
+  }
+
+  /** Those still in flight or arrived at most `lingerMs` before `nowMs`, in engine order. */
+  live(nowMs: number, lingerMs: number): PlaneMessageView[] {
+    const out: PlaneMessageView[] = [];
+    for (const list of this.byFamily.values()) {
+      for (const m of list) if (m.arriveAtMs + lingerMs >= nowMs) out.push(m);
+    }
+    return out.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
+  }
+}
