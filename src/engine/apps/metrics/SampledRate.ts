@@ -1,7 +1,8 @@
 /**
  * A Kafka client metric's Rate (org.apache.kafka.common.metrics.stats.Rate over a SampledStat), as
  * the consumer's `commit-rate` (ConsumerCoordinator's commit sensor) measures it: counts fall into
- * samples of `metrics.sample.window.ms` (30 s), `metrics.num.samples` (2) of them are kept, and
+ * samples 30 s long (the client config metrics.sample.window, in ms), 2 of them kept
+ * (metrics.num.samples), and
  * the rate is their sum over the time they span — at least (samples - 1) full windows
  * (Rate.windowSize), so the first seconds are not divided by almost nothing.
  */
