@@ -79,6 +79,9 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
   await page.mouse.down();
   await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 5, { steps: 3 });
   await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+  // Drop only once dnd-kit has seen the pointer over the group: on a loaded machine its pointer
+  // handling can trail the synthetic moves, and a release before that drops on nothing.
+  await expect(target).toHaveClass(/drop-over/);
   await page.mouse.up();
   await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible();
   await stable(plane, { billing: before.billing + 1, analytics: before.analytics + 1 });
