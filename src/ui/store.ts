@@ -2,7 +2,8 @@
  * The page's one store (zustand, vanilla): everything the views draw, fed by the worker's frames
  * (Session.apply, the one consumer). The data path's state sits at the top; the control plane
  * (`plane`, cluster/planeSlice.ts), the flying tokens (`flights`, producer/flightSlice.ts) and
- * the discard question (`discard`, scenarios/discard.ts) are slices of it. Components read with
+ * the discard question (`discard`, scenarios/discard.ts) and the lesson being walked through
+ * (`lessons`, lessons/lessonSlice.ts, driven by lessons/lessonStore.ts) are slices of it. Components read with
  * `useUi(selector)` or `usePlane(selector)`; per-frame motion subscribes to the store directly
  * (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
  */
@@ -11,6 +12,7 @@ import { useStore } from 'zustand';
 import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
 import type { Flight } from './producer/flightSlice';
 import type { DiscardQuestion } from './scenarios/discard';
+import type { LessonState } from './lessons/lessonSlice';
 import type {
   AccumulatorView,
   ClusterView,
@@ -87,6 +89,8 @@ export interface UiState {
   flights: Flight[];
   /** The question open before a scenario discards the stored cluster, if any. */
   discard: DiscardQuestion | null;
+  /** The lesson slice: the catalog and the lesson being walked through. */
+  lessons: LessonState;
   /** The producer panel's record as typed, which the P shortcut sends. */
   producerDraft: ProducerDraft | null;
   /** What the last one-key shortcut did, in words. */
@@ -137,6 +141,7 @@ export const initialUiState: UiState = {
   plane: initialPlaneState,
   flights: [],
   discard: null,
+  lessons: { catalog: null, active: null },
   producerDraft: null,
   shortcutSaid: null,
 };

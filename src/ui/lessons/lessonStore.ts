@@ -2,44 +2,28 @@
  * The lesson being walked through: which step, whether its condition holds yet (the worker judges
  * it against the running cluster: `lessonProbe`), what it showed, and the learner's predictions.
  * A step's actions run when it starts; Next waits for its condition; a step marked slow plays in
- * real time, the others fast. Kept in its own store beside the page's.
+ * real time, the others fast. A slice (`lessons`) of the page's one store.
  */
 import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
-import type { LessonSummary, Observation } from '../../engine/apps/lessons/types';
 import { act, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
 import { getPlane, type Speed, setPlane, uiStore } from '../store';
+import type { ActiveLesson, LessonState } from './lessonSlice';
+
+export type { ActiveLesson, LessonState };
 
 /** Speed while a step that is not the key moment waits for its condition. */
 export const FAST_SPEED: Speed = 16;
 const PROBE_EVERY_MS = 200;
 
-export interface ActiveLesson {
-  lesson: LessonSummary;
-  step: number;
-  /** Engine ms the step started at (its actions ran then). */
-  startedAtMs: number;
-  /** The step's actions are still being sent. */
-  starting: boolean;
-  met: boolean;
-  observed: Observation | null;
-  /** The engine's answer to the step's question, once its condition holds. */
-  answer: string | null;
-  /** The learner's predictions, by step. */
-  chosen: Record<number, string>;
-  error: string | null;
-}
-
-export interface LessonState {
-  catalog: LessonSummary[] | null;
-  active: ActiveLesson | null;
-}
-
-export const lessonStore = createStore<LessonState>()(() => ({ catalog: null, active: null }));
+/** The slice's read and write, as zustand's getState/setState over `s.lessons`. */
+const lessonStore = {
+  getState: (): LessonState => uiStore.getState().lessons,
+  setState: (patch: Partial<LessonState>): void => uiStore.setState((s) => ({ lessons: { ...s.lessons, ...patch } })),
+};
 
 export function useLessons<T>(selector: (s: LessonState) => T): T {
-  return useStore(lessonStore, selector);
+  return useStore(uiStore, (s) => selector(s.lessons));
 }
 
 let timer: ReturnType<typeof setInterval> | null = null;
