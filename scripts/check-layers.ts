@@ -18,7 +18,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 
 const ENGINE_ALLOWED_PACKAGES = new Set(['fflate']);
-const TEST_PACKAGES = new Set(['vitest', 'fast-check', 'fake-indexeddb', 'fake-indexeddb/auto', 'kafkajs']);
+// Real clients' encoders judge the wire codec in tests (kafkajs, @platformatic/kafka).
+const TEST_PACKAGES = new Set([
+  'vitest',
+  'fast-check',
+  'fake-indexeddb',
+  'fake-indexeddb/auto',
+  'kafkajs',
+  '@platformatic/kafka',
+]);
 const ENGINE_FACADE = 'src/engine/index.ts';
 const APPS_ENTRY = 'src/engine/apps/index.ts';
 const WORKER_CLIENT = 'src/worker/client.ts';
