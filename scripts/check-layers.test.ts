@@ -61,6 +61,21 @@ describe('check-layers', () => {
     expect(found).toEqual([expect.stringMatching(/^src\/cli\/tool\.ts:1 cli imports engine internals/)]);
   });
 
+  it('rejects a Node host import of engine internals, and any ui import of the Node host', () => {
+    const found = problems(
+      { path: 'src/node/gateway.ts', source: "import { ByteReader } from '../engine/codec/bytes';\n" },
+      {
+        path: 'src/node/ok.ts',
+        source: "import { Engine } from '../engine';\nimport { ClusterApps } from '../engine/apps';\n",
+      },
+      { path: 'src/ui/Attach.tsx', source: "import type { WireGateway } from '../node/gateway';\n" },
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^src\/node\/gateway\.ts:1 node imports engine internals/),
+      expect.stringMatching(/^src\/ui\/Attach\.tsx:1 ui imports \.\.\/node\/gateway: the Node host/),
+    ]);
+  });
+
   it('rejects a worker import of engine internals, even type-only', () => {
     const found = problems({
       path: 'src/worker/host.ts',

@@ -5,8 +5,9 @@
  *  - src/storage never imports worker or ui.
  *  - src/ui imports runtime values only from src/worker/client; engine, storage and other worker
  *    imports must be `import type`.
- *  - src/worker reaches the engine only through its facade (src/engine/index.ts) and the app
- *    layer's entry (src/engine/apps/index.ts); src/cli only through the facade.
+ *  - src/worker and src/node (the two hosts) reach the engine only through its facade
+ *    (src/engine/index.ts) and the app layer's entry (src/engine/apps/index.ts); src/cli only
+ *    through the facade. src/ui never imports src/node.
  *  - src/engine/apps (the applications around the engine) reaches the rest of the engine only
  *    through the facade, as any host does.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
@@ -99,6 +100,9 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
             `${where} ui imports engine code ${ref.spec} at run time: go through worker/client (import type is fine)`,
           );
         }
+        if (layer === 'ui' && targetLayer === 'node') {
+          problems.push(`${where} ui imports ${ref.spec}: the Node host is a process of its own`);
+        }
         if (layer === 'ui' && targetLayer === 'storage' && !ref.typeOnly) {
           problems.push(`${where} ui imports storage ${ref.spec}: the worker owns storage`);
         }
@@ -106,13 +110,13 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
           problems.push(`${where} ui imports ${ref.spec} at run time: only worker/client (import type is fine)`);
         }
         if (
-          (layer === 'worker' || layer === 'cli') &&
+          (layer === 'worker' || layer === 'node' || layer === 'cli') &&
           !isTest &&
           targetLayer === 'engine' &&
           target !== ENGINE_FACADE &&
-          !(layer === 'worker' && target === APPS_ENTRY)
+          !(layer !== 'cli' && target === APPS_ENTRY)
         ) {
-          const doors = layer === 'worker' ? 'engine/index.ts or engine/apps/index.ts' : 'the facade, engine/index.ts';
+          const doors = layer === 'cli' ? 'the facade, engine/index.ts' : 'engine/index.ts or engine/apps/index.ts';
           problems.push(`${where} ${layer} imports engine internals ${ref.spec}: import from ${doors}`);
         }
         if (inApps(path) && !isTest && targetLayer === 'engine' && !inApps(target) && target !== ENGINE_FACADE) {

@@ -156,7 +156,10 @@ export { ManualClock } from './Clock';
 export { Rng } from './Rng';
 export type { Store } from './Store';
 export type { KafkaErrorCode } from './errors';
-export { isKafkaError, KafkaError } from './errors';
+export { isKafkaError, KAFKA_ERROR_NUMBERS, KafkaError } from './errors';
+// Kafka's wire protocol (the Node host's gateway) and the one byte codec it is written over
+export * from './wire/index';
+export { ByteReader, ByteWriter } from './codec/bytes';
 export type { LostWithStore } from './engine';
 export { ensureNoCollision, hasCollision } from './cluster/TopicCollision';
 export type { CrashReport } from './consumer/ConsumerApplications';

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
 import { Rng } from '../Rng';
-import { ApiVersionsRequest, ApiVersionsResponse } from './apis/apiVersions';
-import { MetadataRequest, MetadataResponse } from './apis/metadata';
+import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
+import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
 import { peekRequestHeader, readRequestHeaderRest } from './headers';
 import type { MessageSchema } from './schema';
 import { decodeMessage, encodeMessage, WireFormatError } from './wireCodec';
@@ -17,9 +17,9 @@ const SEED_COUNT = Number(process.env.GLASSBOX_FUZZ_SEEDS ?? 24);
 const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) => 7000 + i);
 
 const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
-  [ApiVersionsRequest, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
+  [ApiVersionsRequestData, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
   [
-    ApiVersionsResponse,
+    ApiVersionsResponseData,
     {
       errorCode: 0,
       apiKeys: [{ apiKey: 3, minVersion: 0, maxVersion: 12 }],
@@ -27,9 +27,9 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       finalizedFeaturesEpoch: 4,
     },
   ],
-  [MetadataRequest, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
+  [MetadataRequestData, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
   [
-    MetadataResponse,
+    MetadataResponseData,
     {
       brokers: [{ nodeId: 1, host: 'localhost', port: 9092, rack: null }],
       clusterId: 'glassbox',

@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { apiVersionsV3, metadataV9, metadataV10, metadataV12, Reader } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
-import { ApiVersionsRequest, ApiVersionsResponse } from './apis/apiVersions';
-import { MetadataRequest, MetadataResponse } from './apis/metadata';
+import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
+import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
 import { peekRequestHeader, readRequestHeaderRest, requestHeaderVersion } from './headers';
 import { decodeMessage, encodeMessage, WireFormatError } from './wireCodec';
 
@@ -77,7 +77,10 @@ describe('requests from kafkajs 2.2.4 (non-flexible versions, header v1)', () =>
     const framed = await kafkajsFrame({ correlationId: 41, clientId: 'kafkajs-test', request: req });
     const { header, body } = readFramed(new Uint8Array(framed.buffer), false);
     expect(header).toEqual({ apiKey: 18, apiVersion: v, correlationId: 41, clientId: 'kafkajs-test' });
-    expect(decodeMessage(ApiVersionsRequest, v, body)).toEqual({ clientSoftwareName: '', clientSoftwareVersion: '' });
+    expect(decodeMessage(ApiVersionsRequestData, v, body)).toEqual({
+      clientSoftwareName: '',
+      clientSoftwareVersion: '',
+    });
   });
 
   it.each([0, 1, 2, 3, 4, 5, 6])('Metadata v%i: topics and auto-creation', async (v) => {
@@ -90,7 +93,7 @@ describe('requests from kafkajs 2.2.4 (non-flexible versions, header v1)', () =>
     const { header, body } = readFramed(new Uint8Array(framed.buffer), false);
     expect(header.apiKey).toBe(3);
     expect(header.apiVersion).toBe(v);
-    const m = decodeMessage(MetadataRequest, v, body);
+    const m = decodeMessage(MetadataRequestData, v, body);
     expect((m.topics as { name: string }[]).map((t) => t.name)).toEqual(['demo', 'orders']);
     // v0-3 have no such field: the reader gets Kafka's default, true.
     expect(m.allowAutoTopicCreation).toBe(v >= 4 ? false : true);
@@ -104,14 +107,14 @@ describe('responses read by kafkajs 2.2.4', () => {
       { apiKey: 3, minVersion: 0, maxVersion: 12 },
       { apiKey: 18, minVersion: 0, maxVersion: 3 },
     ];
-    const body = encodeMessage(ApiVersionsResponse, v, { errorCode: 0, apiKeys, throttleTimeMs: 0 });
+    const body = encodeMessage(ApiVersionsResponseData, v, { errorCode: 0, apiKeys, throttleTimeMs: 0 });
     const res: KafkajsResponse = kafkajs('apiVersions', v, 'response');
     const parsed = (await res.parse(await res.decode(Buffer.from(body)))) as { apiVersions: unknown[] };
     expect(parsed.apiVersions).toEqual(apiKeys);
   });
 
   it.each([1, 2, 3, 4, 5, 6])('Metadata v%i: brokers, controller, partitions', async (v) => {
-    const body = encodeMessage(MetadataResponse, v, {
+    const body = encodeMessage(MetadataResponseData, v, {
       throttleTimeMs: 0,
       brokers: BROKERS,
       clusterId: 'glassbox',
@@ -151,7 +154,7 @@ describe('responses read by kafkajs 2.2.4', () => {
 describe('flexible versions against @platformatic/kafka 1.35.0 (compact fields, tagged sections)', () => {
   it('ApiVersions v3 request: compact client software name and version', () => {
     const body = new Uint8Array(apiVersionsV3.createRequest('platformatic-kafka', '1.35.0').buffer);
-    expect(decodeMessage(ApiVersionsRequest, 3, body)).toEqual({
+    expect(decodeMessage(ApiVersionsRequestData, 3, body)).toEqual({
       clientSoftwareName: 'platformatic-kafka',
       clientSoftwareVersion: '1.35.0',
     });
@@ -159,7 +162,7 @@ describe('flexible versions against @platformatic/kafka 1.35.0 (compact fields, 
 
   it('ApiVersions v3 response with a tagged field (FinalizedFeaturesEpoch) is read past it', () => {
     const apiKeys = [{ apiKey: 3, minVersion: 0, maxVersion: 12 }];
-    const body = encodeMessage(ApiVersionsResponse, 3, {
+    const body = encodeMessage(ApiVersionsResponseData, 3, {
       errorCode: 0,
       apiKeys,
       throttleTimeMs: 5,
@@ -174,7 +177,7 @@ describe('flexible versions against @platformatic/kafka 1.35.0 (compact fields, 
     );
     expect(parsed.throttleTimeMs).toBe(5);
     // Our own reader gives the tagged field back.
-    expect(decodeMessage(ApiVersionsResponse, 3, body).finalizedFeaturesEpoch).toBe(7);
+    expect(decodeMessage(ApiVersionsResponseData, 3, body).finalizedFeaturesEpoch).toBe(7);
   });
 
   it.each([
@@ -183,7 +186,7 @@ describe('flexible versions against @platformatic/kafka 1.35.0 (compact fields, 
     [12, metadataV12],
   ] as const)('Metadata v%i request', (v, api) => {
     const body = new Uint8Array(api.createRequest(['demo', 'orders'], true, false).buffer);
-    const m = decodeMessage(MetadataRequest, v, body);
+    const m = decodeMessage(MetadataRequestData, v, body);
     expect((m.topics as { name: string }[]).map((t) => t.name)).toEqual(['demo', 'orders']);
     expect(m.allowAutoTopicCreation).toBe(true);
   });
@@ -193,7 +196,7 @@ describe('flexible versions against @platformatic/kafka 1.35.0 (compact fields, 
     [10, metadataV10],
     [12, metadataV12],
   ] as const)('Metadata v%i response', (v, api) => {
-    const body = encodeMessage(MetadataResponse, v, {
+    const body = encodeMessage(MetadataResponseData, v, {
       throttleTimeMs: 0,
       brokers: BROKERS,
       clusterId: 'glassbox',
@@ -224,7 +227,7 @@ describe('round trips and refusals', () => {
   it('every Metadata version decodes what it encodes, with defaults for fields it lacks', () => {
     for (let v = 0; v <= 12; v++) {
       const value = { throttleTimeMs: 0, brokers: BROKERS, clusterId: 'glassbox', controllerId: 2, topics: TOPICS };
-      const back = decodeMessage(MetadataResponse, v, encodeMessage(MetadataResponse, v, value));
+      const back = decodeMessage(MetadataResponseData, v, encodeMessage(MetadataResponseData, v, value));
       expect(back.brokers).toEqual(BROKERS.map((b) => ({ ...b, rack: v >= 1 ? b.rack : null })));
       expect(back.controllerId).toBe(v >= 1 ? 2 : -1);
       const p0 = (back.topics as { partitions: { leaderEpoch: number }[] }[])[0]?.partitions[0];
@@ -233,31 +236,33 @@ describe('round trips and refusals', () => {
   });
 
   it('a null where a version allows none is refused with INVALID_REQUEST', () => {
-    expect(() => encodeMessage(MetadataRequest, 0, { topics: null })).toThrow(WireFormatError);
-    expect(decodeMessage(MetadataRequest, 1, encodeMessage(MetadataRequest, 1, { topics: null })).topics).toBeNull();
+    expect(() => encodeMessage(MetadataRequestData, 0, { topics: null })).toThrow(WireFormatError);
+    expect(
+      decodeMessage(MetadataRequestData, 1, encodeMessage(MetadataRequestData, 1, { topics: null })).topics,
+    ).toBeNull();
   });
 
   it('trailing bytes, a truncated body and an array longer than the bytes are INVALID_REQUEST', () => {
-    const good = encodeMessage(MetadataRequest, 4, { topics: [{ name: 'demo' }], allowAutoTopicCreation: true });
+    const good = encodeMessage(MetadataRequestData, 4, { topics: [{ name: 'demo' }], allowAutoTopicCreation: true });
     const trailing = new Uint8Array([...good, 0]);
-    expect(() => decodeMessage(MetadataRequest, 4, trailing)).toThrow(/after its last field/);
-    expect(() => decodeMessage(MetadataRequest, 4, good.subarray(0, good.length - 2))).toThrow(WireFormatError);
+    expect(() => decodeMessage(MetadataRequestData, 4, trailing)).toThrow(/after its last field/);
+    expect(() => decodeMessage(MetadataRequestData, 4, good.subarray(0, good.length - 2))).toThrow(WireFormatError);
     const huge = new Uint8Array([0x7f, 0xff, 0xff, 0xff, 0, 1]);
-    expect(() => decodeMessage(MetadataRequest, 4, huge)).toThrow(/claims/);
+    expect(() => decodeMessage(MetadataRequestData, 4, huge)).toThrow(/claims/);
   });
 
   it('an unknown tag is skipped; tags out of order are refused', () => {
     // ApiVersions v3 request: two empty compact strings, then 1 tagged field: tag 9, 2 bytes.
     const withUnknown = new Uint8Array([1, 1, 1, 9, 2, 0xab, 0xcd]);
-    expect(decodeMessage(ApiVersionsRequest, 3, withUnknown)).toEqual({
+    expect(decodeMessage(ApiVersionsRequestData, 3, withUnknown)).toEqual({
       clientSoftwareName: '',
       clientSoftwareVersion: '',
     });
     const outOfOrder = new Uint8Array([1, 1, 2, 9, 0, 3, 0]);
-    expect(() => decodeMessage(ApiVersionsRequest, 3, outOfOrder)).toThrow(/ascend/);
+    expect(() => decodeMessage(ApiVersionsRequestData, 3, outOfOrder)).toThrow(/ascend/);
   });
 
   it('a version outside the schema is UNSUPPORTED_VERSION', () => {
-    expect(() => decodeMessage(ApiVersionsRequest, 4, new Uint8Array())).toThrow(/UNSUPPORTED_VERSION/);
+    expect(() => decodeMessage(ApiVersionsRequestData, 4, new Uint8Array())).toThrow(/UNSUPPORTED_VERSION/);
   });
 });

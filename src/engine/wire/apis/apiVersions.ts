@@ -7,12 +7,12 @@
  */
 import { field, message } from '../schema';
 
-export const ApiVersionsRequest = message(18, 'ApiVersionsRequest', '0-3', '3+', [
+export const ApiVersionsRequestData = message(18, 'ApiVersionsRequest', '0-3', '3+', [
   field('clientSoftwareName', 'string', '3+'),
   field('clientSoftwareVersion', 'string', '3+'),
 ]);
 
-export const ApiVersionsResponse = message(18, 'ApiVersionsResponse', '0-3', '3+', [
+export const ApiVersionsResponseData = message(18, 'ApiVersionsResponse', '0-3', '3+', [
   field('errorCode', 'int16', '0+'),
   field(
     'apiKeys',

@@ -8,7 +8,7 @@
  */
 import { field, message } from '../schema';
 
-export const MetadataRequest = message(3, 'MetadataRequest', '0-12', '9+', [
+export const MetadataRequestData = message(3, 'MetadataRequest', '0-12', '9+', [
   field(
     'topics',
     { arrayOf: [field('topicId', 'uuid', '10+'), field('name', 'string', '0+', { nullable: '10+' })] },
@@ -23,7 +23,7 @@ export const MetadataRequest = message(3, 'MetadataRequest', '0-12', '9+', [
 /** Kafka's "not requested" value for authorized operations. */
 export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 
-export const MetadataResponse = message(3, 'MetadataResponse', '0-12', '9+', [
+export const MetadataResponseData = message(3, 'MetadataResponse', '0-12', '9+', [
   field('throttleTimeMs', 'int32', '3+'),
   field(
     'brokers',

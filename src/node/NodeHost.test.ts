@@ -1,0 +1,134 @@
+/**
+ * The Node host judged by real clients over real sockets on 127.0.0.1: kafkajs 2.2.4's admin
+ * (ApiVersions v2, then Metadata v6) and, where it is installed, kcat (librdkafka: ApiVersions
+ * v3, then Metadata v4). What they report must be what the engine holds.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import kafkajs from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodeHost } from './NodeHost';
+
+// A port range of its own per run, so parallel runs on one machine do not collide.
+const BASE_PORT = 30_000 + (process.pid % 500) * 8;
+let host: NodeHost;
+
+beforeAll(async () => {
+  host = new NodeHost({
+    brokers: 3,
+    port: BASE_PORT,
+    host: '127.0.0.1',
+    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
+  });
+  await host.start();
+});
+
+afterAll(async () => {
+  await host.stop();
+});
+
+function engineLayout() {
+  return host.engine.topicState('demo').partitions.map((p) => ({
+    partition: p.partition,
+    leader: p.leader,
+    isr: [...p.isr].sort(),
+  }));
+}
+
+describe('NodeHost: real clients read the cluster the engine holds', () => {
+  it('kafkajs admin: 3 brokers on their ports, the controller, and demo’s leaders and ISRs', async () => {
+    const kafka = new kafkajs.Kafka({
+      clientId: 'glassbox-test',
+      brokers: [`127.0.0.1:${BASE_PORT}`],
+      logLevel: kafkajs.logLevel.NOTHING,
+    });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const cluster = await admin.describeCluster();
+      expect(cluster.brokers.map((b) => [b.nodeId, b.port]).sort()).toEqual([
+        [1, BASE_PORT],
+        [2, BASE_PORT + 1],
+        [3, BASE_PORT + 2],
+      ]);
+      expect(cluster.controller).toBe(host.engine.controllerState().id);
+      const meta = await admin.fetchTopicMetadata({ topics: ['demo'] });
+      const seen = (meta.topics[0]?.partitions ?? [])
+        .map((p) => ({ partition: p.partitionId, leader: p.leader, isr: [...p.isr].sort() }))
+        .sort((a, b) => a.partition - b.partition);
+      expect(seen).toEqual(engineLayout());
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('a killed broker closes its listener (connection refused) and a restarted one listens again', async () => {
+    host.engine.killBroker(3);
+    await until(() => !host.listeners.listening().includes(3));
+    await expect(tryConnect(BASE_PORT + 2)).resolves.toBe('refused');
+    host.engine.restartBroker(3);
+    await until(() => host.listeners.listening().includes(3));
+    await expect(tryConnect(BASE_PORT + 2)).resolves.toBe('connected');
+  });
+
+  it('a frame over socket.request.max.bytes and a request of an API not served close the connection', async () => {
+    // Size 0x7fffffff: refused before any body is read.
+    await expect(sendRaw(BASE_PORT, Buffer.from([0x7f, 0xff, 0xff, 0xff]))).resolves.toBe('closed');
+    // Api key 1000, version 0, correlation id 1, client id null.
+    const unknown = Buffer.from([0, 0, 0, 10, 0x03, 0xe8, 0, 0, 0, 0, 0, 1, 0xff, 0xff]);
+    await expect(sendRaw(BASE_PORT, unknown)).resolves.toBe('closed');
+    // The engine is still serving.
+    expect(host.listeners.listening()).toContain(1);
+  });
+
+  const kcat = '/usr/bin/kcat';
+  it.skipIf(!existsSync(kcat))('kcat -L (librdkafka) lists the 3 brokers and demo’s leaders and ISRs', async () => {
+    await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.length === 3), 20_000);
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(kcat, ['-b', `127.0.0.1:${BASE_PORT}`, '-L', '-J', '-t', 'demo'], { timeout: 15_000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    );
+    const meta = JSON.parse(out) as {
+      brokers: { id: number; name: string }[];
+      topics: { topic: string; partitions: { partition: number; leader: number; isrs: { id: number }[] }[] }[];
+    };
+    expect(meta.brokers.map((b) => b.id).sort()).toEqual([1, 2, 3]);
+    const seen = (meta.topics[0]?.partitions ?? [])
+      .map((p) => ({ partition: p.partition, leader: p.leader, isr: p.isrs.map((r) => r.id).sort() }))
+      .sort((a, b) => a.partition - b.partition);
+    expect(seen).toEqual(engineLayout());
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function tryConnect(port: number): Promise<'connected' | 'refused'> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.once('error', () => resolve('refused'));
+  });
+}
+
+function sendRaw(port: number, bytes: Buffer): Promise<'closed' | 'answered'> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1', () => s.write(bytes));
+    s.once('data', () => {
+      s.destroy();
+      resolve('answered');
+    });
+    s.once('close', () => resolve('closed'));
+    s.once('error', () => undefined);
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run broker -- --brokers 3 --port 9092 [--host 127.0.0.1] [--topic demo:3:3]`: the engine
+ * in Node, its brokers listening on consecutive ports for real Kafka clients.
+ */
+import { NodeHost } from './NodeHost';
+
+interface Args {
+  brokers: number;
+  port: number;
+  host: string;
+  topics: { name: string; partitions: number; replicationFactor: number }[];
+}
+
+export function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { brokers: 3, port: 9092, host: '127.0.0.1', topics: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    i++;
+    if (flag === '--brokers') args.brokers = positive(flag, value);
+    else if (flag === '--port') args.port = positive(flag, value);
+    else if (flag === '--host') args.host = value;
+    else if (flag === '--topic') {
+      const [name, partitions = '1', rf = '1'] = value.split(':');
+      if (!name) throw new Error('--topic needs name[:partitions[:replication factor]]');
+      args.topics.push({ name, partitions: positive(flag, partitions), replicationFactor: positive(flag, rf) });
+    } else throw new Error(`unknown flag ${flag}`);
+  }
+  return args;
+}
+
+function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} takes a positive whole number, not "${value}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const host = new NodeHost(args);
+  await host.start();
+  const ports = host.listeners.listening().map((id) => `broker ${id} on ${args.host}:${args.port + id - 1}`);
+  console.log(`glassbox: Kafka 3.9 (ZooKeeper mode) engine; ${ports.join(', ')}`);
+  const stop = () => void host.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (process.argv[1]?.endsWith('brokerMain.ts')) {
+  main().catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
