@@ -4,7 +4,7 @@
  * to the same engine the page runs. Time: the engine's ManualClock advances by the wall clock's
  * elapsed milliseconds on every turn of the loop (the engine itself never reads a clock).
  */
-import { Engine, ManualClock } from '../engine/index';
+import { Engine, type EngineOptions, ManualClock } from '../engine/index';
 import { MemoryStore } from '../storage/MemoryStore';
 import { BrokerListeners } from './BrokerListeners';
 import { WireGateway } from './WireGateway';
@@ -20,6 +20,8 @@ export interface NodeHostOptions {
   tickEveryMs?: number;
   /** The wall clock (injected so a test can drive it). */
   now?: () => number;
+  /** Broker configs by Kafka's names (zookeeper.session.timeout.ms, replica.lag.time.max.ms, ...). */
+  brokerConfig?: EngineOptions['brokerConfig'];
 }
 
 export class NodeHost {
@@ -36,6 +38,7 @@ export class NodeHost {
       store: new MemoryStore(),
       clock: new ManualClock(0),
       brokers: Array.from({ length: options.brokers }, (_, i) => ({ id: i + 1 })),
+      ...(options.brokerConfig ? { brokerConfig: options.brokerConfig } : {}),
     });
     const portOf = (id: number) => options.port + id - 1;
     this.gateway = new WireGateway(this.engine, (id) => ({ host: options.host, port: portOf(id) }));
@@ -71,11 +74,15 @@ export class NodeHost {
     await this.listeners.closeAll();
   }
 
-  /** A listener per running broker: a killed broker's port refuses, a restarted one listens again. */
+  /**
+   * A listener per broker that runs and is registered: a killed broker's port refuses, and a
+   * restarted one listens again once it has registered in ZooKeeper, as Kafka's SocketServer
+   * starts accepting only when the broker's start-up is done.
+   */
   private syncListeners(): Promise<void> {
-    const running = this.engine
-      .brokerStates(new Map())
-      .filter((b) => b.state === 'running')
+    // brokerEpoch is -1 from a (re)start until this incarnation's registration znode is written.
+    const running = [...this.engine.cluster.brokers.values()]
+      .filter((b) => b.state === 'running' && b.brokerEpoch >= 0)
       .map((b) => b.id);
     return this.listeners.sync(running);
   }

@@ -6,12 +6,11 @@
  * are encoded back. Answers go out in request order per connection, as Kafka's SocketServer
  * keeps them (one in-flight response per connection is muted until the previous is sent).
  *
- * Served so far: ApiVersions 0-3 (answered by the gateway, as KafkaApis does, from the table
- * below) and Metadata 0-12. Only what is served is advertised.
+ * What is served, and how each API maps to the engine's requests, is `apiHandlers.ts`; only
+ * that is advertised.
  */
 import {
   ApiVersionsRequestData,
-  ApiVersionsResponseData,
   ByteReader,
   ByteWriter,
   brokerNodeId,
@@ -19,46 +18,24 @@ import {
   type Engine,
   encodeMessage,
   inRange,
-  KAFKA_ERROR_NUMBERS,
+  type KafkaRequest,
   type KafkaResponse,
-  type MessageSchema,
-  MetadataRequestData,
-  MetadataResponseData,
-  type MetadataResponse as EngineMetadataResponse,
   peekRequestHeader,
   readRequestHeaderRest,
   requestHeaderVersion,
   responseHeaderVersion,
-  type ErrorCode,
   WireFormatError,
+  type WireValue,
   writeResponseHeader,
-  ZERO_UUID,
 } from '../engine/index';
-
-/** The APIs this gateway serves: a request and a response schema each. */
-const SERVED: ReadonlyMap<number, { request: MessageSchema; response: MessageSchema }> = new Map([
-  [ApiVersionsRequestData.apiKey, { request: ApiVersionsRequestData, response: ApiVersionsResponseData }],
-  [MetadataRequestData.apiKey, { request: MetadataRequestData, response: MetadataResponseData }],
-]);
-
-/** What ApiVersions advertises: exactly the served versions. */
-export function advertisedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
-  return [...SERVED.values()]
-    .map(({ request }) => ({ apiKey: request.apiKey, minVersion: request.valid.lo, maxVersion: request.valid.hi }))
-    .sort((a, b) => a.apiKey - b.apiKey);
-}
+import { SERVED } from './apiHandlers';
 
 export interface Listener {
   readonly host: string;
   readonly port: number;
 }
 
-/** Kafka's numeric error code for the engine's error name. */
-export function errorNumber(code: ErrorCode): number {
-  return code === 'NONE' ? 0 : KAFKA_ERROR_NUMBERS[code];
-}
-
-type Answer = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'close'; reason: string };
+type Answer = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'none' } | { kind: 'close'; reason: string };
 
 export class WireGateway {
   private nextConnection = 1;
@@ -136,19 +113,19 @@ export class GatewayConnection {
         this.fail(a.reason);
         return;
       }
-      this.send(a.bytes);
+      if (a.kind === 'bytes') this.send(a.bytes);
     }
   }
 
   private dispatch(request: Uint8Array, answer: (a: Answer) => void): void {
     const r = new ByteReader(request);
     const start = peekRequestHeader(r);
-    const served = SERVED.get(start.apiKey);
-    if (!served) {
+    const handler = SERVED.get(start.apiKey);
+    if (!handler) {
       answer({ kind: 'close', reason: `api key ${start.apiKey} is not served` });
       return;
     }
-    const { request: reqSchema, response: resSchema } = served;
+    const { request: reqSchema, response: resSchema } = handler;
     const supported = inRange(reqSchema.valid, start.apiVersion);
     if (!supported && start.apiKey !== ApiVersionsRequestData.apiKey) {
       answer({ kind: 'close', reason: `${reqSchema.name} v${start.apiVersion} is not served` });
@@ -157,65 +134,32 @@ export class GatewayConnection {
     // KIP-511: an ApiVersions request of an unknown version is answered in v0 with
     // UNSUPPORTED_VERSION and the supported list; its body is not read.
     const version = supported ? start.apiVersion : 0;
-    const flexible = inRange(reqSchema.flexible, version) && supported;
+    const flexible = supported && inRange(reqSchema.flexible, version);
     const header = readRequestHeaderRest(r, start, requestHeaderVersion(start.apiKey, start.apiVersion, flexible));
-    const body = supported ? decodeMessage(reqSchema, version, request.subarray(r.position)) : {};
-    const reply = (value: Record<string, unknown>) => {
+    const body = supported ? decodeMessage(reqSchema, version, request.subarray(r.position)) : null;
+    const reply = (value: WireValue) => {
       const w = new ByteWriter(256);
       w.writeInt32(0); // the frame's size, filled in below
-      writeResponseHeader(
-        w,
-        header.correlationId,
-        responseHeaderVersion(start.apiKey, inRange(resSchema.flexible, version)),
-      );
+      const headerVersion = responseHeaderVersion(start.apiKey, inRange(resSchema.flexible, version));
+      writeResponseHeader(w, header.correlationId, headerVersion);
       w.writeRaw(encodeMessage(resSchema, version, value));
       const framed = w.toBytes();
       new DataView(framed.buffer).setInt32(0, framed.length - 4);
       answer({ kind: 'bytes', bytes: framed });
     };
-    switch (start.apiKey) {
-      case ApiVersionsRequestData.apiKey:
-        reply({
-          errorCode: supported ? 0 : errorNumber('UNSUPPORTED_VERSION'),
-          apiKeys: advertisedApis(),
-          throttleTimeMs: 0,
-        });
-        return;
-      case MetadataRequestData.apiKey: {
-        const topics = body.topics as { name: string | null }[] | null;
-        // v0 asks for every topic with an empty list; v1+ with null.
-        const names =
-          topics === null || (version === 0 && topics.length === 0) ? null : topics.map((t) => t.name ?? '');
-        this.call(
-          { api: 'Metadata', topics: names, allowAutoTopicCreation: Boolean(body.allowAutoTopicCreation) },
-          (res) => reply(this.metadataAnswer(res as EngineMetadataResponse)),
-        );
-        return;
-      }
-    }
+    const outcome = handler.handle({ connection: this, body, version, header }, reply);
+    // acks=0: Kafka sends nothing back, and the next answer must not wait for this one.
+    if (outcome === 'no-response') answer({ kind: 'none' });
   }
 
   /** Sends the engine request to this connection's broker; `done` gets the broker's answer. */
-  private call(body: Parameters<Engine['cluster']['network']['send']>[2], done: (r: KafkaResponse) => void): void {
+  call(body: KafkaRequest, done?: (r: KafkaResponse) => void): void {
     const cid = this.gateway.engine.cluster.network.send(this.node, brokerNodeId(this.brokerId), body);
-    this.pending.set(cid, done);
+    if (done) this.pending.set(cid, done);
   }
 
-  private metadataAnswer(res: EngineMetadataResponse): Record<string, unknown> {
-    return {
-      throttleTimeMs: res.throttleTimeMs,
-      // Clients connect where the broker listens on this machine, not to its simulated host name.
-      brokers: res.brokers.map((b) => ({ nodeId: b.nodeId, ...this.gateway.listenerOf(b.nodeId), rack: b.rack })),
-      clusterId: res.clusterId,
-      controllerId: res.controllerId,
-      topics: res.topics.map((t) => ({
-        errorCode: errorNumber(t.errorCode),
-        name: t.name,
-        topicId: ZERO_UUID,
-        isInternal: t.isInternal,
-        partitions: t.partitions.map((p) => ({ ...p, errorCode: errorNumber(p.errorCode) })),
-      })),
-    };
+  get listenerOf(): WireGateway['listenerOf'] {
+    return this.gateway.listenerOf;
   }
 }
 

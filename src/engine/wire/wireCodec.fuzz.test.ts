@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
 import { Rng } from '../Rng';
 import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
+import { FetchRequestData, FetchResponseData } from './apis/fetch';
+import { InitProducerIdRequestData, InitProducerIdResponseData } from './apis/initProducerId';
+import { ListOffsetsRequestData, ListOffsetsResponseData } from './apis/listOffsets';
 import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
+import { ProduceRequestData, ProduceResponseData } from './apis/produce';
 import { peekRequestHeader, readRequestHeaderRest } from './headers';
 import type { MessageSchema } from './schema';
 import { decodeMessage, encodeMessage, WireFormatError } from './wireCodec';
@@ -45,6 +49,50 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       ],
     },
   ],
+  [
+    ProduceRequestData,
+    {
+      acks: -1,
+      timeoutMs: 1000,
+      topicData: [{ name: 'demo', partitionData: [{ index: 0, records: new Uint8Array(70) }] }],
+    },
+  ],
+  [
+    ProduceResponseData,
+    {
+      responses: [{ name: 'demo', partitionResponses: [{ index: 0, errorCode: 0, baseOffset: 5, recordErrors: [] }] }],
+    },
+  ],
+  [
+    FetchRequestData,
+    {
+      maxWaitMs: 500,
+      minBytes: 1,
+      topics: [{ topic: 'demo', partitions: [{ partition: 0, fetchOffset: 3, partitionMaxBytes: 1024 }] }],
+      forgottenTopicsData: [],
+    },
+  ],
+  [
+    FetchResponseData,
+    {
+      responses: [
+        {
+          topic: 'demo',
+          partitions: [{ partitionIndex: 0, highWatermark: 4, abortedTransactions: null, records: new Uint8Array(40) }],
+        },
+      ],
+    },
+  ],
+  [
+    ListOffsetsRequestData,
+    { replicaId: -1, topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, timestamp: -2 }] }] },
+  ],
+  [
+    ListOffsetsResponseData,
+    { topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0, offset: 3 }] }] },
+  ],
+  [InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
+  [InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
 ];
 
 function outcome(schema: MessageSchema, version: number, bytes: Uint8Array): 'ok' | 'invalid' {
