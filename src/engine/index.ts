@@ -98,7 +98,7 @@ export type { ConsumerGroupDescribeRow, ConsumerSnapshot, GroupSnapshot } from '
 export { ConsumerGroups, lag } from './consumer/ConsumerGroups';
 export { OFFSETS_TOPIC } from './consumer/GroupCoordinator';
 export type { GroupEvent } from './consumer/groupEvents';
-export type { GroupRequest, GroupResponse } from './consumer/groupProtocol';
+export type * from './consumer/groupProtocol';
 export type { ConsumerRecord } from './consumer/KafkaConsumer';
 export { KafkaConsumer } from './consumer/KafkaConsumer';
 // the __consumer_offsets key/value schemas and the consumer protocol's Subscription/Assignment

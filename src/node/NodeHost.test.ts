@@ -134,6 +134,29 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
     },
   );
 
+  it.skipIf(!existsSync(kcat))(
+    'kcat -G (librdkafka consumer group) reads every record and commits the high watermarks',
+    async () => {
+      const total = sum(highWatermarks());
+      const read = await run(kcat, [
+        '-b',
+        `127.0.0.1:${BASE_PORT}`,
+        '-G',
+        'kcat-group',
+        'demo',
+        '-o',
+        'beginning',
+        '-e',
+        '-f',
+        '%p-%o\n',
+      ]);
+      const offsets = read.stdout.trim().split('\n');
+      expect(new Set(offsets).size).toBe(total);
+      expect(offsets.length).toBe(total);
+      await until(() => committedEqualsHighWatermarks('kcat-group'), 15_000);
+    },
+  );
+
   it.skipIf(!existsSync(kcat))('kcat -L (librdkafka) lists the 3 brokers and demo’s leaders and ISRs', async () => {
     await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.length === 3), 20_000);
     const out = await new Promise<string>((resolve, reject) =>
@@ -152,6 +175,55 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
     expect(seen).toEqual(engineLayout());
   });
 
+  it('pipelined requests on one connection are answered in the order they were sent', async () => {
+    // Three Metadata v1 requests (null topics), correlation ids 7, 8, 9, written at once.
+    const one = (cid: number) =>
+      Buffer.from([0, 0, 0, 16, 0, 3, 0, 1, 0, 0, 0, cid, 0, 2, 0x67, 0x62, 0xff, 0xff, 0xff, 0xff]);
+    const ids = await new Promise<number[]>((resolve, reject) => {
+      const s = connect(BASE_PORT, '127.0.0.1', () => s.write(Buffer.concat([one(7), one(8), one(9)])));
+      let buffered = Buffer.alloc(0);
+      const seen: number[] = [];
+      s.on('data', (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        while (buffered.length >= 8 && buffered.length >= 4 + buffered.readInt32BE(0)) {
+          seen.push(buffered.readInt32BE(4));
+          buffered = buffered.subarray(4 + buffered.readInt32BE(0));
+        }
+        if (seen.length === 3) {
+          s.destroy();
+          resolve(seen);
+        }
+      });
+      s.once('error', reject);
+    });
+    expect(ids).toEqual([7, 8, 9]);
+  });
+
+  it('a kafkajs consumer group reads every record of demo and commits offsets equal to the high watermarks', async () => {
+    const kafka = new kafkajs.Kafka({
+      clientId: 'glassbox-consumer',
+      brokers: [`127.0.0.1:${BASE_PORT}`],
+      logLevel: kafkajs.logLevel.NOTHING,
+    });
+    const total = sum(highWatermarks());
+    expect(total).toBeGreaterThan(0);
+    const consumer = kafka.consumer({ groupId: 'kafkajs-group' });
+    await consumer.connect();
+    const seen = new Set<string>();
+    try {
+      await consumer.subscribe({ topic: 'demo', fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ partition, message }) => {
+          seen.add(`${partition}-${message.offset}`);
+        },
+      });
+      await until(() => seen.size === total, 30_000);
+      await until(() => committedEqualsHighWatermarks('kafkajs-group'), 15_000);
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+
   it('a killed broker closes its listener (connection refused) and a restarted one listens again', async () => {
     host.engine.killBroker(3);
     await until(() => !host.listeners.listening().includes(3));
@@ -167,6 +239,13 @@ function highWatermarks(): number[] {
   return host.engine
     .topicState('demo')
     .partitions.map((p) => host.engine.leaderReplica('demo', p.partition)?.highWatermark ?? 0);
+}
+
+/** The group's committed offset on every partition of demo is its high watermark. */
+function committedEqualsHighWatermarks(group: string): boolean {
+  const hws = highWatermarks();
+  const rows = host.engine.describeGroup(group);
+  return hws.every((hw, p) => rows.find((r) => r.topic === 'demo' && r.partition === p)?.currentOffset === hw);
 }
 
 function sum(xs: readonly number[]): number {

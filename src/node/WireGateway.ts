@@ -18,6 +18,8 @@ import {
   type Engine,
   encodeMessage,
   inRange,
+  type GroupRequest,
+  type GroupResponse,
   type KafkaRequest,
   type KafkaResponse,
   peekRequestHeader,
@@ -53,8 +55,10 @@ export class WireGateway {
 }
 
 export class GatewayConnection {
-  /** Answers in request order: a slot per request, sent once every earlier one is. */
-  private readonly slots: (Answer | null)[] = [];
+  /** Answers in request order: each request takes the next number, and goes out after every earlier one. */
+  private readonly ready = new Map<number, Answer>();
+  private received = 0;
+  private sent = 0;
   private readonly pending = new Map<number, (body: KafkaResponse) => void>();
   private closed = false;
 
@@ -74,15 +78,15 @@ export class GatewayConnection {
       // The broker's process died with our request in it: Kafka's client sees the socket close.
       onDisconnect: () => this.fail('the broker went away'),
     });
+    gateway.engine.groups.network.clientUp(node);
   }
 
   /** One request (a frame's bytes, without the size). */
   receive(request: Uint8Array): void {
     if (this.closed) return;
-    const slot = this.slots.length;
-    this.slots.push(null);
+    const seq = this.received++;
     const answer = (a: Answer) => {
-      this.slots[slot] = a;
+      this.ready.set(seq, a);
       this.flush();
     };
     try {
@@ -98,6 +102,7 @@ export class GatewayConnection {
     this.closed = true;
     this.pending.clear();
     this.gateway.engine.cluster.network.detach(this.node, false);
+    this.gateway.engine.groups.network.clientDown(this.node);
   }
 
   private fail(reason: string): void {
@@ -107,8 +112,8 @@ export class GatewayConnection {
   }
 
   private flush(): void {
-    while (this.slots.length > 0 && this.slots[0] !== null) {
-      const a = this.slots.shift() as Answer;
+    for (let a = this.ready.get(this.sent); a !== undefined && !this.closed; a = this.ready.get(this.sent)) {
+      this.ready.delete(this.sent++);
       if (a.kind === 'close') {
         this.fail(a.reason);
         return;
@@ -156,6 +161,25 @@ export class GatewayConnection {
   call(body: KafkaRequest, done?: (r: KafkaResponse) => void): void {
     const cid = this.gateway.engine.cluster.network.send(this.node, brokerNodeId(this.brokerId), body);
     if (done) this.pending.set(cid, done);
+  }
+
+  /**
+   * Sends a group request to this connection's broker over the engine's group network (its
+   * GroupCoordinator answers); a request that fails or times out closes the connection, as a
+   * client would see its socket drop.
+   */
+  askGroup(request: GroupRequest, done: (r: GroupResponse) => void, timeoutMs?: number): void {
+    this.gateway.engine.groups.network.send(
+      this.node,
+      this.brokerId,
+      request,
+      (r) => {
+        if (this.closed) return;
+        if (r === null) this.fail('the group request failed');
+        else done(r as GroupResponse);
+      },
+      timeoutMs,
+    );
   }
 
   get listenerOf(): WireGateway['listenerOf'] {

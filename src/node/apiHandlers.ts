@@ -29,6 +29,7 @@ import {
   ZERO_UUID,
 } from '../engine/index';
 import { errorNumber } from './errorNumber';
+import { GROUP_HANDLERS } from './groupHandlers';
 import type { GatewayConnection } from './WireGateway';
 
 export interface HandlerContext {
@@ -316,5 +317,8 @@ export function advertisedApis(): { apiKey: number; minVersion: number; maxVersi
 
 /** Served APIs by api key. */
 export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
-  [apiVersions, metadata, produce, fetch, listOffsets, initProducerId].map((h) => [h.request.apiKey, h]),
+  [apiVersions, metadata, produce, fetch, listOffsets, initProducerId, ...GROUP_HANDLERS].map((h) => [
+    h.request.apiKey,
+    h,
+  ]),
 );
