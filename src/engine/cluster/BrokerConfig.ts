@@ -21,6 +21,8 @@ export interface BrokerConfig {
   'controlled.shutdown.enable': boolean;
   'controlled.shutdown.max.retries': number;
   'controlled.shutdown.retry.backoff.ms': number;
+  /** Metadata requests that allow it create unknown topics with the two defaults below. */
+  'auto.create.topics.enable': boolean;
   'default.replication.factor': number;
   'num.partitions': number;
   'min.insync.replicas': number;
@@ -50,6 +52,7 @@ export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze
   'controlled.shutdown.enable': true,
   'controlled.shutdown.max.retries': 3,
   'controlled.shutdown.retry.backoff.ms': 5000,
+  'auto.create.topics.enable': true,
   'default.replication.factor': 1,
   'num.partitions': 1,
   'min.insync.replicas': 1,

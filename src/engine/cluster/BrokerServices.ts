@@ -1,3 +1,4 @@
+import type { ErrorCode } from './requests';
 import type { Rng } from '../Rng';
 import type { BrokerConfig } from './BrokerConfig';
 import type { CoordinationStore } from './CoordinationStore';
@@ -11,6 +12,11 @@ import type { TopicConfig } from './TopicConfig';
 
 /** What the cluster gives every broker: time, the network, the coordination store, disks. */
 export interface ClusterServices {
+  /**
+   * ZooKeeper-mode AutoTopicCreationManager: writes a new topic's znodes with the broker's
+   * num.partitions and default.replication.factor; the error name when it cannot.
+   */
+  autoCreateTopic(topic: string): ErrorCode;
   scheduler: Scheduler;
   network: Network;
   zk: CoordinationStore;

@@ -1,5 +1,6 @@
 import type { ManualClock } from '../Clock';
-import { KafkaError } from '../errors';
+import { isKafkaError, KafkaError } from '../errors';
+import type { ErrorCode } from './requests';
 import { Rng } from '../Rng';
 import { Broker } from './Broker';
 import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
@@ -138,6 +139,7 @@ export class Cluster {
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
       readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
+      autoCreateTopic: (topic) => this.autoCreateTopic(topic),
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());
@@ -344,6 +346,21 @@ export class Cluster {
     const out: number[][] = [];
     for (const [p, r] of Object.entries(d.partitions)) out[Number(p)] = r;
     return out;
+  }
+
+  /**
+   * A Metadata request named a topic that does not exist (ZkAutoTopicCreationManager): create it
+   * with the defaults, or say why not. Internal names are never auto-created.
+   */
+  private autoCreateTopic(topic: string): ErrorCode {
+    if (topic.startsWith('__')) return 'UNKNOWN_TOPIC_OR_PARTITION';
+    try {
+      this.createTopic({ name: topic });
+      return 'NONE';
+    } catch (e) {
+      if (isKafkaError(e, 'TOPIC_ALREADY_EXISTS')) return 'NONE';
+      return isKafkaError(e) ? e.code : 'UNKNOWN_SERVER_ERROR';
+    }
   }
 
   /** Kafka's CreateTopics: validate everything, then write the assignment and config znodes. */

@@ -165,13 +165,25 @@ export class KafkaApis {
   private handleTopicMetadataRequest(body: MetadataRequest): MetadataResponse {
     const m = this.broker.metadata;
     const names = body.topics ?? m.allTopics();
+    let topics = m.getTopicMetadata(names);
+    // KafkaApis.handleTopicMetadataRequest: unknown topics named explicitly are created when both
+    // the request and auto.create.topics.enable allow it, and answered LEADER_NOT_AVAILABLE until
+    // the controller has elected their leaders (INVALID_TOPIC_EXCEPTION for a bad name).
+    if (body.topics !== null && body.allowAutoTopicCreation && this.services.config['auto.create.topics.enable']) {
+      topics = topics.map((t) => {
+        if (t.errorCode !== 'UNKNOWN_TOPIC_OR_PARTITION') return t;
+        const created = this.services.autoCreateTopic(t.name);
+        if (created === 'UNKNOWN_TOPIC_OR_PARTITION') return t;
+        return { ...t, errorCode: created === 'NONE' ? 'LEADER_NOT_AVAILABLE' : created };
+      });
+    }
     return {
       api: 'Metadata',
       throttleTimeMs: 0,
       brokers: m.aliveBrokers(),
       clusterId: this.services.clusterId,
       controllerId: m.controllerId,
-      topics: m.getTopicMetadata(names),
+      topics,
     };
   }
 
