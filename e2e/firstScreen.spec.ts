@@ -1,0 +1,152 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/**
+ * The first screen (issue 12): a fresh open greets with the welcome, the cluster (brokers, the
+ * topic's partitions, the groups) is on screen without scrolling, something moves at once, and a
+ * group waiting out its initial rebalance delay says so. `SHOTS=1` also writes the README's
+ * docs/first-screen-*.png.
+ */
+
+/** Whether a box lies wholly inside the viewport. */
+async function inViewport(page: Page, el: Locator): Promise<boolean> {
+  const box = await el.boundingBox();
+  const vp = page.viewportSize();
+  if (!box || !vp) return false;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width && box.y + box.height <= vp.height;
+}
+
+/** The shown topic's replicas' log end offsets, summed from the glance (the engine's LEOs). */
+async function leoSum(page: Page): Promise<number> {
+  const leos = await page
+    .locator('[data-testid^="glance-replica-"]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-leo'))));
+  return leos.reduce((a, b) => a + b, 0);
+}
+
+async function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(`document.documentElement.scrollWidth`) as Promise<number>;
+}
+
+test('a fresh open: the welcome, the whole cluster in view at 1280x800, moving at once, groups saying why they wait', async ({
+  app,
+  page,
+}) => {
+  app.welcome = true;
+  await app.open();
+  const welcome = page.getByTestId('welcome');
+  await expect(welcome).toBeVisible();
+  await expect(welcome).toContainText('Kafka');
+  // One lesson per concept from the Scenarios tab's catalog, every lesson, and exploring.
+  await expect(welcome.locator('[data-testid^="welcome-lesson-"]')).toHaveCount(5);
+  await expect(page.getByTestId('welcome-all-lessons')).toContainText('All 18 lessons');
+  await expect(page.getByTestId('welcome-explore')).toBeVisible();
+
+  // Brokers, the topic's partitions and the groups: all inside the viewport, the welcome open.
+  await expect(page.getByTestId('glance-row-orders-5')).toBeVisible();
+  for (const id of [1, 2, 3])
+    expect(await inViewport(page, page.getByTestId(`strip-broker-${id}`)), `broker ${id}`).toBe(true);
+  for (let p = 0; p < 6; p++)
+    expect(await inViewport(page, page.getByTestId(`glance-row-orders-${p}`)), `orders-${p}`).toBe(true);
+  for (const g of ['analytics', 'billing'])
+    expect(await inViewport(page, page.getByTestId(`strip-group-${g}`)), `group ${g}`).toBe(true);
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(1280);
+
+  // Something moves within 2 s of the board showing: the demo producer's records raise the LEOs.
+  const before = await leoSum(page);
+  await expect.poll(() => leoSum(page), { timeout: 2_000, intervals: [100] }).toBeGreaterThan(before);
+
+  // A new group waits out group.initial.rebalance.delay.ms, and says so while it does (engine state:
+  // PreparingRebalance at generation 0); once its first generation forms the words go.
+  const analytics = page.getByTestId('strip-group-analytics');
+  const wait = page.getByTestId('strip-group-wait-analytics');
+  await expect(analytics).toHaveAttribute('data-state', 'PreparingRebalance');
+  await expect(wait).toContainText('group.initial.rebalance.delay.ms (3 s');
+  await expect(wait).toContainText('members joined');
+  await expect(analytics).toHaveAttribute('data-state', 'Stable', { timeout: 20_000 });
+  await expect(wait).toHaveCount(0);
+  await expect(analytics).toContainText('generation 1');
+
+  // Explore closes it, a reload remembers, "Start here" brings it back.
+  await page.getByTestId('welcome-explore').click();
+  await expect(welcome).toHaveCount(0);
+  await expect(page.getByTestId('welcome-open')).toBeFocused();
+  await page.reload();
+  await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+  await expect(page.getByTestId('strip-broker-1')).toBeVisible();
+  await expect(welcome).toHaveCount(0);
+  await page.getByTestId('welcome-open').click();
+  await expect(welcome).toBeVisible();
+});
+
+test('the welcome by keyboard: it takes focus, Tab reaches its buttons, Escape closes it; no serious axe violations', async ({
+  app,
+  page,
+}) => {
+  app.welcome = true;
+  await app.open();
+  const welcome = page.getByTestId('welcome');
+  await expect(welcome).toBeFocused();
+  await expect(welcome.locator('[data-testid^="welcome-lesson-"]').first()).toBeVisible();
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    const result = await new AxeBuilder({ page })
+      .include('[data-testid="welcome"]')
+      .include('.cluster-strip')
+      .analyze();
+    const serious = result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, theme).toEqual([]);
+  }
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(`document.activeElement?.getAttribute('data-testid')`);
+  expect(first).toMatch(/^welcome-/);
+  // Every button of the welcome is reachable with Tab, in order, ending at Explore freely.
+  const reached: string[] = [String(first)];
+  for (let i = 0; i < 10 && reached.at(-1) !== 'welcome-explore'; i++) {
+    await page.keyboard.press('Tab');
+    reached.push(String(await page.evaluate(`document.activeElement?.getAttribute('data-testid')`)));
+  }
+  expect(reached.at(-1)).toBe('welcome-explore');
+  expect(reached.filter((id) => id.startsWith('welcome-lesson-'))).toHaveLength(5);
+  expect(reached).toContain('welcome-all-lessons');
+  await page.keyboard.press('Escape');
+  await expect(welcome).toHaveCount(0);
+  await expect(page.getByTestId('welcome-open')).toBeFocused();
+});
+
+test('a lesson started from the welcome runs on the board, the welcome put away', async ({ app, page }) => {
+  app.welcome = true;
+  await app.open();
+  const first = page.locator('[data-testid^="welcome-lesson-"]').first();
+  const id = String(await first.getAttribute('data-testid')).replace('welcome-lesson-', '');
+  await first.click();
+  await expect(page.getByTestId('welcome')).toHaveCount(0);
+  await expect(page.getByTestId('lesson')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId(`lesson-${id}`)).toHaveCount(0); // the picker stays in its tab
+  await expect(page.getByTestId('lesson')).toBeInViewport();
+});
+
+test('at 390 px wide: no sideways page scroll, the side panel a sheet under the board', async ({ app, page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  app.welcome = true;
+  await app.open();
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await expect(page.getByTestId('glance-row-orders-0')).toBeVisible();
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(390);
+  await page.getByTestId('welcome-explore').click();
+  // The sheet starts closed: its tabs only, the board keeps the screen.
+  const body = page.locator('#side-body');
+  await expect(body).toBeHidden();
+  for (const id of [1, 2, 3])
+    expect(await inViewport(page, page.getByTestId(`strip-broker-${id}`)), `broker ${id}`).toBe(true);
+  await page.getByTestId('side-tab-metrics').click();
+  await expect(body).toBeVisible();
+  await expect(page.getByTestId('side-sheet-toggle')).toHaveAttribute('aria-expanded', 'true');
+  expect(await inViewport(page, body)).toBe(true);
+  await page.getByTestId('side-sheet-toggle').click();
+  await expect(body).toBeHidden();
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(390);
+});
