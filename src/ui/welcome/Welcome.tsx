@@ -107,7 +107,7 @@ export function Welcome({ session }: { session: Session }) {
         <button type="button" className="btn btn-primary" data-testid="welcome-explore" onClick={dismiss}>
           Explore freely
         </button>
-        <span className="muted small">
+        <span className="muted small welcome-hint">
           The producer and the inspectors are in the side panel; “Start here” in the top bar brings this back.
         </span>
       </div>
