@@ -6,6 +6,12 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 export class GlassboxPage {
   readonly errors: string[] = [];
+  /**
+   * Whether a fresh open shows the first screen's welcome. Off unless a spec turns it on: the
+   * specs drive the board, and a welcome taking focus and room above it is firstScreen.spec's.
+   */
+  welcome = false;
+  private welcomeDismissed = false;
   constructor(readonly page: Page) {
     page.on('console', (msg) => {
       if (msg.type() === 'error') this.errors.push(`console.error: ${msg.text()}`);
@@ -15,6 +21,11 @@ export class GlassboxPage {
 
   /** Opens the app and waits until the cluster is open (the demo exists or was recovered). */
   async open(path = '/'): Promise<void> {
+    if (!this.welcome && !this.welcomeDismissed) {
+      // The same key the page's "Explore freely" writes (ui/welcome/welcomeState.ts).
+      await this.page.addInitScript(`localStorage.setItem('glassbox.welcome', 'dismissed')`);
+      this.welcomeDismissed = true;
+    }
     await this.page.goto(path);
     await expect(this.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
   }

@@ -14,6 +14,8 @@ import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
+import { StartHere } from './welcome/StartHere';
+import { Welcome } from './welcome/Welcome';
 
 /**
  * The control plane's board, below the partitions. Tells the session whether it is on screen:
@@ -53,6 +55,7 @@ export function App({ session }: { session: Session }) {
         <TimeControls session={session} />
         <ShortcutsHelp session={session} />
         <div className="topbar-spacer" />
+        {phase === 'ready' && <StartHere />}
         {phase === 'ready' && <ClusterActions session={session} />}
         <AboutFidelity />
         <ThemeToggle />
@@ -63,6 +66,7 @@ export function App({ session }: { session: Session }) {
       {phase === 'ready' ? (
         <div className="workspace" data-testid="app-ready">
           <main className="center" aria-label="Topic partitions">
+            <Welcome session={session} />
             <ClusterStrip />
             <TopicPartitions session={session} />
             <PlaneSection session={session} />

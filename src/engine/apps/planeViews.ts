@@ -167,7 +167,7 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
 /** What a group's membership looks like, which its protocol decides. */
 type GroupMembershipView = Pick<
   PlaneGroupView,
-  'state' | 'generation' | 'coordinator' | 'offsetsPartition' | 'leader' | 'members' | 'lag'
+  'state' | 'generation' | 'coordinator' | 'offsetsPartition' | 'leader' | 'initialRebalanceDelayMs' | 'members' | 'lag'
 >;
 
 function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
@@ -200,6 +200,7 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
     coordinator: null,
     offsetsPartition: -1,
     leader: null,
+    initialRebalanceDelayMs: null,
     members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
     lag: packLag([]),
   };
@@ -214,6 +215,7 @@ function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMember
     coordinator: snap?.coordinator ?? null,
     offsetsPartition: snap?.offsetsPartition ?? -1,
     leader: snap?.leader ? plane.nameOf(snap.leader) : null,
+    initialRebalanceDelayMs: snap?.initialRebalanceDelayMs ?? null,
     members: (snap?.members ?? []).map((m) => {
       plane.memberNames.set(m.memberId, m.clientId);
       return {

@@ -171,6 +171,11 @@ export interface PlaneGroupView {
   offsetsPartition: number;
   /** The group leader's consumer name. */
   leader: string | null;
+  /**
+   * While a new group waits before its first generation: group.initial.rebalance.delay.ms (its
+   * coordinator's InitialDelayedJoin, extended by each newcomer). Null otherwise.
+   */
+  initialRebalanceDelayMs: number | null;
   members: PlaneMemberView[];
   generations: GenerationView[];
   /** Per partition: lag history (relative ms, lag), packed. */

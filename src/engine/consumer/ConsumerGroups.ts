@@ -60,6 +60,8 @@ export interface GroupSnapshot {
   generationId: number;
   protocolName: string | null;
   leader: string | null;
+  /** group.initial.rebalance.delay.ms while the new group waits it out before generation 1, else null. */
+  initialRebalanceDelayMs: number | null;
   members: {
     memberId: string;
     groupInstanceId: string | null;
@@ -516,6 +518,7 @@ export class ConsumerGroups {
       generationId: group?.generationId ?? 0,
       protocolName: group?.protocolName ?? null,
       leader: group?.leaderId ?? null,
+      initialRebalanceDelayMs: group ? shard.groupManager.initialRebalanceDelayMs(group) : null,
       members: [...(group?.members.values() ?? [])].map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.groupInstanceId,

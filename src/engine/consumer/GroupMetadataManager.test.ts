@@ -69,6 +69,25 @@ describe('GroupMetadataManager (classic protocol)', () => {
     expect(responses.map((r) => r.members.length)).toEqual([3, 0, 0]);
   });
 
+  it('says it waits out group.initial.rebalance.delay.ms only while a new group does', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range']);
+    bed.run(50);
+    expect(bed.groups.groupSnapshot('g')).toMatchObject({
+      state: 'PreparingRebalance',
+      generationId: 0,
+      initialRebalanceDelayMs: 100,
+    });
+    bed.run(250);
+    expect((a.box.response as JoinGroupResponse).generationId).toBe(1);
+    expect(bed.groups.groupSnapshot('g')?.initialRebalanceDelayMs).toBeNull();
+    // A later rebalance of the same group is no initial delay: nothing to say about it.
+    wire.joinFully('b', ['range']);
+    bed.run(5);
+    expect(bed.groups.groupSnapshot('g')).toMatchObject({ state: 'PreparingRebalance', initialRebalanceDelayMs: null });
+  });
+
   it('refuses a member with no protocol in common: INCONSISTENT_GROUP_PROTOCOL', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     const wire = new Wire(bed, 'g');

@@ -47,6 +47,15 @@ export class GroupMetadataManager {
 
   constructor(private readonly ctx: CoordinatorContext) {}
 
+  /**
+   * While a new group waits out its InitialDelayedJoin (PreparingRebalance, generation 0): the
+   * configured group.initial.rebalance.delay.ms, which each newcomer extends up to the rebalance
+   * timeout. Null otherwise, so a page says why a group waits only while it does.
+   */
+  initialRebalanceDelayMs(group: ClassicGroup): number | null {
+    return group.initialJoinDelayActive ? this.ctx.config['group.initial.rebalance.delay.ms'] : null;
+  }
+
   // ------------------------------------------------------------------ JoinGroup
 
   joinGroup(req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {

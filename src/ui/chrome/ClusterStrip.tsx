@@ -2,12 +2,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { Term } from '../glossary/Term';
 import { isTermName } from '../glossary/terms';
 import { usePlane } from '../store';
+import { PartitionGlance } from './PartitionGlance';
 
 /**
- * The cluster at a glance, above the partition logs: each broker (alive, down or isolated; the
- * controller marked with its epoch; how many partitions it leads) and each consumer group (state
- * and generation). The full board with every replica is further down the page. Group states and
- * generations are glossary terms; the broker entries are links, so their words stay plain.
+ * The cluster at a glance, above the partition logs, so the first screen shows it whole: each
+ * broker (alive, down or isolated; the controller marked with its epoch; how many partitions it
+ * leads), the shown topic's partitions across the brokers, and each consumer group (state and
+ * generation; while a new group waits out group.initial.rebalance.delay.ms, that wait in words).
+ * The full board with every replica is further down the page. Group states and generations are
+ * glossary terms; the broker entries are links, so their words stay plain.
  */
 export function ClusterStrip() {
   const brokers = usePlane(
@@ -20,7 +23,11 @@ export function ClusterStrip() {
   );
   const epoch = usePlane((s) => s.view?.controllerEpoch ?? 0);
   const groups = usePlane(
-    useShallow((s) => (s.view?.groups ?? []).map((g) => `${g.groupId}|${g.state}|${g.generation}`)),
+    useShallow((s) =>
+      (s.view?.groups ?? []).map(
+        (g) => `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}`,
+      ),
+    ),
   );
   if (brokers.length === 0) return null;
   return (
@@ -33,6 +40,7 @@ export function ClusterStrip() {
               <a
                 href={`#broker-${id}`}
                 className={`strip-broker ${status}`}
+                data-testid={`strip-broker-${id}`}
                 onClick={(e) => {
                   e.preventDefault();
                   document.querySelector(`[data-testid="broker-${id}"]`)?.scrollIntoView({ behavior: 'smooth' });
@@ -50,17 +58,31 @@ export function ClusterStrip() {
           );
         })}
       </ul>
+      <PartitionGlance />
       {groups.length > 0 && (
         <ul className="strip-groups">
           {groups.map((key) => {
-            const [id, state, generation] = key.split('|');
+            const [id, state, generation, delayMs, members] = key.split('|');
             return (
-              <li key={id} className={`strip-group state-${state}`}>
+              <li
+                key={id}
+                className={`strip-group state-${state}`}
+                data-testid={`strip-group-${id}`}
+                data-state={state}
+              >
                 group <strong>{id}</strong>{' '}
                 <span className="muted">
                   {state !== undefined && isTermName(state) ? <Term name={state} /> : state} ·{' '}
                   <Term name="generation">generation</Term> {generation}
                 </span>
+                {delayMs ? (
+                  <span className="strip-group-wait" data-testid={`strip-group-wait-${id}`}>
+                    {' '}
+                    — {members} member{members === '1' ? '' : 's'} joined; a new group waits
+                    group.initial.rebalance.delay.ms ({Number(delayMs) / 1000} s, longer while more join) so they share
+                    its first generation
+                  </span>
+                ) : null}
               </li>
             );
           })}

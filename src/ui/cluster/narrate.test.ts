@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
-import { narrate } from './narrate';
+import { narrate, shortMemberIds } from './narrate';
 
 const at = (ms: number) => PLANE_EPOCH_MS + ms;
 
@@ -110,5 +110,46 @@ describe('narrate', () => {
     expect(n.groupStory.map((l) => l.text)).toEqual([
       'c1 → broker 2: JoinGroup. Broker 2 is the coordinator because it leads __consumer_offsets-9 (abs(hash("billing")) % 50 = 9).',
     ]);
+  });
+});
+
+describe('shortMemberIds', () => {
+  it('cuts each member id to its client id, dashes in the client id kept, other words untouched', () => {
+    expect(
+      shortMemberIds(
+        'analytics: Empty → PreparingRebalance (generation 0; member c4-443dcd22-9443-4a5c-8b4f-cfdcc4479565 joined).',
+      ),
+    ).toBe('analytics: Empty → PreparingRebalance (generation 0; member c4 joined).');
+    expect(shortMemberIds('leader app-consumer-1-0a1b2c3d-0000-4000-8000-00000000abcd, 2 members')).toBe(
+      'leader app-consumer-1, 2 members',
+    );
+    expect(shortMemberIds('__consumer_offsets-10 (abs(hash("g")) % 50 = 10)')).toBe(
+      '__consumer_offsets-10 (abs(hash("g")) % 50 = 10)',
+    );
+  });
+
+  it('keeps the full sentence on a shortened rebalance line, none on a line that was already short', () => {
+    const n = narrate([
+      {
+        type: 'groupMemberRemoved',
+        groupId: 'g',
+        memberId: 'c1-443dcd22-9443-4a5c-8b4f-cfdcc4479565',
+        reason: 'session timeout',
+        atMs: at(5),
+      } as PlaneEvent,
+      {
+        type: 'groupGenerationCompleted',
+        groupId: 'g',
+        generationId: 2,
+        protocolName: 'range',
+        assignment: {},
+        atMs: at(6),
+      } as unknown as PlaneEvent,
+    ]);
+    expect(n.groupStory[0]).toMatchObject({
+      text: 'g: member c1 removed (session timeout).',
+      full: 'g: member c1-443dcd22-9443-4a5c-8b4f-cfdcc4479565 removed (session timeout).',
+    });
+    expect(n.groupStory[1]?.full).toBeUndefined();
   });
 });

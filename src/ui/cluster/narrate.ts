@@ -17,12 +17,26 @@ export interface Narration {
 
 const list = (xs: number[]) => `[${xs.join(', ')}]`;
 
+/** A classic group's member id: the consumer's client.id, a dash, a UUID (GroupMetadataManager). */
+const MEMBER_ID = /([\w.-]+?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+
+/**
+ * A sentence with each member id cut to its client id ("c4" for "c4-443dcd22-…"): the UUID adds
+ * nothing a learner reads, and made every rebalance line three lines long. The full sentence
+ * stays with the line (its tooltip).
+ */
+export function shortMemberIds(text: string): string {
+  return text.replace(MEMBER_ID, '$1');
+}
+
 export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record<string, number> = {}): Narration {
   const out: Narration = { story: [], groupStory: [], znodes: {} };
   const line = (e: { atMs: number }, kind: StoryLine['kind'], text: string, tone: StoryLine['tone'] = 'info') =>
     out.story.push({ atMs: e.atMs - PLANE_EPOCH_MS, kind, text, tone });
-  const group = (atMs: number, groupId: string, step: GroupStoryLine['step'], text: string) =>
-    out.groupStory.push({ atMs: atMs - PLANE_EPOCH_MS, groupId, step, text });
+  const group = (atMs: number, groupId: string, step: GroupStoryLine['step'], full: string) => {
+    const text = shortMemberIds(full);
+    out.groupStory.push({ atMs: atMs - PLANE_EPOCH_MS, groupId, step, text, ...(text === full ? {} : { full }) });
+  };
   // Elections of the internal offsets topic's many partitions are told as one line per frame.
   const internal = { count: 0, atMs: 0, controllerEpoch: 0 };
   for (const e of events) {
@@ -266,7 +280,7 @@ export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record
         break;
       }
       case 'groupMemberRemoved':
-        group(e.atMs, e.groupId, 'leave', `${e.groupId}: member ${e.memberId.split('-')[0]} removed (${e.reason}).`);
+        group(e.atMs, e.groupId, 'leave', `${e.groupId}: member ${e.memberId} removed (${e.reason}).`);
         break;
       case 'consumerRebalanceCallback':
         if (e.partitions.length > 0)

@@ -30,7 +30,10 @@ export interface GroupStoryLine {
   id: number;
   atMs: number;
   groupId: string;
+  /** The sentence, member ids cut to client ids. */
   text: string;
+  /** The sentence with the full member ids, when they were cut. */
+  full?: string;
   /** The step of the rebalance this line shows. */
   step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
 }

@@ -21,7 +21,7 @@ export function RebalanceStory({ groupId }: { groupId: string }) {
       ) : (
         <ol className="story-list" aria-live="polite">
           {shown.map((l) => (
-            <li key={l.id} className={`story-line step-${l.step}`}>
+            <li key={l.id} className={`story-line step-${l.step}`} title={l.full}>
               <time className="story-time">{formatClock(l.atMs)}</time> {l.text}
             </li>
           ))}

@@ -12,7 +12,8 @@ const CONCEPT_HEADINGS: Record<LessonConcept, string> = {
   controller: 'Controller',
   groups: 'Consumer groups',
 };
-const CONCEPTS = Object.entries(CONCEPT_HEADINGS).map(([id, label]) => ({ id, label }));
+/** The concepts in the picker's order (the welcome offers the first lesson of each). */
+export const CONCEPTS = Object.entries(CONCEPT_HEADINGS).map(([id, label]) => ({ id, label }));
 
 export function LessonPicker({ session }: { session: Session }) {
   const catalog = useLessons((s) => s.catalog);
