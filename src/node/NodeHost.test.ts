@@ -157,6 +157,23 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
     },
   );
 
+  it.skipIf(!existsSync(kcat))(
+    'kcat producing to a topic that does not exist creates it (auto.create.topics.enable)',
+    async () => {
+      expect(host.engine.topicNames()).not.toContain('fresh');
+      const produced = await run(
+        kcat,
+        ['-b', `127.0.0.1:${BASE_PORT}`, '-P', '-t', 'fresh', '-X', 'acks=all'],
+        'a\nb\nc\n',
+      );
+      expect(produced.stderr).not.toContain('Delivery failed');
+      expect(host.engine.topicNames()).toContain('fresh');
+      // num.partitions and default.replication.factor are Kafka's defaults: 1 and 1.
+      expect(host.engine.topicState('fresh').partitions.map((p) => p.replicas.length)).toEqual([1]);
+      await until(() => host.engine.leaderReplica('fresh', 0)?.highWatermark === 3);
+    },
+  );
+
   it.skipIf(!existsSync(kcat))('kcat -L (librdkafka) lists the 3 brokers and demo’s leaders and ISRs', async () => {
     await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.length === 3), 20_000);
     const out = await new Promise<string>((resolve, reject) =>

@@ -1,6 +1,7 @@
 /**
- * `npm run broker -- --brokers 3 --port 9092 [--host 127.0.0.1] [--topic demo:3:3]`: the engine
- * in Node, its brokers listening on consecutive ports for real Kafka clients.
+ * `npm run broker -- --brokers 3 --port 9092 [--host 127.0.0.1] [--topic demo:3:3] [--data DIR]`:
+ * the engine in Node, its brokers listening on consecutive ports for real Kafka clients, its
+ * files in DIR (a restart on DIR recovers the cluster) or in memory.
  */
 import { NodeHost } from './NodeHost';
 
@@ -8,6 +9,7 @@ interface Args {
   brokers: number;
   port: number;
   host: string;
+  data?: string;
   topics: { name: string; partitions: number; replicationFactor: number }[];
 }
 
@@ -21,6 +23,7 @@ export function parseArgs(argv: readonly string[]): Args {
     if (flag === '--brokers') args.brokers = positive(flag, value);
     else if (flag === '--port') args.port = positive(flag, value);
     else if (flag === '--host') args.host = value;
+    else if (flag === '--data') args.data = value;
     else if (flag === '--topic') {
       const [name, partitions = '1', rf = '1'] = value.split(':');
       if (!name) throw new Error('--topic needs name[:partitions[:replication factor]]');
@@ -38,7 +41,7 @@ function positive(flag: string, value: string): number {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const host = new NodeHost(args);
+  const host = await NodeHost.open(args);
   await host.start();
   const ports = host.listeners.listening().map((id) => `broker ${id} on ${args.host}:${args.port + id - 1}`);
   console.log(`glassbox: Kafka 3.9 (ZooKeeper mode) engine; ${ports.join(', ')}`);
