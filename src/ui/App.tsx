@@ -13,6 +13,8 @@ import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
+import { useAutoSlow } from './time/useAutoSlow';
+import { usePhaseBoard } from './groups/usePhaseBoard';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
 
 /**
@@ -42,6 +44,9 @@ function PlaneSection({ session }: { session: Session }) {
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
+  // Rebalance phases and the auto slow-down follow the plane's events, whichever tab is open.
+  usePhaseBoard(session);
+  useAutoSlow(session);
   return (
     <div className="app">
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}

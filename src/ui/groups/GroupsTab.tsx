@@ -31,6 +31,8 @@ import { LagChart } from './LagChart';
 import { PositionsView } from './PositionsView';
 import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
+import { RebalancePhaseStrip } from './RebalancePhaseStrip';
+import { useShownGenerations } from './useShownGenerations';
 
 const STOPPED = '__stopped';
 /** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
@@ -126,7 +128,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
       </form>
       {focus && (
         <div className="groups-detail">
-          <GenerationsTimeline group={focus} />
+          <ShownTimeline group={focus} />
           <RebalanceStory groupId={focus.groupId} />
           <LagChart group={focus} />
         </div>
@@ -135,6 +137,11 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
       <DescribeTable view={view} focus={focus?.groupId ?? null} />
     </div>
   );
+}
+
+/** The generations timeline, its newest column added when the rebalance shown reaches assign. */
+function ShownTimeline({ group }: { group: PlaneGroupView }) {
+  return <GenerationsTimeline group={useShownGenerations(group)} />;
 }
 
 interface GroupCardProps {
@@ -242,6 +249,7 @@ const GroupCard = memo(function GroupCard({
           </li>
         ))}
       </ol>
+      <RebalancePhaseStrip groupId={g.groupId} />
       <div className="row group-settings">
         <label>
           assignor{' '}

@@ -1,0 +1,134 @@
+/**
+ * The rebalance drawn as phases on the group card, in lock-step with the engine: a page-side
+ * MutationObserver notes each `data-phase` of the card's strip and when the timeline gains a
+ * generation's column (performance.now()), so the spec reads the order and how long each phase
+ * stayed on screen without a single sleep.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { PlanePage } from './planePage';
+
+interface Seen {
+  phases: { phase: string; at: number }[];
+  columns: { id: string; at: number }[];
+}
+
+/** Starts noting the phases of `group`'s strip and the columns its timeline gains. */
+async function observe(page: Page, group: string): Promise<void> {
+  await page.evaluate((g) => {
+    const w = window as unknown as { __seen: Seen };
+    const strip = document.querySelector(`[data-testid="rebalance-phase-${g}"]`);
+    if (!strip) throw new Error('no phase strip');
+    w.__seen = { phases: [{ phase: strip.getAttribute('data-phase') ?? '', at: performance.now() }], columns: [] };
+    new MutationObserver(() => {
+      const phase = strip.getAttribute('data-phase') ?? '';
+      const list = w.__seen.phases;
+      if (list[list.length - 1]?.phase !== phase) list.push({ phase, at: performance.now() });
+    }).observe(strip, { attributes: true, attributeFilter: ['data-phase'] });
+    const known = new Set(
+      [...document.querySelectorAll(`[data-testid^="generation-${g}-"]`)].map(
+        (e) => e.id || e.getAttribute('data-testid'),
+      ),
+    );
+    new MutationObserver(() => {
+      for (const e of document.querySelectorAll(`[data-testid^="generation-${g}-"]`)) {
+        const id = e.getAttribute('data-testid') ?? '';
+        if (!known.has(id)) {
+          known.add(id);
+          w.__seen.columns.push({ id, at: performance.now() });
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }, group);
+}
+
+async function seen(page: Page): Promise<Seen> {
+  return page.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
+}
+
+async function stableAt(plane: PlanePage, group: string, min: number): Promise<void> {
+  await plane.advanceUntil(
+    async () =>
+      (await plane.group(group).getAttribute('data-state')) === 'Stable' && (await plane.generation(group)) >= min,
+    40,
+  );
+}
+
+test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, the leader computing, SyncGroup, assign, in order, each >= 600 ms, and the timeline gains the generation at assign', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stableAt(plane, 'billing', 1);
+  await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable');
+  const generation = await plane.generation('billing');
+  await page.getByTestId('group-select-billing').click();
+  await observe(page, 'billing');
+
+  await page.getByTestId('time-speed').selectOption('1');
+  await page.getByTestId('time-play').click();
+  await page.getByTestId('consumer-move-c1').selectOption('analytics');
+  await expect
+    .poll(async () => (await seen(page)).phases.map((p) => p.phase).join(' '), { timeout: 40_000 })
+    .toMatch(/assign stable$/);
+
+  const { phases, columns } = await seen(page);
+  expect(phases.map((p) => p.phase)).toEqual(['stable', 'leave', 'join', 'compute', 'sync', 'assign', 'stable']);
+  const held = phases.slice(1, -1).map((p, i) => ({ phase: p.phase, ms: (phases[i + 2]?.at ?? 0) - p.at }));
+  for (const h of held) expect(h.ms, `${h.phase} held ${Math.round(h.ms)} ms`).toBeGreaterThanOrEqual(600);
+  test.info().annotations.push({
+    type: 'phases',
+    description: held.map((h) => `${h.phase} ${Math.round(h.ms)} ms`).join(', '),
+  });
+
+  // The timeline's new column comes with assign, not before.
+  const column = columns.find((c) => c.id === `generation-billing-${generation + 1}`);
+  expect(column, 'the new generation is drawn').toBeDefined();
+  const assignAt = phases.find((p) => p.phase === 'assign')?.at ?? Number.POSITIVE_INFINITY;
+  expect(column?.at ?? 0).toBeGreaterThanOrEqual(assignAt);
+  await expect(plane.group('billing')).toHaveAttribute('data-generation', String(generation + 1));
+});
+
+test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched off, it does not', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.tab('groups');
+  await stableAt(plane, 'billing', 1);
+  const slow = page.getByTestId('auto-slow');
+  await expect(slow).toBeChecked();
+
+  await page.getByTestId('time-speed').selectOption('16');
+  await page.getByTestId('time-play').click();
+  await page.getByTestId('consumer-move-c1').selectOption('analytics');
+  const note = page.getByTestId('auto-slow-note');
+  await expect(note).toHaveAttribute('data-for', 'rebalance');
+  await expect(note).toContainText('1 engine ms = 1 real ms');
+  await expect(note).toContainText('slowed from 16x');
+  // The speed chosen stays the learner's; the note goes when the rebalance has played.
+  await expect(page.getByTestId('time-speed')).toHaveValue('16');
+  await expect(note).toHaveCount(0, { timeout: 30_000 });
+
+  await slow.uncheck();
+  await page.evaluate(() => {
+    const w = window as unknown as { __noted: boolean };
+    w.__noted = false;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="auto-slow-note"]')) w.__noted = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const strip = page.getByTestId('rebalance-phase-analytics');
+  const generation = await plane.generation('analytics');
+  await page.getByTestId('consumer-move-c1').selectOption('billing');
+  await expect(plane.group('analytics')).toHaveAttribute('data-generation', String(generation + 1), {
+    timeout: 30_000,
+  });
+  await expect(strip).toHaveAttribute('data-phase', 'stable');
+  expect(await page.evaluate(() => (window as unknown as { __noted: boolean }).__noted)).toBe(false);
+});
