@@ -13,37 +13,34 @@ interface Seen {
   columns: { id: string; at: number }[];
 }
 
-/** Starts noting the phases of `group`'s strip and the columns its timeline gains. */
+/**
+ * Starts noting the phases of `group`'s strip and the columns its timeline gains (page-side code
+ * as a string: the e2e project compiles without the DOM's types).
+ */
 async function observe(page: Page, group: string): Promise<void> {
-  await page.evaluate((g) => {
-    const w = window as unknown as { __seen: Seen };
-    const strip = document.querySelector(`[data-testid="rebalance-phase-${g}"]`);
+  await page.evaluate(`(() => {
+    const g = ${JSON.stringify(group)};
+    const strip = document.querySelector('[data-testid="rebalance-phase-' + g + '"]');
     if (!strip) throw new Error('no phase strip');
-    w.__seen = { phases: [{ phase: strip.getAttribute('data-phase') ?? '', at: performance.now() }], columns: [] };
+    const seen = { phases: [{ phase: strip.getAttribute('data-phase'), at: performance.now() }], columns: [] };
+    window.__seen = seen;
     new MutationObserver(() => {
-      const phase = strip.getAttribute('data-phase') ?? '';
-      const list = w.__seen.phases;
-      if (list[list.length - 1]?.phase !== phase) list.push({ phase, at: performance.now() });
+      const phase = strip.getAttribute('data-phase');
+      if (seen.phases[seen.phases.length - 1].phase !== phase) seen.phases.push({ phase, at: performance.now() });
     }).observe(strip, { attributes: true, attributeFilter: ['data-phase'] });
-    const known = new Set(
-      [...document.querySelectorAll(`[data-testid^="generation-${g}-"]`)].map(
-        (e) => e.id || e.getAttribute('data-testid'),
-      ),
-    );
+    const columns = () => [...document.querySelectorAll('[data-testid^="generation-' + g + '-"]')].map((e) => e.getAttribute('data-testid'));
+    const known = new Set(columns());
     new MutationObserver(() => {
-      for (const e of document.querySelectorAll(`[data-testid^="generation-${g}-"]`)) {
-        const id = e.getAttribute('data-testid') ?? '';
-        if (!known.has(id)) {
-          known.add(id);
-          w.__seen.columns.push({ id, at: performance.now() });
-        }
+      for (const id of columns()) if (!known.has(id)) {
+        known.add(id);
+        seen.columns.push({ id, at: performance.now() });
       }
     }).observe(document.body, { childList: true, subtree: true });
-  }, group);
+  })()`);
 }
 
 async function seen(page: Page): Promise<Seen> {
-  return page.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
+  return (await page.evaluate('window.__seen')) as Seen;
 }
 
 async function stableAt(plane: PlanePage, group: string, min: number): Promise<void> {
@@ -116,13 +113,12 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
   await expect(note).toHaveCount(0, { timeout: 30_000 });
 
   await slow.uncheck();
-  await page.evaluate(() => {
-    const w = window as unknown as { __noted: boolean };
-    w.__noted = false;
+  await page.evaluate(`(() => {
+    window.__noted = false;
     new MutationObserver(() => {
-      if (document.querySelector('[data-testid="auto-slow-note"]')) w.__noted = true;
+      if (document.querySelector('[data-testid="auto-slow-note"]')) window.__noted = true;
     }).observe(document.body, { childList: true, subtree: true });
-  });
+  })()`);
   const strip = page.getByTestId('rebalance-phase-analytics');
   const generation = await plane.generation('analytics');
   await page.getByTestId('consumer-move-c1').selectOption('billing');
@@ -130,5 +126,5 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
     timeout: 30_000,
   });
   await expect(strip).toHaveAttribute('data-phase', 'stable');
-  expect(await page.evaluate(() => (window as unknown as { __noted: boolean }).__noted)).toBe(false);
+  expect(await page.evaluate('window.__noted')).toBe(false);
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
 import { phaseMarks } from './rebalancePhases';
 import { leaveRebalance, request, state } from './rebalanceEvents.testdata';
