@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 
 interface Seen {
-  phases: { phase: string; at: number }[];
+  phases: { phase: string; state?: string; at: number }[];
   columns: { id: string; at: number }[];
 }
 
@@ -26,7 +26,8 @@ async function observe(page: Page, group: string): Promise<void> {
     window.__seen = seen;
     new MutationObserver(() => {
       const phase = strip.getAttribute('data-phase');
-      if (seen.phases[seen.phases.length - 1].phase !== phase) seen.phases.push({ phase, at: performance.now() });
+      const state = document.querySelector('[data-testid="group-state-' + g + '"]').getAttribute('data-shown-state');
+      if (seen.phases[seen.phases.length - 1].phase !== phase) seen.phases.push({ phase, state, at: performance.now() });
     }).observe(strip, { attributes: true, attributeFilter: ['data-phase'] });
     const columns = () => [...document.querySelectorAll('[data-testid^="generation-' + g + '-"]')].map((e) => e.getAttribute('data-testid'));
     const known = new Set(columns());
@@ -76,6 +77,15 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   expect(phases.map((p) => p.phase)).toEqual(['stable', 'leave', 'join', 'compute', 'sync', 'assign', 'stable']);
   const held = phases.slice(1, -1).map((p, i) => ({ phase: p.phase, ms: (phases[i + 2]?.at ?? 0) - p.at }));
   for (const h of held) expect(h.ms, `${h.phase} held ${Math.round(h.ms)} ms`).toBeGreaterThanOrEqual(600);
+  // The card's state badge moves with the strip, never ahead of it.
+  expect(phases.slice(1).map((p) => p.state)).toEqual([
+    'PreparingRebalance',
+    'PreparingRebalance',
+    'CompletingRebalance',
+    'CompletingRebalance',
+    'Stable',
+    'Stable',
+  ]);
   test.info().annotations.push({
     type: 'phases',
     description: held.map((h) => `${h.phase} ${Math.round(h.ms)} ms`).join(', '),
@@ -128,3 +138,31 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
   await expect(strip).toHaveAttribute('data-phase', 'stable');
   expect(await page.evaluate('window.__noted')).toBe(false);
 });
+
+// The README's screenshots (docs/rebalance-phases-*.png), on demand: `SHOTS=1 npx playwright test
+// e2e/rebalancePhases.spec.ts -g screenshot`. Taken as billing's card reaches the leader computing the assignment.
+for (const vp of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`screenshot: a rebalance in phases at ${vp.width}x${vp.height}`, async ({ app, page }) => {
+    test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
+    await page.setViewportSize(vp);
+    const plane = new PlanePage(app);
+    await plane.open();
+    await plane.pause();
+    await plane.tab('groups');
+    await stableAt(plane, 'billing', 1);
+    await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable', {
+      timeout: 20_000,
+    });
+    await page.evaluate(`document.querySelector('[data-testid="group-billing"]').scrollIntoView({ block: 'start' })`);
+    await page.getByTestId('time-speed').selectOption('1');
+    await page.getByTestId('time-play').click();
+    await page.getByTestId('consumer-move-c1').selectOption('analytics');
+    await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'sync', {
+      timeout: 30_000,
+    });
+    await page.screenshot({ path: `docs/rebalance-phases-${vp.width}.png` });
+  });
+}

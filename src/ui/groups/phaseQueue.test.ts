@@ -8,6 +8,8 @@ import {
   PHASE_MIN_MS,
   type PhaseQueue,
   restingQueue,
+  shownGeneration,
+  shownGroupState,
   WAITING_MS,
 } from './phaseQueue';
 import { leaveRebalance } from './rebalanceEvents.testdata';
@@ -80,5 +82,29 @@ describe('the phase queue', () => {
     expect(dueAt(q, PHASE_MIN_MS)).toBeNull();
     expect(busy(q, 50_000 + WAITING_MS - 1)).toBe(true);
     expect(busy(q, 50_000 + WAITING_MS)).toBe(false);
+  });
+});
+
+describe('the state and generation the card draws', () => {
+  it('follow the phase shown, and are the engine’s once the rebalance has played', () => {
+    let q = offer(restingQueue(), phaseMarks(leaveRebalance), 0);
+    // The engine is already Stable in generation 2; the card still shows the rebalance's start.
+    expect(shownGroupState(q, 'Stable')).toBe('Stable');
+    expect(shownGeneration(q, 2)).toBe(1);
+    const drawn: string[] = [];
+    for (let t = 0; t <= 3600; t += 600) {
+      q = advance(q, t, PHASE_MIN_MS);
+      drawn.push(`${q.shown.phase}:${shownGroupState(q, 'Stable')}:${shownGeneration(q, 2)}`);
+    }
+    expect(drawn).toEqual([
+      'leave:PreparingRebalance:1',
+      'join:PreparingRebalance:1',
+      'compute:CompletingRebalance:1',
+      'sync:CompletingRebalance:1',
+      'assign:Stable:2',
+      'stable:Stable:2',
+      'stable:Stable:2',
+    ]);
+    expect(shownGroupState(q, 'Empty')).toBe('Empty');
   });
 });

@@ -100,3 +100,28 @@ export function hiddenFrom(q: PhaseQueue): number | null {
   for (const p of q.pending) if (p.generation !== null) gens.push(p.generation);
   return gens.length === 0 ? null : Math.min(...gens);
 }
+
+/** The coordinator's state each phase is drawn in (leave and join: PreparingRebalance, ...). */
+const STATE_OF: Record<RebalancePhase, string> = {
+  leave: 'PreparingRebalance',
+  join: 'PreparingRebalance',
+  compute: 'CompletingRebalance',
+  sync: 'CompletingRebalance',
+  assign: 'Stable',
+  stable: 'Stable',
+};
+
+/**
+ * The group state the card draws: the engine's while nothing plays, else the state of the phase
+ * shown, so the badge never runs ahead of the strip.
+ */
+export function shownGroupState(q: PhaseQueue, engineState: string): string {
+  if (q.pending.length === 0 && q.shown.phase === 'stable') return engineState;
+  return STATE_OF[q.shown.phase];
+}
+
+/** The generation the card draws: the engine's, less any the phases have not reached assign for. */
+export function shownGeneration(q: PhaseQueue, engineGeneration: number): number {
+  const from = hiddenFrom(q);
+  return from === null ? engineGeneration : Math.min(engineGeneration, from - 1);
+}

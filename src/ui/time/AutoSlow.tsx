@@ -13,14 +13,17 @@ export function AutoSlow() {
   const speed = useUi((s) => s.speed);
   return (
     <>
-      <label className="auto-slow small" title="While an election or a rebalance plays, run the clock at 1x at most">
+      <label
+        className="auto-slow small"
+        title="Auto slow-down: while an election or a rebalance plays, the clock runs at 1x at most"
+      >
         <input
           type="checkbox"
           data-testid="auto-slow"
           checked={on}
           onChange={(e) => slowStore.setState({ on: e.target.checked })}
         />{' '}
-        slow down elections and rebalances
+        auto slow-down
       </label>
       {slowing && speed > SLOW_SPEED && (
         <span className="auto-slow-note small" data-testid="auto-slow-note" data-for={slowing} role="status">
