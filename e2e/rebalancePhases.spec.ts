@@ -110,6 +110,9 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
   await stableAt(plane, 'billing', 1);
   const slow = page.getByTestId('auto-slow');
   await expect(slow).toBeChecked();
+  // The first generation's phases have played: the slow-down that follows is the move's.
+  await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable');
+  await expect(page.getByTestId('auto-slow-note')).toHaveCount(0);
 
   await page.getByTestId('time-speed').selectOption('16');
   await page.getByTestId('time-play').click();
