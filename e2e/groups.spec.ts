@@ -72,17 +72,30 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
   // Mouse: drag c1 from billing into analytics.
   const handle = page.getByTestId('consumer-handle-c1');
   const target = plane.group('analytics');
-  const from = await handle.boundingBox();
-  const to = await target.boundingBox();
-  if (!from || !to) throw new Error('no layout');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 5, { steps: 3 });
-  await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
-  // Drop only once dnd-kit has seen the pointer over the group: on a loaded machine its pointer
-  // handling can trail the synthetic moves, and a release before that drops on nothing.
-  await expect(target).toHaveClass(/drop-over/);
-  await page.mouse.up();
+  // The cards have finished drawing the first rebalance's phases (their height changes with each
+  // phase): a card moving under the pointer mid-drag would drop on nothing.
+  for (const g of ['billing', 'analytics'])
+    await expect(page.getByTestId(`rebalance-phase-${g}`)).toHaveAttribute('data-phase', 'stable');
+  // The mouse reaches only what is on screen: scroll the cards' tops into view, so the drop point
+  // near the target's top is not under the top bar and the chip below is on screen too. On a loaded
+  // machine dnd-kit's pointer handling can trail the synthetic moves (or the board move under
+  // them), and a release then drops on nothing: the drag is measured and made again until the
+  // chip lands in the group.
+  await expect(async () => {
+    await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const from = await handle.boundingBox();
+    const to = await target.boundingBox();
+    if (!from || !to) throw new Error('no layout');
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 5, { steps: 3 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+    // Drop only once dnd-kit has seen the pointer over the group.
+    await expect(target)
+      .toHaveClass(/drop-over/, { timeout: 3_000 })
+      .finally(() => page.mouse.up());
+    await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible();
   await stable(plane, { billing: before.billing + 1, analytics: before.analytics + 1 });
   expect((await members(plane, 'billing')).map((m) => m.name).sort()).toEqual(['c2', 'c3']);

@@ -13,6 +13,9 @@ import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
+import { useAutoSlow } from './time/useAutoSlow';
+import { usePhaseBoard } from './groups/usePhaseBoard';
+import { useLeaderHold } from './cluster/leaderHoldStore';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
 import { StartHere } from './welcome/StartHere';
 import { Welcome } from './welcome/Welcome';
@@ -44,6 +47,10 @@ function PlaneSection({ session }: { session: Session }) {
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
+  // Rebalance phases, the auto slow-down and the election hold follow the plane's events, whichever tab is open.
+  usePhaseBoard(session);
+  useAutoSlow(session);
+  useLeaderHold(session);
   return (
     <div className="app">
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}

@@ -7,10 +7,11 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
-import type { PlaneView } from '../engine/apps/types';
+import type { PlaneEvent, PlaneView } from '../engine/apps/types';
 import type { ClusterView, CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
 import { FramePacing, PLANE, type PacingState } from './FramePacing';
+import { effectiveSpeed } from './time/autoSlow';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
 /** The longest real-time gap one frame may turn into engine time (a hidden tab resumes calmly). */
@@ -26,6 +27,7 @@ export class Session {
   private rafId = 0;
   private stopped = false;
   private eventListeners: ((events: UiEvent[]) => void)[] = [];
+  private planeListeners: ((events: PlaneEvent[]) => void)[] = [];
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
@@ -142,6 +144,14 @@ export class Session {
     };
   }
 
+  /** Subscription to the control plane's events (the rebalance phases): called once per frame that has some. */
+  onPlaneEvents(listener: (events: PlaneEvent[]) => void): () => void {
+    this.planeListeners.push(listener);
+    return () => {
+      this.planeListeners = this.planeListeners.filter((l) => l !== listener);
+    };
+  }
+
   /** Told by the page whether the control plane's board is on screen. */
   setPlaneOnScreen(onScreen: boolean): void {
     this.pacing.setOnScreen(PLANE, onScreen);
@@ -226,6 +236,7 @@ export class Session {
     this.store.setState(patch);
     const events = frame.events.producer;
     if (events.length > 0) for (const l of this.eventListeners) l(events);
+    if (frame.events.plane.length > 0) for (const l of this.planeListeners) l(frame.events.plane);
     const before = s.plane.view;
     if (pictures.plane && before && actionsChanged(before, pictures.plane))
       for (const l of this.scenarioListeners) l(pictures.plane);
@@ -235,7 +246,10 @@ export class Session {
     const gap = this.lastFrameAt === null ? 0 : Math.min(MAX_FRAME_GAP_MS, t - this.lastFrameAt);
     if (this.inFlight) return;
     this.lastFrameAt = t;
-    const { playing, speed, windowRequests } = this.store.getState();
+    const state = this.store.getState();
+    const { playing, windowRequests } = state;
+    // The chosen speed, or 1x while an election or rebalance plays (time/autoSlow.ts).
+    const speed = effectiveSpeed(state);
     const { run, have } = this.pacing.ask(this.pacingState());
     // The engine clock counts whole milliseconds; the fraction carries over to the next frame.
     const exact = (playing ? gap * speed : 0) + this.pendingStepMs + this.carryMs;

@@ -15,6 +15,7 @@ import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView }
 import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
+import { useShownRole } from './leaderHoldStore';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
 
@@ -296,13 +297,16 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
   const lost = view.lost.filter((l) => l.topic === p.topic && l.partition === p.partition);
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 5 } : undefined;
   const targets = view.brokers.filter((b) => !p.replicas.includes(b.id));
+  // A new leader lights up when the controller's LeaderAndIsr token reaches its card (leaderHold.ts).
+  const shown = { ...r, role: useShownRole(`${p.topic}-${p.partition}`, r.broker, r.role) };
   return (
     <li
       ref={setNodeRef}
       style={style}
-      className={`replica replica-${replicaClass(r)}${isDragging ? ' dragging' : ''}`}
+      className={`replica replica-${replicaClass(shown)}${isDragging ? ' dragging' : ''}`}
       data-testid={id}
       data-role={r.role}
+      data-shown-role={shown.role}
       data-isr={String(r.inIsr)}
       data-leo={r.logEndOffset}
       data-hw={r.highWatermark}
@@ -317,9 +321,9 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         {p.topic}-{p.partition}
       </button>
       <span className="replica-role">
-        <Term name={roleLabel(r)} />
+        <Term name={roleLabel(shown)} />
       </span>
-      {r.role === 'leader' && (
+      {shown.role === 'leader' && (
         <span className="replica-epoch">
           <Term name="leader epoch">epoch</Term> {p.leaderEpoch}
         </span>

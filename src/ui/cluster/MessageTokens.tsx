@@ -23,12 +23,13 @@
  * (layout, not state React owns). The worker sends at most a few dozen recent messages, and none
  * for a cluster drawn at scale.
  */
-import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
+import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PlaneMessageView, PlaneView } from '../../engine/apps/types';
 import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
+import { setDrawingTokens, takeLandings } from './leaderHoldStore';
 
 export { REPLAY_MS };
 /** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
@@ -98,6 +99,23 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     const s = seen.current.get(m.id);
     return s !== undefined && !done(s);
   });
+  // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
+  // leadership may light up (leaderHold.ts): told once per message, after the render.
+  const landed = useRef(new Set<number>());
+  useEffect(() => {
+    const landings = [];
+    for (const m of live) {
+      const s = seen.current.get(m.id);
+      if (m.api !== 'LeaderAndIsr' || m.kind !== 'request' || m.to === null || !s || landed.current.has(m.id)) continue;
+      landed.current.add(m.id);
+      landings.push({ to: m.to, sentAtMs: m.sentAtMs, landsAt: s.at + s.delay + REPLAY_MS });
+    }
+    takeLandings(landings);
+  });
+  useEffect(() => {
+    setDrawingTokens(hasMessages);
+    return () => setDrawingTokens(false);
+  }, [hasMessages]);
   // Measuring forces a layout, so it runs only when the set of brokers changes, when tokens first
   // appear, or when the board resizes — never on every view the worker sends.
   useLayoutEffect(() => {

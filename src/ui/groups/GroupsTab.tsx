@@ -19,7 +19,6 @@ import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
-import { isTermName } from '../glossary/terms';
 import { setPlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
@@ -31,6 +30,9 @@ import { LagChart } from './LagChart';
 import { PositionsView } from './PositionsView';
 import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
+import { RebalancePhaseStrip } from './RebalancePhaseStrip';
+import { GroupStateBadges, GroupStateMachine } from './GroupStateShown';
+import { useShownGenerations } from './useShownGenerations';
 
 const STOPPED = '__stopped';
 /** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
@@ -38,7 +40,6 @@ const AT_SCALE_GROUPS = 8;
 const NONE: PlaneConsumerView[] = [];
 /** Up to this many groups, each chip's move menu is a plain select. */
 const MENU_AS_SELECT = 6;
-const STATES = ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'] as const;
 const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
   auto: 'auto commit (enable.auto.commit)',
   'after-processing': 'after processing (duplicates, case 1)',
@@ -126,7 +127,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
       </form>
       {focus && (
         <div className="groups-detail">
-          <GenerationsTimeline group={focus} />
+          <ShownTimeline group={focus} />
           <RebalanceStory groupId={focus.groupId} />
           <LagChart group={focus} />
         </div>
@@ -135,6 +136,11 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
       <DescribeTable view={view} focus={focus?.groupId ?? null} />
     </div>
   );
+}
+
+/** The generations timeline, its newest column added when the rebalance shown reaches assign. */
+function ShownTimeline({ group }: { group: PlaneGroupView }) {
+  return <GenerationsTimeline group={useShownGenerations(group)} />;
 }
 
 interface GroupCardProps {
@@ -216,12 +222,7 @@ const GroupCard = memo(function GroupCard({
         >
           <strong>{g.groupId}</strong>
         </button>
-        <span className={`badge state-${g.state}`} data-testid={`group-state-${g.groupId}`}>
-          {isTermName(g.state) ? <Term name={g.state} /> : g.state}
-        </span>
-        <span className="badge">
-          <Term name="generation">generation</Term> {g.generation}
-        </span>
+        <GroupStateBadges groupId={g.groupId} state={g.state} generation={g.generation} />
       </header>
       <p className="muted small group-coordinator">
         {g.coordinator === null ? (
@@ -235,13 +236,8 @@ const GroupCard = memo(function GroupCard({
           </>
         )}
       </p>
-      <ol className="state-machine" aria-label="Group state">
-        {STATES.map((s) => (
-          <li key={s} className={s === g.state ? 'current' : ''}>
-            <Term name={s} />
-          </li>
-        ))}
-      </ol>
+      <GroupStateMachine groupId={g.groupId} state={g.state} />
+      <RebalancePhaseStrip groupId={g.groupId} />
       <div className="row group-settings">
         <label>
           assignor{' '}

@@ -3,6 +3,7 @@ import { SPEEDS, type Speed, useUi } from '../store';
 import { formatClock } from './formatClock';
 import { Options } from '../forms/Options';
 import { clockStatement } from './pacing';
+import { AutoSlow } from './AutoSlow';
 
 /** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps (keys/ShortcutsHelp.tsx). */
 export function TimeControls({ session }: { session: Session }) {
@@ -58,6 +59,7 @@ export function TimeControls({ session }: { session: Session }) {
       <span className="speed-pace muted small" data-testid="time-pace" data-speed={speed}>
         {clockStatement(speed)}
       </span>
+      <AutoSlow />
       <output
         className="clock mono"
         data-testid="time-now"

@@ -1,0 +1,106 @@
+/**
+ * Drives every group's phase queue (phaseQueue.ts) on the wall clock: each frame's plane events
+ * become marks (rebalancePhases.ts), each group's queue takes its own, and one timer wakes the
+ * board when the next held phase has been on screen long enough. The hold is PHASE_MIN_MS at 1x,
+ * scaled by the speed the clock runs at now (the auto slow-down brings it to 1x while a
+ * rebalance plays). Group cards read the shown phase with `useRebalancePhase`.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { PlaneEvent } from '../../engine/apps/types';
+import { type PhaseQueue, PHASE_MIN_MS, advance, busy, dueAt, offer, restingQueue } from './phaseQueue';
+import { phaseMarks } from './rebalancePhases';
+
+/**
+ * A phase reaches the screen up to a frame after the store changes (React commits, the browser
+ * paints), and that frame's delay differs from one phase to the next: each is held one frame
+ * longer so what is on screen lasts the full minimum.
+ */
+export const PAINT_SLACK_MS = 20;
+
+export interface PhaseBoardState {
+  queues: Record<string, PhaseQueue>;
+}
+
+export const phaseStore = createStore<PhaseBoardState>()(() => ({ queues: {} }));
+
+const REST = restingQueue();
+
+/** The queue of a group, as shown now (a resting one for a group with no rebalance seen). */
+export function useRebalanceQueue(groupId: string): PhaseQueue {
+  return useStore(phaseStore, (s) => s.queues[groupId] ?? REST);
+}
+
+/** True while any group's rebalance is still being played at wall time `now`. */
+export function anyRebalanceShown(now: number): boolean {
+  return Object.values(phaseStore.getState().queues).some((q) => busy(q, now));
+}
+
+export interface PhaseClock {
+  now: () => number;
+  /** Engine ms per wall ms the clock runs at now. */
+  speed: () => number;
+  setTimeout: (f: () => void, ms: number) => number;
+  clearTimeout: (id: number) => void;
+}
+
+export class PhaseBoard {
+  private timer: number | null = null;
+
+  constructor(
+    private readonly clock: PhaseClock,
+    private readonly store = phaseStore,
+  ) {}
+
+  private minMs(): number {
+    return PHASE_MIN_MS / Math.max(this.clock.speed(), 0.001) + PAINT_SLACK_MS;
+  }
+
+  /** A frame's plane events: their marks join each group's queue. */
+  take(events: readonly PlaneEvent[]): void {
+    const marks = phaseMarks(events);
+    if (marks.length === 0) return;
+    const now = this.clock.now();
+    const queues = { ...this.store.getState().queues };
+    const byGroup = new Map<string, typeof marks>();
+    for (const m of marks) byGroup.set(m.groupId, [...(byGroup.get(m.groupId) ?? []), m]);
+    for (const [groupId, ms] of byGroup) queues[groupId] = offer(queues[groupId] ?? restingQueue(), ms, now);
+    this.store.setState({ queues });
+    this.wake();
+  }
+
+  /** A new cluster: every card rests. */
+  forget(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.store.setState({ queues: {} });
+  }
+
+  /** Moves every queue that is due, then sleeps until the next one is. */
+  private wake(): void {
+    const now = this.clock.now();
+    const minMs = this.minMs();
+    const before = this.store.getState().queues;
+    let changed = false;
+    const queues: Record<string, PhaseQueue> = {};
+    let next: number | null = null;
+    for (const [g, q] of Object.entries(before)) {
+      const moved = advance(q, now, minMs);
+      if (moved !== q) changed = true;
+      queues[g] = moved;
+      const due = dueAt(moved, minMs);
+      if (due !== null && (next === null || due < next)) next = due;
+    }
+    if (changed) this.store.setState({ queues });
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    if (next !== null)
+      this.timer = this.clock.setTimeout(
+        () => {
+          this.timer = null;
+          this.wake();
+        },
+        Math.max(0, next - now) + 1,
+      );
+  }
+}

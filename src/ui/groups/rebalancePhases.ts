@@ -1,0 +1,82 @@
+/**
+ * A classic rebalance, as the group card draws it, in five phases and a rest:
+ *
+ *   leave    a member leaves (LeaveGroup, removed on session timeout) or the coordinator moves
+ *            the group to PreparingRebalance; members revoke their partitions (eager) before
+ *            they rejoin
+ *   join     members send JoinGroup; the coordinator waits for every known member
+ *   compute  the join phase completed (CompletingRebalance, a new generation): the JoinGroup
+ *            answers went out and the group leader runs the assignor
+ *   sync     members send SyncGroup, the leader's carrying the assignment it computed
+ *   assign   the leader's SyncGroup made the group Stable: every member gets its partitions
+ *   stable   nothing left to show
+ *
+ * Each phase is read from an engine event (the page never guesses one): this file turns a
+ * frame's plane events into marks, pure and in engine order.
+ */
+import type { PlaneEvent } from '../../engine/apps/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
+
+export const PHASES = ['leave', 'join', 'compute', 'sync', 'assign', 'stable'] as const;
+export type RebalancePhase = (typeof PHASES)[number];
+
+export interface PhaseMark {
+  groupId: string;
+  phase: RebalancePhase;
+  /** Engine ms since the scenario started. */
+  atMs: number;
+  /** The generation this phase completes or builds, when the event names it (compute, assign, stable). */
+  generation: number | null;
+  /** What happened, in Kafka's words (the strip's tooltip). */
+  why: string;
+}
+
+/** The order of phases within one rebalance. */
+export function phaseIndex(p: RebalancePhase): number {
+  return PHASES.indexOf(p);
+}
+
+function groupOfRequest(e: Extract<PlaneEvent, { type: 'groupRequestSent' }>): string | null {
+  const body = e.body as { groupId?: string };
+  return body.groupId ?? null;
+}
+
+/** The phase marks told by `events` (a frame's plane events), in their order. */
+export function phaseMarks(events: readonly PlaneEvent[]): PhaseMark[] {
+  const out: PhaseMark[] = [];
+  const mark = (groupId: string, phase: RebalancePhase, atMs: number, generation: number | null, why: string) =>
+    out.push({ groupId, phase, atMs: atMs - PLANE_EPOCH_MS, generation, why });
+  for (const e of events) {
+    switch (e.type) {
+      case 'groupRequestSent': {
+        const groupId = groupOfRequest(e);
+        if (groupId === null) break;
+        if (e.api === 'LeaveGroup') mark(groupId, 'leave', e.sentAtMs, null, `${e.from} sent LeaveGroup`);
+        else if (e.api === 'JoinGroup') mark(groupId, 'join', e.sentAtMs, null, `${e.from} sent JoinGroup`);
+        else if (e.api === 'SyncGroup') mark(groupId, 'sync', e.sentAtMs, null, `${e.from} sent SyncGroup`);
+        break;
+      }
+      case 'groupMemberRemoved':
+        mark(e.groupId, 'leave', e.atMs, null, `member removed (${e.reason})`);
+        break;
+      case 'consumerRebalanceCallback':
+        if (e.callback !== 'onPartitionsAssigned' && e.partitions.length > 0)
+          mark(e.groupId, 'leave', e.atMs, null, `${e.consumerId}: ${e.callback}`);
+        else if (e.callback === 'onPartitionsAssigned')
+          mark(e.groupId, 'assign', e.atMs, e.generationId, `${e.consumerId}: onPartitionsAssigned`);
+        break;
+      case 'groupStateChanged':
+        if (e.to === 'PreparingRebalance') mark(e.groupId, 'leave', e.atMs, null, `PreparingRebalance: ${e.reason}`);
+        else if (e.to === 'CompletingRebalance')
+          mark(e.groupId, 'compute', e.atMs, e.generationId, `CompletingRebalance: generation ${e.generationId}`);
+        else if (e.to === 'Stable')
+          mark(e.groupId, 'assign', e.atMs, e.generationId, `Stable: generation ${e.generationId}`);
+        else if (e.to === 'Empty')
+          mark(e.groupId, 'stable', e.atMs, e.generationId, `Empty: generation ${e.generationId}, no members`);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}

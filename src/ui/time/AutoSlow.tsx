@@ -1,0 +1,36 @@
+import { useStore } from 'zustand';
+import { slowStore, SLOW_SPEED, useSlowingFor } from './autoSlow';
+import { useUi } from '../store';
+import { clockStatement } from './pacing';
+
+/**
+ * The auto slow-down's switch, and what it does right now: while an election or a rebalance
+ * plays, the clock runs at 1x and the pace shown is the one the learner sees.
+ */
+export function AutoSlow() {
+  const on = useStore(slowStore, (s) => s.on);
+  const slowing = useSlowingFor();
+  const speed = useUi((s) => s.speed);
+  return (
+    <>
+      <label
+        className="auto-slow small"
+        title="Auto slow-down: while an election or a rebalance plays, the clock runs at 1x at most"
+      >
+        <input
+          type="checkbox"
+          data-testid="auto-slow"
+          checked={on}
+          onChange={(e) => slowStore.setState({ on: e.target.checked })}
+        />{' '}
+        auto slow-down
+      </label>
+      {slowing && speed > SLOW_SPEED && (
+        <span className="auto-slow-note small" data-testid="auto-slow-note" data-for={slowing} role="status">
+          {slowing === 'election' ? 'An election' : 'A rebalance'} plays, slowed from {speed}x:{' '}
+          {clockStatement(SLOW_SPEED)}
+        </span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The auto slow-down: while an election or a rebalance plays, the clock runs at most at 1x, so
+ * the learner sees them at the pace the phases are drawn at, whatever the speed chosen (a slower
+ * choice stays). The learner can switch it off (`auto-slow`); a lesson paces itself and is left
+ * alone. The engine clock is never bent: only how fast the page asks it to advance.
+ *
+ * An election is "playing" from a broker's death until the controller has moved the leaders, and
+ * ELECTION_TAIL_MS of engine time after each leader change, so the LeaderAndIsr that follows is
+ * seen too. A rebalance plays while any group card still shows a phase (phaseBoard.ts).
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { PlaneEvent } from '../../engine/apps/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
+import { anyRebalanceShown, phaseStore } from '../groups/phaseBoard';
+import { uiStore } from '../store';
+
+/** The fastest the clock runs while an election or rebalance plays. */
+export const SLOW_SPEED = 1;
+/** Engine ms the slow-down lasts after a leader change. */
+export const ELECTION_TAIL_MS = 2_000;
+/** Engine ms a broker's death keeps the clock slow while the election it causes is awaited (a session times out first). */
+export const ELECTION_WAIT_MS = 20_000;
+
+export interface SlowState {
+  on: boolean;
+  /** Engine ms (since the scenario started) until which an election plays. */
+  electionUntilMs: number;
+  /** A lesson runs: it sets its own speeds (lessons/lessonStore.ts). */
+  lesson: boolean;
+}
+
+export const slowStore = createStore<SlowState>()(() => ({ on: true, electionUntilMs: -1, lesson: false }));
+
+/** The speed the clock runs at: the chosen one, or at most SLOW_SPEED while something plays. */
+export function slowedSpeed(speed: number, on: boolean, playing: boolean): number {
+  return on && playing ? Math.min(speed, SLOW_SPEED) : speed;
+}
+
+/** Until when an election plays, after `events` (pure: engine ms since the scenario started). */
+export function electionUntil(untilMs: number, events: readonly PlaneEvent[]): number {
+  let until = untilMs;
+  for (const e of events) {
+    if (!('atMs' in e) || typeof e.atMs !== 'number') continue;
+    const at = e.atMs - PLANE_EPOCH_MS;
+    if (e.type === 'brokerDown' && e.how !== 'stopped') until = Math.max(until, at + ELECTION_WAIT_MS);
+    else if (e.type === 'controllerElected' || e.type === 'uncleanLeaderElection') until = at + ELECTION_TAIL_MS;
+    else if (e.type === 'partitionStateChanged' && !e.topic.startsWith('__') && e.old?.leader !== e.new.leader)
+      until = e.new.leader < 0 ? Math.max(until, at + ELECTION_WAIT_MS) : at + ELECTION_TAIL_MS;
+  }
+  return until;
+}
+
+/** What is playing now, if anything, that slows the clock. */
+export function slowingFor(nowMs: number): 'election' | 'rebalance' | null {
+  const s = slowStore.getState();
+  if (!s.on || s.lesson) return null;
+  if (nowMs < s.electionUntilMs) return 'election';
+  if (anyRebalanceShown(performance.now())) return 'rebalance';
+  return null;
+}
+
+/** The speed the session advances the engine at now. */
+export function effectiveSpeed(ui: { speed: number; nowMs: number }): number {
+  return slowedSpeed(ui.speed, true, slowingFor(ui.nowMs) !== null);
+}
+
+/** A frame's plane events move the election window. */
+export function takeElectionEvents(events: readonly PlaneEvent[]): void {
+  const s = slowStore.getState();
+  const until = electionUntil(s.electionUntilMs, events);
+  if (until !== s.electionUntilMs) slowStore.setState({ electionUntilMs: until });
+}
+
+/** What slows the clock, re-rendered only when that changes. */
+export function useSlowingFor(): 'election' | 'rebalance' | null {
+  useStore(phaseStore, (p) => Object.values(p.queues).some((q) => q.pending.length > 0 || q.shown.phase !== 'stable'));
+  useStore(slowStore);
+  return useStore(uiStore, (u) => slowingFor(u.nowMs));
+}
