@@ -86,6 +86,28 @@ export function field(name: string, type: FieldType, versionSpec: string, option
   };
 }
 
+/**
+ * Kafka's most common shape: an array of topics, each a name and an array of partitions with
+ * `partitionFields` (`[{name, partitions: [...]}]`), present in `versionSpec`.
+ */
+export function perTopic(
+  arrayName: string,
+  partitionFields: readonly Field[],
+  names: { topic?: string; partitions?: string; topicVersions?: string } = {},
+  versionSpec = '0+',
+): Field {
+  return field(
+    arrayName,
+    {
+      arrayOf: [
+        field(names.topic ?? 'name', 'string', names.topicVersions ?? versionSpec),
+        field(names.partitions ?? 'partitions', { arrayOf: partitionFields }, versionSpec),
+      ],
+    },
+    versionSpec,
+  );
+}
+
 /** A request or response of one API. */
 export interface MessageSchema {
   readonly apiKey: number;

@@ -4,7 +4,7 @@
  * flexible, v9 skipAssignment), SyncGroup (14, 0-5), Heartbeat (12, 0-4), LeaveGroup (13, 0-5; v3
  * batches members, KIP-345), OffsetCommit (8, 2-9) and OffsetFetch (9, 1-9; v8 batches groups).
  */
-import { field, message } from '../schema';
+import { field, message, perTopic } from '../schema';
 
 export const FindCoordinatorRequestData = message(10, 'FindCoordinatorRequest', '0-4', '3+', [
   field('key', 'string', '0-3'),
@@ -136,27 +136,12 @@ export const OffsetCommitRequestData = message(8, 'OffsetCommitRequest', '2-9', 
   field('memberId', 'string', '1+'),
   field('groupInstanceId', 'string', '7+', { nullable: '7+', default: null }),
   field('retentionTimeMs', 'int64', '2-4', { default: -1 }),
-  field(
-    'topics',
-    {
-      arrayOf: [
-        field('name', 'string', '0+'),
-        field(
-          'partitions',
-          {
-            arrayOf: [
-              field('partitionIndex', 'int32', '0+'),
-              field('committedOffset', 'int64', '0+'),
-              field('committedLeaderEpoch', 'int32', '6+', { default: -1 }),
-              field('committedMetadata', 'string', '0+', { nullable: '0+' }),
-            ],
-          },
-          '0+',
-        ),
-      ],
-    },
-    '0+',
-  ),
+  perTopic('topics', [
+    field('partitionIndex', 'int32', '0+'),
+    field('committedOffset', 'int64', '0+'),
+    field('committedLeaderEpoch', 'int32', '6+', { default: -1 }),
+    field('committedMetadata', 'string', '0+', { nullable: '0+' }),
+  ]),
 ]);
 
 export const OffsetCommitResponseData = message(8, 'OffsetCommitResponse', '2-9', '8+', [

@@ -5,7 +5,7 @@
  * start offset (v5+), per-record errors and a message (v8+), and from v10 the current leader as
  * a tagged field (KIP-951), with the leaders' endpoints tagged on the response.
  */
-import { field, message } from '../schema';
+import { field, message, perTopic } from '../schema';
 
 export const ProduceRequestData = message(0, 'ProduceRequest', '3-11', '9+', [
   field('transactionalId', 'string', '3+', { nullable: '3+', default: null }),
@@ -28,49 +28,38 @@ export const ProduceRequestData = message(0, 'ProduceRequest', '3-11', '9+', [
 ]);
 
 export const ProduceResponseData = message(0, 'ProduceResponse', '3-11', '9+', [
-  field(
+  perTopic(
     'responses',
-    {
-      arrayOf: [
-        field('name', 'string', '0+'),
-        field(
-          'partitionResponses',
-          {
-            arrayOf: [
-              field('index', 'int32', '0+'),
-              field('errorCode', 'int16', '0+'),
-              field('baseOffset', 'int64', '0+'),
-              field('logAppendTimeMs', 'int64', '2+', { default: -1 }),
-              field('logStartOffset', 'int64', '5+', { default: -1 }),
-              field(
-                'recordErrors',
-                {
-                  arrayOf: [
-                    field('batchIndex', 'int32', '8+'),
-                    field('batchIndexErrorMessage', 'string', '8+', { nullable: '8+', default: null }),
-                  ],
-                },
-                '8+',
-              ),
-              field('errorMessage', 'string', '8+', { nullable: '8+', default: null }),
-              field(
-                'currentLeader',
-                {
-                  struct: [
-                    field('leaderId', 'int32', '10+', { default: -1 }),
-                    field('leaderEpoch', 'int32', '10+', { default: -1 }),
-                  ],
-                },
-                '10+',
-                { tag: 0 },
-              ),
-            ],
-          },
-          '0+',
-        ),
-      ],
-    },
-    '0+',
+    [
+      field('index', 'int32', '0+'),
+      field('errorCode', 'int16', '0+'),
+      field('baseOffset', 'int64', '0+'),
+      field('logAppendTimeMs', 'int64', '2+', { default: -1 }),
+      field('logStartOffset', 'int64', '5+', { default: -1 }),
+      field(
+        'recordErrors',
+        {
+          arrayOf: [
+            field('batchIndex', 'int32', '8+'),
+            field('batchIndexErrorMessage', 'string', '8+', { nullable: '8+', default: null }),
+          ],
+        },
+        '8+',
+      ),
+      field('errorMessage', 'string', '8+', { nullable: '8+', default: null }),
+      field(
+        'currentLeader',
+        {
+          struct: [
+            field('leaderId', 'int32', '10+', { default: -1 }),
+            field('leaderEpoch', 'int32', '10+', { default: -1 }),
+          ],
+        },
+        '10+',
+        { tag: 0 },
+      ),
+    ],
+    { partitions: 'partitionResponses' },
   ),
   field('throttleTimeMs', 'int32', '1+', { default: 0 }),
   field(
