@@ -13,6 +13,7 @@ import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
+import { TimeTravel } from './time/TimeTravel';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
 
 /**
@@ -42,8 +43,9 @@ function PlaneSection({ session }: { session: Session }) {
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
+  const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
-    <div className="app">
+    <div className={past ? 'app app-past' : 'app'}>
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}
       <FlightLayer />
       <header className="topbar">
@@ -57,6 +59,7 @@ export function App({ session }: { session: Session }) {
         <AboutFidelity />
         <ThemeToggle />
       </header>
+      {phase === 'ready' && <TimeTravel session={session} />}
       <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />

@@ -21,7 +21,15 @@ function plane(version: number, actions: PlaneView['actions'] = []): PlaneView {
 const cluster: ClusterView = { version: 1, nowMs: 1234, partitions: [] };
 
 function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameResult {
-  return { run: 1, nowMs: 1234, events: { producer: [], dropped: 0, plane: events }, views, windows: [], jobs: [] };
+  return {
+    run: 1,
+    nowMs: 1234,
+    events: { producer: [], dropped: 0, plane: events },
+    views,
+    windows: [],
+    jobs: [],
+    travel: { viewMs: 1234, liveMs: 1234, live: true, fork: null },
+  };
 }
 
 describe('Session.apply', () => {

@@ -8,7 +8,16 @@
  */
 import { EngineClient, WorkerError } from '../worker/client';
 import type { PlaneView } from '../engine/apps/types';
-import type { ClusterView, CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
+import type {
+  ClusterView,
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  FrameResult,
+  MomentKind,
+  TravelView,
+  UiEvent,
+} from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
 import { FramePacing, PLANE, type PacingState } from './FramePacing';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
@@ -153,7 +162,34 @@ export class Session {
   }
 
   togglePlay(): void {
+    // Play while the past is shown plays the live run: back to it first.
+    const travel = this.store.getState().travel;
+    if (travel && !travel.live && !this.store.getState().playing) void this.seek(travel.liveMs);
     this.store.setState((s) => ({ playing: !s.playing }));
+  }
+
+  /**
+   * Time travel: shows the run as it was at `atMs` (the worker replays it in memory), or the live
+   * run at or past its now. The clock pauses in the past: the live run waits there.
+   */
+  async seek(atMs: number): Promise<TravelView> {
+    if (atMs < (this.store.getState().travel?.liveMs ?? 0)) this.store.setState({ playing: false });
+    return this.showTravel(await this.client.call('travelSeek', { atMs }));
+  }
+
+  /** Time travel: the next moment of `kind` after the one shown; null when there is none. */
+  async nextMoment(kind: MomentKind): Promise<number | null> {
+    this.store.setState({ playing: false });
+    const next = await this.client.call('travelNext', { kind });
+    this.showTravel(next.travel);
+    return next.atMs;
+  }
+
+  /** Another moment is shown: every view is asked for at once, nothing held of the last one drawn. */
+  private showTravel(travel: TravelView): TravelView {
+    this.pacing.forget();
+    this.store.setState({ travel, nowMs: travel.viewMs });
+    return travel;
   }
 
   setSpeed(speed: Speed): void {
@@ -213,6 +249,7 @@ export class Session {
     if (pictures.view) patch.view = pictures.view;
     if (frame.views.accumulator) patch.accumulator = frame.views.accumulator;
     if (frame.nowMs !== s.nowMs) patch.nowMs = frame.nowMs;
+    if (!sameTravel(s.travel, frame.travel)) patch.travel = frame.travel;
     if (pictures.windows.length > 0) {
       const windows = { ...s.windows };
       for (const w of pictures.windows) windows[partitionKey(w.topic, w.partition)] = w;
@@ -227,7 +264,8 @@ export class Session {
     const events = frame.events.producer;
     if (events.length > 0) for (const l of this.eventListeners) l(events);
     const before = s.plane.view;
-    if (pictures.plane && before && actionsChanged(before, pictures.plane))
+    // The past's actions are not the run's: the address keeps naming the live run.
+    if (pictures.plane && before && frame.travel.live && actionsChanged(before, pictures.plane))
       for (const l of this.scenarioListeners) l(pictures.plane);
   }
 
@@ -264,4 +302,8 @@ function actionsChanged(before: PlaneView, after: PlaneView): boolean {
   const a = before.actions;
   const b = after.actions;
   return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
+}
+
+function sameTravel(a: TravelView | null, b: TravelView): boolean {
+  return a !== null && a.viewMs === b.viewMs && a.liveMs === b.liveMs && a.live === b.live && a.fork?.n === b.fork?.n;
 }

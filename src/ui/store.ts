@@ -12,6 +12,7 @@ import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
 import type { Flight } from './producer/flightSlice';
 import type { DiscardQuestion } from './scenarios/discard';
 import type {
+  TravelView,
   AccumulatorView,
   ClusterView,
   JobView,
@@ -58,6 +59,10 @@ export interface UiState {
   frames: number;
   playing: boolean;
   speed: Speed;
+  /** Time travel: the moment shown, the live run's now, the last fork (each frame brings it). */
+  travel: TravelView | null;
+  /** The fork whose notice the learner dismissed (ForkView.n). */
+  forkSeen: number;
   /** What each partition view wants to show, by `<topic>-<partition>`; sent with every frame. */
   windowRequests: Record<string, RecordWindowRequest>;
   /** The record windows last received, by `<topic>-<partition>`. */
@@ -123,6 +128,8 @@ export const initialUiState: UiState = {
   frames: 0,
   playing: true,
   speed: 1,
+  travel: null,
+  forkSeen: 0,
   windowRequests: {},
   windows: {},
   selectedTopic: null,

@@ -25,9 +25,10 @@ export interface TimeMachineOptions {
   maxCheckpoints?: number;
 }
 
-/** 20 engine s replay in about 130 ms (Node, the demo): a seek stays under 200 ms. */
+/** 20 engine s of the demo replay in about 130 ms (Node, unloaded): a seek stays near 200 ms. */
 export const CHECKPOINT_EVERY_MS = 20_000;
-export const MAX_CHECKPOINTS = 32;
+/** A demo replica holds about 8 MB at 5 minutes, more later: 30 cover 10 minutes at 20 s. */
+export const MAX_CHECKPOINTS = 30;
 
 export class TimeMachine {
   everyMs: number;
