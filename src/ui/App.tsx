@@ -48,18 +48,20 @@ export function App({ session }: { session: Session }) {
     <div className={past ? 'app app-past' : 'app'}>
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}
       <FlightLayer />
-      <header className="topbar">
-        <h1 className="brand">
-          glassbox <span className="brand-sub">Kafka, inside out</span>
-        </h1>
-        <TimeControls session={session} />
-        <ShortcutsHelp session={session} />
-        <div className="topbar-spacer" />
-        {phase === 'ready' && <ClusterActions session={session} />}
-        <AboutFidelity />
-        <ThemeToggle />
-      </header>
-      {phase === 'ready' && <TimeTravel session={session} />}
+      <div className="app-top">
+        <header className="topbar">
+          <h1 className="brand">
+            glassbox <span className="brand-sub">Kafka, inside out</span>
+          </h1>
+          <TimeControls session={session} />
+          <ShortcutsHelp session={session} />
+          <div className="topbar-spacer" />
+          {phase === 'ready' && <ClusterActions session={session} />}
+          <AboutFidelity />
+          <ThemeToggle />
+        </header>
+        {phase === 'ready' && <TimeTravel session={session} />}
+      </div>
       <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />

@@ -257,6 +257,12 @@ export class Session {
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
     const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    const fork = frame.travel.fork;
+    if (fork && fork.n !== s.travel?.fork?.n) {
+      // The run forked: what the stories told after the fork never happened in this run.
+      plane.story = (plane.story ?? s.plane.story).filter((l) => l.atMs <= fork.atMs);
+      plane.groupStory = (plane.groupStory ?? s.plane.groupStory).filter((l) => l.atMs <= fork.atMs);
+    }
     if (frame.views.metrics) plane.metrics = frame.views.metrics;
     if (frame.views.eventLog) plane.eventLog = frame.views.eventLog;
     if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
