@@ -28,7 +28,7 @@ function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameRes
     views,
     windows: [],
     jobs: [],
-    travel: { viewMs: 1234, liveMs: 1234, live: true, fork: null },
+    travel: { viewMs: 1234, liveMs: 1234, live: true, checkpoints: 0, fork: null },
   };
 }
 

@@ -311,5 +311,12 @@ function actionsChanged(before: PlaneView, after: PlaneView): boolean {
 }
 
 function sameTravel(a: TravelView | null, b: TravelView): boolean {
-  return a !== null && a.viewMs === b.viewMs && a.liveMs === b.liveMs && a.live === b.live && a.fork?.n === b.fork?.n;
+  return (
+    a !== null &&
+    a.viewMs === b.viewMs &&
+    a.liveMs === b.liveMs &&
+    a.live === b.live &&
+    a.fork?.n === b.fork?.n &&
+    a.checkpoints === b.checkpoints
+  );
 }

@@ -356,6 +356,7 @@ export class EngineHost {
       viewMs: this.past?.plane.nowMs ?? liveMs,
       liveMs,
       live: this.past === null,
+      checkpoints: this.travel?.checkpointTimes().length ?? 0,
       fork: this.fork,
     };
   }

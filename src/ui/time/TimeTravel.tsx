@@ -50,6 +50,7 @@ export function TimeTravel({ session }: { session: Session }) {
           data-now={travel.viewMs}
           data-live={String(travel.live)}
           data-max={travel.liveMs}
+          data-checkpoints={travel.checkpoints}
           min={0}
           max={travel.liveMs}
           step={SCRUB_STEP_MS}

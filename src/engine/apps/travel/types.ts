@@ -6,6 +6,8 @@ export interface TravelView {
   liveMs: number;
   /** True while the live run is shown (it is paused while the past is). */
   live: boolean;
+  /** Checkpoints ready (replicas a seek can start from): a seek replays at most their spacing past one. */
+  checkpoints: number;
   /** The last fork of this run (an action taken in the past), until another scenario replaces it. */
   fork: ForkView | null;
 }
