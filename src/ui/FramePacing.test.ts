@@ -23,7 +23,7 @@ function frame(run: number, views: FrameResult['views']): FrameResult {
     views,
     windows: [],
     jobs: [],
-    travel: { viewMs: 0, liveMs: 0, live: true, checkpoints: 0, fork: null },
+    travel: { viewMs: 0, liveMs: 0, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
   };
 }
 

@@ -317,6 +317,7 @@ function sameTravel(a: TravelView | null, b: TravelView): boolean {
     a.liveMs === b.liveMs &&
     a.live === b.live &&
     a.fork?.n === b.fork?.n &&
-    a.checkpoints === b.checkpoints
+    a.checkpoints === b.checkpoints &&
+    a.checkpointsComplete === b.checkpointsComplete
   );
 }

@@ -357,6 +357,7 @@ export class EngineHost {
       liveMs,
       live: this.past === null,
       checkpoints: this.travel?.checkpointTimes().length ?? 0,
+      checkpointsComplete: this.travel?.complete(liveMs) ?? false,
       fork: this.fork,
     };
   }

@@ -51,6 +51,7 @@ export function TimeTravel({ session }: { session: Session }) {
           data-live={String(travel.live)}
           data-max={travel.liveMs}
           data-checkpoints={travel.checkpoints}
+          data-checkpoints-complete={String(travel.checkpointsComplete)}
           min={0}
           max={travel.liveMs}
           step={SCRUB_STEP_MS}

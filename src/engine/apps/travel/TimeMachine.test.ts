@@ -53,7 +53,9 @@ describe('TimeMachine: a seek shows the run exactly as it was', () => {
     // With checkpoints built in the background, in small budgets.
     const built = machine(run);
     let slices = 0;
+    expect(built.complete(run.nowMs)).toBe(false);
     while (built.work(run.nowMs, 700)) slices++;
+    expect(built.complete(run.nowMs)).toBe(true);
     expect(slices).toBeGreaterThan(5);
     const cps = built.checkpointTimes();
     expect(cps.length).toBeGreaterThanOrEqual(6);

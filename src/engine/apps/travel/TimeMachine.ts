@@ -114,6 +114,11 @@ export class TimeMachine {
     return true;
   }
 
+  /** True when no gap wider than `everyMs` is left before `liveNowMs`: any seek replays at most that. */
+  complete(liveNowMs: number): boolean {
+    return this.firstGap(liveNowMs) === null;
+  }
+
   /** Where the next checkpoint belongs: `everyMs` past the last replica before the first wide gap. */
   private firstGap(liveNowMs: number): number | null {
     let previous = 0;

@@ -8,6 +8,8 @@ export interface TravelView {
   live: boolean;
   /** Checkpoints ready (replicas a seek can start from): a seek replays at most their spacing past one. */
   checkpoints: number;
+  /** Every gap between checkpoints is at most their spacing (none is being rebuilt). */
+  checkpointsComplete: boolean;
   /** The last fork of this run (an action taken in the past), until another scenario replaces it. */
   fork: ForkView | null;
 }
