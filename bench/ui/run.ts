@@ -15,6 +15,8 @@
  *    own counters (CDP Performance.getMetrics) TaskDuration, ScriptDuration, RecalcStyleDuration
  *    and LayoutDuration, as milliseconds per second of the sample, and the busy time per frame
  *    drawn (more frames drawn is more work, so per second alone can hide a gain).
+ *  - time travel (issue 12, bench/ui/travel.ts): a seek anywhere in a 10-minute demo run, from the
+ *    scrubber's input event to the moment shown, median and worst of 20. Target <= 200 ms.
  *  - the scale preset (issue 6, bench/ui/scale.ts): 50 brokers, 1,000 partitions, 20 groups and
  *    500 consumers while producing; fps of the brokers and groups views, target >= 50.
  *
@@ -23,7 +25,8 @@
  * spec's bad-port list, so Node's fetch refuses it). --dist DIR serves another build than dist/
  * (e.g. `npx vite build --outDir /tmp/mine`). --rounds N repeats the produce sample N times (fresh
  * page each) and reports medians (the scale preset too). --no-load skips the first-render
- * measurement; --no-scale skips the scale preset. --soak runs only the memory soak instead
+ * measurement; --no-scale skips the scale preset; --no-travel skips time travel, --travel-only runs
+ * only it. --soak runs only the memory soak instead
  * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000, --snapshot-at M prints
  * the worker's largest classes from a heap snapshot at minute M). The build is used
  * as is; run `npm run build` first (the script builds when dist/ is missing).
@@ -36,6 +39,7 @@ import { type Browser, type CDPSession, chromium, type Page } from '@playwright/
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/browser';
 import type { BenchResult } from '../harness';
 import { runScaleBench } from './scale';
+import { travelSample } from './travel';
 import { launchForSoak, runSoak } from './soak';
 
 const args = process.argv.slice(2);
@@ -48,7 +52,9 @@ const dist = distIdx >= 0 ? (args[distIdx + 1] as string) : join(root, 'dist');
 const roundsIdx = args.indexOf('--rounds');
 const rounds = roundsIdx >= 0 ? Math.max(1, Number(args[roundsIdx + 1])) : 1;
 const measureLoad = !args.includes('--no-load');
-const measureScale = !args.includes('--no-scale');
+const travelOnly = args.includes('--travel-only');
+const measureScale = !args.includes('--no-scale') && !travelOnly;
+const travel = !args.includes('--no-travel');
 const soak = args.includes('--soak');
 const minutesIdx = args.indexOf('--minutes');
 const snapshotIdx = args.indexOf('--snapshot-at');
@@ -184,7 +190,7 @@ async function main(): Promise<void> {
       return;
     }
 
-    if (measureLoad) {
+    if (measureLoad && !travelOnly) {
       const renders: number[] = [];
       for (let i = 0; i < 5; i++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -199,6 +205,26 @@ async function main(): Promise<void> {
         unit: 'ms',
       });
     }
+
+    if (travel) {
+      const t = await travelSample(browser, url);
+      const sorted = [...t.seeks].sort((a, b) => a - b);
+      const worst = sorted[sorted.length - 1] ?? 0;
+      report({
+        name: 'ui: time travel, checkpoints of a 10-minute run built (real time)',
+        value: t.buildMs,
+        unit: 'ms',
+      });
+      report({ name: 'ui: time travel, seek in a 10-minute run, median of 20', value: median(t.seeks), unit: 'ms' });
+      report({
+        name: 'ui: time travel, seek in a 10-minute run, worst of 20',
+        value: worst,
+        unit: 'ms',
+        target: '<= 200 ms',
+        met: worst <= 200,
+      });
+    }
+    if (travelOnly) return;
 
     const samples: ProduceSample[] = [];
     for (let i = 0; i < rounds; i++) samples.push(await produceSample(browser, url));

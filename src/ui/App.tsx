@@ -16,6 +16,7 @@ import { TimeControls } from './time/TimeControls';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
 import { useLeaderHold } from './cluster/leaderHoldStore';
+import { TimeTravel } from './time/TimeTravel';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
 import { StartHere } from './welcome/StartHere';
 import { Welcome } from './welcome/Welcome';
@@ -51,22 +52,26 @@ export function App({ session }: { session: Session }) {
   usePhaseBoard(session);
   useAutoSlow(session);
   useLeaderHold(session);
+  const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
-    <div className="app">
+    <div className={past ? 'app app-past' : 'app'}>
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}
       <FlightLayer />
-      <header className="topbar">
-        <h1 className="brand">
-          glassbox <span className="brand-sub">Kafka, inside out</span>
-        </h1>
-        <TimeControls session={session} />
-        <ShortcutsHelp session={session} />
-        <div className="topbar-spacer" />
-        {phase === 'ready' && <StartHere />}
-        {phase === 'ready' && <ClusterActions session={session} />}
-        <AboutFidelity />
-        <ThemeToggle />
-      </header>
+      <div className="app-top">
+        <header className="topbar">
+          <h1 className="brand">
+            glassbox <span className="brand-sub">Kafka, inside out</span>
+          </h1>
+          <TimeControls session={session} />
+          <ShortcutsHelp session={session} />
+          <div className="topbar-spacer" />
+          {phase === 'ready' && <StartHere />}
+          {phase === 'ready' && <ClusterActions session={session} />}
+          <AboutFidelity />
+          <ThemeToggle />
+        </header>
+        {phase === 'ready' && <TimeTravel session={session} />}
+      </div>
       <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />

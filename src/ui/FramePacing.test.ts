@@ -16,7 +16,15 @@ const idle: PacingState = { jobs: {}, accumulator: false, metrics: false, eventL
 const runningJob = { jobId: 1, state: 'running' } as JobView;
 
 function frame(run: number, views: FrameResult['views']): FrameResult {
-  return { run, nowMs: 0, events: { producer: [], dropped: 0, plane: [] }, views, windows: [], jobs: [] };
+  return {
+    run,
+    nowMs: 0,
+    events: { producer: [], dropped: 0, plane: [] },
+    views,
+    windows: [],
+    jobs: [],
+    travel: { viewMs: 0, liveMs: 0, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
+  };
 }
 
 describe('FramePacing.ask', () => {

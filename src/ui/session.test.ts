@@ -21,7 +21,15 @@ function plane(version: number, actions: PlaneView['actions'] = []): PlaneView {
 const cluster: ClusterView = { version: 1, nowMs: 1234, partitions: [] };
 
 function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameResult {
-  return { run: 1, nowMs: 1234, events: { producer: [], dropped: 0, plane: events }, views, windows: [], jobs: [] };
+  return {
+    run: 1,
+    nowMs: 1234,
+    events: { producer: [], dropped: 0, plane: events },
+    views,
+    windows: [],
+    jobs: [],
+    travel: { viewMs: 1234, liveMs: 1234, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
+  };
 }
 
 describe('Session.apply', () => {
@@ -57,6 +65,33 @@ describe('Session.apply', () => {
     const produce = { at: 500, action: { op: 'produceRecord', topic: 'orders', key: null, value: 'v', headers: [] } };
     session.apply(frame({ plane: plane(2, [produce] as PlaneView['actions']) }));
     session.apply(frame({ plane: plane(3, [produce] as PlaneView['actions']) }));
+    expect(moved).toEqual([1]);
+  });
+
+  it('in the past the address keeps naming the live run; a fork drops what the stories told after it', () => {
+    const store = createUiStore();
+    const session = new Session(store, silent);
+    const moved: number[] = [];
+    session.onScenarioMoved((v) => moved.push(v.actions.length));
+    const at = (ms: number): PlaneEvent => ({
+      type: 'controllerElected',
+      broker: 2,
+      controllerEpoch: 2,
+      previousEpoch: 1,
+      atMs: PLANE_EPOCH_MS + ms,
+    });
+    const kill = { at: 3000, action: { op: 'killBroker', broker: 1 } } as PlaneView['actions'][number];
+    const later = { at: 4000, action: { op: 'killBroker', broker: 2 } } as PlaneView['actions'][number];
+    session.apply(frame({ plane: plane(1, [later]) }, [at(1000), at(5000)]));
+    const past = { viewMs: 3000, liveMs: 6000, live: false, checkpoints: 0, checkpointsComplete: true, fork: null };
+    // The past's own actions (none yet at 3 s) are not the run's: the address does not move.
+    session.apply({ ...frame({ plane: plane(2) }), travel: past });
+    expect(moved).toEqual([]);
+    expect(store.getState().travel).toEqual(past);
+    // Forked at 3 s by a kill: the line told at 5 s never happened in this run.
+    const fork = { n: 1, atMs: 3000, discardedActions: 1, discardedMs: 3000 };
+    session.apply({ ...frame({ plane: plane(3, [kill]) }), travel: { ...past, live: true, liveMs: 3000, fork } });
+    expect(store.getState().plane.story.map((l) => l.atMs)).toEqual([1000]);
     expect(moved).toEqual([1]);
   });
 });

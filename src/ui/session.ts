@@ -8,7 +8,16 @@
  */
 import { EngineClient, WorkerError } from '../worker/client';
 import type { PlaneEvent, PlaneView } from '../engine/apps/types';
-import type { ClusterView, CommandArgs, CommandName, CommandResult, FrameResult, UiEvent } from '../worker/protocol';
+import type {
+  ClusterView,
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  FrameResult,
+  MomentKind,
+  TravelView,
+  UiEvent,
+} from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
 import { FramePacing, PLANE, type PacingState } from './FramePacing';
 import { effectiveSpeed } from './time/autoSlow';
@@ -163,7 +172,34 @@ export class Session {
   }
 
   togglePlay(): void {
+    // Play while the past is shown plays the live run: back to it first.
+    const travel = this.store.getState().travel;
+    if (travel && !travel.live && !this.store.getState().playing) void this.seek(travel.liveMs);
     this.store.setState((s) => ({ playing: !s.playing }));
+  }
+
+  /**
+   * Time travel: shows the run as it was at `atMs` (the worker replays it in memory), or the live
+   * run at or past its now. The clock pauses in the past: the live run waits there.
+   */
+  async seek(atMs: number): Promise<TravelView> {
+    if (atMs < (this.store.getState().travel?.liveMs ?? 0)) this.store.setState({ playing: false });
+    return this.showTravel(await this.client.call('travelSeek', { atMs }));
+  }
+
+  /** Time travel: the next moment of `kind` after the one shown; null when there is none. */
+  async nextMoment(kind: MomentKind): Promise<number | null> {
+    this.store.setState({ playing: false });
+    const next = await this.client.call('travelNext', { kind });
+    this.showTravel(next.travel);
+    return next.atMs;
+  }
+
+  /** Another moment is shown: every view is asked for at once, nothing held of the last one drawn. */
+  private showTravel(travel: TravelView): TravelView {
+    this.pacing.forget();
+    this.store.setState({ travel, nowMs: travel.viewMs });
+    return travel;
   }
 
   setSpeed(speed: Speed): void {
@@ -223,6 +259,7 @@ export class Session {
     if (pictures.view) patch.view = pictures.view;
     if (frame.views.accumulator) patch.accumulator = frame.views.accumulator;
     if (frame.nowMs !== s.nowMs) patch.nowMs = frame.nowMs;
+    if (!sameTravel(s.travel, frame.travel)) patch.travel = frame.travel;
     if (pictures.windows.length > 0) {
       const windows = { ...s.windows };
       for (const w of pictures.windows) windows[partitionKey(w.topic, w.partition)] = w;
@@ -230,6 +267,12 @@ export class Session {
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
     const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    const fork = frame.travel.fork;
+    if (fork && fork.n !== s.travel?.fork?.n) {
+      // The run forked: what the stories told after the fork never happened in this run.
+      plane.story = (plane.story ?? s.plane.story).filter((l) => l.atMs <= fork.atMs);
+      plane.groupStory = (plane.groupStory ?? s.plane.groupStory).filter((l) => l.atMs <= fork.atMs);
+    }
     if (frame.views.metrics) plane.metrics = frame.views.metrics;
     if (frame.views.eventLog) plane.eventLog = frame.views.eventLog;
     if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
@@ -238,7 +281,8 @@ export class Session {
     if (events.length > 0) for (const l of this.eventListeners) l(events);
     if (frame.events.plane.length > 0) for (const l of this.planeListeners) l(frame.events.plane);
     const before = s.plane.view;
-    if (pictures.plane && before && actionsChanged(before, pictures.plane))
+    // The past's actions are not the run's: the address keeps naming the live run.
+    if (pictures.plane && before && frame.travel.live && actionsChanged(before, pictures.plane))
       for (const l of this.scenarioListeners) l(pictures.plane);
   }
 
@@ -278,4 +322,16 @@ function actionsChanged(before: PlaneView, after: PlaneView): boolean {
   const a = before.actions;
   const b = after.actions;
   return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);
+}
+
+function sameTravel(a: TravelView | null, b: TravelView): boolean {
+  return (
+    a !== null &&
+    a.viewMs === b.viewMs &&
+    a.liveMs === b.liveMs &&
+    a.live === b.live &&
+    a.fork?.n === b.fork?.n &&
+    a.checkpoints === b.checkpoints &&
+    a.checkpointsComplete === b.checkpointsComplete
+  );
 }

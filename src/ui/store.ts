@@ -14,6 +14,7 @@ import type { Flight } from './producer/flightSlice';
 import type { DiscardQuestion } from './scenarios/discard';
 import type { LessonState } from './lessons/lessonSlice';
 import type {
+  TravelView,
   AccumulatorView,
   ClusterView,
   JobView,
@@ -60,6 +61,10 @@ export interface UiState {
   frames: number;
   playing: boolean;
   speed: Speed;
+  /** Time travel: the moment shown, the live run's now, the last fork (each frame brings it). */
+  travel: TravelView | null;
+  /** The fork whose notice the learner dismissed (ForkView.n). */
+  forkSeen: number;
   /** What each partition view wants to show, by `<topic>-<partition>`; sent with every frame. */
   windowRequests: Record<string, RecordWindowRequest>;
   /** The record windows last received, by `<topic>-<partition>`. */
@@ -127,6 +132,8 @@ export const initialUiState: UiState = {
   frames: 0,
   playing: true,
   speed: 1,
+  travel: null,
+  forkSeen: 0,
   windowRequests: {},
   windows: {},
   selectedTopic: null,

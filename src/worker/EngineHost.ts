@@ -60,6 +60,10 @@ import {
   type ClusterMeta,
   readClusterMeta,
   writeClusterMeta,
+  TimeMachine,
+  nextMoment,
+  type ForkView,
+  type TravelView,
 } from '../engine/apps';
 import type {
   ClusterView,
@@ -94,8 +98,20 @@ const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
 
+/**
+ * Time travel's background work per frame: engine ms of checkpoint replay (about 2 ms of real
+ * time for the demo), more while the past is shown and the live run is paused.
+ */
+const TRAVEL_WORK_MS = 250;
+const TRAVEL_WORK_PAUSED_MS = 1000;
+/** Above this many brokers no checkpoints are built in the background (a seek replays from the start). */
+const TRAVEL_BROKERS_MAX = 12;
+
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
+
+/** What the page is shown: the live run, or a replay of its past (read-only, in memory). */
+type Shown = Pick<Running, 'plane' | 'data'>;
 
 interface Running {
   store: Store;
@@ -139,6 +155,13 @@ export class EngineHost {
   private readonly journey = new RecordJourney();
   /** True while the page shows the accumulator (then every producer event is sent). */
   private wantAllEvents = false;
+  /** Seeks the running cluster's past (engine/apps/travel): replays in memory, never in the store. */
+  private travel: TimeMachine | null = null;
+  /** The past being shown (the live run is paused meanwhile); null: the live run. */
+  private past: Shown | null = null;
+  /** The last fork of this run (an action taken in the past). */
+  private fork: ForkView | null = null;
+  private forks = 0;
   /** A read of paged-out segments from the Store is under way (one at a time). */
   private loadingSegments: Promise<unknown> | null = null;
 
@@ -158,19 +181,19 @@ export class EngineHost {
     snapshot: () => this.view(),
     lookup: (args) =>
       this.paged(() => {
-        const log = this.running().data.log(args.topic, args.partition);
+        const log = this.shown().data.log(args.topic, args.partition);
         return lookupView(args.topic, args.partition, log, lookupTarget(args));
       }),
-    seedsLookupPreset: () => {
-      const r = this.running();
+    seedsLookupPreset: async () => {
+      const r = await this.present();
       const where = addSeedsLookupExample(r.data, r.clock, r.writer);
       // Let the controller create the topic and the broker open the example's log.
       r.plane.tick(200);
       this.saveMeta(true);
       return where;
     },
-    produce: (args) => {
-      const r = this.running();
+    produce: async (args) => {
+      const r = await this.present();
       // The journey is set before the send: the partitioner's events fire inside it.
       this.journey.follow(r.producer.clientId, r.producer.nextSendId);
       const { topic, key, value, headers } = args;
@@ -180,23 +203,26 @@ export class EngineHost {
       r.userRecords++;
       return sent;
     },
-    produceMany: (args) => this.startProduceJob(args),
+    produceMany: async (args) => {
+      await this.present();
+      return this.startProduceJob(args);
+    },
     cancelJob: ({ jobId }) => {
       const job = this.jobs.get(jobId);
       if (job) job.cancelled = true;
       return null;
     },
-    setProducerSettings: (patch) => {
-      const plane = this.running().plane;
+    setProducerSettings: async (patch) => {
+      const plane = (await this.present()).plane;
       plane.apply({ op: 'configureProducer', settings: patch });
       return plane.panelSettings;
     },
-    runUntilIdle: () => ({ advancedMs: this.running().plane.runUntilIdle() }),
+    runUntilIdle: async () => ({ advancedMs: (await this.present()).plane.runUntilIdle() }),
     reset: () => this.reset(),
     repersist: () => this.repersist(),
     segment: (args) =>
       this.paged(() => {
-        const r = this.running();
+        const r = this.shown();
         const log = r.data.log(args.topic, args.partition);
         const dump = segmentDump(args.topic, args.partition, log, args.baseOffset, this.topicSaved(r, args.topic));
         return new Transfer(
@@ -215,14 +241,14 @@ export class EngineHost {
       });
     },
     importPartition: async ({ zip, fileName }) => {
-      const r = this.running();
+      const r = await this.present();
       const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
       r.plane.tick(200);
       this.saveMeta(true);
       return result;
     },
-    planeAction: (action) => {
-      const plane = this.requirePlane();
+    planeAction: async (action) => {
+      const plane = (await this.present()).plane;
       plane.apply(action);
       this.saveMeta(false);
       return plane.view();
@@ -243,9 +269,9 @@ export class EngineHost {
       return discardView(r.plane, r.data, r.presetTopics, r.userRecords, true);
     },
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
-    planeAdvance: ({ ms }) => {
-      const plane = this.requirePlane();
+    planeAdvance: async ({ ms }) => {
       checkAdvance(ms);
+      const plane = (await this.present()).plane;
       plane.tick(ms);
       return plane.view();
     },
@@ -256,7 +282,99 @@ export class EngineHost {
       const r = this.running();
       return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journalOf(r.plane)), startedAtMs);
     },
+    travelSeek: ({ atMs }) => this.seek(atMs),
+    travelNext: ({ kind }) => {
+      const live = this.running().plane;
+      const atMs = nextMoment(live, kind, this.travelView().viewMs);
+      return { travel: atMs === null ? this.travelView() : this.seek(atMs), atMs };
+    },
   };
+
+  /**
+   * Shows the cluster as it was at `atMs` (a replay in memory, TimeMachine.seek), or the live run
+   * again when `atMs` is at or past its now. Each moment shown is a new run for the page: it
+   * draws it from scratch, and nothing of it is animated.
+   */
+  private seek(atMs: number): TravelView {
+    const live = this.running();
+    if (!Number.isFinite(atMs) || atMs < 0)
+      throw new KafkaError('INVALID_REQUEST', `A moment of the run is a time from 0 ms, got ${atMs}.`);
+    const travel = this.travel as TimeMachine;
+    if (atMs >= live.plane.nowMs) {
+      if (this.past === null) return this.travelView();
+      travel.leave();
+      this.past = null;
+    } else {
+      const plane = travel.seek(Math.floor(atMs));
+      this.past = { plane, data: new DataPath(plane.engine, new Map()) };
+    }
+    this.newRun();
+    return this.travelView();
+  }
+
+  /**
+   * The live run, ready for an action. An action taken while the past is shown forks the run
+   * there: the live run is replaced by a replay of the scenario up to that moment (on the wiped
+   * store, as a scenario replaces it), and what came after is discarded; the fork is reported.
+   */
+  private async present(): Promise<Running> {
+    const past = this.past;
+    if (past === null) return this.running();
+    const live = this.running().plane;
+    const atMs = past.plane.nowMs;
+    const kept = live.actions.filter((a) => a.at <= atMs);
+    const fork: ForkView = {
+      n: ++this.forks,
+      atMs,
+      discardedActions: live.actions.length - kept.length,
+      discardedMs: live.nowMs - atMs,
+    };
+    const travel = this.travel as TimeMachine;
+    this.past = null;
+    await this.replace({ seed: live.seed, preset: live.preset, actions: kept, untilMs: atMs });
+    const r = this.running();
+    r.plane.runTo(atMs);
+    // The replicas up to the fork are this run's past too.
+    travel.forgetAfter(atMs);
+    this.travel = travel;
+    this.fork = fork;
+    this.saveMeta(true);
+    return r;
+  }
+
+  /** The page is shown another picture: it holds none of its views. */
+  private newRun(): void {
+    this.runId++;
+    this.clusterVersion = new ContentVersion();
+    this.accumulatorVersion = new ContentVersion();
+    this.windows.clear();
+  }
+
+  private travelView(): TravelView {
+    const liveMs = this.run?.plane.nowMs ?? 0;
+    return {
+      viewMs: this.past?.plane.nowMs ?? liveMs,
+      liveMs,
+      live: this.past === null,
+      checkpoints: this.travel?.checkpointTimes().length ?? 0,
+      checkpointsComplete: this.travel?.complete(liveMs) ?? false,
+      fork: this.fork,
+    };
+  }
+
+  /** The live run or, while it is shown, its past. */
+  private shown(): Shown {
+    return this.past ?? this.running();
+  }
+
+  /**
+   * Builds time travel's checkpoints a slice at a time between frames (TimeMachine.work), so a
+   * seek later replays at most a checkpoint's spacing.
+   */
+  private buildCheckpoints(r: Running): void {
+    if (!this.travel || r.plane.cluster.brokers.size > TRAVEL_BROKERS_MAX) return;
+    this.travel.work(r.plane.nowMs, this.past ? TRAVEL_WORK_PAUSED_MS : TRAVEL_WORK_MS);
+  }
 
   /** One journal per running cluster, begun at its first lesson probe (a lesson probes before its first action). */
   private readonly journals = new WeakMap<ClusterApps, LessonJournal>();
@@ -438,6 +556,10 @@ export class EngineHost {
     this.accumulatorVersion = new ContentVersion();
     this.windows.clear();
     this.lastMeta = '';
+    // Another run, another past.
+    this.travel = new TimeMachine(() => this.running().plane, { newStore: () => new MemoryStore() });
+    this.past = null;
+    this.fork = null;
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
@@ -584,7 +706,7 @@ export class EngineHost {
    * partition's (or the seeds' example's) files are written before the znode naming the topic, so
    * until then none of its records count as saved.
    */
-  private topicSaved(r: Running, topic: string): boolean {
+  private topicSaved(r: Shown, topic: string): boolean {
     return r.plane.engine.isZnodeSaved(`/brokers/topics/${topic}`);
   }
 
@@ -598,33 +720,37 @@ export class EngineHost {
         views: {},
         windows: [],
         jobs: [],
+        travel: this.travelView(),
       };
     const { have } = args;
     this.wantAllEvents = have.accumulator !== undefined;
-    if (args.advanceMs > 0) r.plane.tick(args.advanceMs);
+    // While the past is shown the live run is paused: its clock does not move.
+    if (args.advanceMs > 0 && this.past === null) r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
+    const live = r;
+    const shown = this.shown();
     // Versions of another run mean nothing here: the page then holds none of this run's views.
     const held = (name: keyof FrameViews) => (args.run === this.runId ? (have[name] ?? -1) : -1);
     const views: FrameViews = {};
     if (have.cluster !== undefined) {
-      const signature = `${r.data.signature()}|${r.data.topics().map((t) => this.topicSaved(r, t))}`;
+      const signature = `${shown.data.signature()}|${shown.data.topics().map((t) => this.topicSaved(shown, t))}`;
       if (this.clusterVersion.observe(signature) !== held('cluster')) views.cluster = this.view();
     }
-    if (have.plane !== undefined && r.plane.version !== held('plane')) views.plane = r.plane.view();
+    if (have.plane !== undefined && shown.plane.version !== held('plane')) views.plane = shown.plane.view();
     if (have.accumulator !== undefined) {
-      const accumulator = r.plane.panelAccumulator();
+      const accumulator = shown.plane.panelAccumulator();
       const version = this.accumulatorVersion.observe(JSON.stringify(accumulator));
       if (version !== held('accumulator')) views.accumulator = { ...accumulator, version };
     }
-    if (have.eventLog !== undefined && r.plane.eventLog.version !== held('eventLog'))
-      views.eventLog = r.plane.eventLog.view();
-    if (have.metrics !== undefined && r.plane.metrics.version !== held('metrics'))
-      views.metrics = r.plane.metrics.view();
+    if (have.eventLog !== undefined && shown.plane.eventLog.version !== held('eventLog'))
+      views.eventLog = shown.plane.eventLog.view();
+    if (have.metrics !== undefined && shown.plane.metrics.version !== held('metrics'))
+      views.metrics = shown.plane.metrics.view();
     // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
-    const windows = this.windows.take(r.data, args.windows, have.cluster !== undefined);
-    this.pumpSegmentLoads(r);
-    const events = { producer: this.events, dropped: this.droppedEvents, plane: r.plane.takeEvents() };
+    const windows = this.windows.take(shown.data, args.windows, have.cluster !== undefined);
+    this.pumpSegmentLoads(live);
+    const events = { producer: this.events, dropped: this.droppedEvents, plane: live.plane.takeEvents() };
     this.events = [];
     this.droppedEvents = 0;
     const jobs: JobView[] = [];
@@ -634,7 +760,8 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    return { run: this.runId, nowMs: r.plane.nowMs, events, views, windows, jobs };
+    this.buildCheckpoints(live);
+    return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
@@ -663,8 +790,8 @@ export class EngineHost {
   }
 
   private view(): ClusterView {
-    const r = this.run;
-    if (!r) return { version: 0, nowMs: 0, partitions: [] };
+    if (!this.run) return { version: 0, nowMs: 0, partitions: [] };
+    const r = this.shown();
     return {
       version: this.clusterVersion.version,
       nowMs: r.plane.nowMs,

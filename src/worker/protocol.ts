@@ -50,6 +50,8 @@ import type {
 // types in engine/apps.
 import type {
   SendOutcome as ProduceResult,
+  MomentKind,
+  TravelView,
   AccumulatorView,
   EventLogView,
   MetricsView,
@@ -72,6 +74,7 @@ import type {
 } from '../engine/apps';
 /** What a panel produce answers (ClusterApps.apply's SendOutcome). */
 export type { SendOutcome as ProduceResult } from '../engine/apps';
+export type { ForkView, MomentKind, TravelView } from '../engine/apps';
 export type {
   AccumulatorView,
   ClusterView,
@@ -141,6 +144,15 @@ export interface Commands {
   lessons: [null, LessonSummary[]];
   /** Judges a lesson's step against the running cluster: its condition, what it shows, the question's answer. */
   lessonProbe: [{ id: string; step: number; startedAtMs: number }, LessonProbe];
+  /**
+   * Time travel: shows the cluster as it was at `atMs` (engine ms since the scenario started),
+   * replayed from the scenario in memory; the live run is paused meanwhile and its files untouched.
+   * `atMs` at or past the live run's now returns to it. Any action taken while the past is shown
+   * forks the run there (what came after is discarded; `TravelView.fork` says so).
+   */
+  travelSeek: [{ atMs: number }, TravelView];
+  /** Time travel: the next moment of `kind` (election, ISR change, rebalance, roll) after the time shown, then shown; null when there is none. */
+  travelNext: [{ kind: MomentKind }, { travel: TravelView; atMs: number | null }];
 }
 
 export type CommandName = keyof Commands;
@@ -263,6 +275,8 @@ export interface FrameResult {
   windows: RecordWindow[];
   /** Long jobs that are running or finished since the last frame. */
   jobs: JobView[];
+  /** Time travel: the time shown, the live run's now, the last fork. */
+  travel: TravelView;
 }
 
 export interface FrameEvents {

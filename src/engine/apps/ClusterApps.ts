@@ -35,6 +35,7 @@ import {
 import { buildPlaneView } from './planeViews';
 import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
 import { KafkaMetrics } from './metrics/KafkaMetrics';
+import { SegmentRolls } from './travel/SegmentRolls';
 import { actionLabel } from './metrics/actionLabel';
 import { PRESETS } from './presets';
 import { validateUserTopicName } from './userTopicName';
@@ -234,6 +235,8 @@ export class ClusterApps {
   /** The one event log (apps/events) and Kafka's metrics (apps/metrics), two named versioned views of the frame. */
   readonly eventLog: EventLog;
   readonly metrics: KafkaMetrics;
+  /** When the leaders rolled segments (time travel steps between them). */
+  readonly rolls: SegmentRolls;
   /** Records the demo producer was asked to send: the next one's number (its key and value). */
   private demoSends = 0;
   private nextConsumer = 1;
@@ -269,6 +272,7 @@ export class ClusterApps {
       () => [...this.groupSettings.keys()],
       (g) => this.maxLag(g),
     );
+    this.rolls = new SegmentRolls(this.engine, PLANE_EPOCH_MS);
     this.cluster = this.engine.cluster;
     this.groups = this.engine.groups;
     this.apps = this.engine.consumerApps;

@@ -70,3 +70,18 @@ export {
   MAX_IMPORT_INDEX_BYTES,
 } from './partitionZip';
 export { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './clusterMeta';
+export {
+  CHECKPOINT_EVERY_MS,
+  MAX_CHECKPOINTS,
+  MOMENT_KINDS,
+  MOMENT_LABELS,
+  type ForkView,
+  type MomentKind,
+  nextMoment,
+  Replica,
+  type ReplaySource,
+  SegmentRolls,
+  TimeMachine,
+  type TimeMachineOptions,
+  type TravelView,
+} from './travel';

@@ -6,10 +6,13 @@
  */
 import { Term } from '../glossary/Term';
 import { usePlane } from '../store';
+import { usePastMs } from '../time/usePastMs';
 import { formatClock } from '../time/formatClock';
 
 export function StoryPanel() {
-  const story = usePlane((s) => s.story);
+  const pastMs = usePastMs();
+  // In the past, the log as it read then: nothing told after the moment shown.
+  const story = usePlane((s) => s.story).filter((l) => pastMs === null || l.atMs <= pastMs);
   return (
     <section className="story" aria-label="What the controller did" data-testid="election-story">
       <h3>

@@ -4,10 +4,14 @@
  * leader running the assignor, SyncGroup, and each member's revoked/assigned callbacks.
  */
 import { usePlane } from '../store';
+import { usePastMs } from '../time/usePastMs';
 import { formatClock } from '../time/formatClock';
 
 export function RebalanceStory({ groupId }: { groupId: string }) {
-  const lines = usePlane((s) => s.groupStory).filter((l) => l.groupId === groupId || l.text.startsWith(`${groupId}`));
+  const pastMs = usePastMs();
+  const lines = usePlane((s) => s.groupStory).filter(
+    (l) => (l.groupId === groupId || l.text.startsWith(`${groupId}`)) && (pastMs === null || l.atMs <= pastMs),
+  );
   const shown = lines.slice(-14);
   return (
     <section

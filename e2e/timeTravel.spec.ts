@@ -1,0 +1,99 @@
+import { expect, test } from './fixtures';
+import { PlanePage } from './planePage';
+
+/**
+ * Time travel (issue 12): the scrubber shows the cluster exactly as it was (a replay of the
+ * scenario in the worker's memory, never the stored files), stepping to the next election finds
+ * it, and acting in the past forks the run there.
+ */
+
+/** Sets the scrubber to `ms` (it moves in 100 ms steps) and waits for that moment to be shown. */
+async function scrubTo(plane: PlanePage, ms: number): Promise<void> {
+  const scrubber = plane.page.getByTestId('time-scrubber');
+  await scrubber.fill(String(ms));
+  await expect(scrubber).toHaveAttribute('data-now', String(ms));
+  await expect(plane.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(ms));
+}
+
+test('scrubbing back to before a broker kill shows it alive and the old leader; forward and live show the new one', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.advance(2);
+  const scrubber = page.getByTestId('time-scrubber');
+  await expect(scrubber).toHaveAttribute('data-live', 'true');
+  // Broker 2 leads orders-1 (start index 0); kill it and wait for the controller's election.
+  expect(await plane.leaderOf('orders', 1)).toBe(2);
+  const killedAt = await plane.now();
+  await page.getByTestId('broker-kill-2').click();
+  await expect(plane.broker(2)).toHaveAttribute('data-state', 'down');
+  await plane.advanceUntil(async () => {
+    const l = await plane.leaderOf('orders', 1);
+    return l !== null && l !== 2;
+  }, 15);
+  const newLeader = await plane.leaderOf('orders', 1);
+  const liveMs = await plane.now();
+  await expect(scrubber).toHaveAttribute('data-max', String(liveMs));
+
+  // Back to before the kill: broker 2 is up, registered, and leads orders-1 again.
+  const before = Math.floor((killedAt - 1) / 100) * 100;
+  await scrubTo(plane, before);
+  await expect(scrubber).toHaveAttribute('data-live', 'false');
+  await expect(plane.broker(2)).toHaveAttribute('data-state', 'running');
+  await expect(plane.broker(2)).toHaveAttribute('data-alive', 'true');
+  await expect(plane.replica('orders', 1, 2)).toHaveAttribute('data-role', 'leader');
+  // The live run waits: its end has not moved.
+  await expect(scrubber).toHaveAttribute('data-max', String(liveMs));
+
+  // Forward again, to the moment the controller elected: the next election after the one shown.
+  await page.getByTestId('time-next-kind').selectOption('election');
+  await page.getByTestId('time-next-event').click();
+  await expect.poll(async () => Number(await scrubber.getAttribute('data-now'))).toBeGreaterThan(killedAt);
+  await expect(plane.replica('orders', 1, newLeader as number)).toHaveAttribute('data-role', 'leader');
+  await expect(plane.replica('orders', 1, 2)).toHaveAttribute('data-role', 'offline');
+
+  // Back to live: where it was paused, the new leader.
+  await page.getByTestId('time-live').click();
+  await expect(scrubber).toHaveAttribute('data-live', 'true');
+  await expect(scrubber).toHaveAttribute('data-now', String(liveMs));
+  await expect(plane.replica('orders', 1, newLeader as number)).toHaveAttribute('data-role', 'leader');
+  await expect(plane.broker(2)).toHaveAttribute('data-state', 'down');
+});
+
+test('acting in the past forks the run: the learner is told, and the future is gone', async ({ app, page }) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.advance(12);
+  const scrubber = page.getByTestId('time-scrubber');
+  const liveMs = await plane.now();
+  await scrubTo(plane, 3000);
+  await expect(plane.broker(1)).toHaveAttribute('data-state', 'running');
+  // Kill broker 1 at 3 s: the run forks there.
+  await page.getByTestId('broker-kill-1').click();
+  const notice = page.getByTestId('time-fork-notice');
+  await expect(notice).toContainText('You changed the past at 00:00:03.000: the run forks here');
+  await expect(notice).toHaveAttribute('data-at', '3000');
+  await expect(scrubber).toHaveAttribute('data-live', 'true');
+  // The scrubber's end moved back to the fork: the 9 s after it are gone.
+  await expect(scrubber).toHaveAttribute('data-max', '3000');
+  expect(liveMs).toBeGreaterThan(3000);
+  await expect(plane.broker(1)).toHaveAttribute('data-state', 'down');
+  // The link names the forked run: its one action, the kill at 3 s.
+  const linkActions = () =>
+    page.evaluate(() => {
+      const raw = new URLSearchParams(location.hash.slice(1)).get('scenario') ?? '';
+      const json = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
+      return (JSON.parse(json) as { actions: { at: number; action: { op: string } }[] }).actions.map(
+        (a) => `${a.action.op}@${a.at}`,
+      );
+    });
+  await expect.poll(linkActions).toEqual(['killBroker@3000']);
+  await plane.advance(1);
+  await expect(scrubber).toHaveAttribute('data-max', String(4000));
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toHaveCount(0);
+});

@@ -1,0 +1,51 @@
+/**
+ * One replay of the run: a fresh ClusterApps on its own Store (never the live run's files), moved
+ * forward through the scenario's recorded actions, each applied at its engine time, exactly as
+ * `ClusterApps.fromScenario` replays a link. The engine is deterministic (seeded Rng, injected
+ * clock), so a replica at time t is the cluster the live run was at t.
+ *
+ * It only moves forward: an engine holds closures and live objects and cannot be copied, so an
+ * earlier moment needs another replica.
+ */
+import type { Store } from '../../index';
+import { ClusterApps } from '../ClusterApps';
+import type { PresetName, TimedAction } from '../types';
+
+export interface ReplaySource {
+  seed: number;
+  preset: PresetName;
+  /** The run's recorded actions, in engine-time order (ClusterApps.actions). */
+  actions: readonly TimedAction[];
+}
+
+export class Replica {
+  readonly apps: ClusterApps;
+  /** How many of the source's actions have been applied. */
+  private next = 0;
+
+  constructor(source: ReplaySource, store: Store) {
+    this.apps = new ClusterApps(source.seed, source.preset, { store, panelProducer: true });
+  }
+
+  /** Engine ms since the scenario started. */
+  get nowMs(): number {
+    return this.apps.nowMs;
+  }
+
+  /**
+   * Runs to `toMs`, applying every action stamped at or before it on the way. An action the live
+   * run accepted is accepted here too (same state, same checks), so none can throw.
+   */
+  advanceTo(toMs: number, actions: readonly TimedAction[]): void {
+    while (this.next < actions.length) {
+      const t = actions[this.next] as TimedAction;
+      if (t.at > toMs) break;
+      this.apps.runTo(t.at);
+      this.apps.apply(t.action);
+      this.next++;
+    }
+    this.apps.runTo(toMs);
+    // Nobody animates a replay: drop what the page would have been sent.
+    this.apps.takeEvents();
+  }
+}

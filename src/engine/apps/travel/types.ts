@@ -1,0 +1,26 @@
+/** What the page is shown of time travel, with every frame. */
+export interface TravelView {
+  /** The engine time shown (ms since the scenario started): the past, or the live run's now. */
+  viewMs: number;
+  /** The live run's now: the scrubber's end. */
+  liveMs: number;
+  /** True while the live run is shown (it is paused while the past is). */
+  live: boolean;
+  /** Checkpoints ready (replicas a seek can start from): a seek replays at most their spacing past one. */
+  checkpoints: number;
+  /** Every gap between checkpoints is at most their spacing (none is being rebuilt). */
+  checkpointsComplete: boolean;
+  /** The last fork of this run (an action taken in the past), until another scenario replaces it. */
+  fork: ForkView | null;
+}
+
+export interface ForkView {
+  /** Counts forks, so the page shows each one's notice once. */
+  n: number;
+  /** Where the run forked: the past moment the action was taken at. */
+  atMs: number;
+  /** The recorded actions after it that were discarded. */
+  discardedActions: number;
+  /** How much engine time after it was discarded. */
+  discardedMs: number;
+}

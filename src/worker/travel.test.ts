@@ -1,0 +1,116 @@
+/**
+ * Time travel through the worker host, over a real (fake-indexeddb) IndexedDB: the past is shown
+ * from a replay in memory (IndexedDB is not written while it is shown, the live run waits), and an
+ * action taken in the past forks the run there, on the store, with the later actions discarded.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { createStore, entries } from 'idb-keyval';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { EngineHost } from './EngineHost';
+import { realHostClock } from './HostClock';
+import type { CommandArgs, CommandName, CommandResult, FrameArgs } from './protocol';
+
+vi.stubGlobal('self', { navigator: {} });
+
+beforeEach(() => {
+  (globalThis as { indexedDB?: unknown }).indexedDB = new IDBFactory();
+});
+
+async function call<K extends CommandName>(host: EngineHost, type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
+  const handler = host.handlers[type] as (d: CommandArgs<K>) => unknown;
+  return (await handler(data)) as CommandResult<K>;
+}
+
+async function openHost(): Promise<EngineHost> {
+  const host = new EngineHost(() => undefined, realHostClock);
+  const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
+  if (opened.status !== 'opened') throw new Error('did not open');
+  return host;
+}
+
+async function stored(): Promise<string[]> {
+  const rows = await entries<string, Uint8Array | object>(createStore('glassbox', 'files'));
+  return rows.map(
+    ([k, v]) => `${k}:${v instanceof Uint8Array ? Buffer.from(v).toString('base64') : JSON.stringify(v)}`,
+  );
+}
+
+const frame = (run: number, advanceMs = 0): FrameArgs => ({ advanceMs, windows: [], run, have: { plane: -1 } });
+
+describe('time travel in the worker', () => {
+  it('shows the past from memory: IndexedDB is untouched and the live run waits until it is back', async () => {
+    const host = await openHost();
+    await call(host, 'planeAdvance', { ms: 2000 });
+    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
+    await call(host, 'planeAdvance', { ms: 10_000 });
+    const live = await call(host, 'frame', frame(0));
+    const liveMs = live.nowMs;
+    const leaderNow = live.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader;
+    expect(leaderNow).not.toBe(2);
+    await host.settled();
+    const before = await stored();
+
+    const travel = await call(host, 'travelSeek', { atMs: 1500 });
+    expect(travel).toMatchObject({ viewMs: 1500, liveMs, live: false, fork: null });
+    // The page asks with the old run's versions: the past is a new picture, sent whole.
+    const past = await call(host, 'frame', frame(live.run, 500));
+    expect(past.run).not.toBe(live.run);
+    expect(past.nowMs).toBe(1500);
+    expect(past.travel.live).toBe(false);
+    expect(past.views.plane?.brokers.find((b) => b.id === 2)?.alive).toBe(true);
+    expect(past.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(2);
+    expect(past.events.plane).toEqual([]);
+    // Time asked for while the past is shown does not move the live run, and nothing is written.
+    expect(past.travel.liveMs).toBe(liveMs);
+    await host.settled();
+    expect(await stored()).toEqual(before);
+
+    const back = await call(host, 'travelSeek', { atMs: liveMs });
+    expect(back).toMatchObject({ viewMs: liveMs, live: true });
+    const again = await call(host, 'frame', frame(past.run));
+    expect(again.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(leaderNow);
+  });
+
+  it('steps to the next election after the moment shown', async () => {
+    const host = await openHost();
+    await call(host, 'planeAdvance', { ms: 1000 });
+    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
+    await call(host, 'planeAdvance', { ms: 10_000 });
+    const killedAt = (await call(host, 'frame', frame(0))).travel.liveMs - 10_000;
+    await call(host, 'travelSeek', { atMs: killedAt - 100 });
+    const next = await call(host, 'travelNext', { kind: 'election' });
+    // Broker 2's ZooKeeper session expires after the kill; the controller then elects.
+    expect(next.atMs).toBeGreaterThan(killedAt);
+    expect(next.travel).toMatchObject({ viewMs: next.atMs, live: false });
+    const shown = await call(host, 'frame', frame(0));
+    expect(shown.views.plane?.brokers.find((b) => b.id === 2)?.alive).toBe(false);
+    expect(shown.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).not.toBe(2);
+  });
+
+  it('an action in the past forks the run there: later actions discarded, the store holds the fork', async () => {
+    const host = await openHost();
+    await call(host, 'planeAdvance', { ms: 3000 });
+    await call(host, 'planeAction', { op: 'killBroker', broker: 3 });
+    await call(host, 'planeAdvance', { ms: 5000 });
+    const liveMs = (await call(host, 'frame', frame(0))).nowMs;
+    await call(host, 'travelSeek', { atMs: 2000 });
+    const view = await call(host, 'planeAction', { op: 'isolateBroker', broker: 1 });
+    expect(view.nowMs).toBe(2000);
+    expect(view.actions.map((a) => `${a.action.op}@${a.at}`)).toEqual(['isolateBroker@2000']);
+    expect(view.brokers.find((b) => b.id === 3)?.state).toBe('running');
+    const f = await call(host, 'frame', frame(0));
+    expect(f.travel).toMatchObject({
+      live: true,
+      liveMs: 2000,
+      fork: { n: 1, atMs: 2000, discardedActions: 1, discardedMs: liveMs - 2000 },
+    });
+    // The stored link is the forked run's.
+    await host.settled();
+    const meta = (await stored()).find((e) => e.startsWith('meta/cluster.json'));
+    expect(meta).toBeDefined();
+    const json = Buffer.from(meta?.split(':').slice(1).join(':') ?? '', 'base64').toString();
+    expect(json).toContain('isolateBroker');
+    expect(json).not.toContain('killBroker');
+  });
+});
