@@ -73,20 +73,20 @@ export class FileStore implements Store {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
-    const file = this.file(path);
-    const copy = bytes.slice();
-    return this.inOrder(async () => {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, copy);
-    });
+    return this.put(path, bytes, writeFile);
   }
 
   async append(path: string, bytes: Uint8Array): Promise<void> {
+    return this.put(path, bytes, appendFile);
+  }
+
+  /** A write or an append: the bytes copied now, the directory made when the turn comes. */
+  private put(path: string, bytes: Uint8Array, how: (file: string, data: Uint8Array) => Promise<void>): Promise<void> {
     const file = this.file(path);
     const copy = bytes.slice();
     return this.inOrder(async () => {
       await mkdir(dirname(file), { recursive: true });
-      await appendFile(file, copy);
+      await how(file, copy);
     });
   }
 

@@ -8,6 +8,7 @@ import {
   ApiVersionsRequestData,
   ApiVersionsResponseData,
   type Acks,
+  type FetchPartition,
   FetchRequestData,
   FetchResponseData,
   type FetchResponse,
@@ -212,17 +213,7 @@ interface WireFetch {
   minBytes: number;
   maxBytes: number;
   isolationLevel: number;
-  topics: {
-    topic: string;
-    partitions: {
-      partition: number;
-      currentLeaderEpoch: number;
-      fetchOffset: number;
-      lastFetchedEpoch: number;
-      logStartOffset: number;
-      partitionMaxBytes: number;
-    }[];
-  }[];
+  topics: { topic: string; partitions: FetchPartition[] }[];
 }
 
 /**

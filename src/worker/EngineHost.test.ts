@@ -3,34 +3,15 @@
  * only after it replayed whole, says what replacing would discard, and a cluster with no user
  * topics still sends the page its (empty) partition views.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { createStore, entries } from 'idb-keyval';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lostPartitions } from '../engine/apps/lostPartitions';
-import { EngineHost } from './EngineHost';
-import { realHostClock } from './HostClock';
+import type { EngineHost } from './EngineHost';
+import { call, openHost, withFreshIndexedDb } from './hostTesting';
 import type { ScenarioSpec } from '../engine/apps/types';
-import type { CommandArgs, CommandName, CommandResult } from './protocol';
+import type { CommandResult } from './protocol';
 
-// No Web Locks in Node: the host then runs as the sole owner ("unsupported").
-vi.stubGlobal('self', { navigator: {} });
-
-beforeEach(() => {
-  (globalThis as { indexedDB?: unknown }).indexedDB = new IDBFactory();
-});
-
-async function call<K extends CommandName>(host: EngineHost, type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
-  const handler = host.handlers[type] as (d: CommandArgs<K>) => unknown;
-  return (await handler(data)) as CommandResult<K>;
-}
-
-async function openHost(): Promise<EngineHost> {
-  const host = new EngineHost(() => undefined, realHostClock);
-  const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
-  if (opened.status !== 'opened' || opened.storage.kind !== 'indexeddb') throw new Error('IndexedDB did not open');
-  return host;
-}
+withFreshIndexedDb();
 
 /** Every IndexedDB entry of the cluster, read behind the store's back (key -> bytes as base64). */
 async function storedEntries(): Promise<Record<string, string>> {

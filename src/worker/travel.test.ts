@@ -3,31 +3,12 @@
  * from a replay in memory (IndexedDB is not written while it is shown, the live run waits), and an
  * action taken in the past forks the run there, on the store, with the later actions discarded.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { createStore, entries } from 'idb-keyval';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EngineHost } from './EngineHost';
-import { realHostClock } from './HostClock';
-import type { CommandArgs, CommandName, CommandResult, FrameArgs } from './protocol';
+import { describe, expect, it } from 'vitest';
+import { call, openHost, withFreshIndexedDb } from './hostTesting';
+import type { FrameArgs } from './protocol';
 
-vi.stubGlobal('self', { navigator: {} });
-
-beforeEach(() => {
-  (globalThis as { indexedDB?: unknown }).indexedDB = new IDBFactory();
-});
-
-async function call<K extends CommandName>(host: EngineHost, type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
-  const handler = host.handlers[type] as (d: CommandArgs<K>) => unknown;
-  return (await handler(data)) as CommandResult<K>;
-}
-
-async function openHost(): Promise<EngineHost> {
-  const host = new EngineHost(() => undefined, realHostClock);
-  const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
-  if (opened.status !== 'opened') throw new Error('did not open');
-  return host;
-}
+withFreshIndexedDb();
 
 async function stored(): Promise<string[]> {
   const rows = await entries<string, Uint8Array | object>(createStore('glassbox', 'files'));
