@@ -211,7 +211,11 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   }
   const timeline = page.getByTestId('timeline-analytics');
   // At least seven columns (a change may take more than one generation; the timeline keeps eight).
-  expect(await timeline.locator('[data-testid^="generation-analytics-"]').count()).toBeGreaterThanOrEqual(7);
+  // A column appears once its rebalance has played its phases on the card (600 ms each at 1x), so
+  // the six rebalances the paused engine ran at once take a while to be drawn.
+  await expect
+    .poll(() => timeline.locator('[data-testid^="generation-analytics-"]').count(), { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(7);
   const drawn = await timeline.locator('svg').evaluate((svg) => {
     // getComputedStyle in the page (the e2e project compiles without the DOM's types).
     const w = globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } };
