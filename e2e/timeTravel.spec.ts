@@ -19,6 +19,9 @@ test('scrubbing back to before a broker kill shows it alive and the old leader; 
   app,
   page,
 }) => {
+  // Two replays of the run (the past, then the next election) on top of an election: more than
+  // the default minute on a loaded 2-core machine.
+  test.setTimeout(120_000);
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
