@@ -167,14 +167,6 @@ test('at 390 px wide: no sideways page scroll, the side panel a sheet under the 
 });
 
 /** Advances until a group is Stable at a generation of at least `min`. */
-async function stableAt(plane: PlanePage, group: string, min: number): Promise<void> {
-  await plane.advanceUntil(
-    async () =>
-      (await plane.group(group).getAttribute('data-state')) === 'Stable' && (await plane.generation(group)) >= min,
-    40,
-  );
-}
-
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 test('readable group panels: the timeline scrolls at full size, the story is wide with short names, the state strip and the crash table fit their card', async ({
@@ -186,7 +178,7 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   await plane.open();
   await plane.pause();
   await plane.tab('groups');
-  await stableAt(plane, 'analytics', 1);
+  await plane.stableAt('analytics', 1);
 
   // The story: a readable width, each member by its client id; the full member id in the tooltip.
   const story = page.getByTestId('rebalance-story-analytics');
@@ -206,7 +198,7 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   let generation = await plane.generation('analytics');
   for (const assignor of ['range', 'roundrobin', 'range', 'roundrobin', 'range', 'roundrobin']) {
     await page.getByTestId('group-assignor-analytics').selectOption(assignor);
-    await stableAt(plane, 'analytics', generation + 1);
+    await plane.stableAt('analytics', generation + 1);
     generation = await plane.generation('analytics');
   }
   const timeline = page.getByTestId('timeline-analytics');
@@ -267,7 +259,7 @@ test('the board at 390 px wide: no sideways page scroll, its controls on screen'
   await plane.open();
   await plane.pause();
   await plane.tab('groups');
-  await stableAt(plane, 'analytics', 1);
+  await plane.stableAt('analytics', 1);
   await expect(page.getByTestId('timeline-analytics')).toBeVisible();
   expect(await pageOverflow(page)).toBeLessThanOrEqual(390);
   const story = page.getByTestId('rebalance-story-analytics');

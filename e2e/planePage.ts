@@ -75,6 +75,15 @@ export class PlanePage {
     return Number(id?.split('-').pop());
   }
 
+  /** Advances until `group` is Stable at generation `min` or later (at most 40 s of engine time). */
+  async stableAt(group: string, min: number): Promise<void> {
+    await this.advanceUntil(
+      async () =>
+        (await this.group(group).getAttribute('data-state')) === 'Stable' && (await this.generation(group)) >= min,
+      40,
+    );
+  }
+
   /** Advances the cluster a second at a time until `check` holds (at most `maxSeconds`). */
   async advanceUntil(check: () => Promise<boolean>, maxSeconds = 60): Promise<void> {
     for (let i = 0; i < maxSeconds; i++) {

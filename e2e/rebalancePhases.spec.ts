@@ -44,14 +44,6 @@ async function seen(page: Page): Promise<Seen> {
   return (await page.evaluate('window.__seen')) as Seen;
 }
 
-async function stableAt(plane: PlanePage, group: string, min: number): Promise<void> {
-  await plane.advanceUntil(
-    async () =>
-      (await plane.group(group).getAttribute('data-state')) === 'Stable' && (await plane.generation(group)) >= min,
-    40,
-  );
-}
-
 test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, the leader computing, SyncGroup, assign, in order, each >= 600 ms, and the timeline gains the generation at assign', async ({
   app,
   page,
@@ -60,7 +52,7 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   await plane.open();
   await plane.pause();
   await plane.tab('groups');
-  await stableAt(plane, 'billing', 1);
+  await plane.stableAt('billing', 1);
   await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable');
   const generation = await plane.generation('billing');
   await page.getByTestId('group-select-billing').click();
@@ -107,7 +99,7 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
   await plane.open();
   await plane.pause();
   await plane.tab('groups');
-  await stableAt(plane, 'billing', 1);
+  await plane.stableAt('billing', 1);
   const slow = page.getByTestId('auto-slow');
   await expect(slow).toBeChecked();
   // The first generation's phases have played: the slow-down that follows is the move's.
@@ -155,7 +147,7 @@ for (const vp of [
     await plane.open();
     await plane.pause();
     await plane.tab('groups');
-    await stableAt(plane, 'billing', 1);
+    await plane.stableAt('billing', 1);
     await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable', {
       timeout: 20_000,
     });

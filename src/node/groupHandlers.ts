@@ -35,11 +35,6 @@ import type { GatewayConnection } from './WireGateway';
 
 type Topics = { name: string; partitionIndexes: number[] }[] | null;
 
-/** Sends one group request; `done` gets the coordinator's answer, or null when the call failed. */
-function ask(c: GatewayConnection, request: GroupRequest, done: (r: GroupResponse) => void, timeoutMs?: number): void {
-  c.askGroup(request, done, timeoutMs);
-}
-
 const findCoordinator: ApiHandler = {
   request: FindCoordinatorRequestData,
   response: FindCoordinatorResponseData,
@@ -68,7 +63,7 @@ const findCoordinator: ApiHandler = {
         answerWith(errorNumber('COORDINATOR_NOT_AVAILABLE'), -1);
         return;
       }
-      ask(connection, { api: 'FindCoordinator', key, keyType: 0 }, (r) => {
+      connection.askGroup({ api: 'FindCoordinator', key, keyType: 0 }, (r) => {
         const res = r as FindCoordinatorResponse;
         answerWith(errorNumber(res.errorCode), res.errorCode === 'NONE' ? res.nodeId : -1);
       });
@@ -86,8 +81,7 @@ const joinGroup: ApiHandler = {
     const b = body ?? {};
     const sessionTimeoutMs = Number(b.sessionTimeoutMs);
     const rebalanceTimeoutMs = Number(b.rebalanceTimeoutMs) >= 0 ? Number(b.rebalanceTimeoutMs) : sessionTimeoutMs;
-    ask(
-      connection,
+    connection.askGroup(
       {
         api: 'JoinGroup',
         groupId: String(b.groupId),
@@ -126,8 +120,7 @@ const syncGroup: ApiHandler = {
   response: SyncGroupResponseData,
   handle({ connection, body }, reply) {
     const b = body ?? {};
-    ask(
-      connection,
+    connection.askGroup(
       {
         api: 'SyncGroup',
         groupId: String(b.groupId),
@@ -157,8 +150,7 @@ const heartbeat: ApiHandler = {
   response: HeartbeatResponseData,
   handle({ connection, body }, reply) {
     const b = body ?? {};
-    ask(
-      connection,
+    connection.askGroup(
       {
         api: 'Heartbeat',
         groupId: String(b.groupId),
@@ -181,7 +173,7 @@ const leaveGroup: ApiHandler = {
       version >= 3
         ? ((b.members as { memberId: string; groupInstanceId: string | null; reason: string | null }[]) ?? [])
         : [{ memberId: String(b.memberId), groupInstanceId: null, reason: null }];
-    ask(connection, { api: 'LeaveGroup', groupId: String(b.groupId), members }, (r) => {
+    connection.askGroup({ api: 'LeaveGroup', groupId: String(b.groupId), members }, (r) => {
       const res = r as LeaveGroupResponse;
       // Before v3 one member leaves, and its error is the answer's.
       const single = res.members[0]?.errorCode ?? 'NONE';
@@ -205,8 +197,7 @@ const offsetCommit: ApiHandler = {
       committedLeaderEpoch: number;
       committedMetadata: string | null;
     };
-    ask(
-      connection,
+    connection.askGroup(
       {
         api: 'OffsetCommit',
         groupId: String(b.groupId),
@@ -266,7 +257,7 @@ const offsetFetch: ApiHandler = {
     };
     if (left === 0) finish();
     groups.forEach((g, i) => {
-      ask(connection, { api: 'OffsetFetch', groupId: g.groupId, topics: g.topics }, (r) => {
+      connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics }, (r) => {
         answers[i] = r as OffsetFetchResponse;
         if (--left === 0) finish();
       });
