@@ -8,8 +8,6 @@ import {
   FindCoordinatorRequestData,
   FindCoordinatorResponseData,
   type FindCoordinatorResponse,
-  type GroupRequest,
-  type GroupResponse,
   HeartbeatRequestData,
   HeartbeatResponseData,
   JoinGroupRequestData,
@@ -31,7 +29,6 @@ import {
 } from '../engine/index';
 import type { ApiHandler } from './apiHandlers';
 import { errorNumber } from './errorNumber';
-import type { GatewayConnection } from './WireGateway';
 
 type Topics = { name: string; partitionIndexes: number[] }[] | null;
 
