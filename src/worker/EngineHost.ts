@@ -60,9 +60,7 @@ import {
   type ClusterMeta,
   readClusterMeta,
   writeClusterMeta,
-  TimeMachine,
-  nextMoment,
-  type ForkView,
+  TimeTravel,
   type TravelView,
 } from '../engine/apps';
 import type {
@@ -97,15 +95,6 @@ const JOB_SLICE_MS = 12;
 const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
-
-/**
- * Time travel's background work per frame: engine ms of checkpoint replay (about 2 ms of real
- * time for the demo), more while the past is shown and the live run is paused.
- */
-const TRAVEL_WORK_MS = 250;
-const TRAVEL_WORK_PAUSED_MS = 1000;
-/** Above this many brokers no checkpoints are built in the background (a seek replays from the start). */
-const TRAVEL_BROKERS_MAX = 12;
 
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
@@ -155,13 +144,11 @@ export class EngineHost {
   private readonly journey = new RecordJourney();
   /** True while the page shows the accumulator (then every producer event is sent). */
   private wantAllEvents = false;
-  /** Seeks the running cluster's past (engine/apps/travel): replays in memory, never in the store. */
-  private travel: TimeMachine | null = null;
-  /** The past being shown (the live run is paused meanwhile); null: the live run. */
-  private past: Shown | null = null;
-  /** The last fork of this run (an action taken in the past). */
-  private fork: ForkView | null = null;
-  private forks = 0;
+  /** The running cluster's past (engine/apps/travel): replays in memory, never in the store. */
+  private readonly travel = new TimeTravel(
+    () => this.running().plane,
+    () => new MemoryStore(),
+  );
   /** A read of paged-out segments from the Store is under way (one at a time). */
   private loadingSegments: Promise<unknown> | null = null;
 
@@ -284,62 +271,22 @@ export class EngineHost {
     },
     travelSeek: ({ atMs }) => this.seek(atMs),
     travelNext: ({ kind }) => {
-      const live = this.running().plane;
-      const atMs = nextMoment(live, kind, this.travelView().viewMs);
+      const atMs = this.travel.nextMoment(kind);
       return { travel: atMs === null ? this.travelView() : this.seek(atMs), atMs };
     },
   };
 
-  /**
-   * Shows the cluster as it was at `atMs` (a replay in memory, TimeMachine.seek), or the live run
-   * again when `atMs` is at or past its now. Each moment shown is a new run for the page: it
-   * draws it from scratch, and nothing of it is animated.
-   */
+  /** Each moment shown is a new run for the page: it draws it from scratch, and animates none of it. */
   private seek(atMs: number): TravelView {
-    const live = this.running();
-    if (!Number.isFinite(atMs) || atMs < 0)
-      throw new KafkaError('INVALID_REQUEST', `A moment of the run is a time from 0 ms, got ${atMs}.`);
-    const travel = this.travel as TimeMachine;
-    if (atMs >= live.plane.nowMs) {
-      if (this.past === null) return this.travelView();
-      travel.leave();
-      this.past = null;
-    } else {
-      const plane = travel.seek(Math.floor(atMs));
-      this.past = { plane, data: new DataPath(plane.engine, new Map()) };
-    }
-    this.newRun();
+    this.running();
+    if (this.travel.seek(atMs)) this.newRun();
     return this.travelView();
   }
 
-  /**
-   * The live run, ready for an action. An action taken while the past is shown forks the run
-   * there: the live run is replaced by a replay of the scenario up to that moment (on the wiped
-   * store, as a scenario replaces it), and what came after is discarded; the fork is reported.
-   */
+  /** The live run, ready for an action (taken in the past, it forks the run there: TimeTravel). */
   private async present(): Promise<Running> {
-    const past = this.past;
-    if (past === null) return this.running();
-    const live = this.running().plane;
-    const atMs = past.plane.nowMs;
-    const kept = live.actions.filter((a) => a.at <= atMs);
-    const fork: ForkView = {
-      n: ++this.forks,
-      atMs,
-      discardedActions: live.actions.length - kept.length,
-      discardedMs: live.nowMs - atMs,
-    };
-    const travel = this.travel as TimeMachine;
-    this.past = null;
-    await this.replace({ seed: live.seed, preset: live.preset, actions: kept, untilMs: atMs });
-    const r = this.running();
-    r.plane.runTo(atMs);
-    // The replicas up to the fork are this run's past too.
-    travel.forgetAfter(atMs);
-    this.travel = travel;
-    this.fork = fork;
-    this.saveMeta(true);
-    return r;
+    if (await this.travel.forkIfPast((spec) => this.replace(spec))) this.saveMeta(true);
+    return this.running();
   }
 
   /** The page is shown another picture: it holds none of its views. */
@@ -351,29 +298,12 @@ export class EngineHost {
   }
 
   private travelView(): TravelView {
-    const liveMs = this.run?.plane.nowMs ?? 0;
-    return {
-      viewMs: this.past?.plane.nowMs ?? liveMs,
-      liveMs,
-      live: this.past === null,
-      checkpoints: this.travel?.checkpointTimes().length ?? 0,
-      checkpointsComplete: this.travel?.complete(liveMs) ?? false,
-      fork: this.fork,
-    };
+    return this.travel.view(this.run?.plane.nowMs ?? 0);
   }
 
   /** The live run or, while it is shown, its past. */
   private shown(): Shown {
-    return this.past ?? this.running();
-  }
-
-  /**
-   * Builds time travel's checkpoints a slice at a time between frames (TimeMachine.work), so a
-   * seek later replays at most a checkpoint's spacing.
-   */
-  private buildCheckpoints(r: Running): void {
-    if (!this.travel || r.plane.cluster.brokers.size > TRAVEL_BROKERS_MAX) return;
-    this.travel.work(r.plane.nowMs, this.past ? TRAVEL_WORK_PAUSED_MS : TRAVEL_WORK_MS);
+    return this.travel.past ?? this.running();
   }
 
   /** One journal per running cluster, begun at its first lesson probe (a lesson probes before its first action). */
@@ -556,10 +486,7 @@ export class EngineHost {
     this.accumulatorVersion = new ContentVersion();
     this.windows.clear();
     this.lastMeta = '';
-    // Another run, another past.
-    this.travel = new TimeMachine(() => this.running().plane, { newStore: () => new MemoryStore() });
-    this.past = null;
-    this.fork = null;
+    this.travel.restart();
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
@@ -725,7 +652,7 @@ export class EngineHost {
     const { have } = args;
     this.wantAllEvents = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
-    if (args.advanceMs > 0 && this.past === null) r.plane.tick(args.advanceMs);
+    if (args.advanceMs > 0 && this.travel.past === null) r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
     const live = r;
@@ -760,7 +687,7 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    this.buildCheckpoints(live);
+    this.travel.work();
     return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 

@@ -84,4 +84,6 @@ export {
   TimeMachine,
   type TimeMachineOptions,
   type TravelView,
+  type ShownPast,
+  TimeTravel,
 } from './travel';

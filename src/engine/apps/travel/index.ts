@@ -4,3 +4,4 @@ export { Replica, type ReplaySource } from './Replica';
 export { SegmentRolls } from './SegmentRolls';
 export { MOMENT_KINDS, MOMENT_LABELS, type MomentKind, nextMoment } from './moments';
 export type { ForkView, TravelView } from './types';
+export { type ShownPast, TimeTravel } from './TimeTravel';

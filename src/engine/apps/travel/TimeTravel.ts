@@ -1,0 +1,125 @@
+/**
+ * Time travel over a live run, as a host offers it: which moment is shown (the live run or a
+ * replay of its past), the checkpoints built between frames, and forks (an action taken while
+ * the past is shown replaces the run by its replay up to that moment). Hosts hold one of these
+ * per run; the replays themselves are the TimeMachine's.
+ */
+import { DataPath, KafkaError, type Store } from '../../index';
+import type { ClusterApps } from '../ClusterApps';
+import type { ScenarioSpec } from '../types';
+import { TimeMachine } from './TimeMachine';
+import { type MomentKind, nextMoment } from './moments';
+import type { ForkView, TravelView } from './types';
+
+/**
+ * Background replay per frame, engine ms: about 2 ms of real time for the demo; more while the
+ * past is shown, since the live run is paused meanwhile.
+ */
+const WORK_MS = 250;
+const WORK_PAUSED_MS = 1000;
+/** Above this many brokers no checkpoints are built in the background (a seek replays from the start). */
+const BROKERS_MAX = 12;
+
+/** A moment of the past being shown: its cluster and a data path over its leaders. */
+export interface ShownPast {
+  plane: ClusterApps;
+  data: DataPath;
+}
+
+export class TimeTravel {
+  private machine: TimeMachine;
+  private shownPast: ShownPast | null = null;
+  private lastFork: ForkView | null = null;
+  private forks = 0;
+
+  constructor(
+    /** The live run (read anew each time: a fork replaces it). */
+    private readonly live: () => ClusterApps,
+    private readonly newStore: () => Store,
+  ) {
+    this.machine = this.newMachine();
+  }
+
+  private newMachine(): TimeMachine {
+    return new TimeMachine(() => this.live(), { newStore: this.newStore });
+  }
+
+  /** Another run, another past: the checkpoints and the last fork are forgotten. */
+  restart(): void {
+    this.machine = this.newMachine();
+    this.shownPast = null;
+    this.lastFork = null;
+  }
+
+  /** The past being shown (the live run is paused meanwhile); null: the live run. */
+  get past(): ShownPast | null {
+    return this.shownPast;
+  }
+
+  /**
+   * Shows the cluster as it was at `atMs` (TimeMachine.seek), or the live run again when `atMs`
+   * is at or past its now. True when the picture shown changed: the page then draws a new run.
+   */
+  seek(atMs: number): boolean {
+    if (!Number.isFinite(atMs) || atMs < 0)
+      throw new KafkaError('INVALID_REQUEST', `A moment of the run is a time from 0 ms, got ${atMs}.`);
+    if (atMs >= this.live().nowMs) {
+      if (this.shownPast === null) return false;
+      this.machine.leave();
+      this.shownPast = null;
+    } else {
+      const plane = this.machine.seek(Math.floor(atMs));
+      this.shownPast = { plane, data: new DataPath(plane.engine, new Map()) };
+    }
+    return true;
+  }
+
+  /** The next moment of `kind` after the one shown, or null. */
+  nextMoment(kind: MomentKind): number | null {
+    return nextMoment(this.live(), kind, this.view().viewMs);
+  }
+
+  /**
+   * Makes the live run ready for an action. Shown the past, the run forks there: `replace`
+   * starts the scenario's replay up to that moment (its recorded actions after it discarded),
+   * the checkpoints up to it are kept as the new run's past, and the fork is reported.
+   */
+  async forkIfPast(replace: (spec: ScenarioSpec) => Promise<void>): Promise<boolean> {
+    if (this.shownPast === null) return false;
+    const live = this.live();
+    const atMs = this.shownPast.plane.nowMs;
+    const kept = live.actions.filter((a) => a.at <= atMs);
+    const fork: ForkView = {
+      n: ++this.forks,
+      atMs,
+      discardedActions: live.actions.length - kept.length,
+      discardedMs: live.nowMs - atMs,
+    };
+    const machine = this.machine;
+    this.shownPast = null;
+    await replace({ seed: live.seed, preset: live.preset, actions: kept, untilMs: atMs });
+    this.live().runTo(atMs);
+    machine.forgetAfter(atMs);
+    this.machine = machine;
+    this.lastFork = fork;
+    return true;
+  }
+
+  /** Builds checkpoints a bounded slice at a time (call between frames). */
+  work(): void {
+    const live = this.live();
+    if (live.cluster.brokers.size > BROKERS_MAX) return;
+    this.machine.work(live.nowMs, this.shownPast ? WORK_PAUSED_MS : WORK_MS);
+  }
+
+  view(liveMs = this.live().nowMs): TravelView {
+    return {
+      viewMs: this.shownPast?.plane.nowMs ?? liveMs,
+      liveMs,
+      live: this.shownPast === null,
+      checkpoints: this.machine.checkpointTimes().length,
+      checkpointsComplete: this.machine.complete(liveMs),
+      fork: this.lastFork,
+    };
+  }
+}
