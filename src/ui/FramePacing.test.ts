@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClusterView, FrameResult, JobView, PartitionView } from '../worker/protocol';
+import { frameFixture } from './frameFixture';
 import { BUSY_VIEW_EVERY_MS, FramePacing, type PacingState, VIEW_EVERY_MS } from './FramePacing';
 
 function paced() {
@@ -16,15 +17,7 @@ const idle: PacingState = { jobs: {}, accumulator: false, metrics: false, eventL
 const runningJob = { jobId: 1, state: 'running' } as JobView;
 
 function frame(run: number, views: FrameResult['views']): FrameResult {
-  return {
-    run,
-    nowMs: 0,
-    events: { producer: [], dropped: 0, plane: [] },
-    views,
-    windows: [],
-    jobs: [],
-    travel: { viewMs: 0, liveMs: 0, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
-  };
+  return frameFixture(views, { run });
 }
 
 describe('FramePacing.ask', () => {

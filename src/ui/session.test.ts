@@ -8,6 +8,7 @@ import type { PlaneEvent, PlaneView } from '../engine/apps/types';
 import type { EngineClient } from '../worker/client';
 import { PLANE_EPOCH_MS } from '../worker/client';
 import type { ClusterView, FrameResult } from '../worker/protocol';
+import { frameFixture } from './frameFixture';
 import { Session } from './session';
 import { createUiStore } from './store';
 
@@ -21,15 +22,7 @@ function plane(version: number, actions: PlaneView['actions'] = []): PlaneView {
 const cluster: ClusterView = { version: 1, nowMs: 1234, partitions: [] };
 
 function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameResult {
-  return {
-    run: 1,
-    nowMs: 1234,
-    events: { producer: [], dropped: 0, plane: events },
-    views,
-    windows: [],
-    jobs: [],
-    travel: { viewMs: 1234, liveMs: 1234, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
-  };
+  return frameFixture(views, { nowMs: 1234, events });
 }
 
 describe('Session.apply', () => {

@@ -190,20 +190,22 @@ export class ReplicaFetcher {
     else this.maybeSend();
   }
 
+  /** A partition's fetch state if a response about it still applies: still ours, and in `state`. */
+  private stateIn(topic: string, partition: number, state: FetchState['state']): FetchState | null {
+    const s = this.states.get(tpKey(topic, partition));
+    return s && this.valid(s) && s.state === state ? s : null;
+  }
+
   private processEpochs(body: OffsetsForLeaderEpochResponse): boolean {
     let failed = false;
-    for (const t of body.topics) {
+    for (const t of body.topics)
       for (const r of t.partitions) {
-        const s = this.states.get(tpKey(t.topic, r.partition));
-        if (!s || !this.valid(s) || s.state !== 'truncating') continue;
-        if (r.errorCode !== 'NONE') {
-          failed = true;
-          continue;
-        }
-        if (this.truncateToEpochEndOffset(s.partition, { epoch: r.leaderEpoch, endOffset: r.endOffset }))
+        const s = this.stateIn(t.topic, r.partition, 'truncating');
+        if (s === null) continue;
+        if (r.errorCode !== 'NONE') failed = true;
+        else if (this.truncateToEpochEndOffset(s.partition, { epoch: r.leaderEpoch, endOffset: r.endOffset }))
           s.state = 'fetching';
       }
-    }
     return failed;
   }
 
@@ -240,8 +242,8 @@ export class ReplicaFetcher {
     let failed = false;
     for (const t of body.responses) {
       for (const r of t.partitions) {
-        const s = this.states.get(tpKey(t.topic, r.partitionIndex));
-        if (!s || !this.valid(s) || s.state !== 'fetching') continue;
+        const s = this.stateIn(t.topic, r.partitionIndex, 'fetching');
+        if (!s) continue;
         if (r.errorCode === 'NONE' && r.divergingEpoch) {
           // KIP-595 truncation on fetch: the leader says our last fetched epoch ends earlier (or
           // is not in its log). Truncate, and keep fetching (Kafka's

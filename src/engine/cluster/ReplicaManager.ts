@@ -711,87 +711,64 @@ export class ReplicaManager {
         partitions: t.partitions.map((rp) => {
           const p = this.leaderPartitionOrError(t.topic, rp.partition, rp.currentLeaderEpoch, true);
           if (typeof p === 'string') return { errorCode: p, partition: rp.partition, leaderEpoch: -1, endOffset: -1 };
-          const r = p.log.endOffsetForEpoch(rp.leaderEpoch);
-          return {
-            errorCode: 'NONE' as ErrorCode,
-            partition: rp.partition,
-            leaderEpoch: r.epoch,
-            endOffset: r.endOffset,
-          };
+          const { epoch, endOffset } = p.log.endOffsetForEpoch(rp.leaderEpoch);
+          return { errorCode: 'NONE' as ErrorCode, partition: rp.partition, leaderEpoch: epoch, endOffset };
         }),
       })),
     };
   }
 
   handleListOffsets(request: ListOffsetsRequest): ListOffsetsResponse {
+    const consumer = request.replicaId === CONSUMER_REPLICA_ID;
     return {
       api: 'ListOffsets',
       throttleTimeMs: 0,
       topics: request.topics.map((t) => ({
         name: t.name,
-        partitions: t.partitions.map((lp) => {
-          const p = this.leaderPartitionOrError(t.name, lp.partitionIndex, lp.currentLeaderEpoch, false);
-          if (typeof p === 'string')
-            return { partitionIndex: lp.partitionIndex, errorCode: p, timestamp: -1, offset: -1, leaderEpoch: -1 };
-          const consumer = request.replicaId === CONSUMER_REPLICA_ID;
-          let offset: number;
-          if (lp.timestamp === EARLIEST_TIMESTAMP) offset = p.log.logStartOffset();
-          else if (lp.timestamp === LATEST_TIMESTAMP) offset = consumer ? p.highWatermark : p.logEndOffset();
-          else {
-            // First offset whose timestamp >= the target, among committed records.
-            const limit = consumer ? p.highWatermark : p.logEndOffset();
-            let answer: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
-            try {
-              answer = p.log.offsetForTimestamp?.(lp.timestamp);
-            } catch (e) {
-              // The answer is in a segment being read back from the store: a retriable error
-              // (Kafka's KafkaStorageException is retriable too); the client asks again.
-              if (!(e instanceof SegmentNotLoadedError)) throw e;
-              return {
-                partitionIndex: lp.partitionIndex,
-                errorCode: 'KAFKA_STORAGE_ERROR' as ErrorCode,
-                timestamp: -1,
-                offset: -1,
-                leaderEpoch: -1,
-              };
-            }
-            const exact = answer;
-            if (exact !== undefined) {
-              const found = exact !== null && exact.offset < limit;
-              return {
-                partitionIndex: lp.partitionIndex,
-                errorCode: 'NONE' as ErrorCode,
-                timestamp: found ? exact.timestamp : -1,
-                offset: found ? exact.offset : -1,
-                leaderEpoch: found ? (exact.leaderEpoch ?? -1) : -1,
-              };
-            }
-            const hit = p.log.batchHeaders().find((h) => h.maxTimestamp >= lp.timestamp && h.baseOffset < limit);
-            if (!hit)
-              return {
-                partitionIndex: lp.partitionIndex,
-                errorCode: 'NONE' as ErrorCode,
-                timestamp: -1,
-                offset: -1,
-                leaderEpoch: p.leaderEpoch,
-              };
-            return {
-              partitionIndex: lp.partitionIndex,
-              errorCode: 'NONE' as ErrorCode,
-              timestamp: hit.maxTimestamp,
-              offset: hit.baseOffset,
-              leaderEpoch: hit.partitionLeaderEpoch,
-            };
-          }
-          return {
-            partitionIndex: lp.partitionIndex,
-            errorCode: 'NONE' as ErrorCode,
-            timestamp: -1,
-            offset,
-            leaderEpoch: p.leaderEpoch,
-          };
-        }),
+        partitions: t.partitions.map((lp) => ({
+          partitionIndex: lp.partitionIndex,
+          ...this.listOffset(t.name, lp, consumer),
+        })),
       })),
     };
+  }
+
+  /**
+   * One partition's ListOffsets answer (Kafka's ReplicaManager.fetchOffsetForTimestamp). A
+   * consumer sees only committed records: its "latest" is the high watermark.
+   */
+  private listOffset(
+    topic: string,
+    lp: ListOffsetsRequest['topics'][number]['partitions'][number],
+    consumer: boolean,
+  ): { errorCode: ErrorCode; timestamp: number; offset: number; leaderEpoch: number } {
+    const answer = (errorCode: ErrorCode, timestamp: number, offset: number, leaderEpoch: number) => ({
+      errorCode,
+      timestamp,
+      offset,
+      leaderEpoch,
+    });
+    const p = this.leaderPartitionOrError(topic, lp.partitionIndex, lp.currentLeaderEpoch, false);
+    if (typeof p === 'string') return answer(p, -1, -1, -1);
+    if (lp.timestamp === EARLIEST_TIMESTAMP) return answer('NONE', -1, p.log.logStartOffset(), p.leaderEpoch);
+    const limit = consumer ? p.highWatermark : p.logEndOffset();
+    if (lp.timestamp === LATEST_TIMESTAMP) return answer('NONE', -1, limit, p.leaderEpoch);
+    // First offset whose timestamp >= the target, among the records the asker may see.
+    let exact: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
+    try {
+      exact = p.log.offsetForTimestamp?.(lp.timestamp);
+    } catch (e) {
+      // The answer is in a segment being read back from the store: a retriable error (Kafka's
+      // KafkaStorageException is retriable too); the client asks again.
+      if (!(e instanceof SegmentNotLoadedError)) throw e;
+      return answer('KAFKA_STORAGE_ERROR', -1, -1, -1);
+    }
+    if (exact !== undefined) {
+      if (exact === null || exact.offset >= limit) return answer('NONE', -1, -1, -1);
+      return answer('NONE', exact.timestamp, exact.offset, exact.leaderEpoch ?? -1);
+    }
+    const hit = p.log.batchHeaders().find((h) => h.maxTimestamp >= lp.timestamp && h.baseOffset < limit);
+    if (!hit) return answer('NONE', -1, -1, p.leaderEpoch);
+    return answer('NONE', hit.maxTimestamp, hit.baseOffset, hit.partitionLeaderEpoch);
   }
 }

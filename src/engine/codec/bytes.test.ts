@@ -9,6 +9,28 @@ import { decodeRecordBatches } from './recordBatch';
 const LOG = join(import.meta.dirname, 'fixtures', 'kafka-3.7.0', '__consumer_offsets-6', '00000000000000000000.log');
 
 describe('ByteReader / ByteWriter', () => {
+  it('keeps every value when a write makes it grow, for each fixed-width writer', () => {
+    const w = new ByteWriter(1);
+    for (let i = 0; i < 40; i++)
+      w.writeInt8(i - 20)
+        .writeInt16(300 * (i - 20))
+        .writeInt32(70_000 * (i - 20))
+        .writeUInt32(0xfffffff0 - i)
+        .writeRaw(Uint8Array.of(i, i + 1, i + 2));
+    const r = new ByteReader(w.toBytes());
+    for (let i = 0; i < 40; i++) {
+      expect([r.readInt8(), r.readInt16(), r.readInt32(), r.readUInt32(), ...r.readRaw(3)]).toEqual([
+        i - 20,
+        300 * (i - 20),
+        70_000 * (i - 20),
+        0xfffffff0 - i,
+        i,
+        i + 1,
+        i + 2,
+      ]);
+    }
+  });
+
   it("reads and rewrites a real OffsetCommit record of Kafka's __consumer_offsets byte for byte", () => {
     // Offset 1 of __consumer_offsets-6 (see the fixture notes): OffsetCommitKey v1 and OffsetCommitValue v3.
     const record = decodeRecordBatches(new Uint8Array(readFileSync(LOG)))[1]?.records[0];

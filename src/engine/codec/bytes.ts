@@ -108,42 +108,48 @@ export class ByteWriter {
     this.view = new DataView(next.buffer);
   }
 
+  /**
+   * Makes room for `size` bytes and returns where they go (the writer's length moves past them).
+   * Read `buf`/`view` after calling it: making room may replace them.
+   */
+  private claim(size: number): number {
+    this.ensure(size);
+    const at = this.length;
+    this.length += size;
+    return at;
+  }
+
   writeInt8(v: number): this {
-    this.ensure(1);
-    this.view.setInt8(this.length, v);
-    this.length += 1;
+    const at = this.claim(1);
+    this.view.setInt8(at, v);
     return this;
   }
 
   writeInt16(v: number): this {
-    this.ensure(2);
-    this.view.setInt16(this.length, v);
-    this.length += 2;
+    const at = this.claim(2);
+    this.view.setInt16(at, v);
     return this;
   }
 
   writeInt32(v: number): this {
-    this.ensure(4);
-    this.view.setInt32(this.length, v);
-    this.length += 4;
+    const at = this.claim(4);
+    this.view.setInt32(at, v);
     return this;
   }
 
   writeUInt32(v: number): this {
-    this.ensure(4);
-    this.view.setUint32(this.length, v);
-    this.length += 4;
+    const at = this.claim(4);
+    this.view.setUint32(at, v);
     return this;
   }
 
   /** int64 from a safe integer. */
   writeInt64(v: number): this {
     if (!Number.isSafeInteger(v)) throw new RangeError(`int64 value ${v} is not a safe integer`);
-    this.ensure(8);
+    const at = this.claim(8);
     const hi = Math.floor(v / TWO_POW_32);
-    this.view.setInt32(this.length, hi);
-    this.view.setUint32(this.length + 4, v - hi * TWO_POW_32);
-    this.length += 8;
+    this.view.setInt32(at, hi);
+    this.view.setUint32(at + 4, v - hi * TWO_POW_32);
     return this;
   }
 
@@ -167,9 +173,8 @@ export class ByteWriter {
 
   /** Raw bytes, no length prefix. */
   writeRaw(bytes: Uint8Array): this {
-    this.ensure(bytes.length);
-    this.buf.set(bytes, this.length);
-    this.length += bytes.length;
+    const at = this.claim(bytes.length);
+    this.buf.set(bytes, at);
     return this;
   }
 

@@ -1,19 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CorruptRecordError } from '../errors';
-import {
-  readUnsignedVarint,
-  readVarint,
-  readVarlong,
-  readVarlongBigInt,
-  sizeOfUnsignedVarint,
-  sizeOfVarint,
-  sizeOfVarlong,
-  writeUnsignedVarint,
-  writeVarint,
-  writeVarlong,
-  writeVarlongBigInt,
-} from './varint';
+import * as varint from './varint';
 
 // Vectors from apache/kafka clients/src/test/java/org/apache/kafka/common/utils/ByteUtilsTest.java
 // (testUnsignedVarintSerde, testVarintSerde, testVarlongSerde, testInvalidVarint, testInvalidVarlong).
@@ -92,21 +80,23 @@ function encoded(write: (v: number, out: Uint8Array, p: number) => number, value
 
 describe('unsigned varint (ByteUtilsTest.testUnsignedVarintSerde)', () => {
   it.each(UNSIGNED_VARINT)('%d', (value, bytes) => {
-    expect(encoded(writeUnsignedVarint, value)).toEqual(bytes);
-    expect(sizeOfUnsignedVarint(value)).toBe(bytes.length);
-    expect(readUnsignedVarint(Uint8Array.from(bytes), 0)).toEqual({ value, next: bytes.length });
+    expect(encoded(varint.writeUnsignedVarint, value)).toEqual(bytes);
+    expect(varint.sizeOfUnsignedVarint(value)).toBe(bytes.length);
+    expect(varint.readUnsignedVarint(Uint8Array.from(bytes), 0)).toEqual({ value, next: bytes.length });
   });
 });
 
 describe('zigzag varint (ByteUtilsTest.testVarintSerde)', () => {
   it.each(VARINT)('%d', (value, bytes) => {
-    expect(encoded(writeVarint, value)).toEqual(bytes);
-    expect(sizeOfVarint(value)).toBe(bytes.length);
-    expect(readVarint(Uint8Array.from(bytes), 0)).toEqual({ value, next: bytes.length });
+    expect(encoded(varint.writeVarint, value)).toEqual(bytes);
+    expect(varint.sizeOfVarint(value)).toBe(bytes.length);
+    expect(varint.readVarint(Uint8Array.from(bytes), 0)).toEqual({ value, next: bytes.length });
   });
 
   it('rejects a 6-byte varint (testInvalidVarint)', () => {
-    expect(() => readVarint(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarint(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), 0)).toThrow(
+      CorruptRecordError,
+    );
   });
 });
 
@@ -118,32 +108,32 @@ describe('zigzag varlong (ByteUtilsTest.testVarlongSerde)', () => {
   it.each(rows)('%s', (big, bytes) => {
     const buf = Uint8Array.from(bytes);
     const out = new Uint8Array(16);
-    expect([...out.subarray(0, writeVarlongBigInt(big, out, 0))]).toEqual(bytes);
-    expect(readVarlongBigInt(buf, 0)).toEqual({ value: big, next: bytes.length });
+    expect([...out.subarray(0, varint.writeVarlongBigInt(big, out, 0))]).toEqual(bytes);
+    expect(varint.readVarlongBigInt(buf, 0)).toEqual({ value: big, next: bytes.length });
     const n = Number(big);
     if (Number.isSafeInteger(n)) {
-      expect(encoded(writeVarlong, n)).toEqual(bytes);
-      expect(sizeOfVarlong(n)).toBe(bytes.length);
-      expect(readVarlong(buf, 0)).toEqual({ value: n, next: bytes.length });
+      expect(encoded(varint.writeVarlong, n)).toEqual(bytes);
+      expect(varint.sizeOfVarlong(n)).toBe(bytes.length);
+      expect(varint.readVarlong(buf, 0)).toEqual({ value: n, next: bytes.length });
     } else {
       // Documented: a number-valued varlong outside the safe range is CORRUPT_MESSAGE, never rounded.
-      expect(() => readVarlong(buf, 0)).toThrow(CorruptRecordError);
+      expect(() => varint.readVarlong(buf, 0)).toThrow(CorruptRecordError);
     }
   });
 
   it('rejects an 11-byte varlong (testInvalidVarlong)', () => {
     const bytes = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
-    expect(() => readVarlong(bytes, 0)).toThrow(CorruptRecordError);
-    expect(() => readVarlongBigInt(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarlong(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarlongBigInt(bytes, 0)).toThrow(CorruptRecordError);
   });
 
   it('handles the safe-integer edges', () => {
     for (const n of [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, -(2 ** 32)]) {
       const out = new Uint8Array(16);
-      const end = writeVarlong(n, out, 0);
-      expect(end).toBe(sizeOfVarlong(n));
-      expect(readVarlong(out, 0)).toEqual({ value: n, next: end });
-      expect(readVarlongBigInt(out, 0).value).toBe(BigInt(n));
+      const end = varint.writeVarlong(n, out, 0);
+      expect(end).toBe(varint.sizeOfVarlong(n));
+      expect(varint.readVarlong(out, 0)).toEqual({ value: n, next: end });
+      expect(varint.readVarlongBigInt(out, 0).value).toBe(BigInt(n));
     }
   });
 });
@@ -151,11 +141,11 @@ describe('zigzag varlong (ByteUtilsTest.testVarlongSerde)', () => {
 describe('truncated input', () => {
   it('throws CorruptRecordError instead of reading past the end', () => {
     const bytes = Uint8Array.from([0x80, 0x80]);
-    expect(() => readUnsignedVarint(bytes, 0)).toThrow(CorruptRecordError);
-    expect(() => readVarint(bytes, 0)).toThrow(CorruptRecordError);
-    expect(() => readVarlong(bytes, 0)).toThrow(CorruptRecordError);
-    expect(() => readVarlongBigInt(bytes, 0)).toThrow(CorruptRecordError);
-    expect(() => readVarint(new Uint8Array(0), 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readUnsignedVarint(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarint(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarlong(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarlongBigInt(bytes, 0)).toThrow(CorruptRecordError);
+    expect(() => varint.readVarint(new Uint8Array(0), 0)).toThrow(CorruptRecordError);
   });
 });
 
@@ -164,9 +154,9 @@ describe('round trips (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.nat(4), (v, pad) => {
         const out = new Uint8Array(pad + 5);
-        const end = writeVarint(v, out, pad);
-        expect(end - pad).toBe(sizeOfVarint(v));
-        expect(readVarint(out, pad)).toEqual({ value: v, next: end });
+        const end = varint.writeVarint(v, out, pad);
+        expect(end - pad).toBe(varint.sizeOfVarint(v));
+        expect(varint.readVarint(out, pad)).toEqual({ value: v, next: end });
       }),
     );
   });
@@ -176,11 +166,11 @@ describe('round trips (property)', () => {
       fc.property(fc.maxSafeInteger(), (v) => {
         const a = new Uint8Array(10);
         const b = new Uint8Array(10);
-        const endA = writeVarlong(v, a, 0);
-        const endB = writeVarlongBigInt(BigInt(v), b, 0);
+        const endA = varint.writeVarlong(v, a, 0);
+        const endB = varint.writeVarlongBigInt(BigInt(v), b, 0);
         expect(a.subarray(0, endA)).toEqual(b.subarray(0, endB));
-        expect(endA).toBe(sizeOfVarlong(v));
-        expect(readVarlong(a, 0)).toEqual({ value: v, next: endA });
+        expect(endA).toBe(varint.sizeOfVarlong(v));
+        expect(varint.readVarlong(a, 0)).toEqual({ value: v, next: endA });
       }),
     );
   });

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { CloseDialog } from './CloseDialog';
 // FIDELITY.md is bundled as text and shown as text (never as HTML): one source for the repo and the page.
 import fidelity from '../../../FIDELITY.md?raw';
 
@@ -26,11 +27,7 @@ export function AboutFidelity() {
         <pre className="about-text" data-testid="about-fidelity">
           {fidelity}
         </pre>
-        <div className="dialog-actions">
-          <button type="button" className="btn" data-testid="about-close" onClick={() => dialog.current?.close()}>
-            Close
-          </button>
-        </div>
+        <CloseDialog dialog={dialog} testid="about-close" />
       </dialog>
     </>
   );

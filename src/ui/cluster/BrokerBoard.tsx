@@ -18,6 +18,7 @@ import { useFocused } from '../events/useFocused';
 import { useShownRole } from './leaderHoldStore';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
+import { Options } from '../forms/Options';
 
 interface HostedReplica {
   partition: PlanePartitionView;
@@ -365,11 +366,7 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         }}
       >
         <option value="">move…</option>
-        {targets.map((b) => (
-          <option key={b.id} value={b.id}>
-            to broker {b.id}
-          </option>
-        ))}
+        <Options values={targets.map((b) => b.id)} label={(id) => `to broker ${id}`} />
       </select>
     </li>
   );

@@ -3,6 +3,7 @@ import type { EventKind, EventLogEntry } from '../../engine/apps/types';
 import { EVENT_KINDS } from '../../worker/client';
 import { getPlane, setPlane, uiStore, usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
+import { Options } from '../forms/Options';
 
 /** The newest entries drawn (after the filters); older ones stay in the log. */
 const MAX_SHOWN = 200;
@@ -13,6 +14,13 @@ interface Filters {
   group: string;
   broker: string;
 }
+
+const FILTERS: { key: keyof Filters; label: string }[] = [
+  { key: 'kind', label: 'Kind' },
+  { key: 'topic', label: 'Topic' },
+  { key: 'group', label: 'Group' },
+  { key: 'broker', label: 'Broker' },
+];
 
 /**
  * The one event log: what the brokers, the controller, producers and groups did, newest first,
@@ -27,6 +35,12 @@ export function EventLogPanel() {
   const topics = [...new Set(entries.flatMap((e) => e.topics))].sort();
   const groups = [...new Set(entries.flatMap((e) => e.groups))].sort();
   const brokers = [...new Set(entries.flatMap((e) => e.brokers))].sort((a, b) => a - b);
+  const options: Record<keyof Filters, readonly string[]> = {
+    kind: EVENT_KINDS,
+    topic: topics,
+    group: groups,
+    broker: brokers.map(String),
+  };
   const shown = entries
     .filter((e) => matches(e, f))
     .slice(-MAX_SHOWN)
@@ -34,34 +48,16 @@ export function EventLogPanel() {
   return (
     <section className="event-log-panel" aria-label="Event log">
       <div className="event-filters">
-        <Select
-          label="Kind"
-          testid="event-filter-kind"
-          value={f.kind}
-          options={EVENT_KINDS}
-          onChange={(kind) => setF({ ...f, kind: kind as EventKind | '' })}
-        />
-        <Select
-          label="Topic"
-          testid="event-filter-topic"
-          value={f.topic}
-          options={topics}
-          onChange={(topic) => setF({ ...f, topic })}
-        />
-        <Select
-          label="Group"
-          testid="event-filter-group"
-          value={f.group}
-          options={groups}
-          onChange={(group) => setF({ ...f, group })}
-        />
-        <Select
-          label="Broker"
-          testid="event-filter-broker"
-          value={f.broker}
-          options={brokers.map(String)}
-          onChange={(broker) => setF({ ...f, broker })}
-        />
+        {FILTERS.map(({ key, label }) => (
+          <Select
+            key={key}
+            label={label}
+            testid={`event-filter-${key}`}
+            value={f[key]}
+            options={options[key]}
+            onChange={(v) => setF({ ...f, [key]: v })}
+          />
+        ))}
       </div>
       <p className="small muted">
         {shown.length} of {entries.length} entries, newest first. Choose one to see what it is about.
@@ -128,11 +124,7 @@ function Select({
       <span className="small">{label}</span>
       <select data-testid={testid} value={value} onChange={(ev) => onChange(ev.target.value)}>
         <option value="">all</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        <Options values={options} />
       </select>
     </label>
   );

@@ -33,6 +33,8 @@ import { RebalanceStory } from './RebalanceStory';
 import { RebalancePhaseStrip } from './RebalancePhaseStrip';
 import { GroupStateBadges, GroupStateMachine } from './GroupStateShown';
 import { useShownGenerations } from './useShownGenerations';
+import { Options } from '../forms/Options';
+import { sameKeys } from '../sameKeys';
 
 const STOPPED = '__stopped';
 /** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
@@ -159,26 +161,24 @@ interface GroupCardProps {
  * generations are drawn by the detail panel). Views arrive as new objects every time; a card
  * whose content is the same is not rendered again.
  */
+const CARD_PROPS = ['session', 'groupIds', 'selected', 'onSelect'] as const;
+const CARD_GROUP_FIELDS = [
+  'groupId',
+  'state',
+  'generation',
+  'coordinator',
+  'offsetsPartition',
+  'assignor',
+  'protocol',
+  'commitMode',
+  'leader',
+] as const;
+
 function sameGroupCard(a: GroupCardProps, b: GroupCardProps): boolean {
-  const x = a.group;
-  const y = b.group;
   if (
-    a.session !== b.session ||
-    a.groupIds !== b.groupIds ||
-    a.selected !== b.selected ||
-    a.onSelect !== b.onSelect ||
-    x.groupId !== y.groupId ||
-    x.state !== y.state ||
-    x.generation !== y.generation ||
-    x.coordinator !== y.coordinator ||
-    x.offsetsPartition !== y.offsetsPartition ||
-    x.assignor !== y.assignor ||
-    x.protocol !== y.protocol ||
-    x.commitMode !== y.commitMode ||
-    x.leader !== y.leader ||
-    x.delivery.processed !== y.delivery.processed ||
-    x.delivery.duplicates !== y.delivery.duplicates ||
-    x.delivery.skipped !== y.delivery.skipped ||
+    !sameKeys(a, b, CARD_PROPS) ||
+    !sameKeys(a.group, b.group, CARD_GROUP_FIELDS) ||
+    !sameKeys(a.group.delivery, b.group.delivery, ['processed', 'duplicates', 'skipped']) ||
     a.consumers.length !== b.consumers.length
   )
     return false;
@@ -248,11 +248,7 @@ const GroupCard = memo(function GroupCard({
               void act(session, { op: 'setAssignor', group: g.groupId, assignor: e.target.value as AssignorName })
             }
           >
-            {ASSIGNORS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
+            <Options values={ASSIGNORS} />
           </select>
         </label>
         <label>
@@ -282,11 +278,7 @@ const GroupCard = memo(function GroupCard({
               void act(session, { op: 'setCommitMode', group: g.groupId, mode: e.target.value as CommitMode })
             }
           >
-            {COMMIT_MODES.map((m) => (
-              <option key={m} value={m}>
-                {COMMIT_MODE_LABEL[m]}
-              </option>
-            ))}
+            <Options values={COMMIT_MODES} label={(m) => COMMIT_MODE_LABEL[m]} />
           </select>
         </label>
       </div>
@@ -381,12 +373,7 @@ function sameChip(a: ChipProps, b: ChipProps): boolean {
 
 function sameConsumer(x: PlaneConsumerView, y: PlaneConsumerView): boolean {
   return (
-    x.name === y.name &&
-    x.group === y.group &&
-    x.lifecycle === y.lifecycle &&
-    x.memberId === y.memberId &&
-    x.generation === y.generation &&
-    x.inHand === y.inHand &&
+    sameKeys(x, y, ['name', 'group', 'lifecycle', 'memberId', 'generation', 'inHand']) &&
     x.truncation?.atMs === y.truncation?.atMs &&
     x.partitions.join() === y.partitions.join()
   );
@@ -497,11 +484,7 @@ function MoveMenu({
         }}
       >
         <option value="">move…</option>
-        {targets.map((g) => (
-          <option key={g} value={g}>
-            to {g}
-          </option>
-        ))}
+        <Options values={targets} label={(g) => `to ${g}`} />
         {c.group !== null && <option value={STOPPED}>stop (no group)</option>}
       </select>
     );

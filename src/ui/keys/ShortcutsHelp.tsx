@@ -3,6 +3,7 @@
  * key with what it does; the line under the clock says what the last shortcut did.
  */
 import { useEffect, useRef } from 'react';
+import { CloseDialog } from '../chrome/CloseDialog';
 import type { Session } from '../session';
 import { useUi } from '../store';
 import { runShortcut } from './runShortcut';
@@ -54,11 +55,7 @@ export function ShortcutsHelp({ session }: { session: Session }) {
             </div>
           ))}
         </dl>
-        <div className="dialog-actions">
-          <button type="button" className="btn" data-testid="shortcuts-close" onClick={() => dialog.current?.close()}>
-            Close
-          </button>
-        </div>
+        <CloseDialog dialog={dialog} testid="shortcuts-close" />
       </dialog>
     </>
   );

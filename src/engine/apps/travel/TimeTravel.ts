@@ -11,6 +11,12 @@ import { TimeMachine } from './TimeMachine';
 import { type MomentKind, nextMoment } from './moments';
 import type { ForkView, TravelView } from './types';
 
+/** A moment of the past being shown: its cluster and a data path over its leaders. */
+export interface ShownPast {
+  plane: ClusterApps;
+  data: DataPath;
+}
+
 /**
  * Background replay per frame, engine ms: about 2 ms of real time for the demo; more while the
  * past is shown, since the live run is paused meanwhile.
@@ -19,12 +25,6 @@ const WORK_MS = 250;
 const WORK_PAUSED_MS = 1000;
 /** Above this many brokers no checkpoints are built in the background (a seek replays from the start). */
 const BROKERS_MAX = 12;
-
-/** A moment of the past being shown: its cluster and a data path over its leaders. */
-export interface ShownPast {
-  plane: ClusterApps;
-  data: DataPath;
-}
 
 export class TimeTravel {
   private machine: TimeMachine;
