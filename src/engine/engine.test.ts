@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
 import { fetchRequest, makeBatch, TestClient } from './cluster/testing';
-import { Engine, type EngineEvent, replicaDir } from './engine';
+import { Engine, type EngineEvent, type EngineOptions, replicaDir } from './engine';
 import { MapStore } from './log/testSupport';
 
-function engine(brokers = 3, seed = 7) {
+const TEST_BROKER_CONFIG = { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 };
+
+/** `brokers` brokers on a fresh store at engine time 100 ms, every event kept. */
+function engine(brokers = 3, seed = 7, brokerConfig: EngineOptions['brokerConfig'] = TEST_BROKER_CONFIG) {
   const events: EngineEvent[] = [];
   const e = new Engine({
     seed,
     store: new MapStore(),
     clock: new ManualClock(0),
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    brokerConfig,
     brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1 })),
   });
   e.subscribe((ev) => events.push(ev));
   e.tick(100);
   return { e, events, client: new TestClient(e.cluster) };
+}
+
+/** An engine whose topic `t` (replicas placed from broker 1) has its leaders elected. */
+function withTopic(partitions: number, replicationFactor: number, brokers: number) {
+  const setup = engine(brokers);
+  setup.e.createTopic({ name: 't', partitions, replicationFactor, fixedStartIndex: 0 });
+  setup.e.tick(300);
+  return setup;
 }
 
 describe('Engine facade', () => {
@@ -155,9 +166,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('without unclean election the partition goes offline until an ISR member returns', () => {
-    const { e, events, client } = engine(2);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events, client } = withTopic(1, 2, 2);
     e.isolateBroker(2);
     e.tick(16_000);
     client.produce(1, 't', 0, makeBatch(['x']), 1);
@@ -173,9 +182,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('a restarted follower truncates its divergent tail by leader epoch (KIP-101), not below the HW', () => {
-    const { e, events, client } = engine(3);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events, client } = withTopic(1, 3, 3);
     expect(client.produce(1, 't', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE'); // 0,1 committed
     // Cut the leader off and append with acks=1: only broker 1 has offsets 2..3.
     e.isolateBroker(1);
@@ -201,9 +208,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('power failure loses unflushed bytes; the restarted broker re-replicates them', () => {
-    const { e, events, client } = engine(3);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events, client } = withTopic(1, 3, 3);
     client.produce(1, 't', 0, makeBatch(['a', 'b', 'c']), -1);
     e.tick(200);
     e.powerFailBroker(3);
@@ -219,9 +224,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('a killed broker keeps its page cache: nothing is lost', () => {
-    const { e, client } = engine(3);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, client } = withTopic(1, 3, 3);
     client.produce(1, 't', 0, makeBatch(['a', 'b', 'c']), -1);
     e.tick(200);
     e.killBroker(3);
@@ -229,9 +232,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('clean stop moves leadership first (controlled shutdown), then the session closes at once', () => {
-    const { e, events } = engine(3);
-    e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events } = withTopic(3, 3, 3);
     e.stopBroker(1);
     e.tick(500);
     expect(events.some((ev) => ev.type === 'controlledShutdown' && ev.broker === 1 && ev.remaining === 0)).toBe(true);
@@ -245,9 +246,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('preferred leader election moves leadership back to the first replica', () => {
-    const { e, events } = engine(3);
-    e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events } = withTopic(3, 3, 3);
     e.killBroker(2);
     e.tick(8000);
     expect(e.snapshot().topics[0]?.partitions[1]?.leader).not.toBe(2);
@@ -263,20 +262,11 @@ describe('Engine: failures and elections', () => {
   });
 
   it('auto.leader.rebalance.enable restores preferred leaders on the check interval', () => {
-    const events: EngineEvent[] = [];
-    const e = new Engine({
-      seed: 1,
-      store: new MapStore(),
-      clock: new ManualClock(0),
-      brokerConfig: {
-        'zookeeper.session.timeout.ms': 6000,
-        'leader.imbalance.check.interval.seconds': 30,
-        'leader.imbalance.per.broker.percentage': 10,
-      },
-      brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    const { e, events } = engine(3, 1, {
+      'zookeeper.session.timeout.ms': 6000,
+      'leader.imbalance.check.interval.seconds': 30,
+      'leader.imbalance.per.broker.percentage': 10,
     });
-    e.subscribe((ev) => events.push(ev));
-    e.tick(100);
     e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
     e.tick(300);
     e.killBroker(3);
@@ -288,9 +278,7 @@ describe('Engine: failures and elections', () => {
   });
 
   it('reassigns a partition: new replicas catch up, leadership moves, old replicas are removed', () => {
-    const { e, events, client } = engine(4);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, events, client } = withTopic(1, 2, 4);
     client.produce(1, 't', 0, makeBatch(['a', 'b']), -1);
     e.reassignPartitions([{ topic: 't', partition: 0, replicas: [3, 4] }]);
     e.tick(3000);
@@ -333,9 +321,7 @@ describe('Engine: failures and elections', () => {
 
 describe('Engine: request handlers', () => {
   it('Metadata lists brokers, controller and partitions with leaders, epochs, ISR and offline replicas', () => {
-    const { e, client } = engine(3);
-    e.createTopic({ name: 't', partitions: 2, replicationFactor: 2, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, client } = withTopic(2, 2, 3);
     e.killBroker(3);
     e.tick(8000);
     const m = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'Metadata' }>>(1, {
@@ -355,9 +341,7 @@ describe('Engine: request handlers', () => {
   });
 
   it('idempotent produce: a retried batch is answered with its first offset; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER', () => {
-    const { e, client } = engine(3);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 3, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, client } = withTopic(1, 3, 3);
     const init = client.call<Extract<import('./cluster/requests').KafkaResponse, { api: 'InitProducerId' }>>(2, {
       api: 'InitProducerId',
       transactionalId: null,
@@ -399,9 +383,7 @@ describe('Engine: request handlers', () => {
   });
 
   it('consumer Fetch reads only up to the high watermark; a follower fetch up to the LEO', () => {
-    const { e, client } = engine(2);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, client } = withTopic(1, 2, 2);
     client.produce(1, 't', 0, makeBatch(['a']), -1);
     e.isolateBroker(2);
     client.produce(1, 't', 0, makeBatch(['b']), 1); // offset 1 not replicated: above the HW
@@ -456,9 +438,7 @@ describe('Engine: ListOffsets by timestamp', () => {
 
 describe('Engine: purgatories', () => {
   it("a consumer's long-poll Fetch returns when the high watermark passes new records, not before", () => {
-    const { e, client } = engine(2);
-    e.createTopic({ name: 't', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
-    e.tick(300);
+    const { e, client } = withTopic(1, 2, 2);
     const cid = client.send(1, fetchRequest('t', 0, { replicaId: -1, maxWaitMs: 5000 }));
     e.tick(100);
     expect(client.responses.has(cid)).toBe(false);
@@ -495,16 +475,7 @@ describe('Engine: purgatories', () => {
 
 describe('Engine: the log flusher, retention and the cleaner run on the brokers', () => {
   it('flush.ms flushes, retention.ms deletes old segments, cleanup.policy=compact compacts', () => {
-    const events: EngineEvent[] = [];
-    const e = new Engine({
-      seed: 3,
-      store: new MapStore(),
-      clock: new ManualClock(0),
-      brokerConfig: { 'log.retention.check.interval.ms': 1000, 'log.cleaner.backoff.ms': 1000 },
-      brokers: [{ id: 1 }],
-    });
-    e.subscribe((ev) => events.push(ev));
-    e.tick(100);
+    const { e, events } = engine(1, 3, { 'log.retention.check.interval.ms': 1000, 'log.cleaner.backoff.ms': 1000 });
     e.createTopic({
       name: 'r',
       partitions: 1,

@@ -372,17 +372,7 @@ export class ReplicaManager {
   maybeIncrementHighWatermark(p: Partition): void {
     const old = p.maybeIncrementLeaderHighWatermark();
     if (old === null) return;
-    p.log.setHighWatermark?.(p.highWatermark);
-    this.emit({
-      type: 'highWatermarkChanged',
-      broker: this.brokerId,
-      topic: p.topic,
-      partition: p.partition,
-      old,
-      new: p.highWatermark,
-      role: 'leader',
-      atMs: this.now(),
-    });
+    this.highWatermarkMoved(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
   }
 
@@ -601,18 +591,22 @@ export class ReplicaManager {
         });
     }
     const old = p.updateFollowerHighWatermark(leaderHw);
-    if (old !== null) p.log.setHighWatermark?.(p.highWatermark);
-    if (old !== null)
-      this.emit({
-        type: 'highWatermarkChanged',
-        broker: this.brokerId,
-        topic: p.topic,
-        partition: p.partition,
-        old,
-        new: p.highWatermark,
-        role: 'follower',
-        atMs: now,
-      });
+    if (old !== null) this.highWatermarkMoved(p, old, 'follower');
+  }
+
+  /** The log keeps the new high watermark (it is checkpointed from there), and the move is told. */
+  private highWatermarkMoved(p: Partition, old: number, role: 'leader' | 'follower'): void {
+    p.log.setHighWatermark?.(p.highWatermark);
+    this.emit({
+      type: 'highWatermarkChanged',
+      broker: this.brokerId,
+      topic: p.topic,
+      partition: p.partition,
+      old,
+      new: p.highWatermark,
+      role,
+      atMs: this.now(),
+    });
   }
 
   /** Truncates a follower's log (KIP-101); never below its high watermark unless the leader says so. */

@@ -68,11 +68,15 @@ const id = (r: ConsumerRecord) => `${r.partition}:${r.offset}`;
 
 describe.each(WORLDS)('delivery semantics (%s)', (kind) => {
   const world = (partitions: number, perPartition: number) => makeWorld(kind, partitions, perPartition);
-  it('case 1: commit after processing, crash before the commit -> exactly the uncommitted batch is duplicated', () => {
+  /** 100 records in one partition and consumer `a` subscribed to them, committing by hand. */
+  const oneConsumer = () => {
     const bed = world(1, 100);
-    const processed: string[] = [];
     const a = bed.consumer('a', CONFIG);
     a.subscribe(['events']);
+    return { bed, a, processed: [] as string[] };
+  };
+  it('case 1: commit after processing, crash before the commit -> exactly the uncommitted batch is duplicated', () => {
+    const { bed, a, processed } = oneConsumer();
     for (let i = 0; i < 3; i++) {
       processed.push(...nextBatch(bed, a).map(id));
       commitAndWait(bed, a);
@@ -96,10 +100,7 @@ describe.each(WORLDS)('delivery semantics (%s)', (kind) => {
   });
 
   it('case 2: commit before processing, crash before processing -> exactly the committed-ahead batch is lost', () => {
-    const bed = world(1, 100);
-    const processed: string[] = [];
-    const a = bed.consumer('a', CONFIG);
-    a.subscribe(['events']);
+    const { bed, a, processed } = oneConsumer();
     for (let i = 0; i < 3; i++) {
       const batch = nextBatch(bed, a);
       commitAndWait(bed, a);

@@ -8,7 +8,7 @@ import { DndContext, type DragEndEvent, useDraggable, useDroppable } from '@dnd-
 import { useDragSensors } from '../dragSensors';
 import { memo, useState } from 'react';
 import type {
-  AssignorName,
+  GroupProtocol,
   CommitMode,
   ConsumerCrashView,
   PlaneConsumerView,
@@ -34,6 +34,7 @@ import { RebalancePhaseStrip } from './RebalancePhaseStrip';
 import { GroupStateBadges, GroupStateMachine } from './GroupStateShown';
 import { useShownGenerations } from './useShownGenerations';
 import { Options } from '../forms/Options';
+import { SelectField } from '../forms/SelectField';
 import { sameKeys } from '../sameKeys';
 
 const STOPPED = '__stopped';
@@ -46,6 +47,12 @@ const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
   auto: 'auto commit (enable.auto.commit)',
   'after-processing': 'after processing (duplicates, case 1)',
   'before-processing': 'before processing (losses, case 2)',
+};
+
+const GROUP_PROTOCOLS: readonly GroupProtocol[] = ['coordinator', 'zookeeper'];
+const GROUP_PROTOCOL_LABEL: Record<GroupProtocol, string> = {
+  coordinator: 'group coordinator',
+  zookeeper: 'ZooKeeper consumer (legacy, seed 002)',
 };
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
@@ -239,48 +246,31 @@ const GroupCard = memo(function GroupCard({
       <GroupStateMachine groupId={g.groupId} state={g.state} />
       <RebalancePhaseStrip groupId={g.groupId} />
       <div className="row group-settings">
-        <label>
-          assignor{' '}
-          <select
-            data-testid={`group-assignor-${g.groupId}`}
-            value={g.assignor}
-            onChange={(e) =>
-              void act(session, { op: 'setAssignor', group: g.groupId, assignor: e.target.value as AssignorName })
-            }
-          >
-            <Options values={ASSIGNORS} />
-          </select>
-        </label>
-        <label>
-          protocol{' '}
-          <select
-            data-testid={`group-protocol-${g.groupId}`}
-            value={g.protocol}
-            onChange={(e) =>
-              void act(session, {
-                op: 'setProtocol',
-                group: g.groupId,
-                protocol: e.target.value === 'zookeeper' ? 'zookeeper' : 'coordinator',
-              })
-            }
-          >
-            <option value="coordinator">group coordinator</option>
-            <option value="zookeeper">ZooKeeper consumer (legacy, seed 002)</option>
-          </select>
-        </label>
-        <label title="When the group's applications commit their offsets; changing it restarts them">
-          commit{' '}
-          <select
-            data-testid={`group-commit-mode-${g.groupId}`}
-            value={g.commitMode}
-            disabled={g.protocol === 'zookeeper'}
-            onChange={(e) =>
-              void act(session, { op: 'setCommitMode', group: g.groupId, mode: e.target.value as CommitMode })
-            }
-          >
-            <Options values={COMMIT_MODES} label={(m) => COMMIT_MODE_LABEL[m]} />
-          </select>
-        </label>
+        <SelectField
+          label="assignor"
+          testid={`group-assignor-${g.groupId}`}
+          value={g.assignor}
+          values={ASSIGNORS}
+          onChange={(assignor) => void act(session, { op: 'setAssignor', group: g.groupId, assignor })}
+        />
+        <SelectField
+          label="protocol"
+          testid={`group-protocol-${g.groupId}`}
+          value={g.protocol}
+          values={GROUP_PROTOCOLS}
+          labelOf={(p) => GROUP_PROTOCOL_LABEL[p]}
+          onChange={(protocol) => void act(session, { op: 'setProtocol', group: g.groupId, protocol })}
+        />
+        <SelectField
+          label="commit"
+          title="When the group's applications commit their offsets; changing it restarts them"
+          testid={`group-commit-mode-${g.groupId}`}
+          value={g.commitMode}
+          values={COMMIT_MODES}
+          labelOf={(m) => COMMIT_MODE_LABEL[m]}
+          disabled={g.protocol === 'zookeeper'}
+          onChange={(mode) => void act(session, { op: 'setCommitMode', group: g.groupId, mode })}
+        />
       </div>
       <p
         className="muted small group-delivery"
