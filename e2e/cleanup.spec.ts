@@ -9,7 +9,7 @@ async function sendMany(page: Page, n: number): Promise<void> {
   await page.getByTestId('producer-n').fill(String(n));
   await page.getByTestId('producer-rate').fill('0');
   await page.getByTestId('producer-send-n').click();
-  await expect(page.getByTestId('job-progress').last()).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(page.getByTestId('job-progress').last()).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
 }
 
 test('retention.bytes deletes old segments and compaction rewrites them, each told on the partition', async ({
