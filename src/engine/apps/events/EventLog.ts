@@ -202,35 +202,28 @@ export class EventLog {
         return broker(e.type, b, `broker ${b}'s ZooKeeper session expired: /brokers/ids/${b} is deleted`);
       }
       case 'controllerElected':
-        return {
-          kind: 'controller',
-          type: e.type,
-          key: `${e.type}@${at}`,
-          summary: `broker ${e.broker} is the controller (epoch ${e.controllerEpoch})`,
-          item: null,
-          brokers: [e.broker],
-        };
+        return entry(
+          'controller',
+          e.type,
+          `${e.type}@${at}`,
+          `broker ${e.broker} is the controller (epoch ${e.controllerEpoch})`,
+          { brokers: [e.broker] },
+        );
       case 'controllerResigned':
-        return {
-          kind: 'controller',
-          type: e.type,
-          key: `${e.type}@${at}`,
-          summary: `broker ${e.broker} resigned as controller`,
-          item: null,
+        return entry('controller', e.type, `${e.type}@${at}`, `broker ${e.broker} resigned as controller`, {
           brokers: [e.broker],
-        };
+        });
       case 'watchFired': {
         // KafkaController's BrokerChange: the active controller's watch on /brokers/ids fired.
         const b = brokerOf(e.watcher);
         if (e.path !== '/brokers/ids' || b === null || b !== this.controllerId()) return null;
-        return {
-          kind: 'controller',
-          type: 'brokerChange',
-          key: `brokerChange@${at}`,
-          summary: `controller ${b} sees the live brokers change (/brokers/ids): BrokerChange`,
-          item: null,
-          brokers: [b],
-        };
+        return entry(
+          'controller',
+          'brokerChange',
+          `brokerChange@${at}`,
+          `controller ${b} sees the live brokers change (/brokers/ids): BrokerChange`,
+          { brokers: [b] },
+        );
       }
       case 'partitionStateChanged': {
         const p = tp(e.topic, e.partition);
@@ -239,43 +232,37 @@ export class EventLog {
           const to = e.new.leader < 0 ? 'none' : String(e.new.leader);
           // One controller event elects many partitions at one instant (first the dead leader
           // goes, then a new one is chosen): one entry, each step in the order it was written.
-          return {
-            kind: 'election',
-            type: e.type,
-            key: `${e.type}@${at}`,
-            summary: `controller ${this.controllerId() ?? ''} wrote new leaders`,
-            item: `${p} → ${to}`,
-            tag: e.reason,
-            topics: [e.topic],
-            partitions: [p],
-            brokers: e.new.leader < 0 ? [] : [e.new.leader],
-          };
+          return entry(
+            'election',
+            e.type,
+            `${e.type}@${at}`,
+            `controller ${this.controllerId() ?? ''} wrote new leaders`,
+            {
+              item: `${p} → ${to}`,
+              tag: e.reason,
+              topics: [e.topic],
+              partitions: [p],
+              brokers: e.new.leader < 0 ? [] : [e.new.leader],
+            },
+          );
         }
         const oldIsr = e.old?.isr ?? [];
         const change = e.new.isr.length < oldIsr.length ? 'shrinks' : 'expands';
-        return {
-          kind: 'isr',
-          type: e.type,
-          key: `${e.type}:${e.reason}:${change}@${at}`,
-          summary: `ISR ${change}`,
-          tag: e.reason,
+        return entry('isr', e.type, `${e.type}:${e.reason}:${change}@${at}`, `ISR ${change}`, {
           item: `${p} [${oldIsr.join(',')}] → [${e.new.isr.join(',')}]`,
+          tag: e.reason,
           topics: [e.topic],
           partitions: [p],
           brokers: symmetricDifference(oldIsr, e.new.isr),
-        };
+        });
       }
       case 'partitionOffline':
-        return {
-          kind: 'election',
-          type: e.type,
-          key: `${e.type}@${at}`,
-          summary: 'no live replica in the ISR: partitions offline',
+        return entry('election', e.type, `${e.type}@${at}`, 'no live replica in the ISR: partitions offline', {
           item: tp(e.topic, e.partition),
           topics: [e.topic],
           partitions: [tp(e.topic, e.partition)],
           brokers: [e.lastLeader],
-        };
+        });
       case 'uncleanLeaderElection': {
         const lost = e.lostCommittedOffsets
           ? `; committed offsets ${e.lostCommittedOffsets.from}..${e.lostCommittedOffsets.to - 1} are lost`
@@ -298,27 +285,30 @@ export class EventLog {
         );
       case 'preferredLeaderElection':
         if (e.partitions.length === 0) return null;
-        return {
-          kind: 'election',
-          type: e.type,
-          key: `${e.type}@${at}`,
-          summary: `preferred leader election (${e.trigger}): ${e.partitions.length} partitions move back`,
-          item: null,
-          topics: unique(e.partitions.map((p) => p.topic)),
-          partitions: e.partitions.map((p) => tp(p.topic, p.partition)),
-          brokers: unique(e.partitions.map((p) => p.to)),
-        };
+        return entry(
+          'election',
+          e.type,
+          `${e.type}@${at}`,
+          `preferred leader election (${e.trigger}): ${e.partitions.length} partitions move back`,
+          {
+            topics: unique(e.partitions.map((p) => p.topic)),
+            partitions: e.partitions.map((p) => tp(p.topic, p.partition)),
+            brokers: unique(e.partitions.map((p) => p.to)),
+          },
+        );
       case 'becameLeader':
-        return {
-          kind: 'election',
-          type: e.type,
-          key: `${e.type}:${e.broker}@${at}`,
-          summary: `broker ${e.broker} got LeaderAndIsr and leads`,
-          item: tp(e.topic, e.partition),
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          brokers: [e.broker],
-        };
+        return entry(
+          'election',
+          e.type,
+          `${e.type}:${e.broker}@${at}`,
+          `broker ${e.broker} got LeaderAndIsr and leads`,
+          {
+            item: tp(e.topic, e.partition),
+            topics: [e.topic],
+            partitions: [tp(e.topic, e.partition)],
+            brokers: [e.broker],
+          },
+        );
       case 'produceHandled':
         if (e.errorCode === 'NONE') return null;
         return producerError(
@@ -332,64 +322,58 @@ export class EventLog {
           `broker ${e.broker} answered a produce to ${tp(e.topic, e.partition)} with ${e.errorCode} after ${e.waitedMs} ms${reasonOf(e.errorCode)}`,
         );
       case 'batchRetried':
-        return {
-          kind: 'producer',
-          type: e.type,
-          key: `${e.type}:${e.producer}:${e.topic}:${e.partition}:${e.error}`,
-          summary: `${e.producer} retries a batch to ${tp(e.topic, e.partition)} after ${e.error}`,
-          item: null,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-        };
+        return entry(
+          'producer',
+          e.type,
+          `${e.type}:${e.producer}:${e.topic}:${e.partition}:${e.error}`,
+          `${e.producer} retries a batch to ${tp(e.topic, e.partition)} after ${e.error}`,
+          { topics: [e.topic], partitions: [tp(e.topic, e.partition)] },
+        );
       case 'producerRequestTimedOut':
-        return {
-          kind: 'producer',
-          type: e.type,
-          key: `${e.type}:${e.producer}:${e.broker}`,
-          summary: `${e.producer}'s ${e.api} request to broker ${e.broker} timed out (request.timeout.ms)`,
-          item: null,
-          brokers: [e.broker],
-        };
+        return entry(
+          'producer',
+          e.type,
+          `${e.type}:${e.producer}:${e.broker}`,
+          `${e.producer}'s ${e.api} request to broker ${e.broker} timed out (request.timeout.ms)`,
+          { brokers: [e.broker] },
+        );
       case 'groupStateChanged':
-        return {
-          kind: 'rebalance',
-          type: e.type,
-          key: `${e.type}:${e.groupId}:${e.to}@${at}`,
-          summary: `group ${e.groupId}: ${e.from ?? 'new'} → ${e.to} (generation ${e.generationId}; ${e.reason})`,
-          item: null,
-          groups: [e.groupId],
-          brokers: [e.coordinator],
-        };
+        return entry(
+          'rebalance',
+          e.type,
+          `${e.type}:${e.groupId}:${e.to}@${at}`,
+          `group ${e.groupId}: ${e.from ?? 'new'} → ${e.to} (generation ${e.generationId}; ${e.reason})`,
+          { groups: [e.groupId], brokers: [e.coordinator] },
+        );
       case 'groupGenerationCompleted':
-        return {
-          kind: 'rebalance',
-          type: e.type,
-          key: `${e.type}:${e.groupId}:${e.generationId}`,
-          summary: `group ${e.groupId} generation ${e.generationId}: ${Object.keys(e.assignment).length} members, leader ${e.leader === null ? 'none' : (e.clientIds[e.leader] ?? e.leader)}`,
-          item: null,
-          groups: [e.groupId],
-          brokers: [e.coordinator],
-        };
+        return entry(
+          'rebalance',
+          e.type,
+          `${e.type}:${e.groupId}:${e.generationId}`,
+          `group ${e.groupId} generation ${e.generationId}: ${Object.keys(e.assignment).length} members, leader ${e.leader === null ? 'none' : (e.clientIds[e.leader] ?? e.leader)}`,
+          { groups: [e.groupId], brokers: [e.coordinator] },
+        );
       case 'offsetCommitted':
-        return {
-          kind: 'commit',
-          type: e.type,
-          key: `${e.type}:${e.groupId}:${e.memberId}@${at}`,
-          summary: `group ${e.groupId} committed (to __consumer_offsets-${e.offsetsPartition})`,
-          item: `${tp(e.topic, e.partition)}@${e.offset}`,
-          topics: [e.topic],
-          partitions: [tp(e.topic, e.partition)],
-          groups: [e.groupId],
-        };
+        return entry(
+          'commit',
+          e.type,
+          `${e.type}:${e.groupId}:${e.memberId}@${at}`,
+          `group ${e.groupId} committed (to __consumer_offsets-${e.offsetsPartition})`,
+          {
+            item: `${tp(e.topic, e.partition)}@${e.offset}`,
+            topics: [e.topic],
+            partitions: [tp(e.topic, e.partition)],
+            groups: [e.groupId],
+          },
+        );
       case 'offsetsExpired':
-        return {
-          kind: 'commit',
-          type: e.type,
-          key: `${e.type}@${at}`,
-          summary: `offsets expired (offsets.retention.minutes): ${e.tombstones} tombstones`,
-          item: null,
-          groups: [...e.groupIds],
-        };
+        return entry(
+          'commit',
+          e.type,
+          `${e.type}@${at}`,
+          `offsets expired (offsets.retention.minutes): ${e.tombstones} tombstones`,
+          { groups: [...e.groupIds] },
+        );
       case 'logRetention':
         return onePartition(
           'retention',
@@ -407,27 +391,27 @@ export class EventLog {
           `broker ${e.broker} compacted ${tp(e.topic, e.partition)}: ${e.recordsSuperseded} superseded, ${e.tombstonesRemoved} tombstones removed, ${e.bytesBefore} → ${e.bytesAfter} bytes`,
         );
       case 'topicCreated':
-        return {
-          kind: 'controller',
-          type: e.type,
-          key: `${e.type}:${e.topic}`,
-          summary: `topic ${e.topic} created: ${e.partitions} partitions, RF ${e.replicationFactor}`,
-          item: null,
-          topics: [e.topic],
-        };
+        return entry(
+          'controller',
+          e.type,
+          `${e.type}:${e.topic}`,
+          `topic ${e.topic} created: ${e.partitions} partitions, RF ${e.replicationFactor}`,
+          { topics: [e.topic] },
+        );
       case 'topicDeleted':
-        return {
-          kind: 'controller',
-          type: e.type,
-          key: `${e.type}:${e.topic}`,
-          summary: `topic ${e.topic} deleted`,
-          item: null,
-          topics: [e.topic],
-        };
+        return entry('controller', e.type, `${e.type}:${e.topic}`, `topic ${e.topic} deleted`, { topics: [e.topic] });
       default:
         return null;
     }
   }
+}
+
+/** What an entry is about beyond its words: the partition it adds to its list, and what it names. */
+type About = Partial<Pick<Item, 'item' | 'tag' | 'topics' | 'partitions' | 'groups' | 'brokers'>>;
+
+/** An entry of `kind`: its type, the key that folds its repeats into one, its words, and what it is about. */
+function entry(kind: EventKind, type: string, key: string, summary: string, about: About = {}): Item {
+  return { kind, type, key, summary, item: null, ...about };
 }
 
 /** When an event happened (the few message events without `atMs` carry their send time). */
@@ -444,16 +428,11 @@ function onePartition(
   summary: string,
 ): Item {
   const p = tp(e.topic, e.partition);
-  return {
-    kind,
-    type: e.type,
-    key: `${e.type}:${p}@${at}`,
-    summary,
-    item: null,
+  return entry(kind, e.type, `${e.type}:${p}@${at}`, summary, {
     topics: [e.topic],
     partitions: [p],
     brokers: [broker],
-  };
+  });
 }
 
 function broker(type: string, id: number, summary: string): Item {
@@ -465,16 +444,11 @@ function producerError(
   e: { type: string; errorCode: string; topic: string; partition: number; broker: number },
   summary: string,
 ): Item {
-  return {
-    kind: 'producer',
-    type: e.type,
-    key: `${e.type}:${e.errorCode}:${e.topic}:${e.partition}:${e.broker}`,
-    summary,
-    item: null,
+  return entry('producer', e.type, `${e.type}:${e.errorCode}:${e.topic}:${e.partition}:${e.broker}`, summary, {
     topics: [e.topic],
     partitions: [tp(e.topic, e.partition)],
     brokers: [e.broker],
-  };
+  });
 }
 
 /** The reason behind a produce error, in words. */
