@@ -56,6 +56,8 @@ export type { BrokerConfig, BrokerConfigInput } from './cluster/BrokerConfig';
 export { createBrokerConfig, KAFKA_DEFAULT_BROKER_CONFIG } from './cluster/BrokerConfig';
 export type { AddBrokerOptions, CreateTopicOptions } from './cluster/Cluster';
 export { Cluster } from './cluster/Cluster';
+export type { ConfigSource, ConfigSynonym, ConfigValueType, DescribedConfig } from './cluster/ConfigDescriber';
+export { describeBrokerConfigs, describeTopicConfigs, topicConfigEntries } from './cluster/ConfigDescriber';
 export type { StoredCluster } from './cluster/StoredCluster';
 export { readStoredCluster } from './cluster/StoredCluster';
 export { readStoredZnodes, ZOOKEEPER_DIR, znodeFile } from './cluster/ZnodeFiles';
