@@ -182,6 +182,11 @@ export class GatewayConnection {
     );
   }
 
+  /** The engine behind this connection, for what a broker answers from its own state (configs, topic creation). */
+  get engine(): Engine {
+    return this.gateway.engine;
+  }
+
   get listenerOf(): WireGateway['listenerOf'] {
     return this.gateway.listenerOf;
   }
