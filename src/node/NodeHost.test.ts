@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeHost } from './NodeHost';
+import { until } from './wireTesting';
 
 // A port range of its own per run, so parallel runs on one machine do not collide.
 const BASE_PORT = 30_000 + (process.pid % 500) * 8;
@@ -277,14 +278,6 @@ function run(file: string, args: string[], input?: string): Promise<{ stdout: st
     );
     child.stdin?.end(input ?? '');
   });
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 function tryConnect(port: number): Promise<'connected' | 'refused'> {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeHost } from './NodeHost';
+import { until } from './wireTesting';
 
 const BASE_PORT = 34_000 + (process.pid % 500) * 8;
 const dirs: string[] = [];
@@ -72,17 +73,9 @@ describe('NodeHost on a data directory', () => {
     try {
       expect(second.engine.topicNames()).toContain('demo');
       // The log end offsets come back at once; the high watermarks once the ISR has caught up.
-      await until(() => highWatermarks(second).every((hw, p) => hw === before[p]));
+      await until(() => highWatermarks(second).every((hw, p) => hw === before[p]), 20_000);
     } finally {
       await second.stop();
     }
   });
 });
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
