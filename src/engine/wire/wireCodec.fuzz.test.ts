@@ -8,10 +8,21 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
 import { Rng } from '../Rng';
 import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
+import { CreateTopicsRequestData, CreateTopicsResponseData } from './apis/createTopics';
+import { DescribeClusterRequestData, DescribeClusterResponseData } from './apis/describeCluster';
+import { DescribeConfigsRequestData, DescribeConfigsResponseData } from './apis/describeConfigs';
 import { FetchRequestData, FetchResponseData } from './apis/fetch';
+import {
+  DescribeGroupsRequestData,
+  DescribeGroupsResponseData,
+  ListGroupsRequestData,
+  ListGroupsResponseData,
+} from './apis/groupAdmin';
+import { JoinGroupRequestData, JoinGroupResponseData } from './apis/groups';
 import { InitProducerIdRequestData, InitProducerIdResponseData } from './apis/initProducerId';
 import { ListOffsetsRequestData, ListOffsetsResponseData } from './apis/listOffsets';
 import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
+import { OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData } from './apis/offsetForLeaderEpoch';
 import { ProduceRequestData, ProduceResponseData } from './apis/produce';
 import { peekRequestHeader, readRequestHeaderRest } from './headers';
 import type { MessageSchema } from './schema';
@@ -93,6 +104,113 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
   ],
   [InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
   [InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
+  [
+    OffsetForLeaderEpochRequestData,
+    {
+      replicaId: -1,
+      topics: [{ topic: 'demo', partitions: [{ partition: 0, currentLeaderEpoch: 2, leaderEpoch: 1 }] }],
+    },
+  ],
+  [
+    OffsetForLeaderEpochResponseData,
+    { topics: [{ topic: 'demo', partitions: [{ errorCode: 0, partition: 0, leaderEpoch: 1, endOffset: 9 }] }] },
+  ],
+  [
+    JoinGroupRequestData,
+    {
+      groupId: 'g',
+      sessionTimeoutMs: 10_000,
+      memberId: '',
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: new Uint8Array(9) }],
+    },
+  ],
+  [
+    JoinGroupResponseData,
+    {
+      generationId: 1,
+      protocolName: 'range',
+      leader: 'm',
+      memberId: 'm',
+      members: [{ memberId: 'm', metadata: new Uint8Array(3) }],
+    },
+  ],
+  [DescribeGroupsRequestData, { groups: ['g', 'h'], includeAuthorizedOperations: true }],
+  [
+    DescribeGroupsResponseData,
+    {
+      groups: [
+        {
+          groupId: 'g',
+          groupState: 'Stable',
+          protocolType: 'consumer',
+          protocolData: 'range',
+          members: [
+            {
+              memberId: 'm',
+              clientId: 'c',
+              clientHost: '/h',
+              memberMetadata: new Uint8Array(5),
+              memberAssignment: new Uint8Array(7),
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  [ListGroupsRequestData, { statesFilter: ['Stable'] }],
+  [ListGroupsResponseData, { groups: [{ groupId: 'g', protocolType: 'consumer', groupState: 'Empty' }] }],
+  [
+    CreateTopicsRequestData,
+    {
+      topics: [
+        {
+          name: 'demo',
+          numPartitions: -1,
+          replicationFactor: -1,
+          assignments: [{ partitionIndex: 0, brokerIds: [1, 2] }],
+          configs: [{ name: 'cleanup.policy', value: 'compact' }],
+        },
+      ],
+      validateOnly: true,
+    },
+  ],
+  [
+    CreateTopicsResponseData,
+    {
+      topics: [
+        {
+          name: 'demo',
+          errorMessage: null,
+          numPartitions: 3,
+          configs: [{ name: 'retention.ms', value: '1', readOnly: false, configSource: 1, isSensitive: false }],
+        },
+      ],
+    },
+  ],
+  [
+    DescribeConfigsRequestData,
+    { resources: [{ resourceType: 2, resourceName: 'demo', configurationKeys: null }], includeSynonyms: true },
+  ],
+  [
+    DescribeConfigsResponseData,
+    {
+      results: [
+        {
+          resourceType: 2,
+          resourceName: 'demo',
+          configs: [
+            { name: 'retention.ms', value: '1', synonyms: [{ name: 'log.retention.ms', value: '1', source: 4 }] },
+          ],
+        },
+      ],
+    },
+  ],
+  [DescribeClusterRequestData, { includeClusterAuthorizedOperations: true, endpointType: 1 }],
+  [
+    DescribeClusterResponseData,
+    { clusterId: 'glassbox', controllerId: 1, brokers: [{ brokerId: 1, host: '127.0.0.1', port: 19300, rack: null }] },
+  ],
 ];
 
 function outcome(schema: MessageSchema, version: number, bytes: Uint8Array): 'ok' | 'invalid' {
