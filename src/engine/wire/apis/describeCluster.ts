@@ -3,8 +3,8 @@
  * cluster id, what the Admin client's describeCluster asks for. v1 adds the endpoint type
  * (1 = brokers, 2 = controllers; a ZooKeeper-mode broker describes only brokers).
  */
-import { AUTHORIZED_OPERATIONS_OMITTED } from './metadata';
-import { field, message } from '../schema';
+import { array, errorCode, field, message, orMinusOne, throttleTimeMs } from '../schema';
+import { AUTHORIZED_OPERATIONS_OMITTED, brokerEndpoint } from './metadata';
 
 export const DescribeClusterRequestData = message(60, 'DescribeClusterRequest', '0-1', '0+', [
   field('includeClusterAuthorizedOperations', 'bool', '0+'),
@@ -12,23 +12,11 @@ export const DescribeClusterRequestData = message(60, 'DescribeClusterRequest', 
 ]);
 
 export const DescribeClusterResponseData = message(60, 'DescribeClusterResponse', '0-1', '0+', [
-  field('throttleTimeMs', 'int32', '0+'),
-  field('errorCode', 'int16', '0+'),
-  field('errorMessage', 'string', '0+', { nullable: '0+', default: null }),
+  throttleTimeMs('0+'),
+  ...errorCode('0+', '0+'),
   field('endpointType', 'int8', '1+', { default: 1 }),
   field('clusterId', 'string', '0+'),
-  field('controllerId', 'int32', '0+', { default: -1 }),
-  field(
-    'brokers',
-    {
-      arrayOf: [
-        field('brokerId', 'int32', '0+'),
-        field('host', 'string', '0+'),
-        field('port', 'int32', '0+'),
-        field('rack', 'string', '0+', { nullable: '0+', default: null }),
-      ],
-    },
-    '0+',
-  ),
+  orMinusOne('controllerId', 'int32', '0+'),
+  array('brokers', '0+', brokerEndpoint('brokerId', '0+')),
   field('clusterAuthorizedOperations', 'int32', '0+', { default: AUTHORIZED_OPERATIONS_OMITTED }),
 ]);

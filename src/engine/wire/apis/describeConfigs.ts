@@ -3,7 +3,7 @@
  * values. v1 adds the source of each value and its synonyms (the same setting at each level that
  * could set it, highest priority first), v3 each config's type and documentation, v4 is flexible.
  */
-import { field, message } from '../schema';
+import { array, errorCode, field, fields, message, nullableString, orMinusOne, throttleTimeMs } from '../schema';
 
 /** ConfigResource.Type. */
 export const CONFIG_RESOURCE_TOPIC = 2;
@@ -32,56 +32,37 @@ export const CONFIG_TYPE = {
 } as const;
 
 export const DescribeConfigsRequestData = message(32, 'DescribeConfigsRequest', '0-4', '4+', [
-  field(
-    'resources',
-    {
-      arrayOf: [
-        field('resourceType', 'int8', '0+'),
-        field('resourceName', 'string', '0+'),
-        field('configurationKeys', { arrayOf: 'string' }, '0+', { nullable: '0+' }),
-      ],
-    },
-    '0+',
-  ),
+  array('resources', '0+', [
+    ...fields('0+', { resourceType: 'int8', resourceName: 'string' }),
+    array('configurationKeys', '0+', 'string', { nullable: '0+' }),
+  ]),
   field('includeSynonyms', 'bool', '1+'),
   field('includeDocumentation', 'bool', '3+'),
 ]);
 
+/** A config's name and value (null where Kafka allows it: a sensitive or unset value). */
+export const configNameAndValue = (v: string) => [
+  field('name', 'string', v),
+  field('value', 'string', v, { nullable: v }),
+];
+
 const describedConfig = [
-  field('name', 'string', '0+'),
-  field('value', 'string', '0+', { nullable: '0+' }),
+  ...configNameAndValue('0+'),
   field('readOnly', 'bool', '0+'),
+  // v0 says only whether the value is the default; v1+ where it comes from, and its synonyms.
   field('isDefault', 'bool', '0'),
-  field('configSource', 'int8', '1+', { default: -1 }),
+  orMinusOne('configSource', 'int8', '1+'),
   field('isSensitive', 'bool', '0+'),
-  field(
-    'synonyms',
-    {
-      arrayOf: [
-        field('name', 'string', '1+'),
-        field('value', 'string', '1+', { nullable: '0+' }),
-        field('source', 'int8', '1+'),
-      ],
-    },
-    '1+',
-  ),
+  array('synonyms', '1+', [...configNameAndValue('1+'), field('source', 'int8', '1+')]),
   field('configType', 'int8', '3+'),
-  field('documentation', 'string', '3+', { nullable: '0+', default: null }),
+  nullableString('documentation', '3+', '0+'),
 ];
 
 export const DescribeConfigsResponseData = message(32, 'DescribeConfigsResponse', '0-4', '4+', [
-  field('throttleTimeMs', 'int32', '0+'),
-  field(
-    'results',
-    {
-      arrayOf: [
-        field('errorCode', 'int16', '0+'),
-        field('errorMessage', 'string', '0+', { nullable: '0+', default: null }),
-        field('resourceType', 'int8', '0+'),
-        field('resourceName', 'string', '0+'),
-        field('configs', { arrayOf: describedConfig }, '0+'),
-      ],
-    },
-    '0+',
-  ),
+  throttleTimeMs('0+'),
+  array('results', '0+', [
+    ...errorCode('0+', '0+'),
+    ...fields('0+', { resourceType: 'int8', resourceName: 'string' }),
+    array('configs', '0+', describedConfig),
+  ]),
 ]);

@@ -4,7 +4,7 @@
  * v2 adds the current leader epoch (fencing) and the throttle time, v3 the replica id (-1 for a
  * consumer; the default -2 is Kafka's "debug" reader), v4 is flexible.
  */
-import { field, message, perTopic } from '../schema';
+import { errorCode, field, fields, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
 
 export const OffsetForLeaderEpochRequestData = message(23, 'OffsetForLeaderEpochRequest', '2-4', '4+', [
   field('replicaId', 'int32', '3+', { default: -2 }),
@@ -12,7 +12,7 @@ export const OffsetForLeaderEpochRequestData = message(23, 'OffsetForLeaderEpoch
     'topics',
     [
       field('partition', 'int32', '0+'),
-      field('currentLeaderEpoch', 'int32', '2+', { default: -1 }),
+      orMinusOne('currentLeaderEpoch', 'int32', '2+'),
       field('leaderEpoch', 'int32', '0+'),
     ],
     { topic: 'topic' },
@@ -20,13 +20,13 @@ export const OffsetForLeaderEpochRequestData = message(23, 'OffsetForLeaderEpoch
 ]);
 
 export const OffsetForLeaderEpochResponseData = message(23, 'OffsetForLeaderEpochResponse', '2-4', '4+', [
-  field('throttleTimeMs', 'int32', '2+'),
+  throttleTimeMs('2+'),
   perTopic(
     'topics',
     [
-      field('errorCode', 'int16', '0+'),
+      ...errorCode('0+'),
       field('partition', 'int32', '0+'),
-      field('leaderEpoch', 'int32', '1+', { default: -1 }),
+      orMinusOne('leaderEpoch', 'int32', '1+'),
       field('endOffset', 'int64', '0+'),
     ],
     { topic: 'topic' },
