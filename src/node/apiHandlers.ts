@@ -8,6 +8,7 @@ import {
   ApiVersionsRequestData,
   ApiVersionsResponseData,
   type Acks,
+  type ErrorCode,
   type FetchPartition,
   type FetchRequest,
   FetchRequestData,
@@ -38,7 +39,7 @@ import {
   ZERO_UUID,
 } from '../engine/index';
 import { ADMIN_HANDLERS } from './adminHandlers';
-import { errorNumber, numbered } from './errorNumber';
+import { errorNumber, numbered, numberedPartitions } from './errorNumber';
 import { GROUP_HANDLERS } from './groupHandlers';
 import { bodyOf, brokerRelay } from './relay';
 import type { GatewayConnection } from './WireGateway';
@@ -118,18 +119,22 @@ const produce: ApiHandler = {
       timeoutMs: Number(b.timeoutMs),
       topicData: (b.topicData ?? []) as WireProduce['topicData'],
     };
-    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) {
-      // ProduceRequest.validate: any other acks is INVALID_REQUIRED_ACKS for every partition.
+    // Refused before anything is appended: every partition gets the same error.
+    const refuse = (code: ErrorCode, errorMessage: string | null = null) =>
       reply({
         responses: req.topicData.map((t) => ({
           name: t.name,
           partitionResponses: t.partitionData.map((p) => ({
             index: p.index,
-            errorCode: errorNumber('INVALID_REQUIRED_ACKS'),
+            errorCode: errorNumber(code),
             baseOffset: -1,
+            errorMessage,
           })),
         })),
       });
+    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) {
+      // ProduceRequest.validate: any other acks is INVALID_REQUIRED_ACKS.
+      refuse('INVALID_REQUIRED_ACKS');
       return undefined;
     }
     // ProduceRequest.validateRecords: from v3 on, only RecordBatch v2 (magic 2, the byte after
@@ -138,17 +143,7 @@ const produce: ApiHandler = {
       t.partitionData.some((p) => p.records !== null && p.records.length > 16 && p.records[16] !== 2),
     );
     if (oldFormat) {
-      reply({
-        responses: req.topicData.map((t) => ({
-          name: t.name,
-          partitionResponses: t.partitionData.map((p) => ({
-            index: p.index,
-            errorCode: errorNumber('INVALID_RECORD'),
-            baseOffset: -1,
-            errorMessage: 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)',
-          })),
-        })),
-      });
+      refuse('INVALID_RECORD', 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)');
       return undefined;
     }
     const acks = req.acks as Acks;
@@ -192,14 +187,14 @@ const initProducerId = brokerRelay<InitProducerIdRequest, InitProducerIdResponse
   InitProducerIdRequestData,
   InitProducerIdResponseData,
   (ctx) => {
-    const b = bodyOf<InitProducerIdRequest>(ctx);
-    return {
-      api: 'InitProducerId',
-      transactionalId: b.transactionalId ?? null,
-      transactionTimeoutMs: Number(b.transactionTimeoutMs ?? 0),
-      producerId: Number(b.producerId ?? -1),
-      producerEpoch: Number(b.producerEpoch ?? -1),
-    };
+    // v0-2 have no producer id and epoch: -1, a new producer.
+    const {
+      transactionalId = null,
+      transactionTimeoutMs = 0,
+      producerId = -1,
+      producerEpoch = -1,
+    } = bodyOf<InitProducerIdRequest>(ctx);
+    return { api: 'InitProducerId', transactionalId, transactionTimeoutMs, producerId, producerEpoch };
   },
   (res) => numbered(res),
 );
@@ -211,6 +206,11 @@ interface WireFetch {
   maxBytes: number;
   isolationLevel: number;
   topics: { topic: string; partitions: FetchPartition[] }[];
+}
+
+/** Only consumers come in from outside: a client may not read as a follower (replica id -1). */
+function asConsumer(b: { isolationLevel?: number }): { replicaId: -1; isolationLevel: 0 | 1 } {
+  return { replicaId: -1, isolationLevel: b.isolationLevel === 1 ? 1 : 0 };
 }
 
 /**
@@ -225,12 +225,10 @@ const fetch = brokerRelay<FetchRequest, FetchResponse>(
     const b = bodyOf<WireFetch>(ctx);
     return {
       api: 'Fetch',
-      // Only consumers come in from outside: a client may not fetch as a follower.
-      replicaId: -1,
+      ...asConsumer(b),
       maxWaitMs: Number(b.maxWaitMs ?? 0),
       minBytes: Number(b.minBytes ?? 0),
       maxBytes: Number(b.maxBytes ?? 0x7fffffff),
-      isolationLevel: b.isolationLevel === 1 ? 1 : 0,
       topics: (b.topics ?? []).map((t) => ({ topic: t.topic, partitions: t.partitions.map((p) => ({ ...p })) })),
     };
   },
@@ -260,17 +258,10 @@ const listOffsets = brokerRelay<ListOffsetsRequest, ListOffsetsResponse>(
   ListOffsetsResponseData,
   (ctx) => {
     const b = bodyOf<WireListOffsets>(ctx);
-    return {
-      api: 'ListOffsets',
-      replicaId: -1,
-      isolationLevel: b.isolationLevel === 1 ? 1 : 0,
-      topics: (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) })),
-    };
+    const topics = (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) }));
+    return { api: 'ListOffsets', ...asConsumer(b), topics };
   },
-  (res) => ({
-    throttleTimeMs: res.throttleTimeMs,
-    topics: res.topics.map((t) => ({ name: t.name, partitions: t.partitions.map(numbered) })),
-  }),
+  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
 );
 
 /**
@@ -286,10 +277,7 @@ const offsetForLeaderEpoch = brokerRelay<OffsetsForLeaderEpochRequest, OffsetsFo
     const b = bodyOf<Omit<OffsetsForLeaderEpochRequest, 'api'>>(ctx);
     return { api: 'OffsetsForLeaderEpoch', replicaId: Number(b.replicaId ?? -2), topics: b.topics ?? [] };
   },
-  (res) => ({
-    throttleTimeMs: res.throttleTimeMs,
-    topics: res.topics.map((t) => ({ topic: t.topic, partitions: t.partitions.map(numbered) })),
-  }),
+  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
 );
 
 /** What ApiVersions advertises: exactly the served versions. */

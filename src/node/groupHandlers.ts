@@ -42,7 +42,7 @@ import {
   type WireValue,
 } from '../engine/index';
 import type { ApiHandler } from './apiHandlers';
-import { errorNumber, numbered } from './errorNumber';
+import { errorNumber, numbered, numberedPartitions } from './errorNumber';
 import { bodyOf, groupRelay } from './relay';
 
 type Topics = { name: string; partitionIndexes: number[] }[] | null;
@@ -114,6 +114,16 @@ const joinGroup = groupRelay<JoinGroupRequest, JoinGroupResponse>(
   (req) => req.rebalanceTimeoutMs + 5_000,
 );
 
+/** Who a SyncGroup or Heartbeat speaks for: the group, generation, member and static instance. */
+function memberOf(b: Partial<Omit<HeartbeatRequest, 'api'>>): Omit<HeartbeatRequest, 'api'> {
+  return {
+    groupId: String(b.groupId),
+    generationId: Number(b.generationId),
+    memberId: String(b.memberId),
+    groupInstanceId: b.groupInstanceId ?? null,
+  };
+}
+
 const syncGroup = groupRelay<SyncGroupRequest, SyncGroupResponse>(
   SyncGroupRequestData,
   SyncGroupResponseData,
@@ -121,10 +131,7 @@ const syncGroup = groupRelay<SyncGroupRequest, SyncGroupResponse>(
     const b = bodyOf<Omit<SyncGroupRequest, 'api'>>(ctx);
     return {
       api: 'SyncGroup',
-      groupId: String(b.groupId),
-      generationId: Number(b.generationId),
-      memberId: String(b.memberId),
-      groupInstanceId: b.groupInstanceId ?? null,
+      ...memberOf(b),
       protocolType: b.protocolType ?? null,
       protocolName: b.protocolName ?? null,
       assignments: b.assignments ?? [],
@@ -136,16 +143,7 @@ const syncGroup = groupRelay<SyncGroupRequest, SyncGroupResponse>(
 const heartbeat = groupRelay<HeartbeatRequest, HeartbeatResponse>(
   HeartbeatRequestData,
   HeartbeatResponseData,
-  (ctx) => {
-    const b = bodyOf<Omit<HeartbeatRequest, 'api'>>(ctx);
-    return {
-      api: 'Heartbeat',
-      groupId: String(b.groupId),
-      generationId: Number(b.generationId),
-      memberId: String(b.memberId),
-      groupInstanceId: b.groupInstanceId ?? null,
-    };
-  },
+  (ctx) => ({ api: 'Heartbeat', ...memberOf(bodyOf<Omit<HeartbeatRequest, 'api'>>(ctx)) }),
   (res) => ({ errorCode: errorNumber(res.api === 'Heartbeat' ? res.errorCode : 'UNKNOWN_SERVER_ERROR') }),
 );
 
@@ -176,24 +174,13 @@ const offsetCommit = groupRelay<OffsetCommitRequest, OffsetCommitResponse>(
   OffsetCommitResponseData,
   (ctx) => {
     const b = bodyOf<Omit<OffsetCommitRequest, 'api'>>(ctx);
-    return {
-      api: 'OffsetCommit',
-      groupId: String(b.groupId),
-      generationIdOrMemberEpoch: Number(b.generationIdOrMemberEpoch ?? -1),
-      memberId: String(b.memberId ?? ''),
-      groupInstanceId: b.groupInstanceId ?? null,
-      topics: b.topics ?? [],
-    };
+    // A commit from outside the group protocol (assign()) has generation -1 and no member id.
+    const { generationIdOrMemberEpoch = -1, memberId = '', groupInstanceId = null, topics = [] } = b;
+    const groupId = String(b.groupId);
+    return { api: 'OffsetCommit', groupId, generationIdOrMemberEpoch, memberId, groupInstanceId, topics };
   },
-  (res) => ({ topics: res.topics.map((t) => ({ name: t.name, partitions: t.partitions.map(numbered) })) }),
+  (res) => ({ topics: numberedPartitions(res.topics) }),
 );
-
-function offsetTopics(res: OffsetFetchResponse) {
-  return res.topics.map((t) => ({
-    name: t.name,
-    partitions: t.partitions.map((p) => ({ ...p, errorCode: errorNumber(p.errorCode) })),
-  }));
-}
 
 const offsetFetch: ApiHandler = {
   request: OffsetFetchRequestData,
@@ -211,14 +198,14 @@ const offsetFetch: ApiHandler = {
         reply({
           groups: groups.map((g, i) => ({
             groupId: g.groupId,
-            topics: answers[i] ? offsetTopics(answers[i]) : [],
+            topics: answers[i] ? numberedPartitions(answers[i].topics) : [],
             errorCode: errorNumber(answers[i]?.errorCode ?? 'NONE'),
           })),
         });
         return;
       }
       const a = answers[0];
-      reply({ topics: a ? offsetTopics(a) : [], errorCode: errorNumber(a?.errorCode ?? 'NONE') });
+      reply({ topics: a ? numberedPartitions(a.topics) : [], errorCode: errorNumber(a?.errorCode ?? 'NONE') });
     };
     if (left === 0) finish();
     groups.forEach((g, i) => {

@@ -4,6 +4,7 @@
  * client's own decoder.
  */
 import { connect } from 'node:net';
+import kafkajs from 'kafkajs';
 import {
   ByteReader,
   ByteWriter,
@@ -13,6 +14,25 @@ import {
   responseHeaderVersion,
   writeRequestHeader,
 } from '../engine/index';
+import { NodeHost, type NodeHostOptions } from './NodeHost';
+
+/** A kafkajs client of the brokers listening from `port`, quiet. */
+export function kafkaClient(port: number, clientId: string): kafkajs.Kafka {
+  return new kafkajs.Kafka({ clientId, brokers: [`127.0.0.1:${port}`], logLevel: kafkajs.logLevel.NOTHING });
+}
+
+/** Three brokers on `port`.. with topic demo (3 partitions, RF 3), started. */
+export async function startDemoHost(port: number, brokerConfig: NodeHostOptions['brokerConfig']): Promise<NodeHost> {
+  const host = new NodeHost({
+    brokers: 3,
+    port,
+    host: '127.0.0.1',
+    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
+    brokerConfig,
+  });
+  await host.start();
+  return host;
+}
 
 export async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const start = Date.now();
