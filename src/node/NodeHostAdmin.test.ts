@@ -10,8 +10,8 @@ import { describeClusterV1, offsetForLeaderEpochV4, Reader } from '@platformatic
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMessage, OffsetForLeaderEpochResponseData } from '../engine/index';
-import { NodeHost } from './NodeHost';
-import { exchange, until } from './wireTesting';
+import type { NodeHost } from './NodeHost';
+import { exchange, kafkaClient, startDemoHost, until } from './wireTesting';
 
 const require = createRequire(import.meta.url);
 // Three ports of the 19300-19399 range, per process so parallel runs do not collide.
@@ -19,22 +19,18 @@ const BASE_PORT = 19_300 + (process.pid % 33) * 3;
 let host: NodeHost;
 
 beforeAll(async () => {
-  host = new NodeHost({
-    brokers: 3,
-    port: BASE_PORT,
-    host: '127.0.0.1',
-    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'num.partitions': 2, 'default.replication.factor': 3 },
+  host = await startDemoHost(BASE_PORT, {
+    'zookeeper.session.timeout.ms': 6000,
+    'num.partitions': 2,
+    'default.replication.factor': 3,
   });
-  await host.start();
 });
 
 afterAll(async () => {
   await host.stop();
 });
 
-const client = (clientId: string) =>
-  new kafkajs.Kafka({ clientId, brokers: [`127.0.0.1:${BASE_PORT}`], logLevel: kafkajs.logLevel.NOTHING });
+const client = (clientId: string) => kafkaClient(BASE_PORT, clientId);
 
 async function withAdmin<T>(use: (admin: kafkajs.Admin) => Promise<T>): Promise<T> {
   const admin = client('glassbox-admin').admin();

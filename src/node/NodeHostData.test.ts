@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeHost } from './NodeHost';
-import { until } from './wireTesting';
+import { kafkaClient, until } from './wireTesting';
 
 const BASE_PORT = 34_000 + (process.pid % 500) * 8;
 const dirs: string[] = [];
@@ -41,11 +41,7 @@ describe('NodeHost on a data directory', () => {
     const data = await mkdtemp(join(tmpdir(), 'glassbox-data-'));
     dirs.push(data);
     const first = await open(data);
-    const kafka = new kafkajs.Kafka({
-      clientId: 'data-test',
-      brokers: [`127.0.0.1:${BASE_PORT}`],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(BASE_PORT, 'data-test');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     await producer.send({

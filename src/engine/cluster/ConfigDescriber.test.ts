@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { Cluster } from './Cluster';
-import { describeBrokerConfigs, describeTopicConfigs, topicConfigEntries } from './ConfigDescriber';
+import {
+  type DescribedConfig,
+  describeBrokerConfigs,
+  describeTopicConfigs,
+  topicConfigEntries,
+} from './ConfigDescriber';
 import { startCluster } from './testing';
+
+/** A config as `value SOURCE TYPE [read-only] < synonym=value SOURCE, ...` (the one in force first). */
+const describedAs = (c: DescribedConfig | undefined) =>
+  c &&
+  `${c.value} ${c.source} ${c.type}${c.readOnly ? ' read-only' : ''} < ${c.synonyms.map((x) => `${x.name}=${x.value} ${x.source}`).join(', ')}`;
 
 /**
  * DescribeConfigs' view of the engine's configs (ConfigHelper.describeConfigs): the value in
@@ -21,29 +31,13 @@ describe('ConfigDescriber', () => {
     cluster.tick(200);
     cluster.createTopic({ name: 'orders', partitions: 1, replicationFactor: 3, configs: { 'retention.ms': '60000' } });
     const byName = new Map(describeTopicConfigs(cluster, 'orders', ['orders']).map((c) => [c.name, c]));
-    expect(byName.get('retention.ms')).toMatchObject({
-      value: '60000',
-      source: 'TOPIC_CONFIG',
-      type: 'LONG',
-      readOnly: false,
-      synonyms: [
-        { name: 'retention.ms', value: '60000', source: 'TOPIC_CONFIG' },
-        { name: 'log.retention.ms', value: '604800000', source: 'DEFAULT_CONFIG' },
-      ],
-    });
-    expect(byName.get('segment.bytes')).toMatchObject({
-      value: '65536',
-      source: 'STATIC_BROKER_CONFIG',
-      synonyms: [
-        { name: 'log.segment.bytes', value: '65536', source: 'STATIC_BROKER_CONFIG' },
-        { name: 'log.segment.bytes', value: '1073741824', source: 'DEFAULT_CONFIG' },
-      ],
-    });
-    expect(byName.get('min.insync.replicas')).toMatchObject({
-      value: '2',
-      source: 'STATIC_BROKER_CONFIG',
-      type: 'INT',
-    });
+    expect(describedAs(byName.get('retention.ms'))).toBe(
+      '60000 TOPIC_CONFIG LONG < retention.ms=60000 TOPIC_CONFIG, log.retention.ms=604800000 DEFAULT_CONFIG',
+    );
+    expect(describedAs(byName.get('segment.bytes'))).toBe(
+      '65536 STATIC_BROKER_CONFIG INT < log.segment.bytes=65536 STATIC_BROKER_CONFIG, log.segment.bytes=1073741824 DEFAULT_CONFIG',
+    );
+    expect(byName.get('min.insync.replicas')?.value).toBe('2');
     // "Never" is Long.MAX_VALUE, lists are comma-separated.
     expect(byName.get('flush.messages')).toMatchObject({ value: '9223372036854775807', source: 'DEFAULT_CONFIG' });
     expect(byName.get('cleanup.policy')).toMatchObject({ value: 'delete', type: 'LIST' });
@@ -62,21 +56,10 @@ describe('ConfigDescriber', () => {
   it("a broker's configs: what server.properties set is STATIC_BROKER_CONFIG, the rest DEFAULT_CONFIG", () => {
     const { cluster } = startCluster(1, 3, { 'num.partitions': 3, 'default.replication.factor': 2 });
     const byName = new Map(describeBrokerConfigs(cluster).map((c) => [c.name, c]));
-    expect(byName.get('num.partitions')).toMatchObject({
-      value: '3',
-      source: 'STATIC_BROKER_CONFIG',
-      readOnly: true,
-      type: 'INT',
-      synonyms: [
-        { name: 'num.partitions', value: '3', source: 'STATIC_BROKER_CONFIG' },
-        { name: 'num.partitions', value: '1', source: 'DEFAULT_CONFIG' },
-      ],
-    });
-    expect(byName.get('auto.create.topics.enable')).toMatchObject({
-      value: 'true',
-      source: 'DEFAULT_CONFIG',
-      type: 'BOOLEAN',
-    });
+    expect(describedAs(byName.get('num.partitions'))).toBe(
+      '3 STATIC_BROKER_CONFIG INT read-only < num.partitions=3 STATIC_BROKER_CONFIG, num.partitions=1 DEFAULT_CONFIG',
+    );
+    expect(describedAs(byName.get('auto.create.topics.enable'))).toMatch(/^true DEFAULT_CONFIG BOOLEAN read-only/);
     expect(byName.get('log.segment.bytes')).toMatchObject({ value: '1073741824', source: 'DEFAULT_CONFIG' });
     expect(byName.get('min.insync.replicas')?.readOnly).toBe(false);
   });

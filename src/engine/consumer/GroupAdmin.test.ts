@@ -16,6 +16,15 @@ import { GroupWire, SUBSCRIPTION_TO_T } from './GroupWire';
  */
 const FAST = { 'group.initial.rebalance.delay.ms': 0 };
 
+/** Group g on a test bed with member `a` joined the v0-3 way; `wire` sends further requests. */
+function joinedOld() {
+  const bed = new GroupTestBed({ coordinatorConfig: FAST });
+  const wire = new GroupWire(bed, 'g');
+  const a = joinOld(wire, 'a');
+  bed.run(20);
+  return { bed, wire, joined: a.response as JoinGroupResponse };
+}
+
 function joinOld(wire: GroupWire, client: string, extra: Partial<JoinGroupRequest> = {}) {
   return wire.send<JoinGroupResponse>(client, {
     api: 'JoinGroup',
@@ -35,11 +44,7 @@ function joinOld(wire: GroupWire, client: string, extra: Partial<JoinGroupReques
 
 describe('JoinGroup v0-3 (before KIP-394)', () => {
   it('a new member joins at once with the id the coordinator makes: no MEMBER_ID_REQUIRED round trip', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    const wire = new GroupWire(bed, 'g');
-    const a = joinOld(wire, 'a');
-    bed.run(20);
-    const r = a.response as JoinGroupResponse;
+    const { bed, joined: r } = joinedOld();
     expect(r.errorCode).toBe('NONE');
     expect(r.memberId.startsWith('a-')).toBe(true);
     expect([r.generationId, r.leader, r.members.length]).toEqual([1, r.memberId, 1]);
@@ -51,11 +56,8 @@ describe('JoinGroup v0-3 (before KIP-394)', () => {
 
 describe('DescribeGroups and ListGroups', () => {
   it('describes a Stable group with its protocol, members, subscriptions and assignments', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    const wire = new GroupWire(bed, 'g');
-    const a = joinOld(wire, 'a');
-    bed.run(20);
-    const memberId = (a.response as JoinGroupResponse).memberId;
+    const { bed, wire, joined } = joinedOld();
+    const memberId = joined.memberId;
     const assignment = new Uint8Array([0, 3, 0, 0, 0, 0]);
     const sync = wire.send<SyncGroupResponse>('a', {
       api: 'SyncGroup',
@@ -96,10 +98,7 @@ describe('DescribeGroups and ListGroups', () => {
   });
 
   it('leaves out the protocol, subscriptions and assignments while a group rebalances', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    const wire = new GroupWire(bed, 'g');
-    joinOld(wire, 'a');
-    bed.run(20);
+    const { bed, wire } = joinedOld();
     const d = wire.send<DescribeGroupsResponse>('admin', { api: 'DescribeGroups', groups: ['g'] });
     bed.run(5);
     const g = d.response?.groups[0];
@@ -122,10 +121,7 @@ describe('DescribeGroups and ListGroups', () => {
   });
 
   it('lists the groups a broker coordinates, filtered by state case-insensitively (KIP-518)', () => {
-    const bed = new GroupTestBed({ coordinatorConfig: FAST });
-    const wire = new GroupWire(bed, 'g');
-    joinOld(wire, 'a');
-    bed.run(20);
+    const { bed, wire } = joinedOld();
     const list = (statesFilter: string[]) => {
       const box = wire.send<ListGroupsResponse>('admin', { api: 'ListGroups', statesFilter });
       bed.run(5);

@@ -7,23 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
 import { Rng } from '../Rng';
-import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
-import { CreateTopicsRequestData, CreateTopicsResponseData } from './apis/createTopics';
-import { DescribeClusterRequestData, DescribeClusterResponseData } from './apis/describeCluster';
-import { DescribeConfigsRequestData, DescribeConfigsResponseData } from './apis/describeConfigs';
-import { FetchRequestData, FetchResponseData } from './apis/fetch';
-import {
-  DescribeGroupsRequestData,
-  DescribeGroupsResponseData,
-  ListGroupsRequestData,
-  ListGroupsResponseData,
-} from './apis/groupAdmin';
-import { JoinGroupRequestData, JoinGroupResponseData } from './apis/groups';
-import { InitProducerIdRequestData, InitProducerIdResponseData } from './apis/initProducerId';
-import { ListOffsetsRequestData, ListOffsetsResponseData } from './apis/listOffsets';
-import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
-import { OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData } from './apis/offsetForLeaderEpoch';
-import { ProduceRequestData, ProduceResponseData } from './apis/produce';
+import * as wire from './index';
 import { peekRequestHeader, readRequestHeaderRest } from './headers';
 import type { MessageSchema } from './schema';
 import { decodeMessage, encodeMessage, WireFormatError } from './wireCodec';
@@ -32,9 +16,9 @@ const SEED_COUNT = Number(process.env.GLASSBOX_FUZZ_SEEDS ?? 24);
 const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) => 7000 + i);
 
 const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
-  [ApiVersionsRequestData, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
+  [wire.ApiVersionsRequestData, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
   [
-    ApiVersionsResponseData,
+    wire.ApiVersionsResponseData,
     {
       errorCode: 0,
       apiKeys: [{ apiKey: 3, minVersion: 0, maxVersion: 12 }],
@@ -42,9 +26,9 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       finalizedFeaturesEpoch: 4,
     },
   ],
-  [MetadataRequestData, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
+  [wire.MetadataRequestData, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
   [
-    MetadataResponseData,
+    wire.MetadataResponseData,
     {
       brokers: [{ nodeId: 1, host: 'localhost', port: 9092, rack: null }],
       clusterId: 'glassbox',
@@ -61,7 +45,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ProduceRequestData,
+    wire.ProduceRequestData,
     {
       acks: -1,
       timeoutMs: 1000,
@@ -69,13 +53,13 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ProduceResponseData,
+    wire.ProduceResponseData,
     {
       responses: [{ name: 'demo', partitionResponses: [{ index: 0, errorCode: 0, baseOffset: 5, recordErrors: [] }] }],
     },
   ],
   [
-    FetchRequestData,
+    wire.FetchRequestData,
     {
       maxWaitMs: 500,
       minBytes: 1,
@@ -84,7 +68,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    FetchResponseData,
+    wire.FetchResponseData,
     {
       responses: [
         {
@@ -95,28 +79,28 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ListOffsetsRequestData,
+    wire.ListOffsetsRequestData,
     { replicaId: -1, topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, timestamp: -2 }] }] },
   ],
   [
-    ListOffsetsResponseData,
+    wire.ListOffsetsResponseData,
     { topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0, offset: 3 }] }] },
   ],
-  [InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
-  [InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
+  [wire.InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
+  [wire.InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
   [
-    OffsetForLeaderEpochRequestData,
+    wire.OffsetForLeaderEpochRequestData,
     {
       replicaId: -1,
       topics: [{ topic: 'demo', partitions: [{ partition: 0, currentLeaderEpoch: 2, leaderEpoch: 1 }] }],
     },
   ],
   [
-    OffsetForLeaderEpochResponseData,
+    wire.OffsetForLeaderEpochResponseData,
     { topics: [{ topic: 'demo', partitions: [{ errorCode: 0, partition: 0, leaderEpoch: 1, endOffset: 9 }] }] },
   ],
   [
-    JoinGroupRequestData,
+    wire.JoinGroupRequestData,
     {
       groupId: 'g',
       sessionTimeoutMs: 10_000,
@@ -126,7 +110,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    JoinGroupResponseData,
+    wire.JoinGroupResponseData,
     {
       generationId: 1,
       protocolName: 'range',
@@ -135,9 +119,9 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       members: [{ memberId: 'm', metadata: new Uint8Array(3) }],
     },
   ],
-  [DescribeGroupsRequestData, { groups: ['g', 'h'], includeAuthorizedOperations: true }],
+  [wire.DescribeGroupsRequestData, { groups: ['g', 'h'], includeAuthorizedOperations: true }],
   [
-    DescribeGroupsResponseData,
+    wire.DescribeGroupsResponseData,
     {
       groups: [
         {
@@ -158,10 +142,10 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       ],
     },
   ],
-  [ListGroupsRequestData, { statesFilter: ['Stable'] }],
-  [ListGroupsResponseData, { groups: [{ groupId: 'g', protocolType: 'consumer', groupState: 'Empty' }] }],
+  [wire.ListGroupsRequestData, { statesFilter: ['Stable'] }],
+  [wire.ListGroupsResponseData, { groups: [{ groupId: 'g', protocolType: 'consumer', groupState: 'Empty' }] }],
   [
-    CreateTopicsRequestData,
+    wire.CreateTopicsRequestData,
     {
       topics: [
         {
@@ -176,7 +160,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    CreateTopicsResponseData,
+    wire.CreateTopicsResponseData,
     {
       topics: [
         {
@@ -189,11 +173,11 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    DescribeConfigsRequestData,
+    wire.DescribeConfigsRequestData,
     { resources: [{ resourceType: 2, resourceName: 'demo', configurationKeys: null }], includeSynonyms: true },
   ],
   [
-    DescribeConfigsResponseData,
+    wire.DescribeConfigsResponseData,
     {
       results: [
         {
@@ -206,9 +190,9 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       ],
     },
   ],
-  [DescribeClusterRequestData, { includeClusterAuthorizedOperations: true, endpointType: 1 }],
+  [wire.DescribeClusterRequestData, { includeClusterAuthorizedOperations: true, endpointType: 1 }],
   [
-    DescribeClusterResponseData,
+    wire.DescribeClusterResponseData,
     { clusterId: 'glassbox', controllerId: 1, brokers: [{ brokerId: 1, host: '127.0.0.1', port: 19300, rack: null }] },
   ],
 ];

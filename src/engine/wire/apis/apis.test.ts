@@ -59,6 +59,11 @@ async function kafkajsRead(api: string, version: number, body: Uint8Array): Prom
   return res.parse(await res.decode(Buffer.from(body)));
 }
 
+/** kafkajs reading our answer of `value` (encoded with `schema` in version `v`), as its own type. */
+async function kafkajsAnswer<T>(api: string, v: number, schema: MessageSchema, value: WireValue): Promise<T> {
+  return (await kafkajsRead(api, v, encodeMessage(schema, v, value))) as T;
+}
+
 /** @platformatic/kafka's side: a request it wrote, and our answer read by its parser. */
 const bytesOf = (w: { buffer: Buffer }) => new Uint8Array(w.buffer);
 function platformaticRead(
@@ -363,18 +368,14 @@ describe('DescribeGroups', () => {
   it.each([0, 1, 2])('v%i request from kafkajs and response read by it', async (v) => {
     const body = await kafkajsBody('describeGroups', v, { groupIds: ['g', 'h'] });
     expect(decodeMessage(DescribeGroupsRequestData, v, body)).toMatchObject({ groups: ['g', 'h'] });
-    const parsed = (await kafkajsRead(
-      'describeGroups',
-      v,
-      encodeMessage(DescribeGroupsResponseData, v, { groups: [describedGroup] }),
-    )) as {
+    const parsed = await kafkajsAnswer<{
       groups: {
         groupId: string;
         state: string;
         protocol: string;
         members: { memberId: string; memberAssignment: Buffer }[];
       }[];
-    };
+    }>('describeGroups', v, DescribeGroupsResponseData, { groups: [describedGroup] });
     expect(parsed.groups[0]).toMatchObject({ groupId: 'g', state: 'Stable', protocol: 'range' });
     expect(parsed.groups[0]?.members[0]?.memberId).toBe('m-1');
     expect([...(parsed.groups[0]?.members[0]?.memberAssignment ?? [])]).toEqual([3]);
@@ -526,16 +527,12 @@ describe('DescribeConfigs', () => {
       resources: [{ resourceType: 2, resourceName: 'demo', configurationKeys: ['retention.ms'] }],
       ...(v >= 1 ? { includeSynonyms: true } : {}),
     });
-    const parsed = (await kafkajsRead(
-      'describeConfigs',
-      v,
-      encodeMessage(DescribeConfigsResponseData, v, { results: [result] }),
-    )) as {
+    const parsed = await kafkajsAnswer<{
       resources: {
         resourceName: string;
         configEntries: { configName: string; configValue: string; configSource: number; configSynonyms?: unknown[] }[];
       }[];
-    };
+    }>('describeConfigs', v, DescribeConfigsResponseData, { results: [result] });
     expect(parsed.resources[0]?.resourceName).toBe('demo');
     // v0 has no source on the wire: kafkajs derives TOPIC_CONFIG (1) from isDefault false on a topic.
     expect(parsed.resources[0]?.configEntries[0]).toMatchObject({
