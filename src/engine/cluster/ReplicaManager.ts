@@ -369,10 +369,7 @@ export class ReplicaManager {
 
   // ------------------------------------------------------------------ high watermark / ISR
 
-  maybeIncrementHighWatermark(p: Partition): void {
-    const old = p.maybeIncrementLeaderHighWatermark();
-    if (old === null) return;
-    p.log.setHighWatermark?.(p.highWatermark);
+  private emitHighWatermarkChanged(p: Partition, old: number, role: 'leader' | 'follower'): void {
     this.emit({
       type: 'highWatermarkChanged',
       broker: this.brokerId,
@@ -380,9 +377,16 @@ export class ReplicaManager {
       partition: p.partition,
       old,
       new: p.highWatermark,
-      role: 'leader',
+      role,
       atMs: this.now(),
     });
+  }
+
+  maybeIncrementHighWatermark(p: Partition): void {
+    const old = p.maybeIncrementLeaderHighWatermark();
+    if (old === null) return;
+    p.log.setHighWatermark?.(p.highWatermark);
+    this.emitHighWatermarkChanged(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
   }
 
@@ -601,18 +605,10 @@ export class ReplicaManager {
         });
     }
     const old = p.updateFollowerHighWatermark(leaderHw);
-    if (old !== null) p.log.setHighWatermark?.(p.highWatermark);
-    if (old !== null)
-      this.emit({
-        type: 'highWatermarkChanged',
-        broker: this.brokerId,
-        topic: p.topic,
-        partition: p.partition,
-        old,
-        new: p.highWatermark,
-        role: 'follower',
-        atMs: now,
-      });
+    if (old !== null) {
+      p.log.setHighWatermark?.(p.highWatermark);
+      this.emitHighWatermarkChanged(p, old, 'follower');
+    }
   }
 
   /** Truncates a follower's log (KIP-101); never below its high watermark unless the leader says so. */
@@ -702,25 +698,21 @@ export class ReplicaManager {
     return p;
   }
 
+  /**
+   * Partition.lastOffsetForLeaderEpoch on the leader (fetchOnlyFromLeader, as Kafka 3.9 asks for
+   * consumers and followers alike): where the requested epoch ends in this leader's log.
+   */
   handleOffsetsForLeaderEpoch(request: OffsetsForLeaderEpochRequest): OffsetsForLeaderEpochResponse {
-    return {
-      api: 'OffsetsForLeaderEpoch',
-      throttleTimeMs: 0,
-      topics: request.topics.map((t) => ({
-        topic: t.topic,
-        partitions: t.partitions.map((rp) => {
-          const p = this.leaderPartitionOrError(t.topic, rp.partition, rp.currentLeaderEpoch, true);
-          if (typeof p === 'string') return { errorCode: p, partition: rp.partition, leaderEpoch: -1, endOffset: -1 };
-          const r = p.log.endOffsetForEpoch(rp.leaderEpoch);
-          return {
-            errorCode: 'NONE' as ErrorCode,
-            partition: rp.partition,
-            leaderEpoch: r.epoch,
-            endOffset: r.endOffset,
-          };
-        }),
-      })),
-    };
+    const topics = request.topics.map((t) => ({
+      topic: t.topic,
+      partitions: t.partitions.map(({ partition, currentLeaderEpoch, leaderEpoch }) => {
+        const p = this.leaderPartitionOrError(t.topic, partition, currentLeaderEpoch, true);
+        if (typeof p === 'string') return { errorCode: p, partition, leaderEpoch: -1, endOffset: -1 };
+        const { epoch, endOffset } = p.log.endOffsetForEpoch(leaderEpoch);
+        return { errorCode: 'NONE' as ErrorCode, partition, leaderEpoch: epoch, endOffset };
+      }),
+    }));
+    return { api: 'OffsetsForLeaderEpoch', throttleTimeMs: 0, topics };
   }
 
   handleListOffsets(request: ListOffsetsRequest): ListOffsetsResponse {

@@ -4,7 +4,7 @@
  * epoch (KIP-320), v6 is the first flexible version, v7 adds -3 (max timestamp, KIP-734), v8 -4
  * (local log start, KIP-405) and v9 -5 (last tiered offset).
  */
-import { errorCode, field, fields, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
+import { field, fields, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
 
 export const ListOffsetsRequestData = message(2, 'ListOffsetsRequest', '1-9', '6+', [
   field('replicaId', 'int32', '0+'),

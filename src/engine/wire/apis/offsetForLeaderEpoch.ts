@@ -4,7 +4,7 @@
  * v2 adds the current leader epoch (fencing) and the throttle time, v3 the replica id (-1 for a
  * consumer; the default -2 is Kafka's "debug" reader), v4 is flexible.
  */
-import { errorCode, field, fields, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
+import { errorCode, field, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
 
 export const OffsetForLeaderEpochRequestData = message(23, 'OffsetForLeaderEpochRequest', '2-4', '4+', [
   field('replicaId', 'int32', '3+', { default: -2 }),
