@@ -124,17 +124,13 @@ describe('CreateTopics from kafkajs admin', () => {
   it('a broker that is not the controller answers NOT_CONTROLLER (ZooKeeper mode) and creates nothing', async () => {
     const controller = host.engine.controllerState().id as number;
     const other = [1, 2, 3].find((b) => b !== controller) as number;
-    const request = require('kafkajs/src/protocol/requests/createTopics/v3/request')({
-      topics: [{ topic: 'elsewhere', numPartitions: 1, replicationFactor: 1 }],
-      validateOnly: false,
-      timeout: 5_000,
-    }) as { encode: () => Promise<{ buffer: Buffer }> };
-    const body = new Uint8Array((await request.encode()).buffer);
-    const answer = await exchange(BASE_PORT + other - 1, { apiKey: 19, apiVersion: 3, flexible: false, body });
-    const response = require('kafkajs/src/protocol/requests/createTopics/v3/response') as {
-      decode: (b: Buffer) => Promise<{ topicErrors: { topic: string; errorCode: number }[] }>;
-    };
-    const decoded = await response.decode(Buffer.from(answer));
+    const decoded = await kafkajsExchange<{ topicErrors: { topic: string; errorCode: number }[] }>(
+      BASE_PORT + other - 1,
+      'createTopics',
+      19,
+      3,
+      { topics: [{ topic: 'elsewhere', numPartitions: 1, replicationFactor: 1 }], validateOnly: false, timeout: 5_000 },
+    );
     expect(decoded.topicErrors).toEqual([{ topic: 'elsewhere', errorCode: 41, errorMessage: null }]);
     expect(host.engine.topicNames()).not.toContain('elsewhere');
   });
@@ -172,6 +168,51 @@ describe('DescribeGroups and ListGroups after a kafkajs consumer group ran', () 
     } finally {
       await consumer.disconnect();
     }
+  });
+});
+
+/** One request with kafkajs' own encoder for `api` vN, its answer read with kafkajs' own decoder. */
+async function kafkajsExchange<T>(port: number, api: string, apiKey: number, v: number, args: unknown): Promise<T> {
+  const request = require(`kafkajs/src/protocol/requests/${api}/v${v}/request`)(args) as {
+    encode: () => Promise<{ buffer: Buffer }>;
+  };
+  const body = new Uint8Array((await request.encode()).buffer);
+  const answer = await exchange(port, { apiKey, apiVersion: v, flexible: false, body });
+  const response = require(`kafkajs/src/protocol/requests/${api}/v${v}/response`) as {
+    decode: (b: Buffer) => Promise<T>;
+  };
+  return response.decode(Buffer.from(answer));
+}
+
+describe('JoinGroup v0 (before KIP-394) from kafkajs’ encoder', () => {
+  it('a new member is given its id and joins in one request: no MEMBER_ID_REQUIRED round trip', async () => {
+    const found = await kafkajsExchange<{ errorCode: number; coordinator: { port: number } }>(
+      BASE_PORT,
+      'findCoordinator',
+      10,
+      0,
+      { groupId: 'old-client' },
+    );
+    expect(found.errorCode).toBe(0);
+    const metadata = kafkajs.AssignerProtocol.MemberMetadata.encode({ version: 0, topics: ['demo'], userData: Buffer.alloc(0) });
+    const joined = await kafkajsExchange<{
+      errorCode: number;
+      generationId: number;
+      leaderId: string;
+      memberId: string;
+      members: unknown[];
+    }>(found.coordinator.port, 'joinGroup', 11, 0, {
+      groupId: 'old-client',
+      // v0 has no rebalance timeout: the coordinator waits this session timeout for the join phase.
+      sessionTimeout: 10_000,
+      memberId: '',
+      protocolType: 'consumer',
+      groupProtocols: [{ name: 'range', metadata }],
+    });
+    expect(joined).toMatchObject({ errorCode: 0, generationId: 1 });
+    expect(joined.memberId.startsWith('raw-test-')).toBe(true);
+    expect(joined.leaderId).toBe(joined.memberId);
+    expect(joined.members).toHaveLength(1);
   });
 });
 
