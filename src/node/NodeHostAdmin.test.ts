@@ -194,7 +194,11 @@ describe('JoinGroup v0 (before KIP-394) from kafkajs’ encoder', () => {
       { groupId: 'old-client' },
     );
     expect(found.errorCode).toBe(0);
-    const metadata = kafkajs.AssignerProtocol.MemberMetadata.encode({ version: 0, topics: ['demo'], userData: Buffer.alloc(0) });
+    const metadata = kafkajs.AssignerProtocol.MemberMetadata.encode({
+      version: 0,
+      topics: ['demo'],
+      userData: Buffer.alloc(0),
+    });
     const joined = await kafkajsExchange<{
       errorCode: number;
       generationId: number;
