@@ -109,16 +109,45 @@ describe('CreateTopics from kafkajs admin', () => {
             { topic: 'too-many', numPartitions: 1, replicationFactor: 5 },
             { topic: 'none', numPartitions: 0, replicationFactor: 1 },
             { topic: 'bad name!', numPartitions: 1, replicationFactor: 1 },
+            { topic: 'bad-config', configEntries: [{ name: 'retention.ms', value: 'soon' }] },
           ],
         }),
       ),
     );
     expect(refused.map((r) => r.type).sort()).toEqual([
+      'INVALID_CONFIG',
       'INVALID_PARTITIONS',
       'INVALID_REPLICATION_FACTOR',
       'INVALID_TOPIC_EXCEPTION',
     ]);
-    for (const name of ['too-many', 'none', 'bad name!']) expect(host.engine.topicNames()).not.toContain(name);
+    for (const name of ['too-many', 'none', 'bad name!', 'bad-config'])
+      expect(host.engine.topicNames()).not.toContain(name);
+  });
+
+  it("answers each refusal with Kafka's message (CreateTopics v3 read by kafkajs' decoder)", async () => {
+    const controller = host.engine.controllerState().id as number;
+    const decoded = await kafkajsExchange<{
+      topicErrors: { topic: string; errorCode: number; errorMessage: string }[];
+    }>(BASE_PORT + controller - 1, 'createTopics', 19, 3, {
+      topics: [
+        { topic: 'too-many', numPartitions: 1, replicationFactor: 5 },
+        { topic: 'none', numPartitions: 0, replicationFactor: 1 },
+        { topic: 'twice', numPartitions: 1, replicationFactor: 1 },
+        { topic: 'twice', numPartitions: 1, replicationFactor: 1 },
+        { topic: 'demo', numPartitions: 1, replicationFactor: 1 },
+      ],
+      validateOnly: false,
+      timeout: 5_000,
+    });
+    // kafkajs sorts its answer by topic name.
+    expect(decoded.topicErrors).toEqual([
+      { topic: 'demo', errorCode: 36, errorMessage: "Topic 'demo' already exists." },
+      { topic: 'none', errorCode: 37, errorMessage: 'Number of partitions must be larger than 0.' },
+      { topic: 'too-many', errorCode: 38, errorMessage: 'Replication factor: 5 larger than available brokers: 3.' },
+      { topic: 'twice', errorCode: 42, errorMessage: 'Found multiple entries for this topic.' },
+      { topic: 'twice', errorCode: 42, errorMessage: 'Found multiple entries for this topic.' },
+    ]);
+    expect(host.engine.topicNames()).not.toContain('twice');
   });
 
   it('a broker that is not the controller answers NOT_CONTROLLER (ZooKeeper mode) and creates nothing', async () => {

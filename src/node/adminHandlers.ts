@@ -37,7 +37,7 @@ import type { GatewayConnection } from './WireGateway';
 /** An engine error as a wire error code and message (ApiError.fromThrowable). */
 function apiError(e: unknown): { errorCode: number; errorMessage: string | null } {
   if (!isKafkaError(e)) throw e;
-  return { errorCode: errorNumber(e.code), errorMessage: e.message === '' ? null : e.message };
+  return { errorCode: errorNumber(e.code), errorMessage: e.reason === '' ? null : e.reason };
 }
 
 // ---------------------------------------------------------------- CreateTopics
