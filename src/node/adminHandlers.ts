@@ -86,6 +86,8 @@ function whenLeadersKnown(
 ): void {
   const deadline = Date.now() + timeoutMs;
   const check = () => {
+    // A client that hung up waits for nothing.
+    if (!connection.isOpen) return;
     const metadata = connection.engine.cluster.brokers.get(connection.brokerId)?.metadata;
     const known = metadata?.getTopicMetadata(topics) ?? [];
     const missing = new Set(
