@@ -369,7 +369,10 @@ export class ReplicaManager {
 
   // ------------------------------------------------------------------ high watermark / ISR
 
-  private emitHighWatermarkChanged(p: Partition, old: number, role: 'leader' | 'follower'): void {
+  maybeIncrementHighWatermark(p: Partition): void {
+    const old = p.maybeIncrementLeaderHighWatermark();
+    if (old === null) return;
+    p.log.setHighWatermark?.(p.highWatermark);
     this.emit({
       type: 'highWatermarkChanged',
       broker: this.brokerId,
@@ -377,16 +380,9 @@ export class ReplicaManager {
       partition: p.partition,
       old,
       new: p.highWatermark,
-      role,
+      role: 'leader',
       atMs: this.now(),
     });
-  }
-
-  maybeIncrementHighWatermark(p: Partition): void {
-    const old = p.maybeIncrementLeaderHighWatermark();
-    if (old === null) return;
-    p.log.setHighWatermark?.(p.highWatermark);
-    this.emitHighWatermarkChanged(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
   }
 
@@ -605,10 +601,18 @@ export class ReplicaManager {
         });
     }
     const old = p.updateFollowerHighWatermark(leaderHw);
-    if (old !== null) {
-      p.log.setHighWatermark?.(p.highWatermark);
-      this.emitHighWatermarkChanged(p, old, 'follower');
-    }
+    if (old !== null) p.log.setHighWatermark?.(p.highWatermark);
+    if (old !== null)
+      this.emit({
+        type: 'highWatermarkChanged',
+        broker: this.brokerId,
+        topic: p.topic,
+        partition: p.partition,
+        old,
+        new: p.highWatermark,
+        role: 'follower',
+        atMs: now,
+      });
   }
 
   /** Truncates a follower's log (KIP-101); never below its high watermark unless the leader says so. */
@@ -698,21 +702,25 @@ export class ReplicaManager {
     return p;
   }
 
-  /**
-   * Partition.lastOffsetForLeaderEpoch on the leader (fetchOnlyFromLeader, as Kafka 3.9 asks for
-   * consumers and followers alike): where the requested epoch ends in this leader's log.
-   */
   handleOffsetsForLeaderEpoch(request: OffsetsForLeaderEpochRequest): OffsetsForLeaderEpochResponse {
-    const topics = request.topics.map((t) => ({
-      topic: t.topic,
-      partitions: t.partitions.map(({ partition, currentLeaderEpoch, leaderEpoch }) => {
-        const p = this.leaderPartitionOrError(t.topic, partition, currentLeaderEpoch, true);
-        if (typeof p === 'string') return { errorCode: p, partition, leaderEpoch: -1, endOffset: -1 };
-        const { epoch, endOffset } = p.log.endOffsetForEpoch(leaderEpoch);
-        return { errorCode: 'NONE' as ErrorCode, partition, leaderEpoch: epoch, endOffset };
-      }),
-    }));
-    return { api: 'OffsetsForLeaderEpoch', throttleTimeMs: 0, topics };
+    return {
+      api: 'OffsetsForLeaderEpoch',
+      throttleTimeMs: 0,
+      topics: request.topics.map((t) => ({
+        topic: t.topic,
+        partitions: t.partitions.map((rp) => {
+          const p = this.leaderPartitionOrError(t.topic, rp.partition, rp.currentLeaderEpoch, true);
+          if (typeof p === 'string') return { errorCode: p, partition: rp.partition, leaderEpoch: -1, endOffset: -1 };
+          const r = p.log.endOffsetForEpoch(rp.leaderEpoch);
+          return {
+            errorCode: 'NONE' as ErrorCode,
+            partition: rp.partition,
+            leaderEpoch: r.epoch,
+            endOffset: r.endOffset,
+          };
+        }),
+      })),
+    };
   }
 
   handleListOffsets(request: ListOffsetsRequest): ListOffsetsResponse {
