@@ -65,7 +65,9 @@ export type KafkaErrorCode =
   | 'UNSTABLE_OFFSET_COMMIT'
   // cluster (AlterPartition)
   | 'INVALID_UPDATE_VERSION'
-  | 'INELIGIBLE_REPLICA';
+  | 'INELIGIBLE_REPLICA'
+  | 'MISMATCHED_ENDPOINT_TYPE'
+  | 'UNSUPPORTED_ENDPOINT_TYPE';
 
 /** Kafka's numeric code for each error name, as on the wire. */
 export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
@@ -133,6 +135,9 @@ export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
   // cluster (AlterPartition)
   INVALID_UPDATE_VERSION: 95,
   INELIGIBLE_REPLICA: 107,
+  // DescribeCluster v1 (KIP-919)
+  MISMATCHED_ENDPOINT_TYPE: 114,
+  UNSUPPORTED_ENDPOINT_TYPE: 115,
 };
 
 /** The one error type the engine throws or reports. `code` is Kafka's error name. */

@@ -56,6 +56,8 @@ export type { BrokerConfig, BrokerConfigInput } from './cluster/BrokerConfig';
 export { createBrokerConfig, KAFKA_DEFAULT_BROKER_CONFIG } from './cluster/BrokerConfig';
 export type { AddBrokerOptions, CreateTopicOptions } from './cluster/Cluster';
 export { Cluster } from './cluster/Cluster';
+export type { ConfigSource, ConfigSynonym, ConfigValueType, DescribedConfig } from './cluster/ConfigDescriber';
+export { describeBrokerConfigs, describeTopicConfigs, topicConfigEntries } from './cluster/ConfigDescriber';
 export type { StoredCluster } from './cluster/StoredCluster';
 export { readStoredCluster } from './cluster/StoredCluster';
 export { readStoredZnodes, ZOOKEEPER_DIR, znodeFile } from './cluster/ZnodeFiles';
@@ -99,13 +101,11 @@ export { ConsumerGroups, lag } from './consumer/ConsumerGroups';
 export { OFFSETS_TOPIC } from './consumer/GroupCoordinator';
 export type { GroupEvent } from './consumer/groupEvents';
 export type * from './consumer/groupProtocol';
-export type { ConsumerRecord } from './consumer/KafkaConsumer';
-export { KafkaConsumer } from './consumer/KafkaConsumer';
+export { type ConsumerRecord, KafkaConsumer } from './consumer/KafkaConsumer';
 // the __consumer_offsets key/value schemas and the consumer protocol's Subscription/Assignment
 export * from './consumer/offsetsSchema';
 export type { ConsumerRebalanceListener } from './consumer/SubscriptionState';
-export type { ZkConsumerConfig } from './consumer/ZookeeperConsumerConnector';
-export { ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
+export { type ZkConsumerConfig, ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
 // log (partition log: segments, indexes, traced lookup, recovery, retention, compaction)
 export type {
   CleanerResult,

@@ -8,21 +8,15 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeHost } from './NodeHost';
+import type { NodeHost } from './NodeHost';
+import { kafkaClient, startDemoHost, until } from './wireTesting';
 
 // A port range of its own per run, so parallel runs on one machine do not collide.
 const BASE_PORT = 30_000 + (process.pid % 500) * 8;
 let host: NodeHost;
 
 beforeAll(async () => {
-  host = new NodeHost({
-    brokers: 3,
-    port: BASE_PORT,
-    host: '127.0.0.1',
-    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000 },
-  });
-  await host.start();
+  host = await startDemoHost(BASE_PORT, { 'zookeeper.session.timeout.ms': 6000 });
 });
 
 afterAll(async () => {
@@ -39,11 +33,7 @@ function engineLayout() {
 
 describe('NodeHost: real clients read the cluster the engine holds', () => {
   it('kafkajs admin: 3 brokers on their ports, the controller, and demo’s leaders and ISRs', async () => {
-    const kafka = new kafkajs.Kafka({
-      clientId: 'glassbox-test',
-      brokers: [`127.0.0.1:${BASE_PORT}`],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(BASE_PORT, 'glassbox-test');
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -75,11 +65,7 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
   });
 
   it('kafkajs idempotent producer (acks -1): 1,000 records acknowledged, each batch at the offset the engine gave it', async () => {
-    const kafka = new kafkajs.Kafka({
-      clientId: 'glassbox-producer',
-      brokers: [`127.0.0.1:${BASE_PORT}`],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(BASE_PORT, 'glassbox-producer');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     const before = highWatermarks();
@@ -99,6 +85,7 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
   });
 
   const kcat = '/usr/bin/kcat';
+  const broker = ['-b', `127.0.0.1:${BASE_PORT}`];
   it.skipIf(!existsSync(kcat))(
     'kcat (librdkafka) produces 1,000 records with acks=all and idempotence, then reads back every record of demo',
     async () => {
@@ -112,18 +99,7 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
       );
       expect(produced.stderr).not.toContain('Delivery failed');
       await until(() => sum(highWatermarks()) === before + 1000);
-      const read = await run(kcat, [
-        '-b',
-        `127.0.0.1:${BASE_PORT}`,
-        '-C',
-        '-t',
-        'demo',
-        '-o',
-        'beginning',
-        '-e',
-        '-f',
-        '%p %o %s\n',
-      ]);
+      const read = await run(kcat, [...broker, ...'-C -t demo -o beginning -e -f'.split(' '), '%p %o %s\n']);
       const lines = read.stdout.trim().split('\n');
       expect(lines.length).toBe(before + 1000);
       // Every offset of every partition exactly once, and the records kcat wrote among them.
@@ -138,18 +114,7 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
     'kcat -G (librdkafka consumer group) reads every record and commits the high watermarks',
     async () => {
       const total = sum(highWatermarks());
-      const read = await run(kcat, [
-        '-b',
-        `127.0.0.1:${BASE_PORT}`,
-        '-G',
-        'kcat-group',
-        'demo',
-        '-o',
-        'beginning',
-        '-e',
-        '-f',
-        '%p-%o\n',
-      ]);
+      const read = await run(kcat, [...broker, ...'-G kcat-group demo -o beginning -e -f'.split(' '), '%p-%o\n']);
       const offsets = read.stdout.trim().split('\n');
       expect(new Set(offsets).size).toBe(total);
       expect(offsets.length).toBe(total);
@@ -217,11 +182,7 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
   });
 
   it('a kafkajs consumer group reads every record of demo and commits offsets equal to the high watermarks', async () => {
-    const kafka = new kafkajs.Kafka({
-      clientId: 'glassbox-consumer',
-      brokers: [`127.0.0.1:${BASE_PORT}`],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(BASE_PORT, 'glassbox-consumer');
     const total = sum(highWatermarks());
     expect(total).toBeGreaterThan(0);
     const consumer = kafka.consumer({ groupId: 'kafkajs-group' });
@@ -277,14 +238,6 @@ function run(file: string, args: string[], input?: string): Promise<{ stdout: st
     );
     child.stdin?.end(input ?? '');
   });
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 function tryConnect(port: number): Promise<'connected' | 'refused'> {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeHost } from './NodeHost';
+import { kafkaClient, until } from './wireTesting';
 
 const BASE_PORT = 34_000 + (process.pid % 500) * 8;
 const dirs: string[] = [];
@@ -40,11 +41,7 @@ describe('NodeHost on a data directory', () => {
     const data = await mkdtemp(join(tmpdir(), 'glassbox-data-'));
     dirs.push(data);
     const first = await open(data);
-    const kafka = new kafkajs.Kafka({
-      clientId: 'data-test',
-      brokers: [`127.0.0.1:${BASE_PORT}`],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(BASE_PORT, 'data-test');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     await producer.send({
@@ -72,17 +69,9 @@ describe('NodeHost on a data directory', () => {
     try {
       expect(second.engine.topicNames()).toContain('demo');
       // The log end offsets come back at once; the high watermarks once the ISR has caught up.
-      await until(() => highWatermarks(second).every((hw, p) => hw === before[p]));
+      await until(() => highWatermarks(second).every((hw, p) => hw === before[p]), 20_000);
     } finally {
       await second.stop();
     }
   });
 });
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -182,6 +182,16 @@ export class GatewayConnection {
     );
   }
 
+  /** False once the client or the broker hung up: nothing more is sent. */
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** The engine behind this connection, for what a broker answers from its own state (configs, topic creation). */
+  get engine(): Engine {
+    return this.gateway.engine;
+  }
+
   get listenerOf(): WireGateway['listenerOf'] {
     return this.gateway.listenerOf;
   }

@@ -8,18 +8,27 @@ import {
   ApiVersionsRequestData,
   ApiVersionsResponseData,
   type Acks,
+  type ErrorCode,
   type FetchPartition,
+  type FetchRequest,
   FetchRequestData,
   FetchResponseData,
   type FetchResponse,
+  type ListOffsetsRequest,
   ListOffsetsRequestData,
   ListOffsetsResponseData,
   type ListOffsetsResponse,
+  type InitProducerIdRequest,
   InitProducerIdRequestData,
   InitProducerIdResponseData,
   type InitProducerIdResponse,
   type MessageSchema,
+  type MetadataRequest,
   MetadataRequestData,
+  OffsetForLeaderEpochRequestData,
+  OffsetForLeaderEpochResponseData,
+  type OffsetsForLeaderEpochRequest,
+  type OffsetsForLeaderEpochResponse,
   MetadataResponseData,
   type MetadataResponse,
   ProduceRequestData,
@@ -29,8 +38,10 @@ import {
   type WireValue,
   ZERO_UUID,
 } from '../engine/index';
-import { errorNumber } from './errorNumber';
+import { ADMIN_HANDLERS } from './adminHandlers';
+import { errorNumber, numbered, numberedPartitions } from './errorNumber';
 import { GROUP_HANDLERS } from './groupHandlers';
+import { bodyOf, brokerRelay } from './relay';
 import type { GatewayConnection } from './WireGateway';
 
 export interface HandlerContext {
@@ -61,36 +72,34 @@ const apiVersions: ApiHandler = {
   },
 };
 
-const metadata: ApiHandler = {
-  request: MetadataRequestData,
-  response: MetadataResponseData,
-  handle({ connection, body, version }, reply) {
+const metadata = brokerRelay<MetadataRequest, MetadataResponse>(
+  MetadataRequestData,
+  MetadataResponseData,
+  ({ body, version }) => {
     const topics = (body?.topics ?? null) as { name: string | null }[] | null;
     // v0 asks for every topic with an empty list; v1+ with null.
     const names = topics === null || (version === 0 && topics.length === 0) ? null : topics.map((t) => t.name ?? '');
-    connection.call(
-      { api: 'Metadata', topics: names, allowAutoTopicCreation: Boolean(body?.allowAutoTopicCreation) },
-      (r) => {
-        const res = r as MetadataResponse;
-        reply({
-          throttleTimeMs: res.throttleTimeMs,
-          // Clients connect where the broker listens on this machine, not to its simulated host name.
-          brokers: res.brokers.map((b) => ({ nodeId: b.nodeId, ...connection.listenerOf(b.nodeId), rack: b.rack })),
-          clusterId: res.clusterId,
-          controllerId: res.controllerId,
-          topics: res.topics.map((t) => ({
-            errorCode: errorNumber(t.errorCode),
-            name: t.name,
-            topicId: ZERO_UUID,
-            isInternal: t.isInternal,
-            partitions: t.partitions.map((p) => ({ ...p, errorCode: errorNumber(p.errorCode) })),
-          })),
-        });
-      },
-    );
-    return undefined;
+    return { api: 'Metadata', topics: names, allowAutoTopicCreation: Boolean(body?.allowAutoTopicCreation) };
   },
-};
+  (res, { connection }) => ({
+    throttleTimeMs: res.throttleTimeMs,
+    brokers: wireBrokers(res, connection),
+    clusterId: res.clusterId,
+    controllerId: res.controllerId,
+    topics: res.topics.map((t) => ({
+      errorCode: errorNumber(t.errorCode),
+      name: t.name,
+      topicId: ZERO_UUID,
+      isInternal: t.isInternal,
+      partitions: t.partitions.map(numbered),
+    })),
+  }),
+);
+
+/** Clients connect where the brokers listen on this machine, not to their simulated host names. */
+export function wireBrokers(res: MetadataResponse, connection: GatewayConnection) {
+  return res.brokers.map((b) => ({ nodeId: b.nodeId, ...connection.listenerOf(b.nodeId), rack: b.rack }));
+}
 
 interface WireProduce {
   transactionalId: string | null;
@@ -110,18 +119,22 @@ const produce: ApiHandler = {
       timeoutMs: Number(b.timeoutMs),
       topicData: (b.topicData ?? []) as WireProduce['topicData'],
     };
-    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) {
-      // ProduceRequest.validate: any other acks is INVALID_REQUIRED_ACKS for every partition.
+    // Refused before anything is appended: every partition gets the same error.
+    const refuse = (code: ErrorCode, errorMessage: string | null = null) =>
       reply({
         responses: req.topicData.map((t) => ({
           name: t.name,
           partitionResponses: t.partitionData.map((p) => ({
             index: p.index,
-            errorCode: errorNumber('INVALID_REQUIRED_ACKS'),
+            errorCode: errorNumber(code),
             baseOffset: -1,
+            errorMessage,
           })),
         })),
       });
+    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) {
+      // ProduceRequest.validate: any other acks is INVALID_REQUIRED_ACKS.
+      refuse('INVALID_REQUIRED_ACKS');
       return undefined;
     }
     // ProduceRequest.validateRecords: from v3 on, only RecordBatch v2 (magic 2, the byte after
@@ -130,17 +143,7 @@ const produce: ApiHandler = {
       t.partitionData.some((p) => p.records !== null && p.records.length > 16 && p.records[16] !== 2),
     );
     if (oldFormat) {
-      reply({
-        responses: req.topicData.map((t) => ({
-          name: t.name,
-          partitionResponses: t.partitionData.map((p) => ({
-            index: p.index,
-            errorCode: errorNumber('INVALID_RECORD'),
-            baseOffset: -1,
-            errorMessage: 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)',
-          })),
-        })),
-      });
+      refuse('INVALID_RECORD', 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)');
       return undefined;
     }
     const acks = req.acks as Acks;
@@ -180,32 +183,21 @@ const produce: ApiHandler = {
   },
 };
 
-const initProducerId: ApiHandler = {
-  request: InitProducerIdRequestData,
-  response: InitProducerIdResponseData,
-  handle({ connection, body }, reply) {
-    const b = body ?? {};
-    connection.call(
-      {
-        api: 'InitProducerId',
-        transactionalId: (b.transactionalId as string | null) ?? null,
-        transactionTimeoutMs: Number(b.transactionTimeoutMs ?? 0),
-        producerId: Number(b.producerId ?? -1),
-        producerEpoch: Number(b.producerEpoch ?? -1),
-      },
-      (r) => {
-        const res = r as InitProducerIdResponse;
-        reply({
-          throttleTimeMs: res.throttleTimeMs,
-          errorCode: errorNumber(res.errorCode),
-          producerId: res.producerId,
-          producerEpoch: res.producerEpoch,
-        });
-      },
-    );
-    return undefined;
+const initProducerId = brokerRelay<InitProducerIdRequest, InitProducerIdResponse>(
+  InitProducerIdRequestData,
+  InitProducerIdResponseData,
+  (ctx) => {
+    // v0-2 have no producer id and epoch: -1, a new producer.
+    const {
+      transactionalId = null,
+      transactionTimeoutMs = 0,
+      producerId = -1,
+      producerEpoch = -1,
+    } = bodyOf<InitProducerIdRequest>(ctx);
+    return { api: 'InitProducerId', transactionalId, transactionTimeoutMs, producerId, producerEpoch };
   },
-};
+  (res) => numbered(res),
+);
 
 interface WireFetch {
   replicaId: number;
@@ -216,88 +208,77 @@ interface WireFetch {
   topics: { topic: string; partitions: FetchPartition[] }[];
 }
 
+/** Only consumers come in from outside: a client may not read as a follower (replica id -1). */
+function asConsumer(b: { isolationLevel?: number }): { replicaId: -1; isolationLevel: 0 | 1 } {
+  return { replicaId: -1, isolationLevel: b.isolationLevel === 1 ? 1 : 0 };
+}
+
 /**
  * Fetch: a full fetch every time. The answer's session id 0 tells a client that the broker keeps
  * no fetch session for it (KIP-227), so it sends every partition each time; long polls wait in
  * the broker's fetch purgatory (max.wait.ms, min.bytes) as the engine's own consumers' do.
  */
-const fetch: ApiHandler = {
-  request: FetchRequestData,
-  response: FetchResponseData,
-  handle({ connection, body }, reply) {
-    const b = (body ?? {}) as Partial<WireFetch>;
-    connection.call(
-      {
-        api: 'Fetch',
-        // Only consumers come in from outside: a client may not fetch as a follower.
-        replicaId: -1,
-        maxWaitMs: Number(b.maxWaitMs ?? 0),
-        minBytes: Number(b.minBytes ?? 0),
-        maxBytes: Number(b.maxBytes ?? 0x7fffffff),
-        isolationLevel: b.isolationLevel === 1 ? 1 : 0,
-        topics: (b.topics ?? []).map((t) => ({
-          topic: t.topic,
-          partitions: t.partitions.map((p) => ({ ...p })),
-        })),
-      },
-      (r) => {
-        const res = r as FetchResponse;
-        reply({
-          throttleTimeMs: res.throttleTimeMs,
-          errorCode: errorNumber(res.errorCode),
-          sessionId: 0,
-          responses: res.responses.map((t) => ({
-            topic: t.topic,
-            partitions: t.partitions.map((p) => ({
-              partitionIndex: p.partitionIndex,
-              errorCode: errorNumber(p.errorCode),
-              highWatermark: p.highWatermark,
-              lastStableOffset: p.lastStableOffset,
-              logStartOffset: p.logStartOffset,
-              ...(p.divergingEpoch ? { divergingEpoch: p.divergingEpoch } : {}),
-              abortedTransactions: null,
-              preferredReadReplica: -1,
-              records: p.records,
-            })),
-          })),
-        });
-      },
-    );
-    return undefined;
+const fetch = brokerRelay<FetchRequest, FetchResponse>(
+  FetchRequestData,
+  FetchResponseData,
+  (ctx) => {
+    const b = bodyOf<WireFetch>(ctx);
+    return {
+      api: 'Fetch',
+      ...asConsumer(b),
+      maxWaitMs: Number(b.maxWaitMs ?? 0),
+      minBytes: Number(b.minBytes ?? 0),
+      maxBytes: Number(b.maxBytes ?? 0x7fffffff),
+      topics: (b.topics ?? []).map((t) => ({ topic: t.topic, partitions: t.partitions.map((p) => ({ ...p })) })),
+    };
   },
-};
+  (res) => ({
+    throttleTimeMs: res.throttleTimeMs,
+    errorCode: errorNumber(res.errorCode),
+    sessionId: 0,
+    responses: res.responses.map((t) => ({
+      topic: t.topic,
+      partitions: t.partitions.map((p) => ({
+        ...numbered(p),
+        divergingEpoch: p.divergingEpoch ?? undefined,
+        abortedTransactions: null,
+        preferredReadReplica: -1,
+      })),
+    })),
+  }),
+);
 
 interface WireListOffsets {
   isolationLevel: number;
   topics: { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];
 }
 
-const listOffsets: ApiHandler = {
-  request: ListOffsetsRequestData,
-  response: ListOffsetsResponseData,
-  handle({ connection, body }, reply) {
-    const b = (body ?? {}) as Partial<WireListOffsets>;
-    connection.call(
-      {
-        api: 'ListOffsets',
-        replicaId: -1,
-        isolationLevel: b.isolationLevel === 1 ? 1 : 0,
-        topics: (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) })),
-      },
-      (r) => {
-        const res = r as ListOffsetsResponse;
-        reply({
-          throttleTimeMs: res.throttleTimeMs,
-          topics: res.topics.map((t) => ({
-            name: t.name,
-            partitions: t.partitions.map((p) => ({ ...p, errorCode: errorNumber(p.errorCode) })),
-          })),
-        });
-      },
-    );
-    return undefined;
+const listOffsets = brokerRelay<ListOffsetsRequest, ListOffsetsResponse>(
+  ListOffsetsRequestData,
+  ListOffsetsResponseData,
+  (ctx) => {
+    const b = bodyOf<WireListOffsets>(ctx);
+    const topics = (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) }));
+    return { api: 'ListOffsets', ...asConsumer(b), topics };
   },
-};
+  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
+);
+
+/**
+ * OffsetForLeaderEpoch: the leader's LeaderEpochFileCache.endOffsetFor for each partition, fenced
+ * by the current leader epoch (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH), NOT_LEADER_OR_FOLLOWER
+ * off the leader — the broker's ReplicaManager answers, as it answers its followers. Kafka 3.9
+ * answers a consumer (-1) and a follower alike.
+ */
+const offsetForLeaderEpoch = brokerRelay<OffsetsForLeaderEpochRequest, OffsetsForLeaderEpochResponse>(
+  OffsetForLeaderEpochRequestData,
+  OffsetForLeaderEpochResponseData,
+  (ctx) => {
+    const b = bodyOf<Omit<OffsetsForLeaderEpochRequest, 'api'>>(ctx);
+    return { api: 'OffsetsForLeaderEpoch', replicaId: Number(b.replicaId ?? -2), topics: b.topics ?? [] };
+  },
+  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
+);
 
 /** What ApiVersions advertises: exactly the served versions. */
 export function advertisedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
@@ -308,8 +289,15 @@ export function advertisedApis(): { apiKey: number; minVersion: number; maxVersi
 
 /** Served APIs by api key. */
 export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
-  [apiVersions, metadata, produce, fetch, listOffsets, initProducerId, ...GROUP_HANDLERS].map((h) => [
-    h.request.apiKey,
-    h,
-  ]),
+  [
+    apiVersions,
+    metadata,
+    produce,
+    fetch,
+    listOffsets,
+    initProducerId,
+    offsetForLeaderEpoch,
+    ...GROUP_HANDLERS,
+    ...ADMIN_HANDLERS,
+  ].map((h) => [h.request.apiKey, h]),
 );

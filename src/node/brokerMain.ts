@@ -1,8 +1,10 @@
 /**
- * `npm run broker -- --brokers 3 --port 9092 [--host 127.0.0.1] [--topic demo:3:3] [--data DIR]`:
- * the engine in Node, its brokers listening on consecutive ports for real Kafka clients, its
- * files in DIR (a restart on DIR recovers the cluster) or in memory.
+ * `npm run broker -- --brokers 3 --port 9092 [--host 127.0.0.1] [--topic demo:3:3] [--data DIR]
+ * [--override num.partitions=3 ...]`: the engine in Node, its brokers listening on consecutive
+ * ports for real Kafka clients, its files in DIR (a restart on DIR recovers the cluster) or in
+ * memory. `--override` sets a broker config as kafka-server-start.sh's does (server.properties).
  */
+import type { BrokerConfigInput } from '../engine/index';
 import { NodeHost } from './NodeHost';
 
 interface Args {
@@ -11,10 +13,11 @@ interface Args {
   host: string;
   data?: string;
   topics: { name: string; partitions: number; replicationFactor: number }[];
+  brokerConfig: BrokerConfigInput;
 }
 
 export function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { brokers: 3, port: 9092, host: '127.0.0.1', topics: [] };
+  const args: Args = { brokers: 3, port: 9092, host: '127.0.0.1', topics: [], brokerConfig: {} };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -28,6 +31,11 @@ export function parseArgs(argv: readonly string[]): Args {
       const [name, partitions = '1', rf = '1'] = value.split(':');
       if (!name) throw new Error('--topic needs name[:partitions[:replication factor]]');
       args.topics.push({ name, partitions: positive(flag, partitions), replicationFactor: positive(flag, rf) });
+    } else if (flag === '--override') {
+      const eq = value.indexOf('=');
+      if (eq <= 0) throw new Error('--override needs name=value');
+      // The engine validates the name and value when the cluster starts (createBrokerConfig).
+      Object.assign(args.brokerConfig, { [value.slice(0, eq)]: value.slice(eq + 1) });
     } else throw new Error(`unknown flag ${flag}`);
   }
   return args;

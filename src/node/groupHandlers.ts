@@ -5,30 +5,45 @@
  * is translated back to the wire version the client asked for.
  */
 import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  type DescribeGroupsRequest,
+  DescribeGroupsRequestData,
+  type DescribeGroupsResponse,
+  DescribeGroupsResponseData,
   FindCoordinatorRequestData,
   FindCoordinatorResponseData,
   type FindCoordinatorResponse,
+  type HeartbeatRequest,
   HeartbeatRequestData,
+  type HeartbeatResponse,
   HeartbeatResponseData,
+  type JoinGroupRequest,
   JoinGroupRequestData,
   JoinGroupResponseData,
   type JoinGroupResponse,
   LeaveGroupRequestData,
   LeaveGroupResponseData,
   type LeaveGroupResponse,
+  type ListGroupsRequest,
+  ListGroupsRequestData,
+  type ListGroupsResponse,
+  ListGroupsResponseData,
+  type OffsetCommitRequest,
   OffsetCommitRequestData,
   OffsetCommitResponseData,
   type OffsetCommitResponse,
   OffsetFetchRequestData,
   OffsetFetchResponseData,
   type OffsetFetchResponse,
+  type SyncGroupRequest,
   SyncGroupRequestData,
   SyncGroupResponseData,
   type SyncGroupResponse,
   type WireValue,
 } from '../engine/index';
 import type { ApiHandler } from './apiHandlers';
-import { errorNumber } from './errorNumber';
+import { errorNumber, numbered, numberedPartitions } from './errorNumber';
+import { bodyOf, groupRelay } from './relay';
 
 type Topics = { name: string; partitionIndexes: number[] }[] | null;
 
@@ -69,97 +84,68 @@ const findCoordinator: ApiHandler = {
   },
 };
 
-const joinGroup: ApiHandler = {
-  // 0-3 predate KIP-394 (a member joins without first being handed an id); the coordinator
-  // follows 3.9's v4+ path only, so only 4-9 are served.
-  request: { ...JoinGroupRequestData, valid: { lo: 4, hi: 9 } },
-  response: JoinGroupResponseData,
-  handle({ connection, body, header }, reply) {
-    const b = body ?? {};
+type WireJoin = Omit<JoinGroupRequest, 'api'>;
+
+const joinGroup = groupRelay<JoinGroupRequest, JoinGroupResponse>(
+  JoinGroupRequestData,
+  JoinGroupResponseData,
+  (ctx) => {
+    const b = bodyOf<WireJoin>(ctx);
     const sessionTimeoutMs = Number(b.sessionTimeoutMs);
+    // v0 has no rebalance timeout: Kafka uses the session timeout for both.
     const rebalanceTimeoutMs = Number(b.rebalanceTimeoutMs) >= 0 ? Number(b.rebalanceTimeoutMs) : sessionTimeoutMs;
-    connection.askGroup(
-      {
-        api: 'JoinGroup',
-        groupId: String(b.groupId),
-        sessionTimeoutMs,
-        rebalanceTimeoutMs,
-        memberId: String(b.memberId ?? ''),
-        groupInstanceId: (b.groupInstanceId as string | null) ?? null,
-        protocolType: 'consumer',
-        protocols: (b.protocols as { name: string; metadata: Uint8Array }[]) ?? [],
-        clientId: header.clientId ?? '',
-        clientHost: '/127.0.0.1',
-      },
-      (r) => {
-        const res = r as JoinGroupResponse;
-        reply({
-          throttleTimeMs: 0,
-          errorCode: errorNumber(res.errorCode),
-          generationId: res.generationId,
-          protocolType: res.protocolType,
-          protocolName: res.protocolName ?? '',
-          leader: res.leader,
-          skipAssignment: res.skipAssignment,
-          memberId: res.memberId,
-          members: res.members,
-        });
-      },
-      // A JoinGroup may be held for the whole rebalance: NetworkClient waits rebalance.timeout.ms + 5 s.
-      rebalanceTimeoutMs + 5_000,
-    );
-    return undefined;
+    return {
+      api: 'JoinGroup',
+      groupId: String(b.groupId),
+      sessionTimeoutMs,
+      rebalanceTimeoutMs,
+      memberId: String(b.memberId ?? ''),
+      groupInstanceId: b.groupInstanceId ?? null,
+      protocolType: 'consumer',
+      protocols: b.protocols ?? [],
+      clientId: ctx.header.clientId ?? '',
+      clientHost: '/127.0.0.1',
+      // KIP-394 from v4 on; a v0-3 member joins with the id the coordinator makes for it.
+      requireKnownMemberId: ctx.version >= 4,
+    };
   },
-};
+  (res) => ({ ...numbered(res), throttleTimeMs: 0, protocolName: res.protocolName ?? '' }),
+  // A JoinGroup may be held for the whole rebalance: NetworkClient waits rebalance.timeout.ms + 5 s.
+  (req) => req.rebalanceTimeoutMs + 5_000,
+);
 
-const syncGroup: ApiHandler = {
-  request: SyncGroupRequestData,
-  response: SyncGroupResponseData,
-  handle({ connection, body }, reply) {
-    const b = body ?? {};
-    connection.askGroup(
-      {
-        api: 'SyncGroup',
-        groupId: String(b.groupId),
-        generationId: Number(b.generationId),
-        memberId: String(b.memberId),
-        groupInstanceId: (b.groupInstanceId as string | null) ?? null,
-        protocolType: (b.protocolType as string | null) ?? null,
-        protocolName: (b.protocolName as string | null) ?? null,
-        assignments: (b.assignments as { memberId: string; assignment: Uint8Array }[]) ?? [],
-      },
-      (r) => {
-        const res = r as SyncGroupResponse;
-        reply({
-          errorCode: errorNumber(res.errorCode),
-          protocolType: res.protocolType,
-          protocolName: res.protocolName,
-          assignment: res.assignment,
-        });
-      },
-    );
-    return undefined;
-  },
-};
+/** Who a SyncGroup or Heartbeat speaks for: the group, generation, member and static instance. */
+function memberOf(b: Partial<Omit<HeartbeatRequest, 'api'>>): Omit<HeartbeatRequest, 'api'> {
+  return {
+    groupId: String(b.groupId),
+    generationId: Number(b.generationId),
+    memberId: String(b.memberId),
+    groupInstanceId: b.groupInstanceId ?? null,
+  };
+}
 
-const heartbeat: ApiHandler = {
-  request: HeartbeatRequestData,
-  response: HeartbeatResponseData,
-  handle({ connection, body }, reply) {
-    const b = body ?? {};
-    connection.askGroup(
-      {
-        api: 'Heartbeat',
-        groupId: String(b.groupId),
-        generationId: Number(b.generationId),
-        memberId: String(b.memberId),
-        groupInstanceId: (b.groupInstanceId as string | null) ?? null,
-      },
-      (r) => reply({ errorCode: errorNumber(r.api === 'Heartbeat' ? r.errorCode : 'UNKNOWN_SERVER_ERROR') }),
-    );
-    return undefined;
+const syncGroup = groupRelay<SyncGroupRequest, SyncGroupResponse>(
+  SyncGroupRequestData,
+  SyncGroupResponseData,
+  (ctx) => {
+    const b = bodyOf<Omit<SyncGroupRequest, 'api'>>(ctx);
+    return {
+      api: 'SyncGroup',
+      ...memberOf(b),
+      protocolType: b.protocolType ?? null,
+      protocolName: b.protocolName ?? null,
+      assignments: b.assignments ?? [],
+    };
   },
-};
+  (res) => numbered(res),
+);
+
+const heartbeat = groupRelay<HeartbeatRequest, HeartbeatResponse>(
+  HeartbeatRequestData,
+  HeartbeatResponseData,
+  (ctx) => ({ api: 'Heartbeat', ...memberOf(bodyOf<Omit<HeartbeatRequest, 'api'>>(ctx)) }),
+  (res) => ({ errorCode: errorNumber(res.api === 'Heartbeat' ? res.errorCode : 'UNKNOWN_SERVER_ERROR') }),
+);
 
 const leaveGroup: ApiHandler = {
   request: LeaveGroupRequestData,
@@ -183,49 +169,18 @@ const leaveGroup: ApiHandler = {
   },
 };
 
-const offsetCommit: ApiHandler = {
-  request: OffsetCommitRequestData,
-  response: OffsetCommitResponseData,
-  handle({ connection, body }, reply) {
-    const b = body ?? {};
-    type Partition = {
-      partitionIndex: number;
-      committedOffset: number;
-      committedLeaderEpoch: number;
-      committedMetadata: string | null;
-    };
-    connection.askGroup(
-      {
-        api: 'OffsetCommit',
-        groupId: String(b.groupId),
-        generationIdOrMemberEpoch: Number(b.generationIdOrMemberEpoch ?? -1),
-        memberId: String(b.memberId ?? ''),
-        groupInstanceId: (b.groupInstanceId as string | null) ?? null,
-        topics: (b.topics as { name: string; partitions: Partition[] }[]) ?? [],
-      },
-      (r) => {
-        const res = r as OffsetCommitResponse;
-        reply({
-          topics: res.topics.map((t) => ({
-            name: t.name,
-            partitions: t.partitions.map((p) => ({
-              partitionIndex: p.partitionIndex,
-              errorCode: errorNumber(p.errorCode),
-            })),
-          })),
-        });
-      },
-    );
-    return undefined;
+const offsetCommit = groupRelay<OffsetCommitRequest, OffsetCommitResponse>(
+  OffsetCommitRequestData,
+  OffsetCommitResponseData,
+  (ctx) => {
+    const b = bodyOf<Omit<OffsetCommitRequest, 'api'>>(ctx);
+    // A commit from outside the group protocol (assign()) has generation -1 and no member id.
+    const { generationIdOrMemberEpoch = -1, memberId = '', groupInstanceId = null, topics = [] } = b;
+    const groupId = String(b.groupId);
+    return { api: 'OffsetCommit', groupId, generationIdOrMemberEpoch, memberId, groupInstanceId, topics };
   },
-};
-
-function offsetTopics(res: OffsetFetchResponse) {
-  return res.topics.map((t) => ({
-    name: t.name,
-    partitions: t.partitions.map((p) => ({ ...p, errorCode: errorNumber(p.errorCode) })),
-  }));
-}
+  (res) => ({ topics: numberedPartitions(res.topics) }),
+);
 
 const offsetFetch: ApiHandler = {
   request: OffsetFetchRequestData,
@@ -243,14 +198,14 @@ const offsetFetch: ApiHandler = {
         reply({
           groups: groups.map((g, i) => ({
             groupId: g.groupId,
-            topics: answers[i] ? offsetTopics(answers[i]) : [],
+            topics: answers[i] ? numberedPartitions(answers[i].topics) : [],
             errorCode: errorNumber(answers[i]?.errorCode ?? 'NONE'),
           })),
         });
         return;
       }
       const a = answers[0];
-      reply({ topics: a ? offsetTopics(a) : [], errorCode: errorNumber(a?.errorCode ?? 'NONE') });
+      reply({ topics: a ? numberedPartitions(a.topics) : [], errorCode: errorNumber(a?.errorCode ?? 'NONE') });
     };
     if (left === 0) finish();
     groups.forEach((g, i) => {
@@ -263,6 +218,38 @@ const offsetFetch: ApiHandler = {
   },
 };
 
+/**
+ * DescribeGroups: each group's summary from its coordinator (state, protocol, members with their
+ * subscription and assignment while Stable). Kafka has no authorizer here, so requested
+ * authorized operations are every operation a group supports (READ, DELETE, DESCRIBE).
+ */
+const describeGroups = groupRelay<DescribeGroupsRequest, DescribeGroupsResponse>(
+  DescribeGroupsRequestData,
+  DescribeGroupsResponseData,
+  (ctx) => ({ api: 'DescribeGroups', groups: bodyOf<{ groups: string[] }>(ctx).groups ?? [] }),
+  (res, ctx) => {
+    const asked = Boolean(bodyOf<{ includeAuthorizedOperations: boolean }>(ctx).includeAuthorizedOperations);
+    return {
+      throttleTimeMs: 0,
+      groups: res.groups.map((g) => ({
+        ...numbered(g),
+        authorizedOperations: asked ? GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
+      })),
+    };
+  },
+);
+
+/** AclOperation bits a group supports (READ 3, DELETE 6, DESCRIBE 8). */
+const GROUP_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
+
+/** ListGroups: the groups this broker coordinates, by state from v4 (KIP-518). */
+const listGroups = groupRelay<ListGroupsRequest, ListGroupsResponse>(
+  ListGroupsRequestData,
+  ListGroupsResponseData,
+  (ctx) => ({ api: 'ListGroups', statesFilter: bodyOf<{ statesFilter: string[] }>(ctx).statesFilter ?? [] }),
+  (res) => ({ throttleTimeMs: 0, ...numbered(res) }),
+);
+
 export const GROUP_HANDLERS: readonly ApiHandler[] = [
   findCoordinator,
   joinGroup,
@@ -271,4 +258,6 @@ export const GROUP_HANDLERS: readonly ApiHandler[] = [
   leaveGroup,
   offsetCommit,
   offsetFetch,
+  describeGroups,
+  listGroups,
 ];

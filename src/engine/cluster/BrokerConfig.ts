@@ -67,6 +67,7 @@ export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze
 
 /** Broker configs Kafka defines with atLeast(1). */
 const AT_LEAST_ONE: ReadonlySet<string> = new Set([
+  'num.partitions',
   'producer.id.expiration.ms',
   'producer.id.expiration.check.interval.ms',
 ]);

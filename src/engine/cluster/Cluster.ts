@@ -314,6 +314,16 @@ export class Cluster {
     return this.zk.getChildren('/brokers/topics');
   }
 
+  /** The broker settings this cluster was started with (a broker's server.properties), not the defaults. */
+  get staticBrokerConfig(): BrokerConfigInput {
+    return { ...(this.options.brokerConfig ?? {}) };
+  }
+
+  /** Topic-level defaults set for every topic (broker-level `log.*` settings in Kafka). */
+  get staticTopicDefaults(): TopicConfigOverrides {
+    return { ...this.topicDefaults };
+  }
+
   topicOverrides(topic: string): TopicConfigOverrides {
     const d = this.zk.tryGetData(`/config/topics/${topic}`) as { config?: TopicConfigOverrides } | null;
     return { ...(d?.config ?? {}) };
@@ -330,6 +340,11 @@ export class Cluster {
     const config = createTopicConfig(this.topicOverrides(topic), this.brokerTopicDefaults());
     this.topicConfigCache.set(topic, { version, config });
     return config;
+  }
+
+  /** The config a topic with these overrides would have (its broker-level defaults filled in). */
+  topicConfigWith(overrides: TopicConfigOverrides): TopicConfig {
+    return createTopicConfig(overrides, this.brokerTopicDefaults());
   }
 
   private brokerTopicDefaults(): TopicConfigOverrides {
@@ -365,6 +380,46 @@ export class Cluster {
 
   /** Kafka's CreateTopics: validate everything, then write the assignment and config znodes. */
   createTopic(options: CreateTopicOptions): number[][] {
+    const { name, configs, assignment, steps } = this.planTopic(options);
+    // All checks passed: write (config first, as AdminZkClient does).
+    if (!this.zk.exists('/config/topics')) this.zk.createRecursive('/config/topics', null);
+    this.zk.create(`/config/topics/${name}`, { version: 1, config: configs });
+    if (!this.zk.exists('/brokers/topics')) this.zk.createRecursive('/brokers/topics', null);
+    this.zk.create(topicPath(name), {
+      version: 2,
+      partitions: Object.fromEntries(assignment.map((r, i) => [String(i), r])),
+      adding_replicas: {},
+      removing_replicas: {},
+    });
+    this.options.emit({
+      type: 'topicCreated',
+      topic: name,
+      partitions: assignment.length,
+      replicationFactor: assignment[0]?.length ?? 0,
+      assignment: assignment.map((r) => [...r]),
+      configs,
+      placementSteps: steps,
+      atMs: this.now(),
+    });
+    return assignment;
+  }
+
+  /**
+   * CreateTopics with validate_only (AdminZkClient.validateTopicCreate): every check createTopic
+   * makes, and the assignment it would write, with nothing written.
+   */
+  validateCreateTopic(options: CreateTopicOptions): number[][] {
+    // A fixed start index: a check must not draw from the rng that places later topics.
+    const fixed = options.assignment ? {} : { fixedStartIndex: options.fixedStartIndex ?? 0 };
+    return this.planTopic({ ...options, ...fixed }).assignment;
+  }
+
+  private planTopic(options: CreateTopicOptions): {
+    name: string;
+    configs: TopicConfigOverrides;
+    assignment: number[][];
+    steps: ReturnType<typeof assignReplicasToBrokersWithSteps>['steps'];
+  } {
     const name = options.name;
     validateTopicName(name);
     if (this.zk.exists(topicPath(name)))
@@ -380,7 +435,7 @@ export class Cluster {
       if (options.partitions !== undefined || options.replicationFactor !== undefined)
         throw new KafkaError(
           'INVALID_REQUEST',
-          'Both numPartitions or replicationFactor and replicasAssignment were set.',
+          'Both numPartitions or replicationFactor and replicasAssignment were set. Both cannot be used at the same time.',
           {},
         );
       assignment = validateAssignment(options.assignment, new Set(this.brokers.keys()));
@@ -404,27 +459,7 @@ export class Cluster {
       assignment = placed.assignment;
       steps = placed.steps;
     }
-    // All checks passed: write (config first, as AdminZkClient does).
-    if (!this.zk.exists('/config/topics')) this.zk.createRecursive('/config/topics', null);
-    this.zk.create(`/config/topics/${name}`, { version: 1, config: configs });
-    if (!this.zk.exists('/brokers/topics')) this.zk.createRecursive('/brokers/topics', null);
-    this.zk.create(topicPath(name), {
-      version: 2,
-      partitions: Object.fromEntries(assignment.map((r, i) => [String(i), r])),
-      adding_replicas: {},
-      removing_replicas: {},
-    });
-    this.options.emit({
-      type: 'topicCreated',
-      topic: name,
-      partitions: assignment.length,
-      replicationFactor: assignment[0]?.length ?? 0,
-      assignment: assignment.map((r) => [...r]),
-      configs,
-      placementSteps: steps,
-      atMs: this.now(),
-    });
-    return assignment;
+    return { name, configs, assignment, steps };
   }
 
   /** Kafka's CreatePartitions: grow a topic to `totalCount` partitions. */

@@ -1,4 +1,10 @@
-import type { JoinGroupRequestProtocol, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
+import type {
+  DescribedGroup,
+  JoinGroupRequestProtocol,
+  JoinGroupResponse,
+  ListGroupsResponse,
+  SyncGroupResponse,
+} from './groupProtocol';
 import { decodeSubscription } from './offsetsSchema';
 import { ScalaHashMapOrder } from './ScalaHashMapOrder';
 
@@ -140,6 +146,35 @@ export class ClassicGroup {
 
   get size(): number {
     return this.members.size;
+  }
+
+  /**
+   * GroupMetadata.summary, what DescribeGroups answers: the chosen protocol and each member's
+   * subscription and assignment only while Stable (in other states they may be mid-change).
+   */
+  summary(): DescribedGroup {
+    const stable = this.is('Stable') && this.protocolName !== null;
+    const empty = new Uint8Array(0);
+    return {
+      groupId: this.groupId,
+      errorCode: 'NONE',
+      groupState: this.state,
+      protocolType: this.protocolType ?? '',
+      protocolData: stable ? (this.protocolName as string) : '',
+      members: [...this.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        memberMetadata: stable ? m.metadata(this.protocolName as string) : empty,
+        memberAssignment: stable ? m.assignment : empty,
+      })),
+    };
+  }
+
+  /** GroupMetadata.overview, one row of ListGroups. */
+  overview(): ListGroupsResponse['groups'][number] {
+    return { groupId: this.groupId, protocolType: this.protocolType ?? '', groupState: this.state };
   }
 
   isLeader(memberId: string): boolean {

@@ -7,11 +7,14 @@ import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './Coor
 import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
 import type {
+  DescribedGroup,
   GroupErrorCode,
   GroupRequest,
   GroupResponse,
   OffsetCommitRequest,
   OffsetCommitResponse,
+  ListGroupsRequest,
+  ListGroupsResponse,
 } from './groupProtocol';
 import { type OffsetAndMetadata, OffsetMetadataManager } from './OffsetMetadataManager';
 import {
@@ -340,6 +343,14 @@ export class GroupCoordinator {
   /** Handles a group request delivered to this broker. */
   handle(request: GroupRequest, respond: (response: GroupResponse) => void): void {
     if (request.api === 'FindCoordinator') throw new Error('FindCoordinator is answered by the broker, not a shard');
+    if (request.api === 'DescribeGroups') {
+      respond({ api: 'DescribeGroups', groups: request.groups.map((g) => this.describeGroup(g)) });
+      return;
+    }
+    if (request.api === 'ListGroups') {
+      respond(this.listGroups(request));
+      return;
+    }
     this.syncPartition(groupCoordinatorPartition(request.groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(request.groupId);
     if (!shard) {
@@ -362,6 +373,41 @@ export class GroupCoordinator {
     else if (request.api === 'LeaveGroup') gm.leaveGroup(request, respond);
     else if (request.api === 'OffsetFetch') respond(shard.offsetManager.fetchOffsets(request));
     else this.commitOffsets(shard, request, respond);
+  }
+
+  /**
+   * GroupCoordinator.handleDescribeGroup: a coordinator that is loading or not this group's
+   * answers with an error and an empty summary; a group it does not have is described as Dead.
+   */
+  private describeGroup(groupId: string): DescribedGroup {
+    this.syncPartition(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
+    const shard = this.shardFor(groupId);
+    const none = { groupId, protocolType: '', protocolData: '', members: [] };
+    if (!shard) return { ...none, errorCode: 'NOT_COORDINATOR', groupState: '' };
+    if (!shard.loaded) return { ...none, errorCode: 'COORDINATOR_LOAD_IN_PROGRESS', groupState: '' };
+    const group = shard.groupManager.groups.get(groupId);
+    return group ? group.summary() : { ...none, errorCode: 'NONE', groupState: 'Dead' };
+  }
+
+  /**
+   * GroupCoordinator.handleListGroups: every group of the partitions this broker leads, filtered
+   * by state name (case-insensitively), with COORDINATOR_LOAD_IN_PROGRESS while any is loading.
+   */
+  private listGroups(request: ListGroupsRequest): ListGroupsResponse {
+    this.syncLeadership();
+    const states = new Set(request.statesFilter.map((s) => s.toLowerCase()));
+    const groups: ListGroupsResponse['groups'] = [];
+    let loading = false;
+    for (const shard of this.shards.values()) {
+      if (!shard.loaded) {
+        loading = true;
+        continue;
+      }
+      for (const group of shard.groupManager.groups.values()) {
+        if (states.size === 0 || states.has(group.state.toLowerCase())) groups.push(group.overview());
+      }
+    }
+    return { api: 'ListGroups', errorCode: loading ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'NONE', groups };
   }
 
   /**
@@ -412,7 +458,7 @@ export class GroupCoordinator {
 }
 
 function errorResponse(
-  request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
+  request: Exclude<GroupRequest, { api: 'FindCoordinator' | 'DescribeGroups' | 'ListGroups' }>,
   errorCode: 'NOT_COORDINATOR' | 'COORDINATOR_LOAD_IN_PROGRESS',
 ): GroupResponse {
   switch (request.api) {

@@ -115,6 +115,12 @@ export class GroupMetadataManager {
       respond(joinError('GROUP_MAX_SIZE_REACHED', UNKNOWN_MEMBER_ID));
       return;
     }
+    // JoinGroup v0-3 (doDynamicNewMemberJoinGroup with requireKnownMemberId false): the member
+    // joins with its new id at once.
+    if (req.requireKnownMemberId === false) {
+      this.addMemberAndRebalance(group, req, newMemberId, respond);
+      return;
+    }
     // KIP-394: hand out the id first; the member must come back with it. A client that dies in
     // between leaves only a pending id behind, which expires, instead of a phantom member.
     group.pendingMembers.add(newMemberId);

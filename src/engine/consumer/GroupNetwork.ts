@@ -299,6 +299,7 @@ function errorOf(r: ConsumerResponse): string {
     const errs = r.topics.flatMap((t) => t.partitions.map((p) => p.errorCode)).filter((e) => e !== 'NONE');
     return errs[0] ?? 'NONE';
   }
+  if (r.api === 'DescribeGroups') return r.groups.map((g) => g.errorCode).find((e) => e !== 'NONE') ?? 'NONE';
   if (r.api === 'Fetch' || r.api === 'ListOffsets' || r.api === 'OffsetsForLeaderEpoch') {
     return r.partitions.map((p) => p.errorCode).find((e) => e !== 'NONE') ?? 'NONE';
   }

@@ -50,9 +50,13 @@ export interface JoinGroupRequest {
   groupInstanceId: string | null;
   protocolType: 'consumer';
   protocols: JoinGroupRequestProtocol[];
-  /** Always set by clients since JoinGroup v4 (KIP-394): the coordinator answers MEMBER_ID_REQUIRED first. */
   clientId: string;
   clientHost: string;
+  /**
+   * KIP-394 (JoinGroup v4+, what every engine consumer speaks): a new dynamic member is first
+   * answered MEMBER_ID_REQUIRED with its id. False for JoinGroup v0-3, whose members join at once.
+   */
+  requireKnownMemberId?: boolean;
 }
 
 export interface JoinGroupResponseMember {
@@ -165,6 +169,51 @@ export interface OffsetFetchResponse {
   }[];
 }
 
+/** DescribeGroups: each group's state, protocol and members as its coordinator holds them. */
+export interface DescribeGroupsRequest {
+  api: 'DescribeGroups';
+  groups: string[];
+}
+
+export interface DescribedGroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  /** The subscription for the chosen protocol; empty unless the group is Stable. */
+  memberMetadata: Uint8Array;
+  /** The current assignment; empty unless the group is Stable. */
+  memberAssignment: Uint8Array;
+}
+
+export interface DescribedGroup {
+  groupId: string;
+  errorCode: GroupErrorCode;
+  /** Empty for an error, 'Dead' for a group the coordinator does not have. */
+  groupState: string;
+  protocolType: string;
+  /** The chosen protocol, only while Stable (GroupMetadata.summary). */
+  protocolData: string;
+  members: DescribedGroupMember[];
+}
+
+export interface DescribeGroupsResponse {
+  api: 'DescribeGroups';
+  groups: DescribedGroup[];
+}
+
+/** ListGroups: the groups this broker coordinates, optionally only those in `statesFilter`. */
+export interface ListGroupsRequest {
+  api: 'ListGroups';
+  statesFilter: string[];
+}
+
+export interface ListGroupsResponse {
+  api: 'ListGroups';
+  errorCode: GroupErrorCode;
+  groups: { groupId: string; protocolType: string; groupState: string }[];
+}
+
 export type GroupRequest =
   | FindCoordinatorRequest
   | JoinGroupRequest
@@ -172,7 +221,9 @@ export type GroupRequest =
   | HeartbeatRequest
   | LeaveGroupRequest
   | OffsetCommitRequest
-  | OffsetFetchRequest;
+  | OffsetFetchRequest
+  | DescribeGroupsRequest
+  | ListGroupsRequest;
 
 export type GroupResponse =
   | FindCoordinatorResponse
@@ -181,6 +232,8 @@ export type GroupResponse =
   | HeartbeatResponse
   | LeaveGroupResponse
   | OffsetCommitResponse
-  | OffsetFetchResponse;
+  | OffsetFetchResponse
+  | DescribeGroupsResponse
+  | ListGroupsResponse;
 
 export type GroupApiName = GroupRequest['api'];

@@ -77,7 +77,7 @@ export const GLASSBOX_DEMO_LOG_CONFIG: LogConfigInput = Object.freeze({
 });
 
 /** Broker-level default name -> topic-level key (Kafka's LogConfig "ServerDefaultHeaderName"s). */
-const BROKER_ALIASES: Readonly<Record<string, keyof LogConfig>> = {
+export const BROKER_ALIASES: Readonly<Record<string, keyof LogConfig>> = {
   'log.segment.bytes': 'segment.bytes',
   'log.roll.ms': 'segment.ms',
   'log.index.size.max.bytes': 'segment.index.bytes',

@@ -86,6 +86,47 @@ export function field(name: string, type: FieldType, versionSpec: string, option
   };
 }
 
+/** Several plain fields present in the same versions, in order: `fields('0+', { host: 'string', port: 'int32' })`. */
+export function fields(versionSpec: string, types: Readonly<Record<string, FieldType>>): Field[] {
+  return Object.entries(types).map(([name, type]) => field(name, type, versionSpec));
+}
+
+/** An array field: of a primitive type, or of structs with `of`'s fields. */
+export function array(
+  name: string,
+  versionSpec: string,
+  of: PrimitiveType | readonly Field[],
+  options: FieldOptions = {},
+): Field {
+  return field(name, typeof of === 'string' ? { arrayOf: of } : { arrayOf: of }, versionSpec, options);
+}
+
+/** A nullable string that is null unless given (error messages, instance ids, reasons). */
+export function nullableString(name: string, versionSpec: string, nullableSpec = versionSpec): Field {
+  return field(name, 'string', versionSpec, { nullable: nullableSpec, default: null });
+}
+
+/** A number whose "unknown" is -1 (epochs, offsets, ids, timestamps): what a reader of an older version gets. */
+export function orMinusOne(
+  name: string,
+  type: 'int8' | 'int16' | 'int32' | 'int64',
+  versionSpec: string,
+  options: FieldOptions = {},
+): Field {
+  return field(name, type, versionSpec, { default: -1, ...options });
+}
+
+/** The quota throttle time almost every response carries. */
+export function throttleTimeMs(versionSpec: string): Field {
+  return field('throttleTimeMs', 'int32', versionSpec);
+}
+
+/** An error code (0 is none) and, where the version has one, its message. */
+export function errorCode(versionSpec: string, messageSpec?: string): Field[] {
+  const code = field('errorCode', 'int16', versionSpec);
+  return messageSpec === undefined ? [code] : [code, nullableString('errorMessage', messageSpec)];
+}
+
 /**
  * Kafka's most common shape: an array of topics, each a name and an array of partitions with
  * `partitionFields` (`[{name, partitions: [...]}]`), present in `versionSpec`.

@@ -7,12 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../codec/bytes';
 import { Rng } from '../Rng';
-import { ApiVersionsRequestData, ApiVersionsResponseData } from './apis/apiVersions';
-import { FetchRequestData, FetchResponseData } from './apis/fetch';
-import { InitProducerIdRequestData, InitProducerIdResponseData } from './apis/initProducerId';
-import { ListOffsetsRequestData, ListOffsetsResponseData } from './apis/listOffsets';
-import { MetadataRequestData, MetadataResponseData } from './apis/metadata';
-import { ProduceRequestData, ProduceResponseData } from './apis/produce';
+import * as wire from './index';
 import { peekRequestHeader, readRequestHeaderRest } from './headers';
 import type { MessageSchema } from './schema';
 import { decodeMessage, encodeMessage, WireFormatError } from './wireCodec';
@@ -21,9 +16,9 @@ const SEED_COUNT = Number(process.env.GLASSBOX_FUZZ_SEEDS ?? 24);
 const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) => 7000 + i);
 
 const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
-  [ApiVersionsRequestData, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
+  [wire.ApiVersionsRequestData, { clientSoftwareName: 'kcat', clientSoftwareVersion: '1.7.1' }],
   [
-    ApiVersionsResponseData,
+    wire.ApiVersionsResponseData,
     {
       errorCode: 0,
       apiKeys: [{ apiKey: 3, minVersion: 0, maxVersion: 12 }],
@@ -31,9 +26,9 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
       finalizedFeaturesEpoch: 4,
     },
   ],
-  [MetadataRequestData, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
+  [wire.MetadataRequestData, { topics: [{ name: 'demo' }, { name: 'orders' }], allowAutoTopicCreation: true }],
   [
-    MetadataResponseData,
+    wire.MetadataResponseData,
     {
       brokers: [{ nodeId: 1, host: 'localhost', port: 9092, rack: null }],
       clusterId: 'glassbox',
@@ -50,7 +45,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ProduceRequestData,
+    wire.ProduceRequestData,
     {
       acks: -1,
       timeoutMs: 1000,
@@ -58,13 +53,13 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ProduceResponseData,
+    wire.ProduceResponseData,
     {
       responses: [{ name: 'demo', partitionResponses: [{ index: 0, errorCode: 0, baseOffset: 5, recordErrors: [] }] }],
     },
   ],
   [
-    FetchRequestData,
+    wire.FetchRequestData,
     {
       maxWaitMs: 500,
       minBytes: 1,
@@ -73,7 +68,7 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    FetchResponseData,
+    wire.FetchResponseData,
     {
       responses: [
         {
@@ -84,15 +79,122 @@ const SAMPLES: [MessageSchema, Record<string, unknown>][] = [
     },
   ],
   [
-    ListOffsetsRequestData,
+    wire.ListOffsetsRequestData,
     { replicaId: -1, topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, timestamp: -2 }] }] },
   ],
   [
-    ListOffsetsResponseData,
+    wire.ListOffsetsResponseData,
     { topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0, offset: 3 }] }] },
   ],
-  [InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
-  [InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
+  [wire.InitProducerIdRequestData, { transactionalId: null, transactionTimeoutMs: 60000 }],
+  [wire.InitProducerIdResponseData, { errorCode: 0, producerId: 1000, producerEpoch: 0 }],
+  [
+    wire.OffsetForLeaderEpochRequestData,
+    {
+      replicaId: -1,
+      topics: [{ topic: 'demo', partitions: [{ partition: 0, currentLeaderEpoch: 2, leaderEpoch: 1 }] }],
+    },
+  ],
+  [
+    wire.OffsetForLeaderEpochResponseData,
+    { topics: [{ topic: 'demo', partitions: [{ errorCode: 0, partition: 0, leaderEpoch: 1, endOffset: 9 }] }] },
+  ],
+  [
+    wire.JoinGroupRequestData,
+    {
+      groupId: 'g',
+      sessionTimeoutMs: 10_000,
+      memberId: '',
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: new Uint8Array(9) }],
+    },
+  ],
+  [
+    wire.JoinGroupResponseData,
+    {
+      generationId: 1,
+      protocolName: 'range',
+      leader: 'm',
+      memberId: 'm',
+      members: [{ memberId: 'm', metadata: new Uint8Array(3) }],
+    },
+  ],
+  [wire.DescribeGroupsRequestData, { groups: ['g', 'h'], includeAuthorizedOperations: true }],
+  [
+    wire.DescribeGroupsResponseData,
+    {
+      groups: [
+        {
+          groupId: 'g',
+          groupState: 'Stable',
+          protocolType: 'consumer',
+          protocolData: 'range',
+          members: [
+            {
+              memberId: 'm',
+              clientId: 'c',
+              clientHost: '/h',
+              memberMetadata: new Uint8Array(5),
+              memberAssignment: new Uint8Array(7),
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  [wire.ListGroupsRequestData, { statesFilter: ['Stable'] }],
+  [wire.ListGroupsResponseData, { groups: [{ groupId: 'g', protocolType: 'consumer', groupState: 'Empty' }] }],
+  [
+    wire.CreateTopicsRequestData,
+    {
+      topics: [
+        {
+          name: 'demo',
+          numPartitions: -1,
+          replicationFactor: -1,
+          assignments: [{ partitionIndex: 0, brokerIds: [1, 2] }],
+          configs: [{ name: 'cleanup.policy', value: 'compact' }],
+        },
+      ],
+      validateOnly: true,
+    },
+  ],
+  [
+    wire.CreateTopicsResponseData,
+    {
+      topics: [
+        {
+          name: 'demo',
+          errorMessage: null,
+          numPartitions: 3,
+          configs: [{ name: 'retention.ms', value: '1', readOnly: false, configSource: 1, isSensitive: false }],
+        },
+      ],
+    },
+  ],
+  [
+    wire.DescribeConfigsRequestData,
+    { resources: [{ resourceType: 2, resourceName: 'demo', configurationKeys: null }], includeSynonyms: true },
+  ],
+  [
+    wire.DescribeConfigsResponseData,
+    {
+      results: [
+        {
+          resourceType: 2,
+          resourceName: 'demo',
+          configs: [
+            { name: 'retention.ms', value: '1', synonyms: [{ name: 'log.retention.ms', value: '1', source: 4 }] },
+          ],
+        },
+      ],
+    },
+  ],
+  [wire.DescribeClusterRequestData, { includeClusterAuthorizedOperations: true, endpointType: 1 }],
+  [
+    wire.DescribeClusterResponseData,
+    { clusterId: 'glassbox', controllerId: 1, brokers: [{ brokerId: 1, host: '127.0.0.1', port: 19300, rack: null }] },
+  ],
 ];
 
 function outcome(schema: MessageSchema, version: number, bytes: Uint8Array): 'ok' | 'invalid' {

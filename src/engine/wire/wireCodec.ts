@@ -182,28 +182,25 @@ function writeNull(w: ByteWriter, type: FieldType, flexible: boolean): void {
   else w.writeInt32(-1);
 }
 
+/** The fixed-width integers, each with its writer (a uint16 goes out in an int16's bits). */
+const INTEGER_WRITERS: Readonly<Partial<Record<PrimitiveType, (w: ByteWriter, n: number) => void>>> = {
+  int8: (w, n) => w.writeInt8(n),
+  int16: (w, n) => w.writeInt16(n),
+  uint16: (w, n) => w.writeInt16((n << 16) >> 16),
+  int32: (w, n) => w.writeInt32(n),
+  uint32: (w, n) => w.writeUInt32(n),
+  int64: (w, n) => w.writeInt64(n),
+};
+
 function writePrimitive(w: ByteWriter, type: PrimitiveType, flexible: boolean, v: unknown, path: string): void {
+  const writeInteger = INTEGER_WRITERS[type];
+  if (writeInteger) {
+    writeInteger(w, Number(v));
+    return;
+  }
   switch (type) {
     case 'bool':
       w.writeInt8(v ? 1 : 0);
-      return;
-    case 'int8':
-      w.writeInt8(Number(v));
-      return;
-    case 'int16':
-      w.writeInt16(Number(v));
-      return;
-    case 'uint16':
-      w.writeInt16((Number(v) << 16) >> 16);
-      return;
-    case 'int32':
-      w.writeInt32(Number(v));
-      return;
-    case 'uint32':
-      w.writeUInt32(Number(v));
-      return;
-    case 'int64':
-      w.writeInt64(Number(v));
       return;
     case 'float64': {
       const b = new Uint8Array(8);

@@ -5,43 +5,27 @@
  * KIP-511: a request of an unknown version is answered UNSUPPORTED_VERSION in a v0 body that still
  * lists the supported versions, so the client can retry with one.
  */
-import { field, message } from '../schema';
+import { array, errorCode, field, fields, message, throttleTimeMs } from '../schema';
 
 export const ApiVersionsRequestData = message(18, 'ApiVersionsRequest', '0-3', '3+', [
-  field('clientSoftwareName', 'string', '3+'),
-  field('clientSoftwareVersion', 'string', '3+'),
+  ...fields('3+', { clientSoftwareName: 'string', clientSoftwareVersion: 'string' }),
 ]);
 
 export const ApiVersionsResponseData = message(18, 'ApiVersionsResponse', '0-3', '3+', [
-  field('errorCode', 'int16', '0+'),
-  field(
-    'apiKeys',
-    {
-      arrayOf: [field('apiKey', 'int16', '0+'), field('minVersion', 'int16', '0+'), field('maxVersion', 'int16', '0+')],
-    },
-    '0+',
-  ),
-  field('throttleTimeMs', 'int32', '1+'),
-  field(
-    'supportedFeatures',
-    {
-      arrayOf: [field('name', 'string', '3+'), field('minVersion', 'int16', '3+'), field('maxVersion', 'int16', '3+')],
-    },
-    '3+',
-    { tag: 0 },
-  ),
+  ...errorCode('0+'),
+  array('apiKeys', '0+', fields('0+', { apiKey: 'int16', minVersion: 'int16', maxVersion: 'int16' })),
+  throttleTimeMs('1+'),
+  array('supportedFeatures', '3+', fields('3+', { name: 'string', minVersion: 'int16', maxVersion: 'int16' }), {
+    tag: 0,
+  }),
   field('finalizedFeaturesEpoch', 'int64', '3+', { tag: 1, default: -1 }),
-  field(
+  array(
     'finalizedFeatures',
-    {
-      arrayOf: [
-        field('name', 'string', '3+'),
-        field('maxVersionLevel', 'int16', '3+'),
-        field('minVersionLevel', 'int16', '3+'),
-      ],
-    },
     '3+',
-    { tag: 2 },
+    fields('3+', { name: 'string', maxVersionLevel: 'int16', minVersionLevel: 'int16' }),
+    {
+      tag: 2,
+    },
   ),
   field('zkMigrationReady', 'bool', '3+', { tag: 3, default: false }),
 ]);

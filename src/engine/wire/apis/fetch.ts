@@ -5,73 +5,57 @@
  * (KIP-320), v11 the rack of the consumer and the preferred read replica (KIP-392), v12 the
  * first flexible version with the last fetched epoch and a diverging epoch (KIP-595).
  */
-import { field, message, perTopic } from '../schema';
+import { array, errorCode, field, fields, message, orMinusOne, perTopic, throttleTimeMs } from '../schema';
 
-const leaderIdAndEpoch = [
-  field('leaderId', 'int32', '12+', { default: -1 }),
-  field('leaderEpoch', 'int32', '12+', { default: -1 }),
-];
+const leaderIdAndEpoch = [orMinusOne('leaderId', 'int32', '12+'), orMinusOne('leaderEpoch', 'int32', '12+')];
 
 export const FetchRequestData = message(1, 'FetchRequest', '4-12', '12+', [
   field('clusterId', 'string', '12+', { nullable: '12+', default: null, tag: 0 }),
-  field('replicaId', 'int32', '0-14', { default: -1 }),
-  field('maxWaitMs', 'int32', '0+'),
-  field('minBytes', 'int32', '0+'),
+  orMinusOne('replicaId', 'int32', '0-14'),
+  ...fields('0+', { maxWaitMs: 'int32', minBytes: 'int32' }),
   field('maxBytes', 'int32', '3+', { default: 0x7fffffff }),
   field('isolationLevel', 'int8', '4+'),
   field('sessionId', 'int32', '7+'),
-  field('sessionEpoch', 'int32', '7+', { default: -1 }),
+  orMinusOne('sessionEpoch', 'int32', '7+'),
   perTopic(
     'topics',
     [
       field('partition', 'int32', '0+'),
-      field('currentLeaderEpoch', 'int32', '9+', { default: -1 }),
+      orMinusOne('currentLeaderEpoch', 'int32', '9+'),
       field('fetchOffset', 'int64', '0+'),
-      field('lastFetchedEpoch', 'int32', '12+', { default: -1 }),
-      field('logStartOffset', 'int64', '5+', { default: -1 }),
+      orMinusOne('lastFetchedEpoch', 'int32', '12+'),
+      orMinusOne('logStartOffset', 'int64', '5+'),
       field('partitionMaxBytes', 'int32', '0+'),
     ],
     { topic: 'topic', topicVersions: '0-12' },
   ),
-  field(
-    'forgottenTopicsData',
-    { arrayOf: [field('topic', 'string', '7-12'), field('partitions', { arrayOf: 'int32' }, '7+')] },
-    '7+',
-  ),
+  array('forgottenTopicsData', '7+', [field('topic', 'string', '7-12'), array('partitions', '7+', 'int32')]),
   field('rackId', 'string', '11+'),
 ]);
 
 export const FetchResponseData = message(1, 'FetchResponse', '4-12', '12+', [
-  field('throttleTimeMs', 'int32', '1+'),
-  field('errorCode', 'int16', '7+'),
+  throttleTimeMs('1+'),
+  ...errorCode('7+'),
   field('sessionId', 'int32', '7+'),
   perTopic(
     'responses',
     [
-      field('partitionIndex', 'int32', '0+'),
-      field('errorCode', 'int16', '0+'),
-      field('highWatermark', 'int64', '0+'),
-      field('lastStableOffset', 'int64', '4+', { default: -1 }),
-      field('logStartOffset', 'int64', '5+', { default: -1 }),
+      ...fields('0+', { partitionIndex: 'int32', errorCode: 'int16', highWatermark: 'int64' }),
+      orMinusOne('lastStableOffset', 'int64', '4+'),
+      orMinusOne('logStartOffset', 'int64', '5+'),
       field(
         'divergingEpoch',
-        {
-          struct: [
-            field('epoch', 'int32', '12+', { default: -1 }),
-            field('endOffset', 'int64', '12+', { default: -1 }),
-          ],
-        },
+        { struct: [orMinusOne('epoch', 'int32', '12+'), orMinusOne('endOffset', 'int64', '12+')] },
         '12+',
-        { tag: 0 },
+        {
+          tag: 0,
+        },
       ),
       field('currentLeader', { struct: leaderIdAndEpoch }, '12+', { tag: 1 }),
-      field(
-        'abortedTransactions',
-        { arrayOf: [field('producerId', 'int64', '4+'), field('firstOffset', 'int64', '4+')] },
-        '4+',
-        { nullable: '4+' },
-      ),
-      field('preferredReadReplica', 'int32', '11+', { default: -1 }),
+      array('abortedTransactions', '4+', fields('4+', { producerId: 'int64', firstOffset: 'int64' }), {
+        nullable: '4+',
+      }),
+      orMinusOne('preferredReadReplica', 'int32', '11+'),
       field('records', 'records', '0+', { nullable: '0+' }),
     ],
     { topic: 'topic', topicVersions: '0-12' },

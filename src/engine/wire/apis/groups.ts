@@ -4,220 +4,159 @@
  * flexible, v9 skipAssignment), SyncGroup (14, 0-5), Heartbeat (12, 0-4), LeaveGroup (13, 0-5; v3
  * batches members, KIP-345), OffsetCommit (8, 2-9) and OffsetFetch (9, 1-9; v8 batches groups).
  */
-import { field, message, perTopic } from '../schema';
+import {
+  array,
+  errorCode,
+  field,
+  fields,
+  message,
+  nullableString,
+  orMinusOne,
+  perTopic,
+  throttleTimeMs,
+} from '../schema';
 
 export const FindCoordinatorRequestData = message(10, 'FindCoordinatorRequest', '0-4', '3+', [
   field('key', 'string', '0-3'),
   field('keyType', 'int8', '1+'),
-  field('coordinatorKeys', { arrayOf: 'string' }, '4+'),
+  array('coordinatorKeys', '4+', 'string'),
 ]);
 
 export const FindCoordinatorResponseData = message(10, 'FindCoordinatorResponse', '0-4', '3+', [
-  field('throttleTimeMs', 'int32', '1+'),
-  field('errorCode', 'int16', '0-3'),
-  field('errorMessage', 'string', '1-3', { nullable: '1-3', default: null }),
-  field('nodeId', 'int32', '0-3'),
-  field('host', 'string', '0-3'),
-  field('port', 'int32', '0-3'),
-  field(
-    'coordinators',
-    {
-      arrayOf: [
-        field('key', 'string', '4+'),
-        field('nodeId', 'int32', '4+'),
-        field('host', 'string', '4+'),
-        field('port', 'int32', '4+'),
-        field('errorCode', 'int16', '4+'),
-        field('errorMessage', 'string', '4+', { nullable: '4+', default: null }),
-      ],
-    },
-    '4+',
-  ),
+  throttleTimeMs('1+'),
+  ...errorCode('0-3', '1-3'),
+  ...fields('0-3', { nodeId: 'int32', host: 'string', port: 'int32' }),
+  array('coordinators', '4+', [
+    ...fields('4+', { key: 'string', nodeId: 'int32', host: 'string', port: 'int32' }),
+    ...errorCode('4+', '4+'),
+  ]),
 ]);
 
-export const JoinGroupRequestData = message(11, 'JoinGroupRequest', '0-9', '6+', [
+/** The member fields most group requests start with. */
+const groupMember = (generationSpec: string, instanceSpec: string) => [
   field('groupId', 'string', '0+'),
-  field('sessionTimeoutMs', 'int32', '0+'),
-  field('rebalanceTimeoutMs', 'int32', '1+', { default: -1 }),
+  field('generationId', 'int32', generationSpec),
   field('memberId', 'string', '0+'),
-  field('groupInstanceId', 'string', '5+', { nullable: '5+', default: null }),
+  nullableString('groupInstanceId', instanceSpec),
+];
+
+export const JoinGroupRequestData = message(11, 'JoinGroupRequest', '0-9', '6+', [
+  ...fields('0+', { groupId: 'string', sessionTimeoutMs: 'int32' }),
+  orMinusOne('rebalanceTimeoutMs', 'int32', '1+'),
+  field('memberId', 'string', '0+'),
+  nullableString('groupInstanceId', '5+'),
   field('protocolType', 'string', '0+'),
-  field('protocols', { arrayOf: [field('name', 'string', '0+'), field('metadata', 'bytes', '0+')] }, '0+'),
-  field('reason', 'string', '8+', { nullable: '8+', default: null }),
+  array('protocols', '0+', fields('0+', { name: 'string', metadata: 'bytes' })),
+  nullableString('reason', '8+'),
 ]);
 
 export const JoinGroupResponseData = message(11, 'JoinGroupResponse', '0-9', '6+', [
-  field('throttleTimeMs', 'int32', '2+'),
-  field('errorCode', 'int16', '0+'),
-  field('generationId', 'int32', '0+', { default: -1 }),
-  field('protocolType', 'string', '7+', { nullable: '7+', default: null }),
+  throttleTimeMs('2+'),
+  ...errorCode('0+'),
+  orMinusOne('generationId', 'int32', '0+'),
+  nullableString('protocolType', '7+'),
   field('protocolName', 'string', '0+', { nullable: '7+' }),
   field('leader', 'string', '0+'),
   field('skipAssignment', 'bool', '9+'),
   field('memberId', 'string', '0+'),
-  field(
-    'members',
-    {
-      arrayOf: [
-        field('memberId', 'string', '0+'),
-        field('groupInstanceId', 'string', '5+', { nullable: '5+', default: null }),
-        field('metadata', 'bytes', '0+'),
-      ],
-    },
-    '0+',
-  ),
+  array('members', '0+', [
+    field('memberId', 'string', '0+'),
+    nullableString('groupInstanceId', '5+'),
+    field('metadata', 'bytes', '0+'),
+  ]),
 ]);
 
 export const SyncGroupRequestData = message(14, 'SyncGroupRequest', '0-5', '4+', [
-  field('groupId', 'string', '0+'),
-  field('generationId', 'int32', '0+'),
-  field('memberId', 'string', '0+'),
-  field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
-  field('protocolType', 'string', '5+', { nullable: '5+', default: null }),
-  field('protocolName', 'string', '5+', { nullable: '5+', default: null }),
-  field('assignments', { arrayOf: [field('memberId', 'string', '0+'), field('assignment', 'bytes', '0+')] }, '0+'),
+  ...groupMember('0+', '3+'),
+  nullableString('protocolType', '5+'),
+  nullableString('protocolName', '5+'),
+  array('assignments', '0+', fields('0+', { memberId: 'string', assignment: 'bytes' })),
 ]);
 
 export const SyncGroupResponseData = message(14, 'SyncGroupResponse', '0-5', '4+', [
-  field('throttleTimeMs', 'int32', '1+'),
-  field('errorCode', 'int16', '0+'),
-  field('protocolType', 'string', '5+', { nullable: '5+', default: null }),
-  field('protocolName', 'string', '5+', { nullable: '5+', default: null }),
+  throttleTimeMs('1+'),
+  ...errorCode('0+'),
+  nullableString('protocolType', '5+'),
+  nullableString('protocolName', '5+'),
   field('assignment', 'bytes', '0+'),
 ]);
 
-export const HeartbeatRequestData = message(12, 'HeartbeatRequest', '0-4', '4+', [
-  field('groupId', 'string', '0+'),
-  field('generationId', 'int32', '0+'),
-  field('memberId', 'string', '0+'),
-  field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
-]);
+export const HeartbeatRequestData = message(12, 'HeartbeatRequest', '0-4', '4+', groupMember('0+', '3+'));
 
 export const HeartbeatResponseData = message(12, 'HeartbeatResponse', '0-4', '4+', [
-  field('throttleTimeMs', 'int32', '1+'),
-  field('errorCode', 'int16', '0+'),
+  throttleTimeMs('1+'),
+  ...errorCode('0+'),
 ]);
 
 export const LeaveGroupRequestData = message(13, 'LeaveGroupRequest', '0-5', '4+', [
   field('groupId', 'string', '0+'),
   field('memberId', 'string', '0-2'),
-  field(
-    'members',
-    {
-      arrayOf: [
-        field('memberId', 'string', '3+'),
-        field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
-        field('reason', 'string', '5+', { nullable: '5+', default: null }),
-      ],
-    },
-    '3+',
-  ),
+  array('members', '3+', [
+    field('memberId', 'string', '3+'),
+    nullableString('groupInstanceId', '3+'),
+    nullableString('reason', '5+'),
+  ]),
 ]);
 
 export const LeaveGroupResponseData = message(13, 'LeaveGroupResponse', '0-5', '4+', [
-  field('throttleTimeMs', 'int32', '1+'),
-  field('errorCode', 'int16', '0+'),
-  field(
-    'members',
-    {
-      arrayOf: [
-        field('memberId', 'string', '3+'),
-        field('groupInstanceId', 'string', '3+', { nullable: '3+' }),
-        field('errorCode', 'int16', '3+'),
-      ],
-    },
-    '3+',
-  ),
+  throttleTimeMs('1+'),
+  ...errorCode('0+'),
+  array('members', '3+', [
+    field('memberId', 'string', '3+'),
+    field('groupInstanceId', 'string', '3+', { nullable: '3+' }),
+    field('errorCode', 'int16', '3+'),
+  ]),
 ]);
 
 export const OffsetCommitRequestData = message(8, 'OffsetCommitRequest', '2-9', '8+', [
   field('groupId', 'string', '0+'),
-  field('generationIdOrMemberEpoch', 'int32', '1+', { default: -1 }),
+  orMinusOne('generationIdOrMemberEpoch', 'int32', '1+'),
   field('memberId', 'string', '1+'),
-  field('groupInstanceId', 'string', '7+', { nullable: '7+', default: null }),
-  field('retentionTimeMs', 'int64', '2-4', { default: -1 }),
+  nullableString('groupInstanceId', '7+'),
+  orMinusOne('retentionTimeMs', 'int64', '2-4'),
   perTopic('topics', [
-    field('partitionIndex', 'int32', '0+'),
-    field('committedOffset', 'int64', '0+'),
-    field('committedLeaderEpoch', 'int32', '6+', { default: -1 }),
+    ...fields('0+', { partitionIndex: 'int32', committedOffset: 'int64' }),
+    orMinusOne('committedLeaderEpoch', 'int32', '6+'),
     field('committedMetadata', 'string', '0+', { nullable: '0+' }),
   ]),
 ]);
 
 export const OffsetCommitResponseData = message(8, 'OffsetCommitResponse', '2-9', '8+', [
-  field('throttleTimeMs', 'int32', '3+'),
-  field(
-    'topics',
-    {
-      arrayOf: [
-        field('name', 'string', '0+'),
-        field(
-          'partitions',
-          { arrayOf: [field('partitionIndex', 'int32', '0+'), field('errorCode', 'int16', '0+')] },
-          '0+',
-        ),
-      ],
-    },
-    '0+',
-  ),
+  throttleTimeMs('3+'),
+  perTopic('topics', fields('0+', { partitionIndex: 'int32', errorCode: 'int16' })),
 ]);
 
 const offsetFetchPartitions = (v: string) =>
-  field(
-    'partitions',
-    {
-      arrayOf: [
-        field('partitionIndex', 'int32', v),
-        field('committedOffset', 'int64', v),
-        field('committedLeaderEpoch', 'int32', v === '0-7' ? '5-7' : v, { default: -1 }),
-        field('metadata', 'string', v, { nullable: v }),
-        field('errorCode', 'int16', v),
-      ],
-    },
-    v,
-  );
+  array('partitions', v, [
+    ...fields(v, { partitionIndex: 'int32', committedOffset: 'int64' }),
+    orMinusOne('committedLeaderEpoch', 'int32', v === '0-7' ? '5-7' : v),
+    field('metadata', 'string', v, { nullable: v }),
+    field('errorCode', 'int16', v),
+  ]);
+
+/** The topics and partitions asked about; null for every partition the group has an offset for. */
+const offsetFetchTopics = (v: string, nullableSpec: string) =>
+  array('topics', v, [field('name', 'string', v), array('partitionIndexes', v, 'int32')], { nullable: nullableSpec });
 
 export const OffsetFetchRequestData = message(9, 'OffsetFetchRequest', '1-9', '6+', [
   field('groupId', 'string', '0-7'),
-  field(
-    'topics',
-    { arrayOf: [field('name', 'string', '0-7'), field('partitionIndexes', { arrayOf: 'int32' }, '0-7')] },
-    '0-7',
-    { nullable: '2-7' },
-  ),
-  field(
-    'groups',
-    {
-      arrayOf: [
-        field('groupId', 'string', '8+'),
-        field('memberId', 'string', '9+', { nullable: '9+', default: null }),
-        field('memberEpoch', 'int32', '9+', { default: -1 }),
-        field(
-          'topics',
-          { arrayOf: [field('name', 'string', '8+'), field('partitionIndexes', { arrayOf: 'int32' }, '8+')] },
-          '8+',
-          { nullable: '8+' },
-        ),
-      ],
-    },
-    '8+',
-  ),
+  offsetFetchTopics('0-7', '2-7'),
+  array('groups', '8+', [
+    field('groupId', 'string', '8+'),
+    nullableString('memberId', '9+'),
+    orMinusOne('memberEpoch', 'int32', '9+'),
+    offsetFetchTopics('8+', '8+'),
+  ]),
   field('requireStable', 'bool', '7+'),
 ]);
 
 export const OffsetFetchResponseData = message(9, 'OffsetFetchResponse', '1-9', '6+', [
-  field('throttleTimeMs', 'int32', '3+'),
-  field('topics', { arrayOf: [field('name', 'string', '0-7'), offsetFetchPartitions('0-7')] }, '0-7'),
+  throttleTimeMs('3+'),
+  array('topics', '0-7', [field('name', 'string', '0-7'), offsetFetchPartitions('0-7')]),
   field('errorCode', 'int16', '2-7'),
-  field(
-    'groups',
-    {
-      arrayOf: [
-        field('groupId', 'string', '8+'),
-        field('topics', { arrayOf: [field('name', 'string', '8+'), offsetFetchPartitions('8+')] }, '8+'),
-        field('errorCode', 'int16', '8+'),
-      ],
-    },
-    '8+',
-  ),
+  array('groups', '8+', [
+    field('groupId', 'string', '8+'),
+    array('topics', '8+', [field('name', 'string', '8+'), offsetFetchPartitions('8+')]),
+    field('errorCode', 'int16', '8+'),
+  ]),
 ]);

@@ -3,18 +3,18 @@
  * v2 is the first flexible version; v3 lets a producer name its current id and epoch to bump the
  * epoch (KIP-360).
  */
-import { field, message } from '../schema';
+import { errorCode, field, message, orMinusOne, throttleTimeMs } from '../schema';
 
 export const InitProducerIdRequestData = message(22, 'InitProducerIdRequest', '0-5', '2+', [
   field('transactionalId', 'string', '0+', { nullable: '0+' }),
   field('transactionTimeoutMs', 'int32', '0+'),
-  field('producerId', 'int64', '3+', { default: -1 }),
-  field('producerEpoch', 'int16', '3+', { default: -1 }),
+  orMinusOne('producerId', 'int64', '3+'),
+  orMinusOne('producerEpoch', 'int16', '3+'),
 ]);
 
 export const InitProducerIdResponseData = message(22, 'InitProducerIdResponse', '0-5', '2+', [
-  field('throttleTimeMs', 'int32', '0+'),
-  field('errorCode', 'int16', '0+'),
-  field('producerId', 'int64', '0+', { default: -1 }),
+  throttleTimeMs('0+'),
+  ...errorCode('0+'),
+  orMinusOne('producerId', 'int64', '0+'),
   field('producerEpoch', 'int16', '0+'),
 ]);

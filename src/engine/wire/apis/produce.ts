@@ -5,74 +5,37 @@
  * start offset (v5+), per-record errors and a message (v8+), and from v10 the current leader as
  * a tagged field (KIP-951), with the leaders' endpoints tagged on the response.
  */
-import { field, message, perTopic } from '../schema';
+import { array, field, fields, message, nullableString, orMinusOne, perTopic } from '../schema';
+import { brokerEndpoint } from './metadata';
 
 export const ProduceRequestData = message(0, 'ProduceRequest', '3-11', '9+', [
-  field('transactionalId', 'string', '3+', { nullable: '3+', default: null }),
-  field('acks', 'int16', '0+'),
-  field('timeoutMs', 'int32', '0+'),
-  field(
-    'topicData',
-    {
-      arrayOf: [
-        field('name', 'string', '0+'),
-        field(
-          'partitionData',
-          { arrayOf: [field('index', 'int32', '0+'), field('records', 'records', '0+', { nullable: '0+' })] },
-          '0+',
-        ),
-      ],
-    },
-    '0+',
-  ),
+  nullableString('transactionalId', '3+'),
+  ...fields('0+', { acks: 'int16', timeoutMs: 'int32' }),
+  perTopic('topicData', [field('index', 'int32', '0+'), field('records', 'records', '0+', { nullable: '0+' })], {
+    partitions: 'partitionData',
+  }),
 ]);
 
 export const ProduceResponseData = message(0, 'ProduceResponse', '3-11', '9+', [
   perTopic(
     'responses',
     [
-      field('index', 'int32', '0+'),
-      field('errorCode', 'int16', '0+'),
-      field('baseOffset', 'int64', '0+'),
-      field('logAppendTimeMs', 'int64', '2+', { default: -1 }),
-      field('logStartOffset', 'int64', '5+', { default: -1 }),
-      field(
-        'recordErrors',
-        {
-          arrayOf: [
-            field('batchIndex', 'int32', '8+'),
-            field('batchIndexErrorMessage', 'string', '8+', { nullable: '8+', default: null }),
-          ],
-        },
-        '8+',
-      ),
-      field('errorMessage', 'string', '8+', { nullable: '8+', default: null }),
+      ...fields('0+', { index: 'int32', errorCode: 'int16', baseOffset: 'int64' }),
+      orMinusOne('logAppendTimeMs', 'int64', '2+'),
+      orMinusOne('logStartOffset', 'int64', '5+'),
+      array('recordErrors', '8+', [field('batchIndex', 'int32', '8+'), nullableString('batchIndexErrorMessage', '8+')]),
+      nullableString('errorMessage', '8+'),
       field(
         'currentLeader',
-        {
-          struct: [
-            field('leaderId', 'int32', '10+', { default: -1 }),
-            field('leaderEpoch', 'int32', '10+', { default: -1 }),
-          ],
-        },
+        { struct: [orMinusOne('leaderId', 'int32', '10+'), orMinusOne('leaderEpoch', 'int32', '10+')] },
         '10+',
-        { tag: 0 },
+        {
+          tag: 0,
+        },
       ),
     ],
     { partitions: 'partitionResponses' },
   ),
   field('throttleTimeMs', 'int32', '1+', { default: 0 }),
-  field(
-    'nodeEndpoints',
-    {
-      arrayOf: [
-        field('nodeId', 'int32', '10+'),
-        field('host', 'string', '10+'),
-        field('port', 'int32', '10+'),
-        field('rack', 'string', '10+', { nullable: '10+', default: null }),
-      ],
-    },
-    '10+',
-    { tag: 0 },
-  ),
+  array('nodeEndpoints', '10+', brokerEndpoint('nodeId', '10+'), { tag: 0 }),
 ]);

@@ -1,0 +1,72 @@
+/**
+ * Test support for the Node host's socket tests: waiting on the engine, and one request sent as
+ * raw bytes (a client's own encoder wrote its body) with the answer's body returned for the
+ * client's own decoder.
+ */
+import { connect } from 'node:net';
+import kafkajs from 'kafkajs';
+import {
+  ByteReader,
+  ByteWriter,
+  frame,
+  readResponseHeader,
+  requestHeaderVersion,
+  responseHeaderVersion,
+  writeRequestHeader,
+} from '../engine/index';
+import { NodeHost, type NodeHostOptions } from './NodeHost';
+
+/** A kafkajs client of the brokers listening from `port`, quiet. */
+export function kafkaClient(port: number, clientId: string): kafkajs.Kafka {
+  return new kafkajs.Kafka({ clientId, brokers: [`127.0.0.1:${port}`], logLevel: kafkajs.logLevel.NOTHING });
+}
+
+/** Three brokers on `port`.. with topic demo (3 partitions, RF 3), started. */
+export async function startDemoHost(port: number, brokerConfig: NodeHostOptions['brokerConfig']): Promise<NodeHost> {
+  const host = new NodeHost({
+    brokers: 3,
+    port,
+    host: '127.0.0.1',
+    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
+    brokerConfig,
+  });
+  await host.start();
+  return host;
+}
+
+export async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition still false');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** One request to 127.0.0.1:`port`; resolves with the response body (the header read off). */
+export function exchange(
+  port: number,
+  request: { apiKey: number; apiVersion: number; flexible: boolean; body: Uint8Array },
+): Promise<Uint8Array> {
+  const { apiKey, apiVersion, flexible, body } = request;
+  const header = new ByteWriter(64);
+  writeRequestHeader(
+    header,
+    { apiKey, apiVersion, correlationId: 7, clientId: 'raw-test' },
+    requestHeaderVersion(apiKey, apiVersion, flexible),
+  );
+  const bytes = frame([header.toBytes(), body]);
+  return new Promise((resolve, reject) => {
+    let got = Buffer.alloc(0);
+    const s = connect(port, '127.0.0.1', () => s.write(bytes));
+    s.on('data', (chunk) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length < 4 || got.length < 4 + got.readInt32BE(0)) return;
+      s.destroy();
+      const r = new ByteReader(new Uint8Array(got.subarray(4, 4 + got.readInt32BE(0))));
+      readResponseHeader(r, responseHeaderVersion(apiKey, flexible));
+      resolve(r.readRaw(r.remaining));
+    });
+    s.once('error', reject);
+    s.once('close', () => reject(new Error('closed before an answer')));
+  });
+}
