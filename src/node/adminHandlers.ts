@@ -32,6 +32,7 @@ import {
 import { type ApiHandler, wireBrokers } from './apiHandlers';
 import { errorNumber } from './errorNumber';
 import { bodyOf, brokerRelay } from './relay';
+import { topicIdOf } from './topicIds';
 import type { GatewayConnection } from './WireGateway';
 
 /** An engine error as a wire error code and message (ApiError.fromThrowable). */
@@ -110,7 +111,8 @@ const createTopics: ApiHandler = {
     const cluster = connection.engine.cluster;
     const answer = (name: string, errorCode: ErrorCode | number, errorMessage: string | null = null): WireValue => ({
       name,
-      topicId: ZERO_UUID,
+      // The id Metadata and Fetch use for it (a refused topic has none: the zero UUID, as in Kafka).
+      topicId: errorCode === 'NONE' || errorCode === 0 ? topicIdOf(name) : ZERO_UUID,
       errorCode: typeof errorCode === 'number' ? errorCode : errorNumber(errorCode),
       errorMessage,
       numPartitions: -1,

@@ -42,6 +42,7 @@ import { ADMIN_HANDLERS } from './adminHandlers';
 import { errorNumber, numbered, numberedPartitions } from './errorNumber';
 import { GROUP_HANDLERS } from './groupHandlers';
 import { bodyOf, brokerRelay } from './relay';
+import { topicIdOf, topicNameOf, UNKNOWN_TOPIC_ID } from './topicIds';
 import type { GatewayConnection } from './WireGateway';
 
 export interface HandlerContext {
@@ -89,7 +90,7 @@ const metadata = brokerRelay<MetadataRequest, MetadataResponse>(
     topics: res.topics.map((t) => ({
       errorCode: errorNumber(t.errorCode),
       name: t.name,
-      topicId: ZERO_UUID,
+      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(t.name) : ZERO_UUID,
       isInternal: t.isInternal,
       partitions: t.partitions.map(numbered),
     })),
@@ -205,7 +206,7 @@ interface WireFetch {
   minBytes: number;
   maxBytes: number;
   isolationLevel: number;
-  topics: { topic: string; partitions: FetchPartition[] }[];
+  topics: { topic: string; topicId?: string; partitions: FetchPartition[] }[];
 }
 
 /** Only consumers come in from outside: a client may not read as a follower (replica id -1). */
@@ -218,35 +219,67 @@ function asConsumer(b: { isolationLevel?: number }): { replicaId: -1; isolationL
  * no fetch session for it (KIP-227), so it sends every partition each time; long polls wait in
  * the broker's fetch purgatory (max.wait.ms, min.bytes) as the engine's own consumers' do.
  */
-const fetch = brokerRelay<FetchRequest, FetchResponse>(
-  FetchRequestData,
-  FetchResponseData,
-  (ctx) => {
+const fetch: ApiHandler = {
+  request: FetchRequestData,
+  response: FetchResponseData,
+  handle(ctx, reply) {
     const b = bodyOf<WireFetch>(ctx);
-    return {
+    // v13+ names topics by id (KIP-516); a partition of an id no topic has is UNKNOWN_TOPIC_ID,
+    // answered at once (the rest of the fetch does not wait in the purgatory).
+    const byId = ctx.version >= 13;
+    const names = byId ? ctx.connection.engine.topicNames() : [];
+    const unknown: { topicId: string; partitions: FetchPartition[] }[] = [];
+    const topics: FetchRequest['topics'] = [];
+    for (const t of b.topics ?? []) {
+      const topic = byId ? topicNameOf(String(t.topicId), names) : t.topic;
+      if (topic === null) unknown.push({ topicId: String(t.topicId), partitions: t.partitions });
+      else topics.push({ topic, partitions: t.partitions.map((p) => ({ ...p })) });
+    }
+    const request: FetchRequest = {
       api: 'Fetch',
       ...asConsumer(b),
-      maxWaitMs: Number(b.maxWaitMs ?? 0),
+      maxWaitMs: unknown.length > 0 ? 0 : Number(b.maxWaitMs ?? 0),
       minBytes: Number(b.minBytes ?? 0),
       maxBytes: Number(b.maxBytes ?? 0x7fffffff),
-      topics: (b.topics ?? []).map((t) => ({ topic: t.topic, partitions: t.partitions.map((p) => ({ ...p })) })),
+      topics,
     };
+    ctx.connection.call(request, (r) => {
+      const res = r as FetchResponse;
+      reply({
+        throttleTimeMs: res.throttleTimeMs,
+        errorCode: errorNumber(res.errorCode),
+        sessionId: 0,
+        responses: [
+          ...res.responses.map((t) => ({
+            topic: t.topic,
+            topicId: byId ? topicIdOf(t.topic) : ZERO_UUID,
+            partitions: t.partitions.map((p) => ({
+              ...numbered(p),
+              divergingEpoch: p.divergingEpoch ?? undefined,
+              abortedTransactions: null,
+              preferredReadReplica: -1,
+            })),
+          })),
+          ...unknown.map((t) => ({
+            topic: '',
+            topicId: t.topicId,
+            partitions: t.partitions.map((p) => ({
+              partitionIndex: p.partition,
+              errorCode: UNKNOWN_TOPIC_ID,
+              highWatermark: -1,
+              lastStableOffset: -1,
+              logStartOffset: -1,
+              abortedTransactions: null,
+              preferredReadReplica: -1,
+              records: null,
+            })),
+          })),
+        ],
+      });
+    });
+    return undefined;
   },
-  (res) => ({
-    throttleTimeMs: res.throttleTimeMs,
-    errorCode: errorNumber(res.errorCode),
-    sessionId: 0,
-    responses: res.responses.map((t) => ({
-      topic: t.topic,
-      partitions: t.partitions.map((p) => ({
-        ...numbered(p),
-        divergingEpoch: p.divergingEpoch ?? undefined,
-        abortedTransactions: null,
-        preferredReadReplica: -1,
-      })),
-    })),
-  }),
-);
+};
 
 interface WireListOffsets {
   isolationLevel: number;

@@ -14,6 +14,7 @@ import {
   describeConfigsV4,
   describeGroupsV5,
   fetchV12,
+  fetchV13,
   initProducerIdV3,
   listGroupsV4,
   listOffsetsV6,
@@ -243,6 +244,58 @@ describe('Fetch', () => {
     const parsed = fetchV12.parseResponse(1, 1, 12, Reader.from(Buffer.from(body))) as {
       responses: { partitions: { highWatermark: bigint; records?: { records: { value: Buffer }[] }[] }[] }[];
     };
+    const p = parsed.responses[0]?.partitions[0];
+    expect(p?.highWatermark).toBe(3n);
+    expect(p?.records?.flatMap((b) => b.records.map((r) => r.value.toString()))).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('Fetch v13 (KIP-516: topics by id)', () => {
+  it('request and response against @platformatic/kafka', () => {
+    const id = '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+    const hex = id.replaceAll('-', '');
+    const req = new Uint8Array(
+      fetchV13.createRequest(
+        100,
+        1,
+        1_000_000,
+        0,
+        0,
+        -1,
+        [
+          {
+            topicId: id,
+            partitions: [
+              { partition: 2, currentLeaderEpoch: 4, fetchOffset: 9n, lastFetchedEpoch: -1, partitionMaxBytes: 4096 },
+            ],
+          },
+        ],
+        [{ topic: id, partitions: [1] }],
+        '',
+      ).buffer,
+    );
+    const m = decodeMessage(FetchRequestData, 13, req) as {
+      topics: { topicId: string; partitions: { partition: number; fetchOffset: number }[] }[];
+      forgottenTopicsData: { topicId: string; partitions: number[] }[];
+    };
+    expect(m.topics[0]?.topicId).toBe(hex);
+    expect(m.topics[0]?.partitions[0]).toMatchObject({ partition: 2, fetchOffset: 9 });
+    expect(m.forgottenTopicsData).toMatchObject([{ topicId: hex, partitions: [1] }]);
+    const body = encodeMessage(FetchResponseData, 13, {
+      responses: [
+        {
+          topicId: hex,
+          partitions: [{ partitionIndex: 2, highWatermark: 3, lastStableOffset: 3, logStartOffset: 0, records: batch }],
+        },
+      ],
+    });
+    const parsed = fetchV13.parseResponse(1, 1, 13, Reader.from(Buffer.from(body))) as {
+      responses: {
+        topicId: string;
+        partitions: { highWatermark: bigint; records?: { records: { value: Buffer }[] }[] }[];
+      }[];
+    };
+    expect(parsed.responses[0]?.topicId).toBe(id);
     const p = parsed.responses[0]?.partitions[0];
     expect(p?.highWatermark).toBe(3n);
     expect(p?.records?.flatMap((b) => b.records.map((r) => r.value.toString()))).toEqual(['a', 'b', 'c']);
