@@ -1,0 +1,191 @@
+"""confluent-kafka (librdkafka) against the glassbox Node host, driven by src/node/*.test.ts and
+bench/clients.bench.ts. Each command prints one JSON object on stdout.
+
+  metadata BOOTSTRAP                      AdminClient.list_topics: brokers, controller, leaders, ISRs
+  consume BOOTSTRAP GROUP TOPIC EXPECTED  one Consumer in GROUP reads EXPECTED records, commits, leaves
+  pair BOOTSTRAP GROUP TOPIC EXPECTED     two Consumers in one GROUP share TOPIC's partitions
+  latency BOOTSTRAP TOPIC RATE COUNT      an idempotent acks=all Producer at RATE records/s: the
+                                          produce latency of each record (send to delivery report)
+                                          and its end-to-end latency (send to a Consumer's poll)
+"""
+import json
+import sys
+import time
+
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
+
+
+def metadata(bootstrap):
+    md = AdminClient({'bootstrap.servers': bootstrap}).list_topics(timeout=15)
+    return {
+        'clusterId': md.cluster_id,
+        'controllerId': md.controller_id,
+        'brokers': sorted(({'id': b.id, 'host': b.host, 'port': b.port} for b in md.brokers.values()),
+                          key=lambda b: b['id']),
+        'topics': {
+            t.topic: sorted(({'partition': p.id, 'leader': p.leader, 'replicas': list(p.replicas),
+                              'isrs': list(p.isrs), 'error': str(p.error) if p.error else None}
+                             for p in t.partitions.values()), key=lambda p: p['partition'])
+            for t in md.topics.values()
+        },
+    }
+
+
+def consumer(bootstrap, group, name):
+    return Consumer({
+        'bootstrap.servers': bootstrap,
+        'group.id': group,
+        'client.id': name,
+        'auto.offset.reset': 'earliest',
+        'enable.auto.commit': False,
+    })
+
+
+def committed_offsets(c, topic, partitions):
+    out = {}
+    for tp in c.committed([TopicPartition(topic, p) for p in partitions], timeout=15):
+        if tp.error:
+            raise KafkaException(tp.error)
+        out[str(tp.partition)] = tp.offset
+    return out
+
+
+def consume(bootstrap, group, topic, expected, timeout=60.0):
+    """Reads until `expected` records have arrived, commits them (commitSync), then leaves."""
+    c = consumer(bootstrap, group, 'confluent-' + group)
+    c.subscribe([topic])
+    seen = []
+    deadline = time.time() + timeout
+    while len(seen) < expected and time.time() < deadline:
+        for m in c.consume(num_messages=500, timeout=0.2):
+            if not m.error():
+                seen.append([m.partition(), m.offset()])
+    if seen:
+        c.commit(asynchronous=False)
+    partitions = sorted({p for p, _ in seen} | {tp.partition for tp in c.assignment()})
+    result = {'records': seen, 'committed': committed_offsets(c, topic, partitions)}
+    c.close()
+    return result
+
+
+def pair(bootstrap, group, topic, expected, timeout=60.0):
+    """Two consumers of one group, polled in turn; each commits what it read when a partition is
+    revoked from it (so a partition that moves is not read twice) and at the end."""
+    members = []
+    for i in range(2):
+        c = consumer(bootstrap, group, 'confluent-%s-%d' % (group, i))
+        member = {'consumer': c, 'records': [], 'revoked': 0}
+
+        def on_revoke(cons, partitions, member=member):
+            member['revoked'] += 1
+            if partitions:
+                try:
+                    cons.commit(asynchronous=False)
+                except KafkaException:
+                    pass  # nothing consumed yet: nothing to commit
+
+        c.subscribe([topic], on_revoke=on_revoke)
+        members.append(member)
+    deadline = time.time() + timeout
+
+    def total():
+        return sum(len(m['records']) for m in members)
+
+    while time.time() < deadline:
+        for m in members:
+            for msg in m['consumer'].consume(num_messages=500, timeout=0.05):
+                if not msg.error():
+                    m['records'].append([msg.partition(), msg.offset()])
+        assigned = [m['consumer'].assignment() for m in members]
+        if total() >= expected and all(assigned):
+            break
+    result = {'members': []}
+    for m in members:
+        c = m['consumer']
+        if m['records']:
+            c.commit(asynchronous=False)
+        assignment = sorted(tp.partition for tp in c.assignment())
+        result['members'].append({
+            'assignment': assignment,
+            'records': m['records'],
+            'revoked': m['revoked'],
+            'committed': committed_offsets(c, topic, assignment),
+        })
+    for m in members:
+        m['consumer'].close()
+    return result
+
+
+def latency(bootstrap, topic, rate, count):
+    """Produce latency (send -> delivery report) and end-to-end latency (send -> consumed) of
+    `count` 100-byte records sent at `rate` records/s by one idempotent acks=all producer."""
+    c = consumer(bootstrap, 'latency-%d' % int(time.time() * 1000), 'confluent-latency')
+    c.subscribe([topic])
+    c.poll(0)
+    # Start reading at the end: wait for the assignment and its positions before producing.
+    c.poll(0.5)
+    deadline = time.time() + 20
+    while not c.assignment() and time.time() < deadline:
+        c.poll(0.1)
+    p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
+                  'linger.ms': 0, 'client.id': 'confluent-latency'})
+    sent_at = {}
+    produce_ms = []
+    e2e_ms = []
+    failed = [0]
+
+    def on_delivery(err, msg, ):
+        if err:
+            failed[0] += 1
+        else:
+            produce_ms.append((time.perf_counter() - sent_at[msg.value()[:12]]) * 1000)
+
+    payload = b'x' * 88
+    start = time.perf_counter()
+    for i in range(count):
+        target = start + i / rate
+        while True:
+            now = time.perf_counter()
+            if now >= target:
+                break
+            p.poll(0)
+            m = c.poll(0) if now + 0.0005 < target else None
+            if m is not None and not m.error():
+                key = m.value()[:12]
+                if key in sent_at:
+                    e2e_ms.append((now - sent_at[key]) * 1000)
+        key = b'%012d' % i
+        sent_at[key] = time.perf_counter()
+        p.produce(topic, value=key + payload, on_delivery=on_delivery)
+        p.poll(0)
+    p.flush(30)
+    elapsed = time.perf_counter() - start
+    deadline = time.time() + 20
+    while len(e2e_ms) < count - failed[0] and time.time() < deadline:
+        m = c.poll(0.05)
+        if m is not None and not m.error():
+            key = m.value()[:12]
+            if key in sent_at:
+                e2e_ms.append((time.perf_counter() - sent_at[key]) * 1000)
+    c.close()
+    return {'sent': count, 'seconds': elapsed, 'failed': failed[0], 'produceMs': produce_ms, 'endToEndMs': e2e_ms}
+
+
+def main(argv):
+    cmd, bootstrap = argv[1], argv[2]
+    if cmd == 'metadata':
+        out = metadata(bootstrap)
+    elif cmd == 'consume':
+        out = consume(bootstrap, argv[3], argv[4], int(argv[5]))
+    elif cmd == 'pair':
+        out = pair(bootstrap, argv[3], argv[4], int(argv[5]))
+    elif cmd == 'latency':
+        out = latency(bootstrap, argv[3], float(argv[4]), int(argv[5]))
+    else:
+        raise SystemExit('unknown command ' + cmd)
+    json.dump(out, sys.stdout)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
