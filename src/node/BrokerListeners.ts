@@ -36,6 +36,11 @@ export class BrokerListeners {
     await Promise.all(work);
   }
 
+  /** Client connections open on each broker's listener. */
+  connections(): Map<number, number> {
+    return new Map([...this.sockets].map(([id, open]) => [id, open.size]));
+  }
+
   listening(): number[] {
     return [...this.servers.keys()].sort((a, b) => a - b);
   }
