@@ -133,6 +133,40 @@ describe('NodeHost connections', () => {
     await until(() => sum(highWatermarks()) === before + 10);
   });
 
+  it('frames split anywhere across reads (even inside the 4-byte size) are answered in order', async () => {
+    const frames = Buffer.concat([produceFrame(61, 0, 2), produceFrame(62, 0, 3), produceFrame(63, 0, 4)]);
+    const before = sum(highWatermarks());
+    const ids = await new Promise<number[]>((resolve, reject) => {
+      const s = connect(PORT, '127.0.0.1');
+      s.setNoDelay(true);
+      const seen: number[] = [];
+      let buffered = Buffer.alloc(0);
+      s.on('data', (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        while (buffered.length >= 8 && buffered.length >= 4 + buffered.readInt32BE(0)) {
+          seen.push(buffered.readInt32BE(4));
+          buffered = buffered.subarray(4 + buffered.readInt32BE(0));
+        }
+        if (seen.length === 3) {
+          s.destroy();
+          resolve(seen);
+        }
+      });
+      s.once('error', reject);
+      s.once('connect', async () => {
+        // Pieces of 1 to 7 bytes, each its own write, a pause now and then so they arrive apart.
+        for (let at = 0, n = 0; at < frames.length; n++) {
+          const len = 1 + ((n * 5) % 7);
+          s.write(frames.subarray(at, at + len));
+          at += len;
+          if (n % 16 === 0) await new Promise((r) => setTimeout(r, 1));
+        }
+      });
+    });
+    expect(ids).toEqual([61, 62, 63]);
+    await until(() => sum(highWatermarks()) === before + 9);
+  });
+
   it('1,000 idle connections: a real client still produces and consumes, and stop closes them all without a leak', async () => {
     const sockets: Socket[] = [];
     const closed = new Set<Socket>();
