@@ -101,7 +101,9 @@ export class GatewayConnection {
     if (this.closed) return;
     this.closed = true;
     this.pending.clear();
-    this.gateway.engine.cluster.network.detach(this.node, false);
+    // With resetConnections: nobody waits on a client for an answer, so this only takes the node
+    // off the network (without, the network would remember it as a powerless machine forever).
+    this.gateway.engine.cluster.network.detach(this.node, true);
     this.gateway.engine.groups.network.clientDown(this.node);
   }
 

@@ -123,13 +123,13 @@ def latency(bootstrap, topic, rate, count):
     idempotent acks=all producer (linger.ms 0) into an empty topic."""
     c = Consumer({'bootstrap.servers': bootstrap, 'group.id': 'latency-%d' % int(time.time() * 1000),
                   'client.id': 'confluent-latency', 'auto.offset.reset': 'earliest',
-                  'enable.auto.commit': False, 'fetch.wait.max.ms': 100})
+                  'enable.auto.commit': False, 'fetch.wait.max.ms': 100, 'socket.nagle.disable': True})
     c.subscribe([topic])
     deadline = time.time() + 20
     while not c.assignment() and time.time() < deadline:
         c.poll(0.05)
     p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
-                  'linger.ms': 0, 'client.id': 'confluent-latency'})
+                  'linger.ms': 0, 'socket.nagle.disable': True, 'client.id': 'confluent-latency'})
     p.list_topics(topic, timeout=10)
     sent_at = {}
     produce_ms = []
