@@ -51,7 +51,7 @@ def committed_offsets(c, topic, partitions):
     return out
 
 
-def consume(bootstrap, group, topic, expected, timeout=60.0):
+def consume(bootstrap, group, topic, expected, timeout=40.0):
     """Reads until `expected` records have arrived, commits them (commitSync), then leaves."""
     c = consumer(bootstrap, group, 'confluent-' + group)
     c.subscribe([topic])
@@ -69,7 +69,7 @@ def consume(bootstrap, group, topic, expected, timeout=60.0):
     return result
 
 
-def pair(bootstrap, group, topic, expected, timeout=60.0):
+def pair(bootstrap, group, topic, expected, timeout=40.0):
     """Two consumers of one group, polled in turn; each commits what it read when a partition is
     revoked from it (so a partition that moves is not read twice) and at the end."""
     members = []
