@@ -119,8 +119,8 @@ describe('CI test 1: metadata', () => {
     },
   );
 
-  // confluent-kafka 1.7.0 (Debian's) has no describe_cluster, and the host does not serve
-  // DescribeCluster yet: the cluster's description is read from AdminClient.list_topics.
+  // confluent-kafka 1.7.0 (Debian's) has no describe_cluster (kafkajs' describeCluster is checked
+  // in NodeHost.test.ts): the cluster's description is read from AdminClient.list_topics.
   it.skipIf(confluentMissing !== null)(
     `confluent-kafka AdminClient.list_topics agrees: brokers, controller, cluster id, replicas and ISRs${skipped(confluentMissing)}`,
     async () => {
