@@ -33,6 +33,10 @@ export function writeMessage(w: ByteWriter, schema: MessageSchema, version: numb
   writeStruct(w, schema.fields, version, inRange(schema.flexible, version), value, schema.name);
 }
 
+/**
+ * The message in `bytes`. Its `records` fields are views of `bytes` (not copies), so `bytes` must
+ * not change while they are in use: the gateway decodes each request from its own copy.
+ */
 export function decodeMessage(schema: MessageSchema, version: number, bytes: Uint8Array): WireValue {
   const r = new ByteReader(bytes);
   const value = readMessage(r, schema, version);
@@ -340,6 +344,14 @@ function readPrimitive(
       if (n < 0) {
         if (!nullable && type === 'bytes') throw new WireFormatError(`${name} is null but not nullable`);
         return null;
+      }
+      if (type === 'records') {
+        // A view, not a copy (a produce request's batches are most of its bytes): the bytes a
+        // message is decoded from are its caller's own and never change (decodeMessage).
+        if (n > r.end - r.position)
+          throw new WireFormatError(`${name}: ${n} bytes of records, ${r.end - r.position} left`);
+        r.position += n;
+        return r.bytes.subarray(r.position - n, r.position);
       }
       return r.readRaw(n);
     }
