@@ -144,7 +144,9 @@ const suite: BenchSuite = {
         : 'python3-confluent-kafka',
     ].filter((m): m is string => m !== null);
     if (missing.length > 0) {
-      console.warn(`clients: skipped: ${missing.join(' and ')} not installed (apt-get install kcat python3-confluent-kafka)`);
+      console.warn(
+        `clients: skipped: ${missing.join(' and ')} not installed (apt-get install kcat python3-confluent-kafka)`,
+      );
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-bench-'));
