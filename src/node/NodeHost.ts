@@ -1,11 +1,13 @@
 /**
  * The engine hosted in a Node process on wall-clock time: brokers listen on localhost ports and
  * speak Kafka's wire protocol (WireGateway), so real clients (kcat, librdkafka, kafkajs) talk
- * to the same engine the page runs. Time: the engine's ManualClock advances by the wall clock's
- * elapsed milliseconds on every turn of the loop (the engine itself never reads a clock).
+ * to the same engine the page watches. The engine is the app layer's (ClusterApps, as in the
+ * worker), so the page's EngineHost runs over this very engine (PageServer): what real clients
+ * do is what the page draws, and the page's kill or restart closes or reopens a listener.
+ * Time: the engine's ManualClock advances by the wall clock's elapsed milliseconds on every turn
+ * of the loop (the engine itself never reads a clock).
  */
 import {
-  Engine,
   type EngineOptions,
   ManualClock,
   readStoredCluster,
@@ -13,6 +15,7 @@ import {
   type StoredCluster,
   StoreWriter,
 } from '../engine/index';
+import { ClusterApps, PLANE_EPOCH_MS, type PlaneEvent } from '../engine/apps/index';
 import { MemoryStore } from '../storage/MemoryStore';
 import { FileStore } from './FileStore';
 import { BrokerListeners } from './BrokerListeners';
@@ -38,15 +41,22 @@ export interface NodeHostOptions {
   brokerConfig?: EngineOptions['brokerConfig'];
 }
 
+/** The page events kept for a page that has not pulled a frame for a while (it draws state, not events). */
+const MAX_PAGE_EVENTS = 4000;
+
 export class NodeHost {
-  readonly engine: Engine;
+  /** The applications around the engine: the page's views and actions run over these. */
+  readonly plane: ClusterApps;
   readonly gateway: WireGateway;
   readonly listeners: BrokerListeners;
   readonly store: Store;
-  private readonly writer: StoreWriter;
+  readonly writer: StoreWriter;
+  readonly clock: ManualClock;
   private timer: ReturnType<typeof setInterval> | null = null;
   private last = 0;
   private syncing: Promise<void> = Promise.resolve();
+  /** Each watching page's animated events not yet pulled (several pages may watch one engine). */
+  private readonly pageEvents = new Set<PlaneEvent[]>();
 
   /**
    * A host over `options.data` (or memory). With a data directory that already holds a cluster,
@@ -54,49 +64,61 @@ export class NodeHost {
    */
   static async open(options: NodeHostOptions): Promise<NodeHost> {
     const store = options.data ? new FileStore(options.data) : new MemoryStore();
-    // Engine time starts at the wall clock, so record timestamps from real clients and the
-    // brokers' own (retention, LogAppendTime) are on one time line.
-    const clock = new ManualClock(Date.now());
+    const clock = new ManualClock(PLANE_EPOCH_MS);
     const writer = new StoreWriter(store);
     const stored = (await store.list('')).length > 0 ? await readStoredCluster(store, { clock, writer }) : null;
     return new NodeHost(options, store, clock, writer, stored);
   }
 
+  /**
+   * Engine time starts at the page's epoch (PLANE_EPOCH_MS), so the page's clock reads the time
+   * since the brokers started; clients' CreateTime timestamps stay their own (FIDELITY.md).
+   */
   constructor(
     private readonly options: NodeHostOptions,
     store: Store = new MemoryStore(),
-    clock = new ManualClock(0),
+    clock = new ManualClock(PLANE_EPOCH_MS),
     writer = new StoreWriter(store),
     stored: StoredCluster | null = null,
   ) {
     this.store = store;
     this.writer = writer;
-    this.engine = new Engine({
-      seed: options.seed ?? 1,
+    this.clock = clock;
+    this.plane = new ClusterApps(options.seed ?? 1, 'node', {
       store,
       writer,
       clock,
-      brokers: Array.from({ length: options.brokers }, (_, i) => ({ id: i + 1 })),
-      ...(options.brokerConfig ? { brokerConfig: options.brokerConfig } : {}),
-      ...(stored ? { stored } : {}),
+      panelProducer: true,
+      // Kafka's topic defaults (1 GiB segments), not the page's small ones: real clients, real sizes.
+      deployment: {
+        racks: Array.from({ length: options.brokers }, () => null),
+        topicDefaults: {},
+        ...(options.brokerConfig ? { brokerConfig: options.brokerConfig } : {}),
+      },
+      ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: [] } } : {}),
+      ...(stored && stored.znodes.length === 0 ? { recoveredLogs: stored.logs } : {}),
     });
     const portOf = (id: number) => options.port + id - 1;
     this.gateway = new WireGateway(this.engine, (id) => ({ host: options.host, port: portOf(id) }));
     this.listeners = new BrokerListeners(this.gateway, { host: options.host, portOf });
   }
 
+  get engine(): ClusterApps['engine'] {
+    return this.plane.engine;
+  }
+
   /** Starts the brokers, waits for a controller, creates the topics and opens the listeners. */
   async start(): Promise<void> {
     const now = this.options.now ?? (() => performance.now());
     // Let the brokers register and elect a controller before topics are created.
-    for (let i = 0; i < 100 && this.engine.controllerState().id === null; i++) this.engine.tick(10);
+    for (let i = 0; i < 100 && this.engine.controllerState().id === null; i++) this.tick(10);
     const existing = new Set(this.engine.topicNames());
     for (const t of this.options.topics ?? []) {
       // A restart on a data directory finds its topics already there.
       if (existing.has(t.name)) continue;
       this.engine.createTopic({ name: t.name, partitions: t.partitions, replicationFactor: t.replicationFactor });
     }
-    this.engine.tick(100);
+    this.tick(100);
     await this.syncListeners();
     this.last = now();
     this.timer = setInterval(() => {
@@ -104,10 +126,30 @@ export class NodeHost {
       const elapsed = Math.max(0, Math.round(t - this.last));
       if (elapsed > 0) {
         this.last += elapsed;
-        this.engine.tick(elapsed);
+        this.tick(elapsed);
       }
       this.syncing = this.syncing.then(() => this.syncListeners());
     }, this.options.tickEveryMs ?? 5);
+  }
+
+  /**
+   * A page starts watching: the animated events from now on are kept for it (`take` drains them).
+   * `stop` forgets the page.
+   */
+  watch(): { take: () => PlaneEvent[]; stop: () => void } {
+    let queue: PlaneEvent[] = [];
+    this.pageEvents.add(queue);
+    return {
+      take: () => {
+        this.fanOut();
+        const out = queue.splice(0);
+        return out;
+      },
+      stop: () => {
+        this.pageEvents.delete(queue);
+        queue = [];
+      },
+    };
   }
 
   /**
@@ -120,11 +162,29 @@ export class NodeHost {
     this.timer = null;
     await this.syncing;
     await this.listeners.closeAll();
+    this.plane.producer.close();
+    this.plane.panel?.close();
     const running = () => [...this.engine.cluster.brokers.values()].filter((b) => b.state !== 'down');
     for (const b of running()) if (b.state === 'running') this.engine.stopBroker(b.id);
     // Controlled shutdowns take a few controller round trips (engine time, not wall time).
     for (let i = 0; i < 600 && running().length > 0; i++) this.engine.tick(100);
     await this.writer.settled();
+  }
+
+  /** Engine time passes through the app layer (its views' version moves), then reaches the pages' queues. */
+  private tick(ms: number): void {
+    this.plane.tick(ms);
+    this.fanOut();
+  }
+
+  /** Hands the plane's animated events (also those a page's action caused) to every watching page. */
+  private fanOut(): void {
+    const events = this.plane.takeEvents();
+    if (events.length === 0) return;
+    for (const q of this.pageEvents) {
+      q.push(...events);
+      if (q.length > MAX_PAGE_EVENTS) q.splice(0, q.length - MAX_PAGE_EVENTS);
+    }
   }
 
   /**

@@ -31,6 +31,7 @@ import {
   type Store,
   type StoredCluster,
   type CreateTopicOptions,
+  type EngineOptions,
 } from '../index';
 import { buildPlaneView } from './planeViews';
 import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
@@ -122,6 +123,19 @@ export interface AppsStorage {
    * redone (Kafka keeps neither in ZooKeeper; they are server.properties and client processes).
    */
   restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
+  /**
+   * What a host deploys instead of the preset's brokers and the page's configs: the Node host runs
+   * `--brokers N` with Kafka's topic defaults (real clients, real segment sizes) under the plane.
+   */
+  deployment?: HostDeployment;
+}
+
+/** A host's own brokers (one per rack entry, ids 1..n) and configs over the plane's. */
+export interface HostDeployment {
+  racks: readonly (string | null)[];
+  brokerConfig?: EngineOptions['brokerConfig'];
+  /** Replaces the page's topic defaults (PLANE_TOPIC_DEFAULTS) whole. */
+  topicDefaults?: EngineOptions['topicDefaults'];
 }
 
 /** What a panel produce answers (the page's ProduceResult). */
@@ -255,8 +269,8 @@ export class ClusterApps {
       stored: storage.restart?.stored,
       writer: storage.writer,
       clock: this.clock,
-      brokerConfig: { ...PLANE_BROKER_CONFIG },
-      topicDefaults: { ...PLANE_TOPIC_DEFAULTS },
+      brokerConfig: { ...PLANE_BROKER_CONFIG, ...storage.deployment?.brokerConfig },
+      topicDefaults: { ...(storage.deployment?.topicDefaults ?? PLANE_TOPIC_DEFAULTS) },
     });
     // The plane takes the events it draws as they happen (subscribe); the engine's own drain
     // buffer would only pile them up, so it keeps none. Naming the types matters: per-record and
@@ -290,7 +304,7 @@ export class ClusterApps {
     this.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sampleLag());
     const restart = storage.restart;
     this.restarting = restart !== undefined;
-    this.startBrokers(PRESETS[preset].racks, restart?.actions ?? []);
+    this.startBrokers(storage.deployment?.racks ?? PRESETS[preset].racks, restart?.actions ?? []);
     PRESETS[preset].build(this);
     // The page's producer panel, built once the preset's topics exist (their metadata is asked for
     // at once, so the panel's first record is placed without waiting).

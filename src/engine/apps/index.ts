@@ -9,6 +9,7 @@ export {
   PLANE_TOPIC_DEFAULTS,
   PROCESSING_MS_PER_RECORD,
   type AppsStorage,
+  type HostDeployment,
   type ConsumerEntry,
   type GroupSettings,
   type SendOutcome,

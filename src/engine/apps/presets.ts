@@ -92,4 +92,11 @@ export const PRESETS: Record<PresetName, Preset> = {
       plane.startTrickle('orders', 50);
     },
   },
+  node: {
+    label: 'Node host',
+    description: 'The brokers of `npm run broker`: real Kafka clients make the topics, producers and groups.',
+    // NodeHost deploys its own --brokers (AppsStorage.deployment); three when it does not say.
+    racks: [null, null, null],
+    build() {},
+  },
 };

@@ -54,7 +54,7 @@ export type { AssignorName, CommitMode, GroupProtocol };
 export { ASSIGNMENT_STRATEGIES as ASSIGNORS, COMMIT_MODES } from '../index';
 
 /** Clusters a scenario can start from. */
-export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large';
+export type PresetName = 'demo' | 'empty4' | 'racks4' | 'eight' | 'elections' | 'large' | 'node';
 
 /** The topic settings the page can change: how old segments leave the log (retention or compaction). */
 export type TopicCleanupKey = 'retention.ms' | 'retention.bytes' | 'cleanup.policy';
