@@ -2,9 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { Session } from './ui/session';
+import { attachedHostUrl, webSocketEndpoint } from './ui/host/hostLink';
+import { uiStore } from './ui/store';
+import { EngineClient } from './worker/client';
 import './ui/styles.css';
 
-const session = new Session();
+// Served by `npm run broker`: attach to its engine (the one real clients use) instead of a worker.
+const hostUrl = attachedHostUrl();
+const session = new Session(
+  uiStore,
+  hostUrl ? new EngineClient(webSocketEndpoint(hostUrl, (host) => uiStore.setState({ host }))) : new EngineClient(),
+);
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

@@ -50,7 +50,7 @@ function typedName(v: unknown): TypedName | null {
 }
 
 /** A message as one WebSocket frame: a string (text frame) or bytes (binary frame). */
-export function encodeFrame(message: unknown): string | Uint8Array {
+export function encodeFrame(message: unknown): string | Uint8Array<ArrayBuffer> {
   const blobs: Uint8Array[] = [];
   const header = JSON.stringify(message, function replacer(this: Record<string, unknown>, key, value: unknown) {
     if (typeof value === 'number' && !Number.isFinite(value)) return { $number: String(value) };

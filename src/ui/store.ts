@@ -13,6 +13,7 @@ import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
 import type { Flight } from './producer/flightSlice';
 import type { DiscardQuestion } from './scenarios/discard';
 import type { LessonState } from './lessons/lessonSlice';
+import type { PageRole } from '../link/hostFrames';
 import type {
   TravelView,
   AccumulatorView,
@@ -54,6 +55,11 @@ export interface UiState {
   created: boolean;
   /** False when the browser lacks Web Locks, so another tab could write the same cluster. */
   exclusive: boolean;
+  /**
+   * Attached to the Node host's engine (`npm run broker`) instead of a worker: whether this page
+   * controls it or watches; null for the page's own worker.
+   */
+  host: PageRole | null;
   view: ClusterView | null;
   /** Engine clock: ms since the scenario started (the one time base; formatClock shows it). */
   nowMs: number;
@@ -127,6 +133,7 @@ export const initialUiState: UiState = {
   recovery: [],
   created: false,
   exclusive: true,
+  host: null,
   view: null,
   nowMs: 0,
   frames: 0,

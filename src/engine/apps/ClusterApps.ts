@@ -34,6 +34,7 @@ import {
   type EngineOptions,
 } from '../index';
 import { buildPlaneView } from './planeViews';
+import { clientGroupIds } from './clientGroups';
 import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
 import { KafkaMetrics } from './metrics/KafkaMetrics';
 import { SegmentRolls } from './travel/SegmentRolls';
@@ -253,6 +254,8 @@ export class ClusterApps {
   readonly rolls: SegmentRolls;
   /** Records the demo producer was asked to send: the next one's number (its key and value). */
   private demoSends = 0;
+  /** A host's deployment has real clients: their groups are drawn beside the board's (clientGroups.ts). */
+  readonly showClientGroups: boolean;
   private nextConsumer = 1;
 
   constructor(
@@ -262,6 +265,7 @@ export class ClusterApps {
   ) {
     // A restart on recovered files continues the clock where the stored cluster left it.
     this.clock = storage.clock ?? new ManualClock(PLANE_EPOCH_MS);
+    this.showClientGroups = storage.deployment !== undefined;
     this.engine = new Engine({
       seed,
       store: storage.store,
@@ -485,7 +489,7 @@ export class ClusterApps {
 
   private sampleLag(): void {
     const logEnds = new Map<string, number>();
-    for (const groupId of this.groupSettings.keys()) {
+    for (const groupId of [...this.groupSettings.keys(), ...clientGroupIds(this)]) {
       const rows = this.groups.describeGroup(groupId, logEnds);
       let byPartition = this.lagHistory.get(groupId);
       if (!byPartition) this.lagHistory.set(groupId, (byPartition = new Map()));

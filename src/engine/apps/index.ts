@@ -39,6 +39,7 @@ export { validateUserTopicName } from './userTopicName';
 export * from './types';
 export { checkAdvance, checkSendCount, lookupTarget, MAX_ADVANCE_MS, MAX_PRODUCE_MANY_RECORDS } from './requests';
 export { RecordJourney } from './RecordJourney';
+export type { HostedRun } from './HostedRun';
 export { sameScenario } from './sameScenario';
 export { lostPartitions } from './lostPartitions';
 export { discardView } from './discardView';

@@ -4,6 +4,7 @@
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
 import type { ClusterApps } from './ClusterApps';
+import { clientGroupIds, clientGroupView } from './clientGroups';
 import { comparePartitions } from './comparePartitions';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 import { PLANE_EPOCH_MS } from './types';
@@ -32,10 +33,22 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
   const brokers = engine.brokerStates(leaderCount, PLANE_EPOCH_MS);
   const consumers = consumerViews(plane);
   const groups = groupViews(plane, consumers);
+  // Real clients' groups (the Node host) beside the board's, their members as chips.
+  for (const groupId of clientGroupIds(plane)) {
+    const made = clientGroupView(plane, groupId);
+    if (!made) continue;
+    groups.push({
+      ...made.group,
+      delivery: { processed: 0, duplicates: 0, skipped: 0 },
+      generations: [...(plane.generations.get(groupId) ?? [])],
+      lag: lagOf(plane, groupId),
+    });
+    consumers.push(...made.consumers);
+  }
   const describe: DescribeRowView[] = [];
   // One log-end lookup per partition for all groups (20 groups read the same 100 at scale).
   const logEnds = new Map<string, number>();
-  for (const g of plane.groupSettings.keys()) {
+  for (const { groupId: g } of groups) {
     for (const r of engine.describeGroup(g, logEnds)) {
       describe.push({
         group: r.group,
@@ -224,10 +237,15 @@ function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMember
         partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
       };
     }),
-    lag: packLag(
-      [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
-        comparePartitions(a, b),
-      ),
-    ),
+    lag: lagOf(plane, groupId),
   };
+}
+
+/** A group's sampled lag history, partitions in order. */
+function lagOf(plane: ClusterApps, groupId: string): LagHistoryView {
+  return packLag(
+    [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
+      comparePartitions(a, b),
+    ),
+  );
 }

@@ -180,6 +180,20 @@ export interface PlaneGroupView {
   generations: GenerationView[];
   /** Per partition: lag history (relative ms, lag), packed. */
   lag: LagHistoryView;
+  /**
+   * Set for a group real Kafka clients formed over the wire (the Node host), not one of the
+   * board's: its assignor is the protocol the leader client ran (`protocolName`), and
+   * `assignor`, `protocol` and `commitMode` above only fill the shape (the clients own them).
+   */
+  clients?: ClientGroupView;
+}
+
+/** What the coordinator knows of a group of real clients. */
+export interface ClientGroupView {
+  /** The protocol type the members joined with (`consumer` for Kafka's consumers). */
+  protocolType: string | null;
+  /** The assignor the group chose (JoinGroup's protocol name): e.g. `range`, `RoundRobinAssigner`. */
+  protocolName: string | null;
 }
 
 /**
@@ -210,6 +224,19 @@ export interface PlaneConsumerView {
   inHand: number;
   /** The last log truncation its position validation detected (KIP-320), or null. */
   truncation: LogTruncationView | null;
+  /** Set for a real client's group member (the Node host): its name is its member id. */
+  client?: ClientMemberView;
+}
+
+/** A real client's member as its coordinator holds it. */
+export interface ClientMemberView {
+  clientId: string;
+  clientHost: string;
+  /**
+   * The ConsumerProtocolAssignment its group's leader client computed (SyncGroup), decoded:
+   * version and user data size; null before the first SyncGroup or for another protocol type.
+   */
+  assignment: { version: number; userDataBytes: number | null } | null;
 }
 
 /** A consumerLogTruncation event as the groups view shows it on the consumer's card (atMs: engine ms since the scenario started). */

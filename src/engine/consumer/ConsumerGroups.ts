@@ -58,6 +58,7 @@ export interface GroupSnapshot {
   offsetsPartition: number;
   state: string;
   generationId: number;
+  protocolType: string | null;
   protocolName: string | null;
   leader: string | null;
   /** group.initial.rebalance.delay.ms while the new group waits it out before generation 1, else null. */
@@ -66,7 +67,14 @@ export interface GroupSnapshot {
     memberId: string;
     groupInstanceId: string | null;
     clientId: string;
+    clientHost: string;
     assignment: { topic: string; partition: number }[];
+    /**
+     * The ConsumerProtocolAssignment the leader computed, as the member got it in SyncGroup: its
+     * version and the size of its user data (null: none). Null when there is none yet, or the bytes
+     * are not a consumer assignment (another protocol type).
+     */
+    assignmentBytes: { version: number; userDataBytes: number | null } | null;
     lastHeartbeatMs: number;
   }[];
   offsets: { topic: string; partition: number; offset: number }[];
@@ -465,8 +473,9 @@ export class ConsumerGroups {
     const owners = new Map<string, { memberId: string; clientId: string; host: string }>();
     if (group?.is('Stable')) {
       for (const m of group.members.values()) {
-        if (m.assignment.length === 0) continue;
-        for (const tp of fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions)) {
+        const decoded = decodedAssignment(m.assignment);
+        if (!decoded) continue;
+        for (const tp of fromTopicPartitions(decoded.assignedPartitions)) {
           owners.set(`${tp.topic}\u0000${tp.partition}`, {
             memberId: m.memberId,
             clientId: m.clientId,
@@ -516,17 +525,24 @@ export class ConsumerGroups {
       offsetsPartition: partition,
       state: group?.state ?? 'Empty',
       generationId: group?.generationId ?? 0,
+      protocolType: group?.protocolType ?? null,
       protocolName: group?.protocolName ?? null,
       leader: group?.leaderId ?? null,
       initialRebalanceDelayMs: group ? shard.groupManager.initialRebalanceDelayMs(group) : null,
-      members: [...(group?.members.values() ?? [])].map((m) => ({
-        memberId: m.memberId,
-        groupInstanceId: m.groupInstanceId,
-        clientId: m.clientId,
-        assignment:
-          m.assignment.length > 0 ? fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions) : [],
-        lastHeartbeatMs: m.lastHeartbeatMs,
-      })),
+      members: [...(group?.members.values() ?? [])].map((m) => {
+        const decoded = decodedAssignment(m.assignment);
+        return {
+          memberId: m.memberId,
+          groupInstanceId: m.groupInstanceId,
+          clientId: m.clientId,
+          clientHost: m.clientHost,
+          assignment: decoded ? fromTopicPartitions(decoded.assignedPartitions) : [],
+          assignmentBytes: decoded
+            ? { version: decoded.version, userDataBytes: decoded.userData ? decoded.userData.length : null }
+            : null,
+          lastHeartbeatMs: m.lastHeartbeatMs,
+        };
+      }),
       offsets: [...(offsets ?? new Map())].map(([k, v]) => {
         const [topic, p] = (k as string).split('\u0000') as [string, string];
         return { topic, partition: Number(p), offset: v.offset };
@@ -572,6 +588,19 @@ export class ConsumerGroups {
         .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position })),
       recordsConsumed: consumer.recordsConsumed,
     };
+  }
+}
+
+/**
+ * A member's assignment bytes read as Kafka's ConsumerProtocolAssignment; null when it has none
+ * or they are not one (a real client of another protocol type may sit in a group too).
+ */
+function decodedAssignment(bytes: Uint8Array): ReturnType<typeof decodeAssignment> | null {
+  if (bytes.length === 0) return null;
+  try {
+    return decodeAssignment(bytes);
+  } catch {
+    return null;
   }
 }
 

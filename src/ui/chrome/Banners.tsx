@@ -3,6 +3,7 @@ import { errorText } from '../errorText';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 import { DismissButton } from './DismissButton';
+import { HostNotice } from '../host/HostNotice';
 
 /** The strip under the top bar: ownership, storage trouble, and what recovery did on load. */
 export function Banners({ session }: { session: Session }) {
@@ -11,8 +12,10 @@ export function Banners({ session }: { session: Session }) {
   const storage = useUi((s) => s.storage);
   const exclusive = useUi((s) => s.exclusive);
   const storageLost = useUi((s) => s.storageLost);
+  const host = useUi((s) => s.host);
   return (
     <div className="banners">
+      {host && <HostNotice role={host} />}
       {phase === 'locked' && (
         <OwnershipNotice session={session} action="Take over here">
           <strong>This cluster is open in another tab.</strong> One tab at a time runs it, so two engines never write

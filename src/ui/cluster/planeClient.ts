@@ -11,6 +11,7 @@ import { confirmDiscard } from '../scenarios/discard';
 import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
 import type { Session } from '../session';
 import { setPlane, uiStore } from '../store';
+import { attachedHostUrl } from '../host/hostLink';
 
 /** The scenario the page is showing, as a link hash (time = now, paused = the clock's state). */
 export function scenarioHash(view: PlaneView): string {
@@ -27,6 +28,11 @@ function writeHash(view: PlaneView): void {
 
 /** Subscribes the address to the scenario the frames bring, and starts the plane from the page's link. */
 export function connectPlane(session: Session): () => void {
+  // The Node host's cluster is not a scenario a link could replay (real clients made it).
+  if (attachedHostUrl() !== null) {
+    void session.call('planeScenario', null).then((view) => setPlane({ view }));
+    return () => {};
+  }
   // Produce, Send N and producer settings are recorded in the scenario without a planeAction
   // round trip: the address follows the recorded actions as frames bring them, so a reload of
   // the page's own link is still the running scenario (sameScenario) and asks nothing.

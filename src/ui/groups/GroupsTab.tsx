@@ -22,6 +22,7 @@ import { Term } from '../glossary/Term';
 import { setPlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
+import { ClientChip, ClientGroupNote } from './ClientChip';
 import { CrashDelivery } from './CrashDelivery';
 import { DescribeTable } from './DescribeTable';
 import { GenerationsTimeline } from './GenerationsTimeline';
@@ -186,6 +187,7 @@ function sameGroupCard(a: GroupCardProps, b: GroupCardProps): boolean {
     !sameKeys(a, b, CARD_PROPS) ||
     !sameKeys(a.group, b.group, CARD_GROUP_FIELDS) ||
     !sameKeys(a.group.delivery, b.group.delivery, ['processed', 'duplicates', 'skipped']) ||
+    a.group.clients?.protocolName !== b.group.clients?.protocolName ||
     a.consumers.length !== b.consumers.length
   )
     return false;
@@ -245,74 +247,88 @@ const GroupCard = memo(function GroupCard({
       </p>
       <GroupStateMachine groupId={g.groupId} state={g.state} />
       <RebalancePhaseStrip groupId={g.groupId} />
-      <div className="row group-settings">
-        <SelectField
-          label="assignor"
-          testid={`group-assignor-${g.groupId}`}
-          value={g.assignor}
-          values={ASSIGNORS}
-          onChange={(assignor) => void act(session, { op: 'setAssignor', group: g.groupId, assignor })}
-        />
-        <SelectField
-          label="protocol"
-          testid={`group-protocol-${g.groupId}`}
-          value={g.protocol}
-          values={GROUP_PROTOCOLS}
-          labelOf={(p) => GROUP_PROTOCOL_LABEL[p]}
-          onChange={(protocol) => void act(session, { op: 'setProtocol', group: g.groupId, protocol })}
-        />
-        <SelectField
-          label="commit"
-          title="When the group's applications commit their offsets; changing it restarts them"
-          testid={`group-commit-mode-${g.groupId}`}
-          value={g.commitMode}
-          values={COMMIT_MODES}
-          labelOf={(m) => COMMIT_MODE_LABEL[m]}
-          disabled={g.protocol === 'zookeeper'}
-          onChange={(mode) => void act(session, { op: 'setCommitMode', group: g.groupId, mode })}
-        />
-      </div>
-      <p
-        className="muted small group-delivery"
-        data-testid={`group-delivery-${g.groupId}`}
-        data-processed={g.delivery.processed}
-        data-duplicates={g.delivery.duplicates}
-        data-lost={g.delivery.skipped}
-      >
-        Processed {g.delivery.processed} records: {g.delivery.duplicates} more than once, {g.delivery.skipped} offsets
-        never processed.
-      </p>
-      <ul className="consumer-chips">
-        {consumers.map((c) => (
-          <ConsumerChip
-            key={c.name}
-            session={session}
-            groupIds={groupIds}
-            consumer={c}
-            leader={c.name === leaderName}
+      {g.clients ? (
+        <ClientGroupNote groupId={g.groupId} clients={g.clients} />
+      ) : (
+        <div className="row group-settings">
+          <SelectField
+            label="assignor"
+            testid={`group-assignor-${g.groupId}`}
+            value={g.assignor}
+            values={ASSIGNORS}
+            onChange={(assignor) => void act(session, { op: 'setAssignor', group: g.groupId, assignor })}
           />
-        ))}
-        {consumers.length === 0 && <li className="muted small">Drop a consumer here.</li>}
+          <SelectField
+            label="protocol"
+            testid={`group-protocol-${g.groupId}`}
+            value={g.protocol}
+            values={GROUP_PROTOCOLS}
+            labelOf={(p) => GROUP_PROTOCOL_LABEL[p]}
+            onChange={(protocol) => void act(session, { op: 'setProtocol', group: g.groupId, protocol })}
+          />
+          <SelectField
+            label="commit"
+            title="When the group's applications commit their offsets; changing it restarts them"
+            testid={`group-commit-mode-${g.groupId}`}
+            value={g.commitMode}
+            values={COMMIT_MODES}
+            labelOf={(m) => COMMIT_MODE_LABEL[m]}
+            disabled={g.protocol === 'zookeeper'}
+            onChange={(mode) => void act(session, { op: 'setCommitMode', group: g.groupId, mode })}
+          />
+        </div>
+      )}
+      {!g.clients && (
+        <p
+          className="muted small group-delivery"
+          data-testid={`group-delivery-${g.groupId}`}
+          data-processed={g.delivery.processed}
+          data-duplicates={g.delivery.duplicates}
+          data-lost={g.delivery.skipped}
+        >
+          Processed {g.delivery.processed} records: {g.delivery.duplicates} more than once, {g.delivery.skipped} offsets
+          never processed.
+        </p>
+      )}
+      <ul className="consumer-chips">
+        {consumers.map((c) =>
+          c.client ? (
+            <ClientChip key={c.name} consumer={c} leader={c.name === leaderName} />
+          ) : (
+            <ConsumerChip
+              key={c.name}
+              session={session}
+              groupIds={groupIds}
+              consumer={c}
+              leader={c.name === leaderName}
+            />
+          ),
+        )}
+        {consumers.length === 0 && (
+          <li className="muted small">{g.clients ? 'No members.' : 'Drop a consumer here.'}</li>
+        )}
       </ul>
       {crash && <CrashDelivery crash={crash} groupId={g.groupId} />}
-      <div className="row">
-        <button
-          type="button"
-          className="btn btn-xs"
-          data-testid={`group-add-consumer-${g.groupId}`}
-          onClick={() => void act(session, { op: 'addConsumer', group: g.groupId })}
-        >
-          Add consumer
-        </button>
-        <button
-          type="button"
-          className="btn btn-xs"
-          data-testid={`group-remove-${g.groupId}`}
-          onClick={() => void act(session, { op: 'removeGroup', group: g.groupId })}
-        >
-          Remove group
-        </button>
-      </div>
+      {!g.clients && (
+        <div className="row">
+          <button
+            type="button"
+            className="btn btn-xs"
+            data-testid={`group-add-consumer-${g.groupId}`}
+            onClick={() => void act(session, { op: 'addConsumer', group: g.groupId })}
+          >
+            Add consumer
+          </button>
+          <button
+            type="button"
+            className="btn btn-xs"
+            data-testid={`group-remove-${g.groupId}`}
+            onClick={() => void act(session, { op: 'removeGroup', group: g.groupId })}
+          >
+            Remove group
+          </button>
+        </div>
+      )}
     </section>
   );
 }, sameGroupCard);
@@ -365,6 +381,7 @@ function sameConsumer(x: PlaneConsumerView, y: PlaneConsumerView): boolean {
   return (
     sameKeys(x, y, ['name', 'group', 'lifecycle', 'memberId', 'generation', 'inHand']) &&
     x.truncation?.atMs === y.truncation?.atMs &&
+    x.client?.assignment?.version === y.client?.assignment?.version &&
     x.partitions.join() === y.partitions.join()
   );
 }

@@ -1,0 +1,62 @@
+/**
+ * The groups real Kafka clients form over the wire (the Node host's kafkajs, librdkafka, ...
+ * consumers): not on the board, so they are read from their coordinators, as
+ * `kafka-consumer-groups --describe --members` would. Each member is a consumer chip named by its
+ * member id, with the client.id it joined with and the assignment its group's leader client
+ * computed (the ConsumerProtocolAssignment bytes of its SyncGroup, decoded by the coordinator's
+ * snapshot).
+ */
+import type { ClusterApps } from './ClusterApps';
+import { comparePartitions } from './comparePartitions';
+import type { PlaneConsumerView, PlaneGroupView } from './types';
+
+/** The groups a host's real clients made: every coordinator group the board does not hold. */
+export function clientGroupIds(plane: ClusterApps): string[] {
+  if (!plane.showClientGroups) return [];
+  return plane.groups.groupIds().filter((g) => !plane.groupSettings.has(g));
+}
+
+type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery'>;
+
+/** One real clients' group and its members as consumer chips; null when its coordinator has forgotten it. */
+export function clientGroupView(
+  plane: ClusterApps,
+  groupId: string,
+): { group: Membership; consumers: PlaneConsumerView[] } | null {
+  const snap = plane.groups.groupSnapshot(groupId);
+  if (!snap) return null;
+  const consumers = snap.members.map((m): PlaneConsumerView => {
+    const partitions = m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions);
+    return {
+      name: m.memberId,
+      group: groupId,
+      lifecycle: 'running',
+      memberState: snap.state,
+      memberId: m.memberId,
+      generation: snap.generationId,
+      partitions,
+      positions: [],
+      recordsConsumed: 0,
+      inHand: 0,
+      truncation: null,
+      client: { clientId: m.clientId, clientHost: m.clientHost, assignment: m.assignmentBytes },
+    };
+  });
+  return {
+    group: {
+      groupId,
+      assignor: 'range',
+      protocol: 'coordinator',
+      commitMode: 'auto',
+      state: snap.state,
+      generation: snap.generationId,
+      coordinator: snap.coordinator,
+      offsetsPartition: snap.offsetsPartition,
+      leader: snap.leader,
+      initialRebalanceDelayMs: snap.initialRebalanceDelayMs,
+      members: consumers.map((c) => ({ memberId: c.memberId, name: c.name, partitions: c.partitions })),
+      clients: { protocolType: snap.protocolType, protocolName: snap.protocolName },
+    },
+    consumers,
+  };
+}
