@@ -48,6 +48,7 @@ function PlaneSection({ session }: { session: Session }) {
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
+  const attached = useUi((s) => s.host !== null);
   // Rebalance phases, the auto slow-down and the election hold follow the plane's events, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
@@ -66,11 +67,12 @@ export function App({ session }: { session: Session }) {
           <ShortcutsHelp session={session} />
           <div className="topbar-spacer" />
           {phase === 'ready' && <StartHere />}
-          {phase === 'ready' && <ClusterActions session={session} />}
+          {/* The Node host's cluster is the one real clients use: no reset, import or replay here. */}
+          {phase === 'ready' && !attached && <ClusterActions session={session} />}
           <AboutFidelity />
           <ThemeToggle />
         </header>
-        {phase === 'ready' && <TimeTravel session={session} />}
+        {phase === 'ready' && !attached && <TimeTravel session={session} />}
       </div>
       <DiscardDialog />
       <Banners session={session} />

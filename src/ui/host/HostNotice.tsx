@@ -20,8 +20,8 @@ export function HostNotice({ role }: { role: PageRole }) {
         </>
       ) : (
         <>
-          <strong>Attached to the Node engine</strong> (<code>npm run broker</code>): real Kafka clients on its ports
-          are drawn here, and time runs on the wall clock.
+          <strong>Attached to the Node engine of npm run broker:</strong> real Kafka clients on its ports are drawn
+          here, and time runs on the wall clock.
           {others > 0 && ` ${others} other page${others === 1 ? '' : 's'} watching.`}
         </>
       )}
