@@ -99,8 +99,17 @@ export class NodeHost {
       ...(stored && stored.znodes.length === 0 ? { recoveredLogs: stored.logs } : {}),
     });
     const portOf = (id: number) => options.port + id - 1;
-    this.gateway = new WireGateway(this.engine, (id) => ({ host: options.host, port: portOf(id) }));
+    this.gateway = new WireGateway(
+      this.engine,
+      (id) => ({ host: options.host, port: portOf(id) }),
+      (node, clientId) => this.plane.nameClient(node, clientId),
+    );
     this.listeners = new BrokerListeners(this.gateway, { host: options.host, portOf });
+  }
+
+  /** Whether the engine's files outlive the process (`--data`). */
+  get durable(): boolean {
+    return this.options.data !== undefined;
   }
 
   get engine(): ClusterApps['engine'] {

@@ -46,6 +46,8 @@ export class WireGateway {
     readonly engine: Engine,
     /** Where each broker listens (what Metadata tells clients to connect to). */
     readonly listenerOf: (brokerId: number) => Listener,
+    /** Told each connection's client.id as its requests name it, so the page can draw the client by it. */
+    readonly onClientId: (node: string, clientId: string) => void = () => {},
   ) {}
 
   /** A client connected to broker `brokerId`'s listener. `send` writes a framed answer; `close` hangs up. */
@@ -61,6 +63,8 @@ export class GatewayConnection {
   private sent = 0;
   private readonly pending = new Map<number, (body: KafkaResponse) => void>();
   private closed = false;
+  /** The client.id its requests carry (the last one named). */
+  private clientId: string | null = null;
 
   constructor(
     private readonly gateway: WireGateway,
@@ -143,6 +147,10 @@ export class GatewayConnection {
     const version = supported ? start.apiVersion : 0;
     const flexible = supported && inRange(reqSchema.flexible, version);
     const header = readRequestHeaderRest(r, start, requestHeaderVersion(start.apiKey, start.apiVersion, flexible));
+    if (header.clientId && header.clientId !== this.clientId) {
+      this.clientId = header.clientId;
+      this.gateway.onClientId(this.node, header.clientId);
+    }
     const body = supported ? decodeMessage(reqSchema, version, request.subarray(r.position)) : null;
     const reply = (value: WireValue) => {
       const w = new ByteWriter(256);

@@ -240,6 +240,8 @@ export class ClusterApps {
     [];
   /** The latest requests and answers on the network, capped per family. */
   readonly recentMessages = new RecentMessages();
+  /** A host's client nodes by the client.id their requests carry (the Node host's real clients). */
+  private readonly clientIds = new Map<string, string>();
   readonly actions: TimedAction[] = [];
   version = 0;
   /** The topics the preset makes (on a restart they come back from the znodes instead). */
@@ -455,22 +457,30 @@ export class ClusterApps {
     this.events.push(slim(e));
   }
 
+  /** A real client's connection (network node) is drawn by the client.id it sends. */
+  nameClient(node: string, clientId: string): void {
+    this.clientIds.set(node, clientId);
+  }
+
   /** Keeps a message the broker network or the consumers' group network sent, as the page draws it. */
   private recordMessage(
     e: Extract<PlaneEvent, { type: 'messageSent' | 'groupRequestSent' | 'groupResponseSent' }>,
   ): void {
     const times = { sentAtMs: e.sentAtMs - PLANE_EPOCH_MS, arriveAtMs: e.arriveAtMs - PLANE_EPOCH_MS };
     if (e.type === 'groupRequestSent') {
-      this.recentMessages.add({ ...times, api: e.api, kind: 'request', from: null, to: e.toBroker, client: e.from });
+      const client = this.clientIds.get(e.from) ?? e.from;
+      this.recentMessages.add({ ...times, api: e.api, kind: 'request', from: null, to: e.toBroker, client });
       return;
     }
     if (e.type === 'groupResponseSent') {
-      this.recentMessages.add({ ...times, api: e.api, kind: 'response', from: e.fromBroker, to: null, client: e.to });
+      const client = this.clientIds.get(e.to) ?? e.to;
+      this.recentMessages.add({ ...times, api: e.api, kind: 'response', from: e.fromBroker, to: null, client });
       return;
     }
     const from = brokerIdOf(e.from);
     const to = brokerIdOf(e.to);
-    const client = from === null ? e.from : to === null ? e.to : null;
+    const node = from === null ? e.from : to === null ? e.to : null;
+    const client = node === null ? null : (this.clientIds.get(node) ?? node);
     this.recentMessages.add({ ...times, api: e.api, kind: e.kind, from, to, client });
   }
 

@@ -26,7 +26,8 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
   const produceTopic = userTopics[0]?.name;
-  const consumerNames = view.consumers.map((c) => c.name);
+  // A real client's member is drawn by its client.id (as its requests are), the board's by name.
+  const consumerNames = [...new Set(view.consumers.map((c) => c.client?.clientId ?? c.name))];
   const known = new Set(consumerNames);
   const producers = [
     ...new Set(view.messages.flatMap((m) => (m.client === null || known.has(m.client) ? [] : [m.client]))),

@@ -84,7 +84,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   // fixed at first sight, so a re-render never moves a token along its path.
   const seen = useRef(new Map<number, { at: number; delay: number }>());
   const brokerIds = view.brokers.map((b) => b.id).join(',');
-  const consumers = new Set(view.consumers.map((c) => c.name));
+  const consumers = new Set(view.consumers.map((c) => c.client?.clientId ?? c.name));
   const hasMessages = view.messages.length > 0;
   const now = performance.now();
   let fresh = 0;
