@@ -76,6 +76,21 @@ describe('check-layers', () => {
     ]);
   });
 
+  it('keeps src/link free of run-time imports from outside it, and of packages', () => {
+    const found = problems(
+      { path: 'src/link/frames.ts', source: "import { ws } from 'ws';\nimport { serve } from '../worker/serve';\n" },
+      {
+        path: 'src/link/ok.ts',
+        source: "import type { WorkerMessage } from '../worker/protocol';\nimport { x } from './frames';\n",
+      },
+      { path: 'src/ui/host.ts', source: "import { decodeFrame } from '../link/frames';\n" },
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^src\/link\/frames\.ts:1 link imports package ws/),
+      expect.stringMatching(/^src\/link\/frames\.ts:2 link imports \.\.\/worker\/serve at run time/),
+    ]);
+  });
+
   it('rejects a worker import of engine internals, even type-only', () => {
     const found = problems({
       path: 'src/worker/host.ts',

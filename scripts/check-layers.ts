@@ -8,6 +8,8 @@
  *  - src/worker and src/node (the two hosts) reach the engine only through its facade
  *    (src/engine/index.ts) and the app layer's entry (src/engine/apps/index.ts); src/cli only
  *    through the facade. src/ui never imports src/node.
+ *  - src/link (the page<->host protocol as WebSocket frames, shared by the page and the Node host)
+ *    imports nothing outside itself at run time, and no package.
  *  - src/engine/apps (the applications around the engine) reaches the rest of the engine only
  *    through the facade, as any host does.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
@@ -119,6 +121,11 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
           const doors = layer === 'cli' ? 'the facade, engine/index.ts' : 'engine/index.ts or engine/apps/index.ts';
           problems.push(`${where} ${layer} imports engine internals ${ref.spec}: import from ${doors}`);
         }
+        if (layer === 'link' && targetLayer !== 'link' && !ref.typeOnly) {
+          problems.push(
+            `${where} link imports ${ref.spec} at run time: the page and the Node host share it, so it depends on neither`,
+          );
+        }
         if (inApps(path) && !isTest && targetLayer === 'engine' && !inApps(target) && target !== ENGINE_FACADE) {
           problems.push(
             `${where} app layer imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
@@ -129,6 +136,8 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
           edges.push({ to: target, line: ref.line });
           workerEdges.set(path, edges);
         }
+      } else if (layer === 'link' && !isTest) {
+        problems.push(`${where} link imports package ${ref.spec}: it runs in the page and in Node alike`);
       } else if (layer === 'engine') {
         const pkg = ref.spec.startsWith('@') ? ref.spec.split('/').slice(0, 2).join('/') : ref.spec.split('/')[0];
         const ok =
