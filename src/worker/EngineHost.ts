@@ -62,6 +62,7 @@ import {
   writeClusterMeta,
   TimeTravel,
   type TravelView,
+  type HostedRun,
 } from '../engine/apps';
 import type {
   ClusterView,
@@ -156,10 +157,12 @@ export class EngineHost {
    * @param notify posts a notice to the page
    * @param hostClock the host's real time (slices of long jobs): realHostClock in the
    *   worker, a ManualHostClock in tests
+   * @param hosted a cluster running on its own (the Node host's): served, never ticked (HostedRun)
    */
   constructor(
     private readonly notify: (n: WorkerNotice) => void,
     private readonly hostClock: HostClock,
+    private readonly hosted: HostedRun | null = null,
   ) {}
 
   readonly handlers: Handlers = {
@@ -384,6 +387,19 @@ export class EngineHost {
   }
 
   private async open(args: OpenArgs): Promise<OpenResult> {
+    const h = this.hosted;
+    if (h) {
+      this.storage = { kind: h.durable ? 'indexeddb' : 'memory', error: null };
+      this.start(h.store, h.plane.scenario(), false, h.clock, h.writer, undefined, h.plane);
+      return {
+        status: 'opened',
+        storage: this.storage,
+        created: false,
+        recovery: [],
+        exclusive: true,
+        view: this.view(),
+      };
+    }
     let exclusive = true;
     if (args.storage === 'indexeddb') {
       const own = await this.lock.acquire(args.takeOver, () => this.onOwnershipLost());
@@ -438,6 +454,7 @@ export class EngineHost {
     clock?: ManualClock,
     writer = new StoreWriter(store),
     stored?: StoredCluster,
+    hostedPlane?: ClusterApps,
   ): void {
     const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
     const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
@@ -453,9 +470,10 @@ export class EngineHost {
       ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: spec.actions } } : {}),
     };
     const plane =
-      fresh && spec.actions.length > 0
+      hostedPlane ??
+      (fresh && spec.actions.length > 0
         ? ClusterApps.fromScenario(spec, storage)
-        : new ClusterApps(spec.seed, spec.preset as PresetName, storage);
+        : new ClusterApps(spec.seed, spec.preset as PresetName, storage));
     const data = new DataPath(plane.engine, recovered);
     const producer = plane.requirePanel();
     // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
@@ -611,7 +629,7 @@ export class EngineHost {
    */
   private saveMeta(force: boolean): void {
     const r = this.run;
-    if (!r || this.stopped) return;
+    if (!r || this.stopped || this.hosted) return;
     const meta: ClusterMeta = {
       version: 2,
       seed: r.plane.seed,
@@ -652,7 +670,7 @@ export class EngineHost {
     const { have } = args;
     this.wantAllEvents = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
-    if (args.advanceMs > 0 && this.travel.past === null) r.plane.tick(args.advanceMs);
+    if (args.advanceMs > 0 && this.travel.past === null && !this.hosted) r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
     const live = r;
@@ -677,7 +695,8 @@ export class EngineHost {
     // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
     const windows = this.windows.take(shown.data, args.windows, have.cluster !== undefined);
     this.pumpSegmentLoads(live);
-    const events = { producer: this.events, dropped: this.droppedEvents, plane: live.plane.takeEvents() };
+    const plane = (this.hosted ?? live.plane).takeEvents();
+    const events = { producer: this.events, dropped: this.droppedEvents, plane };
     this.events = [];
     this.droppedEvents = 0;
     const jobs: JobView[] = [];
@@ -687,7 +706,7 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    this.travel.work();
+    if (!this.hosted) this.travel.work();
     return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 

@@ -7,6 +7,7 @@ import { EngineHost } from './EngineHost';
 import type { HostClock } from './HostClock';
 import type { CommandName, WorkerMessage, WorkerReply, WorkerRequest } from './protocol';
 import { serializeError } from '../engine';
+import type { HostedRun } from '../engine/apps';
 import { Transfer } from './transfer';
 
 /**
@@ -20,9 +21,9 @@ export interface HostEndpoint {
 }
 
 /** Serves `endpoint`'s requests from one EngineHost (returned, for a test to wait on). */
-export function serve(endpoint: HostEndpoint, clock: HostClock): EngineHost {
+export function serve(endpoint: HostEndpoint, clock: HostClock, hosted?: HostedRun): EngineHost {
   const post = (msg: WorkerMessage, transfer: Transferable[] = []) => endpoint.postMessage(msg, transfer);
-  const host = new EngineHost((notice) => post(notice), clock);
+  const host = new EngineHost((notice) => post(notice), clock, hosted);
   endpoint.listen(async (req) => {
     let reply: WorkerReply;
     try {
