@@ -118,7 +118,7 @@ export class PageServer {
   private attach(ws: WebSocket): void {
     const events = this.node.watch();
     let handler: ((request: WorkerRequest) => void) | null = null;
-    serve(
+    const host = serve(
       {
         postMessage: (message: WorkerMessage) => send(ws, { host: message }),
         listen: (h) => {
@@ -152,6 +152,7 @@ export class PageServer {
       handler?.(request);
     });
     ws.on('close', () => {
+      host.close();
       events.stop();
       this.seats.leave(ws);
     });

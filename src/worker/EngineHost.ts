@@ -152,6 +152,8 @@ export class EngineHost {
   );
   /** A read of paged-out segments from the Store is under way (one at a time). */
   private loadingSegments: Promise<unknown> | null = null;
+  /** Ends this host's subscription to the panel's events (a hosted engine outlives its pages). */
+  private stopEvents: (() => void) | null = null;
 
   /**
    * @param notify posts a notice to the page
@@ -321,6 +323,12 @@ export class EngineHost {
     return j;
   }
 
+  /** The page went away (a Node host's page closed its socket): its jobs stop, its events are no longer kept. */
+  close(): void {
+    for (const job of this.jobs.values()) job.cancelled = true;
+    this.stopEvents?.();
+  }
+
   /**
    * Resolves when every write issued so far has reached the store: a Store applies operations in
    * call order, so a read issued after them is answered after them (tests, a clean shutdown).
@@ -477,7 +485,8 @@ export class EngineHost {
     const data = new DataPath(plane.engine, recovered);
     const producer = plane.requirePanel();
     // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
-    plane.engine.subscribe((e) => {
+    this.stopEvents?.();
+    this.stopEvents = plane.engine.subscribe((e) => {
       if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
         this.pushEvent(e as UiEvent);
     }, PRODUCER_EVENT_TYPES);
