@@ -125,6 +125,33 @@ test('the attached page shows the real clients’ consumers in their group with 
     .sort();
   expect(all).toEqual(['demo-0', 'demo-1', 'demo-2']);
 
+  // Their requests are tokens from a client box named by client.id (the engine's view of the
+  // gateway's connections): a producer sending now, and the consumers' group traffic.
+  let sending = true;
+  const trickle = (async () => {
+    for (let i = 0; sending; i++) {
+      await producer.send({ topic: 'demo', acks: -1, messages: [{ key: `t${i}`, value: 'tick' }] });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  try {
+    await plane.tab('cluster');
+    await expect(app.page.getByTestId('producers-node')).toContainText('e2e-app');
+    await expect(app.page.getByTestId('consumers-node')).toContainText('billing-app');
+    await expect(app.page.locator('[data-testid^="message-produce-e2e-app-"]').first()).toBeAttached({
+      timeout: 15_000,
+    });
+    await app.page.mouse.move(0, 0);
+    await app.page
+      .getByTestId('producers-node')
+      .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await app.page.screenshot({ path: 'docs/node-host-tokens-1280.png' });
+  } finally {
+    sending = false;
+    await trickle;
+  }
+  await plane.tab('groups');
+
   // No glossary popover from where the pointer happens to rest.
   await app.page.mouse.move(0, 0);
   await group.scrollIntoViewIfNeeded();
