@@ -7,6 +7,7 @@
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
@@ -170,6 +171,7 @@ describe('PageServer: the page attached to the Node engine', () => {
       await page.call('planeAction', { op: 'killBroker', broker: victim });
       // Its listener closes, as a dead process's port refuses.
       await until(() => !host.listeners.listening().includes(victim));
+      await expect(tryConnect(BASE_PORT + victim - 1)).resolves.toBe('refused');
       // The controller moves demo's leaders off it; the clients keep producing and consuming.
       await untilAsync(async () => {
         await pull();
@@ -207,6 +209,12 @@ describe('PageServer: the page attached to the Node engine', () => {
       expect([...clients].some((c) => c.endsWith(' failover-app') && !c.startsWith('Produce'))).toBe(true);
       // Its commits are in the offsets view the page draws.
       expect(plane?.describe.some((r) => r.group === 'failover-group' && r.currentOffset !== null)).toBe(true);
+      // Restarted from the page, the broker listens again once it has registered (its old
+      // ZooKeeper session expired first), and rejoins the ISR of demo.
+      await page.call('planeAction', { op: 'restartBroker', broker: victim });
+      await until(() => host.listeners.listening().includes(victim), 20_000);
+      await expect(tryConnect(BASE_PORT + victim - 1)).resolves.toBe('connected');
+      await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.includes(victim)), 20_000);
     } finally {
       producing = false;
       await producer.disconnect().catch(() => undefined);
@@ -215,6 +223,17 @@ describe('PageServer: the page attached to the Node engine', () => {
     }
   }, 120_000);
 });
+
+function tryConnect(port: number): Promise<'connected' | 'refused'> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.once('error', () => resolve('refused'));
+  });
+}
 
 function statusOf(path: string): Promise<number> {
   const { hostname, port } = new URL(server.origin);
