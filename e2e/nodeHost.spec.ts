@@ -93,6 +93,21 @@ test('the attached page shows the real clients’ consumers in their group with 
   await plane.open(`${ORIGIN}/`);
   // Attached, not a worker: the banner says so, and this page controls.
   await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
+  // A second page watches: it says so, and what it tries to change is refused in words.
+  const watcher = await app.page.context().newPage();
+  try {
+    await watcher.goto(`${ORIGIN}/`);
+    await expect(watcher.getByTestId('host-attached')).toHaveAttribute('data-role', 'watching');
+    await expect(watcher.getByTestId('host-watching')).toBeVisible();
+    await watcher.getByTestId('broker-kill-1').click();
+    await expect(watcher.getByTestId('plane-error')).toContainText('CLUSTER_AUTHORIZATION_FAILED');
+    await expect(watcher.getByTestId('plane-error')).toContainText('this page is watching');
+    await expect(app.page.getByTestId('broker-1')).not.toHaveAttribute('data-state', 'down');
+    await expect(app.page.getByTestId('host-attached')).toContainText('1 other page watching');
+  } finally {
+    await watcher.close();
+  }
+  await expect(app.page.getByTestId('host-attached')).not.toContainText('watching');
   await plane.tab('groups');
   const group = plane.group(GROUP);
   await expect(group).toHaveAttribute('data-state', 'Stable', { timeout: 60_000 });
