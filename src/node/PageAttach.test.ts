@@ -73,6 +73,12 @@ describe('PageServer: the page attached to the Node engine', () => {
       expect(opened.status).toBe('opened');
       const frame = await second.call('frame', fullFrame());
       expect(frame.views.plane?.preset).toBe('node');
+      // Byte arrays cross as bytes (a binary frame): a partition's files as a zip.
+      const exported = await second.call('exportPartition', { topic: 'demo', partition: 0 });
+      expect(exported.zip).toBeInstanceOf(Uint8Array);
+      expect([...exported.zip.subarray(0, 2)]).toEqual([0x50, 0x4b]);
+      // The lag history's typed arrays too.
+      expect(frame.views.plane?.groups.every((g) => g.lag.data instanceof Float64Array)).toBe(true);
       const refused = await second.call('planeAction', { op: 'isolateBroker', broker: 2 }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PageError);
       expect((refused as PageError).error.code).toBe('CLUSTER_AUTHORIZATION_FAILED');
