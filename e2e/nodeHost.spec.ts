@@ -6,6 +6,7 @@
  * Screenshots of the attached page at 1280x800 and 390x844 go to docs/.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import kafkajs from 'kafkajs';
 import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
@@ -176,3 +177,30 @@ test('the attached page shows the real clients’ consumers in their group with 
   await app.page.mouse.move(0, 0);
   await app.page.screenshot({ path: 'docs/node-host-groups-390.png' });
 });
+
+test('Kill and Restart on the attached page close and reopen that broker’s port for real clients', async ({ app }) => {
+  test.setTimeout(120_000);
+  const plane = new PlanePage(app);
+  await plane.open(`${ORIGIN}/`);
+  await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
+  await plane.tab('cluster');
+  await app.page.getByTestId('broker-kill-3').click();
+  await expect(plane.broker(3)).toHaveAttribute('data-state', 'down');
+  // A dead broker's process has no listener: connection refused, as kafkajs and kcat see it.
+  await expect.poll(() => tryConnect(KAFKA_PORT + 2), { timeout: 15_000 }).toBe('refused');
+  await app.page.getByTestId('broker-restart-3').click();
+  // It listens again once registered (its old ZooKeeper session expired first).
+  await expect.poll(() => tryConnect(KAFKA_PORT + 2), { timeout: 30_000 }).toBe('connected');
+  await expect(plane.broker(3)).toHaveAttribute('data-state', 'running');
+});
+
+function tryConnect(port: number): Promise<'connected' | 'refused'> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.once('error', () => resolve('refused'));
+  });
+}
