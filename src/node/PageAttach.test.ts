@@ -63,6 +63,18 @@ describe('PageServer: the page attached to the Node engine', () => {
     );
   });
 
+  it('a frame that is not a request closes that page’s socket, and the host serves on', async () => {
+    for (const junk of ['null', '5', '{"type":"frame"}', '{nope']) {
+      const page = await TestPage.open(wsUrl, server.origin);
+      await expect(page.sendRaw(junk)).resolves.toBe(1007);
+    }
+    const page = await TestPage.open(wsUrl, server.origin);
+    await expect(page.call('open', { storage: 'memory', takeOver: false })).resolves.toMatchObject({
+      status: 'opened',
+    });
+    await page.close();
+  });
+
   it('one page controls, the others watch: their actions are refused, their reads answered', async () => {
     const first = await TestPage.open(wsUrl, server.origin);
     const second = await TestPage.open(wsUrl, server.origin);

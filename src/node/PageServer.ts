@@ -139,7 +139,9 @@ export class PageServer {
       let request: WorkerRequest;
       try {
         const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-        request = decodeFrame(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8')) as WorkerRequest;
+        const decoded = decodeFrame(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8'));
+        if (!isRequest(decoded)) throw new Error('not a request');
+        request = decoded;
       } catch {
         ws.close(1007, 'not a glassbox host frame');
         return;
@@ -195,6 +197,13 @@ export class PageServer {
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   }
+}
+
+/** A frame's message has a request's shape (what the command table accepts is serve's to check). */
+function isRequest(m: unknown): m is WorkerRequest {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as Record<string, unknown>;
+  return typeof r.type === 'string' && typeof r.messageId === 'number' && 'data' in r;
 }
 
 function send(ws: WebSocket, message: LinkMessage<WorkerMessage>): void {

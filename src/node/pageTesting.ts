@@ -53,6 +53,14 @@ export class TestPage {
     });
   }
 
+  /** Sends a text frame as written; resolves with the close code the host answers it with. */
+  sendRaw(text: string): Promise<number> {
+    return new Promise((resolve) => {
+      this.ws.once('close', (code) => resolve(code));
+      this.ws.send(text);
+    });
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.ws.once('close', () => resolve());
