@@ -6,6 +6,8 @@
  * http://<host>:<http-port>, attached to that engine. `--override` sets a broker config as
  * kafka-server-start.sh's does (server.properties).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrokerConfigInput } from '../engine/index';
 import { NodeHost } from './NodeHost';
@@ -74,6 +76,8 @@ async function main(): Promise<void> {
   const ports = host.listeners.listening().map((id) => `broker ${id} on ${args.host}:${args.port + id - 1}`);
   console.log(`glassbox: Kafka 3.9 (ZooKeeper mode) engine; ${ports.join(', ')}`);
   console.log(`glassbox: the page, attached to this engine: ${page.origin}/`);
+  if (!existsSync(join(args.dist, 'index.html')))
+    console.log(`glassbox: ${args.dist} holds no built page yet: run \`npm run build\` first`);
   const stop = () => void Promise.all([page.stop(), host.stop()]).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
