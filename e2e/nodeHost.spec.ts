@@ -162,6 +162,12 @@ test('the attached page shows the real clients’ consumers in their group with 
       .getByTestId('producers-node')
       .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await app.page.screenshot({ path: 'docs/node-host-tokens-1280.png' });
+    await app.page.setViewportSize({ width: 390, height: 844 });
+    await app.page
+      .getByTestId('producers-node')
+      .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await app.page.screenshot({ path: 'docs/node-host-tokens-390.png' });
+    await app.page.setViewportSize({ width: 1280, height: 800 });
   } finally {
     sending = false;
     await trickle;

@@ -20,8 +20,7 @@ export function HostNotice({ role }: { role: PageRole }) {
         </>
       ) : (
         <>
-          <strong>Attached to the Node engine of npm run broker:</strong> real Kafka clients on its ports are drawn
-          here, and time runs on the wall clock.
+          <strong>Attached to npm run broker's engine:</strong> real Kafka clients are drawn here, on wall-clock time.
           {others > 0 && ` ${others} other page${others === 1 ? '' : 's'} watching.`}
         </>
       )}
