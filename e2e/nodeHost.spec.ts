@@ -94,6 +94,10 @@ test('the attached page shows the real clients’ consumers in their group with 
   await plane.open(`${ORIGIN}/`);
   // Attached, not a worker: the banner says so, and this page controls.
   await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
+  // Its engine runs on the wall clock: nothing here pauses, steps or fast-forwards it.
+  await expect(app.page.getByTestId('time-pace')).toHaveAttribute('data-speed', 'wall');
+  for (const control of ['time-play', 'time-step', 'time-idle', 'time-speed', 'plane-advance-1000'])
+    await expect(app.page.getByTestId(control)).toHaveCount(0);
   // A second page watches: it says so, and what it tries to change is refused in words.
   const watcher = await app.page.context().newPage();
   try {

@@ -37,6 +37,9 @@ describe('PageSeats: one page controls the Node engine, the others watch', () =>
   it('nothing replaces or rewinds the cluster real clients use, whoever asks', () => {
     expect(notOffered(req({ type: 'reset', data: null }))?.code).toBe('INVALID_REQUEST');
     expect(notOffered(req({ type: 'travelSeek', data: { atMs: 0 } }))?.code).toBe('INVALID_REQUEST');
+    // Its clock is the wall clock: moving it ahead would expire real clients' sessions.
+    expect(notOffered(req({ type: 'runUntilIdle', data: null }))?.code).toBe('INVALID_REQUEST');
+    expect(notOffered(req({ type: 'planeAdvance', data: { ms: 1000 } }))?.code).toBe('INVALID_REQUEST');
     const spec = { seed: 1, preset: 'demo' as const, actions: [], untilMs: 0 };
     expect(notOffered(req({ type: 'planeScenario', data: spec }))?.message).toMatch(/^INVALID_REQUEST: planeScenario/);
     expect(notOffered(req({ type: 'planeScenario', data: null }))).toBeNull();

@@ -29,15 +29,23 @@ export function isRead(request: WorkerRequest): boolean {
 
 /**
  * Commands no page may send here: the cluster is the one real clients use, so no scenario or
- * reset replaces it, no replay rewinds it (time travel), and it has no IndexedDB to save again.
+ * reset replaces it, no replay rewinds it (time travel), nothing moves its clock ahead of the
+ * wall clock (that would expire real clients' sessions), and it has no IndexedDB to save again.
  */
-const NOT_ON_NODE: ReadonlySet<CommandName> = new Set<CommandName>(['reset', 'repersist', 'travelSeek', 'travelNext']);
+const NOT_ON_NODE: ReadonlySet<CommandName> = new Set<CommandName>([
+  'reset',
+  'repersist',
+  'travelSeek',
+  'travelNext',
+  'runUntilIdle',
+  'planeAdvance',
+]);
 
 /** Why `request` is refused on the Node host whoever sends it; null when it is offered. */
 export function notOffered(request: WorkerRequest): SerializedError | null {
   const replaces = request.type === 'planeScenario' && request.data !== null;
   if (!replaces && !NOT_ON_NODE.has(request.type)) return null;
-  const message = `INVALID_REQUEST: ${request.type} is not offered on the Node host: its cluster is the one real clients use, so nothing replaces or rewinds it.`;
+  const message = `INVALID_REQUEST: ${request.type} is not offered on the Node host: its cluster is the one real clients use, so nothing replaces, rewinds or fast-forwards it.`;
   return { name: 'KafkaError', code: 'INVALID_REQUEST', message, details: {} };
 }
 

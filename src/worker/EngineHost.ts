@@ -397,7 +397,7 @@ export class EngineHost {
   private async open(args: OpenArgs): Promise<OpenResult> {
     const h = this.hosted;
     if (h) {
-      this.storage = { kind: h.durable ? 'indexeddb' : 'memory', error: null };
+      this.storage = { kind: h.durable ? 'files' : 'memory', error: null };
       this.start(h.store, h.plane.scenario(), false, h.clock, h.writer, undefined, h.plane);
       return {
         status: 'opened',

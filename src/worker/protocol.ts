@@ -206,7 +206,8 @@ export interface OpenedCluster {
 }
 
 export interface StorageStatus {
-  kind: 'indexeddb' | 'memory';
+  /** files: the Node host's log dirs (`npm run broker -- --data DIR`). */
+  kind: 'indexeddb' | 'memory' | 'files';
   /** Set when IndexedDB was wanted but failed: the cluster runs in memory only. */
   error: SerializedError | null;
   /**

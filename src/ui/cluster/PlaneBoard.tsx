@@ -11,7 +11,7 @@ import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
 import type { PlaneTab } from './planeSlice';
-import { setPlane, usePlane } from '../store';
+import { setPlane, usePlane, useUi } from '../store';
 import { formatClock } from '../time/formatClock';
 import './plane.css';
 import { DismissButton } from '../chrome/DismissButton';
@@ -27,6 +27,8 @@ export function PlaneBoard({ session }: { session: Session }) {
   useEffect(() => connectPlane(session), [session]);
   const view = usePlane((s) => s.view);
   const tab = usePlane((s) => s.tab);
+  // The Node host's clock is the wall clock: nothing here fast-forwards it (PageSeats refuses it too).
+  const attached = useUi((s) => s.host !== null);
   return (
     <section
       className="plane"
@@ -52,6 +54,7 @@ export function PlaneBoard({ session }: { session: Session }) {
             </span>
           )}
           {view &&
+            !attached &&
             [1000, 10_000].map((ms) => (
               <button
                 key={ms}

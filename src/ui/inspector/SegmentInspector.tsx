@@ -3,6 +3,7 @@ import type { BatchDump, SegmentDump } from '../../worker/protocol';
 import { formatBytes, formatCount } from '../log/format';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
+import { useStoreName } from '../log/storeName';
 
 /**
  * One segment's three files, read the way `kafka-dump-log.sh --files` reads them: each batch with
@@ -10,6 +11,7 @@ import { uiStore, useUi } from '../store';
  * `.index` / `.timeindex` entries (choosing an index entry highlights the batch it points at).
  */
 export function SegmentInspector({ session }: { session: Session }) {
+  const store = useStoreName();
   const target = useUi((s) => s.inspect);
   const version = useUi((s) => s.view?.version ?? 0);
   const [dump, setDump] = useState<SegmentDump | null>(null);
@@ -78,13 +80,13 @@ export function SegmentInspector({ session }: { session: Session }) {
           data-testid="inspector-save-bar"
           data-durable-bytes={dump.durableBytes}
           data-flushed-bytes={dump.flushedBytes}
-          title="Bytes of the .log saved to IndexedDB (transaction complete), flushed and still writing, and only in memory (the page cache)"
+          title={`Bytes of the .log saved to ${store} (write complete), flushed and still writing, and only in memory (the page cache)`}
         >
           <div className="flush-bar-writing" style={{ width: `${flushedPct}%` }} />
           <div className="flush-bar-flushed" style={{ width: `${durablePct}%` }} />
         </div>
         <p className="flush-legend">
-          <span className="dot dot-flushed" /> {formatBytes(dump.durableBytes)} saved to IndexedDB{' '}
+          <span className="dot dot-flushed" /> {formatBytes(dump.durableBytes)} saved to {store}{' '}
           <span className="dot dot-writing" /> {formatBytes(dump.flushedBytes - dump.durableBytes)} writing{' '}
           <span className="dot dot-unflushed" /> {formatBytes(dump.logBytes - dump.flushedBytes)} only in memory
         </p>

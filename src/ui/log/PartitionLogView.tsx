@@ -5,6 +5,7 @@ import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
+import { useStoreName } from './storeName';
 
 const CELL_WIDTH = 52;
 /** Narrower segments get no button of their own (a busy log has hundreds). */
@@ -45,6 +46,7 @@ export const PartitionLogView = memo(function PartitionLogView({
   onExport,
   onScreen,
 }: Props) {
+  const store = useStoreName();
   const key = partitionKey(p.topic, p.partition);
   const cellsRef = useRef<HTMLDivElement>(null);
   const articleRef = useRef<HTMLElement>(null);
@@ -156,9 +158,9 @@ export const PartitionLogView = memo(function PartitionLogView({
           className={`flush-state ${saving ? saveState(p) : 'unflushed'}`}
           data-testid={`save-state-${p.topic}-${p.partition}`}
           data-state={saving ? saveState(p) : 'not-saving'}
-          title={`Appended bytes stay in memory, like Kafka's page cache, until a flush (flush.ms${p.flushMs === null ? ' never: only on roll' : ` = ${p.flushMs} ms`}) hands them to IndexedDB's write queue; they are saved once its transaction completes. Offsets below ${p.durableOffset} are saved: closing the tab now keeps them.`}
+          title={`Appended bytes stay in memory, like Kafka's page cache, until a flush (flush.ms${p.flushMs === null ? ' never: only on roll' : ` = ${p.flushMs} ms`}) hands them to ${store}'s write queue; they are saved once its write completes. Offsets below ${p.durableOffset} are saved: closing the tab now keeps them.`}
         >
-          {saving ? saveLabel(p) : 'in memory only: nothing is saved'}
+          {saving ? saveLabel(p, store) : 'in memory only: nothing is saved'}
         </span>
         <label className="follow">
           <input
@@ -240,12 +242,12 @@ function saveState(p: PartitionView): 'saved' | 'writing' | 'unflushed' {
   return p.unflushedBytes > p.writingBytes ? 'unflushed' : 'writing';
 }
 
-function saveLabel(p: PartitionView): string {
+function saveLabel(p: PartitionView, store: string): string {
   switch (saveState(p)) {
     case 'saved':
-      return 'all saved to IndexedDB';
+      return `all saved to ${store}`;
     case 'writing':
-      return `${formatBytes(p.writingBytes)} writing to IndexedDB`;
+      return `${formatBytes(p.writingBytes)} writing to ${store}`;
     case 'unflushed': {
       const memory = p.unflushedBytes - p.writingBytes;
       return `${formatBytes(memory)} only in memory${p.writingBytes > 0 ? ` · ${formatBytes(p.writingBytes)} writing` : ''}`;

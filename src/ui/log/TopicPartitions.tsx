@@ -4,6 +4,7 @@ import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 import { PartitionLogView } from './PartitionLogView';
 import { TopicCleanupForm } from './TopicCleanupForm';
+import { useStoreName } from './storeName';
 
 /** Topic tabs and the selected topic's partition logs. */
 /** Asks the worker for a partition's files as a zip and hands it to the browser as a download. */
@@ -37,6 +38,7 @@ function selectRecord(p: PartitionView, r: RecordCell): void {
 }
 
 export function TopicPartitions({ session }: { session: Session }) {
+  const store = useStoreName();
   const onExport = useCallback((p: PartitionView) => void download(session, p.topic, p.partition), [session]);
   const onScreen = useCallback((key: string, on: boolean) => session.setOnScreen(key, on), [session]);
   const partitions = useUi((s) => s.view?.partitions);
@@ -85,7 +87,7 @@ export function TopicPartitions({ session }: { session: Session }) {
           <span className="swatch-seg" /> active segment
         </li>
         <li>
-          <span className="swatch-bar flushed" /> saved to IndexedDB (transaction complete){' '}
+          <span className="swatch-bar flushed" /> saved to {store} (write complete){' '}
           <span className="swatch-bar writing" /> flushed, still writing <span className="swatch-bar unflushed" /> only
           in memory
         </li>

@@ -7,14 +7,40 @@ import { AutoSlow } from './AutoSlow';
 
 /** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps (keys/ShortcutsHelp.tsx). */
 export function TimeControls({ session }: { session: Session }) {
-  const playing = useUi((s) => s.playing);
-  const speed = useUi((s) => s.speed);
   const nowMs = useUi((s) => s.nowMs);
   const frames = useUi((s) => s.frames);
+  // The Node host's engine runs on the wall clock: this page can neither pause nor speed it.
+  const attached = useUi((s) => s.host !== null);
 
   return (
     <fieldset className="time-controls" aria-label="Engine clock">
       <legend className="visually-hidden">Engine clock</legend>
+      {attached ? (
+        <span className="speed-pace muted small" data-testid="time-pace" data-speed="wall">
+          wall-clock time: the Node host's engine
+        </span>
+      ) : (
+        <PaceControls session={session} />
+      )}
+      <AutoSlow />
+      <output
+        className="clock mono"
+        data-testid="time-now"
+        data-frames={frames}
+        title="Engine time since the scenario started"
+      >
+        {formatClock(nowMs)}
+      </output>
+    </fieldset>
+  );
+}
+
+/** Play / pause, step, run until idle and the speed: the page paces its own worker's engine. */
+function PaceControls({ session }: { session: Session }) {
+  const playing = useUi((s) => s.playing);
+  const speed = useUi((s) => s.speed);
+  return (
+    <>
       <button
         type="button"
         className="btn btn-icon"
@@ -59,16 +85,7 @@ export function TimeControls({ session }: { session: Session }) {
       <span className="speed-pace muted small" data-testid="time-pace" data-speed={speed}>
         {clockStatement(speed)}
       </span>
-      <AutoSlow />
-      <output
-        className="clock mono"
-        data-testid="time-now"
-        data-frames={frames}
-        title="Engine time since the scenario started"
-      >
-        {formatClock(nowMs)}
-      </output>
-    </fieldset>
+    </>
   );
 }
 
