@@ -310,6 +310,7 @@ export class ReplicaManager {
             lastOffset: info.lastOffset,
             bytes: info.validBytes,
             logEndOffset: p.logEndOffset(),
+            cause: this.services.network.handling(),
             atMs: now,
           });
         this.maybeIncrementHighWatermark(p);
@@ -381,6 +382,7 @@ export class ReplicaManager {
       old,
       new: p.highWatermark,
       role: 'leader',
+      cause: this.services.network.handling(),
       atMs: this.now(),
     });
     this.completeDelayedFor(tpKey(p.topic, p.partition));
@@ -597,6 +599,7 @@ export class ReplicaManager {
           lastOffset: info.lastOffset,
           bytes: info.validBytes,
           logEndOffset: p.logEndOffset(),
+          cause: this.services.network.handling(),
           atMs: now,
         });
     }
@@ -611,6 +614,7 @@ export class ReplicaManager {
         old,
         new: p.highWatermark,
         role: 'follower',
+        cause: this.services.network.handling(),
         atMs: now,
       });
   }
