@@ -1,0 +1,162 @@
+/**
+ * The page's replication hold (replicationHold.ts): the token schedule every token layer shares
+ * (tokenSchedule.ts), fed by each plane view as it arrives, and what each replica draws instead
+ * of the engine's LEO and HW until the token carrying the change lands. One timer wakes the store
+ * at the next landing; components read one replica's held value (a number, so a view that
+ * changes nothing else re-renders nothing).
+ *
+ * Nothing is held, and the replicas show the engine's state, whenever the tokens are not played
+ * in step: paused, faster than MAX_HOLD_SPEED, the past shown (time travel), the tab hidden,
+ * reduced motion asked for (no token moves), or a
+ * topic whose tokens no layer draws (the partition rows draw the shown topic's, the brokers board
+ * all of them while it is open); a token that would start too late (tokenSchedule's MAX_LAG_MS)
+ * holds nothing either.
+ */
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { PlaneMessageView } from '../../engine/apps/types';
+import { type UiState, uiStore } from '../store';
+import { leaderHoldStore } from './leaderHoldStore';
+import {
+  type Held,
+  type HeldChange,
+  heldChanges,
+  heldValues,
+  nextLanding,
+  replicaKey,
+  shownValue,
+} from './replicationHold';
+import { newSchedule, schedule, type TokenSchedule } from './tokenSchedule';
+
+/** Above this speed the tokens cannot keep up with the state: nothing is held. */
+export const MAX_HOLD_SPEED = 4;
+
+interface HoldState {
+  /** By replicaKey: the values drawn instead of the engine's. */
+  held: Record<string, Held>;
+  /** Whether changes are held now (the tokens play in step). */
+  inStep: boolean;
+  /** The topic the partition rows draw (their tokens), or null. */
+  rowTopic: string | null;
+}
+
+export const replicationHoldStore = createStore<HoldState>()(() => ({ held: {}, inStep: false, rowTopic: null }));
+
+/** The one token schedule (module state: the board's and the rows' tokens and the hold read it). */
+let tokens: TokenSchedule = newSchedule();
+let changes: HeldChange[] = [];
+let messages: readonly PlaneMessageView[] = [];
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+export function tokenSchedule(): TokenSchedule {
+  return tokens;
+}
+
+/** Whether the tokens play in step with the state at this moment of the page. */
+export function playsInStep(s: Pick<UiState, 'playing' | 'speed' | 'travel'>): boolean {
+  if (!s.playing || s.speed > MAX_HOLD_SPEED) return false;
+  if (s.travel !== null && !s.travel.live) return false;
+  if (typeof document === 'undefined') return true;
+  // Reduced motion draws no tokens: nothing to wait for.
+  return !document.hidden && !window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+}
+
+function holds(topic: string): boolean {
+  return leaderHoldStore.getState().drawing || replicationHoldStore.getState().rowTopic === topic;
+}
+
+function sameHeld(a: Record<string, Held>, b: Record<string, Held>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (a[k]?.leo !== b[k]?.leo || a[k]?.hw !== b[k]?.hw) return false;
+  return true;
+}
+
+/** Draws what has landed by `now` and wakes at the next landing. */
+function refresh(now: number): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  const inStep = replicationHoldStore.getState().inStep;
+  const held = inStep ? heldValues(changes, now) : {};
+  const before = replicationHoldStore.getState().held;
+  if (!sameHeld(before, held)) replicationHoldStore.setState({ held });
+  const next = inStep ? nextLanding(changes, now) : null;
+  if (next !== null) timer = setTimeout(() => refresh(performance.now()), Math.max(0, next - now) + 1);
+}
+
+/** A plane view arrived: its new messages get their slots, and their changes are held until they land. */
+export function takeMessages(view: readonly PlaneMessageView[], now: number): void {
+  messages = view;
+  schedule(tokens, view, now);
+  recompute(now);
+}
+
+function recompute(now: number): void {
+  changes = replicationHoldStore.getState().inStep ? heldChanges(messages, tokens, now, holds) : [];
+  refresh(now);
+}
+
+/** The page stopped or started playing the tokens in step: a stop shows the engine's state at once. */
+export function setInStep(inStep: boolean, now: number): void {
+  if (replicationHoldStore.getState().inStep === inStep) return;
+  replicationHoldStore.setState({ inStep });
+  recompute(now);
+}
+
+/** The partition rows draw this topic's tokens (null: none). */
+export function setRowTopic(topic: string | null): void {
+  if (replicationHoldStore.getState().rowTopic === topic) return;
+  replicationHoldStore.setState({ rowTopic: topic });
+  recompute(performance.now());
+}
+
+/** A replaced cluster (or another moment shown) holds nothing and starts a new schedule. */
+export function forgetReplication(): void {
+  tokens = newSchedule();
+  changes = [];
+  messages = [];
+  refresh(0);
+}
+
+/** A replica's LEO and HW as drawn: the engine's, or the values from before a change whose token is still in flight. */
+export function useShownOffsets(
+  topic: string,
+  partition: number,
+  broker: number,
+  leo: number,
+  hw: number,
+): { leo: number; hw: number } {
+  const key = replicaKey(topic, partition, broker);
+  const heldLeo = useStore(replicationHoldStore, (s) => s.held[key]?.leo);
+  const heldHw = useStore(replicationHoldStore, (s) => s.held[key]?.hw);
+  return { leo: shownValue(leo, heldLeo), hw: shownValue(hw, heldHw) };
+}
+
+/** Feeds the hold from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
+export function useReplicationHold(): void {
+  useEffect(() => {
+    const now = () => performance.now();
+    setInStep(playsInStep(uiStore.getState()), now());
+    const stop = uiStore.subscribe((s, prev) => {
+      if (s.clusterRun !== prev.clusterRun || s.travel?.viewMs !== prev.travel?.viewMs) {
+        if (s.travel?.live === false || s.clusterRun !== prev.clusterRun) forgetReplication();
+      }
+      if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel)
+        setInStep(playsInStep(s), now());
+      const view = s.plane.view;
+      if (view && view !== prev.plane.view && view.messages !== prev.plane.view?.messages)
+        takeMessages(view.messages, now());
+    });
+    const stopDrawing = leaderHoldStore.subscribe((s, prev) => {
+      if (s.drawing !== prev.drawing) recompute(now());
+    });
+    const onVisibility = () => setInStep(playsInStep(uiStore.getState()), now());
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      stop();
+      stopDrawing();
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, []);
+}
