@@ -28,8 +28,10 @@ interface Point {
 /** Cell centres by `<partition>/<broker>`, and each row's name cell by `<partition>/name`. */
 type Anchors = ReadonlyMap<string, Point>;
 
-/** Requests ride above a row's middle and responses below it, so a pair never hides each other. */
-const KIND_SHIFT_PX = 5;
+/** The lane: tokens ride the gap above their row's cells (styles.css .glance-table), clear of the numbers. */
+const LANE_ABOVE_PX = 7;
+/** Requests ride a little left of a cell's middle and responses right of it, so a pair never hides each other. */
+const KIND_SHIFT_PX = 14;
 
 interface RowToken {
   id: string;
@@ -83,7 +85,7 @@ export function RowTokens({ topic }: { topic: string }) {
           : `${parts[parts.length - 2]}/${parts[parts.length - 1]}`;
         next.set(key, {
           x: r.left - origin.left + host.scrollLeft + (isName ? r.width - 8 : r.width / 2),
-          y: r.top - origin.top + host.scrollTop + r.height / 2,
+          y: r.top - origin.top + host.scrollTop - LANE_ABOVE_PX,
         });
       }
       setAnchors(next);
@@ -101,12 +103,12 @@ export function RowTokens({ topic }: { topic: string }) {
         const to = anchors.get(`${p}/${m.to}`);
         const slot = slots.slots.get(m.id);
         if (!from || !to || !slot) return null;
-        const dy = m.kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX;
+        const dx = m.kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX;
         const style = {
-          '--x0': `${from.x.toFixed(1)}px`,
-          '--y0': `${(from.y + dy).toFixed(1)}px`,
-          '--x1': `${to.x.toFixed(1)}px`,
-          '--y1': `${(to.y + dy).toFixed(1)}px`,
+          '--x0': `${(from.x + dx).toFixed(1)}px`,
+          '--y0': `${from.y.toFixed(1)}px`,
+          '--x1': `${(to.x + dx).toFixed(1)}px`,
+          '--y1': `${to.y.toFixed(1)}px`,
           animationDuration: `${REPLAY_MS}ms`,
           animationDelay: `${delays.current.get(id) ?? 0}ms`,
           '--api-colour': apiColour(m.api),
