@@ -29,7 +29,7 @@ interface Point {
 type Anchors = ReadonlyMap<string, Point>;
 
 /** The lane: tokens ride the gap above their row's cells (styles.css .glance-table), clear of the numbers. */
-const LANE_ABOVE_PX = 7;
+const LANE_ABOVE_PX = 4;
 /** Requests ride a little left of a cell's middle and responses right of it, so a pair never hides each other. */
 const KIND_SHIFT_PX = 14;
 
@@ -42,6 +42,7 @@ interface RowToken {
 export function RowTokens({ topic }: { topic: string }) {
   const layer = useRef<HTMLDivElement>(null);
   const messages = usePlane((s) => s.view?.messages);
+  const engineNowMs = usePlane((s) => s.view?.nowMs);
   const inStep = useStore(replicationHoldStore, (s) => s.inStep);
   const [anchors, setAnchors] = useState<Anchors>(new Map());
   const delays = useRef(new Map<string, number>());
@@ -49,7 +50,7 @@ export function RowTokens({ topic }: { topic: string }) {
   const slots = tokenSchedule();
   const tokens: RowToken[] = [];
   if (inStep && messages) {
-    schedule(slots, messages, now);
+    schedule(slots, messages, now, engineNowMs);
     for (const m of messages) {
       if (!m.effects) continue;
       const slot = slots.slots.get(m.id);

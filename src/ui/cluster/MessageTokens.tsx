@@ -89,7 +89,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   // changes on screen when its token lands (replicationHold.ts). Scheduling is idempotent: the
   // hold has usually given these messages their slots already.
   const slots = tokenSchedule();
-  schedule(slots, view.messages, now);
+  schedule(slots, view.messages, now, view.nowMs);
   // A token's CSS delay counts from when its element was first drawn here (the board may open
   // while a token is already on its way: a negative delay starts it part-way).
   const delays = useRef(new Map<number, number>());

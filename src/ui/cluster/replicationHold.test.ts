@@ -69,6 +69,14 @@ describe('the token schedule', () => {
       if (s.slots.get(m.id)?.inStep) expect(s.slots.get(m.id)?.startsAt).toBeLessThanOrEqual(MAX_LAG_MS);
   });
 
+  it('gives a message still on the wire its slot only once it has arrived (its effects known)', () => {
+    const s = newSchedule();
+    schedule(s, [produce], 1000, 100);
+    expect(s.slots.has(produce.id)).toBe(false);
+    schedule(s, [produce], 1100, 101);
+    expect(s.slots.get(produce.id)?.startsAt).toBe(1100);
+  });
+
   it('forgets the slots of messages gone from the view once their tokens have landed', () => {
     const s = newSchedule();
     schedule(s, chain, 0);

@@ -86,9 +86,9 @@ function refresh(now: number): void {
 }
 
 /** A plane view arrived: its new messages get their slots, and their changes are held until they land. */
-export function takeMessages(view: readonly PlaneMessageView[], now: number): void {
+export function takeMessages(view: readonly PlaneMessageView[], now: number, engineNowMs: number): void {
   messages = view;
-  schedule(tokens, view, now);
+  schedule(tokens, view, now, engineNowMs);
   recompute(now);
 }
 
@@ -146,7 +146,7 @@ export function useReplicationHold(): void {
         setInStep(playsInStep(s), now());
       const view = s.plane.view;
       if (view && view !== prev.plane.view && view.messages !== prev.plane.view?.messages)
-        takeMessages(view.messages, now());
+        takeMessages(view.messages, now(), view.nowMs);
     });
     const stopDrawing = leaderHoldStore.subscribe((s, prev) => {
       if (s.drawing !== prev.drawing) recompute(now());

@@ -45,12 +45,21 @@ export function newSchedule(): TokenSchedule {
 /**
  * Gives each message of `messages` (engine order) not seen before its slot, and forgets the slots
  * of messages gone from the view whose tokens have landed. Returns whether a slot was added.
+ *
+ * A message still on the wire at the view's engine time `engineNowMs` waits for the next view:
+ * what it changes on arrival (its effects) is known only once it has arrived, and a token must
+ * know what it carries before it leaves.
  */
-export function schedule(s: TokenSchedule, messages: readonly PlaneMessageView[], now: number): boolean {
+export function schedule(
+  s: TokenSchedule,
+  messages: readonly PlaneMessageView[],
+  now: number,
+  engineNowMs = Number.POSITIVE_INFINITY,
+): boolean {
   let fresh = 0;
   let inView: Set<number> | null = null;
   for (const m of messages) {
-    if (s.slots.has(m.id)) continue;
+    if (s.slots.has(m.id) || m.arriveAtMs > engineNowMs) continue;
     const base = now + STAGGER_MS * fresh++;
     let startsAt = base;
     let inStep = true;
