@@ -1,7 +1,8 @@
 import { memo, useEffect } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneReplicaView } from '../../engine/apps/types';
+import type { PlaneBrokerView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
+import { byIdentity } from '../byIdentity';
 import { replicaKey, shownValue } from '../cluster/replicationHold';
 import { replicationHoldStore, setRowTopic } from '../cluster/replicationHoldStore';
 import { Term } from '../glossary/Term';
@@ -29,6 +30,39 @@ const ROLE_WORDS: Record<Role, string> = {
   offline: 'offline',
 };
 
+const NO_CELLS: string[] = [];
+const brokerIdsOf = byIdentity((brokers: PlaneBrokerView[] | undefined) => (brokers ?? []).map((b) => b.id));
+
+function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | null): string | null {
+  let first: string | null = null;
+  for (const t of topics ?? []) {
+    if (t.internal) continue;
+    if (t.name === selected) return t.name;
+    first ??= t.name;
+  }
+  return first;
+}
+
+/** The topic's replicas as `partition|broker|role|leo|hw`, computed again only for another view or topic. */
+const cellKeys = (() => {
+  let lastTopics: PlaneTopicView[] | undefined;
+  let lastTopic: string | null = null;
+  let last: string[] = NO_CELLS;
+  return (topics: PlaneTopicView[] | undefined, topic: string | null): string[] => {
+    if (topics === lastTopics && topic === lastTopic) return last;
+    lastTopics = topics;
+    lastTopic = topic;
+    const partitions = topics?.find((t) => t.name === topic)?.partitions ?? [];
+    last =
+      partitions.length > MAX_PARTITIONS
+        ? NO_CELLS
+        : partitions.flatMap((p) =>
+            p.replicaStates.map((r) => `${p.partition}|${r.broker}|${roleOf(r)}|${r.logEndOffset}|${r.highWatermark}`),
+          );
+    return last;
+  };
+})();
+
 interface Cell {
   broker: number;
   role: Role;
@@ -50,18 +84,12 @@ interface Cell {
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const brokerIds = usePlane(useShallow((s) => (s.view?.brokers ?? []).map((b) => b.id)));
-  const topic = usePlane((s) => {
-    const user = (s.view?.topics ?? []).filter((t) => !t.internal);
-    return (user.find((t) => t.name === selected) ?? user[0])?.name ?? null;
-  });
-  // One string per replica, so a frame that changes nothing redraws nothing.
+  const brokerIds = usePlane(useShallow((s) => brokerIdsOf(s.view?.brokers)));
+  const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
+  // One string per replica, so a frame that changes nothing redraws nothing; derived once per
+  // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
   const cells = usePlane(
-    useShallow((s) =>
-      (s.view?.topics.find((t) => t.name === topic)?.partitions ?? []).flatMap((p) =>
-        p.replicaStates.map((r) => `${p.partition}|${r.broker}|${roleOf(r)}|${r.logEndOffset}|${r.highWatermark}`),
-      ),
-    ),
+    useShallow((s) => (brokerIds.length > MAX_BROKERS ? NO_CELLS : cellKeys(s.view?.topics, topic))),
   );
   const glanced = topic !== null && brokerIds.length > 0 && brokerIds.length <= MAX_BROKERS;
   const byPartition = new Map<number, Cell[]>();
@@ -72,7 +100,7 @@ export function PartitionGlance() {
     byPartition.set(Number(p), row);
   }
   const partitions = [...byPartition.keys()].sort((a, b) => a - b);
-  const shown = glanced && partitions.length <= MAX_PARTITIONS;
+  const shown = glanced && cells !== NO_CELLS && partitions.length <= MAX_PARTITIONS;
   // The rows draw this topic's tokens: its changes are held until they land.
   useEffect(() => {
     setRowTopic(shown ? topic : null);

@@ -41,7 +41,7 @@ export function heldChanges(
   for (const m of messages) {
     if (!m.effects) continue;
     const slot = schedule.slots.get(m.id);
-    if (!slot || !slot.inStep) continue;
+    if (!slot?.inStep) continue;
     for (const e of m.effects) {
       if (!holds(e.topic)) continue;
       const tp = `${e.topic}-${e.partition}`;
