@@ -7,6 +7,10 @@
  *
  *  - produce: the demo cluster while a bulk produce sends 5,000 records/s (as bench:ui);
  *  - scale: the large preset (50 brokers, 1,000 partitions), the brokers view then the groups view.
+ *
+ * --trace: Chrome's trace instead (self time per event on the page's main thread: script, style,
+ * layout, paint, layerize, commit). --counters: only Chrome's main-thread counters, as bench:ui.
+ * --css RULES adds a style sheet first (e.g. hide a part of the page to see what it costs).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -25,6 +29,8 @@ const what = opt('--what') ?? 'produce';
 const ms = Number(opt('--ms') ?? 5000);
 const top = Number(opt('--top') ?? 30);
 let currentPage: Page | null = null;
+/** --css RULES: a style sheet added before the sample (what costs what: hide a part, compare). */
+const css = opt('--css');
 
 interface ProfileNode {
   id: number;
@@ -123,7 +129,30 @@ function pageThread(events: TraceEvent[], t: TraceEvent): boolean {
   return mains.every((m) => count(m) <= count(t));
 }
 
+/** Chrome's main-thread counters over the sample (ms per second), as bench:ui reports them. */
+async function counters(cdp: CDPSession, label: string): Promise<void> {
+  const read = async () =>
+    Object.fromEntries(
+      ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [
+        m.name,
+        m.value,
+      ]),
+    ) as Record<string, number>;
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const a = await read();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = await read();
+  const per = (k: string) => ((((b[k] ?? 0) - (a[k] ?? 0)) * 1000) / ms) * 1000;
+  const fields = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'];
+  console.log(`${label}${css ? ` [css: ${css}]` : ''}: ${fields.map((f) => `${f} ${per(f).toFixed(0)} ms/s`).join(', ')}`);
+}
+
 async function profile(cdp: CDPSession, label: string): Promise<void> {
+  if (css) await currentPage?.addStyleTag({ content: css });
+  if (args.includes('--counters')) {
+    await counters(cdp, label);
+    return;
+  }
   if (args.includes('--trace')) {
     await trace(currentPage as Page, label);
     return;
