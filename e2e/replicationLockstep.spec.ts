@@ -50,6 +50,13 @@ test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the
   const plane = new PlanePage(app);
   await plane.open();
   await plane.pause();
+  // Four brokers and nothing else running (no demo producer, no consumers): the record's
+  // messages are the only replication traffic, so none is crowded out of the frames' messages.
+  await plane.tab('scenarios');
+  await page.getByTestId('preset-empty4').click();
+  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
+  await plane.tab('cluster');
+  await plane.pause();
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('lockstep');
   await page.getByTestId('create-topic-partitions').fill('1');

@@ -16,8 +16,7 @@ import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
 import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
 import { apiColour } from '../cluster/requestApis';
-import { flying, schedule } from '../cluster/tokenSchedule';
-import { usePlane } from '../store';
+import { flying } from '../cluster/tokenSchedule';
 import { REPLAY_MS } from '../time/pacing';
 
 interface Point {
@@ -41,16 +40,15 @@ interface RowToken {
 
 export function RowTokens({ topic }: { topic: string }) {
   const layer = useRef<HTMLDivElement>(null);
-  const messages = usePlane((s) => s.view?.messages);
-  const engineNowMs = usePlane((s) => s.view?.nowMs);
+  // The hold's messages: the view's, and those gone from it whose tokens are still flying.
+  const messages = useStore(replicationHoldStore, (s) => s.messages);
   const inStep = useStore(replicationHoldStore, (s) => s.inStep);
   const [anchors, setAnchors] = useState<Anchors>(new Map());
   const delays = useRef(new Map<string, number>());
   const now = performance.now();
   const slots = tokenSchedule();
   const tokens: RowToken[] = [];
-  if (inStep && messages) {
-    schedule(slots, messages, now, engineNowMs);
+  if (inStep) {
     for (const m of messages) {
       if (!m.effects) continue;
       const slot = slots.slots.get(m.id);
@@ -65,7 +63,7 @@ export function RowTokens({ topic }: { topic: string }) {
     const slot = slots.slots.get(t.message.id);
     if (slot && !delays.current.has(t.id)) delays.current.set(t.id, Math.round(slot.startsAt - now));
   }
-  const rows = messages ? 1 : 0;
+  const rows = messages.length > 0 ? 1 : 0;
   // Measuring forces a layout: only when the table changes size (a new row, a wider number), never per view.
   useLayoutEffect(() => {
     const host = layer.current?.parentElement;

@@ -39,15 +39,30 @@ interface HoldState {
   inStep: boolean;
   /** The topic the partition rows draw (their tokens), or null. */
   rowTopic: string | null;
+  /**
+   * The messages whose tokens are drawn: the last view's, plus those gone from it (their linger
+   * over) whose tokens have not landed yet, in engine order. A token leaves the screen when it
+   * lands, not when the worker stops listing its message.
+   */
+  messages: readonly PlaneMessageView[];
 }
 
-export const replicationHoldStore = createStore<HoldState>()(() => ({ held: {}, inStep: false, rowTopic: null }));
+export const replicationHoldStore = createStore<HoldState>()(() => ({
+  held: {},
+  inStep: false,
+  rowTopic: null,
+  messages: [],
+}));
 
 /** The one token schedule (module state: the board's and the rows' tokens and the hold read it). */
 let tokens: TokenSchedule = newSchedule();
 let changes: HeldChange[] = [];
 let messages: readonly PlaneMessageView[] = [];
 let timer: ReturnType<typeof setTimeout> | null = null;
+/** The wall ms up to which landed changes are drawn (a late wake draws them one step at a time). */
+let drawnUpTo = Number.NEGATIVE_INFINITY;
+/** A wake that finds several landings passed draws the next one this many ms later, never two at once. */
+const CATCH_UP_STEP_MS = 20;
 
 export function tokenSchedule(): TokenSchedule {
   return tokens;
@@ -73,33 +88,66 @@ function sameHeld(a: Record<string, Held>, b: Record<string, Held>): boolean {
   return true;
 }
 
-/** Draws what has landed by `now` and wakes at the next landing. */
+/**
+ * Draws what has landed by `now` and wakes at the next landing. A wake that comes late (a busy
+ * main thread) and finds several landings passed draws them in order, one per CATCH_UP_STEP_MS,
+ * so a HW never appears in the same frame as the follower LEO it waited for.
+ */
 function refresh(now: number): void {
   if (timer !== null) clearTimeout(timer);
   timer = null;
   const inStep = replicationHoldStore.getState().inStep;
-  const held = inStep ? heldValues(changes, now) : {};
+  let upTo = now;
+  if (inStep) {
+    const first = nextLanding(changes, drawnUpTo);
+    const second = first === null ? null : nextLanding(changes, first);
+    if (first !== null && second !== null && second <= now) upTo = first;
+  }
+  drawnUpTo = upTo;
+  const held = inStep ? heldValues(changes, upTo) : {};
   const before = replicationHoldStore.getState().held;
   if (!sameHeld(before, held)) replicationHoldStore.setState({ held });
-  const next = inStep ? nextLanding(changes, now) : null;
+  const next = !inStep ? null : upTo < now ? now + CATCH_UP_STEP_MS : nextLanding(changes, now);
   if (next !== null) timer = setTimeout(() => refresh(performance.now()), Math.max(0, next - now) + 1);
 }
 
 /** A plane view arrived: its new messages get their slots, and their changes are held until they land. */
 export function takeMessages(view: readonly PlaneMessageView[], now: number, engineNowMs: number): void {
-  messages = view;
   schedule(tokens, view, now, engineNowMs);
+  messages = withUnlanded(view, messages, now);
+  replicationHoldStore.setState({ messages });
   recompute(now);
 }
 
+/** `view`, plus the messages of `before` gone from it whose tokens are still to land, in engine order. */
+function withUnlanded(
+  view: readonly PlaneMessageView[],
+  before: readonly PlaneMessageView[],
+  now: number,
+): readonly PlaneMessageView[] {
+  let kept: PlaneMessageView[] | null = null;
+  const ids = new Set(view.map((m) => m.id));
+  for (const m of before) {
+    if (ids.has(m.id)) continue;
+    const slot = tokens.slots.get(m.id);
+    if (!slot || slot.landsAt <= now) continue;
+    (kept ??= []).push(m);
+  }
+  if (!kept) return view;
+  return [...kept, ...view].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
+}
+
 function recompute(now: number): void {
-  changes = replicationHoldStore.getState().inStep ? heldChanges(messages, tokens, now, holds) : [];
+  // Changes not drawn yet stay, even if their landing has passed: refresh draws them in order.
+  const from = Math.min(now, drawnUpTo);
+  changes = replicationHoldStore.getState().inStep ? heldChanges(messages, tokens, from, holds) : [];
   refresh(now);
 }
 
 /** The page stopped or started playing the tokens in step: a stop shows the engine's state at once. */
 export function setInStep(inStep: boolean, now: number): void {
   if (replicationHoldStore.getState().inStep === inStep) return;
+  drawnUpTo = now;
   replicationHoldStore.setState({ inStep });
   recompute(now);
 }
@@ -116,6 +164,8 @@ export function forgetReplication(): void {
   tokens = newSchedule();
   changes = [];
   messages = [];
+  replicationHoldStore.setState({ messages });
+  drawnUpTo = Number.NEGATIVE_INFINITY;
   refresh(0);
 }
 
