@@ -6,7 +6,7 @@
  * changes nothing else re-renders nothing).
  *
  * Nothing is held, and the replicas show the engine's state, whenever the tokens are not played
- * in step: paused, faster than MAX_HOLD_SPEED, the past shown (time travel), the tab hidden,
+ * in step: paused, faster than MAX_HOLD_SPEED, a bulk job running, the past shown (time travel), the tab hidden,
  * reduced motion asked for (no token moves), or a
  * topic whose tokens no layer draws (the partition rows draw the shown topic's, the brokers board
  * all of them while it is open); a token that would start too late (tokenSchedule's MAX_LAG_MS)
@@ -69,8 +69,10 @@ export function tokenSchedule(): TokenSchedule {
 }
 
 /** Whether the tokens play in step with the state at this moment of the page. */
-export function playsInStep(s: Pick<UiState, 'playing' | 'speed' | 'travel'>): boolean {
+export function playsInStep(s: Pick<UiState, 'playing' | 'speed' | 'travel' | 'jobs'>): boolean {
   if (!s.playing || s.speed > MAX_HOLD_SPEED) return false;
+  // A bulk job (Send N) sends thousands of records a second: no token could be followed.
+  for (const id in s.jobs) if (s.jobs[id]?.state === 'running') return false;
   if (s.travel !== null && !s.travel.live) return false;
   if (typeof document === 'undefined') return true;
   // Reduced motion draws no tokens: nothing to wait for.
@@ -192,7 +194,7 @@ export function useReplicationHold(): void {
       if (s.clusterRun !== prev.clusterRun || s.travel?.viewMs !== prev.travel?.viewMs) {
         if (s.travel?.live === false || s.clusterRun !== prev.clusterRun) forgetReplication();
       }
-      if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel)
+      if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel || s.jobs !== prev.jobs)
         setInStep(playsInStep(s), now());
       const view = s.plane.view;
       if (view && view !== prev.plane.view && view.messages !== prev.plane.view?.messages)
