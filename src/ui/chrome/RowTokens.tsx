@@ -14,9 +14,9 @@
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
-import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
+import { replicationHoldStore, slotsMoved, tokenSchedule } from '../cluster/replicationHoldStore';
 import { apiColour } from '../cluster/requestApis';
-import { flying } from '../cluster/tokenSchedule';
+import { drawnLate, flying } from '../cluster/tokenSchedule';
 import { REPLAY_MS } from '../time/pacing';
 
 interface Point {
@@ -59,10 +59,26 @@ export function RowTokens({ topic }: { topic: string }) {
     }
   }
   for (const id of delays.current.keys()) if (!tokens.some((t) => t.id === id)) delays.current.delete(id);
+  const fresh: number[] = [];
   for (const t of tokens) {
     const slot = slots.slots.get(t.message.id);
-    if (slot && !delays.current.has(t.id)) delays.current.set(t.id, Math.round(slot.startsAt - now));
+    if (slot && !delays.current.has(t.id)) {
+      delays.current.set(t.id, Math.round(slot.startsAt - now));
+      fresh.push(t.message.id);
+    }
   }
+  // A long render draws the tokens late: their slots move by as much (tokenSchedule's drawnLate).
+  useLayoutEffect(() => {
+    if (fresh.length === 0) return;
+    const drawnAt = performance.now();
+    if (
+      drawnLate(
+        fresh.map((id) => slots.slots.get(id)),
+        drawnAt - now,
+      )
+    )
+      slotsMoved(drawnAt);
+  });
   const rows = messages.length > 0 ? 1 : 0;
   // Measuring forces a layout: only when the table changes size (a new row, a wider number), never per view.
   useLayoutEffect(() => {

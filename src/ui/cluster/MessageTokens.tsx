@@ -30,8 +30,8 @@ import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
 import { setDrawingTokens, takeLandings } from './leaderHoldStore';
-import { tokenSchedule } from './replicationHoldStore';
-import { flying, schedule } from './tokenSchedule';
+import { slotsMoved, tokenSchedule } from './replicationHoldStore';
+import { drawnLate, flying, schedule } from './tokenSchedule';
 
 export { REPLAY_MS };
 /** The producers' and the consumers' boxes, as keys of the anchors map. */
@@ -95,10 +95,27 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const delays = useRef(new Map<number, number>());
   const live = view.messages.filter((m) => flying(slots.slots.get(m.id), now));
   for (const id of delays.current.keys()) if (!live.some((m) => m.id === id)) delays.current.delete(id);
+  const fresh: number[] = [];
   for (const m of live) {
     const slot = slots.slots.get(m.id);
-    if (slot && !delays.current.has(m.id)) delays.current.set(m.id, Math.round(slot.startsAt - now));
+    if (slot && !delays.current.has(m.id)) {
+      delays.current.set(m.id, Math.round(slot.startsAt - now));
+      fresh.push(m.id);
+    }
   }
+  // The tokens start moving when they are in the page, not when their delays were computed: a
+  // long render moves their slots by as much, so what they carry is drawn when they land.
+  useLayoutEffect(() => {
+    if (fresh.length === 0) return;
+    const drawnAt = performance.now();
+    if (
+      drawnLate(
+        fresh.map((id) => slots.slots.get(id)),
+        drawnAt - now,
+      )
+    )
+      slotsMoved(drawnAt);
+  });
   // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
   // leadership may light up (leaderHold.ts): told once per message, after the render.
   const landed = useRef(new Set<number>());

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlaneMessageEffect, PlaneMessageView } from '../../engine/apps/types';
 import { REPLAY_MS } from '../time/pacing';
 import { heldChanges, heldValues, nextLanding, replicaKey, shownValue } from './replicationHold';
-import { MAX_LAG_MS, newSchedule, ORDER_GAP_MS, STAGGER_MS, schedule } from './tokenSchedule';
+import { drawnLate, MAX_LAG_MS, newSchedule, ORDER_GAP_MS, STAGGER_MS, schedule } from './tokenSchedule';
 
 /** orders-0 led by broker 1, followers 2 and 3: one record's replication, as the engine sends it. */
 function msg(
@@ -75,6 +75,16 @@ describe('the token schedule', () => {
     expect(s.slots.has(produce.id)).toBe(false);
     schedule(s, [produce], 1100, 101);
     expect(s.slots.get(produce.id)?.startsAt).toBe(1100);
+  });
+
+  it('moves a slot drawn late (a long render) by the lag, once: it lands when its token visibly does', () => {
+    const s = newSchedule();
+    schedule(s, [produce], 1000, 200);
+    const slot = s.slots.get(produce.id);
+    expect(drawnLate([slot], 70)).toBe(true);
+    expect(slot).toMatchObject({ startsAt: 1070, landsAt: 1070 + REPLAY_MS, drawn: true });
+    expect(drawnLate([slot], 70)).toBe(false);
+    expect(slot?.landsAt).toBe(1070 + REPLAY_MS);
   });
 
   it('forgets the slots of messages gone from the view once their tokens have landed', () => {

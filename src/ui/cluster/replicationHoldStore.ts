@@ -146,6 +146,11 @@ function recompute(now: number): void {
   refresh(now);
 }
 
+/** A layer drew tokens late (tokenSchedule's drawnLate moved their slots): the hold follows. */
+export function slotsMoved(now: number): void {
+  recompute(now);
+}
+
 /** The page stopped or started playing the tokens in step: a stop shows the engine's state at once. */
 export function setInStep(inStep: boolean, now: number): void {
   if (replicationHoldStore.getState().inStep === inStep) return;
