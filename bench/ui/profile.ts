@@ -133,10 +133,9 @@ function pageThread(events: TraceEvent[], t: TraceEvent): boolean {
 async function counters(cdp: CDPSession, label: string): Promise<void> {
   const read = async () =>
     Object.fromEntries(
-      ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [
-        m.name,
-        m.value,
-      ]),
+      ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map(
+        (m) => [m.name, m.value],
+      ),
     ) as Record<string, number>;
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const a = await read();
@@ -144,7 +143,9 @@ async function counters(cdp: CDPSession, label: string): Promise<void> {
   const b = await read();
   const per = (k: string) => ((((b[k] ?? 0) - (a[k] ?? 0)) * 1000) / ms) * 1000;
   const fields = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration'];
-  console.log(`${label}${css ? ` [css: ${css}]` : ''}: ${fields.map((f) => `${f} ${per(f).toFixed(0)} ms/s`).join(', ')}`);
+  console.log(
+    `${label}${css ? ` [css: ${css}]` : ''}: ${fields.map((f) => `${f} ${per(f).toFixed(0)} ms/s`).join(', ')}`,
+  );
 }
 
 async function profile(cdp: CDPSession, label: string): Promise<void> {
