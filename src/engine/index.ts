@@ -64,7 +64,7 @@ export { readStoredZnodes, ZOOKEEPER_DIR, znodeFile } from './cluster/ZnodeFiles
 export type { CoordinationEvent, ZnodeSnapshot } from './cluster/CoordinationStore';
 export type { BrokerDownHow, ClusterEvent, LeaderAndIsrValue, LeaderElectionReason } from './cluster/events';
 export { checkReplicationInvariants } from './cluster/invariants';
-export type { NetworkEvent } from './cluster/Network';
+export type { MessageCause, NetworkEvent } from './cluster/Network';
 export type { SegmentSummary } from './cluster/ReplicaLog';
 export type { PartitionState } from './cluster/PartitionStateMachine';
 export type { ReplicaState } from './cluster/ReplicaStateMachine';

@@ -16,6 +16,7 @@ import { TimeControls } from './time/TimeControls';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
 import { useLeaderHold } from './cluster/leaderHoldStore';
+import { useReplicationHold } from './cluster/replicationHoldStore';
 import { TimeTravel } from './time/TimeTravel';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
 import { StartHere } from './welcome/StartHere';
@@ -49,10 +50,12 @@ function PlaneSection({ session }: { session: Session }) {
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
   const attached = useUi((s) => s.host !== null);
-  // Rebalance phases, the auto slow-down and the election hold follow the plane's events, whichever tab is open.
+  // Rebalance phases, the auto slow-down, the election hold and the replication hold follow the
+  // plane's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
   useLeaderHold(session);
+  useReplicationHold();
   const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
     <div className={past ? 'app app-past' : 'app'}>

@@ -49,14 +49,14 @@ describe('FramePacing.ask', () => {
     expect(Object.keys(pacing.ask(busy).have).sort()).toEqual(['cluster', 'plane']);
   });
 
-  it('asks for a large cluster plane view ten times less often, and for the accumulator every frame it is shown', () => {
+  it('asks for a large cluster plane view ten times less often, its logs as during a job, and for the accumulator every frame it is shown', () => {
     const { pacing, at } = paced();
     const large = { ...idle, brokers: 13, accumulator: true };
     pacing.ask(large);
     at(VIEW_EVERY_MS);
-    expect(pacing.ask(large).have).toEqual({ cluster: -1, accumulator: -1 });
-    at(VIEW_EVERY_MS + 1);
     expect(pacing.ask(large).have).toEqual({ accumulator: -1 });
+    at(BUSY_VIEW_EVERY_MS);
+    expect(pacing.ask(large).have).toEqual({ cluster: -1, accumulator: -1 });
     at(10 * VIEW_EVERY_MS);
     expect(pacing.ask(large).have).toHaveProperty('plane');
   });
@@ -86,6 +86,20 @@ describe('FramePacing.coalesce', () => {
     const { pacing } = paced();
     const drawn = pacing.coalesce(frame(1, { cluster: logs(1, [1, 2]) }), idle);
     expect(drawn.view?.partitions.map((p) => p.logEndOffset)).toEqual([1, 2]);
+  });
+
+  it('with no job running, redraws a partition scrolled out of view at most every 2 s, and at once when it scrolls back', () => {
+    const { pacing, at } = paced();
+    const shown = logs(1, [0, 0]);
+    pacing.coalesce(frame(1, { cluster: shown }), { ...idle, shown: null });
+    pacing.setOnScreen('orders-1', false);
+    at(VIEW_EVERY_MS);
+    const drawn = pacing.coalesce(frame(1, { cluster: logs(2, [5, 7]) }), { ...idle, shown });
+    expect(drawn.view?.partitions.map((p) => p.logEndOffset)).toEqual([5, 0]);
+    at(2 * VIEW_EVERY_MS);
+    pacing.setOnScreen('orders-1', true);
+    const back = pacing.coalesce(frame(1, {}), { ...idle, shown: drawn.view });
+    expect(back.view?.partitions.map((p) => p.logEndOffset)).toEqual([5, 7]);
   });
 
   it('while a bulk job runs, redraws one partition per frame, the one waiting longest, each at most every BUSY_VIEW_EVERY_MS', () => {

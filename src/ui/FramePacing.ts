@@ -4,10 +4,12 @@
  * decides
  *  - which views to ask for in a frame (`ask`): the partition logs and the control plane every
  *    VIEW_EVERY_MS, every BUSY_VIEW_EVERY_MS while a bulk job runs, the plane of a cluster drawn
- *    at scale every LARGE_PLANE_EVERY_MS; the accumulator every frame while it is shown (its
- *    events then stream too); the metrics and the event log like the logs, while their tab is open;
- *  - which of the views received to draw in a frame (`coalesce`): while a bulk job runs, the big
- *    pictures (one partition's log with its record window, the plane's board) take turns.
+ *    at scale every LARGE_PLANE_EVERY_MS (its logs every BUSY_VIEW_EVERY_MS); the accumulator
+ *    every frame while it is shown (its events then stream too); the metrics and the event log
+ *    like the logs, while their tab is open;
+ *  - which of the views received to draw in a frame (`coalesce`): a partition log scrolled out of
+ *    view at most every HIDDEN_REDRAW_MS; while a bulk job runs, the big pictures (one
+ *    partition's log with its record window, the plane's board) take turns.
  * The clock, jobs and events arrive every frame regardless.
  */
 import type { PlaneView } from '../engine/apps/types';
@@ -38,10 +40,11 @@ const LARGE_PLANE_EVERY_MS = 10 * VIEW_EVERY_MS;
 /** A picture waiting this long is drawn even if another one was drawn in the same frame. */
 const OVERDUE_MS = 2 * BUSY_VIEW_EVERY_MS;
 /**
- * While a bulk job runs, a picture scrolled out of view (a partition below the fold, the control
- * plane's board) is redrawn at most this often; scrolled into view, it is drawn on its next turn.
- * (The cluster strip at the top reads the plane's view too: that is drawn at once whenever what
- * the strip shows changes.)
+ * A partition log scrolled out of view is redrawn at most this often (always: a cluster at scale
+ * shows a hundred logs, nearly all below the fold, and each redraw of each was the page's largest
+ * cost there); while a bulk job runs, the control plane's board too. Scrolled into view, a
+ * picture is drawn on its next turn. (The cluster strip at the top reads the plane's view too:
+ * that is drawn at once whenever what the strip shows changes.)
  */
 const HIDDEN_REDRAW_MS = 2000;
 /** The control plane's turn in the round robin. */
@@ -102,8 +105,10 @@ export class FramePacing {
       this.askedAt.set(name, now);
       have[name] = this.versions.get(name) ?? -1;
     };
-    due('cluster', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     const large = state.brokers > LARGE_PLANE_BROKERS ? LARGE_PLANE_EVERY_MS : VIEW_EVERY_MS;
+    // At scale the cluster view holds a thousand partitions: copying it across ten times a second
+    // cost the page more than drawing it. Every BUSY_VIEW_EVERY_MS there, as during a bulk job.
+    due('cluster', busy || state.brokers > LARGE_PLANE_BROKERS ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     due('plane', Math.max(large, busy ? BUSY_VIEW_EVERY_MS : 0));
     if (state.accumulator) due('accumulator', 0);
     if (state.metrics) due('metrics', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
@@ -135,7 +140,8 @@ export class FramePacing {
 
   /**
    * Holds the frame's big pictures back and returns the ones to draw: with no bulk job running,
-   * everything held (newest wins); while one runs, at most one picture per frame whose last
+   * everything held (newest wins) but the partitions scrolled out of view drawn less than
+   * HIDDEN_REDRAW_MS ago; while one runs, at most one picture per frame whose last
    * redraw is BUSY_VIEW_EVERY_MS old (plus any overdue), the one waiting longest first.
    */
   coalesce(r: FrameResult, state: PacingState): Pictures {
@@ -164,9 +170,11 @@ export class FramePacing {
       if (wanted) waiting.add(PLANE);
     }
     let due: string[];
-    if (!busy || !shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
+    const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
+    if (!shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
+    else if (!busy)
+      due = [...waiting].filter((k) => k === PLANE || !this.offScreen.has(k) || age(k) >= HIDDEN_REDRAW_MS);
     else {
-      const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
       const wait = (k: string) => (k !== PLANE && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_VIEW_EVERY_MS);
       const ready = [...waiting].filter((k) => age(k) >= wait(k)).sort((a, b) => age(b) - age(a));
       due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);

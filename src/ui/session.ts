@@ -40,6 +40,8 @@ export class Session {
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
+  /** The record window requests last sent (the store's object: a change makes a new one). */
+  private windowsSent: UiState['windowRequests'] | null = null;
   /** Which views each frame asks for, and which of those received are drawn when (the one pacing policy). */
   private readonly pacing = new FramePacing();
 
@@ -300,11 +302,16 @@ export class Session {
     const advanceMs = Math.floor(exact);
     this.carryMs = exact - advanceMs;
     this.pendingStepMs = 0;
+    // The record windows wanted go with the frames that ask for the cluster view (the worker
+    // answers them with it), or when one changed (a pan, a resize: answered at once). A hundred
+    // logs at scale sent their requests every frame for nothing.
+    const sendWindows = have.cluster !== undefined || windowRequests !== this.windowsSent;
+    if (sendWindows) this.windowsSent = windowRequests;
     this.inFlight = true;
     this.client
       .call('frame', {
         advanceMs,
-        windows: Object.values(windowRequests),
+        windows: sendWindows ? Object.values(windowRequests) : [],
         run,
         have,
       })

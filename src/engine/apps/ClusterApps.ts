@@ -424,6 +424,28 @@ export class ClusterApps {
       case 'groupResponseSent':
         if (this.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.recordMessage(e);
         break;
+      case 'logAppended':
+        if (e.cause && !e.topic.startsWith('__'))
+          this.recentMessages.addEffect(e.cause.id, {
+            topic: e.topic,
+            partition: e.partition,
+            broker: e.broker,
+            field: 'leo',
+            from: e.firstOffset,
+            to: e.logEndOffset,
+          });
+        return;
+      case 'highWatermarkChanged':
+        if (e.cause && !e.topic.startsWith('__'))
+          this.recentMessages.addEffect(e.cause.id, {
+            topic: e.topic,
+            partition: e.partition,
+            broker: e.broker,
+            field: 'hw',
+            from: e.old,
+            to: e.new,
+          });
+        return;
       case 'consumerLogTruncation':
         this.truncations.set(e.consumerId, {
           topic: e.topic,
@@ -481,7 +503,7 @@ export class ClusterApps {
     const to = brokerIdOf(e.to);
     const node = from === null ? e.from : to === null ? e.to : null;
     const client = node === null ? null : (this.clientIds.get(node) ?? node);
-    this.recentMessages.add({ ...times, api: e.api, kind: e.kind, from, to, client });
+    this.recentMessages.add({ ...times, api: e.api, kind: e.kind, from, to, client }, e.id);
   }
 
   /** A member id's consumer name: the member id starts with the client id (Kafka's `<client.id>-<uuid>`). */
@@ -1049,6 +1071,9 @@ const PLANE_EVENT_TYPES = [
   'groupRequestSent',
   'groupResponseSent',
   'consumerLogTruncation',
+  // What the network's deliveries changed (their cause): drawn when the message's token lands.
+  'logAppended',
+  'highWatermarkChanged',
 ] as PlaneEvent['type'][];
 
 function isAnimated(e: PlaneEvent): boolean {

@@ -95,3 +95,38 @@ describe('the plane’s messages: every API the engine sends', () => {
     expect(live.some((m) => m.api === 'JoinGroup')).toBe(true);
   });
 });
+
+describe('what each message changed on arrival (effects, from the events’ cause)', () => {
+  it('one record, RF 3: the Produce moves the leader’s LEO, the Fetch responses the followers’, a follower’s next Fetch the HW', () => {
+    const plane = new ClusterApps(1, 'empty4', { store: new MapStore(), panelProducer: true });
+    plane.apply({ op: 'createTopic', name: 'clicks', partitions: 1, replicationFactor: 3, startIndex: null });
+    plane.tick(2000);
+    const p = plane.view().topics.find((t) => t.name === 'clicks')?.partitions[0];
+    const leader = p?.leader ?? -1;
+    const followers = (p?.replicas ?? []).filter((r) => r !== leader);
+    plane.apply({ op: 'produceRecord', topic: 'clicks', key: 'k', value: 'v', headers: [] });
+    const seen = gather(plane, 700, 1).filter((m) => m.effects?.some((e) => e.topic === 'clicks'));
+    const changes = seen.flatMap((m) =>
+      (m.effects ?? []).map(
+        (e) => `${m.api} ${m.kind} ${m.from ?? 'client'}->${m.to}: ${e.field} of ${e.broker} ${e.from}->${e.to}`,
+      ),
+    );
+    const [f1, f2] = followers;
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        `Produce request client->${leader}: leo of ${leader} 0->1`,
+        `Fetch response ${leader}->${f1}: leo of ${f1} 0->1`,
+        `Fetch response ${leader}->${f2}: leo of ${f2} 0->1`,
+      ]),
+    );
+    // The HW moves on the leader when the last in-sync follower's next Fetch (at offset 1) arrives.
+    const hw = seen.filter((m) => m.effects?.some((e) => e.field === 'hw' && e.broker === leader));
+    expect(hw).toHaveLength(1);
+    expect(hw[0]).toMatchObject({ api: 'Fetch', kind: 'request', to: leader });
+    expect(followers).toContain(hw[0]?.from);
+    const produce = seen.find((m) => m.api === 'Produce' && m.kind === 'request');
+    expect(produce?.sentAtMs).toBeLessThan(hw[0]?.sentAtMs ?? -1);
+    // The followers learn the new HW from a later Fetch response (answered within replica.fetch.wait.max.ms).
+    for (const f of followers) expect(changes).toContain(`Fetch response ${leader}->${f}: hw of ${f} 0->1`);
+  });
+});

@@ -1,4 +1,4 @@
-import type { PlaneMessageView } from './types';
+import type { PlaneMessageEffect, PlaneMessageView } from './types';
 
 /**
  * The network's recent messages the page draws as tokens: every request and response the engine
@@ -48,16 +48,52 @@ export function familyOf(api: string, clientEnd: boolean): MessageFamily {
 
 export class RecentMessages {
   private readonly byFamily = new Map<MessageFamily, PlaneMessageView[]>();
+  /** The kept messages of the broker network by their network id, so their effects can be added. */
+  private readonly byNetworkId = new Map<number, PlaneMessageView>();
+  private readonly networkIds = new WeakMap<PlaneMessageView, number>();
   private nextId = 1;
 
-  /** Keeps one message (its id is assigned here); a message with no broker end is not drawn. */
-  add(m: Omit<PlaneMessageView, 'id'>): void {
+  /**
+   * Keeps one message (its id is assigned here); a message with no broker end is not drawn.
+   * `networkId`: the broker network's own id of it, for effects (the group network's have none).
+   */
+  add(m: Omit<PlaneMessageView, 'id'>, networkId?: number): void {
     if (m.from === null && m.to === null) return;
     const family = familyOf(m.api, m.client !== null);
     let list = this.byFamily.get(family);
     if (!list) this.byFamily.set(family, (list = []));
-    list.push({ ...m, id: this.nextId++ });
-    if (list.length > MESSAGE_CAPS[family]) list.shift();
+    const kept: PlaneMessageView = { ...m, id: this.nextId++ };
+    list.push(kept);
+    if (networkId !== undefined) {
+      this.byNetworkId.set(networkId, kept);
+      this.networkIds.set(kept, networkId);
+    }
+    if (list.length > MESSAGE_CAPS[family]) {
+      const gone = list.shift() as PlaneMessageView;
+      const id = this.networkIds.get(gone);
+      if (id !== undefined) this.byNetworkId.delete(id);
+    }
+  }
+
+  /**
+   * A replica offset the message with network id `networkId` moved on arrival (the engine's event
+   * names its cause). Two moves of one field in one delivery are one effect, from the first
+   * value to the last. False when that message is not kept (nothing to draw it on).
+   */
+  addEffect(networkId: number, effect: PlaneMessageEffect): boolean {
+    const m = this.byNetworkId.get(networkId);
+    if (!m) return false;
+    const effects = (m.effects ??= []);
+    const same = effects.find(
+      (e) =>
+        e.field === effect.field &&
+        e.broker === effect.broker &&
+        e.partition === effect.partition &&
+        e.topic === effect.topic,
+    );
+    if (same) same.to = effect.to;
+    else effects.push(effect);
+    return true;
   }
 
   /** Those still in flight or arrived at most `lingerMs` before `nowMs`, in engine order. */

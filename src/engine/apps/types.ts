@@ -304,6 +304,24 @@ export interface PlaneMessageView {
   client: string | null;
   sentAtMs: number;
   arriveAtMs: number;
+  /**
+   * What the message changed when it arrived, on its receiver's replicas of user topics: a
+   * Produce request moves the leader's LEO, a Fetch response a follower's LEO (and HW), the
+   * follower's next Fetch request the leader's HW. From the engine's events (their `cause`), in
+   * the order they happened; absent while it changed nothing (or has not arrived yet). The page
+   * draws each change when the message's token lands.
+   */
+  effects?: PlaneMessageEffect[];
+}
+
+/** One replica offset a message moved: `field` of `broker`'s replica of topic-partition, from -> to. */
+export interface PlaneMessageEffect {
+  topic: string;
+  partition: number;
+  broker: number;
+  field: 'leo' | 'hw';
+  from: number;
+  to: number;
 }
 
 export interface PlaneView {

@@ -32,6 +32,13 @@ export interface MessageRoute {
   to: NodeId;
 }
 
+/** The delivery a state change happened in: the message's network id, API and kind. */
+export interface MessageCause {
+  id: number;
+  api: ApiName;
+  kind: 'request' | 'response';
+}
+
 /** What the UI needs to place a message in flight: its ends and times, without the body. */
 export interface MessageInFlight extends MessageRoute {
   sentAtMs: number;
@@ -102,6 +109,8 @@ export class Network {
   private readonly lostProduce = new Map<number, string>();
   private nextMessageId = 1;
   private readonly flying = new Map<number, NetworkMessage>();
+  /** The message being delivered (its receiver's handler is running), see handling(). */
+  private current: NetworkMessage | null = null;
   private readonly deliverFn = (message: NetworkMessage) => this.deliver(message);
   private nextCorrelationId = 1;
   private readonly wants: (type: NetworkEvent['type']) => boolean;
@@ -307,8 +316,23 @@ export class Network {
         to,
         atMs: this.scheduler.now(),
       });
-    if (message.kind === 'request') endpoint.onRequest?.(message);
-    else endpoint.onResponse?.(message);
+    const outer = this.current;
+    this.current = message;
+    try {
+      if (message.kind === 'request') endpoint.onRequest?.(message);
+      else endpoint.onResponse?.(message);
+    } finally {
+      this.current = outer;
+    }
+  }
+
+  /**
+   * The message whose delivery is being handled right now, or null (a timer, a command): what a
+   * state change that happens now was caused by. Deterministic, like the delivery order.
+   */
+  handling(): MessageCause | null {
+    const m = this.current;
+    return m === null ? null : { id: m.id, api: m.api, kind: m.kind };
   }
 
   /** A request reached a machine whose process is not running: the connection is refused. */

@@ -310,6 +310,7 @@ export class ReplicaManager {
             lastOffset: info.lastOffset,
             bytes: info.validBytes,
             logEndOffset: p.logEndOffset(),
+            cause: this.services.network.handling(),
             atMs: now,
           });
         this.maybeIncrementHighWatermark(p);
@@ -587,6 +588,7 @@ export class ReplicaManager {
           lastOffset: info.lastOffset,
           bytes: info.validBytes,
           logEndOffset: p.logEndOffset(),
+          cause: this.services.network.handling(),
           atMs: now,
         });
     }
@@ -605,6 +607,7 @@ export class ReplicaManager {
       old,
       new: p.highWatermark,
       role,
+      cause: this.services.network.handling(),
       atMs: this.now(),
     });
   }

@@ -1,6 +1,6 @@
 import type { DeletedSegment } from '../log/UnifiedLog';
 import type { CoordinationEvent } from './CoordinationStore';
-import type { NetworkEvent } from './Network';
+import type { MessageCause, NetworkEvent } from './Network';
 import type { PlacementStep } from './ReplicaPlacement';
 import type { ErrorCode } from './requests';
 
@@ -162,6 +162,8 @@ export type ClusterEvent =
       lastOffset: number;
       bytes: number;
       logEndOffset: number;
+      /** The delivery this append happened in (a Produce request to a leader, a Fetch response to a follower). */
+      cause: MessageCause | null;
       atMs: number;
     }
   | {
@@ -172,6 +174,12 @@ export type ClusterEvent =
       old: number;
       new: number;
       role: 'leader' | 'follower';
+      /**
+       * The delivery the HW moved in: on a leader, the follower's Fetch request whose offset moved
+       * it (or the Produce request, with an ISR of one; an AlterPartition response that shrank the
+       * ISR); on a follower, the leader's Fetch response that carried it. Null when no message did.
+       */
+      cause: MessageCause | null;
       atMs: number;
     }
   | {

@@ -1,4 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
+import type { PlaneBrokerView, PlaneGroupView } from '../../engine/apps/types';
+import { byIdentity } from '../byIdentity';
 import { Term } from '../glossary/Term';
 import { isTermName } from '../glossary/terms';
 import { usePlane } from '../store';
@@ -12,23 +14,23 @@ import { PartitionGlance } from './PartitionGlance';
  * The full board with every replica is further down the page. Group states and generations are
  * glossary terms; the broker entries are links, so their words stay plain.
  */
+const brokerKeys = byIdentity((brokers: PlaneBrokerView[] | undefined) =>
+  (brokers ?? []).map(
+    (b) =>
+      `${b.id}|${b.alive ? (b.isolated ? 'isolated' : 'alive') : 'down'}|${b.controller ? 1 : 0}|${b.leaderCount}|${b.rack ?? ''}`,
+  ),
+);
+const groupKeys = byIdentity((groups: PlaneGroupView[] | undefined) =>
+  (groups ?? []).map(
+    (g) => `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}`,
+  ),
+);
+
 export function ClusterStrip() {
-  const brokers = usePlane(
-    useShallow((s) =>
-      (s.view?.brokers ?? []).map(
-        (b) =>
-          `${b.id}|${b.alive ? (b.isolated ? 'isolated' : 'alive') : 'down'}|${b.controller ? 1 : 0}|${b.leaderCount}|${b.rack ?? ''}`,
-      ),
-    ),
-  );
+  // Derived once per plane view (byIdentity), compared as strings: a view that changes nothing here redraws nothing.
+  const brokers = usePlane(useShallow((s) => brokerKeys(s.view?.brokers)));
   const epoch = usePlane((s) => s.view?.controllerEpoch ?? 0);
-  const groups = usePlane(
-    useShallow((s) =>
-      (s.view?.groups ?? []).map(
-        (g) => `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}`,
-      ),
-    ),
-  );
+  const groups = usePlane(useShallow((s) => groupKeys(s.view?.groups)));
   if (brokers.length === 0) return null;
   return (
     <nav className="cluster-strip" aria-label="Cluster at a glance">

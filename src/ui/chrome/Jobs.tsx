@@ -2,6 +2,9 @@ import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
 import { DismissButton } from './DismissButton';
 
+/** One formatter for every count (toLocaleString builds one per call, every frame a job runs). */
+const COUNT = new Intl.NumberFormat('en-US');
+
 /** Long work in the worker (bulk produce): a progress bar each, with Cancel; finished ones can be dismissed. */
 export function Jobs({ session }: { session: Session }) {
   const jobs = useUi((s) => s.jobs);
@@ -22,7 +25,7 @@ export function Jobs({ session }: { session: Session }) {
             <span className="job-label">{j.label}</span>
             <progress max={j.total} value={j.done} aria-label={j.label} />
             <span className="mono job-count">
-              {j.done.toLocaleString('en-US')} / {j.total.toLocaleString('en-US')} ({pct.toFixed(0)}%)
+              {COUNT.format(j.done)} / {COUNT.format(j.total)} ({pct.toFixed(0)}%)
             </span>
             {j.state === 'running' ? (
               <button

@@ -1,11 +1,19 @@
+import { memo, useEffect } from 'react';
+import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneReplicaView } from '../../engine/apps/types';
+import type { PlaneBrokerView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
+import { byIdentity } from '../byIdentity';
+import { replicaKey, shownValue } from '../cluster/replicationHold';
+import { replicationHoldStore, setRowTopic } from '../cluster/replicationHoldStore';
 import { Term } from '../glossary/Term';
 import { usePlane, useUi } from '../store';
+import { RowTokens } from './RowTokens';
 
 /** More than this many brokers or partitions is a cluster drawn at scale: the board below shows it, not a glance. */
 const MAX_BROKERS = 12;
 const MAX_PARTITIONS = 12;
+/** Each replica cell draws the row's last this many offsets as slots. */
+export const GLANCE_SLOTS = 8;
 
 type Role = 'leader' | 'in-sync' | 'out-of-sync' | 'offline';
 
@@ -22,36 +30,83 @@ const ROLE_WORDS: Record<Role, string> = {
   offline: 'offline',
 };
 
+const NO_CELLS: string[] = [];
+const brokerIdsOf = byIdentity((brokers: PlaneBrokerView[] | undefined) => (brokers ?? []).map((b) => b.id));
+
+function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | null): string | null {
+  let first: string | null = null;
+  for (const t of topics ?? []) {
+    if (t.internal) continue;
+    if (t.name === selected) return t.name;
+    first ??= t.name;
+  }
+  return first;
+}
+
+/** The topic's replicas as `partition|broker|role|leo|hw`, computed again only for another view or topic. */
+const cellKeys = (() => {
+  let lastTopics: PlaneTopicView[] | undefined;
+  let lastTopic: string | null = null;
+  let last: string[] = NO_CELLS;
+  return (topics: PlaneTopicView[] | undefined, topic: string | null): string[] => {
+    if (topics === lastTopics && topic === lastTopic) return last;
+    lastTopics = topics;
+    lastTopic = topic;
+    const partitions = topics?.find((t) => t.name === topic)?.partitions ?? [];
+    last =
+      partitions.length > MAX_PARTITIONS
+        ? NO_CELLS
+        : partitions.flatMap((p) =>
+            p.replicaStates.map((r) => `${p.partition}|${r.broker}|${roleOf(r)}|${r.logEndOffset}|${r.highWatermark}`),
+          );
+    return last;
+  };
+})();
+
+interface Cell {
+  broker: number;
+  role: Role;
+  leo: number;
+  hw: number;
+}
+
 /**
  * The shown topic's partitions across the brokers, one row each: which broker leads, which
  * followers are in sync, and each replica's LEO and HW as they move. Kafka's usual picture of a
  * topic, small enough for the first screen; the board further down has every control.
+ *
+ * Replication plays along each row in lock-step (cluster/replicationHold.ts): a produced record's
+ * Produce token flies from the row's name to the leader's cell, Fetch responses carry it on to the
+ * followers' cells, and a follower's next Fetch carries the high watermark back; each cell's LEO
+ * and HW change when the token that carried them lands. Each cell draws the row's last offsets
+ * as slots (committed below the HW, not yet committed up to the LEO, empty beyond), so a record
+ * is seen arriving on the leader, copied to the followers, then committed everywhere.
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const brokerIds = usePlane(useShallow((s) => (s.view?.brokers ?? []).map((b) => b.id)));
-  const topic = usePlane((s) => {
-    const user = (s.view?.topics ?? []).filter((t) => !t.internal);
-    return (user.find((t) => t.name === selected) ?? user[0])?.name ?? null;
-  });
-  // One string per replica, so a frame that changes nothing redraws nothing.
+  const brokerIds = usePlane(useShallow((s) => brokerIdsOf(s.view?.brokers)));
+  const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
+  // One string per replica, so a frame that changes nothing redraws nothing; derived once per
+  // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
   const cells = usePlane(
-    useShallow((s) =>
-      (s.view?.topics.find((t) => t.name === topic)?.partitions ?? []).flatMap((p) =>
-        p.replicaStates.map((r) => `${p.partition}|${r.broker}|${roleOf(r)}|${r.logEndOffset}|${r.highWatermark}`),
-      ),
-    ),
+    useShallow((s) => (brokerIds.length > MAX_BROKERS ? NO_CELLS : cellKeys(s.view?.topics, topic))),
   );
-  if (!topic || brokerIds.length === 0 || brokerIds.length > MAX_BROKERS) return null;
-  const byPartition = new Map<number, Map<number, { role: Role; leo: number; hw: number }>>();
+  const glanced = topic !== null && brokerIds.length > 0 && brokerIds.length <= MAX_BROKERS;
+  const byPartition = new Map<number, Cell[]>();
   for (const key of cells) {
     const [p, broker, role, leo, hw] = key.split('|');
-    const row = byPartition.get(Number(p)) ?? new Map();
-    row.set(Number(broker), { role: role as Role, leo: Number(leo), hw: Number(hw) });
+    const row = byPartition.get(Number(p)) ?? [];
+    row.push({ broker: Number(broker), role: role as Role, leo: Number(leo), hw: Number(hw) });
     byPartition.set(Number(p), row);
   }
   const partitions = [...byPartition.keys()].sort((a, b) => a - b);
-  if (partitions.length > MAX_PARTITIONS) return null;
+  const shown = glanced && cells !== NO_CELLS && partitions.length <= MAX_PARTITIONS;
+  // The rows draw this topic's tokens: its changes are held until they land.
+  useEffect(() => {
+    setRowTopic(shown ? topic : null);
+    return () => setRowTopic(null);
+  }, [shown, topic]);
+  if (!shown || !topic) return null;
   return (
     <div className="glance" data-testid="glance">
       {/* Above the table, not its caption: a caption is only as wide as the table and wrapped the key. */}
@@ -66,6 +121,9 @@ export function PartitionGlance() {
         </span>{' '}
         <span className="glance-key out-of-sync">
           <Term name="out-of-sync follower" />
+        </span>{' '}
+        <span className="glance-slots-key" aria-hidden="true">
+          <span className="glance-slot committed" /> committed <span className="glance-slot uncommitted" /> not yet
         </span>
       </p>
       <table className="glance-table" aria-labelledby="glance-caption">
@@ -80,34 +138,95 @@ export function PartitionGlance() {
           </tr>
         </thead>
         <tbody>
-          {partitions.map((p) => {
-            const row = byPartition.get(p);
-            return (
-              <tr key={p} data-testid={`glance-row-${topic}-${p}`}>
-                <th scope="row">
-                  {topic}-{p}
-                </th>
-                {brokerIds.map((id) => {
-                  const r = row?.get(id);
-                  if (!r) return <td key={id} className="glance-none" />;
-                  return (
-                    <td
-                      key={id}
-                      className={`glance-replica ${r.role}`}
-                      data-testid={`glance-replica-${topic}-${p}-${id}`}
-                      data-role={r.role}
-                      data-leo={r.leo}
-                      data-hw={r.hw}
-                    >
-                      <span className="glance-role">{ROLE_WORDS[r.role]}</span> LEO {r.leo} · HW {r.hw}
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          })}
+          {partitions.map((p) => (
+            <GlanceRow key={p} topic={topic} partition={p} brokerIds={brokerIds} cells={byPartition.get(p) ?? []} />
+          ))}
         </tbody>
       </table>
+      <RowTokens topic={topic} />
     </div>
+  );
+}
+
+/** One partition's row: each replica's offsets as drawn (held until their tokens land). */
+const GlanceRow = memo(
+  function GlanceRow({
+    topic,
+    partition: p,
+    brokerIds,
+    cells,
+  }: {
+    topic: string;
+    partition: number;
+    brokerIds: number[];
+    cells: Cell[];
+  }) {
+    const keys = cells.map((c) => replicaKey(topic, p, c.broker));
+    // The row's held values as one string: it re-renders when one of its own cells changes on screen.
+    const held = useStore(replicationHoldStore, (s) =>
+      keys.map((k) => `${s.held[k]?.leo ?? ''}:${s.held[k]?.hw ?? ''}`).join('|'),
+    );
+    const heldList = held.split('|');
+    const shown = cells.map((c, i) => {
+      const [l, h] = (heldList[i] ?? ':').split(':');
+      return {
+        ...c,
+        leo: shownValue(c.leo, l ? Number(l) : undefined),
+        hw: shownValue(c.hw, h ? Number(h) : undefined),
+      };
+    });
+    const end = Math.max(0, ...shown.map((c) => c.leo));
+    return (
+      <tr data-testid={`glance-row-${topic}-${p}`}>
+        <th scope="row" data-testid={`glance-name-${topic}-${p}`}>
+          {topic}-{p}
+        </th>
+        {brokerIds.map((id) => {
+          const i = cells.findIndex((c) => c.broker === id);
+          const c = cells[i];
+          const s = shown[i];
+          if (!c || !s) return <td key={id} className="glance-none" />;
+          return (
+            <td
+              key={id}
+              className={`glance-replica ${c.role}`}
+              data-testid={`glance-replica-${topic}-${p}-${id}`}
+              data-role={c.role}
+              data-leo={c.leo}
+              data-hw={c.hw}
+              data-shown-leo={s.leo}
+              data-shown-hw={s.hw}
+            >
+              <span className="glance-role">{ROLE_WORDS[c.role]}</span> LEO {s.leo} · HW {s.hw}
+              {c.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
+            </td>
+          );
+        })}
+      </tr>
+    );
+  },
+  (a, b) =>
+    a.topic === b.topic &&
+    a.partition === b.partition &&
+    a.brokerIds.join() === b.brokerIds.join() &&
+    a.cells.length === b.cells.length &&
+    a.cells.every((c, i) => {
+      const d = b.cells[i];
+      return d !== undefined && c.broker === d.broker && c.role === d.role && c.leo === d.leo && c.hw === d.hw;
+    }),
+);
+
+/** The row's last GLANCE_SLOTS offsets on one replica: committed (below HW), not yet committed (to LEO), or not there. */
+function Slots({ end, leo, hw }: { end: number; leo: number; hw: number }) {
+  const from = Math.max(0, end - GLANCE_SLOTS);
+  const slots = [];
+  for (let o = from; o < from + GLANCE_SLOTS; o++) {
+    const k = o < hw ? 'committed' : o < leo ? 'uncommitted' : 'empty';
+    slots.push(<span key={o - from} className={`glance-slot ${k}`} />);
+  }
+  return (
+    <span className="glance-slots" aria-hidden="true">
+      {slots}
+    </span>
   );
 }

@@ -16,6 +16,7 @@ import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
 import { useShownRole } from './leaderHoldStore';
+import { useShownOffsets } from './replicationHoldStore';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
 import { Options } from '../forms/Options';
@@ -299,7 +300,14 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 5 } : undefined;
   const targets = view.brokers.filter((b) => !p.replicas.includes(b.id));
   // A new leader lights up when the controller's LeaderAndIsr token reaches its card (leaderHold.ts).
-  const shown = { ...r, role: useShownRole(`${p.topic}-${p.partition}`, r.broker, r.role) };
+  // Its LEO and HW change when the Produce or Fetch token that carried them lands (replicationHold.ts).
+  const offsets = useShownOffsets(p.topic, p.partition, r.broker, r.logEndOffset, r.highWatermark);
+  const shown = {
+    ...r,
+    role: useShownRole(`${p.topic}-${p.partition}`, r.broker, r.role),
+    logEndOffset: offsets.leo,
+    highWatermark: offsets.hw,
+  };
   return (
     <li
       ref={setNodeRef}
@@ -311,6 +319,8 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       data-isr={String(r.inIsr)}
       data-leo={r.logEndOffset}
       data-hw={r.highWatermark}
+      data-shown-leo={shown.logEndOffset}
+      data-shown-hw={shown.highWatermark}
     >
       <button
         type="button"
@@ -331,8 +341,8 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       )}
       <span className="bars" aria-hidden="true">
         {/* Scaled, not resized: a transform transition runs on the compositor, a width one relays out every frame. */}
-        <span className="bar-leo" style={{ transform: `scaleX(${(x(r.logEndOffset) / 100).toFixed(4)})` }} />
-        <span className="bar-hw" style={{ transform: `scaleX(${(x(r.highWatermark) / 100).toFixed(4)})` }} />
+        <span className="bar-leo" style={{ transform: `scaleX(${(x(shown.logEndOffset) / 100).toFixed(4)})` }} />
+        <span className="bar-hw" style={{ transform: `scaleX(${(x(shown.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
         {r.role === 'offline' ? (
@@ -341,7 +351,7 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
           </>
         ) : (
           <>
-            <Term name="LEO" /> {r.logEndOffset} · <Term name="HW" /> {r.highWatermark}
+            <Term name="LEO" /> {shown.logEndOffset} · <Term name="HW" /> {shown.highWatermark}
           </>
         )}
         {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}

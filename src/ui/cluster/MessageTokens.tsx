@@ -30,10 +30,10 @@ import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
 import { setDrawingTokens, takeLandings } from './leaderHoldStore';
+import { slotsMoved, tokenSchedule } from './replicationHoldStore';
+import { drawnLate, flying, schedule } from './tokenSchedule';
 
 export { REPLAY_MS };
-/** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
-const STAGGER_MS = 150;
 /** The producers' and the consumers' boxes, as keys of the anchors map. */
 const PRODUCERS = -1;
 const CONSUMERS = -2;
@@ -80,24 +80,41 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const layer = useRef<HTMLDivElement>(null);
   const speed = useUi((s) => s.speed);
   const [layout, setLayout] = useState<Layout>({ anchors: new Map(), buttons: [] });
-  // When the page first saw each message (wall ms), and how long after that its replay starts:
-  // fixed at first sight, so a re-render never moves a token along its path.
-  const seen = useRef(new Map<number, { at: number; delay: number }>());
   const brokerIds = view.brokers.map((b) => b.id).join(',');
   const consumers = new Set(view.consumers.map((c) => c.client?.clientId ?? c.name));
   const hasMessages = view.messages.length > 0;
   const now = performance.now();
-  let fresh = 0;
-  for (const m of view.messages) {
-    if (seen.current.has(m.id)) continue;
-    seen.current.set(m.id, { at: now, delay: STAGGER_MS * fresh++ });
+  // When each token leaves and lands is the shared schedule's (tokenSchedule.ts), fixed when the
+  // page first saw the message, so a re-render never moves a token along its path and a replica
+  // changes on screen when its token lands (replicationHold.ts). Scheduling is idempotent: the
+  // hold has usually given these messages their slots already.
+  const slots = tokenSchedule();
+  schedule(slots, view.messages, now, view.nowMs);
+  // A token's CSS delay counts from when its element was first drawn here (the board may open
+  // while a token is already on its way: a negative delay starts it part-way).
+  const delays = useRef(new Map<number, number>());
+  const live = view.messages.filter((m) => flying(slots.slots.get(m.id), now));
+  for (const id of delays.current.keys()) if (!live.some((m) => m.id === id)) delays.current.delete(id);
+  const fresh: number[] = [];
+  for (const m of live) {
+    const slot = slots.slots.get(m.id);
+    if (slot && !delays.current.has(m.id)) {
+      delays.current.set(m.id, Math.round(slot.startsAt - now));
+      fresh.push(m.id);
+    }
   }
-  const done = (s: { at: number; delay: number }) => now - s.at >= s.delay + REPLAY_MS;
-  const inView = new Set(view.messages.map((m) => m.id));
-  for (const [id, s] of seen.current) if (!inView.has(id) && done(s)) seen.current.delete(id);
-  const live = view.messages.filter((m) => {
-    const s = seen.current.get(m.id);
-    return s !== undefined && !done(s);
+  // The tokens start moving when they are in the page, not when their delays were computed: a
+  // long render moves their slots by as much, so what they carry is drawn when they land.
+  useLayoutEffect(() => {
+    if (fresh.length === 0) return;
+    const drawnAt = performance.now();
+    if (
+      drawnLate(
+        fresh.map((id) => slots.slots.get(id)),
+        drawnAt - now,
+      )
+    )
+      slotsMoved(drawnAt);
   });
   // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
   // leadership may light up (leaderHold.ts): told once per message, after the render.
@@ -105,10 +122,10 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   useEffect(() => {
     const landings = [];
     for (const m of live) {
-      const s = seen.current.get(m.id);
+      const s = slots.slots.get(m.id);
       if (m.api !== 'LeaderAndIsr' || m.kind !== 'request' || m.to === null || !s || landed.current.has(m.id)) continue;
       landed.current.add(m.id);
-      landings.push({ to: m.to, sentAtMs: m.sentAtMs, landsAt: s.at + s.delay + REPLAY_MS });
+      landings.push({ to: m.to, sentAtMs: m.sentAtMs, landsAt: s.landsAt });
     }
     takeLandings(landings);
   });
@@ -161,7 +178,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
         if (!from || !to) return null;
         const b = to;
         const a = routeStart(from, to, m.api, layout.buttons);
-        const delay = seen.current.get(m.id)?.delay ?? 0;
+        const delay = delays.current.get(m.id) ?? 0;
         const style = {
           '--x0': `${a.x.toFixed(1)}px`,
           '--y0': `${a.y.toFixed(1)}px`,

@@ -21,9 +21,37 @@ export function scenarioHash(view: PlaneView): string {
   });
 }
 
-function writeHash(view: PlaneView): void {
+/**
+ * The address follows the scenario at most every HASH_EVERY_MS: a Send N job records actions every
+ * frame, and encoding the whole scenario into the address each frame cost a frame's budget.
+ * The last view is always written (a trailing write). An action's answer is written at once.
+ */
+const HASH_EVERY_MS = 500;
+let hashWrittenAt = Number.NEGATIVE_INFINITY;
+let pendingHash: PlaneView | null = null;
+let hashTimer: ReturnType<typeof setTimeout> | null = null;
+
+function writeHashNow(view: PlaneView): void {
+  hashWrittenAt = performance.now();
+  pendingHash = null;
   const url = `${location.pathname}${location.search}${scenarioHash(view)}`;
   history.replaceState(history.state, '', url);
+}
+
+function writeHash(view: PlaneView): void {
+  const wait = hashWrittenAt + HASH_EVERY_MS - performance.now();
+  if (wait <= 0 && hashTimer === null) {
+    writeHashNow(view);
+    return;
+  }
+  pendingHash = view;
+  hashTimer ??= setTimeout(
+    () => {
+      hashTimer = null;
+      if (pendingHash) writeHashNow(pendingHash);
+    },
+    Math.max(0, wait),
+  );
 }
 
 /** Subscribes the address to the scenario the frames bring, and starts the plane from the page's link. */
@@ -78,7 +106,7 @@ async function boot(session: Session): Promise<void> {
   const view = await session.call('planeScenario', null);
   setPlane({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
   // The address now names the cluster shown, so a reload does not open the link again.
-  if (spec) writeHash(view);
+  if (spec) writeHashNow(view);
 }
 
 /** The cluster the page fell back to: the stored one, or the demo on a first visit. */
@@ -91,7 +119,7 @@ export async function act(session: Session, action: EngineCommand): Promise<bool
   try {
     const view = await session.call('planeAction', action);
     setPlane({ view, error: null });
-    writeHash(view);
+    writeHashNow(view);
     return true;
   } catch (e) {
     const err = e as WorkerError;
@@ -122,7 +150,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
       linkNotice: null,
       pendingLink: null,
     });
-    writeHash(view);
+    writeHashNow(view);
     return true;
   } catch (e) {
     const err = e as WorkerError;

@@ -7,7 +7,7 @@
  * Hand-rolled rather than @floating-ui or Radix: one fixed-position box under (or above) the term
  * is all the board needs, and no new dependency has to be vetted for it.
  */
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { TERMS, type TermName } from './terms';
 
@@ -33,7 +33,19 @@ function placeUnder(el: HTMLElement): Place {
   return { left, top: above ? r.top - GAP : r.bottom + GAP, above };
 }
 
-export function Term({ name, children, className }: { name: TermName; children?: ReactNode; className?: string }) {
+/**
+ * Memoized: a card re-rendered by a new view passes the same name and words, and the board draws
+ * thousands of terms at scale.
+ */
+export const Term = memo(function Term({
+  name,
+  children,
+  className,
+}: {
+  name: TermName;
+  children?: ReactNode;
+  className?: string;
+}) {
   const entry = TERMS[name];
   const id = useId();
   const ref = useRef<HTMLButtonElement>(null);
@@ -123,4 +135,4 @@ export function Term({ name, children, className }: { name: TermName; children?:
         )}
     </>
   );
-}
+});

@@ -6,6 +6,7 @@ import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 import { useStoreName } from './storeName';
+import { useShownOffsets } from '../cluster/replicationHoldStore';
 
 const CELL_WIDTH = 52;
 /** Narrower segments get no button of their own (a busy log has hundreds). */
@@ -121,6 +122,9 @@ export const PartitionLogView = memo(function PartitionLogView({
   }, [focusOffset, count]);
 
   const records = window?.records ?? [];
+  // The leader's HW and LEO as the partition rows draw them: held until the token that moved them
+  // lands (cluster/replicationHold.ts), so the marks and the committed colour move with the rows.
+  const shown = useShownOffsets(p.topic, p.partition, p.leader ?? -1, p.logEndOffset, p.highWatermark);
   const eventFocus = useFocused('partition', partitionKey(p.topic, p.partition));
   return (
     <article
@@ -130,6 +134,8 @@ export const PartitionLogView = memo(function PartitionLogView({
       data-testid={`partition-${p.topic}-${p.partition}`}
       data-leo={p.logEndOffset}
       data-hw={p.highWatermark}
+      data-shown-leo={shown.leo}
+      data-shown-hw={shown.hw}
       data-log-start={p.logStartOffset}
       data-recovery-point={p.recoveryPoint}
       data-durable={p.durableOffset}
@@ -149,8 +155,8 @@ export const PartitionLogView = memo(function PartitionLogView({
         )}
         <dl className="partition-marks">
           <Mark label={<Term name="log start" />} value={p.logStartOffset} />
-          <Mark label={<Term name="HW" />} value={p.highWatermark} className="mark-hw" />
-          <Mark label={<Term name="LEO" />} value={p.logEndOffset} className="mark-leo" />
+          <Mark label={<Term name="HW" />} value={shown.hw} className="mark-hw" />
+          <Mark label={<Term name="LEO" />} value={shown.leo} className="mark-leo" />
           <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
           <Mark label="segments" value={p.segmentCount} />
         </dl>
@@ -224,7 +230,7 @@ export const PartitionLogView = memo(function PartitionLogView({
             cell={r}
             topic={p.topic}
             partition={p.partition}
-            committed={r.offset < p.highWatermark}
+            committed={r.offset < shown.hw}
             highlight={r.offset === focusOffset}
             segmentStart={r.offset === r.segmentBaseOffset}
             onSelect={onSelectRecord ? (c) => onSelectRecord(p, c) : undefined}

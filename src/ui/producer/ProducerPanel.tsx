@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { byIdentity } from '../byIdentity';
 import type { PartitionChoice, PartitionView, ProducerSettings } from '../../worker/protocol';
 import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/client';
 import { errorText } from '../errorText';
@@ -15,6 +16,8 @@ import { NumberField } from '../forms/NumberField';
 const MAX_PRODUCE_RATE = 1_000_000;
 
 const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
+/** A stable empty list while no cluster view has arrived (byIdentity keeps its topics). */
+const NO_PARTITIONS: PartitionView[] = [];
 
 /**
  * The producer: one record at a time (with the partitioner's arithmetic shown), or N at once as a
@@ -23,7 +26,7 @@ const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch
 export function ProducerPanel({ session }: { session: Session }) {
   // Only the topic names (compared item by item): the partition views change on every redraw
   // while producing, and the panel need not re-render for that.
-  const topics = useUi(useShallow((s) => topicNames(s.view?.partitions ?? [])));
+  const topics = useUi(useShallow((s) => topicNames(s.view?.partitions ?? NO_PARTITIONS)));
   const lastChoice = useUi((s) => s.lastChoice);
   const selectedTopic = useUi((s) => s.selectedTopic);
   const [topic, setTopic] = useState<string>('');
@@ -386,9 +389,10 @@ function ChoiceSteps({ choice }: { choice: PartitionChoice }) {
 }
 
 /** The user topics' names, in the order of the partition views. */
-function topicNames(partitions: PartitionView[]): string[] {
-  return [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__'));
-}
+/** The user topics of the cluster view's partitions, derived once per view (the store updates every frame). */
+const topicNames = byIdentity((partitions: PartitionView[]): string[] =>
+  [...new Set(partitions.map((p) => p.topic))].filter((t) => !t.startsWith('__')),
+);
 
 /** One of the record's text fields (key, value, a header), in monospace as the bytes will be sent. */
 function TextField(props: {

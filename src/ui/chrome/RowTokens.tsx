@@ -1,0 +1,158 @@
+/**
+ * Replication travelling along the partition rows of the glance (PartitionGlance): each message
+ * that changed one of the shown topic's replicas is a token in that partition's row, from its
+ * sender's cell to its receiver's — a Produce from the row's name (the producer's side) to the
+ * leader's cell, a Fetch response from the leader's cell to a follower's, a follower's Fetch
+ * request back to the leader's. Times are the shared schedule's (cluster/tokenSchedule.ts), so a
+ * cell's LEO or HW changes exactly when its token lands (cluster/replicationHold.ts).
+ *
+ * Drawn only while the tokens play in step (playing, at most MAX_HOLD_SPEED, the live run shown):
+ * otherwise the cells show the engine's state and no token pretends to carry it. A CSS transform
+ * animation moves each token (the compositor's work, not React's); the cells are measured when
+ * the table changes size, never per view.
+ */
+import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import type { PlaneMessageView } from '../../engine/apps/types';
+import { replicationHoldStore, slotsMoved, tokenSchedule } from '../cluster/replicationHoldStore';
+import { apiColour } from '../cluster/requestApis';
+import { drawnLate, flying } from '../cluster/tokenSchedule';
+import { REPLAY_MS } from '../time/pacing';
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+/** Cell centres by `<partition>/<broker>`, and each row's name cell by `<partition>/name`. */
+type Anchors = ReadonlyMap<string, Point>;
+
+/** The lane: tokens ride the gap above their row's cells (styles.css .glance-table), clear of the numbers. */
+const LANE_ABOVE_PX = 4;
+/** Requests ride a little left of a cell's middle and responses right of it, so a pair never hides each other. */
+const KIND_SHIFT_PX = 14;
+
+interface RowToken {
+  id: string;
+  message: PlaneMessageView;
+  partition: number;
+}
+
+export function RowTokens({ topic }: { topic: string }) {
+  const layer = useRef<HTMLDivElement>(null);
+  // The hold's messages: the view's, and those gone from it whose tokens are still flying.
+  const messages = useStore(replicationHoldStore, (s) => s.messages);
+  const inStep = useStore(replicationHoldStore, (s) => s.inStep);
+  const [anchors, setAnchors] = useState<Anchors>(new Map());
+  const delays = useRef(new Map<string, number>());
+  const now = performance.now();
+  const slots = tokenSchedule();
+  const tokens: RowToken[] = [];
+  if (inStep) {
+    for (const m of messages) {
+      if (!m.effects) continue;
+      const slot = slots.slots.get(m.id);
+      if (!slot?.inStep || !flying(slot, now)) continue;
+      const partitions = new Set<number>();
+      for (const e of m.effects) if (e.topic === topic) partitions.add(e.partition);
+      for (const p of partitions) tokens.push({ id: `${m.id}/${p}`, message: m, partition: p });
+    }
+  }
+  for (const id of delays.current.keys()) if (!tokens.some((t) => t.id === id)) delays.current.delete(id);
+  const fresh: number[] = [];
+  for (const t of tokens) {
+    const slot = slots.slots.get(t.message.id);
+    if (slot && !delays.current.has(t.id)) {
+      delays.current.set(t.id, Math.round(slot.startsAt - now));
+      fresh.push(t.message.id);
+    }
+  }
+  // A long render draws the tokens late: their slots move by as much (tokenSchedule's drawnLate).
+  useLayoutEffect(() => {
+    if (fresh.length === 0) return;
+    const drawnAt = performance.now();
+    if (
+      drawnLate(
+        fresh.map((id) => slots.slots.get(id)),
+        drawnAt - now,
+      )
+    )
+      slotsMoved(drawnAt);
+  });
+  const rows = messages.length > 0 ? 1 : 0;
+  // Measuring forces a layout: only when the table changes size (a new row, a wider number), never per view.
+  useLayoutEffect(() => {
+    const host = layer.current?.parentElement;
+    const table = host?.querySelector('table');
+    if (!host || !table || rows === 0) return;
+    const measure = () => {
+      const origin = host.getBoundingClientRect();
+      const next = new Map<string, Point>();
+      const cells = `[data-testid^="glance-replica-${topic}-"], [data-testid^="glance-name-${topic}-"]`;
+      for (const el of host.querySelectorAll<HTMLElement>(cells)) {
+        const r = el.getBoundingClientRect();
+        const id = el.dataset.testid ?? '';
+        const parts = id.split('-');
+        const isName = id.startsWith('glance-name-');
+        // glance-replica-<topic>-<p>-<broker> / glance-name-<topic>-<p> (a topic name may hold dashes).
+        const key = isName
+          ? `${parts[parts.length - 1]}/name`
+          : `${parts[parts.length - 2]}/${parts[parts.length - 1]}`;
+        next.set(key, {
+          x: r.left - origin.left + host.scrollLeft + (isName ? r.width - 8 : r.width / 2),
+          y: r.top - origin.top + host.scrollTop - LANE_ABOVE_PX,
+        });
+      }
+      setAnchors(next);
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(table);
+    return () => observer.disconnect();
+  }, [rows, topic]);
+  return (
+    <div className="row-token-layer" ref={layer} aria-hidden="true">
+      {tokens.map(({ id, message: m, partition: p }) => {
+        const from = anchors.get(m.from === null ? `${p}/name` : `${p}/${m.from}`);
+        const to = anchors.get(`${p}/${m.to}`);
+        const slot = slots.slots.get(m.id);
+        if (!from || !to || !slot) return null;
+        const dx = m.kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX;
+        const style = {
+          '--x0': `${(from.x + dx).toFixed(1)}px`,
+          '--y0': `${from.y.toFixed(1)}px`,
+          '--x1': `${(to.x + dx).toFixed(1)}px`,
+          '--y1': `${to.y.toFixed(1)}px`,
+          animationDuration: `${REPLAY_MS}ms`,
+          animationDelay: `${delays.current.get(id) ?? 0}ms`,
+          '--api-colour': apiColour(m.api),
+        } as CSSProperties;
+        const what = (m.effects ?? [])
+          .filter((e) => e.topic === topic && e.partition === p)
+          .map((e) => `${e.field === 'leo' ? 'LEO' : 'HW'} of broker ${e.broker} ${e.from} → ${e.to}`)
+          .join(', ');
+        return (
+          <span
+            key={id}
+            className={`row-token message-${m.kind}`}
+            data-testid={`row-token-${m.api.toLowerCase()}-${m.kind}-${topic}-${p}`}
+            data-api={m.api}
+            data-kind={m.kind}
+            data-from={m.from ?? ''}
+            data-to={m.to ?? ''}
+            data-lands-at={Math.round(slot.landsAt)}
+            data-changes={(m.effects ?? [])
+              .filter((e) => e.topic === topic && e.partition === p)
+              .map((e) => `${e.field}:${e.broker}:${e.to}`)
+              .join(' ')}
+            title={`${m.api} ${m.kind}: ${what}`}
+            style={style}
+          >
+            {m.api}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
