@@ -11,7 +11,7 @@ import { PlanePage } from './planePage';
 
 type Change = {
   t: number;
-  kind: 'shown' | 'token';
+  kind: 'shown' | 'token' | 'cell';
   testid: string;
   attr?: string;
   value?: string;
@@ -41,6 +41,12 @@ const RECORD = `(() => {
     }
   });
   observer.observe(glance, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-shown-leo', 'data-shown-hw'] });
+  // The partition's log: when the record's cell appears.
+  const cellSeen = new MutationObserver(() => {
+    if (!log.some((c) => c.kind === 'cell') && document.querySelector('[data-testid="record-lockstep-0-0"]'))
+      log.push({ t: performance.now(), kind: 'cell', testid: 'record-lockstep-0-0' });
+  });
+  cellSeen.observe(document.body, { subtree: true, childList: true });
 })()`;
 
 test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the HW, each when its token lands', async ({
@@ -102,6 +108,9 @@ test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the
   );
   expect(produce, 'a Produce token to the leader').toBeDefined();
   expect(leaderLeo).toBeGreaterThanOrEqual((produce?.landsAt ?? Number.POSITIVE_INFINITY) - 1);
+  // The record's cell in the partition's log appears with the leader's LEO, not before.
+  const cellAt = log.find((c) => c.kind === 'cell')?.t ?? Number.NaN;
+  expect(cellAt).toBeGreaterThanOrEqual((produce?.landsAt ?? Number.POSITIVE_INFINITY) - 1);
   for (const [i, f] of followers.entries()) {
     const response = tokens.find((c) => c.api === 'Fetch' && c.to === String(f) && c.changes?.includes(`leo:${f}:1`));
     expect(response, `a Fetch response to broker ${f}`).toBeDefined();

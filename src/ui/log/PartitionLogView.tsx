@@ -223,19 +223,22 @@ export const PartitionLogView = memo(function PartitionLogView({
         {/* Keyed by slot, not by offset: while the window follows the log end every redraw shows
             new offsets, and a slot keeps its button (only its text and colours change) instead of
             the whole window's DOM being replaced on every redraw. */}
-        {records.map((r, slot) => (
-          <RecordCellView
-            // biome-ignore lint/suspicious/noArrayIndexKey: the slot is the identity (see above)
-            key={slot}
-            cell={r}
-            topic={p.topic}
-            partition={p.partition}
-            committed={r.offset < shown.hw}
-            highlight={r.offset === focusOffset}
-            segmentStart={r.offset === r.segmentBaseOffset}
-            onSelect={onSelectRecord ? (c) => onSelectRecord(p, c) : undefined}
-          />
-        ))}
+        {/* A record appears when the Produce that carried it lands on the leader (the shown LEO). */}
+        {records
+          .filter((r) => r.offset < shown.leo)
+          .map((r, slot) => (
+            <RecordCellView
+              // biome-ignore lint/suspicious/noArrayIndexKey: the slot is the identity (see above)
+              key={slot}
+              cell={r}
+              topic={p.topic}
+              partition={p.partition}
+              committed={r.offset < shown.hw}
+              highlight={r.offset === focusOffset}
+              segmentStart={r.offset === r.segmentBaseOffset}
+              onSelect={onSelectRecord ? (c) => onSelectRecord(p, c) : undefined}
+            />
+          ))}
         {records.length === 0 && <p className="muted cells-empty">empty log</p>}
       </div>
     </article>
