@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeHost } from './NodeHost';
-import { kafkaClient, startDemoHost, until } from './wireTesting';
+import { correlationIds, kafkaClient, startDemoHost, tryConnect, until } from './wireTesting';
 
 // A port range of its own per run, so parallel runs on one machine do not collide.
 const BASE_PORT = 30_000 + (process.pid % 500) * 8;
@@ -161,23 +161,8 @@ describe('NodeHost: real clients read the cluster the engine holds', () => {
     // Three Metadata v1 requests (null topics), correlation ids 7, 8, 9, written at once.
     const one = (cid: number) =>
       Buffer.from([0, 0, 0, 16, 0, 3, 0, 1, 0, 0, 0, cid, 0, 2, 0x67, 0x62, 0xff, 0xff, 0xff, 0xff]);
-    const ids = await new Promise<number[]>((resolve, reject) => {
-      const s = connect(BASE_PORT, '127.0.0.1', () => s.write(Buffer.concat([one(7), one(8), one(9)])));
-      let buffered = Buffer.alloc(0);
-      const seen: number[] = [];
-      s.on('data', (chunk: Buffer) => {
-        buffered = Buffer.concat([buffered, chunk]);
-        while (buffered.length >= 8 && buffered.length >= 4 + buffered.readInt32BE(0)) {
-          seen.push(buffered.readInt32BE(4));
-          buffered = buffered.subarray(4 + buffered.readInt32BE(0));
-        }
-        if (seen.length === 3) {
-          s.destroy();
-          resolve(seen);
-        }
-      });
-      s.once('error', reject);
-    });
+    const s = connect(BASE_PORT, '127.0.0.1', () => s.write(Buffer.concat([one(7), one(8), one(9)])));
+    const ids = await correlationIds(s, 3);
     expect(ids).toEqual([7, 8, 9]);
   });
 
@@ -237,17 +222,6 @@ function run(file: string, args: string[], input?: string): Promise<{ stdout: st
       err ? reject(new Error(`${file} ${args.join(' ')}: ${stderr}`)) : resolve({ stdout, stderr }),
     );
     child.stdin?.end(input ?? '');
-  });
-}
-
-function tryConnect(port: number): Promise<'connected' | 'refused'> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve('connected');
-    });
-    s.once('error', () => resolve('refused'));
   });
 }
 

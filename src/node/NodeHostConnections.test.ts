@@ -16,7 +16,8 @@ import {
   withRecords,
   writeRequestHeader,
 } from '../engine/index';
-import { NodeHost } from './NodeHost';
+import type { NodeHost } from './NodeHost';
+import { correlationIds, startDemoHost } from './wireTesting';
 
 const PORT = 19_530;
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
@@ -31,13 +32,7 @@ let fdsBefore: number | null = null;
 
 beforeAll(async () => {
   fdsBefore = openFds();
-  host = new NodeHost({
-    brokers: 3,
-    port: PORT,
-    host: '127.0.0.1',
-    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
-  });
-  await host.start();
+  host = await startDemoHost(PORT);
   await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.length === 3), 20_000);
 });
 
@@ -136,33 +131,19 @@ describe('NodeHost connections', () => {
   it('frames split anywhere across reads (even inside the 4-byte size) are answered in order', async () => {
     const frames = Buffer.concat([produceFrame(61, 0, 2), produceFrame(62, 0, 3), produceFrame(63, 0, 4)]);
     const before = sum(highWatermarks());
-    const ids = await new Promise<number[]>((resolve, reject) => {
-      const s = connect(PORT, '127.0.0.1');
-      s.setNoDelay(true);
-      const seen: number[] = [];
-      let buffered = Buffer.alloc(0);
-      s.on('data', (chunk: Buffer) => {
-        buffered = Buffer.concat([buffered, chunk]);
-        while (buffered.length >= 8 && buffered.length >= 4 + buffered.readInt32BE(0)) {
-          seen.push(buffered.readInt32BE(4));
-          buffered = buffered.subarray(4 + buffered.readInt32BE(0));
-        }
-        if (seen.length === 3) {
-          s.destroy();
-          resolve(seen);
-        }
-      });
-      s.once('error', reject);
-      s.once('connect', async () => {
-        // Pieces of 1 to 7 bytes, each its own write, a pause now and then so they arrive apart.
-        for (let at = 0, n = 0; at < frames.length; n++) {
-          const len = 1 + ((n * 5) % 7);
-          s.write(frames.subarray(at, at + len));
-          at += len;
-          if (n % 16 === 0) await new Promise((r) => setTimeout(r, 1));
-        }
-      });
+    const s = connect(PORT, '127.0.0.1');
+    s.setNoDelay(true);
+    const answers = correlationIds(s, 3);
+    s.once('connect', async () => {
+      // Pieces of 1 to 7 bytes, each its own write, a pause now and then so they arrive apart.
+      for (let at = 0, n = 0; at < frames.length; n++) {
+        const len = 1 + ((n * 5) % 7);
+        s.write(frames.subarray(at, at + len));
+        at += len;
+        if (n % 16 === 0) await new Promise((r) => setTimeout(r, 1));
+      }
     });
+    const ids = await answers;
     expect(ids).toEqual([61, 62, 63]);
     await until(() => sum(highWatermarks()) === before + 9);
   });

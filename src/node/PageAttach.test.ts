@@ -7,7 +7,6 @@
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
@@ -16,6 +15,7 @@ import type { PlaneEvent, PlaneView } from '../engine/apps/index';
 import { NodeHost } from './NodeHost';
 import { HOST_PATH, PageServer } from './PageServer';
 import { fullFrame, PageError, TestPage } from './pageTesting';
+import { tryConnect } from './wireTesting';
 
 // Ports 19800-19999 are this suite's (the brief's range for broker listeners in tests).
 const BASE_PORT = 19_840;
@@ -241,17 +241,6 @@ describe('PageServer: the page attached to the Node engine', () => {
     }
   }, 120_000);
 });
-
-function tryConnect(port: number): Promise<'connected' | 'refused'> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve('connected');
-    });
-    s.once('error', () => resolve('refused'));
-  });
-}
 
 function statusOf(path: string): Promise<number> {
   const { hostname, port } = new URL(server.origin);

@@ -27,7 +27,8 @@ import {
 } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeHost } from './NodeHost';
+import type { NodeHost } from './NodeHost';
+import { startDemoHost } from './wireTesting';
 
 const PORT = 19_500;
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
@@ -49,13 +50,7 @@ const skipped = (reason: string | null) => (reason ? ` [skipped: ${reason}]` : '
 let host: NodeHost;
 
 beforeAll(async () => {
-  host = new NodeHost({
-    brokers: 3,
-    port: PORT,
-    host: '127.0.0.1',
-    topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
-  });
-  await host.start();
+  host = await startDemoHost(PORT);
   await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.length === 3), 20_000);
 });
 

@@ -3,7 +3,7 @@
  * raw bytes (a client's own encoder wrote its body) with the answer's body returned for the
  * client's own decoder.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import kafkajs from 'kafkajs';
 import {
   ByteReader,
@@ -22,13 +22,13 @@ export function kafkaClient(port: number, clientId: string): kafkajs.Kafka {
 }
 
 /** Three brokers on `port`.. with topic demo (3 partitions, RF 3), started. */
-export async function startDemoHost(port: number, brokerConfig: NodeHostOptions['brokerConfig']): Promise<NodeHost> {
+export async function startDemoHost(port: number, brokerConfig?: NodeHostOptions['brokerConfig']): Promise<NodeHost> {
   const host = new NodeHost({
     brokers: 3,
     port,
     host: '127.0.0.1',
     topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
-    brokerConfig,
+    ...(brokerConfig ? { brokerConfig } : {}),
   });
   await host.start();
   return host;
@@ -68,5 +68,37 @@ export function exchange(
     });
     s.once('error', reject);
     s.once('close', () => reject(new Error('closed before an answer')));
+  });
+}
+
+/** Whether a broker's port takes a connection now. */
+export function tryConnect(port: number): Promise<'connected' | 'refused'> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.once('error', () => resolve('refused'));
+  });
+}
+
+/** The correlation ids of the first `count` answers read off `s`, in the order they came (then `s` is closed). */
+export function correlationIds(s: Socket, count: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    let buffered = Buffer.alloc(0);
+    const seen: number[] = [];
+    s.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 8 && buffered.length >= 4 + buffered.readInt32BE(0)) {
+        seen.push(buffered.readInt32BE(4));
+        buffered = buffered.subarray(4 + buffered.readInt32BE(0));
+      }
+      if (seen.length === count) {
+        s.destroy();
+        resolve(seen);
+      }
+    });
+    s.once('error', reject);
   });
 }

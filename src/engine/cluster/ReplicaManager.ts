@@ -8,7 +8,7 @@ import type { ClusterEvent } from './events';
 import { tpKey } from '../TopicPartition';
 import type { HostedLog, LogManager } from './LogManager';
 import { Partition } from './Partition';
-import type { ReplicaLog } from './ReplicaLog';
+import type { ReplicaAppendInfo, ReplicaLog } from './ReplicaLog';
 import { readBatches, readBatchHeaders } from './ReplicaLog';
 import {
   type AlterPartitionResponse,
@@ -299,20 +299,7 @@ export class ReplicaManager {
         for (const h of info.batches) p.producerState.update(h);
         baseOffset = info.firstOffset;
         lastOffset = info.lastOffset;
-        if (this.services.wants('logAppended'))
-          this.emit({
-            type: 'logAppended',
-            broker: this.brokerId,
-            topic,
-            partition: partitionIndex,
-            role: 'leader',
-            firstOffset: info.firstOffset,
-            lastOffset: info.lastOffset,
-            bytes: info.validBytes,
-            logEndOffset: p.logEndOffset(),
-            cause: this.services.network.handling(),
-            atMs: now,
-          });
+        this.logAppended(p, info, 'leader');
         this.maybeIncrementHighWatermark(p);
         this.fetchPurgatory.checkAndComplete(tpKey(topic, partitionIndex));
       }
@@ -573,27 +560,31 @@ export class ReplicaManager {
 
   /** A follower's append of fetched records; returns the new LEO. */
   appendAsFollower(p: Partition, records: Uint8Array, leaderHw: number): void {
-    const now = this.now();
     if (records.length > 0) {
       const info = p.log.appendAsFollower(records);
       for (const h of info.batches) p.producerState.update(h);
-      if (info.batches.length > 0 && this.services.wants('logAppended'))
-        this.emit({
-          type: 'logAppended',
-          broker: this.brokerId,
-          topic: p.topic,
-          partition: p.partition,
-          role: 'follower',
-          firstOffset: info.firstOffset,
-          lastOffset: info.lastOffset,
-          bytes: info.validBytes,
-          logEndOffset: p.logEndOffset(),
-          cause: this.services.network.handling(),
-          atMs: now,
-        });
+      if (info.batches.length > 0) this.logAppended(p, info, 'follower');
     }
     const old = p.updateFollowerHighWatermark(leaderHw);
     if (old !== null) this.highWatermarkMoved(p, old, 'follower');
+  }
+
+  /** Tells of an append to `p`'s log, with the message whose delivery caused it (the page's lock-step). */
+  private logAppended(p: Partition, info: ReplicaAppendInfo, role: 'leader' | 'follower'): void {
+    if (!this.services.wants('logAppended')) return;
+    this.emit({
+      type: 'logAppended',
+      broker: this.brokerId,
+      topic: p.topic,
+      partition: p.partition,
+      role,
+      firstOffset: info.firstOffset,
+      lastOffset: info.lastOffset,
+      bytes: info.validBytes,
+      logEndOffset: p.logEndOffset(),
+      cause: this.services.network.handling(),
+      atMs: this.now(),
+    });
   }
 
   /** The log keeps the new high watermark (it is checkpointed from there), and the move is told. */

@@ -14,9 +14,10 @@
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
-import { replicationHoldStore, slotsMoved, tokenSchedule } from '../cluster/replicationHoldStore';
+import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
 import { apiColour } from '../cluster/requestApis';
-import { drawnLate, flying } from '../cluster/tokenSchedule';
+import { flying } from '../cluster/tokenSchedule';
+import { useTokenDelays } from '../cluster/useTokenDelays';
 import { REPLAY_MS } from '../time/pacing';
 
 interface Point {
@@ -44,7 +45,6 @@ export function RowTokens({ topic }: { topic: string }) {
   const messages = useStore(replicationHoldStore, (s) => s.messages);
   const inStep = useStore(replicationHoldStore, (s) => s.inStep);
   const [anchors, setAnchors] = useState<Anchors>(new Map());
-  const delays = useRef(new Map<string, number>());
   const now = performance.now();
   const slots = tokenSchedule();
   const tokens: RowToken[] = [];
@@ -58,27 +58,10 @@ export function RowTokens({ topic }: { topic: string }) {
       for (const p of partitions) tokens.push({ id: `${m.id}/${p}`, message: m, partition: p });
     }
   }
-  for (const id of delays.current.keys()) if (!tokens.some((t) => t.id === id)) delays.current.delete(id);
-  const fresh: number[] = [];
-  for (const t of tokens) {
-    const slot = slots.slots.get(t.message.id);
-    if (slot && !delays.current.has(t.id)) {
-      delays.current.set(t.id, Math.round(slot.startsAt - now));
-      fresh.push(t.message.id);
-    }
-  }
-  // A long render draws the tokens late: their slots move by as much (tokenSchedule's drawnLate).
-  useLayoutEffect(() => {
-    if (fresh.length === 0) return;
-    const drawnAt = performance.now();
-    if (
-      drawnLate(
-        fresh.map((id) => slots.slots.get(id)),
-        drawnAt - now,
-      )
-    )
-      slotsMoved(drawnAt);
-  });
+  const delays = useTokenDelays(
+    tokens.map((t) => ({ key: t.id, messageId: t.message.id })),
+    now,
+  );
   const rows = messages.length > 0 ? 1 : 0;
   // Measuring forces a layout: only when the table changes size (a new row, a wider number), never per view.
   useLayoutEffect(() => {
@@ -125,7 +108,7 @@ export function RowTokens({ topic }: { topic: string }) {
           '--x1': `${(to.x + dx).toFixed(1)}px`,
           '--y1': `${to.y.toFixed(1)}px`,
           animationDuration: `${REPLAY_MS}ms`,
-          animationDelay: `${delays.current.get(id) ?? 0}ms`,
+          animationDelay: `${delays.get(id) ?? 0}ms`,
           '--api-colour': apiColour(m.api),
         } as CSSProperties;
         const what = (m.effects ?? [])

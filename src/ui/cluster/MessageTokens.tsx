@@ -30,8 +30,9 @@ import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
 import { setDrawingTokens, takeLandings } from './leaderHoldStore';
-import { slotsMoved, tokenSchedule } from './replicationHoldStore';
-import { drawnLate, flying, schedule } from './tokenSchedule';
+import { tokenSchedule } from './replicationHoldStore';
+import { flying, schedule } from './tokenSchedule';
+import { useTokenDelays } from './useTokenDelays';
 
 export { REPLAY_MS };
 /** The producers' and the consumers' boxes, as keys of the anchors map. */
@@ -90,32 +91,11 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   // hold has usually given these messages their slots already.
   const slots = tokenSchedule();
   schedule(slots, view.messages, now, view.nowMs);
-  // A token's CSS delay counts from when its element was first drawn here (the board may open
-  // while a token is already on its way: a negative delay starts it part-way).
-  const delays = useRef(new Map<number, number>());
   const live = view.messages.filter((m) => flying(slots.slots.get(m.id), now));
-  for (const id of delays.current.keys()) if (!live.some((m) => m.id === id)) delays.current.delete(id);
-  const fresh: number[] = [];
-  for (const m of live) {
-    const slot = slots.slots.get(m.id);
-    if (slot && !delays.current.has(m.id)) {
-      delays.current.set(m.id, Math.round(slot.startsAt - now));
-      fresh.push(m.id);
-    }
-  }
-  // The tokens start moving when they are in the page, not when their delays were computed: a
-  // long render moves their slots by as much, so what they carry is drawn when they land.
-  useLayoutEffect(() => {
-    if (fresh.length === 0) return;
-    const drawnAt = performance.now();
-    if (
-      drawnLate(
-        fresh.map((id) => slots.slots.get(id)),
-        drawnAt - now,
-      )
-    )
-      slotsMoved(drawnAt);
-  });
+  const delays = useTokenDelays(
+    live.map((m) => ({ key: m.id, messageId: m.id })),
+    now,
+  );
   // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
   // leadership may light up (leaderHold.ts): told once per message, after the render.
   const landed = useRef(new Set<number>());
@@ -178,7 +158,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
         if (!from || !to) return null;
         const b = to;
         const a = routeStart(from, to, m.api, layout.buttons);
-        const delay = delays.current.get(m.id) ?? 0;
+        const delay = delays.get(m.id) ?? 0;
         const style = {
           '--x0': `${a.x.toFixed(1)}px`,
           '--y0': `${a.y.toFixed(1)}px`,
