@@ -26,7 +26,8 @@ const watch = (frames: number) => `new Promise((resolve) => {
     for (const t of tokens) {
       apis.add(t.getAttribute('data-api'));
       const tr = box(t);
-      if (Number(getComputedStyle(t).opacity) === 0) continue;
+      const style = getComputedStyle(t);
+      if (Number(style.opacity) === 0 || style.visibility === 'hidden') continue;
       for (const b of buttons) {
         if (meets(tr, box(b))) out.hits.push({ token: t.getAttribute('data-testid'), button: b.getAttribute('data-testid') || b.textContent });
       }
