@@ -17,6 +17,7 @@ import {
   describeProducersV0,
   incrementalAlterConfigsV1,
   listPartitionReassignmentsV0,
+  offsetDeleteV0,
   Reader,
 } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,12 @@ import {
   IncrementalAlterConfigsRequestData,
   IncrementalAlterConfigsResponseData,
 } from './alterConfigs';
-import { DeleteGroupsRequestData, DeleteGroupsResponseData } from './groupDeletion';
+import {
+  DeleteGroupsRequestData,
+  DeleteGroupsResponseData,
+  OffsetDeleteRequestData,
+  OffsetDeleteResponseData,
+} from './groupDeletion';
 import {
   DeleteRecordsRequestData,
   DeleteRecordsResponseData,
@@ -454,5 +460,23 @@ describe('DeleteGroups', () => {
     });
     const answer = { throttleTimeMs: 0, results: [{ groupId: 'g1', errorCode: 0 }] };
     expect(platformaticRead(deleteGroupsV2, DeleteGroupsResponseData, 2, answer)).toEqual(answer);
+  });
+});
+
+describe('OffsetDelete', () => {
+  it('v0 (not flexible) against @platformatic/kafka: the group error comes first', () => {
+    const req = offsetDeleteV0.createRequest('g1', [
+      { name: 'demo', partitions: [{ partitionIndex: 0 }, { partitionIndex: 2 }] },
+    ]);
+    expect(decodeMessage(OffsetDeleteRequestData, 0, bytesOf(req))).toEqual({
+      groupId: 'g1',
+      topics: [{ name: 'demo', partitions: [{ partitionIndex: 0 }, { partitionIndex: 2 }] }],
+    });
+    const answer = {
+      errorCode: 0,
+      throttleTimeMs: 0,
+      topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0 }] }],
+    };
+    expect(platformaticRead(offsetDeleteV0, OffsetDeleteResponseData, 0, answer)).toEqual(answer);
   });
 });
