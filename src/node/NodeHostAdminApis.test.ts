@@ -14,8 +14,8 @@ import { decodeMessage, ElectLeadersRequestData, ElectLeadersResponseData, encod
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until } from './wireTesting';
 
-// Three ports of the 19500-19599 range, per process so parallel runs do not collide.
-const BASE_PORT = 19_500 + (process.pid % 33) * 3;
+// Three ports of the 38000-41999 range, per process so parallel runs do not collide.
+const BASE_PORT = 38_000 + (process.pid % 500) * 8;
 let host: NodeHost;
 
 beforeAll(async () => {
