@@ -377,7 +377,8 @@ const platformatic: ClientSuite = {
         return { consumer, stream, records };
       }),
     );
-    const assignmentOf = (c: PltConsumer<string, string, string, string>) => (c.assignments ?? []).flatMap((a) => a.partitions).sort();
+    const assignmentOf = (c: PltConsumer<string, string, string, string>) =>
+      (c.assignments ?? []).flatMap((a) => a.partitions).sort();
     try {
       await until(
         () =>
