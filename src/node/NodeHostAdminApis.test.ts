@@ -11,6 +11,7 @@ import { Admin, describeProducersV0, Reader } from '@platformatic/kafka';
 import type kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMessage, ElectLeadersRequestData, ElectLeadersResponseData, encodeMessage } from '../engine/index';
+import { advertisedApis } from './apiHandlers';
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until } from './wireTesting';
 
@@ -87,6 +88,30 @@ async function produce(topic: string, partition: number, count: number): Promise
   });
   await producer.disconnect();
 }
+
+describe('ApiVersions', () => {
+  it("advertises each Admin API with Kafka 3.9's validVersions (clients/src/main/resources/common/message/*Request.json)", () => {
+    const advertised = new Map(advertisedApis().map((a) => [a.apiKey, `${a.minVersion}-${a.maxVersion}`]));
+    const kafka39: Record<number, string> = {
+      20: '0-6', // DeleteTopics
+      21: '0-2', // DeleteRecords
+      33: '0-2', // AlterConfigs
+      35: '0-4', // DescribeLogDirs
+      37: '0-3', // CreatePartitions
+      42: '0-2', // DeleteGroups
+      43: '0-2', // ElectLeaders
+      44: '0-1', // IncrementalAlterConfigs
+      45: '0-0', // AlterPartitionReassignments
+      46: '0-0', // ListPartitionReassignments
+      47: '0-0', // OffsetDelete
+      61: '0-0', // DescribeProducers
+    };
+    for (const [key, range] of Object.entries(kafka39))
+      expect([key, advertised.get(Number(key))]).toEqual([key, range]);
+    // Not served, so never advertised: CreateAcls (30), DescribeAcls (29), AddPartitionsToTxn (24).
+    for (const key of [29, 30, 24]) expect(advertised.has(key)).toBe(false);
+  });
+});
 
 describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
   it('grows a topic, answered once every new partition has a leader; a count that does not grow is INVALID_PARTITIONS', async () => {
