@@ -319,15 +319,19 @@ function checkResource(connection: GatewayConnection, r: ConfigResource): void {
 
 /**
  * A broker's dynamic configs: the engine's brokers take their settings at start only, so a
- * change is refused as Kafka refuses a config it cannot update dynamically; an empty change (what
- * a client sends to leave the dynamic configs as they are: none) is accepted.
+ * change is refused as Kafka refuses a config it cannot update dynamically (DynamicBrokerConfig's
+ * ConfigException, which ZkAdminManager answers as INVALID_CONFIG); an empty change (what a
+ * client sends to leave the dynamic configs as they are: none) is accepted.
  */
-function alterBrokerConfigs(names: string[]): void {
+function alterBrokerConfigs(r: ConfigResource, names: string[]): void {
   if (names.length === 0) return;
-  throw new KafkaError(
-    'INVALID_REQUEST',
-    `Cannot update these configs dynamically: ${names.join(',')} (glassbox's brokers take their configs at start)`,
-    {},
+  invalidConfig(
+    r,
+    new KafkaError(
+      'INVALID_CONFIG',
+      `Cannot update these configs dynamically: ${names.join(',')} (glassbox's brokers take their configs at start)`,
+      {},
+    ),
   );
 }
 
@@ -362,7 +366,7 @@ const alterConfigs: ApiHandler = {
       // AlterConfigs replaces: the entries with a value are the resource's overrides from now on.
       const next: TopicConfigOverrides = {};
       for (const c of r.configs) if (c.value !== null) next[c.name] = c.value;
-      if (r.resourceType === CONFIG_RESOURCE_BROKER) alterBrokerConfigs(Object.keys(next));
+      if (r.resourceType === CONFIG_RESOURCE_BROKER) alterBrokerConfigs(r, Object.keys(next));
       else alterTopicOverrides(ctx.connection, r, next, validateOnly);
     });
     reply({ throttleTimeMs: 0, responses });
@@ -447,7 +451,10 @@ const incrementalAlterConfigs: ApiHandler = {
     const cluster = ctx.connection.engine.cluster;
     const responses = resourceResults(ctx.connection, b.resources ?? [], (r) => {
       if (r.resourceType === CONFIG_RESOURCE_BROKER) {
-        alterBrokerConfigs(r.configs.map((c) => c.name));
+        alterBrokerConfigs(
+          r,
+          r.configs.map((c) => c.name),
+        );
         return;
       }
       const current = cluster.topicOverrides(r.resourceName);
