@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMessage, ElectLeadersRequestData, ElectLeadersResponseData, encodeMessage } from '../engine/index';
 import { advertisedApis } from './apiHandlers';
 import type { NodeHost } from './NodeHost';
-import { exchange, kafkaClient, startDemoHost, until } from './wireTesting';
+import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
 
 // Three ports of the 38000-41999 range, per process so parallel runs do not collide.
 const BASE_PORT = 38_000 + (process.pid % 500) * 8;
@@ -33,15 +33,7 @@ afterAll(async () => {
 
 const client = (clientId: string) => kafkaClient(BASE_PORT, clientId);
 
-async function withAdmin<T>(use: (admin: kafkajs.Admin) => Promise<T>): Promise<T> {
-  const admin = client('glassbox-admin').admin();
-  await admin.connect();
-  try {
-    return await use(admin);
-  } finally {
-    await admin.disconnect();
-  }
-}
+const withAdmin = <T>(use: (admin: kafkajs.Admin) => Promise<T>) => withKafkajsAdmin(BASE_PORT, use);
 
 async function withPlatformatic<T>(use: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Admin({ clientId: 'platformatic-admin', bootstrapBrokers: [`127.0.0.1:${BASE_PORT}`] });
