@@ -156,16 +156,42 @@ const electLeadersHandler: ApiHandler = {
     // v0 knows only preferred elections.
     const type = ctx.version >= 1 && b.electionType === ELECTION_TYPE.UNCLEAN ? 'UNCLEAN' : 'PREFERRED';
     const asked = b.topicPartitions == null ? null : partitionsOf(b.topicPartitions);
-    const results = electLeaders(ctx.connection.engine.cluster, ctx.connection.brokerId, type, asked);
-    reply({
-      throttleTimeMs: 0,
-      errorCode: 0,
-      replicaElectionResults: byTopic(results, (r) => ({
-        partitionId: r.partition,
-        errorCode: errorNumber(r.errorCode),
-        errorMessage: r.errorMessage,
-      })).map((t) => ({ topic: t.name, partitionResult: t.items })),
-    });
+    const { connection } = ctx;
+    const cluster = connection.engine.cluster;
+    const results = electLeaders(cluster, connection.brokerId, type, asked);
+    // DelayedElectLeader: each elected partition is answered once this broker's metadata names
+    // the leader the election chose, or REQUEST_TIMED_OUT when `timeoutMs` passes first.
+    const elected = results
+      .filter((r) => r.errorCode === 'NONE')
+      .map((r) => ({ ...r, leader: cluster.partitionState(r.topic, r.partition)?.leader ?? -1 }));
+    const leaderKnown = (e: (typeof elected)[number]) =>
+      cluster.brokers
+        .get(connection.brokerId)
+        ?.metadata.getTopicMetadata([e.topic])[0]
+        ?.partitions.find((p) => p.partitionIndex === e.partition)?.leaderId === e.leader;
+    const send = (timedOut: boolean) => {
+      const late = new Set(
+        timedOut ? elected.filter((e) => !leaderKnown(e)).map((e) => `${e.topic}-${e.partition}`) : [],
+      );
+      reply({
+        throttleTimeMs: 0,
+        errorCode: 0,
+        replicaElectionResults: byTopic(results, (r) => {
+          const code: ErrorCode = late.has(`${r.topic}-${r.partition}`) ? 'REQUEST_TIMED_OUT' : r.errorCode;
+          return {
+            partitionId: r.partition,
+            errorCode: errorNumber(code),
+            errorMessage: code === r.errorCode ? r.errorMessage : null,
+          };
+        }).map((t) => ({ topic: t.name, partitionResult: t.items })),
+      });
+    };
+    waitFor(
+      connection,
+      Math.max(0, Number(bodyOf<{ timeoutMs: number }>(ctx).timeoutMs ?? 60_000)),
+      () => elected.every(leaderKnown),
+      send,
+    );
     return undefined;
   },
 };
