@@ -7,10 +7,16 @@
  * has, in Kafka's layout written by the engine's schema). Each checks what the engine did, not
  * only what the client was told.
  */
-import { Admin, describeProducersV0, Reader } from '@platformatic/kafka';
+import { Admin, deleteTopicsV6, describeProducersV0, Reader } from '@platformatic/kafka';
 import type kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeMessage, ElectLeadersRequestData, ElectLeadersResponseData, encodeMessage } from '../engine/index';
+import {
+  DeleteTopicsResponseData,
+  decodeMessage,
+  ElectLeadersRequestData,
+  ElectLeadersResponseData,
+  encodeMessage,
+} from '../engine/index';
 import { advertisedApis } from './apiHandlers';
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
@@ -131,6 +137,21 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
       (e: { errors?: { apiCode?: number; response?: unknown }[] }) => JSON.stringify(e.errors?.[0] ?? e),
     );
     expect(unknown).toContain('"errorCode":3');
+    // v6 naming a topic by both name and id: the whole request is INVALID_REQUEST, nothing deleted.
+    const controller = host.engine.controllerState().id ?? 1;
+    const both = deleteTopicsV6.createRequest([{ name: 'grow', topicId: '0123456789abcdef0123456789abcdef' }], 1_000);
+    const answer = decodeMessage(
+      DeleteTopicsResponseData,
+      6,
+      await exchange(BASE_PORT + controller - 1, {
+        apiKey: 20,
+        apiVersion: 6,
+        flexible: true,
+        body: new Uint8Array(both.buffer),
+      }),
+    ) as { responses: { errorCode: number }[] };
+    expect(answer.responses.map((r) => r.errorCode)).toEqual([42]);
+    expect(host.engine.topicNames()).toContain('grow');
   });
 });
 

@@ -200,11 +200,11 @@ const deleteTopics: ApiHandler = {
     // delete.topic.enable=false: v0-2 knew no TOPIC_DELETION_DISABLED.
     if (!engine.cluster.config['delete.topic.enable'])
       return refuseAll(ctx.version < 3 ? 'INVALID_REQUEST' : 'TOPIC_DELETION_DISABLED');
+    // KafkaApis throws InvalidRequestException for the whole request: every topic answers it.
+    if (results.some((r) => r.name !== null && r.topicId !== ZERO_UUID)) return refuseAll('INVALID_REQUEST');
     const known = knownTopics(ctx.connection);
     const deleting = new Set<string>();
     for (const r of results) {
-      if (r.name !== null && r.topicId !== ZERO_UUID)
-        throw new KafkaError('INVALID_REQUEST', 'Topic name and topic ID can not both be specified.', {});
       if (r.topicId !== ZERO_UUID) {
         r.name = topicNameOf(r.topicId, known);
         if (r.name === null) {
