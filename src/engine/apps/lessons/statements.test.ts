@@ -174,6 +174,6 @@ describe('offset lookup: the warm-section check comes before the binary search',
     expect(v.steps.filter((s) => s.kind === 'index-probe')).toEqual([]);
     const lesson = texts(lessonById('offset-lookup')).join(' ');
     expect(lesson).not.toMatch(/the binary search in (its|the) sparse \.index/);
-    expect(golden('offset-lookup').steps[1]?.because).toMatch(/warm section.*slot 0 first/);
+    expect(golden('offset-lookup').steps[2]?.because).toMatch(/warm section.*slot 0 first/);
   });
 });

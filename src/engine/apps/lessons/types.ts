@@ -40,12 +40,22 @@ export type LessonTarget =
   | { kind: 'partition'; topic: string; partition: number }
   /** A broker's card on the brokers board (controller badge, replicas). */
   | { kind: 'broker'; broker: number }
-  /** A consumer group's card (state, generation, members and their partitions). */
-  | { kind: 'group'; group: string }
+  /** A consumer group's card (state, generation, members), or one member's chip in it. */
+  | { kind: 'group'; group: string; member?: string }
   /** The ZooKeeper znode tree, at `path` (or the nearest ancestor drawn). */
   | { kind: 'znodes'; path: string }
-  /** The offset lookup stepper on this lookup, stepped through the last step of kind `through`. */
-  | { kind: 'lookup'; topic: string; partition: number; offset: number; through: LookupStep['kind'] }
+  /**
+   * The offset lookup stepper on this lookup, stepped through the last step of kind `through`,
+   * marking the stage `show` (the one the step asks about; by default the one `through` is in).
+   */
+  | {
+      kind: 'lookup';
+      topic: string;
+      partition: number;
+      offset: number;
+      through: LookupStep['kind'];
+      show?: 'segments' | 'index' | 'scan';
+    }
   /** The producer's record accumulator (open batches, linger.ms, batch.size). */
   | { kind: 'accumulator' };
 

@@ -11,8 +11,8 @@ function owned(w: LessonWorld, id: string, member: string): string {
   return m ? [...m.partitions].sort().join(', ') : '';
 }
 
-function card(id: string): LessonTarget {
-  return { kind: 'group', group: id };
+function card(id: string, member?: string): LessonTarget {
+  return member ? { kind: 'group', group: id, member } : { kind: 'group', group: id };
 }
 
 /** What `member` owned in the group's previous generation. */
@@ -51,7 +51,7 @@ export const assignors: Lesson = {
     },
     {
       text: 'c3 left billing (LeaveGroup): the coordinator starts a rebalance at once (no session timeout to wait for), and range splits the 6 partitions over two members.',
-      look: card('billing'),
+      look: card('billing', 'c1'),
       actions: [{ op: 'removeConsumer', name: 'c3' }],
       until: { label: 'billing is Stable with 2 members', met: (w, t) => rebalancedSince(w, 'billing', t, 2) },
       observe: (w) => ({ billing: assignment(w, 'billing'), generation: group(w, 'billing')?.generation ?? null }),
@@ -82,7 +82,7 @@ export const assignors: Lesson = {
     },
     {
       text: 's3 left shipping. Every member rejoins and (sticky is eager) first revokes all it had, but its subscription carries its previous assignment and generation as userData, so the leader keeps each survivor’s partitions and only splits s3’s.',
-      look: card('shipping'),
+      look: card('shipping', 's1'),
       actions: [{ op: 'removeConsumer', name: 's3' }],
       until: { label: 'shipping is Stable with 2 members', met: (w, t) => rebalancedSince(w, 'shipping', t, 2) },
       slow: true,

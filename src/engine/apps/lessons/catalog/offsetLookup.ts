@@ -26,8 +26,11 @@ function indexSearch(w: LessonWorld) {
 }
 
 /** The lookup stepper on the seeds' lookup, stepped through the last step of kind `through`. */
-function stepper(through: Extract<LessonTarget, { kind: 'lookup' }>['through']): LessonTarget {
-  return { kind: 'lookup', topic: SEEDS_TOPIC, partition: 0, offset: SEEDS_TARGET, through };
+function stepper(
+  through: Extract<LessonTarget, { kind: 'lookup' }>['through'],
+  show?: 'segments' | 'index' | 'scan',
+): LessonTarget {
+  return { kind: 'lookup', topic: SEEDS_TOPIC, partition: 0, offset: SEEDS_TARGET, through, ...(show ? { show } : {}) };
 }
 
 /** The source post's worked example: offset 170418, found through its segment and its .index. */
@@ -40,14 +43,19 @@ export const offsetLookup = lesson(ELECTIONS, 'offset-lookup', 'storage', {
   note: 'The source post says the file 00000000000000170410 starts at message 170411 (it counts messages from 1). In Kafka a segment is named by its first offset: 00000000000000170410.log starts at offset 170410, and index entry [8, 1325] means offset 170410 + 8 = 170418 at byte 1325.',
   steps: [
     {
-      text: 'The source post’s partition was built: segments 00000000000000000000, 00000000000000170410 and 00000000000000239430, with an index entry every 1,200 bytes (index.interval.bytes). Step 1 of a lookup, the floor search: the largest segment base offset at or below the target.',
+      text: 'The source post’s partition was built: segments 00000000000000000000, 00000000000000170410 and 00000000000000239430, with an index entry every 1,200 bytes (index.interval.bytes).',
       look: row(SEEDS_TOPIC),
-      lookAfter: stepper('segment-chosen'),
       actions: [{ op: 'seedsLookupExample' }],
       until: { label: 'the partition exists', met: (w) => w.logs.some((l) => l.topic === SEEDS_TOPIC) },
       observe: (w) => ({ segments: trace(w).segmentBaseOffsets.map(segmentName) }),
+    },
+    {
+      text: 'Step 1 of a lookup, the floor search over the segments’ base offsets (their file names): the largest one at or below the target.',
+      look: stepper('range-check'),
+      lookAfter: stepper('segment-chosen'),
+      observe: (w) => ({ segment: segmentName(trace(w).answer?.segmentBaseOffset ?? -1) }),
       question: {
-        prompt: `A partition has segments ${SEEDS_SEGMENTS.map(segmentName).join(', ')}. Which one holds offset ${SEEDS_TARGET}?`,
+        prompt: `The broker looks up offset ${SEEDS_TARGET} in this partition. Which segment holds it?`,
         choices: SEEDS_SEGMENTS.map(segmentName),
         answer: (w) => segmentName(trace(w).answer?.segmentBaseOffset ?? -1),
         because: (w) => {
@@ -58,7 +66,7 @@ export const offsetLookup = lesson(ELECTIONS, 'offset-lookup', 'storage', {
     },
     {
       text: 'Step 2, the sparse .index of that segment: the entry with the largest offset at or below the target gives the byte to start reading the .log at. Kafka’s AbstractIndex first compares the first entry of the index’s warm section (its last 8 KiB, kept in the page cache), then binary-searches only the part that can hold the target.',
-      look: stepper('segment-chosen'),
+      look: stepper('segment-chosen', 'index'),
       lookAfter: stepper('index-result'),
       observe: (w) => ({ segment: segmentName(trace(w).answer?.segmentBaseOffset ?? -1), ...indexSearch(w) }),
       question: {

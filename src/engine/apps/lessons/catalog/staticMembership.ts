@@ -36,7 +36,7 @@ export const staticMembership = lesson(DEMO, 'static-membership', 'groups', {
     },
     {
       text: 'c2 restarted under group.instance.id c2: the coordinator hands the static member’s place (and its partitions) to the new member id without a rebalance.',
-      look: CARD,
+      look: { ...CARD, member: 'c2' },
       actions: [{ op: 'moveConsumer', name: 'c2', group: GROUP }],
       question: {
         prompt:
