@@ -63,8 +63,11 @@ describe('glossary', () => {
     expect(TERMS.lag.definition).toMatch(/high watermark minus the group's committed offset/);
     expect(TERMS.lag.kafkaName).not.toMatch(/records-lag/);
     expect(TERMS['records-lag-max'].definition).toMatch(/high watermark minus its fetch position/);
-    expect(TERMS['records-lag-max'].kafkaName).toBe('kafka.consumer:type=consumer-fetch-manager-metrics,records-lag-max');
-    for (const [name, e] of Object.entries(TERMS)) expect(e.definition, name).not.toMatch(/not yet committed by the group/);
+    expect(TERMS['records-lag-max'].kafkaName).toBe(
+      'kafka.consumer:type=consumer-fetch-manager-metrics,records-lag-max',
+    );
+    for (const [name, e] of Object.entries(TERMS))
+      expect(e.definition, name).not.toMatch(/not yet committed by the group/);
   });
 
   it('the ISR check interval is given where removal is described (issue 23)', () => {
