@@ -62,7 +62,8 @@ export async function startLesson(session: Session, id: string): Promise<void> {
     active: {
       lesson,
       step: 0,
-      phase: 'acting',
+      // A first question is open from the first frame: nothing of the step shows before it.
+      phase: lesson.steps[0]?.question ? 'predict' : 'acting',
       startedAtMs: 0,
       starting: true,
       met: false,
