@@ -86,15 +86,36 @@ export class LessonPage {
         async () => {
           const vp = this.page.viewportSize();
           const card = await this.card.boundingBox();
-          const box = await target.boundingBox();
-          if (!vp || !card || !box) return 'not drawn';
+          if (!vp || !card) return 'no card';
           if (card.y < -1 || card.y + card.height > vp.height + 1) return `card at ${card.y}..${card.y + card.height}`;
-          // The target's top strip (its first 40 px, or all of it if smaller).
-          const strip = { top: box.y, bottom: box.y + Math.min(box.height, 40) };
-          if (strip.top < -1 || strip.bottom > vp.height + 1) return `target at ${box.y}`;
-          const overlapsX = box.x < card.x + card.width && box.x + box.width > card.x;
+          // The target's top strip (its first 40 px, or all of it if smaller), clipped by every
+          // scrolling box it sits in (the board's column, the side panel) and by the window.
+          const strip = await target.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            let top = 0;
+            let bottom = el.ownerDocument.documentElement.clientHeight;
+            for (let p = el.parentElement; p; p = p.parentElement) {
+              const o = el.ownerDocument.defaultView?.getComputedStyle(p).overflowY;
+              if (o === 'auto' || o === 'scroll' || o === 'hidden') {
+                const b = p.getBoundingClientRect();
+                top = Math.max(top, b.top);
+                bottom = Math.min(bottom, b.bottom);
+              }
+            }
+            return {
+              x: r.x,
+              width: r.width,
+              top: r.top,
+              bottom: r.top + Math.min(r.height, 40),
+              clipTop: top,
+              clipBottom: bottom,
+            };
+          });
+          if (strip.top < strip.clipTop - 1 || strip.bottom > strip.clipBottom + 1)
+            return `target at ${strip.top}, visible ${strip.clipTop}..${strip.clipBottom}`;
+          const overlapsX = strip.x < card.x + card.width && strip.x + strip.width > card.x;
           const overlapsY = strip.top < card.y + card.height && strip.bottom > card.y;
-          return overlapsX && overlapsY ? `target at ${box.y} under the card at ${card.y}` : 'in view';
+          return overlapsX && overlapsY ? `target at ${strip.top} under the card at ${card.y}` : 'in view';
         },
         { timeout: 10_000 },
       )

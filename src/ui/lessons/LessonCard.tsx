@@ -25,6 +25,7 @@ export function targetName(t: LessonTarget): string {
     case 'broker':
       return `broker ${t.broker}`;
     case 'group':
+      if (t.crash) return `group ${t.group}’s last crash`;
       return t.member ? `${t.member} in group ${t.group}` : `group ${t.group}`;
     case 'znodes':
       return `the znode ${t.path}`;

@@ -3,7 +3,8 @@
  * that draws it, scrolls it into view beside the pinned lesson card, and marks it with
  * `data-lesson-look` (lessons.css outlines it; e2e finds it by it). The element may not exist yet
  * (a partition the step's action creates), so a light loop keeps looking, scrolls once when it
- * appears, and re-marks it when React replaces the node.
+ * appears, keeps it in view while the board shifts around it until the learner scrolls, and
+ * re-marks it when React replaces the node.
  */
 import type { LessonTarget } from '../../engine/apps/lessons/types';
 import type { LookupStep } from '../../worker/protocol';
@@ -33,6 +34,7 @@ export function targetSelectors(t: LessonTarget): string[] {
     case 'group':
       return [
         ...(t.member ? [`[data-testid="group-${t.group}"] [data-testid="consumer-${t.member}"]`] : []),
+        ...(t.crash ? [`[data-testid="group-redelivered-${t.group}"]`] : []),
         `[data-testid="group-${t.group}"]`,
       ];
     case 'znodes':
@@ -52,7 +54,7 @@ export function targetKey(t: LessonTarget): string {
     case 'broker':
       return `broker:${t.broker}`;
     case 'group':
-      return `group:${t.group}${t.member ? `/${t.member}` : ''}`;
+      return `group:${t.group}${t.member ? `/${t.member}` : ''}${t.crash ? '/crash' : ''}`;
     case 'znodes':
       return `znodes:${t.path}`;
     case 'lookup':
@@ -98,22 +100,26 @@ function scroller(el: HTMLElement): HTMLElement | null {
  * Scrolls `el` into the part of its scroller the lesson card leaves free: its top just below the
  * scroller's top when it does not fit, untouched when it is already wholly in view.
  */
-export function bringIntoView(el: HTMLElement, card: HTMLElement | null): void {
+export function bringIntoView(el: HTMLElement, card: HTMLElement | null): HTMLElement | null {
   const box = scroller(el);
-  if (!box) return;
+  if (!box) return null;
   const b = box.getBoundingClientRect();
   const c = card && box.contains(card) ? card.getBoundingClientRect() : null;
   const top = Math.max(b.top, 0) + MARGIN;
   const bottom = Math.min(c ? c.top : b.bottom, window.innerHeight) - MARGIN;
   const r = el.getBoundingClientRect();
-  if (r.top >= top && r.bottom <= bottom) return;
-  box.scrollTop += r.top - top;
+  if (r.top < top || r.bottom > bottom) box.scrollTop += r.top - top;
+  return box;
 }
 
 interface Looking {
   key: string;
   target: LessonTarget;
   scrolled: boolean;
+  /** The scroller the target was brought into view in. */
+  box: HTMLElement | null;
+  /** The learner scrolled (wheel, touch, keys, the scrollbar) since: stop following. */
+  userScrolled: boolean;
   /** Frames seen since the element appeared: it is scrolled once its layout has settled. */
   seen: number;
 }
@@ -146,17 +152,32 @@ function tick(): void {
   const grew = h !== cardHeight;
   cardHeight = h;
   if (!el) return;
-  // Once scrolled, only a card that changed size brings the target back (it moves nothing if
-  // the target is still in view): the learner's own scrolling is left alone.
+  // Once scrolled, the target is kept in view while the board shifts around it (a rebalance
+  // redraws the card above a chip) and the lesson card grows, until the learner scrolls away.
   if (looking.scrolled) {
-    if (grew) bringIntoView(el, card);
+    if (!looking.userScrolled || grew) follow(el, card);
     return;
   }
   // Wait a beat after the element appears: a tab just opened still lays out around it.
   if (++looking.seen < 2) return;
-  bringIntoView(el, card);
+  follow(el, card);
   looking.scrolled = true;
 }
+
+function follow(el: HTMLElement, card: HTMLElement | null): void {
+  if (looking) looking.box = bringIntoView(el, card);
+}
+
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'ArrowUp', 'ArrowDown', 'Home', 'End', ' ']);
+
+/** The learner's own scrolling (not the page's, nor the browser's scroll anchoring). */
+function onUserScroll(e: Event): void {
+  if (!looking) return;
+  if (e.type === 'keydown' && !SCROLL_KEYS.has((e as KeyboardEvent).key)) return;
+  if (e.type === 'pointerdown' && e.target !== looking.box) return;
+  looking.userScrolled = true;
+}
+const USER_SCROLL = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
 
 /**
  * Points the page at `target` (null: nothing) for the step `moment` names; the same target for
@@ -169,15 +190,19 @@ export function lookAt(session: Session, target: LessonTarget | null, moment: st
   }
   const key = `${moment} ${targetKey(target)}`;
   if (looking?.key === key) return;
-  looking = { key, target, scrolled: false, seen: 0 };
+  looking = { key, target, scrolled: false, seen: 0, box: null, userScrolled: false };
   void open(session, target).catch(() => undefined);
-  loop ??= setInterval(tick, LOOP_MS);
+  if (loop === null) {
+    loop = setInterval(tick, LOOP_MS);
+    for (const t of USER_SCROLL) document.addEventListener(t, onUserScroll, { capture: true, passive: true });
+  }
 }
 
 /** Scrolls to the current target again (the learner asked: "show me"). */
 export function lookAgain(): void {
   if (looking) {
     looking.scrolled = false;
+    looking.userScrolled = false;
     looking.seen = 1;
     tick();
   }
@@ -185,7 +210,10 @@ export function lookAgain(): void {
 
 export function stopLooking(): void {
   looking = null;
-  if (loop !== null) clearInterval(loop);
+  if (loop !== null) {
+    clearInterval(loop);
+    for (const t of USER_SCROLL) document.removeEventListener(t, onUserScroll, { capture: true });
+  }
   loop = null;
   mark(null);
 }

@@ -40,8 +40,8 @@ export type LessonTarget =
   | { kind: 'partition'; topic: string; partition: number }
   /** A broker's card on the brokers board (controller badge, replicas). */
   | { kind: 'broker'; broker: number }
-  /** A consumer group's card (state, generation, members), or one member's chip in it. */
-  | { kind: 'group'; group: string; member?: string }
+  /** A consumer group's card (state, generation, members), one member's chip in it, or its last crash's outcome. */
+  | { kind: 'group'; group: string; member?: string; crash?: true }
   /** The ZooKeeper znode tree, at `path` (or the nearest ancestor drawn). */
   | { kind: 'znodes'; path: string }
   /**

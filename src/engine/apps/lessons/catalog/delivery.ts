@@ -67,7 +67,8 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
     },
     {
       text: 'c4 (analytics) and c1 (billing) crashed mid-batch: no LeaveGroup. After session.timeout.ms (10 s) the coordinator removes them; the new owners start from the committed offsets.',
-      look: ANALYTICS,
+      look: { ...ANALYTICS, member: 'c4' },
+      lookAfter: { ...ANALYTICS, crash: true },
       actions: [
         { op: 'crashConsumer', name: 'c4' },
         { op: 'crashConsumer', name: 'c1' },
@@ -91,7 +92,7 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
       },
     },
     {
-      look: { kind: 'group', group: 'billing' },
+      look: { kind: 'group', group: 'billing', crash: true },
       text: 'Each card compares what the offsets predicted with what the new owners actually did: c4’s records were processed twice (case 1), c1’s committed-but-unprocessed records are never processed (case 2).',
       until: {
         label: 'the new owners read past the crash',
