@@ -138,6 +138,7 @@ export function LessonCard({ session }: { session: Session }) {
               <p
                 className={`small ${chosen === null ? 'lesson-skipped' : chosen === a.answer ? 'lesson-right' : 'lesson-wrong'}`}
                 data-testid="lesson-verdict"
+                aria-live="polite"
                 data-correct={chosen === a.answer}
                 data-skipped={chosen === null}
               >
