@@ -2,6 +2,36 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { GlassboxPage } from './fixtures';
 import { PlanePage } from './planePage';
 
+interface LookStrip {
+  x: number;
+  width: number;
+  top: number;
+  bottom: number;
+  clipTop: number;
+  clipBottom: number;
+}
+
+/**
+ * The marked target's top strip (its first 40 px, or all of it if smaller) and the part of the
+ * window every scrolling box around it (the board's column, the side panel) leaves visible.
+ */
+const READ_LOOK = `(() => {
+  const el = document.querySelector('[data-lesson-look]');
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  let clipTop = 0;
+  let clipBottom = document.documentElement.clientHeight;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o === 'auto' || o === 'scroll' || o === 'hidden') {
+      const b = p.getBoundingClientRect();
+      clipTop = Math.max(clipTop, b.top);
+      clipBottom = Math.min(clipBottom, b.bottom);
+    }
+  }
+  return { x: r.x, width: r.width, top: r.top, bottom: r.top + Math.min(r.height, 40), clipTop, clipBottom };
+})()`;
+
 /**
  * A lesson driven by its stable test ids: `lesson-step` (data-step, data-phase = predict | acting
  * | revealed, data-condition-met), `lesson-answer-<i>`, `lesson-skip`, `lesson-verdict`,
@@ -79,8 +109,7 @@ export class LessonPage {
    * and the card is wholly on screen: the learner sees both at once.
    */
   async expectLookInView(): Promise<void> {
-    const target = this.page.locator('[data-lesson-look]');
-    await expect(target).toHaveCount(1, { timeout: 10_000 });
+    await expect(this.page.locator('[data-lesson-look]')).toHaveCount(1, { timeout: 10_000 });
     await expect
       .poll(
         async () => {
@@ -88,36 +117,16 @@ export class LessonPage {
           const card = await this.card.boundingBox();
           if (!vp || !card) return 'no card';
           if (card.y < -1 || card.y + card.height > vp.height + 1) return `card at ${card.y}..${card.y + card.height}`;
-          // The target's top strip (its first 40 px, or all of it if smaller), clipped by every
-          // scrolling box it sits in (the board's column, the side panel) and by the window.
-          const strip = await target.evaluate((el) => {
-            const r = el.getBoundingClientRect();
-            let top = 0;
-            let bottom = el.ownerDocument.documentElement.clientHeight;
-            for (let p = el.parentElement; p; p = p.parentElement) {
-              const o = el.ownerDocument.defaultView?.getComputedStyle(p).overflowY;
-              if (o === 'auto' || o === 'scroll' || o === 'hidden') {
-                const b = p.getBoundingClientRect();
-                top = Math.max(top, b.top);
-                bottom = Math.min(bottom, b.bottom);
-              }
-            }
-            return {
-              x: r.x,
-              width: r.width,
-              top: r.top,
-              bottom: r.top + Math.min(r.height, 40),
-              clipTop: top,
-              clipBottom: bottom,
-            };
-          });
+          // Read without waiting: a node React re-creates is marked again on the next frame.
+          const strip = (await this.page.evaluate(READ_LOOK)) as LookStrip | null;
+          if (!strip) return 'not marked';
           if (strip.top < strip.clipTop - 1 || strip.bottom > strip.clipBottom + 1)
             return `target at ${strip.top}, visible ${strip.clipTop}..${strip.clipBottom}`;
           const overlapsX = strip.x < card.x + card.width && strip.x + strip.width > card.x;
           const overlapsY = strip.top < card.y + card.height && strip.bottom > card.y;
           return overlapsX && overlapsY ? `target at ${strip.top} under the card at ${card.y}` : 'in view';
         },
-        { timeout: 10_000 },
+        { timeout: 20_000 },
       )
       .toBe('in view');
   }

@@ -75,7 +75,8 @@ for (const id of WATCHED) {
   test(`lesson ${id}: each question before its answer, locked when answered, each target in view beside the card`, async ({
     app,
   }) => {
-    test.setTimeout(150_000);
+    // The longest lessons play their key moments in real time, and each step is checked twice.
+    test.setTimeout(240_000);
     const lesson = new LessonPage(app);
     await lesson.start(id);
     await walk(lesson);
@@ -104,7 +105,7 @@ for (const id of WATCHED) {
 
 for (const id of ['offset-lookup', 'assignors']) {
   test(`lesson ${id} on a phone (390x844): targets in view, the sheet never covers the lesson`, async ({ app }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     await app.page.setViewportSize({ width: 390, height: 844 });
     const lesson = new LessonPage(app);
     await lesson.start(id);

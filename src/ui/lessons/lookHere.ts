@@ -2,7 +2,7 @@
  * Look here: a lesson step names what it is about (LessonTarget); this opens the tab or panel
  * that draws it, scrolls it into view beside the pinned lesson card, and marks it with
  * `data-lesson-look` (lessons.css outlines it; e2e finds it by it). The element may not exist yet
- * (a partition the step's action creates), so a light loop keeps looking, scrolls once when it
+ * (a partition the step's action creates), so a light loop (one query a frame) keeps looking, scrolls once when it
  * appears, keeps it in view while the board shifts around it until the learner scrolls, and
  * re-marks it when React replaces the node.
  */
@@ -13,7 +13,6 @@ import { requestSideSheet } from '../side/sheet';
 import { setPlane, uiStore } from '../store';
 
 export const LOOK_ATTR = 'data-lesson-look';
-const LOOP_MS = 250;
 /** Room left between the target and the lesson card (or the panel's top), px. */
 const MARGIN = 8;
 
@@ -127,7 +126,9 @@ interface Looking {
 let looking: Looking | null = null;
 /** The card's height when last looked: a card that grew (a reveal) may now cover the target. */
 let cardHeight = 0;
-let loop: ReturnType<typeof setInterval> | null = null;
+/** The animation frame the loop waits for: every frame, so a node React re-creates (a znode that
+ * flashed) is marked again before it is painted unmarked. */
+let loop: number | null = null;
 
 function find(t: LessonTarget): HTMLElement | null {
   for (const sel of targetSelectors(t)) {
@@ -143,10 +144,15 @@ function mark(el: HTMLElement | null): void {
     el.setAttribute(LOOK_ATTR, targetKey(looking.target));
 }
 
+/** Frames between two looks at the layout (scrolling reads it; marking does not). */
+const LAYOUT_EVERY = 8;
+let frames = 0;
+
 function tick(): void {
   if (!looking) return;
   const el = find(looking.target);
   mark(el);
+  if (++frames % LAYOUT_EVERY !== 0) return;
   const card = document.querySelector<HTMLElement>('[data-testid="lesson"]');
   const h = card?.offsetHeight ?? 0;
   const grew = h !== cardHeight;
@@ -193,7 +199,11 @@ export function lookAt(session: Session, target: LessonTarget | null, moment: st
   looking = { key, target, scrolled: false, seen: 0, box: null, userScrolled: false };
   void open(session, target).catch(() => undefined);
   if (loop === null) {
-    loop = setInterval(tick, LOOP_MS);
+    const frame = () => {
+      tick();
+      if (loop !== null) loop = requestAnimationFrame(frame);
+    };
+    loop = requestAnimationFrame(frame);
     for (const t of USER_SCROLL) document.addEventListener(t, onUserScroll, { capture: true, passive: true });
   }
 }
@@ -204,6 +214,7 @@ export function lookAgain(): void {
     looking.scrolled = false;
     looking.userScrolled = false;
     looking.seen = 1;
+    frames = LAYOUT_EVERY - 1;
     tick();
   }
 }
@@ -211,7 +222,7 @@ export function lookAgain(): void {
 export function stopLooking(): void {
   looking = null;
   if (loop !== null) {
-    clearInterval(loop);
+    cancelAnimationFrame(loop);
     for (const t of USER_SCROLL) document.removeEventListener(t, onUserScroll, { capture: true });
   }
   loop = null;
