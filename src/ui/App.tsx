@@ -6,6 +6,7 @@ import { ClusterStrip } from './chrome/ClusterStrip';
 import { Jobs } from './chrome/Jobs';
 import { ThemeToggle } from './chrome/ThemeToggle';
 import { PlaneBoard } from './cluster/PlaneBoard';
+import { LessonCard } from './lessons/LessonCard';
 import { TopicPartitions } from './log/TopicPartitions';
 import { DiscardDialog } from './scenarios/DiscardDialog';
 import { FlightLayer } from './producer/Flights';
@@ -87,6 +88,8 @@ export function App({ session }: { session: Session }) {
             <ClusterStrip />
             <TopicPartitions session={session} />
             <PlaneSection session={session} />
+            {/* Last in the column and sticky to its bottom: in view whatever the board scrolls to. */}
+            <LessonCard session={session} />
           </main>
           <SidePanel session={session} />
         </div>
