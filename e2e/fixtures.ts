@@ -41,6 +41,14 @@ export class GlassboxPage {
     await expect.poll(async () => Number(await clock.getAttribute('data-frames'))).toBeGreaterThanOrEqual(from + n);
   }
 
+  /** Sets the clock's speed; on a phone the speed is in the top bar's menu, opened first. */
+  async setSpeed(speed: string): Promise<void> {
+    const select = this.page.getByTestId('time-speed');
+    const menu = this.page.getByTestId('topbar-menu');
+    if (!(await select.isVisible()) && (await menu.isVisible())) await menu.click();
+    await select.selectOption(speed);
+  }
+
   async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events'): Promise<void> {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }

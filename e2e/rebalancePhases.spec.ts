@@ -58,7 +58,7 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   await page.getByTestId('group-select-billing').click();
   await observe(page, 'billing');
 
-  await page.getByTestId('time-speed').selectOption('1');
+  await app.setSpeed('1');
   await page.getByTestId('time-play').click();
   await page.getByTestId('consumer-move-c1').selectOption('analytics');
   await expect
@@ -152,7 +152,7 @@ for (const vp of [
       timeout: 20_000,
     });
     await page.evaluate(`document.querySelector('[data-testid="group-billing"]').scrollIntoView({ block: 'start' })`);
-    await page.getByTestId('time-speed').selectOption('1');
+    await app.setSpeed('1');
     await page.getByTestId('time-play').click();
     await page.getByTestId('consumer-move-c1').selectOption('analytics');
     await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'sync', {
