@@ -47,7 +47,12 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   // Every partition has a replica on broker 2: orders' 6 and __consumer_offsets' 50.
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 56, 10);
   await expect(page.getByTestId('metrics-since')).toContainText('you killed broker 2');
-  await expect(page.getByTestId('metrics-since')).toContainText('UnderReplicatedPartitions 0 → 56');
+  // What the kill changed, as a table (Metric · Was · Now · why), only what moved meaningfully.
+  const row = page.getByTestId('metrics-delta-UnderReplicatedPartitions');
+  await expect(row).toHaveAttribute('data-was', '0');
+  await expect(row).toHaveAttribute('data-now', '56');
+  await expect(row).toContainText('left an ISR');
+  await expect(page.getByTestId('metrics-delta-RequestQueueTimeMs')).toHaveCount(0);
   await page.screenshot({ path: 'docs/metrics-kill-1280.png' });
 
   await app.sideTab('events');

@@ -88,8 +88,22 @@ export interface ConsumerSnapshot {
   memberId: string;
   generationId: number;
   coordinator: number | null;
-  assignment: { topic: string; partition: number; position: number | null }[];
+  /** Per assigned partition: the fetch position and the high watermark its last fetch reported. */
+  assignment: { topic: string; partition: number; position: number | null; highWatermark: number | null }[];
   recordsConsumed: number;
+}
+
+/**
+ * Where a group's coordinator stands: its `__consumer_offsets` partition, that partition's leader
+ * as the metadata names it, whether that broker's process is up, and whether it has loaded the
+ * partition's groups (GroupMetadataManager.loadGroupsAndOffsets). A client asking in between is
+ * told COORDINATOR_NOT_AVAILABLE (no live leader) or COORDINATOR_LOAD_IN_PROGRESS.
+ */
+export interface CoordinatorStanding {
+  offsetsPartition: number;
+  leader: number | null;
+  leaderUp: boolean;
+  loaded: boolean;
 }
 
 export interface ConsumerGroupsDeps {
@@ -465,6 +479,16 @@ export class ConsumerGroups {
     return { partition, leader, shard };
   }
 
+  coordinatorOf(groupId: string): CoordinatorStanding {
+    const { partition, leader, shard } = this.shardOf(groupId);
+    return {
+      offsetsPartition: partition,
+      leader,
+      leaderUp: leader !== null && this.deps.port.isBrokerUp(leader),
+      loaded: shard !== undefined,
+    };
+  }
+
   /** kafka-consumer-groups --describe: one row per partition with a committed offset or an owner. */
   describeGroup(groupId: string, logEnds?: Map<string, number>): ConsumerGroupDescribeRow[] {
     const { shard } = this.shardOf(groupId);
@@ -585,7 +609,7 @@ export class ConsumerGroups {
       coordinator: c?.coordinator ?? null,
       assignment: consumer.subscriptions
         .states()
-        .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position })),
+        .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position, highWatermark: s.highWatermark })),
       recordsConsumed: consumer.recordsConsumed,
     };
   }
