@@ -337,6 +337,13 @@ test('the legacy ZooKeeper consumer (seed 002): members register under /consumer
     ...((await plane.consumer('c5').getAttribute('data-partitions')) ?? '').split(','),
   ].sort();
   expect(owned).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
+  // The card draws what the legacy consumer has: its znodes, no coordinator, JoinGroup or generation.
+  const card = plane.group('analytics');
+  await expect(page.getByTestId('rebalance-phase-analytics')).toHaveCount(0);
+  await expect(card).not.toContainText(/JoinGroup|SyncGroup|generation|No coordinator yet/);
+  await expect(page.getByTestId('zk-ids-analytics')).toContainText('c4, c5');
+  await expect(page.getByTestId('zk-owners-analytics')).toContainText('orders/0 → ');
+  await expect(page.getByTestId('zk-rebalances-analytics')).toContainText(/c4 ×\d/);
   await plane.tab('cluster');
   await expect(page.getByTestId('znode-/consumers/analytics/ids/c4')).toHaveAttribute('data-ephemeral', 'true');
 });

@@ -55,6 +55,7 @@ export function clientGroupView(
       leader: snap.leader,
       initialRebalanceDelayMs: snap.initialRebalanceDelayMs,
       members: consumers.map((c) => ({ memberId: c.memberId, name: c.name, partitions: c.partitions })),
+      awaitingCoordinator: null,
       clients: { protocolType: snap.protocolType, protocolName: snap.protocolName },
     },
     consumers,

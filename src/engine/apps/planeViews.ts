@@ -3,6 +3,7 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
+import { OFFSETS_TOPIC } from '../index';
 import type { ClusterApps } from './ClusterApps';
 import { clientGroupIds, clientGroupView } from './clientGroups';
 import { comparePartitions } from './comparePartitions';
@@ -180,7 +181,15 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
 /** What a group's membership looks like, which its protocol decides. */
 type GroupMembershipView = Pick<
   PlaneGroupView,
-  'state' | 'generation' | 'coordinator' | 'offsetsPartition' | 'leader' | 'initialRebalanceDelayMs' | 'members' | 'lag'
+  | 'state'
+  | 'generation'
+  | 'coordinator'
+  | 'offsetsPartition'
+  | 'leader'
+  | 'initialRebalanceDelayMs'
+  | 'members'
+  | 'lag'
+  | 'awaitingCoordinator'
 >;
 
 function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
@@ -216,13 +225,40 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
     initialRebalanceDelayMs: null,
     members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
     lag: packLag([]),
+    awaitingCoordinator: null,
   };
 }
 
 /** A group of the broker-side coordinator, as its coordinator describes it, with its sampled lag. */
 function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMembershipView {
   const snap = plane.groups.groupSnapshot(groupId);
+  const standing = plane.groups.coordinatorOf(groupId);
+  if (!snap && !standing.loaded) {
+    // No broker holds the group now (a killed coordinator's groups went with its process): not
+    // an Empty group of generation 0, but what FindCoordinator or JoinGroup would answer. The
+    // metadata may still name the dead broker leader until the controller moves the partition.
+    const named = plane.engine.topicNames().includes(OFFSETS_TOPIC)
+      ? plane.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader
+      : -1;
+    const leaderUp = standing.servingLeader !== null;
+    return {
+      state: leaderUp ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'COORDINATOR_NOT_AVAILABLE',
+      generation: plane.generations.get(groupId)?.at(-1)?.generation ?? 0,
+      coordinator: null,
+      offsetsPartition: standing.offsetsPartition,
+      leader: null,
+      initialRebalanceDelayMs: null,
+      members: [],
+      lag: lagOf(plane, groupId),
+      awaitingCoordinator: {
+        offsetsPartition: standing.offsetsPartition,
+        leader: standing.servingLeader ?? (named >= 0 ? named : null),
+        leaderUp,
+      },
+    };
+  }
   return {
+    awaitingCoordinator: null,
     state: snap?.state ?? 'Empty',
     generation: snap?.generationId ?? 0,
     coordinator: snap?.coordinator ?? null,

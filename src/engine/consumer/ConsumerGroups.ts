@@ -94,15 +94,14 @@ export interface ConsumerSnapshot {
 }
 
 /**
- * Where a group's coordinator stands: its `__consumer_offsets` partition, that partition's leader
- * as the metadata names it, whether that broker's process is up, and whether it has loaded the
- * partition's groups (GroupMetadataManager.loadGroupsAndOffsets). A client asking in between is
- * told COORDINATOR_NOT_AVAILABLE (no live leader) or COORDINATOR_LOAD_IN_PROGRESS.
+ * Where a group's coordinator stands: its `__consumer_offsets` partition, the running broker that
+ * leads it (null while none does: the leader's process is gone, or the partition is offline), and
+ * whether that broker has loaded the partition's groups (GroupMetadataManager.loadGroupsAndOffsets).
+ * A client asking in between is told COORDINATOR_NOT_AVAILABLE or COORDINATOR_LOAD_IN_PROGRESS.
  */
 export interface CoordinatorStanding {
   offsetsPartition: number;
-  leader: number | null;
-  leaderUp: boolean;
+  servingLeader: number | null;
   loaded: boolean;
 }
 
@@ -481,12 +480,7 @@ export class ConsumerGroups {
 
   coordinatorOf(groupId: string): CoordinatorStanding {
     const { partition, leader, shard } = this.shardOf(groupId);
-    return {
-      offsetsPartition: partition,
-      leader,
-      leaderUp: leader !== null && this.deps.port.isBrokerUp(leader),
-      loaded: shard !== undefined,
-    };
+    return { offsetsPartition: partition, servingLeader: leader, loaded: shard !== undefined };
   }
 
   /** kafka-consumer-groups --describe: one row per partition with a committed offset or an owner. */
