@@ -16,7 +16,7 @@ export function clientGroupIds(plane: ClusterApps): string[] {
   return plane.groups.groupIds().filter((g) => !plane.groupSettings.has(g));
 }
 
-type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery'>;
+type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery' | 'lagNow'>;
 
 /** One real clients' group and its members as consumer chips; null when its coordinator has forgotten it. */
 export function clientGroupView(

@@ -40,6 +40,7 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
     if (!made) continue;
     groups.push({
       ...made.group,
+      lagNow: { fetch: null, committed: null },
       delivery: { processed: 0, duplicates: 0, skipped: 0 },
       generations: [...(plane.generations.get(groupId) ?? [])],
       lag: lagOf(plane, groupId),
@@ -61,6 +62,11 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
         consumerId: r.consumerId,
       });
     }
+  }
+  for (const g of groups) {
+    let committed: number | null = null;
+    for (const r of describe) if (r.group === g.groupId && r.lag !== null) committed = Math.max(committed ?? 0, r.lag);
+    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : plane.fetchLag(g.groupId), committed };
   }
   return {
     version: plane.version,
@@ -201,6 +207,7 @@ function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGr
       protocol: settings.protocol,
       commitMode: settings.commitMode,
       delivery: plane.apps.delivery.totals(groupId),
+      lagNow: { fetch: null, committed: null },
       ...(settings.protocol === 'zookeeper'
         ? zookeeperMembership(groupId, consumers)
         : coordinatorMembership(plane, groupId)),

@@ -183,6 +183,12 @@ export interface PlaneGroupView {
    * (COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS) and `generation` the last one known.
    */
   awaitingCoordinator: AwaitingCoordinatorView | null;
+  /**
+   * Its largest lag now, two numbers: `fetch`, HW − fetch position over the partitions its running
+   * consumers own (what records-lag-max measures); `committed`, HW − committed offset over its
+   * partitions (kafka-consumer-groups --describe's LAG). Null: none known.
+   */
+  lagNow: { fetch: number | null; committed: number | null };
   generations: GenerationView[];
   /** Per partition: lag history (relative ms, lag), packed. */
   lag: LagHistoryView;

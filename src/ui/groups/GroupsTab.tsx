@@ -19,7 +19,7 @@ import { ASSIGNORS, COMMIT_MODES, comparePartitions } from '../../worker/client'
 import { act } from '../cluster/planeClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
-import { setPlane } from '../store';
+import { setPlane, usePlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { ClientChip, ClientGroupNote } from './ClientChip';
@@ -305,6 +305,7 @@ const GroupCard = memo(function GroupCard({
           never processed.
         </p>
       )}
+      {!g.clients && <GroupLagLine groupId={g.groupId} />}
       <ul className="consumer-chips">
         {consumers.map((c) =>
           c.client ? (
@@ -347,6 +348,34 @@ const GroupCard = memo(function GroupCard({
     </section>
   );
 }, sameGroupCard);
+
+/**
+ * The group's two lags now, named: the consumers' records-lag-max (HW − fetch position) and the
+ * committed lag (HW − committed offset). Its own subscription, so a moving lag redraws one line.
+ */
+function GroupLagLine({ groupId }: { groupId: string }) {
+  const key = usePlane((s) => {
+    const lag = s.view?.groups.find((g) => g.groupId === groupId)?.lagNow;
+    return `${lag?.fetch ?? ''}|${lag?.committed ?? ''}`;
+  });
+  const [fetch, committed] = key.split('|');
+  return (
+    <p
+      className="small group-lags"
+      data-testid={`group-lag-${groupId}`}
+      data-fetch-lag={fetch}
+      data-committed-lag={committed}
+    >
+      <span title="The consumers' client metric: the largest gap between the high watermark their last fetch reported and their fetch position">
+        records-lag-max (HW − fetch position) <strong>{fetch || '-'}</strong>
+      </span>{' '}
+      ·{' '}
+      <span title="kafka-consumer-groups --describe's LAG: the largest gap between the high watermark and the offset the group committed">
+        committed lag (HW − committed offset) <strong>{committed || '-'}</strong>
+      </span>
+    </p>
+  );
+}
 
 /**
  * Which broker coordinates the group: the leader of its __consumer_offsets partition. While no
