@@ -15,7 +15,7 @@ import type {
   PlaneGroupView,
   PlaneView,
 } from '../../engine/apps/types';
-import { ASSIGNORS, COMMIT_MODES, comparePartitions } from '../../worker/client';
+import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
@@ -32,8 +32,7 @@ import { PositionsView } from './PositionsView';
 import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
 import { RebalancePhaseStrip } from './RebalancePhaseStrip';
-import { useRebalanceQueue } from './phaseBoard';
-import { drawnPartitions, shownGeneration, shownGroupState } from './phaseQueue';
+import { useDrawnPartitions, useDrawnPhase } from './phaseBoard';
 import { GroupStateBadges, GroupStateMachine } from './GroupStateShown';
 import { useShownGenerations } from './useShownGenerations';
 import { ZookeeperGroupBody } from './ZookeeperGroup';
@@ -216,7 +215,7 @@ const GroupCard = memo(function GroupCard({
   const focused = useFocused('group', g.groupId);
   // data-state and data-generation are the engine's; data-phase and data-shown-* what the card
   // draws now (the rebalance phase played, its state and generation), which the chips follow.
-  const queue = useRebalanceQueue(g.groupId);
+  const drawn = useDrawnPhase(g.groupId, g.state, g.generation);
   const zookeeper = g.protocol === 'zookeeper';
   return (
     <section
@@ -226,9 +225,9 @@ const GroupCard = memo(function GroupCard({
       data-testid={`group-${g.groupId}`}
       data-generation={g.generation}
       data-state={g.state}
-      data-phase={zookeeper ? undefined : queue.shown.phase}
-      data-shown-state={zookeeper ? g.state : shownGroupState(queue, g.state)}
-      data-shown-generation={zookeeper ? undefined : shownGeneration(queue, g.generation)}
+      data-phase={zookeeper ? undefined : drawn.phase}
+      data-shown-state={zookeeper ? g.state : drawn.state}
+      data-shown-generation={zookeeper ? undefined : drawn.generation}
       aria-label={`Consumer group ${g.groupId}`}
     >
       <header className="group-head">
@@ -480,8 +479,7 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
   });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 10 } : undefined;
   // What it owns at the rebalance phase its group's card draws (the engine's once the phases have played).
-  const queue = useRebalanceQueue(c.group ?? '');
-  const shown = drawnPartitions(queue, c.name, c.partitions).sort(comparePartitions);
+  const shown = useDrawnPartitions(c.group, c.name, c.partitions);
   return (
     <li
       ref={setNodeRef}

@@ -127,7 +127,7 @@ export function hiddenFrom(q: PhaseQueue): number | null {
  * partitions leave). With nothing queued, the engine's.
  */
 export function drawnPartitions(q: PhaseQueue, consumer: string, engine: readonly string[]): string[] {
-  if (q.pending.length === 0) return [...engine];
+  if (!q.pending.some((p) => p.deltas.some((d) => d.consumer === consumer))) return [...engine];
   const owned = new Set(engine);
   for (let i = q.pending.length - 1; i >= 0; i--) {
     const deltas = (q.pending[i] as ShownPhase).deltas;
