@@ -324,5 +324,11 @@ for (const vp of [
     // A moment in: the demo has produced and the groups wait out their initial delay.
     await expect.poll(() => leoSum(page)).toBeGreaterThan(4);
     await page.screenshot({ path: `docs/first-screen-${vp.name}.png` });
+    if (vp.width < 760) {
+      await page.getByTestId('welcome-explore').click();
+      await page.getByTestId('topbar-menu').click();
+      await expect(page.getByTestId('time-speed')).toBeVisible();
+      await page.screenshot({ path: `docs/first-screen-menu-${vp.name}.png` });
+    }
   });
 }

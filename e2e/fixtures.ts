@@ -45,8 +45,10 @@ export class GlassboxPage {
   async setSpeed(speed: string): Promise<void> {
     const select = this.page.getByTestId('time-speed');
     const menu = this.page.getByTestId('topbar-menu');
-    if (!(await select.isVisible()) && (await menu.isVisible())) await menu.click();
+    const fold = !(await select.isVisible()) && (await menu.isVisible());
+    if (fold) await menu.click();
     await select.selectOption(speed);
+    if (fold) await menu.click();
   }
 
   async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events'): Promise<void> {

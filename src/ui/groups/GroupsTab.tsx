@@ -225,7 +225,7 @@ const GroupCard = memo(function GroupCard({
       data-testid={`group-${g.groupId}`}
       data-generation={g.generation}
       data-state={g.state}
-      data-phase={zookeeper ? undefined : drawn.phase}
+      data-phase={zookeeper || g.awaitingCoordinator ? undefined : drawn.phase}
       data-shown-state={zookeeper ? g.state : drawn.state}
       data-shown-generation={zookeeper ? undefined : drawn.generation}
       aria-label={`Consumer group ${g.groupId}`}
@@ -253,8 +253,13 @@ const GroupCard = memo(function GroupCard({
       ) : (
         <>
           <CoordinatorLine group={g} />
-          <GroupStateMachine groupId={g.groupId} state={g.state} />
-          <RebalancePhaseStrip groupId={g.groupId} />
+          {/* No broker holds the group: it has no state to mark, no rebalance to play. */}
+          {!g.awaitingCoordinator && (
+            <>
+              <GroupStateMachine groupId={g.groupId} state={g.state} />
+              <RebalancePhaseStrip groupId={g.groupId} />
+            </>
+          )}
         </>
       )}
       {g.clients ? (
@@ -304,7 +309,8 @@ const GroupCard = memo(function GroupCard({
           never processed.
         </p>
       )}
-      {!g.clients && <GroupLagLine groupId={g.groupId} />}
+      {/* The legacy ZooKeeper consumer has neither number: its offsets are znodes, it has no client metrics. */}
+      {!g.clients && !zookeeper && <GroupLagLine groupId={g.groupId} />}
       <ul className="consumer-chips">
         {consumers.map((c) =>
           c.client ? (
