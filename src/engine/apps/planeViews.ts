@@ -240,13 +240,16 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
 function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMembershipView {
   const snap = plane.groups.groupSnapshot(groupId);
   const standing = plane.groups.coordinatorOf(groupId);
-  if (!snap && !standing.loaded) {
+  const known = (plane.generations.get(groupId)?.length ?? 0) > 0;
+  // A group that formed before and that no broker holds now. (A group that never formed stays
+  // Empty, generation 0, as before its first JoinGroup; the engine's brokers load their
+  // __consumer_offsets partitions at the first group request, not at LeaderAndIsr.)
+  if (!snap && !standing.loaded && known) {
     // No broker holds the group now (a killed coordinator's groups went with its process): not
     // an Empty group of generation 0, but what FindCoordinator or JoinGroup would answer. The
     // metadata may still name the dead broker leader until the controller moves the partition.
-    const named = plane.engine.topicNames().includes(OFFSETS_TOPIC)
-      ? plane.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader
-      : -1;
+    const offsetsTopic = plane.engine.topicNames().includes(OFFSETS_TOPIC);
+    const named = offsetsTopic ? plane.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader : -1;
     const leaderUp = standing.servingLeader !== null;
     return {
       state: leaderUp ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'COORDINATOR_NOT_AVAILABLE',
