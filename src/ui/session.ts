@@ -324,7 +324,7 @@ export class Session {
       })
       .finally(() => {
         this.inFlight = false;
-        this.notBefore = nextAskAt(sentAt, performance.now());
+        this.notBefore = nextAskAt(sentAt, performance.now(), this.store.getState().plane.view?.brokers.length ?? 0);
       });
   }
 }

@@ -30,6 +30,8 @@ export function TopBar({ session }: { session: Session }) {
     if (!menuOpen) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || !top.current?.contains(document.activeElement)) return;
+      // A dialog opened from the menu (About, the shortcuts, reset) closes first, by itself.
+      if (document.activeElement?.closest('dialog')) return;
       setMenuOpen(false);
       button.current?.focus();
     };
