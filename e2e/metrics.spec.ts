@@ -76,17 +76,17 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   await expect(page.locator('[data-testid^="broker-"][data-focused="true"]').first()).toBeAttached();
   // ...and brings its subject into view: the partition's log it elected a leader for, marked.
   await expect(page.locator('[data-testid^="partition-orders-"][data-focused="true"]').first()).toBeInViewport();
-  // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
-  const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
-  await page.getByTestId(`event-${rebalance?.n}`).click();
-  await expect(page.getByTestId('plane-tab-groups')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.locator('[data-testid^="group-"][data-focused="true"]').first()).toBeInViewport();
   // Filters: by kind, then by broker.
   await page.getByTestId('event-filter-kind').selectOption('election');
   await expect(page.getByTestId('event-log').locator('[data-kind]:not([data-kind="election"])')).toHaveCount(0);
   await page.locator('#side-body').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'docs/events-kill-1280.png' });
   await page.getByTestId('event-filter-kind').selectOption('');
+  // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
+  const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
+  await page.getByTestId(`event-${rebalance?.n}`).click();
+  await expect(page.getByTestId('plane-tab-groups')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('[data-testid^="group-"][data-focused="true"]').first()).toBeInViewport();
 
   await plane.tab('cluster');
   await page.getByTestId('broker-restart-2').click();
