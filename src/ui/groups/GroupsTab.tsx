@@ -55,7 +55,7 @@ const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
 const GROUP_PROTOCOLS: readonly GroupProtocol[] = ['coordinator', 'zookeeper'];
 const GROUP_PROTOCOL_LABEL: Record<GroupProtocol, string> = {
   coordinator: 'group coordinator',
-  zookeeper: 'ZooKeeper consumer (legacy, seed 002)',
+  zookeeper: 'ZooKeeper consumer (legacy, Kafka 0.8)',
 };
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
