@@ -173,7 +173,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     const headers = readBatches(records);
     for (const h of headers) {
       if (h.sizeInBytes > maxMessageBytes)
-        throw new KafkaError('RECORD_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
+        throw new KafkaError('MESSAGE_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
           size: h.sizeInBytes,
           limit: maxMessageBytes,
         });

@@ -417,7 +417,7 @@ export class UnifiedLog implements PagedLog {
       }
       if (header.sizeInBytes > cfg['max.message.bytes']) {
         throw new KafkaError(
-          'RECORD_TOO_LARGE',
+          'MESSAGE_TOO_LARGE',
           `The record batch size in the append to ${this.dir} is ${header.sizeInBytes} bytes which exceeds the maximum configured value of ${cfg['max.message.bytes']}.`,
           { sizeInBytes: header.sizeInBytes, maxMessageBytes: cfg['max.message.bytes'] },
         );
@@ -454,9 +454,10 @@ export class UnifiedLog implements PagedLog {
       position += header.sizeInBytes;
     }
     if (records.length > cfg['segment.bytes']) {
+      // UnifiedLog.append: RecordBatchTooLargeException, whose Errors name is RECORD_LIST_TOO_LARGE.
       throw new KafkaError(
-        'RECORD_TOO_LARGE',
-        `Message batch size is ${records.length} bytes in append to partition ${this.dir} which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
+        'RECORD_LIST_TOO_LARGE',
+        `Message batch size is ${records.length} bytes in append to partition ${this.dir}, which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
         { sizeInBytes: records.length, segmentBytes: cfg['segment.bytes'] },
       );
     }
