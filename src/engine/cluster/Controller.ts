@@ -75,7 +75,12 @@ interface Reassignment {
   partition: number;
   original: number[];
   target: number[];
+  /** Phase B has begun: in memory RS = TRS, AR = RR = [] (step B2), though ZooKeeper keeps ORS + TRS until B6. */
+  completing?: boolean;
 }
+
+/** KafkaController.onControllerFailover: the first auto leader rebalance check runs 5 s after it. */
+const AUTO_LEADER_REBALANCE_FIRST_CHECK_MS = 5000;
 
 export const topicPath = (t: string) => `/brokers/topics/${t}`;
 export const statePath = (t: string, p: number) => `/brokers/topics/${t}/partitions/${p}/state`;
@@ -323,9 +328,13 @@ export class Controller {
     this.onTopicDeletion();
     const c = this.services.config;
     if (c['auto.leader.rebalance.enable']) {
+      // scheduleAutoLeaderRebalanceTask(delay = 5 s) after a failover, then every
+      // leader.imbalance.check.interval.seconds after each check.
       const interval = c['leader.imbalance.check.interval.seconds'] * 1000;
       this.tasks.push(
-        this.services.scheduler.schedulePeriodic(interval, interval, () => this.checkAndTriggerAutoLeaderRebalance()),
+        this.services.scheduler.schedulePeriodic(AUTO_LEADER_REBALANCE_FIRST_CHECK_MS, interval, () =>
+          this.checkAndTriggerAutoLeaderRebalance(),
+        ),
       );
     }
   }
@@ -406,6 +415,7 @@ export class Controller {
     const r = this.reassignments.get(`${topic}-${partition}`);
     const base = this.assignment(topic)[partition] ?? [];
     if (!r) return [...base];
+    if (r.completing) return [...r.target];
     return [...new Set([...r.target, ...r.original])];
   }
 
@@ -772,9 +782,10 @@ export class Controller {
   // ------------------------------------------------------------------ reassignment
 
   /**
-   * /admin/reassign_partitions: for each partition, RS = target + original; the new replicas
-   * start as followers; once every target replica is in the ISR the leader moves into the
-   * target if needed, the old replicas are removed and told to delete their copies.
+   * /admin/reassign_partitions, as KafkaController.onPartitionReassignment: U1 writes RS = TRS +
+   * ORS. While the target is not yet within the ISR (Phase A), A1 bumps the leader epoch and A2
+   * starts the new replicas as followers; once it is (at once for a reorder or a shrink inside
+   * the ISR), Phase B completes the move (completeReassignment).
    */
   private onPartitionReassignment(): void {
     const path = '/admin/reassign_partitions';
@@ -799,8 +810,8 @@ export class Controller {
         atMs: this.now(),
       });
       this.writeAssignment(r.topic, r.partition, this.replicasOf(r.topic, r.partition), reassignment);
-      const adding = r.replicas.filter((x) => !original.includes(x));
-      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
+      if (this.isReassignmentComplete(reassignment, state)) continue; // Phase B, below
+      // A1: bump the leader epoch and send LeaderAndIsr with the new RS, AR and RR.
       const value = this.writeState(
         r.topic,
         r.partition,
@@ -809,8 +820,17 @@ export class Controller {
         'reassignment',
       );
       if (value) this.propagate(r.topic, r.partition, value);
+      // A2: the adding replicas go NewReplica.
+      const adding = r.replicas.filter((x) => !original.includes(x));
+      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
     }
     this.checkReassignments();
+  }
+
+  /** KafkaController.isReassignmentComplete: nothing is added or removed, or every target replica is in the ISR. */
+  private isReassignmentComplete(r: Reassignment, state: LeaderAndIsrValue): boolean {
+    const moving = r.target.some((x) => !r.original.includes(x)) || r.original.some((x) => !r.target.includes(x));
+    return !moving || r.target.every((x) => state.isr.includes(x));
   }
 
   private writeAssignment(topic: string, partition: number, replicas: number[], r: Reassignment | null): void {
@@ -834,57 +854,70 @@ export class Controller {
     if (!this.active) return;
     for (const [key, r] of [...this.reassignments]) {
       const state = this.readState(r.topic, r.partition);
-      if (!state) continue;
-      if (!r.target.every((x) => state.isr.includes(x))) continue;
-      // Every target replica has caught up: switch over.
-      const removing = r.original.filter((x) => !r.target.includes(x));
-      let leader = state.leader;
-      if (!r.target.includes(leader) || !this.liveBrokers.has(leader)) {
-        const candidate = reassignPartitionLeaderElection(r.target, state.isr, new Set(this.liveBrokers.keys()));
-        if (candidate === null) continue;
-        leader = candidate;
-      }
+      if (!state || !this.isReassignmentComplete(r, state)) continue;
+      if (!this.completeReassignment(r, state)) continue;
       this.reassignments.delete(key);
-      // Phase B of Kafka's onPartitionReassignment: the target replicas go OnlineReplica, the
-      // removed ones leave through OfflineReplica to NonExistentReplica.
-      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, r.target, 'OnlineReplica');
-      this.replicaStateMachine.deleteReplicas(r.topic, r.partition, removing);
-      this.writeAssignment(r.topic, r.partition, r.target, null);
-      const value = this.writeState(
-        r.topic,
-        r.partition,
-        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((x) => r.target.includes(x)) },
-        state,
-        'reassignment',
-      );
-      if (value) this.propagate(r.topic, r.partition, value);
-      for (const b of removing) {
-        if (!this.liveBrokers.has(b)) continue;
-        this.channels.sendRequest(b, {
-          api: 'StopReplica',
-          controllerId: this.broker.id,
-          controllerEpoch: this.epoch,
-          brokerEpoch: this.liveBrokers.get(b) ?? -1,
-          partitions: [
-            {
-              topicName: r.topic,
-              partitionIndex: r.partition,
-              leaderEpoch: value?.leaderEpoch ?? -1,
-              deletePartition: true,
-            },
-          ],
-        });
-      }
-      this.services.emit({
-        type: 'reassignmentCompleted',
-        topic: r.topic,
-        partition: r.partition,
-        originalReplicas: r.original,
-        targetReplicas: r.target,
-        atMs: this.now(),
-      });
-      this.removeFromReassignZnode(r.topic, r.partition);
     }
+  }
+
+  /**
+   * Phase B of KafkaController.onPartitionReassignment, once the target replicas are all in the
+   * ISR: B1 the adding replicas go OnlineReplica; B2 RS = TRS in memory; B3 the leader moves into
+   * the target by ReassignPartitionLeaderElection if it is not there (or is dead), else only its
+   * epoch is bumped (moveReassignedPartitionLeaderIfRequired); B4/B5 each removed replica goes
+   * OfflineReplica, leaving the ISR with a write and an epoch bump of its own, then is deleted;
+   * B6 ZooKeeper gets RS = TRS; B7 the partition leaves /admin/reassign_partitions. Returns false
+   * (nothing changed) when no target replica can lead.
+   */
+  private completeReassignment(r: Reassignment, state: LeaderIsrAndControllerEpoch): boolean {
+    const { topic, partition } = r;
+    const live = new Set(this.liveBrokers.keys());
+    const leaderStays = r.target.includes(state.leader) && live.has(state.leader);
+    const leader = leaderStays ? state.leader : reassignPartitionLeaderElection(r.target, state.isr, live);
+    if (leader === null) return false;
+    const adding = r.target.filter((x) => !r.original.includes(x));
+    const removing = r.original.filter((x) => !r.target.includes(x));
+    this.replicaStateMachine.handleStateChanges(topic, partition, adding, 'OnlineReplica'); // B1
+    r.completing = true; // B2
+    const value = this.writeState(
+      topic,
+      partition,
+      { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
+      state,
+      'reassignment',
+    ); // B3
+    if (value) this.propagate(topic, partition, value);
+    this.replicaStateMachine.offlineReplicas(topic, partition, removing); // B4
+    for (const b of removing) {
+      if (!this.liveBrokers.has(b)) continue;
+      this.channels.sendRequest(b, {
+        api: 'StopReplica',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitions: [
+          {
+            topicName: topic,
+            partitionIndex: partition,
+            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
+            deletePartition: true,
+          },
+        ],
+      });
+    }
+    this.replicaStateMachine.deleteReplicas(topic, partition, removing); // B5
+    this.writeAssignment(topic, partition, r.target, null); // B6
+    this.services.emit({
+      type: 'reassignmentCompleted',
+      topic,
+      partition,
+      originalReplicas: r.original,
+      targetReplicas: r.target,
+      atMs: this.now(),
+    });
+    this.removeFromReassignZnode(topic, partition); // B7
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]); // B8
+    return true;
   }
 
   private removeFromReassignZnode(topic: string, partition: number): void {
@@ -916,8 +949,8 @@ export class Controller {
       isr: [...v.isr],
       partitionEpoch: v.partitionEpoch,
       replicas: this.replicasOf(topic, partition),
-      addingReplicas: r ? r.target.filter((x) => !r.original.includes(x)) : [],
-      removingReplicas: r ? r.original.filter((x) => !r.target.includes(x)) : [],
+      addingReplicas: r && !r.completing ? r.target.filter((x) => !r.original.includes(x)) : [],
+      removingReplicas: r && !r.completing ? r.original.filter((x) => !r.target.includes(x)) : [],
       isNew,
     };
   }
