@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type { JoinGroupRequest, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
+import type { JoinGroupRequest, JoinGroupResponse, OffsetFetchResponse, SyncGroupResponse } from './groupProtocol';
 import { GroupTestBed } from './GroupTestBed';
 import { GroupWire, SUBSCRIPTION_TO_T } from './GroupWire';
 
@@ -223,5 +223,126 @@ describe('GroupMetadataManager (classic protocol)', () => {
     expect(dead?.coordinator).toBe(old);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
     expect(bed.groups.groupSnapshot('g')?.coordinator).not.toBe(old);
+  });
+
+  // GroupCoordinatorTest.testDynamicMembersJoinGroupWithMaxSizeAndRequiredKnownMember (3.9, with
+  // GroupMaxSize 4): acceptJoiningMember lets an Empty group take every first join, so all five
+  // new dynamic members get MEMBER_ID_REQUIRED; the size check bites on the second join (while
+  // preparing the rebalance, on the members waiting in the join phase); rejoins answer the same.
+  it('testDynamicMembersJoinGroupWithMaxSizeAndRequiredKnownMember: group.max.size applies on the second join', () => {
+    const bed = new GroupTestBed({
+      coordinatorConfig: { 'group.max.size': 4, 'group.initial.rebalance.delay.ms': 100 },
+    });
+    const wire = new Wire(bed, 'g');
+    const clients = ['a', 'b', 'c', 'd', 'e'];
+    const first = clients.map((c) => wire.join(c, '', ['range']));
+    bed.run(5);
+    const firstAnswers = first.map((f) => f.response as JoinGroupResponse);
+    expect(firstAnswers.map((r) => r.errorCode)).toEqual(Array(5).fill('MEMBER_ID_REQUIRED'));
+    const memberIds = firstAnswers.map((r) => r.memberId);
+    const second = clients.map((c, i) => wire.join(c, memberIds[i] as string, ['range']));
+    bed.run(300);
+    const errors = second.map((f) => (f.response as JoinGroupResponse).errorCode);
+    expect(errors).toEqual(['NONE', 'NONE', 'NONE', 'NONE', 'GROUP_MAX_SIZE_REACHED']);
+    // Members which were accepted can rejoin, the others are refused, while completing the rebalance.
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('CompletingRebalance');
+    const rejoin = clients.map((c, i) => wire.join(c, memberIds[i] as string, ['range']));
+    bed.run(5);
+    expect(rejoin.map((f) => (f.response as JoinGroupResponse).errorCode)).toEqual(errors);
+  });
+
+  // GroupCoordinator.acceptJoiningMember in a Stable group counts group.size, the members: an id
+  // handed out by MEMBER_ID_REQUIRED and never used takes no seat.
+  it('a pending member id takes no seat in a Stable group (acceptJoiningMember counts members only)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.max.size': 2, ...FAST } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range']);
+    bed.run(100);
+    const generation = (a.box.response as JoinGroupResponse).generationId;
+    wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: generation,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(10);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    // b is handed an id and never comes back with it; c still gets its id, then its seat.
+    const b = wire.join('b', '', ['range']);
+    bed.run(5);
+    expect((b.response as JoinGroupResponse).errorCode).toBe('MEMBER_ID_REQUIRED');
+    const c = wire.join('c', '', ['range']);
+    bed.run(5);
+    const cAnswer = c.response as JoinGroupResponse;
+    expect(cAnswer.errorCode).toBe('MEMBER_ID_REQUIRED');
+    wire.join('c', cAnswer.memberId, ['range']);
+    bed.run(5);
+    expect(bed.groups.groupSnapshot('g')?.members.length).toBe(2);
+  });
+
+  // GroupMetadataManager.getOffsets (3.9): with require_stable, a partition with a commit still
+  // being written (GroupMetadata.hasPendingOffsetCommitsForTopicPartition) answers
+  // UNSTABLE_OFFSET_COMMIT and offset -1, as GroupCoordinatorTest.testFetchPendingTxnOffsetsWithAbort
+  // checks for a transactional one; without require_stable, the offset committed before it.
+  it('OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT while a commit is being written', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    const wire = new Wire(bed, 'g');
+    const commit = (offset: number) =>
+      wire.send('admin', {
+        api: 'OffsetCommit',
+        groupId: 'g',
+        generationIdOrMemberEpoch: -1,
+        memberId: '',
+        groupInstanceId: null,
+        topics: [
+          {
+            name: 't',
+            partitions: [
+              { partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: '' },
+            ],
+          },
+        ],
+      });
+    const fetch = (requireStable: boolean) =>
+      wire.send('admin', {
+        api: 'OffsetFetch',
+        groupId: 'g',
+        topics: [{ name: 't', partitionIndexes: [0, 1] }],
+        requireStable,
+      });
+    const first = commit(5);
+    bed.runUntil(() => first.response !== null);
+    // The second commit reaches the coordinator and is being replicated when the fetches arrive.
+    bed.port.appendDelayMs = 50;
+    commit(9);
+    bed.run(1);
+    const stable = fetch(true);
+    const unstable = fetch(false);
+    bed.runUntil(() => stable.response !== null && unstable.response !== null);
+    const partitions = (box: { response: unknown }) =>
+      (box.response as OffsetFetchResponse).topics[0]?.partitions.map((p) => [
+        p.partitionIndex,
+        p.committedOffset,
+        p.errorCode,
+      ]);
+    expect(partitions(stable)).toEqual([
+      [0, -1, 'UNSTABLE_OFFSET_COMMIT'],
+      [1, -1, 'NONE'],
+    ]);
+    expect(partitions(unstable)).toEqual([
+      [0, 5, 'NONE'],
+      [1, -1, 'NONE'],
+    ]);
+    bed.run(100);
+    const after = fetch(true);
+    bed.runUntil(() => after.response !== null);
+    expect(partitions(after)).toEqual([
+      [0, 9, 'NONE'],
+      [1, -1, 'NONE'],
+    ]);
   });
 });
