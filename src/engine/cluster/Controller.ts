@@ -146,7 +146,7 @@ export class Controller {
       replicasOf: (topic, partition) => this.replicasOf(topic, partition),
       readState: (topic, partition) => this.readState(topic, partition),
       writeState: (topic, partition, next, old, reason) => this.writeState(topic, partition, next, old, reason),
-      propagate: (topic, partition, v, isNew) => this.propagate(topic, partition, v, isNew),
+      propagate: (topic, partition, v, isNew, except) => this.propagate(topic, partition, v, isNew, except),
     };
     this.partitionStateMachine = new PartitionStateMachine(context);
     this.replicaStateMachine = new ReplicaStateMachine(context);
@@ -731,52 +731,70 @@ export class Controller {
     return { api: 'AlterPartition', errorCode: 'NONE', topics };
   }
 
+  /**
+   * KafkaController.doControlledShutdown: a request from an older broker epoch is
+   * STALE_BROKER_EPOCH; otherwise the broker joins the shutting-down brokers, and of the
+   * partitions with more than one replica (and not queued for deletion) those it leads elect
+   * another leader (ControlledShutdownPartitionLeaderElection; the new ISR drops every
+   * shutting-down broker) while those it follows get StopReplica (no delete) and take it out of
+   * their ISR (OfflineReplica). It answers the partitions it still leads.
+   */
   private handleControlledShutdown(body: ControlledShutdownRequest): ControlledShutdownResponse {
-    if (!this.active) return { api: 'ControlledShutdown', errorCode: 'NOT_CONTROLLER', remainingPartitions: [] };
+    const answer = (errorCode: ErrorCode, remainingPartitions: { topicName: string; partitionIndex: number }[] = []) =>
+      ({ api: 'ControlledShutdown', errorCode, remainingPartitions }) as const;
+    if (!this.active) return answer('NOT_CONTROLLER');
     const id = body.brokerId;
-    if (!this.liveBrokers.has(id))
-      return { api: 'ControlledShutdown', errorCode: 'BROKER_NOT_AVAILABLE', remainingPartitions: [] };
+    const cachedEpoch = this.liveBrokers.get(id);
+    if (body.brokerEpoch !== -1 && cachedEpoch !== undefined && body.brokerEpoch < cachedEpoch)
+      return answer('STALE_BROKER_EPOCH');
+    if (cachedEpoch === undefined) return answer('BROKER_NOT_AVAILABLE');
     this.shuttingDown.add(id);
-    const remaining: { topicName: string; partitionIndex: number }[] = [];
+    const live = new Set(this.liveBrokers.keys());
+    const followed: [string, number][] = [];
     for (const [topic, partition] of this.allPartitions()) {
-      const state = this.readState(topic, partition);
       const replicas = this.replicasOf(topic, partition);
-      if (!state || !replicas.includes(id)) continue;
-      if (state.leader === id) {
-        const leader = controlledShutdownPartitionLeaderElection(
-          replicas,
-          state.isr,
-          new Set(this.liveBrokers.keys()),
-          this.shuttingDown,
-        );
-        if (leader === null) {
-          remaining.push({ topicName: topic, partitionIndex: partition });
-          continue;
-        }
-        const value = this.writeState(
-          topic,
-          partition,
-          { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
-          state,
-          'controlledShutdown',
-        );
-        if (value) this.propagate(topic, partition, value);
-        else remaining.push({ topicName: topic, partitionIndex: partition });
-      } else if (state.isr.includes(id) && state.leader >= 0) {
-        // Kafka moves the shutting-down follower to OfflineReplica, which takes it out of the ISR.
-        this.replicaStateMachine.transition(topic, partition, id, 'OfflineReplica');
-        const value = this.writeState(
-          topic,
-          partition,
-          { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
-          state,
-          'controlledShutdown',
-        );
-        if (value) this.propagate(topic, partition, value);
+      const state = this.readState(topic, partition);
+      if (!state || !replicas.includes(id) || replicas.length <= 1) continue;
+      if (this.zk.exists(`/admin/delete_topics/${topic}`)) continue;
+      if (state.leader !== id) {
+        followed.push([topic, partition]);
+        continue;
       }
+      const leader = controlledShutdownPartitionLeaderElection(replicas, state.isr, live, this.shuttingDown);
+      if (leader === null) continue;
+      const value = this.writeState(
+        topic,
+        partition,
+        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => !this.shuttingDown.has(r)) },
+        state,
+        'controlledShutdown',
+      );
+      if (value) this.propagate(topic, partition, value);
+    }
+    for (const [topic, partition] of followed) {
+      this.channels.sendRequest(id, {
+        api: 'StopReplica',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: cachedEpoch,
+        partitions: [
+          {
+            topicName: topic,
+            partitionIndex: partition,
+            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
+            deletePartition: false,
+          },
+        ],
+      });
+      this.replicaStateMachine.offlineReplicas(topic, partition, [id]);
     }
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
-    return { api: 'ControlledShutdown', errorCode: 'NONE', remainingPartitions: remaining };
+    // controllerContext.partitionLeadersOnBroker(id): what it still leads.
+    const remaining: { topicName: string; partitionIndex: number }[] = [];
+    for (const [topic, partition] of this.allPartitions())
+      if (this.readState(topic, partition)?.leader === id)
+        remaining.push({ topicName: topic, partitionIndex: partition });
+    return answer('NONE', remaining);
   }
 
   // ------------------------------------------------------------------ reassignment
@@ -955,10 +973,11 @@ export class Controller {
     };
   }
 
-  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
-  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
+  /** LeaderAndIsr to the partition's live replicas (but `except`), UpdateMetadata to every live broker. */
+  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false, except = -1): void {
     const state = this.partitionState(topic, partition, v, isNew);
-    for (const b of state.replicas) if (this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
+    for (const b of state.replicas)
+      if (b !== except && this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]);
   }
 

@@ -134,7 +134,8 @@ export class ReplicaStateMachine {
       );
       if (!value) return { cleared, refused: true };
       if (leader < 0 && state.leader >= 0) cleared = state.leader;
-      ctx.propagate(topic, partition, value);
+      // The LeaderAndIsr goes to the other replicas: not to the one taken out.
+      ctx.propagate(topic, partition, value, false, replica);
       state = ctx.readState(topic, partition);
     }
     return { cleared, refused: false };
