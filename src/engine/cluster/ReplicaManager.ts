@@ -362,7 +362,11 @@ export class ReplicaManager {
   // ------------------------------------------------------------------ high watermark / ISR
 
   maybeIncrementHighWatermark(p: Partition): void {
-    const old = p.maybeIncrementLeaderHighWatermark();
+    const old = p.maybeIncrementLeaderHighWatermark(
+      this.now(),
+      this.services.config['replica.lag.time.max.ms'],
+      (broker) => this.services.metadataHasAliveBroker(broker),
+    );
     if (old === null) return;
     this.highWatermarkMoved(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
@@ -617,6 +621,7 @@ export class ReplicaManager {
     const old = p.logEndOffset();
     const oldHighWatermark = p.highWatermark;
     p.log.truncateFullyAndStartAt(offset);
+    this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     p.highWatermark = offset;
     p.log.setHighWatermark?.(offset);
@@ -659,7 +664,11 @@ export class ReplicaManager {
       return;
     }
     const oldHighWatermark = p.highWatermark;
+    const activeBase = this.logManager.activeSegmentBaseOffset(p.topic, p.partition);
     p.log.truncateTo(offset);
+    // LogManager.truncateTo: below the active segment, the cleaner checkpoint may have to come back.
+    if (activeBase !== null && offset < activeBase)
+      this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
     p.log.setHighWatermark?.(p.highWatermark);
