@@ -56,7 +56,8 @@ type TruncateReason =
   | 'highWatermarkFallback'
   | 'powerFailure'
   | 'becomeFollower'
-  | 'leaderLogStartOffset';
+  | 'leaderLogStartOffset'
+  | 'leaderLogEndOffset';
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
  * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
