@@ -171,7 +171,7 @@ export class LogManager {
       if (!ltc) return;
       done.add(ltc.key);
       const h = this.logs.get(ltc.key) as HostedLog;
-      const r = h.log.compact?.(now);
+      const r = h.log.compact?.(now, ltc.firstDirtyOffset);
       // LogCleanerManager.doneCleaning: the checkpoint moves to the end of what was cleaned.
       if (r?.cleanableRange) this.updateCleanerCheckpoint(ltc.key, r.cleanableRange.to);
       if (r && r.bytesAfter < r.bytesBefore)

@@ -96,8 +96,11 @@ export interface ReplicaLog {
   takeProducerSnapshot?(): void;
   /** The latest producer snapshot inside (log start, log end], for recovery to start from. */
   latestProducerSnapshot?(): { offset: number; bytes: Uint8Array } | null;
-  /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
-  compact?(now: number): {
+  /** The log cleaner's pass over a compacted log (cleanup.policy=compact), its offset map built from `firstDirtyOffset`. */
+  compact?(
+    now: number,
+    firstDirtyOffset?: number,
+  ): {
     recordsSuperseded: number;
     tombstonesRemoved: number;
     bytesBefore: number;

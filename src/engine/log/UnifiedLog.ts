@@ -792,7 +792,11 @@ export class UnifiedLog implements PagedLog {
    * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
    * rebuilds indexes. See LogCleaner.
    */
-  compact(now = this.clock.now(), lastRecordsOfActiveProducers?: ReadonlyMap<number, number>): CleanerResult {
+  compact(
+    now = this.clock.now(),
+    lastRecordsOfActiveProducers?: ReadonlyMap<number, number>,
+    firstDirtyOffset = this._logStartOffset,
+  ): CleanerResult {
     if (!isCompacted(this.config)) {
       throw new KafkaError(
         'INVALID_CONFIG',
@@ -814,6 +818,7 @@ export class UnifiedLog implements PagedLog {
         replace: (old, cleaned) => this.local.replaceSegments(old, cleaned),
       },
       now,
+      firstDirtyOffset,
     );
   }
 
