@@ -64,7 +64,9 @@ interface PartitionStateZnode {
 }
 
 interface TopicAssignmentZnode {
-  version: 2;
+  /** 3 since topic ids (KIP-516), which "topic_id" carries. */
+  version: 2 | 3;
+  topic_id?: string;
   partitions: Record<string, number[]>;
   adding_replicas: Record<string, number[]>;
   removing_replicas: Record<string, number[]>;
