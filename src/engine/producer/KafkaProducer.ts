@@ -106,6 +106,10 @@ export class KafkaProducer {
       this.wants,
       new Rng((rng.seed ^ 0x5bd1e995) >>> 0),
     );
+    // KIP-794's adaptive partitioning: the readiness check hands the queue lengths to the partitioner.
+    if (this.config.partitioner === 'sticky')
+      this.accumulator.onPartitionLoad = (topic, sizes, ids, length) =>
+        this.partitioner.updatePartitionLoadStats(topic, sizes, ids, length);
     this.sender = new Sender(
       this.node,
       this.config,

@@ -32,6 +32,8 @@ export interface ProducerConfigInput {
   'max.block.ms'?: number;
   /** Null-key placement: 'sticky' (Kafka >= 3.3 built-in, default), 'sticky-2.4' (Kafka 2.4-3.2) or 'round-robin'. */
   partitioner?: PartitionerStrategy;
+  /** KIP-794: the built-in partitioner weighs its switch by the partitions' queue lengths. */
+  'partitioner.adaptive.partitioning.enable'?: boolean;
 }
 
 /** The resolved configuration the producer runs with. */
@@ -53,6 +55,7 @@ export interface ProducerConfig {
   metadataMaxAgeMs: number;
   maxBlockMs: number;
   partitioner: PartitionerStrategy;
+  adaptivePartitioning: boolean;
   /** What Kafka would log at WARN while resolving the configuration (e.g. idempotence turned off). */
   warnings: readonly string[];
 }
@@ -75,6 +78,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId' | 'warn
   metadataMaxAgeMs: 5 * 60 * 1000,
   maxBlockMs: 60 * 1000,
   partitioner: 'sticky',
+  adaptivePartitioning: true,
 };
 
 /** Kafka's MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE. */
@@ -97,6 +101,7 @@ const KNOWN_KEYS = new Set([
   'metadata.max.age.ms',
   'max.block.ms',
   'partitioner',
+  'partitioner.adaptive.partitioning.enable',
 ]);
 
 function invalid(key: string, value: unknown, why: string): KafkaError {
@@ -156,6 +161,10 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   if (partitioner !== 'sticky' && partitioner !== 'sticky-2.4' && partitioner !== 'round-robin') {
     throw invalid('partitioner', partitioner, 'String must be one of: sticky, sticky-2.4, round-robin');
   }
+
+  const adaptive = raw['partitioner.adaptive.partitioning.enable'];
+  if (adaptive !== undefined && typeof adaptive !== 'boolean')
+    throw invalid('partitioner.adaptive.partitioning.enable', adaptive, 'must be a boolean');
 
   const idem = raw['enable.idempotence'];
   if (idem !== undefined && typeof idem !== 'boolean') throw invalid('enable.idempotence', idem, 'must be a boolean');
@@ -222,6 +231,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     metadataMaxAgeMs,
     maxBlockMs,
     partitioner,
+    adaptivePartitioning: adaptive ?? PRODUCER_DEFAULTS.adaptivePartitioning,
     warnings,
   };
 }

@@ -253,3 +253,31 @@ describe('BufferPool (Kafka RecordAccumulator.free)', () => {
     expect(a.free.freeBuffers).toBe(0);
   });
 });
+
+// RecordAccumulator.partitionReady (3.9): the queue sizes handed to the partitioner, once every
+// partition of the topic has an entry in the batches map, in partition order; before that (and
+// with partitioner.adaptive.partitioning.enable=false) none, so the draw stays uniform.
+describe('RecordAccumulator: queue sizes for adaptive partitioning (partitionReady)', () => {
+  function run(adaptive: boolean, partitions: number[]) {
+    const config = resolveProducerConfig({
+      'enable.idempotence': false,
+      'linger.ms': 1000,
+      'batch.size': 100,
+      'partitioner.adaptive.partitioning.enable': adaptive,
+    });
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const reports: [string, number[] | null, number[], number][] = [];
+    a.onPartitionLoad = (topic, sizes, ids, length) => reports.push([topic, sizes, ids, length]);
+    for (const p of partitions) a.append('t', p, rec('x'.repeat(60)), 0);
+    a.ready(metadataFor([1, 2, 1]), 0);
+    return reports;
+  }
+
+  it('reports each partition’s queue length once every partition has a queue', () => {
+    // Partition 0 has two batches (a 60-byte record fills half of batch.size 100), 1 one, 2 one.
+    expect(run(true, [0, 0, 1, 2])).toEqual([['t', [2, 1, 1], [0, 1, 2], 3]]);
+    // Partition 2 never had a batch: no stats yet.
+    expect(run(true, [0, 1])).toEqual([['t', null, [], 0]]);
+    expect(run(false, [0, 0, 1, 2])).toEqual([['t', null, [], 0]]);
+  });
+});

@@ -53,6 +53,14 @@ export class RecordAccumulator {
   readonly free: BufferPool;
   /** The producer is closing: every batch is sendable at once, lingering no more. */
   private closing = false;
+  /**
+   * Told each topic's queue lengths at every readiness check (partitionReady's queueSizes, for
+   * BuiltInPartitioner.updatePartitionLoadStats): null when adaptive partitioning is off or some
+   * partition has had no batch yet.
+   */
+  onPartitionLoad:
+    | ((topic: string, queueSizes: number[] | null, partitionIds: number[], length: number) => void)
+    | null = null;
 
   constructor(
     private readonly producer: string,
@@ -215,8 +223,39 @@ export class RecordAccumulator {
       if ((full || expired) && !backingOff) readyNodes.add(leader);
       else nextReadyCheckMs = Math.min(nextReadyCheckMs, readyAtMs);
     }
+    if (this.onPartitionLoad) this.reportPartitionLoad(metadata, this.onPartitionLoad);
     const nextReadyCheckDelayMs = Math.max(0, nextReadyCheckMs - now);
     return { readyNodes, nextReadyCheckDelayMs, nextReadyCheckMs, unknownLeaderTopics };
+  }
+
+  /**
+   * RecordAccumulator.partitionReady's queue sizes, per topic: once every partition has a queue
+   * (an entry in the batches map), the length of each one with a leader, in partition order; an
+   * empty queue counts 0.
+   */
+  private reportPartitionLoad(
+    metadata: ProducerMetadata,
+    report: NonNullable<RecordAccumulator['onPartitionLoad']>,
+  ): void {
+    for (const [topic, list] of this.byTopic) {
+      let count = 0;
+      for (const q of list) if (q !== undefined) count++;
+      const numPartitions = metadata.view(topic)?.numPartitions ?? Number.POSITIVE_INFINITY;
+      if (!this.config.adaptivePartitioning || count < numPartitions) {
+        report(topic, null, [], 0);
+        continue;
+      }
+      const sizes = new Array<number>(count).fill(0);
+      const ids = new Array<number>(count).fill(0);
+      let length = 0;
+      for (const q of list) {
+        if (q === undefined || metadata.leaderFor(topic, q.partition) === null) continue;
+        ids[length] = q.partition;
+        sizes[length] = q.batches.length;
+        length++;
+      }
+      report(topic, sizes, ids, length);
+    }
   }
 
   /**
