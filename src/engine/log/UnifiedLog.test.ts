@@ -146,6 +146,23 @@ describe('UnifiedLog roll', () => {
     expect(log.appendAsLeader(makeBatch(makeRecords(1))).firstOffset).toBe(10);
   });
 
+  // UnifiedLogTest.testTimeBasedLogRollJitter (3.9): the active segment rolls once segment.ms
+  // minus its rollJitterMs has passed (LogSegment.shouldRoll), not before segment.ms - max jitter.
+  it('testTimeBasedLogRollJitter: segment.ms is shortened by the segment’s roll jitter', () => {
+    const maxJitter = 20 * 60;
+    const { log, clock } = newLog({ 'segment.ms': 60 * 60, 'segment.jitter.ms': maxJitter });
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    const jitter = log.rollJitterMs(log.activeSegment);
+    expect(jitter).toBeGreaterThan(0);
+    expect(jitter).toBeLessThan(maxJitter);
+    clock.advance(60 * 60 - maxJitter);
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    expect(log.logSegments.length).toBe(1); // earlier than the largest jitter
+    clock.advance(maxJitter - jitter + 1);
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    expect(log.logSegments.length).toBe(2); // segment.ms adjusted by the jitter has passed
+  });
+
   it('rolls on segment.ms measured from the first batch timestamp', () => {
     const { log, clock } = newLog({ 'segment.ms': 1000 });
     log.appendAsLeader(makeBatch(makeRecords(1, 10, T0)));

@@ -7,7 +7,9 @@ import {
   readBatchHeader,
   validateBatchCrc,
 } from '../codec';
+import { murmur2, toPositive } from '../codec/murmur2';
 import { producerSnapshotFileName } from '../codec/producerSnapshot';
+import { encodeUtf8 } from '../codec/utf8';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -502,6 +504,20 @@ export class UnifiedLog implements PagedLog {
 
   // ---------------------------------------------------------------- roll
 
+  /**
+   * The segment's roll jitter (LogSegment.rollJitterMs, drawn by LogConfig.randomSegmentJitter
+   * when the segment is created): 0 without segment.jitter.ms, else "random" below
+   * min(segment.jitter.ms, segment.ms). Kafka draws it from ThreadLocalRandom; here it is a hash
+   * of the log's dir and the segment's base offset, the same at every replay and reload.
+   */
+  rollJitterMs(segment: LogSegment): number {
+    const jitter = this.config['segment.jitter.ms'];
+    if (jitter === 0) return 0;
+    return (
+      toPositive(murmur2(encodeUtf8(`${this.dir}/${segment.baseOffset}`))) % Math.min(jitter, this.config['segment.ms'])
+    );
+  }
+
   /** Kafka's maybeRoll: rolls the active segment when shouldRoll says so. */
   private maybeRoll(
     messagesSize: number,
@@ -513,7 +529,8 @@ export class UnifiedLog implements PagedLog {
     const active = this.local.activeSegment;
     const reason = active.shouldRoll({
       maxSegmentBytes: this.config['segment.bytes'],
-      maxSegmentMs: this.config['segment.ms'],
+      // LogSegment.shouldRoll: timeWaitedForRoll > segment.ms - rollJitterMs.
+      maxSegmentMs: this.config['segment.ms'] - this.rollJitterMs(active),
       messagesSize,
       maxTimestampInMessages: maxTimestamp,
       maxOffsetInMessages: lastOffset,
