@@ -4,25 +4,14 @@
  * leader.imbalance.check.interval.seconds later (processAutoPreferredReplicaLeaderElection).
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Engine, type EngineEvent } from '../engine';
-import { MapStore } from '../log/testSupport';
+import { engineWithTopic } from './testing';
 
 describe('auto leader rebalance after a controller failover (KafkaController.scheduleAutoLeaderRebalanceTask)', () => {
   // As ControllerIntegrationTest.testAutoPreferredReplicaLeaderElection, with the controller
   // moving in between: the new controller's first check comes 5 s after its failover, not after
   // leader.imbalance.check.interval.seconds (300 s by default).
   it('the first imbalance check runs 5 s after the failover, then every leader.imbalance.check.interval.seconds', () => {
-    const events: EngineEvent[] = [];
-    const e = new Engine({
-      seed: 3,
-      store: new MapStore(),
-      clock: new ManualClock(0),
-      brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
-      brokers: [{ id: 1 }, { id: 2 }, { id: 3 }],
-    });
-    e.subscribe((ev) => events.push(ev));
-    e.tick(100);
+    const { e, events } = engineWithTopic(3, null, 3);
     expect(e.snapshot().controller?.broker).toBe(1);
     e.createTopic({ name: 't', partitions: 3, replicationFactor: 3, fixedStartIndex: 0 });
     e.tick(300);

@@ -3,23 +3,12 @@
  * Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Engine } from '../engine';
-import { MapStore } from '../log/testSupport';
+import type { Engine } from '../engine';
 import type { ListOffsetsRequest } from './requests';
-import { makeBatch, TestClient } from './testing';
+import { engineWithTopic, makeBatch, TestClient } from './testing';
 
 function cluster(brokers: number, assignment: number[][]) {
-  const e = new Engine({
-    seed: 11,
-    store: new MapStore(),
-    clock: new ManualClock(0),
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
-    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1 })),
-  });
-  e.tick(100);
-  e.createTopic({ name: 't', assignment });
-  e.tick(300);
+  const { e } = engineWithTopic(brokers, assignment, 11);
   return { e, client: new TestClient(e.cluster) };
 }
 

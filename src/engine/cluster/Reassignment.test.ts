@@ -4,25 +4,10 @@
  * ZkReplicaStateMachine.doRemoveReplicasFromIsr), checked against ControllerIntegrationTest.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Engine, type EngineEvent } from '../engine';
-import { MapStore } from '../log/testSupport';
+import type { Engine, EngineEvent } from '../engine';
+import { engineWithTopic } from './testing';
 
-function cluster(brokers: number, assignment: number[][]) {
-  const events: EngineEvent[] = [];
-  const e = new Engine({
-    seed: 7,
-    store: new MapStore(),
-    clock: new ManualClock(0),
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
-    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1 })),
-  });
-  e.subscribe((ev) => events.push(ev));
-  e.tick(100);
-  e.createTopic({ name: 't', assignment });
-  e.tick(300);
-  return { e, events };
-}
+const cluster = (brokers: number, assignment: number[][]) => engineWithTopic(brokers, assignment, 7);
 
 const partition = (e: Engine) => e.snapshot().topics[0]?.partitions[0];
 

@@ -51,13 +51,7 @@ function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = 
 }
 
 /** Why a replica's log was cut (the replicaTruncated event's reason). */
-type TruncateReason =
-  | 'divergingEpoch'
-  | 'highWatermarkFallback'
-  | 'powerFailure'
-  | 'becomeFollower'
-  | 'leaderLogStartOffset'
-  | 'leaderLogEndOffset';
+type TruncateReason = Extract<ClusterEvent, { type: 'replicaTruncated' }>['reason'];
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
  * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
