@@ -345,4 +345,54 @@ describe('GroupMetadataManager (classic protocol)', () => {
       [1, -1, 'NONE'],
     ]);
   });
+
+  // ConsumerCoordinator.sendOffsetFetchRequest asks with require_stable = true, and
+  // OffsetFetchResponseHandler fails the fetch with the retriable UnstableOffsetCommitException on
+  // UNSTABLE_OFFSET_COMMIT: a new owner whose fetch meets a commit still being written asks again
+  // and starts from that commit, instead of from the offset before it (here: none, so
+  // auto.offset.reset, and everything before the commit processed again).
+  it('a new owner meeting a commit still being written asks again and starts from it (UnstableOffsetCommitException)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    bed.port.createTopic('t', 1, 3);
+    bed.port.produce('t', 0, Array.from({ length: 10 }, (_, i) => `r${i}`));
+    const wire = new Wire(bed, 'g');
+    const c = bed.polling(
+      'c',
+      { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'enable.auto.commit': false },
+      ['t'],
+      50,
+    );
+    // The moment the coordinator answers c's SyncGroup, a commit of offset 7 for t-0 under c's
+    // member id and generation (as a previous owner's commit on revocation would be) arrives, and
+    // the offsets partition now takes 400 ms to commit a write (a slow follower, acks=all).
+    expect(bed.runUntil(() => bed.ofType('groupResponseSent').some((e) => e.api === 'SyncGroup' && e.to === 'c'))).toBe(
+      true,
+    );
+    bed.port.appendDelayMs = 400;
+    wire.send('admin', {
+      api: 'OffsetCommit',
+      groupId: 'g',
+      generationIdOrMemberEpoch: c.coordinator?.generationId ?? -1,
+      memberId: c.coordinator?.memberId ?? '',
+      groupInstanceId: null,
+      topics: [
+        {
+          name: 't',
+          partitions: [{ partitionIndex: 0, committedOffset: 7, committedLeaderEpoch: -1, committedMetadata: '' }],
+        },
+      ],
+    });
+    bed.run(3_000);
+    const fetches = bed
+      .ofType('groupResponseSent')
+      .filter((e) => e.api === 'OffsetFetch' && e.to === 'c')
+      .map((e) => (e.body as OffsetFetchResponse).topics[0]?.partitions[0]?.errorCode);
+    expect(fetches[0]).toBe('UNSTABLE_OFFSET_COMMIT');
+    expect(fetches.at(-1)).toBe('NONE');
+    // It read 7, 8 and 9 only: nothing before the commit again, and no auto.offset.reset.
+    const polled = bed.ofType('consumerPolled').flatMap((e) => e.records.map((r) => [r.fromOffset, r.count]));
+    expect(polled).toEqual([[7, 3]]);
+    expect(c.position({ topic: 't', partition: 0 })).toBe(10);
+    expect(bed.ofType('consumerOffsetReset')).toEqual([]);
+  });
 });
