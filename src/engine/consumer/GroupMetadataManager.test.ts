@@ -354,7 +354,11 @@ describe('GroupMetadataManager (classic protocol)', () => {
   it('a new owner meeting a commit still being written asks again and starts from it (UnstableOffsetCommitException)', () => {
     const bed = new GroupTestBed({ coordinatorConfig: FAST });
     bed.port.createTopic('t', 1, 3);
-    bed.port.produce('t', 0, Array.from({ length: 10 }, (_, i) => `r${i}`));
+    bed.port.produce(
+      't',
+      0,
+      Array.from({ length: 10 }, (_, i) => `r${i}`),
+    );
     const wire = new Wire(bed, 'g');
     const c = bed.polling(
       'c',
@@ -394,5 +398,33 @@ describe('GroupMetadataManager (classic protocol)', () => {
     expect(polled).toEqual([[7, 3]]);
     expect(c.position({ topic: 't', partition: 0 })).toBe(10);
     expect(bed.ofType('consumerOffsetReset')).toEqual([]);
+  });
+
+  // GroupCoordinatorTest.testLastJoiningMembersAreKickedOutWhenReJoiningGroupWithMaxSize: a group
+  // above group.max.size (the limit was lowered) rebalances; while it prepares the rebalance,
+  // acceptJoiningMember counts the members already waiting, so the first max rejoiners stay and
+  // the last ones get GROUP_MAX_SIZE_REACHED and leave the group.
+  it('testLastJoiningMembersAreKickedOutWhenReJoiningGroupWithMaxSize', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const members = ['a', 'b', 'c', 'd'].map((c) => ({ client: c, ...wire.joinFully(c, ['range']) }));
+    bed.run(300);
+    expect(bed.groups.groupSnapshot('g')).toMatchObject({ state: 'CompletingRebalance', generationId: 1 });
+    (bed.groups.config as { 'group.max.size': number })['group.max.size'] = 2;
+    // a's new subscription starts a rebalance; everyone rejoins, in order.
+    const rejoins = members.map((m) => {
+      const box = wire.join(m.client, m.memberId, m.client === 'a' ? ['roundrobin', 'range'] : ['range']);
+      bed.run(1);
+      return box;
+    });
+    expect(bed.runUntil(() => rejoins.every((r) => r.response !== null))).toBe(true);
+    expect(rejoins.map((r) => (r.response as JoinGroupResponse).errorCode)).toEqual([
+      'NONE',
+      'NONE',
+      'GROUP_MAX_SIZE_REACHED',
+      'GROUP_MAX_SIZE_REACHED',
+    ]);
+    const left = bed.groups.groupSnapshot('g')?.members.map((m) => m.memberId) ?? [];
+    expect(left.sort()).toEqual([members[0]?.memberId, members[1]?.memberId].sort());
   });
 });
