@@ -17,6 +17,8 @@ export interface ClusterServices {
    * num.partitions and default.replication.factor; the error name when it cannot.
    */
   autoCreateTopic(topic: string): ErrorCode;
+  /** A fresh topic id (Uuid.randomUuid's form) for a topic znode that has none. */
+  newTopicId(topic: string): string;
   scheduler: Scheduler;
   network: Network;
   zk: CoordinationStore;

@@ -144,6 +144,7 @@ export class Cluster {
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
       readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
       autoCreateTopic: (topic) => this.autoCreateTopic(topic),
+      newTopicId: (topic) => newTopicId(this.topicIdRng, topic, this.zk.lastZxid, this.now()),
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());

@@ -307,6 +307,7 @@ export class Controller {
     for (const [id, epoch] of this.liveBrokers) this.channels.addBroker(id, epoch);
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
+    this.processTopicIds([...this.knownTopics]);
     this.zk.getChildren('/admin/delete_topics', this.watch());
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // Kafka's onControllerFailover starts the replica state machine (replicas that died while
@@ -338,6 +339,20 @@ export class Controller {
           this.checkAndTriggerAutoLeaderRebalance(),
         ),
       );
+    }
+  }
+
+  /**
+   * KafkaController.processTopicIds: a topic znode written without a topic id (before ids, or by
+   * an older writer) gets one, and TopicZNode version 3, from the controller.
+   */
+  private processTopicIds(topics: readonly string[]): void {
+    if (!this.canWrite()) return;
+    for (const t of [...topics].sort()) {
+      const d = this.zk.tryGetData(topicPath(t)) as TopicAssignmentZnode | null;
+      if (!d || d.topic_id) continue;
+      this.zk.setData(topicPath(t), { ...d, version: 3, topic_id: this.services.newTopicId(t) });
+      this.zk.getData(topicPath(t), this.watch());
     }
   }
 
@@ -475,6 +490,7 @@ export class Controller {
     const topics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     const added = [...topics].filter((t) => !this.knownTopics.has(t)).sort();
     for (const t of [...this.knownTopics]) if (!topics.has(t)) this.knownTopics.delete(t);
+    this.processTopicIds(added);
     for (const t of added) {
       this.knownTopics.add(t);
       this.zk.getData(topicPath(t), this.watch());

@@ -54,4 +54,21 @@ describe('topic ids (KIP-516) in ZooKeeper mode', () => {
     expect(cluster.topicId('t')).toMatch(/^[0-9a-f]{32}$/);
     expect(cluster.topicId('t')).not.toBe(first);
   });
+
+  // KafkaController.processTopicIds (initializeControllerContext, processTopicChange): a topic
+  // znode without a topic id (written before ids) gets one from the controller.
+  it('the controller gives a topic znode without an id one (KafkaController.processTopicIds)', () => {
+    const { cluster } = startCluster(5, 2, {});
+    cluster.zk.create('/brokers/topics/old', {
+      version: 2,
+      partitions: { '0': [1, 2] },
+      adding_replicas: {},
+      removing_replicas: {},
+    });
+    cluster.tick(500);
+    const znode = cluster.zk.peekData('/brokers/topics/old') as { version: number; topic_id?: string };
+    expect(znode.version).toBe(3);
+    expect(znode.topic_id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(cluster.partitionState('old', 0)?.leader).toBe(1);
+  });
 });
