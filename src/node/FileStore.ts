@@ -3,24 +3,53 @@
  * under the root, so the brokers' log dirs are real Kafka log dirs on disk
  * (`broker-<id>/<log dir>/<topic>-<p>/<20 digits>.log`, `.index`, `.timeindex`, checkpoints,
  * and `zookeeper/<znode path>`), readable by `npm run dump-log`.
+ *
  * Semantics are the Store contract's (storage/storeContract.ts): operations apply in call order
- * even when nobody awaits them (one queue), bytes are copied when the call is made, a truncate
- * never extends a file, deleting a missing file is no error, list returns sorted paths.
+ * even when nobody awaits them, bytes are copied when the call is made, a truncate never extends a
+ * file, deleting a missing file is no error, list returns sorted paths.
+ *
+ * As a broker's files: a settled write or append is in the file (the OS page cache, which outlives
+ * a crash of this process, not of the machine); `fsync` is Kafka's flush. Mutations run
+ * one after another; reads and lists between two mutations run side by side (a restart reads
+ * hundreds of partition directories at once, as Kafka's num.recovery.threads.per.data.dir).
+ * Appends go through file handles kept open (Kafka keeps each segment's FileChannel open), so an
+ * append is one write(2), not an open, a write and a close.
  */
-import { appendFile, mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { KafkaError, type Store } from '../engine/index';
 import { checkStorePath, checkTruncateSize } from '../storage/storePath';
 
+/** Open append handles kept at most (a broker keeps one per segment file; this bounds descriptors). */
+const MAX_OPEN_FILES = 512;
+
 export class FileStore implements Store {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The last mutation: the next one runs after it (and after the reads issued since). */
+  private mutations: Promise<unknown> = Promise.resolve();
+  /** Reads and lists issued since the last mutation: the next mutation waits for them too. */
+  private readsSince: Promise<unknown>[] = [];
+  /** Append handles by file, least recently used first (Map keeps insertion order). */
+  private readonly handles = new Map<string, FileHandle>();
+  /** Directories known to exist (made or seen), so an append does not ask again. */
+  private readonly dirs = new Set<string>();
 
   constructor(readonly root: string) {}
 
   /** Runs `op` after every operation called before it, whatever their outcome. */
-  private inOrder<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(op, op);
-    this.queue = next.catch(() => undefined);
+  private mutate<T>(op: () => Promise<T>): Promise<T> {
+    const before =
+      this.readsSince.length === 0 ? this.mutations : Promise.allSettled([this.mutations, ...this.readsSince]);
+    this.readsSince = [];
+    const next = before.then(op, op);
+    this.mutations = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Runs a read after every mutation called before it; reads between two mutations overlap. */
+  private observe<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.mutations.then(op);
+    this.readsSince.push(next.catch(() => undefined));
     return next;
   }
 
@@ -41,12 +70,13 @@ export class FileStore implements Store {
   }
 
   async list(prefix: string): Promise<string[]> {
-    return this.inOrder(() => this.listNow(prefix));
+    return this.observe(() => this.listNow(prefix));
   }
 
+  /** Walks only the directories a path under `prefix` can be in. */
   private async listNow(prefix: string): Promise<string[]> {
     const out: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
+    const walk = async (dir: string, rel: string): Promise<void> => {
       let entries: import('node:fs').Dirent[];
       try {
         entries = await readdir(dir, { withFileTypes: true });
@@ -54,51 +84,134 @@ export class FileStore implements Store {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw e;
       }
+      const below: Promise<void>[] = [];
       for (const entry of entries) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile()) {
-          const path = relative(this.root, full).split(sep).join('/');
-          if (path.startsWith(prefix)) out.push(path);
-        }
+        const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (path.startsWith(prefix) || prefix.startsWith(`${path}/`)) below.push(walk(join(dir, entry.name), path));
+        } else if (entry.isFile() && path.startsWith(prefix)) out.push(path);
       }
+      await Promise.all(below);
     };
-    await walk(this.root);
+    await walk(this.root, '');
     return out.sort();
   }
 
   async read(path: string): Promise<Uint8Array | null> {
     const file = this.file(path);
-    return this.inOrder(() => readOrNull(file));
+    return this.observe(() => readOrNull(file));
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
-    return this.put(path, bytes, writeFile);
+    const file = this.file(path);
+    const copy = bytes.slice();
+    return this.mutate(async () => {
+      await this.closeHandle(file);
+      await this.ensureDir(file);
+      await writeFile(file, copy);
+    });
   }
 
   async append(path: string, bytes: Uint8Array): Promise<void> {
-    return this.put(path, bytes, appendFile);
-  }
-
-  /** A write or an append: the bytes copied now, the directory made when the turn comes. */
-  private put(path: string, bytes: Uint8Array, how: (file: string, data: Uint8Array) => Promise<void>): Promise<void> {
     const file = this.file(path);
     const copy = bytes.slice();
-    return this.inOrder(async () => {
-      await mkdir(dirname(file), { recursive: true });
-      await how(file, copy);
+    return this.mutate(async () => {
+      const handle = await this.appendHandle(file);
+      for (let at = 0; at < copy.length; ) at += (await handle.write(copy, at)).bytesWritten;
     });
   }
 
   async truncate(path: string, size: number): Promise<void> {
     const file = this.file(path);
     checkTruncateSize(path, size);
-    return this.inOrder(() => truncateDown(file, size));
+    // An O_APPEND handle writes at the new end after the cut, so it may stay open.
+    return this.mutate(() => truncateDown(file, size));
   }
 
   async delete(path: string): Promise<void> {
     const file = this.file(path);
-    return this.inOrder(() => rm(file, { force: true }));
+    return this.mutate(async () => {
+      await this.closeHandle(file);
+      await rm(file, { force: true });
+    });
+  }
+
+  /**
+   * Kafka's flush (FileChannel.force): the file's bytes reach the disk, not only the page cache.
+   * A missing file has nothing to sync.
+   */
+  async fsync(path: string): Promise<void> {
+    const file = this.file(path);
+    return this.mutate(async () => {
+      const cached = this.handles.get(file);
+      if (cached) {
+        await cached.datasync();
+        return;
+      }
+      let handle: FileHandle;
+      try {
+        handle = await open(file, 'r');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw e;
+      }
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Closes every open handle (the host's stop; a later append opens again). */
+  async close(): Promise<void> {
+    return this.mutate(async () => {
+      const all = [...this.handles.values()];
+      this.handles.clear();
+      await Promise.all(all.map((h) => h.close()));
+    });
+  }
+
+  private async ensureDir(file: string): Promise<void> {
+    const dir = dirname(file);
+    if (this.dirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.dirs.add(dir);
+  }
+
+  private async appendHandle(file: string): Promise<FileHandle> {
+    const cached = this.handles.get(file);
+    if (cached) {
+      // Most recently used goes last.
+      this.handles.delete(file);
+      this.handles.set(file, cached);
+      return cached;
+    }
+    await this.ensureDir(file);
+    let handle: FileHandle;
+    try {
+      handle = await open(file, 'a');
+    } catch (e) {
+      // The directory went away under us (removed outside the store): make it again, once.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      this.dirs.delete(dirname(file));
+      await this.ensureDir(file);
+      handle = await open(file, 'a');
+    }
+    this.handles.set(file, handle);
+    if (this.handles.size > MAX_OPEN_FILES) {
+      const [oldest, h] = this.handles.entries().next().value as [string, FileHandle];
+      this.handles.delete(oldest);
+      await h.close();
+    }
+    return handle;
+  }
+
+  private async closeHandle(file: string): Promise<void> {
+    const h = this.handles.get(file);
+    if (!h) return;
+    this.handles.delete(file);
+    await h.close();
   }
 }
 
@@ -113,7 +226,7 @@ async function readOrNull(file: string): Promise<Uint8Array | null> {
 
 /** Shortens a file to `size` bytes; a missing file, or one not longer, is left as it is. */
 async function truncateDown(file: string, size: number): Promise<void> {
-  let handle: import('node:fs/promises').FileHandle;
+  let handle: FileHandle;
   try {
     handle = await open(file, 'r+');
   } catch (e) {

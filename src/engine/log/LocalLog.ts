@@ -283,6 +283,7 @@ export class LocalLog {
     active.onBecomeInactiveSegment();
     // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
     // reaches the Store, and the recovery point moves up to the rolled segment's end.
+    this.forceFrom(this._recoveryPoint);
     for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     this.durable.flushed({ offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size });
@@ -386,10 +387,43 @@ export class LocalLog {
 
   /** Hands every unflushed byte and index entry to the Store; recoveryPoint becomes the LEO. */
   flush(): void {
+    this.forceFrom(this._recoveryPoint);
     for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = this.logEndOffset;
     this.durable.flushed(this.logEndPoint());
     this._lastFlushTimeMs = this.clock.now();
+  }
+
+  /**
+   * A write-through Store (StoreWriter.writeThrough): Kafka's LogSegment.append, the append's
+   * bytes and index entries written to the files at once (the page cache) without moving the
+   * recovery point, which only a flush moves. Without write-through, nothing: bytes wait for the
+   * flush.
+   */
+  writeThrough(): void {
+    if (!this.writer.writeThrough) return;
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
+    this.durable.flushed(this.logEndPoint());
+  }
+
+  /**
+   * With write-through, a flush is Kafka's LogSegment.flush of every segment from the one holding
+   * `offset` on (LocalLog.flush(offset)): its `.log`, `.index` and `.timeindex` forced to disk.
+   * Queued behind the writes it covers; issued before the bytes of this flush only when those
+   * were already written through.
+   */
+  private forceFrom(offset: number): void {
+    if (!this.writer.writeThrough || offset >= this.logEndOffset) return;
+    for (const seg of this.segments.values.filter((s) => s.nextOffset > offset)) {
+      this.writeThroughSegment(seg);
+      this.writer.sync(this.path(seg.logFileName));
+      this.writer.sync(this.path(seg.indexFileName));
+      this.writer.sync(this.path(seg.timeIndexFileName));
+    }
+  }
+
+  private writeThroughSegment(seg: LogSegment): void {
+    if (seg.resident) this.flushSegment(seg);
   }
 
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */

@@ -369,6 +369,7 @@ export class UnifiedLog implements PagedLog {
     }
     segment.recordAppend(appendStart, segment.size - appendStart, lastOffset, maxTimestamp, offsetOfMaxTimestamp, now);
     if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
+    this.local.writeThrough();
     const flushed = this.maybeFlushAfterAppend(now);
     return {
       firstOffset,
@@ -607,7 +608,8 @@ export class UnifiedLog implements PagedLog {
    * engine calls this from its tick; appends call it too. Returns whether it flushed.
    */
   maybeFlush(now = this.clock.now()): boolean {
-    if (this.local.unflushedBytes() === 0) return false;
+    // Written through, the bytes are all in the Store: what a flush still has to do is the fsync.
+    if (this.local.unflushedBytes() === 0 && this.unflushedMessages === 0) return false;
     if (now - this.local.lastFlushTimeMs >= this.config['flush.ms']) {
       this.flush();
       return true;
