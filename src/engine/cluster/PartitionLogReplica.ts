@@ -42,6 +42,14 @@ export class PartitionLogReplica implements ReplicaLog {
     return this.log.logStartOffset;
   }
 
+  recoveryPoint(): number {
+    return this.log.recoveryPoint;
+  }
+
+  firstSegmentBaseOffset(): number {
+    return this.log.localLog.segments.first?.baseOffset ?? this.log.logStartOffset;
+  }
+
   logEndOffset(): number {
     return this.log.logEndOffset;
   }

@@ -79,6 +79,10 @@ export interface ReplicaLog {
   setHighWatermark?(offset: number): void;
   /** The log flusher's periodic check (flush.ms / flush.messages). */
   maybeFlush?(now: number): void;
+  /** Kafka's recoveryPoint: offsets below it are flushed (recovery-point-offset-checkpoint). */
+  recoveryPoint?(): number;
+  /** The base offset of the first segment (log-start-offset-checkpoint lists only logs starting above it). */
+  firstSegmentBaseOffset?(): number;
   /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
   deleteOldSegments?(now: number): {
     deletedSegments: number;

@@ -51,6 +51,8 @@ export interface LocalLogOptions {
   startOffset: number;
   /** Segments already recovered from the Store, in offset order. */
   recoveredSegments: readonly LogSegment[];
+  /** Their recovery point (LogLoader's); default: the log end offset. */
+  recoveryPoint?: number;
   /**
    * Called before a segment's files are deleted: Kafka's UnifiedLog deletes the producer snapshot
    * named by the segment's base offset with it (deleteProducerSnapshots).
@@ -66,7 +68,10 @@ export interface LocalLogOptions {
  * through its StoreWriter without awaiting it.
  *
  * Invariants: at least one segment, the last being active; recoveryPoint <= logEndOffset;
- * the durable point (DurableOffset) <= recoveryPoint.
+ * the durable point (DurableOffset) <= logEndOffset. Without write-through it trails the recovery
+ * point (bytes reach the Store only at a flush); with it, it runs ahead (every append is in the
+ * files, and only a flush moves the recovery point), as a recovered log's does (all of it was read
+ * back from the Store, the recovery point stays at the checkpoint's).
  */
 export class LocalLog {
   readonly dir: string;
@@ -96,7 +101,7 @@ export class LocalLog {
       this._recoveryPoint = options.startOffset;
     } else {
       for (const s of options.recoveredSegments) this.segments.add(s);
-      this._recoveryPoint = this.logEndOffset;
+      this._recoveryPoint = Math.min(options.recoveryPoint ?? this.logEndOffset, this.logEndOffset);
     }
     // A new log has nothing to lose yet; a recovered one was read back from the Store, so all of it is durable.
     this.durable = new DurableOffset(this.writer, this.logEndPoint());

@@ -23,6 +23,10 @@ export interface SegmentLoadReport extends SegmentRecoveryResult {
   baseOffset: number;
   logFileName: string;
   bytesRead: number;
+  /** Whether Kafka's LogLoader recovers this segment (LogSegment.recover), or only opens it. */
+  recovered: boolean;
+  /** Why, in Kafka's terms: the clean shutdown, the recovery point, a missing or corrupt index. */
+  recoveryReason: string;
   offsetIndex: IndexRecoveryInfo;
   timeIndex: IndexRecoveryInfo;
 }
@@ -39,7 +43,27 @@ export interface LogRecoveryReport {
   leaderEpochs: { epoch: number; startOffset: number }[];
   logStartOffset: number;
   logEndOffset: number;
+  /** Whether the log dir held `.kafka_cleanshutdown` (no segment is recovered then). */
+  hadCleanShutdown: boolean;
+  /** The log's recovery-point-offset-checkpoint entry (0 when none), and the recovery point after loading. */
+  recoveryPointCheckpoint: number;
+  recoveryPoint: number;
 }
+
+/**
+ * What a log dir tells a log's loading (Kafka's LogManager.loadLog): whether the broker shut down
+ * cleanly, and the log's recovery point and log start offset from the dir's checkpoints.
+ */
+export interface LoadParams {
+  hadCleanShutdown: boolean;
+  /** recovery-point-offset-checkpoint's entry (0 when none): segments wholly below it are not recovered. */
+  recoveryPoint: number;
+  /** log-start-offset-checkpoint's entry (0 when none). */
+  logStartOffset: number;
+}
+
+/** Nothing known of a clean shutdown or a recovery point: every segment is recovered. */
+export const RECOVER_EVERYTHING: LoadParams = { hadCleanShutdown: false, recoveryPoint: 0, logStartOffset: 0 };
 
 interface SegmentFiles {
   log?: string;
@@ -48,14 +72,15 @@ interface SegmentFiles {
 }
 
 /**
- * Loads `<dir>/` from the Store and recovers it as a broker does after an unclean shutdown
- * (Kafka's LogLoader + LogSegment.recover), for every segment: validate each batch's length and
- * CRC, truncate the file at a torn or corrupt batch, rebuild `.index` and `.timeindex` from the
- * valid batches and replace the stored ones if they differ. As in Kafka, once a segment had to be
- * truncated, every later segment is deleted (their data cannot follow a hole). glassbox keeps no
- * recovery-point checkpoint, so every segment is recovered, not just those after it.
- * Leader epochs come from `leader-epoch-checkpoint`, completed from the batches' epochs and cut
- * to the recovered log end offset.
+ * Loads `<dir>/` from the Store as Kafka's LogLoader does. Without a clean shutdown, the segments
+ * from the one holding the recovery point on are recovered (LogLoader.recoverLog, LogSegment.recover):
+ * each batch's length and CRC validated, the file truncated at a torn or corrupt batch, `.index`
+ * and `.timeindex` rebuilt from the valid batches (replacing the stored ones where they differ),
+ * and, once a segment had to be truncated, every later segment deleted. The others (all of them
+ * after a clean shutdown) are only opened (LogSegment.sanityCheck): their stored indexes are used
+ * as they are, unless one is missing or corrupt, which recovers that segment too.
+ * Leader epochs come from `leader-epoch-checkpoint`, completed from the recovered batches' epochs
+ * and cut to the log end offset.
  */
 export async function loadSegments(
   store: Store,
@@ -63,6 +88,7 @@ export async function loadSegments(
   config: LogConfig,
   clock: Clock,
   writer: StoreWriter,
+  params: LoadParams = RECOVER_EVERYTHING,
 ): Promise<{
   segments: LogSegment[];
   epochs: LeaderEpochFileCache;
@@ -108,10 +134,16 @@ export async function loadSegments(
     leaderEpochs: [],
     logStartOffset: 0,
     logEndOffset: 0,
+    hadCleanShutdown: params.hadCleanShutdown,
+    recoveryPointCheckpoint: params.recoveryPoint,
+    recoveryPoint: params.recoveryPoint,
   };
   const segments: LogSegment[] = [];
   const now = clock.now();
   const bases = [...byBase.keys()].sort((a, b) => a - b);
+  // LogSegments.values(recoveryPoint, ...): from the segment holding the recovery point on.
+  let firstUnflushed = bases[0] ?? 0;
+  for (const b of bases) if (b <= params.recoveryPoint && byBase.get(b)?.log) firstUnflushed = b;
   let corruptFrom: number | null = null;
   for (const base of bases) {
     const files = byBase.get(base) as SegmentFiles;
@@ -133,9 +165,11 @@ export async function loadSegments(
       for (const p of [files.log, files.index, files.timeindex]) if (p) writer.submit({ op: 'delete', path: p });
       continue;
     }
-    const logBytes = (await store.read(files.log)) ?? new Uint8Array(0);
-    const storedIndex = files.index ? await store.read(files.index) : null;
-    const storedTimeIndex = files.timeindex ? await store.read(files.timeindex) : null;
+    const [logBytes, storedIndex, storedTimeIndex] = await Promise.all([
+      store.read(files.log).then((b) => b ?? new Uint8Array(0)),
+      files.index ? store.read(files.index) : null,
+      files.timeindex ? store.read(files.timeindex) : null,
+    ]);
     const seg = new LogSegment(
       base,
       config['index.interval.bytes'],
@@ -143,6 +177,45 @@ export async function loadSegments(
       now,
       FileRecords.of(logBytes),
     );
+    let recoveryReason = params.hadCleanShutdown
+      ? 'not recovered: the log dir held .kafka_cleanshutdown (a clean shutdown)'
+      : base < firstUnflushed
+        ? `not recovered: wholly below the recovery point ${params.recoveryPoint}`
+        : `recovered: no clean shutdown, and it holds offsets from the recovery point ${params.recoveryPoint} on`;
+    if (!recoveryReason.startsWith('recovered')) {
+      const notOpen = seg.openWithoutRecovery({ index: storedIndex, timeIndex: storedTimeIndex });
+      if (notOpen === null) {
+        seg.flushedBytes = seg.size;
+        seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
+        seg.flushedTimeIndexEntries = seg.timeIndex.entries;
+        segments.push(seg);
+        report.segments.push({
+          baseOffset: base,
+          logFileName: logFileName(base),
+          bytesRead: logBytes.length,
+          recovered: false,
+          recoveryReason,
+          batchesValidated: 0,
+          recordsValidated: 0,
+          validBytes: seg.size,
+          bytesTruncated: 0,
+          truncationReason: null,
+          truncatedAtPosition: null,
+          offsetIndex: {
+            storedEntries: seg.offsetIndex.entries,
+            rebuiltEntries: seg.offsetIndex.entries,
+            rebuilt: false,
+          },
+          timeIndex: {
+            storedEntries: storedTimeIndex ? seg.timeIndex.entries : null,
+            rebuiltEntries: seg.timeIndex.entries,
+            rebuilt: false,
+          },
+        });
+        continue;
+      }
+      recoveryReason = `recovered: ${notOpen}`;
+    }
     const recovery = seg.recover(epochs);
     const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
     const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
@@ -162,6 +235,8 @@ export async function loadSegments(
       baseOffset: base,
       logFileName: logFileName(base),
       bytesRead: logBytes.length,
+      recovered: true,
+      recoveryReason,
       ...recovery,
       offsetIndex: {
         storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,

@@ -17,8 +17,8 @@ import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
-import type { LogRecoveryReport } from './LogLoader';
-import { finishLoad, loadProducerSnapshots, loadSegments } from './LogLoader';
+import type { LoadParams, LogRecoveryReport } from './LogLoader';
+import { finishLoad, loadProducerSnapshots, loadSegments, RECOVER_EVERYTHING } from './LogLoader';
 import type { LogSegment, RollReason } from './LogSegment';
 import type { LookupStep } from './LookupTrace';
 import {
@@ -44,6 +44,8 @@ export interface UnifiedLogOptions {
   cache?: SegmentCache;
   /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
   recoveredSegments?: readonly LogSegment[];
+  /** The recovery point of recovered segments (LogLoader's; default: their log end offset). */
+  recoveryPoint?: number;
 }
 
 /** One appended batch, where it landed. */
@@ -107,7 +109,7 @@ export interface RetentionResult {
  *  - logStartOffset <= highWatermark <= logEndOffset; logStartOffset = first segment's base offset;
  *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
  *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
- *  - durableOffset <= recoveryPoint: offsets below it are confirmed by the Store (see DurableOffset);
+ *  - durableOffset <= logEndOffset: offsets below it are confirmed by the Store (see DurableOffset, LocalLog);
  *  - a failed append, truncation or config change throws a KafkaError and changes nothing;
  *  - with a SegmentCache, only closed segments whose bytes are durable in the Store, entirely
  *    below the high watermark, of a log that is not compacted, are ever paged out (isPageable).
@@ -124,6 +126,12 @@ export class UnifiedLog implements PagedLog {
   private readonly producerSnapshots = new Map<number, Uint8Array>();
   private _logStartOffset: number;
   private _highWatermark: number;
+  /**
+   * Whether the log was loaded after a clean shutdown (false for a new log or one loaded after a
+   * crash). A log rebuilt after a crash gets a producer snapshot at its end once its producer state
+   * is rebuilt (UnifiedLog.rebuildProducerState -> takeSnapshot).
+   */
+  hadCleanShutdown = false;
 
   constructor(options: UnifiedLogOptions) {
     this.dir = options.dir;
@@ -139,6 +147,7 @@ export class UnifiedLog implements PagedLog {
       writer: options.writer ?? new StoreWriter(null),
       startOffset: start,
       recoveredSegments: options.recoveredSegments ?? [],
+      ...(options.recoveryPoint !== undefined ? { recoveryPoint: options.recoveryPoint } : {}),
       onDeleteSegmentFiles: (seg) => this.deleteProducerSnapshot(seg.baseOffset),
     });
     this._logStartOffset = (this.local.segments.first as LogSegment).baseOffset;
@@ -175,8 +184,9 @@ export class UnifiedLog implements PagedLog {
 
   /**
    * Loads a partition log from the Store the way a broker does at start-up (Kafka's LogLoader):
-   * reads `<dir>/` files, validates every batch, truncates a torn or corrupt tail, rebuilds the
-   * indexes, and reports what it did. See LogLoader.
+   * reads `<dir>/` files, recovers the segments a crash may have torn (from the recovery point on,
+   * none after a clean shutdown: `params`), opens the others as they are, and reports what it did.
+   * See LogLoader.
    */
   static async load(
     store: Store,
@@ -184,10 +194,27 @@ export class UnifiedLog implements PagedLog {
     config: LogConfigInput | LogConfig | undefined,
     clock: Clock,
     writer: StoreWriter = new StoreWriter(store),
+    params: LoadParams = RECOVER_EVERYTHING,
   ): Promise<{ log: UnifiedLog; report: LogRecoveryReport }> {
     const cfg = toConfig(config);
-    const loaded = await loadSegments(store, dir, cfg, clock, writer);
-    const log = new UnifiedLog({ dir, config: cfg, clock, writer, recoveredSegments: loaded.segments });
+    const loaded = await loadSegments(store, dir, cfg, clock, writer, params);
+    const end = loaded.segments.at(-1)?.nextOffset ?? 0;
+    // LogLoader.recoverLog: after a clean shutdown the recovery point is the log end; after a
+    // crash it stays where the checkpoint had it (never past the log end).
+    const recoveryPoint = params.hadCleanShutdown ? end : Math.min(params.recoveryPoint, end);
+    const log = new UnifiedLog({
+      dir,
+      config: cfg,
+      clock,
+      writer,
+      recoveredSegments: loaded.segments,
+      recoveryPoint,
+    });
+    loaded.report.recoveryPoint = recoveryPoint;
+    // LogLoader.load: the log start offset is the checkpoint's when above the first segment.
+    if (params.logStartOffset > log.logStartOffset && params.logStartOffset <= log.logEndOffset)
+      log.logStartMovedTo(params.logStartOffset);
+    log.hadCleanShutdown = params.hadCleanShutdown;
     // The epoch cache starts from the checkpoint (plus epochs recovery found) and is cut to the log.
     for (const e of loaded.epochs.entries) log.leaderEpochCache.assign(e.epoch, e.startOffset);
     finishLoad(
