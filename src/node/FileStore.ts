@@ -9,15 +9,19 @@
  * file, deleting a missing file is no error, list returns sorted paths.
  *
  * As a broker's files: a settled write or append is in the file (the OS page cache, which outlives
- * a crash of this process, not of the machine); `fsync` is Kafka's flush. Mutations run
- * one after another; reads and lists between two mutations run side by side (a restart reads
- * hundreds of partition directories at once, as Kafka's num.recovery.threads.per.data.dir).
+ * a crash of this process, not of the machine); `fsync` is Kafka's flush. Call order is kept per
+ * file (each file's operations run one after another) and for lists (a list waits for every
+ * operation called before it on a path it covers); operations on different files run side by
+ * side, as a broker's threads write different segments at once and a restart reads hundreds of
+ * partition directories at once (num.recovery.threads.per.data.dir). The StoreWriter counts an
+ * operation durable only once every earlier one is too, so an acknowledgement still waits for
+ * everything issued before it.
  * Appends go through file handles kept open (Kafka keeps each segment's FileChannel open), so an
  * append is one write(2), not an open, a write and a close.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { KafkaError, type Store } from '../engine/index';
 import { checkStorePath, checkTruncateSize } from '../storage/storePath';
 
@@ -25,10 +29,8 @@ import { checkStorePath, checkTruncateSize } from '../storage/storePath';
 const MAX_OPEN_FILES = 512;
 
 export class FileStore implements Store {
-  /** The last mutation: the next one runs after it (and after the reads issued since). */
-  private mutations: Promise<unknown> = Promise.resolve();
-  /** Reads and lists issued since the last mutation: the next mutation waits for them too. */
-  private readsSince: Promise<unknown>[] = [];
+  /** Each store path's last operation not yet settled: the next one on that path runs after it. */
+  private readonly tails = new Map<string, Promise<unknown>>();
   /** Append handles by file, least recently used first (Map keeps insertion order). */
   private readonly handles = new Map<string, FileHandle>();
   /** Directories known to exist (made or seen), so an append does not ask again. */
@@ -36,20 +38,18 @@ export class FileStore implements Store {
 
   constructor(readonly root: string) {}
 
-  /** Runs `op` after every operation called before it, whatever their outcome. */
-  private mutate<T>(op: () => Promise<T>): Promise<T> {
-    const before =
-      this.readsSince.length === 0 ? this.mutations : Promise.allSettled([this.mutations, ...this.readsSince]);
-    this.readsSince = [];
+  /** Runs `op` after every operation called before it on `path`, whatever their outcome. */
+  private onPath<T>(path: string, op: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(path) ?? Promise.resolve();
     const next = before.then(op, op);
-    this.mutations = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Runs a read after every mutation called before it; reads between two mutations overlap. */
-  private observe<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.mutations.then(op);
-    this.readsSince.push(next.catch(() => undefined));
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(path, tail);
+    void tail.then(() => {
+      if (this.tails.get(path) === tail) this.tails.delete(path);
+    });
     return next;
   }
 
@@ -70,7 +70,9 @@ export class FileStore implements Store {
   }
 
   async list(prefix: string): Promise<string[]> {
-    return this.observe(() => this.listNow(prefix));
+    const before = [...this.tails].filter(([path]) => path.startsWith(prefix)).map(([, tail]) => tail);
+    await Promise.all(before);
+    return this.listNow(prefix);
   }
 
   /** Walks only the directories a path under `prefix` can be in. */
@@ -99,13 +101,13 @@ export class FileStore implements Store {
 
   async read(path: string): Promise<Uint8Array | null> {
     const file = this.file(path);
-    return this.observe(() => readOrNull(file));
+    return this.onPath(path, () => readOrNull(file));
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
     const file = this.file(path);
     const copy = bytes.slice();
-    return this.mutate(async () => {
+    return this.onPath(path, async () => {
       await this.closeHandle(file);
       await this.ensureDir(file);
       await writeFile(file, copy);
@@ -115,7 +117,7 @@ export class FileStore implements Store {
   async append(path: string, bytes: Uint8Array): Promise<void> {
     const file = this.file(path);
     const copy = bytes.slice();
-    return this.mutate(async () => {
+    return this.onPath(path, async () => {
       const handle = await this.appendHandle(file);
       for (let at = 0; at < copy.length; ) at += (await handle.write(copy, at)).bytesWritten;
     });
@@ -125,12 +127,12 @@ export class FileStore implements Store {
     const file = this.file(path);
     checkTruncateSize(path, size);
     // An O_APPEND handle writes at the new end after the cut, so it may stay open.
-    return this.mutate(() => truncateDown(file, size));
+    return this.onPath(path, () => truncateDown(file, size));
   }
 
   async delete(path: string): Promise<void> {
     const file = this.file(path);
-    return this.mutate(async () => {
+    return this.onPath(path, async () => {
       await this.closeHandle(file);
       await rm(file, { force: true });
     });
@@ -142,7 +144,7 @@ export class FileStore implements Store {
    */
   async fsync(path: string): Promise<void> {
     const file = this.file(path);
-    return this.mutate(async () => {
+    return this.onPath(path, async () => {
       const cached = this.handles.get(file);
       if (cached) {
         await cached.datasync();
@@ -165,11 +167,15 @@ export class FileStore implements Store {
 
   /** Closes every open handle (the host's stop; a later append opens again). */
   async close(): Promise<void> {
-    return this.mutate(async () => {
-      const all = [...this.handles.values()];
-      this.handles.clear();
-      await Promise.all(all.map((h) => h.close()));
-    });
+    await Promise.all([...this.tails.values()]);
+    const all = [...this.handles.values()];
+    this.handles.clear();
+    await Promise.all(all.map((h) => h.close()));
+  }
+
+  /** The store path of a file under the root (the key of `tails`). */
+  private storePath(file: string): string {
+    return relative(this.root, file).split(sep).join('/');
   }
 
   private async ensureDir(file: string): Promise<void> {
@@ -200,9 +206,14 @@ export class FileStore implements Store {
     }
     this.handles.set(file, handle);
     if (this.handles.size > MAX_OPEN_FILES) {
-      const [oldest, h] = this.handles.entries().next().value as [string, FileHandle];
-      this.handles.delete(oldest);
-      await h.close();
+      // The least recently used handle whose file has no operation running (another file's
+      // append may be writing through its handle right now).
+      for (const [other, h] of this.handles) {
+        if (other === file || this.tails.has(this.storePath(other))) continue;
+        this.handles.delete(other);
+        await h.close();
+        break;
+      }
     }
     return handle;
   }

@@ -583,10 +583,12 @@ export class UnifiedLog implements PagedLog {
   /**
    * ProducerStateManager.takeSnapshot: the producer state after every offset below `offset`
    * (the log end: on roll the new segment's base offset, on a clean shutdown the LEO) as
-   * `<offset>.snapshot`, written behind like the segments.
+   * `<offset>.snapshot`, written behind like the segments. As Kafka's, only for an offset past the
+   * last snapshot (none: the log start offset): an empty log shut down cleanly writes none.
    */
   takeProducerSnapshot(offset = this.logEndOffset): void {
     if (!this.producerSnapshotSource) return;
+    if (offset <= (this.producerSnapshotOffsets.at(-1) ?? this._logStartOffset)) return;
     const bytes = this.producerSnapshotSource();
     this.producerSnapshots.set(offset, bytes);
     this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
