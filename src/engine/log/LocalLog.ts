@@ -524,12 +524,19 @@ export class LocalLog {
 
   /**
    * Kafka's LocalLog.read: whole batches starting with the one that holds `offset`, up to
-   * `maxBytes` (the first batch is always returned whole, Kafka's minOneMessage), never a batch
+   * `maxBytes` (the first batch returned whole when `minOneMessage`; without it, a first batch
+   * larger than `maxBytes` is not returned at all, where Kafka returns its first bytes), never a batch
    * holding an offset >= `maxOffset` (replication passes the high watermark here), and never past
    * the end of the segment the read started in. Kafka may end a response with a partial batch;
    * glassbox always returns whole batches.
    */
-  read(offset: number, maxBytes: number, maxOffset: number | undefined, logStartOffset: number): FetchDataInfo {
+  read(
+    offset: number,
+    maxBytes: number,
+    maxOffset: number | undefined,
+    logStartOffset: number,
+    minOneMessage = true,
+  ): FetchDataInfo {
     if (!Number.isSafeInteger(offset) || offset < logStartOffset || offset > this.logEndOffset) {
       throw this.outOfRange(offset, logStartOffset);
     }
@@ -537,7 +544,7 @@ export class LocalLog {
     if (offset >= upper) return this.emptyFetch(offset);
     let seg = this.segments.floorSegment(offset);
     while (seg) {
-      const read = this.readable(seg).read(offset, maxBytes, upper);
+      const read = this.readable(seg).read(offset, maxBytes, upper, minOneMessage);
       if (read) {
         const last = read.batches[read.batches.length - 1];
         return {

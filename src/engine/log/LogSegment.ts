@@ -334,6 +334,16 @@ export class LogSegment {
   }
 
   /**
+   * LogValidator's MutableRecordBatch.setMaxTimestamp(CREATE_TIME, maxBatchTimestamp) on a batch
+   * just written at `position`: the max timestamp its records carry, and the CRC recomputed.
+   */
+  stampMaxTimestamp(position: number, size: number, timestamp: number): void {
+    const b = this.log.backing;
+    writeInt64At(b, position + MAX_TIMESTAMP_OFFSET, timestamp);
+    writeInt32At(b, position + CRC_OFFSET, crc32c(b, position + ATTRIBUTES_OFFSET, position + size));
+  }
+
+  /**
    * LogValidator's in-place LogAppendTime assignment (MutableRecordBatch.setMaxTimestamp) on a
    * batch just written at `position`: sets the timestamp-type bit, writes `timestamp` as the max
    * timestamp and recomputes the CRC, which covers both.
@@ -426,10 +436,15 @@ export class LogSegment {
 
   /**
    * Kafka's LogSegment.read: whole batches from the one holding `startOffset`, at most `maxSize`
-   * bytes (but always the first batch, Kafka's minOneMessage), none holding an offset >= maxOffset.
-   * Null when this segment has no batch reaching `startOffset`.
+   * bytes (but the first batch whole when `minOneMessage`, as Kafka's adjustedMaxSize), none
+   * holding an offset >= maxOffset. Null when this segment has no batch reaching `startOffset`.
    */
-  read(startOffset: number, maxSize: number, maxOffset = Number.MAX_SAFE_INTEGER): LogReadResult | null {
+  read(
+    startOffset: number,
+    maxSize: number,
+    maxOffset = Number.MAX_SAFE_INTEGER,
+    minOneMessage = true,
+  ): LogReadResult | null {
     const found = this.translateOffset(startOffset);
     if (!found) return null;
     const batches: RecordBatchHeader[] = [];
@@ -440,7 +455,7 @@ export class LogSegment {
       // The first header was just read by translateOffset.
       const h = position === found.position ? found.header : readBatchHeader(bytes, position);
       if (h.lastOffset >= maxOffset) break;
-      if (batches.length > 0 && total + h.sizeInBytes > maxSize) break;
+      if ((batches.length > 0 || !minOneMessage) && total + h.sizeInBytes > maxSize) break;
       batches.push(h);
       total += h.sizeInBytes;
       position += h.sizeInBytes;

@@ -4,6 +4,7 @@ import {
   TIMESTAMP_TYPE_MASK,
   decodeBatchRecords,
   decodeRecordBatches,
+  maxRecordTimestamp,
   readBatchHeader,
   validateBatchCrc,
 } from '../codec';
@@ -352,11 +353,19 @@ export class UnifiedLog implements PagedLog {
     let numMessages = 0;
     // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
     const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
+    // LogValidator rewrites a CreateTime batch's MaxTimestamp to its records' largest timestamp.
+    let restamped: Set<number> | null = null;
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
       if (logAppendTime) {
         h.maxTimestamp = now;
         h.attributes |= TIMESTAMP_TYPE_MASK;
+      } else if (asLeader) {
+        const recordsMax = maxRecordTimestamp(records, h);
+        if (recordsMax !== h.maxTimestamp) {
+          h.maxTimestamp = recordsMax;
+          (restamped ??= new Set()).add(i);
+        }
       }
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
@@ -385,6 +394,7 @@ export class UnifiedLog implements PagedLog {
           ? segment.adoptBytes(records, h.position, h.sizeInBytes)
           : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
       if (logAppendTime) segment.stampLogAppendTime(position, h.sizeInBytes, now);
+      else if (restamped?.has(i)) segment.stampMaxTimestamp(position, h.sizeInBytes, h.maxTimestamp);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -690,8 +700,8 @@ export class UnifiedLog implements PagedLog {
   // ---------------------------------------------------------------- read
 
   /** Kafka's UnifiedLog.read: LocalLog.read from the log start offset (see LocalLog.read). */
-  fetch(offset: number, maxBytes: number, maxOffset?: number): FetchDataInfo {
-    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset);
+  fetch(offset: number, maxBytes: number, maxOffset?: number, minOneMessage = true): FetchDataInfo {
+    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset, minOneMessage);
   }
 
   /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
