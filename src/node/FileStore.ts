@@ -21,7 +21,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { KafkaError, type Store } from '../engine/index';
 import { checkStorePath, checkTruncateSize } from '../storage/storePath';
 
@@ -33,8 +33,15 @@ export class FileStore implements Store {
   private readonly tails = new Map<string, Promise<unknown>>();
   /** Append handles by file, least recently used first (Map keeps insertion order). */
   private readonly handles = new Map<string, FileHandle>();
+  /** Files with an append running (their handles must stay open). */
+  private readonly busy = new Set<string>();
   /** Directories known to exist (made or seen), so an append does not ask again. */
   private readonly dirs = new Set<string>();
+  /**
+   * Files this process fsynced and has not changed since: another fsync has nothing to force.
+   * (A file not fsynced by this process may hold a crashed one's writes, still only in the page cache.)
+   */
+  private readonly forced = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -111,6 +118,7 @@ export class FileStore implements Store {
       await this.closeHandle(file);
       await this.ensureDir(file);
       await writeFile(file, copy);
+      this.forced.delete(file);
     });
   }
 
@@ -118,8 +126,14 @@ export class FileStore implements Store {
     const file = this.file(path);
     const copy = bytes.slice();
     return this.onPath(path, async () => {
-      const handle = await this.appendHandle(file);
-      for (let at = 0; at < copy.length; ) at += (await handle.write(copy, at)).bytesWritten;
+      this.busy.add(file);
+      try {
+        const handle = await this.appendHandle(file);
+        for (let at = 0; at < copy.length; ) at += (await handle.write(copy, at)).bytesWritten;
+      } finally {
+        this.busy.delete(file);
+      }
+      this.forced.delete(file);
     });
   }
 
@@ -127,7 +141,10 @@ export class FileStore implements Store {
     const file = this.file(path);
     checkTruncateSize(path, size);
     // An O_APPEND handle writes at the new end after the cut, so it may stay open.
-    return this.onPath(path, () => truncateDown(file, size));
+    return this.onPath(path, async () => {
+      await truncateDown(file, size);
+      this.forced.delete(file);
+    });
   }
 
   async delete(path: string): Promise<void> {
@@ -135,6 +152,7 @@ export class FileStore implements Store {
     return this.onPath(path, async () => {
       await this.closeHandle(file);
       await rm(file, { force: true });
+      this.forced.delete(file);
     });
   }
 
@@ -145,23 +163,25 @@ export class FileStore implements Store {
   async fsync(path: string): Promise<void> {
     const file = this.file(path);
     return this.onPath(path, async () => {
+      // Nothing written since this process last forced it: nothing to force.
+      if (this.forced.has(file)) return;
       const cached = this.handles.get(file);
-      if (cached) {
-        await cached.datasync();
-        return;
+      if (cached) await cached.datasync();
+      else {
+        let handle: FileHandle;
+        try {
+          handle = await open(file, 'r');
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw e;
+        }
+        try {
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
       }
-      let handle: FileHandle;
-      try {
-        handle = await open(file, 'r');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw e;
-      }
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      this.forced.add(file);
     });
   }
 
@@ -171,11 +191,6 @@ export class FileStore implements Store {
     const all = [...this.handles.values()];
     this.handles.clear();
     await Promise.all(all.map((h) => h.close()));
-  }
-
-  /** The store path of a file under the root (the key of `tails`). */
-  private storePath(file: string): string {
-    return relative(this.root, file).split(sep).join('/');
   }
 
   private async ensureDir(file: string): Promise<void> {
@@ -205,15 +220,15 @@ export class FileStore implements Store {
       handle = await open(file, 'a');
     }
     this.handles.set(file, handle);
-    if (this.handles.size > MAX_OPEN_FILES) {
-      // The least recently used handle whose file has no operation running (another file's
-      // append may be writing through its handle right now).
-      for (const [other, h] of this.handles) {
-        if (other === file || this.tails.has(this.storePath(other))) continue;
-        this.handles.delete(other);
-        await h.close();
-        break;
-      }
+    // Over the bound, the least recently used handles go, but not one whose file has an operation
+    // running (an append may be writing through it): a few of the oldest are looked at, and a
+    // busy burst may leave the map over the bound for a while.
+    let looked = 0;
+    for (const [other, h] of this.handles) {
+      if (this.handles.size <= MAX_OPEN_FILES || looked++ >= 8) break;
+      if (other === file || this.busy.has(other)) continue;
+      this.handles.delete(other);
+      await h.close();
     }
     return handle;
   }
