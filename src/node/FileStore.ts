@@ -19,11 +19,15 @@
  * Appends go through file handles kept open (Kafka keeps each segment's FileChannel open), so an
  * append is one write(2), not an open, a write and a close.
  */
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KafkaError, type Store } from '../engine/index';
 import { checkStorePath, checkTruncateSize } from '../storage/storePath';
+
+/** Files up to this size are read without leaving the event loop (see readOrNull). */
+const READ_IN_PLACE_BYTES = 1 << 20;
 
 /** Open append handles kept at most (a broker keeps one per segment file; this bounds descriptors). */
 const MAX_OPEN_FILES = 512;
@@ -82,27 +86,29 @@ export class FileStore implements Store {
     return this.listNow(prefix);
   }
 
-  /** Walks only the directories a path under `prefix` can be in. */
+  /**
+   * Walks only the directories a path under `prefix` can be in. Directory entries come from the
+   * kernel's cache: read in place (as readOrNull reads small files), a restart lists thousands of
+   * partition directories in milliseconds.
+   */
   private async listNow(prefix: string): Promise<string[]> {
     const out: string[] = [];
-    const walk = async (dir: string, rel: string): Promise<void> => {
+    const walk = (dir: string, rel: string): void => {
       let entries: import('node:fs').Dirent[];
       try {
-        entries = await readdir(dir, { withFileTypes: true });
+        entries = readdirSync(dir, { withFileTypes: true });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw e;
       }
-      const below: Promise<void>[] = [];
       for (const entry of entries) {
         const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
         if (entry.isDirectory()) {
-          if (path.startsWith(prefix) || prefix.startsWith(`${path}/`)) below.push(walk(join(dir, entry.name), path));
+          if (path.startsWith(prefix) || prefix.startsWith(`${path}/`)) walk(join(dir, entry.name), path);
         } else if (entry.isFile() && path.startsWith(prefix)) out.push(path);
       }
-      await Promise.all(below);
     };
-    await walk(this.root, '');
+    walk(this.root, '');
     return out.sort();
   }
 
@@ -241,12 +247,32 @@ export class FileStore implements Store {
   }
 }
 
+/**
+ * A file's bytes, or null when there is none. A small file (a checkpoint, an index, a snapshot, a
+ * short segment) is read in place: from the page cache that costs a few microseconds, less than a
+ * trip through libuv's 4-thread pool, and a restart reads thousands of them. A larger one is read
+ * off the event loop.
+ */
 async function readOrNull(file: string): Promise<Uint8Array | null> {
+  let fd: number;
   try {
-    return new Uint8Array(await readFile(file));
+    fd = openSync(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > READ_IN_PLACE_BYTES) return new Uint8Array(await readFile(file));
+    const out = new Uint8Array(size);
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, out, at, size - at, at);
+      if (n === 0) return out.subarray(0, at);
+      at += n;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -67,7 +67,9 @@ export class NodeHost {
     const clock = new ManualClock(PLANE_EPOCH_MS);
     // Files: appends written through to the page cache at once, fsynced on flush (Kafka's way).
     const writer = new StoreWriter(store, { writeThrough: options.data !== undefined });
-    const stored = (await store.list('')).length > 0 ? await readStoredCluster(store, { clock, writer }) : null;
+    // A directory that holds a cluster restarts it (readStoredCluster lists it once); an empty one starts afresh.
+    const found = options.data ? await readStoredCluster(store, { clock, writer }) : null;
+    const stored = found && (found.znodes.length > 0 || found.logs.size > 0) ? found : null;
     return new NodeHost(options, store, clock, writer, stored);
   }
 

@@ -30,7 +30,7 @@ import {
   type WireValue,
   writeResponseHeader,
 } from '../engine/index';
-import { SERVED } from './apiHandlers';
+import { ACKNOWLEDGES_WRITES, SERVED } from './apiHandlers';
 
 export interface Listener {
   readonly host: string;
@@ -167,6 +167,10 @@ export class GatewayConnection {
       w.writeRaw(encodeMessage(resSchema, version, value));
       const framed = w.toBytes();
       new DataView(framed.buffer).setInt32(0, framed.length - 4);
+      if (!ACKNOWLEDGES_WRITES.has(start.apiKey)) {
+        answer({ kind: 'bytes', bytes: framed });
+        return;
+      }
       void this.gateway
         .written()
         .then((ok) =>

@@ -65,7 +65,7 @@ export async function readStoredCluster(
     const config = (n.data as { config?: TopicConfigOverrides } | null)?.config ?? {};
     overrides.set(n.path.slice('/config/topics/'.length), config);
   }
-  const dirs = new Map<string, { topic: string; logDir: string; name: string }>();
+  const dirs = new Map<string, { topic: string; logDir: string; name: string; files: string[] }>();
   const checkpoints: string[] = [];
   const cleanerCheckpointPaths: string[] = [];
   const logDirFiles: [string, string][] = [];
@@ -74,7 +74,9 @@ export async function readStoredCluster(
     if (m) {
       const dir = m[1] as string;
       const logDir = m[2] as string;
-      dirs.set(dir, { topic: m[3] as string, logDir, name: dir.slice(logDir.length + 1) });
+      const known = dirs.get(dir);
+      if (known) known.files.push(path);
+      else dirs.set(dir, { topic: m[3] as string, logDir, name: dir.slice(logDir.length + 1), files: [path] });
     }
     if (CHECKPOINT.test(path)) checkpoints.push(path);
     if (CLEANER_CHECKPOINT.test(path)) cleanerCheckpointPaths.push(path);
@@ -88,13 +90,14 @@ export async function readStoredCluster(
   const loadNext = async (): Promise<void> => {
     while (next < sorted.length) {
       const i = next++;
-      const [dir, { topic, logDir, name }] = sorted[i] as (typeof sorted)[number];
+      const [dir, { topic, logDir, name, files: dirFiles }] = sorted[i] as (typeof sorted)[number];
       const config = logConfigOf(createTopicConfig(overrides.get(topic) ?? {}, options.topicDefaults ?? {}));
       const files = logDirs.get(logDir);
       const params: LoadParams = {
         hadCleanShutdown: files?.cleanShutdown ?? false,
         recoveryPoint: files?.recoveryPoints.get(name) ?? 0,
         logStartOffset: files?.logStartOffsets.get(name) ?? 0,
+        files: dirFiles,
       };
       loaded[i] = await UnifiedLog.load(store, dir, config, options.clock, options.writer, params);
     }

@@ -60,6 +60,11 @@ export interface LoadParams {
   recoveryPoint: number;
   /** log-start-offset-checkpoint's entry (0 when none). */
   logStartOffset: number;
+  /**
+   * The directory's file paths when the caller already listed them (a restart lists every log dir
+   * once, as Kafka's LogManager walks each dir once); absent, the loader lists the directory.
+   */
+  files?: readonly string[];
 }
 
 /** Nothing known of a clean shutdown or a recovery point: every segment is recovered. */
@@ -96,7 +101,7 @@ export async function loadSegments(
   checkpointText: string | null;
 }> {
   const prefix = `${dir}/`;
-  const paths = await store.list(prefix);
+  const paths = params.files ?? (await store.list(prefix));
   const byBase = new Map<number, SegmentFiles>();
   let checkpointPath: string | null = null;
   for (const path of paths) {
@@ -295,24 +300,31 @@ export async function loadProducerSnapshots(
   logStartOffset: number,
   logEndOffset: number,
   writer: StoreWriter,
+  files?: readonly string[],
 ): Promise<Map<number, Uint8Array>> {
   const prefix = `${dir}/`;
   const out = new Map<number, Uint8Array>();
-  for (const path of await store.list(prefix)) {
+  const snapshots: { path: string; offset: number }[] = [];
+  for (const path of files ?? (await store.list(prefix))) {
     const offset = parseProducerSnapshotFileName(path.slice(prefix.length));
-    if (offset === null) continue;
-    const bytes = offset > logEndOffset || offset <= logStartOffset ? null : await store.read(path);
-    let valid = bytes !== null && bytes !== undefined;
-    if (valid) {
+    if (offset !== null) snapshots.push({ path, offset });
+  }
+  const read = await Promise.all(
+    snapshots.map(({ path, offset }) => (offset > logEndOffset || offset <= logStartOffset ? null : store.read(path))),
+  );
+  snapshots.forEach(({ path, offset }, i) => {
+    const bytes = read[i] ?? null;
+    let valid = bytes !== null;
+    if (bytes !== null) {
       try {
-        readProducerSnapshot(bytes as Uint8Array);
+        readProducerSnapshot(bytes);
       } catch (e) {
         if (!(e instanceof CorruptSnapshotError)) throw e;
         valid = false;
       }
     }
-    if (valid) out.set(offset, bytes as Uint8Array);
+    if (valid && bytes !== null) out.set(offset, bytes);
     else writer.submit({ op: 'delete', path });
-  }
+  });
   return out;
 }

@@ -227,8 +227,15 @@ export class UnifiedLog implements PagedLog {
       writer,
       loaded.report,
     );
-    for (const [offset, bytes] of await loadProducerSnapshots(store, dir, log.logStartOffset, log.logEndOffset, writer))
-      log.producerSnapshots.set(offset, bytes);
+    const snapshots = await loadProducerSnapshots(
+      store,
+      dir,
+      log.logStartOffset,
+      log.logEndOffset,
+      writer,
+      params.files,
+    );
+    for (const [offset, bytes] of snapshots) log.producerSnapshots.set(offset, bytes);
     return { log, report: loaded.report };
   }
 

@@ -110,3 +110,23 @@ describe('StoreWriter.whenDurable: what an acknowledgement waits for', () => {
     await expect(second).resolves.toBe(false);
   });
 });
+
+describe('DurableOffset under write-through', () => {
+  it('moves with every append once the Store has it, and keeps no more marks than writes in flight', async () => {
+    const store = new DeferredStore();
+    const writer = new StoreWriter(store, { writeThrough: true });
+    const log = new UnifiedLog({ dir: 'orders-0', config: {}, clock: new ManualClock(T0), writer });
+    for (let i = 0; i < 500; i++) log.appendAsLeader(makeBatch(makeRecords(1)));
+    await drain();
+    store.complete();
+    await writer.settled();
+    for (let i = 0; i < 500; i++) log.appendAsLeader(makeBatch(makeRecords(1)));
+    // The first round's 500 confirmed marks were dropped without anyone reading the durable offset.
+    const marks = (log.localLog as unknown as { durable: { marks: unknown[] } }).durable.marks;
+    expect(marks.length).toBeLessThanOrEqual(500);
+    await drain();
+    store.complete();
+    await writer.settled();
+    expect(log.durableOffset).toBe(1000);
+  });
+});
