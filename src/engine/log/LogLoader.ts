@@ -186,7 +186,7 @@ export async function loadSegments(
       ? 'not recovered: the log dir held .kafka_cleanshutdown (a clean shutdown)'
       : base < firstUnflushed
         ? `not recovered: wholly below the recovery point ${params.recoveryPoint}`
-        : `recovered: no clean shutdown, and it holds offsets from the recovery point ${params.recoveryPoint} on`;
+        : `recovered: no clean shutdown, and it holds offsets at or past the recovery point ${params.recoveryPoint}`;
     if (!recoveryReason.startsWith('recovered')) {
       const notOpen = seg.openWithoutRecovery({ index: storedIndex, timeIndex: storedTimeIndex });
       if (notOpen === null) {

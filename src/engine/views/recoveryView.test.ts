@@ -45,7 +45,7 @@ describe('recoveryView', () => {
     expect(view.segments.map((s) => s.recovered)).toEqual([false, true, true]);
     expect(view.segments[0]?.reason).toMatch(/below the recovery point/);
     expect(view.summary).toContain(
-      `no clean shutdown: 2 of 3 segments recovered (recovery point ${(bases[1] as number) + 1}`,
+      `no clean shutdown: 2 of 3 segments recovered from the recovery point ${(bases[1] as number) + 1} on, `,
     );
   });
 });

@@ -20,9 +20,11 @@ export function recoveryView(dir: string, report: LogRecoveryReport): RecoveryVi
   if (report.hadCleanShutdown) {
     parts.push(`clean shutdown (.kafka_cleanshutdown): ${plural(segmentsLoaded, 'segment')} opened, none recovered`);
   } else {
-    const why = [...new Set(recovered.map((s) => s.recoveryReason.replace(/^recovered: /, '')))];
+    // Besides the recovery point, a segment below it is recovered when its index is missing or corrupt.
+    const other = recovered.filter((s) => !s.recoveryReason.includes('the recovery point'));
+    const why = other.map((s) => `${s.logFileName}: ${s.recoveryReason.replace(/^recovered: /, '')}`);
     parts.push(
-      `no clean shutdown: ${recovered.length} of ${plural(segmentsLoaded, 'segment')} recovered (recovery point ${report.recoveryPointCheckpoint}${why.length > 0 ? `; ${why.join('; ')}` : ''}), ${batchesValidated} batches valid`,
+      `no clean shutdown: ${recovered.length} of ${plural(segmentsLoaded, 'segment')} recovered from the recovery point ${report.recoveryPointCheckpoint} on${why.length > 0 ? ` (also ${why.join('; ')})` : ''}, ${batchesValidated} batches valid`,
     );
   }
   for (const s of report.segments) {
