@@ -13,14 +13,13 @@
  * so it includes starting Node and tsx. Peer: the same process started on an empty DIR (no
  * partition to load): what any start costs on this machine in the same run.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { spawnBroker, stopProcess } from '../src/node/brokerProcess';
 import type { BenchSuite } from './harness';
 
-const BROKER_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'node', 'brokerMain.ts');
 const KCAT = '/usr/bin/kcat';
 const PORT = 19_640;
 const TOPICS = 10;
@@ -28,42 +27,18 @@ const PARTITIONS = 100;
 /** Every broker process started, so a failed run leaves none behind. */
 const children: ChildProcess[] = [];
 
-/** Spawns `npm run broker` on `data`; resolves with the process and ms until its listeners opened. */
+/** `npm run broker` on `data` (with the topics, the first time); ms until its listeners opened. */
 async function startBroker(data: string, topics: boolean): Promise<{ child: ChildProcess; ms: number }> {
-  const start = performance.now();
   const topicArgs = topics ? Array.from({ length: TOPICS }, (_, i) => ['--topic', `t${i}:${PARTITIONS}:3`]).flat() : [];
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      BROKER_MAIN,
-      ...['--brokers', '3', '--port', String(PORT), '--data', data, '--http-port', '0'],
-      ...['--dist', join(data, 'no-page'), ...topicArgs],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('broker 3 on')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`the broker exited (${code}) before listening:\n${out}`)));
-  });
-  return { child, ms: performance.now() - start };
+  const started = await spawnBroker([
+    ...['--brokers', '3', '--port', String(PORT), '--data', data, '--http-port', '0'],
+    ...['--dist', join(data, 'no-page'), ...topicArgs],
+  ]);
+  children.push(started.child);
+  return started;
 }
 
-function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
+const stop = stopProcess;
 
 /** 100-byte records into every partition of t0 (librdkafka's partitioner spreads them). */
 function produce(records: number): Promise<void> {
@@ -120,7 +95,7 @@ const suite: BenchSuite = {
       });
       await stop(crashed.child, 'SIGTERM');
     } finally {
-      for (const c of children) if (c.exitCode === null && c.signalCode === null) await stop(c, 'SIGKILL');
+      for (const c of children) await stop(c, 'SIGKILL');
       rmSync(data, { recursive: true, force: true });
       rmSync(empty, { recursive: true, force: true });
     }

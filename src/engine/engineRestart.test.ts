@@ -154,21 +154,32 @@ describe('Engine restarted from its Store: the cleaner checkpoint', () => {
  */
 describe('Engine restart: clean shutdown marker, recovery points, producer snapshot at the log end', () => {
   const DIR = 'broker-1/var/kafka-logs';
-  async function oneBroker(store: MapStore, clock: ManualClock, writer = new StoreWriter(store)) {
+  /** One broker on `store` with topic orders (one partition) holding `batch`; returns the engine and its writer. */
+  function oneBrokerWith(store: MapStore, clock: ManualClock, batch: Uint8Array) {
+    const writer = new StoreWriter(store);
     const engine = new Engine({ seed: 3, store, clock, writer, brokers: [{ id: 1 }], topicDefaults: {} });
     engine.tick(100);
+    engine.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1 });
+    engine.tick(300);
+    expect(new TestClient(engine.cluster).produce(1, 'orders', 0, batch, -1)?.errorCode).toBe('NONE');
+    engine.tick(100);
     return { engine, writer };
+  }
+
+  /** A new process on the same store: what it reads, and its engine once started. */
+  async function restart(store: MapStore, clock: ManualClock, ms: number) {
+    const stored = await readStoredCluster(store, { clock, writer: new StoreWriter(store) });
+    const writer = new StoreWriter(store);
+    const engine = new Engine({ seed: 3, store, clock, writer, stored, brokers: [{ id: 1 }] });
+    engine.tick(ms);
+    await settle(writer);
+    return stored;
   }
 
   it('LogManager.shutdown: .kafka_cleanshutdown and the recovery points are written; the restart recovers nothing and deletes the marker', async () => {
     const store = new MapStore();
     const clock = new ManualClock(0);
-    const { engine, writer } = await oneBroker(store, clock);
-    engine.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1 });
-    engine.tick(300);
-    const client = new TestClient(engine.cluster);
-    expect(client.produce(1, 'orders', 0, makeBatch(['a', 'b', 'c']), -1)?.errorCode).toBe('NONE');
-    engine.tick(100);
+    const { engine, writer } = oneBrokerWith(store, clock, makeBatch(['a', 'b', 'c']));
     engine.stopBroker(1);
     for (let i = 0; i < 600 && engine.cluster.broker(1).state !== 'down'; i++) engine.tick(100);
     await settle(writer);
@@ -178,38 +189,25 @@ describe('Engine restart: clean shutdown marker, recovery points, producer snaps
     );
     expect(store.files.has(`${DIR}/log-start-offset-checkpoint`)).toBe(true);
 
-    const stored = await readStoredCluster(store, { clock, writer: new StoreWriter(store) });
+    const stored = await restart(store, clock, 100);
     const report = stored.reports.find((r) => r.dir === `${DIR}/orders-0`)?.report;
     expect(report?.hadCleanShutdown).toBe(true);
     expect(report?.segments.every((s) => !s.recovered)).toBe(true);
-    const afterWriter = new StoreWriter(store);
-    const after = new Engine({ seed: 3, store, clock, writer: afterWriter, stored, brokers: [{ id: 1 }] });
-    after.tick(100);
-    await settle(afterWriter);
     expect(store.files.has(`${DIR}/.kafka_cleanshutdown`)).toBe(false);
   });
 
   it('UnifiedLog.rebuildProducerState -> takeSnapshot: after a crash the rebuilt producer state is snapshotted at the log end', async () => {
     const store = new MapStore();
     const clock = new ManualClock(0);
-    const { engine, writer } = await oneBroker(store, clock);
-    engine.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1 });
-    engine.tick(300);
-    const client = new TestClient(engine.cluster);
     const idempotent = { producerId: 0, producerEpoch: 0, baseSequence: 0 };
-    expect(client.produce(1, 'orders', 0, makeBatch(['a', 'b', 'c'], idempotent), -1)?.errorCode).toBe('NONE');
-    engine.tick(100);
+    const { engine, writer } = oneBrokerWith(store, clock, makeBatch(['a', 'b', 'c'], idempotent));
     engine.cluster.broker(1).replicaManager.logs.get('orders-0')?.log.flush();
     await settle(writer);
     expect([...store.files.keys()].filter((p) => p.endsWith('.snapshot'))).toEqual([]);
 
     // The process dies (no shutdown): the next one loads the log and rebuilds producer state from the batches.
-    const stored = await readStoredCluster(store, { clock, writer: new StoreWriter(store) });
+    const stored = await restart(store, clock, 2000);
     expect(stored.reports.find((r) => r.dir === `${DIR}/orders-0`)?.report.hadCleanShutdown).toBe(false);
-    const afterWriter = new StoreWriter(store);
-    const after = new Engine({ seed: 3, store, clock, writer: afterWriter, stored, brokers: [{ id: 1 }] });
-    after.tick(2000);
-    await settle(afterWriter);
     expect([...store.files.keys()].filter((p) => p.endsWith('.snapshot'))).toEqual([
       `${DIR}/orders-0/00000000000000000003.snapshot`,
     ]);

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnBroker, stopProcess } from './brokerProcess';
 
 const PORT = 19_560;
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
@@ -25,7 +26,6 @@ const KCAT = '/usr/bin/kcat';
 const PYTHON = '/usr/bin/python3';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CONFLUENT = join(HERE, 'clients', 'confluent.py');
-const BROKER_MAIN = join(HERE, 'brokerMain.ts');
 
 const missing = (() => {
   if (!existsSync(KCAT)) return `${KCAT} not found (apt-get install kcat)`;
@@ -38,35 +38,17 @@ const data = mkdtempSync(join(tmpdir(), 'glassbox-crash-'));
 const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) void stopProcess(c, 'SIGKILL');
   rmSync(data, { recursive: true, force: true });
 });
 
 /** `npm run broker` as its own process on `data`; resolves once its listeners are open. */
 async function startBroker(): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      BROKER_MAIN,
-      ...['--brokers', '3', '--port', String(PORT), '--data', data, '--topic', 'crash:3:3'],
-      ...['--http-port', '0', '--dist', join(data, 'no-page')],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const { child } = await spawnBroker([
+    ...['--brokers', '3', '--port', String(PORT), '--data', data, '--topic', 'crash:3:3'],
+    ...['--http-port', '0', '--dist', join(data, 'no-page')],
+  ]);
   children.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('broker 3 on')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`the broker exited (${code}) before listening:\n${out}`)));
-  });
   return child;
 }
 
@@ -154,8 +136,7 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
       // And the group's commits are still there.
       const committed = JSON.parse(await run(PYTHON, [CONFLUENT, 'committed', BOOTSTRAP, 'crash-group', 'crash', '3']));
       expect(committed).toEqual(consumed);
-      broker.kill('SIGTERM');
-      await new Promise<void>((resolve) => broker.once('exit', () => resolve()));
+      await stopProcess(broker, 'SIGTERM');
     },
     120_000,
   );

@@ -67,6 +67,16 @@ export interface LoadParams {
   files?: readonly string[];
 }
 
+/** What a segment that is only opened reports: no batch validated, nothing cut. */
+const NOTHING_RECOVERED: SegmentRecoveryResult = {
+  batchesValidated: 0,
+  recordsValidated: 0,
+  validBytes: 0,
+  bytesTruncated: 0,
+  truncationReason: null,
+  truncatedAtPosition: null,
+};
+
 /** Nothing known of a clean shutdown or a recovery point: every segment is recovered. */
 export const RECOVER_EVERYTHING: LoadParams = { hadCleanShutdown: false, recoveryPoint: 0, logStartOffset: 0 };
 
@@ -187,51 +197,53 @@ export async function loadSegments(
       : base < firstUnflushed
         ? `not recovered: wholly below the recovery point ${params.recoveryPoint}`
         : `recovered: no clean shutdown, and it holds offsets at or past the recovery point ${params.recoveryPoint}`;
-    if (!recoveryReason.startsWith('recovered')) {
-      const notOpen = seg.openWithoutRecovery({ index: storedIndex, timeIndex: storedTimeIndex });
-      if (notOpen === null) {
-        seg.flushedBytes = seg.size;
-        seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
-        seg.flushedTimeIndexEntries = seg.timeIndex.entries;
-        segments.push(seg);
-        report.segments.push({
-          baseOffset: base,
-          logFileName: logFileName(base),
-          bytesRead: logBytes.length,
-          recovered: false,
-          recoveryReason,
-          batchesValidated: 0,
-          recordsValidated: 0,
-          validBytes: seg.size,
-          bytesTruncated: 0,
-          truncationReason: null,
-          truncatedAtPosition: null,
-          offsetIndex: {
-            storedEntries: seg.offsetIndex.entries,
-            rebuiltEntries: seg.offsetIndex.entries,
-            rebuilt: false,
-          },
-          timeIndex: {
-            storedEntries: storedTimeIndex ? seg.timeIndex.entries : null,
-            rebuiltEntries: seg.timeIndex.entries,
-            rebuilt: false,
-          },
-        });
-        continue;
+    // Opened as it is when nothing calls for recovery (and its indexes pass the sanity checks).
+    const notOpen = recoveryReason.startsWith('recovered')
+      ? recoveryReason
+      : seg.openWithoutRecovery({ index: storedIndex, timeIndex: storedTimeIndex });
+    let outcome: Pick<SegmentLoadReport, keyof SegmentRecoveryResult | 'offsetIndex' | 'timeIndex'>;
+    if (notOpen === null) {
+      outcome = {
+        ...NOTHING_RECOVERED,
+        validBytes: seg.size,
+        offsetIndex: {
+          storedEntries: seg.offsetIndex.entries,
+          rebuiltEntries: seg.offsetIndex.entries,
+          rebuilt: false,
+        },
+        timeIndex: {
+          storedEntries: storedTimeIndex ? seg.timeIndex.entries : null,
+          rebuiltEntries: seg.timeIndex.entries,
+          rebuilt: false,
+        },
+      };
+    } else {
+      if (!recoveryReason.startsWith('recovered')) recoveryReason = `recovered: ${notOpen}`;
+      const recovery = seg.recover(epochs);
+      const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
+      const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
+      if (recovery.bytesTruncated > 0) {
+        writer.submit({ op: 'truncate', path: files.log, size: recovery.validBytes });
+        corruptFrom = base;
       }
-      recoveryReason = `recovered: ${notOpen}`;
+      const indexPath = files.log.replace(/\.log$/, '.index');
+      const timeIndexPath = files.log.replace(/\.log$/, '.timeindex');
+      if (!offsetIndexSame) writer.submit({ op: 'write', path: indexPath, bytes: seg.offsetIndex.toBytes() });
+      if (!timeIndexSame) writer.submit({ op: 'write', path: timeIndexPath, bytes: seg.timeIndex.toBytes() });
+      outcome = {
+        ...recovery,
+        offsetIndex: {
+          storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,
+          rebuiltEntries: seg.offsetIndex.entries,
+          rebuilt: !offsetIndexSame,
+        },
+        timeIndex: {
+          storedEntries: storedTimeIndex ? Math.floor(storedTimeIndex.length / 12) : null,
+          rebuiltEntries: seg.timeIndex.entries,
+          rebuilt: !timeIndexSame,
+        },
+      };
     }
-    const recovery = seg.recover(epochs);
-    const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
-    const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
-    if (recovery.bytesTruncated > 0) {
-      writer.submit({ op: 'truncate', path: files.log, size: recovery.validBytes });
-      corruptFrom = base;
-    }
-    const indexPath = files.log.replace(/\.log$/, '.index');
-    const timeIndexPath = files.log.replace(/\.log$/, '.timeindex');
-    if (!offsetIndexSame) writer.submit({ op: 'write', path: indexPath, bytes: seg.offsetIndex.toBytes() });
-    if (!timeIndexSame) writer.submit({ op: 'write', path: timeIndexPath, bytes: seg.timeIndex.toBytes() });
     seg.flushedBytes = seg.size;
     seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
     seg.flushedTimeIndexEntries = seg.timeIndex.entries;
@@ -240,19 +252,9 @@ export async function loadSegments(
       baseOffset: base,
       logFileName: logFileName(base),
       bytesRead: logBytes.length,
-      recovered: true,
+      recovered: notOpen !== null,
       recoveryReason,
-      ...recovery,
-      offsetIndex: {
-        storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,
-        rebuiltEntries: seg.offsetIndex.entries,
-        rebuilt: !offsetIndexSame,
-      },
-      timeIndex: {
-        storedEntries: storedTimeIndex ? Math.floor(storedTimeIndex.length / 12) : null,
-        rebuiltEntries: seg.timeIndex.entries,
-        rebuilt: !timeIndexSame,
-      },
+      ...outcome,
     });
   }
 
