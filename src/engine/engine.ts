@@ -336,6 +336,16 @@ export class Engine {
           path: `${logDirPath(brokerId, logDir)}/${CLEANER_OFFSET_CHECKPOINT_FILENAME}`,
           bytes: new TextEncoder().encode(text),
         }),
+      onLogDirFile: (brokerId, logDir, fileName, text) =>
+        this.writer.submit(
+          text === null
+            ? { op: 'delete', path: `${logDirPath(brokerId, logDir)}/${fileName}` }
+            : {
+                op: 'write',
+                path: `${logDirPath(brokerId, logDir)}/${fileName}`,
+                bytes: new TextEncoder().encode(text),
+              },
+        ),
       // Persistent znodes go through the same writer as the segments: a durable offset also
       // covers the metadata written before it.
       onZnodeChange: (path, node) => {

@@ -20,6 +20,11 @@ import {
   type ListOffsetsResponse,
   type InitProducerIdRequest,
   InitProducerIdRequestData,
+  JoinGroupRequestData,
+  LeaveGroupRequestData,
+  OffsetCommitRequestData,
+  SyncGroupRequestData,
+  CreateTopicsRequestData,
   InitProducerIdResponseData,
   type InitProducerIdResponse,
   type MessageSchema,
@@ -333,4 +338,22 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
     ...GROUP_HANDLERS,
     ...ADMIN_HANDLERS,
   ].map((h) => [h.request.apiKey, h]),
+);
+
+/**
+ * The APIs whose answer acknowledges a write: a Produce's append, a commit's or a group's records
+ * in `__consumer_offsets`, a topic's or a producer id block's znodes. Their answers leave only once
+ * every file write issued so far is in the files (WireGateway's `written`), so nothing a client saw
+ * acknowledged lives only in this process's memory. Reads are answered at once.
+ */
+export const ACKNOWLEDGES_WRITES: ReadonlySet<number> = new Set(
+  [
+    ProduceRequestData,
+    OffsetCommitRequestData,
+    JoinGroupRequestData,
+    LeaveGroupRequestData,
+    SyncGroupRequestData,
+    CreateTopicsRequestData,
+    InitProducerIdRequestData,
+  ].map((schema) => schema.apiKey),
 );

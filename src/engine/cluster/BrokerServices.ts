@@ -39,6 +39,11 @@ export interface ClusterServices {
   writeHighWatermarkCheckpoint(brokerId: number, logDir: string, text: string): void;
   /** Stores a log dir's cleaner-offset-checkpoint text. */
   writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void;
+  /**
+   * Stores (null: deletes) a file of a log dir by name: recovery-point-offset-checkpoint,
+   * log-start-offset-checkpoint, .kafka_cleanshutdown. Without it the files exist nowhere.
+   */
+  writeLogDirFile?(brokerId: number, logDir: string, fileName: string, text: string | null): void;
   /** The logs already on a log dir when the broker's process is created (a restart from the Store). */
   loadLogs(brokerId: number, logDir: string): HostedLog[];
   /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */

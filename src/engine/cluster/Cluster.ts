@@ -61,6 +61,8 @@ export interface ClusterOptions {
    * `<log dir>/cleaner-offset-checkpoint`, in Kafka's format (formatOffsetCheckpoint).
    */
   onCleanerCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
+  /** A broker wrote (text) or deleted (null) a log dir file: its checkpoints of recovery points and log start offsets, `.kafka_cleanshutdown`. */
+  onLogDirFile?: (brokerId: number, logDir: string, fileName: string, text: string | null) => void;
   /** Where the coordination store's persistent znodes are written when they change (ZnodeFiles). */
   onZnodeChange?: ZnodePersister;
   /**
@@ -141,6 +143,7 @@ export class Cluster {
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
+      writeLogDirFile: (b, d, name, text) => options.onLogDirFile?.(b, d, name, text),
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
       readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
       autoCreateTopic: (topic) => this.autoCreateTopic(topic),

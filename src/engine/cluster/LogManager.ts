@@ -1,6 +1,11 @@
 import { tpKey } from '../TopicPartition';
 import { type CleanerLogView, grabFilthiestCompactedLog } from '../log/LogCleanerManager';
 import type { BrokerServices } from './BrokerServices';
+import {
+  CLEAN_SHUTDOWN_FILENAME,
+  LOG_START_OFFSET_CHECKPOINT_FILENAME,
+  RECOVERY_POINT_CHECKPOINT_FILENAME,
+} from '../log/LogFileUtils';
 import { formatOffsetCheckpoint, parseOffsetCheckpoint } from './checkpoint';
 import type { ReplicaLog } from './ReplicaLog';
 
@@ -123,6 +128,61 @@ export class LogManager {
 
   flushAll(): void {
     for (const h of this.logs.values()) h.log.flush();
+  }
+
+  /**
+   * Kafka's LogManager.checkpointLogRecoveryOffsets (every log.flush.offset.checkpoint.interval.ms
+   * and at shutdown): each log dir's recovery-point-offset-checkpoint, the offset below which each
+   * of its logs is flushed. A restart after a crash recovers only from there on.
+   */
+  checkpointRecoveryOffsets(): void {
+    for (const dir of this.logDirs) {
+      const entries = [...this.logs.values()]
+        .filter((h) => h.dir === dir)
+        .map((h) => ({ topic: h.topic, partition: h.partition, offset: h.log.recoveryPoint?.() ?? 0 }));
+      this.services.writeLogDirFile?.(
+        this.brokerId,
+        dir,
+        RECOVERY_POINT_CHECKPOINT_FILENAME,
+        formatOffsetCheckpoint(entries),
+      );
+    }
+  }
+
+  /**
+   * Kafka's LogManager.checkpointLogStartOffsets (every log.flush.start.offset.checkpoint.interval.ms
+   * and at shutdown): the logs whose log start offset is above their first segment's base offset.
+   */
+  checkpointLogStartOffsets(): void {
+    for (const dir of this.logDirs) {
+      const entries = [...this.logs.values()]
+        .filter((h) => h.dir === dir && h.log.logStartOffset() > (h.log.firstSegmentBaseOffset?.() ?? 0))
+        .map((h) => ({ topic: h.topic, partition: h.partition, offset: h.log.logStartOffset() }));
+      this.services.writeLogDirFile?.(
+        this.brokerId,
+        dir,
+        LOG_START_OFFSET_CHECKPOINT_FILENAME,
+        formatOffsetCheckpoint(entries),
+      );
+    }
+  }
+
+  /**
+   * The end of Kafka's LogManager.shutdown: logs flushed, checkpoints written, then
+   * `.kafka_cleanshutdown` in every log dir, so the next start-up skips recovery (LogLoader).
+   */
+  markCleanShutdown(): void {
+    this.checkpointRecoveryOffsets();
+    this.checkpointLogStartOffsets();
+    for (const dir of this.logDirs) this.services.writeLogDirFile?.(this.brokerId, dir, CLEAN_SHUTDOWN_FILENAME, '');
+  }
+
+  /**
+   * A start-up has loaded the logs: the clean-shutdown marker goes (LogManager.loadLogs deletes
+   * it), so a crash from now on is recovered as one.
+   */
+  clearCleanShutdown(): void {
+    for (const dir of this.logDirs) this.services.writeLogDirFile?.(this.brokerId, dir, CLEAN_SHUTDOWN_FILENAME, null);
   }
 
   /** The log flusher (flush.ms), run periodically by the broker. */

@@ -61,6 +61,11 @@ export class Partition {
   ) {
     this.loadProducerState(producerIdExpiration.now, producerIdExpiration.expirationMs);
     log.attachProducerSnapshots?.(() => writeProducerSnapshot(this.producerState.snapshotEntries()));
+    // UnifiedLog.rebuildProducerState ends in takeSnapshot at the log end offset: a log this new
+    // process found on its disk, with records past its latest snapshot (a crash, or a snapshot
+    // never written), gets one there, so the next start-up need not read those batches again.
+    const latest = log.latestProducerSnapshot?.()?.offset ?? log.logStartOffset();
+    if (log.logEndOffset() > latest) log.takeProducerSnapshot?.();
     log.attachProducerState?.(() => {
       const last = new Map<number, number>();
       for (const e of this.producerState.entries()) {

@@ -53,7 +53,8 @@ export interface ReplicaLog {
    * below maxOffset. The bytes never change afterwards (a copy, or a view of bytes the log never
    * rewrites), and nobody writes to them.
    */
-  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array;
+  /** `minOneMessage` (default true): the first batch whole even past `maxBytes` (Kafka's LogSegment.read). */
+  read(startOffset: number, maxBytes: number, maxOffset: number, minOneMessage?: boolean): Uint8Array;
   /**
    * Removes every record at or above offset. Asked to truncate at or past its end, a log still
    * drops epoch entries that start at its end (Kafka's UnifiedLog.truncateTo: a replica that led
@@ -79,6 +80,10 @@ export interface ReplicaLog {
   setHighWatermark?(offset: number): void;
   /** The log flusher's periodic check (flush.ms / flush.messages). */
   maybeFlush?(now: number): void;
+  /** Kafka's recoveryPoint: offsets below it are flushed (recovery-point-offset-checkpoint). */
+  recoveryPoint?(): number;
+  /** The base offset of the first segment (log-start-offset-checkpoint lists only logs starting above it). */
+  firstSegmentBaseOffset?(): number;
   /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
   deleteOldSegments?(now: number): {
     deletedSegments: number;
@@ -231,7 +236,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     };
   }
 
-  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
+  read(startOffset: number, maxBytes: number, maxOffset: number, minOneMessage = true): Uint8Array {
     if (startOffset < this.startOffset || startOffset > this.endOffset)
       throw new KafkaError(
         'OFFSET_OUT_OF_RANGE',
@@ -247,7 +252,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     for (const b of this.batches) {
       if (b.header.lastOffset < startOffset) continue;
       if (b.header.baseOffset >= maxOffset) break;
-      if (chosen.length > 0 && size + b.bytes.length > maxBytes) break;
+      if ((chosen.length > 0 || !minOneMessage) && size + b.bytes.length > maxBytes) break;
       chosen.push(b.bytes);
       size += b.bytes.length;
     }

@@ -467,10 +467,19 @@ export class ReplicaManager {
     let bytes = 0;
     let errors = false;
     const responses: FetchResponse['responses'] = [];
+    // ReplicaManager.readFromLocalLog: the response's max_bytes is shared by the partitions in
+    // request order, each read limited to min(partition_max_bytes, what is left); only the first
+    // partition that returns records may exceed it (minOneMessage, so a batch larger than either
+    // limit is still delivered), the ones after get what fits or nothing.
+    let limitBytes = Math.max(0, request.maxBytes);
+    let minOneMessage = true;
     for (const t of request.topics) {
       const partitions: FetchPartitionResponse[] = [];
       for (const fp of t.partitions) {
-        const r = this.readPartition(t.topic, fp, request.replicaId, isFollower);
+        const maxBytes = Math.min(Math.max(0, fp.partitionMaxBytes), limitBytes);
+        const r = this.readPartition(t.topic, fp, request.replicaId, isFollower, maxBytes, minOneMessage);
+        if (r.records.length > 0) minOneMessage = false;
+        limitBytes = Math.max(0, limitBytes - r.records.length);
         bytes += r.records.length;
         if (r.errorCode !== 'NONE') errors = true;
         partitions.push(r);
@@ -485,6 +494,8 @@ export class ReplicaManager {
     fp: FetchRequest['topics'][number]['partitions'][number],
     replicaId: number,
     isFollower: boolean,
+    maxBytes: number,
+    minOneMessage: boolean,
   ): FetchPartitionResponse {
     const empty = emptyFetchPartition;
     const p = this.leaderPartitionOrError(topic, fp.partition, fp.currentLeaderEpoch, true);
@@ -523,7 +534,7 @@ export class ReplicaManager {
     let records: Uint8Array = EMPTY_RECORDS;
     if (fp.fetchOffset < maxOffset) {
       try {
-        records = log.read(fp.fetchOffset, Math.max(1, fp.partitionMaxBytes), maxOffset);
+        records = log.read(fp.fetchOffset, maxBytes, maxOffset, minOneMessage);
       } catch (e) {
         return empty(
           fp.partition,

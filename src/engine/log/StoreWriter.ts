@@ -8,7 +8,8 @@ export type StoreOperation =
   | { op: 'delete'; path: string };
 
 export interface StoreFailure {
-  operation: StoreOperation;
+  /** The operation that failed (a `sync` is Kafka's flush of one file, StoreWriter.sync). */
+  operation: StoreOperation | { op: 'sync'; path: string };
   error: unknown;
 }
 
@@ -48,17 +49,62 @@ export class StoreWriter {
   private readonly inFlightByPath = new Map<string, number>();
   /** Optional observer, e.g. for the UI's "disk activity" view. */
   onOperation: ((op: StoreOperation) => void) | null = null;
+  /**
+   * Write-through (the Node host's files): every append reaches the Store at once, as Kafka's
+   * LogSegment.append writes to the FileChannel (the OS page cache, which outlives the process),
+   * and a flush (flush.messages / flush.ms, a roll) is an fsync (`Store.fsync`). Without it (the
+   * page's IndexedDB, whose writes cost a transaction each), appended bytes stay in memory until
+   * a flush hands them over.
+   */
+  readonly writeThrough: boolean;
+  /** Who waits for the durable sequence to reach a number (whenDurable). */
+  private waiters: { seq: number; done: (durable: boolean) => void }[] = [];
 
   /** `store` null makes a memory-only log: operations are counted and dropped. */
-  constructor(store: Store | null) {
+  constructor(store: Store | null, options: { writeThrough?: boolean } = {}) {
     this.store = store;
+    this.writeThrough = store !== null && options.writeThrough === true;
   }
 
   /** Hands one operation to the Store; returns its sequence number. */
   submit(operation: StoreOperation): number {
-    const seq = ++this.issued;
     if (operation.op === 'write' || operation.op === 'append') this.handedBytes += operation.bytes.length;
     this.onOperation?.(operation);
+    return this.issue(operation, (store) => {
+      switch (operation.op) {
+        case 'write':
+          return store.write(operation.path, operation.bytes);
+        case 'append':
+          return store.append(operation.path, operation.bytes);
+        case 'truncate':
+          return store.truncate(operation.path, operation.size);
+        case 'delete':
+          return store.delete(operation.path);
+      }
+    });
+  }
+
+  /**
+   * Kafka's flush of one file (FileChannel.force) as a numbered operation: durable once the Store
+   * has fsynced it. A Store without `fsync` settles its writes durably already: nothing to do.
+   */
+  sync(path: string): number {
+    return this.issue({ op: 'sync', path }, (store) => store.fsync?.(path) ?? Promise.resolve());
+  }
+
+  /**
+   * Resolves true once operations 1..`seq` are all durable, false if one of them failed (then they
+   * never will be). The host holds an acknowledgement on it: Kafka answers acks only after the
+   * append is in the file.
+   */
+  whenDurable(seq: number): Promise<boolean> {
+    if (seq <= this.durableSeq) return Promise.resolve(true);
+    if (seq >= this.firstFailedSeq) return Promise.resolve(false);
+    return new Promise((done) => this.waiters.push({ seq, done }));
+  }
+
+  private issue(operation: StoreFailure['operation'], run: (store: Store) => Promise<void>): number {
+    const seq = ++this.issued;
     const store = this.store;
     if (!store) {
       // Memory only: nothing can be lost that a Store would keep, so it counts as done at once.
@@ -70,20 +116,7 @@ export class StoreWriter {
     this.inFlightByPath.set(path, (this.inFlightByPath.get(path) ?? 0) + 1);
     let p: Promise<void>;
     try {
-      switch (operation.op) {
-        case 'write':
-          p = store.write(operation.path, operation.bytes);
-          break;
-        case 'append':
-          p = store.append(operation.path, operation.bytes);
-          break;
-        case 'truncate':
-          p = store.truncate(operation.path, operation.size);
-          break;
-        case 'delete':
-          p = store.delete(operation.path);
-          break;
-      }
+      p = run(store);
     } catch (error) {
       p = Promise.reject(error);
     }
@@ -103,6 +136,7 @@ export class StoreWriter {
         this.failed.push({ operation, error });
         this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
         settle();
+        this.wakeWaiters();
       },
     );
     this.pending.add(tracked);
@@ -119,6 +153,17 @@ export class StoreWriter {
     while (this.durableSeq + 1 < this.firstFailedSeq && this.succeededAhead.delete(this.durableSeq + 1)) {
       this.durableSeq++;
     }
+    if (this.waiters.length > 0) this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    const waiting: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.seq <= this.durableSeq) w.done(true);
+      else if (w.seq >= this.firstFailedSeq) w.done(false);
+      else waiting.push(w);
+    }
+    this.waiters = waiting;
   }
 
   /** Operations 1..durableSequence have all completed in the Store (the rest may still be lost). */

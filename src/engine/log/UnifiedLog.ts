@@ -4,6 +4,7 @@ import {
   TIMESTAMP_TYPE_MASK,
   decodeBatchRecords,
   decodeRecordBatches,
+  maxRecordTimestamp,
   readBatchHeader,
   validateBatchCrc,
 } from '../codec';
@@ -19,8 +20,8 @@ import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
-import type { LogRecoveryReport } from './LogLoader';
-import { finishLoad, loadProducerSnapshots, loadSegments } from './LogLoader';
+import type { LoadParams, LogRecoveryReport } from './LogLoader';
+import { finishLoad, loadProducerSnapshots, loadSegments, RECOVER_EVERYTHING } from './LogLoader';
 import type { LogSegment, RollReason } from './LogSegment';
 import type { LookupStep } from './LookupTrace';
 import {
@@ -46,6 +47,8 @@ export interface UnifiedLogOptions {
   cache?: SegmentCache;
   /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
   recoveredSegments?: readonly LogSegment[];
+  /** The recovery point of recovered segments (LogLoader's; default: their log end offset). */
+  recoveryPoint?: number;
 }
 
 /** One appended batch, where it landed. */
@@ -109,7 +112,7 @@ export interface RetentionResult {
  *  - logStartOffset <= highWatermark <= logEndOffset; logStartOffset = first segment's base offset;
  *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
  *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
- *  - durableOffset <= recoveryPoint: offsets below it are confirmed by the Store (see DurableOffset);
+ *  - durableOffset <= logEndOffset: offsets below it are confirmed by the Store (see DurableOffset, LocalLog);
  *  - a failed append, truncation or config change throws a KafkaError and changes nothing;
  *  - with a SegmentCache, only closed segments whose bytes are durable in the Store, entirely
  *    below the high watermark, of a log that is not compacted, are ever paged out (isPageable).
@@ -126,6 +129,12 @@ export class UnifiedLog implements PagedLog {
   private readonly producerSnapshots = new Map<number, Uint8Array>();
   private _logStartOffset: number;
   private _highWatermark: number;
+  /**
+   * Whether the log was loaded after a clean shutdown (false for a new log or one loaded after a
+   * crash). A log rebuilt after a crash gets a producer snapshot at its end once its producer state
+   * is rebuilt (UnifiedLog.rebuildProducerState -> takeSnapshot).
+   */
+  hadCleanShutdown = false;
 
   constructor(options: UnifiedLogOptions) {
     this.dir = options.dir;
@@ -141,6 +150,7 @@ export class UnifiedLog implements PagedLog {
       writer: options.writer ?? new StoreWriter(null),
       startOffset: start,
       recoveredSegments: options.recoveredSegments ?? [],
+      ...(options.recoveryPoint !== undefined ? { recoveryPoint: options.recoveryPoint } : {}),
       onDeleteSegmentFiles: (seg) => this.deleteProducerSnapshot(seg.baseOffset),
     });
     this._logStartOffset = (this.local.segments.first as LogSegment).baseOffset;
@@ -177,8 +187,9 @@ export class UnifiedLog implements PagedLog {
 
   /**
    * Loads a partition log from the Store the way a broker does at start-up (Kafka's LogLoader):
-   * reads `<dir>/` files, validates every batch, truncates a torn or corrupt tail, rebuilds the
-   * indexes, and reports what it did. See LogLoader.
+   * reads `<dir>/` files, recovers the segments a crash may have torn (from the recovery point on,
+   * none after a clean shutdown: `params`), opens the others as they are, and reports what it did.
+   * See LogLoader.
    */
   static async load(
     store: Store,
@@ -186,10 +197,27 @@ export class UnifiedLog implements PagedLog {
     config: LogConfigInput | LogConfig | undefined,
     clock: Clock,
     writer: StoreWriter = new StoreWriter(store),
+    params: LoadParams = RECOVER_EVERYTHING,
   ): Promise<{ log: UnifiedLog; report: LogRecoveryReport }> {
     const cfg = toConfig(config);
-    const loaded = await loadSegments(store, dir, cfg, clock, writer);
-    const log = new UnifiedLog({ dir, config: cfg, clock, writer, recoveredSegments: loaded.segments });
+    const loaded = await loadSegments(store, dir, cfg, clock, writer, params);
+    const end = loaded.segments.at(-1)?.nextOffset ?? 0;
+    // LogLoader.recoverLog: after a clean shutdown the recovery point is the log end; after a
+    // crash it stays where the checkpoint had it (never past the log end).
+    const recoveryPoint = params.hadCleanShutdown ? end : Math.min(params.recoveryPoint, end);
+    const log = new UnifiedLog({
+      dir,
+      config: cfg,
+      clock,
+      writer,
+      recoveredSegments: loaded.segments,
+      recoveryPoint,
+    });
+    loaded.report.recoveryPoint = recoveryPoint;
+    // LogLoader.load: the log start offset is the checkpoint's when above the first segment.
+    if (params.logStartOffset > log.logStartOffset && params.logStartOffset <= log.logEndOffset)
+      log.logStartMovedTo(params.logStartOffset);
+    log.hadCleanShutdown = params.hadCleanShutdown;
     // The epoch cache starts from the checkpoint (plus epochs recovery found) and is cut to the log.
     for (const e of loaded.epochs.entries) log.leaderEpochCache.assign(e.epoch, e.startOffset);
     finishLoad(
@@ -201,8 +229,15 @@ export class UnifiedLog implements PagedLog {
       writer,
       loaded.report,
     );
-    for (const [offset, bytes] of await loadProducerSnapshots(store, dir, log.logStartOffset, log.logEndOffset, writer))
-      log.producerSnapshots.set(offset, bytes);
+    const snapshots = await loadProducerSnapshots(
+      store,
+      dir,
+      log.logStartOffset,
+      log.logEndOffset,
+      writer,
+      params.files,
+    );
+    for (const [offset, bytes] of snapshots) log.producerSnapshots.set(offset, bytes);
     return { log, report: loaded.report };
   }
 
@@ -327,11 +362,19 @@ export class UnifiedLog implements PagedLog {
     let numMessages = 0;
     // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
     const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
+    // LogValidator rewrites a CreateTime batch's MaxTimestamp to its records' largest timestamp.
+    let restamped: Set<number> | null = null;
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
       if (logAppendTime) {
         h.maxTimestamp = now;
         h.attributes |= TIMESTAMP_TYPE_MASK;
+      } else if (asLeader) {
+        const recordsMax = maxRecordTimestamp(records, h);
+        if (recordsMax !== h.maxTimestamp) {
+          h.maxTimestamp = recordsMax;
+          (restamped ??= new Set()).add(i);
+        }
       }
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
@@ -360,6 +403,7 @@ export class UnifiedLog implements PagedLog {
           ? segment.adoptBytes(records, h.position, h.sizeInBytes)
           : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
       if (logAppendTime) segment.stampLogAppendTime(position, h.sizeInBytes, now);
+      else if (restamped?.has(i)) segment.stampMaxTimestamp(position, h.sizeInBytes, h.maxTimestamp);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -371,6 +415,7 @@ export class UnifiedLog implements PagedLog {
     }
     segment.recordAppend(appendStart, segment.size - appendStart, lastOffset, maxTimestamp, offsetOfMaxTimestamp, now);
     if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
+    this.local.writeThrough();
     const flushed = this.maybeFlushAfterAppend(now);
     return {
       firstOffset,
@@ -573,10 +618,12 @@ export class UnifiedLog implements PagedLog {
   /**
    * ProducerStateManager.takeSnapshot: the producer state after every offset below `offset`
    * (the log end: on roll the new segment's base offset, on a clean shutdown the LEO) as
-   * `<offset>.snapshot`, written behind like the segments.
+   * `<offset>.snapshot`, written behind like the segments. As Kafka's, only for an offset past the
+   * last snapshot (none: the log start offset): an empty log shut down cleanly writes none.
    */
   takeProducerSnapshot(offset = this.logEndOffset): void {
     if (!this.producerSnapshotSource) return;
+    if (offset <= (this.producerSnapshotOffsets.at(-1) ?? this._logStartOffset)) return;
     const bytes = this.producerSnapshotSource();
     this.producerSnapshots.set(offset, bytes);
     this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
@@ -625,7 +672,8 @@ export class UnifiedLog implements PagedLog {
    * engine calls this from its tick; appends call it too. Returns whether it flushed.
    */
   maybeFlush(now = this.clock.now()): boolean {
-    if (this.local.unflushedBytes() === 0) return false;
+    // Written through, the bytes are all in the Store: what a flush still has to do is the fsync.
+    if (this.local.unflushedBytes() === 0 && this.unflushedMessages === 0) return false;
     if (now - this.local.lastFlushTimeMs >= this.config['flush.ms']) {
       this.flush();
       return true;
@@ -677,8 +725,8 @@ export class UnifiedLog implements PagedLog {
   // ---------------------------------------------------------------- read
 
   /** Kafka's UnifiedLog.read: LocalLog.read from the log start offset (see LocalLog.read). */
-  fetch(offset: number, maxBytes: number, maxOffset?: number): FetchDataInfo {
-    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset);
+  fetch(offset: number, maxBytes: number, maxOffset?: number, minOneMessage = true): FetchDataInfo {
+    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset, minOneMessage);
   }
 
   /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
