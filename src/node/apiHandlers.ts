@@ -95,7 +95,7 @@ const metadata = brokerRelay<MetadataRequest, MetadataResponse>(
     topics: res.topics.map((t) => ({
       errorCode: errorNumber(t.errorCode),
       name: t.name,
-      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(t.name) : ZERO_UUID,
+      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(connection.engine, t.name) : ZERO_UUID,
       isInternal: t.isInternal,
       partitions: t.partitions.map(numbered),
     })),
@@ -232,11 +232,10 @@ const fetch: ApiHandler = {
     // v13+ names topics by id (KIP-516); a partition of an id no topic has is UNKNOWN_TOPIC_ID,
     // answered at once (the rest of the fetch does not wait in the purgatory).
     const byId = ctx.version >= 13;
-    const names = byId ? ctx.connection.engine.topicNames() : [];
     const unknown: { topicId: string; partitions: FetchPartition[] }[] = [];
     const topics: FetchRequest['topics'] = [];
     for (const t of b.topics ?? []) {
-      const topic = byId ? topicNameOf(String(t.topicId), names) : t.topic;
+      const topic = byId ? topicNameOf(ctx.connection.engine, String(t.topicId)) : t.topic;
       if (topic === null) unknown.push({ topicId: String(t.topicId), partitions: t.partitions });
       else topics.push({ topic, partitions: t.partitions.map((p) => ({ ...p })) });
     }
@@ -257,7 +256,7 @@ const fetch: ApiHandler = {
         responses: [
           ...res.responses.map((t) => ({
             topic: t.topic,
-            topicId: byId ? topicIdOf(t.topic) : ZERO_UUID,
+            topicId: byId ? topicIdOf(ctx.connection.engine, t.topic) : ZERO_UUID,
             partitions: t.partitions.map((p) => ({
               ...numbered(p),
               divergingEpoch: p.divergingEpoch ?? undefined,
@@ -297,7 +296,9 @@ const listOffsets = brokerRelay<ListOffsetsRequest, ListOffsetsResponse>(
   (ctx) => {
     const b = bodyOf<WireListOffsets>(ctx);
     const topics = (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) }));
-    return { api: 'ListOffsets', ...asConsumer(b), topics };
+    // The version decides which special timestamps are known and which error a lagging new
+    // leader answers (KafkaApis.handleListOffsetRequestV1AndAbove, Partition.fetchOffsetForTimestamp).
+    return { api: 'ListOffsets', ...asConsumer(b), topics, version: ctx.version };
   },
   (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
 );

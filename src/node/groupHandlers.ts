@@ -252,7 +252,9 @@ const offsetFetch: ApiHandler = {
     };
     if (left === 0) finish();
     groups.forEach((g, i) => {
-      connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics }, (r) => {
+      // v7+ (KIP-447): a commit still being written answers UNSTABLE_OFFSET_COMMIT, not the old offset.
+      const requireStable = version >= 7 && Boolean(b.requireStable);
+      connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics, requireStable }, (r) => {
         answers[i] = r as OffsetFetchResponse;
         if (--left === 0) finish();
       });
