@@ -30,11 +30,19 @@ const HASH_EVERY_MS = 500;
 let hashWrittenAt = Number.NEGATIVE_INFINITY;
 let pendingHash: PlaneView | null = null;
 let hashTimer: ReturnType<typeof setTimeout> | null = null;
+/**
+ * The hash this page last wrote: the address naming its own run, not a link someone opened. A
+ * tab that takes its cluster back after another tab took it over boots again with that stale
+ * address; it is no link to open, and opening it would replace the stored cluster (the other
+ * tab's records) with this tab's old run.
+ */
+let ownHash: string | null = null;
 
 function writeHashNow(view: PlaneView): void {
   hashWrittenAt = performance.now();
   pendingHash = null;
-  const url = `${location.pathname}${location.search}${scenarioHash(view)}`;
+  ownHash = scenarioHash(view);
+  const url = `${location.pathname}${location.search}${ownHash}`;
   history.replaceState(history.state, '', url);
 }
 
@@ -74,7 +82,7 @@ async function boot(session: Session): Promise<void> {
   let paused = false;
   let notice: string | null = null;
   try {
-    const link = decodeScenarioHash(location.hash);
+    const link = location.hash === ownHash ? null : decodeScenarioHash(location.hash);
     if (link) {
       spec = link.spec;
       paused = link.paused;
