@@ -266,9 +266,15 @@ test('IndexedDB deleted under a running page: it says so, saves everything again
   await other.close();
   const notice = page.getByTestId('storage-lost-notice');
   await expect(notice).toContainText('deleted elsewhere');
+  // Nothing is saved now: no partition may claim a durable record (closing the tab would lose them all).
+  for (let p = 0; p < partitions; p++) await expect(app.partition('orders', p)).toHaveAttribute('data-durable', '0');
 
   await page.getByTestId('storage-repersist').click();
   await expect(notice).toHaveCount(0);
+  // Saved again: durable once IndexedDB confirms the rewrite.
+  await expect
+    .poll(async () => Number(await app.partition('orders', target).getAttribute('data-durable')))
+    .toBeGreaterThan(offset);
   await expect(page.getByTestId('storage-error')).toHaveCount(0);
   // Everything is back in IndexedDB, the record among it.
   await expect.poll(() => storedLogText(page, `orders-${target}`).then((t) => t.includes('v-kept'))).toBe(true);

@@ -591,6 +591,9 @@ export class EngineHost {
       // Another tab opened the store after us (even without Web Locks): it owns the files now.
       this.onOwnershipLost();
     } else if (reason === 'deleted') {
+      // Nothing is durable any more, not even what the Store had confirmed: no durable offset, no
+      // saved topic, until "Save again from memory" hands everything over and the Store confirms it.
+      this.run?.plane.engine.storeLost();
       this.storage = { kind: 'memory', error: serializeError(error) };
       this.notify({ notice: 'storage-lost', error: this.storage.error as NonNullable<StorageStatus['error']> });
     }

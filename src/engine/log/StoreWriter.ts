@@ -42,6 +42,16 @@ export class StoreWriter {
   private readonly succeededAhead = new Set<number>();
   /** The first failed sequence number: durability never passes it. */
   private firstFailedSeq = Number.POSITIVE_INFINITY;
+  /**
+   * Operations up to this sequence number went to a Store that has lost them since (the database
+   * was deleted): none of them is durable, whatever completes. -1 while nothing was lost (a
+   * sequence 0 then names what was read back from the Store at start-up).
+   */
+  private lostThrough = -1;
+  /** Operations up to this one were handed to a lost Store: their failures no longer gate durability. */
+  private supersededThrough = 0;
+  /** Failures of operations after supersededThrough (isPathDurable). */
+  private gatingFailures = 0;
   private handedBytes = 0;
   private readonly failed: StoreFailure[] = [];
   /** Operations issued and not yet settled, per path (what the segment cache asks before evicting). */
@@ -101,7 +111,10 @@ export class StoreWriter {
       },
       (error: unknown) => {
         this.failed.push({ operation, error });
-        this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
+        if (seq > this.supersededThrough) {
+          this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
+          this.gatingFailures++;
+        }
         settle();
       },
     );
@@ -111,6 +124,7 @@ export class StoreWriter {
 
   /** Moves the durable watermark over every contiguous success. */
   private succeeded(seq: number): void {
+    if (seq <= this.durableSeq) return;
     if (seq !== this.durableSeq + 1 || seq >= this.firstFailedSeq) {
       this.succeededAhead.add(seq);
       return;
@@ -126,9 +140,36 @@ export class StoreWriter {
     return this.durableSeq;
   }
 
-  /** Whether operation `seq` and every one before it are durable. */
+  /** Whether operation `seq` and every one before it are durable (and the Store has not lost them since). */
   isDurable(seq: number): boolean {
-    return seq <= this.durableSeq;
+    return seq > this.lostThrough && seq <= this.durableSeq;
+  }
+
+  /** Operations up to this sequence number are lost with their Store (-1: none). */
+  get lostSequence(): number {
+    return this.lostThrough;
+  }
+
+  /**
+   * The Store lost every file handed to it (the database was deleted under the page): nothing
+   * issued so far counts as durable any more, even if its completion arrives later.
+   */
+  storeLost(): void {
+    this.lostThrough = this.issued;
+  }
+
+  /**
+   * The Store is back, empty, and every file is about to be handed to it again: the failures of
+   * what went to the lost Store are superseded, and durability counts again from the next
+   * operation on (the owner leaves new marks for what it hands over).
+   */
+  resumeAfterLoss(): void {
+    this.lostThrough = this.issued;
+    this.supersededThrough = this.issued;
+    this.firstFailedSeq = Number.POSITIVE_INFINITY;
+    this.gatingFailures = 0;
+    this.durableSeq = Math.max(this.durableSeq, this.issued);
+    for (const seq of this.succeededAhead) if (seq <= this.durableSeq) this.succeededAhead.delete(seq);
   }
 
   /**
@@ -137,7 +178,7 @@ export class StoreWriter {
    * has nowhere to keep files, so nothing is ever durable there.
    */
   isPathDurable(path: string): boolean {
-    return this.store !== null && this.failed.length === 0 && !this.inFlightByPath.has(path);
+    return this.store !== null && this.gatingFailures === 0 && !this.inFlightByPath.has(path);
   }
 
   /** Operations issued and not yet settled. */
