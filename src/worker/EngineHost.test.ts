@@ -261,3 +261,51 @@ describe('EngineHost reload', () => {
     for (const [i, l] of logs.entries()) expect(end(afterLogs[i] as string)).toBeGreaterThanOrEqual(end(l));
   });
 });
+
+describe('EngineHost: nothing recorded is dropped, and a reload offers no replayed past', () => {
+  it('405 sends after a group, a consumer and a topic: all 408 actions kept, and a reload brings the group and consumer back', async () => {
+    const host = await openHost();
+    await call(host, 'planeAction', { op: 'addGroup', group: 'early', assignor: 'range' });
+    await call(host, 'planeAction', { op: 'addConsumer', group: 'early', name: 'first' });
+    await call(host, 'planeAction', {
+      op: 'createTopic',
+      name: 'tt',
+      partitions: 1,
+      replicationFactor: 1,
+      startIndex: 0,
+    });
+    for (let i = 0; i < 405; i++) {
+      await call(host, 'produce', { topic: 'tt', key: null, value: `v${i}`, headers: [] });
+      await call(host, 'planeAdvance', { ms: 1 });
+    }
+    const view = await call(host, 'planeScenario', null);
+    expect(view.actions).toHaveLength(408);
+    expect(view.actions[0]?.action).toEqual({ op: 'addGroup', group: 'early', assignor: 'range' });
+    await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    await host.settled();
+
+    const again = await openHost();
+    const after = await call(again, 'planeScenario', null);
+    expect(after.actions).toHaveLength(408);
+    expect(after.groups.map((g) => g.groupId)).toContain('early');
+    expect(after.consumers.find((c) => c.name === 'first')?.group).toBe('early');
+  });
+
+  it('a run restored by a reload has no past to show or fork from: a replay would rewrite acknowledged records', async () => {
+    const host = await openHost();
+    await produceAndFlush(host, 3);
+    const again = await openHost();
+    await call(again, 'planeAdvance', { ms: 2000 });
+    const frame = await call(again, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    expect(frame.travel.restoredAtMs).not.toBeNull();
+    const refused = await call(again, 'travelSeek', { atMs: 100 }).then(
+      () => 'accepted',
+      (e: { code?: string }) => e.code,
+    );
+    expect(refused).toBe('INVALID_REQUEST');
+    // A new run (a reset) has a past again.
+    await call(again, 'reset', null);
+    const fresh = await call(again, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    expect(fresh.travel.restoredAtMs).toBeNull();
+  });
+});

@@ -542,6 +542,8 @@ export class EngineHost {
     const r = this.running();
     // Unknown for files written before the panel's records were counted: count them as some.
     r.userRecords = meta.userRecords ?? 1;
+    // The stored past is not the scenario's replay: no time travel before this restart.
+    this.travel.restored(r.plane.nowMs);
     r.plane.tick(300);
   }
 
@@ -650,8 +652,10 @@ export class EngineHost {
       nowMs: r.clock.now(),
       userRecords: r.userRecords,
     };
-    // Only whether the panel sent anything is structure; the running count goes with the periodic writes.
-    const structure = JSON.stringify({ ...meta, nowMs: 0, userRecords: Math.min(1, r.userRecords) });
+    // Structure: a new action, another run, whether the panel sent anything. A Send N job's slices
+    // folding into its action, the clock and the running count go with the periodic writes (the
+    // records themselves are in the logs; the scenario is the link and the board's restart).
+    const structure = `${meta.seed}|${meta.preset}|${meta.actions.length}|${Math.min(1, r.userRecords)}`;
     if (!force && structure === this.lastMeta && r.clock.now() - this.lastMetaAt < META_EVERY_MS) return;
     this.lastMeta = structure;
     this.lastMetaAt = r.clock.now();

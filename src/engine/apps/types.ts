@@ -132,6 +132,11 @@ export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
   action: EngineCommand;
+  /**
+   * A Send N job's slices (produceRecords only): flat pairs [ms after `at`, records], the first
+   * pair at 0; `action.count` is their sum. Absent: the action ran at `at` alone (jobSlices.ts).
+   */
+  slices?: number[];
 }
 
 export interface ScenarioSpec {

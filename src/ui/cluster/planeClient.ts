@@ -8,7 +8,13 @@ import type { WorkerError } from '../../worker/client';
 import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard } from '../scenarios/discard';
-import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
+import {
+  decodeScenarioHash,
+  encodeScenarioHash,
+  linkSteps,
+  MAX_LINK_STEPS,
+  ScenarioLinkError,
+} from '../scenarios/scenarioLink';
 import type { Session } from '../session';
 import { setPlane, uiStore } from '../store';
 import { attachedHostUrl } from '../host/hostLink';
@@ -38,10 +44,23 @@ let hashTimer: ReturnType<typeof setTimeout> | null = null;
  */
 let ownHash: string | null = null;
 
+/** Whether the page said that its run is too long for a link (said once per run). */
+let saidTooLong = false;
+
 function writeHashNow(view: PlaneView): void {
   hashWrittenAt = performance.now();
   pendingHash = null;
-  ownHash = scenarioHash(view);
+  const steps = linkSteps(view.actions);
+  const tooLong = steps > MAX_LINK_STEPS;
+  // Too long for a link: the address names no scenario rather than a cut one (scenarioLink.ts).
+  ownHash = tooLong ? '' : scenarioHash(view);
+  if (tooLong && !saidTooLong) {
+    setPlane({
+      linkNotice: `This run holds ${steps.toLocaleString('en-US')} recorded steps, more than a link carries (${MAX_LINK_STEPS.toLocaleString('en-US')}): the address no longer names it. It stays whole in this browser, for a reload and for time travel.`,
+      pendingLink: null,
+    });
+  }
+  saidTooLong = tooLong;
   const url = `${location.pathname}${location.search}${ownHash}`;
   history.replaceState(history.state, '', url);
 }
