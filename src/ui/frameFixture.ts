@@ -21,6 +21,7 @@ export function frameFixture(
       checkpointsComplete: true,
       fork: null,
       restoredAtMs: null,
+      horizonMs: null,
     },
   };
 }

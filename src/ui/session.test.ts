@@ -84,6 +84,7 @@ describe('Session.apply', () => {
       checkpointsComplete: true,
       fork: null,
       restoredAtMs: null,
+      horizonMs: null,
     };
     // The past's own actions (none yet at 3 s) are not the run's: the address does not move.
     session.apply({ ...frame({ plane: plane(2) }), travel: past });

@@ -55,6 +55,7 @@ export function TimeTravel({ session }: { session: Session }) {
           data-checkpoints={travel.checkpoints}
           data-checkpoints-complete={String(travel.checkpointsComplete)}
           disabled={restored}
+          data-horizon={travel.horizonMs ?? undefined}
           min={0}
           max={travel.liveMs}
           step={SCRUB_STEP_MS}
@@ -124,6 +125,11 @@ export function TimeTravel({ session }: { session: Session }) {
           Next {MOMENT_LABELS[kind]} ▸
         </button>
       </span>
+      {travel.horizonMs !== null && !restored && (
+        <span className="muted small" data-testid="time-travel-horizon">
+          The past reaches to {formatClock(travel.horizonMs)}: replays of this busy run past it would not fit in memory.
+        </span>
+      )}
       {said && (
         <span className="muted small" role="status" data-testid="time-next-said">
           {said}

@@ -24,8 +24,16 @@ export class Replica {
   /** Where the replay is in the source's actions (a Send N job's slices one by one). */
   private readonly cursor = new ActionCursor();
 
-  constructor(source: ReplaySource, store: Store) {
+  constructor(
+    source: ReplaySource,
+    private readonly store: Store & { readonly sizeBytes?: number },
+  ) {
     this.apps = new ClusterApps(source.seed, source.preset, { store, panelProducer: true });
+  }
+
+  /** The memory this replay holds: its files (a MemoryStore's bytes) and the segments its engine keeps resident. */
+  get bytes(): number {
+    return (this.store.sizeBytes ?? 0) + this.apps.engine.segmentCache.residentBytes;
   }
 
   /** Engine ms since the scenario started. */

@@ -143,6 +143,7 @@ export class TimeTravel {
       checkpointsComplete: this.machine.complete(liveMs),
       fork: this.lastFork,
       restoredAtMs: this.restoredAtMs,
+      horizonMs: this.machine.horizonMs,
     };
   }
 }

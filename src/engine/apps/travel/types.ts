@@ -19,6 +19,11 @@ export interface TravelView {
    * fork from: a replay would rewrite acknowledged records.
    */
   restoredAtMs: number | null;
+  /**
+   * The latest moment time travel can show (null: any): a busy run's replays past it would hold
+   * more memory than time travel may (TimeMachine's TRAVEL_MAX_BYTES), so a seek later stops here.
+   */
+  horizonMs: number | null;
 }
 
 export interface ForkView {
