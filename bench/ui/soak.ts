@@ -38,6 +38,8 @@ export interface Sample {
   rendererRssMb: number;
   idbMb: number;
   records: number;
+  /** Records of orders not yet confirmed by IndexedDB (LEO minus data-durable, summed): a write backlog shows here. */
+  unsaved: number;
   /** The page's own JS heap and DOM nodes (what the renderer keeps besides the worker). */
   pageHeapMb: number;
   domNodes: number;
@@ -46,6 +48,12 @@ export interface Sample {
   workerBuffersMb: number;
 }
 
+const TOTAL_UNSAVED = `
+  [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
+    (n, el) => n + Number(el.getAttribute('data-leo') ?? 0) - Number(el.getAttribute('data-durable') ?? 0),
+    0,
+  )
+`;
 const TOTAL_LEO = `
   [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
     (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
@@ -179,6 +187,10 @@ class WorkerHeap {
     return (await this.call('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
   }
 
+  async collectGarbage(): Promise<void> {
+    await this.call('HeapProfiler.collectGarbage');
+  }
+
   /** A full heap snapshot (after a GC), as the parsed .heapsnapshot JSON. */
   async snapshot(): Promise<HeapSnapshot> {
     await this.call('HeapProfiler.enable');
@@ -242,18 +254,23 @@ async function sample(
   pid: number,
   minute: number,
 ): Promise<Sample> {
+  // Retained memory, not garbage waiting for the next GC: collect first (the slope is about what stays).
+  await worker.collectGarbage();
+  await pageCdp.send('HeapProfiler.collectGarbage');
   const usage = await worker.usage();
   const heap = usage.usedSize;
   const pageHeap = (await pageCdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   const dom = (await pageCdp.send('Memory.getDOMCounters')) as { nodes: number };
   const estimate = (await page.evaluate('navigator.storage.estimate()')) as { usage?: number };
   const records = (await page.evaluate(TOTAL_LEO)) as number;
+  const unsaved = (await page.evaluate(TOTAL_UNSAVED)) as number;
   return {
     minute,
     workerHeapMb: heap / MB,
     rendererRssMb: rendererRssMb(pid),
     idbMb: (estimate.usage ?? 0) / MB,
     records,
+    unsaved,
     pageHeapMb: pageHeap.usedSize / MB,
     domNodes: dom.nodes,
     workerHeapTotalMb: usage.totalSize / MB,
@@ -263,7 +280,7 @@ async function sample(
 
 function print(s: Sample): void {
   console.log(
-    `minute ${String(s.minute).padStart(3)}  worker heap ${s.workerHeapMb.toFixed(1).padStart(7)} MB  renderer RSS ${s.rendererRssMb.toFixed(0).padStart(5)} MB  IndexedDB ${s.idbMb.toFixed(1).padStart(7)} MB  records ${s.records.toLocaleString('en-US')}  (page heap ${s.pageHeapMb.toFixed(1)} MB, ${s.domNodes} DOM nodes; worker heap reserved ${s.workerHeapTotalMb.toFixed(0)} MB, buffers ${s.workerBuffersMb.toFixed(0)} MB)`,
+    `minute ${String(s.minute).padStart(3)}  worker heap ${s.workerHeapMb.toFixed(1).padStart(7)} MB  renderer RSS ${s.rendererRssMb.toFixed(0).padStart(5)} MB  IndexedDB ${s.idbMb.toFixed(1).padStart(7)} MB  records ${s.records.toLocaleString('en-US')} (${s.unsaved.toLocaleString('en-US')} not saved yet)  (page heap ${s.pageHeapMb.toFixed(1)} MB, ${s.domNodes} DOM nodes; worker heap reserved ${s.workerHeapTotalMb.toFixed(0)} MB, buffers ${s.workerBuffersMb.toFixed(0)} MB)`,
   );
 }
 

@@ -10,7 +10,8 @@
  * offsets are the engine's. This class decides only which clients exist and what they do (a
  * producer trickling orders), like the applications around a cluster.
  */
-import { ActionCursor, foldSlice } from './jobSlices';
+import { foldSlice } from './jobSlices';
+import { ScenarioReplay } from './ScenarioReplay';
 import {
   ManualClock,
   type Cluster,
@@ -345,24 +346,7 @@ export class ClusterApps {
    */
   static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
     const plane = new ClusterApps(spec.seed, spec.preset, storage);
-    const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
-    const cursor = new ActionCursor();
-    for (let t = cursor.next(sorted, Number.POSITIVE_INFINITY); t; t = cursor.next(sorted, Number.POSITIVE_INFINITY)) {
-      plane.runTo(t.at);
-      try {
-        plane.apply(t.action);
-      } catch (e) {
-        if (!isKafkaError(e)) throw e;
-        const step = Math.min(cursor.position + 1, sorted.length);
-        const why = e.message.startsWith(`${e.code}: `) ? e.message.slice(e.code.length + 2) : e.message;
-        throw new KafkaError(
-          e.code,
-          `action ${step} of ${sorted.length} (${t.action.op} at ${(t.at / 1000).toFixed(1)} s) failed: ${why}`,
-          { ...e.details, step, op: t.action.op, at: t.at },
-        );
-      }
-    }
-    plane.runTo(Math.max(spec.untilMs, plane.nowMs));
+    new ScenarioReplay(plane, spec).runToEnd();
     plane.events = [];
     return plane;
   }

@@ -21,5 +21,5 @@ export function discardView(
   });
   const added = topics.some((t) => !presetTopics.has(t.name));
   const onlyPreset = apps.actions.length === 0 && !added && userRecords === 0;
-  return { replaces, onlyPreset, topics, actions: apps.actions.length };
+  return { replaces, onlyPreset, topics, actions: apps.actions.length, replay: null };
 }

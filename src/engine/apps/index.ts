@@ -52,6 +52,7 @@ export {
   validateLogFile,
 } from './importPartition';
 export { SendJob } from './SendJob';
+export { replayEnd, ScenarioReplay } from './ScenarioReplay';
 export { RecordWindows } from './RecordWindows';
 export { ContentVersion } from './ContentVersion';
 export {

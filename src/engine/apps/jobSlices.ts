@@ -74,10 +74,8 @@ export class ActionCursor {
   /** The first record of actions[index]'s next slice. */
   private from = 0;
 
-  /** How many recorded actions lie wholly behind the cursor (an error names the action by it). */
-  get position(): number {
-    return this.index;
-  }
+  /** The recorded action (its index) the last step came from: an error names the action by it. */
+  lastAction = -1;
 
   /** The next step at or before `toMs`, or null; moves past it. */
   next(actions: readonly TimedAction[], toMs: number): TimedAction | null {
@@ -87,7 +85,7 @@ export class ActionCursor {
       const slices = t.slices;
       if (!slices) {
         if (t.at > toMs) return null;
-        this.index++;
+        this.lastAction = this.index++;
         return t;
       }
       if (2 * this.slice >= slices.length) {
@@ -105,6 +103,7 @@ export class ActionCursor {
       const step: TimedAction = { at, action: { ...job, from: this.from, count } };
       this.from += count;
       this.slice++;
+      this.lastAction = this.index;
       return step;
     }
   }

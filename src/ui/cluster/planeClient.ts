@@ -7,7 +7,7 @@
 import type { WorkerError } from '../../worker/client';
 import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
-import { confirmDiscard } from '../scenarios/discard';
+import { confirmDiscard, runScenario } from '../scenarios/discard';
 import {
   decodeScenarioHash,
   encodeScenarioHash,
@@ -113,12 +113,18 @@ async function boot(session: Session): Promise<void> {
   let pendingLink: ScenarioSpec | null = null;
   if (spec) {
     try {
-      const answer = await confirmDiscard(session, spec, 'Opening this link');
+      const { answer, lost } = await confirmDiscard(session, spec, 'Opening this link');
       // The link's clock state comes with its run (a declined link leaves the clock alone).
       if (answer !== 'keep' && paused) uiStore.setState({ playing: false });
       if (answer === 'replace') {
-        await session.call('planeScenario', spec);
-        await session.replaced();
+        const ended = await runScenario(session, spec, lost);
+        if (lost.replaces && ended !== 'cancelled-unchanged') await session.replaced();
+        if (ended === 'cancelled-unchanged')
+          notice = "This link's replay was cancelled while it was checked in memory: nothing was replaced.";
+        else if (ended === 'cancelled')
+          notice = lost.replaces
+            ? "This link's replay was cancelled: the cluster is the link's run up to where it stopped."
+            : "This link's replay was cancelled: the cluster ran on up to where it stopped.";
       } else if (answer === 'keep') {
         pendingLink = spec;
         notice = "This link's scenario was not opened: the cluster stored in this browser is kept.";
@@ -162,11 +168,13 @@ export async function act(session: Session, action: EngineCommand): Promise<bool
  */
 export async function startScenario(session: Session, spec: ScenarioSpec, what: string): Promise<boolean> {
   try {
-    const answer = await confirmDiscard(session, spec, what);
+    const { answer, lost } = await confirmDiscard(session, spec, what);
     if (answer === 'keep') return false;
-    const view = await session.call('planeScenario', spec);
+    const ended = answer === 'replace' ? await runScenario(session, spec, lost) : 'finished';
+    if (ended === 'cancelled-unchanged') return false;
+    const view = await session.call('planeScenario', null);
     // Drawn from scratch only when it is a new cluster (the worker then resends everything).
-    if (answer === 'replace') await session.replaced();
+    if (answer === 'replace' && lost.replaces) await session.replaced();
     setPlane({
       view,
       story: [],

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { describeTopic, useDiscardQuestion } from './discard';
+import { formatClock } from '../time/formatClock';
+import { describeDuration, describeTopic, useDiscardQuestion } from './discard';
 
 /**
  * The question asked before a link, preset, lesson or seed example replaces the stored cluster:
@@ -15,6 +16,7 @@ export function DiscardDialog() {
     if (!question && d.open) d.close();
   }, [question]);
   const lost = question?.lost;
+  const discards = lost !== undefined && lost.replaces && !lost.onlyPreset;
   return (
     <dialog
       ref={dialog}
@@ -26,26 +28,39 @@ export function DiscardDialog() {
     >
       {question && lost && (
         <>
-          <h2 id="discard-title">Replace the stored cluster?</h2>
-          <p>
-            {question.what} replaces the cluster saved in this browser (IndexedDB). Its topics and records are deleted:
-          </p>
-          <ul data-testid="discard-lost">
-            {lost.topics.map((t) => (
-              <li key={t.name} data-testid={`discard-topic-${t.name}`} data-records={t.records}>
-                {describeTopic(t)}
-              </li>
-            ))}
-            {lost.topics.length === 0 && <li>no topics, only the brokers and groups</li>}
-          </ul>
-          {lost.actions > 0 && (
-            <p>
-              and the {lost.actions.toLocaleString('en-US')} action{lost.actions === 1 ? '' : 's'} recorded in this run.
+          <h2 id="discard-title">{discards ? 'Replace the stored cluster?' : 'Run this long replay?'}</h2>
+          {discards && (
+            <>
+              <p>
+                {question.what} replaces the cluster saved in this browser (IndexedDB). Its topics and records are
+                deleted:
+              </p>
+              <ul data-testid="discard-lost">
+                {lost.topics.map((t) => (
+                  <li key={t.name} data-testid={`discard-topic-${t.name}`} data-records={t.records}>
+                    {describeTopic(t)}
+                  </li>
+                ))}
+                {lost.topics.length === 0 && <li>no topics, only the brokers and groups</li>}
+              </ul>
+              {lost.actions > 0 && (
+                <p>
+                  and the {lost.actions.toLocaleString('en-US')} action{lost.actions === 1 ? '' : 's'} recorded in this
+                  run.
+                </p>
+              )}
+            </>
+          )}
+          {lost.replay?.ask && (
+            <p data-testid="discard-replay" data-estimated-ms={lost.replay.estimatedMs}>
+              {question.what} replays {formatClock(lost.replay.engineMs)} of engine time, about{' '}
+              {describeDuration(lost.replay.estimatedMs)} here. It runs in steps while the page keeps answering, with
+              its progress shown and a Cancel button.
             </p>
           )}
           <div className="dialog-actions">
             <button type="button" className="btn" data-testid="discard-cancel" onClick={() => question.answer(false)}>
-              Keep the stored cluster
+              {discards ? 'Keep the stored cluster' : 'Cancel'}
             </button>
             <button
               type="button"
@@ -53,7 +68,7 @@ export function DiscardDialog() {
               data-testid="discard-confirm"
               onClick={() => question.answer(true)}
             >
-              Delete it and replace
+              {discards ? 'Delete it and replace' : 'Replay it'}
             </button>
           </div>
         </>
