@@ -156,6 +156,13 @@ export class EngineHost {
   private readonly jobs = new Map<number, HostJob>();
   /** The long replay running as a job (planeScenarioStart): the live run is neither ticked nor acted on meanwhile. */
   private replayJob: HostJob | null = null;
+  /**
+   * Topics this run holds that its scenario does not (an import, the seeds' lookup example): no
+   * replay brings them back, so a fork would delete them. A fork asks first (travelConfirmFork).
+   */
+  private unreplayable = new Set<string>();
+  /** The past moment at which the page confirmed a fork that deletes them. */
+  private forkConfirmedAt: number | null = null;
   /** The last replay estimate, by scenario (a check and the start that follows it ask for the same one). */
   private estimated: { key: string; estimate: ReplayEstimate } | null = null;
   private changedJobs = new Set<number>();
@@ -204,6 +211,7 @@ export class EngineHost {
     seedsLookupPreset: async () => {
       const r = await this.present();
       const where = addSeedsLookupExample(r.data, r.clock, r.writer);
+      this.unreplayable.add(where.topic);
       // Let the controller create the topic and the broker open the example's log.
       r.plane.tick(200);
       this.saveMeta(true);
@@ -260,6 +268,7 @@ export class EngineHost {
     importPartition: async ({ zip, fileName }) => {
       const r = await this.present();
       const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
+      this.unreplayable.add(result.topic);
       r.plane.tick(200);
       this.saveMeta(true);
       return result;
@@ -316,6 +325,10 @@ export class EngineHost {
       return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journalOf(r.plane)), startedAtMs);
     },
     travelSeek: ({ atMs }) => this.seek(atMs),
+    travelConfirmFork: ({ atMs }) => {
+      this.forkConfirmedAt = atMs;
+      return null;
+    },
     travelNext: ({ kind }) => {
       const atMs = this.travel.nextMoment(kind);
       return { travel: atMs === null ? this.travelView() : this.seek(atMs), atMs };
@@ -327,6 +340,38 @@ export class EngineHost {
     this.running();
     if (this.travel.seek(atMs)) this.newRun();
     return this.travelView();
+  }
+
+  /**
+   * An action in the past forks the run from its scenario's replay, which holds no import and no
+   * seeds' example: unless the page confirmed this fork, it is refused with what it would delete
+   * (details.forkDrops), so the page can ask first; nothing changes.
+   */
+  private checkForkDrops(): void {
+    const past = this.travel.past;
+    if (!past || this.unreplayable.size === 0) return;
+    const atMs = past.plane.nowMs;
+    if (this.forkConfirmedAt === atMs) return;
+    const r = this.running();
+    const drops = [...this.unreplayable]
+      .filter((t) => r.data.topics().includes(t))
+      .map((name) => {
+        const partitions = r.data.partitionCount(name);
+        let records = 0;
+        for (let p = 0; p < partitions; p++) {
+          const log = r.data.replica(name, p)?.log;
+          if (log) records += log.logEndOffset - log.logStartOffset;
+        }
+        return { name, partitions, records };
+      });
+    if (drops.length === 0) return;
+    const laterActions = r.plane.actions.filter((a) => a.at > atMs).length;
+    throw new KafkaError(
+      'INVALID_REQUEST',
+      `acting at ${atMs} ms forks the run from its scenario's replay, which does not hold ${drops.map((d) => d.name).join(', ')} (imported, not recorded): ${drops.length === 1 ? 'it' : 'they'} would be deleted, with ${laterActions} later action${laterActions === 1 ? '' : 's'}`,
+      // As JSON: error details cross to the page flat (serializeError).
+      { forkDrops: JSON.stringify(drops), atMs, laterActions },
+    );
   }
 
   /** Refuses to act while a long replay runs: it decides what the cluster is. */
@@ -445,6 +490,7 @@ export class EngineHost {
   /** The live run, ready for an action (taken in the past, it forks the run there: TimeTravel). */
   private async present(): Promise<Running> {
     this.notReplaying();
+    this.checkForkDrops();
     if (await this.travel.forkIfPast((spec) => this.replace(spec))) this.saveMeta(true);
     return this.running();
   }
@@ -669,6 +715,8 @@ export class EngineHost {
     this.windows.clear();
     this.lastMeta = '';
     this.travel.restart();
+    this.unreplayable = new Set();
+    this.forkConfirmedAt = null;
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;

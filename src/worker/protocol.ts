@@ -142,6 +142,12 @@ export interface Commands {
    * scenario already running, the running cluster run on to the link's time).
    */
   planeScenarioStart: [ScenarioSpec, { jobId: number }];
+  /**
+   * Time travel: the page confirmed that an action at the past moment `atMs` may fork the run even
+   * though the fork deletes topics no replay brings back (an acting command refused with
+   * details.forkDrops says which); the action is then sent again.
+   */
+  travelConfirmFork: [{ atMs: number }, null];
   /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
   planePlacement: [PlacementPreviewArgs, PlacementPreview];
   /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */

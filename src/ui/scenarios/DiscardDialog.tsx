@@ -28,13 +28,22 @@ export function DiscardDialog() {
     >
       {question && lost && (
         <>
-          <h2 id="discard-title">{discards ? 'Replace the stored cluster?' : 'Run this long replay?'}</h2>
+          <h2 id="discard-title">
+            {question.fork ? 'Fork the run here?' : discards ? 'Replace the stored cluster?' : 'Run this long replay?'}
+          </h2>
           {discards && (
             <>
-              <p>
-                {question.what} replaces the cluster saved in this browser (IndexedDB). Its topics and records are
-                deleted:
-              </p>
+              {question.fork ? (
+                <p>
+                  {question.what} forks the run: the cluster saved in this browser becomes the replay of its scenario up
+                  to that moment. The scenario does not hold imported topics, so these are deleted:
+                </p>
+              ) : (
+                <p>
+                  {question.what} replaces the cluster saved in this browser (IndexedDB). Its topics and records are
+                  deleted:
+                </p>
+              )}
               <ul data-testid="discard-lost">
                 {lost.topics.map((t) => (
                   <li key={t.name} data-testid={`discard-topic-${t.name}`} data-records={t.records}>
@@ -46,7 +55,7 @@ export function DiscardDialog() {
               {lost.actions > 0 && (
                 <p>
                   and the {lost.actions.toLocaleString('en-US')} action{lost.actions === 1 ? '' : 's'} recorded in this
-                  run.
+                  run{question.fork ? ' after that moment' : ''}.
                 </p>
               )}
             </>
@@ -60,7 +69,7 @@ export function DiscardDialog() {
           )}
           <div className="dialog-actions">
             <button type="button" className="btn" data-testid="discard-cancel" onClick={() => question.answer(false)}>
-              {discards ? 'Keep the stored cluster' : 'Cancel'}
+              {question.fork ? 'Keep them (do nothing)' : discards ? 'Keep the stored cluster' : 'Cancel'}
             </button>
             <button
               type="button"
@@ -68,7 +77,7 @@ export function DiscardDialog() {
               data-testid="discard-confirm"
               onClick={() => question.answer(true)}
             >
-              {discards ? 'Delete it and replace' : 'Replay it'}
+              {question.fork ? 'Delete them and fork' : discards ? 'Delete it and replace' : 'Replay it'}
             </button>
           </div>
         </>
