@@ -16,7 +16,7 @@ export function DiscardDialog() {
     if (!question && d.open) d.close();
   }, [question]);
   const lost = question?.lost;
-  const discards = lost !== undefined && lost.replaces && !lost.onlyPreset;
+  const discards = lost?.replaces === true && !lost.onlyPreset;
   return (
     <dialog
       ref={dialog}
