@@ -73,7 +73,7 @@ export function DiscardDialog() {
             </button>
             <button
               type="button"
-              className="btn btn-danger-solid"
+              className={discards || question.fork ? 'btn btn-danger-solid' : 'btn btn-primary'}
               data-testid="discard-confirm"
               onClick={() => question.answer(true)}
             >
