@@ -94,6 +94,13 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
+/**
+ * A Send N job waits while more than this is handed to IndexedDB and not yet saved: a busy
+ * machine's IndexedDB can fall behind 5,000 records/s, and every byte waiting (and every segment
+ * the cache may not page out before it is saved) stays in memory. Like a broker whose disk is
+ * slow, the produce path slows down instead of memory growing without bound.
+ */
+const MAX_WRITE_BACKLOG_BYTES = 32 * 1024 * 1024;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */
 const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
@@ -197,6 +204,8 @@ export class EngineHost {
     private readonly notify: (n: WorkerNotice) => void,
     private readonly hostClock: HostClock,
     private readonly hosted: HostedRun | null = null,
+    /** The write backlog a Send N job waits behind (MAX_WRITE_BACKLOG_BYTES; tests make it small). */
+    private readonly maxWriteBacklogBytes = MAX_WRITE_BACKLOG_BYTES,
   ) {}
 
   readonly handlers: Handlers = {
@@ -976,10 +985,22 @@ export class EngineHost {
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
     const started = this.hostClock.now();
+    let waitedMs = 0;
+    let waitStarted: number | null = null;
     const slice = () => {
       if (this.run !== r) job.cancelled = true;
+      // IndexedDB is behind: send nothing until it catches up (the job's clock stops meanwhile).
+      if (!job.cancelled && r.writer.bytesInFlight > this.maxWriteBacklogBytes) {
+        waitStarted ??= this.hostClock.now();
+        this.hostClock.setTimeout(slice, 20);
+        return;
+      }
+      if (waitStarted !== null) {
+        waitedMs += this.hostClock.now() - waitStarted;
+        waitStarted = null;
+      }
       const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
-      r.userRecords += job.slice(this.hostClock.now() - started, () => this.hostClock.now() < sliceEnd);
+      r.userRecords += job.slice(this.hostClock.now() - started - waitedMs, () => this.hostClock.now() < sliceEnd);
       this.changedJobs.add(jobId);
       if (job.view.state === 'running') this.hostClock.setTimeout(slice, 4);
     };

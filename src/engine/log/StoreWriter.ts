@@ -53,6 +53,8 @@ export class StoreWriter {
   /** Failures of operations after supersededThrough (isPathDurable). */
   private gatingFailures = 0;
   private handedBytes = 0;
+  /** Bytes of write/append operations handed to the Store and not settled yet: the write backlog. */
+  private inFlightBytesCount = 0;
   private readonly failed: StoreFailure[] = [];
   /** Operations issued and not yet settled, per path (what the segment cache asks before evicting). */
   private readonly inFlightByPath = new Map<string, number>();
@@ -67,7 +69,8 @@ export class StoreWriter {
   /** Hands one operation to the Store; returns its sequence number. */
   submit(operation: StoreOperation): number {
     const seq = ++this.issued;
-    if (operation.op === 'write' || operation.op === 'append') this.handedBytes += operation.bytes.length;
+    const bytes = operation.op === 'write' || operation.op === 'append' ? operation.bytes.length : 0;
+    this.handedBytes += bytes;
     this.onOperation?.(operation);
     const store = this.store;
     if (!store) {
@@ -78,6 +81,7 @@ export class StoreWriter {
     }
     const path = operation.path;
     this.inFlightByPath.set(path, (this.inFlightByPath.get(path) ?? 0) + 1);
+    this.inFlightBytesCount += bytes;
     let p: Promise<void>;
     try {
       switch (operation.op) {
@@ -99,6 +103,7 @@ export class StoreWriter {
     }
     const settle = () => {
       this.completed++;
+      this.inFlightBytesCount -= bytes;
       this.pending.delete(tracked);
       const left = (this.inFlightByPath.get(path) ?? 1) - 1;
       if (left === 0) this.inFlightByPath.delete(path);
@@ -179,6 +184,15 @@ export class StoreWriter {
    */
   isPathDurable(path: string): boolean {
     return this.store !== null && this.gatingFailures === 0 && !this.inFlightByPath.has(path);
+  }
+
+  /**
+   * Bytes handed to the Store that it has not settled yet. A host whose Store falls behind (a busy
+   * machine's IndexedDB) holds them in memory, with the segments the cache may not page out until
+   * they are durable: it slows what it sends while this is high (the worker's Send N job).
+   */
+  get bytesInFlight(): number {
+    return this.inFlightBytesCount;
   }
 
   /** Operations issued and not yet settled. */
