@@ -7,7 +7,8 @@ import { PlanePage } from './planePage';
 /**
  * Screenshots of issue 28's questions and notes, on demand: `SHOTS=1 npx playwright test
  * e2e/lossShots.spec.ts` (into test-results/loss-*.png): the long-link question, the fork that would
- * delete an import, and the time-travel strip of a run restored by a reload.
+ * delete an import, the time-travel strip of a run restored by a reload, a 1,000-partition topic
+ * drawn a page at a time, and the create-topic form refusing "1e1".
  */
 test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
 
@@ -52,5 +53,19 @@ for (const vp of [
     await page.reload();
     await expect(page.getByTestId('time-travel-restored')).toBeVisible({ timeout: 20_000 });
     await page.screenshot({ path: `test-results/loss-restored-${vp.width}.png` });
+
+    const wide = zipSync({ 'wide-999/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'wide.zip', mimeType: 'application/zip', buffer: Buffer.from(wide) });
+    await expect(page.getByTestId('partitions-more')).toBeAttached({ timeout: 30_000 });
+    await page.getByTestId('partitions-more').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/loss-wide-${vp.width}.png` });
+
+    await page.getByTestId('create-topic').click();
+    await page.getByTestId('create-topic-partitions').fill('1e1');
+    await page.getByTestId('create-topic-submit').click();
+    await page.getByRole('form', { name: 'Create topic' }).getByRole('alert').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/loss-form-${vp.width}.png` });
   });
 }
