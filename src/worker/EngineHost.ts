@@ -41,6 +41,7 @@ import {
   checkAdvance,
   ContentVersion,
   discardView,
+  storedTopics,
   lostPartitions,
   RecordJourney,
   RecordWindows,
@@ -362,17 +363,10 @@ export class EngineHost {
     const atMs = past.plane.nowMs;
     if (this.forkConfirmedAt === atMs) return;
     const r = this.running();
-    const drops = [...this.unreplayable]
-      .filter((t) => r.data.topics().includes(t))
-      .map((name) => {
-        const partitions = r.data.partitionCount(name);
-        let records = 0;
-        for (let p = 0; p < partitions; p++) {
-          const log = r.data.replica(name, p)?.log;
-          if (log) records += log.logEndOffset - log.logStartOffset;
-        }
-        return { name, partitions, records };
-      });
+    const drops = storedTopics(
+      r.data,
+      [...this.unreplayable].filter((t) => r.data.topics().includes(t)),
+    );
     if (drops.length === 0) return;
     const laterActions = r.plane.actions.filter((a) => a.at > atMs).length;
     throw new KafkaError(

@@ -42,7 +42,7 @@ export { RecordJourney } from './RecordJourney';
 export type { HostedRun } from './HostedRun';
 export { sameScenario } from './sameScenario';
 export { lostPartitions } from './lostPartitions';
-export { discardView } from './discardView';
+export { discardView, storedTopics } from './discardView';
 export {
   type ImportedSegment,
   type ImportPlan,
