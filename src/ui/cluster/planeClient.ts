@@ -8,6 +8,7 @@ import type { WorkerError } from '../../worker/client';
 import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard, runScenario } from '../scenarios/discard';
+import { isOwnAddress, rememberOwnAddress } from '../scenarios/ownAddress';
 import {
   decodeScenarioHash,
   encodeScenarioHash,
@@ -36,13 +37,6 @@ const HASH_EVERY_MS = 500;
 let hashWrittenAt = Number.NEGATIVE_INFINITY;
 let pendingHash: PlaneView | null = null;
 let hashTimer: ReturnType<typeof setTimeout> | null = null;
-/**
- * The hash this page last wrote: the address naming its own run, not a link someone opened. A
- * tab that takes its cluster back after another tab took it over boots again with that stale
- * address; it is no link to open, and opening it would replace the stored cluster (the other
- * tab's records) with this tab's old run.
- */
-let ownHash: string | null = null;
 
 /** Whether the page said that its run is too long for a link (said once per run). */
 let saidTooLong = false;
@@ -53,7 +47,9 @@ function writeHashNow(view: PlaneView): void {
   const steps = linkSteps(view.actions);
   const tooLong = steps > MAX_LINK_STEPS;
   // Too long for a link: the address names no scenario rather than a cut one (scenarioLink.ts).
-  ownHash = tooLong ? '' : scenarioHash(view);
+  const hash = tooLong ? '' : scenarioHash(view);
+  // The tab's own address, no link to open when it boots again on it (scenarios/ownAddress.ts).
+  rememberOwnAddress(hash);
   if (tooLong && !saidTooLong) {
     setPlane({
       linkNotice: `This run holds ${steps.toLocaleString('en-US')} recorded steps, more than a link carries (${MAX_LINK_STEPS.toLocaleString('en-US')}): the address no longer names it. It stays whole in this browser, for a reload and for time travel.`,
@@ -61,7 +57,7 @@ function writeHashNow(view: PlaneView): void {
     });
   }
   saidTooLong = tooLong;
-  const url = `${location.pathname}${location.search}${ownHash}`;
+  const url = `${location.pathname}${location.search}${hash}`;
   history.replaceState(history.state, '', url);
 }
 
@@ -101,7 +97,7 @@ async function boot(session: Session): Promise<void> {
   let paused = false;
   let notice: string | null = null;
   try {
-    const link = location.hash === ownHash ? null : decodeScenarioHash(location.hash);
+    const link = isOwnAddress(location.hash) ? null : decodeScenarioHash(location.hash);
     if (link) {
       spec = link.spec;
       paused = link.paused;
