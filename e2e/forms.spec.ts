@@ -13,6 +13,9 @@ test('Send N of 0 or 10,000,000 and linger.ms -5 get a message and send nothing'
   // The field keeps what was typed: nothing was clamped to 1,000,000.
   await expect(page.getByTestId('producer-n')).toHaveValue('10000000');
 
+  // The panel tells Kafka 3.9's defaults from the demo's starting linger.ms.
+  await expect(page.getByTestId('producer-defaults')).toContainText("Kafka 3.9's defaults: acks=all, linger.ms=0");
+  await expect(page.getByTestId('producer-defaults')).toContainText('starts with linger.ms=5');
   await page.getByTestId('producer-linger').fill('-5');
   await expect(page.getByTestId('producer-settings-error')).toHaveText(
     'INVALID_CONFIG: Invalid value -5 for configuration linger.ms: Value must be at least 0',

@@ -56,7 +56,7 @@ for (const vp of [
       await app.produce({ topic: 'payments', key: `k${i}`, value: 'earlier' });
       await plane.advance(1);
     }
-    await page.getByTestId('time-speed').selectOption('0.25');
+    await app.setSpeed('0.25');
     await page.getByTestId('time-play').click();
     // The moment to keep: a follower's cell has just drawn the new record (its Fetch response
     // landed) while the leader's HW still waits and tokens are on their way. Then the page is

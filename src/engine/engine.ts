@@ -647,6 +647,11 @@ export class Engine {
     return topicState(this.cluster, topic);
   }
 
+  /** The topic's id (KIP-516) as 32 lower-case hex digits, from its topic znode; null if none. */
+  topicId(topic: string): string | null {
+    return this.cluster.topicId(topic);
+  }
+
   topicNames(): string[] {
     return this.cluster.topicNames();
   }

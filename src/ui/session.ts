@@ -19,7 +19,7 @@ import type {
   UiEvent,
 } from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
-import { FramePacing, PLANE, type PacingState } from './FramePacing';
+import { FramePacing, nextAskAt, PLANE, type PacingState } from './FramePacing';
 import { sendForking } from './scenarios/discard';
 import { effectiveSpeed } from './time/autoSlow';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
@@ -33,6 +33,8 @@ export class Session {
   readonly client: EngineClient;
   private readonly store: UiStore;
   private inFlight = false;
+  /** No frame is asked for before this (performance.now ms): FramePacing.nextAskAt. */
+  private notBefore = 0;
   private lastFrameAt: number | null = null;
   private rafId = 0;
   private stopped = false;
@@ -292,7 +294,7 @@ export class Session {
 
   private onFrame(t: number): void {
     const gap = this.lastFrameAt === null ? 0 : Math.min(MAX_FRAME_GAP_MS, t - this.lastFrameAt);
-    if (this.inFlight) return;
+    if (this.inFlight || t < this.notBefore) return;
     this.lastFrameAt = t;
     const state = this.store.getState();
     const { playing, windowRequests } = state;
@@ -310,6 +312,7 @@ export class Session {
     const sendWindows = have.cluster !== undefined || windowRequests !== this.windowsSent;
     if (sendWindows) this.windowsSent = windowRequests;
     this.inFlight = true;
+    const sentAt = performance.now();
     this.client
       .call('frame', {
         advanceMs,
@@ -323,6 +326,7 @@ export class Session {
       })
       .finally(() => {
         this.inFlight = false;
+        this.notBefore = nextAskAt(sentAt, performance.now(), this.store.getState().plane.view?.brokers.length ?? 0);
       });
   }
 }

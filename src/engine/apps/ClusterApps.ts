@@ -290,8 +290,9 @@ export class ClusterApps {
     this.metrics = new KafkaMetrics(
       this.engine,
       PLANE_EPOCH_MS,
-      () => [...this.groupSettings.keys()],
-      (g) => this.maxLag(g),
+      // The Java consumer's client metrics: the legacy ZooKeeper consumer has neither.
+      () => [...this.groupSettings].filter(([, s]) => s.protocol !== 'zookeeper').map(([g]) => g),
+      (g) => ({ fetch: this.fetchLag(g), committed: this.committedLag(g) }),
     );
     this.rolls = new SegmentRolls(this.engine, PLANE_EPOCH_MS);
     this.cluster = this.engine.cluster;
@@ -367,15 +368,30 @@ export class ClusterApps {
     this.version++;
   }
 
-  /** The group's largest lag in the latest lag sample of each partition (records-lag-max). */
-  private maxLag(group: string): number | null {
-    const byPartition = this.lagHistory.get(group);
-    if (!byPartition) return null;
+  /**
+   * The largest HW − fetch position over the partitions the group's running consumers own, each
+   * from the HW its consumer's last fetch reported (SubscriptionState.partitionLag, which the
+   * consumer's records-lag-max takes its max of); null while none has fetched.
+   */
+  fetchLag(group: string): number | null {
     let max: number | null = null;
-    for (const h of byPartition.values()) {
-      const last = h[h.length - 1];
-      if (last && (max === null || last[1] > max)) max = last[1];
+    for (const e of this.consumers.values()) {
+      if (e.group !== group) continue;
+      const consumer = this.groups.consumers.get(e.name);
+      if (!consumer || this.apps.apps.get(e.name)?.status !== 'running') continue;
+      for (const a of this.groups.consumerSnapshot(consumer).assignment) {
+        if (a.position === null || a.highWatermark === null) continue;
+        const lag = Math.max(0, a.highWatermark - a.position);
+        if (max === null || lag > max) max = lag;
+      }
     }
+    return max;
+  }
+
+  /** The group's largest HW − committed offset over its partitions: kafka-consumer-groups --describe's LAG. */
+  committedLag(group: string): number | null {
+    let max: number | null = null;
+    for (const r of this.engine.describeGroup(group)) if (r.lag !== null && (max === null || r.lag > max)) max = r.lag;
     return max;
   }
 
@@ -532,7 +548,7 @@ export class ClusterApps {
     const settings = this.panelSettings;
     // A Send N job's later slices continue the action that started it.
     const acted = !(action.op === 'produceRecords' && action.from > 0);
-    const before = acted ? this.metrics.values() : null;
+    const before = acted ? this.metrics.snapshot() : null;
     const outcome = this.perform(action);
     if (before) this.metrics.markAction(actionLabel(action), before);
     // Settings the panel already had change nothing, and leave nothing in the scenario.

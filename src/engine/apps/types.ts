@@ -182,6 +182,18 @@ export interface PlaneGroupView {
    */
   initialRebalanceDelayMs: number | null;
   members: PlaneMemberView[];
+  /**
+   * Set while no broker holds the group: its `__consumer_offsets` partition's leader is gone (the
+   * controller has not moved it yet) or is loading it. `state` is then what a member asking is told
+   * (COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS) and `generation` the last one known.
+   */
+  awaitingCoordinator: AwaitingCoordinatorView | null;
+  /**
+   * Its largest lag now, two numbers: `fetch`, HW − fetch position over the partitions its running
+   * consumers own (what records-lag-max measures); `committed`, HW − committed offset over its
+   * partitions (kafka-consumer-groups --describe's LAG). Null: none known.
+   */
+  lagNow: { fetch: number | null; committed: number | null };
   generations: GenerationView[];
   /** Per partition: lag history (relative ms, lag), packed. */
   lag: LagHistoryView;
@@ -191,6 +203,14 @@ export interface PlaneGroupView {
    * `assignor`, `protocol` and `commitMode` above only fill the shape (the clients own them).
    */
   clients?: ClientGroupView;
+}
+
+export interface AwaitingCoordinatorView {
+  offsetsPartition: number;
+  /** That partition's leader as the metadata names it (null: none). */
+  leader: number | null;
+  /** Whether that broker's process is up (it may be dead while its ZooKeeper session lives). */
+  leaderUp: boolean;
 }
 
 /** What the coordinator knows of a group of real clients. */

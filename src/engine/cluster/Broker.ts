@@ -61,6 +61,7 @@ export class Broker {
     this.services = {
       ...cluster,
       metadataHasPartition: (topic, partition) => this.metadata.contains(topic, partition),
+      metadataHasAliveBroker: (id) => this.metadata.hasAliveBroker(id),
       sendToController: (request) => this.sendToController(request),
       brokerEpoch: () => this.brokerEpoch,
     };

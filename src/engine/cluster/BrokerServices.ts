@@ -17,6 +17,8 @@ export interface ClusterServices {
    * num.partitions and default.replication.factor; the error name when it cannot.
    */
   autoCreateTopic(topic: string): ErrorCode;
+  /** A fresh topic id (Uuid.randomUuid's form) for a topic znode that has none. */
+  newTopicId(topic: string): string;
   scheduler: Scheduler;
   network: Network;
   zk: CoordinationStore;
@@ -47,6 +49,8 @@ export interface ClusterServices {
 export interface BrokerServices extends ClusterServices {
   /** Whether this broker's metadata cache knows the partition (NOT_LEADER vs UNKNOWN_TOPIC). */
   metadataHasPartition(topic: string, partition: number): boolean;
+  /** Whether this broker's metadata cache counts the broker alive (ZkMetadataCache.hasAliveBroker). */
+  metadataHasAliveBroker(id: number): boolean;
   /** Sends a request to the active controller; false when none is known or reachable. */
   sendToController(request: KafkaRequest): boolean;
   brokerEpoch(): number;

@@ -171,7 +171,7 @@ export class LogManager {
       if (!ltc) return;
       done.add(ltc.key);
       const h = this.logs.get(ltc.key) as HostedLog;
-      const r = h.log.compact?.(now);
+      const r = h.log.compact?.(now, ltc.firstDirtyOffset);
       // LogCleanerManager.doneCleaning: the checkpoint moves to the end of what was cleaned.
       if (r?.cleanableRange) this.updateCleanerCheckpoint(ltc.key, r.cleanableRange.to);
       if (r && r.bytesAfter < r.bytesBefore)
@@ -189,6 +189,26 @@ export class LogManager {
           atMs: now,
         });
     }
+  }
+
+  /** The base offset of a log's active segment (its last). */
+  activeSegmentBaseOffset(topic: string, partition: number): number | null {
+    const segments = this.logs.get(tpKey(topic, partition))?.log.segments();
+    return segments?.[segments.length - 1]?.baseOffset ?? null;
+  }
+
+  /**
+   * LogManager.truncateTo / truncateFullyAndStartAt after a truncation below the active segment:
+   * LogCleanerManager.maybeTruncateCheckpoint pulls a compacted log's cleaner checkpoint back to
+   * the new active segment's base offset if it was past it (what lay above is gone or rewritten).
+   */
+  maybeTruncateCleanerCheckpoint(topic: string, partition: number): void {
+    const key = tpKey(topic, partition);
+    const h = this.logs.get(key);
+    if (!h?.log.cleanerView?.()) return;
+    const activeBase = this.activeSegmentBaseOffset(topic, partition);
+    const existing = this.cleanerCheckpoints.get(h.dir)?.get(key)?.offset ?? 0;
+    if (activeBase !== null && existing > activeBase) this.updateCleanerCheckpoint(key, activeBase);
   }
 
   /** Every log's checkpointed cleaner offset (LogCleanerManager.allCleanerCheckpoints). */

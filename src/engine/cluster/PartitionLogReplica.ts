@@ -163,9 +163,9 @@ export class PartitionLogReplica implements ReplicaLog {
     return { deletedSegments: r.deleted.length, logStartOffset: r.logStartOffset, deleted: r.deleted };
   }
 
-  compact(now: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
+  compact(now: number, firstDirtyOffset?: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
     if (!this.log.config['cleanup.policy'].includes('compact')) return null;
-    const r = this.log.compact(now, this.activeProducers?.());
+    const r = this.log.compact(now, this.activeProducers?.(), firstDirtyOffset);
     return {
       recordsSuperseded: r.recordsSuperseded,
       tombstonesRemoved: r.tombstonesRemoved,

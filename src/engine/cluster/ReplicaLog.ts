@@ -96,8 +96,11 @@ export interface ReplicaLog {
   takeProducerSnapshot?(): void;
   /** The latest producer snapshot inside (log start, log end], for recovery to start from. */
   latestProducerSnapshot?(): { offset: number; bytes: Uint8Array } | null;
-  /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
-  compact?(now: number): {
+  /** The log cleaner's pass over a compacted log (cleanup.policy=compact), its offset map built from `firstDirtyOffset`. */
+  compact?(
+    now: number,
+    firstDirtyOffset?: number,
+  ): {
     recordsSuperseded: number;
     tombstonesRemoved: number;
     bytesBefore: number;
@@ -173,7 +176,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     const headers = readBatches(records);
     for (const h of headers) {
       if (h.sizeInBytes > maxMessageBytes)
-        throw new KafkaError('RECORD_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
+        throw new KafkaError('MESSAGE_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
           size: h.sizeInBytes,
           limit: maxMessageBytes,
         });

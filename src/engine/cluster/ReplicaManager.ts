@@ -18,7 +18,11 @@ import {
   type FetchPartitionResponse,
   type FetchRequest,
   type FetchResponse,
+  EARLIEST_LOCAL_TIMESTAMP,
+  LATEST_TIERED_TIMESTAMP,
   LATEST_TIMESTAMP,
+  LIST_OFFSETS_MAX_VERSION,
+  LIST_OFFSETS_TIMESTAMP_MIN_VERSION,
   type LeaderAndIsrPartitionState,
   type ListOffsetsRequest,
   type ListOffsetsResponse,
@@ -47,12 +51,7 @@ function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = 
 }
 
 /** Why a replica's log was cut (the replicaTruncated event's reason). */
-type TruncateReason =
-  | 'divergingEpoch'
-  | 'highWatermarkFallback'
-  | 'powerFailure'
-  | 'becomeFollower'
-  | 'leaderLogStartOffset';
+type TruncateReason = Extract<ClusterEvent, { type: 'replicaTruncated' }>['reason'];
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
  * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
@@ -358,7 +357,11 @@ export class ReplicaManager {
   // ------------------------------------------------------------------ high watermark / ISR
 
   maybeIncrementHighWatermark(p: Partition): void {
-    const old = p.maybeIncrementLeaderHighWatermark();
+    const old = p.maybeIncrementLeaderHighWatermark(
+      this.now(),
+      this.services.config['replica.lag.time.max.ms'],
+      (broker) => this.services.metadataHasAliveBroker(broker),
+    );
     if (old === null) return;
     this.highWatermarkMoved(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
@@ -613,6 +616,7 @@ export class ReplicaManager {
     const old = p.logEndOffset();
     const oldHighWatermark = p.highWatermark;
     p.log.truncateFullyAndStartAt(offset);
+    this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     p.highWatermark = offset;
     p.log.setHighWatermark?.(offset);
@@ -655,7 +659,11 @@ export class ReplicaManager {
       return;
     }
     const oldHighWatermark = p.highWatermark;
+    const activeBase = this.logManager.activeSegmentBaseOffset(p.topic, p.partition);
     p.log.truncateTo(offset);
+    // LogManager.truncateTo: below the active segment, the cleaner checkpoint may have to come back.
+    if (activeBase !== null && offset < activeBase)
+      this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
     p.log.setHighWatermark?.(p.highWatermark);
@@ -669,7 +677,7 @@ export class ReplicaManager {
    * (Kafka's getPartitionOrError with Partition's leader-epoch check): UNKNOWN_TOPIC_OR_PARTITION
    * for a partition the metadata cache does not know, NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH
    * for an older epoch and, where `rejectNewerEpoch`, UNKNOWN_LEADER_EPOCH for a newer one (-1:
-   * the requester names no epoch). ListOffsets here does not refuse a newer epoch.
+   * the requester names no epoch).
    */
   private leaderPartitionOrError(
     topic: string,
@@ -715,20 +723,25 @@ export class ReplicaManager {
         name: t.name,
         partitions: t.partitions.map((lp) => ({
           partitionIndex: lp.partitionIndex,
-          ...this.listOffset(t.name, lp, consumer),
+          ...this.listOffset(t.name, lp, consumer, request.version ?? LIST_OFFSETS_MAX_VERSION),
         })),
       })),
     };
   }
 
   /**
-   * One partition's ListOffsets answer (Kafka's ReplicaManager.fetchOffsetForTimestamp). A
-   * consumer sees only committed records: its "latest" is the high watermark.
+   * One partition's ListOffsets answer (KafkaApis.handleListOffsetRequestV1AndAbove over
+   * Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp). A consumer sees
+   * only committed records: its "latest" is the high watermark, and while a new leader's high
+   * watermark still lags the start of its epoch, "latest" (and a search past the high watermark)
+   * is OFFSET_NOT_AVAILABLE (LEADER_NOT_AVAILABLE before v5). A special timestamp the request's
+   * version does not know is UNSUPPORTED_VERSION. An answer with no offset carries epoch -1.
    */
   private listOffset(
     topic: string,
     lp: ListOffsetsRequest['topics'][number]['partitions'][number],
     consumer: boolean,
+    version: number,
   ): { errorCode: ErrorCode; timestamp: number; offset: number; leaderEpoch: number } {
     const answer = (errorCode: ErrorCode, timestamp: number, offset: number, leaderEpoch: number) => ({
       errorCode,
@@ -736,11 +749,31 @@ export class ReplicaManager {
       offset,
       leaderEpoch,
     });
-    const p = this.leaderPartitionOrError(topic, lp.partitionIndex, lp.currentLeaderEpoch, false);
+    const minVersion = LIST_OFFSETS_TIMESTAMP_MIN_VERSION.get(lp.timestamp);
+    if (lp.timestamp < 0 && (minVersion === undefined || version < minVersion))
+      return answer('UNSUPPORTED_VERSION', -1, -1, -1);
+    const p = this.leaderPartitionOrError(topic, lp.partitionIndex, lp.currentLeaderEpoch, true);
     if (typeof p === 'string') return answer(p, -1, -1, -1);
-    if (lp.timestamp === EARLIEST_TIMESTAMP) return answer('NONE', -1, p.log.logStartOffset(), p.leaderEpoch);
+    if (lp.timestamp === EARLIEST_TIMESTAMP || lp.timestamp === EARLIEST_LOCAL_TIMESTAMP) {
+      // The earliest epoch entry's epoch, if it starts at or before the log start (it usually does).
+      const logStart = p.log.logStartOffset();
+      const earliest = p.log.epochEntries()[0];
+      return answer('NONE', -1, logStart, earliest && earliest.startOffset <= logStart ? earliest.epoch : -1);
+    }
+    // No tiered storage here: no offset in remote storage.
+    if (lp.timestamp === LATEST_TIERED_TIMESTAMP) return answer('NONE', -1, -1, -1);
     const limit = consumer ? p.highWatermark : p.logEndOffset();
-    if (lp.timestamp === LATEST_TIMESTAMP) return answer('NONE', -1, limit, p.leaderEpoch);
+    const offsetsError: ErrorCode | null =
+      consumer && p.leaderEpochStartOffset > p.highWatermark
+        ? version >= 5
+          ? 'OFFSET_NOT_AVAILABLE'
+          : 'LEADER_NOT_AVAILABLE'
+        : null;
+    if (lp.timestamp === LATEST_TIMESTAMP) {
+      if (offsetsError) return answer(offsetsError, -1, -1, -1);
+      return answer('NONE', -1, limit, p.leaderEpoch);
+    }
+    const notFound = () => (offsetsError ? answer(offsetsError, -1, -1, -1) : answer('NONE', -1, -1, -1));
     // First offset whose timestamp >= the target, among the records the asker may see.
     let exact: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
     try {
@@ -752,11 +785,11 @@ export class ReplicaManager {
       return answer('KAFKA_STORAGE_ERROR', -1, -1, -1);
     }
     if (exact !== undefined) {
-      if (exact === null || exact.offset >= limit) return answer('NONE', -1, -1, -1);
+      if (exact === null || exact.offset >= limit) return notFound();
       return answer('NONE', exact.timestamp, exact.offset, exact.leaderEpoch ?? -1);
     }
     const hit = p.log.batchHeaders().find((h) => h.maxTimestamp >= lp.timestamp && h.baseOffset < limit);
-    if (!hit) return answer('NONE', -1, -1, p.leaderEpoch);
+    if (!hit) return notFound();
     return answer('NONE', hit.maxTimestamp, hit.baseOffset, hit.partitionLeaderEpoch);
   }
 }

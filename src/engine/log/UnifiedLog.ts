@@ -7,7 +7,9 @@ import {
   readBatchHeader,
   validateBatchCrc,
 } from '../codec';
+import { murmur2, toPositive } from '../codec/murmur2';
 import { producerSnapshotFileName } from '../codec/producerSnapshot';
+import { encodeUtf8 } from '../codec/utf8';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -417,7 +419,7 @@ export class UnifiedLog implements PagedLog {
       }
       if (header.sizeInBytes > cfg['max.message.bytes']) {
         throw new KafkaError(
-          'RECORD_TOO_LARGE',
+          'MESSAGE_TOO_LARGE',
           `The record batch size in the append to ${this.dir} is ${header.sizeInBytes} bytes which exceeds the maximum configured value of ${cfg['max.message.bytes']}.`,
           { sizeInBytes: header.sizeInBytes, maxMessageBytes: cfg['max.message.bytes'] },
         );
@@ -454,9 +456,10 @@ export class UnifiedLog implements PagedLog {
       position += header.sizeInBytes;
     }
     if (records.length > cfg['segment.bytes']) {
+      // UnifiedLog.append: RecordBatchTooLargeException, whose Errors name is RECORD_LIST_TOO_LARGE.
       throw new KafkaError(
-        'RECORD_TOO_LARGE',
-        `Message batch size is ${records.length} bytes in append to partition ${this.dir} which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
+        'RECORD_LIST_TOO_LARGE',
+        `Message batch size is ${records.length} bytes in append to partition ${this.dir}, which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
         { sizeInBytes: records.length, segmentBytes: cfg['segment.bytes'] },
       );
     }
@@ -501,6 +504,20 @@ export class UnifiedLog implements PagedLog {
 
   // ---------------------------------------------------------------- roll
 
+  /**
+   * The segment's roll jitter (LogSegment.rollJitterMs, drawn by LogConfig.randomSegmentJitter
+   * when the segment is created): 0 without segment.jitter.ms, else "random" below
+   * min(segment.jitter.ms, segment.ms). Kafka draws it from ThreadLocalRandom; here it is a hash
+   * of the log's dir and the segment's base offset, the same at every replay and reload.
+   */
+  rollJitterMs(segment: LogSegment): number {
+    const jitter = this.config['segment.jitter.ms'];
+    if (jitter === 0) return 0;
+    return (
+      toPositive(murmur2(encodeUtf8(`${this.dir}/${segment.baseOffset}`))) % Math.min(jitter, this.config['segment.ms'])
+    );
+  }
+
   /** Kafka's maybeRoll: rolls the active segment when shouldRoll says so. */
   private maybeRoll(
     messagesSize: number,
@@ -512,7 +529,8 @@ export class UnifiedLog implements PagedLog {
     const active = this.local.activeSegment;
     const reason = active.shouldRoll({
       maxSegmentBytes: this.config['segment.bytes'],
-      maxSegmentMs: this.config['segment.ms'],
+      // LogSegment.shouldRoll: timeWaitedForRoll > segment.ms - rollJitterMs.
+      maxSegmentMs: this.config['segment.ms'] - this.rollJitterMs(active),
       messagesSize,
       maxTimestampInMessages: maxTimestamp,
       maxOffsetInMessages: lastOffset,
@@ -796,7 +814,11 @@ export class UnifiedLog implements PagedLog {
    * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
    * rebuilds indexes. See LogCleaner.
    */
-  compact(now = this.clock.now(), lastRecordsOfActiveProducers?: ReadonlyMap<number, number>): CleanerResult {
+  compact(
+    now = this.clock.now(),
+    lastRecordsOfActiveProducers?: ReadonlyMap<number, number>,
+    firstDirtyOffset = this._logStartOffset,
+  ): CleanerResult {
     if (!isCompacted(this.config)) {
       throw new KafkaError(
         'INVALID_CONFIG',
@@ -818,6 +840,7 @@ export class UnifiedLog implements PagedLog {
         replace: (old, cleaned) => this.local.replaceSegments(old, cleaned),
       },
       now,
+      firstDirtyOffset,
     );
   }
 

@@ -97,7 +97,7 @@ export function TimeTravel({ session }: { session: Session }) {
       >
         Back to live
       </button>
-      <span className="travel-next">
+      <span className="travel-next" id="travel-next">
         <label>
           <span className="visually-hidden">Kind of event to step to</span>
           <select
