@@ -10,6 +10,8 @@
  * offsets are the engine's. This class decides only which clients exist and what they do (a
  * producer trickling orders), like the applications around a cluster.
  */
+import { foldSlice } from './jobSlices';
+import { ScenarioReplay } from './ScenarioReplay';
 import {
   ManualClock,
   type Cluster,
@@ -88,7 +90,6 @@ export const PROCESSING_MS_PER_RECORD = 25;
 const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
 const MAX_EVENTS = 1500;
-const MAX_ACTIONS = 400;
 /** No messages are kept above this many brokers (the cluster is drawn at scale). */
 const MESSAGE_BROKERS_MAX = 12;
 
@@ -346,23 +347,7 @@ export class ClusterApps {
    */
   static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
     const plane = new ClusterApps(spec.seed, spec.preset, storage);
-    const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
-    sorted.forEach((t, i) => {
-      plane.runTo(t.at);
-      try {
-        plane.apply(t.action);
-      } catch (e) {
-        if (!isKafkaError(e)) throw e;
-        const step = i + 1;
-        const why = e.message.startsWith(`${e.code}: `) ? e.message.slice(e.code.length + 2) : e.message;
-        throw new KafkaError(
-          e.code,
-          `action ${step} of ${sorted.length} (${t.action.op} at ${(t.at / 1000).toFixed(1)} s) failed: ${why}`,
-          { ...e.details, step, op: t.action.op, at: t.at },
-        );
-      }
-    });
-    plane.runTo(Math.max(spec.untilMs, sorted[sorted.length - 1]?.at ?? 0));
+    new ScenarioReplay(plane, spec).runToEnd();
     plane.events = [];
     return plane;
   }
@@ -574,27 +559,14 @@ export class ClusterApps {
   }
 
   /**
-   * Into the scenario log. A Send N job sends once per engine instant it runs at: what it sends
-   * at the same instant, continuing the same job, joins that instant's command, so a job is a few
-   * commands, not one per slice.
+   * Into the scenario log, all of it: nothing recorded is ever dropped (a reload restarts the
+   * board from it, time travel replays it). A Send N job's later slices fold into the job's
+   * action (jobSlices.ts), so a job is one action, not one per slice.
    */
   private record(action: EngineCommand): void {
     const at = this.nowMs;
-    const last = this.actions[this.actions.length - 1];
-    if (
-      action.op === 'produceRecords' &&
-      last?.at === at &&
-      last.action.op === 'produceRecords' &&
-      last.action.topic === action.topic &&
-      last.action.keyPrefix === action.keyPrefix &&
-      last.action.valueBytes === action.valueBytes &&
-      last.action.from + last.action.count === action.from
-    ) {
-      last.action = { ...last.action, count: last.action.count + action.count };
-      return;
-    }
+    if (foldSlice(this.actions[this.actions.length - 1], at, action)) return;
     this.actions.push({ at, action });
-    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
   }
 
   /**

@@ -132,6 +132,11 @@ export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
   action: EngineCommand;
+  /**
+   * A Send N job's slices (produceRecords only): flat pairs [ms after `at`, records], the first
+   * pair at 0; `action.count` is their sum. Absent: the action ran at `at` alone (jobSlices.ts).
+   */
+  slices?: number[];
 }
 
 export interface ScenarioSpec {
@@ -410,6 +415,23 @@ export interface DiscardView {
   topics: { name: string; partitions: number; records: number }[];
   /** The actions recorded in the running scenario. */
   actions: number;
+  /** What replaying the scenario would cost here (null: nothing to replay, the scenario is the one running). */
+  replay: ReplayEstimate | null;
+}
+
+/**
+ * A replay's cost, estimated before it runs from a replay of its first engine seconds (a link of
+ * hours would otherwise hold the page for minutes before anything is asked).
+ */
+export interface ReplayEstimate {
+  /** Engine ms to replay (from the running cluster's now when it runs on the same scenario). */
+  engineMs: number;
+  /** Real ms it would take here, every pass included. */
+  estimatedMs: number;
+  /** Long enough to run as a job (planeScenarioStart: slices between frames, progress, Cancel). */
+  sliced: boolean;
+  /** Long enough that the page asks first, saying how long. */
+  ask: boolean;
 }
 
 /** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it (per partition, not per broker). */

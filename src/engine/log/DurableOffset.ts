@@ -88,6 +88,16 @@ export class DurableOffset {
     }
   }
 
+  /**
+   * The Store lost every file (StoreWriter.storeLost): nothing of this log is durable until it is
+   * handed over again; `start` is the log's first offset. Marks left by earlier flushes name
+   * operations that went to the lost Store, so they go too.
+   */
+  lost(start: DurablePoint): void {
+    this.marks = [];
+    this.point = { ...start };
+  }
+
   /** The log was emptied and restarted at `point.offset` (truncateFullyAndStartAt): forget every mark. */
   reset(point: DurablePoint): void {
     this.marks = [];

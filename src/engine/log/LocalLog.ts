@@ -487,6 +487,12 @@ export class LocalLog {
    * such one: a log has no holes) and hands the rest to the Store again, whole, as far as each was
    * flushed. Returns the segments dropped; the active one is never paged out, so one remains.
    */
+  /** The Store lost every file (the database was deleted): nothing of this log is durable any more. */
+  storeLost(): void {
+    const first = this.segments.first as LogSegment;
+    this.durable.lost({ offset: first.baseOffset, segmentBaseOffset: first.baseOffset, position: 0 });
+  }
+
   rewriteStoreFiles(): LogSegment[] {
     const all = this.segments.values;
     let lastLost = -1;
@@ -509,6 +515,14 @@ export class LocalLog {
         bytes: seg.timeIndex.toBytes().subarray(0, seg.flushedTimeIndexEntries * 12),
       });
     }
+    // What was flushed is handed over again: durable once the Store confirms these writes.
+    const flushedEnd = this.segments.floorSegment(this._recoveryPoint) ?? (this.segments.first as LogSegment);
+    this.storeLost();
+    this.durable.flushed({
+      offset: this._recoveryPoint,
+      segmentBaseOffset: flushedEnd.baseOffset,
+      position: flushedEnd.flushedBytes,
+    });
     return lost;
   }
 

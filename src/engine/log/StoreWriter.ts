@@ -43,10 +43,22 @@ export class StoreWriter {
   private readonly succeededAhead = new Set<number>();
   /** The first failed sequence number: durability never passes it. */
   private firstFailedSeq = Number.POSITIVE_INFINITY;
+  /**
+   * Operations up to this sequence number went to a Store that has lost them since (the database
+   * was deleted): none of them is durable, whatever completes. -1 while nothing was lost (a
+   * sequence 0 then names what was read back from the Store at start-up).
+   */
+  private lostThrough = -1;
+  /** Operations up to this one were handed to a lost Store: their failures no longer gate durability. */
+  private supersededThrough = 0;
+  /** Failures of operations after supersededThrough (isPathDurable). */
+  private gatingFailures = 0;
   private handedBytes = 0;
   private readonly failed: StoreFailure[] = [];
   /** Operations issued and not yet settled, per path (what the segment cache asks before evicting). */
   private readonly inFlightByPath = new Map<string, number>();
+  /** Bytes of write/append operations handed to the Store and not settled yet: the write backlog. */
+  private inFlightBytesCount = 0;
   /** Optional observer, e.g. for the UI's "disk activity" view. */
   onOperation: ((op: StoreOperation) => void) | null = null;
   /**
@@ -68,9 +80,10 @@ export class StoreWriter {
 
   /** Hands one operation to the Store; returns its sequence number. */
   submit(operation: StoreOperation): number {
-    if (operation.op === 'write' || operation.op === 'append') this.handedBytes += operation.bytes.length;
+    const bytes = operation.op === 'write' || operation.op === 'append' ? operation.bytes.length : 0;
+    this.handedBytes += bytes;
     this.onOperation?.(operation);
-    return this.issue(operation, (store) => {
+    return this.issue(operation, bytes, (store) => {
       switch (operation.op) {
         case 'write':
           return store.write(operation.path, operation.bytes);
@@ -89,7 +102,7 @@ export class StoreWriter {
    * has fsynced it. A Store without `fsync` settles its writes durably already: nothing to do.
    */
   sync(path: string): number {
-    return this.issue({ op: 'sync', path }, (store) => store.fsync?.(path) ?? Promise.resolve());
+    return this.issue({ op: 'sync', path }, 0, (store) => store.fsync?.(path) ?? Promise.resolve());
   }
 
   /**
@@ -103,7 +116,7 @@ export class StoreWriter {
     return new Promise((done) => this.waiters.push({ seq, done }));
   }
 
-  private issue(operation: StoreFailure['operation'], run: (store: Store) => Promise<void>): number {
+  private issue(operation: StoreFailure['operation'], bytes: number, run: (store: Store) => Promise<void>): number {
     const seq = ++this.issued;
     const store = this.store;
     if (!store) {
@@ -114,6 +127,7 @@ export class StoreWriter {
     }
     const path = operation.path;
     this.inFlightByPath.set(path, (this.inFlightByPath.get(path) ?? 0) + 1);
+    this.inFlightBytesCount += bytes;
     let p: Promise<void>;
     try {
       p = run(store);
@@ -123,6 +137,7 @@ export class StoreWriter {
     const settle = () => {
       this.completed++;
       this.pending.delete(tracked);
+      this.inFlightBytesCount -= bytes;
       const left = (this.inFlightByPath.get(path) ?? 1) - 1;
       if (left === 0) this.inFlightByPath.delete(path);
       else this.inFlightByPath.set(path, left);
@@ -134,7 +149,10 @@ export class StoreWriter {
       },
       (error: unknown) => {
         this.failed.push({ operation, error });
-        this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
+        if (seq > this.supersededThrough) {
+          this.firstFailedSeq = Math.min(this.firstFailedSeq, seq);
+          this.gatingFailures++;
+        }
         settle();
         this.wakeWaiters();
       },
@@ -145,6 +163,7 @@ export class StoreWriter {
 
   /** Moves the durable watermark over every contiguous success. */
   private succeeded(seq: number): void {
+    if (seq <= this.durableSeq) return;
     if (seq !== this.durableSeq + 1 || seq >= this.firstFailedSeq) {
       this.succeededAhead.add(seq);
       return;
@@ -171,9 +190,37 @@ export class StoreWriter {
     return this.durableSeq;
   }
 
-  /** Whether operation `seq` and every one before it are durable. */
+  /** Whether operation `seq` and every one before it are durable (and the Store has not lost them since). */
   isDurable(seq: number): boolean {
-    return seq <= this.durableSeq;
+    return seq > this.lostThrough && seq <= this.durableSeq;
+  }
+
+  /** Operations up to this sequence number are lost with their Store (-1: none). */
+  get lostSequence(): number {
+    return this.lostThrough;
+  }
+
+  /**
+   * The Store lost every file handed to it (the database was deleted under the page): nothing
+   * issued so far counts as durable any more, even if its completion arrives later.
+   */
+  storeLost(): void {
+    this.lostThrough = this.issued;
+  }
+
+  /**
+   * The Store is back, empty, and every file is about to be handed to it again: the failures of
+   * what went to the lost Store are superseded, and durability counts again from the next
+   * operation on (the owner leaves new marks for what it hands over).
+   */
+  resumeAfterLoss(): void {
+    this.lostThrough = this.issued;
+    this.supersededThrough = this.issued;
+    this.firstFailedSeq = Number.POSITIVE_INFINITY;
+    this.gatingFailures = 0;
+    this.durableSeq = Math.max(this.durableSeq, this.issued);
+    for (const seq of this.succeededAhead) if (seq <= this.durableSeq) this.succeededAhead.delete(seq);
+    if (this.waiters.length > 0) this.wakeWaiters();
   }
 
   /**
@@ -182,7 +229,16 @@ export class StoreWriter {
    * has nowhere to keep files, so nothing is ever durable there.
    */
   isPathDurable(path: string): boolean {
-    return this.store !== null && this.failed.length === 0 && !this.inFlightByPath.has(path);
+    return this.store !== null && this.gatingFailures === 0 && !this.inFlightByPath.has(path);
+  }
+
+  /**
+   * Bytes handed to the Store that it has not settled yet. A host whose Store falls behind (a busy
+   * machine's IndexedDB) holds them in memory, with the segments the cache may not page out until
+   * they are durable: it slows what it sends while this is high (the worker's Send N job).
+   */
+  get bytesInFlight(): number {
+    return this.inFlightBytesCount;
   }
 
   /** Operations issued and not yet settled. */

@@ -702,6 +702,11 @@ export class UnifiedLog implements PagedLog {
    * segment's base offset, and the result names the segments dropped (reason 'lost-with-store').
    * The active segment is never paged out, so something always remains.
    */
+  /** The Store lost every file (the database was deleted under the page): nothing of this log is durable. */
+  storeLost(): void {
+    this.local.storeLost();
+  }
+
   rewriteStoreFiles(): RetentionResult {
     const lost = this.local.rewriteStoreFiles();
     const deleted: DeletedSegment[] = lost.map((seg) => ({

@@ -87,6 +87,8 @@ export function LookupPanel({ session }: { session: Session }) {
       </p>
       <form
         className="form-grid"
+        // The page's own checks (forms/validate) say what is wrong; the browser's would block silently.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (!chosen) {

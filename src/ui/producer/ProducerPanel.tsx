@@ -164,6 +164,8 @@ export function ProducerPanel({ session }: { session: Session }) {
     <section className="producer" aria-label="Producer">
       <form
         className="form-grid"
+        // The page's own checks (forms/validate) say what is wrong; the browser's would block silently.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void send();
