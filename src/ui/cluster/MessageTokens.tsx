@@ -146,8 +146,14 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
+    // A card moves when anything above it changes size (the legends gain a line as new APIs
+    // appear) while the board keeps its height (the grid stretches it to the side column's):
+    // observing the board alone left the anchors a legend line off. Every child of the board,
+    // and every card, is watched.
     const observer = new ResizeObserver(measure);
     observer.observe(host);
+    for (const el of host.children) observer.observe(el);
+    for (const el of host.querySelectorAll('article.broker')) observer.observe(el);
     return () => observer.disconnect();
   }, [brokerIds, hasMessages]);
   return (
