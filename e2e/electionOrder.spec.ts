@@ -26,7 +26,8 @@ const observe = (killed: number) => `(() => {
       out.stateWritten = t;
     for (const e of document.querySelectorAll('.message-token[data-api="LeaderAndIsr"][data-kind="request"]')) {
       const to = e.getAttribute('data-to');
-      if (!(to in out.laiTo)) out.laiTo[to] = t;
+      // The election's requests, not one still flying from before it (the cluster's start).
+      if (out.stateWritten !== null && !(to in out.laiTo)) out.laiTo[to] = t;
     }
     for (const e of document.querySelectorAll('[data-testid^="replica-orders-0-"]')) {
       const b = e.getAttribute('data-testid').split('-').pop();

@@ -15,7 +15,6 @@ import { useUi } from './store';
 import { TimeControls } from './time/TimeControls';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
-import { useLeaderHold } from './cluster/leaderHoldStore';
 import { useReplicationHold } from './cluster/replicationHoldStore';
 import { TimeTravel } from './time/TimeTravel';
 import { ShortcutsHelp } from './keys/ShortcutsHelp';
@@ -54,7 +53,6 @@ export function App({ session }: { session: Session }) {
   // plane's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
-  useLeaderHold(session);
   useReplicationHold();
   const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (

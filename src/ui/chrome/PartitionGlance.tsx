@@ -1,10 +1,8 @@
 import { memo, useEffect } from 'react';
-import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneBrokerView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
+import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
-import { replicaKey, shownValue } from '../cluster/replicationHold';
-import { replicationHoldStore, setRowTopic } from '../cluster/replicationHoldStore';
+import { setRowTopic, useDrawnPartitionByName } from '../cluster/replicationHoldStore';
 import { Term } from '../glossary/Term';
 import { usePlane, useUi } from '../store';
 import { RowTokens } from './RowTokens';
@@ -75,7 +73,7 @@ interface Cell {
  * followers are in sync, and each replica's LEO and HW as they move. Kafka's usual picture of a
  * topic, small enough for the first screen; the board further down has every control.
  *
- * Replication plays along each row in lock-step (cluster/replicationHold.ts): a produced record's
+ * Replication plays along each row in lock-step (cluster/partitionTimeline.ts): a produced record's
  * Produce token flies from the row's name to the leader's cell, Fetch responses carry it on to the
  * followers' cells, and a follower's next Fetch carries the high watermark back; each cell's LEO
  * and HW change when the token that carried them lands. Each cell draws the row's last offsets
@@ -148,7 +146,14 @@ export function PartitionGlance() {
   );
 }
 
-/** One partition's row: each replica's offsets as drawn (held until their tokens land). */
+function cellsOf(p: PlanePartitionView): Cell[] {
+  return p.replicaStates.map((r) => ({ broker: r.broker, role: roleOf(r), leo: r.logEndOffset, hw: r.highWatermark }));
+}
+
+/**
+ * One partition's row as drawn: the partition's state of one instant (cluster/partitionTimeline.ts),
+ * stepped forward as the tokens that moved it land; the view's own while nothing is queued.
+ */
 const GlanceRow = memo(
   function GlanceRow({
     topic,
@@ -161,20 +166,8 @@ const GlanceRow = memo(
     brokerIds: number[];
     cells: Cell[];
   }) {
-    const keys = cells.map((c) => replicaKey(topic, p, c.broker));
-    // The row's held values as one string: it re-renders when one of its own cells changes on screen.
-    const held = useStore(replicationHoldStore, (s) =>
-      keys.map((k) => `${s.held[k]?.leo ?? ''}:${s.held[k]?.hw ?? ''}`).join('|'),
-    );
-    const heldList = held.split('|');
-    const shown = cells.map((c, i) => {
-      const [l, h] = (heldList[i] ?? ':').split(':');
-      return {
-        ...c,
-        leo: shownValue(c.leo, l ? Number(l) : undefined),
-        hw: shownValue(c.hw, h ? Number(h) : undefined),
-      };
-    });
+    const drawn = useDrawnPartitionByName(topic, p);
+    const shown = drawn ? cellsOf(drawn) : cells;
     const end = Math.max(0, ...shown.map((c) => c.leo));
     return (
       <tr data-testid={`glance-row-${topic}-${p}`}>
@@ -182,23 +175,24 @@ const GlanceRow = memo(
           {topic}-{p}
         </th>
         {brokerIds.map((id) => {
-          const i = cells.findIndex((c) => c.broker === id);
-          const c = cells[i];
-          const s = shown[i];
+          const c = cells.find((x) => x.broker === id);
+          // A replica the engine has that the drawn state has not yet (a reassignment): its own numbers.
+          const s = shown.find((x) => x.broker === id) ?? c;
           if (!c || !s) return <td key={id} className="glance-none" />;
           return (
             <td
               key={id}
-              className={`glance-replica ${c.role}`}
+              className={`glance-replica ${s.role}`}
               data-testid={`glance-replica-${topic}-${p}-${id}`}
               data-role={c.role}
+              data-drawn-role={s.role}
               data-leo={c.leo}
               data-hw={c.hw}
               data-shown-leo={s.leo}
               data-shown-hw={s.hw}
             >
-              <span className="glance-role">{ROLE_WORDS[c.role]}</span> LEO {s.leo} · HW {s.hw}
-              {c.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
+              <span className="glance-role">{ROLE_WORDS[s.role]}</span> LEO {s.leo} · HW {s.hw}
+              {s.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
             </td>
           );
         })}

@@ -4,7 +4,7 @@
  * sender's cell to its receiver's — a Produce from the row's name (the producer's side) to the
  * leader's cell, a Fetch response from the leader's cell to a follower's, a follower's Fetch
  * request back to the leader's. Times are the shared schedule's (cluster/tokenSchedule.ts), so a
- * cell's LEO or HW changes exactly when its token lands (cluster/replicationHold.ts).
+ * cell's LEO or HW changes exactly when its token lands (cluster/partitionTimeline.ts).
  *
  * Drawn only while the tokens play in step (playing, at most MAX_HOLD_SPEED, the live run shown):
  * otherwise the cells show the engine's state and no token pretends to carry it. A CSS transform

@@ -15,8 +15,7 @@ import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView }
 import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
-import { useShownRole } from './leaderHoldStore';
-import { useShownOffsets } from './replicationHoldStore';
+import { useDrawnPartition } from './replicationHoldStore';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
 import { Options } from '../forms/Options';
@@ -288,26 +287,22 @@ function HwStall({ partition: p, leader }: { partition: PlanePartitionView; lead
 }
 
 function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneView; hosted: HostedReplica }) {
-  const { partition: p, replica: r } = hosted;
-  const id = `replica-${p.topic}-${p.partition}-${r.broker}`;
+  const { partition: engine, replica: r } = hosted;
+  const id = `replica-${engine.topic}-${engine.partition}-${r.broker}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id,
-    data: { topic: p.topic, partition: p.partition, broker: r.broker },
+    data: { topic: engine.topic, partition: engine.partition, broker: r.broker },
   });
+  // The partition as drawn now: one engine state, stepped forward as the tokens that moved it
+  // land (partitionTimeline.ts) — a new leader lights up when the controller's LeaderAndIsr token
+  // reaches its card, a LEO or HW moves when the Produce or Fetch token that carried it lands.
+  const p = useDrawnPartition(engine);
+  const shown = p.replicaStates.find((x) => x.broker === r.broker) ?? r;
   const maxLeo = Math.max(1, ...p.replicaStates.map((x) => x.logEndOffset));
   const x = scaleLinear().domain([0, maxLeo]).range([0, 100]).clamp(true);
   const lost = view.lost.filter((l) => l.topic === p.topic && l.partition === p.partition);
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 5 } : undefined;
-  const targets = view.brokers.filter((b) => !p.replicas.includes(b.id));
-  // A new leader lights up when the controller's LeaderAndIsr token reaches its card (leaderHold.ts).
-  // Its LEO and HW change when the Produce or Fetch token that carried them lands (replicationHold.ts).
-  const offsets = useShownOffsets(p.topic, p.partition, r.broker, r.logEndOffset, r.highWatermark);
-  const shown = {
-    ...r,
-    role: useShownRole(`${p.topic}-${p.partition}`, r.broker, r.role),
-    logEndOffset: offsets.leo,
-    highWatermark: offsets.hw,
-  };
+  const targets = view.brokers.filter((b) => !engine.replicas.includes(b.id));
   return (
     <li
       ref={setNodeRef}
@@ -316,7 +311,9 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       data-testid={id}
       data-role={r.role}
       data-shown-role={shown.role}
+      data-drawn-role={shown.role}
       data-isr={String(r.inIsr)}
+      data-drawn-isr={String(shown.inIsr)}
       data-leo={r.logEndOffset}
       data-hw={r.highWatermark}
       data-shown-leo={shown.logEndOffset}
@@ -345,22 +342,24 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         <span className="bar-hw" style={{ transform: `scaleX(${(x(shown.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
-        {r.role === 'offline' ? (
+        {shown.role === 'offline' ? (
           <>
-            offline · <Term name="LEO" /> {r.logEndOffset} on disk
+            offline · <Term name="LEO" /> {shown.logEndOffset} on disk
           </>
         ) : (
           <>
             <Term name="LEO" /> {shown.logEndOffset} · <Term name="HW" /> {shown.highWatermark}
           </>
         )}
-        {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}
-        {r.lagMs !== null && r.inIsr && r.lagMs > 1000
-          ? ` · lag timer ${Math.round(r.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
+        {shown.lagMs !== null && !shown.inIsr && shown.role === 'follower'
+          ? ` · behind ${Math.round(shown.lagMs / 100) / 10}s`
+          : ''}
+        {shown.lagMs !== null && shown.inIsr && shown.lagMs > 1000
+          ? ` · lag timer ${Math.round(shown.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
           : ''}
       </span>
-      {r.role === 'leader' && <HwStall partition={p} leader={r} />}
-      {lost.length > 0 && r.role === 'leader' && (
+      {shown.role === 'leader' && <HwStall partition={p} leader={shown} />}
+      {lost.length > 0 && shown.role === 'leader' && (
         <span className="lost-offsets" data-testid={`lost-${p.topic}-${p.partition}`}>
           lost {lost.map((l) => `${l.from}–${l.to - 1}`).join(', ')}
         </span>

@@ -29,8 +29,7 @@ import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
-import { setDrawingTokens, takeLandings } from './leaderHoldStore';
-import { tokenSchedule } from './replicationHoldStore';
+import { setDrawingTokens, tokenSchedule } from './replicationHoldStore';
 import { flying, schedule } from './tokenSchedule';
 import { useTokenDelays } from './useTokenDelays';
 
@@ -87,7 +86,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const now = performance.now();
   // When each token leaves and lands is the shared schedule's (tokenSchedule.ts), fixed when the
   // page first saw the message, so a re-render never moves a token along its path and a replica
-  // changes on screen when its token lands (replicationHold.ts). Scheduling is idempotent: the
+  // changes on screen when its token lands (partitionTimeline.ts). Scheduling is idempotent: the
   // hold has usually given these messages their slots already.
   const slots = tokenSchedule();
   schedule(slots, view.messages, now, view.nowMs);
@@ -96,19 +95,6 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     live.map((m) => ({ key: m.id, messageId: m.id })),
     now,
   );
-  // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
-  // leadership may light up (leaderHold.ts): told once per message, after the render.
-  const landed = useRef(new Set<number>());
-  useEffect(() => {
-    const landings = [];
-    for (const m of live) {
-      const s = slots.slots.get(m.id);
-      if (m.api !== 'LeaderAndIsr' || m.kind !== 'request' || m.to === null || !s || landed.current.has(m.id)) continue;
-      landed.current.add(m.id);
-      landings.push({ to: m.to, sentAtMs: m.sentAtMs, landsAt: s.landsAt });
-    }
-    takeLandings(landings);
-  });
   useEffect(() => {
     setDrawingTokens(hasMessages);
     return () => setDrawingTokens(false);
