@@ -11,8 +11,11 @@
  *   broker drawn in two different states on two surfaces;
  * - `controller`: a surface drawing brokers without exactly one controller badge (and no drawn
  *   "no controller: election in progress"), or two surfaces naming different controllers;
- * - `group`: a group card whose drawn state disagrees with its drawn rebalance phase, a chip at a
- *   generation the card has not drawn yet, or a Stable group whose chips share a partition.
+ * - `group`: a group card whose drawn state (`data-state`) disagrees with its drawn rebalance
+ *   phase (`data-phase`), a chip at a generation (`data-generation`) the card has not drawn yet, or
+ *   a Stable group whose chips (`data-partitions`) share a partition. A card without `data-phase`
+ *   gets the Stable check only (its state and generation are then the engine's, not drawn in
+ *   step), and the report says so.
  *
  * It runs in the page as an init script (nothing of it is in the app): a `requestAnimationFrame`
  * callback sees the DOM exactly as that frame paints it, after React's last commit. Specs install
@@ -40,13 +43,15 @@ export interface InvariantReport {
   violations: number;
   /** The first few violations, in words, for the failure message. */
   samples: string[];
+  /** A group card without data-phase was sampled: only its Stable check ran. */
+  groupPhaseSkipped: boolean;
 }
 
 /** The sampler, as the init script's source (a string: the spec needs no DOM types). */
 const SAMPLER = String.raw`(() => {
   const STATE_OF = { leave: 'PreparingRebalance', join: 'PreparingRebalance', compute: 'CompletingRebalance',
     sync: 'CompletingRebalance', assign: 'Stable', stable: 'Stable' };
-  const report = { frames: 0, byKind: {}, violations: 0, samples: [], on: true };
+  const report = { frames: 0, byKind: {}, violations: 0, samples: [], on: true, groupPhaseSkipped: false };
   window.__glassboxInvariants = report;
   const num = (v) => (v === null || v === '' ? null : Number(v));
   // <prefix><topic>-<partition>-<broker>; a topic name may hold dashes.
@@ -81,6 +86,10 @@ const SAMPLER = String.raw`(() => {
       if (!state) state = el.classList.contains('alive') ? 'alive' : el.classList.contains('isolated') ? 'isolated' : 'down';
       out.push({ surface: 'strip', id, state, controller: !!el.querySelector('.strip-controller') });
     }
+    for (const el of document.querySelectorAll('[data-testid^="glance-broker-"][data-drawn-state]')) {
+      const id = Number(el.getAttribute('data-testid').slice('glance-broker-'.length));
+      out.push({ surface: 'rows', id, state: el.getAttribute('data-drawn-state'), controller: null });
+    }
     for (const el of document.querySelectorAll('article.broker[data-testid^="broker-"]')) {
       const id = Number(el.getAttribute('data-testid').slice('broker-'.length));
       let state = el.getAttribute('data-drawn-state');
@@ -95,21 +104,14 @@ const SAMPLER = String.raw`(() => {
   function groups(out) {
     for (const card of document.querySelectorAll('section.group-card[data-testid^="group-"]')) {
       const g = card.getAttribute('data-testid').slice('group-'.length);
-      // The drawn values: the card's own attributes once it carries data-phase, else its badges and strip.
-      let state, generation, phase;
-      if (card.hasAttribute('data-phase')) {
-        state = card.getAttribute('data-state');
-        generation = num(card.getAttribute('data-generation'));
-        phase = card.getAttribute('data-phase');
-      } else {
-        const badge = card.querySelector('[data-testid="group-state-' + g + '"]');
-        state = badge ? badge.getAttribute('data-shown-state') : card.getAttribute('data-state');
-        const gen = card.querySelector('[data-testid="group-generation-' + g + '"]');
-        const m = gen && /(\d+)\s*$/.exec(gen.textContent || '');
-        generation = m ? Number(m[1]) : num(card.getAttribute('data-generation'));
-        const strip = card.querySelector('[data-testid="rebalance-phase-' + g + '"]');
-        phase = strip ? strip.getAttribute('data-phase') : null;
-      }
+      // The drawn values are the card's own data-state, data-generation and data-phase (the group
+      // card draws them in step with its rebalance phases). A card without data-phase predates
+      // that: its data-state and data-generation are the engine's, so only the Stable check runs,
+      // and the report says the phase checks were skipped.
+      const state = card.getAttribute('data-state');
+      const generation = num(card.getAttribute('data-generation'));
+      const phase = card.getAttribute('data-phase');
+      if (phase === null) report.groupPhaseSkipped = true;
       if (phase) {
         const want = phase === 'stable' ? ['Stable', 'Empty'] : [STATE_OF[phase]];
         if (state && !want.includes(state)) out.push(['group', g + ': state ' + state + ' drawn in phase ' + phase]);
@@ -118,7 +120,7 @@ const SAMPLER = String.raw`(() => {
       for (const chip of card.querySelectorAll('[data-testid^="consumer-"][data-partitions]')) {
         const name = chip.getAttribute('data-testid').slice('consumer-'.length);
         const cg = num(chip.getAttribute('data-generation'));
-        if (generation !== null && cg !== null && cg > generation)
+        if (phase !== null && generation !== null && cg !== null && cg > generation)
           out.push(['group', g + ': chip ' + name + ' at generation ' + cg + ' while the card draws ' + generation]);
         if (state !== 'Stable' || chip.getAttribute('data-state') !== 'running') continue;
         for (const p of (chip.getAttribute('data-partitions') || '').split(',')) {
@@ -174,7 +176,7 @@ const SAMPLER = String.raw`(() => {
     }
     const controllers = new Map();
     for (const surface of ['strip', 'board']) {
-      const on = bs.filter((b) => b.surface === surface);
+      const on = bs.filter((b) => b.surface === surface && b.controller !== null);
       if (on.length === 0) continue;
       const badges = on.filter((b) => b.controller).map((b) => b.id);
       const election = document.querySelector('[data-testid="no-controller-' + surface + '"]');
@@ -214,8 +216,8 @@ export async function readInvariants(page: Page, reset = false): Promise<Invaria
   return (await page.evaluate(`(() => {
     const r = window.__glassboxInvariants;
     if (!r) return null;
-    const out = { frames: r.frames, byKind: { ...r.byKind }, violations: r.violations, samples: [...r.samples] };
-    if (${reset}) { r.frames = 0; r.byKind = {}; r.violations = 0; r.samples = []; }
+    const out = { frames: r.frames, byKind: { ...r.byKind }, violations: r.violations, samples: [...r.samples], groupPhaseSkipped: r.groupPhaseSkipped };
+    if (${reset}) { r.frames = 0; r.byKind = {}; r.violations = 0; r.samples = []; r.groupPhaseSkipped = false; }
     return out;
   })()`)) as InvariantReport;
 }
@@ -230,7 +232,8 @@ export function describeReport(name: string, r: InvariantReport): string {
   const kinds = Object.entries(r.byKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  return `invariants ${name}: ${r.violations} of ${r.frames} frames violate${kinds ? ` (${kinds})` : ''}${
+  const skipped = r.groupPhaseSkipped ? ' [group phase checks skipped: the group cards carry no data-phase]' : '';
+  return `invariants ${name}: ${r.violations} of ${r.frames} frames violate${kinds ? ` (${kinds})` : ''}${skipped}${
     r.samples.length > 0 ? `\n  ${r.samples.join('\n  ')}` : ''
   }`;
 }

@@ -53,7 +53,7 @@ export function App({ session }: { session: Session }) {
   // plane's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
-  useReplicationHold();
+  useReplicationHold(session);
   const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
     <div className={past ? 'app app-past' : 'app'}>

@@ -1,8 +1,10 @@
-import { memo, useEffect } from 'react';
+import { Fragment, memo, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
+import type { PlanePartitionView, PlaneReplicaView, PlaneTopicView, PlaneView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
-import { setRowTopic, useDrawnPartitionByName } from '../cluster/replicationHoldStore';
+import { brokerDrawn, brokerWords } from '../cluster/brokerDrawn';
+import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHoldStore';
+import { teachingMoments } from '../cluster/teachingMoments';
 import { Term } from '../glossary/Term';
 import { usePlane, useUi } from '../store';
 import { RowTokens } from './RowTokens';
@@ -29,7 +31,13 @@ const ROLE_WORDS: Record<Role, string> = {
 };
 
 const NO_CELLS: string[] = [];
-const brokerIdsOf = byIdentity((brokers: PlaneBrokerView[] | undefined) => (brokers ?? []).map((b) => b.id));
+/** Each broker as `id|drawn state|words` (brokerDrawn.ts: the strip and the board name it alike), once per view. */
+const brokerHeadsOf = byIdentity((view: PlaneView | null) =>
+  (view?.brokers ?? []).map((b) => {
+    const d = brokerDrawn(b, view?.nowMs ?? 0, view?.config.sessionTimeoutMs ?? 0);
+    return `${b.id}|${d.state}|${brokerWords(d)}`;
+  }),
+);
 
 function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | null): string | null {
   let first: string | null = null;
@@ -82,7 +90,8 @@ interface Cell {
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const brokerIds = usePlane(useShallow((s) => brokerIdsOf(s.view?.brokers)));
+  const heads = usePlane(useShallow((s) => brokerHeadsOf(s.view ?? null)));
+  const brokerIds = heads.map((h) => Number(h.split('|')[0]));
   const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
   // One string per replica, so a frame that changes nothing redraws nothing; derived once per
   // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
@@ -128,16 +137,23 @@ export function PartitionGlance() {
         <thead>
           <tr>
             <th scope="col">partition</th>
-            {brokerIds.map((id) => (
-              <th scope="col" key={id}>
-                broker {id}
-              </th>
-            ))}
+            {heads.map((h) => {
+              const [id, state, words] = h.split('|');
+              return (
+                <th scope="col" key={id} data-testid={`glance-broker-${id}`} data-drawn-state={state}>
+                  broker {id}
+                  {state !== 'alive' && <span className={`glance-broker-state ${state}`}>{words}</span>}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
           {partitions.map((p) => (
-            <GlanceRow key={p} topic={topic} partition={p} brokerIds={brokerIds} cells={byPartition.get(p) ?? []} />
+            <Fragment key={p}>
+              <GlanceRow topic={topic} partition={p} brokerIds={brokerIds} cells={byPartition.get(p) ?? []} />
+              <GlanceTeaching topic={topic} partition={p} columns={brokerIds.length + 1} />
+            </Fragment>
           ))}
         </tbody>
       </table>
@@ -209,6 +225,40 @@ const GlanceRow = memo(
       return d !== undefined && c.broker === d.broker && c.role === d.role && c.leo === d.leo && c.hw === d.hw;
     }),
 );
+
+/**
+ * Under a partition's row, why it does not move, said where it happens: NOT_ENOUGH_REPLICAS with
+ * the numbers, a HW frozen under min.insync.replicas (KAFKA-15583) or waiting for an in-sync
+ * follower, and since when (cluster/teachingMoments.ts), from the partition as drawn.
+ */
+function GlanceTeaching({ topic, partition, columns }: { topic: string; partition: number; columns: number }) {
+  const drawn = useDrawnPartitionByName(topic, partition);
+  const since = useIsrChangedAt(topic, partition);
+  // One string per view (the words change, not the objects), so a view that changes nothing here redraws nothing.
+  const said = usePlane((s) => {
+    const t = s.view?.topics.find((x) => x.name === topic);
+    const p = drawn ?? t?.partitions[partition];
+    if (!t || !p || !s.view) return '';
+    return teachingMoments(p, t.minInsyncReplicas, since, s.view.nowMs)
+      .map((m) => `${m.kind}|${m.text}`)
+      .join('\n');
+  });
+  if (said === '') return null;
+  return (
+    <tr className="glance-teaching" data-testid={`glance-teach-${topic}-${partition}`}>
+      <td colSpan={columns}>
+        {said.split('\n').map((line) => {
+          const [kind, text] = line.split('|');
+          return (
+            <span key={kind} className={`glance-teach teach-${kind}`} data-kind={kind}>
+              {text}
+            </span>
+          );
+        })}
+      </td>
+    </tr>
+  );
+}
 
 /** The row's last GLANCE_SLOTS offsets on one replica: committed (below HW), not yet committed (to LEO), or not there. */
 function Slots({ end, leo, hw }: { end: number; leo: number; hw: number }) {

@@ -170,4 +170,14 @@ describe('a timeline draws whole states, each when its token lands', () => {
     land(u, 1000 + NO_TOKEN_MS, landingsAt({}, null));
     expect(u.shown.leader).toBe(3);
   });
+
+  it('a replica going offline (its broker killed) is drawn at once, dropping the states queued before it', () => {
+    const t = newTimeline(partition({}));
+    advance(t, partition({ 1: [1, 0] }), [produce()], 0, 0);
+    const killed = partition({ 1: [1, 0] });
+    killed.replicaStates = killed.replicaStates.map((r) => (r.broker === 1 ? { ...r, role: 'offline' } : r));
+    advance(t, killed, [], 10, 5);
+    expect(t.shown).toBe(killed);
+    expect(t.steps).toHaveLength(0);
+  });
 });

@@ -11,7 +11,9 @@
  * another moved on (RaftScope's rule: delay the snapshot, never one number of it).
  *
  * Where the changes do not account for the step (a truncation, an election, a message no longer
- * listed), nothing is made up: the partition steps straight to the view's state. A new leader is
+ * listed), nothing is made up: the partition steps straight to the view's state, after the states
+ * queued before it — at once when a replica's broker died or came back or the replicas changed,
+ * since brokers and chips are drawn from the view as it comes. A new leader is
  * drawn once the controller's LeaderAndIsr token to its broker has landed (a broker leads once
  * that request reaches it), or NO_TOKEN_MS after the page saw the election if no token came.
  * Pure: the caller passes the wall clock and the token schedule's landing times.
@@ -54,6 +56,17 @@ function sameStructure(a: PlanePartitionView, b: PlanePartitionView): boolean {
     const s = b.replicaStates[i];
     return s !== undefined && s.broker === r.broker && s.role === r.role && s.inIsr === r.inIsr;
   });
+}
+
+/**
+ * Whether a replica went offline or came back, or the partition's replicas changed (a
+ * reassignment), between two states: what the page draws from the view as it comes (the brokers,
+ * a replica's chip) would otherwise disagree with the partition drawn.
+ */
+function livenessChanged(a: PlanePartitionView, b: PlanePartitionView): boolean {
+  if (a.replicaStates.length !== b.replicaStates.length) return true;
+  const offline = new Map(a.replicaStates.map((r) => [r.broker, r.role === 'offline']));
+  return b.replicaStates.some((r) => !offline.has(r.broker) || offline.get(r.broker) !== (r.role === 'offline'));
 }
 
 function sameOffsets(a: PlanePartitionView, b: PlanePartitionView): boolean {
@@ -129,6 +142,14 @@ export function advance(
   }
   if (between !== null) {
     for (const s of between) t.steps.push({ state: s.state, messageId: s.messageId, notBefore: now });
+    return;
+  }
+  if (livenessChanged(base, next)) {
+    // A replica's broker died or came back, or the replicas changed: the brokers and the chips are
+    // drawn from the view at once, so the partition is too (never a replica drawn leader on a
+    // broker drawn gone, offline on one alive, or a new replica ahead of an older leader).
+    t.steps = [];
+    t.shown = next;
     return;
   }
   const step: Step = { state: next, messageId: null, notBefore: now };

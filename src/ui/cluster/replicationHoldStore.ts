@@ -18,7 +18,9 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
+import type { PlaneEvent, PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
+import type { Session } from '../session';
 import { type UiState, uiStore } from '../store';
 import { advance, type Landings, land, newTimeline, nextLanding, type Timeline, tpKey } from './partitionTimeline';
 import { newSchedule, schedule, type TokenSchedule } from './tokenSchedule';
@@ -43,9 +45,12 @@ interface HoldState {
    * lands, not when the worker stops listing its message.
    */
   messages: readonly PlaneMessageView[];
+  /** By `<topic>-<partition>`: when its ISR last changed (engine ms since the scenario started). */
+  isrChangedAt: Record<string, number>;
 }
 
 export const replicationHoldStore = createStore<HoldState>()(() => ({
+  isrChangedAt: {},
   drawn: {},
   inStep: false,
   rowTopic: null,
@@ -229,8 +234,25 @@ export function forgetReplication(): void {
   taken = new Set();
   leaderAndIsr = [];
   lastView = null;
-  replicationHoldStore.setState({ messages, drawn: {} });
+  replicationHoldStore.setState({ messages, drawn: {}, isrChangedAt: {} });
   refresh(0);
+}
+
+/** A frame's plane events: when each partition's ISR changed (the controller's or the leader's write). */
+export function takeIsrChanges(events: readonly PlaneEvent[]): void {
+  let changed: Record<string, number> | null = null;
+  for (const e of events) {
+    if (e.type !== 'partitionStateChanged' || e.topic.startsWith('__')) continue;
+    if (e.old && e.old.isr.join() === e.new.isr.join()) continue;
+    changed ??= { ...replicationHoldStore.getState().isrChangedAt };
+    changed[tpKey(e.topic, e.partition)] = e.atMs - PLANE_EPOCH_MS;
+  }
+  if (changed) replicationHoldStore.setState({ isrChangedAt: changed });
+}
+
+/** When a partition's ISR last changed (engine ms), or null if not since the page opened. */
+export function useIsrChangedAt(topic: string, partition: number): number | null {
+  return useStore(replicationHoldStore, (s) => s.isrChangedAt[tpKey(topic, partition)]) ?? null;
 }
 
 /** A partition as the page draws it now: the state its timeline shows, or the view's own. */
@@ -244,7 +266,8 @@ export function useDrawnPartitionByName(topic: string, partition: number): Plane
 }
 
 /** Feeds the timelines from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
-export function useReplicationHold(): void {
+export function useReplicationHold(session: Session): void {
+  useEffect(() => session.onPlaneEvents(takeIsrChanges), [session]);
   useEffect(() => {
     const now = () => performance.now();
     setInStep(playsInStep(uiStore.getState()), now());
