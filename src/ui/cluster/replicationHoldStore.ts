@@ -196,11 +196,6 @@ function withUnlanded(
   return [...kept, ...view].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
 }
 
-/** A layer drew tokens late (tokenSchedule's drawnLate moved their slots): the timelines follow. */
-export function slotsMoved(now: number): void {
-  refresh(now);
-}
-
 /** Draws every partition as the last view has it, and queues nothing until the next view. */
 function dropTimelines(): void {
   timelines = new Map();
