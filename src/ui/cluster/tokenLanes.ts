@@ -7,8 +7,8 @@
  * the records it carries — so when more than a few fly at once they are grouped, never piled up.
  *
  * Placements are sticky: a token keeps the lane (or the chip) it was first given for its whole
- * flight, so a new view never moves a token already on its way — unless two would now meet: the
- * later one is placed anew.
+ * flight (its slot's times never move: useTokenDelays starts it on them), so a new view never
+ * moves a token already on its way.
  */
 
 /** A token chip's size on screen (CSS .row-token / .message-token: 11 px labels, 15 px high): height, width per character. */
@@ -55,6 +55,13 @@ export function collide(a: Flight, b: Flight, da = 0, db = 0): boolean {
   const to = Math.min(a.landsAt, b.landsAt);
   if (from > to) return false;
   const room = (a.width + b.width) / 2 + CLEAR_PX;
+  // Paths whose boxes never come that close cannot meet (most pairs on a board): no sampling.
+  const gapX = Math.max(Math.min(a.x0, a.x1) - Math.max(b.x0, b.x1), Math.min(b.x0, b.x1) - Math.max(a.x0, a.x1));
+  const gapY = Math.max(
+    Math.min(a.y0, a.y1) + da - Math.max(b.y0, b.y1) - db,
+    Math.min(b.y0, b.y1) + db - Math.max(a.y0, a.y1) - da,
+  );
+  if (gapX >= room || gapY >= CHIP_H + 2) return false;
   for (let i = 0; i <= SAMPLES; i++) {
     const t = from + ((to - from) * i) / SAMPLES;
     const p = at(a, t);
@@ -79,19 +86,11 @@ export function placeFlights(
   const out = new Map<string, Placement>();
   const byId = new Map(flights.map((f) => [f.id, f]));
   const drawn: { f: Flight; lane: number }[] = [];
-  // Kept in the order they leave; one that now meets a chip kept before it (a token is placed
-  // before its landing is known exactly: useTokenDelays) is placed anew.
-  const kept = flights.filter((f) => before.has(f.id)).sort((a, b) => a.startsAt - b.startsAt);
-  for (const f of kept) {
-    const p = before.get(f.id) as Placement;
-    if ('into' in p) {
-      if (byId.has(p.into)) out.set(f.id, p);
-      continue;
-    }
-    const dy = lanes[p.lane] ?? 0;
-    if (drawn.some((d) => collide(d.f, f, lanes[d.lane] ?? 0, dy))) continue;
+  for (const f of flights) {
+    const p = before.get(f.id);
+    if (!p || ('into' in p && !byId.has(p.into))) continue;
     out.set(f.id, p);
-    drawn.push({ f, lane: p.lane });
+    if ('lane' in p) drawn.push({ f, lane: p.lane });
   }
   const fresh = flights.filter((f) => !out.has(f.id)).sort((a, b) => a.startsAt - b.startsAt);
   for (const f of fresh) {
