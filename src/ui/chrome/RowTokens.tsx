@@ -16,7 +16,7 @@ import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
 import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
 import { apiColour } from '../cluster/requestApis';
-import { chipWidth, type Flight, groupLabel, type Placement, placeFlights } from '../cluster/tokenLanes';
+import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from '../cluster/tokenLanes';
 import { tokenTitle } from '../cluster/tokenRecords';
 import { flying } from '../cluster/tokenSchedule';
 import { useTokenDelays } from '../cluster/useTokenDelays';
@@ -109,23 +109,10 @@ export function RowTokens({ topic }: { topic: string }) {
     const to = anchors.get(`${t.partition}/${m.to}`);
     const slot = slots.slots.get(m.id);
     if (!from || !to || !slot) continue;
-    flights.push({
-      id: t.id,
-      startsAt: slot.startsAt,
-      landsAt: slot.landsAt,
-      x0: from.x,
-      y0: from.y,
-      x1: to.x,
-      y1: to.y,
-      width: chipWidth(m.api),
-    });
+    flights.push(flightOf(t.id, slot, from, to, m.api));
   }
   placed.current = placeFlights(flights, placed.current, LANES);
-  const joined = new Map<string, RowToken[]>();
-  for (const t of tokens) {
-    const p = placed.current.get(t.id);
-    if (p && 'into' in p) joined.set(p.into, [...(joined.get(p.into) ?? []), t]);
-  }
+  const joined = joinedChips(tokens, (t) => t.id, placed.current);
   const byId = new Map(flights.map((f) => [f.id, f]));
   return (
     <div className="row-token-layer" ref={layer} aria-hidden="true">

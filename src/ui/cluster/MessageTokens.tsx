@@ -30,7 +30,7 @@ import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
 import { setDrawingTokens, tokenSchedule } from './replicationHoldStore';
-import { chipWidth, type Flight, groupLabel, type Placement, placeFlights } from './tokenLanes';
+import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from './tokenLanes';
 import { carried } from './tokenRecords';
 import { flying, schedule } from './tokenSchedule';
 import { useTokenDelays } from './useTokenDelays';
@@ -156,23 +156,10 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     if (!from || !b || !slot) continue;
     const a = routeStart(from, b, m.api, layout.buttons);
     ends.set(m.id, { a, b });
-    flights.push({
-      id: String(m.id),
-      startsAt: slot.startsAt,
-      landsAt: slot.landsAt,
-      x0: a.x,
-      y0: a.y,
-      x1: b.x,
-      y1: b.y,
-      width: chipWidth(m.api),
-    });
+    flights.push(flightOf(String(m.id), slot, a, b, m.api));
   }
   placed.current = placeFlights(flights, placed.current, LANES);
-  const joined = new Map<string, PlaneMessageView[]>();
-  for (const m of live) {
-    const p = placed.current.get(String(m.id));
-    if (p && 'into' in p) joined.set(p.into, [...(joined.get(p.into) ?? []), m]);
-  }
+  const joined = joinedChips(live, (m) => String(m.id), placed.current);
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {

@@ -25,6 +25,26 @@ export function chipWidth(label: string): number {
   return CHIP_PAD_W + CHIP_CHAR_W * (label.length + 3);
 }
 
+/** A flight for `id` along a → b at its slot's times, sized for `api`'s label. */
+export function flightOf(
+  id: string,
+  slot: { startsAt: number; landsAt: number },
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  api: string,
+): Flight {
+  return {
+    id,
+    startsAt: slot.startsAt,
+    landsAt: slot.landsAt,
+    x0: a.x,
+    y0: a.y,
+    x1: b.x,
+    y1: b.y,
+    width: chipWidth(api),
+  };
+}
+
 export interface Flight {
   id: string;
   /** Wall ms it leaves and lands. */
@@ -113,4 +133,18 @@ export function placeFlights(
 export function groupLabel(apis: readonly string[]): string {
   if (apis.length <= 1) return apis[0] ?? '';
   return apis.every((a) => a === apis[0]) ? `${apis[0]} ×${apis.length}` : `${apis[0]} +${apis.length - 1}`;
+}
+
+/** The tokens that joined each chip, by the chip's id. */
+export function joinedChips<T>(
+  tokens: readonly T[],
+  idOf: (t: T) => string,
+  placed: ReadonlyMap<string, Placement>,
+): Map<string, T[]> {
+  const joined = new Map<string, T[]>();
+  for (const t of tokens) {
+    const p = placed.get(idOf(t));
+    if (p && 'into' in p) joined.set(p.into, [...(joined.get(p.into) ?? []), t]);
+  }
+  return joined;
 }
