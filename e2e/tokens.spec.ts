@@ -42,12 +42,15 @@ const watch = (frames: number) => `new Promise((resolve) => {
 
 type Token = { text: string; kind: string; from: string; to: string };
 
-// Resolves with the first token of `api` drawn within `ms` (checked every animation frame), or null.
+// Resolves with the first message of `api` drawn within `ms` (checked every animation frame), alone
+// or in a chip grouping several (data-apis, data-kinds, data-froms, data-tos), or null.
 const firstToken = (api: string, ms: number) => `new Promise((resolve) => {
   const t0 = performance.now();
   const tick = () => {
-    const t = document.querySelector('.message-token[data-api="${api}"]');
-    if (t) resolve({ text: t.textContent, kind: t.getAttribute('data-kind'), from: t.getAttribute('data-from'), to: t.getAttribute('data-to') });
+    const t = document.querySelector('.message-token[data-apis~="${api}"]');
+    const i = t ? t.getAttribute('data-apis').split(' ').indexOf('${api}') : -1;
+    const at = (name) => t.getAttribute(name).split(' ')[i];
+    if (t) resolve({ text: t.textContent, kind: at('data-kinds'), from: at('data-froms'), to: at('data-tos') });
     else if (performance.now() - t0 > ${ms}) resolve(null);
     else requestAnimationFrame(tick);
   };

@@ -204,6 +204,10 @@ export function MessageTokens({ view }: { view: PlaneView }) {
             data-slowed={Math.round(slowdown(m, speed))}
             data-lane={place.lane}
             data-count={group.length}
+            data-apis={group.map((g) => g.api).join(' ')}
+            data-tos={group.map((g) => g.to ?? '').join(' ')}
+            data-froms={group.map((g) => g.from ?? '').join(' ')}
+            data-kinds={group.map((g) => g.kind).join(' ')}
             title={title}
             style={style}
           >

@@ -33,6 +33,7 @@ describe('token lanes: no two labels overlap', () => {
     expect(p.get('c')).toEqual({ into: 'a' });
     expect(groupLabel(['Fetch', 'Fetch', 'Fetch'])).toBe('Fetch ×3');
     expect(groupLabel(['LeaderAndIsr', 'UpdateMetadata'])).toBe('LeaderAndIsr +1');
+    expect(groupLabel(['Fetch', 'LeaderAndIsr'])).toBe('LeaderAndIsr +1');
   });
 
   it('tokens far apart in time or in another row share a lane; placements stay as first given', () => {

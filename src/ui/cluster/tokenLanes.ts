@@ -35,6 +35,7 @@ export function flightOf(
 ): Flight {
   return {
     id,
+    to: `${Math.round(b.x)},${Math.round(b.y)}`,
     startsAt: slot.startsAt,
     landsAt: slot.landsAt,
     x0: a.x,
@@ -47,6 +48,8 @@ export function flightOf(
 
 export interface Flight {
   id: string;
+  /** Where it goes (a card, a cell): a token that must join a chip joins one going there if it can. */
+  to?: string;
   /** Wall ms it leaves and lands. */
   startsAt: number;
   landsAt: number;
@@ -115,24 +118,34 @@ export function placeFlights(
   const fresh = flights.filter((f) => !out.has(f.id)).sort((a, b) => a.startsAt - b.startsAt);
   for (const f of fresh) {
     let placed: Placement | null = null;
-    let first: string | null = null;
+    const hits: Flight[] = [];
     for (let lane = 0; lane < lanes.length && placed === null; lane++) {
       const dy = lanes[lane] ?? 0;
-      const hit = drawn.find((d) => collide(d.f, f, lanes[d.lane] ?? 0, dy));
-      if (!hit) placed = { lane };
-      else first ??= hit.f.id;
+      const hit = drawn.filter((d) => collide(d.f, f, lanes[d.lane] ?? 0, dy));
+      if (hit.length === 0) placed = { lane };
+      else hits.push(...hit.map((d) => d.f));
     }
-    if (placed === null) placed = { into: first as string };
+    // Every lane taken: it joins a chip it would cover, one going where it goes if there is one.
+    if (placed === null)
+      placed = { into: (hits.find((h) => h.to !== undefined && h.to === f.to) ?? hits[0])?.id ?? '' };
     out.set(f.id, placed);
     if ('lane' in placed) drawn.push({ f, lane: placed.lane });
   }
   return out;
 }
 
-/** What a group chip says: one API's name with the count ("Fetch ×3"), or the first's and how many more ("LeaderAndIsr +1"). */
+/** The controller's requests: a group chip carrying one is named by it (an election is what to see). */
+const NAMED_FIRST = ['LeaderAndIsr', 'StopReplica', 'UpdateMetadata'];
+
+/**
+ * What a group chip says: one API's name with the count ("Fetch ×3"), or one API's and how many
+ * more ("LeaderAndIsr +1": the controller's request if it carries one, else the first).
+ */
 export function groupLabel(apis: readonly string[]): string {
   if (apis.length <= 1) return apis[0] ?? '';
-  return apis.every((a) => a === apis[0]) ? `${apis[0]} ×${apis.length}` : `${apis[0]} +${apis.length - 1}`;
+  if (apis.every((a) => a === apis[0])) return `${apis[0]} ×${apis.length}`;
+  const named = NAMED_FIRST.find((a) => apis.includes(a)) ?? apis[0];
+  return `${named} +${apis.length - 1}`;
 }
 
 /** The tokens that joined each chip, by the chip's id. */
