@@ -13,7 +13,6 @@ import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
-import { useLeaderHold } from './cluster/leaderHoldStore';
 import { useReplicationHold } from './cluster/replicationHoldStore';
 import { Welcome } from './welcome/Welcome';
 
@@ -48,8 +47,7 @@ export function App({ session }: { session: Session }) {
   // plane's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
-  useLeaderHold(session);
-  useReplicationHold();
+  useReplicationHold(session);
   const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
     <div className={past ? 'app app-past' : 'app'}>
