@@ -11,11 +11,10 @@
  *   broker drawn in two different states on two surfaces;
  * - `controller`: a surface drawing brokers without exactly one controller badge (and no drawn
  *   "no controller: election in progress"), or two surfaces naming different controllers;
- * - `group`: a group card whose drawn state (`data-state`) disagrees with its drawn rebalance
- *   phase (`data-phase`), a chip at a generation (`data-generation`) the card has not drawn yet, or
- *   a Stable group whose chips (`data-partitions`) share a partition. A card without `data-phase`
- *   gets the Stable check only (its state and generation are then the engine's, not drawn in
- *   step), and the report says so.
+ * - `group`: a group card whose drawn state (`data-shown-state`) disagrees with its drawn
+ *   rebalance phase (`data-phase`), or a drawn-Stable group whose chips (`data-shown-partitions`)
+ *   share a partition. A card without `data-phase` (a ZooKeeper group, one awaiting its
+ *   coordinator) gets the Stable check only, and the report says so.
  *
  * It runs in the page as an init script (nothing of it is in the app): a `requestAnimationFrame`
  * callback sees the DOM exactly as that frame paints it, after React's last commit. Specs install
@@ -104,12 +103,12 @@ const SAMPLER = String.raw`(() => {
   function groups(out) {
     for (const card of document.querySelectorAll('section.group-card[data-testid^="group-"]')) {
       const g = card.getAttribute('data-testid').slice('group-'.length);
-      // The drawn values are the card's own data-state, data-generation and data-phase (the group
-      // card draws them in step with its rebalance phases). A card without data-phase predates
-      // that: its data-state and data-generation are the engine's, so only the Stable check runs,
-      // and the report says the phase checks were skipped.
-      const state = card.getAttribute('data-state');
-      const generation = num(card.getAttribute('data-generation'));
+      // What the card draws: data-phase and data-shown-state / data-shown-generation, moved in step
+      // with its rebalance phases (data-state and data-generation are the engine's). A card without
+      // data-phase (a ZooKeeper group, a group awaiting its coordinator, or a page from before the
+      // phases) gets the Stable check only, and the report says the phase checks were skipped.
+      const attr = (el, drawn, engine) => (el.hasAttribute(drawn) ? el.getAttribute(drawn) : el.getAttribute(engine));
+      const state = attr(card, 'data-shown-state', 'data-state');
       const phase = card.getAttribute('data-phase');
       if (phase === null) report.groupPhaseSkipped = true;
       if (phase) {
@@ -119,11 +118,8 @@ const SAMPLER = String.raw`(() => {
       const owned = new Map();
       for (const chip of card.querySelectorAll('[data-testid^="consumer-"][data-partitions]')) {
         const name = chip.getAttribute('data-testid').slice('consumer-'.length);
-        const cg = num(chip.getAttribute('data-generation'));
-        if (phase !== null && generation !== null && cg !== null && cg > generation)
-          out.push(['group', g + ': chip ' + name + ' at generation ' + cg + ' while the card draws ' + generation]);
         if (state !== 'Stable' || chip.getAttribute('data-state') !== 'running') continue;
-        for (const p of (chip.getAttribute('data-partitions') || '').split(',')) {
+        for (const p of (attr(chip, 'data-shown-partitions', 'data-partitions') || '').split(',')) {
           if (!p) continue;
           if (owned.has(p)) out.push(['group', g + ': Stable, and ' + p + ' drawn on ' + owned.get(p) + ' and ' + name]);
           owned.set(p, name);

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { describeReport, installInvariantSampler, readInvariants } from './invariants';
 import { LessonPage } from './lessonPage';
 import { PlanePage } from './planePage';
 
@@ -8,7 +9,24 @@ import { PlanePage } from './planePage';
  * only once the engine shows the step's condition. For the lessons issue 23 names, every
  * question is also checked to come before anything shows its answer, to lock when answered, and
  * every step's target to be on screen beside the lesson card (at 1280x800; two at 390x844).
+ *
+ * The invariant sampler (e2e/invariants.ts) watches every frame of every lesson: no frame may draw
+ * a state Kafka could not be in (HW above LEO, a follower ahead of its leader, a broker alive in
+ * one place and dead in another, two controllers, a group's state disagreeing with its phase).
  */
+test.beforeEach(async ({ page }) => {
+  await installInvariantSampler(page);
+});
+
+test.afterEach(async ({ page }, info) => {
+  if (info.status !== 'passed') return;
+  const r = await readInvariants(page);
+  const line = describeReport(info.title, r);
+  console.log(line);
+  info.annotations.push({ type: 'invariants', description: line });
+  expect(r.frames, 'frames sampled').toBeGreaterThan(20);
+  expect(r.violations, line).toBe(0);
+});
 const LESSONS = [
   'segments',
   'time-lookup',

@@ -117,6 +117,22 @@ export function ClusterStrip() {
                   </span>
                 </li>
               );
+            // The legacy ZooKeeper consumer has no coordinator and no generations: its members
+            // rebalance themselves on ZooKeeper watches.
+            if (state === 'ZooKeeper')
+              return (
+                <li
+                  key={id}
+                  className="strip-group state-ZooKeeper"
+                  data-testid={`strip-group-${id}`}
+                  data-state={state}
+                >
+                  group <strong>{id}</strong>{' '}
+                  <span className="muted">
+                    ZooKeeper consumer: no coordinator; its members rebalance themselves under /consumers/{id}
+                  </span>
+                </li>
+              );
             return (
               <li
                 key={id}
