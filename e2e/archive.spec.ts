@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { unzipSync, zipSync } from 'fflate';
 import { decodeRecordBatches } from '../src/engine/codec';
 import { dumpSegmentFile } from '../src/engine/codec/dumpLog';
+import { makeBatch, makeRecords } from '../src/engine/log/testSupport';
 import { expect, test } from './fixtures';
 
 test('export a partition as real segment files; import them back; a corrupt file is rejected and changes nothing', async ({
@@ -108,4 +109,25 @@ test('a zip that names a 5000-partition folder, or holds overlapping segments, i
   await expect(page.getByRole('tab', { name: /partitions/ })).toHaveCount(topicsBefore);
   await expect(page.locator('[data-testid^="partition-wide-"]')).toHaveCount(0);
   await expect(page.locator('[data-testid^="partition-orders-imported-"]')).toHaveCount(0);
+});
+
+test('an import of wide-999/ (a topic of 1,000 partitions) keeps the page answering: the logs are drawn a page at a time', async ({
+  app,
+  page,
+}) => {
+  await app.open();
+  const zip = zipSync({ 'wide-999/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'wide.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  await expect(page.getByTestId('import-message')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('topic-tab-wide')).toContainText('1000 partitions');
+  // The worker keeps being answered (frames land) and the selected topic draws 100 logs, not 1,000.
+  await app.frames(3);
+  const logs = page.locator('[data-testid^="partition-wide-"]');
+  await expect(logs).toHaveCount(100);
+  await expect(page.getByTestId('partition-wide-999')).toHaveCount(0);
+  await page.getByTestId('partitions-more').click();
+  await expect(logs).toHaveCount(200);
+  await app.frames(3);
 });

@@ -99,6 +99,10 @@ test('replication is visible: follower fetches travel between broker cards, repl
 }) => {
   const plane = new PlanePage(app);
   await plane.open();
+  // The board is where the tokens are drawn: off screen, its section skips rendering
+  // (content-visibility: auto) and the browser withholds its resize observations, so a token's
+  // place is only defined once the board is on screen, as a learner watching it has it.
+  await plane.broker(1).scrollIntoViewIfNeeded();
   // The clock runs (the play button is on at start); a follower fetch token appears.
   const tokens = page.locator('[data-testid^="message-fetch-"]');
   await expect(tokens.first()).toBeAttached({ timeout: 15_000 });

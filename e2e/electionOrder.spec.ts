@@ -24,9 +24,15 @@ const observe = (killed: number) => `(() => {
     const t = performance.now();
     if (out.stateWritten === null && document.querySelector('[data-testid="znode-/brokers/topics/orders/partitions/0/state"].flash'))
       out.stateWritten = t;
-    for (const e of document.querySelectorAll('.message-token[data-api="LeaderAndIsr"][data-kind="request"]')) {
-      const to = e.getAttribute('data-to');
-      if (!(to in out.laiTo)) out.laiTo[to] = t;
+    // A LeaderAndIsr request flies alone or grouped in a chip with others (data-apis, data-tos).
+    for (const e of document.querySelectorAll('.message-token[data-apis~="LeaderAndIsr"]')) {
+      const apis = e.getAttribute('data-apis').split(' ');
+      const tos = e.getAttribute('data-tos').split(' ');
+      apis.forEach((api, i) => {
+        const to = tos[i];
+        // The election's requests, not one still flying from before it (the cluster's start).
+        if (api === 'LeaderAndIsr' && out.stateWritten !== null && !(to in out.laiTo)) out.laiTo[to] = t;
+      });
     }
     for (const e of document.querySelectorAll('[data-testid^="replica-orders-0-"]')) {
       const b = e.getAttribute('data-testid').split('-').pop();
@@ -35,7 +41,7 @@ const observe = (killed: number) => `(() => {
       if (e.getAttribute('data-shown-role') === 'leader' && !(b in out.shownLeader)) out.shownLeader[b] = t;
     }
   };
-  new MutationObserver(note).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'data-role', 'data-shown-role', 'data-api'] });
+  new MutationObserver(note).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'data-role', 'data-shown-role', 'data-apis'] });
 })()`;
 
 test('killing the leader of orders-0: the state znode is written, LeaderAndIsr flies to the new leader, and only its landing lights the leader up', async ({

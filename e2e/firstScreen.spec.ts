@@ -50,6 +50,24 @@ test('a fresh open: the welcome, the whole cluster in view at 1280x800, moving a
   for (const g of ['analytics', 'billing'])
     expect(await inViewport(page, page.getByTestId(`strip-group-${g}`)), `group ${g}`).toBe(true);
   expect(await pageOverflow(page)).toBeLessThanOrEqual(1280);
+  // The top bar is one line at 1280: the clock's controls and the cluster's actions side by side.
+  const play = await page.getByTestId('time-play').boundingBox();
+  for (const id of [
+    'time-speed',
+    'auto-slow',
+    'shortcuts-open',
+    'welcome-open',
+    'reset-cluster',
+    'about-open',
+    'theme',
+  ]) {
+    const box = await page.getByTestId(id).boundingBox();
+    expect(
+      Math.abs((box?.y ?? 0) + (box?.height ?? 0) / 2 - ((play?.y ?? 0) + (play?.height ?? 0) / 2)),
+      id,
+    ).toBeLessThan(8);
+  }
+  await expect(page.getByTestId('topbar-menu')).toBeHidden();
 
   // Something moves within 2 s of the board showing: the demo producer's records raise the LEOs.
   const before = await leoSum(page);
@@ -155,8 +173,26 @@ test('at 390 px wide: no sideways page scroll, the side panel a sheet under the 
   // The sheet starts closed: its tabs only, the board keeps the screen.
   const body = page.locator('#side-body');
   await expect(body).toBeHidden();
+  // The top bar folds into a menu: the cluster (brokers, every partition's row) is on the first screen.
   for (const id of [1, 2, 3])
     expect(await inViewport(page, page.getByTestId(`strip-broker-${id}`)), `broker ${id}`).toBe(true);
+  for (let p = 0; p < 6; p++)
+    expect(await inViewport(page, page.getByTestId(`glance-row-orders-${p}`)), `orders-${p}`).toBe(true);
+  const menu = page.getByTestId('topbar-menu');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByTestId('time-speed')).toBeHidden();
+  expect(await inViewport(page, page.getByTestId('time-play')), 'play stays').toBe(true);
+  // By keyboard: Enter opens it in place, Escape folds it and gives focus back to the button.
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('time-speed')).toBeVisible();
+  await expect(page.getByTestId('reset-cluster')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toBeFocused();
+  await expect(page.getByTestId('time-speed')).toBeHidden();
   await page.getByTestId('side-tab-metrics').click();
   await expect(body).toBeVisible();
   await expect(page.getByTestId('side-sheet-toggle')).toHaveAttribute('aria-expanded', 'true');
@@ -288,5 +324,11 @@ for (const vp of [
     // A moment in: the demo has produced and the groups wait out their initial delay.
     await expect.poll(() => leoSum(page)).toBeGreaterThan(4);
     await page.screenshot({ path: `docs/first-screen-${vp.name}.png` });
+    if (vp.width < 760) {
+      await page.getByTestId('welcome-explore').click();
+      await page.getByTestId('topbar-menu').click();
+      await expect(page.getByTestId('time-speed')).toBeVisible();
+      await page.screenshot({ path: `docs/first-screen-menu-${vp.name}.png` });
+    }
   });
 }

@@ -41,6 +41,16 @@ export class GlassboxPage {
     await expect.poll(async () => Number(await clock.getAttribute('data-frames'))).toBeGreaterThanOrEqual(from + n);
   }
 
+  /** Sets the clock's speed; on a phone the speed is in the top bar's menu, opened first. */
+  async setSpeed(speed: string): Promise<void> {
+    const select = this.page.getByTestId('time-speed');
+    const menu = this.page.getByTestId('topbar-menu');
+    const fold = !(await select.isVisible()) && (await menu.isVisible());
+    if (fold) await menu.click();
+    await select.selectOption(speed);
+    if (fold) await menu.click();
+  }
+
   async sideTab(tab: 'producer' | 'accumulator' | 'inspector' | 'lookup' | 'metrics' | 'events'): Promise<void> {
     await this.page.getByTestId(`side-tab-${tab}`).click();
   }

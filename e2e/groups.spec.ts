@@ -337,6 +337,52 @@ test('the legacy ZooKeeper consumer (seed 002): members register under /consumer
     ...((await plane.consumer('c5').getAttribute('data-partitions')) ?? '').split(','),
   ].sort();
   expect(owned).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
+  // The card draws what the legacy consumer has: its znodes, no coordinator, JoinGroup or generation.
+  const card = plane.group('analytics');
+  await expect(page.getByTestId('rebalance-phase-analytics')).toHaveCount(0);
+  await expect(card).not.toContainText(/JoinGroup|SyncGroup|generation|No coordinator yet/);
+  await expect(page.getByTestId('zk-ids-analytics')).toContainText('c4, c5');
+  await expect(page.getByTestId('zk-owners-analytics')).toContainText('orders/0 → ');
+  await expect(page.getByTestId('zk-rebalances-analytics')).toContainText(/c4 ×\d/);
   await plane.tab('cluster');
   await expect(page.getByTestId('znode-/consumers/analytics/ids/c4')).toHaveAttribute('data-ephemeral', 'true');
 });
+
+// The README's screenshots (docs/coordinator-moving-*.png, docs/zookeeper-group-*.png), on demand:
+// `SHOTS=1 npx playwright test e2e/groups.spec.ts -g screenshot`.
+for (const vp of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`screenshot: a killed coordinator, and the legacy ZooKeeper group, at ${vp.width}x${vp.height}`, async ({
+    app,
+    page,
+  }) => {
+    test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
+    await page.setViewportSize(vp);
+    const plane = new PlanePage(app);
+    await plane.open();
+    await plane.pause();
+    await plane.tab('groups');
+    await stable(plane, { analytics: 1, billing: 1 });
+    const coordinator = /broker (\d+)/.exec(
+      (await page.getByTestId('group-coordinator-billing').textContent()) ?? '',
+    )?.[1];
+    await plane.tab('cluster');
+    await page.getByTestId(`broker-kill-${coordinator}`).click();
+    await plane.tab('groups');
+    await plane.advance(1);
+    await expect(plane.group('billing')).toHaveAttribute('data-state', 'COORDINATOR_NOT_AVAILABLE');
+    await page.getByTestId('group-coordinator-billing').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `docs/coordinator-moving-${vp.width}.png` });
+    await page.getByTestId('group-protocol-analytics').selectOption('zookeeper');
+    await plane.advanceUntil(
+      async () => /orders\/0 → c\d/.test((await page.getByTestId('zk-owners-analytics').textContent()) ?? ''),
+      30,
+    );
+    await page.getByTestId('zk-group-analytics').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `docs/zookeeper-group-${vp.width}.png` });
+  });
+}

@@ -1,10 +1,11 @@
 import { expect, test } from './fixtures';
+import { LessonPage } from './lessonPage';
 import { PlanePage } from './planePage';
 
 /**
  * The README's lesson screenshots (docs/lesson-*.png), made on demand: `SHOTS=1 npx playwright
- * test e2e/lessonShots.spec.ts`. Each lesson runs by Next alone to its last step, then the page
- * is captured with the lesson card at the top of the viewport.
+ * test e2e/lessonShots.spec.ts`. A question before its answer and the reveal after it (assignors),
+ * a look-here moment in the lookup stepper (170418), and two lessons' last steps.
  */
 test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
 
@@ -13,26 +14,42 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
 ];
 
-for (const id of ['unclean-election', 'delivery']) {
-  for (const vp of VIEWPORTS) {
+for (const vp of VIEWPORTS) {
+  test(`screenshots: predict, reveal and look here at ${vp.width}x${vp.height}`, async ({ app, page }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    const lesson = new LessonPage(app);
+    await lesson.start('assignors');
+    await lesson.reach(0);
+    await lesson.next.click();
+    expect(await lesson.reach(1)).toBe('predict');
+    await lesson.expectLookInView();
+    await page.screenshot({ path: `docs/lesson-predict-${vp.name}.png` });
+    await page.getByTestId('lesson-answer-0').click();
+    await lesson.revealed();
+    await lesson.expectLookInView();
+    await page.screenshot({ path: `docs/lesson-reveal-${vp.name}.png` });
+
+    await lesson.start('offset-lookup');
+    for (const i of [0, 1]) {
+      if ((await lesson.reach(i)) === 'predict') await page.getByTestId('lesson-skip').click();
+      await lesson.revealed();
+      await lesson.next.click();
+    }
+    expect(await lesson.reach(2)).toBe('predict');
+    await lesson.expectLookInView();
+    await page.screenshot({ path: `docs/lesson-look-here-${vp.name}.png` });
+  });
+
+  for (const id of ['unclean-election', 'delivery']) {
     test(`screenshot: lesson ${id} at ${vp.width}x${vp.height}`, async ({ app, page }) => {
       test.setTimeout(150_000);
       await page.setViewportSize({ width: vp.width, height: vp.height });
-      const plane = new PlanePage(app);
-      await plane.open();
-      await plane.tab('scenarios');
-      await page.getByTestId(`lesson-${id}`).click();
-      const step = page.getByTestId('lesson-step');
-      const next = page.getByTestId('lesson-next');
-      for (let i = 0; ; i++) {
-        await expect(step).toHaveAttribute('data-step', String(i));
-        await expect(step).toHaveAttribute('data-condition-met', 'true', { timeout: 60_000 });
-        if (!(await next.isEnabled())) break;
-        await next.click();
-      }
-      await plane.tab(id === 'delivery' ? 'groups' : 'cluster');
-      await plane.pause();
-      await page.getByTestId('lesson').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      const lesson = new LessonPage(app);
+      await lesson.start(id);
+      await lesson.runToEnd();
+      await new PlanePage(app).pause();
+      await lesson.expectLookInView();
       await page.screenshot({ path: `docs/lesson-${id}-${vp.name}.png` });
     });
   }

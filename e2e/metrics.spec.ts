@@ -47,7 +47,12 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   // Every partition has a replica on broker 2: orders' 6 and __consumer_offsets' 50.
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 56, 10);
   await expect(page.getByTestId('metrics-since')).toContainText('you killed broker 2');
-  await expect(page.getByTestId('metrics-since')).toContainText('UnderReplicatedPartitions 0 → 56');
+  // What the kill changed, as a table (Metric · Was · Now · why), only what moved meaningfully.
+  const row = page.getByTestId('metrics-delta-UnderReplicatedPartitions');
+  await expect(row).toHaveAttribute('data-was', '0');
+  await expect(row).toHaveAttribute('data-now', '56');
+  await expect(row).toContainText('left an ISR');
+  await expect(page.getByTestId('metrics-delta-RequestQueueTimeMs')).toHaveCount(0);
   await page.screenshot({ path: 'docs/metrics-kill-1280.png' });
 
   await app.sideTab('events');
@@ -69,13 +74,21 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   await page.getByTestId(`event-${after[leads]?.n}`).click();
   await expect(page.getByTestId(`event-${after[leads]?.n}`)).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('[data-testid^="broker-"][data-focused="true"]').first()).toBeAttached();
+  // ...and brings its subject into view: the partition's log it elected a leader for, marked.
+  await expect(page.locator('[data-testid^="partition-orders-"][data-focused="true"]').first()).toBeInViewport();
   // Filters: by kind, then by broker.
   await page.getByTestId('event-filter-kind').selectOption('election');
   await expect(page.getByTestId('event-log').locator('[data-kind]:not([data-kind="election"])')).toHaveCount(0);
   await page.locator('#side-body').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'docs/events-kill-1280.png' });
   await page.getByTestId('event-filter-kind').selectOption('');
+  // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
+  const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
+  await page.getByTestId(`event-${rebalance?.n}`).click();
+  await expect(page.getByTestId('plane-tab-groups')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('[data-testid^="group-"][data-focused="true"]').first()).toBeInViewport();
 
+  await plane.tab('cluster');
   await page.getByTestId('broker-restart-2').click();
   await app.sideTab('metrics');
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 0, 40);

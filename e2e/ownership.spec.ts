@@ -266,9 +266,15 @@ test('IndexedDB deleted under a running page: it says so, saves everything again
   await other.close();
   const notice = page.getByTestId('storage-lost-notice');
   await expect(notice).toContainText('deleted elsewhere');
+  // Nothing is saved now: no partition may claim a durable record (closing the tab would lose them all).
+  for (let p = 0; p < partitions; p++) await expect(app.partition('orders', p)).toHaveAttribute('data-durable', '0');
 
   await page.getByTestId('storage-repersist').click();
   await expect(notice).toHaveCount(0);
+  // Saved again: durable once IndexedDB confirms the rewrite.
+  await expect
+    .poll(async () => Number(await app.partition('orders', target).getAttribute('data-durable')))
+    .toBeGreaterThan(offset);
   await expect(page.getByTestId('storage-error')).toHaveCount(0);
   // Everything is back in IndexedDB, the record among it.
   await expect.poll(() => storedLogText(page, `orders-${target}`).then((t) => t.includes('v-kept'))).toBe(true);
@@ -284,4 +290,41 @@ test('IndexedDB deleted under a running page: it says so, saves everything again
   await expect(result).toHaveAttribute('data-offset', String(offset));
   await expect(result).toContainText(`key ${key}`);
   await expect(result).toContainText('value v-kept');
+});
+
+test("Take it back resumes from what is stored: the other tab's records stay, the tab's own stale address is no link to open", async ({
+  app,
+  page,
+  context,
+}) => {
+  await app.open();
+  const key = 'take-back';
+  const partitions = await page.locator('[data-testid^="partition-orders-"]').count();
+  const target = defaultPartition(new TextEncoder().encode(key), partitions);
+  const cells = (p: Page) => p.getByTestId(`partition-orders-${target}`).locator(`[data-key="${key}"]`);
+  // Tab A sends one record: its address now names its run (a #scenario= with the send in it).
+  await app.produce({ topic: 'orders', key, value: 'from-a' });
+  await expect(cells(page)).toHaveCount(1);
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('scenario=');
+
+  // Tab B takes over and sends two more; they are saved before A takes the cluster back.
+  const b = new GlassboxPage(await context.newPage());
+  await b.page.goto('/');
+  await b.page.getByTestId('take-over').click();
+  await expect(b.page.getByTestId('app-ready')).toBeAttached({ timeout: 30_000 });
+  for (const value of ['from-b-1', 'from-b-2']) await b.produce({ topic: 'orders', key, value });
+  await expect(cells(b.page)).toHaveCount(3);
+  await expect(b.partition('orders', target)).toHaveAttribute('data-unflushed', '0', { timeout: 30_000 });
+  const leo = await b.partition('orders', target).getAttribute('data-durable');
+  await expect(page.getByTestId('ownership-notice')).toContainText('took this cluster over');
+
+  await page.getByTestId('take-over').click();
+  await expect(b.page.getByTestId('ownership-notice')).toContainText('took this cluster over');
+  await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 30_000 });
+  // A shows what the store holds, B's records among them, and asked nothing (no link was opened).
+  await expect(cells(page)).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('discard-dialog')).toBeHidden();
+  expect(Number(await app.partition('orders', target).getAttribute('data-leo'))).toBeGreaterThanOrEqual(Number(leo));
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+  expect(b.errors).toEqual([]);
 });

@@ -272,3 +272,27 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
   }, 20);
   expect(await shownCluster(app, plane)).toEqual(before);
 });
+
+test('a reload in the middle of a Send N job resumes the stored cluster: its own address is no link to open, nothing is asked', async ({
+  app,
+  page,
+}) => {
+  await app.open();
+  await app.sideTab('producer');
+  await page.getByTestId('producer-n').fill('1000000');
+  await page.getByTestId('producer-rate').fill('5000');
+  await page.getByTestId('producer-send-n').click();
+  const job = page.getByTestId('job-progress');
+  await expect
+    .poll(async () => Number(await job.getAttribute('data-done')), { timeout: 30_000 })
+    .toBeGreaterThan(20_000);
+  // The address now names the run with the job's newest slices, newer than the scenario saved with the cluster.
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('scenario=');
+  await page.reload();
+  await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('recovery-report')).toBeVisible();
+  await app.frames(5);
+  await expect(page.getByTestId('discard-dialog')).toBeHidden();
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+});

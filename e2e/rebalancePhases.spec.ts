@@ -9,7 +9,8 @@ import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 
 interface Seen {
-  phases: { phase: string; state?: string; at: number }[];
+  /** chips: each chip's data-shown-partitions in the group's card when the phase was drawn. */
+  phases: { phase: string; state?: string; chips?: string[]; at: number }[];
   columns: { id: string; at: number }[];
 }
 
@@ -27,7 +28,8 @@ async function observe(page: Page, group: string): Promise<void> {
     new MutationObserver(() => {
       const phase = strip.getAttribute('data-phase');
       const state = document.querySelector('[data-testid="group-state-' + g + '"]').getAttribute('data-shown-state');
-      if (seen.phases[seen.phases.length - 1].phase !== phase) seen.phases.push({ phase, state, at: performance.now() });
+      const chips = [...document.querySelectorAll('[data-testid="group-' + g + '"] [data-shown-partitions]')].map((c) => c.getAttribute('data-shown-partitions'));
+      if (seen.phases[seen.phases.length - 1].phase !== phase) seen.phases.push({ phase, state, chips, at: performance.now() });
     }).observe(strip, { attributes: true, attributeFilter: ['data-phase'] });
     const columns = () => [...document.querySelectorAll('[data-testid^="generation-' + g + '-"]')].map((e) => e.getAttribute('data-testid'));
     const known = new Set(columns());
@@ -58,7 +60,7 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   await page.getByTestId('group-select-billing').click();
   await observe(page, 'billing');
 
-  await page.getByTestId('time-speed').selectOption('1');
+  await app.setSpeed('1');
   await page.getByTestId('time-play').click();
   await page.getByTestId('consumer-move-c1').selectOption('analytics');
   await expect
@@ -78,6 +80,14 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
     'Stable',
     'Stable',
   ]);
+  // The chips own what the phase drawn says (range is eager): nothing once the join phase is
+  // complete and until the assignment is drawn, then all six partitions between c2 and c3.
+  for (const p of phases.filter((x) => x.phase === 'compute' || x.phase === 'sync'))
+    expect(p.chips, p.phase).toEqual(['', '']);
+  const assigned = phases.find((x) => x.phase === 'assign')?.chips ?? [];
+  expect(assigned.flatMap((c) => c.split(',')).sort()).toEqual(
+    ['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5'].sort(),
+  );
   test.info().annotations.push({
     type: 'phases',
     description: held.map((h) => `${h.phase} ${Math.round(h.ms)} ms`).join(', '),
@@ -152,7 +162,7 @@ for (const vp of [
       timeout: 20_000,
     });
     await page.evaluate(`document.querySelector('[data-testid="group-billing"]').scrollIntoView({ block: 'start' })`);
-    await page.getByTestId('time-speed').selectOption('1');
+    await app.setSpeed('1');
     await page.getByTestId('time-play').click();
     await page.getByTestId('consumer-move-c1').selectOption('analytics');
     await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'sync', {

@@ -56,7 +56,7 @@ for (const vp of [
       await app.produce({ topic: 'payments', key: `k${i}`, value: 'earlier' });
       await plane.advance(1);
     }
-    await page.getByTestId('time-speed').selectOption('0.25');
+    await app.setSpeed('0.25');
     await page.getByTestId('time-play').click();
     // The moment to keep: a follower's cell has just drawn the new record (its Fetch response
     // landed) while the leader's HW still waits and tokens are on their way. Then the page is
@@ -75,6 +75,10 @@ for (const vp of [
     expect(await page.evaluate('window.__frozen === true')).toBe(true);
     // The rows themselves on a desktop; the whole first screen on a phone, where they fill the width.
     if (vp.width >= 760) await page.getByTestId('glance').screenshot({ path: `docs/replication-row-${vp.width}.png` });
-    else await page.screenshot({ path: `docs/replication-${vp.width}.png` });
+    else {
+      // Whatever the page scrolled to while producing, the picture is of the rows.
+      await page.getByTestId('glance').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `docs/replication-${vp.width}.png` });
+    }
   });
 }

@@ -315,3 +315,29 @@ test('a link made after producing, Send N, a topic config and a producer setting
   expect(other.errors).toEqual([]);
   await context.close();
 });
+
+test('a 24-hour link asks first, saying how long, while the page keeps answering; its replay shows progress and can be cancelled', async ({
+  app,
+  page,
+}) => {
+  const day: ScenarioSpec = { seed: 3, preset: 'demo', actions: [], untilMs: 24 * 3600 * 1000 };
+  await app.open(linkTo(day));
+  const replay = page.getByTestId('discard-replay');
+  await expect(replay).toBeVisible({ timeout: 20_000 });
+  await expect(replay).toContainText('replays 24:00:00.000 of engine time, about');
+  // Asking blocks nothing: the worker answers frames meanwhile.
+  await app.frames(3);
+  await page.getByTestId('discard-confirm').click();
+  const job = page.getByTestId('job-progress');
+  await expect(job).toHaveAttribute('data-state', 'running');
+  await expect.poll(async () => Number(await job.getAttribute('data-done'))).toBeGreaterThan(0);
+  await app.frames(3);
+  await page.getByTestId('job-cancel').click();
+  await expect(job).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByTestId('link-notice')).toContainText(
+    "This link's replay was cancelled while it was checked in memory: nothing was replaced.",
+  );
+  await app.frames(3);
+  // Still the cluster it was, at its own time, not the link's.
+  expect(await page.getByTestId('plane-clock').getAttribute('data-now').then(Number)).toBeLessThan(3_600_000);
+});

@@ -1,3 +1,5 @@
+import { zipSync } from 'fflate';
+import { makeBatch, makeRecords } from '../src/engine/log/testSupport';
 import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 
@@ -99,4 +101,37 @@ test('acting in the past forks the run: the learner is told, and the future is g
   await expect(scrubber).toHaveAttribute('data-max', String(4000));
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toHaveCount(0);
+});
+
+test('a fork that would delete an imported topic asks first, naming it: kept, nothing changes; confirmed, the run forks', async ({
+  app,
+  page,
+}) => {
+  const plane = new PlanePage(app);
+  await plane.open();
+  await plane.pause();
+  await plane.advance(2);
+  const zip = zipSync({ 'okimp-0/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'ok.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  await expect(page.getByTestId('import-message')).toHaveAttribute('data-ok', 'true');
+  await plane.advance(3);
+  await scrubTo(plane, 3900);
+  // Kill broker 1 in the past: the replay of the scenario holds no import, so the page asks first.
+  await page.getByTestId('broker-kill-1').click();
+  const dialog = page.getByTestId('discard-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Fork the run here?');
+  await expect(page.getByTestId('discard-topic-okimp')).toHaveAttribute('data-records', '4');
+  await page.getByTestId('discard-cancel').click();
+  await expect(page.getByTestId('time-fork-notice')).toHaveCount(0);
+  await expect(page.getByTestId('time-scrubber')).toHaveAttribute('data-live', 'false');
+  await expect(plane.broker(1)).toHaveAttribute('data-state', 'running');
+
+  await page.getByTestId('broker-kill-1').click();
+  await page.getByTestId('discard-confirm').click();
+  await expect(page.getByTestId('time-fork-notice')).toHaveAttribute('data-at', '3900');
+  await expect(plane.broker(1)).toHaveAttribute('data-state', 'down');
+  await expect(page.getByTestId('topic-tab-okimp')).toHaveCount(0);
 });

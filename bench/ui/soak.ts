@@ -29,18 +29,31 @@ const RUNNING_JOB = '[data-testid="job-progress"][data-state="running"]';
 const WORKER_HEAP_LIMIT_MB = 150;
 const RENDERER_RSS_LIMIT_MB = 600;
 const MB = 1024 * 1024;
+/** The slope is taken from this minute on: the first minutes fill the caches (segment cache, time travel). */
+const SETTLE_MINUTES = 3;
 
-interface Sample {
+export interface Sample {
   minute: number;
   workerHeapMb: number;
   rendererRssMb: number;
   idbMb: number;
   records: number;
+  /** Records of orders not yet confirmed by IndexedDB (LEO minus data-durable, summed): a write backlog shows here. */
+  unsaved: number;
   /** The page's own JS heap and DOM nodes (what the renderer keeps besides the worker). */
   pageHeapMb: number;
   domNodes: number;
+  /** The worker's heap as reserved (committed) and its ArrayBuffer backing stores, off the JS heap. */
+  workerHeapTotalMb: number;
+  workerBuffersMb: number;
 }
 
+const TOTAL_UNSAVED = `
+  [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
+    (n, el) => n + Number(el.getAttribute('data-leo') ?? 0) - Number(el.getAttribute('data-durable') ?? 0),
+    0,
+  )
+`;
 const TOTAL_LEO = `
   [...document.querySelectorAll('[data-testid^="partition-orders-"]')].reduce(
     (n, el) => n + Number(el.getAttribute('data-leo') ?? 0),
@@ -169,13 +182,13 @@ class WorkerHeap {
     return r;
   }
 
-  /** Runtime.getHeapUsage of the worker's isolate: bytes used (and ArrayBuffer backing stores, off the heap). */
-  async used(): Promise<number> {
-    return ((await this.call('Runtime.getHeapUsage')) as { usedSize: number }).usedSize;
-  }
-
+  /** Runtime.getHeapUsage of the worker's isolate: bytes used and reserved, and ArrayBuffer backing stores (off the heap). */
   async usage(): Promise<{ usedSize: number; totalSize: number; backingStorageSize?: number }> {
     return (await this.call('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+  }
+
+  async collectGarbage(): Promise<void> {
+    await this.call('HeapProfiler.collectGarbage');
   }
 
   /** A full heap snapshot (after a GC), as the parsed .heapsnapshot JSON. */
@@ -241,25 +254,33 @@ async function sample(
   pid: number,
   minute: number,
 ): Promise<Sample> {
-  const heap = await worker.used();
+  // Retained memory, not garbage waiting for the next GC: collect first (the slope is about what stays).
+  await worker.collectGarbage();
+  await pageCdp.send('HeapProfiler.collectGarbage');
+  const usage = await worker.usage();
+  const heap = usage.usedSize;
   const pageHeap = (await pageCdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   const dom = (await pageCdp.send('Memory.getDOMCounters')) as { nodes: number };
   const estimate = (await page.evaluate('navigator.storage.estimate()')) as { usage?: number };
   const records = (await page.evaluate(TOTAL_LEO)) as number;
+  const unsaved = (await page.evaluate(TOTAL_UNSAVED)) as number;
   return {
     minute,
     workerHeapMb: heap / MB,
     rendererRssMb: rendererRssMb(pid),
     idbMb: (estimate.usage ?? 0) / MB,
     records,
+    unsaved,
     pageHeapMb: pageHeap.usedSize / MB,
     domNodes: dom.nodes,
+    workerHeapTotalMb: usage.totalSize / MB,
+    workerBuffersMb: (usage.backingStorageSize ?? 0) / MB,
   };
 }
 
 function print(s: Sample): void {
   console.log(
-    `minute ${String(s.minute).padStart(3)}  worker heap ${s.workerHeapMb.toFixed(1).padStart(7)} MB  renderer RSS ${s.rendererRssMb.toFixed(0).padStart(5)} MB  IndexedDB ${s.idbMb.toFixed(1).padStart(7)} MB  records ${s.records.toLocaleString('en-US')}  (page heap ${s.pageHeapMb.toFixed(1)} MB, ${s.domNodes} DOM nodes)`,
+    `minute ${String(s.minute).padStart(3)}  worker heap ${s.workerHeapMb.toFixed(1).padStart(7)} MB  renderer RSS ${s.rendererRssMb.toFixed(0).padStart(5)} MB  IndexedDB ${s.idbMb.toFixed(1).padStart(7)} MB  records ${s.records.toLocaleString('en-US')} (${s.unsaved.toLocaleString('en-US')} not saved yet)  (page heap ${s.pageHeapMb.toFixed(1)} MB, ${s.domNodes} DOM nodes; worker heap reserved ${s.workerHeapTotalMb.toFixed(0)} MB, buffers ${s.workerBuffersMb.toFixed(0)} MB)`,
   );
 }
 
@@ -307,10 +328,30 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   const last = samples[samples.length - 1] as Sample;
   const rate = last.records / ((options.minutes * 60_000) / 1000);
   const pass = peakHeap < WORKER_HEAP_LIMIT_MB && peakRss < RENDERER_RSS_LIMIT_MB;
+  // Flat after the first minutes: the least-squares slope of the samples from minute SETTLE_MINUTES on.
+  const settled = samples.filter((s) => s.minute >= Math.min(SETTLE_MINUTES, options.minutes - 1));
+  console.log(
+    `slope from minute ${settled[0]?.minute ?? 0}: worker heap ${slope(settled, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(settled, (s) => s.rendererRssMb).toFixed(2)} MB/min, page heap ${slope(settled, (s) => s.pageHeapMb).toFixed(2)} MB/min, worker buffers ${slope(settled, (s) => s.workerBuffersMb).toFixed(2)} MB/min, IndexedDB ${slope(settled, (s) => s.idbMb).toFixed(2)} MB/min`,
+  );
   console.log(
     `${pass ? 'PASS' : 'FAIL'}: ${options.minutes} min at ${options.rate.toLocaleString('en-US')} records/s asked (${rate.toFixed(0)} appended/s): peak worker heap ${peakHeap.toFixed(1)} MB (limit ${WORKER_HEAP_LIMIT_MB}), peak renderer RSS ${peakRss.toFixed(0)} MB (limit ${RENDERER_RSS_LIMIT_MB}), IndexedDB ${last.idbMb.toFixed(1)} MB`,
   );
   return pass;
+}
+
+/** The least-squares slope of `y` over the samples' minutes (MB per minute); 0 for fewer than two. */
+export function slope(samples: readonly Sample[], y: (s: Sample) => number): number {
+  const n = samples.length;
+  if (n < 2) return 0;
+  const mx = samples.reduce((a, s) => a + s.minute, 0) / n;
+  const my = samples.reduce((a, s) => a + y(s), 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const s of samples) {
+    num += (s.minute - mx) * (y(s) - my);
+    den += (s.minute - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
 }
 
 export async function launchForSoak(): Promise<Browser> {

@@ -26,4 +26,10 @@ export interface Store {
   truncate(path: string, size: number): Promise<void>;
   /** Removes the file; removing a missing file is not an error. */
   delete(path: string): Promise<void>;
+  /**
+   * Kafka's flush (FileChannel.force): the file's settled bytes reach the disk itself. Only a
+   * Store whose settled writes may still sit in a cache (FileStore: the OS page cache) has it; for
+   * the others a settled write is already as durable as it gets.
+   */
+  fsync?(path: string): Promise<void>;
 }

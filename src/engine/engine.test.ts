@@ -671,3 +671,67 @@ describe('Engine: the segment cache pages closed segments out and reads them bac
     expect(e.checkInvariants()).toEqual([]);
   });
 });
+
+describe('Engine.storeLost: after the database is deleted nothing counts as saved until it is saved again', () => {
+  /** A MapStore whose every operation fails while `gone` (IndexedDB refuses them once deleted). */
+  class LosingStore extends MapStore {
+    gone = false;
+    private refuse(): Promise<void> | null {
+      return this.gone ? Promise.reject(new Error('the database was deleted')) : null;
+    }
+    override write(path: string, bytes: Uint8Array): Promise<void> {
+      return this.refuse() ?? super.write(path, bytes);
+    }
+    override append(path: string, bytes: Uint8Array): Promise<void> {
+      return this.refuse() ?? super.append(path, bytes);
+    }
+    override truncate(path: string, size: number): Promise<void> {
+      return this.refuse() ?? super.truncate(path, size);
+    }
+    override delete(path: string): Promise<void> {
+      return this.refuse() ?? super.delete(path);
+    }
+  }
+
+  it('durable offsets drop to the log start and znodes to unsaved; a rewrite makes them durable again, and so are later records', async () => {
+    const store = new LosingStore();
+    const e = new Engine({ seed: 3, store, clock: new ManualClock(0), brokers: [{ id: 1 }] });
+    const settle = async () => {
+      for (let i = 0; i < 6; i++) await Promise.resolve();
+    };
+    e.tick(100);
+    e.createTopic({ name: 't', partitions: 1, replicationFactor: 1, configs: { 'flush.messages': 1 } });
+    e.tick(300);
+    const client = new TestClient(e.cluster);
+    for (let i = 0; i < 5; i++) expect(client.produce(1, 't', 0, makeBatch([`r-${i}`]), 1)?.errorCode).toBe('NONE');
+    e.tick(100);
+    await settle();
+    const log = () => e.leaderReplica('t', 0)?.log;
+    expect(log()?.durableOffset).toBe(5);
+    expect(e.isZnodeSaved('/brokers/topics/t')).toBe(true);
+
+    // The database is deleted under the page: everything the Store held is gone.
+    store.gone = true;
+    store.files.clear();
+    e.storeLost();
+    expect(log()?.durableOffset).toBe(0);
+    expect(e.isZnodeSaved('/brokers/topics/t')).toBe(false);
+    // Records sent meanwhile fail to save and are not durable either.
+    expect(client.produce(1, 't', 0, makeBatch(['while-gone']), 1)?.errorCode).toBe('NONE');
+    e.tick(100);
+    await settle();
+    expect(log()?.durableOffset).toBe(0);
+
+    // Saved again from memory: durable once the Store confirms the rewrite, and records after it too.
+    store.gone = false;
+    e.rewriteStoreFiles();
+    expect(log()?.durableOffset).toBe(0);
+    await settle();
+    expect(log()?.durableOffset).toBe(6);
+    expect(e.isZnodeSaved('/brokers/topics/t')).toBe(true);
+    expect(client.produce(1, 't', 0, makeBatch(['after']), 1)?.errorCode).toBe('NONE');
+    e.tick(100);
+    await settle();
+    expect(log()?.durableOffset).toBe(7);
+  });
+});

@@ -336,6 +336,16 @@ export class Engine {
           path: `${logDirPath(brokerId, logDir)}/${CLEANER_OFFSET_CHECKPOINT_FILENAME}`,
           bytes: new TextEncoder().encode(text),
         }),
+      onLogDirFile: (brokerId, logDir, fileName, text) =>
+        this.writer.submit(
+          text === null
+            ? { op: 'delete', path: `${logDirPath(brokerId, logDir)}/${fileName}` }
+            : {
+                op: 'write',
+                path: `${logDirPath(brokerId, logDir)}/${fileName}`,
+                bytes: new TextEncoder().encode(text),
+              },
+        ),
       // Persistent znodes go through the same writer as the segments: a durable offset also
       // covers the metadata written before it.
       onZnodeChange: (path, node) => {
@@ -647,6 +657,11 @@ export class Engine {
     return topicState(this.cluster, topic);
   }
 
+  /** The topic's id (KIP-516) as 32 lower-case hex digits, from its topic znode; null if none. */
+  topicId(topic: string): string | null {
+    return this.cluster.topicId(topic);
+  }
+
   topicNames(): string[] {
     return this.cluster.topicNames();
   }
@@ -795,6 +810,9 @@ export class Engine {
    * deleted segments give the reason 'lost-with-store', and listed in the result.
    */
   rewriteStoreFiles(): LostWithStore[] {
+    // Whatever went to the lost Store is superseded by what follows; durability counts from here.
+    this.storeLost();
+    this.writer.resumeAfterLoss();
     const lost: LostWithStore[] = [];
     for (const [dir, log] of this.openLogs) {
       const from = log.logStartOffset;
@@ -817,9 +835,22 @@ export class Engine {
     }
     for (const node of this.cluster.zk.snapshot()) {
       if (node.ephemeralOwner !== 0 || node.path === '/') continue;
-      this.writer.submit({ op: 'write', path: znodeFile(node.path), bytes: encodeZnode(node) });
+      this.znodeWrites.set(
+        node.path,
+        this.writer.submit({ op: 'write', path: znodeFile(node.path), bytes: encodeZnode(node) }),
+      );
     }
     return lost;
+  }
+
+  /**
+   * The Store lost every file (the database was deleted under the page): from now on nothing
+   * counts as saved, no log offset and no znode, until rewriteStoreFiles hands it all over again
+   * and the Store confirms it. Observed by the host only, like the durable offsets themselves.
+   */
+  storeLost(): void {
+    this.writer.storeLost();
+    for (const log of this.openLogs.values()) log.storeLost();
   }
 
   /**
@@ -829,7 +860,8 @@ export class Engine {
    */
   isZnodeSaved(path: string): boolean {
     const seq = this.znodeWrites.get(path);
-    return seq !== undefined && (seq === 0 || this.writer.isDurable(seq));
+    // Sequence 0: read back from the Store at start-up (durable unless the Store was lost since).
+    return seq !== undefined && this.writer.isDurable(seq);
   }
 
   /** StopReplica with delete: the replica's files go, in order with every write before them. */

@@ -143,3 +143,73 @@ describe('Engine restarted from its Store: the cleaner checkpoint', () => {
     expect(after.cluster.broker(1).logManager.cleanerCheckpointOffsets()).toEqual(cleaned);
   });
 });
+
+/**
+ * Issue 25, log recovery items 3 and 4, at the broker: Kafka's LogManager.shutdown flushes the
+ * logs, writes each log dir's recovery-point-offset-checkpoint and log-start-offset-checkpoint and
+ * then `.kafka_cleanshutdown`, which the next LogManager.loadLogs reads (no segment recovered,
+ * LogLoaderTest.testCleanShutdownFile) and deletes; a broker whose process died instead rebuilds
+ * its producer state and takes a producer snapshot at the log end
+ * (UnifiedLog.rebuildProducerState -> ProducerStateManager.takeSnapshot).
+ */
+describe('Engine restart: clean shutdown marker, recovery points, producer snapshot at the log end', () => {
+  const DIR = 'broker-1/var/kafka-logs';
+  /** One broker on `store` with topic orders (one partition) holding `batch`; returns the engine and its writer. */
+  function oneBrokerWith(store: MapStore, clock: ManualClock, batch: Uint8Array) {
+    const writer = new StoreWriter(store);
+    const engine = new Engine({ seed: 3, store, clock, writer, brokers: [{ id: 1 }], topicDefaults: {} });
+    engine.tick(100);
+    engine.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1 });
+    engine.tick(300);
+    expect(new TestClient(engine.cluster).produce(1, 'orders', 0, batch, -1)?.errorCode).toBe('NONE');
+    engine.tick(100);
+    return { engine, writer };
+  }
+
+  /** A new process on the same store: what it reads, and its engine once started. */
+  async function restart(store: MapStore, clock: ManualClock, ms: number) {
+    const stored = await readStoredCluster(store, { clock, writer: new StoreWriter(store) });
+    const writer = new StoreWriter(store);
+    const engine = new Engine({ seed: 3, store, clock, writer, stored, brokers: [{ id: 1 }] });
+    engine.tick(ms);
+    await settle(writer);
+    return stored;
+  }
+
+  it('LogManager.shutdown: .kafka_cleanshutdown and the recovery points are written; the restart recovers nothing and deletes the marker', async () => {
+    const store = new MapStore();
+    const clock = new ManualClock(0);
+    const { engine, writer } = oneBrokerWith(store, clock, makeBatch(['a', 'b', 'c']));
+    engine.stopBroker(1);
+    for (let i = 0; i < 600 && engine.cluster.broker(1).state !== 'down'; i++) engine.tick(100);
+    await settle(writer);
+    expect(store.files.has(`${DIR}/.kafka_cleanshutdown`)).toBe(true);
+    expect(new TextDecoder().decode(store.files.get(`${DIR}/recovery-point-offset-checkpoint`))).toContain(
+      'orders 0 3',
+    );
+    expect(store.files.has(`${DIR}/log-start-offset-checkpoint`)).toBe(true);
+
+    const stored = await restart(store, clock, 100);
+    const report = stored.reports.find((r) => r.dir === `${DIR}/orders-0`)?.report;
+    expect(report?.hadCleanShutdown).toBe(true);
+    expect(report?.segments.every((s) => !s.recovered)).toBe(true);
+    expect(store.files.has(`${DIR}/.kafka_cleanshutdown`)).toBe(false);
+  });
+
+  it('UnifiedLog.rebuildProducerState -> takeSnapshot: after a crash the rebuilt producer state is snapshotted at the log end', async () => {
+    const store = new MapStore();
+    const clock = new ManualClock(0);
+    const idempotent = { producerId: 0, producerEpoch: 0, baseSequence: 0 };
+    const { engine, writer } = oneBrokerWith(store, clock, makeBatch(['a', 'b', 'c'], idempotent));
+    engine.cluster.broker(1).replicaManager.logs.get('orders-0')?.log.flush();
+    await settle(writer);
+    expect([...store.files.keys()].filter((p) => p.endsWith('.snapshot'))).toEqual([]);
+
+    // The process dies (no shutdown): the next one loads the log and rebuilds producer state from the batches.
+    const stored = await restart(store, clock, 2000);
+    expect(stored.reports.find((r) => r.dir === `${DIR}/orders-0`)?.report.hadCleanShutdown).toBe(false);
+    expect([...store.files.keys()].filter((p) => p.endsWith('.snapshot'))).toEqual([
+      `${DIR}/orders-0/00000000000000000003.snapshot`,
+    ]);
+  });
+});

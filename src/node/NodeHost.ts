@@ -65,8 +65,11 @@ export class NodeHost {
   static async open(options: NodeHostOptions): Promise<NodeHost> {
     const store = options.data ? new FileStore(options.data) : new MemoryStore();
     const clock = new ManualClock(PLANE_EPOCH_MS);
-    const writer = new StoreWriter(store);
-    const stored = (await store.list('')).length > 0 ? await readStoredCluster(store, { clock, writer }) : null;
+    // Files: appends written through to the page cache at once, fsynced on flush (Kafka's way).
+    const writer = new StoreWriter(store, { writeThrough: options.data !== undefined });
+    // A directory that holds a cluster restarts it (readStoredCluster lists it once); an empty one starts afresh.
+    const found = options.data ? await readStoredCluster(store, { clock, writer }) : null;
+    const stored = found && (found.znodes.length > 0 || found.logs.size > 0) ? found : null;
     return new NodeHost(options, store, clock, writer, stored);
   }
 
@@ -103,6 +106,7 @@ export class NodeHost {
       this.engine,
       (id) => ({ host: options.host, port: portOf(id) }),
       (node, clientId) => this.plane.nameClient(node, clientId),
+      () => this.writer.whenDurable(this.writer.operationsIssued),
     );
     this.listeners = new BrokerListeners(this.gateway, { host: options.host, portOf });
   }
@@ -178,6 +182,7 @@ export class NodeHost {
     // Controlled shutdowns take a few controller round trips (engine time, not wall time).
     for (let i = 0; i < 600 && running().length > 0; i++) this.engine.tick(100);
     await this.writer.settled();
+    if (this.store instanceof FileStore) await this.store.close();
   }
 
   /** Engine time passes through the app layer (its views' version moves), then reaches the pages' queues. */

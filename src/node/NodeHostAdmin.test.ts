@@ -9,7 +9,13 @@ import { createRequire } from 'node:module';
 import { describeClusterV1, offsetForLeaderEpochV4, Reader } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeMessage, OffsetForLeaderEpochResponseData } from '../engine/index';
+import {
+  decodeMessage,
+  encodeMessage,
+  OffsetCommitRequestData,
+  OffsetCommitResponseData,
+  OffsetForLeaderEpochResponseData,
+} from '../engine/index';
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
 
@@ -322,5 +328,85 @@ describe('requests no client API sends here, written and read by the clients’ 
     expect((await ask(p.leader, p.leaderEpoch + 1))?.errorCode).toBe(75); // UNKNOWN_LEADER_EPOCH
     const follower = [1, 2, 3].find((b) => b !== p.leader) as number;
     expect((await ask(follower, p.leaderEpoch))?.errorCode).toBe(6); // NOT_LEADER_OR_FOLLOWER
+  });
+});
+
+describe('OffsetCommit to topics the broker does not know', () => {
+  /** OffsetCommit v8 (generation -1: a commit from outside the group protocol) to one broker. */
+  async function commit(broker: number, topics: { name: string; partitions: number[] }[]) {
+    const body = encodeMessage(OffsetCommitRequestData, 8, {
+      groupId: 'nonexist-commit',
+      generationIdOrMemberEpoch: -1,
+      memberId: '',
+      groupInstanceId: null,
+      topics: topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({
+          partitionIndex: p,
+          committedOffset: 1,
+          committedLeaderEpoch: -1,
+          committedMetadata: null,
+        })),
+      })),
+    });
+    const answer = await exchange(BASE_PORT + broker - 1, { apiKey: 8, apiVersion: 8, flexible: true, body });
+    const r = decodeMessage(OffsetCommitResponseData, 8, answer) as {
+      topics: { name: string; partitions: { partitionIndex: number; errorCode: number }[] }[];
+    };
+    return r.topics.map((t) => [t.name, t.partitions.map((p) => [p.partitionIndex, p.errorCode])]);
+  }
+
+  it('librdkafka 0030 do_nonexist_commit: a commit to a topic that does not exist is UNKNOWN_TOPIC_OR_PARTITION (3)', async () => {
+    for (const broker of [1, 2, 3]) {
+      expect(await commit(broker, [{ name: 'nonexist', partitions: [0, 1] }])).toEqual([
+        [
+          'nonexist',
+          [
+            [0, 3],
+            [1, 3],
+          ],
+        ],
+      ]);
+    }
+  });
+
+  it('KafkaApisTest.testHandleOffsetCommitRequestTopicsAndPartitionsValidation: refused partitions first, the rest committed', async () => {
+    // FindCoordinator (kafkajs' fetchOffsets) creates __consumer_offsets; then one broker coordinates the group.
+    await withAdmin((admin) => admin.fetchOffsets({ groupId: 'nonexist-commit', topics: ['demo'] }));
+    const attempt = () =>
+      Promise.all(
+        [1, 2, 3].map((broker) =>
+          commit(broker, [
+            { name: 'demo', partitions: [0, 1, 7] },
+            { name: 'zar', partitions: [0, 1] },
+          ]),
+        ),
+      );
+    let answers = await attempt();
+    // demo-7 does not exist: it comes first in demo's answer; zar (unknown) before any topic the
+    // coordinator answered. On the group's coordinator demo-0 and demo-1 are committed (0).
+    const committed = (a: typeof answers) => a.find((x) => JSON.stringify(x[0]?.[1]).includes('[0,0]'));
+    for (let i = 0; i < 50 && !committed(answers); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      answers = await attempt();
+    }
+    const onCoordinator = committed(answers);
+    expect(onCoordinator).toEqual([
+      [
+        'demo',
+        [
+          [7, 3],
+          [0, 0],
+          [1, 0],
+        ],
+      ],
+      [
+        'zar',
+        [
+          [0, 3],
+          [1, 3],
+        ],
+      ],
+    ]);
   });
 });

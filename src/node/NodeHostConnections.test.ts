@@ -104,6 +104,22 @@ describe('NodeHost connections', () => {
     await until(() => sum(highWatermarks()) === before + 3);
   });
 
+  it("librdkafka 2.12's all-topics Metadata v12 request, 3 bytes after its last field, is answered (librdkafka #5049)", async () => {
+    // The exact bytes rd_kafka_MetadataRequest0 sends: request header v2 (api key 3, version 12,
+    // correlation id 71, client id "rdkafka", no tags), then the body whose reserved int32 topic
+    // count stayed 00 00 00 00, AllowAutoTopicCreation 1, IncludeTopicAuthorizedOperations 0, tags 0.
+    const clientId = Buffer.from('rdkafka');
+    const header = Buffer.alloc(2 + 2 + 4 + 2);
+    header.writeInt16BE(3, 0);
+    header.writeInt16BE(12, 2);
+    header.writeInt32BE(71, 4);
+    header.writeInt16BE(clientId.length, 8);
+    const request = Buffer.concat([header, clientId, Buffer.from([0x00, 0, 0, 0, 0, 0x01, 0x00, 0x00])]);
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(request.length);
+    await expect(exchange(Buffer.concat([size, request]))).resolves.toBe(71);
+  });
+
   it('a client that disconnects mid-request (half a frame, or before its acks=all answer) leaves the engine working', async () => {
     const frame = produceFrame(51, 0, 5);
     // Half a frame, then gone: nothing of it reaches the engine.

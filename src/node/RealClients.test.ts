@@ -334,6 +334,28 @@ describe.concurrent('CI test 3: a consumer group per client reads every record a
   );
 });
 
+describe('fetch.max.bytes (librdkafka test 0082)', () => {
+  it.skipIf(kcatMissing !== null)(
+    `kcat -C with fetch.max.bytes=20000 and receive.message.max.bytes=20512 reads every record${skipped(kcatMissing)}`,
+    async () => {
+      // 2,000 records of 100 bytes in batches of at most 20 (about 2 KB each) into a topic of its own.
+      const lines = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(6, '0')}${'x'.repeat(94)}`);
+      await run(
+        KCAT,
+        ['-b', BOOTSTRAP, '-P', '-t', 'fetchmax', '-X', 'acks=all', '-X', 'batch.num.messages=20', '-X', 'linger.ms=5'],
+        `${lines.join('\n')}\n`,
+      );
+      // Without max_bytes honoured a response carries up to 1 MiB per partition and librdkafka
+      // refuses it ("Invalid response size") before reading a record.
+      const { stdout } = await run(KCAT, [
+        ...['-b', BOOTSTRAP, '-C', '-t', 'fetchmax', '-o', 'beginning', '-e', '-q'],
+        ...['-X', 'message.max.bytes=20000', '-X', 'fetch.max.bytes=20000', '-X', 'receive.message.max.bytes=20512'],
+      ]);
+      expect(stdout.split('\n').filter((l) => l.length > 0).length).toBe(2000);
+    },
+  );
+});
+
 /** Runs a client without blocking the event loop (the brokers answer from this same process). */
 function run(file: string, args: string[], input?: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -30,7 +30,7 @@ import {
   type WireValue,
   writeResponseHeader,
 } from '../engine/index';
-import { SERVED } from './apiHandlers';
+import { ACKNOWLEDGES_WRITES, SERVED } from './apiHandlers';
 
 export interface Listener {
   readonly host: string;
@@ -48,6 +48,13 @@ export class WireGateway {
     readonly listenerOf: (brokerId: number) => Listener,
     /** Told each connection's client.id as its requests name it, so the page can draw the client by it. */
     readonly onClientId: (node: string, clientId: string) => void = () => {},
+    /**
+     * Called when an answer is ready: resolves true once every file write the engine issued up to
+     * now is in the files (false: the log dir failed). Kafka answers a Produce, an OffsetCommit or a
+     * CreateTopics only after its append or znode is written, so nothing acknowledged lives only in
+     * this process's memory. Default: answer at once.
+     */
+    readonly written: () => Promise<boolean> = () => Promise.resolve(true),
   ) {}
 
   /** A client connected to broker `brokerId`'s listener. `send` writes a framed answer; `close` hangs up. */
@@ -160,7 +167,19 @@ export class GatewayConnection {
       w.writeRaw(encodeMessage(resSchema, version, value));
       const framed = w.toBytes();
       new DataView(framed.buffer).setInt32(0, framed.length - 4);
-      answer({ kind: 'bytes', bytes: framed });
+      if (!ACKNOWLEDGES_WRITES.has(start.apiKey)) {
+        answer({ kind: 'bytes', bytes: framed });
+        return;
+      }
+      void this.gateway
+        .written()
+        .then((ok) =>
+          answer(
+            ok
+              ? { kind: 'bytes', bytes: framed }
+              : { kind: 'close', reason: 'KAFKA_STORAGE_ERROR: a write to the log dir failed' },
+          ),
+        );
     };
     const outcome = handler.handle({ connection: this, body, version, header }, reply);
     // acks=0: Kafka sends nothing back, and the next answer must not wait for this one.

@@ -112,7 +112,7 @@ const createTopics: ApiHandler = {
     const answer = (name: string, errorCode: ErrorCode | number, errorMessage: string | null = null): WireValue => ({
       name,
       // The id Metadata and Fetch use for it (a refused topic has none: the zero UUID, as in Kafka).
-      topicId: errorCode === 'NONE' || errorCode === 0 ? topicIdOf(name) : ZERO_UUID,
+      topicId: errorCode === 'NONE' || errorCode === 0 ? topicIdOf(connection.engine, name) : ZERO_UUID,
       errorCode: typeof errorCode === 'number' ? errorCode : errorNumber(errorCode),
       errorMessage,
       numPartitions: -1,

@@ -20,6 +20,11 @@ import {
   type ListOffsetsResponse,
   type InitProducerIdRequest,
   InitProducerIdRequestData,
+  JoinGroupRequestData,
+  LeaveGroupRequestData,
+  OffsetCommitRequestData,
+  SyncGroupRequestData,
+  CreateTopicsRequestData,
   InitProducerIdResponseData,
   type InitProducerIdResponse,
   type MessageSchema,
@@ -93,7 +98,7 @@ const metadata = brokerRelay<MetadataRequest, MetadataResponse>(
     topics: res.topics.map((t) => ({
       errorCode: errorNumber(t.errorCode),
       name: t.name,
-      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(t.name) : ZERO_UUID,
+      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(connection.engine, t.name) : ZERO_UUID,
       isInternal: t.isInternal,
       partitions: t.partitions.map(numbered),
     })),
@@ -230,11 +235,10 @@ const fetch: ApiHandler = {
     // v13+ names topics by id (KIP-516); a partition of an id no topic has is UNKNOWN_TOPIC_ID,
     // answered at once (the rest of the fetch does not wait in the purgatory).
     const byId = ctx.version >= 13;
-    const names = byId ? ctx.connection.engine.topicNames() : [];
     const unknown: { topicId: string; partitions: FetchPartition[] }[] = [];
     const topics: FetchRequest['topics'] = [];
     for (const t of b.topics ?? []) {
-      const topic = byId ? topicNameOf(String(t.topicId), names) : t.topic;
+      const topic = byId ? topicNameOf(ctx.connection.engine, String(t.topicId)) : t.topic;
       if (topic === null) unknown.push({ topicId: String(t.topicId), partitions: t.partitions });
       else topics.push({ topic, partitions: t.partitions.map((p) => ({ ...p })) });
     }
@@ -255,7 +259,7 @@ const fetch: ApiHandler = {
         responses: [
           ...res.responses.map((t) => ({
             topic: t.topic,
-            topicId: byId ? topicIdOf(t.topic) : ZERO_UUID,
+            topicId: byId ? topicIdOf(ctx.connection.engine, t.topic) : ZERO_UUID,
             partitions: t.partitions.map((p) => ({
               ...numbered(p),
               divergingEpoch: p.divergingEpoch ?? undefined,
@@ -295,7 +299,9 @@ const listOffsets = brokerRelay<ListOffsetsRequest, ListOffsetsResponse>(
   (ctx) => {
     const b = bodyOf<WireListOffsets>(ctx);
     const topics = (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) }));
-    return { api: 'ListOffsets', ...asConsumer(b), topics };
+    // The version decides which special timestamps are known and which error a lagging new
+    // leader answers (KafkaApis.handleListOffsetRequestV1AndAbove, Partition.fetchOffsetForTimestamp).
+    return { api: 'ListOffsets', ...asConsumer(b), topics, version: ctx.version };
   },
   (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
 );
@@ -339,4 +345,22 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
     ...PARTITION_ADMIN_HANDLERS,
     ...GROUP_DELETION_HANDLERS,
   ].map((h) => [h.request.apiKey, h]),
+);
+
+/**
+ * The APIs whose answer acknowledges a write: a Produce's append, a commit's or a group's records
+ * in `__consumer_offsets`, a topic's or a producer id block's znodes. Their answers leave only once
+ * every file write issued so far is in the files (WireGateway's `written`), so nothing a client saw
+ * acknowledged lives only in this process's memory. Reads are answered at once.
+ */
+export const ACKNOWLEDGES_WRITES: ReadonlySet<number> = new Set(
+  [
+    ProduceRequestData,
+    OffsetCommitRequestData,
+    JoinGroupRequestData,
+    LeaveGroupRequestData,
+    SyncGroupRequestData,
+    CreateTopicsRequestData,
+    InitProducerIdRequestData,
+  ].map((schema) => schema.apiKey),
 );

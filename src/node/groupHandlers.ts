@@ -169,18 +169,61 @@ const leaveGroup: ApiHandler = {
   },
 };
 
-const offsetCommit = groupRelay<OffsetCommitRequest, OffsetCommitResponse>(
-  OffsetCommitRequestData,
-  OffsetCommitResponseData,
-  (ctx) => {
+type CommitTopic = OffsetCommitRequest['topics'][number];
+type CommitAnswerTopic = { name: string; partitions: { partitionIndex: number; errorCode: number }[] };
+
+/**
+ * KafkaApis.handleOffsetCommitRequest before the coordinator: a topic the receiving broker's
+ * metadata does not know, or a partition it does not have, is answered UNKNOWN_TOPIC_OR_PARTITION
+ * and never reaches the group coordinator; the rest is committed. As Kafka's response builder
+ * merges them, the refused partitions come first within a topic and refused topics before the
+ * coordinator's (KafkaApisTest.testHandleOffsetCommitRequestTopicsAndPartitionsValidation); with
+ * nothing left to commit the coordinator is not asked (librdkafka test 0030, do_nonexist_commit).
+ */
+const offsetCommit: ApiHandler = {
+  request: OffsetCommitRequestData,
+  response: OffsetCommitResponseData,
+  handle(ctx, reply) {
     const b = bodyOf<Omit<OffsetCommitRequest, 'api'>>(ctx);
     // A commit from outside the group protocol (assign()) has generation -1 and no member id.
     const { generationIdOrMemberEpoch = -1, memberId = '', groupInstanceId = null, topics = [] } = b;
     const groupId = String(b.groupId);
-    return { api: 'OffsetCommit', groupId, generationIdOrMemberEpoch, memberId, groupInstanceId, topics };
+    const metadata = ctx.connection.engine.cluster.broker(ctx.connection.brokerId).metadata;
+    const answer = new Map<string, CommitAnswerTopic>();
+    const refuse = (name: string, partitionIndex: number) => {
+      const t = answer.get(name) ?? { name, partitions: [] };
+      t.partitions.push({ partitionIndex, errorCode: errorNumber('UNKNOWN_TOPIC_OR_PARTITION') });
+      answer.set(name, t);
+    };
+    const valid: CommitTopic[] = [];
+    for (const topic of topics) {
+      const known = topic.partitions.filter((p) => metadata.contains(topic.name, p.partitionIndex));
+      for (const p of topic.partitions) if (!known.includes(p)) refuse(topic.name, p.partitionIndex);
+      if (known.length > 0) valid.push({ ...topic, partitions: known });
+    }
+    if (valid.length === 0) {
+      reply({ topics: [...answer.values()] });
+      return undefined;
+    }
+    const request = {
+      api: 'OffsetCommit',
+      groupId,
+      generationIdOrMemberEpoch,
+      memberId,
+      groupInstanceId,
+      topics: valid,
+    } as const;
+    ctx.connection.askGroup(request, (r) => {
+      for (const t of numberedPartitions((r as OffsetCommitResponse).topics)) {
+        const merged = answer.get(t.name) ?? { name: t.name, partitions: [] };
+        merged.partitions.push(...t.partitions);
+        answer.set(t.name, merged);
+      }
+      reply({ topics: [...answer.values()] });
+    });
+    return undefined;
   },
-  (res) => ({ topics: numberedPartitions(res.topics) }),
-);
+};
 
 const offsetFetch: ApiHandler = {
   request: OffsetFetchRequestData,
@@ -209,7 +252,9 @@ const offsetFetch: ApiHandler = {
     };
     if (left === 0) finish();
     groups.forEach((g, i) => {
-      connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics }, (r) => {
+      // v7+ (KIP-447): a commit still being written answers UNSTABLE_OFFSET_COMMIT, not the old offset.
+      const requireStable = version >= 7 && Boolean(b.requireStable);
+      connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics, requireStable }, (r) => {
         answers[i] = r as OffsetFetchResponse;
         if (--left === 0) finish();
       });

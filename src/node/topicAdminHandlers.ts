@@ -206,12 +206,13 @@ const deleteTopics: ApiHandler = {
     const deleting = new Set<string>();
     for (const r of results) {
       if (r.topicId !== ZERO_UUID) {
-        r.name = topicNameOf(r.topicId, known);
+        r.name = topicNameOf(engine, r.topicId);
+        if (r.name !== null && !known.has(r.name)) r.name = null;
         if (r.name === null) {
           r.errorCode = errorNumber('UNKNOWN_TOPIC_ID');
           continue;
         }
-      } else r.topicId = r.name !== null && known.has(r.name) ? topicIdOf(r.name) : ZERO_UUID;
+      } else r.topicId = r.name !== null && known.has(r.name) ? topicIdOf(engine, r.name) : ZERO_UUID;
       const name = r.name ?? '';
       if (!known.has(name)) r.errorCode = errorNumber('UNKNOWN_TOPIC_OR_PARTITION');
       else if (isInternalTopic(name)) {

@@ -1,28 +1,29 @@
 /**
  * Topic ids (KIP-516) for the wire: Metadata v10+ names each topic's id and Fetch v13+ addresses
- * topics by id only. The engine's topics have no ids yet, so the gateway gives each topic a
- * stable one derived from its name (the first 16 bytes of SHA-256 over "glassbox-topic:" and the
- * name, never Kafka's reserved zero or metadata ids). A topic deleted and created again under the
- * same name gets the same id, where Kafka would give it a fresh random one (FIDELITY.md).
+ * topics by id only. The id is the one the controller drew when it created the topic and keeps in
+ * `/brokers/topics/<name>` (`topic_id`, Kafka 3.9 in ZooKeeper mode), so a topic deleted and
+ * created again under the same name gets a new id, as in Kafka.
  */
-import { createHash } from 'node:crypto';
 
-const cache = new Map<string, string>();
-
-/** The topic's id as 32 lower-case hex digits (the wire codec's form of a UUID). */
-export function topicIdOf(name: string): string {
-  let id = cache.get(name);
-  if (id === undefined) {
-    id = createHash('sha256').update(`glassbox-topic:${name}`).digest('hex').slice(0, 32);
-    cache.set(name, id);
-  }
-  return id;
+/** Where a topic's id is kept: the engine's topic znodes (`Engine.topicId`). */
+export interface TopicIds {
+  topicId(topic: string): string | null;
+  topicNames(): string[];
 }
 
-/** The topic among `names` whose id is `id`, or null (Kafka's UNKNOWN_TOPIC_ID). */
-export function topicNameOf(id: string, names: Iterable<string>): string | null {
+/** Kafka's Uuid.ZERO_UUID in the wire codec's form: "no id". */
+export const ZERO_TOPIC_ID = '00000000000000000000000000000000';
+
+/** The topic's id as 32 lower-case hex digits (the wire codec's form of a UUID), or the zero id. */
+export function topicIdOf(ids: TopicIds, name: string): string {
+  return ids.topicId(name) ?? ZERO_TOPIC_ID;
+}
+
+/** The topic whose id is `id`, or null (Kafka's UNKNOWN_TOPIC_ID). */
+export function topicNameOf(ids: TopicIds, id: string): string | null {
   const want = id.toLowerCase();
-  for (const name of names) if (topicIdOf(name) === want) return name;
+  if (want === ZERO_TOPIC_ID) return null;
+  for (const name of ids.topicNames()) if (ids.topicId(name) === want) return name;
   return null;
 }
 

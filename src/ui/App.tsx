@@ -1,25 +1,19 @@
 import { useEffect, useRef } from 'react';
-import { AboutFidelity } from './chrome/AboutFidelity';
 import { Banners } from './chrome/Banners';
-import { ClusterActions } from './chrome/ClusterActions';
 import { ClusterStrip } from './chrome/ClusterStrip';
 import { Jobs } from './chrome/Jobs';
-import { ThemeToggle } from './chrome/ThemeToggle';
+import { TopBar } from './chrome/TopBar';
 import { PlaneBoard } from './cluster/PlaneBoard';
+import { LessonCard } from './lessons/LessonCard';
 import { TopicPartitions } from './log/TopicPartitions';
 import { DiscardDialog } from './scenarios/DiscardDialog';
 import { FlightLayer } from './producer/Flights';
 import type { Session } from './session';
 import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
-import { TimeControls } from './time/TimeControls';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
-import { useLeaderHold } from './cluster/leaderHoldStore';
 import { useReplicationHold } from './cluster/replicationHoldStore';
-import { TimeTravel } from './time/TimeTravel';
-import { ShortcutsHelp } from './keys/ShortcutsHelp';
-import { StartHere } from './welcome/StartHere';
 import { Welcome } from './welcome/Welcome';
 
 /**
@@ -49,34 +43,17 @@ function PlaneSection({ session }: { session: Session }) {
 
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
-  const attached = useUi((s) => s.host !== null);
   // Rebalance phases, the auto slow-down, the election hold and the replication hold follow the
   // plane's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
-  useLeaderHold(session);
-  useReplicationHold();
+  useReplicationHold(session);
   const past = useUi((s) => s.travel !== null && !s.travel.live);
   return (
     <div className={past ? 'app app-past' : 'app'}>
       {/* First, so every control after it paints over the tokens (styles.css, records in flight). */}
       <FlightLayer />
-      <div className="app-top">
-        <header className="topbar">
-          <h1 className="brand">
-            glassbox <span className="brand-sub">Kafka, inside out</span>
-          </h1>
-          <TimeControls session={session} />
-          <ShortcutsHelp session={session} />
-          <div className="topbar-spacer" />
-          {phase === 'ready' && <StartHere />}
-          {/* The Node host's cluster is the one real clients use: no reset, import or replay here. */}
-          {phase === 'ready' && !attached && <ClusterActions session={session} />}
-          <AboutFidelity />
-          <ThemeToggle />
-        </header>
-        {phase === 'ready' && !attached && <TimeTravel session={session} />}
-      </div>
+      <TopBar session={session} />
       <DiscardDialog />
       <Banners session={session} />
       <Jobs session={session} />
@@ -87,6 +64,8 @@ export function App({ session }: { session: Session }) {
             <ClusterStrip />
             <TopicPartitions session={session} />
             <PlaneSection session={session} />
+            {/* Last in the column and sticky to its bottom: in view whatever the board scrolls to. */}
+            <LessonCard session={session} />
           </main>
           <SidePanel session={session} />
         </div>

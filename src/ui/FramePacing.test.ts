@@ -5,7 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterView, FrameResult, JobView, PartitionView } from '../worker/protocol';
 import { frameFixture } from './frameFixture';
-import { BUSY_VIEW_EVERY_MS, FramePacing, type PacingState, VIEW_EVERY_MS } from './FramePacing';
+import {
+  BUSY_VIEW_EVERY_MS,
+  FramePacing,
+  LONG_WORKER_FRAME_MS,
+  nextAskAt,
+  type PacingState,
+  VIEW_EVERY_MS,
+} from './FramePacing';
 
 function paced() {
   let now = 0;
@@ -115,5 +122,16 @@ describe('FramePacing.coalesce', () => {
     // The other one's turn comes in the next frame, with what was held back for it.
     const next = pacing.coalesce(frame(1, {}), { ...busy, shown: first.view });
     expect(changed(next.view)).toHaveLength(2);
+  });
+});
+
+describe('nextAskAt: at scale the worker takes at most half the time once it falls behind', () => {
+  it('at scale, asks again at once after a short frame, and after as long again after a long one', () => {
+    expect(nextAskAt(1000, 1000 + LONG_WORKER_FRAME_MS, 50)).toBe(1000 + LONG_WORKER_FRAME_MS);
+    expect(nextAskAt(1000, 1120, 50)).toBe(1240);
+  });
+
+  it('the demo (3 brokers) always asks again at once: a slow frame there is the machine, not the engine', () => {
+    expect(nextAskAt(1000, 1120, 3)).toBe(1120);
   });
 });

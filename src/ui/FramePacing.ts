@@ -47,6 +47,25 @@ const OVERDUE_MS = 2 * BUSY_VIEW_EVERY_MS;
  * that is drawn at once whenever what the strip shows changes.)
  */
 const HIDDEN_REDRAW_MS = 2000;
+/**
+ * On a cluster drawn at scale, a worker frame that took longer than this is the engine falling
+ * behind real time: the next frame is asked for only as long again after its answer, so the worker
+ * takes at most half the time and the page's drawing is not starved of CPU (on a 2-core machine
+ * the worker ran flat out and the page drew 25-40 frames a second; paused, 48-54). The engine then
+ * advances by the real time that passed (up to the longest gap), a bigger step less often. A small
+ * cluster keeps asking at once: its frames are short, and a slow one is the machine's load.
+ */
+export const LONG_WORKER_FRAME_MS = 16;
+
+/**
+ * When the page may ask for its next frame, the last one sent at `sentAt` and answered at
+ * `answeredAt`, with `brokers` in the plane drawn.
+ */
+export function nextAskAt(sentAt: number, answeredAt: number, brokers: number): number {
+  const took = answeredAt - sentAt;
+  return brokers > LARGE_PLANE_BROKERS && took > LONG_WORKER_FRAME_MS ? answeredAt + took : answeredAt;
+}
+
 /** The control plane's turn in the round robin. */
 export const PLANE = '\u0000plane';
 

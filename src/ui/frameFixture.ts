@@ -13,6 +13,15 @@ export function frameFixture(
     views,
     windows: [],
     jobs: [],
-    travel: { viewMs: nowMs, liveMs: nowMs, live: true, checkpoints: 0, checkpointsComplete: true, fork: null },
+    travel: {
+      viewMs: nowMs,
+      liveMs: nowMs,
+      live: true,
+      checkpoints: 0,
+      checkpointsComplete: true,
+      fork: null,
+      restoredAtMs: null,
+      horizonMs: null,
+    },
   };
 }

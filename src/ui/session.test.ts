@@ -76,7 +76,16 @@ describe('Session.apply', () => {
     const kill = { at: 3000, action: { op: 'killBroker', broker: 1 } } as PlaneView['actions'][number];
     const later = { at: 4000, action: { op: 'killBroker', broker: 2 } } as PlaneView['actions'][number];
     session.apply(frame({ plane: plane(1, [later]) }, [at(1000), at(5000)]));
-    const past = { viewMs: 3000, liveMs: 6000, live: false, checkpoints: 0, checkpointsComplete: true, fork: null };
+    const past = {
+      viewMs: 3000,
+      liveMs: 6000,
+      live: false,
+      checkpoints: 0,
+      checkpointsComplete: true,
+      fork: null,
+      restoredAtMs: null,
+      horizonMs: null,
+    };
     // The past's own actions (none yet at 3 s) are not the run's: the address does not move.
     session.apply({ ...frame({ plane: plane(2) }), travel: past });
     expect(moved).toEqual([]);

@@ -19,7 +19,8 @@ import type {
   UiEvent,
 } from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
-import { FramePacing, PLANE, type PacingState } from './FramePacing';
+import { FramePacing, nextAskAt, PLANE, type PacingState } from './FramePacing';
+import { sendForking } from './scenarios/discard';
 import { effectiveSpeed } from './time/autoSlow';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
@@ -32,6 +33,8 @@ export class Session {
   readonly client: EngineClient;
   private readonly store: UiStore;
   private inFlight = false;
+  /** No frame is asked for before this (performance.now ms): FramePacing.nextAskAt. */
+  private notBefore = 0;
   private lastFrameAt: number | null = null;
   private rafId = 0;
   private stopped = false;
@@ -134,7 +137,8 @@ export class Session {
 
   /** A command from a view. Errors come back as WorkerError with Kafka's error name in `code`. */
   call<K extends CommandName>(type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
-    return this.client.call(type, data);
+    // An action in the past that would fork away an import asks first (scenarios/discard.ts).
+    return sendForking(this, () => this.client.call(type, data));
   }
 
   private scenarioListeners: ((view: PlaneView) => void)[] = [];
@@ -290,7 +294,7 @@ export class Session {
 
   private onFrame(t: number): void {
     const gap = this.lastFrameAt === null ? 0 : Math.min(MAX_FRAME_GAP_MS, t - this.lastFrameAt);
-    if (this.inFlight) return;
+    if (this.inFlight || t < this.notBefore) return;
     this.lastFrameAt = t;
     const state = this.store.getState();
     const { playing, windowRequests } = state;
@@ -308,6 +312,7 @@ export class Session {
     const sendWindows = have.cluster !== undefined || windowRequests !== this.windowsSent;
     if (sendWindows) this.windowsSent = windowRequests;
     this.inFlight = true;
+    const sentAt = performance.now();
     this.client
       .call('frame', {
         advanceMs,
@@ -321,6 +326,7 @@ export class Session {
       })
       .finally(() => {
         this.inFlight = false;
+        this.notBefore = nextAskAt(sentAt, performance.now(), this.store.getState().plane.view?.brokers.length ?? 0);
       });
   }
 }

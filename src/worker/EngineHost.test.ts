@@ -7,7 +7,7 @@ import { createStore, entries } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { lostPartitions } from '../engine/apps/lostPartitions';
 import type { EngineHost } from './EngineHost';
-import { call, openHost, withFreshIndexedDb } from './hostTesting';
+import { call, openHost, slowedHostClock, withFreshIndexedDb } from './hostTesting';
 import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandResult } from './protocol';
 
@@ -260,4 +260,125 @@ describe('EngineHost reload', () => {
     const end = (l: string) => Number(l.slice(l.indexOf(':') + 1));
     for (const [i, l] of logs.entries()) expect(end(afterLogs[i] as string)).toBeGreaterThanOrEqual(end(l));
   });
+});
+
+describe('EngineHost: nothing recorded is dropped, and a reload offers no replayed past', () => {
+  it('405 sends after a group, a consumer and a topic: all 408 actions kept, and a reload brings the group and consumer back', async () => {
+    const host = await openHost();
+    await call(host, 'planeAction', { op: 'addGroup', group: 'early', assignor: 'range' });
+    await call(host, 'planeAction', { op: 'addConsumer', group: 'early', name: 'first' });
+    await call(host, 'planeAction', {
+      op: 'createTopic',
+      name: 'tt',
+      partitions: 1,
+      replicationFactor: 1,
+      startIndex: 0,
+    });
+    for (let i = 0; i < 405; i++) {
+      await call(host, 'produce', { topic: 'tt', key: null, value: `v${i}`, headers: [] });
+      await call(host, 'planeAdvance', { ms: 1 });
+    }
+    const view = await call(host, 'planeScenario', null);
+    expect(view.actions).toHaveLength(408);
+    expect(view.actions[0]?.action).toEqual({ op: 'addGroup', group: 'early', assignor: 'range' });
+    await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    await host.settled();
+
+    const again = await openHost();
+    const after = await call(again, 'planeScenario', null);
+    expect(after.actions).toHaveLength(408);
+    expect(after.groups.map((g) => g.groupId)).toContain('early');
+    expect(after.consumers.find((c) => c.name === 'first')?.group).toBe('early');
+  });
+
+  it('a run restored by a reload has no past to show or fork from: a replay would rewrite acknowledged records', async () => {
+    const host = await openHost();
+    await produceAndFlush(host, 3);
+    const again = await openHost();
+    await call(again, 'planeAdvance', { ms: 2000 });
+    const frame = await call(again, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    expect(frame.travel.restoredAtMs).not.toBeNull();
+    const refused = await call(again, 'travelSeek', { atMs: 100 }).then(
+      () => 'accepted',
+      (e: { code?: string }) => e.code,
+    );
+    expect(refused).toBe('INVALID_REQUEST');
+    // A new run (a reset) has a past again.
+    await call(again, 'reset', null);
+    const fresh = await call(again, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+    expect(fresh.travel.restoredAtMs).toBeNull();
+  });
+});
+
+describe('EngineHost: long links are estimated first and replayed as a job that answers frames', () => {
+  const frame = (host: EngineHost) => call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
+  /** Frames until the job ends (each frame is answered between the job's slices). */
+  async function waitForJob(host: EngineHost, jobId: number) {
+    const seen: number[] = [];
+    for (;;) {
+      const job = (await frame(host)).jobs.find((j) => j.jobId === jobId);
+      if (job) seen.push(job.done);
+      if (job && job.state !== 'running') return { job, seen };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('a preset with no actions but an untilMs runs to it (not silently ignored)', async () => {
+    const host = await openHost();
+    const view = await call(host, 'planeScenario', { seed: 2, preset: 'empty4', actions: [], untilMs: 5000 });
+    expect(view.seed).toBe(2);
+    expect(view.nowMs).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('a 24-hour link is estimated from its first seconds, refused as one call, and run as a job that can be cancelled, changing nothing', async () => {
+    const host = await openHost();
+    const day: ScenarioSpec = { seed: 2, preset: 'demo', actions: [], untilMs: 24 * 3600 * 1000 };
+    const started = Date.now();
+    const check = await call(host, 'planeScenarioCheck', day);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(check.replay).toMatchObject({ engineMs: day.untilMs, sliced: true, ask: true });
+    expect(check.replay?.estimatedMs).toBeGreaterThan(60_000);
+    const refused = await call(host, 'planeScenario', day).then(
+      () => 'accepted',
+      (e: { code?: string }) => e.code,
+    );
+    expect(refused).toBe('INVALID_REQUEST');
+
+    const { jobId } = await call(host, 'planeScenarioStart', day);
+    // Frames are answered while it runs, and it moves.
+    let done = 0;
+    for (let i = 0; i < 200 && done === 0; i++) {
+      done = (await frame(host)).jobs.find((j) => j.jobId === jobId)?.done ?? done;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(done).toBeGreaterThan(0);
+    await call(host, 'cancelJob', { jobId });
+    const { job } = await waitForJob(host, jobId);
+    expect(job.state).toBe('cancelled');
+    // Cancelled while checked in memory: the stored cluster is the one it was.
+    expect((await call(host, 'planeScenario', null)).seed).toBe(1);
+  });
+
+  it('a sliced replay that runs to its end replaces the cluster with the link, progress rising on the way', async () => {
+    // On a fast machine two minutes replay in under a second (not sliced): time it as a slow one.
+    const host = await openHost(slowedHostClock(20));
+    const spec: ScenarioSpec = {
+      seed: 2,
+      preset: 'demo',
+      actions: [{ at: 1000, action: { op: 'killBroker', broker: 2 } }],
+      untilMs: 120_000,
+    };
+    const check = await call(host, 'planeScenarioCheck', spec);
+    expect(check.replay?.sliced).toBe(true);
+    const { jobId } = await call(host, 'planeScenarioStart', spec);
+    const { job, seen } = await waitForJob(host, jobId);
+    expect(job.state).toBe('finished');
+    expect(job.done).toBe(job.total);
+    expect(new Set(seen).size).toBeGreaterThan(2);
+    const view = await call(host, 'planeScenario', null);
+    expect(view.seed).toBe(2);
+    expect(view.nowMs).toBeGreaterThanOrEqual(120_000);
+    expect(view.actions.map((a) => a.action.op)).toEqual(['killBroker']);
+    expect(view.brokers.find((b) => b.id === 2)?.alive).toBe(false);
+  }, 120_000);
 });

@@ -41,9 +41,12 @@ import {
   checkAdvance,
   ContentVersion,
   discardView,
+  storedTopics,
   lostPartitions,
   RecordJourney,
   RecordWindows,
+  type ReplayEstimate,
+  ScenarioReplay,
   SendJob,
   sameScenario,
   lookupTarget,
@@ -92,10 +95,36 @@ type Handlers = {
 const MAX_EVENTS_PER_FRAME = 2000;
 /** One slice of a long job: the worker answers frames between slices. */
 const JOB_SLICE_MS = 12;
+/**
+ * A Send N job waits while more than this is handed to IndexedDB and not yet saved: a busy
+ * machine's IndexedDB can fall behind 5,000 records/s, and every byte waiting (and every segment
+ * the cache may not page out before it is saved) stays in memory. Like a broker whose disk is
+ * slow, the produce path slows down instead of memory growing without bound.
+ */
+const MAX_WRITE_BACKLOG_BYTES = 32 * 1024 * 1024;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */
 const MAX_SEGMENT_LOADS_PER_READ = 64;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 const META_EVERY_MS = 5000;
+/** A replay's cost is estimated from a replay of its first this many engine ms, timed after the first WARM_UP_MS. */
+const PROBE_MS = 3000;
+const WARM_UP_MS = 1000;
+/** A replay estimated to take longer than this (real ms) runs as a job, in slices between frames. */
+const SLICED_REPLAY_MS = 1000;
+/** ... and longer than this, the page asks first, saying how long. */
+const ASK_REPLAY_MS = 10_000;
+/**
+ * A link of the scenario already running, whose time is this far past the running cluster's,
+ * is a run further on (it runs on to the link's time); closer, it is the page's own address
+ * (written every 500 ms, while the stored clock is written every META_EVERY_MS), and nothing runs.
+ */
+const SAME_RUN_SLACK_MS = 2 * META_EVERY_MS;
+
+/** Long work the page sees as a job (progress, Cancel): a Send N job, a long replay. */
+interface HostJob {
+  readonly view: JobView;
+  cancelled: boolean;
+}
 
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
@@ -132,7 +161,18 @@ export class EngineHost {
   private readonly windows = new RecordWindows();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
-  private readonly jobs = new Map<number, SendJob>();
+  private readonly jobs = new Map<number, HostJob>();
+  /** The long replay running as a job (planeScenarioStart): the live run is neither ticked nor acted on meanwhile. */
+  private replayJob: HostJob | null = null;
+  /**
+   * Topics this run holds that its scenario does not (an import, the seeds' lookup example): no
+   * replay brings them back, so a fork would delete them. A fork asks first (travelConfirmFork).
+   */
+  private unreplayable = new Set<string>();
+  /** The past moment at which the page confirmed a fork that deletes them. */
+  private forkConfirmedAt: number | null = null;
+  /** The last replay estimate, by scenario (a check and the start that follows it ask for the same one). */
+  private estimated: { key: string; estimate: ReplayEstimate } | null = null;
   private changedJobs = new Set<number>();
   private nextJobId = 1;
   private stopped = false;
@@ -165,6 +205,8 @@ export class EngineHost {
     private readonly notify: (n: WorkerNotice) => void,
     private readonly hostClock: HostClock,
     private readonly hosted: HostedRun | null = null,
+    /** The write backlog a Send N job waits behind (MAX_WRITE_BACKLOG_BYTES; tests make it small). */
+    private readonly maxWriteBacklogBytes = MAX_WRITE_BACKLOG_BYTES,
   ) {}
 
   readonly handlers: Handlers = {
@@ -179,6 +221,7 @@ export class EngineHost {
     seedsLookupPreset: async () => {
       const r = await this.present();
       const where = addSeedsLookupExample(r.data, r.clock, r.writer);
+      this.unreplayable.add(where.topic);
       // Let the controller create the topic and the broker open the example's log.
       r.plane.tick(200);
       this.saveMeta(true);
@@ -235,6 +278,7 @@ export class EngineHost {
     importPartition: async ({ zip, fileName }) => {
       const r = await this.present();
       const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
+      this.unreplayable.add(result.topic);
       r.plane.tick(200);
       this.saveMeta(true);
       return result;
@@ -247,7 +291,21 @@ export class EngineHost {
     },
     planeScenario: async (spec) => {
       const r = this.running();
-      if (spec === null || sameScenario(spec, r.plane)) return r.plane.view();
+      if (spec === null) return r.plane.view();
+      this.notReplaying();
+      const replay = this.replayFor(spec);
+      if (replay?.sliced) {
+        throw new KafkaError(
+          'INVALID_REQUEST',
+          `replaying this scenario would take about ${Math.round(replay.estimatedMs / 1000)} s here: start it as a job (planeScenarioStart), which answers frames and can be cancelled`,
+          { estimatedMs: replay.estimatedMs },
+        );
+      }
+      if (sameScenario(spec, r.plane)) {
+        // The scenario running, further on: run on to the link's time.
+        if (replay) r.plane.runTo(spec.untilMs);
+        return r.plane.view();
+      }
       // Another run: replayed in memory first (a failing action throws here, nothing touched),
       // then started over on the wiped store.
       this.replayInMemory(spec);
@@ -256,10 +314,12 @@ export class EngineHost {
     },
     planeScenarioCheck: (spec) => {
       const r = this.running();
-      if (sameScenario(spec, r.plane)) return discardView(r.plane, r.data, r.presetTopics, r.userRecords, false);
-      this.replayInMemory(spec);
-      return discardView(r.plane, r.data, r.presetTopics, r.userRecords, true);
+      const same = sameScenario(spec, r.plane);
+      const replay = this.replayFor(spec);
+      if (!same && !replay?.sliced) this.replayInMemory(spec);
+      return { ...discardView(r.plane, r.data, r.presetTopics, r.userRecords, !same), replay };
     },
+    planeScenarioStart: (spec) => this.startReplayJob(spec),
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: async ({ ms }) => {
       checkAdvance(ms);
@@ -275,6 +335,10 @@ export class EngineHost {
       return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journalOf(r.plane)), startedAtMs);
     },
     travelSeek: ({ atMs }) => this.seek(atMs),
+    travelConfirmFork: ({ atMs }) => {
+      this.forkConfirmedAt = atMs;
+      return null;
+    },
     travelNext: ({ kind }) => {
       const atMs = this.travel.nextMoment(kind);
       return { travel: atMs === null ? this.travelView() : this.seek(atMs), atMs };
@@ -288,8 +352,148 @@ export class EngineHost {
     return this.travelView();
   }
 
+  /**
+   * An action in the past forks the run from its scenario's replay, which holds no import and no
+   * seeds' example: unless the page confirmed this fork, it is refused with what it would delete
+   * (details.forkDrops), so the page can ask first; nothing changes.
+   */
+  private checkForkDrops(): void {
+    const past = this.travel.past;
+    if (!past || this.unreplayable.size === 0) return;
+    const atMs = past.plane.nowMs;
+    if (this.forkConfirmedAt === atMs) return;
+    const r = this.running();
+    const drops = storedTopics(
+      r.data,
+      [...this.unreplayable].filter((t) => r.data.topics().includes(t)),
+    );
+    if (drops.length === 0) return;
+    const laterActions = r.plane.actions.filter((a) => a.at > atMs).length;
+    throw new KafkaError(
+      'INVALID_REQUEST',
+      `acting at ${atMs} ms forks the run from its scenario's replay, which does not hold ${drops.map((d) => d.name).join(', ')} (imported, not recorded): ${drops.length === 1 ? 'it' : 'they'} would be deleted, with ${laterActions} later action${laterActions === 1 ? '' : 's'}`,
+      // As JSON: error details cross to the page flat (serializeError).
+      { forkDrops: JSON.stringify(drops), atMs, laterActions },
+    );
+  }
+
+  /** Refuses to act while a long replay runs: it decides what the cluster is. */
+  private notReplaying(): void {
+    if (this.replayJob)
+      throw new KafkaError('INVALID_REQUEST', 'a link is being replayed: wait for it to finish or cancel it first');
+  }
+
+  /**
+   * What replaying `spec` would cost here, or null when there is nothing to replay (it is the
+   * scenario running, at most SAME_RUN_SLACK_MS further on). Estimated from a replay of its first
+   * PROBE_MS engine ms in memory (whose refusal, if an action there is refused, is the answer).
+   */
+  private replayFor(spec: ScenarioSpec): ReplayEstimate | null {
+    const r = this.running();
+    const same = sameScenario(spec, r.plane);
+    if (same && spec.untilMs - r.plane.nowMs <= SAME_RUN_SLACK_MS) return null;
+    const key = `${same ? r.plane.nowMs : ''}|${JSON.stringify(spec)}`;
+    if (this.estimated?.key === key) return this.estimated.estimate;
+    const probe = new ScenarioReplay(
+      new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
+      spec,
+    );
+    // The first engine second warms up (a fresh cluster, code not yet optimized): timed after it.
+    const warm = Math.min(probe.endMs, WARM_UP_MS);
+    if (warm > 0) probe.slice(() => probe.plane.nowMs < warm);
+    const t1 = this.hostClock.now();
+    const probeTo = Math.min(probe.endMs, PROBE_MS);
+    if (probeTo > probe.plane.nowMs) probe.slice(() => probe.plane.nowMs < probeTo);
+    const perEngineMs = (this.hostClock.now() - t1) / Math.max(1, probe.plane.nowMs - warm);
+    // A run of the same scenario goes on from its now, once; another is replayed twice (in memory, then stored).
+    const engineMs = same ? spec.untilMs - r.plane.nowMs : probe.endMs;
+    const passes = same ? 1 : 2;
+    const estimatedMs = Math.round(passes * engineMs * perEngineMs);
+    const estimate = {
+      engineMs,
+      estimatedMs,
+      sliced: estimatedMs > SLICED_REPLAY_MS,
+      ask: estimatedMs > ASK_REPLAY_MS,
+    };
+    this.estimated = { key, estimate };
+    return estimate;
+  }
+
+  /**
+   * A long scenario as a job, in slices of JOB_SLICE_MS between which frames are answered: the
+   * scenario running is run on to the link's time; another is replayed in memory first (a refused
+   * action fails the job and changes nothing), then on the wiped store. Cancelled during the check,
+   * nothing changed; cancelled afterwards, the cluster is the link's run up to where it got.
+   */
+  private startReplayJob(spec: ScenarioSpec): { jobId: number } {
+    this.notReplaying();
+    const r = this.running();
+    const same = sameScenario(spec, r.plane);
+    const endS = (ms: number) => Math.ceil(ms / 1000);
+    let replay = same
+      ? new ScenarioReplay(r.plane, { actions: [], untilMs: spec.untilMs })
+      : new ScenarioReplay(
+          new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
+          spec,
+        );
+    const from = same ? r.plane.nowMs : 0;
+    const total = endS(replay.endMs - from) * (same ? 1 : 2);
+    const job: HostJob = {
+      cancelled: false,
+      view: {
+        jobId: this.nextJobId++,
+        label: same
+          ? `Running on to the link's time, ${(spec.untilMs / 1000).toLocaleString('en-US')} s (engine seconds)`
+          : `Replaying the link, ${endS(replay.endMs).toLocaleString('en-US')} engine seconds: in memory, then on the stored cluster`,
+        done: 0,
+        total,
+        state: 'running',
+        error: null,
+      },
+    };
+    const jobId = job.view.jobId;
+    this.jobs.set(jobId, job);
+    this.changedJobs.add(jobId);
+    this.replayJob = job;
+    let stored = same;
+    const end = (state: JobView['state'], error: unknown = null) => {
+      job.view.state = state;
+      job.view.error = error === null ? null : serializeError(error);
+      this.replayJob = null;
+      this.changedJobs.add(jobId);
+      if (stored) this.saveMeta(true);
+    };
+    const slice = async () => {
+      if (job.cancelled || this.stopped) return end('cancelled');
+      const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
+      try {
+        replay.slice(() => this.hostClock.now() < sliceEnd);
+      } catch (e) {
+        return end('failed', e);
+      }
+      job.view.done = Math.min(total, (stored && !same ? total / 2 : 0) + endS(replay.plane.nowMs - from));
+      this.changedJobs.add(jobId);
+      if (replay.done) {
+        if (stored) return end('finished');
+        // Checked whole in memory: now on the wiped store, from a fresh cluster.
+        try {
+          await this.replace({ ...spec, actions: [], untilMs: 0 });
+        } catch (e) {
+          return end('failed', e);
+        }
+        stored = true;
+        replay = new ScenarioReplay(this.running().plane, spec);
+      }
+      this.hostClock.setTimeout(() => void slice(), 4);
+    };
+    this.hostClock.setTimeout(() => void slice(), 0);
+    return { jobId };
+  }
+
   /** The live run, ready for an action (taken in the past, it forks the run there: TimeTravel). */
   private async present(): Promise<Running> {
+    this.notReplaying();
+    this.checkForkDrops();
     if (await this.travel.forkIfPast((spec) => this.replace(spec))) this.saveMeta(true);
     return this.running();
   }
@@ -346,7 +550,7 @@ export class EngineHost {
    * deterministic, so the run started afterwards on the real store is the same one.
    */
   private replayInMemory(spec: ScenarioSpec): void {
-    // A preset alone runs no actions, so nothing in it can be refused.
+    // A preset alone runs no actions, so nothing in it can be refused (its untilMs is run by start()).
     if (spec.actions.length === 0) return;
     const key = JSON.stringify(spec);
     if (this.replayed === key) return;
@@ -479,7 +683,7 @@ export class EngineHost {
     };
     const plane =
       hostedPlane ??
-      (fresh && spec.actions.length > 0
+      (fresh && (spec.actions.length > 0 || spec.untilMs > 0)
         ? ClusterApps.fromScenario(spec, storage)
         : new ClusterApps(spec.seed, spec.preset as PresetName, storage));
     const data = new DataPath(plane.engine, recovered);
@@ -514,6 +718,8 @@ export class EngineHost {
     this.windows.clear();
     this.lastMeta = '';
     this.travel.restart();
+    this.unreplayable = new Set();
+    this.forkConfirmedAt = null;
     // Events and the record journey belong to the old cluster's producer.
     this.events = [];
     this.droppedEvents = 0;
@@ -542,6 +748,8 @@ export class EngineHost {
     const r = this.running();
     // Unknown for files written before the panel's records were counted: count them as some.
     r.userRecords = meta.userRecords ?? 1;
+    // The stored past is not the scenario's replay: no time travel before this restart.
+    this.travel.restored(r.plane.nowMs);
     r.plane.tick(300);
   }
 
@@ -551,7 +759,7 @@ export class EngineHost {
    */
   private async replace(spec: ScenarioSpec): Promise<void> {
     const r = this.running();
-    for (const job of this.jobs.values()) job.cancelled = true;
+    for (const job of this.jobs.values()) if (job !== this.replayJob) job.cancelled = true;
     r.producer.close();
     this.run = null;
     try {
@@ -591,6 +799,9 @@ export class EngineHost {
       // Another tab opened the store after us (even without Web Locks): it owns the files now.
       this.onOwnershipLost();
     } else if (reason === 'deleted') {
+      // Nothing is durable any more, not even what the Store had confirmed: no durable offset, no
+      // saved topic, until "Save again from memory" hands everything over and the Store confirms it.
+      this.run?.plane.engine.storeLost();
       this.storage = { kind: 'memory', error: serializeError(error) };
       this.notify({ notice: 'storage-lost', error: this.storage.error as NonNullable<StorageStatus['error']> });
     }
@@ -647,8 +858,10 @@ export class EngineHost {
       nowMs: r.clock.now(),
       userRecords: r.userRecords,
     };
-    // Only whether the panel sent anything is structure; the running count goes with the periodic writes.
-    const structure = JSON.stringify({ ...meta, nowMs: 0, userRecords: Math.min(1, r.userRecords) });
+    // Structure: a new action, another run, whether the panel sent anything. A Send N job's slices
+    // folding into its action, the clock and the running count go with the periodic writes (the
+    // records themselves are in the logs; the scenario is the link and the board's restart).
+    const structure = `${meta.seed}|${meta.preset}|${meta.actions.length}|${Math.min(1, r.userRecords)}`;
     if (!force && structure === this.lastMeta && r.clock.now() - this.lastMetaAt < META_EVERY_MS) return;
     this.lastMeta = structure;
     this.lastMetaAt = r.clock.now();
@@ -679,7 +892,8 @@ export class EngineHost {
     const { have } = args;
     this.wantAllEvents = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
-    if (args.advanceMs > 0 && this.travel.past === null && !this.hosted) r.plane.tick(args.advanceMs);
+    if (args.advanceMs > 0 && this.travel.past === null && !this.hosted && !this.replayJob)
+      r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
     const live = r;
@@ -715,7 +929,7 @@ export class EngineHost {
       if (j && j.view.state !== 'running') this.jobs.delete(id);
     }
     this.changedJobs.clear();
-    if (!this.hosted) this.travel.work();
+    if (!this.hosted && !this.replayJob) this.travel.work();
     return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 
@@ -765,10 +979,22 @@ export class EngineHost {
     this.jobs.set(jobId, job);
     this.changedJobs.add(jobId);
     const started = this.hostClock.now();
+    let waitedMs = 0;
+    let waitStarted: number | null = null;
     const slice = () => {
       if (this.run !== r) job.cancelled = true;
+      // IndexedDB is behind: send nothing until it catches up (the job's clock stops meanwhile).
+      if (!job.cancelled && r.writer.bytesInFlight > this.maxWriteBacklogBytes) {
+        waitStarted ??= this.hostClock.now();
+        this.hostClock.setTimeout(slice, 20);
+        return;
+      }
+      if (waitStarted !== null) {
+        waitedMs += this.hostClock.now() - waitStarted;
+        waitStarted = null;
+      }
       const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
-      r.userRecords += job.slice(this.hostClock.now() - started, () => this.hostClock.now() < sliceEnd);
+      r.userRecords += job.slice(this.hostClock.now() - started - waitedMs, () => this.hostClock.now() < sliceEnd);
       this.changedJobs.add(jobId);
       if (job.view.state === 'running') this.hostClock.setTimeout(slice, 4);
     };

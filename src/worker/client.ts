@@ -18,6 +18,7 @@ import type {
 export {
   ASSIGNORS,
   COMMIT_MODES,
+  comparePartitions,
   EVENT_KINDS,
   MAX_TOPIC_PARTITIONS,
   MOMENT_KINDS,

@@ -136,6 +136,18 @@ export interface Commands {
    * is refused here with the failing action's KafkaError, before anyone is asked.
    */
   planeScenarioCheck: [ScenarioSpec, DiscardView];
+  /**
+   * Control plane: a long scenario (DiscardView.replay.sliced) as a job, a bounded slice between
+   * frames with progress and Cancel: replayed in memory first, then on the wiped store (or, on the
+   * scenario already running, the running cluster run on to the link's time).
+   */
+  planeScenarioStart: [ScenarioSpec, { jobId: number }];
+  /**
+   * Time travel: the page confirmed that an action at the past moment `atMs` may fork the run even
+   * though the fork deletes topics no replay brings back (an acting command refused with
+   * details.forkDrops says which); the action is then sent again.
+   */
+  travelConfirmFork: [{ atMs: number }, null];
   /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
   planePlacement: [PlacementPreviewArgs, PlacementPreview];
   /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */

@@ -5,6 +5,8 @@
  */
 import { createStore, entries } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
+import { zipSync } from 'fflate';
+import { makeBatch, makeRecords } from '../engine/log/testSupport';
 import { call, openHost, withFreshIndexedDb } from './hostTesting';
 import type { FrameArgs } from './protocol';
 
@@ -93,5 +95,37 @@ describe('time travel in the worker', () => {
     const json = Buffer.from(meta?.split(':').slice(1).join(':') ?? '', 'base64').toString();
     expect(json).toContain('isolateBroker');
     expect(json).not.toContain('killBroker');
+  });
+});
+
+describe('time travel: a fork never deletes an import without asking', () => {
+  it('an action in the past after an import is refused with what the fork would delete; confirmed, the run forks', async () => {
+    const host = await openHost();
+    await call(host, 'planeAdvance', { ms: 2000 });
+    const zip = zipSync({ 'okimp-0/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
+    const imported = await call(host, 'importPartition', { zip, fileName: 'ok.zip' });
+    expect(imported.topic).toBe('okimp');
+    await call(host, 'planeAdvance', { ms: 3000 });
+    const topics = async () => (await call(host, 'snapshot', null)).partitions.map((p) => p.topic);
+    await call(host, 'travelSeek', { atMs: 3900 });
+
+    const refused = await call(host, 'produce', { topic: 'orders', key: 'k', value: 'v', headers: [] }).then(
+      () => null,
+      (e: { code?: string; details?: Record<string, unknown> }) => e,
+    );
+    expect(refused?.code).toBe('INVALID_REQUEST');
+    expect(JSON.parse(String(refused?.details?.forkDrops))).toEqual([{ name: 'okimp', partitions: 1, records: 4 }]);
+    // Nothing changed: still the past shown, the import still in the live run.
+    expect((await call(host, 'frame', frame(0))).travel.live).toBe(false);
+    await call(host, 'travelSeek', { atMs: 1_000_000 });
+    expect(await topics()).toContain('okimp');
+
+    // Asked and confirmed at that moment: the fork goes ahead and says so.
+    await call(host, 'travelSeek', { atMs: 3900 });
+    await call(host, 'travelConfirmFork', { atMs: 3900 });
+    await call(host, 'produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    const after = await call(host, 'frame', frame(0));
+    expect(after.travel.fork?.atMs).toBe(3900);
+    expect(await topics()).not.toContain('okimp');
   });
 });

@@ -162,6 +162,32 @@ describe('ClusterApps', () => {
     expect(after?.observed).toEqual({ redelivered: atCrash?.redelivered, skipped: 0 });
   });
 
+  it("a killed coordinator: the group is not 'Empty · generation 0' but awaits its coordinator (GroupMetadataManager loads it on the new leader)", () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    const before = settle(plane).groups.find((g) => g.groupId === 'billing');
+    const coordinator = before?.coordinator ?? -1;
+    expect(coordinator).toBeGreaterThan(0);
+    plane.apply({ op: 'killBroker', broker: coordinator });
+    const seen: string[] = [];
+    for (let t = 0; t < 12_000; t += 250) {
+      plane.tick(250);
+      const g = plane.view().groups.find((x) => x.groupId === 'billing');
+      if (!g) throw new Error('billing gone');
+      // Never the view's old default for a group no broker holds.
+      expect(`${g.state} ${g.generation}`).not.toBe('Empty 0');
+      if (g.awaitingCoordinator) {
+        expect(g.generation).toBe(before?.generation);
+        expect(g.awaitingCoordinator.offsetsPartition).toBe(before?.offsetsPartition);
+      }
+      if (seen.at(-1) !== g.state) seen.push(g.state);
+    }
+    // The process is gone while its ZooKeeper session lives: its partition still names it leader.
+    expect(seen[0]).toBe('COORDINATOR_NOT_AVAILABLE');
+    // Then a new leader of __consumer_offsets-N loads the group and it rebalances on from there.
+    expect(seen.slice(1)).toContain('Stable');
+    expect(plane.view().groups.find((x) => x.groupId === 'billing')?.coordinator).not.toBe(coordinator);
+  });
+
   it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {
     const { plane, v } = afterProducing(300);
     const fetches = v.messages.filter((m) => m.api === 'Fetch' && m.client === null);

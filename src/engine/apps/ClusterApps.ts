@@ -10,6 +10,8 @@
  * offsets are the engine's. This class decides only which clients exist and what they do (a
  * producer trickling orders), like the applications around a cluster.
  */
+import { foldSlice } from './jobSlices';
+import { ScenarioReplay } from './ScenarioReplay';
 import {
   ManualClock,
   type Cluster,
@@ -88,7 +90,6 @@ export const PROCESSING_MS_PER_RECORD = 25;
 const LAG_SAMPLE_MS = 1000;
 const LAG_HISTORY = 60;
 const MAX_EVENTS = 1500;
-const MAX_ACTIONS = 400;
 /** No messages are kept above this many brokers (the cluster is drawn at scale). */
 const MESSAGE_BROKERS_MAX = 12;
 
@@ -289,8 +290,9 @@ export class ClusterApps {
     this.metrics = new KafkaMetrics(
       this.engine,
       PLANE_EPOCH_MS,
-      () => [...this.groupSettings.keys()],
-      (g) => this.maxLag(g),
+      // The Java consumer's client metrics: the legacy ZooKeeper consumer has neither.
+      () => [...this.groupSettings].filter(([, s]) => s.protocol !== 'zookeeper').map(([g]) => g),
+      (g) => ({ fetch: this.fetchLag(g), committed: this.committedLag(g) }),
     );
     this.rolls = new SegmentRolls(this.engine, PLANE_EPOCH_MS);
     this.cluster = this.engine.cluster;
@@ -345,23 +347,7 @@ export class ClusterApps {
    */
   static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
     const plane = new ClusterApps(spec.seed, spec.preset, storage);
-    const sorted = [...spec.actions].sort((a, b) => a.at - b.at);
-    sorted.forEach((t, i) => {
-      plane.runTo(t.at);
-      try {
-        plane.apply(t.action);
-      } catch (e) {
-        if (!isKafkaError(e)) throw e;
-        const step = i + 1;
-        const why = e.message.startsWith(`${e.code}: `) ? e.message.slice(e.code.length + 2) : e.message;
-        throw new KafkaError(
-          e.code,
-          `action ${step} of ${sorted.length} (${t.action.op} at ${(t.at / 1000).toFixed(1)} s) failed: ${why}`,
-          { ...e.details, step, op: t.action.op, at: t.at },
-        );
-      }
-    });
-    plane.runTo(Math.max(spec.untilMs, sorted[sorted.length - 1]?.at ?? 0));
+    new ScenarioReplay(plane, spec).runToEnd();
     plane.events = [];
     return plane;
   }
@@ -382,15 +368,30 @@ export class ClusterApps {
     this.version++;
   }
 
-  /** The group's largest lag in the latest lag sample of each partition (records-lag-max). */
-  private maxLag(group: string): number | null {
-    const byPartition = this.lagHistory.get(group);
-    if (!byPartition) return null;
+  /**
+   * The largest HW − fetch position over the partitions the group's running consumers own, each
+   * from the HW its consumer's last fetch reported (SubscriptionState.partitionLag, which the
+   * consumer's records-lag-max takes its max of); null while none has fetched.
+   */
+  fetchLag(group: string): number | null {
     let max: number | null = null;
-    for (const h of byPartition.values()) {
-      const last = h[h.length - 1];
-      if (last && (max === null || last[1] > max)) max = last[1];
+    for (const e of this.consumers.values()) {
+      if (e.group !== group) continue;
+      const consumer = this.groups.consumers.get(e.name);
+      if (!consumer || this.apps.apps.get(e.name)?.status !== 'running') continue;
+      for (const a of this.groups.consumerSnapshot(consumer).assignment) {
+        if (a.position === null || a.highWatermark === null) continue;
+        const lag = Math.max(0, a.highWatermark - a.position);
+        if (max === null || lag > max) max = lag;
+      }
     }
+    return max;
+  }
+
+  /** The group's largest HW − committed offset over its partitions: kafka-consumer-groups --describe's LAG. */
+  committedLag(group: string): number | null {
+    let max: number | null = null;
+    for (const r of this.engine.describeGroup(group)) if (r.lag !== null && (max === null || r.lag > max)) max = r.lag;
     return max;
   }
 
@@ -547,7 +548,7 @@ export class ClusterApps {
     const settings = this.panelSettings;
     // A Send N job's later slices continue the action that started it.
     const acted = !(action.op === 'produceRecords' && action.from > 0);
-    const before = acted ? this.metrics.values() : null;
+    const before = acted ? this.metrics.snapshot() : null;
     const outcome = this.perform(action);
     if (before) this.metrics.markAction(actionLabel(action), before);
     // Settings the panel already had change nothing, and leave nothing in the scenario.
@@ -558,27 +559,14 @@ export class ClusterApps {
   }
 
   /**
-   * Into the scenario log. A Send N job sends once per engine instant it runs at: what it sends
-   * at the same instant, continuing the same job, joins that instant's command, so a job is a few
-   * commands, not one per slice.
+   * Into the scenario log, all of it: nothing recorded is ever dropped (a reload restarts the
+   * board from it, time travel replays it). A Send N job's later slices fold into the job's
+   * action (jobSlices.ts), so a job is one action, not one per slice.
    */
   private record(action: EngineCommand): void {
     const at = this.nowMs;
-    const last = this.actions[this.actions.length - 1];
-    if (
-      action.op === 'produceRecords' &&
-      last?.at === at &&
-      last.action.op === 'produceRecords' &&
-      last.action.topic === action.topic &&
-      last.action.keyPrefix === action.keyPrefix &&
-      last.action.valueBytes === action.valueBytes &&
-      last.action.from + last.action.count === action.from
-    ) {
-      last.action = { ...last.action, count: last.action.count + action.count };
-      return;
-    }
+    if (foldSlice(this.actions[this.actions.length - 1], at, action)) return;
     this.actions.push({ at, action });
-    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
   }
 
   /**

@@ -16,7 +16,7 @@ export function clientGroupIds(plane: ClusterApps): string[] {
   return plane.groups.groupIds().filter((g) => !plane.groupSettings.has(g));
 }
 
-type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery'>;
+type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery' | 'lagNow'>;
 
 /** One real clients' group and its members as consumer chips; null when its coordinator has forgotten it. */
 export function clientGroupView(
@@ -55,6 +55,7 @@ export function clientGroupView(
       leader: snap.leader,
       initialRebalanceDelayMs: snap.initialRebalanceDelayMs,
       members: consumers.map((c) => ({ memberId: c.memberId, name: c.name, partitions: c.partitions })),
+      awaitingCoordinator: null,
       clients: { protocolType: snap.protocolType, protocolName: snap.protocolName },
     },
     consumers,

@@ -10,7 +10,15 @@ export function discardView(
   userRecords: number,
   replaces: boolean,
 ): DiscardView {
-  const topics = data.topics().map((name) => {
+  const topics = storedTopics(data, data.topics());
+  const added = topics.some((t) => !presetTopics.has(t.name));
+  const onlyPreset = apps.actions.length === 0 && !added && userRecords === 0;
+  return { replaces, onlyPreset, topics, actions: apps.actions.length, replay: null };
+}
+
+/** Each topic named with its partitions and records (log end minus log start, summed), as a question names it. */
+export function storedTopics(data: DataPath, names: readonly string[]): DiscardView['topics'] {
+  return names.map((name) => {
     const n = data.partitionCount(name);
     let records = 0;
     for (let p = 0; p < n; p++) {
@@ -19,7 +27,4 @@ export function discardView(
     }
     return { name, partitions: n, records };
   });
-  const added = topics.some((t) => !presetTopics.has(t.name));
-  const onlyPreset = apps.actions.length === 0 && !added && userRecords === 0;
-  return { replaces, onlyPreset, topics, actions: apps.actions.length };
 }

@@ -41,6 +41,15 @@ export interface ImportPlan {
   segments: ReadonlyMap<number, ImportedSegment>;
 }
 
+/**
+ * The last offset an imported log may hold. Kafka's offsets are int64; glassbox's are JavaScript
+ * numbers, exact up to 2^53 - 1 (Number.MAX_SAFE_INTEGER). A log imported near that edge would
+ * pass it after a few appends and its offsets would stop being exact, so an import leaves room for
+ * one segment's whole offset range (Integer.MAX_VALUE, the int32 relative offsets of its index)
+ * and is refused past that, with OFFSET_OUT_OF_RANGE, before anything is written.
+ */
+export const MAX_IMPORTED_OFFSET = Number.MAX_SAFE_INTEGER - (2 ** 31 - 1);
+
 function corrupt(message: string, details: Record<string, unknown>): KafkaError {
   return new KafkaError('CORRUPT_MESSAGE', message, details);
 }
@@ -74,6 +83,17 @@ export function validateLogFile(path: string, bytes: Uint8Array, baseOffset: num
         offset: h.baseOffset,
       });
     }
+    // A v2 batch's offsets run from baseOffset to baseOffset + lastOffsetDelta and hold at most
+    // that many records (compaction may leave fewer, even none). A negative lastOffsetDelta, or
+    // more records than offsets, is a batch no broker wrote: Kafka's LogValidator.validateBatch
+    // refuses it ("Batch has an invalid offset range", "Inconsistent batch offset range"), and
+    // its records would otherwise land below the offsets the log says it holds.
+    if (h.lastOffset < h.baseOffset || h.recordCount > h.lastOffset - h.baseOffset + 1) {
+      throw corrupt(
+        `${where}: invalid offset range [${h.baseOffset}, ${h.lastOffset}] for ${h.recordCount} records (lastOffsetDelta ${h.lastOffset - h.baseOffset})`,
+        { file: path, position, offset: h.baseOffset },
+      );
+    }
     // Kafka's LogSegment.recover checks every batch with ensureOffsetInRange: an offset must be at
     // least the segment's base offset and within Integer.MAX_VALUE of it (relative offsets in the
     // index are int32), else LogSegmentOffsetOverflowException.
@@ -97,6 +117,13 @@ export function validateLogFile(path: string, bytes: Uint8Array, baseOffset: num
       if (isKafkaError(e) && e.code !== 'CORRUPT_MESSAGE') throw e;
       const why = e instanceof KafkaError ? e.reason : String(e);
       throw corrupt(`${where}: records cannot be read: ${why}`, { file: path, position, offset: h.baseOffset });
+    }
+    if (h.lastOffset > MAX_IMPORTED_OFFSET) {
+      throw new KafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `${where}: offset ${h.lastOffset} is past ${MAX_IMPORTED_OFFSET}, the last offset an imported log may hold: glassbox keeps offsets as JavaScript numbers, exact only up to 2^53 - 1, and the log must keep room to grow`,
+        { file: path, position, offset: h.baseOffset, limit: MAX_IMPORTED_OFFSET },
+      );
     }
     next = h.lastOffset + 1;
     position += h.sizeInBytes;
@@ -169,6 +196,13 @@ export async function importPartitionFiles(
     const s = plan.segments.get(base) as ImportedSegment;
     const logPath = `${dir}/${logFileName(base)}`;
     if (!s.log) throw importRefused(`${logPath} is missing (its index files are there)`, { file: logPath });
+    if (base > MAX_IMPORTED_OFFSET) {
+      throw new KafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `${logPath}: base offset ${logPath.slice(-24, -4)} is past ${MAX_IMPORTED_OFFSET}, the last offset an imported log may hold`,
+        { file: logPath, limit: MAX_IMPORTED_OFFSET },
+      );
+    }
     if (previous !== null && base < next) {
       throw corrupt(
         `${logPath} overlaps segment ${logFileName(previous)}, which holds offsets up to ${next - 1}; a segment's base offset must be at least ${next}`,

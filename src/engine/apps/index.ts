@@ -42,7 +42,7 @@ export { RecordJourney } from './RecordJourney';
 export type { HostedRun } from './HostedRun';
 export { sameScenario } from './sameScenario';
 export { lostPartitions } from './lostPartitions';
-export { discardView } from './discardView';
+export { discardView, storedTopics } from './discardView';
 export {
   type ImportedSegment,
   type ImportPlan,
@@ -52,6 +52,7 @@ export {
   validateLogFile,
 } from './importPartition';
 export { SendJob } from './SendJob';
+export { replayEnd, ScenarioReplay } from './ScenarioReplay';
 export { RecordWindows } from './RecordWindows';
 export { ContentVersion } from './ContentVersion';
 export {

@@ -6,6 +6,9 @@ import { MapStore, makeBatch, makeRecords } from '../log/testSupport';
 import { StoreWriter } from '../log/StoreWriter';
 import { DataPath } from '../index';
 import { ClusterApps } from './ClusterApps';
+import { crc32c } from '../codec/crc32c';
+import { ATTRIBUTES_OFFSET, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET } from '../codec/recordBatch';
+import { MAX_IMPORTED_OFFSET } from './importPartition';
 import { importPartitionZip, MAX_IMPORT_BYTES } from './partitionZip';
 import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './types';
 
@@ -169,5 +172,60 @@ describe('import: the topic name', () => {
     c.plane.cluster.createTopic({ name: 'col.x', partitions: 1, replicationFactor: 1 });
     const result = await c.importZip(zipSync({ [`col_x-0/${LOG0}`]: batch(0, 2) }));
     expect(result.topic).toBe('col_x-imported');
+  });
+});
+
+/** `bytes` (one batch) with its lastOffsetDelta set to `delta` and the CRC made right again, so only the offsets lie. */
+function withLastOffsetDelta(bytes: Uint8Array, delta: number): Uint8Array {
+  const out = bytes.slice();
+  const view = new DataView(out.buffer);
+  view.setInt32(LAST_OFFSET_DELTA_OFFSET, delta);
+  view.setUint32(CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET));
+  return out;
+}
+
+describe("import: a batch's offset range (Kafka's LogValidator.validateBatch)", () => {
+  // DefaultRecordBatch.ensureValid checks the size and the CRC; the offsets are LogValidator's:
+  // validateBatch refuses countFromOffsets = lastOffset - baseOffset + 1 <= 0 ("Batch has an
+  // invalid offset range") and a count that does not fit it ("Inconsistent batch offset range").
+  // A log on disk may hold fewer records than offsets (compaction), never more.
+  it('a negative lastOffsetDelta with a valid CRC is CORRUPT_MESSAGE, not "0 records"', async () => {
+    const e = await refused(zipSync({ [`neg-0/${LOG0}`]: withLastOffsetDelta(batch(0, 4), -5) }));
+    expect(e.code).toBe('CORRUPT_MESSAGE');
+    expect(e.message).toContain('invalid offset range [0, -5]');
+    expect(e.details).toMatchObject({ file: `neg-0/${LOG0}`, position: 0 });
+  });
+
+  it('four records in a batch whose offsets hold two are CORRUPT_MESSAGE', async () => {
+    const e = await refused(zipSync({ [`short-0/${LOG0}`]: withLastOffsetDelta(batch(0, 4), 1) }));
+    expect(e.code).toBe('CORRUPT_MESSAGE');
+  });
+
+  it('a compacted batch (2 records over offsets 0-3) is still accepted', async () => {
+    const c = cluster();
+    const result = await c.importZip(zipSync({ [`compacted-0/${LOG0}`]: withLastOffsetDelta(batch(0, 2), 3) }));
+    expect(result).toEqual({ topic: 'compacted', partition: 0, records: 4 });
+  });
+});
+
+describe('import: offsets near 2^53', () => {
+  it('a log ending past MAX_IMPORTED_OFFSET is OFFSET_OUT_OF_RANGE, nothing written (edge-0/00009007199254740980.log)', async () => {
+    const base = 9007199254740980;
+    const e = await refused(zipSync({ [`edge-0/${String(base).padStart(20, '0')}.log`]: batch(base, 4) }));
+    expect(e.code).toBe('OFFSET_OUT_OF_RANGE');
+    expect(e.details.limit).toBe(MAX_IMPORTED_OFFSET);
+  });
+
+  it('an empty segment named past the limit is OFFSET_OUT_OF_RANGE too', async () => {
+    const e = await refused(zipSync({ 'edge-0/00009007199254740980.log': new Uint8Array(0) }));
+    expect(e.code).toBe('OFFSET_OUT_OF_RANGE');
+  });
+
+  it('leaves every imported log room for one segment of offsets (Integer.MAX_VALUE) below 2^53 - 1', async () => {
+    expect(MAX_IMPORTED_OFFSET + 2 ** 31 - 1).toBe(Number.MAX_SAFE_INTEGER);
+    const c = cluster();
+    const base = MAX_IMPORTED_OFFSET - 3;
+    const result = await c.importZip(zipSync({ [`high-0/${String(base).padStart(20, '0')}.log`]: batch(base, 4) }));
+    expect(result.records).toBe(4);
   });
 });

@@ -3,6 +3,7 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
+import { OFFSETS_TOPIC } from '../index';
 import type { ClusterApps } from './ClusterApps';
 import { clientGroupIds, clientGroupView } from './clientGroups';
 import { comparePartitions } from './comparePartitions';
@@ -39,6 +40,7 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
     if (!made) continue;
     groups.push({
       ...made.group,
+      lagNow: { fetch: null, committed: null },
       delivery: { processed: 0, duplicates: 0, skipped: 0 },
       generations: [...(plane.generations.get(groupId) ?? [])],
       lag: lagOf(plane, groupId),
@@ -60,6 +62,11 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
         consumerId: r.consumerId,
       });
     }
+  }
+  for (const g of groups) {
+    let committed: number | null = null;
+    for (const r of describe) if (r.group === g.groupId && r.lag !== null) committed = Math.max(committed ?? 0, r.lag);
+    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : plane.fetchLag(g.groupId), committed };
   }
   return {
     version: plane.version,
@@ -180,7 +187,15 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
 /** What a group's membership looks like, which its protocol decides. */
 type GroupMembershipView = Pick<
   PlaneGroupView,
-  'state' | 'generation' | 'coordinator' | 'offsetsPartition' | 'leader' | 'initialRebalanceDelayMs' | 'members' | 'lag'
+  | 'state'
+  | 'generation'
+  | 'coordinator'
+  | 'offsetsPartition'
+  | 'leader'
+  | 'initialRebalanceDelayMs'
+  | 'members'
+  | 'lag'
+  | 'awaitingCoordinator'
 >;
 
 function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
@@ -192,6 +207,7 @@ function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGr
       protocol: settings.protocol,
       commitMode: settings.commitMode,
       delivery: plane.apps.delivery.totals(groupId),
+      lagNow: { fetch: null, committed: null },
       ...(settings.protocol === 'zookeeper'
         ? zookeeperMembership(groupId, consumers)
         : coordinatorMembership(plane, groupId)),
@@ -216,13 +232,43 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
     initialRebalanceDelayMs: null,
     members: members.map((m) => ({ memberId: m.name, name: m.name, partitions: m.partitions })),
     lag: packLag([]),
+    awaitingCoordinator: null,
   };
 }
 
 /** A group of the broker-side coordinator, as its coordinator describes it, with its sampled lag. */
 function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMembershipView {
   const snap = plane.groups.groupSnapshot(groupId);
+  const standing = plane.groups.coordinatorOf(groupId);
+  const known = (plane.generations.get(groupId)?.length ?? 0) > 0;
+  // A group that formed before and that no broker holds now. (A group that never formed stays
+  // Empty, generation 0, as before its first JoinGroup; the engine's brokers load their
+  // __consumer_offsets partitions at the first group request, not at LeaderAndIsr.)
+  if (!snap && !standing.loaded && known) {
+    // No broker holds the group now (a killed coordinator's groups went with its process): not
+    // an Empty group of generation 0, but what FindCoordinator or JoinGroup would answer. The
+    // metadata may still name the dead broker leader until the controller moves the partition.
+    const offsetsTopic = plane.engine.topicNames().includes(OFFSETS_TOPIC);
+    const named = offsetsTopic ? plane.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader : -1;
+    const leaderUp = standing.servingLeader !== null;
+    return {
+      state: leaderUp ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'COORDINATOR_NOT_AVAILABLE',
+      generation: plane.generations.get(groupId)?.at(-1)?.generation ?? 0,
+      coordinator: null,
+      offsetsPartition: standing.offsetsPartition,
+      leader: null,
+      initialRebalanceDelayMs: null,
+      members: [],
+      lag: lagOf(plane, groupId),
+      awaitingCoordinator: {
+        offsetsPartition: standing.offsetsPartition,
+        leader: standing.servingLeader ?? (named >= 0 ? named : null),
+        leaderUp,
+      },
+    };
+  }
   return {
+    awaitingCoordinator: null,
     state: snap?.state ?? 'Empty',
     generation: snap?.generationId ?? 0,
     coordinator: snap?.coordinator ?? null,

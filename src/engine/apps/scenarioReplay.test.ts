@@ -3,6 +3,7 @@ import { DataPath, isKafkaError, recordWindow } from '../index';
 import { MapStore } from '../log/testSupport';
 import { ClusterApps } from './ClusterApps';
 import type { ScenarioSpec } from './types';
+import { TimeMachine } from './travel/TimeMachine';
 
 /**
  * A scenario link must replay what the panel's producer did: the records land where Kafka's
@@ -76,7 +77,7 @@ describe('a scenario replays the panel producer (ClusterApps.apply records produ
     expect(strip(replayed.view())).toEqual(strip(live.view()));
   });
 
-  it('a Send N job is recorded as one command per engine instant, not one per slice', () => {
+  it('a Send N job is recorded as one command, its slices (engine instants and records) folded into it', () => {
     const apps = fresh();
     apps.tick(300);
     const at = apps.nowMs;
@@ -88,13 +89,42 @@ describe('a scenario replays the panel producer (ClusterApps.apply records produ
     expect(sends).toEqual([
       {
         at,
-        action: { op: 'produceRecords', topic: 'orders', from: 0, count: 40, keyPrefix: null, valueBytes: 1 },
-      },
-      {
-        at: at + 5,
-        action: { op: 'produceRecords', topic: 'orders', from: 40, count: 10, keyPrefix: null, valueBytes: 1 },
+        action: { op: 'produceRecords', topic: 'orders', from: 0, count: 50, keyPrefix: null, valueBytes: 1 },
+        slices: [0, 40, 5, 10],
       },
     ]);
+  });
+
+  it('a long Send N job replays slice by slice, through a link and through time travel, to the same records', () => {
+    const live = fresh();
+    live.apply({ op: 'createTopic', name: 'bulk', partitions: 2, replicationFactor: 2, startIndex: null });
+    live.tick(300);
+    // 600 slices at 600 engine instants (a 10 s job at 60 frames a second), a broker killed midway.
+    // Time travel builds its replicas while the job's action still grows (the live run records on).
+    const machine = new TimeMachine(() => live, { newStore: () => new MapStore(), everyMs: 2000 });
+    let midJob: { atMs: number; logs: ReturnType<typeof logs> } | null = null;
+    for (let slice = 0; slice < 600; slice++) {
+      live.apply({ op: 'produceRecords', topic: 'bulk', from: slice * 8, count: 8, keyPrefix: 'k', valueBytes: 20 });
+      if (slice === 300) live.apply({ op: 'killBroker', broker: 2 });
+      if (slice === 450) midJob = { atMs: live.nowMs, logs: logs(live) };
+      live.tick(16);
+      machine.work(live.nowMs, 50);
+    }
+    live.tick(2000);
+    // Two actions for the job (the kill split it), not 600: the scenario is never capped.
+    expect(live.actions.map((a) => [a.action.op, a.slices?.length ?? 0])).toEqual([
+      ['createTopic', 0],
+      ['produceRecords', 602],
+      ['killBroker', 0],
+      ['produceRecords', 598],
+    ]);
+    const replayed = ClusterApps.fromScenario(JSON.parse(JSON.stringify(live.scenario())) as ScenarioSpec, {
+      store: new MapStore(),
+      panelProducer: true,
+    });
+    expect(logs(replayed)).toEqual(logs(live));
+    const past = machine.seek(midJob?.atMs ?? 0);
+    expect(logs(past)).toEqual(midJob?.logs);
   });
 
   it('refuses a produce to a missing topic and a bad acks, recording nothing', () => {

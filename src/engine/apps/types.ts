@@ -132,6 +132,11 @@ export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
   action: EngineCommand;
+  /**
+   * A Send N job's slices (produceRecords only): flat pairs [ms after `at`, records], the first
+   * pair at 0; `action.count` is their sum. Absent: the action ran at `at` alone (jobSlices.ts).
+   */
+  slices?: number[];
 }
 
 export interface ScenarioSpec {
@@ -177,6 +182,18 @@ export interface PlaneGroupView {
    */
   initialRebalanceDelayMs: number | null;
   members: PlaneMemberView[];
+  /**
+   * Set while no broker holds the group: its `__consumer_offsets` partition's leader is gone (the
+   * controller has not moved it yet) or is loading it. `state` is then what a member asking is told
+   * (COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS) and `generation` the last one known.
+   */
+  awaitingCoordinator: AwaitingCoordinatorView | null;
+  /**
+   * Its largest lag now, two numbers: `fetch`, HW − fetch position over the partitions its running
+   * consumers own (what records-lag-max measures); `committed`, HW − committed offset over its
+   * partitions (kafka-consumer-groups --describe's LAG). Null: none known.
+   */
+  lagNow: { fetch: number | null; committed: number | null };
   generations: GenerationView[];
   /** Per partition: lag history (relative ms, lag), packed. */
   lag: LagHistoryView;
@@ -186,6 +203,14 @@ export interface PlaneGroupView {
    * `assignor`, `protocol` and `commitMode` above only fill the shape (the clients own them).
    */
   clients?: ClientGroupView;
+}
+
+export interface AwaitingCoordinatorView {
+  offsetsPartition: number;
+  /** That partition's leader as the metadata names it (null: none). */
+  leader: number | null;
+  /** Whether that broker's process is up (it may be dead while its ZooKeeper session lives). */
+  leaderUp: boolean;
 }
 
 /** What the coordinator knows of a group of real clients. */
@@ -390,6 +415,23 @@ export interface DiscardView {
   topics: { name: string; partitions: number; records: number }[];
   /** The actions recorded in the running scenario. */
   actions: number;
+  /** What replaying the scenario would cost here (null: nothing to replay, the scenario is the one running). */
+  replay: ReplayEstimate | null;
+}
+
+/**
+ * A replay's cost, estimated before it runs from a replay of its first engine seconds (a link of
+ * hours would otherwise hold the page for minutes before anything is asked).
+ */
+export interface ReplayEstimate {
+  /** Engine ms to replay (from the running cluster's now when it runs on the same scenario). */
+  engineMs: number;
+  /** Real ms it would take here, every pass included. */
+  estimatedMs: number;
+  /** Long enough to run as a job (planeScenarioStart: slices between frames, progress, Cancel). */
+  sliced: boolean;
+  /** Long enough that the page asks first, saying how long. */
+  ask: boolean;
 }
 
 /** Offsets [fromOffset, logStartOffset) of a partition, only ever in IndexedDB, gone with it (per partition, not per broker). */

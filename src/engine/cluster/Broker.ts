@@ -61,6 +61,7 @@ export class Broker {
     this.services = {
       ...cluster,
       metadataHasPartition: (topic, partition) => this.metadata.contains(topic, partition),
+      metadataHasAliveBroker: (id) => this.metadata.hasAliveBroker(id),
       sendToController: (request) => this.sendToController(request),
       brokerEpoch: () => this.brokerEpoch,
     };
@@ -112,6 +113,8 @@ export class Broker {
       logDirs: [...this.logDirs],
       atMs: this.now(),
     });
+    // The logs are loaded (they outlive the process): the clean-shutdown marker goes.
+    this.logManager.clearCleanShutdown();
     const c = this.services.config;
     this.openSession();
     const timeout = c['zookeeper.session.timeout.ms'];
@@ -126,6 +129,14 @@ export class Broker {
     );
     // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
     this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.logManager.maybeFlushLogs()));
+    const rp = c['log.flush.offset.checkpoint.interval.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(rp, rp, () => this.logManager.checkpointRecoveryOffsets()),
+    );
+    const lso = c['log.flush.start.offset.checkpoint.interval.ms'];
+    this.tasks.push(
+      this.services.scheduler.schedulePeriodic(lso, lso, () => this.logManager.checkpointLogStartOffsets()),
+    );
     const retention = c['log.retention.check.interval.ms'];
     this.tasks.push(
       this.services.scheduler.schedulePeriodic(retention, retention, () => this.logManager.cleanupLogs()),
@@ -259,6 +270,7 @@ export class Broker {
     if (how === 'stopped') {
       this.logManager.takeProducerSnapshots();
       this.logManager.flushAll();
+      this.logManager.markCleanShutdown();
       this.services.zk.closeSession(this.sessionId);
     }
     this.services.network.detach(this.node, how === 'killed');

@@ -14,6 +14,10 @@ export interface BrokerConfig {
   'replica.fetch.backoff.ms': number;
   'replica.socket.timeout.ms': number;
   'replica.high.watermark.checkpoint.interval.ms': number;
+  /** How often each log dir's recovery-point-offset-checkpoint is written (LogManager). */
+  'log.flush.offset.checkpoint.interval.ms': number;
+  /** How often each log dir's log-start-offset-checkpoint is written (LogManager). */
+  'log.flush.start.offset.checkpoint.interval.ms': number;
   'controller.socket.timeout.ms': number;
   'auto.leader.rebalance.enable': boolean;
   'leader.imbalance.check.interval.seconds': number;
@@ -45,6 +49,8 @@ export const KAFKA_DEFAULT_BROKER_CONFIG: Readonly<BrokerConfig> = Object.freeze
   'replica.fetch.backoff.ms': 1000,
   'replica.socket.timeout.ms': 30_000,
   'replica.high.watermark.checkpoint.interval.ms': 5000,
+  'log.flush.offset.checkpoint.interval.ms': 60_000,
+  'log.flush.start.offset.checkpoint.interval.ms': 60_000,
   'controller.socket.timeout.ms': 30_000,
   'auto.leader.rebalance.enable': true,
   'leader.imbalance.check.interval.seconds': 300,

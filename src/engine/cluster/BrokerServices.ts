@@ -17,6 +17,8 @@ export interface ClusterServices {
    * num.partitions and default.replication.factor; the error name when it cannot.
    */
   autoCreateTopic(topic: string): ErrorCode;
+  /** A fresh topic id (Uuid.randomUuid's form) for a topic znode that has none. */
+  newTopicId(topic: string): string;
   scheduler: Scheduler;
   network: Network;
   zk: CoordinationStore;
@@ -37,6 +39,11 @@ export interface ClusterServices {
   writeHighWatermarkCheckpoint(brokerId: number, logDir: string, text: string): void;
   /** Stores a log dir's cleaner-offset-checkpoint text. */
   writeCleanerCheckpoint(brokerId: number, logDir: string, text: string): void;
+  /**
+   * Stores (null: deletes) a file of a log dir by name: recovery-point-offset-checkpoint,
+   * log-start-offset-checkpoint, .kafka_cleanshutdown. Without it the files exist nowhere.
+   */
+  writeLogDirFile?(brokerId: number, logDir: string, fileName: string, text: string | null): void;
   /** The logs already on a log dir when the broker's process is created (a restart from the Store). */
   loadLogs(brokerId: number, logDir: string): HostedLog[];
   /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */
@@ -47,6 +54,8 @@ export interface ClusterServices {
 export interface BrokerServices extends ClusterServices {
   /** Whether this broker's metadata cache knows the partition (NOT_LEADER vs UNKNOWN_TOPIC). */
   metadataHasPartition(topic: string, partition: number): boolean;
+  /** Whether this broker's metadata cache counts the broker alive (ZkMetadataCache.hasAliveBroker). */
+  metadataHasAliveBroker(id: number): boolean;
   /** Sends a request to the active controller; false when none is known or reachable. */
   sendToController(request: KafkaRequest): boolean;
   brokerEpoch(): number;

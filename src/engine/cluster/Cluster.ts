@@ -1,3 +1,4 @@
+import { newTopicId, uuidFromString } from './TopicId';
 import type { ManualClock } from '../Clock';
 import { isKafkaError, KafkaError } from '../errors';
 import type { ErrorCode } from './requests';
@@ -60,6 +61,8 @@ export interface ClusterOptions {
    * `<log dir>/cleaner-offset-checkpoint`, in Kafka's format (formatOffsetCheckpoint).
    */
   onCleanerCheckpoint?: (brokerId: number, logDir: string, text: string) => void;
+  /** A broker wrote (text) or deleted (null) a log dir file: its checkpoints of recovery points and log start offsets, `.kafka_cleanshutdown`. */
+  onLogDirFile?: (brokerId: number, logDir: string, fileName: string, text: string | null) => void;
   /** Where the coordination store's persistent znodes are written when they change (ZnodeFiles). */
   onZnodeChange?: ZnodePersister;
   /**
@@ -93,6 +96,7 @@ export class Cluster {
   readonly network: Network;
   readonly zk: CoordinationStore;
   readonly rng: Rng;
+  private readonly topicIdRng: Rng;
   readonly config: BrokerConfig;
   readonly brokers = new Map<number, Broker>();
   private readonly services: ClusterServices;
@@ -113,6 +117,8 @@ export class Cluster {
   constructor(private readonly options: ClusterOptions) {
     this.scheduler = new Scheduler(options.clock);
     this.rng = new Rng(options.seed);
+    // A stream of its own, so topic ids draw nothing from the one that places replicas.
+    this.topicIdRng = new Rng((options.seed ^ 0x746f7069) >>> 0);
     this.config = createBrokerConfig(options.brokerConfig);
     this.topicDefaults = { ...(options.topicDefaults ?? {}) };
     createTopicConfig(this.topicDefaults); // validate now
@@ -137,9 +143,11 @@ export class Cluster {
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
+      writeLogDirFile: (b, d, name, text) => options.onLogDirFile?.(b, d, name, text),
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
       readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
       autoCreateTopic: (topic) => this.autoCreateTopic(topic),
+      newTopicId: (topic) => newTopicId(this.topicIdRng, topic, this.zk.lastZxid, this.now()),
     };
     // ZooKeeper's session tracker: check for expired sessions every 100 ms of simulated time.
     this.scheduler.schedulePeriodic(100, 100, () => this.zk.expireSessions());
@@ -332,6 +340,16 @@ export class Cluster {
   private readonly topicConfigCache = new Map<string, { version: string; config: TopicConfig }>();
 
   /** A topic's effective config, rebuilt only when /config/topics/<topic> changes. */
+  /**
+   * The topic's id (KIP-516) from its `/brokers/topics/<name>` znode, as the wire carries it (32
+   * lower-case hex digits), or null for a topic that does not exist or predates ids.
+   */
+  topicId(topic: string): string | null {
+    const d = this.zk.peekData(topicPath(topic)) as { topic_id?: string } | null;
+    const bytes = d?.topic_id ? uuidFromString(d.topic_id) : null;
+    return bytes ? [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('') : null;
+  }
+
   topicConfig(topic: string): TopicConfig {
     const stat = this.zk.exists(`/config/topics/${topic}`);
     const version = stat ? `${stat.czxid}:${stat.mzxid}` : 'none';
@@ -385,11 +403,13 @@ export class Cluster {
     if (!this.zk.exists('/config/topics')) this.zk.createRecursive('/config/topics', null);
     this.zk.create(`/config/topics/${name}`, { version: 1, config: configs });
     if (!this.zk.exists('/brokers/topics')) this.zk.createRecursive('/brokers/topics', null);
+    // TopicZNode version 3 with the topic id AdminZkClient.writeTopicPartitionAssignment draws.
     this.zk.create(topicPath(name), {
-      version: 2,
+      version: 3,
       partitions: Object.fromEntries(assignment.map((r, i) => [String(i), r])),
       adding_replicas: {},
       removing_replicas: {},
+      topic_id: newTopicId(this.topicIdRng, name, this.zk.lastZxid, this.now()),
     });
     this.options.emit({
       type: 'topicCreated',

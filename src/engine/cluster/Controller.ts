@@ -64,7 +64,9 @@ interface PartitionStateZnode {
 }
 
 interface TopicAssignmentZnode {
-  version: 2;
+  /** 3 since topic ids (KIP-516), which "topic_id" carries. */
+  version: 2 | 3;
+  topic_id?: string;
   partitions: Record<string, number[]>;
   adding_replicas: Record<string, number[]>;
   removing_replicas: Record<string, number[]>;
@@ -75,7 +77,12 @@ interface Reassignment {
   partition: number;
   original: number[];
   target: number[];
+  /** Phase B has begun: in memory RS = TRS, AR = RR = [] (step B2), though ZooKeeper keeps ORS + TRS until B6. */
+  completing?: boolean;
 }
+
+/** KafkaController.onControllerFailover: the first auto leader rebalance check runs 5 s after it. */
+const AUTO_LEADER_REBALANCE_FIRST_CHECK_MS = 5000;
 
 export const topicPath = (t: string) => `/brokers/topics/${t}`;
 export const statePath = (t: string, p: number) => `/brokers/topics/${t}/partitions/${p}/state`;
@@ -141,7 +148,7 @@ export class Controller {
       replicasOf: (topic, partition) => this.replicasOf(topic, partition),
       readState: (topic, partition) => this.readState(topic, partition),
       writeState: (topic, partition, next, old, reason) => this.writeState(topic, partition, next, old, reason),
-      propagate: (topic, partition, v, isNew) => this.propagate(topic, partition, v, isNew),
+      propagate: (topic, partition, v, isNew, except) => this.propagate(topic, partition, v, isNew, except),
     };
     this.partitionStateMachine = new PartitionStateMachine(context);
     this.replicaStateMachine = new ReplicaStateMachine(context);
@@ -300,6 +307,7 @@ export class Controller {
     for (const [id, epoch] of this.liveBrokers) this.channels.addBroker(id, epoch);
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
+    this.processTopicIds([...this.knownTopics]);
     this.zk.getChildren('/admin/delete_topics', this.watch());
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // Kafka's onControllerFailover starts the replica state machine (replicas that died while
@@ -323,10 +331,28 @@ export class Controller {
     this.onTopicDeletion();
     const c = this.services.config;
     if (c['auto.leader.rebalance.enable']) {
+      // scheduleAutoLeaderRebalanceTask(delay = 5 s) after a failover, then every
+      // leader.imbalance.check.interval.seconds after each check.
       const interval = c['leader.imbalance.check.interval.seconds'] * 1000;
       this.tasks.push(
-        this.services.scheduler.schedulePeriodic(interval, interval, () => this.checkAndTriggerAutoLeaderRebalance()),
+        this.services.scheduler.schedulePeriodic(AUTO_LEADER_REBALANCE_FIRST_CHECK_MS, interval, () =>
+          this.checkAndTriggerAutoLeaderRebalance(),
+        ),
       );
+    }
+  }
+
+  /**
+   * KafkaController.processTopicIds: a topic znode written without a topic id (before ids, or by
+   * an older writer) gets one, and TopicZNode version 3, from the controller.
+   */
+  private processTopicIds(topics: readonly string[]): void {
+    if (!this.canWrite()) return;
+    for (const t of [...topics].sort()) {
+      const d = this.zk.tryGetData(topicPath(t)) as TopicAssignmentZnode | null;
+      if (!d || d.topic_id) continue;
+      this.zk.setData(topicPath(t), { ...d, version: 3, topic_id: this.services.newTopicId(t) });
+      this.zk.getData(topicPath(t), this.watch());
     }
   }
 
@@ -406,6 +432,7 @@ export class Controller {
     const r = this.reassignments.get(`${topic}-${partition}`);
     const base = this.assignment(topic)[partition] ?? [];
     if (!r) return [...base];
+    if (r.completing) return [...r.target];
     return [...new Set([...r.target, ...r.original])];
   }
 
@@ -463,6 +490,7 @@ export class Controller {
     const topics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     const added = [...topics].filter((t) => !this.knownTopics.has(t)).sort();
     for (const t of [...this.knownTopics]) if (!topics.has(t)) this.knownTopics.delete(t);
+    this.processTopicIds(added);
     for (const t of added) {
       this.knownTopics.add(t);
       this.zk.getData(topicPath(t), this.watch());
@@ -721,60 +749,79 @@ export class Controller {
     return { api: 'AlterPartition', errorCode: 'NONE', topics };
   }
 
+  /**
+   * KafkaController.doControlledShutdown: a request from an older broker epoch is
+   * STALE_BROKER_EPOCH; otherwise the broker joins the shutting-down brokers, and of the
+   * partitions with more than one replica (and not queued for deletion) those it leads elect
+   * another leader (ControlledShutdownPartitionLeaderElection; the new ISR drops every
+   * shutting-down broker) while those it follows get StopReplica (no delete) and take it out of
+   * their ISR (OfflineReplica). It answers the partitions it still leads.
+   */
   private handleControlledShutdown(body: ControlledShutdownRequest): ControlledShutdownResponse {
-    if (!this.active) return { api: 'ControlledShutdown', errorCode: 'NOT_CONTROLLER', remainingPartitions: [] };
+    const answer = (errorCode: ErrorCode, remainingPartitions: { topicName: string; partitionIndex: number }[] = []) =>
+      ({ api: 'ControlledShutdown', errorCode, remainingPartitions }) as const;
+    if (!this.active) return answer('NOT_CONTROLLER');
     const id = body.brokerId;
-    if (!this.liveBrokers.has(id))
-      return { api: 'ControlledShutdown', errorCode: 'BROKER_NOT_AVAILABLE', remainingPartitions: [] };
+    const cachedEpoch = this.liveBrokers.get(id);
+    if (body.brokerEpoch !== -1 && cachedEpoch !== undefined && body.brokerEpoch < cachedEpoch)
+      return answer('STALE_BROKER_EPOCH');
+    if (cachedEpoch === undefined) return answer('BROKER_NOT_AVAILABLE');
     this.shuttingDown.add(id);
-    const remaining: { topicName: string; partitionIndex: number }[] = [];
+    const live = new Set(this.liveBrokers.keys());
+    const followed: [string, number][] = [];
     for (const [topic, partition] of this.allPartitions()) {
-      const state = this.readState(topic, partition);
       const replicas = this.replicasOf(topic, partition);
-      if (!state || !replicas.includes(id)) continue;
-      if (state.leader === id) {
-        const leader = controlledShutdownPartitionLeaderElection(
-          replicas,
-          state.isr,
-          new Set(this.liveBrokers.keys()),
-          this.shuttingDown,
-        );
-        if (leader === null) {
-          remaining.push({ topicName: topic, partitionIndex: partition });
-          continue;
-        }
-        const value = this.writeState(
-          topic,
-          partition,
-          { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
-          state,
-          'controlledShutdown',
-        );
-        if (value) this.propagate(topic, partition, value);
-        else remaining.push({ topicName: topic, partitionIndex: partition });
-      } else if (state.isr.includes(id) && state.leader >= 0) {
-        // Kafka moves the shutting-down follower to OfflineReplica, which takes it out of the ISR.
-        this.replicaStateMachine.transition(topic, partition, id, 'OfflineReplica');
-        const value = this.writeState(
-          topic,
-          partition,
-          { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => r !== id) },
-          state,
-          'controlledShutdown',
-        );
-        if (value) this.propagate(topic, partition, value);
+      const state = this.readState(topic, partition);
+      if (!state || !replicas.includes(id) || replicas.length <= 1) continue;
+      if (this.zk.exists(`/admin/delete_topics/${topic}`)) continue;
+      if (state.leader !== id) {
+        followed.push([topic, partition]);
+        continue;
       }
+      const leader = controlledShutdownPartitionLeaderElection(replicas, state.isr, live, this.shuttingDown);
+      if (leader === null) continue;
+      const value = this.writeState(
+        topic,
+        partition,
+        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => !this.shuttingDown.has(r)) },
+        state,
+        'controlledShutdown',
+      );
+      if (value) this.propagate(topic, partition, value);
+    }
+    for (const [topic, partition] of followed) {
+      this.channels.sendRequest(id, {
+        api: 'StopReplica',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: cachedEpoch,
+        partitions: [
+          {
+            topicName: topic,
+            partitionIndex: partition,
+            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
+            deletePartition: false,
+          },
+        ],
+      });
+      this.replicaStateMachine.offlineReplicas(topic, partition, [id]);
     }
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
-    return { api: 'ControlledShutdown', errorCode: 'NONE', remainingPartitions: remaining };
+    // controllerContext.partitionLeadersOnBroker(id): what it still leads.
+    const remaining: { topicName: string; partitionIndex: number }[] = [];
+    for (const [topic, partition] of this.allPartitions())
+      if (this.readState(topic, partition)?.leader === id)
+        remaining.push({ topicName: topic, partitionIndex: partition });
+    return answer('NONE', remaining);
   }
 
   // ------------------------------------------------------------------ reassignment
 
   /**
-   * /admin/reassign_partitions: for each partition, RS = target + original; the new replicas
-   * start as followers; once every target replica is in the ISR the leader moves into the
-   * target if needed, the old replicas are removed and told to delete their copies.
+   * /admin/reassign_partitions, as KafkaController.onPartitionReassignment: U1 writes RS = TRS +
+   * ORS. While the target is not yet within the ISR (Phase A), A1 bumps the leader epoch and A2
+   * starts the new replicas as followers; once it is (at once for a reorder or a shrink inside
+   * the ISR), Phase B completes the move (completeReassignment).
    */
   private onPartitionReassignment(): void {
     const path = '/admin/reassign_partitions';
@@ -799,8 +846,8 @@ export class Controller {
         atMs: this.now(),
       });
       this.writeAssignment(r.topic, r.partition, this.replicasOf(r.topic, r.partition), reassignment);
-      const adding = r.replicas.filter((x) => !original.includes(x));
-      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
+      if (this.isReassignmentComplete(reassignment, state)) continue; // Phase B, below
+      // A1: bump the leader epoch and send LeaderAndIsr with the new RS, AR and RR.
       const value = this.writeState(
         r.topic,
         r.partition,
@@ -809,8 +856,17 @@ export class Controller {
         'reassignment',
       );
       if (value) this.propagate(r.topic, r.partition, value);
+      // A2: the adding replicas go NewReplica.
+      const adding = r.replicas.filter((x) => !original.includes(x));
+      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
     }
     this.checkReassignments();
+  }
+
+  /** KafkaController.isReassignmentComplete: nothing is added or removed, or every target replica is in the ISR. */
+  private isReassignmentComplete(r: Reassignment, state: LeaderAndIsrValue): boolean {
+    const moving = r.target.some((x) => !r.original.includes(x)) || r.original.some((x) => !r.target.includes(x));
+    return !moving || r.target.every((x) => state.isr.includes(x));
   }
 
   private writeAssignment(topic: string, partition: number, replicas: number[], r: Reassignment | null): void {
@@ -834,57 +890,70 @@ export class Controller {
     if (!this.active) return;
     for (const [key, r] of [...this.reassignments]) {
       const state = this.readState(r.topic, r.partition);
-      if (!state) continue;
-      if (!r.target.every((x) => state.isr.includes(x))) continue;
-      // Every target replica has caught up: switch over.
-      const removing = r.original.filter((x) => !r.target.includes(x));
-      let leader = state.leader;
-      if (!r.target.includes(leader) || !this.liveBrokers.has(leader)) {
-        const candidate = reassignPartitionLeaderElection(r.target, state.isr, new Set(this.liveBrokers.keys()));
-        if (candidate === null) continue;
-        leader = candidate;
-      }
+      if (!state || !this.isReassignmentComplete(r, state)) continue;
+      if (!this.completeReassignment(r, state)) continue;
       this.reassignments.delete(key);
-      // Phase B of Kafka's onPartitionReassignment: the target replicas go OnlineReplica, the
-      // removed ones leave through OfflineReplica to NonExistentReplica.
-      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, r.target, 'OnlineReplica');
-      this.replicaStateMachine.deleteReplicas(r.topic, r.partition, removing);
-      this.writeAssignment(r.topic, r.partition, r.target, null);
-      const value = this.writeState(
-        r.topic,
-        r.partition,
-        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((x) => r.target.includes(x)) },
-        state,
-        'reassignment',
-      );
-      if (value) this.propagate(r.topic, r.partition, value);
-      for (const b of removing) {
-        if (!this.liveBrokers.has(b)) continue;
-        this.channels.sendRequest(b, {
-          api: 'StopReplica',
-          controllerId: this.broker.id,
-          controllerEpoch: this.epoch,
-          brokerEpoch: this.liveBrokers.get(b) ?? -1,
-          partitions: [
-            {
-              topicName: r.topic,
-              partitionIndex: r.partition,
-              leaderEpoch: value?.leaderEpoch ?? -1,
-              deletePartition: true,
-            },
-          ],
-        });
-      }
-      this.services.emit({
-        type: 'reassignmentCompleted',
-        topic: r.topic,
-        partition: r.partition,
-        originalReplicas: r.original,
-        targetReplicas: r.target,
-        atMs: this.now(),
-      });
-      this.removeFromReassignZnode(r.topic, r.partition);
     }
+  }
+
+  /**
+   * Phase B of KafkaController.onPartitionReassignment, once the target replicas are all in the
+   * ISR: B1 the adding replicas go OnlineReplica; B2 RS = TRS in memory; B3 the leader moves into
+   * the target by ReassignPartitionLeaderElection if it is not there (or is dead), else only its
+   * epoch is bumped (moveReassignedPartitionLeaderIfRequired); B4/B5 each removed replica goes
+   * OfflineReplica, leaving the ISR with a write and an epoch bump of its own, then is deleted;
+   * B6 ZooKeeper gets RS = TRS; B7 the partition leaves /admin/reassign_partitions. Returns false
+   * (nothing changed) when no target replica can lead.
+   */
+  private completeReassignment(r: Reassignment, state: LeaderIsrAndControllerEpoch): boolean {
+    const { topic, partition } = r;
+    const live = new Set(this.liveBrokers.keys());
+    const leaderStays = r.target.includes(state.leader) && live.has(state.leader);
+    const leader = leaderStays ? state.leader : reassignPartitionLeaderElection(r.target, state.isr, live);
+    if (leader === null) return false;
+    const adding = r.target.filter((x) => !r.original.includes(x));
+    const removing = r.original.filter((x) => !r.target.includes(x));
+    this.replicaStateMachine.handleStateChanges(topic, partition, adding, 'OnlineReplica'); // B1
+    r.completing = true; // B2
+    const value = this.writeState(
+      topic,
+      partition,
+      { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
+      state,
+      'reassignment',
+    ); // B3
+    if (value) this.propagate(topic, partition, value);
+    this.replicaStateMachine.offlineReplicas(topic, partition, removing); // B4
+    for (const b of removing) {
+      if (!this.liveBrokers.has(b)) continue;
+      this.channels.sendRequest(b, {
+        api: 'StopReplica',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(b) ?? -1,
+        partitions: [
+          {
+            topicName: topic,
+            partitionIndex: partition,
+            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
+            deletePartition: true,
+          },
+        ],
+      });
+    }
+    this.replicaStateMachine.deleteReplicas(topic, partition, removing); // B5
+    this.writeAssignment(topic, partition, r.target, null); // B6
+    this.services.emit({
+      type: 'reassignmentCompleted',
+      topic,
+      partition,
+      originalReplicas: r.original,
+      targetReplicas: r.target,
+      atMs: this.now(),
+    });
+    this.removeFromReassignZnode(topic, partition); // B7
+    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]); // B8
+    return true;
   }
 
   private removeFromReassignZnode(topic: string, partition: number): void {
@@ -916,16 +985,17 @@ export class Controller {
       isr: [...v.isr],
       partitionEpoch: v.partitionEpoch,
       replicas: this.replicasOf(topic, partition),
-      addingReplicas: r ? r.target.filter((x) => !r.original.includes(x)) : [],
-      removingReplicas: r ? r.original.filter((x) => !r.target.includes(x)) : [],
+      addingReplicas: r && !r.completing ? r.target.filter((x) => !r.original.includes(x)) : [],
+      removingReplicas: r && !r.completing ? r.original.filter((x) => !r.target.includes(x)) : [],
       isNew,
     };
   }
 
-  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
-  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false): void {
+  /** LeaderAndIsr to the partition's live replicas (but `except`), UpdateMetadata to every live broker. */
+  private propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew = false, except = -1): void {
     const state = this.partitionState(topic, partition, v, isNew);
-    for (const b of state.replicas) if (this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
+    for (const b of state.replicas)
+      if (b !== except && this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]);
   }
 

@@ -29,6 +29,6 @@ export interface ControllerContext {
     old: LeaderAndIsrValue | null,
     reason: LeaderElectionReason,
   ): LeaderAndIsrValue | null;
-  /** LeaderAndIsr to the partition's live replicas, UpdateMetadata to every live broker. */
-  propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew?: boolean): void;
+  /** LeaderAndIsr to the partition's live replicas but `except`, UpdateMetadata to every live broker. */
+  propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew?: boolean, except?: number): void;
 }

@@ -127,6 +127,11 @@ export class CoordinationStore {
   private readonly dataWatches = new Map<string, WatchRegistration[]>();
   private readonly childWatches = new Map<string, WatchRegistration[]>();
   private zxid = 0;
+
+  /** The last transaction id handed out (ZooKeeper's lastProcessedZxid). */
+  get lastZxid(): number {
+    return this.zxid;
+  }
   private nextSessionId = 1;
 
   constructor(

@@ -221,6 +221,53 @@ describe('controlled shutdown', () => {
   });
 });
 
+// Kafka 3.9 ControllerIntegrationTest.testControlledShutdown / ...RejectControlledShutdownRequestWithStaleBrokerEpoch,
+// on KafkaController.doControlledShutdown: the requests come straight to the controller (the
+// brokers keep running), as the test calls controller.controlledShutdown.
+describe('ControlledShutdown at the controller (KafkaController.doControlledShutdown)', () => {
+  type Answer = Extract<import('./requests').KafkaResponse, { api: 'ControlledShutdown' }>;
+  function setup() {
+    const { cluster, events } = startCluster(3, 3, { 'auto.leader.rebalance.enable': false });
+    cluster.createTopic({ name: 'test', assignment: [[1, 2, 3]] });
+    cluster.tick(500);
+    const client = new TestClient(cluster);
+    const shutdown = (id: number, brokerEpoch = cluster.broker(id).brokerEpoch) =>
+      client.call<Answer>(
+        cluster.activeController()?.id ?? -1,
+        { api: 'ControlledShutdown', brokerId: id, brokerEpoch },
+        1000,
+      );
+    return { cluster, events, client, shutdown };
+  }
+
+  it('testControlledShutdown: followers leave the ISR and stop fetching; the last replica keeps leading', () => {
+    const { cluster, client, shutdown } = setup();
+    const logEnd = (b: number) => cluster.broker(b).replicaManager.logs.get('test-0')?.log.logEndOffset();
+    expect(shutdown(3)).toMatchObject({ errorCode: 'NONE', remainingPartitions: [] });
+    cluster.tick(2000);
+    expect(cluster.partitionState('test', 0)).toMatchObject({ leader: 1, isr: [1, 2] });
+    // StopReplica (no delete) stopped broker 3's fetcher: it copies nothing more.
+    expect(client.produce(1, 'test', 0, makeBatch(['a', 'b']), -1)?.errorCode).toBe('NONE');
+    cluster.tick(2000);
+    expect([logEnd(1), logEnd(2), logEnd(3)]).toEqual([2, 2, 0]);
+    expect(shutdown(2)).toMatchObject({ errorCode: 'NONE', remainingPartitions: [] });
+    cluster.tick(2000);
+    expect(cluster.partitionState('test', 0)).toMatchObject({ leader: 1, isr: [1] });
+    // Every replica is shutting down: the leader does not change, and the partition remains.
+    expect(shutdown(1)).toMatchObject({
+      errorCode: 'NONE',
+      remainingPartitions: [{ topicName: 'test', partitionIndex: 0 }],
+    });
+    expect(cluster.partitionState('test', 0)).toMatchObject({ leader: 1, isr: [1] });
+  });
+
+  it('testControllerRejectControlledShutdownRequestWithStaleBrokerEpoch: STALE_BROKER_EPOCH', () => {
+    const { cluster, shutdown } = setup();
+    expect(shutdown(2, cluster.broker(2).brokerEpoch - 1)?.errorCode).toBe('STALE_BROKER_EPOCH');
+    expect(cluster.partitionState('test', 0)?.isr).toEqual([1, 2, 3]);
+  });
+});
+
 // Kafka 3.9 UncleanLeaderElectionTest.testTopicUncleanLeaderElectionEnableWithAlterTopicConfigs:
 // TopicConfigHandler tells the controller (KafkaController.enableTopicUncleanLeaderElection), and
 // processTopicUncleanLeaderElectionEnable runs triggerOnlinePartitionStateChange for the topic.

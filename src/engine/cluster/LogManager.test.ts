@@ -106,6 +106,27 @@ describe('LogManager: the log cleaner thread and cleaner-offset-checkpoint', () 
     expect(files.get('/var/kafka-logs')).toBe('0\n1\nb 0 7\n');
   });
 
+  // LogManager.truncateTo -> maybeTruncateCleanerCheckpointToActiveSegmentBaseOffset ->
+  // LogCleanerManager.maybeTruncateCheckpoint (LogCleanerManagerTest.testMaybeTruncateCheckpointShouldTruncateData):
+  // a checkpoint past the truncated log's active segment comes back to its base; one below stays.
+  it('a truncation pulls the cleaner checkpoint back to the active segment (LogCleanerManager.maybeTruncateCheckpoint)', () => {
+    const { manager, files, write } = bed();
+    const log = write('orders', 0, 8);
+    manager.compactLogs();
+    expect(manager.cleanerCheckpointOffsets().get('orders-0')).toBe(7);
+    // Above the checkpoint: nothing changes.
+    for (let i = 0; i < 3; i++) log.appendAsLeader(makeBatch([{ key: 'k9', value: `late${i}` }]));
+    log.truncateTo(9);
+    manager.maybeTruncateCleanerCheckpoint('orders', 0);
+    expect(manager.cleanerCheckpointOffsets().get('orders-0')).toBe(7);
+    // Below it (an unclean election's truncation): back to the new active segment's base.
+    log.truncateTo(3);
+    manager.maybeTruncateCleanerCheckpoint('orders', 0);
+    expect(manager.cleanerCheckpointOffsets().get('orders-0')).toBe(log.activeSegment.baseOffset);
+    expect(log.activeSegment.baseOffset).toBeLessThan(7);
+    expect(files.get('/var/kafka-logs')).toBe(`0\n1\norders 0 ${log.activeSegment.baseOffset}\n`);
+  });
+
   it('reads a checkpoint back from the log dir when the broker restarts (LogCleanerManager.allCleanerCheckpoints)', () => {
     const { manager, events, write } = bed();
     manager.loadCleanerCheckpoint('/var/kafka-logs', '0\n1\norders 0 7\n');

@@ -1,6 +1,11 @@
 import { tpKey } from '../TopicPartition';
 import { type CleanerLogView, grabFilthiestCompactedLog } from '../log/LogCleanerManager';
 import type { BrokerServices } from './BrokerServices';
+import {
+  CLEAN_SHUTDOWN_FILENAME,
+  LOG_START_OFFSET_CHECKPOINT_FILENAME,
+  RECOVERY_POINT_CHECKPOINT_FILENAME,
+} from '../log/LogFileUtils';
 import { formatOffsetCheckpoint, parseOffsetCheckpoint } from './checkpoint';
 import type { ReplicaLog } from './ReplicaLog';
 
@@ -125,6 +130,61 @@ export class LogManager {
     for (const h of this.logs.values()) h.log.flush();
   }
 
+  /**
+   * Kafka's LogManager.checkpointLogRecoveryOffsets (every log.flush.offset.checkpoint.interval.ms
+   * and at shutdown): each log dir's recovery-point-offset-checkpoint, the offset below which each
+   * of its logs is flushed. A restart after a crash recovers only from there on.
+   */
+  checkpointRecoveryOffsets(): void {
+    for (const dir of this.logDirs) {
+      const entries = [...this.logs.values()]
+        .filter((h) => h.dir === dir)
+        .map((h) => ({ topic: h.topic, partition: h.partition, offset: h.log.recoveryPoint?.() ?? 0 }));
+      this.services.writeLogDirFile?.(
+        this.brokerId,
+        dir,
+        RECOVERY_POINT_CHECKPOINT_FILENAME,
+        formatOffsetCheckpoint(entries),
+      );
+    }
+  }
+
+  /**
+   * Kafka's LogManager.checkpointLogStartOffsets (every log.flush.start.offset.checkpoint.interval.ms
+   * and at shutdown): the logs whose log start offset is above their first segment's base offset.
+   */
+  checkpointLogStartOffsets(): void {
+    for (const dir of this.logDirs) {
+      const entries = [...this.logs.values()]
+        .filter((h) => h.dir === dir && h.log.logStartOffset() > (h.log.firstSegmentBaseOffset?.() ?? 0))
+        .map((h) => ({ topic: h.topic, partition: h.partition, offset: h.log.logStartOffset() }));
+      this.services.writeLogDirFile?.(
+        this.brokerId,
+        dir,
+        LOG_START_OFFSET_CHECKPOINT_FILENAME,
+        formatOffsetCheckpoint(entries),
+      );
+    }
+  }
+
+  /**
+   * The end of Kafka's LogManager.shutdown: logs flushed, checkpoints written, then
+   * `.kafka_cleanshutdown` in every log dir, so the next start-up skips recovery (LogLoader).
+   */
+  markCleanShutdown(): void {
+    this.checkpointRecoveryOffsets();
+    this.checkpointLogStartOffsets();
+    for (const dir of this.logDirs) this.services.writeLogDirFile?.(this.brokerId, dir, CLEAN_SHUTDOWN_FILENAME, '');
+  }
+
+  /**
+   * A start-up has loaded the logs: the clean-shutdown marker goes (LogManager.loadLogs deletes
+   * it), so a crash from now on is recovered as one.
+   */
+  clearCleanShutdown(): void {
+    for (const dir of this.logDirs) this.services.writeLogDirFile?.(this.brokerId, dir, CLEAN_SHUTDOWN_FILENAME, null);
+  }
+
   /** The log flusher (flush.ms), run periodically by the broker. */
   maybeFlushLogs(): void {
     const now = this.now();
@@ -171,7 +231,7 @@ export class LogManager {
       if (!ltc) return;
       done.add(ltc.key);
       const h = this.logs.get(ltc.key) as HostedLog;
-      const r = h.log.compact?.(now);
+      const r = h.log.compact?.(now, ltc.firstDirtyOffset);
       // LogCleanerManager.doneCleaning: the checkpoint moves to the end of what was cleaned.
       if (r?.cleanableRange) this.updateCleanerCheckpoint(ltc.key, r.cleanableRange.to);
       if (r && r.bytesAfter < r.bytesBefore)
@@ -189,6 +249,26 @@ export class LogManager {
           atMs: now,
         });
     }
+  }
+
+  /** The base offset of a log's active segment (its last). */
+  activeSegmentBaseOffset(topic: string, partition: number): number | null {
+    const segments = this.logs.get(tpKey(topic, partition))?.log.segments();
+    return segments?.[segments.length - 1]?.baseOffset ?? null;
+  }
+
+  /**
+   * LogManager.truncateTo / truncateFullyAndStartAt after a truncation below the active segment:
+   * LogCleanerManager.maybeTruncateCheckpoint pulls a compacted log's cleaner checkpoint back to
+   * the new active segment's base offset if it was past it (what lay above is gone or rewritten).
+   */
+  maybeTruncateCleanerCheckpoint(topic: string, partition: number): void {
+    const key = tpKey(topic, partition);
+    const h = this.logs.get(key);
+    if (!h?.log.cleanerView?.()) return;
+    const activeBase = this.activeSegmentBaseOffset(topic, partition);
+    const existing = this.cleanerCheckpoints.get(h.dir)?.get(key)?.offset ?? 0;
+    if (activeBase !== null && existing > activeBase) this.updateCleanerCheckpoint(key, activeBase);
   }
 
   /** Every log's checkpointed cleaner offset (LogCleanerManager.allCleanerCheckpoints). */

@@ -48,6 +48,11 @@ export class MetadataCache {
     return [...this.topics.keys()].sort();
   }
 
+  /** ZkMetadataCache.hasAliveBroker. */
+  hasAliveBroker(id: number): boolean {
+    return this.brokers.has(id);
+  }
+
   /** The live brokers in id order (copies). */
   aliveBrokers(): MetadataBroker[] {
     return [...this.brokers.values()].sort((a, b) => a.nodeId - b.nodeId).map((b) => ({ ...b }));

@@ -76,6 +76,27 @@ describe('follower fetch state and isCaughtUp (Kafka ReplicaTest)', () => {
   });
 });
 
+// Kafka 3.9 PartitionTest.testHighWatermarkIncreasesWithFencedOrShutdownFollower, on
+// Partition.maybeIncrementLeaderHW's shouldWaitForReplicaToJoinIsr: a caught-up follower the
+// controller took out of the ISR still holds the HW back while its broker is alive (in ZooKeeper
+// mode isReplicaIsrEligible is ZkMetadataCache.hasAliveBroker); without it, the HW moves on.
+describe('maybeIncrementLeaderHW waits for a caught-up replica about to join the ISR', () => {
+  for (const alive of [true, false]) {
+    it(`testHighWatermarkIncreasesWithFencedOrShutdownFollower (follower ${alive ? 'alive: HW stays 10' : 'not alive: HW 20'})`, () => {
+      const p = leaderWithLog(10);
+      const t0 = 100_000;
+      p.updateFollowerFetchState(2, 10, t0);
+      expect(p.maybeIncrementLeaderHighWatermark(t0, LAG, () => alive)).toBe(0);
+      expect(p.highWatermark).toBe(10);
+      // The controller shrinks the ISR to the leader alone; the leader appends 10 more records.
+      p.isr = [1];
+      p.log.appendAsLeader(makeBatch(Array.from({ length: 10 }, (_, i) => `s${i}`)), 0, 1 << 20);
+      p.maybeIncrementLeaderHighWatermark(t0 + 1, LAG, () => alive);
+      expect(p.highWatermark).toBe(alive ? 10 : 20);
+    });
+  }
+});
+
 // Kafka 3.9 PartitionTest.testHighWatermarkAdvanceShouldNotAdvanceWhenUnderMinISR, on
 // Partition.maybeIncrementLeaderHW / isUnderMinIsr: the committed ISR decides, not the maximal one.
 describe('the high watermark under min ISR (Kafka 3.9 Partition.maybeIncrementLeaderHW)', () => {

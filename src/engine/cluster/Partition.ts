@@ -61,6 +61,11 @@ export class Partition {
   ) {
     this.loadProducerState(producerIdExpiration.now, producerIdExpiration.expirationMs);
     log.attachProducerSnapshots?.(() => writeProducerSnapshot(this.producerState.snapshotEntries()));
+    // UnifiedLog.rebuildProducerState ends in takeSnapshot at the log end offset: a log this new
+    // process found on its disk, with records past its latest snapshot (a crash, or a snapshot
+    // never written), gets one there, so the next start-up need not read those batches again.
+    const latest = log.latestProducerSnapshot?.()?.offset ?? log.logStartOffset();
+    if (log.logEndOffset() > latest) log.takeProducerSnapshot?.();
     log.attachProducerState?.(() => {
       const last = new Map<number, number>();
       for (const e of this.producerState.entries()) {
@@ -189,18 +194,33 @@ export class Partition {
     };
   }
 
-  /** The HW the leader may advance to now; returns the old value when it moved, else null. */
-  maybeIncrementLeaderHighWatermark(): number | null {
+  /**
+   * Kafka's maybeIncrementLeaderHW: the HW the leader may advance to now (the smallest LEO among
+   * the maximal ISR and the followers about to join it); returns the old value when it moved, else
+   * null. A caught-up follower outside the ISR holds the HW back too (shouldWaitForReplicaToJoinIsr:
+   * it is caught up and, in ZooKeeper mode, its broker is alive in the metadata cache), so the HW
+   * never passes a replica that will be in the ISR a moment later. `nowMs` and `lagMaxMs` judge
+   * "caught up" (replica.lag.time.max.ms); without them no outside follower waits.
+   */
+  maybeIncrementLeaderHighWatermark(
+    nowMs = 0,
+    lagMaxMs = -1,
+    isAlive: (broker: number) => boolean = () => false,
+  ): number | null {
     if (!this.isLeader) return null;
-    // Kafka's maybeIncrementLeaderHW: no HW advance while under min ISR (even if the maximal ISR,
-    // with a replica being added, would meet it).
+    // No HW advance while under min ISR (even if the maximal ISR, with a replica being added, would meet it).
     if (this.isUnderMinIsr()) return null;
-    let hw = this.log.logEndOffset();
-    for (const r of this.maximalIsr()) {
-      if (r === this.brokerId) continue;
-      const leo = this.followers.get(r)?.logEndOffset ?? -1;
-      if (leo < hw) hw = leo;
+    const leaderEnd = this.log.logEndOffset();
+    let hw = leaderEnd;
+    const maximal = this.maximalIsr();
+    for (const [r, s] of this.followers) {
+      if (s.logEndOffset >= hw) continue;
+      // lastCaughtUpTimeMs 0 is Replica.resetReplicaState's "never" (Kafka's clock is never near 0; the engine's may be).
+      const waitToJoin =
+        lagMaxMs >= 0 && s.lastCaughtUpTimeMs > 0 && Partition.isCaughtUp(s, leaderEnd, nowMs, lagMaxMs) && isAlive(r);
+      if (maximal.includes(r) || waitToJoin) hw = s.logEndOffset;
     }
+    for (const r of maximal) if (r !== this.brokerId && !this.followers.has(r)) hw = -1;
     if (hw > this.highWatermark) {
       const old = this.highWatermark;
       this.highWatermark = hw;

@@ -42,6 +42,14 @@ export class PartitionLogReplica implements ReplicaLog {
     return this.log.logStartOffset;
   }
 
+  recoveryPoint(): number {
+    return this.log.recoveryPoint;
+  }
+
+  firstSegmentBaseOffset(): number {
+    return this.log.localLog.segments.first?.baseOffset ?? this.log.logStartOffset;
+  }
+
   logEndOffset(): number {
     return this.log.logEndOffset;
   }
@@ -78,9 +86,9 @@ export class PartitionLogReplica implements ReplicaLog {
    * disk: the log has asked for the segment, and the fetch comes back (from the purgatory or on
    * the next request) once the host has read it back from the Store.
    */
-  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
+  read(startOffset: number, maxBytes: number, maxOffset: number, minOneMessage = true): Uint8Array {
     try {
-      return this.log.fetch(startOffset, maxBytes, maxOffset).records;
+      return this.log.fetch(startOffset, maxBytes, maxOffset, minOneMessage).records;
     } catch (e) {
       if (e instanceof SegmentNotLoadedError) return NO_RECORDS;
       throw e;
@@ -167,9 +175,9 @@ export class PartitionLogReplica implements ReplicaLog {
     return { deletedSegments: r.deleted.length, logStartOffset: r.logStartOffset, deleted: r.deleted };
   }
 
-  compact(now: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
+  compact(now: number, firstDirtyOffset?: number): ReturnType<NonNullable<ReplicaLog['compact']>> {
     if (!this.log.config['cleanup.policy'].includes('compact')) return null;
-    const r = this.log.compact(now, this.activeProducers?.());
+    const r = this.log.compact(now, this.activeProducers?.(), firstDirtyOffset);
     return {
       recordsSuperseded: r.recordsSuperseded,
       tombstonesRemoved: r.tombstonesRemoved,

@@ -53,6 +53,19 @@ describe('ReplicaFetcher: a follower behind the leader’s log start', () => {
     expect(
       events.some((e) => e.type === 'replicaTruncated' && e.broker === 3 && e.reason === 'leaderLogStartOffset'),
     ).toBe(true);
+    // fetchOffsetAndTruncate asks the leader with ListOffsets as a replica: LATEST (the leader
+    // does not end below it), then EARLIEST (the leader starts past its end).
+    const asked: [number, number][] = [];
+    for (const e of events) {
+      if (e.type !== 'messageSent' || e.from !== 'broker-3') continue;
+      const body = e.body as KafkaRequest;
+      if (body.api !== 'ListOffsets') continue;
+      for (const t of body.topics) for (const p of t.partitions) asked.push([body.replicaId, p.timestamp]);
+    }
+    expect(asked).toEqual([
+      [3, -1],
+      [3, -2],
+    ]);
   });
 });
 

@@ -3,7 +3,15 @@ import type { ResponseMessage } from './Network';
 import type { Partition } from './Partition';
 import { tpKey } from '../TopicPartition';
 import type { ReplicaManager } from './ReplicaManager';
-import { brokerNodeId, type FetchRequest, type FetchResponse, type OffsetsForLeaderEpochResponse } from './requests';
+import {
+  brokerNodeId,
+  EARLIEST_TIMESTAMP,
+  type FetchRequest,
+  type FetchResponse,
+  LATEST_TIMESTAMP,
+  type ListOffsetsResponse,
+  type OffsetsForLeaderEpochResponse,
+} from './requests';
 import type { TaskId } from './Scheduler';
 
 /**
@@ -18,8 +26,10 @@ import type { TaskId } from './Scheduler';
  * a partition whose log has a leader-epoch cache starts fetching at once at its LEO, and every
  * fetch carries the epoch of its last record (lastFetchedEpoch); a leader whose log disagrees
  * answers with a divergingEpoch instead of records. A partition without epochs truncates to its
- * high watermark first. Only a fetch the leader finds out of range sends it back to
- * OffsetsForLeaderEpoch (glassbox's stand-in for Kafka's ListOffsets-based fetchOffsetAndTruncate).
+ * high watermark first. A fetch the leader finds out of range goes through Kafka's
+ * fetchOffsetAndTruncate: ListOffsets LATEST at the leader; a leader ending below this replica
+ * means truncating to its end; otherwise ListOffsets EARLIEST, and a leader starting past this
+ * replica's end means dropping the whole log and starting again at the leader's log start.
  *
  * Truncation (AbstractFetcherThread.getOffsetTruncationState), from a divergingEpoch or an
  * OffsetsForLeaderEpoch answer: if the follower has the leader's epoch too, truncate to the
@@ -31,7 +41,8 @@ import type { TaskId } from './Scheduler';
 interface FetchState {
   partition: Partition;
   leaderEpoch: number;
-  state: 'truncating' | 'fetching';
+  /** outOfRangeLatest / outOfRangeEarliest: fetchOffsetAndTruncate's two ListOffsets round trips. */
+  state: 'truncating' | 'fetching' | 'outOfRangeLatest' | 'outOfRangeEarliest';
 }
 
 export class ReplicaFetcher {
@@ -101,8 +112,26 @@ export class ReplicaFetcher {
     }
     const stillTruncating = truncating.filter((s) => s.state === 'truncating');
     const to = brokerNodeId(this.leaderId);
+    const outOfRange = [...this.states.values()].filter(
+      (s) => s.state === 'outOfRangeLatest' || s.state === 'outOfRangeEarliest',
+    );
     let cid: number;
-    if (stillTruncating.length > 0) {
+    if (outOfRange.length > 0) {
+      // RemoteLeaderEndPoint.fetchLatestOffset / fetchEarliestOffset: ListOffsets as a replica.
+      cid = this.services.network.send(this.node, to, {
+        api: 'ListOffsets',
+        replicaId: this.brokerId,
+        isolationLevel: 0,
+        topics: groupByTopic(outOfRange).map(([name, list]) => ({
+          name,
+          partitions: list.map((s) => ({
+            partitionIndex: s.partition.partition,
+            currentLeaderEpoch: s.leaderEpoch,
+            timestamp: s.state === 'outOfRangeLatest' ? LATEST_TIMESTAMP : EARLIEST_TIMESTAMP,
+          })),
+        })),
+      });
+    } else if (stillTruncating.length > 0) {
       cid = this.services.network.send(this.node, to, {
         api: 'OffsetsForLeaderEpoch',
         replicaId: this.brokerId,
@@ -186,8 +215,39 @@ export class ReplicaFetcher {
     let failed = false;
     if (body.api === 'OffsetsForLeaderEpoch') failed = this.processEpochs(body);
     else if (body.api === 'Fetch') failed = this.processFetch(body);
+    else if (body.api === 'ListOffsets') failed = this.processListOffsets(body);
     if (failed) this.backoff();
     else this.maybeSend();
+  }
+
+  /**
+   * AbstractFetcherThread.fetchOffsetAndTruncate, one answer at a time: the leader's end below
+   * this replica's (an unclean election) means truncating to it; otherwise the leader's start past
+   * this replica's end (retention deleted what it would fetch next) means dropping the whole log
+   * and starting at the leader's log start; else fetching goes on from this replica's end.
+   */
+  private processListOffsets(body: ListOffsetsResponse): boolean {
+    let failed = false;
+    for (const t of body.topics)
+      for (const r of t.partitions) {
+        const s = this.states.get(tpKey(t.name, r.partitionIndex));
+        if (!s || !this.valid(s) || (s.state !== 'outOfRangeLatest' && s.state !== 'outOfRangeEarliest')) continue;
+        if (r.errorCode !== 'NONE') {
+          failed = true;
+          continue;
+        }
+        const replicaEnd = s.partition.logEndOffset();
+        if (s.state === 'outOfRangeLatest') {
+          if (r.offset < replicaEnd) {
+            this.replicaManager.truncate(s.partition, r.offset, 'leaderLogEndOffset', null);
+            s.state = 'fetching';
+          } else s.state = 'outOfRangeEarliest';
+        } else {
+          if (r.offset > replicaEnd) this.replicaManager.truncateFullyAndStartAt(s.partition, r.offset);
+          s.state = 'fetching';
+        }
+      }
+    return failed;
   }
 
   /** A partition's fetch state if a response about it still applies: still ours, and in `state`. */
@@ -272,15 +332,9 @@ export class ReplicaFetcher {
             // Records that no longer line up with our log: find the truncation point again.
             s.state = 'truncating';
           }
-        } else if (r.errorCode === 'OFFSET_OUT_OF_RANGE' && r.logStartOffset > s.partition.logEndOffset()) {
-          // AbstractFetcherThread.fetchOffsetAndTruncate: the leader's log now starts past our log
-          // end (retention deleted what we would fetch next), so our log is dropped and restarts at
-          // the leader's log start. Kafka asks the leader for it (ListOffsets EARLIEST); the fetch
-          // response carries it already.
-          this.replicaManager.truncateFullyAndStartAt(s.partition, r.logStartOffset);
         } else if (r.errorCode === 'OFFSET_OUT_OF_RANGE') {
-          s.state = 'truncating';
-          failed = true;
+          // handleOutOfRangeError -> fetchOffsetAndTruncate (processListOffsets), asked at once.
+          s.state = 'outOfRangeLatest';
         } else {
           failed = true;
         }

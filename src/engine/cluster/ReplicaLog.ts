@@ -53,7 +53,8 @@ export interface ReplicaLog {
    * below maxOffset. The bytes never change afterwards (a copy, or a view of bytes the log never
    * rewrites), and nobody writes to them.
    */
-  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array;
+  /** `minOneMessage` (default true): the first batch whole even past `maxBytes` (Kafka's LogSegment.read). */
+  read(startOffset: number, maxBytes: number, maxOffset: number, minOneMessage?: boolean): Uint8Array;
   /**
    * Removes every record at or above offset. Asked to truncate at or past its end, a log still
    * drops epoch entries that start at its end (Kafka's UnifiedLog.truncateTo: a replica that led
@@ -84,6 +85,10 @@ export interface ReplicaLog {
    * or a follower following its leader's log start); OFFSET_OUT_OF_RANGE past the high watermark.
    */
   maybeIncrementLogStartOffset?(offset: number): boolean;
+  /** Kafka's recoveryPoint: offsets below it are flushed (recovery-point-offset-checkpoint). */
+  recoveryPoint?(): number;
+  /** The base offset of the first segment (log-start-offset-checkpoint lists only logs starting above it). */
+  firstSegmentBaseOffset?(): number;
   /** The retention check (retention.ms / retention.bytes): deletes whole old segments. */
   deleteOldSegments?(now: number): {
     deletedSegments: number;
@@ -101,8 +106,11 @@ export interface ReplicaLog {
   takeProducerSnapshot?(): void;
   /** The latest producer snapshot inside (log start, log end], for recovery to start from. */
   latestProducerSnapshot?(): { offset: number; bytes: Uint8Array } | null;
-  /** The log cleaner's pass over a compacted log (cleanup.policy=compact). */
-  compact?(now: number): {
+  /** The log cleaner's pass over a compacted log (cleanup.policy=compact), its offset map built from `firstDirtyOffset`. */
+  compact?(
+    now: number,
+    firstDirtyOffset?: number,
+  ): {
     recordsSuperseded: number;
     tombstonesRemoved: number;
     bytesBefore: number;
@@ -178,7 +186,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     const headers = readBatches(records);
     for (const h of headers) {
       if (h.sizeInBytes > maxMessageBytes)
-        throw new KafkaError('RECORD_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
+        throw new KafkaError('MESSAGE_TOO_LARGE', `batch of ${h.sizeInBytes} bytes exceeds max.message.bytes`, {
           size: h.sizeInBytes,
           limit: maxMessageBytes,
         });
@@ -233,7 +241,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     };
   }
 
-  read(startOffset: number, maxBytes: number, maxOffset: number): Uint8Array {
+  read(startOffset: number, maxBytes: number, maxOffset: number, minOneMessage = true): Uint8Array {
     if (startOffset < this.startOffset || startOffset > this.endOffset)
       throw new KafkaError(
         'OFFSET_OUT_OF_RANGE',
@@ -249,7 +257,7 @@ export class MemoryReplicaLog implements ReplicaLog {
     for (const b of this.batches) {
       if (b.header.lastOffset < startOffset) continue;
       if (b.header.baseOffset >= maxOffset) break;
-      if (chosen.length > 0 && size + b.bytes.length > maxBytes) break;
+      if ((chosen.length > 0 || !minOneMessage) && size + b.bytes.length > maxBytes) break;
       chosen.push(b.bytes);
       size += b.bytes.length;
     }

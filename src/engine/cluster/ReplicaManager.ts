@@ -18,7 +18,11 @@ import {
   type FetchPartitionResponse,
   type FetchRequest,
   type FetchResponse,
+  EARLIEST_LOCAL_TIMESTAMP,
+  LATEST_TIERED_TIMESTAMP,
   LATEST_TIMESTAMP,
+  LIST_OFFSETS_MAX_VERSION,
+  LIST_OFFSETS_TIMESTAMP_MIN_VERSION,
   type LeaderAndIsrPartitionState,
   type ListOffsetsRequest,
   type ListOffsetsResponse,
@@ -47,12 +51,7 @@ function emptyFetchPartition(partitionIndex: number, errorCode: ErrorCode, hw = 
 }
 
 /** Why a replica's log was cut (the replicaTruncated event's reason). */
-type TruncateReason =
-  | 'divergingEpoch'
-  | 'highWatermarkFallback'
-  | 'powerFailure'
-  | 'becomeFollower'
-  | 'leaderLogStartOffset';
+type TruncateReason = Extract<ClusterEvent, { type: 'replicaTruncated' }>['reason'];
 /**
  * A broker's replicas (Kafka's ReplicaManager): the Partition objects it hosts, leader appends
  * for Produce (with the acks=all purgatory, DelayedProduce), reads for Fetch (consumers up to
@@ -358,7 +357,11 @@ export class ReplicaManager {
   // ------------------------------------------------------------------ high watermark / ISR
 
   maybeIncrementHighWatermark(p: Partition): void {
-    const old = p.maybeIncrementLeaderHighWatermark();
+    const old = p.maybeIncrementLeaderHighWatermark(
+      this.now(),
+      this.services.config['replica.lag.time.max.ms'],
+      (broker) => this.services.metadataHasAliveBroker(broker),
+    );
     if (old === null) return;
     this.highWatermarkMoved(p, old, 'leader');
     this.completeDelayedFor(tpKey(p.topic, p.partition));
@@ -464,10 +467,19 @@ export class ReplicaManager {
     let bytes = 0;
     let errors = false;
     const responses: FetchResponse['responses'] = [];
+    // ReplicaManager.readFromLocalLog: the response's max_bytes is shared by the partitions in
+    // request order, each read limited to min(partition_max_bytes, what is left); only the first
+    // partition that returns records may exceed it (minOneMessage, so a batch larger than either
+    // limit is still delivered), the ones after get what fits or nothing.
+    let limitBytes = Math.max(0, request.maxBytes);
+    let minOneMessage = true;
     for (const t of request.topics) {
       const partitions: FetchPartitionResponse[] = [];
       for (const fp of t.partitions) {
-        const r = this.readPartition(t.topic, fp, request.replicaId, isFollower);
+        const maxBytes = Math.min(Math.max(0, fp.partitionMaxBytes), limitBytes);
+        const r = this.readPartition(t.topic, fp, request.replicaId, isFollower, maxBytes, minOneMessage);
+        if (r.records.length > 0) minOneMessage = false;
+        limitBytes = Math.max(0, limitBytes - r.records.length);
         bytes += r.records.length;
         if (r.errorCode !== 'NONE') errors = true;
         partitions.push(r);
@@ -482,6 +494,8 @@ export class ReplicaManager {
     fp: FetchRequest['topics'][number]['partitions'][number],
     replicaId: number,
     isFollower: boolean,
+    maxBytes: number,
+    minOneMessage: boolean,
   ): FetchPartitionResponse {
     const empty = emptyFetchPartition;
     const p = this.leaderPartitionOrError(topic, fp.partition, fp.currentLeaderEpoch, true);
@@ -520,7 +534,7 @@ export class ReplicaManager {
     let records: Uint8Array = EMPTY_RECORDS;
     if (fp.fetchOffset < maxOffset) {
       try {
-        records = log.read(fp.fetchOffset, Math.max(1, fp.partitionMaxBytes), maxOffset);
+        records = log.read(fp.fetchOffset, maxBytes, maxOffset, minOneMessage);
       } catch (e) {
         return empty(
           fp.partition,
@@ -613,6 +627,7 @@ export class ReplicaManager {
     const old = p.logEndOffset();
     const oldHighWatermark = p.highWatermark;
     p.log.truncateFullyAndStartAt(offset);
+    this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     p.highWatermark = offset;
     p.log.setHighWatermark?.(offset);
@@ -655,7 +670,11 @@ export class ReplicaManager {
       return;
     }
     const oldHighWatermark = p.highWatermark;
+    const activeBase = this.logManager.activeSegmentBaseOffset(p.topic, p.partition);
     p.log.truncateTo(offset);
+    // LogManager.truncateTo: below the active segment, the cleaner checkpoint may have to come back.
+    if (activeBase !== null && offset < activeBase)
+      this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
     p.producerState.rebuild(p.log.batchHeaders());
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
     p.log.setHighWatermark?.(p.highWatermark);
@@ -669,7 +688,7 @@ export class ReplicaManager {
    * (Kafka's getPartitionOrError with Partition's leader-epoch check): UNKNOWN_TOPIC_OR_PARTITION
    * for a partition the metadata cache does not know, NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH
    * for an older epoch and, where `rejectNewerEpoch`, UNKNOWN_LEADER_EPOCH for a newer one (-1:
-   * the requester names no epoch). ListOffsets here does not refuse a newer epoch.
+   * the requester names no epoch).
    */
   private leaderPartitionOrError(
     topic: string,
@@ -715,20 +734,25 @@ export class ReplicaManager {
         name: t.name,
         partitions: t.partitions.map((lp) => ({
           partitionIndex: lp.partitionIndex,
-          ...this.listOffset(t.name, lp, consumer),
+          ...this.listOffset(t.name, lp, consumer, request.version ?? LIST_OFFSETS_MAX_VERSION),
         })),
       })),
     };
   }
 
   /**
-   * One partition's ListOffsets answer (Kafka's ReplicaManager.fetchOffsetForTimestamp). A
-   * consumer sees only committed records: its "latest" is the high watermark.
+   * One partition's ListOffsets answer (KafkaApis.handleListOffsetRequestV1AndAbove over
+   * Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp). A consumer sees
+   * only committed records: its "latest" is the high watermark, and while a new leader's high
+   * watermark still lags the start of its epoch, "latest" (and a search past the high watermark)
+   * is OFFSET_NOT_AVAILABLE (LEADER_NOT_AVAILABLE before v5). A special timestamp the request's
+   * version does not know is UNSUPPORTED_VERSION. An answer with no offset carries epoch -1.
    */
   private listOffset(
     topic: string,
     lp: ListOffsetsRequest['topics'][number]['partitions'][number],
     consumer: boolean,
+    version: number,
   ): { errorCode: ErrorCode; timestamp: number; offset: number; leaderEpoch: number } {
     const answer = (errorCode: ErrorCode, timestamp: number, offset: number, leaderEpoch: number) => ({
       errorCode,
@@ -736,11 +760,31 @@ export class ReplicaManager {
       offset,
       leaderEpoch,
     });
-    const p = this.leaderPartitionOrError(topic, lp.partitionIndex, lp.currentLeaderEpoch, false);
+    const minVersion = LIST_OFFSETS_TIMESTAMP_MIN_VERSION.get(lp.timestamp);
+    if (lp.timestamp < 0 && (minVersion === undefined || version < minVersion))
+      return answer('UNSUPPORTED_VERSION', -1, -1, -1);
+    const p = this.leaderPartitionOrError(topic, lp.partitionIndex, lp.currentLeaderEpoch, true);
     if (typeof p === 'string') return answer(p, -1, -1, -1);
-    if (lp.timestamp === EARLIEST_TIMESTAMP) return answer('NONE', -1, p.log.logStartOffset(), p.leaderEpoch);
+    if (lp.timestamp === EARLIEST_TIMESTAMP || lp.timestamp === EARLIEST_LOCAL_TIMESTAMP) {
+      // The earliest epoch entry's epoch, if it starts at or before the log start (it usually does).
+      const logStart = p.log.logStartOffset();
+      const earliest = p.log.epochEntries()[0];
+      return answer('NONE', -1, logStart, earliest && earliest.startOffset <= logStart ? earliest.epoch : -1);
+    }
+    // No tiered storage here: no offset in remote storage.
+    if (lp.timestamp === LATEST_TIERED_TIMESTAMP) return answer('NONE', -1, -1, -1);
     const limit = consumer ? p.highWatermark : p.logEndOffset();
-    if (lp.timestamp === LATEST_TIMESTAMP) return answer('NONE', -1, limit, p.leaderEpoch);
+    const offsetsError: ErrorCode | null =
+      consumer && p.leaderEpochStartOffset > p.highWatermark
+        ? version >= 5
+          ? 'OFFSET_NOT_AVAILABLE'
+          : 'LEADER_NOT_AVAILABLE'
+        : null;
+    if (lp.timestamp === LATEST_TIMESTAMP) {
+      if (offsetsError) return answer(offsetsError, -1, -1, -1);
+      return answer('NONE', -1, limit, p.leaderEpoch);
+    }
+    const notFound = () => (offsetsError ? answer(offsetsError, -1, -1, -1) : answer('NONE', -1, -1, -1));
     // First offset whose timestamp >= the target, among the records the asker may see.
     let exact: ReturnType<NonNullable<ReplicaLog['offsetForTimestamp']>> | undefined;
     try {
@@ -752,11 +796,11 @@ export class ReplicaManager {
       return answer('KAFKA_STORAGE_ERROR', -1, -1, -1);
     }
     if (exact !== undefined) {
-      if (exact === null || exact.offset >= limit) return answer('NONE', -1, -1, -1);
+      if (exact === null || exact.offset >= limit) return notFound();
       return answer('NONE', exact.timestamp, exact.offset, exact.leaderEpoch ?? -1);
     }
     const hit = p.log.batchHeaders().find((h) => h.maxTimestamp >= lp.timestamp && h.baseOffset < limit);
-    if (!hit) return answer('NONE', -1, -1, p.leaderEpoch);
+    if (!hit) return notFound();
     return answer('NONE', hit.maxTimestamp, hit.baseOffset, hit.partitionLeaderEpoch);
   }
 }

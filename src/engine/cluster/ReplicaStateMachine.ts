@@ -106,22 +106,23 @@ export class ReplicaStateMachine {
   }
 
   /**
-   * OfflineReplica for every dead replica of the partition; those in the ISR leave it in broker
-   * order (Kafka's ZkReplicaStateMachine.doRemoveReplicasFromIsr, one write and one epoch bump
-   * each): a dead leader leaves the partition without a leader, and the ISR loses the replica
-   * unless it is the last member, which stays. Returns the leader it took away (-1 if none), for
-   * the election that follows.
+   * OfflineReplica for each of `replicas`, in order: one in the ISR leaves it with a write and an
+   * epoch bump of its own (Kafka's ZkReplicaStateMachine calls doRemoveReplicasFromIsr once per
+   * replica id); a leader that leaves makes the partition leaderless, and the ISR keeps its last
+   * member. Returns the leader it took away (-1 if none), and whether a write was refused (the
+   * replicas after it were left as they were).
    */
-  offlineDeadReplicas(topic: string, partition: number): number {
+  offlineReplicas(
+    topic: string,
+    partition: number,
+    replicas: readonly number[],
+  ): { cleared: number; refused: boolean } {
     const ctx = this.ctx;
-    const live = ctx.liveBrokers();
-    const deadReplicas = ctx.replicasOf(topic, partition).filter((r) => !live.has(r));
     let cleared = -1;
     let state = ctx.readState(topic, partition);
-    const deadInIsr = (state?.isr ?? []).filter((r) => !live.has(r)).sort((a, b) => a - b);
-    for (const replica of deadInIsr) {
-      if (!state?.isr.includes(replica)) continue;
+    for (const replica of replicas) {
       if (this.transition(topic, partition, replica, 'OfflineReplica')) continue;
+      if (!state?.isr.includes(replica)) continue;
       const leader = replica === state.leader ? -1 : state.leader;
       const isr = state.isr.length === 1 ? state.isr : state.isr.filter((r) => r !== replica);
       const value = ctx.writeState(
@@ -131,11 +132,28 @@ export class ReplicaStateMachine {
         state,
         'replicaOffline',
       );
-      if (!value) return cleared;
+      if (!value) return { cleared, refused: true };
       if (leader < 0 && state.leader >= 0) cleared = state.leader;
-      ctx.propagate(topic, partition, value);
+      // The LeaderAndIsr goes to the other replicas: not to the one taken out.
+      ctx.propagate(topic, partition, value, false, replica);
       state = ctx.readState(topic, partition);
     }
+    return { cleared, refused: false };
+  }
+
+  /**
+   * OfflineReplica for every dead replica of the partition; those in the ISR leave it in broker
+   * order (offlineReplicas). Returns the leader it took away (-1 if none), for the election that
+   * follows.
+   */
+  offlineDeadReplicas(topic: string, partition: number): number {
+    const ctx = this.ctx;
+    const live = ctx.liveBrokers();
+    const deadReplicas = ctx.replicasOf(topic, partition).filter((r) => !live.has(r));
+    const isr = ctx.readState(topic, partition)?.isr ?? [];
+    const deadInIsr = isr.filter((r) => !live.has(r)).sort((a, b) => a - b);
+    const { cleared, refused } = this.offlineReplicas(topic, partition, deadInIsr);
+    if (refused) return cleared;
     this.handleStateChanges(topic, partition, deadReplicas, 'OfflineReplica');
     return cleared;
   }

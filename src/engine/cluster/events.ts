@@ -206,7 +206,13 @@ export type ClusterEvent =
        * only possible after a power failure or an unclean election.
        */
       oldHighWatermark: number;
-      reason: 'divergingEpoch' | 'highWatermarkFallback' | 'powerFailure' | 'becomeFollower' | 'leaderLogStartOffset';
+      reason:
+        | 'divergingEpoch'
+        | 'highWatermarkFallback'
+        | 'powerFailure'
+        | 'becomeFollower'
+        | 'leaderLogStartOffset'
+        | 'leaderLogEndOffset';
       /** The leader's answer to OffsetsForLeaderEpoch that decided the point, when there was one. */
       leaderEpochEndOffset: { epoch: number; endOffset: number } | null;
       atMs: number;

@@ -173,9 +173,25 @@ export interface FetchResponse {
 
 // ListOffsets' special timestamps are the log's (OffsetLookup answers them).
 export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP } from '../log/OffsetLookup';
+/** ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP (KIP-405): without tiered storage, the log start. */
+export const EARLIEST_LOCAL_TIMESTAMP = -4;
+/** ListOffsetsRequest.LATEST_TIERED_TIMESTAMP (KIP-1005): the highest offset in remote storage. */
+export const LATEST_TIERED_TIMESTAMP = -5;
+/** The newest ListOffsets version Kafka 3.9 serves. */
+export const LIST_OFFSETS_MAX_VERSION = 9;
+/** KafkaApis.handleListOffsetRequestV1AndAbove's timestampMinSupportedVersion: special timestamp -> first version that knows it. */
+export const LIST_OFFSETS_TIMESTAMP_MIN_VERSION: ReadonlyMap<number, number> = new Map([
+  [-2, 1],
+  [-1, 1],
+  [-3, 7],
+  [-4, 8],
+  [-5, 9],
+]);
 
 export interface ListOffsetsRequest {
   api: 'ListOffsets';
+  /** The request's version on the wire; the newest (LIST_OFFSETS_MAX_VERSION) when omitted. */
+  version?: number;
   replicaId: number;
   isolationLevel: 0 | 1;
   topics: { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];

@@ -1,6 +1,7 @@
 import { ManualClock } from '../Clock';
 import { isKafkaError } from '../errors';
-import { makeBatch as makeRecordBatch } from '../log/testSupport';
+import { Engine, type EngineEvent } from '../engine';
+import { MapStore, makeBatch as makeRecordBatch } from '../log/testSupport';
 import type { BrokerConfigInput } from './BrokerConfig';
 import { Cluster } from './Cluster';
 import type { ClusterEvent } from './events';
@@ -154,4 +155,26 @@ export class TestClient {
       topicData: [{ topic, partitions: [{ partition, records }] }],
     })?.responses[0]?.partitions[0];
   }
+}
+
+/**
+ * An Engine (the facade) of `brokers` brokers at engine time 100 ms, every event kept, with topic
+ * `t` created on `assignment` (when given) and its leaders elected.
+ */
+export function engineWithTopic(brokers: number, assignment: number[][] | null, seed: number) {
+  const events: EngineEvent[] = [];
+  const e = new Engine({
+    seed,
+    store: new MapStore(),
+    clock: new ManualClock(0),
+    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1 })),
+  });
+  e.subscribe((ev) => events.push(ev));
+  e.tick(100);
+  if (assignment) {
+    e.createTopic({ name: 't', assignment });
+    e.tick(300);
+  }
+  return { e, events };
 }

@@ -539,6 +539,35 @@ export function decodeBatchRecords(bytes: Uint8Array, header: RecordBatchHeader)
 }
 
 /**
+ * The largest record timestamp of a CreateTime batch, read from its records (baseTimestamp +
+ * timestampDelta), as Kafka's LogValidator computes maxBatchTimestamp before it rewrites the batch's
+ * MaxTimestamp (MutableRecordBatch.setMaxTimestamp): NO_TIMESTAMP (-1) when no record has one. A
+ * client's own MaxTimestamp field is not trusted (librdkafka writes 0 for records with timestamp -1).
+ * Only the length, attributes and timestamp delta of each record are read. Does not check the CRC.
+ */
+export function maxRecordTimestamp(bytes: Uint8Array, header: RecordBatchHeader): number {
+  const codec = compressionType(header.attributes);
+  const sectionStart = header.position + RECORDS_OFFSET;
+  const sectionEnd = header.position + header.sizeInBytes;
+  const raw =
+    codec === 'none' ? bytes : decompressRecords(codec, bytes.subarray(sectionStart, sectionEnd), header.position);
+  const start = codec === 'none' ? sectionStart : 0;
+  const end = codec === 'none' ? sectionEnd : raw.length;
+  const c = new RecordsCursor(raw, start, end, header.position);
+  let max = NO_TIMESTAMP;
+  for (let i = 0; i < header.recordCount; i++) {
+    const size = c.varint();
+    const recordEnd = c.pos + size;
+    if (size < 0 || recordEnd > end) throw invalidRecordSize(i, size, header.position);
+    c.pos++; // attributes
+    const timestamp = header.baseTimestamp + c.varlong();
+    if (timestamp > max) max = timestamp;
+    c.pos = recordEnd;
+  }
+  return max;
+}
+
+/**
  * A bounds-checked cursor over a records section. Varints are read inline (no result objects),
  * which is what makes decoding fast; every read past `end` throws CorruptRecordError.
  */

@@ -148,6 +148,13 @@ export class ClassicGroup {
     return this.members.size;
   }
 
+  /** GroupMetadata.numAwaiting: the members whose JoinGroup waits for the join phase to end. */
+  get numAwaiting(): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.isAwaitingJoin) n++;
+    return n;
+  }
+
   /**
    * GroupMetadata.summary, what DescribeGroups answers: the chosen protocol and each member's
    * subscription and assignment only while Stable (in other states they may be mid-change).

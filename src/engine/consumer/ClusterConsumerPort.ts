@@ -266,8 +266,10 @@ export class ClusterConsumerPort implements ClusterPort {
       }).topics[0]?.partitions[0];
     const earliest = ask(-2);
     const latest = ask(-1);
-    if (!earliest || !latest || earliest.errorCode !== 'NONE') {
-      return { errorCode: (earliest?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, earliest: -1, latest: -1 };
+    // Either answer's error stands for both (OFFSET_NOT_AVAILABLE comes only with "latest").
+    const failed = [earliest, latest].find((r) => r?.errorCode !== 'NONE');
+    if (!earliest || !latest || failed) {
+      return { errorCode: (failed?.errorCode ?? 'UNKNOWN_SERVER_ERROR') as KafkaErrorCode, earliest: -1, latest: -1 };
     }
     return { errorCode: 'NONE' as const, earliest: earliest.offset, latest: latest.offset };
   }

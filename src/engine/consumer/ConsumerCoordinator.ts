@@ -730,12 +730,24 @@ export class ConsumerCoordinator {
           api: 'OffsetFetch',
           groupId: this.groupId,
           topics: [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
+          // ConsumerCoordinator.sendOffsetFetchRequest always asks for stable offsets (KIP-447).
+          requireStable: true,
         },
         (r) => {
           if (r?.api !== 'OffsetFetch' || (r as OffsetFetchResponse).errorCode !== 'NONE') {
             // COORDINATOR_LOAD_IN_PROGRESS: the same coordinator, asked again at the next poll.
             const code = r?.api === 'OffsetFetch' ? (r as OffsetFetchResponse).errorCode : 'disconnected';
             if (code !== 'COORDINATOR_LOAD_IN_PROGRESS') this.markCoordinatorUnknown(code);
+            done(null);
+            return;
+          }
+          // OffsetFetchResponseHandler: a commit still being written (UNSTABLE_OFFSET_COMMIT) fails
+          // the fetch with the retriable UnstableOffsetCommitException; it is asked again later,
+          // never answered with the offset before that commit.
+          const unstable = (r as OffsetFetchResponse).topics.some((t) =>
+            t.partitions.some((p) => p.errorCode === 'UNSTABLE_OFFSET_COMMIT'),
+          );
+          if (unstable) {
             done(null);
             return;
           }

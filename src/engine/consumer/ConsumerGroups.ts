@@ -88,8 +88,21 @@ export interface ConsumerSnapshot {
   memberId: string;
   generationId: number;
   coordinator: number | null;
-  assignment: { topic: string; partition: number; position: number | null }[];
+  /** Per assigned partition: the fetch position and the high watermark its last fetch reported. */
+  assignment: { topic: string; partition: number; position: number | null; highWatermark: number | null }[];
   recordsConsumed: number;
+}
+
+/**
+ * Where a group's coordinator stands: its `__consumer_offsets` partition, the running broker that
+ * leads it (null while none does: the leader's process is gone, or the partition is offline), and
+ * whether that broker has loaded the partition's groups (GroupMetadataManager.loadGroupsAndOffsets).
+ * A client asking in between is told COORDINATOR_NOT_AVAILABLE or COORDINATOR_LOAD_IN_PROGRESS.
+ */
+export interface CoordinatorStanding {
+  offsetsPartition: number;
+  servingLeader: number | null;
+  loaded: boolean;
 }
 
 export interface ConsumerGroupsDeps {
@@ -481,6 +494,11 @@ export class ConsumerGroups {
     return { partition, leader, shard };
   }
 
+  coordinatorOf(groupId: string): CoordinatorStanding {
+    const { partition, leader, shard } = this.shardOf(groupId);
+    return { offsetsPartition: partition, servingLeader: leader, loaded: shard !== undefined };
+  }
+
   /** kafka-consumer-groups --describe: one row per partition with a committed offset or an owner. */
   describeGroup(groupId: string, logEnds?: Map<string, number>): ConsumerGroupDescribeRow[] {
     const { shard } = this.shardOf(groupId);
@@ -601,7 +619,7 @@ export class ConsumerGroups {
       coordinator: c?.coordinator ?? null,
       assignment: consumer.subscriptions
         .states()
-        .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position })),
+        .map((s) => ({ topic: s.topic, partition: s.partition, position: s.position, highWatermark: s.highWatermark })),
       recordsConsumed: consumer.recordsConsumed,
     };
   }

@@ -466,7 +466,14 @@ export class GroupCoordinator {
       respond({ api: 'OffsetCommit', topics: validation.topics });
       return;
     }
+    // Only the partitions whose offsets are written (not those refused, e.g. OFFSET_METADATA_TOO_LARGE).
+    const written = validation.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.filter((p) => p.errorCode === 'NONE'),
+    }));
+    const pending = shard.offsetManager.prepareOffsetCommit(request.groupId, written);
     shard.ctx.append(validation.records, (error) => {
+      shard.offsetManager.completeCommit(pending);
       if (error) {
         const code = coordinatorWriteError(error);
         respond({

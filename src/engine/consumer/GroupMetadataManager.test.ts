@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
-import type { JoinGroupRequest, JoinGroupResponse, SyncGroupResponse } from './groupProtocol';
+import type { JoinGroupRequest, JoinGroupResponse, OffsetFetchResponse, SyncGroupResponse } from './groupProtocol';
 import { GroupTestBed } from './GroupTestBed';
 import { GroupWire, SUBSCRIPTION_TO_T } from './GroupWire';
 
@@ -223,5 +223,208 @@ describe('GroupMetadataManager (classic protocol)', () => {
     expect(dead?.coordinator).toBe(old);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
     expect(bed.groups.groupSnapshot('g')?.coordinator).not.toBe(old);
+  });
+
+  // GroupCoordinatorTest.testDynamicMembersJoinGroupWithMaxSizeAndRequiredKnownMember (3.9, with
+  // GroupMaxSize 4): acceptJoiningMember lets an Empty group take every first join, so all five
+  // new dynamic members get MEMBER_ID_REQUIRED; the size check bites on the second join (while
+  // preparing the rebalance, on the members waiting in the join phase); rejoins answer the same.
+  it('testDynamicMembersJoinGroupWithMaxSizeAndRequiredKnownMember: group.max.size applies on the second join', () => {
+    const bed = new GroupTestBed({
+      coordinatorConfig: { 'group.max.size': 4, 'group.initial.rebalance.delay.ms': 100 },
+    });
+    const wire = new Wire(bed, 'g');
+    const clients = ['a', 'b', 'c', 'd', 'e'];
+    const first = clients.map((c) => wire.join(c, '', ['range']));
+    bed.run(5);
+    const firstAnswers = first.map((f) => f.response as JoinGroupResponse);
+    expect(firstAnswers.map((r) => r.errorCode)).toEqual(Array(5).fill('MEMBER_ID_REQUIRED'));
+    const memberIds = firstAnswers.map((r) => r.memberId);
+    const second = clients.map((c, i) => wire.join(c, memberIds[i] as string, ['range']));
+    bed.run(300);
+    const errors = second.map((f) => (f.response as JoinGroupResponse).errorCode);
+    expect(errors).toEqual(['NONE', 'NONE', 'NONE', 'NONE', 'GROUP_MAX_SIZE_REACHED']);
+    // Members which were accepted can rejoin, the others are refused, while completing the rebalance.
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('CompletingRebalance');
+    const rejoin = clients.map((c, i) => wire.join(c, memberIds[i] as string, ['range']));
+    bed.run(5);
+    expect(rejoin.map((f) => (f.response as JoinGroupResponse).errorCode)).toEqual(errors);
+  });
+
+  // GroupCoordinator.acceptJoiningMember in a Stable group counts group.size, the members: an id
+  // handed out by MEMBER_ID_REQUIRED and never used takes no seat.
+  it('a pending member id takes no seat in a Stable group (acceptJoiningMember counts members only)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.max.size': 2, ...FAST } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range']);
+    bed.run(100);
+    const generation = (a.box.response as JoinGroupResponse).generationId;
+    wire.send('a', {
+      api: 'SyncGroup',
+      groupId: 'g',
+      generationId: generation,
+      memberId: a.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+    bed.run(10);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    // b is handed an id and never comes back with it; c still gets its id, then its seat.
+    const b = wire.join('b', '', ['range']);
+    bed.run(5);
+    expect((b.response as JoinGroupResponse).errorCode).toBe('MEMBER_ID_REQUIRED');
+    const c = wire.join('c', '', ['range']);
+    bed.run(5);
+    const cAnswer = c.response as JoinGroupResponse;
+    expect(cAnswer.errorCode).toBe('MEMBER_ID_REQUIRED');
+    wire.join('c', cAnswer.memberId, ['range']);
+    bed.run(5);
+    expect(bed.groups.groupSnapshot('g')?.members.length).toBe(2);
+  });
+
+  // GroupMetadataManager.getOffsets (3.9): with require_stable, a partition with a commit still
+  // being written (GroupMetadata.hasPendingOffsetCommitsForTopicPartition) answers
+  // UNSTABLE_OFFSET_COMMIT and offset -1, as GroupCoordinatorTest.testFetchPendingTxnOffsetsWithAbort
+  // checks for a transactional one; without require_stable, the offset committed before it.
+  it('OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT while a commit is being written', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    const wire = new Wire(bed, 'g');
+    const commit = (offset: number) =>
+      wire.send('admin', {
+        api: 'OffsetCommit',
+        groupId: 'g',
+        generationIdOrMemberEpoch: -1,
+        memberId: '',
+        groupInstanceId: null,
+        topics: [
+          {
+            name: 't',
+            partitions: [
+              { partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: '' },
+            ],
+          },
+        ],
+      });
+    const fetch = (requireStable: boolean) =>
+      wire.send('admin', {
+        api: 'OffsetFetch',
+        groupId: 'g',
+        topics: [{ name: 't', partitionIndexes: [0, 1] }],
+        requireStable,
+      });
+    const first = commit(5);
+    bed.runUntil(() => first.response !== null);
+    // The second commit reaches the coordinator and is being replicated when the fetches arrive.
+    bed.port.appendDelayMs = 50;
+    commit(9);
+    bed.run(1);
+    const stable = fetch(true);
+    const unstable = fetch(false);
+    bed.runUntil(() => stable.response !== null && unstable.response !== null);
+    const partitions = (box: { response: unknown }) =>
+      (box.response as OffsetFetchResponse).topics[0]?.partitions.map((p) => [
+        p.partitionIndex,
+        p.committedOffset,
+        p.errorCode,
+      ]);
+    expect(partitions(stable)).toEqual([
+      [0, -1, 'UNSTABLE_OFFSET_COMMIT'],
+      [1, -1, 'NONE'],
+    ]);
+    expect(partitions(unstable)).toEqual([
+      [0, 5, 'NONE'],
+      [1, -1, 'NONE'],
+    ]);
+    bed.run(100);
+    const after = fetch(true);
+    bed.runUntil(() => after.response !== null);
+    expect(partitions(after)).toEqual([
+      [0, 9, 'NONE'],
+      [1, -1, 'NONE'],
+    ]);
+  });
+
+  // ConsumerCoordinator.sendOffsetFetchRequest asks with require_stable = true, and
+  // OffsetFetchResponseHandler fails the fetch with the retriable UnstableOffsetCommitException on
+  // UNSTABLE_OFFSET_COMMIT: a new owner whose fetch meets a commit still being written asks again
+  // and starts from that commit, instead of from the offset before it (here: none, so
+  // auto.offset.reset, and everything before the commit processed again).
+  it('a new owner meeting a commit still being written asks again and starts from it (UnstableOffsetCommitException)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: FAST });
+    bed.port.createTopic('t', 1, 3);
+    bed.port.produce(
+      't',
+      0,
+      Array.from({ length: 10 }, (_, i) => `r${i}`),
+    );
+    const wire = new Wire(bed, 'g');
+    const c = bed.polling(
+      'c',
+      { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'enable.auto.commit': false },
+      ['t'],
+      50,
+    );
+    // The moment the coordinator answers c's SyncGroup, a commit of offset 7 for t-0 under c's
+    // member id and generation (as a previous owner's commit on revocation would be) arrives, and
+    // the offsets partition now takes 400 ms to commit a write (a slow follower, acks=all).
+    expect(bed.runUntil(() => bed.ofType('groupResponseSent').some((e) => e.api === 'SyncGroup' && e.to === 'c'))).toBe(
+      true,
+    );
+    bed.port.appendDelayMs = 400;
+    wire.send('admin', {
+      api: 'OffsetCommit',
+      groupId: 'g',
+      generationIdOrMemberEpoch: c.coordinator?.generationId ?? -1,
+      memberId: c.coordinator?.memberId ?? '',
+      groupInstanceId: null,
+      topics: [
+        {
+          name: 't',
+          partitions: [{ partitionIndex: 0, committedOffset: 7, committedLeaderEpoch: -1, committedMetadata: '' }],
+        },
+      ],
+    });
+    bed.run(3_000);
+    const fetches = bed
+      .ofType('groupResponseSent')
+      .filter((e) => e.api === 'OffsetFetch' && e.to === 'c')
+      .map((e) => (e.body as OffsetFetchResponse).topics[0]?.partitions[0]?.errorCode);
+    expect(fetches[0]).toBe('UNSTABLE_OFFSET_COMMIT');
+    expect(fetches.at(-1)).toBe('NONE');
+    // It read 7, 8 and 9 only: nothing before the commit again, and no auto.offset.reset.
+    const polled = bed.ofType('consumerPolled').flatMap((e) => e.records.map((r) => [r.fromOffset, r.count]));
+    expect(polled).toEqual([[7, 3]]);
+    expect(c.position({ topic: 't', partition: 0 })).toBe(10);
+    expect(bed.ofType('consumerOffsetReset')).toEqual([]);
+  });
+
+  // GroupCoordinatorTest.testLastJoiningMembersAreKickedOutWhenReJoiningGroupWithMaxSize: a group
+  // above group.max.size (the limit was lowered) rebalances; while it prepares the rebalance,
+  // acceptJoiningMember counts the members already waiting, so the first max rejoiners stay and
+  // the last ones get GROUP_MAX_SIZE_REACHED and leave the group.
+  it('testLastJoiningMembersAreKickedOutWhenReJoiningGroupWithMaxSize', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const members = ['a', 'b', 'c', 'd'].map((c) => ({ client: c, ...wire.joinFully(c, ['range']) }));
+    bed.run(300);
+    expect(bed.groups.groupSnapshot('g')).toMatchObject({ state: 'CompletingRebalance', generationId: 1 });
+    (bed.groups.config as { 'group.max.size': number })['group.max.size'] = 2;
+    // a's new subscription starts a rebalance; everyone rejoins, in order.
+    const rejoins = members.map((m) => {
+      const box = wire.join(m.client, m.memberId, m.client === 'a' ? ['roundrobin', 'range'] : ['range']);
+      bed.run(1);
+      return box;
+    });
+    expect(bed.runUntil(() => rejoins.every((r) => r.response !== null))).toBe(true);
+    expect(rejoins.map((r) => (r.response as JoinGroupResponse).errorCode)).toEqual([
+      'NONE',
+      'NONE',
+      'GROUP_MAX_SIZE_REACHED',
+      'GROUP_MAX_SIZE_REACHED',
+    ]);
+    const left = bed.groups.groupSnapshot('g')?.members.map((m) => m.memberId) ?? [];
+    expect(left.sort()).toEqual([members[0]?.memberId, members[1]?.memberId].sort());
   });
 });

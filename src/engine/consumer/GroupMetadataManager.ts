@@ -87,12 +87,44 @@ export class GroupMetadataManager {
       fail('COORDINATOR_NOT_AVAILABLE');
       return;
     }
+    if (!this.acceptJoiningMember(group, req.memberId)) {
+      // GroupCoordinator.handleJoinGroup: a refused member that was in the group leaves it.
+      const member = group.members.get(req.memberId);
+      if (member) {
+        this.ctx.timer.cancel(heartbeatKey(group.groupId, member.memberId));
+        this.removeMember(group, member, 'group.max.size reached');
+      }
+      fail('GROUP_MAX_SIZE_REACHED', UNKNOWN_MEMBER_ID);
+      // Then, as after every JoinGroup, the join phase may be complete (rebalancePurgatory.checkAndComplete).
+      if (member && group.is('PreparingRebalance')) this.maybeCompleteJoin(group);
+      return;
+    }
     if (!group.supportsProtocols(req.protocolType, req.protocols)) {
       fail('INCONSISTENT_GROUP_PROTOCOL');
       return;
     }
     if (req.memberId === UNKNOWN_MEMBER_ID) this.joinUnknownMember(group, req, respond);
     else this.joinKnownMember(group, req, respond);
+  }
+
+  /**
+   * GroupCoordinator.acceptJoiningMember (group.max.size): an Empty group takes every join; while
+   * it prepares a rebalance, a member already waiting in the join phase, or anyone while fewer
+   * than group.max.size wait; otherwise a member of the group, or anyone while it has fewer than
+   * group.max.size members. Ids handed out by MEMBER_ID_REQUIRED and not yet used take no seat.
+   */
+  private acceptJoiningMember(group: ClassicGroup, memberId: string): boolean {
+    const max = this.ctx.config['group.max.size'];
+    const member = group.members.get(memberId);
+    switch (group.state) {
+      case 'Empty':
+      case 'Dead':
+        return true;
+      case 'PreparingRebalance':
+        return (member?.isAwaitingJoin ?? false) || group.numAwaiting < max;
+      default:
+        return member !== undefined || group.size < max;
+    }
   }
 
   private joinUnknownMember(group: ClassicGroup, req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {
@@ -104,15 +136,7 @@ export class GroupMetadataManager {
         this.replaceStaticMemberAndMaybeRebalance(group, req, oldMemberId, newMemberId, respond);
         return;
       }
-      if (group.size >= this.ctx.config['group.max.size']) {
-        respond(joinError('GROUP_MAX_SIZE_REACHED', UNKNOWN_MEMBER_ID));
-        return;
-      }
       this.addMemberAndRebalance(group, req, newMemberId, respond);
-      return;
-    }
-    if (group.size + group.pendingMembers.size >= this.ctx.config['group.max.size']) {
-      respond(joinError('GROUP_MAX_SIZE_REACHED', UNKNOWN_MEMBER_ID));
       return;
     }
     // JoinGroup v0-3 (doDynamicNewMemberJoinGroup with requireKnownMemberId false): the member

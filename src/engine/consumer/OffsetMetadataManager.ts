@@ -29,6 +29,11 @@ export interface OffsetCommitValidation {
 export class OffsetMetadataManager {
   /** groupId -> "topic\u0000partition" -> offset. */
   readonly offsets = new Map<string, Map<string, OffsetAndMetadata>>();
+  /**
+   * Commits written but not yet committed to the offsets partition (GroupMetadata's
+   * pendingOffsetCommits): groupId -> partition -> the latest such commit.
+   */
+  private readonly pendingCommits = new Map<string, Map<string, PendingCommit>>();
 
   constructor(private readonly ctx: CoordinatorContext) {}
 
@@ -94,7 +99,47 @@ export class OffsetMetadataManager {
     return { errorCode: 'NONE', records, topics };
   }
 
+  /**
+   * GroupMetadata.prepareOffsetCommit: the commit's partitions are pending until its write
+   * completes (completeCommit), committed or failed.
+   */
+  prepareOffsetCommit(
+    groupId: string,
+    topics: readonly { name: string; partitions: readonly { partitionIndex: number }[] }[],
+  ): PendingCommit {
+    const commit: PendingCommit = { groupId, partitions: [] };
+    let byGroup = this.pendingCommits.get(groupId);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.pendingCommits.set(groupId, byGroup);
+    }
+    for (const t of topics) {
+      for (const p of t.partitions) {
+        const key = tpKey(t.name, p.partitionIndex);
+        commit.partitions.push(key);
+        byGroup.set(key, commit);
+      }
+    }
+    return commit;
+  }
+
+  /**
+   * GroupMetadata.onOffsetCommitAppend / failPendingOffsetWrite: a partition stops being pending
+   * unless a later commit for it is still being written.
+   */
+  completeCommit(commit: PendingCommit): void {
+    const byGroup = this.pendingCommits.get(commit.groupId);
+    if (!byGroup) return;
+    for (const key of commit.partitions) if (byGroup.get(key) === commit) byGroup.delete(key);
+    if (byGroup.size === 0) this.pendingCommits.delete(commit.groupId);
+  }
+
+  /**
+   * GroupMetadataManager.getOffsets: each partition's committed offset (-1 when none); with
+   * require_stable, a partition whose commit is still being written is UNSTABLE_OFFSET_COMMIT.
+   */
   fetchOffsets(req: OffsetFetchRequest): OffsetFetchResponse {
+    const pending = req.requireStable ? this.pendingCommits.get(req.groupId) : undefined;
     const byGroup = this.offsets.get(req.groupId);
     const topics =
       req.topics ?? [...groupByTopic(byGroup)].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
@@ -104,6 +149,15 @@ export class OffsetMetadataManager {
       topics: topics.map((t) => ({
         name: t.name,
         partitions: t.partitionIndexes.map((partitionIndex) => {
+          if (pending?.has(tpKey(t.name, partitionIndex))) {
+            return {
+              partitionIndex,
+              committedOffset: -1,
+              committedLeaderEpoch: -1,
+              metadata: '',
+              errorCode: 'UNSTABLE_OFFSET_COMMIT' as GroupErrorCode,
+            };
+          }
           const o = byGroup?.get(tpKey(t.name, partitionIndex));
           return {
             partitionIndex,
@@ -143,7 +197,14 @@ export class OffsetMetadataManager {
 
   clear(): void {
     this.offsets.clear();
+    this.pendingCommits.clear();
   }
+}
+
+/** One OffsetCommit being written: its group and partitions. */
+export interface PendingCommit {
+  groupId: string;
+  partitions: string[];
 }
 
 export function tpKey(topic: string, partition: number): string {

@@ -151,6 +151,11 @@ export interface OffsetFetchRequest {
   groupId: string;
   /** null: every partition the group has an offset for. */
   topics: { name: string; partitionIndexes: number[] }[] | null;
+  /**
+   * KIP-447 (OffsetFetch v7+): answer UNSTABLE_OFFSET_COMMIT for a partition whose commit is still
+   * being written instead of the offset before it. Every Kafka consumer since 2.5 sets it.
+   */
+  requireStable?: boolean;
 }
 
 export interface OffsetFetchResponse {

@@ -169,6 +169,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
   // The disks draw from their own stream, so a seed's schedule and cluster are the same in both modes.
   const diskRng = new Rng((schedule.seed ^ 0x6469736b) >>> 0);
   const disks = options.disk ? new BrokerDisks(options.disk, clock, diskRng.fork()) : null;
+  const topicDefaults = disks ? diskTopicDefaults(diskRng) : null;
   const cluster = new Cluster({
     clock,
     seed: schedule.seed,
@@ -176,7 +177,7 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
     networkLatencyMs: 1,
     ...(disks
       ? {
-          topicDefaults: diskTopicDefaults(diskRng),
+          topicDefaults: topicDefaults ?? {},
           logFactory: (b: number, d: string, t: string, p: number) => disks.newLog(b, d, t, p),
           onHighWatermarkCheckpoint: (b: number, d: string, text: string) => disks.writeCheckpoint(b, d, text),
           onCleanerCheckpoint: (b: number, d: string, text: string) => disks.writeCleanerCheckpoint(b, d, text),
@@ -226,6 +227,9 @@ export async function runFaultSchedule(schedule: FaultSchedule, options: FaultRu
       // retries while it is not the next sequence: only delivery.timeout.ms ends it. Kafka's
       // default (2 min) there, so every record still gets its one report; an hour otherwise.
       'delivery.timeout.ms': options.uncleanLeaderElection ? 120_000 : 3_600_000,
+      // A batch larger than segment.bytes is refused for good (RECORD_LIST_TOO_LARGE, never split):
+      // the disk schedules' small segments need batches no larger than a segment.
+      ...(topicDefaults ? { 'batch.size': Number(topicDefaults['segment.bytes']) } : {}),
       ...options.producer,
     },
     {

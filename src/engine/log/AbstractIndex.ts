@@ -141,17 +141,21 @@ export abstract class AbstractIndex {
     to: number,
   ): LookupStep {
     const entry = this.entryInfo(firstHot);
-    let explanation: string;
     const what = this.describeKey(firstHot);
+    // Kafka's AbstractIndex.indexSlotRangeFor compares the warm section's first entry before any
+    // binary search: say so, or a one-slot answer reads like a search that found it at once.
+    const warm =
+      firstHot === 0
+        ? `Warm-section check first: all ${n} entries of ${this.file} lie in its warm section (the last 8 KiB, kept in the page cache), which starts at slot 0`
+        : `Warm-section check first: ${this.file} has ${n} entries, and its warm section (the last 8 KiB, kept in the page cache) starts at slot ${firstHot}`;
+    const range = from === to ? `slots ${from}..${to}: one slot, nothing to halve.` : `slots ${from}..${to}.`;
+    let explanation: string;
     if (comparison === 'less') {
-      explanation =
-        firstHot === 0
-          ? `${this.file} has ${n} entries; slot 0 holds ${what}, below ${target}, so binary search slots 0..${to}.`
-          : `Slot ${firstHot} starts the warm tail of ${this.file} (its last 8 KiB, kept in the page cache); it holds ${what}, below ${target}, so the search stays in slots ${from}..${to}.`;
+      explanation = `${warm}; it holds ${what}, below ${target}, so the binary search covers ${range}`;
     } else if (to < 0) {
       explanation = `Even the first entry of ${this.file} (${this.describeKey(0)}) is above ${target}, so no entry applies and the search starts at the beginning of the segment.`;
     } else {
-      explanation = `Slot ${firstHot} holds ${what}, not below ${target}, so the target lies in slots ${from}..${to}.`;
+      explanation = `${warm}; it holds ${what}, not below ${target}, so the binary search covers ${range}`;
     }
     return {
       kind: 'index-warm-check',

@@ -153,7 +153,8 @@ describe('UnifiedLog.durableOffset: the recovery point the Store has confirmed',
     first.appendAsLeader(makeBatch([{ key: 'k0' }, { key: 'k1' }]));
     const { log } = await UnifiedLog.load(store, 'orders-0', {}, new ManualClock(T0));
     expect(log.durableOffset).toBe(2);
-    expect(log.recoveryPoint).toBe(2);
+    // LogLoader.recoverLog after a crash: the recovery point stays at the checkpoint's (none: 0).
+    expect(log.recoveryPoint).toBe(0);
   });
 
   it('a memory-only log is durable as soon as it flushes (there is no Store to wait for)', () => {

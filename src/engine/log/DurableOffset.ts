@@ -1,5 +1,8 @@
 import type { StoreWriter } from './StoreWriter';
 
+/** Marks kept before the confirmed ones are dropped. */
+const MAX_MARKS_BEFORE_PRUNING = 64;
+
 /** A flush as the Store will confirm it: the log end then, and the last operation it submitted. */
 interface FlushMark {
   /** Every offset below this was handed to the Store by this flush or earlier ones. */
@@ -51,6 +54,9 @@ export class DurableOffset {
     const last = this.marks[this.marks.length - 1];
     if (last && last.sequence === mark.sequence) this.marks[this.marks.length - 1] = mark;
     else this.marks.push(mark);
+    // A write-through log marks every append: drop the confirmed ones even when nobody asks for
+    // the durable point, so the marks stay bounded by the writes still in flight.
+    if (this.marks.length >= MAX_MARKS_BEFORE_PRUNING) this.current();
   }
 
   /** The newest confirmed flush (advances over the marks the writer has completed). */
@@ -80,6 +86,16 @@ export class DurableOffset {
         m.position = point.position;
       }
     }
+  }
+
+  /**
+   * The Store lost every file (StoreWriter.storeLost): nothing of this log is durable until it is
+   * handed over again; `start` is the log's first offset. Marks left by earlier flushes name
+   * operations that went to the lost Store, so they go too.
+   */
+  lost(start: DurablePoint): void {
+    this.marks = [];
+    this.point = { ...start };
   }
 
   /** The log was emptied and restarted at `point.offset` (truncateFullyAndStartAt): forget every mark. */

@@ -51,6 +51,8 @@ export interface LocalLogOptions {
   startOffset: number;
   /** Segments already recovered from the Store, in offset order. */
   recoveredSegments: readonly LogSegment[];
+  /** Their recovery point (LogLoader's); default: the log end offset. */
+  recoveryPoint?: number;
   /**
    * Called before a segment's files are deleted: Kafka's UnifiedLog deletes the producer snapshot
    * named by the segment's base offset with it (deleteProducerSnapshots).
@@ -66,7 +68,10 @@ export interface LocalLogOptions {
  * through its StoreWriter without awaiting it.
  *
  * Invariants: at least one segment, the last being active; recoveryPoint <= logEndOffset;
- * the durable point (DurableOffset) <= recoveryPoint.
+ * the durable point (DurableOffset) <= logEndOffset. Without write-through it trails the recovery
+ * point (bytes reach the Store only at a flush); with it, it runs ahead (every append is in the
+ * files, and only a flush moves the recovery point), as a recovered log's does (all of it was read
+ * back from the Store, the recovery point stays at the checkpoint's).
  */
 export class LocalLog {
   readonly dir: string;
@@ -96,7 +101,7 @@ export class LocalLog {
       this._recoveryPoint = options.startOffset;
     } else {
       for (const s of options.recoveredSegments) this.segments.add(s);
-      this._recoveryPoint = this.logEndOffset;
+      this._recoveryPoint = Math.min(options.recoveryPoint ?? this.logEndOffset, this.logEndOffset);
     }
     // A new log has nothing to lose yet; a recovered one was read back from the Store, so all of it is durable.
     this.durable = new DurableOffset(this.writer, this.logEndPoint());
@@ -283,6 +288,7 @@ export class LocalLog {
     active.onBecomeInactiveSegment();
     // Kafka's flushUptoOffsetExclusive(newSegment.baseOffset): everything before the new segment
     // reaches the Store, and the recovery point moves up to the rolled segment's end.
+    this.forceFrom(this._recoveryPoint);
     for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = Math.max(this._recoveryPoint, active.nextOffset);
     this.durable.flushed({ offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position: active.size });
@@ -386,10 +392,43 @@ export class LocalLog {
 
   /** Hands every unflushed byte and index entry to the Store; recoveryPoint becomes the LEO. */
   flush(): void {
+    this.forceFrom(this._recoveryPoint);
     for (const seg of this.unflushedTail()) this.flushSegment(seg);
     this._recoveryPoint = this.logEndOffset;
     this.durable.flushed(this.logEndPoint());
     this._lastFlushTimeMs = this.clock.now();
+  }
+
+  /**
+   * A write-through Store (StoreWriter.writeThrough): Kafka's LogSegment.append, the append's
+   * bytes and index entries written to the files at once (the page cache) without moving the
+   * recovery point, which only a flush moves. Without write-through, nothing: bytes wait for the
+   * flush.
+   */
+  writeThrough(): void {
+    if (!this.writer.writeThrough) return;
+    for (const seg of this.unflushedTail()) this.flushSegment(seg);
+    this.durable.flushed(this.logEndPoint());
+  }
+
+  /**
+   * With write-through, a flush is Kafka's LogSegment.flush of every segment from the one holding
+   * `offset` on (LocalLog.flush(offset)): its `.log`, `.index` and `.timeindex` forced to disk.
+   * Queued behind the writes it covers; issued before the bytes of this flush only when those
+   * were already written through.
+   */
+  private forceFrom(offset: number): void {
+    if (!this.writer.writeThrough || offset >= this.logEndOffset) return;
+    for (const seg of this.segments.values.filter((s) => s.nextOffset > offset)) {
+      this.writeThroughSegment(seg);
+      this.writer.sync(this.path(seg.logFileName));
+      this.writer.sync(this.path(seg.indexFileName));
+      this.writer.sync(this.path(seg.timeIndexFileName));
+    }
+  }
+
+  private writeThroughSegment(seg: LogSegment): void {
+    if (seg.resident) this.flushSegment(seg);
   }
 
   /** Bytes (over all segments) only in memory, not yet handed to the Store. */
@@ -448,6 +487,12 @@ export class LocalLog {
    * such one: a log has no holes) and hands the rest to the Store again, whole, as far as each was
    * flushed. Returns the segments dropped; the active one is never paged out, so one remains.
    */
+  /** The Store lost every file (the database was deleted): nothing of this log is durable any more. */
+  storeLost(): void {
+    const first = this.segments.first as LogSegment;
+    this.durable.lost({ offset: first.baseOffset, segmentBaseOffset: first.baseOffset, position: 0 });
+  }
+
   rewriteStoreFiles(): LogSegment[] {
     const all = this.segments.values;
     let lastLost = -1;
@@ -470,6 +515,14 @@ export class LocalLog {
         bytes: seg.timeIndex.toBytes().subarray(0, seg.flushedTimeIndexEntries * 12),
       });
     }
+    // What was flushed is handed over again: durable once the Store confirms these writes.
+    const flushedEnd = this.segments.floorSegment(this._recoveryPoint) ?? (this.segments.first as LogSegment);
+    this.storeLost();
+    this.durable.flushed({
+      offset: this._recoveryPoint,
+      segmentBaseOffset: flushedEnd.baseOffset,
+      position: flushedEnd.flushedBytes,
+    });
     return lost;
   }
 
@@ -485,12 +538,19 @@ export class LocalLog {
 
   /**
    * Kafka's LocalLog.read: whole batches starting with the one that holds `offset`, up to
-   * `maxBytes` (the first batch is always returned whole, Kafka's minOneMessage), never a batch
+   * `maxBytes` (the first batch returned whole when `minOneMessage`; without it, a first batch
+   * larger than `maxBytes` is not returned at all, where Kafka returns its first bytes), never a batch
    * holding an offset >= `maxOffset` (replication passes the high watermark here), and never past
    * the end of the segment the read started in. Kafka may end a response with a partial batch;
    * glassbox always returns whole batches.
    */
-  read(offset: number, maxBytes: number, maxOffset: number | undefined, logStartOffset: number): FetchDataInfo {
+  read(
+    offset: number,
+    maxBytes: number,
+    maxOffset: number | undefined,
+    logStartOffset: number,
+    minOneMessage = true,
+  ): FetchDataInfo {
     if (!Number.isSafeInteger(offset) || offset < logStartOffset || offset > this.logEndOffset) {
       throw this.outOfRange(offset, logStartOffset);
     }
@@ -498,7 +558,7 @@ export class LocalLog {
     if (offset >= upper) return this.emptyFetch(offset);
     let seg = this.segments.floorSegment(offset);
     while (seg) {
-      const read = this.readable(seg).read(offset, maxBytes, upper);
+      const read = this.readable(seg).read(offset, maxBytes, upper, minOneMessage);
       if (read) {
         const last = read.batches[read.batches.length - 1];
         return {

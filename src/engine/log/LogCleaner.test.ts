@@ -327,3 +327,37 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     expect(() => log.compact()).toThrow(/INVALID_CONFIG/);
   });
 });
+
+// LogCleanerTest.testBuildOffsetMap (3.9): Cleaner.buildOffsetMap(log, start, end) maps only the
+// offsets from `start` (the cleaner checkpoint) on; the clean section below is cleaned against that
+// map (shouldRetainRecord), so what survives is the same as with a map of the whole range.
+describe('the offset map covers the dirty section only (Cleaner.buildOffsetMap)', () => {
+  it('testBuildOffsetMap: keys only below the first dirty offset are not in the map, and stay', () => {
+    const build = () => {
+      const { log } = compactedLog({ 'segment.bytes': 120 });
+      // Offsets 0-3: a, b, c, d (the clean section); 4-7: a, e, e, f (dirty).
+      for (const [k, v] of [
+        ['a', '1'],
+        ['b', '1'],
+        ['c', '1'],
+        ['d', '1'],
+        ['a', '2'],
+        ['e', '1'],
+        ['e', '2'],
+        ['f', '1'],
+        ['g', '1'],
+      ])
+        log.appendAsLeader(makeBatch([{ key: k as string, value: v as string }]));
+      log.updateHighWatermark(log.logEndOffset);
+      return log;
+    };
+    const whole = build();
+    const fromZero = whole.compact(T0, undefined, 0);
+    const dirtyOnly = build();
+    const fromFour = dirtyOnly.compact(T0, undefined, 4);
+    expect(fromZero.distinctKeys).toBe(6); // a-f (g sits in the active segment)
+    expect(fromFour.distinctKeys).toBe(3); // a, e, f
+    expect(contents(dirtyOnly)).toEqual(contents(whole));
+    expect(contents(dirtyOnly).map(([o, k]) => `${o}${k}`)).toEqual(['1b', '2c', '3d', '4a', '6e', '7f', '8g']);
+  });
+});

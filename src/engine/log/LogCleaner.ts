@@ -131,7 +131,10 @@ export function emptyCleanerResult(): CleanerResult {
  *     last stable offset (the high watermark) and the base of the first segment holding a record
  *     younger than `min.compaction.lag.ms`, rounded down to a segment start
  *     (calculateCleanableBytes), so only whole segments entirely below the high watermark are cleaned.
- *  2. An offset map is built: key -> offset of its latest record in that range.
+ *  2. An offset map is built over the dirty section only (Cleaner.buildOffsetMap from the
+ *     cleaner checkpoint, `firstDirtyOffset`, up): key -> offset of its latest record there. The
+ *     clean section below is cleaned against it: a record whose key the dirty section holds again
+ *     goes, one whose key it does not hold stays (it was already its key's latest).
  *  3. Segments are grouped so each group fits one segment (Kafka's groupSegmentsBySize: total
  *     size <= segment.bytes, index entries fit, relative offsets fit in an int32), and each group
  *     is rewritten as one segment named by the group's first base offset. A record survives if it
@@ -145,7 +148,7 @@ export function emptyCleanerResult(): CleanerResult {
  *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
  *     recovery would rebuild.
  */
-export function cleanLog(log: CleanableLog, now: number): CleanerResult {
+export function cleanLog(log: CleanableLog, now: number, firstDirtyOffset = 0): CleanerResult {
   const cfg = log.config;
   const result = emptyCleanerResult();
   const lag = cfg['min.compaction.lag.ms'];
@@ -164,15 +167,17 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
   const nextAfter = log.segments[log.segments.indexOf(lastSeg) + 1];
   result.cleanableRange = { from: firstSeg.baseOffset, to: nextAfter ? nextAfter.baseOffset : lastSeg.nextOffset };
 
-  // 2. The offset map.
+  // 2. The offset map, over the dirty section (buildOffsetMapForSegment keeps offsets >= start).
   const decoded = new Map<LogSegment, RecordBatch[]>();
   const latest = new Map<string, number>();
   for (const seg of cleanable) {
     const batches = decodeRecordBatches(seg.log.view());
     decoded.set(seg, batches);
+    if (seg.nextOffset <= firstDirtyOffset) continue;
     for (const b of batches) {
       for (const r of b.records) {
-        if (r.key !== null) latest.set(keyString(r.key), b.baseOffset + r.offsetDelta);
+        const offset = b.baseOffset + r.offsetDelta;
+        if (r.key !== null && offset >= firstDirtyOffset) latest.set(keyString(r.key), offset);
       }
     }
   }
@@ -235,7 +240,9 @@ export function cleanLog(log: CleanableLog, now: number): CleanerResult {
             result.keylessRemoved++;
             continue;
           }
-          if (latest.get(keyString(r.key)) !== offset) {
+          // Cleaner.shouldRetainRecord: kept unless the map holds a later offset for its key.
+          const found = latest.get(keyString(r.key));
+          if (found !== undefined && offset < found) {
             result.recordsSuperseded++;
             continue;
           }

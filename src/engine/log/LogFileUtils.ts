@@ -7,6 +7,12 @@ export const LOG_FILE_SUFFIX = '.log';
 export const INDEX_FILE_SUFFIX = '.index';
 export const TIME_INDEX_FILE_SUFFIX = '.timeindex';
 export const LEADER_EPOCH_CHECKPOINT_FILENAME = 'leader-epoch-checkpoint';
+/** A log dir's recovery points, one per log (LogManager.RecoveryPointCheckpointFile). */
+export const RECOVERY_POINT_CHECKPOINT_FILENAME = 'recovery-point-offset-checkpoint';
+/** A log dir's log start offsets above their first segment (LogManager.LogStartOffsetCheckpointFile). */
+export const LOG_START_OFFSET_CHECKPOINT_FILENAME = 'log-start-offset-checkpoint';
+/** Written in each log dir when its broker shut down cleanly (LogLoader.CleanShutdownFileName). */
+export const CLEAN_SHUTDOWN_FILENAME = '.kafka_cleanshutdown';
 
 /** Kafka's `filenamePrefixFromOffset`: the offset as 20 zero-padded decimal digits. */
 export function filenamePrefixFromOffset(offset: number): string {

@@ -276,9 +276,8 @@ describe('UnifiedLog.load (recovery)', () => {
     log.appendAsLeader(makeBatch(makeRecords(2, 30, T0 + 99)), 2);
     log.flush();
     await writer.settled();
-    const { log: loaded, report } = await reload(store);
+    const { log: loaded } = await reload(store);
     expect(loaded.logEndOffset).toBe(log.logEndOffset);
-    expect(report.segments.every((s) => !s.offsetIndex.rebuilt)).toBe(true);
     expect(loaded.leaderEpochCache.entries).toEqual(log.leaderEpochCache.entries);
     expect(loaded.fetch(0, 1 << 24).records.length).toBe(log.fetch(0, 1 << 24).records.length);
   });
@@ -286,5 +285,70 @@ describe('UnifiedLog.load (recovery)', () => {
   it('an empty directory loads as an empty log at offset 0', async () => {
     const { log, report } = await UnifiedLog.load(new MapStore(), 'fresh-0', {}, new ManualClock(T0));
     expect([log.logStartOffset, log.logEndOffset, report.segments.length]).toEqual([0, 0, 0]);
+  });
+});
+
+/**
+ * Issue 25, log recovery item 4: Kafka's LogLoader recovers (LogSegment.recover: CRCs, indexes
+ * rebuilt) only the segments from the one holding the recovery point on
+ * (`segments.values(recoveryPointCheckpoint, Long.MaxValue)` in LogLoader.recoverLog), none after
+ * a clean shutdown, and a segment below whose index is missing or corrupt
+ * (LogLoader.loadSegmentFiles, sanityCheck); the report says which and why.
+ */
+describe('LogLoader recovery points and clean shutdown (LogLoaderTest)', () => {
+  /** Five or more segments of single-record batches, every file flushed to the store. */
+  async function segmentedLog() {
+    const store = new MapStore();
+    const { log, writer } = openLog(store, { 'segment.bytes': 640 });
+    for (let i = 0; i <= 100; i++) log.appendAsLeader(makeBatch([{ value: String(i), timestamp: T0 + i }]), 0);
+    log.flush();
+    await writer.settled();
+    return { store, log };
+  }
+  const load = (store: Store, params: { hadCleanShutdown: boolean; recoveryPoint: number }) =>
+    UnifiedLog.load(store, DIR, { 'segment.bytes': 640 }, new ManualClock(T0), new StoreWriter(store), {
+      ...params,
+      logStartOffset: 0,
+    });
+
+  it('testProducerSnapshotsRecoveryAfterUncleanShutdown: only the segments from the recovery point on are recovered', async () => {
+    const { store, log } = await segmentedLog();
+    const bases = log.logSegments.map((s) => s.baseOffset);
+    expect(bases.length).toBeGreaterThanOrEqual(5);
+    const recoveryPointSegment = bases[bases.length - 4] as number;
+    const { log: loaded, report } = await load(store, {
+      hadCleanShutdown: false,
+      recoveryPoint: recoveryPointSegment + 1,
+    });
+    const recovered = report.segments.filter((s) => s.recovered).map((s) => s.baseOffset);
+    expect(recovered).toEqual(bases.filter((b) => b >= recoveryPointSegment));
+    expect(report.segments.find((s) => !s.recovered)?.recoveryReason).toMatch(/below the recovery point/);
+    expect(loaded.logEndOffset).toBe(101);
+    // After a crash the recovery point stays where the checkpoint had it (LogLoader.recoverLog).
+    expect(loaded.recoveryPoint).toBe(recoveryPointSegment + 1);
+    expect(loaded.fetch(0, 1 << 24).records).toEqual(log.fetch(0, 1 << 24).records);
+  });
+
+  it('testCleanShutdownFile: after a clean shutdown nothing is recovered, even with the recovery point at 0', async () => {
+    const { store, log } = await segmentedLog();
+    const { log: loaded, report } = await load(store, { hadCleanShutdown: true, recoveryPoint: 0 });
+    expect(report.segments.every((s) => !s.recovered)).toBe(true);
+    expect(report.segments[0]?.recoveryReason).toMatch(/kafka_cleanshutdown/);
+    expect(loaded.logEndOffset).toBe(log.logEndOffset);
+    expect(loaded.recoveryPoint).toBe(log.logEndOffset);
+    // The opened segments serve lookups from their stored indexes as the written ones did.
+    for (const offset of [0, 37, 64, 100]) expect(loaded.fetch(offset, 1).nextOffset).toBe(offset + 1);
+  });
+
+  it('testRecoverOnlyLastSegment: a segment below the recovery point whose .index is missing is recovered too', async () => {
+    const { store, log } = await segmentedLog();
+    const bases = log.logSegments.map((s) => s.baseOffset);
+    const last = bases[bases.length - 1] as number;
+    const second = bases[1] as number;
+    await store.delete(`${DIR}/${String(second).padStart(20, '0')}.index`);
+    const { report } = await load(store, { hadCleanShutdown: false, recoveryPoint: last });
+    const recovered = report.segments.filter((s) => s.recovered);
+    expect(recovered.map((s) => s.baseOffset)).toEqual([second, last]);
+    expect(recovered[0]?.recoveryReason).toMatch(/index is missing/);
   });
 });

@@ -23,6 +23,10 @@ export interface SegmentLoadReport extends SegmentRecoveryResult {
   baseOffset: number;
   logFileName: string;
   bytesRead: number;
+  /** Whether Kafka's LogLoader recovers this segment (LogSegment.recover), or only opens it. */
+  recovered: boolean;
+  /** Why, in Kafka's terms: the clean shutdown, the recovery point, a missing or corrupt index. */
+  recoveryReason: string;
   offsetIndex: IndexRecoveryInfo;
   timeIndex: IndexRecoveryInfo;
 }
@@ -39,7 +43,42 @@ export interface LogRecoveryReport {
   leaderEpochs: { epoch: number; startOffset: number }[];
   logStartOffset: number;
   logEndOffset: number;
+  /** Whether the log dir held `.kafka_cleanshutdown` (no segment is recovered then). */
+  hadCleanShutdown: boolean;
+  /** The log's recovery-point-offset-checkpoint entry (0 when none), and the recovery point after loading. */
+  recoveryPointCheckpoint: number;
+  recoveryPoint: number;
 }
+
+/**
+ * What a log dir tells a log's loading (Kafka's LogManager.loadLog): whether the broker shut down
+ * cleanly, and the log's recovery point and log start offset from the dir's checkpoints.
+ */
+export interface LoadParams {
+  hadCleanShutdown: boolean;
+  /** recovery-point-offset-checkpoint's entry (0 when none): segments wholly below it are not recovered. */
+  recoveryPoint: number;
+  /** log-start-offset-checkpoint's entry (0 when none). */
+  logStartOffset: number;
+  /**
+   * The directory's file paths when the caller already listed them (a restart lists every log dir
+   * once, as Kafka's LogManager walks each dir once); absent, the loader lists the directory.
+   */
+  files?: readonly string[];
+}
+
+/** What a segment that is only opened reports: no batch validated, nothing cut. */
+const NOTHING_RECOVERED: SegmentRecoveryResult = {
+  batchesValidated: 0,
+  recordsValidated: 0,
+  validBytes: 0,
+  bytesTruncated: 0,
+  truncationReason: null,
+  truncatedAtPosition: null,
+};
+
+/** Nothing known of a clean shutdown or a recovery point: every segment is recovered. */
+export const RECOVER_EVERYTHING: LoadParams = { hadCleanShutdown: false, recoveryPoint: 0, logStartOffset: 0 };
 
 interface SegmentFiles {
   log?: string;
@@ -48,14 +87,15 @@ interface SegmentFiles {
 }
 
 /**
- * Loads `<dir>/` from the Store and recovers it as a broker does after an unclean shutdown
- * (Kafka's LogLoader + LogSegment.recover), for every segment: validate each batch's length and
- * CRC, truncate the file at a torn or corrupt batch, rebuild `.index` and `.timeindex` from the
- * valid batches and replace the stored ones if they differ. As in Kafka, once a segment had to be
- * truncated, every later segment is deleted (their data cannot follow a hole). glassbox keeps no
- * recovery-point checkpoint, so every segment is recovered, not just those after it.
- * Leader epochs come from `leader-epoch-checkpoint`, completed from the batches' epochs and cut
- * to the recovered log end offset.
+ * Loads `<dir>/` from the Store as Kafka's LogLoader does. Without a clean shutdown, the segments
+ * from the one holding the recovery point on are recovered (LogLoader.recoverLog, LogSegment.recover):
+ * each batch's length and CRC validated, the file truncated at a torn or corrupt batch, `.index`
+ * and `.timeindex` rebuilt from the valid batches (replacing the stored ones where they differ),
+ * and, once a segment had to be truncated, every later segment deleted. The others (all of them
+ * after a clean shutdown) are only opened (LogSegment.sanityCheck): their stored indexes are used
+ * as they are, unless one is missing or corrupt, which recovers that segment too.
+ * Leader epochs come from `leader-epoch-checkpoint`, completed from the recovered batches' epochs
+ * and cut to the log end offset.
  */
 export async function loadSegments(
   store: Store,
@@ -63,6 +103,7 @@ export async function loadSegments(
   config: LogConfig,
   clock: Clock,
   writer: StoreWriter,
+  params: LoadParams = RECOVER_EVERYTHING,
 ): Promise<{
   segments: LogSegment[];
   epochs: LeaderEpochFileCache;
@@ -70,7 +111,7 @@ export async function loadSegments(
   checkpointText: string | null;
 }> {
   const prefix = `${dir}/`;
-  const paths = await store.list(prefix);
+  const paths = params.files ?? (await store.list(prefix));
   const byBase = new Map<number, SegmentFiles>();
   let checkpointPath: string | null = null;
   for (const path of paths) {
@@ -108,10 +149,16 @@ export async function loadSegments(
     leaderEpochs: [],
     logStartOffset: 0,
     logEndOffset: 0,
+    hadCleanShutdown: params.hadCleanShutdown,
+    recoveryPointCheckpoint: params.recoveryPoint,
+    recoveryPoint: params.recoveryPoint,
   };
   const segments: LogSegment[] = [];
   const now = clock.now();
   const bases = [...byBase.keys()].sort((a, b) => a - b);
+  // LogSegments.values(recoveryPoint, ...): from the segment holding the recovery point on.
+  let firstUnflushed = bases[0] ?? 0;
+  for (const b of bases) if (b <= params.recoveryPoint && byBase.get(b)?.log) firstUnflushed = b;
   let corruptFrom: number | null = null;
   for (const base of bases) {
     const files = byBase.get(base) as SegmentFiles;
@@ -133,9 +180,11 @@ export async function loadSegments(
       for (const p of [files.log, files.index, files.timeindex]) if (p) writer.submit({ op: 'delete', path: p });
       continue;
     }
-    const logBytes = (await store.read(files.log)) ?? new Uint8Array(0);
-    const storedIndex = files.index ? await store.read(files.index) : null;
-    const storedTimeIndex = files.timeindex ? await store.read(files.timeindex) : null;
+    const [logBytes, storedIndex, storedTimeIndex] = await Promise.all([
+      store.read(files.log).then((b) => b ?? new Uint8Array(0)),
+      files.index ? store.read(files.index) : null,
+      files.timeindex ? store.read(files.timeindex) : null,
+    ]);
     const seg = new LogSegment(
       base,
       config['index.interval.bytes'],
@@ -143,17 +192,58 @@ export async function loadSegments(
       now,
       FileRecords.of(logBytes),
     );
-    const recovery = seg.recover(epochs);
-    const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
-    const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
-    if (recovery.bytesTruncated > 0) {
-      writer.submit({ op: 'truncate', path: files.log, size: recovery.validBytes });
-      corruptFrom = base;
+    let recoveryReason = params.hadCleanShutdown
+      ? 'not recovered: the log dir held .kafka_cleanshutdown (a clean shutdown)'
+      : base < firstUnflushed
+        ? `not recovered: wholly below the recovery point ${params.recoveryPoint}`
+        : `recovered: no clean shutdown, and it holds offsets at or past the recovery point ${params.recoveryPoint}`;
+    // Opened as it is when nothing calls for recovery (and its indexes pass the sanity checks).
+    const notOpen = recoveryReason.startsWith('recovered')
+      ? recoveryReason
+      : seg.openWithoutRecovery({ index: storedIndex, timeIndex: storedTimeIndex });
+    let outcome: Pick<SegmentLoadReport, keyof SegmentRecoveryResult | 'offsetIndex' | 'timeIndex'>;
+    if (notOpen === null) {
+      outcome = {
+        ...NOTHING_RECOVERED,
+        validBytes: seg.size,
+        offsetIndex: {
+          storedEntries: seg.offsetIndex.entries,
+          rebuiltEntries: seg.offsetIndex.entries,
+          rebuilt: false,
+        },
+        timeIndex: {
+          storedEntries: storedTimeIndex ? seg.timeIndex.entries : null,
+          rebuiltEntries: seg.timeIndex.entries,
+          rebuilt: false,
+        },
+      };
+    } else {
+      if (!recoveryReason.startsWith('recovered')) recoveryReason = `recovered: ${notOpen}`;
+      const recovery = seg.recover(epochs);
+      const offsetIndexSame = storedIndex !== null && seg.offsetIndex.equalsBytes(storedIndex);
+      const timeIndexSame = storedTimeIndex !== null && seg.timeIndex.equalsBytes(storedTimeIndex);
+      if (recovery.bytesTruncated > 0) {
+        writer.submit({ op: 'truncate', path: files.log, size: recovery.validBytes });
+        corruptFrom = base;
+      }
+      const indexPath = files.log.replace(/\.log$/, '.index');
+      const timeIndexPath = files.log.replace(/\.log$/, '.timeindex');
+      if (!offsetIndexSame) writer.submit({ op: 'write', path: indexPath, bytes: seg.offsetIndex.toBytes() });
+      if (!timeIndexSame) writer.submit({ op: 'write', path: timeIndexPath, bytes: seg.timeIndex.toBytes() });
+      outcome = {
+        ...recovery,
+        offsetIndex: {
+          storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,
+          rebuiltEntries: seg.offsetIndex.entries,
+          rebuilt: !offsetIndexSame,
+        },
+        timeIndex: {
+          storedEntries: storedTimeIndex ? Math.floor(storedTimeIndex.length / 12) : null,
+          rebuiltEntries: seg.timeIndex.entries,
+          rebuilt: !timeIndexSame,
+        },
+      };
     }
-    const indexPath = files.log.replace(/\.log$/, '.index');
-    const timeIndexPath = files.log.replace(/\.log$/, '.timeindex');
-    if (!offsetIndexSame) writer.submit({ op: 'write', path: indexPath, bytes: seg.offsetIndex.toBytes() });
-    if (!timeIndexSame) writer.submit({ op: 'write', path: timeIndexPath, bytes: seg.timeIndex.toBytes() });
     seg.flushedBytes = seg.size;
     seg.flushedOffsetIndexEntries = seg.offsetIndex.entries;
     seg.flushedTimeIndexEntries = seg.timeIndex.entries;
@@ -162,17 +252,9 @@ export async function loadSegments(
       baseOffset: base,
       logFileName: logFileName(base),
       bytesRead: logBytes.length,
-      ...recovery,
-      offsetIndex: {
-        storedEntries: storedIndex ? Math.floor(storedIndex.length / 8) : null,
-        rebuiltEntries: seg.offsetIndex.entries,
-        rebuilt: !offsetIndexSame,
-      },
-      timeIndex: {
-        storedEntries: storedTimeIndex ? Math.floor(storedTimeIndex.length / 12) : null,
-        rebuiltEntries: seg.timeIndex.entries,
-        rebuilt: !timeIndexSame,
-      },
+      recovered: notOpen !== null,
+      recoveryReason,
+      ...outcome,
     });
   }
 
@@ -220,24 +302,31 @@ export async function loadProducerSnapshots(
   logStartOffset: number,
   logEndOffset: number,
   writer: StoreWriter,
+  files?: readonly string[],
 ): Promise<Map<number, Uint8Array>> {
   const prefix = `${dir}/`;
   const out = new Map<number, Uint8Array>();
-  for (const path of await store.list(prefix)) {
+  const snapshots: { path: string; offset: number }[] = [];
+  for (const path of files ?? (await store.list(prefix))) {
     const offset = parseProducerSnapshotFileName(path.slice(prefix.length));
-    if (offset === null) continue;
-    const bytes = offset > logEndOffset || offset <= logStartOffset ? null : await store.read(path);
-    let valid = bytes !== null && bytes !== undefined;
-    if (valid) {
+    if (offset !== null) snapshots.push({ path, offset });
+  }
+  const read = await Promise.all(
+    snapshots.map(({ path, offset }) => (offset > logEndOffset || offset <= logStartOffset ? null : store.read(path))),
+  );
+  snapshots.forEach(({ path, offset }, i) => {
+    const bytes = read[i] ?? null;
+    let valid = bytes !== null;
+    if (bytes !== null) {
       try {
-        readProducerSnapshot(bytes as Uint8Array);
+        readProducerSnapshot(bytes);
       } catch (e) {
         if (!(e instanceof CorruptSnapshotError)) throw e;
         valid = false;
       }
     }
-    if (valid) out.set(offset, bytes as Uint8Array);
+    if (valid && bytes !== null) out.set(offset, bytes);
     else writer.submit({ op: 'delete', path });
-  }
+  });
   return out;
 }

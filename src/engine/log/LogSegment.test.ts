@@ -207,3 +207,55 @@ describe('FileRecords', () => {
     expect(fr.copy(48, 55)).toEqual(new Uint8Array([48, 49, 200, 201, 7, 8, 9]));
   });
 });
+
+/**
+ * Issue 25, log recovery items 1 and 2: Kafka's LogSegment keeps `bytesSinceLastIndexEntry` as a
+ * field that starts at 0 (the constructor: a segment opened from its files after a restart);
+ * `recover()` counts in a local (`lastIndexEntry`) and leaves the field alone; `truncateTo` sets
+ * it to 0. So the first append after a restart or a truncation gets an index entry only once
+ * `index.interval.bytes` more bytes have been appended since.
+ */
+describe('LogSegment.bytesSinceLastIndexEntry across a restart and a truncation (Kafka 3.9)', () => {
+  const batch = (offset: number) => makeBatch(makeRecords(1, 40), { baseOffset: offset });
+  const size = batch(0).length;
+  /** index.interval.bytes below two batches: the third append of an unbroken run is indexed. */
+  const interval = size + 1;
+  const append = (seg: LogSegment, offset: number) => {
+    const b = batch(offset);
+    seg.appendBatch(b, 0, b.length, offset, offset, 1_700_000_000_000, null, 0);
+  };
+
+  it('unbroken: batches at 0 and 1 leave 2*size bytes since the (absent) entry, so batch 2 is indexed', () => {
+    const seg = new LogSegment(0, interval, 10485760, 0);
+    for (const o of [0, 1, 2]) append(seg, o);
+    expect(seg.offsetIndex.entries).toBe(1);
+  });
+
+  it('LogSegment constructor + recover(): the segment reopened after a restart starts counting at 0', () => {
+    const before = new LogSegment(0, interval, 10485760, 0);
+    for (const o of [0, 1]) append(before, o);
+    const reopened = new LogSegment(0, interval, 10485760, 0, FileRecords.of(before.log.copy()));
+    reopened.recover();
+    expect(reopened.offsetIndex.entries).toBe(0);
+    append(reopened, 2);
+    // Kafka: 0 bytes since the restart, so no entry for batch 2 (glassbox used to re-derive 2*size).
+    expect(reopened.offsetIndex.entries).toBe(0);
+    append(reopened, 3);
+    append(reopened, 4);
+    expect(reopened.offsetIndex.entries).toBe(1);
+    expect(reopened.offsetIndex.entryInfo(0)).toMatchObject({ offset: 4, position: 4 * size });
+  });
+
+  it('LogSegment.truncateTo: the counter is 0 after a truncation', () => {
+    const seg = new LogSegment(0, interval, 10485760, 0);
+    for (const o of [0, 1]) append(seg, o);
+    expect(seg.truncateTo(1)).toBe(size);
+    append(seg, 1);
+    // After the cut: size bytes remain, but the counter starts again from 0, so batch 1 is not indexed...
+    append(seg, 2);
+    // ...nor batch 2 (size bytes since the cut, not above the interval); batch 3 is.
+    expect(seg.offsetIndex.entries).toBe(0);
+    append(seg, 3);
+    expect(seg.offsetIndex.entries).toBe(1);
+  });
+});

@@ -72,12 +72,13 @@ export interface SegmentRecoveryResult {
  *
  * Invariants:
  *  - offsets in the `.log` strictly increase from batch to batch and are >= baseOffset;
- *  - `bytesSinceLastIndexEntry` = size - position of the last index entry (0 when none), so an
- *    index rebuilt from the bytes (recover) equals the one built by one-batch appends. Kafka resets
- *    the counter to 0 after truncation/recovery, which can shift later entries; glassbox keeps it
- *    exact so the "rebuilt == incremental" invariant is testable. A multi-batch append (a
- *    follower's fetch) indexes once per append, as Kafka's LogSegment.append, so its entries are
- *    fewer than a per-batch rebuild's;
+ *  - `bytesSinceLastIndexEntry` counts the bytes appended since the last index entry by this
+ *    segment object, as Kafka's: 0 when the segment is opened from its files (the LogSegment
+ *    constructor), after `recover` (which counts in a local) and after `truncateTo`, so the first
+ *    append after a restart or a truncation is indexed only once `index.interval.bytes` more have
+ *    been appended. An index rebuilt from the bytes may therefore differ from the one the appends
+ *    wrote, as in Kafka. A multi-batch append (a follower's fetch) indexes once per append, as
+ *    Kafka's LogSegment.append, so its entries are fewer than a per-batch rebuild's;
  *  - `flushedBytes` <= size: bytes [0, flushedBytes) were handed to the Store, the rest live only
  *    in memory (the page cache) and are lost on a power failure;
  *  - a closed segment whose bytes are all in the Store may be paged out (SegmentCache): its `.log`
@@ -333,6 +334,16 @@ export class LogSegment {
   }
 
   /**
+   * LogValidator's MutableRecordBatch.setMaxTimestamp(CREATE_TIME, maxBatchTimestamp) on a batch
+   * just written at `position`: the max timestamp its records carry, and the CRC recomputed.
+   */
+  stampMaxTimestamp(position: number, size: number, timestamp: number): void {
+    const b = this.log.backing;
+    writeInt64At(b, position + MAX_TIMESTAMP_OFFSET, timestamp);
+    writeInt32At(b, position + CRC_OFFSET, crc32c(b, position + ATTRIBUTES_OFFSET, position + size));
+  }
+
+  /**
    * LogValidator's in-place LogAppendTime assignment (MutableRecordBatch.setMaxTimestamp) on a
    * batch just written at `position`: sets the timestamp-type bit, writes `timestamp` as the max
    * timestamp and recomputes the CRC, which covers both.
@@ -425,10 +436,15 @@ export class LogSegment {
 
   /**
    * Kafka's LogSegment.read: whole batches from the one holding `startOffset`, at most `maxSize`
-   * bytes (but always the first batch, Kafka's minOneMessage), none holding an offset >= maxOffset.
-   * Null when this segment has no batch reaching `startOffset`.
+   * bytes (but the first batch whole when `minOneMessage`, as Kafka's adjustedMaxSize), none
+   * holding an offset >= maxOffset. Null when this segment has no batch reaching `startOffset`.
    */
-  read(startOffset: number, maxSize: number, maxOffset = Number.MAX_SAFE_INTEGER): LogReadResult | null {
+  read(
+    startOffset: number,
+    maxSize: number,
+    maxOffset = Number.MAX_SAFE_INTEGER,
+    minOneMessage = true,
+  ): LogReadResult | null {
     const found = this.translateOffset(startOffset);
     if (!found) return null;
     const batches: RecordBatchHeader[] = [];
@@ -439,7 +455,7 @@ export class LogSegment {
       // The first header was just read by translateOffset.
       const h = position === found.position ? found.header : readBatchHeader(bytes, position);
       if (h.lastOffset >= maxOffset) break;
-      if (batches.length > 0 && total + h.sizeInBytes > maxSize) break;
+      if ((batches.length > 0 || !minOneMessage) && total + h.sizeInBytes > maxSize) break;
       batches.push(h);
       total += h.sizeInBytes;
       position += h.sizeInBytes;
@@ -533,7 +549,6 @@ export class LogSegment {
   recover(epochCache?: LeaderEpochFileCache): SegmentRecoveryResult {
     this.offsetIndex.reset();
     this.timeIndex.reset();
-    this.bytesSinceLastIndexEntry = 0;
     this.maxTimestampSoFar = NO_TIMESTAMP;
     this.offsetOfMaxTimestampSoFar = -1;
     this.rollingBasedTimestamp = null;
@@ -541,6 +556,8 @@ export class LogSegment {
     const size = this.size;
     const bytes = this.log.view();
     let validBytes = 0;
+    // Kafka's recover counts the bytes since the last index entry in a local (lastIndexEntry).
+    let lastIndexEntry = 0;
     let batches = 0;
     let records = 0;
     let reason: string | null = null;
@@ -571,7 +588,16 @@ export class LogSegment {
         break;
       }
       if (validBytes === 0) this.rollingBasedTimestamp = header.maxTimestamp;
-      this.indexBatch(validBytes, header.sizeInBytes, header.lastOffset, header.maxTimestamp);
+      if (header.maxTimestamp > this.maxTimestampSoFar) {
+        this.maxTimestampSoFar = header.maxTimestamp;
+        this.offsetOfMaxTimestampSoFar = header.lastOffset;
+      }
+      if (validBytes - lastIndexEntry > this.indexIntervalBytes) {
+        if (!this.offsetIndex.isFull()) this.offsetIndex.append(header.lastOffset, validBytes);
+        if (!this.timeIndex.isFull())
+          this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar);
+        lastIndexEntry = validBytes;
+      }
       if (epochCache && header.partitionLeaderEpoch >= 0) {
         const latest = epochCache.latestEpoch;
         if (latest === null || header.partitionLeaderEpoch > latest) {
@@ -629,10 +655,62 @@ export class LogSegment {
       }
       this.nextOffset = h.lastOffset + 1;
     }
-    this.bytesSinceLastIndexEntry = this.size - this.offsetIndex.lastPosition;
+    // Kafka's LogSegment.truncateTo: bytesSinceLastIndexEntry = 0.
+    this.bytesSinceLastIndexEntry = 0;
     if (this.flushedOffsetIndexEntries > this.offsetIndex.entries)
       this.flushedOffsetIndexEntries = this.offsetIndex.entries;
     if (this.flushedTimeIndexEntries > this.timeIndex.entries) this.flushedTimeIndexEntries = this.timeIndex.entries;
+  }
+
+  /**
+   * Kafka's LogSegment.open + sanityCheck, for a segment that is not recovered (below the recovery
+   * point, or after a clean shutdown): the stored `.index` and `.timeindex` are taken as they are
+   * (a missing `.timeindex` starts empty, as a newly created one) and the batch headers are read
+   * for the offsets and timestamps, no CRC checked. Returns null when the segment is open, or why
+   * it must be recovered instead (Kafka's NoSuchFileException / CorruptIndexException; a batch
+   * that runs past the end of the file is not trusted either), leaving the indexes to `recover`.
+   */
+  openWithoutRecovery(stored: StoredIndexes): string | null {
+    const max = this.offsetIndex.maxIndexSize;
+    if (!stored.index) return `${this.indexFileName} is missing`;
+    if (stored.index.length % OffsetIndex.ENTRY_SIZE !== 0)
+      return `corrupt ${this.indexFileName}: its size ${stored.index.length} is not a multiple of ${OffsetIndex.ENTRY_SIZE}`;
+    if (stored.timeIndex && stored.timeIndex.length % TimeIndex.ENTRY_SIZE !== 0)
+      return `corrupt ${this.timeIndexFileName}: its size ${stored.timeIndex.length} is not a multiple of ${TimeIndex.ENTRY_SIZE}`;
+    const offsetIndex = OffsetIndex.fromBytes(this.baseOffset, max, stored.index);
+    if (offsetIndex.entries > 0 && offsetIndex.lastOffset < this.baseOffset)
+      return `corrupt ${this.indexFileName}: its last offset ${offsetIndex.lastOffset} is below the base offset ${this.baseOffset}`;
+    const timeIndex = stored.timeIndex
+      ? TimeIndex.fromBytes(this.baseOffset, max, stored.timeIndex)
+      : new TimeIndex(this.baseOffset, max);
+    const size = this.size;
+    let position = 0;
+    let next = this.baseOffset;
+    let maxTimestamp = NO_TIMESTAMP;
+    let offsetOfMax = -1;
+    let first: number | null = null;
+    while (position < size) {
+      if (size - position < 61) return `a batch header at byte ${position} runs past the end of ${this.logFileName}`;
+      const h = this.log.header(position);
+      if (h.magic !== 2 || h.sizeInBytes < 61 || position + h.sizeInBytes > size)
+        return `the batch at byte ${position} runs past the end of ${this.logFileName}`;
+      if (first === null) first = h.maxTimestamp;
+      if (h.maxTimestamp > maxTimestamp) {
+        maxTimestamp = h.maxTimestamp;
+        offsetOfMax = h.lastOffset;
+      }
+      next = h.lastOffset + 1;
+      position += h.sizeInBytes;
+    }
+    if (offsetIndex.entries > 0 && (offsetIndex.lastOffset >= next || offsetIndex.lastPosition >= size))
+      return `corrupt ${this.indexFileName}: its last entry points past the end of ${this.logFileName}`;
+    this._offsetIndex = offsetIndex;
+    this._timeIndex = timeIndex;
+    this.nextOffset = next;
+    this.maxTimestampSoFar = maxTimestamp;
+    this.offsetOfMaxTimestampSoFar = offsetOfMax;
+    this.rollingBasedTimestamp = first;
+    return null;
   }
 
   /** Rebuilds the indexes from the `.log` into fresh objects, leaving this segment untouched. */

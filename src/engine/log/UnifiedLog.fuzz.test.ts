@@ -96,7 +96,7 @@ describe('UnifiedLog fuzz: appends, rolls, truncations, flushes', () => {
                 if (bytes.length > config['segment.bytes']) {
                   // Larger than a segment: refused, and nothing changes.
                   const size = log.size;
-                  expect(() => log.appendAsLeader(bytes)).toThrow(/RECORD_TOO_LARGE/);
+                  expect(() => log.appendAsLeader(bytes)).toThrow(/RECORD_LIST_TOO_LARGE/); // UnifiedLog.append: RecordBatchTooLargeException
                   expect(log.size).toBe(size);
                   continue;
                 }

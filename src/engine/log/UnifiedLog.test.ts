@@ -75,7 +75,7 @@ describe('UnifiedLog append', () => {
     expectKafkaError(() => log.appendAsLeader(good.subarray(0, good.length - 3)), 'CORRUPT_MESSAGE');
     expectKafkaError(() => log.appendAsLeader(makeBatch(makeRecords(1), { baseOffset: 7 })), 'INVALID_RECORD');
     expectKafkaError(() => log.appendAsLeader(new Uint8Array(0)), 'INVALID_RECORD');
-    const big = expectKafkaError(() => log.appendAsLeader(makeBatch(makeRecords(5, 200))), 'RECORD_TOO_LARGE');
+    const big = expectKafkaError(() => log.appendAsLeader(makeBatch(makeRecords(5, 200))), 'MESSAGE_TOO_LARGE');
     expect(big.details).toMatchObject({ maxMessageBytes: 500 });
     // A good batch followed by a corrupt one: the whole append fails, the good one is not kept.
     const both = new Uint8Array(good.length + corrupt.length);
@@ -83,6 +83,17 @@ describe('UnifiedLog append', () => {
     both.set(corrupt, good.length);
     expectKafkaError(() => log.appendAsLeader(both), 'CORRUPT_MESSAGE');
     expect({ leo: log.logEndOffset, size: log.size, segs: log.logSegments.length }).toEqual(before);
+  });
+
+  // UnifiedLog.append (3.9): "Message batch size is ... exceeds the maximum configured segment size"
+  // is a RecordBatchTooLargeException, which Errors names RECORD_LIST_TOO_LARGE (code 18), not
+  // MESSAGE_TOO_LARGE (RecordTooLargeException, code 10, the max.message.bytes check).
+  it('refuses an append larger than segment.bytes with RECORD_LIST_TOO_LARGE (UnifiedLog.append)', () => {
+    const { log } = newLog({ 'max.message.bytes': 1500, 'segment.bytes': 2000 });
+    const parts = [makeBatch(makeRecords(4, 200)), makeBatch(makeRecords(4, 200)), makeBatch(makeRecords(4, 200))];
+    const e = expectKafkaError(() => log.appendAsLeader(concatBytes(parts)), 'RECORD_LIST_TOO_LARGE');
+    expect(e.details).toMatchObject({ segmentBytes: 2000 });
+    expect(log.logEndOffset).toBe(0);
   });
 
   it('rejects keyless records on a compacted topic (INVALID_RECORD)', () => {
@@ -133,6 +144,23 @@ describe('UnifiedLog roll', () => {
     expect(log.logSegments.map((s) => s.baseOffset)).toEqual([0, 10]);
     // The new segment is named by its first offset, so the log end moves to it.
     expect(log.appendAsLeader(makeBatch(makeRecords(1))).firstOffset).toBe(10);
+  });
+
+  // UnifiedLogTest.testTimeBasedLogRollJitter (3.9): the active segment rolls once segment.ms
+  // minus its rollJitterMs has passed (LogSegment.shouldRoll), not before segment.ms - max jitter.
+  it('testTimeBasedLogRollJitter: segment.ms is shortened by the segment’s roll jitter', () => {
+    const maxJitter = 20 * 60;
+    const { log, clock } = newLog({ 'segment.ms': 60 * 60, 'segment.jitter.ms': maxJitter });
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    const jitter = log.rollJitterMs(log.activeSegment);
+    expect(jitter).toBeGreaterThan(0);
+    expect(jitter).toBeLessThan(maxJitter);
+    clock.advance(60 * 60 - maxJitter);
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    expect(log.logSegments.length).toBe(1); // earlier than the largest jitter
+    clock.advance(maxJitter - jitter + 1);
+    log.appendAsLeader(makeBatch(makeRecords(1, 10, clock.now())));
+    expect(log.logSegments.length).toBe(2); // segment.ms adjusted by the jitter has passed
   });
 
   it('rolls on segment.ms measured from the first batch timestamp', () => {

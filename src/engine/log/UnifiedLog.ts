@@ -4,10 +4,13 @@ import {
   TIMESTAMP_TYPE_MASK,
   decodeBatchRecords,
   decodeRecordBatches,
+  maxRecordTimestamp,
   readBatchHeader,
   validateBatchCrc,
 } from '../codec';
+import { murmur2, toPositive } from '../codec/murmur2';
 import { producerSnapshotFileName } from '../codec/producerSnapshot';
+import { encodeUtf8 } from '../codec/utf8';
 import { CorruptRecordError, KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -17,8 +20,8 @@ import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
 import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
-import type { LogRecoveryReport } from './LogLoader';
-import { finishLoad, loadProducerSnapshots, loadSegments } from './LogLoader';
+import type { LoadParams, LogRecoveryReport } from './LogLoader';
+import { finishLoad, loadProducerSnapshots, loadSegments, RECOVER_EVERYTHING } from './LogLoader';
 import type { LogSegment, RollReason } from './LogSegment';
 import type { LookupStep } from './LookupTrace';
 import {
@@ -44,6 +47,8 @@ export interface UnifiedLogOptions {
   cache?: SegmentCache;
   /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
   recoveredSegments?: readonly LogSegment[];
+  /** The recovery point of recovered segments (LogLoader's; default: their log end offset). */
+  recoveryPoint?: number;
 }
 
 /** One appended batch, where it landed. */
@@ -108,7 +113,7 @@ export interface RetentionResult {
  *  - logStartOffset <= highWatermark <= logEndOffset; logStartOffset = first segment's base offset;
  *  - offsets strictly increase through the segments (contiguous unless compaction removed some);
  *  - recoveryPoint <= logEndOffset: offsets below it have been handed to the Store;
- *  - durableOffset <= recoveryPoint: offsets below it are confirmed by the Store (see DurableOffset);
+ *  - durableOffset <= logEndOffset: offsets below it are confirmed by the Store (see DurableOffset, LocalLog);
  *  - a failed append, truncation or config change throws a KafkaError and changes nothing;
  *  - with a SegmentCache, only closed segments whose bytes are durable in the Store, entirely
  *    below the high watermark, of a log that is not compacted, are ever paged out (isPageable).
@@ -125,6 +130,12 @@ export class UnifiedLog implements PagedLog {
   private readonly producerSnapshots = new Map<number, Uint8Array>();
   private _logStartOffset: number;
   private _highWatermark: number;
+  /**
+   * Whether the log was loaded after a clean shutdown (false for a new log or one loaded after a
+   * crash). A log rebuilt after a crash gets a producer snapshot at its end once its producer state
+   * is rebuilt (UnifiedLog.rebuildProducerState -> takeSnapshot).
+   */
+  hadCleanShutdown = false;
 
   constructor(options: UnifiedLogOptions) {
     this.dir = options.dir;
@@ -140,6 +151,7 @@ export class UnifiedLog implements PagedLog {
       writer: options.writer ?? new StoreWriter(null),
       startOffset: start,
       recoveredSegments: options.recoveredSegments ?? [],
+      ...(options.recoveryPoint !== undefined ? { recoveryPoint: options.recoveryPoint } : {}),
       onDeleteSegmentFiles: (seg) => this.deleteProducerSnapshot(seg.baseOffset),
     });
     this._logStartOffset = (this.local.segments.first as LogSegment).baseOffset;
@@ -176,8 +188,9 @@ export class UnifiedLog implements PagedLog {
 
   /**
    * Loads a partition log from the Store the way a broker does at start-up (Kafka's LogLoader):
-   * reads `<dir>/` files, validates every batch, truncates a torn or corrupt tail, rebuilds the
-   * indexes, and reports what it did. See LogLoader.
+   * reads `<dir>/` files, recovers the segments a crash may have torn (from the recovery point on,
+   * none after a clean shutdown: `params`), opens the others as they are, and reports what it did.
+   * See LogLoader.
    */
   static async load(
     store: Store,
@@ -185,10 +198,27 @@ export class UnifiedLog implements PagedLog {
     config: LogConfigInput | LogConfig | undefined,
     clock: Clock,
     writer: StoreWriter = new StoreWriter(store),
+    params: LoadParams = RECOVER_EVERYTHING,
   ): Promise<{ log: UnifiedLog; report: LogRecoveryReport }> {
     const cfg = toConfig(config);
-    const loaded = await loadSegments(store, dir, cfg, clock, writer);
-    const log = new UnifiedLog({ dir, config: cfg, clock, writer, recoveredSegments: loaded.segments });
+    const loaded = await loadSegments(store, dir, cfg, clock, writer, params);
+    const end = loaded.segments.at(-1)?.nextOffset ?? 0;
+    // LogLoader.recoverLog: after a clean shutdown the recovery point is the log end; after a
+    // crash it stays where the checkpoint had it (never past the log end).
+    const recoveryPoint = params.hadCleanShutdown ? end : Math.min(params.recoveryPoint, end);
+    const log = new UnifiedLog({
+      dir,
+      config: cfg,
+      clock,
+      writer,
+      recoveredSegments: loaded.segments,
+      recoveryPoint,
+    });
+    loaded.report.recoveryPoint = recoveryPoint;
+    // LogLoader.load: the log start offset is the checkpoint's when above the first segment.
+    if (params.logStartOffset > log.logStartOffset && params.logStartOffset <= log.logEndOffset)
+      log.logStartMovedTo(params.logStartOffset);
+    log.hadCleanShutdown = params.hadCleanShutdown;
     // The epoch cache starts from the checkpoint (plus epochs recovery found) and is cut to the log.
     for (const e of loaded.epochs.entries) log.leaderEpochCache.assign(e.epoch, e.startOffset);
     finishLoad(
@@ -200,8 +230,15 @@ export class UnifiedLog implements PagedLog {
       writer,
       loaded.report,
     );
-    for (const [offset, bytes] of await loadProducerSnapshots(store, dir, log.logStartOffset, log.logEndOffset, writer))
-      log.producerSnapshots.set(offset, bytes);
+    const snapshots = await loadProducerSnapshots(
+      store,
+      dir,
+      log.logStartOffset,
+      log.logEndOffset,
+      writer,
+      params.files,
+    );
+    for (const [offset, bytes] of snapshots) log.producerSnapshots.set(offset, bytes);
     return { log, report: loaded.report };
   }
 
@@ -331,11 +368,19 @@ export class UnifiedLog implements PagedLog {
     let numMessages = 0;
     // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
     const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
+    // LogValidator rewrites a CreateTime batch's MaxTimestamp to its records' largest timestamp.
+    let restamped: Set<number> | null = null;
     for (let i = 0; i < validated.length; i++) {
       const h = validated[i] as RecordBatchHeader;
       if (logAppendTime) {
         h.maxTimestamp = now;
         h.attributes |= TIMESTAMP_TYPE_MASK;
+      } else if (asLeader) {
+        const recordsMax = maxRecordTimestamp(records, h);
+        if (recordsMax !== h.maxTimestamp) {
+          h.maxTimestamp = recordsMax;
+          (restamped ??= new Set()).add(i);
+        }
       }
       const base = asLeader ? next : h.baseOffset;
       bases[i] = base;
@@ -364,6 +409,7 @@ export class UnifiedLog implements PagedLog {
           ? segment.adoptBytes(records, h.position, h.sizeInBytes)
           : segment.writeBatch(records, h.position, h.sizeInBytes, base, asLeader ? leaderEpoch : null);
       if (logAppendTime) segment.stampLogAppendTime(position, h.sizeInBytes, now);
+      else if (restamped?.has(i)) segment.stampMaxTimestamp(position, h.sizeInBytes, h.maxTimestamp);
       batches.push({
         baseOffset: base,
         lastOffset: base + h.lastOffsetDelta,
@@ -375,6 +421,7 @@ export class UnifiedLog implements PagedLog {
     }
     segment.recordAppend(appendStart, segment.size - appendStart, lastOffset, maxTimestamp, offsetOfMaxTimestamp, now);
     if (asLeader) this.assignEpoch(leaderEpoch, firstOffset);
+    this.local.writeThrough();
     const flushed = this.maybeFlushAfterAppend(now);
     return {
       firstOffset,
@@ -423,7 +470,7 @@ export class UnifiedLog implements PagedLog {
       }
       if (header.sizeInBytes > cfg['max.message.bytes']) {
         throw new KafkaError(
-          'RECORD_TOO_LARGE',
+          'MESSAGE_TOO_LARGE',
           `The record batch size in the append to ${this.dir} is ${header.sizeInBytes} bytes which exceeds the maximum configured value of ${cfg['max.message.bytes']}.`,
           { sizeInBytes: header.sizeInBytes, maxMessageBytes: cfg['max.message.bytes'] },
         );
@@ -460,9 +507,10 @@ export class UnifiedLog implements PagedLog {
       position += header.sizeInBytes;
     }
     if (records.length > cfg['segment.bytes']) {
+      // UnifiedLog.append: RecordBatchTooLargeException, whose Errors name is RECORD_LIST_TOO_LARGE.
       throw new KafkaError(
-        'RECORD_TOO_LARGE',
-        `Message batch size is ${records.length} bytes in append to partition ${this.dir} which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
+        'RECORD_LIST_TOO_LARGE',
+        `Message batch size is ${records.length} bytes in append to partition ${this.dir}, which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
         { sizeInBytes: records.length, segmentBytes: cfg['segment.bytes'] },
       );
     }
@@ -507,6 +555,20 @@ export class UnifiedLog implements PagedLog {
 
   // ---------------------------------------------------------------- roll
 
+  /**
+   * The segment's roll jitter (LogSegment.rollJitterMs, drawn by LogConfig.randomSegmentJitter
+   * when the segment is created): 0 without segment.jitter.ms, else "random" below
+   * min(segment.jitter.ms, segment.ms). Kafka draws it from ThreadLocalRandom; here it is a hash
+   * of the log's dir and the segment's base offset, the same at every replay and reload.
+   */
+  rollJitterMs(segment: LogSegment): number {
+    const jitter = this.config['segment.jitter.ms'];
+    if (jitter === 0) return 0;
+    return (
+      toPositive(murmur2(encodeUtf8(`${this.dir}/${segment.baseOffset}`))) % Math.min(jitter, this.config['segment.ms'])
+    );
+  }
+
   /** Kafka's maybeRoll: rolls the active segment when shouldRoll says so. */
   private maybeRoll(
     messagesSize: number,
@@ -518,7 +580,8 @@ export class UnifiedLog implements PagedLog {
     const active = this.local.activeSegment;
     const reason = active.shouldRoll({
       maxSegmentBytes: this.config['segment.bytes'],
-      maxSegmentMs: this.config['segment.ms'],
+      // LogSegment.shouldRoll: timeWaitedForRoll > segment.ms - rollJitterMs.
+      maxSegmentMs: this.config['segment.ms'] - this.rollJitterMs(active),
       messagesSize,
       maxTimestampInMessages: maxTimestamp,
       maxOffsetInMessages: lastOffset,
@@ -561,10 +624,12 @@ export class UnifiedLog implements PagedLog {
   /**
    * ProducerStateManager.takeSnapshot: the producer state after every offset below `offset`
    * (the log end: on roll the new segment's base offset, on a clean shutdown the LEO) as
-   * `<offset>.snapshot`, written behind like the segments.
+   * `<offset>.snapshot`, written behind like the segments. As Kafka's, only for an offset past the
+   * last snapshot (none: the log start offset): an empty log shut down cleanly writes none.
    */
   takeProducerSnapshot(offset = this.logEndOffset): void {
     if (!this.producerSnapshotSource) return;
+    if (offset <= (this.producerSnapshotOffsets.at(-1) ?? this._logStartOffset)) return;
     const bytes = this.producerSnapshotSource();
     this.producerSnapshots.set(offset, bytes);
     this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
@@ -613,7 +678,8 @@ export class UnifiedLog implements PagedLog {
    * engine calls this from its tick; appends call it too. Returns whether it flushed.
    */
   maybeFlush(now = this.clock.now()): boolean {
-    if (this.local.unflushedBytes() === 0) return false;
+    // Written through, the bytes are all in the Store: what a flush still has to do is the fsync.
+    if (this.local.unflushedBytes() === 0 && this.unflushedMessages === 0) return false;
     if (now - this.local.lastFlushTimeMs >= this.config['flush.ms']) {
       this.flush();
       return true;
@@ -642,6 +708,11 @@ export class UnifiedLog implements PagedLog {
    * segment's base offset, and the result names the segments dropped (reason 'lost-with-store').
    * The active segment is never paged out, so something always remains.
    */
+  /** The Store lost every file (the database was deleted under the page): nothing of this log is durable. */
+  storeLost(): void {
+    this.local.storeLost();
+  }
+
   rewriteStoreFiles(): RetentionResult {
     const lost = this.local.rewriteStoreFiles();
     const deleted: DeletedSegment[] = lost.map((seg) => ({
@@ -665,8 +736,8 @@ export class UnifiedLog implements PagedLog {
   // ---------------------------------------------------------------- read
 
   /** Kafka's UnifiedLog.read: LocalLog.read from the log start offset (see LocalLog.read). */
-  fetch(offset: number, maxBytes: number, maxOffset?: number): FetchDataInfo {
-    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset);
+  fetch(offset: number, maxBytes: number, maxOffset?: number, minOneMessage = true): FetchDataInfo {
+    return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset, minOneMessage);
   }
 
   /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
@@ -822,7 +893,11 @@ export class UnifiedLog implements PagedLog {
    * preserves offsets, stamps a delete horizon on tombstones and drops them once it passed,
    * rebuilds indexes. See LogCleaner.
    */
-  compact(now = this.clock.now(), lastRecordsOfActiveProducers?: ReadonlyMap<number, number>): CleanerResult {
+  compact(
+    now = this.clock.now(),
+    lastRecordsOfActiveProducers?: ReadonlyMap<number, number>,
+    firstDirtyOffset = this._logStartOffset,
+  ): CleanerResult {
     if (!isCompacted(this.config)) {
       throw new KafkaError(
         'INVALID_CONFIG',
@@ -844,6 +919,7 @@ export class UnifiedLog implements PagedLog {
         replace: (old, cleaned) => this.local.replaceSegments(old, cleaned),
       },
       now,
+      firstDirtyOffset,
     );
   }
 

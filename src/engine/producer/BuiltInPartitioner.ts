@@ -11,8 +11,11 @@
  * enableSwitch = allBatchesFull), so a switch lines up with a batch boundary, but never past
  * 2 x batch.size. Randomness comes from the seeded Rng.
  *
- * Not modelled: adaptive partitioning (partitioner.adaptive.partitioning.enable), which weighs
- * the draw by queue sizes; the draw here is always uniform (see FIDELITY.md).
+ * Adaptive partitioning (partitioner.adaptive.partitioning.enable, on by default): once every
+ * partition of the topic has had a batch, the accumulator's readiness check reports each
+ * partition's queue length (updatePartitionLoadStats) and the draw favours short queues: partition
+ * i gets weight (longest queue + 1 - its queue), through a cumulative frequency table. Equal
+ * queues (or fewer than two partitions) leave the draw uniform.
  */
 import { toPositive } from '../codec/murmur2';
 import type { Rng } from '../Rng';
@@ -31,8 +34,16 @@ interface TopicState {
   switchPending: boolean;
 }
 
+/** Kafka's PartitionLoadStats: a cumulative frequency table over the partitions with a leader. */
+interface PartitionLoadStats {
+  cumulativeFrequencyTable: number[];
+  partitionIds: number[];
+  length: number;
+}
+
 export class BuiltInPartitioner {
   private readonly topics = new Map<string, TopicState>();
+  private readonly loadStats = new Map<string, PartitionLoadStats>();
 
   constructor(
     /** batch.size: how many bytes go to a partition before switching. */
@@ -48,7 +59,11 @@ export class BuiltInPartitioner {
   peekCurrentPartitionInfo(topic: string, view: TopicPartitionsView): StickyPartitionInfo {
     let state = this.topics.get(topic);
     if (!state) {
-      state = { info: { partition: this.nextPartition(view), producedBytes: 0 }, previous: null, switchPending: true };
+      state = {
+        info: { partition: this.nextPartition(view, topic), producedBytes: 0 },
+        previous: null,
+        switchPending: true,
+      };
       this.topics.set(topic, state);
     }
     return state.info;
@@ -65,7 +80,7 @@ export class BuiltInPartitioner {
     const produced = (state.info.producedBytes += appendedBytes);
     if ((produced >= this.stickyBatchSize && enableSwitch) || produced >= this.stickyBatchSize * 2) {
       state.previous = state.info.partition;
-      state.info = { partition: this.nextPartition(view), producedBytes: 0 };
+      state.info = { partition: this.nextPartition(view, topic), producedBytes: 0 };
       state.switchPending = true;
       return true;
     }
@@ -95,9 +110,50 @@ export class BuiltInPartitioner {
     };
   }
 
-  /** Uniform over the partitions with a leader, or over all of them if none has one (nextPartition). */
-  private nextPartition(view: TopicPartitionsView): number {
+  /**
+   * BuiltInPartitioner.updatePartitionLoadStats: `queueSizes[i]` is the queue length of partition
+   * `partitionIds[i]` for the first `length` entries (those with a leader), or null (no adaptive
+   * partitioning: it is off, or not every partition has had a batch yet). Inverts the sizes against
+   * the longest + 1 and sums them up into the table nextPartition draws from.
+   */
+  updatePartitionLoadStats(topic: string, queueSizes: number[] | null, partitionIds: number[], length: number): void {
+    if (queueSizes === null || length < 1 || queueSizes.length < 2) {
+      this.loadStats.delete(topic);
+      return;
+    }
+    let maxSizePlus1 = queueSizes[0] as number;
+    let allEqual = true;
+    for (let i = 1; i < length; i++) {
+      const size = queueSizes[i] as number;
+      if (size !== maxSizePlus1) allEqual = false;
+      if (size > maxSizePlus1) maxSizePlus1 = size;
+    }
+    maxSizePlus1++;
+    if (allEqual && length === queueSizes.length) {
+      this.loadStats.delete(topic);
+      return;
+    }
+    const table = queueSizes.slice();
+    table[0] = maxSizePlus1 - (table[0] as number);
+    for (let i = 1; i < length; i++) table[i] = maxSizePlus1 - (table[i] as number) + (table[i - 1] as number);
+    this.loadStats.set(topic, { cumulativeFrequencyTable: table, partitionIds: partitionIds.slice(), length });
+  }
+
+  /**
+   * BuiltInPartitioner.nextPartition: with load stats, a draw weighted towards short queues (the
+   * first table entry strictly greater than random % total); without, uniform over the partitions
+   * with a leader, or over all of them if none has one.
+   */
+  private nextPartition(view: TopicPartitionsView, topic?: string): number {
     const random = toPositive(this.rng.nextInt(4294967296) | 0); // Utils.toPositive(ThreadLocalRandom.nextInt())
+    const stats = topic === undefined ? undefined : this.loadStats.get(topic);
+    if (stats) {
+      const table = stats.cumulativeFrequencyTable;
+      const weighted = random % (table[stats.length - 1] as number);
+      let index = 0;
+      while (index < stats.length - 1 && (table[index] as number) <= weighted) index++;
+      return stats.partitionIds[index] as number;
+    }
     const available = view.availablePartitions;
     return available.length > 0 ? (available[random % available.length] as number) : random % view.numPartitions;
   }

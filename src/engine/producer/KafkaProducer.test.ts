@@ -106,12 +106,30 @@ describe('KafkaProducer: accumulator and sender', () => {
     expect(h.reports()).toMatchObject([{ partition: 0, offset: 0, error: null }]);
   });
 
-  it('fails a record bigger than max.request.size with RECORD_TOO_LARGE, at once', () => {
+  it('fails a record bigger than max.request.size with MESSAGE_TOO_LARGE, at once', () => {
     const h = setup({ 'max.request.size': 200 });
     h.run(10);
     h.producer.send({ topic: 't', key: null, value: new Uint8Array(300) });
-    expect(h.reports()).toMatchObject([{ error: 'RECORD_TOO_LARGE', offset: -1 }]);
+    expect(h.reports()).toMatchObject([{ error: 'MESSAGE_TOO_LARGE', offset: -1 }]);
     expect(h.producer.pendingRecords).toBe(0);
+  });
+
+  // KafkaProducer.ensureValidRecordSize (3.9): RecordTooLargeException (Errors.MESSAGE_TOO_LARGE),
+  // with a message naming the one limit the record broke.
+  it('names the limit a record broke, max.request.size or buffer.memory (KafkaProducer.ensureValidRecordSize)', () => {
+    const h = setup({ 'max.request.size': 200 });
+    h.run(10);
+    h.producer.send({ topic: 't', key: null, value: new Uint8Array(300) });
+    expect(h.reports()[0]).toMatchObject({ error: 'MESSAGE_TOO_LARGE' });
+    expect((h.reports()[0] as { message?: string }).message).toMatch(
+      /^The message is \d+ bytes when serialized which is larger than 200, which is the value of the max.request.size configuration.$/,
+    );
+    const m = setup({ 'buffer.memory': 200 });
+    m.run(10);
+    m.producer.send({ topic: 't', key: null, value: new Uint8Array(300) });
+    expect((m.reports()[0] as { message?: string }).message).toMatch(
+      /which is larger than the total memory buffer you have configured with the buffer.memory configuration.$/,
+    );
   });
 
   it('keeps asking for an unknown topic until max.block.ms, then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
@@ -189,37 +207,39 @@ describe('KafkaProducer: accumulator and sender', () => {
     }
   });
 
-  it('splits a batch the broker refuses as RECORD_TOO_LARGE; a single record too large fails', () => {
+  // Sender.completeBatch (3.9): MESSAGE_TOO_LARGE on a batch of more than one record splits it with
+  // RecordAccumulator.splitAndReenqueue -> ProducerBatch.split(batch.size), not into halves. The
+  // producer never fills a batch past batch.size (no compression here), so when the topic's
+  // max.message.bytes is below batch.size the parts are the batch again and the producer keeps
+  // splitting until delivery.timeout.ms (KAFKA-8350: split ignores the topic's limit).
+  it('splits a batch the broker refuses as MESSAGE_TOO_LARGE into batch.size parts; a single record too large fails', () => {
     for (const idempotent of [true, false]) {
-      // Without idempotence the halves could overtake each other (the ordering hazard): one request at a time.
       const h = setup({
         'linger.ms': 20,
         'enable.idempotence': idempotent,
-        'max.in.flight.requests.per.connection': idempotent ? 5 : 1,
+        'delivery.timeout.ms': 2000,
+        'request.timeout.ms': 1000,
       });
       // The topic takes at most 2 records per batch (as if max.message.bytes were small).
-      h.cluster.fault = (c) => (c.records > 2 ? { kind: 'error', error: 'RECORD_TOO_LARGE' } : null);
+      h.cluster.fault = (c) => (c.records > 2 ? { kind: 'error', error: 'MESSAGE_TOO_LARGE' } : null);
       h.run(10);
       for (const v of ['a', 'b', 'c', 'd', 'e']) h.send(v);
-      h.run(1000);
-      expect(h.cluster.values('t', 0)).toEqual(['a', 'b', 'c', 'd', 'e']);
-      expect(h.reports().map((r) => [r.sendId, r.offset, r.error])).toEqual([
-        [1, 0, null],
-        [2, 1, null],
-        [3, 2, null],
-        [4, 3, null],
-        [5, 4, null],
-      ]);
+      h.run(3000);
+      expect(h.cluster.values('t', 0)).toEqual([]);
       const splits = byType(h.events, 'batchSplit');
-      expect(splits[0]?.into.map((b) => b.records)).toEqual([3, 2]);
-      if (idempotent) expect(splits[0]?.into.map((b) => b.baseSequence)).toEqual([0, 3]);
+      expect(splits.length).toBeGreaterThan(1);
+      // Five one-byte records fit in one batch.size (16384) part: the split gives the batch back whole.
+      expect(splits.every((s) => s.into.length === 1 && s.into[0]?.records === 5)).toBe(true);
+      // A part counts as never tried: no retry was used up, none backed off.
+      expect(byType(h.events, 'batchRetried')).toEqual([]);
+      expect(h.reports().map((r) => r.error)).toEqual(Array(5).fill('MESSAGE_TOO_LARGE'));
     }
     const h = setup({ 'linger.ms': 0 });
-    h.cluster.fault = () => ({ kind: 'error', error: 'RECORD_TOO_LARGE' });
+    h.cluster.fault = () => ({ kind: 'error', error: 'MESSAGE_TOO_LARGE' });
     h.run(10);
     h.send('big');
     h.run(100);
-    expect(h.reports()).toMatchObject([{ error: 'RECORD_TOO_LARGE', offset: -1 }]);
+    expect(h.reports()).toMatchObject([{ error: 'MESSAGE_TOO_LARGE', offset: -1 }]);
   });
 
   it('retries=0 fails on the first retriable error', () => {

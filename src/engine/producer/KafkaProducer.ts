@@ -106,6 +106,10 @@ export class KafkaProducer {
       this.wants,
       new Rng((rng.seed ^ 0x5bd1e995) >>> 0),
     );
+    // KIP-794's adaptive partitioning: the readiness check hands the queue lengths to the partitioner.
+    if (this.config.partitioner === 'sticky')
+      this.accumulator.onPartitionLoad = (topic, sizes, ids, length) =>
+        this.partitioner.updatePartitionLoadStats(topic, sizes, ids, length);
     this.sender = new Sender(
       this.node,
       this.config,
@@ -156,14 +160,15 @@ export class KafkaProducer {
   /** Kafka's ensureValidRecordSize: the batch this record alone would make must fit max.request.size. */
   private checkRecordSize(sendId: number, record: ProducerRecord, timestamp: number, now: number): void {
     const size = estimateSizeInBytesUpperBound(record.key, record.value, record.headers ?? NO_HEADERS);
-    if (size > this.config.maxRequestSize || size > this.config.bufferMemory) {
-      this.failUnplaced(
-        sendId,
-        record,
-        timestamp,
-        'RECORD_TOO_LARGE',
-        `The message is ${size} bytes when serialized which is larger than ${Math.min(this.config.maxRequestSize, this.config.bufferMemory)}, the value of max.request.size or buffer.memory`,
-      );
+    // RecordTooLargeException, whose Errors name is MESSAGE_TOO_LARGE; one message per limit.
+    const tooLarge =
+      size > this.config.maxRequestSize
+        ? `The message is ${size} bytes when serialized which is larger than ${this.config.maxRequestSize}, which is the value of the max.request.size configuration.`
+        : size > this.config.bufferMemory
+          ? `The message is ${size} bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration.`
+          : null;
+    if (tooLarge !== null) {
+      this.failUnplaced(sendId, record, timestamp, 'MESSAGE_TOO_LARGE', tooLarge);
       return;
     }
     this.afterSizeCheck(sendId, record, timestamp, now);

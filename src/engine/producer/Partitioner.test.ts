@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { Rng } from '../Rng';
+import { BuiltInPartitioner } from './BuiltInPartitioner';
 import { Partitioner, type TopicPartitionsView } from './Partitioner';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -193,5 +194,42 @@ describe("the seeds' producer rules (seeds/000: 如果没有 Key 值则进行轮
       expect(first.partition).toBe(first.positive % 4);
       for (let i = 0; i < 5; i++) expect(p.partition('orders', bytes, undefined, view).partition).toBe(first.partition);
     }
+  });
+});
+
+// BuiltInPartitionerTest.adaptivePartitionsTest (3.9): with queue sizes {5, 0, 3, 0, 1} the draw's
+// frequencies are max + 1 - size = {1, 6, 3, 6, 5}. SequentialPartitioner's randomPartition
+// counts 0, 1, 2, ...: two cycles over the 21-wide table give each partition exactly twice its weight.
+describe('BuiltInPartitioner: adaptive partitioning (KIP-794 updatePartitionLoadStats)', () => {
+  it('adaptivePartitionsTest: switches land on partitions in inverse proportion to their queue lengths', () => {
+    let counter = 0;
+    const sequential = { nextInt: () => counter++ } as unknown as Rng;
+    const builtIn = new BuiltInPartitioner(1, sequential);
+    const view: TopicPartitionsView = { numPartitions: 5, availablePartitions: [0, 1, 2, 3, 4] };
+    const queueSizes = [5, 0, 3, 0, 1];
+    builtIn.updatePartitionLoadStats('a', queueSizes, [0, 1, 2, 3, 4], 5);
+    const frequencies = [0, 0, 0, 0, 0];
+    for (let i = 0; i < 21 * 2; i++) {
+      const info = builtIn.peekCurrentPartitionInfo('a', view);
+      frequencies[info.partition] = (frequencies[info.partition] as number) + 1;
+      builtIn.updatePartitionInfo('a', 1, view, true);
+    }
+    expect(frequencies).toEqual(queueSizes.map((q) => (6 - q) * 2));
+    // The caller's array is left as it was.
+    expect(queueSizes).toEqual([5, 0, 3, 0, 1]);
+  });
+
+  it('equal queues, or fewer than two partitions, leave the draw uniform (updatePartitionLoadStats)', () => {
+    let counter = 0;
+    const sequential = { nextInt: () => counter++ } as unknown as Rng;
+    const builtIn = new BuiltInPartitioner(1, sequential);
+    const view: TopicPartitionsView = { numPartitions: 3, availablePartitions: [0, 1, 2] };
+    builtIn.updatePartitionLoadStats('a', [2, 2, 2], [0, 1, 2], 3);
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      seen.push(builtIn.peekCurrentPartitionInfo('a', view).partition);
+      builtIn.updatePartitionInfo('a', 1, view, true);
+    }
+    expect(seen).toEqual([0, 1, 2, 0, 1, 2]);
   });
 });

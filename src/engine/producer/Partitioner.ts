@@ -171,6 +171,11 @@ export class Partitioner {
     return this.sticky.nextPartition(topic, view, previousPartition);
   }
 
+  /** The accumulator's queue lengths for a topic (BuiltInPartitioner.updatePartitionLoadStats). */
+  updatePartitionLoadStats(topic: string, queueSizes: number[] | null, partitionIds: number[], length: number): void {
+    if (this.strategy === 'sticky') this.builtIn.updatePartitionLoadStats(topic, queueSizes, partitionIds, length);
+  }
+
   /** The current sticky partition of a topic, if any (for the UI). */
   stickyPartitionOf(topic: string): number | null {
     return this.strategy === 'sticky' ? this.builtIn.current(topic) : this.sticky.current(topic);

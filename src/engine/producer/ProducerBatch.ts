@@ -315,6 +315,35 @@ export class ProducerBatch {
     return b;
   }
 
+  /**
+   * Kafka's ProducerBatch.split(splitBatchSize): the records again, in order, in new closed
+   * batches of up to `splitBatchSize` bytes each (a first record always fits), keeping this
+   * batch's creation time. New batches have not been tried. An idempotent batch hands its
+   * sequence range on: each part starts where the one before it ended.
+   */
+  split(splitBatchSize: number, nextId: () => number): ProducerBatch[] {
+    const parts: ProducerBatch[] = [];
+    let current: ProducerBatch | null = null;
+    for (const record of this.pendingRecords()) {
+      if (current === null || current.tryAppend(record) === 0) {
+        current = new ProducerBatch(nextId(), this.topic, this.partition, this.createdMs, splitBatchSize);
+        current.tryAppend(record);
+        parts.push(current);
+      }
+    }
+    let sequence = this.baseSequence;
+    for (const b of parts) {
+      b.state = 'closed';
+      if (this.hasSequence()) {
+        b.producerId = this.producerId;
+        b.producerEpoch = this.producerEpoch;
+        b.baseSequence = sequence;
+        sequence = (sequence + b.recordCount) % 2147483648;
+      }
+    }
+    return parts;
+  }
+
   /** The records again, as the application sent them (ProducerBatch.split reads them back the same way). */
   pendingRecords(): PendingRecord[] {
     const bytes = this.encode();

@@ -14,12 +14,12 @@ function rejects(input: ProducerConfigInput, key: string): KafkaError {
 }
 
 describe('ProducerConfig', () => {
-  it('has Kafka 4.x defaults (apache/kafka clients/.../producer/ProducerConfig.java CONFIG definitions)', () => {
+  it('has Kafka 3.9 defaults (apache/kafka 3.9 clients/.../producer/ProducerConfig.java CONFIG definitions: linger.ms 0, 5 only from 4.0 by KIP-1030)', () => {
     const c = resolveProducerConfig();
     expect(c).toMatchObject({
       acks: -1,
       batchSize: 16384,
-      lingerMs: 5,
+      lingerMs: 0,
       retries: 2147483647,
       retryBackoffMs: 100,
       retryBackoffMaxMs: 1000, // CommonClientConfigs.DEFAULT_RETRY_BACKOFF_MAX_MS (KIP-580)
@@ -49,11 +49,31 @@ describe('ProducerConfig', () => {
   it('refuses the same conflicts when idempotence was asked for explicitly', () => {
     rejects({ acks: 1, 'enable.idempotence': true }, 'acks');
     rejects({ retries: 0, 'enable.idempotence': true }, 'retries');
-    rejects({ 'max.in.flight.requests.per.connection': 6 }, 'max.in.flight.requests.per.connection');
+    expect(
+      rejects(
+        { 'max.in.flight.requests.per.connection': 6, 'enable.idempotence': true },
+        'max.in.flight.requests.per.connection',
+      ).message,
+    ).toContain('Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer.');
     expect(
       resolveProducerConfig({ 'max.in.flight.requests.per.connection': 6, 'enable.idempotence': false })
         .maxInFlightRequestsPerConnection,
     ).toBe(6);
+  });
+
+  // KafkaProducerTest.testInflightRequestsAndIdempotenceForIdempotentProducers (3.9) and
+  // ProducerConfig.postProcessAndValidateIdempotenceConfigs: 6 in flight with idempotence left at
+  // its default turns idempotence off with a warning; 4.0 makes it an error.
+  it('quietly disables default idempotence, with a warning, when max.in.flight.requests.per.connection > 5 (Kafka 3.9)', () => {
+    const c = resolveProducerConfig({ 'max.in.flight.requests.per.connection': 6 });
+    expect(c.enableIdempotence).toBe(false);
+    expect(c.maxInFlightRequestsPerConnection).toBe(6);
+    expect(c.warnings).toEqual([
+      'Idempotence will be disabled because max.in.flight.requests.per.connection is set to 6, which is greater than 5. Please note that in v4.0.0 and onward, this will become an error.',
+    ]);
+    const five = resolveProducerConfig({ 'max.in.flight.requests.per.connection': 5 });
+    expect(five.enableIdempotence).toBe(true);
+    expect(five.warnings).toEqual([]);
   });
 
   it('checks delivery.timeout.ms >= linger.ms + request.timeout.ms (KafkaProducer.configureDeliveryTimeout)', () => {

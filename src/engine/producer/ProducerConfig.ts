@@ -2,10 +2,12 @@
  * The producer's configuration, with Kafka's names, defaults and checks
  * (clients/.../producer/ProducerConfig.java and KafkaProducer.configureDeliveryTimeout).
  *
- * Defaults are those of Kafka 4.x, including `linger.ms=5` (it was 0 before 4.0, KIP-1030) and
- * idempotence on with `acks=all` (since 3.0). Idempotence that was not asked for explicitly is
- * switched off quietly when `acks` is not all or `retries` is 0, as Kafka does; asked for
- * explicitly, the same conflict is INVALID_CONFIG. Any bad value is INVALID_CONFIG naming the key.
+ * Defaults are those of Kafka 3.9: `linger.ms=0` (5 only from 4.0, KIP-1030) and idempotence on
+ * with `acks=all` (since 3.0). Idempotence that was not asked for explicitly is switched off
+ * quietly when `acks` is not all or `retries` is 0, and with a warning when
+ * `max.in.flight.requests.per.connection` is above 5 (an error only from 4.0), as 3.9's
+ * ProducerConfig.postProcessAndValidateIdempotenceConfigs does; asked for explicitly, the same
+ * conflicts are INVALID_CONFIG. Any bad value is INVALID_CONFIG naming the key.
  */
 import type { Acks } from '../cluster/requests';
 import { KafkaError } from '../errors';
@@ -30,6 +32,8 @@ export interface ProducerConfigInput {
   'max.block.ms'?: number;
   /** Null-key placement: 'sticky' (Kafka >= 3.3 built-in, default), 'sticky-2.4' (Kafka 2.4-3.2) or 'round-robin'. */
   partitioner?: PartitionerStrategy;
+  /** KIP-794: the built-in partitioner weighs its switch by the partitions' queue lengths. */
+  'partitioner.adaptive.partitioning.enable'?: boolean;
 }
 
 /** The resolved configuration the producer runs with. */
@@ -51,14 +55,17 @@ export interface ProducerConfig {
   metadataMaxAgeMs: number;
   maxBlockMs: number;
   partitioner: PartitionerStrategy;
+  adaptivePartitioning: boolean;
+  /** What Kafka would log at WARN while resolving the configuration (e.g. idempotence turned off). */
+  warnings: readonly string[];
 }
 
 const INT_MAX = 2147483647;
 
-export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId'>> = {
+export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId' | 'warnings'>> = {
   acks: -1,
   batchSize: 16384,
-  lingerMs: 5,
+  lingerMs: 0,
   retries: INT_MAX,
   retryBackoffMs: 100,
   retryBackoffMaxMs: 1000,
@@ -71,6 +78,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId'>> = {
   metadataMaxAgeMs: 5 * 60 * 1000,
   maxBlockMs: 60 * 1000,
   partitioner: 'sticky',
+  adaptivePartitioning: true,
 };
 
 /** Kafka's MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE. */
@@ -93,6 +101,7 @@ const KNOWN_KEYS = new Set([
   'metadata.max.age.ms',
   'max.block.ms',
   'partitioner',
+  'partitioner.adaptive.partitioning.enable',
 ]);
 
 function invalid(key: string, value: unknown, why: string): KafkaError {
@@ -153,9 +162,14 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     throw invalid('partitioner', partitioner, 'String must be one of: sticky, sticky-2.4, round-robin');
   }
 
+  const adaptive = raw['partitioner.adaptive.partitioning.enable'];
+  if (adaptive !== undefined && typeof adaptive !== 'boolean')
+    throw invalid('partitioner.adaptive.partitioning.enable', adaptive, 'must be a boolean');
+
   const idem = raw['enable.idempotence'];
   if (idem !== undefined && typeof idem !== 'boolean') throw invalid('enable.idempotence', idem, 'must be a boolean');
   const userConfiguredIdempotence = idem !== undefined;
+  const warnings: string[] = [];
   let enableIdempotence = idem ?? PRODUCER_DEFAULTS.enableIdempotence;
   if (enableIdempotence) {
     // ProducerConfig.postProcessAndValidateIdempotenceConfigs
@@ -171,12 +185,18 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
       }
       enableIdempotence = false;
     }
-    if (enableIdempotence && maxInFlight > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
-      throw invalid(
-        'max.in.flight.requests.per.connection',
-        maxInFlight,
-        `To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most ${MAX_IN_FLIGHT_FOR_IDEMPOTENCE}.`,
+    if (maxInFlight > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
+      if (userConfiguredIdempotence) {
+        throw invalid(
+          'max.in.flight.requests.per.connection',
+          maxInFlight,
+          `Must set max.in.flight.requests.per.connection to at most ${MAX_IN_FLIGHT_FOR_IDEMPOTENCE} to use the idempotent producer.`,
+        );
+      }
+      warnings.push(
+        `Idempotence will be disabled because max.in.flight.requests.per.connection is set to ${maxInFlight}, which is greater than ${MAX_IN_FLIGHT_FOR_IDEMPOTENCE}. Please note that in v4.0.0 and onward, this will become an error.`,
       );
+      enableIdempotence = false;
     }
   }
 
@@ -211,5 +231,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     metadataMaxAgeMs,
     maxBlockMs,
     partitioner,
+    adaptivePartitioning: adaptive ?? PRODUCER_DEFAULTS.adaptivePartitioning,
+    warnings,
   };
 }

@@ -165,6 +165,66 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
   });
 });
 
+describe('RecordAccumulator.splitAndReenqueue (Kafka 3.9 ProducerBatch.split(batch.size))', () => {
+  const bigBatch = (values: string[]) => {
+    // As RecordAccumulatorTest.testSplitAndReenqueue builds it: a batch of 4096 bytes, beyond batch.size.
+    const b = new ProducerBatch(900, 't', 0, 0, 4096);
+    for (const v of values) b.tryAppend(rec(v, 0));
+    return b;
+  };
+
+  it('testSplitAndReenqueue: two 1024-byte records past batch.size 1024 come back as two untried batches, in order', () => {
+    const config = resolveProducerConfig({ 'enable.idempotence': false, 'linger.ms': 10, 'batch.size': 1024 });
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const m = metadataFor([1]);
+    const big = bigBatch(['a'.repeat(1024), 'b'.repeat(1024)]);
+    a.reenqueue(big, 0);
+    const [drained] = a.drain(m, [1], 200).get(1) ?? [];
+    expect(drained).toBe(big);
+    const parts = a.splitAndReenqueue(big);
+    expect(parts.map((b) => b.recordCount)).toEqual([1, 1]);
+    // The parts are treated "as if they are not even tried": no attempt used, no retry backoff.
+    expect(parts.map((b) => b.attempts)).toEqual([0, 0]);
+    expect(parts.map((b) => b.createdMs)).toEqual([0, 0]);
+    expect([...a.ready(m, 200).readyNodes]).toEqual([1]);
+    const first = a.drain(m, [1], 200).get(1) ?? [];
+    const second = a.drain(m, [1], 200).get(1) ?? [];
+    expect([first[0]?.pendingRecords()[0]?.value, second[0]?.pendingRecords()[0]?.value]).toEqual([
+      enc('a'.repeat(1024)),
+      enc('b'.repeat(1024)),
+    ]);
+  });
+
+  it('ProducerBatch.split fills each part up to batch.size instead of cutting the batch in halves', () => {
+    const config = resolveProducerConfig({ 'enable.idempotence': false, 'batch.size': 350 });
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const values = Array.from({ length: 10 }, (_, i) => `${i}`.repeat(100));
+    const parts = a.splitAndReenqueue(bigBatch(values));
+    // 61 header bytes + 2 records of 104 bytes fit in 350; a third would not.
+    expect(parts.map((b) => b.recordCount)).toEqual([2, 2, 2, 2, 2]);
+    expect(parts.every((b) => b.sizeInBytes <= 350)).toBe(true);
+    expect(parts.flatMap((b) => b.pendingRecords().map((r) => new TextDecoder().decode(r.value ?? undefined)))).toEqual(
+      values,
+    );
+  });
+
+  it('ProducerBatch.split hands an idempotent batch its sequence range on: each part starts where the last ended', () => {
+    const big = bigBatch(Array.from({ length: 5 }, (_, i) => `${i}`.repeat(100)));
+    big.producerId = 7;
+    big.producerEpoch = 2;
+    big.baseSequence = 40;
+    let id = 1;
+    const parts = big.split(250, () => id++);
+    expect(parts.map((b) => [b.recordCount, b.producerId, b.producerEpoch, b.baseSequence])).toEqual([
+      [1, 7, 2, 40],
+      [1, 7, 2, 41],
+      [1, 7, 2, 42],
+      [1, 7, 2, 43],
+      [1, 7, 2, 44],
+    ]);
+  });
+});
+
 describe('BufferPool (Kafka RecordAccumulator.free)', () => {
   const config = resolveProducerConfig({ 'enable.idempotence': false, 'linger.ms': 0 });
 
@@ -191,5 +251,33 @@ describe('BufferPool (Kafka RecordAccumulator.free)', () => {
     b.encode(); // a retry
     a.deallocate(b);
     expect(a.free.freeBuffers).toBe(0);
+  });
+});
+
+// RecordAccumulator.partitionReady (3.9): the queue sizes handed to the partitioner, once every
+// partition of the topic has an entry in the batches map, in partition order; before that (and
+// with partitioner.adaptive.partitioning.enable=false) none, so the draw stays uniform.
+describe('RecordAccumulator: queue sizes for adaptive partitioning (partitionReady)', () => {
+  function run(adaptive: boolean, partitions: number[]) {
+    const config = resolveProducerConfig({
+      'enable.idempotence': false,
+      'linger.ms': 1000,
+      'batch.size': 100,
+      'partitioner.adaptive.partitioning.enable': adaptive,
+    });
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const reports: [string, number[] | null, number[], number][] = [];
+    a.onPartitionLoad = (topic, sizes, ids, length) => reports.push([topic, sizes, ids, length]);
+    for (const p of partitions) a.append('t', p, rec('x'.repeat(60)), 0);
+    a.ready(metadataFor([1, 2, 1]), 0);
+    return reports;
+  }
+
+  it('reports each partition’s queue length once every partition has a queue', () => {
+    // Partition 0 has two batches (a 60-byte record fills half of batch.size 100), 1 one, 2 one.
+    expect(run(true, [0, 0, 1, 2])).toEqual([['t', [2, 1, 1], [0, 1, 2], 3]]);
+    // Partition 2 never had a batch: no stats yet.
+    expect(run(true, [0, 1])).toEqual([['t', null, [], 0]]);
+    expect(run(false, [0, 0, 1, 2])).toEqual([['t', null, [], 0]]);
   });
 });

@@ -53,6 +53,14 @@ export class RecordAccumulator {
   readonly free: BufferPool;
   /** The producer is closing: every batch is sendable at once, lingering no more. */
   private closing = false;
+  /**
+   * Told each topic's queue lengths at every readiness check (partitionReady's queueSizes, for
+   * BuiltInPartitioner.updatePartitionLoadStats): null when adaptive partitioning is off or some
+   * partition has had no batch yet.
+   */
+  onPartitionLoad:
+    | ((topic: string, queueSizes: number[] | null, partitionIds: number[], length: number) => void)
+    | null = null;
 
   constructor(
     private readonly producer: string,
@@ -215,8 +223,39 @@ export class RecordAccumulator {
       if ((full || expired) && !backingOff) readyNodes.add(leader);
       else nextReadyCheckMs = Math.min(nextReadyCheckMs, readyAtMs);
     }
+    if (this.onPartitionLoad) this.reportPartitionLoad(metadata, this.onPartitionLoad);
     const nextReadyCheckDelayMs = Math.max(0, nextReadyCheckMs - now);
     return { readyNodes, nextReadyCheckDelayMs, nextReadyCheckMs, unknownLeaderTopics };
+  }
+
+  /**
+   * RecordAccumulator.partitionReady's queue sizes, per topic: once every partition has a queue
+   * (an entry in the batches map), the length of each one with a leader, in partition order; an
+   * empty queue counts 0.
+   */
+  private reportPartitionLoad(
+    metadata: ProducerMetadata,
+    report: NonNullable<RecordAccumulator['onPartitionLoad']>,
+  ): void {
+    for (const [topic, list] of this.byTopic) {
+      let count = 0;
+      for (const q of list) if (q !== undefined) count++;
+      const numPartitions = metadata.view(topic)?.numPartitions ?? Number.POSITIVE_INFINITY;
+      if (!this.config.adaptivePartitioning || count < numPartitions) {
+        report(topic, null, [], 0);
+        continue;
+      }
+      const sizes = new Array<number>(count).fill(0);
+      const ids = new Array<number>(count).fill(0);
+      let length = 0;
+      for (const q of list) {
+        if (q === undefined || metadata.leaderFor(topic, q.partition) === null) continue;
+        ids[length] = q.partition;
+        sizes[length] = q.batches.length;
+        length++;
+      }
+      report(topic, sizes, ids, length);
+    }
   }
 
   /**
@@ -283,6 +322,11 @@ export class RecordAccumulator {
     // one draw per retry keeps the wait a single number the retry event can show.
     batch.retryBackoffMs = this.retryBackoff.backoff(batch.attempts - 1);
     batch.state = 'closed';
+    this.putBack(batch);
+  }
+
+  /** At the head of its queue, or, with a sequence, before the first queued batch after it (insertInSequenceOrder). */
+  private putBack(batch: ProducerBatch): void {
     const q = this.queue(batch.topic, batch.partition);
     if (!batch.hasSequence()) {
       q.batches.unshift(batch);
@@ -298,32 +342,20 @@ export class RecordAccumulator {
   }
 
   /**
-   * Splits a batch the broker refused as too large in two and puts both halves back, in order
-   * (Kafka's RecordAccumulator.splitAndReenqueue). Idempotent halves keep the sequence range of
-   * the original: the first half starts at its base sequence, the second right after.
+   * Splits a batch the broker refused as too large into batches of up to batch.size bytes and
+   * puts them back at the head of the queue, in order (Kafka's RecordAccumulator.splitAndReenqueue
+   * over ProducerBatch.split(batchSize)). The parts count as never tried: no retry is used up and
+   * no backoff is waited. Idempotent parts keep the original's sequence range.
    */
-  splitAndReenqueue(batch: ProducerBatch, now: number): ProducerBatch[] {
-    const half = Math.ceil(batch.recordCount / 2);
-    const records = batch.pendingRecords();
-    const parts = [records.slice(0, half), records.slice(half)].map((records, i) => {
-      const b = new ProducerBatch(this.nextBatchId++, batch.topic, batch.partition, batch.createdMs, batch.writeLimit);
-      for (const r of records) b.tryAppend(r);
-      b.attempts = batch.attempts;
-      if (batch.hasSequence()) {
-        b.producerId = batch.producerId;
-        b.producerEpoch = batch.producerEpoch;
-        b.baseSequence = (batch.baseSequence + (i === 0 ? 0 : half)) % 2147483648;
-      }
-      b.state = 'closed';
-      return b;
-    });
+  splitAndReenqueue(batch: ProducerBatch): ProducerBatch[] {
+    const parts = batch.split(this.config.batchSize, () => this.nextBatchId++);
     const tm = this.transactionManager;
     const key = tpKey(batch.topic, batch.partition);
     if (tm && batch.hasSequence()) {
       tm.removeInFlightBatch(key, batch);
       for (const b of parts) tm.addInFlightBatch(key, b);
     }
-    for (const b of [...parts].reverse()) this.reenqueue(b, now);
+    for (const b of [...parts].reverse()) this.putBack(b);
     return parts;
   }
 

@@ -522,12 +522,12 @@ export class Sender {
     if (this.config.maxInFlightRequestsPerConnection === 1)
       this.accumulator.unmutePartition(batch.topic, batch.partition);
     if (
-      error === 'RECORD_TOO_LARGE' &&
+      error === 'MESSAGE_TOO_LARGE' &&
       batch.recordCount > 1 &&
       !batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)
     ) {
       // Too big for the topic's max.message.bytes: send it again in smaller pieces.
-      const parts = this.accumulator.splitAndReenqueue(batch, now);
+      const parts = this.accumulator.splitAndReenqueue(batch);
       this.emit({
         type: 'batchSplit',
         producer: this.node,

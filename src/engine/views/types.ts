@@ -22,6 +22,14 @@ export interface RecoveryView {
   /** Bytes cut from the tail of the last segment (a torn or corrupt write). */
   truncatedBytes: number;
   indexesRebuilt: number;
+  /** Segments LogSegment.recover went through (the others were only opened, their indexes as stored). */
+  segmentsRecovered: number;
+  /** Whether the log dir held `.kafka_cleanshutdown`: then no segment is recovered. */
+  hadCleanShutdown: boolean;
+  /** The log's recovery-point-offset-checkpoint entry (0 when none). */
+  recoveryPointCheckpoint: number;
+  /** Each segment: recovered or only opened, and why, in Kafka's terms. */
+  segments: { logFileName: string; recovered: boolean; reason: string }[];
   /** Plain-words summary, one sentence. */
   summary: string;
 }

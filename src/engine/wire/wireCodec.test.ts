@@ -242,13 +242,30 @@ describe('round trips and refusals', () => {
     ).toBeNull();
   });
 
-  it('trailing bytes, a truncated body and an array longer than the bytes are INVALID_REQUEST', () => {
+  it('bytes after the last field are ignored (RequestContext.parseRequest); a truncated body and an array longer than the bytes are INVALID_REQUEST', () => {
     const good = encodeMessage(MetadataRequestData, 4, { topics: [{ name: 'demo' }], allowAutoTopicCreation: true });
     const trailing = new Uint8Array([...good, 0]);
-    expect(() => decodeMessage(MetadataRequestData, 4, trailing)).toThrow(/after its last field/);
+    expect(decodeMessage(MetadataRequestData, 4, trailing)).toEqual(decodeMessage(MetadataRequestData, 4, good));
     expect(() => decodeMessage(MetadataRequestData, 4, good.subarray(0, good.length - 2))).toThrow(WireFormatError);
     const huge = new Uint8Array([0x7f, 0xff, 0xff, 0xff, 0, 1]);
     expect(() => decodeMessage(MetadataRequestData, 4, huge)).toThrow(/claims/);
+  });
+
+  it("librdkafka 2.12's all-topics Metadata v12 body (rd_kafka_MetadataRequest0, issue #5049) reads as Kafka reads it", () => {
+    // rd_kafka_buf_write_arraycnt_pos reserves an int32 (4 zero bytes) for the topic count; for
+    // "all topics" on v9+ it is never finalized, so the body is 00 00 00 00, then
+    // AllowAutoTopicCreation (1), IncludeTopicAuthorizedOperations (0) and the empty tag section.
+    // Kafka's MetadataRequestData.read takes the first 0 as a null compact array, the next two as
+    // the booleans and the third as the tag count: 3 bytes are left over, and ignored.
+    const body = new Uint8Array([0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00]);
+    expect(decodeMessage(MetadataRequestData, 12, body)).toEqual({
+      topics: null,
+      allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false, // v8-10 only: its default
+      includeTopicAuthorizedOperations: false,
+    });
+    // Cut before its tag section it is still refused.
+    expect(() => decodeMessage(MetadataRequestData, 12, body.subarray(0, 3))).toThrow(WireFormatError);
   });
 
   it('an unknown tag is skipped; tags out of order are refused', () => {

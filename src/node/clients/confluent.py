@@ -13,6 +13,11 @@ bench/clients.bench.ts. Each command prints one JSON object on stdout.
   latency BOOTSTRAP TOPIC RATE COUNT      an idempotent acks=all Producer at RATE records/s: the
                                           produce latency of each record (send to delivery report)
                                           and its end-to-end latency (send to a Consumer's poll)
+  acks BOOTSTRAP TOPIC COUNT RATE         an idempotent acks=all Producer of COUNT records "r-<i>"
+                                          at RATE records/s; one JSON line per acknowledged record
+                                          ([partition, offset, value]) as its delivery report comes,
+                                          then one {"done": ...} line (the crash test reads it live)
+  committed BOOTSTRAP GROUP TOPIC N       GROUP's committed offsets of TOPIC's partitions 0..N-1
 """
 import json
 import sys
@@ -237,6 +242,37 @@ def latency(bootstrap, topic, rate, count):
     return {'sent': count, 'seconds': elapsed, 'failed': failed[0], 'produceMs': produce_ms, 'endToEndMs': e2e_ms}
 
 
+def acks(bootstrap, topic, count, rate):
+    p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
+                  'linger.ms': 5, 'message.timeout.ms': 5000, 'client.id': 'confluent-acks'})
+    failed = [0]
+
+    def on_delivery(err, msg):
+        if err:
+            failed[0] += 1
+        else:
+            sys.stdout.write(json.dumps([msg.partition(), msg.offset(), msg.value().decode()]) + '\n')
+            sys.stdout.flush()
+
+    start = time.perf_counter()
+    sent = 0
+    while sent < count:
+        due = min(count, int((time.perf_counter() - start) * rate) + 1)
+        while sent < due:
+            p.produce(topic, value=b'r-%d' % sent, on_delivery=on_delivery)
+            sent += 1
+        p.poll(0.005)
+    p.flush(30)
+    return {'done': sent, 'failed': failed[0]}
+
+
+def committed(bootstrap, group, topic, partitions):
+    c = consumer(bootstrap, group, 'confluent-committed')
+    out = committed_offsets(c, topic, range(partitions))
+    c.close()
+    return out
+
+
 def main(argv):
     cmd, bootstrap = argv[1], argv[2]
     if cmd == 'metadata':
@@ -253,6 +289,10 @@ def main(argv):
         out = admin(bootstrap, argv[3])
     elif cmd == 'latency':
         out = latency(bootstrap, argv[3], float(argv[4]), int(argv[5]))
+    elif cmd == 'acks':
+        out = acks(bootstrap, argv[3], int(argv[4]), float(argv[5]))
+    elif cmd == 'committed':
+        out = committed(bootstrap, argv[3], argv[4], int(argv[5]))
     else:
         raise SystemExit('unknown command ' + cmd)
     json.dump(out, sys.stdout)

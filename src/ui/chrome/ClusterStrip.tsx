@@ -1,6 +1,13 @@
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneBrokerView, PlaneGroupView } from '../../engine/apps/types';
+import type { PlaneGroupView, PlaneView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
+import {
+  type BrokerDrawnState,
+  brokerDrawn,
+  brokerWords,
+  controllerDrawn,
+  NO_CONTROLLER_WORDS,
+} from '../cluster/brokerDrawn';
 import { Term } from '../glossary/Term';
 import { isTermName } from '../glossary/terms';
 import { usePlane } from '../store';
@@ -14,21 +21,38 @@ import { PartitionGlance } from './PartitionGlance';
  * The full board with every replica is further down the page. Group states and generations are
  * glossary terms; the broker entries are links, so their words stay plain.
  */
-const brokerKeys = byIdentity((brokers: PlaneBrokerView[] | undefined) =>
-  (brokers ?? []).map(
-    (b) =>
-      `${b.id}|${b.alive ? (b.isolated ? 'isolated' : 'alive') : 'down'}|${b.controller ? 1 : 0}|${b.leaderCount}|${b.rack ?? ''}`,
-  ),
-);
+/** Each broker as `id|drawn state|words|controller (0, 1, or 'gone')|leaders|rack`, once per view. */
+const brokerKeys = byIdentity((view: PlaneView | null) => {
+  if (!view) return [];
+  const controller = controllerDrawn(view);
+  return view.brokers.map((b) => {
+    const d = brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs);
+    const badge = controller.broker !== b.id ? '0' : controller.processGone ? 'gone' : '1';
+    return `${b.id}|${d.state}|${brokerWords(d)}|${badge}|${b.leaderCount}|${b.rack ?? ''}`;
+  });
+});
 const groupKeys = byIdentity((groups: PlaneGroupView[] | undefined) =>
   (groups ?? []).map(
-    (g) => `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}`,
+    (g) =>
+      `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}|${coordinatorGone(g) ?? ''}`,
   ),
 );
 
+/**
+ * A group whose coordinator is gone (its __consumer_offsets partition has no live leader yet: the
+ * coordinator's broker was killed): Kafka answers COORDINATOR_NOT_AVAILABLE and the group has no
+ * state to describe — not "Empty, generation 0". Returns the last generation it completed, or
+ * null when the group has a coordinator (or never had one: a new group, the legacy ZooKeeper one).
+ */
+function coordinatorGone(g: PlaneGroupView): number | null {
+  if (g.coordinator !== null || g.protocol !== 'coordinator' || g.clients) return null;
+  const last = g.generations[g.generations.length - 1];
+  return last ? last.generation : null;
+}
+
 export function ClusterStrip() {
   // Derived once per plane view (byIdentity), compared as strings: a view that changes nothing here redraws nothing.
-  const brokers = usePlane(useShallow((s) => brokerKeys(s.view?.brokers)));
+  const brokers = usePlane(useShallow((s) => brokerKeys(s.view ?? null)));
   const epoch = usePlane((s) => s.view?.controllerEpoch ?? 0);
   const groups = usePlane(useShallow((s) => groupKeys(s.view?.groups)));
   if (brokers.length === 0) return null;
@@ -36,13 +60,14 @@ export function ClusterStrip() {
     <nav className="cluster-strip" aria-label="Cluster at a glance">
       <ul className="strip-brokers">
         {brokers.map((key) => {
-          const [id, status, controller, leaders, rack] = key.split('|');
+          const [id, state, words, controller, leaders, rack] = key.split('|');
           return (
             <li key={id}>
               <a
                 href={`#broker-${id}`}
-                className={`strip-broker ${status}`}
+                className={`strip-broker ${state}`}
                 data-testid={`strip-broker-${id}`}
+                data-drawn-state={state}
                 onClick={(e) => {
                   e.preventDefault();
                   document.querySelector(`[data-testid="broker-${id}"]`)?.scrollIntoView({ behavior: 'smooth' });
@@ -50,21 +75,64 @@ export function ClusterStrip() {
               >
                 <span className="strip-dot" aria-hidden="true" />
                 broker {id}
-                {controller === '1' && <span className="strip-controller">controller · epoch {epoch}</span>}
+                {controller !== '0' && (
+                  <span className="strip-controller" data-testid={`strip-controller-${id}`}>
+                    controller · epoch {epoch}
+                    {controller === 'gone' ? ' (held until its session expires)' : ''}
+                  </span>
+                )}
                 <span className="muted">
-                  {status !== 'alive' ? status : `${leaders} leaders`}
+                  {stripWords(state as BrokerDrawnState, words ?? '', Number(leaders))}
                   {rack ? ` · ${rack}` : ''}
                 </span>
               </a>
             </li>
           );
         })}
+        {brokers.every((k) => k.split('|')[3] === '0') && (
+          <li className="strip-election" data-testid="no-controller-strip">
+            {NO_CONTROLLER_WORDS}
+          </li>
+        )}
       </ul>
       <PartitionGlance />
       {groups.length > 0 && (
         <ul className="strip-groups">
           {groups.map((key) => {
-            const [id, state, generation, delayMs, members] = key.split('|');
+            const [id, state, generation, delayMs, members, gone] = key.split('|');
+            if (gone)
+              return (
+                <li
+                  key={id}
+                  className="strip-group state-unavailable"
+                  data-testid={`strip-group-${id}`}
+                  data-state={state}
+                  data-drawn-state="coordinator-unavailable"
+                >
+                  group <strong>{id}</strong>{' '}
+                  <span className="muted">
+                    no <Term name="coordinator">coordinator</Term>: COORDINATOR_NOT_AVAILABLE until its
+                    __consumer_offsets partition has a new leader · last <Term name="generation">generation</Term>{' '}
+                    {gone}
+                  </span>
+                </li>
+              );
+            // The legacy ZooKeeper consumer has no coordinator and no generations: its members
+            // rebalance themselves on ZooKeeper watches.
+            if (state === 'ZooKeeper')
+              return (
+                <li
+                  key={id}
+                  className="strip-group state-ZooKeeper"
+                  data-testid={`strip-group-${id}`}
+                  data-state={state}
+                >
+                  group <strong>{id}</strong>{' '}
+                  <span className="muted">
+                    ZooKeeper consumer: no coordinator; its members rebalance themselves under /consumers/{id}
+                  </span>
+                </li>
+              );
             return (
               <li
                 key={id}
@@ -92,4 +160,15 @@ export function ClusterStrip() {
       )}
     </nav>
   );
+}
+
+/**
+ * A broker's words on the strip: how many partitions it leads while alive; while its session
+ * outlives its process, that countdown and the leaderships ZooKeeper still gives it (the
+ * controller has not moved them yet).
+ */
+function stripWords(state: BrokerDrawnState, words: string, leaders: number): string {
+  if (state === 'alive') return `${leaders} leaders`;
+  if (state === 'session-alive' && leaders > 0) return `${words}; still leader of ${leaders} in ZooKeeper`;
+  return words;
 }

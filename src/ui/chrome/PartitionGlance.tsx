@@ -1,10 +1,10 @@
-import { memo, useEffect } from 'react';
-import { useStore } from 'zustand';
+import { Fragment, memo, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneBrokerView, PlaneReplicaView, PlaneTopicView } from '../../engine/apps/types';
+import type { PlanePartitionView, PlaneReplicaView, PlaneTopicView, PlaneView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
-import { replicaKey, shownValue } from '../cluster/replicationHold';
-import { replicationHoldStore, setRowTopic } from '../cluster/replicationHoldStore';
+import { brokerDrawn, brokerWords } from '../cluster/brokerDrawn';
+import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHoldStore';
+import { teachingMoments } from '../cluster/teachingMoments';
 import { Term } from '../glossary/Term';
 import { usePlane, useUi } from '../store';
 import { RowTokens } from './RowTokens';
@@ -31,7 +31,13 @@ const ROLE_WORDS: Record<Role, string> = {
 };
 
 const NO_CELLS: string[] = [];
-const brokerIdsOf = byIdentity((brokers: PlaneBrokerView[] | undefined) => (brokers ?? []).map((b) => b.id));
+/** Each broker as `id|drawn state|words` (brokerDrawn.ts: the strip and the board name it alike), once per view. */
+const brokerHeadsOf = byIdentity((view: PlaneView | null) =>
+  (view?.brokers ?? []).map((b) => {
+    const d = brokerDrawn(b, view?.nowMs ?? 0, view?.config.sessionTimeoutMs ?? 0);
+    return `${b.id}|${d.state}|${brokerWords(d)}`;
+  }),
+);
 
 function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | null): string | null {
   let first: string | null = null;
@@ -75,7 +81,7 @@ interface Cell {
  * followers are in sync, and each replica's LEO and HW as they move. Kafka's usual picture of a
  * topic, small enough for the first screen; the board further down has every control.
  *
- * Replication plays along each row in lock-step (cluster/replicationHold.ts): a produced record's
+ * Replication plays along each row in lock-step (cluster/partitionTimeline.ts): a produced record's
  * Produce token flies from the row's name to the leader's cell, Fetch responses carry it on to the
  * followers' cells, and a follower's next Fetch carries the high watermark back; each cell's LEO
  * and HW change when the token that carried them lands. Each cell draws the row's last offsets
@@ -84,7 +90,8 @@ interface Cell {
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const brokerIds = usePlane(useShallow((s) => brokerIdsOf(s.view?.brokers)));
+  const heads = usePlane(useShallow((s) => brokerHeadsOf(s.view ?? null)));
+  const brokerIds = heads.map((h) => Number(h.split('|')[0]));
   const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
   // One string per replica, so a frame that changes nothing redraws nothing; derived once per
   // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
@@ -130,16 +137,23 @@ export function PartitionGlance() {
         <thead>
           <tr>
             <th scope="col">partition</th>
-            {brokerIds.map((id) => (
-              <th scope="col" key={id}>
-                broker {id}
-              </th>
-            ))}
+            {heads.map((h) => {
+              const [id, state, words] = h.split('|');
+              return (
+                <th scope="col" key={id} data-testid={`glance-broker-${id}`} data-drawn-state={state}>
+                  broker {id}
+                  {state !== 'alive' && <span className={`glance-broker-state ${state}`}>{words}</span>}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
           {partitions.map((p) => (
-            <GlanceRow key={p} topic={topic} partition={p} brokerIds={brokerIds} cells={byPartition.get(p) ?? []} />
+            <Fragment key={p}>
+              <GlanceRow topic={topic} partition={p} brokerIds={brokerIds} cells={byPartition.get(p) ?? []} />
+              <GlanceTeaching topic={topic} partition={p} columns={brokerIds.length + 1} />
+            </Fragment>
           ))}
         </tbody>
       </table>
@@ -148,7 +162,14 @@ export function PartitionGlance() {
   );
 }
 
-/** One partition's row: each replica's offsets as drawn (held until their tokens land). */
+function cellsOf(p: PlanePartitionView): Cell[] {
+  return p.replicaStates.map((r) => ({ broker: r.broker, role: roleOf(r), leo: r.logEndOffset, hw: r.highWatermark }));
+}
+
+/**
+ * One partition's row as drawn: the partition's state of one instant (cluster/partitionTimeline.ts),
+ * stepped forward as the tokens that moved it land; the view's own while nothing is queued.
+ */
 const GlanceRow = memo(
   function GlanceRow({
     topic,
@@ -161,20 +182,8 @@ const GlanceRow = memo(
     brokerIds: number[];
     cells: Cell[];
   }) {
-    const keys = cells.map((c) => replicaKey(topic, p, c.broker));
-    // The row's held values as one string: it re-renders when one of its own cells changes on screen.
-    const held = useStore(replicationHoldStore, (s) =>
-      keys.map((k) => `${s.held[k]?.leo ?? ''}:${s.held[k]?.hw ?? ''}`).join('|'),
-    );
-    const heldList = held.split('|');
-    const shown = cells.map((c, i) => {
-      const [l, h] = (heldList[i] ?? ':').split(':');
-      return {
-        ...c,
-        leo: shownValue(c.leo, l ? Number(l) : undefined),
-        hw: shownValue(c.hw, h ? Number(h) : undefined),
-      };
-    });
+    const drawn = useDrawnPartitionByName(topic, p);
+    const shown = drawn ? cellsOf(drawn) : cells;
     const end = Math.max(0, ...shown.map((c) => c.leo));
     return (
       <tr data-testid={`glance-row-${topic}-${p}`}>
@@ -182,23 +191,24 @@ const GlanceRow = memo(
           {topic}-{p}
         </th>
         {brokerIds.map((id) => {
-          const i = cells.findIndex((c) => c.broker === id);
-          const c = cells[i];
-          const s = shown[i];
+          const c = cells.find((x) => x.broker === id);
+          // A replica the engine has that the drawn state has not yet (a reassignment): its own numbers.
+          const s = shown.find((x) => x.broker === id) ?? c;
           if (!c || !s) return <td key={id} className="glance-none" />;
           return (
             <td
               key={id}
-              className={`glance-replica ${c.role}`}
+              className={`glance-replica ${s.role}`}
               data-testid={`glance-replica-${topic}-${p}-${id}`}
               data-role={c.role}
+              data-drawn-role={s.role}
               data-leo={c.leo}
               data-hw={c.hw}
               data-shown-leo={s.leo}
               data-shown-hw={s.hw}
             >
-              <span className="glance-role">{ROLE_WORDS[c.role]}</span> LEO {s.leo} · HW {s.hw}
-              {c.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
+              <span className="glance-role">{ROLE_WORDS[s.role]}</span> LEO {s.leo} · HW {s.hw}
+              {s.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
             </td>
           );
         })}
@@ -215,6 +225,40 @@ const GlanceRow = memo(
       return d !== undefined && c.broker === d.broker && c.role === d.role && c.leo === d.leo && c.hw === d.hw;
     }),
 );
+
+/**
+ * Under a partition's row, why it does not move, said where it happens: NOT_ENOUGH_REPLICAS with
+ * the numbers, a HW frozen under min.insync.replicas (KAFKA-15583) or waiting for an in-sync
+ * follower, and since when (cluster/teachingMoments.ts), from the partition as drawn.
+ */
+function GlanceTeaching({ topic, partition, columns }: { topic: string; partition: number; columns: number }) {
+  const drawn = useDrawnPartitionByName(topic, partition);
+  const since = useIsrChangedAt(topic, partition);
+  // One string per view (the words change, not the objects), so a view that changes nothing here redraws nothing.
+  const said = usePlane((s) => {
+    const t = s.view?.topics.find((x) => x.name === topic);
+    const p = drawn ?? t?.partitions[partition];
+    if (!t || !p || !s.view) return '';
+    return teachingMoments(p, t.minInsyncReplicas, since, s.view.nowMs)
+      .map((m) => `${m.kind}|${m.text}`)
+      .join('\n');
+  });
+  if (said === '') return null;
+  return (
+    <tr className="glance-teaching" data-testid={`glance-teach-${topic}-${partition}`}>
+      <td colSpan={columns}>
+        {said.split('\n').map((line) => {
+          const [kind, text] = line.split('|');
+          return (
+            <span key={kind} className={`glance-teach teach-${kind}`} data-kind={kind}>
+              {text}
+            </span>
+          );
+        })}
+      </td>
+    </tr>
+  );
+}
 
 /** The row's last GLANCE_SLOTS offsets on one replica: committed (below HW), not yet committed (to LEO), or not there. */
 function Slots({ end, leo, hw }: { end: number; leo: number; hw: number }) {

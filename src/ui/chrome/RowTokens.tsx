@@ -4,7 +4,7 @@
  * sender's cell to its receiver's — a Produce from the row's name (the producer's side) to the
  * leader's cell, a Fetch response from the leader's cell to a follower's, a follower's Fetch
  * request back to the leader's. Times are the shared schedule's (cluster/tokenSchedule.ts), so a
- * cell's LEO or HW changes exactly when its token lands (cluster/replicationHold.ts).
+ * cell's LEO or HW changes exactly when its token lands (cluster/partitionTimeline.ts).
  *
  * Drawn only while the tokens play in step (playing, at most MAX_HOLD_SPEED, the live run shown):
  * otherwise the cells show the engine's state and no token pretends to carry it. A CSS transform
@@ -16,6 +16,8 @@ import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
 import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
 import { apiColour } from '../cluster/requestApis';
+import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from '../cluster/tokenLanes';
+import { tokenTitle } from '../cluster/tokenRecords';
 import { flying } from '../cluster/tokenSchedule';
 import { useTokenDelays } from '../cluster/useTokenDelays';
 import { REPLAY_MS } from '../time/pacing';
@@ -28,10 +30,13 @@ interface Point {
 /** Cell centres by `<partition>/<broker>`, and each row's name cell by `<partition>/name`. */
 type Anchors = ReadonlyMap<string, Point>;
 
-/** The lane: tokens ride the gap above their row's cells (styles.css .glance-table), clear of the numbers. */
+/** The path: tokens ride the gap above their row's cells (styles.css .glance-table), clear of the numbers. */
 const LANE_ABOVE_PX = 4;
-/** Requests ride a little left of a cell's middle and responses right of it, so a pair never hides each other. */
-const KIND_SHIFT_PX = 14;
+/**
+ * Two lanes per row (offsets from the path, px): a token that would cover another takes the
+ * other lane, and one that finds both taken joins the chip it would cover (tokenLanes.ts).
+ */
+const LANES = [-9, 9];
 
 interface RowToken {
   id: string;
@@ -61,6 +66,7 @@ export function RowTokens({ topic }: { topic: string }) {
   const delays = useTokenDelays(
     tokens.map((t) => ({ key: t.id, messageId: t.message.id })),
     now,
+    layer,
   );
   const rows = messages.length > 0 ? 1 : 0;
   // Measuring forces a layout: only when the table changes size (a new row, a wider number), never per view.
@@ -94,30 +100,45 @@ export function RowTokens({ topic }: { topic: string }) {
     observer.observe(table);
     return () => observer.disconnect();
   }, [rows, topic]);
+  // Where each token flies: its lane, or the chip it joined (kept for its whole flight).
+  const placed = useRef(new Map<string, Placement>());
+  const flights: Flight[] = [];
+  for (const t of tokens) {
+    const m = t.message;
+    const from = anchors.get(m.from === null ? `${t.partition}/name` : `${t.partition}/${m.from}`);
+    const to = anchors.get(`${t.partition}/${m.to}`);
+    const slot = slots.slots.get(m.id);
+    if (!from || !to || !slot) continue;
+    flights.push(flightOf(t.id, slot, from, to, m.api));
+  }
+  placed.current = placeFlights(flights, placed.current, LANES);
+  const joined = joinedChips(tokens, (t) => t.id, placed.current);
+  const byId = new Map(flights.map((f) => [f.id, f]));
   return (
     <div className="row-token-layer" ref={layer} aria-hidden="true">
-      {tokens.map(({ id, message: m, partition: p }) => {
-        const from = anchors.get(m.from === null ? `${p}/name` : `${p}/${m.from}`);
-        const to = anchors.get(`${p}/${m.to}`);
+      {tokens.map((t) => {
+        const { id, message: m, partition: p } = t;
+        const f = byId.get(id);
+        const place = placed.current.get(id);
         const slot = slots.slots.get(m.id);
-        if (!from || !to || !slot) return null;
-        const dx = m.kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX;
+        if (!f || !place || !('lane' in place) || !slot) return null;
+        const dy = LANES[place.lane] ?? 0;
+        const group = [t, ...(joined.get(id) ?? [])];
         const style = {
-          '--x0': `${(from.x + dx).toFixed(1)}px`,
-          '--y0': `${from.y.toFixed(1)}px`,
-          '--x1': `${(to.x + dx).toFixed(1)}px`,
-          '--y1': `${to.y.toFixed(1)}px`,
+          '--x0': `${f.x0.toFixed(1)}px`,
+          '--y0': `${(f.y0 + dy).toFixed(1)}px`,
+          '--x1': `${f.x1.toFixed(1)}px`,
+          '--y1': `${(f.y1 + dy).toFixed(1)}px`,
           animationDuration: `${REPLAY_MS}ms`,
           animationDelay: `${delays.get(id) ?? 0}ms`,
           '--api-colour': apiColour(m.api),
         } as CSSProperties;
-        const what = (m.effects ?? [])
-          .filter((e) => e.topic === topic && e.partition === p)
-          .map((e) => `${e.field === 'leo' ? 'LEO' : 'HW'} of broker ${e.broker} ${e.from} → ${e.to}`)
-          .join(', ');
+        const route = (x: PlaneMessageView) =>
+          `${x.from === null ? (x.client ?? 'the producer') : `broker ${x.from}`} → broker ${x.to}`;
         return (
           <span
             key={id}
+            data-token-key={id}
             className={`row-token message-${m.kind}`}
             data-testid={`row-token-${m.api.toLowerCase()}-${m.kind}-${topic}-${p}`}
             data-api={m.api}
@@ -125,14 +146,17 @@ export function RowTokens({ topic }: { topic: string }) {
             data-from={m.from ?? ''}
             data-to={m.to ?? ''}
             data-lands-at={Math.round(slot.landsAt)}
-            data-changes={(m.effects ?? [])
+            data-lane={place.lane}
+            data-count={group.length}
+            data-changes={group
+              .flatMap((g) => g.message.effects ?? [])
               .filter((e) => e.topic === topic && e.partition === p)
               .map((e) => `${e.field}:${e.broker}:${e.to}`)
               .join(' ')}
-            title={`${m.api} ${m.kind}: ${what}`}
+            title={group.map((g) => tokenTitle(g.message, route(g.message), topic, p)).join('\n')}
             style={style}
           >
-            {m.api}
+            {groupLabel(group.map((g) => g.message.api))}
           </span>
         );
       })}

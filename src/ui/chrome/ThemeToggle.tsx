@@ -26,10 +26,10 @@ export function ThemeToggle() {
     }
   }, [theme]);
   return (
-    <label className="theme-toggle">
+    <label className="theme-toggle" title="Colour theme: the system's, light or dark">
       <span className="visually-hidden">Theme</span>
       <select className="select" value={theme} data-testid="theme" onChange={(e) => setTheme(e.target.value as Theme)}>
-        <option value="system">System theme</option>
+        <option value="system">System</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>

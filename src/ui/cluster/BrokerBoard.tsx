@@ -15,11 +15,12 @@ import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView }
 import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
-import { useShownRole } from './leaderHoldStore';
-import { useShownOffsets } from './replicationHoldStore';
+import { useDrawnPartition, useIsrChangedAt } from './replicationHoldStore';
+import { teachingMoments } from './teachingMoments';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
 import { Options } from '../forms/Options';
+import { brokerDrawn, brokerWords, controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';
 
 interface HostedReplica {
   partition: PlanePartitionView;
@@ -78,8 +79,14 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
     void move(session, view, from.topic, from.partition, from.broker, to.broker);
   }
 
+  const controller = controllerDrawn(view);
   return (
     <DndContext sensors={sensors} onDragEnd={onDragEnd}>
+      {controller.broker === null && (
+        <p className="no-controller" data-testid="no-controller-board">
+          {NO_CONTROLLER_WORDS}
+        </p>
+      )}
       <div className={`racks${compact ? ' at-scale' : ''}`}>
         {racks.map(([rack, brokers]) => (
           <section key={rack} className="rack" aria-label={`Rack ${rack}`}>
@@ -93,7 +100,7 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
                   broker={b}
                   replicas={hosted.get(b.id) ?? []}
                   compact={compact}
-                  signature={compact ? cardSignature(b, view.controllerEpoch, hosted.get(b.id) ?? []) : ''}
+                  signature={compact ? cardSignature(b, view, hosted.get(b.id) ?? []) : ''}
                   open={opened.has(b.id)}
                   onToggle={toggle}
                 />
@@ -126,7 +133,7 @@ interface CardProps {
 }
 
 /** What a compact (closed) broker card shows: its state and its replicas counted by role. */
-function cardSignature(b: PlaneBrokerView, controllerEpoch: number, replicas: HostedReplica[]): string {
+function cardSignature(b: PlaneBrokerView, view: PlaneView, replicas: HostedReplica[]): string {
   const counts = [0, 0, 0, 0, 0];
   for (const h of replicas) {
     if (h.internal) counts[4] = (counts[4] ?? 0) + (h.replica.role === 'leader' ? 1 : 0);
@@ -136,7 +143,9 @@ function cardSignature(b: PlaneBrokerView, controllerEpoch: number, replicas: Ho
       counts[i] = (counts[i] ?? 0) + 1;
     }
   }
-  return `${b.state}|${b.alive}|${b.isolated}|${b.controller}|${controllerEpoch}|${replicas.length}|${counts.join(',')}`;
+  const words = brokerWords(brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs));
+  const controller = controllerDrawn(view);
+  return `${words}|${controller.broker === b.id}|${controller.processGone}|${view.controllerEpoch}|${replicas.length}|${counts.join(',')}`;
 }
 
 const BrokerCard = memo(
@@ -150,29 +159,36 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
   const user = replicas.filter((r) => !r.internal);
   const internal = replicas.filter((r) => r.internal);
   const internalLeaders = internal.filter((r) => r.replica.role === 'leader').length;
-  const state = b.state !== 'running' ? b.state : b.isolated ? 'isolated' : b.alive ? 'alive' : 'unregistered';
+  // One state, named as the strip and the rows name it (brokerDrawn.ts).
+  const drawn = brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs);
+  const controller = controllerDrawn(view);
+  const badge = controller.broker === b.id;
   const down = b.state === 'down';
   const focused = useFocused('broker', b.id);
   return (
     <article
       ref={setNodeRef}
-      className={`broker broker-${state}${b.controller ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}${focused ? ' event-focus' : ''}`}
+      className={`broker broker-${drawn.state}${badge ? ' broker-controller' : ''}${isOver ? ' drop-over' : ''}${focused ? ' event-focus' : ''}`}
       data-focused={focused || undefined}
       data-testid={`broker-${b.id}`}
       data-controller={String(b.controller)}
       data-alive={String(b.alive)}
       data-state={b.state}
+      data-drawn-state={drawn.state}
       aria-label={`Broker ${b.id}`}
     >
       <header className="broker-head">
         <strong>Broker {b.id}</strong>
-        {b.controller && (
+        {badge && (
           <span className="badge badge-controller" data-testid={`controller-badge-${b.id}`}>
             <Term name="controller">controller</Term> · <Term name="controller epoch">epoch</Term>{' '}
             {view.controllerEpoch}
+            {controller.processGone ? ' · /controller held until its session expires' : ''}
           </span>
         )}
-        <span className={`badge badge-${state}`}>{state}</span>
+        <span className={`badge badge-${drawn.state}`} data-testid={`broker-state-${b.id}`}>
+          {brokerWords(drawn)}
+        </span>
       </header>
       <div className="broker-actions">
         {LIFECYCLE.map((a) => (
@@ -256,58 +272,53 @@ function ReplicaCounts({
   );
 }
 
-const STALL_MS = 1000;
-
 /**
- * Why a leader's high watermark stands below its log end: the HW is the smallest LEO in the ISR,
- * so it waits for the in-sync followers that have not fetched that far (and says since when they
- * were last caught up).
+ * Why the leader's partition does not move, on its chip (teachingMoments.ts): NOT_ENOUGH_REPLICAS
+ * under min.insync.replicas with the numbers, the HW frozen there (KAFKA-15583), or the in-sync
+ * follower the HW waits for and since when.
  */
-function HwStall({ partition: p, leader }: { partition: PlanePartitionView; leader: PlaneReplicaView }) {
-  if (leader.highWatermark >= leader.logEndOffset) return null;
-  // A follower a few milliseconds behind is replication at work; one not caught up for a second stalls the HW.
-  const waiting = p.replicaStates.filter(
-    (x) =>
-      x.broker !== leader.broker &&
-      x.inIsr &&
-      x.logEndOffset < leader.logEndOffset &&
-      (x.role === 'offline' || x.lagMs === null || x.lagMs >= STALL_MS),
-  );
-  if (waiting.length === 0) return null;
-  const why = waiting
-    .map(
-      (x) =>
-        `broker ${x.broker}${x.role === 'offline' ? ' (down)' : ''} at ${x.logEndOffset}${x.lagMs !== null ? `, caught up ${(x.lagMs / 1000).toFixed(1)} s ago` : ''}`,
-    )
-    .join('; ');
+function Teaching({ view, partition: p }: { view: PlaneView; partition: PlanePartitionView }) {
+  const since = useIsrChangedAt(p.topic, p.partition);
+  const minIsr = view.topics.find((t) => t.name === p.topic)?.minInsyncReplicas ?? 1;
+  const moments = teachingMoments(p, minIsr, since, view.nowMs);
+  if (moments.length === 0) return null;
   return (
-    <span className="hw-stall small" data-testid={`hw-stall-${p.topic}-${p.partition}`}>
-      HW {leader.highWatermark} waits for the ISR: {why}
-    </span>
+    <>
+      {moments.map((m) => (
+        <span
+          key={m.kind}
+          className={`hw-stall teach-${m.kind} small`}
+          data-testid={
+            m.kind === 'not-enough-replicas'
+              ? `teach-ner-${p.topic}-${p.partition}`
+              : `hw-stall-${p.topic}-${p.partition}`
+          }
+          data-kind={m.kind}
+        >
+          {m.text}
+        </span>
+      ))}
+    </>
   );
 }
 
 function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneView; hosted: HostedReplica }) {
-  const { partition: p, replica: r } = hosted;
-  const id = `replica-${p.topic}-${p.partition}-${r.broker}`;
+  const { partition: engine, replica: r } = hosted;
+  const id = `replica-${engine.topic}-${engine.partition}-${r.broker}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
     id,
-    data: { topic: p.topic, partition: p.partition, broker: r.broker },
+    data: { topic: engine.topic, partition: engine.partition, broker: r.broker },
   });
+  // The partition as drawn now: one engine state, stepped forward as the tokens that moved it
+  // land (partitionTimeline.ts) — a new leader lights up when the controller's LeaderAndIsr token
+  // reaches its card, a LEO or HW moves when the Produce or Fetch token that carried it lands.
+  const p = useDrawnPartition(engine);
+  const shown = p.replicaStates.find((x) => x.broker === r.broker) ?? r;
   const maxLeo = Math.max(1, ...p.replicaStates.map((x) => x.logEndOffset));
   const x = scaleLinear().domain([0, maxLeo]).range([0, 100]).clamp(true);
   const lost = view.lost.filter((l) => l.topic === p.topic && l.partition === p.partition);
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 5 } : undefined;
-  const targets = view.brokers.filter((b) => !p.replicas.includes(b.id));
-  // A new leader lights up when the controller's LeaderAndIsr token reaches its card (leaderHold.ts).
-  // Its LEO and HW change when the Produce or Fetch token that carried them lands (replicationHold.ts).
-  const offsets = useShownOffsets(p.topic, p.partition, r.broker, r.logEndOffset, r.highWatermark);
-  const shown = {
-    ...r,
-    role: useShownRole(`${p.topic}-${p.partition}`, r.broker, r.role),
-    logEndOffset: offsets.leo,
-    highWatermark: offsets.hw,
-  };
+  const targets = view.brokers.filter((b) => !engine.replicas.includes(b.id));
   return (
     <li
       ref={setNodeRef}
@@ -316,7 +327,9 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
       data-testid={id}
       data-role={r.role}
       data-shown-role={shown.role}
+      data-drawn-role={shown.role}
       data-isr={String(r.inIsr)}
+      data-drawn-isr={String(shown.inIsr)}
       data-leo={r.logEndOffset}
       data-hw={r.highWatermark}
       data-shown-leo={shown.logEndOffset}
@@ -345,22 +358,24 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneV
         <span className="bar-hw" style={{ transform: `scaleX(${(x(shown.highWatermark) / 100).toFixed(4)})` }} />
       </span>
       <span className="replica-offsets">
-        {r.role === 'offline' ? (
+        {shown.role === 'offline' ? (
           <>
-            offline · <Term name="LEO" /> {r.logEndOffset} on disk
+            offline · <Term name="LEO" /> {shown.logEndOffset} on disk
           </>
         ) : (
           <>
             <Term name="LEO" /> {shown.logEndOffset} · <Term name="HW" /> {shown.highWatermark}
           </>
         )}
-        {r.lagMs !== null && !r.inIsr && r.role === 'follower' ? ` · behind ${Math.round(r.lagMs / 100) / 10}s` : ''}
-        {r.lagMs !== null && r.inIsr && r.lagMs > 1000
-          ? ` · lag timer ${Math.round(r.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
+        {shown.lagMs !== null && !shown.inIsr && shown.role === 'follower'
+          ? ` · behind ${Math.round(shown.lagMs / 100) / 10}s`
+          : ''}
+        {shown.lagMs !== null && shown.inIsr && shown.lagMs > 1000
+          ? ` · lag timer ${Math.round(shown.lagMs / 100) / 10}s / ${view.config.replicaLagMaxMs / 1000}s`
           : ''}
       </span>
-      {r.role === 'leader' && <HwStall partition={p} leader={r} />}
-      {lost.length > 0 && r.role === 'leader' && (
+      {shown.role === 'leader' && <Teaching view={view} partition={p} />}
+      {lost.length > 0 && shown.role === 'leader' && (
         <span className="lost-offsets" data-testid={`lost-${p.topic}-${p.partition}`}>
           lost {lost.map((l) => `${l.from}–${l.to - 1}`).join(', ')}
         </span>

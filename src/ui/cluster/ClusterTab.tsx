@@ -13,6 +13,7 @@ import { PlacementShow } from './PlacementShow';
 import { act } from './planeClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
+import { controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';
 import { Options } from '../forms/Options';
 import { Term } from '../glossary/Term';
 
@@ -41,7 +42,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
     <div className="cluster-tab">
       <div className="plane-toolbar">
         <span className="controller-summary" data-testid="controller-summary">
-          <Term name="controller">Controller</Term>: {view.controller === null ? 'none' : `broker ${view.controller}`} ·{' '}
+          <Term name="controller">Controller</Term>: {controllerSummary(view)} ·{' '}
           <Term name="controller epoch">epoch</Term> {view.controllerEpoch}
         </span>
         <label className="inline">
@@ -168,3 +169,12 @@ const TopicConfigs = memo(function TopicConfigs({ session, topics }: { session: 
     </div>
   );
 });
+
+/** The controller in words, as the board's badge and the strip draw it (brokerDrawn.ts). */
+function controllerSummary(view: PlaneView): string {
+  const c = controllerDrawn(view);
+  if (c.broker === null) return NO_CONTROLLER_WORDS;
+  return c.processGone
+    ? `broker ${c.broker} (process gone; /controller held until its session expires)`
+    : `broker ${c.broker}`;
+}

@@ -12,6 +12,11 @@ import type { Session } from '../session';
 import { act, startScenario } from './planeClient';
 import { getPlane, setPlane } from '../store';
 import { NumberField } from '../forms/NumberField';
+import { checkWholeNumber } from '../forms/validate';
+
+/** The form's bounds: the replication factor as the page offers it, a start index as the scenario link reads it. */
+const MAX_REPLICATION_FACTOR = 20;
+const MAX_START_INDEX = 100_000;
 
 interface SeedExample {
   id: string;
@@ -66,17 +71,33 @@ export async function runSeedExample(session: Session, id: string): Promise<void
 export function CreateTopicDialog({ session, view }: { session: Session; view: PlaneView }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('events');
-  const [partitions, setPartitions] = useState(4);
-  const [rf, setRf] = useState(2);
+  // The numbers as typed: checked (forms/validate) before anything is sent, never read as 0 or 1e1.
+  const [partitions, setPartitions] = useState('4');
+  const [rf, setRf] = useState('2');
   const [racks, setRacks] = useState(true);
   const [random, setRandom] = useState(false);
-  const [start, setStart] = useState(0);
+  const [start, setStart] = useState('0');
   const [message, setMessage] = useState<string | null>(null);
   const hasRacks = view.brokers.some((b) => b.rack !== null);
 
-  const args = { name, partitions, replicationFactor: rf, rackAware: racks, startIndex: random ? null : start };
+  /** The request, or null with the first field's message shown. */
+  function checkedArgs() {
+    const p = checkWholeNumber(partitions, 'Partitions', 1, MAX_TOPIC_PARTITIONS, 'INVALID_PARTITIONS');
+    const r = checkWholeNumber(rf, 'The replication factor', 1, MAX_REPLICATION_FACTOR, 'INVALID_REPLICATION_FACTOR');
+    const s = random ? null : checkWholeNumber(start, 'The start index', 0, MAX_START_INDEX, 'INVALID_REQUEST');
+    for (const c of [p, r, s]) {
+      if (c && !c.ok) {
+        setMessage(c.message);
+        return null;
+      }
+    }
+    if (!p.ok || !r.ok || (s && !s.ok)) return null;
+    return { name, partitions: p.value, replicationFactor: r.value, rackAware: racks, startIndex: s ? s.value : null };
+  }
 
   async function preview() {
+    const args = checkedArgs();
+    if (!args) return;
     const p = await session.call('planePlacement', args);
     if (p.error) {
       setMessage(errorText(p.error));
@@ -84,11 +105,18 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
     }
     setMessage(null);
     setPlane({
-      placement: { title: `Preview of ${name}: ${partitions} × RF ${rf}`, preview: p, shown: 0, source: 'preview' },
+      placement: {
+        title: `Preview of ${name}: ${args.partitions} × RF ${args.replicationFactor}`,
+        preview: p,
+        shown: 0,
+        source: 'preview',
+      },
     });
   }
 
   async function create() {
+    const args = checkedArgs();
+    if (!args) return;
     const ok = await act(session, { op: 'createTopic', ...args });
     if (ok) {
       setOpen(false);
@@ -127,6 +155,8 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
         <form
           className="create-topic-form"
           aria-label="Create topic"
+          // The page's own checks say what is wrong; the browser's would block silently.
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             void create();
@@ -142,15 +172,15 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             min={1}
             max={MAX_TOPIC_PARTITIONS}
             value={partitions}
-            onChange={(v) => setPartitions(Number(v))}
+            onChange={setPartitions}
           />
           <NumberField
             before="Replication factor"
             testid="create-topic-rf"
             min={1}
-            max={20}
+            max={MAX_REPLICATION_FACTOR}
             value={rf}
-            onChange={(v) => setRf(Number(v))}
+            onChange={setRf}
           />
           <label className="check">
             <input
@@ -176,8 +206,9 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
               before="Start index"
               testid="create-topic-start"
               min={0}
+              max={MAX_START_INDEX}
               value={start}
-              onChange={(v) => setStart(Number(v))}
+              onChange={setStart}
             />
           )}
           <div className="row">
@@ -189,7 +220,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
             </button>
           </div>
           {message && (
-            <p className="error small" role="alert">
+            <p className="error small" role="alert" data-testid="create-topic-error">
               {message}
             </p>
           )}

@@ -29,8 +29,9 @@ import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
-import { setDrawingTokens, takeLandings } from './leaderHoldStore';
-import { tokenSchedule } from './replicationHoldStore';
+import { setDrawingTokens, tokenSchedule } from './replicationHoldStore';
+import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from './tokenLanes';
+import { carried } from './tokenRecords';
 import { flying, schedule } from './tokenSchedule';
 import { useTokenDelays } from './useTokenDelays';
 
@@ -79,6 +80,7 @@ export function MessageLegend({ view }: { view: PlaneView }) {
 
 export function MessageTokens({ view }: { view: PlaneView }) {
   const layer = useRef<HTMLDivElement>(null);
+  const placed = useRef(new Map<string, Placement>());
   const speed = useUi((s) => s.speed);
   const [layout, setLayout] = useState<Layout>({ anchors: new Map(), buttons: [] });
   const brokerIds = view.brokers.map((b) => b.id).join(',');
@@ -87,7 +89,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const now = performance.now();
   // When each token leaves and lands is the shared schedule's (tokenSchedule.ts), fixed when the
   // page first saw the message, so a re-render never moves a token along its path and a replica
-  // changes on screen when its token lands (replicationHold.ts). Scheduling is idempotent: the
+  // changes on screen when its token lands (partitionTimeline.ts). Scheduling is idempotent: the
   // hold has usually given these messages their slots already.
   const slots = tokenSchedule();
   schedule(slots, view.messages, now, view.nowMs);
@@ -95,20 +97,8 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const delays = useTokenDelays(
     live.map((m) => ({ key: m.id, messageId: m.id })),
     now,
+    layer,
   );
-  // Each LeaderAndIsr request's landing on its broker's card is when that broker's new
-  // leadership may light up (leaderHold.ts): told once per message, after the render.
-  const landed = useRef(new Set<number>());
-  useEffect(() => {
-    const landings = [];
-    for (const m of live) {
-      const s = slots.slots.get(m.id);
-      if (m.api !== 'LeaderAndIsr' || m.kind !== 'request' || m.to === null || !s || landed.current.has(m.id)) continue;
-      landed.current.add(m.id);
-      landings.push({ to: m.to, sentAtMs: m.sentAtMs, landsAt: s.landsAt });
-    }
-    takeLandings(landings);
-  });
   useEffect(() => {
     setDrawingTokens(hasMessages);
     return () => setDrawingTokens(false);
@@ -146,19 +136,42 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
+    // A card moves when anything above it changes size (the legends gain a line as new APIs
+    // appear) while the board keeps its height (the grid stretches it to the side column's):
+    // observing the board alone left the anchors a legend line off. Every child of the board,
+    // and every card, is watched.
     const observer = new ResizeObserver(measure);
     observer.observe(host);
+    for (const el of host.children) observer.observe(el);
+    for (const el of host.querySelectorAll('article.broker')) observer.observe(el);
     return () => observer.disconnect();
   }, [brokerIds, hasMessages]);
+  // Where each token flies: its lane, or the chip it joined when every lane was taken (tokenLanes.ts).
+  const flights: Flight[] = [];
+  const ends = new Map<number, { a: Point; b: Point }>();
+  for (const m of live) {
+    const b = shifted(layout.anchors.get(endpoint(m.to, m.client, consumers)), m.kind);
+    const from = shifted(layout.anchors.get(endpoint(m.from, m.client, consumers)), m.kind);
+    const slot = slots.slots.get(m.id);
+    if (!from || !b || !slot) continue;
+    const a = routeStart(from, b, m.api, layout.buttons);
+    ends.set(m.id, { a, b });
+    flights.push(flightOf(String(m.id), slot, a, b, m.api));
+  }
+  placed.current = placeFlights(flights, placed.current, LANES);
+  const joined = joinedChips(live, (m) => String(m.id), placed.current);
   return (
     <div className="message-layer" ref={layer} aria-hidden="true">
       {live.map((m) => {
-        const to = shifted(layout.anchors.get(endpoint(m.to, m.client, consumers)), m.kind);
-        const from = shifted(layout.anchors.get(endpoint(m.from, m.client, consumers)), m.kind);
-        if (!from || !to) return null;
-        const b = to;
-        const a = routeStart(from, to, m.api, layout.buttons);
+        const e = ends.get(m.id);
+        const place = placed.current.get(String(m.id));
+        if (!e || !place || !('lane' in place)) return null;
+        const dy = LANES[place.lane] ?? 0;
+        const b = { x: e.b.x, y: e.b.y + dy };
+        // Another lane is another path: it must not cross a control either.
+        const a = dy === 0 ? e.a : routeStart({ x: e.a.x, y: e.a.y + dy }, b, m.api, layout.buttons);
         const delay = delays.get(m.id) ?? 0;
+        const group = [m, ...(joined.get(String(m.id)) ?? [])];
         const style = {
           '--x0': `${a.x.toFixed(1)}px`,
           '--y0': `${a.y.toFixed(1)}px`,
@@ -168,12 +181,18 @@ export function MessageTokens({ view }: { view: PlaneView }) {
           animationDelay: `${delay}ms`,
           '--api-colour': apiColour(m.api),
         } as CSSProperties;
-        const flight = m.arriveAtMs - m.sentAtMs;
-        const what = m.api;
-        const route = `${endName(m.from, m.client)} → ${endName(m.to, m.client)}`;
+        const title = group
+          .map((g) => {
+            const flight = g.arriveAtMs - g.sentAtMs;
+            const route = `${endName(g.from, g.client)} → ${endName(g.to, g.client)}`;
+            const what = carried(g);
+            return `${g.api} ${g.kind}: ${route}${what ? `, carrying ${what}` : ''}; sent at ${g.sentAtMs} ms, arrived ${flight} ms later (engine time); drawn ×${Math.round(slowdown(g, speed))} slower`;
+          })
+          .join('\n');
         return (
           <span
             key={m.id}
+            data-token-key={m.id}
             className={`message-token message-${m.kind} api-${m.api.toLowerCase()}`}
             data-testid={tokenId(m)}
             data-kind={m.kind}
@@ -183,16 +202,29 @@ export function MessageTokens({ view }: { view: PlaneView }) {
             data-sent-at={m.sentAtMs}
             data-arrive-at={m.arriveAtMs}
             data-slowed={Math.round(slowdown(m, speed))}
-            title={`${what} ${m.kind}: ${route}, sent at ${m.sentAtMs} ms, arrived ${flight} ms later (engine time); drawn ×${Math.round(slowdown(m, speed))} slower`}
+            data-lane={place.lane}
+            data-count={group.length}
+            data-apis={group.map((g) => g.api).join(' ')}
+            data-tos={group.map((g) => g.to ?? '').join(' ')}
+            data-froms={group.map((g) => g.from ?? '').join(' ')}
+            data-kinds={group.map((g) => g.kind).join(' ')}
+            title={title}
             style={style}
           >
-            {m.api}
+            {groupLabel(group.map((g) => g.api))}
           </span>
         );
       })}
     </div>
   );
 }
+
+/**
+ * One lane, on the cards' top edges: a second one above would leave the board's box, one below
+ * would cover the card's header and its glossary buttons. A token that would cover another joins
+ * its chip (labelled with the count).
+ */
+const LANES = [0];
 
 /** Requests ride left of a card's anchor and responses right of it, so a pair never hides each other. */
 const KIND_SHIFT_PX = 30;

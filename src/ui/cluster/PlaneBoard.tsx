@@ -6,7 +6,6 @@
 import { useEffect } from 'react';
 import type { Session } from '../session';
 import { GroupsTab } from '../groups/GroupsTab';
-import { LessonCard } from '../lessons/LessonCard';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
 import { advance, connectPlane, startScenario } from './planeClient';
@@ -71,7 +70,6 @@ export function PlaneBoard({ session }: { session: Session }) {
       </div>
       <LinkNotice session={session} />
       <PlaneError />
-      <LessonCard session={session} />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>

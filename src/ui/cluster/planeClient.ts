@@ -7,8 +7,15 @@
 import type { WorkerError } from '../../worker/client';
 import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
-import { confirmDiscard } from '../scenarios/discard';
-import { decodeScenarioHash, encodeScenarioHash, ScenarioLinkError } from '../scenarios/scenarioLink';
+import { confirmDiscard, runScenario } from '../scenarios/discard';
+import { isOwnAddress, rememberOwnAddress } from '../scenarios/ownAddress';
+import {
+  decodeScenarioHash,
+  encodeScenarioHash,
+  linkSteps,
+  MAX_LINK_STEPS,
+  ScenarioLinkError,
+} from '../scenarios/scenarioLink';
 import type { Session } from '../session';
 import { setPlane, uiStore } from '../store';
 import { attachedHostUrl } from '../host/hostLink';
@@ -31,10 +38,26 @@ let hashWrittenAt = Number.NEGATIVE_INFINITY;
 let pendingHash: PlaneView | null = null;
 let hashTimer: ReturnType<typeof setTimeout> | null = null;
 
+/** Whether the page said that its run is too long for a link (said once per run). */
+let saidTooLong = false;
+
 function writeHashNow(view: PlaneView): void {
   hashWrittenAt = performance.now();
   pendingHash = null;
-  const url = `${location.pathname}${location.search}${scenarioHash(view)}`;
+  const steps = linkSteps(view.actions);
+  const tooLong = steps > MAX_LINK_STEPS;
+  // Too long for a link: the address names no scenario rather than a cut one (scenarioLink.ts).
+  const hash = tooLong ? '' : scenarioHash(view);
+  // The tab's own address, no link to open when it boots again on it (scenarios/ownAddress.ts).
+  rememberOwnAddress(hash);
+  if (tooLong && !saidTooLong) {
+    setPlane({
+      linkNotice: `This run holds ${steps.toLocaleString('en-US')} recorded steps, more than a link carries (${MAX_LINK_STEPS.toLocaleString('en-US')}): the address no longer names it. It stays whole in this browser, for a reload and for time travel.`,
+      pendingLink: null,
+    });
+  }
+  saidTooLong = tooLong;
+  const url = `${location.pathname}${location.search}${hash}`;
   history.replaceState(history.state, '', url);
 }
 
@@ -74,7 +97,7 @@ async function boot(session: Session): Promise<void> {
   let paused = false;
   let notice: string | null = null;
   try {
-    const link = decodeScenarioHash(location.hash);
+    const link = isOwnAddress(location.hash) ? null : decodeScenarioHash(location.hash);
     if (link) {
       spec = link.spec;
       paused = link.paused;
@@ -86,12 +109,18 @@ async function boot(session: Session): Promise<void> {
   let pendingLink: ScenarioSpec | null = null;
   if (spec) {
     try {
-      const answer = await confirmDiscard(session, spec, 'Opening this link');
+      const { answer, lost } = await confirmDiscard(session, spec, 'Opening this link');
       // The link's clock state comes with its run (a declined link leaves the clock alone).
       if (answer !== 'keep' && paused) uiStore.setState({ playing: false });
       if (answer === 'replace') {
-        await session.call('planeScenario', spec);
-        await session.replaced();
+        const ended = await runScenario(session, spec, lost);
+        if (lost.replaces && ended !== 'cancelled-unchanged') await session.replaced();
+        if (ended === 'cancelled-unchanged')
+          notice = "This link's replay was cancelled while it was checked in memory: nothing was replaced.";
+        else if (ended === 'cancelled')
+          notice = lost.replaces
+            ? "This link's replay was cancelled: the cluster is the link's run up to where it stopped."
+            : "This link's replay was cancelled: the cluster ran on up to where it stopped.";
       } else if (answer === 'keep') {
         pendingLink = spec;
         notice = "This link's scenario was not opened: the cluster stored in this browser is kept.";
@@ -135,11 +164,13 @@ export async function act(session: Session, action: EngineCommand): Promise<bool
  */
 export async function startScenario(session: Session, spec: ScenarioSpec, what: string): Promise<boolean> {
   try {
-    const answer = await confirmDiscard(session, spec, what);
+    const { answer, lost } = await confirmDiscard(session, spec, what);
     if (answer === 'keep') return false;
-    const view = await session.call('planeScenario', spec);
+    const ended = answer === 'replace' ? await runScenario(session, spec, lost) : 'finished';
+    if (ended === 'cancelled-unchanged') return false;
+    const view = await session.call('planeScenario', null);
     // Drawn from scratch only when it is a new cluster (the worker then resends everything).
-    if (answer === 'replace') await session.replaced();
+    if (answer === 'replace' && lost.replaces) await session.replaced();
     setPlane({
       view,
       story: [],

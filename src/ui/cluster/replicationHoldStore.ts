@@ -1,68 +1,76 @@
 /**
- * The page's replication hold (replicationHold.ts): the token schedule every token layer shares
- * (tokenSchedule.ts), fed by each plane view as it arrives, and what each replica draws instead
- * of the engine's LEO and HW until the token carrying the change lands. One timer wakes the store
- * at the next landing; components read one replica's held value (a number, so a view that
- * changes nothing else re-renders nothing).
+ * Replication in lock-step with its tokens: the page's partition timelines (partitionTimeline.ts)
+ * and the token schedule every token layer shares (tokenSchedule.ts). Each view from the worker
+ * is an engine snapshot; for every partition whose tokens are drawn, the states it went through
+ * since the last view are queued and drawn one by one as the tokens that caused them land — a
+ * Produce token lands on the leader and the leader's LEO moves, a Fetch response carries the
+ * record to a follower, the follower's next Fetch lands and the HW moves. A component draws a
+ * partition with `useDrawnPartition`: the whole state of one instant (roles, ISR, LEO and HW of
+ * every replica), never a number held back beside another moved on. One timer wakes the store at
+ * the next landing.
  *
- * Nothing is held, and the replicas show the engine's state, whenever the tokens are not played
- * in step: paused, faster than MAX_HOLD_SPEED, a bulk job running, the past shown (time travel), the tab hidden,
- * reduced motion asked for (no token moves), or a
- * topic whose tokens no layer draws (the partition rows draw the shown topic's, the brokers board
- * all of them while it is open); a token that would start too late (tokenSchedule's MAX_LAG_MS)
- * holds nothing either.
+ * Nothing is queued, and the partitions draw the view's state, whenever the tokens are not played
+ * in step: paused, faster than MAX_HOLD_SPEED, a bulk job running, the past shown (time travel),
+ * the tab hidden, reduced motion asked for (no token moves), or a topic whose tokens no layer
+ * draws (the partition rows draw the shown topic's, the brokers board all of them while it is
+ * open); a token too late to start in step (tokenSchedule's MAX_LAG_MS) draws its state at once.
  */
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { PlaneMessageView } from '../../engine/apps/types';
+import type { PlaneEvent, PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
+import type { Session } from '../session';
 import { type UiState, uiStore } from '../store';
-import { leaderHoldStore } from './leaderHoldStore';
-import {
-  type Held,
-  type HeldChange,
-  heldChanges,
-  heldValues,
-  nextLanding,
-  replicaKey,
-  shownValue,
-} from './replicationHold';
+import { advance, type Landings, land, newTimeline, nextLanding, type Timeline, tpKey } from './partitionTimeline';
 import { newSchedule, schedule, type TokenSchedule } from './tokenSchedule';
 
-/** Above this speed the tokens cannot keep up with the state: nothing is held. */
+/** Above this speed the tokens cannot keep up with the state: nothing is queued. */
 export const MAX_HOLD_SPEED = 4;
+/** More partitions than this in the drawn topics: drawn as the views come, without timelines. */
+const MAX_TIMELINES = 240;
 
 interface HoldState {
-  /** By replicaKey: the values drawn instead of the engine's. */
-  held: Record<string, Held>;
-  /** Whether changes are held now (the tokens play in step). */
+  /** By `<topic>-<partition>`: the state each partition with a timeline draws now. */
+  drawn: Record<string, PlanePartitionView>;
+  /** Whether the tokens play in step now. */
   inStep: boolean;
   /** The topic the partition rows draw (their tokens), or null. */
   rowTopic: string | null;
+  /** True while the brokers board is on the page drawing the messages. */
+  drawing: boolean;
   /**
    * The messages whose tokens are drawn: the last view's, plus those gone from it (their linger
    * over) whose tokens have not landed yet, in engine order. A token leaves the screen when it
    * lands, not when the worker stops listing its message.
    */
   messages: readonly PlaneMessageView[];
+  /** By `<topic>-<partition>`: when its ISR last changed (engine ms since the scenario started). */
+  isrChangedAt: Record<string, number>;
 }
 
 export const replicationHoldStore = createStore<HoldState>()(() => ({
-  held: {},
+  isrChangedAt: {},
+  drawn: {},
   inStep: false,
   rowTopic: null,
+  drawing: false,
   messages: [],
 }));
 
-/** The one token schedule (module state: the board's and the rows' tokens and the hold read it). */
+/** The one token schedule (module state: the board's and the rows' tokens and the timelines read it). */
 let tokens: TokenSchedule = newSchedule();
-let changes: HeldChange[] = [];
+let timelines = new Map<string, Timeline>();
 let messages: readonly PlaneMessageView[] = [];
+/** Messages of the last view that had arrived (their changes are in the timelines already). */
+let taken = new Set<number>();
+/** The LeaderAndIsr requests seen lately: when a new leader may be drawn. */
+let leaderAndIsr: { id: number; to: number; sentAtMs: number }[] = [];
+let lastView: PlaneView | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
-/** The wall ms up to which landed changes are drawn (a late wake draws them one step at a time). */
-let drawnUpTo = Number.NEGATIVE_INFINITY;
-/** A wake that finds several landings passed draws the next one this many ms later, never two at once. */
+/** A wake that finds a partition's next states already landed draws one, then the next this many ms later. */
 const CATCH_UP_STEP_MS = 20;
+const MAX_LEADER_AND_ISR = 200;
 
 export function tokenSchedule(): TokenSchedule {
   return tokens;
@@ -80,45 +88,94 @@ export function playsInStep(s: Pick<UiState, 'playing' | 'speed' | 'travel' | 'j
 }
 
 function holds(topic: string): boolean {
-  return leaderHoldStore.getState().drawing || replicationHoldStore.getState().rowTopic === topic;
+  const s = replicationHoldStore.getState();
+  return s.inStep && (s.drawing || s.rowTopic === topic);
 }
 
-function sameHeld(a: Record<string, Held>, b: Record<string, Held>): boolean {
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (a[k]?.leo !== b[k]?.leo || a[k]?.hw !== b[k]?.hw) return false;
-  return true;
+const landings: Landings = {
+  landsAt(id) {
+    const slot = tokens.slots.get(id);
+    return slot?.inStep ? slot.landsAt : null;
+  },
+  leaderAndIsrLands(broker, sinceMs) {
+    // Only the board draws the controller's requests: without it a new leader is drawn at once.
+    if (!replicationHoldStore.getState().drawing) return Number.NEGATIVE_INFINITY;
+    let best: number | null = null;
+    for (const l of leaderAndIsr) {
+      if (l.to !== broker || l.sentAtMs < sinceMs) continue;
+      // Its landing even when it started late (a burst of the controller's requests): the token flies all the same.
+      const at = tokens.slots.get(l.id)?.landsAt ?? Number.NEGATIVE_INFINITY;
+      if (best === null || at < best) best = at;
+    }
+    return best;
+  },
+};
+
+/** The drawn states as the store holds them, from the timelines. */
+function publish(): void {
+  const before = replicationHoldStore.getState().drawn;
+  let changed = Object.keys(before).length !== timelines.size;
+  const drawn: Record<string, PlanePartitionView> = {};
+  for (const [k, t] of timelines) {
+    drawn[k] = t.shown;
+    if (before[k] !== t.shown) changed = true;
+  }
+  if (changed) replicationHoldStore.setState({ drawn });
 }
 
 /**
- * Draws what has landed by `now` and wakes at the next landing. A wake that comes late (a busy
- * main thread) and finds several landings passed draws them in order, one per CATCH_UP_STEP_MS,
- * so a HW never appears in the same frame as the follower LEO it waited for.
+ * Draws what has landed by `now`, at most one state per partition per wake (a late wake draws
+ * the states it finds passed one after the other, CATCH_UP_STEP_MS apart, so a HW never appears in
+ * the same frame as the follower LEO it waited for), and wakes at the next landing.
  */
 function refresh(now: number): void {
   if (timer !== null) clearTimeout(timer);
   timer = null;
-  const inStep = replicationHoldStore.getState().inStep;
-  let upTo = now;
-  if (inStep) {
-    const first = nextLanding(changes, drawnUpTo);
-    const second = first === null ? null : nextLanding(changes, first);
-    if (first !== null && second !== null && second <= now) upTo = first;
+  let next: number | null = null;
+  for (const t of timelines.values()) {
+    const first = nextLanding(t, landings);
+    if (first !== null && first <= now) land(t, first, landings);
+    const after = nextLanding(t, landings);
+    if (after !== null && (next === null || after < next)) next = after;
   }
-  drawnUpTo = upTo;
-  const held = inStep ? heldValues(changes, upTo) : {};
-  const before = replicationHoldStore.getState().held;
-  if (!sameHeld(before, held)) replicationHoldStore.setState({ held });
-  const next = !inStep ? null : upTo < now ? now + CATCH_UP_STEP_MS : nextLanding(changes, now);
-  if (next !== null) timer = setTimeout(() => refresh(performance.now()), Math.max(0, next - now) + 1);
+  publish();
+  if (next === null) return;
+  const wait = next <= now ? CATCH_UP_STEP_MS : next - now + 1;
+  timer = setTimeout(() => refresh(performance.now()), wait);
 }
 
-/** A plane view arrived: its new messages get their slots, and their changes are held until they land. */
-export function takeMessages(view: readonly PlaneMessageView[], now: number, engineNowMs: number): void {
-  schedule(tokens, view, now, engineNowMs);
-  messages = withUnlanded(view, messages, now);
-  replicationHoldStore.setState({ messages });
-  recompute(now);
+/** A view arrived: its new messages get their slots, and each drawn partition queues the states it went through. */
+export function takeView(view: PlaneView, now: number): void {
+  schedule(tokens, view.messages, now, view.nowMs);
+  messages = withUnlanded(view.messages, messages, now);
+  if (replicationHoldStore.getState().messages !== messages) replicationHoldStore.setState({ messages });
+  const fresh: PlaneMessageView[] = [];
+  const arrived = new Set<number>();
+  for (const m of view.messages) {
+    if (m.arriveAtMs > view.nowMs) continue;
+    arrived.add(m.id);
+    if (taken.has(m.id)) continue;
+    fresh.push(m);
+    if (m.api === 'LeaderAndIsr' && m.kind === 'request' && m.to !== null)
+      leaderAndIsr.push({ id: m.id, to: m.to, sentAtMs: m.sentAtMs });
+  }
+  taken = arrived;
+  if (leaderAndIsr.length > MAX_LEADER_AND_ISR) leaderAndIsr = leaderAndIsr.slice(-MAX_LEADER_AND_ISR);
+  const prevNowMs = lastView?.nowMs ?? view.nowMs;
+  lastView = view;
+  const kept = new Map<string, Timeline>();
+  for (const topic of view.topics) {
+    if (topic.internal || !holds(topic.name)) continue;
+    for (const p of topic.partitions) {
+      if (kept.size >= MAX_TIMELINES) break;
+      const k = tpKey(p.topic, p.partition);
+      const t = timelines.get(k);
+      if (t) advance(t, p, fresh, now, prevNowMs);
+      kept.set(k, t ?? newTimeline(p));
+    }
+  }
+  timelines = kept;
+  refresh(now);
 }
 
 /** `view`, plus the messages of `before` gone from it whose tokens are still to land, in engine order. */
@@ -139,81 +196,93 @@ function withUnlanded(
   return [...kept, ...view].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
 }
 
-function recompute(now: number): void {
-  // Changes not drawn yet stay, even if their landing has passed: refresh draws them in order.
-  const from = Math.min(now, drawnUpTo);
-  changes = replicationHoldStore.getState().inStep ? heldChanges(messages, tokens, from, holds) : [];
-  refresh(now);
+/** Draws every partition as the last view has it, and queues nothing until the next view. */
+function dropTimelines(): void {
+  timelines = new Map();
+  publish();
 }
 
-/** A layer drew tokens late (tokenSchedule's drawnLate moved their slots): the hold follows. */
-export function slotsMoved(now: number): void {
-  recompute(now);
-}
-
-/** The page stopped or started playing the tokens in step: a stop shows the engine's state at once. */
+/** The page stopped or started playing the tokens in step: a stop draws the engine's state at once. */
 export function setInStep(inStep: boolean, now: number): void {
   if (replicationHoldStore.getState().inStep === inStep) return;
-  drawnUpTo = now;
   replicationHoldStore.setState({ inStep });
-  recompute(now);
+  if (!inStep) dropTimelines();
+  refresh(now);
 }
 
 /** The partition rows draw this topic's tokens (null: none). */
 export function setRowTopic(topic: string | null): void {
   if (replicationHoldStore.getState().rowTopic === topic) return;
   replicationHoldStore.setState({ rowTopic: topic });
-  recompute(performance.now());
 }
 
-/** A replaced cluster (or another moment shown) holds nothing and starts a new schedule. */
+/** The brokers board is (or is no longer) on the page drawing the messages. */
+export function setDrawingTokens(drawing: boolean): void {
+  if (replicationHoldStore.getState().drawing !== drawing) replicationHoldStore.setState({ drawing });
+}
+
+/** A replaced cluster (or another moment shown) queues nothing and starts a new schedule. */
 export function forgetReplication(): void {
   tokens = newSchedule();
-  changes = [];
+  timelines = new Map();
   messages = [];
-  replicationHoldStore.setState({ messages });
-  drawnUpTo = Number.NEGATIVE_INFINITY;
+  taken = new Set();
+  leaderAndIsr = [];
+  lastView = null;
+  replicationHoldStore.setState({ messages, drawn: {}, isrChangedAt: {} });
   refresh(0);
 }
 
-/** A replica's LEO and HW as drawn: the engine's, or the values from before a change whose token is still in flight. */
-export function useShownOffsets(
-  topic: string,
-  partition: number,
-  broker: number,
-  leo: number,
-  hw: number,
-): { leo: number; hw: number } {
-  const key = replicaKey(topic, partition, broker);
-  const heldLeo = useStore(replicationHoldStore, (s) => s.held[key]?.leo);
-  const heldHw = useStore(replicationHoldStore, (s) => s.held[key]?.hw);
-  return { leo: shownValue(leo, heldLeo), hw: shownValue(hw, heldHw) };
+/** A frame's plane events: when each partition's ISR changed (the controller's or the leader's write). */
+export function takeIsrChanges(events: readonly PlaneEvent[]): void {
+  let changed: Record<string, number> | null = null;
+  for (const e of events) {
+    if (e.type !== 'partitionStateChanged' || e.topic.startsWith('__')) continue;
+    if (e.old && e.old.isr.join() === e.new.isr.join()) continue;
+    changed ??= { ...replicationHoldStore.getState().isrChangedAt };
+    changed[tpKey(e.topic, e.partition)] = e.atMs - PLANE_EPOCH_MS;
+  }
+  if (changed) replicationHoldStore.setState({ isrChangedAt: changed });
 }
 
-/** Feeds the hold from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
-export function useReplicationHold(): void {
+/** When a partition's ISR last changed (engine ms), or null if not since the page opened. */
+export function useIsrChangedAt(topic: string, partition: number): number | null {
+  return useStore(replicationHoldStore, (s) => s.isrChangedAt[tpKey(topic, partition)]) ?? null;
+}
+
+/** A partition as the page draws it now: the state its timeline shows, or the view's own. */
+export function useDrawnPartition(p: PlanePartitionView): PlanePartitionView {
+  return useStore(replicationHoldStore, (s) => s.drawn[tpKey(p.topic, p.partition)]) ?? p;
+}
+
+/** The drawn state of one partition by name, or undefined when the page draws the view's. */
+export function useDrawnPartitionByName(topic: string, partition: number): PlanePartitionView | undefined {
+  return useStore(replicationHoldStore, (s) => s.drawn[tpKey(topic, partition)]);
+}
+
+/** Feeds the timelines from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
+export function useReplicationHold(session: Session): void {
+  useEffect(() => session.onPlaneEvents(takeIsrChanges), [session]);
   useEffect(() => {
     const now = () => performance.now();
     setInStep(playsInStep(uiStore.getState()), now());
+    const view = uiStore.getState().plane.view;
+    if (view) takeView(view, now());
     const stop = uiStore.subscribe((s, prev) => {
       if (s.clusterRun !== prev.clusterRun || s.travel?.viewMs !== prev.travel?.viewMs) {
         if (s.travel?.live === false || s.clusterRun !== prev.clusterRun) forgetReplication();
       }
       if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel || s.jobs !== prev.jobs)
         setInStep(playsInStep(s), now());
-      const view = s.plane.view;
-      if (view && view !== prev.plane.view && view.messages !== prev.plane.view?.messages)
-        takeMessages(view.messages, now(), view.nowMs);
-    });
-    const stopDrawing = leaderHoldStore.subscribe((s, prev) => {
-      if (s.drawing !== prev.drawing) recompute(now());
+      const v = s.plane.view;
+      if (v && v !== prev.plane.view) takeView(v, now());
     });
     const onVisibility = () => setInStep(playsInStep(uiStore.getState()), now());
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
       stop();
-      stopDrawing();
       document.removeEventListener('visibilitychange', onVisibility);
+      if (timer !== null) clearTimeout(timer);
     };
   }, []);
 }

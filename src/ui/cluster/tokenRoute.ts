@@ -3,10 +3,7 @@
  * geometry, in the board's own coordinates; MessageTokens.tsx measures the anchors and buttons).
  */
 
-/** A token chip's size on screen (CSS .message-token): height, and width per label character. */
-const CHIP_H = 14;
-const CHIP_PAD_W = 10;
-const CHIP_CHAR_W = 6.5;
+import { CHIP_H, chipWidth } from './tokenLanes';
 
 export interface Point {
   x: number;
@@ -21,7 +18,7 @@ export interface Box {
 
 /** The box of a chip labelled `label` centred on `p`. */
 export function chipBox(p: Point, label: string): Box {
-  const w = CHIP_PAD_W + CHIP_CHAR_W * label.length;
+  const w = chipWidth(label);
   return { left: p.x - w / 2, right: p.x + w / 2, top: p.y - CHIP_H / 2, bottom: p.y + CHIP_H / 2 };
 }
 

@@ -1,6 +1,6 @@
 /**
  * When each message token is drawn: the one schedule the brokers board (MessageTokens), the
- * partition rows (chrome/RowTokens) and the replication hold (replicationHold.ts) share, so a
+ * partition rows (chrome/RowTokens) and the partition timelines (partitionTimeline.ts, replicationHoldStore.ts) share, so a
  * replica's LEO or HW changes on screen exactly when the token that carried the change lands.
  * Pure: the caller passes the wall clock.
  *
@@ -30,8 +30,6 @@ export interface Slot {
   landsAt: number;
   /** False when the token was too late to hold its state for (MAX_LAG_MS). */
   inStep: boolean;
-  /** Whether a layer has drawn the token (its times then follow the drawing, see `drawnLate`). */
-  drawn: boolean;
 }
 
 export interface TokenSchedule {
@@ -72,31 +70,13 @@ export function schedule(
         s.lastOrdered = ordered;
       } else inStep = false;
     } else if (base - now > MAX_LAG_MS) inStep = false;
-    s.slots.set(m.id, { seenAt: now, startsAt, landsAt: startsAt + REPLAY_MS, inStep, drawn: false });
+    s.slots.set(m.id, { seenAt: now, startsAt, landsAt: startsAt + REPLAY_MS, inStep });
   }
   if (s.slots.size > messages.length) {
     inView = new Set(messages.map((m) => m.id));
     for (const [id, slot] of s.slots) if (!inView.has(id) && slot.landsAt <= now) s.slots.delete(id);
   }
   return fresh > 0;
-}
-
-/**
- * A layer first drew these slots' tokens `lagMs` after it computed their CSS delays (a long
- * render): each moves that much later, so it lands when its token visibly does. Only the first
- * drawing moves a slot. Returns whether one moved.
- */
-export function drawnLate(slots: Iterable<Slot | undefined>, lagMs: number): boolean {
-  let moved = false;
-  for (const slot of slots) {
-    if (!slot || slot.drawn) continue;
-    slot.drawn = true;
-    if (lagMs <= 0) continue;
-    slot.startsAt += lagMs;
-    slot.landsAt += lagMs;
-    moved = true;
-  }
-  return moved;
 }
 
 /** Whether the token of a slot is on screen at `now` (left its sender, not landed yet). */

@@ -4,6 +4,7 @@ import { EVENT_KINDS } from '../../worker/client';
 import { getPlane, setPlane, uiStore, usePlane } from '../store';
 import { formatClock } from '../time/formatClock';
 import { Options } from '../forms/Options';
+import { type Subject, subjectOf } from './subjectOf';
 
 /** The newest entries drawn (after the filters); older ones stay in the log. */
 const MAX_SHOWN = 200;
@@ -25,7 +26,9 @@ const FILTERS: { key: keyof Filters; label: string }[] = [
 /**
  * The one event log: what the brokers, the controller, producers and groups did, newest first,
  * filterable by kind, topic, group and broker. Choosing an entry highlights what it is about on
- * the board (its brokers, partitions and groups) and selects its topic.
+ * the board (its brokers, partitions and groups), selects its topic, and brings its subject into
+ * view (subjectOf: the group's card, the partition's log or the broker's card), switching the
+ * board's tab if it is in another.
  */
 export function EventLogPanel() {
   const log = usePlane((s) => s.eventLog);
@@ -104,6 +107,25 @@ function choose(e: EventLogEntry): void {
   setPlane({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
   const topic = e.topics.find((t) => !t.startsWith('__'));
   if (topic) uiStore.setState({ selectedTopic: topic });
+  reveal(subjectOf(e));
+}
+
+/**
+ * Brings the chosen entry's subject into view: the board's tab it is in, then (once drawn) the
+ * element scrolled to the middle of its scroller. It is marked by its `data-focused` outline.
+ */
+function reveal(subject: Subject | null): void {
+  if (!subject) return;
+  if (subject.tab !== null && getPlane().tab !== subject.tab) setPlane({ tab: subject.tab });
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  // Two frames: React draws the tab, then the element is laid out where it will stay.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() =>
+      document
+        .querySelector(`[data-testid="${subject.testid}"]`)
+        ?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' }),
+    ),
+  );
 }
 
 function Select({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PRODUCE_MANY_RECORDS } from '../../worker/client';
 import {
   checkGroupId,
+  checkWholeNumber,
   checkLookupOffset,
   checkLookupTimestamp,
   checkProducerSetting,
@@ -59,7 +60,9 @@ describe('a new group id', () => {
   it('blank is INVALID_GROUP_ID, as the GroupCoordinator answers an empty group id', () => {
     expect(refused(checkGroupId(''))).toMatch(/^INVALID_GROUP_ID: /);
     expect(refused(checkGroupId('   '))).toMatch(/^INVALID_GROUP_ID: /);
-    expect(checkGroupId(' billing ')).toEqual({ ok: true, value: 'billing' });
+    // Taken exactly as typed, never trimmed into another id: spaces are refused by name.
+    expect(refused(checkGroupId(' padded-group '))).toContain('" padded-group " must be 1-64 of [a-zA-Z0-9._-]');
+    expect(checkGroupId('billing.v2')).toEqual({ ok: true, value: 'billing.v2' });
   });
 });
 
@@ -96,5 +99,17 @@ describe("Send N's rate", () => {
     for (const text of ['-1', '2000000', '', '1.5']) {
       expect(refused(checkRate(text, 1_000_000)), text).toMatch(/^INVALID_REQUEST: The rate is a whole number/);
     }
+  });
+});
+
+describe('whole numbers in the create-topic form', () => {
+  it('"1e1", "", "abc", " 4", "4.0" and 0 partitions are refused by name; "12" is 12', () => {
+    for (const text of ['1e1', '', 'abc', ' 4', '4.0', '0', '1001', '0x10']) {
+      expect(refused(checkWholeNumber(text, 'Partitions', 1, 1000, 'INVALID_PARTITIONS')), text).toMatch(
+        /^INVALID_PARTITIONS: Partitions is a whole number from 1 to 1,000, in decimal digits; /,
+      );
+    }
+    expect(refused(checkWholeNumber('', 'The start index', 0, 100, 'INVALID_REQUEST'))).toContain('the field is empty');
+    expect(checkWholeNumber('12', 'Partitions', 1, 1000, 'INVALID_PARTITIONS')).toEqual({ ok: true, value: 12 });
   });
 });

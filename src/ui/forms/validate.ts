@@ -56,13 +56,30 @@ export function checkProducerSetting(key: keyof typeof CONFIG_TYPES, text: strin
 }
 
 /**
- * A new consumer group's id. Kafka's GroupCoordinator answers INVALID_GROUP_ID to an empty one;
- * the page trims what was typed, so blank is empty.
+ * A new consumer group's id, taken exactly as typed (never trimmed): Kafka's GroupCoordinator
+ * answers INVALID_GROUP_ID to an empty one, and the board's groups (ClusterApps) take 1-64 of
+ * [a-zA-Z0-9._-], so " billing " is refused with that reason rather than quietly made "billing".
  */
 export function checkGroupId(text: string): Checked<string> {
-  const id = text.trim();
-  if (id === '') return no('INVALID_GROUP_ID: A group needs a group.id; the field is blank.');
-  return ok(id);
+  if (text === '') return no('INVALID_GROUP_ID: A group needs a group.id; the field is empty.');
+  if (!/^[a-zA-Z0-9._-]{1,64}$/.test(text))
+    return no(`INVALID_GROUP_ID: Group id "${text}" must be 1-64 of [a-zA-Z0-9._-] (spaces included, as typed).`);
+  return ok(text);
+}
+
+/**
+ * A whole number typed into a form field (a topic's partitions, replication factor, start index):
+ * decimal digits only, from `min` to `max`, refused with `code`, the error the worker would answer.
+ * The field keeps the text as typed: "1e1" is not 10, an empty field is not 0.
+ */
+export function checkWholeNumber(text: string, what: string, min: number, max: number, code: string): Checked<number> {
+  const n = Number(text);
+  if (!DIGITS.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    return no(
+      `${code}: ${what} is a whole number from ${count(min)} to ${count(max)}, in decimal digits; ${text === '' ? 'the field is empty' : `"${text}" is not one`}.`,
+    );
+  }
+  return ok(n);
 }
 
 /** The offset to look up: a decimal integer from 0 (offsets are never negative). */

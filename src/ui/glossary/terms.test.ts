@@ -49,6 +49,31 @@ describe('glossary', () => {
     }
   });
 
+  it('leader epoch: in ZooKeeper mode an ISR change the controller writes bumps it too (issue 23)', () => {
+    // Kafka 3.9's ReplicaStateMachine.doRemoveReplicasFromIsr writes leaderAndIsr.newLeaderAndIsr,
+    // which adds one to the leader epoch (the lessons' statements.test proves it on the engine).
+    const d = TERMS['leader epoch'].definition;
+    expect(d).not.toMatch(/grows by one with every new leader/);
+    expect(d).toMatch(/controller/);
+    expect(d).toMatch(/ISR/);
+  });
+
+  it('lag is named: committed lag is HW − committed offset, records-lag-max is HW − fetch position (issue 23)', () => {
+    expect(TERMS['committed lag'].definition).toMatch(/high watermark minus the group's committed offset/);
+    expect(TERMS.lag.definition).toMatch(/high watermark minus the group's committed offset/);
+    expect(TERMS.lag.kafkaName).not.toMatch(/records-lag/);
+    expect(TERMS['records-lag-max'].definition).toMatch(/high watermark minus its fetch position/);
+    expect(TERMS['records-lag-max'].kafkaName).toBe(
+      'kafka.consumer:type=consumer-fetch-manager-metrics,records-lag-max',
+    );
+    for (const [name, e] of Object.entries(TERMS))
+      expect(e.definition, name).not.toMatch(/not yet committed by the group/);
+  });
+
+  it('the ISR check interval is given where removal is described (issue 23)', () => {
+    expect(TERMS['out-of-sync follower'].definition).toMatch(/every replica\.lag\.time\.max\.ms \/ 2/);
+  });
+
   it('does not treat inherited object keys as terms', () => {
     expect(isTermName('toString')).toBe(false);
     expect(isTermName('constructor')).toBe(false);

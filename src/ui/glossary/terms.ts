@@ -46,7 +46,8 @@ export const TERMS = {
   },
   'leader epoch': {
     definition:
-      "A partition's leader epoch grows by one with every new leader. Batches carry it, and a follower uses it after a restart to find where its log diverged and truncate.",
+      "A partition's leader epoch. In ZooKeeper mode it grows by one whenever the controller writes the partition's state: a new leader, or an ISR it shrinks itself (a broker went offline). Batches carry it; a restarted follower truncates by it.",
+    kafkaName: 'LeaderAndIsr.newLeaderAndIsr (Kafka 3.9, ZooKeeper mode)',
   },
   leader: {
     definition: 'The replica that serves all produce and fetch requests for the partition. Followers copy its log.',
@@ -63,7 +64,7 @@ export const TERMS = {
   },
   'out-of-sync follower': {
     definition:
-      'A follower the leader removed from the ISR because it had not caught up for replica.lag.time.max.ms. It keeps fetching and rejoins the ISR once it reaches the HW.',
+      "A follower out of the ISR: the leader's check (every replica.lag.time.max.ms / 2) found it behind for replica.lag.time.max.ms, or the controller removed it when its broker's session expired. It rejoins once it reaches the HW.",
     kafkaName: 'kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions',
   },
   'offline replica': {
@@ -90,8 +91,19 @@ export const TERMS = {
     kafkaName: 'partition.assignment.strategy',
   },
   lag: {
-    definition: "How far a group is behind on a partition: the log end offset minus the group's committed offset.",
-    kafkaName: 'kafka.consumer:type=consumer-fetch-manager-metrics,records-lag',
+    definition:
+      "Committed lag: the high watermark minus the group's committed offset, what kafka-consumer-groups --describe shows as LAG (its LOG-END-OFFSET column is the HW). Not the client's records-lag-max.",
+    kafkaName: 'kafka-consumer-groups --describe: LAG',
+  },
+  'committed lag': {
+    definition:
+      "The high watermark minus the group's committed offset (HW − committed offset): how much a new owner would read again or anew if the partition moved now.",
+    kafkaName: 'kafka-consumer-groups --describe: LAG',
+  },
+  'records-lag-max': {
+    definition:
+      "The consumer's own metric: the largest, over its partitions, of the high watermark minus its fetch position (the next offset it will fetch). Commits do not move it; committed lag can be larger until the next commit.",
+    kafkaName: 'kafka.consumer:type=consumer-fetch-manager-metrics,records-lag-max',
   },
   Empty: {
     definition:

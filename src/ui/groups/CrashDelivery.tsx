@@ -52,8 +52,8 @@ export function CrashDelivery({ crash, groupId }: { crash: ConsumerCrashView; gr
       </p>
       <p className="small muted">
         The new owner resumes from the committed offset: records between the committed offset and what the crashed
-        application had processed are processed twice (seed 000, case 1); records committed before they were processed
-        are lost (case 2).
+        application had processed are processed twice (commit after processing: at least once); records committed before
+        they were processed are lost (commit before processing: at most once).
       </p>
       <div className="table-scroll">
         <table className="mono-table small">

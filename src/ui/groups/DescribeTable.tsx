@@ -23,6 +23,10 @@ export function DescribeTable({ view, focus }: { view: PlaneView; focus: string 
       <h3>
         <code>kafka-consumer-groups --describe</code>
       </h3>
+      <p className="small muted">
+        LAG is the committed lag: LOG-END-OFFSET (the high watermark a consumer can read to) − CURRENT-OFFSET (the
+        committed offset). The consumers' own records-lag-max (HW − fetch position) is on each group's card.
+      </p>
       <div className="table-scroll">
         <table className="mono-table">
           <ColumnHeads names={DESCRIBE_COLUMNS} terms={DESCRIBE_TERMS} />

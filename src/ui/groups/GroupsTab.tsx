@@ -19,7 +19,7 @@ import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/planeClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
-import { setPlane } from '../store';
+import { setPlane, usePlane } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { ClientChip, ClientGroupNote } from './ClientChip';
@@ -32,8 +32,10 @@ import { PositionsView } from './PositionsView';
 import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
 import { RebalancePhaseStrip } from './RebalancePhaseStrip';
+import { useDrawnPartitions, useDrawnPhase } from './phaseBoard';
 import { GroupStateBadges, GroupStateMachine } from './GroupStateShown';
 import { useShownGenerations } from './useShownGenerations';
+import { ZookeeperGroupBody } from './ZookeeperGroup';
 import { Options } from '../forms/Options';
 import { SelectField } from '../forms/SelectField';
 import { sameKeys } from '../sameKeys';
@@ -53,7 +55,7 @@ const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
 const GROUP_PROTOCOLS: readonly GroupProtocol[] = ['coordinator', 'zookeeper'];
 const GROUP_PROTOCOL_LABEL: Record<GroupProtocol, string> = {
   coordinator: 'group coordinator',
-  zookeeper: 'ZooKeeper consumer (legacy, seed 002)',
+  zookeeper: 'ZooKeeper consumer (legacy, Kafka 0.8)',
 };
 
 export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
@@ -211,6 +213,10 @@ const GroupCard = memo(function GroupCard({
   const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${g.groupId}`, data: { group: g.groupId } });
   const leaderName = g.leader;
   const focused = useFocused('group', g.groupId);
+  // data-state and data-generation are the engine's; data-phase and data-shown-* what the card
+  // draws now (the rebalance phase played, its state and generation), which the chips follow.
+  const drawn = useDrawnPhase(g.groupId, g.state, g.generation);
+  const zookeeper = g.protocol === 'zookeeper';
   return (
     <section
       ref={setNodeRef}
@@ -219,6 +225,9 @@ const GroupCard = memo(function GroupCard({
       data-testid={`group-${g.groupId}`}
       data-generation={g.generation}
       data-state={g.state}
+      data-phase={zookeeper || g.awaitingCoordinator ? undefined : drawn.phase}
+      data-shown-state={zookeeper ? g.state : drawn.state}
+      data-shown-generation={zookeeper ? undefined : drawn.generation}
       aria-label={`Consumer group ${g.groupId}`}
     >
       <header className="group-head">
@@ -231,22 +240,28 @@ const GroupCard = memo(function GroupCard({
         >
           <strong>{g.groupId}</strong>
         </button>
-        <GroupStateBadges groupId={g.groupId} state={g.state} generation={g.generation} />
-      </header>
-      <p className="muted small group-coordinator">
-        {g.coordinator === null ? (
-          <>
-            No <Term name="coordinator">coordinator</Term> yet
-          </>
+        {zookeeper ? (
+          <span className="badge" data-testid={`group-state-${g.groupId}`}>
+            ZooKeeper consumer
+          </span>
         ) : (
-          <>
-            <Term name="coordinator">Coordinator</Term>: broker {g.coordinator}, leader of __consumer_offsets-
-            {g.offsetsPartition}
-          </>
+          <GroupStateBadges groupId={g.groupId} state={g.state} generation={g.generation} />
         )}
-      </p>
-      <GroupStateMachine groupId={g.groupId} state={g.state} />
-      <RebalancePhaseStrip groupId={g.groupId} />
+      </header>
+      {zookeeper ? (
+        <ZookeeperGroupBody groupId={g.groupId} consumers={consumers} />
+      ) : (
+        <>
+          <CoordinatorLine group={g} />
+          {/* No broker holds the group: it has no state to mark, no rebalance to play. */}
+          {!g.awaitingCoordinator && (
+            <>
+              <GroupStateMachine groupId={g.groupId} state={g.state} />
+              <RebalancePhaseStrip groupId={g.groupId} />
+            </>
+          )}
+        </>
+      )}
       {g.clients ? (
         <ClientGroupNote groupId={g.groupId} clients={g.clients} />
       ) : (
@@ -256,6 +271,10 @@ const GroupCard = memo(function GroupCard({
             testid={`group-assignor-${g.groupId}`}
             value={g.assignor}
             values={ASSIGNORS}
+            title={
+              g.protocol === 'zookeeper' ? 'The legacy consumer always range-assigns over the sorted ids' : undefined
+            }
+            disabled={g.protocol === 'zookeeper'}
             onChange={(assignor) => void act(session, { op: 'setAssignor', group: g.groupId, assignor })}
           />
           <SelectField
@@ -290,6 +309,8 @@ const GroupCard = memo(function GroupCard({
           never processed.
         </p>
       )}
+      {/* The legacy ZooKeeper consumer has neither number: its offsets are znodes, it has no client metrics. */}
+      {!g.clients && !zookeeper && <GroupLagLine groupId={g.groupId} />}
       <ul className="consumer-chips">
         {consumers.map((c) =>
           c.client ? (
@@ -332,6 +353,77 @@ const GroupCard = memo(function GroupCard({
     </section>
   );
 }, sameGroupCard);
+
+/**
+ * The group's two lags now, named: the consumers' records-lag-max (HW − fetch position) and the
+ * committed lag (HW − committed offset). Its own subscription, so a moving lag redraws one line.
+ */
+function GroupLagLine({ groupId }: { groupId: string }) {
+  const key = usePlane((s) => {
+    const lag = s.view?.groups.find((g) => g.groupId === groupId)?.lagNow;
+    return `${lag?.fetch ?? ''}|${lag?.committed ?? ''}`;
+  });
+  const [fetch, committed] = key.split('|');
+  return (
+    <p
+      className="small group-lags"
+      data-testid={`group-lag-${groupId}`}
+      data-fetch-lag={fetch}
+      data-committed-lag={committed}
+    >
+      <span title="The consumers' client metric: the largest gap between the high watermark their last fetch reported and their fetch position">
+        records-lag-max (HW − fetch position) <strong>{fetch || '-'}</strong>
+      </span>{' '}
+      ·{' '}
+      <span title="kafka-consumer-groups --describe's LAG: the largest gap between the high watermark and the offset the group committed">
+        committed lag (HW − committed offset) <strong>{committed || '-'}</strong>
+      </span>
+    </p>
+  );
+}
+
+/**
+ * Which broker coordinates the group: the leader of its __consumer_offsets partition. While no
+ * broker holds it (the leader died and the controller has not moved the partition, or the new
+ * leader is loading it), what a member is told, and why.
+ */
+function CoordinatorLine({ group: g }: { group: PlaneGroupView }) {
+  const wait = g.awaitingCoordinator;
+  if (wait) {
+    const p = `__consumer_offsets-${wait.offsetsPartition}`;
+    return (
+      <p
+        className="small group-coordinator group-coordinator-moving"
+        data-testid={`group-coordinator-${g.groupId}`}
+        data-awaiting={g.state}
+        role="status"
+      >
+        <strong>
+          <Term name="coordinator">Coordinator</Term> moving:
+        </strong>{' '}
+        {wait.leader === null
+          ? `${p} has no leader, so no broker holds ${g.groupId}; members are told ${g.state}.`
+          : wait.leaderUp
+            ? `broker ${wait.leader} now leads ${p} and is loading ${g.groupId} from it; members are told ${g.state}.`
+            : `broker ${wait.leader}, leader of ${p}, is gone and ${g.groupId} went with its memory; until the controller moves ${p} (once broker ${wait.leader}'s ZooKeeper session expires) members are told ${g.state}. Last generation ${g.generation}.`}
+      </p>
+    );
+  }
+  return (
+    <p className="muted small group-coordinator" data-testid={`group-coordinator-${g.groupId}`}>
+      {g.coordinator === null ? (
+        <>
+          No <Term name="coordinator">coordinator</Term> yet
+        </>
+      ) : (
+        <>
+          <Term name="coordinator">Coordinator</Term>: broker {g.coordinator}, leader of __consumer_offsets-
+          {g.offsetsPartition}
+        </>
+      )}
+    </p>
+  );
+}
 
 function StoppedTray({
   session,
@@ -392,6 +484,8 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
     data: { name: c.name },
   });
   const style = transform ? { transform: `translate(${transform.x}px, ${transform.y}px)`, zIndex: 10 } : undefined;
+  // What it owns at the rebalance phase its group's card draws (the engine's once the phases have played).
+  const shown = useDrawnPartitions(c.group, c.name, c.partitions);
   return (
     <li
       ref={setNodeRef}
@@ -399,6 +493,7 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
       className={`consumer-chip lifecycle-${c.lifecycle}${isDragging ? ' dragging' : ''}`}
       data-testid={`consumer-${c.name}`}
       data-partitions={c.partitions.join(',')}
+      data-shown-partitions={shown.join(',')}
       data-state={c.lifecycle}
       data-generation={c.generation}
       data-member-id={c.memberId}
@@ -425,9 +520,7 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
           processing {c.inHand}
         </span>
       )}
-      <span className="chip-partitions">
-        {c.partitions.length > 0 ? c.partitions.join(', ') : c.group ? '(none)' : ''}
-      </span>
+      <span className="chip-partitions">{shown.length > 0 ? shown.join(', ') : c.group ? '(none)' : ''}</span>
       {c.truncation && (
         <span
           className="chip-truncation"

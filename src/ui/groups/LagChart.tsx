@@ -36,7 +36,7 @@ export function LagChart({ group }: { group: PlaneGroupView }) {
     .y((d) => y(d[1]));
   return (
     <section className="lag-chart" aria-label={`Lag of ${group.groupId}`}>
-      <h3>Lag of {group.groupId}</h3>
+      <h3>Committed lag (HW − committed offset) of {group.groupId}</h3>
       <svg width={W} height={H} role="img" aria-label="Lag per partition over time">
         <line x1={M.l} x2={W - M.r} y1={H - M.b} y2={H - M.b} className="axis" />
         <text x={2} y={M.t + 8} className="axis-label">

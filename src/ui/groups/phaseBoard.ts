@@ -8,7 +8,19 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { PlaneEvent } from '../../engine/apps/types';
-import { type PhaseQueue, PHASE_MIN_MS, advance, busy, dueAt, offer, restingQueue } from './phaseQueue';
+import { comparePartitions } from '../../worker/client';
+import {
+  type PhaseQueue,
+  PHASE_MIN_MS,
+  advance,
+  busy,
+  drawnPartitions,
+  dueAt,
+  offer,
+  restingQueue,
+  shownGeneration,
+  shownGroupState,
+} from './phaseQueue';
 import { phaseMarks } from './rebalancePhases';
 
 /**
@@ -29,6 +41,34 @@ const REST = restingQueue();
 /** The queue of a group, as shown now (a resting one for a group with no rebalance seen). */
 export function useRebalanceQueue(groupId: string): PhaseQueue {
   return useStore(phaseStore, (s) => s.queues[groupId] ?? REST);
+}
+
+/**
+ * The partitions a consumer's chip draws at the phase its group's card shows (drawnPartitions),
+ * sorted. Selected as one string, so 500 chips re-render only when their own partitions move.
+ */
+export function useDrawnPartitions(groupId: string | null, consumer: string, engine: readonly string[]): string[] {
+  const joined = engine.join(',');
+  const key = useStore(phaseStore, (s) => {
+    const q = groupId === null ? undefined : s.queues[groupId];
+    if (!q || !q.pending.some((p) => p.deltas.some((d) => d.consumer === consumer))) return joined;
+    return drawnPartitions(q, consumer, engine).sort(comparePartitions).join(',');
+  });
+  return key === '' ? [] : key.split(',');
+}
+
+/** The phase a group's card draws, with the state and generation drawn with it (one string selected). */
+export function useDrawnPhase(
+  groupId: string,
+  state: string,
+  generation: number,
+): { phase: string; state: string; generation: number } {
+  const key = useStore(phaseStore, (s) => {
+    const q = s.queues[groupId] ?? REST;
+    return `${q.shown.phase}|${shownGroupState(q, state)}|${shownGeneration(q, generation)}`;
+  });
+  const [phase = 'stable', shown = state, gen = String(generation)] = key.split('|');
+  return { phase, state: shown, generation: Number(gen) };
 }
 
 /** True while any group's rebalance is still being played at wall time `now`. */

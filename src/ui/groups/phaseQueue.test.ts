@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   advance,
   busy,
+  drawnPartitions,
   dueAt,
   hiddenFrom,
   offer,
@@ -12,7 +13,9 @@ import {
   shownGroupState,
   WAITING_MS,
 } from './phaseQueue';
-import { leaveRebalance } from './rebalanceEvents.testdata';
+import type { PlaneEvent } from '../../engine/apps/types';
+import { PLANE_EPOCH_MS } from '../../worker/client';
+import { leaveRebalance, request, state } from './rebalanceEvents.testdata';
 import { phaseMarks } from './rebalancePhases';
 
 /** Runs the queue's clock from `from` to `to` in 10 ms frames, noting each phase shown and when it started. */
@@ -106,5 +109,60 @@ describe('the state and generation the card draws', () => {
       'stable:Stable:2',
     ]);
     expect(shownGroupState(q, 'Empty')).toBe('Empty');
+  });
+});
+
+describe('the chips own what the phase drawn says (drawnPartitions)', () => {
+  it('eager: c2 owns nothing from the revoke (leave) until the assignment is drawn, whatever the engine is at', () => {
+    // The engine already ran the whole rebalance: c2 owns orders-3 again.
+    let q = offer(restingQueue(), phaseMarks(leaveRebalance), 0);
+    expect(drawnPartitions(q, 'c2', ['orders-3'])).toEqual(['orders-3']); // nothing drawn yet: before the revoke
+    const seen: string[] = [];
+    for (let t = 0; t <= 4000; t += 10) {
+      const next = advance(q, t, PHASE_MIN_MS);
+      if (next.shown !== q.shown) seen.push(`${next.shown.phase}:${drawnPartitions(next, 'c2', ['orders-3']).join()}`);
+      q = next;
+    }
+    expect(seen).toEqual(['leave:', 'join:', 'compute:', 'sync:', 'assign:orders-3', 'stable:orders-3']);
+  });
+
+  it('cooperative-sticky: only the revoked partition leaves, when its revoke is drawn', () => {
+    const callback = (callback: string, partitions: number[], ms: number) =>
+      ({
+        type: 'consumerRebalanceCallback',
+        consumerId: 'c1',
+        groupId: 'billing',
+        callback,
+        partitions: partitions.map((partition) => ({ topic: 'orders', partition })),
+        generationId: 2,
+        atMs: PLANE_EPOCH_MS + ms,
+      }) as PlaneEvent;
+    // c1 keeps orders-0 and gives up orders-1 after the first SyncGroup (CooperativeStickyAssignor).
+    const events: PlaneEvent[] = [
+      state('Stable', 'PreparingRebalance', 1, 100),
+      request('JoinGroup', 'c1', 101),
+      state('PreparingRebalance', 'CompletingRebalance', 2, 102),
+      request('SyncGroup', 'c1', 103),
+      state('CompletingRebalance', 'Stable', 2, 104),
+      callback('onPartitionsRevoked', [1], 105),
+      callback('onPartitionsAssigned', [], 105),
+    ];
+    let q = offer(restingQueue(), phaseMarks(events), 0);
+    const seen: string[] = [];
+    for (let t = 0; t <= 6000; t += 10) {
+      const next = advance(q, t, PHASE_MIN_MS);
+      if (next.shown !== q.shown) seen.push(`${next.shown.phase}:${drawnPartitions(next, 'c1', ['orders-0']).join()}`);
+      q = next;
+    }
+    expect(seen).toEqual([
+      'leave:orders-0,orders-1',
+      'join:orders-0,orders-1',
+      'compute:orders-0,orders-1',
+      'sync:orders-0,orders-1',
+      'assign:orders-0,orders-1',
+      'leave:orders-0',
+      'assign:orders-0',
+      'stable:orders-0',
+    ]);
   });
 });

@@ -5,7 +5,7 @@
  * engine order, each on screen at least `minMs` of real time (PHASE_MIN_MS at 1x, scaled by the
  * speed). Pure: the caller passes the wall clock, so it is tested in Node.
  */
-import type { PhaseMark, RebalancePhase } from './rebalancePhases';
+import type { OwnershipDelta, PhaseMark, RebalancePhase } from './rebalancePhases';
 import { phaseIndex } from './rebalancePhases';
 
 /** Real ms a phase stays on screen at 1x. */
@@ -22,6 +22,8 @@ export interface ShownPhase {
   atMs: number | null;
   /** Wall ms when the card started showing it. */
   since: number;
+  /** The listener callbacks this phase draws: the chips change as it is shown. */
+  deltas: OwnershipDelta[];
 }
 
 export interface PhaseQueue {
@@ -34,7 +36,7 @@ export interface PhaseQueue {
 }
 
 export function restingQueue(): PhaseQueue {
-  const shown: ShownPhase = { phase: 'stable', generation: null, why: '', atMs: null, since: -Infinity };
+  const shown: ShownPhase = { phase: 'stable', generation: null, why: '', atMs: null, since: -Infinity, deltas: [] };
   return { shown, pending: [], last: 'stable', building: null };
 }
 
@@ -48,14 +50,31 @@ function accepts(last: RebalancePhase, mark: RebalancePhase): boolean {
 export function offer(q: PhaseQueue, marks: readonly PhaseMark[], now: number): PhaseQueue {
   let { last, building } = q;
   const pending = [...q.pending];
+  let grew = false;
   for (const m of marks) {
-    if (!accepts(last, m.phase)) continue;
+    if (!accepts(last, m.phase)) {
+      // Another member's callback within a phase already queued: it is drawn with that phase
+      // (or, with nothing queued, at once: the phase it belongs to is on screen).
+      const tail = pending[pending.length - 1];
+      if (m.delta && tail) {
+        pending[pending.length - 1] = { ...tail, deltas: [...tail.deltas, m.delta] };
+        grew = true;
+      }
+      continue;
+    }
     if (m.phase === 'leave' || m.phase === 'join') building = null;
     if (m.generation !== null) building = m.generation;
-    pending.push({ phase: m.phase, generation: m.generation ?? building, why: m.why, atMs: m.atMs, since: now });
+    pending.push({
+      phase: m.phase,
+      generation: m.generation ?? building,
+      why: m.why,
+      atMs: m.atMs,
+      since: now,
+      deltas: m.delta ? [m.delta] : [],
+    });
     last = m.phase;
   }
-  if (pending.length === q.pending.length) return q;
+  if (pending.length === q.pending.length && !grew) return q;
   return { shown: q.shown, pending: pending.slice(-MAX_PENDING), last, building };
 }
 
@@ -99,6 +118,27 @@ export function hiddenFrom(q: PhaseQueue): number | null {
   if (phaseIndex(q.shown.phase) < phaseIndex('assign') && q.shown.generation !== null) gens.push(q.shown.generation);
   for (const p of q.pending) if (p.generation !== null) gens.push(p.generation);
   return gens.length === 0 ? null : Math.min(...gens);
+}
+
+/**
+ * The partitions a consumer's chip draws: what the engine says it owns now, less what the phases
+ * still queued will assign it and plus what they will revoke, so the chips own at the phase drawn
+ * (eager: nothing between the revoke and the assignment; cooperative-sticky: only the revoked
+ * partitions leave). With nothing queued, the engine's.
+ */
+export function drawnPartitions(q: PhaseQueue, consumer: string, engine: readonly string[]): string[] {
+  if (!q.pending.some((p) => p.deltas.some((d) => d.consumer === consumer))) return [...engine];
+  const owned = new Set(engine);
+  for (let i = q.pending.length - 1; i >= 0; i--) {
+    const deltas = (q.pending[i] as ShownPhase).deltas;
+    for (let j = deltas.length - 1; j >= 0; j--) {
+      const d = deltas[j] as OwnershipDelta;
+      if (d.consumer !== consumer) continue;
+      for (const p of d.assigned) owned.delete(p);
+      for (const p of d.revoked) owned.add(p);
+    }
+  }
+  return [...owned];
 }
 
 /** The coordinator's state each phase is drawn in (leave and join: PreparingRebalance, ...). */

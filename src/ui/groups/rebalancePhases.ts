@@ -20,6 +20,18 @@ import { PLANE_EPOCH_MS } from '../../worker/client';
 export const PHASES = ['leave', 'join', 'compute', 'sync', 'assign', 'stable'] as const;
 export type RebalancePhase = (typeof PHASES)[number];
 
+/**
+ * What a member's rebalance listener was told (ConsumerRebalanceListener): partitions it gave up
+ * (onPartitionsRevoked, onPartitionsLost) or gained (onPartitionsAssigned), each `topic-p`.
+ * Eager protocols revoke everything before JoinGroup and are assigned everything after
+ * SyncGroup; cooperative-sticky revokes only what moves.
+ */
+export interface OwnershipDelta {
+  consumer: string;
+  revoked: string[];
+  assigned: string[];
+}
+
 export interface PhaseMark {
   groupId: string;
   phase: RebalancePhase;
@@ -29,6 +41,8 @@ export interface PhaseMark {
   generation: number | null;
   /** What happened, in Kafka's words (the strip's tooltip). */
   why: string;
+  /** The ownership it changes, for a rebalance listener's callback. */
+  delta?: OwnershipDelta;
 }
 
 /** The order of phases within one rebalance. */
@@ -44,8 +58,14 @@ function groupOfRequest(e: Extract<PlaneEvent, { type: 'groupRequestSent' }>): s
 /** The phase marks told by `events` (a frame's plane events), in their order. */
 export function phaseMarks(events: readonly PlaneEvent[]): PhaseMark[] {
   const out: PhaseMark[] = [];
-  const mark = (groupId: string, phase: RebalancePhase, atMs: number, generation: number | null, why: string) =>
-    out.push({ groupId, phase, atMs: atMs - PLANE_EPOCH_MS, generation, why });
+  const mark = (
+    groupId: string,
+    phase: RebalancePhase,
+    atMs: number,
+    generation: number | null,
+    why: string,
+    delta?: OwnershipDelta,
+  ) => out.push({ groupId, phase, atMs: atMs - PLANE_EPOCH_MS, generation, why, ...(delta ? { delta } : {}) });
   for (const e of events) {
     switch (e.type) {
       case 'groupRequestSent': {
@@ -59,12 +79,22 @@ export function phaseMarks(events: readonly PlaneEvent[]): PhaseMark[] {
       case 'groupMemberRemoved':
         mark(e.groupId, 'leave', e.atMs, null, `member removed (${e.reason})`);
         break;
-      case 'consumerRebalanceCallback':
+      case 'consumerRebalanceCallback': {
+        const tps = e.partitions.map((p) => `${p.topic}-${p.partition}`);
         if (e.callback !== 'onPartitionsAssigned' && e.partitions.length > 0)
-          mark(e.groupId, 'leave', e.atMs, null, `${e.consumerId}: ${e.callback}`);
+          mark(e.groupId, 'leave', e.atMs, null, `${e.consumerId}: ${e.callback}`, {
+            consumer: e.consumerId,
+            revoked: tps,
+            assigned: [],
+          });
         else if (e.callback === 'onPartitionsAssigned')
-          mark(e.groupId, 'assign', e.atMs, e.generationId, `${e.consumerId}: onPartitionsAssigned`);
+          mark(e.groupId, 'assign', e.atMs, e.generationId, `${e.consumerId}: onPartitionsAssigned`, {
+            consumer: e.consumerId,
+            revoked: [],
+            assigned: tps,
+          });
         break;
+      }
       case 'groupStateChanged':
         if (e.to === 'PreparingRebalance') mark(e.groupId, 'leave', e.atMs, null, `PreparingRebalance: ${e.reason}`);
         else if (e.to === 'CompletingRebalance')

@@ -1,6 +1,6 @@
 /**
  * The page's one keyboard handler (Space, →, K, I, R, P, C, ?) and the `?` dialog listing every
- * key with what it does; the line under the clock says what the last shortcut did.
+ * key with what it does. `ShortcutSaid`, the top bar's status line, says what the last shortcut did.
  */
 import { useEffect, useRef } from 'react';
 import { CloseDialog } from '../chrome/CloseDialog';
@@ -11,7 +11,6 @@ import { SHORTCUTS, shortcutFor } from './shortcuts';
 
 export function ShortcutsHelp({ session }: { session: Session }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const said = useUi((s) => s.shortcutSaid);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -38,9 +37,6 @@ export function ShortcutsHelp({ session }: { session: Session }) {
       >
         ?
       </button>
-      <output className="muted small shortcut-said" data-testid="shortcut-said" aria-live="polite">
-        {said ?? ''}
-      </output>
       {/* A native modal dialog: focus moves into it, Escape closes it. */}
       <dialog ref={dialog} className="dialog" aria-labelledby="shortcuts-title" data-testid="shortcuts-help">
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
@@ -58,5 +54,15 @@ export function ShortcutsHelp({ session }: { session: Session }) {
         <CloseDialog dialog={dialog} testid="shortcuts-close" />
       </dialog>
     </>
+  );
+}
+
+/** What the last shortcut did, in words (a live region: a screen reader hears it too). */
+export function ShortcutSaid() {
+  const said = useUi((s) => s.shortcutSaid);
+  return (
+    <output className="muted small shortcut-said" data-testid="shortcut-said" aria-live="polite">
+      {said ?? ''}
+    </output>
   );
 }

@@ -5,7 +5,7 @@ import type { Session } from '../session';
 import { loadLessons, startLesson, useLessons } from './lessonStore';
 
 /** Each concept's heading, in the order the picker lists them; a Record, so a new concept needs one. */
-const CONCEPT_HEADINGS: Record<LessonConcept, string> = {
+export const CONCEPT_HEADINGS: Record<LessonConcept, string> = {
   storage: 'Storage',
   producer: 'Producer',
   replication: 'Replication',

@@ -5,19 +5,28 @@
  */
 import type { LessonSummary, Observation } from '../../engine/apps/lessons/types';
 
+/**
+ * Where a step is: a question open with the clock still (`predict`), its actions running and the
+ * engine on its way to the step's condition (`acting`), the condition held and the engine's
+ * answer shown (`revealed`). A step without a question starts at `acting`.
+ */
+export type LessonPhase = 'predict' | 'acting' | 'revealed';
+
 export interface ActiveLesson {
   lesson: LessonSummary;
   step: number;
-  /** Engine ms the step started at (its actions ran then). */
+  phase: LessonPhase;
+  /** Engine ms the step's actions ran at. */
   startedAtMs: number;
   /** The step's actions are still being sent. */
   starting: boolean;
   met: boolean;
   observed: Observation | null;
-  /** The engine's answer to the step's question, once its condition holds. */
+  /** The engine's answer to the step's question, and why, once its condition holds. */
   answer: string | null;
-  /** The learner's predictions, by step. */
-  chosen: Record<number, string>;
+  because: string | null;
+  /** The learner's predictions, by step: a choice, or null for a question skipped. */
+  chosen: Record<number, string | null>;
   error: string | null;
 }
 

@@ -1,14 +1,18 @@
 /**
- * The lesson being walked through: which step, whether its condition holds yet (the worker judges
- * it against the running cluster: `lessonProbe`), what it showed, and the learner's predictions.
- * A step's actions run when it starts; Next waits for its condition; a step marked slow plays in
- * real time, the others fast. A slice (`lessons`) of the page's one store.
+ * The lesson being walked through: which step, where it is (predict, acting, revealed), whether
+ * its condition holds yet (the worker judges it against the running cluster: `lessonProbe`),
+ * what it showed, and the learner's predictions. A step with a question opens with the clock
+ * still and its actions not yet run; answering (or skipping) locks the prediction, then the
+ * actions run, and the engine's answer is revealed once the condition holds. A step marked slow
+ * plays in real time, the others fast. A slice (`lessons`) of the page's one store.
  */
 import { useStore } from 'zustand';
+import type { LessonTarget } from '../../engine/apps/lessons/types';
 import { act, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
 import { getPlane, type Speed, setPlane, uiStore } from '../store';
 import type { ActiveLesson, LessonState } from './lessonSlice';
+import { lookAt, stopLooking } from './lookHere';
 
 export type { ActiveLesson, LessonState };
 
@@ -43,7 +47,7 @@ export async function loadLessons(session: Session): Promise<void> {
   lessonStore.setState({ catalog: await session.call('lessons', null) });
 }
 
-/** Starts a lesson from its scenario (asking before the stored cluster is discarded), then runs step 0. */
+/** Starts a lesson from its scenario (asking before the stored cluster is discarded), then opens step 0. */
 export async function startLesson(session: Session, id: string): Promise<void> {
   await loadLessons(session);
   const lesson = lessonStore.getState().catalog?.find((l) => l.id === id);
@@ -51,32 +55,74 @@ export async function startLesson(session: Session, id: string): Promise<void> {
   const spec = { seed: lesson.seed, preset: lesson.preset, actions: [], untilMs: 0 };
   if (!(await startScenario(session, spec, `Starting the lesson “${lesson.title}”`))) return;
   stopProbing();
-  // The board the lesson is about: the groups for group lessons, the brokers and partitions otherwise.
+  // The board the lesson is about until its first step points somewhere: the groups for group
+  // lessons, the brokers and partitions otherwise.
   setPlane({ tab: lesson.concept === 'groups' ? 'groups' : 'cluster' });
   lessonStore.setState({
     active: {
       lesson,
       step: 0,
+      // A first question is open from the first frame: nothing of the step shows before it.
+      phase: lesson.steps[0]?.question ? 'predict' : 'acting',
       startedAtMs: 0,
       starting: true,
       met: false,
       observed: null,
       answer: null,
+      because: null,
       chosen: {},
       error: null,
     },
   });
   // A first probe before any action: the worker starts the lesson's journal of causes here.
   await session.call('lessonProbe', { id, step: 0, startedAtMs: 0 });
-  await runStep(session, 0);
+  await openStep(session, 0);
 }
 
-async function runStep(session: Session, step: number): Promise<void> {
+/** Opens a step: its question first, with the clock still; a step without one acts at once. */
+async function openStep(session: Session, step: number): Promise<void> {
   const a = lessonStore.getState().active;
   const s = a?.lesson.steps[step];
   if (!a || !s) return;
   stopProbing();
-  patchActive({ step, starting: true, met: false, observed: null, answer: null, error: null });
+  look(session, s.look, step, 'open');
+  if (s.question) {
+    patchActive({
+      step,
+      phase: 'predict',
+      starting: false,
+      met: false,
+      observed: null,
+      answer: null,
+      because: null,
+      error: null,
+    });
+    // Predict before anything moves: nothing on the board may run ahead to the answer.
+    uiStore.setState({ playing: false });
+    return;
+  }
+  await actStep(session, step);
+}
+
+function look(session: Session, target: LessonTarget, step: number, moment: string): void {
+  lookAt(session, target, `${step}:${moment}`);
+}
+
+async function actStep(session: Session, step: number): Promise<void> {
+  const a = lessonStore.getState().active;
+  const s = a?.lesson.steps[step];
+  if (!a || !s) return;
+  stopProbing();
+  patchActive({
+    step,
+    phase: 'acting',
+    starting: true,
+    met: false,
+    observed: null,
+    answer: null,
+    because: null,
+    error: null,
+  });
   const startedAtMs = getPlane().view?.nowMs ?? 0;
   for (const action of s.actions) {
     if (action.op === 'seedsLookupExample') {
@@ -95,32 +141,37 @@ async function runStep(session: Session, step: number): Promise<void> {
 
 async function probe(session: Session): Promise<void> {
   const a = lessonStore.getState().active;
-  if (!a || a.starting) return;
+  if (!a || a.starting || a.phase !== 'acting') return;
   const p = await session.call('lessonProbe', { id: a.lesson.id, step: a.step, startedAtMs: a.startedAtMs });
   const now = lessonStore.getState().active;
-  if (!now || now.lesson.id !== a.lesson.id || now.step !== a.step) return;
-  patchActive({ met: p.met, observed: p.observed, answer: p.answer });
-  if (p.met) {
-    stopProbing();
-    // Back to real time: the learner reads, predicts, then goes on; a passing moment is held.
-    const step = a.lesson.steps[a.step];
-    uiStore.setState(step?.hold ? { speed: 1, playing: false } : { speed: 1 });
-  }
+  if (!now || now.lesson.id !== a.lesson.id || now.step !== a.step || now.phase !== 'acting') return;
+  if (!p.met) return;
+  stopProbing();
+  patchActive({ met: true, phase: 'revealed', observed: p.observed, answer: p.answer, because: p.because });
+  const step = a.lesson.steps[a.step];
+  if (step?.lookAfter) look(session, step.lookAfter, a.step, 'revealed');
+  // Back to real time: the learner reads, then goes on. A passing moment is held, and so is any
+  // moment before a question: the next prediction is about the board as it stands.
+  const next = a.lesson.steps[a.step + 1];
+  uiStore.setState(step?.hold || next?.question ? { speed: 1, playing: false } : { speed: 1 });
 }
 
 export async function nextStep(session: Session): Promise<void> {
   const a = lessonStore.getState().active;
-  if (!a?.met || a.step + 1 >= a.lesson.steps.length) return;
-  await runStep(session, a.step + 1);
+  if (a?.phase !== 'revealed' || a.step + 1 >= a.lesson.steps.length) return;
+  await openStep(session, a.step + 1);
 }
 
-export function choose(step: number, choice: string): void {
+/** Locks the learner's prediction (null: skipped), then runs the step's actions. */
+export async function choose(session: Session, step: number, choice: string | null): Promise<void> {
   const a = lessonStore.getState().active;
-  if (!a || a.chosen[step] !== undefined) return;
+  if (!a || a.step !== step || a.phase !== 'predict' || step in a.chosen) return;
   patchActive({ chosen: { ...a.chosen, [step]: choice } });
+  await actStep(session, step);
 }
 
 export function leaveLesson(): void {
   stopProbing();
+  stopLooking();
   lessonStore.setState({ active: null });
 }

@@ -1,12 +1,13 @@
 import { scaleLinear } from 'd3';
 import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
+import type { PlanePartitionView } from '../../engine/apps/types';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 import { useStoreName } from './storeName';
-import { useShownOffsets } from '../cluster/replicationHoldStore';
+import { useDrawnPartitionByName } from '../cluster/replicationHoldStore';
 
 const CELL_WIDTH = 52;
 /** Narrower segments get no button of their own (a busy log has hundreds). */
@@ -78,9 +79,9 @@ export const PartitionLogView = memo(function PartitionLogView({
   useLayoutEffect(() => {
     const el = cellsRef.current;
     if (!el) return;
-    const measure = () => setCount(Math.max(MIN_CELLS, Math.floor(el.clientWidth / CELL_WIDTH)));
-    measure();
-    const ro = new ResizeObserver(measure);
+    // Measured when the ResizeObserver reports (after layout, once at the start too): a read here
+    // would force a layout per partition log mounted, quadratic for a topic of 1,000 partitions.
+    const ro = new ResizeObserver(() => setCount(Math.max(MIN_CELLS, Math.floor(el.clientWidth / CELL_WIDTH))));
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
@@ -122,9 +123,11 @@ export const PartitionLogView = memo(function PartitionLogView({
   }, [focusOffset, count]);
 
   const records = window?.records ?? [];
-  // The leader's HW and LEO as the partition rows draw them: held until the token that moved them
-  // lands (cluster/replicationHold.ts), so the marks and the committed colour move with the rows.
-  const shown = useShownOffsets(p.topic, p.partition, p.leader ?? -1, p.logEndOffset, p.highWatermark);
+  // The leader's HW and LEO as the partition rows draw them (one state of the partition, stepped
+  // forward as its tokens land: cluster/partitionTimeline.ts), so the marks, the record count and
+  // the committed colour move with the rows.
+  const drawn = useDrawnPartitionByName(p.topic, p.partition);
+  const shown = drawnLeaderOffsets(drawn, p);
   const eventFocus = useFocused('partition', partitionKey(p.topic, p.partition));
   return (
     <article
@@ -136,6 +139,7 @@ export const PartitionLogView = memo(function PartitionLogView({
       data-hw={p.highWatermark}
       data-shown-leo={shown.leo}
       data-shown-hw={shown.hw}
+      data-shown-records={shown.records}
       data-log-start={p.logStartOffset}
       data-recovery-point={p.recoveryPoint}
       data-durable={p.durableOffset}
@@ -157,7 +161,7 @@ export const PartitionLogView = memo(function PartitionLogView({
           <Mark label={<Term name="log start" />} value={p.logStartOffset} />
           <Mark label={<Term name="HW" />} value={shown.hw} className="mark-hw" />
           <Mark label={<Term name="LEO" />} value={shown.leo} className="mark-leo" />
-          <Mark label="records" value={p.recordCount} testId={`record-count-${p.topic}-${p.partition}`} />
+          <Mark label="records" value={shown.records} testId={`record-count-${p.topic}-${p.partition}`} />
           <Mark label="segments" value={p.segmentCount} />
         </dl>
         <span
@@ -347,9 +351,9 @@ function SegmentOverview({
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const measure = () => setWidth(el.clientWidth);
-    measure();
-    const ro = new ResizeObserver(measure);
+    // Measured when the ResizeObserver reports (after layout, also once at the start), never by a
+    // read in this effect: a thousand partition logs mounting would each force a layout there.
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
@@ -560,4 +564,19 @@ function CleanupCaption({ partition: p, cleanup: c }: { partition: PartitionView
       {text}
     </p>
   );
+}
+
+/**
+ * The leader's LEO and HW as drawn, and how many of the log's records are drawn: those below the
+ * drawn LEO (the newest records, past any compaction, are consecutive offsets). The log's own
+ * values when the partition is drawn as the views come.
+ */
+function drawnLeaderOffsets(
+  drawn: PlanePartitionView | undefined,
+  p: { logEndOffset: number; highWatermark: number; recordCount: number },
+): { leo: number; hw: number; records: number } {
+  const leader = drawn?.replicaStates.find((r) => r.broker === drawn.leader && r.role === 'leader');
+  if (!leader) return { leo: p.logEndOffset, hw: p.highWatermark, records: p.recordCount };
+  const notYet = Math.max(0, p.logEndOffset - leader.logEndOffset);
+  return { leo: leader.logEndOffset, hw: leader.highWatermark, records: Math.max(0, p.recordCount - notYet) };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
 import type { Session } from '../session';
 import { uiStore, useUi } from '../store';
@@ -37,7 +37,15 @@ function selectRecord(p: PartitionView, r: RecordCell): void {
   });
 }
 
+/**
+ * Partition logs drawn at once, a page at a time: an import of `wide-999/` makes a topic of 1,000
+ * partitions, and mounting a log view for each held the page for seconds. The large preset's
+ * topics (100 partitions) still show whole.
+ */
+const PARTITIONS_PAGE = 100;
+
 export function TopicPartitions({ session }: { session: Session }) {
+  const [page, setPage] = useState<{ topic: string | null; count: number }>({ topic: null, count: PARTITIONS_PAGE });
   const store = useStoreName();
   const onExport = useCallback((p: PartitionView) => void download(session, p.topic, p.partition), [session]);
   const onScreen = useCallback((key: string, on: boolean) => session.setOnScreen(key, on), [session]);
@@ -55,7 +63,9 @@ export function TopicPartitions({ session }: { session: Session }) {
   }, [partitions]);
   const topics = [...byTopic.keys()].filter((t) => !t.startsWith('__'));
   const topic = selected && byTopic.has(selected) ? selected : (topics[0] ?? null);
-  const shown = topic ? (byTopic.get(topic) ?? []) : [];
+  const all = topic ? (byTopic.get(topic) ?? []) : [];
+  const limit = page.topic === topic ? page.count : PARTITIONS_PAGE;
+  const shown = all.length > limit ? all.slice(0, limit) : all;
   return (
     <section className="topic-partitions">
       <div className="topic-tabs" role="tablist" aria-label="Topics">
@@ -109,6 +119,17 @@ export function TopicPartitions({ session }: { session: Session }) {
             onScreen={onScreen}
           />
         ))}
+        {all.length > shown.length && (
+          <button
+            type="button"
+            className="btn"
+            data-testid="partitions-more"
+            onClick={() => setPage({ topic, count: limit + PARTITIONS_PAGE })}
+          >
+            Partitions 0-{shown.length - 1} of {all.length.toLocaleString('en-US')} shown: show{' '}
+            {Math.min(PARTITIONS_PAGE, all.length - shown.length)} more
+          </button>
+        )}
       </div>
     </section>
   );

@@ -11,8 +11,10 @@ const PLAY_INTERVAL_MS = 700;
 
 /**
  * The offset lookup stepper: asks the engine to look up an offset (or a timestamp) and walks the
- * trace it returns — the floor search over segment base offsets, each probe of the index's binary
- * search, each batch header read in the forward scan — one step at a time, forwards and back.
+ * trace it returns — the floor search over segment base offsets, the index's warm-section check
+ * and each probe of its binary search, each batch header read in the forward scan — one step at
+ * a time, forwards and back. Steps not reached yet show only what kind they are, so stepping is a
+ * prediction each time (a lesson opens the stepper part way through: lookHere.ts).
  */
 export function LookupPanel({ session }: { session: Session }) {
   const partitions = useUi((s) => s.view?.partitions ?? []);
@@ -23,6 +25,14 @@ export function LookupPanel({ session }: { session: Session }) {
   const [error, setError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
 
+  // A lookup opened from elsewhere (a lesson) shows its own partition and target in the form.
+  const shownView = lookup?.view ?? null;
+  useEffect(() => {
+    if (!shownView) return;
+    setTopicPartition(`${shownView.topic}-${shownView.partition}`);
+    setMode(shownView.target.kind);
+    setTarget(String(shownView.target.value));
+  }, [shownView]);
   const chosen = partitions.find((p) => p.dir === topicPartition) ?? partitions.find((p) => !p.topic.startsWith('__'));
   const steps = lookup?.view.steps ?? [];
   const at = lookup?.step ?? -1;
@@ -69,13 +79,16 @@ export function LookupPanel({ session }: { session: Session }) {
   }
 
   return (
-    <section className="lookup" aria-label="Offset lookup">
+    <section className="lookup" aria-label="Offset lookup" data-testid="lookup-panel">
       <p className="panel-intro">
-        How a broker finds an offset: pick the segment by its file name, binary-search its sparse <code>.index</code>,
-        then scan the <code>.log</code> forward from the byte position found.
+        How a broker finds an offset: pick the segment by its file name, search its sparse <code>.index</code> (Kafka
+        first checks the start of the index’s warm section, its last 8 KiB, then binary-searches what is left), then
+        scan the <code>.log</code> forward from the byte position found.
       </p>
       <form
         className="form-grid"
+        // The page's own checks (forms/validate) say what is wrong; the browser's would block silently.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (!chosen) {
@@ -197,7 +210,7 @@ export function LookupPanel({ session }: { session: Session }) {
                 data-kind={s.kind}
               >
                 <button type="button" className="step-link" onClick={() => stepTo(i)}>
-                  <span className="step-kind">{STEP_LABEL[s.kind]}</span> {s.explanation}
+                  <span className="step-kind">{STEP_LABEL[s.kind]}</span> {i <= at ? s.explanation : '…'}
                 </button>
               </li>
             ))}
@@ -266,8 +279,8 @@ function LookupResult({ view }: { view: LookupView }) {
 }
 
 /**
- * The three stages drawn: the segment files (floor search), the index slots (binary search, with
- * lo / hi / probe), and the batch headers read by the scan. Everything up to the current step is
+ * The three stages drawn: the segment files (floor search), the index slots (the warm-section
+ * check, then the binary search with lo / hi / probe), and the batch headers read by the scan. Everything up to the current step is
  * shown; the current step is highlighted.
  */
 function LookupDrawing({
@@ -335,7 +348,7 @@ function LookupDrawing({
   );
   return (
     <div className="lookup-drawing">
-      <div className="lookup-stage">
+      <div className="lookup-stage" data-testid="lookup-stage-segments">
         <h4>
           1 · segments <span className="muted">floor search over file names</span>
         </h4>
@@ -352,10 +365,14 @@ function LookupDrawing({
           ))}
         </div>
       </div>
-      <div className="lookup-stage">
+      <div className="lookup-stage" data-testid="lookup-stage-index">
         <h4>
           2 · <code>.index</code>{' '}
-          <span className="muted">{indexEntries > 0 ? `${indexEntries} entries, binary search` : 'binary search'}</span>
+          <span className="muted">
+            {indexEntries > 0
+              ? `${indexEntries} entries: warm-section check, then binary search`
+              : 'warm-section check, then binary search'}
+          </span>
         </h4>
         <div className="slot-bar" aria-hidden="true">
           {window && indexEntries > 0 && (
@@ -387,7 +404,7 @@ function LookupDrawing({
           ))}
         </ul>
       </div>
-      <div className="lookup-stage">
+      <div className="lookup-stage" data-testid="lookup-stage-scan">
         <h4>
           3 · <code>.log</code> scan <span className="muted">batch headers read</span>
         </h4>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changed, formatMetric } from './formatMetric';
+import { formatMetric, movedMeaningfully } from './formatMetric';
 
 describe('formatMetric', () => {
   it('prints gauges whole, rates per second and bytes in units', () => {
@@ -10,9 +10,27 @@ describe('formatMetric', () => {
     expect(formatMetric({ unit: 'ms', kind: 'histogram' }, 0)).toBe('0 ms');
   });
 
-  it('calls a gauge changed only when its whole value moved', () => {
-    expect(changed({ kind: 'gauge' }, 0, 4)).toBe(true);
-    expect(changed({ kind: 'gauge' }, 4, 4)).toBe(false);
-    expect(changed({ kind: 'meter' }, 0.001, 0.002)).toBe(false);
+  it('a gauge moved when its whole value changed', () => {
+    expect(movedMeaningfully({ moves: 'level', value: 4, count: null }, 0, undefined)).toBe(true);
+    expect(movedMeaningfully({ moves: 'level', value: 4.2, count: null }, 4, undefined)).toBe(false);
+  });
+
+  it('a rate moved beyond noise: BytesInPerSec 295 → 292 is noise, 295 → 120 is not', () => {
+    expect(movedMeaningfully({ moves: 'traffic', value: 292, count: 9 }, 295, 5)).toBe(false);
+    expect(movedMeaningfully({ moves: 'traffic', value: 120, count: 9 }, 295, 5)).toBe(true);
+    expect(movedMeaningfully({ moves: 'traffic', value: 0.5, count: 9 }, 0, 5)).toBe(true);
+    expect(movedMeaningfully({ moves: 'traffic', value: 0.005, count: 9 }, 0, 5)).toBe(false);
+  });
+
+  it('a rare-event meter moved when it counted one more since, whatever its decaying rate did', () => {
+    expect(movedMeaningfully({ moves: 'events', value: 0.01, count: 3 }, 0.02, 2)).toBe(true);
+    expect(movedMeaningfully({ moves: 'events', value: 0.5, count: 2 }, 0.1, 2)).toBe(false);
+  });
+
+  it('a lag moved by at least 10 records and half of itself; a constant never', () => {
+    expect(movedMeaningfully({ moves: 'lag', value: 4, count: null }, 1, undefined)).toBe(false);
+    expect(movedMeaningfully({ moves: 'lag', value: 40, count: null }, 2, undefined)).toBe(true);
+    expect(movedMeaningfully({ moves: 'lag', value: 112, count: null }, 100, undefined)).toBe(false);
+    expect(movedMeaningfully({ moves: 'never', value: 5, count: null }, 0, undefined)).toBe(false);
   });
 });

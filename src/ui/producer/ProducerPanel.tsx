@@ -15,6 +15,7 @@ import { NumberField } from '../forms/NumberField';
 /** The fastest pace the rate field offers (records per second; 0 = as fast as the worker goes). */
 const MAX_PRODUCE_RATE = 1_000_000;
 
+/** The demo's starting settings (the engine's DEFAULT_PRODUCER_SETTINGS); Kafka 3.9's linger.ms default is 0. */
 const DEFAULT_SETTINGS: ProducerSettings = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' };
 /** A stable empty list while no cluster view has arrived (byIdentity keeps its topics). */
 const NO_PARTITIONS: PartitionView[] = [];
@@ -163,6 +164,8 @@ export function ProducerPanel({ session }: { session: Session }) {
     <section className="producer" aria-label="Producer">
       <form
         className="form-grid"
+        // The page's own checks (forms/validate) say what is wrong; the browser's would block silently.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void send();
@@ -283,6 +286,11 @@ export function ProducerPanel({ session }: { session: Session }) {
             <option value="round-robin">round-robin (RoundRobinPartitioner, ignores keys)</option>
           </select>
         </label>
+        <p className="hint muted" data-testid="producer-defaults">
+          Kafka 3.9's defaults: <code>acks</code>=all, <code>linger.ms</code>=0, <code>batch.size</code>=16384. This
+          demo's producer starts with <code>linger.ms</code>={DEFAULT_SETTINGS['linger.ms']} (Kafka 4.0's default), so
+          records sent close together share a batch.
+        </p>
         {settingsError && (
           <p className="inline-error" role="alert" data-testid="producer-settings-error">
             {settingsError}

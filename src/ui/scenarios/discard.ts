@@ -6,14 +6,18 @@
  * is replaced without a question: nothing of it would be lost.
  */
 import type { ScenarioSpec } from '../../engine/apps/types';
-import type { DiscardView } from '../../worker/protocol';
+import { WorkerError } from '../../worker/client';
+import type { DiscardView, JobView } from '../../worker/protocol';
 import type { Session } from '../session';
-import { uiStore, useUi } from '../store';
+import { type UiState, uiStore, useUi } from '../store';
+import { formatClock } from '../time/formatClock';
 
 export interface DiscardQuestion {
   /** What would replace the cluster, as the start of a sentence ("Opening this link"). */
   what: string;
   lost: DiscardView;
+  /** An action in the past would fork the run: only `lost.topics` are deleted, the rest is replayed. */
+  fork?: boolean;
   answer(replace: boolean): void;
 }
 
@@ -22,19 +26,24 @@ export function useDiscardQuestion(): DiscardQuestion | null {
   return useUi((s) => s.discard);
 }
 
+export interface DiscardAnswer {
+  /**
+   * 'unchanged': the scenario is the one running, nothing to do; 'replace': run it (it replaces
+   * the cluster, or runs the one running on to its time), nothing lost or confirmed; 'keep': declined.
+   */
+  answer: 'unchanged' | 'replace' | 'keep';
+  lost: DiscardView;
+}
+
 /**
- * Whether `spec` may replace the running cluster: 'unchanged' when it is the running one (nothing
- * would be replaced), 'replace' when nothing would be lost or the person confirmed, 'keep' when
- * they declined. Throws the worker's error when the scenario cannot be replayed.
+ * Whether `spec` may replace the running cluster, asked when it would discard something or when
+ * its replay is long (the question says how long). Throws the worker's error when the scenario
+ * cannot be replayed.
  */
-export async function confirmDiscard(
-  session: Session,
-  spec: ScenarioSpec,
-  what: string,
-): Promise<'unchanged' | 'replace' | 'keep'> {
+export async function confirmDiscard(session: Session, spec: ScenarioSpec, what: string): Promise<DiscardAnswer> {
   const lost = await session.call('planeScenarioCheck', spec);
-  if (!lost.replaces) return 'unchanged';
-  if (lost.onlyPreset) return 'replace';
+  if (!lost.replaces && lost.replay === null) return { answer: 'unchanged', lost };
+  if ((!lost.replaces || lost.onlyPreset) && !lost.replay?.ask) return { answer: 'replace', lost };
   // One question at a time: a newer one declines the one still open.
   uiStore.getState().discard?.answer(false);
   return new Promise((resolve) => {
@@ -43,15 +52,112 @@ export async function confirmDiscard(
       lost,
       answer(replace) {
         if (uiStore.getState().discard === question) uiStore.setState({ discard: null });
-        resolve(replace ? 'replace' : 'keep');
+        resolve({ answer: replace ? 'replace' : 'keep', lost });
       },
     };
     uiStore.setState({ discard: question });
   });
 }
 
+/**
+ * Runs a scenario the person agreed to: at once when its replay is short, else as a job the
+ * worker runs between frames (progress and Cancel in the jobs strip), waited for here. Resolves
+ * with how it ended ('cancelled-unchanged': while it was still checked in memory, nothing was
+ * replaced); throws the worker's error when it failed.
+ */
+export async function runScenario(
+  session: Session,
+  spec: ScenarioSpec,
+  lost: DiscardView,
+): Promise<'finished' | 'cancelled' | 'cancelled-unchanged'> {
+  if (!lost.replay?.sliced) {
+    await session.call('planeScenario', spec);
+    return 'finished';
+  }
+  const { jobId } = await session.call('planeScenarioStart', spec);
+  const job = await new Promise<JobView>((resolve) => {
+    const ended = (s: UiState) => {
+      const j = s.jobs[jobId];
+      return j && j.state !== 'running' ? j : null;
+    };
+    const now = ended(uiStore.getState());
+    if (now) return resolve(now);
+    const off = uiStore.subscribe((s) => {
+      const j = ended(s);
+      if (j) {
+        off();
+        resolve(j);
+      }
+    });
+  });
+  if (job.state === 'failed' && job.error) throw new WorkerError(job.error);
+  if (job.state === 'finished') return 'finished';
+  // Another scenario is checked in memory first (the first half of the job): nothing replaced yet.
+  return lost.replaces && job.done < job.total / 2 ? 'cancelled-unchanged' : 'cancelled';
+}
+
 /** "orders (6 partitions, 1,234 records)": one stored topic, as the question names it. */
 export function describeTopic(t: DiscardView['topics'][number]): string {
   const n = (x: number, one: string) => `${x.toLocaleString('en-US')} ${one}${x === 1 ? '' : 's'}`;
   return `${t.name} (${n(t.partitions, 'partition')}, ${n(t.records, 'record')})`;
+}
+
+/** "about 6 minutes", "about 40 seconds": a replay's estimated real time, roughly. */
+export function describeDuration(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
+  const min = Math.round(s / 60);
+  if (min < 90) return `${min} minutes`;
+  return `${(min / 60).toFixed(1)} hours`;
+}
+
+/** What an acting command refused in the past says a fork would delete (EngineHost.checkForkDrops). */
+interface ForkDrops {
+  forkDrops: DiscardView['topics'];
+  atMs: number;
+  laterActions: number;
+}
+
+function forkDropsOf(e: unknown): ForkDrops | null {
+  if (!(e instanceof WorkerError)) return null;
+  const { forkDrops, atMs, laterActions } = e.details;
+  if (typeof forkDrops !== 'string' || typeof atMs !== 'number' || typeof laterActions !== 'number') return null;
+  return { forkDrops: JSON.parse(forkDrops) as DiscardView['topics'], atMs, laterActions };
+}
+
+/**
+ * An action taken while the past is shown forks the run from its scenario's replay; when that
+ * would delete topics no replay brings back (an import), the worker refuses the action with what
+ * it would delete. This asks, naming them; confirmed, the fork is allowed at that moment and the
+ * action is sent again. Declined, the refusal stands and nothing changed.
+ */
+export async function sendForking<T>(session: Pick<Session, 'client'>, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const drops = forkDropsOf(e);
+    if (!drops) throw e;
+    uiStore.getState().discard?.answer(false);
+    const yes = await new Promise<boolean>((resolve) => {
+      const question: DiscardQuestion = {
+        what: `Acting at ${formatClock(drops.atMs)}, in the past,`,
+        fork: true,
+        lost: {
+          replaces: true,
+          onlyPreset: false,
+          topics: drops.forkDrops,
+          actions: drops.laterActions,
+          replay: null,
+        },
+        answer(replace) {
+          if (uiStore.getState().discard === question) uiStore.setState({ discard: null });
+          resolve(replace);
+        },
+      };
+      uiStore.setState({ discard: question });
+    });
+    if (!yes) throw e;
+    await session.client.call('travelConfirmFork', { atMs: drops.atMs });
+    return send();
+  }
 }

@@ -95,3 +95,31 @@ describe('scenario links', () => {
     ).toThrow("action 1's time");
   });
 });
+
+describe('scenario links: long runs', () => {
+  const send = (at: number) => ({
+    at,
+    action: { op: 'produceRecord' as const, topic: 'tt', key: null, value: `v${at}`, headers: [] },
+  });
+
+  it('carry 405 actions whole, the first ones included (no cap of 400 dropping them)', () => {
+    const actions = [
+      { at: 0, action: { op: 'addGroup' as const, group: 'early', assignor: 'range' as const } },
+      ...Array.from({ length: 405 }, (_, i) => send(i + 1)),
+    ];
+    const link: ScenarioLink = { spec: { seed: 1, preset: 'demo', actions, untilMs: 500 }, paused: false };
+    expect(decodeScenarioHash(encodeScenarioHash(link))).toEqual(link);
+  });
+
+  it("carry a Send N job's slices, checked: from 0, in time order, adding up to its count", () => {
+    const job = { op: 'produceRecords' as const, topic: 'tt', from: 0, count: 30, keyPrefix: null, valueBytes: 8 };
+    const link = (slices: number[], count = 30): ScenarioLink => ({
+      spec: { seed: 1, preset: 'demo', actions: [{ at: 10, action: { ...job, count }, slices }], untilMs: 100 },
+      paused: false,
+    });
+    const good = link([0, 10, 16, 10, 32, 10]);
+    expect(decodeScenarioHash(encodeScenarioHash(good))).toEqual(good);
+    for (const bad of [link([0, 10, 16, 10]), link([5, 30]), link([0, 10, 32, 10, 16, 10]), link([0, 30, 200, 1], 31)])
+      expect(() => decodeScenarioHash(encodeScenarioHash(bad))).toThrow(ScenarioLinkError);
+  });
+});

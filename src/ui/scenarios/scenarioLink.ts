@@ -23,6 +23,19 @@ export interface ScenarioLink {
 
 const PRESET_NAMES: readonly PresetName[] = ['demo', 'empty4', 'racks4', 'eight', 'elections', 'large'];
 const KEY = 'scenario';
+/**
+ * The most recorded steps (actions, and the slices of Send N jobs) a link carries: a few hundred
+ * KB of address. A longer run is not cut to fit (that would drop its first actions): its address
+ * names no scenario, and the run stays whole in this browser's storage.
+ */
+export const MAX_LINK_STEPS = 20_000;
+
+/** The steps a replay of `actions` takes: each action, and each further slice of a Send N job. */
+export function linkSteps(actions: readonly TimedAction[]): number {
+  let n = actions.length;
+  for (const t of actions) if (t.slices) n += t.slices.length / 2 - 1;
+  return n;
+}
 
 export class ScenarioLinkError extends Error {}
 
@@ -93,19 +106,49 @@ export function parseScenario(json: unknown): ScenarioLink {
   if (json.v !== 1) throw new ScenarioLinkError('its version is not 1');
   const seed = int(json.seed, 'seed', 0, 2 ** 31 - 1);
   if (!PRESET_NAMES.includes(json.preset as PresetName)) throw new ScenarioLinkError('its preset is unknown');
-  if (!Array.isArray(json.actions) || json.actions.length > 400) throw new ScenarioLinkError('actions must be a list');
+  if (!Array.isArray(json.actions) || json.actions.length > MAX_LINK_STEPS)
+    throw new ScenarioLinkError(`actions must be a list of at most ${MAX_LINK_STEPS}`);
   const untilMs = int(json.untilMs, 'untilMs', 0, 24 * 3600 * 1000);
   let last = 0;
+  let steps = 0;
   const actions: TimedAction[] = json.actions.map((t: unknown, i: number) => {
     if (!isObject(t)) throw new ScenarioLinkError(`action ${i + 1} is not an object`);
     const at = int(t.at, `action ${i + 1}'s time`, last, untilMs);
     last = at;
-    return { at, action: parseAction(t.action, i + 1) };
+    const action = parseAction(t.action, i + 1);
+    if (t.slices === undefined) {
+      steps++;
+      return { at, action };
+    }
+    const slices = parseSlices(t.slices, action, at, untilMs, i + 1);
+    steps += slices.length / 2;
+    last = at + (slices[slices.length - 2] as number);
+    return { at, action, slices };
   });
+  if (steps > MAX_LINK_STEPS) throw new ScenarioLinkError(`it holds more than ${MAX_LINK_STEPS} steps`);
   return {
     spec: { seed, preset: json.preset as PresetName, actions, untilMs },
     paused: json.paused === true,
   };
+}
+
+/** A Send N job's slices: pairs [ms after the action, records], from 0, in time order, summing to its count. */
+function parseSlices(v: unknown, action: EngineCommand, at: number, untilMs: number, n: number): number[] {
+  if (action.op !== 'produceRecords') throw new ScenarioLinkError(`action ${n} has slices but sends no Send N job`);
+  if (!Array.isArray(v) || v.length < 2 || v.length % 2 !== 0 || v.length > 2 * MAX_LINK_STEPS)
+    throw new ScenarioLinkError(`action ${n}'s slices must be pairs of numbers`);
+  let previous = 0;
+  let total = 0;
+  const slices = v.map((x: unknown, k: number) => {
+    if (k % 2 === 1) return int(x, `action ${n}'s slice records`, 1, MAX_PRODUCE_MANY_RECORDS);
+    const dt = int(x, `action ${n}'s slice time`, k === 0 ? 0 : previous, untilMs - at);
+    if (k === 0 && dt !== 0) throw new ScenarioLinkError(`action ${n}'s first slice must be at its own time`);
+    previous = dt;
+    return dt;
+  });
+  for (let k = 1; k < slices.length; k += 2) total += slices[k] as number;
+  if (total !== action.count) throw new ScenarioLinkError(`action ${n}'s slices do not add up to its count`);
+  return slices;
 }
 
 function parseAction(a: unknown, n: number): EngineCommand {

@@ -8,6 +8,7 @@ import { AccumulatorPanel } from '../producer/AccumulatorPanel';
 import { ProducerPanel } from '../producer/ProducerPanel';
 import type { Session } from '../session';
 import { type SideTab, uiStore, useUi } from '../store';
+import { onSideSheetRequest } from './sheet';
 
 const TABS: { id: SideTab; label: string }[] = [
   { id: 'producer', label: 'Producer' },
@@ -28,6 +29,7 @@ export function SidePanel({ session }: { session: Session }) {
   const [sheetOpen, setSheetOpen] = useState(false);
   // A tab chosen from elsewhere (a segment clicked on the board opens the inspector) opens the sheet too.
   useEffect(() => uiStore.subscribe((s, prev) => s.sideTab !== prev.sideTab && setSheetOpen(true)), []);
+  useEffect(() => onSideSheetRequest(setSheetOpen), []);
   return (
     <aside className={`side${sheetOpen ? ' sheet-open' : ''}`} aria-label="Producer and inspectors">
       <div className="side-head">

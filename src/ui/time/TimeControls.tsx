@@ -5,24 +5,21 @@ import { Options } from '../forms/Options';
 import { clockStatement } from './pacing';
 import { AutoSlow } from './AutoSlow';
 
-/** Play / pause / step / speed for the engine clock. Space plays or pauses, right arrow steps (keys/ShortcutsHelp.tsx). */
+/**
+ * The engine clock in the top bar: play / pause, step and the clock itself, always on screen
+ * (on a phone too). Space plays or pauses, right arrow steps (keys/ShortcutsHelp.tsx). The speed
+ * and the rest are `SpeedControls`, which a phone folds into the top bar's menu.
+ */
 export function TimeControls({ session }: { session: Session }) {
   const nowMs = useUi((s) => s.nowMs);
   const frames = useUi((s) => s.frames);
-  // The Node host's engine runs on the wall clock: this page can neither pause nor speed it.
+  // The Node host's engine runs on the wall clock: this page can neither pause nor step it.
   const attached = useUi((s) => s.host !== null);
 
   return (
     <fieldset className="time-controls" aria-label="Engine clock">
       <legend className="visually-hidden">Engine clock</legend>
-      {attached ? (
-        <span className="speed-pace muted small" data-testid="time-pace" data-speed="wall">
-          wall-clock time: the Node host's engine
-        </span>
-      ) : (
-        <PaceControls session={session} />
-      )}
-      <AutoSlow />
+      {!attached && <PlayStep session={session} />}
       <output
         className="clock mono"
         data-testid="time-now"
@@ -35,10 +32,26 @@ export function TimeControls({ session }: { session: Session }) {
   );
 }
 
-/** Play / pause, step, run until idle and the speed: the page paces its own worker's engine. */
-function PaceControls({ session }: { session: Session }) {
+/** Run until idle, the speed and what it means, the auto slow-down: the clock's pace. */
+export function SpeedControls({ session }: { session: Session }) {
+  const attached = useUi((s) => s.host !== null);
+  return (
+    <fieldset className="time-controls" aria-label="Engine speed">
+      <legend className="visually-hidden">Engine speed</legend>
+      {attached ? (
+        <span className="speed-pace muted small" data-testid="time-pace" data-speed="wall">
+          wall-clock time: the Node host's engine
+        </span>
+      ) : (
+        <PaceControls session={session} />
+      )}
+      <AutoSlow />
+    </fieldset>
+  );
+}
+
+function PlayStep({ session }: { session: Session }) {
   const playing = useUi((s) => s.playing);
-  const speed = useUi((s) => s.speed);
   return (
     <>
       <button
@@ -62,6 +75,15 @@ function PaceControls({ session }: { session: Session }) {
       >
         <StepIcon />
       </button>
+    </>
+  );
+}
+
+/** Run until idle and the speed: the page paces its own worker's engine. */
+function PaceControls({ session }: { session: Session }) {
+  const speed = useUi((s) => s.speed);
+  return (
+    <>
       <button
         type="button"
         className="btn"

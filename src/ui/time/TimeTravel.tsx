@@ -35,6 +35,8 @@ export function TimeTravel({ session }: { session: Session }) {
   );
   if (!travel) return null;
   const past = !travel.live;
+  // A run restored from IndexedDB has no replayable past (TravelView.restoredAtMs).
+  const restored = travel.restoredAtMs !== null;
   return (
     <section
       className={`travel${past ? ' travel-past' : ''}`}
@@ -52,6 +54,8 @@ export function TimeTravel({ session }: { session: Session }) {
           data-max={travel.liveMs}
           data-checkpoints={travel.checkpoints}
           data-checkpoints-complete={String(travel.checkpointsComplete)}
+          disabled={restored}
+          data-horizon={travel.horizonMs ?? undefined}
           min={0}
           max={travel.liveMs}
           step={SCRUB_STEP_MS}
@@ -67,7 +71,12 @@ export function TimeTravel({ session }: { session: Session }) {
         />
       </label>
       <span className="travel-when mono small" data-testid="time-travel-when">
-        {past ? (
+        {restored ? (
+          <span className="muted" data-testid="time-travel-restored" data-at={travel.restoredAtMs}>
+            no past: restored from IndexedDB at {formatClock(travel.restoredAtMs ?? 0)}, a replay would not be the
+            stored records (starts again with a new run)
+          </span>
+        ) : past ? (
           <>
             {formatClock(travel.viewMs)} <span className="muted">of {formatClock(travel.liveMs)}, live run paused</span>
           </>
@@ -88,7 +97,7 @@ export function TimeTravel({ session }: { session: Session }) {
       >
         Back to live
       </button>
-      <span className="travel-next">
+      <span className="travel-next" id="travel-next">
         <label>
           <span className="visually-hidden">Kind of event to step to</span>
           <select
@@ -104,6 +113,7 @@ export function TimeTravel({ session }: { session: Session }) {
           type="button"
           className="btn btn-xs"
           data-testid="time-next-event"
+          disabled={restored}
           title="Jump to the next event of this kind after the moment shown"
           onClick={() =>
             void session.nextMoment(kind).then((at) => {
@@ -115,6 +125,11 @@ export function TimeTravel({ session }: { session: Session }) {
           Next {MOMENT_LABELS[kind]} ▸
         </button>
       </span>
+      {travel.horizonMs !== null && !restored && (
+        <span className="muted small" data-testid="time-travel-horizon">
+          The past reaches to {formatClock(travel.horizonMs)}: replays of this busy run past it would not fit in memory.
+        </span>
+      )}
       {said && (
         <span className="muted small" role="status" data-testid="time-next-said">
           {said}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MapStore } from '../../log/testSupport';
 import { ClusterApps } from '../ClusterApps';
+import { COMMIT_WINDOW_MS } from './EventLog';
 import type { EventLogEntry } from './types';
 
 function demo(): ClusterApps {
@@ -68,5 +69,28 @@ describe('EventLog over the demo cluster', () => {
     for (let i = 1; i < entries.length; i++)
       expect((entries[i] as EventLogEntry).n).toBeGreaterThan((entries[i - 1] as EventLogEntry).n);
     expect(entries[0]?.atMs).toBe(0);
+  });
+
+  it("20 s after a kill the newest 30 entries still show the election and the ISR change: a group's commits fold per window", () => {
+    const plane = demo();
+    plane.apply({ op: 'killBroker', broker: 1 });
+    plane.tick(20_000);
+    const entries = plane.eventLog.view().entries;
+    const newest = entries.slice(-30);
+    expect(newest.some((e) => e.kind === 'election' && e.type === 'partitionStateChanged')).toBe(true);
+    expect(newest.some((e) => e.kind === 'isr')).toBe(true);
+    // One entry per group and window of engine time, however many members commit how often.
+    const commits = entries.filter((e) => e.type === 'offsetCommitted');
+    const windows = commits.map((e) => `${e.groups[0]}:${Math.floor(e.atMs / COMMIT_WINDOW_MS)}`);
+    expect(new Set(windows).size).toBe(windows.length);
+    for (const e of commits)
+      expect(Math.floor(e.lastAtMs / COMMIT_WINDOW_MS)).toBe(Math.floor(e.atMs / COMMIT_WINDOW_MS));
+    // Its words: the partitions (each at its latest offset), the commit requests, the span, where to.
+    const billing = commits.filter((e) => e.groups[0] === 'billing').at(-1) as EventLogEntry;
+    expect(billing.text).toMatch(
+      /^group billing committed 6 partitions ×\d+ in \d+ s \(to __consumer_offsets-\d+\): orders-/,
+    );
+    const named = [...billing.text.matchAll(/(orders-\d+)@/g)].map((m) => m[1]);
+    expect(new Set(named).size).toBe(named.length);
   });
 });

@@ -2,8 +2,10 @@
  * The one event log: every broker, controller, election, ISR, producer error, rebalance, commit
  * and retention event of one Engine as a timestamped list, each entry naming the topics,
  * partitions, groups and brokers it is about. Events of one instant that say the same thing (the
- * controller electing leaders for many partitions, a broker taking leadership of them, one commit
- * of many partitions) become one entry; a producer error that repeats grows its entry's count.
+ * controller electing leaders for many partitions, a broker taking leadership of them) become one
+ * entry; a producer error that repeats grows its entry's count; a group's offset commits within one
+ * COMMIT_WINDOW_MS of engine time are one entry (each partition at its latest committed offset,
+ * and how many commit requests), so a cluster committing every second does not bury an election.
  * Each kind keeps its own last MAX_PER_KIND entries, so a stream of commits never pushes an
  * election out. Pure: times are the engine clock's.
  */
@@ -13,6 +15,10 @@ import { EVENT_KINDS, type EventKind, type EventLogEntry, type EventLogView } fr
 export const MAX_PER_KIND = 150;
 /** How many of the latest producer entries a repeated producer error may fold into. */
 const PRODUCER_FOLD_BACK = 8;
+/** A group's commits within one window of engine time fold into one entry. */
+export const COMMIT_WINDOW_MS = 10_000;
+/** How many of the latest commit entries a commit may fold into (the groups' entries interleave). */
+const COMMIT_FOLD_BACK = 16;
 /** The most partitions an entry keeps (a whole controller pass over 1,000 partitions is counted, not listed). */
 const MAX_ITEMS = 64;
 /** The most partitions an entry names in its text (the rest are counted). */
@@ -62,6 +68,10 @@ interface Item {
   item: string | null;
   /** A word the entry's summary lists once however many events carry it (an election's reason). */
   tag?: string;
+  /** What the item is of (a partition): a later item of the same replaces it (its newer offset). */
+  itemOf?: string;
+  /** The request it came with (a commit's member and instant): the entry counts distinct ones. */
+  request?: string;
   topics?: string[];
   partitions?: string[];
   groups?: string[];
@@ -73,7 +83,10 @@ interface Held {
   key: string;
   summary: string;
   items: string[];
+  /** `itemOf` of each item, where the item has one. */
+  itemsOf: (string | undefined)[];
   tags: string[];
+  requests: Set<string>;
 }
 
 const brokerOf = (node: string): number | null => {
@@ -107,7 +120,7 @@ export class EventLog {
     const list = this.byKind.get(it.kind) ?? [];
     // A retrying producer alternates a few errors (the leader's refusal, the retry): each repeat
     // folds into its own recent entry. Other kinds fold only into their latest entry, keeping order.
-    const lookBack = it.kind === 'producer' ? PRODUCER_FOLD_BACK : 1;
+    const lookBack = it.kind === 'producer' ? PRODUCER_FOLD_BACK : it.kind === 'commit' ? COMMIT_FOLD_BACK : 1;
     let last: Held | undefined;
     for (let i = list.length - 1; i >= Math.max(0, list.length - lookBack) && !last; i--)
       if (list[i]?.key === it.key) last = list[i];
@@ -116,20 +129,19 @@ export class EventLog {
       const entry = last.entry;
       entry.count++;
       entry.lastAtMs = atMs;
-      if (it.item !== null && !last.items.includes(it.item)) {
-        last.items.push(it.item);
-        if (last.items.length > MAX_ITEMS) last.items.shift();
-      }
+      addItem(last, it);
       if (it.tag !== undefined && !last.tags.includes(it.tag)) last.tags.push(it.tag);
+      if (it.request !== undefined) last.requests.add(it.request);
       merge(entry.topics, it.topics);
       merge(entry.partitions, it.partitions);
       merge(entry.groups, it.groups);
       merge(entry.brokers, it.brokers);
-      entry.text = textOf(last.summary, last.tags, last.items, entry.count);
+      entry.text = heldText(last);
       return;
     }
     const items = it.item === null ? [] : [it.item];
     const tags = it.tag === undefined ? [] : [it.tag];
+    const requests = new Set(it.request === undefined ? [] : [it.request]);
     const entry: EventLogEntry = {
       n: this.next++,
       kind: it.kind,
@@ -137,13 +149,16 @@ export class EventLog {
       atMs,
       lastAtMs: atMs,
       count: 1,
-      text: textOf(it.summary, tags, items, 1),
+      text: '',
       topics: [...(it.topics ?? [])],
       partitions: [...(it.partitions ?? [])],
       groups: [...(it.groups ?? [])],
       brokers: [...(it.brokers ?? [])],
     };
-    list.push({ entry, key: it.key, summary: it.summary, items, tags });
+    const itemsOf = it.item === null ? [] : [it.itemOf];
+    const held: Held = { entry, key: it.key, summary: it.summary, items, itemsOf, tags, requests };
+    entry.text = heldText(held);
+    list.push(held);
     if (list.length > MAX_PER_KIND) list.shift();
   }
 
@@ -353,19 +368,27 @@ export class EventLog {
           `group ${e.groupId} generation ${e.generationId}: ${Object.keys(e.assignment).length} members, leader ${e.leader === null ? 'none' : (e.clientIds[e.leader] ?? e.leader)}`,
           { groups: [e.groupId], brokers: [e.coordinator] },
         );
-      case 'offsetCommitted':
+      case 'offsetCommitted': {
+        const window = Math.floor((at - this.originMs) / COMMIT_WINDOW_MS);
+        const p = tp(e.topic, e.partition);
         return entry(
           'commit',
           e.type,
-          `${e.type}:${e.groupId}:${e.memberId}@${at}`,
-          `group ${e.groupId} committed (to __consumer_offsets-${e.offsetsPartition})`,
+          `${e.type}:${e.groupId}:${e.offsetsPartition}:${window}`,
+          // The legacy ZooKeeper consumer writes its offsets to znodes, not to __consumer_offsets.
+          e.offsetsPartition < 0
+            ? `to ZooKeeper /consumers/${e.groupId}/offsets`
+            : `to __consumer_offsets-${e.offsetsPartition}`,
           {
-            item: `${tp(e.topic, e.partition)}@${e.offset}`,
+            item: `${p}@${e.offset}`,
+            itemOf: p,
+            request: `${e.memberId}@${at}`,
             topics: [e.topic],
-            partitions: [tp(e.topic, e.partition)],
+            partitions: [p],
             groups: [e.groupId],
           },
         );
+      }
       case 'offsetsExpired':
         return entry(
           'commit',
@@ -407,7 +430,9 @@ export class EventLog {
 }
 
 /** What an entry is about beyond its words: the partition it adds to its list, and what it names. */
-type About = Partial<Pick<Item, 'item' | 'tag' | 'topics' | 'partitions' | 'groups' | 'brokers'>>;
+type About = Partial<
+  Pick<Item, 'item' | 'tag' | 'itemOf' | 'request' | 'topics' | 'partitions' | 'groups' | 'brokers'>
+>;
 
 /** An entry of `kind`: its type, the key that folds its repeats into one, its words, and what it is about. */
 function entry(kind: EventKind, type: string, key: string, summary: string, about: About = {}): Item {
@@ -464,6 +489,33 @@ function reasonOf(code: string): string {
       return ' (the followers did not copy it within the request timeout)';
     default:
       return '';
+  }
+}
+
+/** An entry in words: a group's commits count partitions and requests; the rest list their items. */
+function heldText(h: Held): string {
+  const e = h.entry;
+  if (e.type !== 'offsetCommitted') return textOf(h.summary, h.tags, h.items, e.count);
+  const n = e.partitions.length;
+  const times = h.requests.size > 1 ? ` ×${h.requests.size}` : '';
+  const secs = Math.max(1, Math.ceil((e.lastAtMs - e.atMs) / 1000));
+  const head = `group ${e.groups[0] ?? ''} committed ${n} partition${n === 1 ? '' : 's'}${times} in ${secs} s (${h.summary})`;
+  return textOf(head, [], h.items, h.items.length);
+}
+
+/** Adds an event's item to its entry's list; one of the same thing (a partition) replaces the older. */
+function addItem(h: Held, it: Item): void {
+  if (it.item === null || h.items.includes(it.item)) return;
+  const same = it.itemOf === undefined ? -1 : h.itemsOf.indexOf(it.itemOf);
+  if (same >= 0) {
+    h.items[same] = it.item;
+    return;
+  }
+  h.items.push(it.item);
+  h.itemsOf.push(it.itemOf);
+  if (h.items.length > MAX_ITEMS) {
+    h.items.shift();
+    h.itemsOf.shift();
   }
 }
 

@@ -60,9 +60,19 @@ describe('lesson golden traces', () => {
       const text = `${JSON.stringify(trace, null, 1)}\n`;
       if (process.env.LESSONS_UPDATE === '1' || !existsSync(file)) writeFileSync(file, text);
       expect(trace).toEqual(JSON.parse(readFileSync(file, 'utf8')));
-      // A question's answer is one of its choices.
       lesson.steps.forEach((s, i) => {
-        if (s.question) expect(s.question.choices, `${lesson.id} step ${i}`).toContain(trace.steps[i]?.answer);
+        const t = trace.steps[i];
+        const at = (m: string) => t?.moments.indexOf(m as never) ?? -1;
+        // Predict, then reveal: the question was asked and locked before the step's actions ran,
+        // and the engine's answer was read only after its condition held.
+        if (s.question) {
+          expect(s.question.choices, `${lesson.id} step ${i}`).toContain(t?.answer);
+          expect(at('asked'), `${lesson.id} step ${i} asked`).toBeGreaterThanOrEqual(0);
+          expect(at('asked'), `${lesson.id} step ${i} asked before acting`).toBeLessThan(at('locked'));
+          expect(at('locked'), `${lesson.id} step ${i} locked before acting`).toBeLessThan(at('acted'));
+          expect(t?.because, `${lesson.id} step ${i} says why`).toMatch(/.{20}/);
+        } else expect(at('asked'), `${lesson.id} step ${i}`).toBe(-1);
+        expect(at('acted'), `${lesson.id} step ${i}`).toBeLessThan(at('revealed'));
       });
     });
   }

@@ -1,7 +1,9 @@
 /**
- * Runs a lesson headless the way the page does: each step's actions when it starts, then engine
- * time in small ticks until its condition holds (bounded), recording what the step promises.
- * The golden-trace test compares this record with the stored one.
+ * Runs a lesson headless the way the page does: a step's question is asked first and answered
+ * (here: skipped) with the clock still, then its actions run, then engine time passes in small
+ * ticks until its condition holds (bounded), and the engine's answer is read. The trace records
+ * those moments in the order they happened and what the step promises; the golden-trace test
+ * compares it with the stored one.
  */
 import type { DataPath } from '../../index';
 import type { ClusterApps } from '../ClusterApps';
@@ -16,12 +18,21 @@ export interface LessonHost {
   settle?(): Promise<void>;
 }
 
+/**
+ * A step's moments, in the order a host must go through them: the question shown (`asked`), the
+ * prediction locked or skipped (`locked`), the actions run (`acted`), the condition held and the
+ * answer revealed (`revealed`).
+ */
+export type StepMoment = 'asked' | 'locked' | 'acted' | 'revealed';
+
 export interface StepTrace {
   step: number;
-  /** Engine ms from the step's start until its condition held. */
+  moments: StepMoment[];
+  /** Engine ms from the step's actions until its condition held. */
   waitedMs: number;
   observed: Observation | null;
   answer: string | null;
+  because: string | null;
 }
 
 export interface LessonTrace {
@@ -44,12 +55,13 @@ export function runLessonAction(host: LessonHost, action: LessonAction): void {
 /** Judges one step against the world: its condition, and what it shows once that holds. */
 export function probeStep(lesson: Lesson, step: number, w: LessonWorld, startedAtMs: number): LessonProbe {
   const s = lesson.steps[step];
-  if (!s) return { met: false, observed: null, answer: null };
+  if (!s) return { met: false, observed: null, answer: null, because: null };
   const met = s.until ? s.until.met(w, startedAtMs) : true;
   return {
     met,
     observed: met && s.observe ? s.observe(w) : null,
-    answer: met && s.question ? s.question.answer(w) : null,
+    answer: met && s.question ? s.question.answer(w, startedAtMs) : null,
+    because: met && s.question ? s.question.because(w, startedAtMs) : null,
   };
 }
 
@@ -63,8 +75,12 @@ export async function replayLesson(
   for (let i = 0; i < lesson.steps.length; i++) {
     const step = lesson.steps[i];
     if (!step) break;
+    const moments: StepMoment[] = [];
+    // Predict first: nothing runs, and no engine time passes, while the question is open.
+    if (step.question) moments.push('asked', 'locked');
     const startedAt = host.apps.nowMs;
     for (const a of step.actions ?? []) runLessonAction(host, a);
+    moments.push('acted');
     let p = probeStep(lesson, i, world(), startedAt);
     while (!p.met) {
       if (host.apps.nowMs - startedAt >= maxMs)
@@ -73,7 +89,15 @@ export async function replayLesson(
       await host.settle?.();
       p = probeStep(lesson, i, world(), startedAt);
     }
-    steps.push({ step: i, waitedMs: host.apps.nowMs - startedAt, observed: p.observed, answer: p.answer });
+    moments.push('revealed');
+    steps.push({
+      step: i,
+      moments,
+      waitedMs: host.apps.nowMs - startedAt,
+      observed: p.observed,
+      answer: p.answer,
+      because: p.because,
+    });
   }
   return { lesson: lesson.id, steps };
 }
@@ -89,6 +113,8 @@ export function lessonSummary(l: Lesson): LessonSummary {
     note: l.note ?? null,
     steps: l.steps.map((s) => ({
       text: s.text,
+      look: s.look,
+      lookAfter: s.lookAfter ?? null,
       actions: s.actions ?? [],
       until: s.until?.label ?? null,
       slow: s.slow ?? false,

@@ -1,10 +1,12 @@
 /**
- * The lesson model: a lesson is a scenario (preset + seed) and steps. A step's actions run when
- * the step starts; its condition over engine state gates Next; a question asks the learner to
- * predict before the engine's answer is revealed. Everything here is data plus pure functions
- * of a LessonWorld, so the worker and the golden-trace test judge a step the same way.
+ * The lesson model: a lesson is a scenario (preset + seed) and steps. A step with a question asks
+ * the learner to predict *before* its actions run; the answer is locked (or the question
+ * skipped), then the actions run, engine time passes until the step's condition holds, and the
+ * engine's result is revealed beside the prediction, with why. Every step names what on the page
+ * it is about (`look`). Everything here is data plus pure functions of a LessonWorld, so the
+ * worker and the golden-trace test judge a step the same way.
  */
-import type { LookupView, PartitionView } from '../../index';
+import type { LookupStep, LookupView, PartitionView } from '../../index';
 import type { JournalEntry } from './journal';
 import type { EngineCommand, PlaneView, PresetName } from '../types';
 
@@ -17,8 +19,8 @@ export interface LessonWorld {
   /** Every user partition's log as its leader replica has it. */
   logs: PartitionView[];
   lookup(topic: string, partition: number, target: { kind: 'offset' | 'timestamp'; value: number }): LookupView;
-  /** RecordBatches in a partition's log (all segments). */
-  batchCount(topic: string, partition: number): number;
+  /** RecordBatches in a partition's log (all segments), or only those from `fromOffset` on. */
+  batchCount(topic: string, partition: number, fromOffset?: number): number;
   /** The page producer's deliveries (acks answered, failures and the last error name). */
   panel: { acked: number; failed: number; lastError: string | null };
   /** Causes: who changed an ISR, who elected a leader, which produce was refused (since the lesson began). */
@@ -29,18 +31,53 @@ export interface LessonWorld {
 
 export type Observation = Record<string, string | number | boolean | null | (string | number)[]>;
 
+/**
+ * What on the page a step is about: the page opens its tab or panel, scrolls it into view beside
+ * the lesson card and marks it.
+ */
+export type LessonTarget =
+  /** A partition's row (its replicas, LEO, HW, ISR and segments). */
+  | { kind: 'partition'; topic: string; partition: number }
+  /** A broker's card on the brokers board (controller badge, replicas). */
+  | { kind: 'broker'; broker: number }
+  /** A consumer group's card (state, generation, members), one member's chip in it, or its last crash's outcome. */
+  | { kind: 'group'; group: string; member?: string; crash?: true }
+  /** The ZooKeeper znode tree, at `path` (or the nearest ancestor drawn). */
+  | { kind: 'znodes'; path: string }
+  /**
+   * The offset lookup stepper on this lookup, stepped through the last step of kind `through`,
+   * marking the stage `show` (the one the step asks about; by default the one `through` is in).
+   */
+  | {
+      kind: 'lookup';
+      topic: string;
+      partition: number;
+      offset: number;
+      through: LookupStep['kind'];
+      show?: 'segments' | 'index' | 'scan';
+    }
+  /** The producer's record accumulator (open batches, linger.ms, batch.size). */
+  | { kind: 'accumulator' };
+
 export interface LessonQuestion {
+  /** Asked before the step's actions run: it gives the setting, never the answer. */
   prompt: string;
   choices: string[];
-  /** The right choice, computed from the engine once the step's condition holds. */
-  answer(w: LessonWorld): string;
+  /** The engine's result, one of the choices, read once the step's condition holds. */
+  answer(w: LessonWorld, startedAtMs: number): string;
+  /** Why the engine did that, in Kafka's words and with the engine's numbers. */
+  because(w: LessonWorld, startedAtMs: number): string;
 }
 
 export interface LessonStep {
-  /** What the learner watches; written for after the step's actions ran. */
+  /** What happened: shown once the learner has answered (or skipped) and the actions ran. */
   text: string;
+  /** What the step is about on the page, from its start (while the learner predicts). */
+  look: LessonTarget;
+  /** Where to look once the condition holds, when that is somewhere else (the lookup stepper's next stage). */
+  lookAfter?: LessonTarget;
   actions?: LessonAction[];
-  /** Gates Next; `startedAtMs` is the engine time the step started. Absent: met at once. */
+  /** Gates Next; `startedAtMs` is the engine time the actions ran. Absent: met at once. */
   until?: { label: string; met(w: LessonWorld, startedAtMs: number): boolean };
   /** The key moment: the page drops to real time (1x) and says so. */
   slow?: boolean;
@@ -59,8 +96,9 @@ export interface Lesson {
   title: string;
   preset: PresetName;
   seed: number;
-  /** The seed post it follows, and where it simplifies Kafka (shown as a note). */
+  /** The source post it follows (named, never by its file number) and what of it: the header's tooltip. */
   source: string;
+  /** Where the source simplifies Kafka; shown once the lesson's last question is answered, as it may tell. */
   note?: string;
   steps: LessonStep[];
 }
@@ -72,8 +110,9 @@ export type LessonSummary = Omit<Lesson, 'note' | 'steps'> & {
 };
 
 /** A step without its functions: the gate's label only, the question without its answer. */
-export type LessonStepSummary = Pick<LessonStep, 'text'> &
+export type LessonStepSummary = Pick<LessonStep, 'text' | 'look'> &
   Required<Pick<LessonStep, 'actions' | 'slow' | 'hold'>> & {
+    lookAfter: LessonTarget | null;
     until: string | null;
     question: Pick<LessonQuestion, 'prompt' | 'choices'> | null;
   };
@@ -82,6 +121,7 @@ export type LessonStepSummary = Pick<LessonStep, 'text'> &
 export interface LessonProbe {
   met: boolean;
   observed: Observation | null;
-  /** Only once the condition holds: predict first, reveal after. */
+  /** Only once the condition holds (after the actions ran): predict first, reveal after. */
   answer: string | null;
+  because: string | null;
 }

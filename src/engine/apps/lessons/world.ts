@@ -14,11 +14,14 @@ export function lessonWorld(apps: ClusterApps, data: DataPath, journal: LessonJo
     journal: journal.entries,
     logs: data.views().filter((v) => !v.topic.startsWith('__')),
     lookup: (topic, partition, target) => lookupView(topic, partition, data.log(topic, partition), target),
-    batchCount(topic, partition) {
+    batchCount(topic, partition, fromOffset = 0) {
       if (!topics.has(topic)) return 0;
       const log = data.log(topic, partition);
       let n = 0;
-      for (const s of log.logSegments) n += segmentDump(topic, partition, log, s.baseOffset, false).batches.length;
+      for (const s of log.logSegments)
+        n += segmentDump(topic, partition, log, s.baseOffset, false).batches.filter(
+          (b) => b.baseOffset >= fromOffset,
+        ).length;
       return n;
     },
     partitionForKey: (key, partitions) => toPositive(murmur2(utf8.encode(key))) % partitions,

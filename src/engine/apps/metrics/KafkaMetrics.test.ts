@@ -112,10 +112,57 @@ describe('KafkaMetrics over the demo cluster', () => {
     expect(messages?.series.length).toBe(16);
     expect(v.metrics.filter((m) => m.group !== null).map((m) => m.id)).toEqual([
       'records-lag-max-analytics',
+      'committed-lag-analytics',
       'commit-rate-analytics',
       'records-lag-max-billing',
+      'committed-lag-billing',
       'commit-rate-billing',
     ]);
+  });
+
+  it('records-lag-max is HW − fetch position (the consumer side), committed lag is HW − committed offset (describe): two numbers', () => {
+    const plane = demo();
+    plane.apply({ op: 'produce', topic: 'orders', count: 400 });
+    let differed = false;
+    for (let t = 0; t < 15_000; t += 250) {
+      plane.tick(250);
+      // Ground truth at this instant: each running consumer's last fetched HW minus its position
+      // (SubscriptionState.partitionLag), and kafka-consumer-groups --describe's LAG.
+      let fetch = 0;
+      for (const c of plane.groups.consumers.values()) {
+        if (c.groupId !== 'billing') continue;
+        for (const a of plane.groups.consumerSnapshot(c).assignment)
+          if (a.position !== null && a.highWatermark !== null) fetch = Math.max(fetch, a.highWatermark - a.position);
+      }
+      const committed = Math.max(0, ...plane.engine.describeGroup('billing').map((r) => r.lag ?? 0));
+      const v = plane.metrics.values();
+      expect(v['committed-lag-billing']).toBe(committed);
+      // A Max over the kept samples: never below what a fetch would record now.
+      expect(v['records-lag-max-billing']).toBeGreaterThanOrEqual(fetch);
+      if (v['records-lag-max-billing'] !== v['committed-lag-billing']) differed = true;
+    }
+    expect(differed).toBe(true);
+    const view = plane.metrics.view().metrics;
+    expect(view.find((m) => m.id === 'records-lag-max-billing')?.meaning).toMatch(
+      /^records-lag-max \(HW − fetch position\)/,
+    );
+    expect(view.find((m) => m.id === 'committed-lag-billing')?.meaning).toMatch(
+      /^committed lag \(HW − committed offset\)/,
+    );
+  });
+
+  it("keeps a meter's count from just before an action: a rare event's table row needs it", () => {
+    const plane = demo();
+    plane.apply({ op: 'killBroker', broker: 2 });
+    const since = plane.metrics.view().sinceAction;
+    expect(since?.label).toBe('you killed broker 2');
+    const before = since?.beforeCounts.LeaderElectionRateAndTimeMs ?? -1;
+    expect(before).toBeGreaterThanOrEqual(0);
+    // The controller's BrokerChange comes once the session expires: the count moves past the one kept.
+    until(
+      plane,
+      () => (plane.metrics.view().metrics.find((m) => m.name === 'LeaderElectionRateAndTimeMs')?.count ?? 0) > before,
+    );
   });
 
   it('is deterministic: the same seed and actions give the same values', () => {

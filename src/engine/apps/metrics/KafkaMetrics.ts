@@ -7,7 +7,8 @@
 import type { Engine, EngineEvent } from '../../index';
 import { Meter } from './Meter';
 import { SampledRate } from './SampledRate';
-import type { MetricKind, MetricsSinceAction, MetricsView, MetricView } from './types';
+import { SampledMax } from './SampledMax';
+import type { MetricKind, MetricMoves, MetricsSinceAction, MetricsSnapshot, MetricsView, MetricView } from './types';
 
 /** Sparkline samples kept per metric (one a second: the last minute). */
 export const METRIC_SERIES_LENGTH = 60;
@@ -19,6 +20,9 @@ interface BrokerMetricDef {
   kind: MetricKind;
   unit: string;
   meaning: string;
+  moves: MetricMoves;
+  rises: string;
+  falls: string;
 }
 
 const BROKER_METRICS = [
@@ -29,6 +33,10 @@ const BROKER_METRICS = [
     unit: 'partitions',
     meaning:
       'Partitions whose leader has fewer in-sync replicas than replicas, summed over the live brokers (every topic, the 50 __consumer_offsets partitions too). Should be 0.',
+    moves: 'level',
+    rises:
+      'a follower left an ISR (its broker died, or it fell replica.lag.time.max.ms behind): its leaders have fewer in-sync replicas than replicas',
+    falls: "followers caught up to their leader's log end and rejoined the ISR",
   },
   {
     name: 'OfflinePartitionsCount',
@@ -37,6 +45,10 @@ const BROKER_METRICS = [
     unit: 'partitions',
     meaning:
       'Partitions without a live leader, as the active controller counts them: nobody can produce to or fetch from them.',
+    moves: 'level',
+    rises:
+      'no live replica of the ISR is left to lead (unclean.leader.election.enable=false): the controller marks the partitions offline',
+    falls: 'a replica of the ISR came back and the controller elected it leader',
   },
   {
     name: 'ActiveControllerCount',
@@ -44,6 +56,10 @@ const BROKER_METRICS = [
     kind: 'gauge',
     unit: 'controllers',
     meaning: 'Brokers that are the active controller, summed over the cluster: exactly 1 when healthy.',
+    moves: 'level',
+    rises: 'a broker created the ephemeral /controller znode: it is the controller',
+    falls:
+      "the controller's broker is gone; /controller stays until its ZooKeeper session expires, then another broker takes it",
   },
   {
     name: 'IsrShrinksPerSec',
@@ -51,6 +67,9 @@ const BROKER_METRICS = [
     kind: 'meter',
     unit: '/s',
     meaning: 'Leaders dropping a follower from the ISR (it fell replica.lag.time.max.ms behind), one-minute rate.',
+    moves: 'events',
+    rises: 'leaders dropped followers from the ISR (a dead replica, or one more than replica.lag.time.max.ms behind)',
+    falls: 'no ISR shrink lately: the one-minute rate decays',
   },
   {
     name: 'IsrExpandsPerSec',
@@ -58,6 +77,9 @@ const BROKER_METRICS = [
     kind: 'meter',
     unit: '/s',
     meaning: 'Leaders taking a caught-up follower back into the ISR, one-minute rate.',
+    moves: 'events',
+    rises: "followers caught up to their leader's log end and were taken back into the ISR",
+    falls: 'no ISR expansion lately: the one-minute rate decays',
   },
   {
     name: 'UncleanLeaderElectionsPerSec',
@@ -65,6 +87,10 @@ const BROKER_METRICS = [
     kind: 'meter',
     unit: '/s',
     meaning: 'Leaders elected from outside the ISR (unclean.leader.election.enable): committed records may be lost.',
+    moves: 'events',
+    rises:
+      'the controller elected a leader from outside the ISR (unclean.leader.election.enable=true): committed records may be lost',
+    falls: 'no unclean election lately: the one-minute rate decays',
   },
   {
     name: 'LeaderElectionRateAndTimeMs',
@@ -73,6 +99,10 @@ const BROKER_METRICS = [
     unit: '/s',
     meaning:
       "The controller's broker-change events (a broker came or went, so leaders are elected), one-minute rate; the engine's controller handles each in 0 ms.",
+    moves: 'events',
+    rises:
+      'the controller handled a BrokerChange (/brokers/ids changed) and elected leaders for the partitions it touched',
+    falls: 'no broker change lately: the one-minute rate decays',
   },
   {
     name: 'BytesInPerSec',
@@ -80,6 +110,9 @@ const BROKER_METRICS = [
     kind: 'meter',
     unit: 'B/s',
     meaning: 'Bytes appended to leader logs (produce and coordinator writes), one-minute rate.',
+    moves: 'traffic',
+    rises: "leaders append more bytes (produce requests, the coordinators' writes to __consumer_offsets)",
+    falls: 'leaders append fewer bytes: produce requests are refused or wait for a leader, or producers send less',
   },
   {
     name: 'MessagesInPerSec',
@@ -87,6 +120,9 @@ const BROKER_METRICS = [
     kind: 'meter',
     unit: '/s',
     meaning: 'Records appended to leader logs, one-minute rate.',
+    moves: 'traffic',
+    rises: 'leaders append more records',
+    falls: 'leaders append fewer records: produce requests are refused or wait for a leader, or producers send less',
   },
   {
     name: 'FailedProduceRequestsPerSec',
@@ -95,6 +131,10 @@ const BROKER_METRICS = [
     unit: '/s',
     meaning:
       'Produce appends a leader refused (NOT_ENOUGH_REPLICAS and the like; NOT_LEADER_OR_FOLLOWER and UNKNOWN_TOPIC_OR_PARTITION are not counted, as in ReplicaManager.appendToLocalLog), one-minute rate.',
+    moves: 'events',
+    rises:
+      'leaders refused produce appends (NOT_ENOUGH_REPLICAS: acks=all and an ISR smaller than min.insync.replicas)',
+    falls: 'no refused produce lately: the one-minute rate decays',
   },
   {
     name: 'RequestQueueTimeMs',
@@ -103,6 +143,9 @@ const BROKER_METRICS = [
     unit: 'ms',
     meaning:
       "Time a produce request waits in the broker's request queue before a handler thread takes it. The engine's brokers handle each request as it arrives, so it is 0 (FIDELITY.md).",
+    moves: 'never',
+    rises: '',
+    falls: '',
   },
 ] as const satisfies readonly BrokerMetricDef[];
 
@@ -131,6 +174,8 @@ export const METRIC_EVENT_TYPES: readonly EngineEvent['type'][] = [
 
 interface GroupMetrics {
   commits: SampledRate;
+  /** HW − fetch position, sampled each engine second (the consumer records it at each fetch). */
+  fetchLag: SampledMax;
   /** The last commit counted: one OffsetCommit writes every partition at one instant. */
   lastCommit: string;
 }
@@ -144,13 +189,14 @@ export class KafkaMetrics {
 
   /**
    * @param boardGroups the groups whose client metrics (records-lag-max, commit-rate) are shown
-   * @param groupLag the largest lag of a group's partitions now (null: none known), from the board's lag samples
+   * @param groupLag a group's largest lag now (null: none known): HW − fetch position over its
+   *   consumers' partitions, and HW − committed offset over its partitions
    */
   constructor(
     private readonly engine: Engine,
     private readonly originMs: number,
     private readonly boardGroups: () => readonly string[],
-    private readonly groupLag: (group: string) => number | null,
+    private readonly groupLag: (group: string) => { fetch: number | null; committed: number | null },
   ) {
     const now = engine.now();
     for (const d of BROKER_METRICS)
@@ -161,7 +207,7 @@ export class KafkaMetrics {
 
   private group(id: string): GroupMetrics {
     let g = this.groups.get(id);
-    if (!g) this.groups.set(id, (g = { commits: new SampledRate(), lastCommit: '' }));
+    if (!g) this.groups.set(id, (g = { commits: new SampledRate(), fetchLag: new SampledMax(), lastCommit: '' }));
     return g;
   }
 
@@ -221,13 +267,29 @@ export class KafkaMetrics {
     };
     for (const [name, m] of this.meters) out[name] = m.oneMinuteRate(now);
     for (const group of this.boardGroups()) {
-      out[`records-lag-max-${group}`] = this.groupLag(group) ?? 0;
+      const lag = this.groupLag(group);
+      // As if a fetch recorded the lag now, beside what the kept samples hold.
+      const sampled = this.groups.get(group)?.fetchLag.measure(now) ?? null;
+      out[`records-lag-max-${group}`] = Math.max(sampled ?? 0, lag.fetch ?? 0);
+      out[`committed-lag-${group}`] = lag.committed ?? 0;
       out[`commit-rate-${group}`] = this.groups.get(group)?.commits.measure(now) ?? 0;
     }
     return out;
   }
 
+  /** Every value, and every meter's count, now: what an action is compared with. */
+  snapshot(): MetricsSnapshot {
+    const counts: Record<string, number> = {};
+    for (const [name, m] of this.meters) counts[name] = m.count;
+    return { values: this.values(), counts };
+  }
+
   private sample(): void {
+    const now = this.engine.now();
+    for (const group of this.boardGroups()) {
+      const fetch = this.groupLag(group).fetch;
+      if (fetch !== null) this.group(group).fetchLag.record(now, fetch);
+    }
     const values = this.values();
     for (const [id, v] of Object.entries(values)) {
       const s = this.series.get(id) ?? [];
@@ -238,9 +300,14 @@ export class KafkaMetrics {
     this.version++;
   }
 
-  /** A person acted (`before`: values() just before it ran): keep them, to show what the action changed. */
-  markAction(label: string, before: Record<string, number>): void {
-    this.sinceAction = { label, atMs: this.engine.now() - this.originMs, before };
+  /** A person acted (`before`: snapshot() just before it ran): keep it, to show what the action changed. */
+  markAction(label: string, before: MetricsSnapshot): void {
+    this.sinceAction = {
+      label,
+      atMs: this.engine.now() - this.originMs,
+      before: before.values,
+      beforeCounts: before.counts,
+    };
     this.version++;
   }
 
@@ -257,35 +324,53 @@ export class KafkaMetrics {
       series: [...(this.series.get(d.name) ?? [])],
       meaning: d.meaning,
       group: null,
+      moves: d.moves,
+      rises: d.rises,
+      falls: d.falls,
     }));
     for (const group of [...this.boardGroups()].sort()) {
-      const lagId = `records-lag-max-${group}`;
-      const rateId = `commit-rate-${group}`;
+      const client = `kafka.consumer:type=consumer-fetch-manager-metrics,client-id=<${group}'s consumers>`;
+      const row = (id: string, rest: Omit<MetricView, 'id' | 'value' | 'count' | 'series' | 'group'>): MetricView => ({
+        id,
+        value: values[id] ?? 0,
+        count: null,
+        series: [...(this.series.get(id) ?? [])],
+        group,
+        ...rest,
+      });
       metrics.push(
-        {
+        row(`records-lag-max-${group}`, {
           name: 'records-lag-max',
-          id: lagId,
-          mbean: `kafka.consumer:type=consumer-fetch-manager-metrics,client-id=<${group}'s consumers>`,
+          mbean: client,
           kind: 'gauge',
-          value: values[lagId] ?? 0,
           unit: 'records',
-          count: null,
-          series: [...(this.series.get(lagId) ?? [])],
-          meaning: `The largest lag of any partition ${group} consumes: records written but not yet committed by the group.`,
-          group,
-        },
-        {
+          meaning: `records-lag-max (HW − fetch position): the largest gap, over the partitions ${group}'s consumers own, between the high watermark their last fetch reported and their fetch position: records the brokers have committed that the consumer has not fetched yet. The consumer records it at each fetch and keeps the largest of its two 30 s samples.`,
+          moves: 'lag',
+          rises:
+            "the high watermark runs ahead of the consumers' fetch positions: records arrive faster than they fetch, or they stopped fetching (a rebalance, a coordinator move)",
+          falls: 'the consumers fetched up to the high watermark',
+        }),
+        row(`committed-lag-${group}`, {
+          name: 'committed lag',
+          mbean: `kafka-consumer-groups --describe --group ${group} (the LAG column)`,
+          kind: 'gauge',
+          unit: 'records',
+          meaning: `committed lag (HW − committed offset): the largest gap, over ${group}'s partitions, between the high watermark and the offset the group committed to __consumer_offsets. A consumer taking a partition over starts at the committed offset, so this is what it would read again or still has to read; kafka-consumer-groups --describe prints it as LAG. Not a client metric: the tool computes it.`,
+          moves: 'lag',
+          rises:
+            "the group's committed offsets fall behind the high watermark: commits stopped (a rebalance, a coordinator move) or the consumers are behind",
+          falls: 'the group committed offsets closer to the high watermark',
+        }),
+        row(`commit-rate-${group}`, {
           name: 'commit-rate',
-          id: rateId,
           mbean: `kafka.consumer:type=consumer-coordinator-metrics,client-id=<${group}'s consumers>`,
           kind: 'rate',
-          value: values[rateId] ?? 0,
           unit: '/s',
-          count: null,
-          series: [...(this.series.get(rateId) ?? [])],
           meaning: `Offset commits ${group}'s consumers make per second (over Kafka's two 30 s samples).`,
-          group,
-        },
+          moves: 'traffic',
+          rises: 'more OffsetCommit requests reach the group coordinator',
+          falls: 'fewer commits: members stop committing while the group rebalances or its coordinator moves',
+        }),
       );
     }
     return { version: this.version, atMs: this.engine.now() - this.originMs, metrics, sinceAction: this.sinceAction };

@@ -9,6 +9,7 @@
  */
 import type { Store } from '../../index';
 import { ClusterApps } from '../ClusterApps';
+import { ActionCursor } from '../jobSlices';
 import type { PresetName, TimedAction } from '../types';
 
 export interface ReplaySource {
@@ -20,11 +21,19 @@ export interface ReplaySource {
 
 export class Replica {
   readonly apps: ClusterApps;
-  /** How many of the source's actions have been applied. */
-  private next = 0;
+  /** Where the replay is in the source's actions (a Send N job's slices one by one). */
+  private readonly cursor = new ActionCursor();
 
-  constructor(source: ReplaySource, store: Store) {
+  constructor(
+    source: ReplaySource,
+    private readonly store: Store & { readonly sizeBytes?: number },
+  ) {
     this.apps = new ClusterApps(source.seed, source.preset, { store, panelProducer: true });
+  }
+
+  /** The memory this replay holds: its files (a MemoryStore's bytes) and the segments its engine keeps resident. */
+  get bytes(): number {
+    return (this.store.sizeBytes ?? 0) + this.apps.engine.segmentCache.residentBytes;
   }
 
   /** Engine ms since the scenario started. */
@@ -37,12 +46,9 @@ export class Replica {
    * run accepted is accepted here too (same state, same checks), so none can throw.
    */
   advanceTo(toMs: number, actions: readonly TimedAction[]): void {
-    while (this.next < actions.length) {
-      const t = actions[this.next] as TimedAction;
-      if (t.at > toMs) break;
+    for (let t = this.cursor.next(actions, toMs); t; t = this.cursor.next(actions, toMs)) {
       this.apps.runTo(t.at);
       this.apps.apply(t.action);
-      this.next++;
     }
     this.apps.runTo(toMs);
     // Nobody animates a replay: drop what the page would have been sent.

@@ -111,3 +111,33 @@ describe('TimeMachine: a seek shows the run exactly as it was', () => {
     expect(nextMoment(run, 'election', 16_000)).toBeNull();
   });
 });
+
+/** A MapStore that says how many bytes it holds, as the host's MemoryStore does. */
+class SizedStore extends MapStore {
+  get sizeBytes(): number {
+    let n = 0;
+    for (const f of this.files.values()) n += f.length;
+    return n;
+  }
+}
+
+describe('TimeMachine: memory', () => {
+  it('keeps its replicas within maxBytes; past the horizon a seek stops at it', () => {
+    const live = new ClusterApps(1, 'demo', { store: new SizedStore(), panelProducer: true });
+    live.apply({ op: 'createTopic', name: 'bulk', partitions: 1, replicationFactor: 1, startIndex: null });
+    const maxBytes = 2 * 1024 * 1024;
+    const machine = new TimeMachine(() => live, { newStore: () => new SizedStore(), everyMs: 1000, maxBytes });
+    // About 1 MB a second into bulk: a replay of 2 s already takes half the budget.
+    for (let s = 0; s < 60; s++) {
+      live.apply({ op: 'produceRecords', topic: 'bulk', from: s * 100, count: 100, keyPrefix: null, valueBytes: 1000 });
+      live.tick(100);
+      for (let i = 0; i < 20 && machine.work(live.nowMs, 500); i++);
+      expect(machine.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    const horizon = machine.horizonMs;
+    expect(horizon).not.toBeNull();
+    expect(horizon).toBeLessThan(live.nowMs);
+    expect(machine.seek(live.nowMs - 1).nowMs).toBe(horizon);
+    expect(machine.bytes).toBeLessThanOrEqual(maxBytes);
+  });
+});

@@ -18,8 +18,13 @@ import type { ClusterApps } from '../ClusterApps';
 import { Replica, type ReplaySource } from './Replica';
 
 export interface TimeMachineOptions {
-  /** A fresh store for each replica (the host passes a MemoryStore): a replay never writes the live run's files. */
-  newStore: () => Store;
+  /**
+   * A fresh store for each replica (the host passes a MemoryStore): a replay never writes the live
+   * run's files. A store that says its `sizeBytes` counts toward `maxBytes`.
+   */
+  newStore: () => Store & { readonly sizeBytes?: number };
+  /** The most memory all replicas together may hold (TRAVEL_MAX_BYTES). */
+  maxBytes?: number;
   /** The widest gap between checkpoints, engine ms (doubles when there would be too many). */
   everyMs?: number;
   maxCheckpoints?: number;
@@ -32,6 +37,14 @@ export const CHECKPOINT_EVERY_MS = 20_000;
  * heap (6 MB each, growing with the run), so 10 minutes' hold a few hundred MB.
  */
 export const MAX_CHECKPOINTS = 30;
+/**
+ * The memory time travel may hold, over all its replicas. Each replica holds every file of the
+ * run up to its moment (a 5,000 records/s run adds about 10 MB a minute per replica), so past some
+ * point of a busy run even one replay would not fit: that point is the horizon, and the past
+ * shown reaches no further (TravelView.horizonMs). Checkpoints that do not fit are dropped, the
+ * latest first.
+ */
+export const TRAVEL_MAX_BYTES = 64 * 1024 * 1024;
 
 export class TimeMachine {
   everyMs: number;
@@ -42,6 +55,9 @@ export class TimeMachine {
   private follower: Replica | null = null;
   /** The replica the page is looking at (null: the live run). */
   private viewer: Replica | null = null;
+  private readonly maxBytes: number;
+  /** Past this engine time one replay would hold more than half of maxBytes: no replay goes further. */
+  private horizon: number | null = null;
 
   constructor(
     /** The live run's seed, preset and recorded actions (read anew each time: the run goes on). */
@@ -50,6 +66,19 @@ export class TimeMachine {
   ) {
     this.everyMs = options.everyMs ?? CHECKPOINT_EVERY_MS;
     this.maxCheckpoints = options.maxCheckpoints ?? MAX_CHECKPOINTS;
+    this.maxBytes = options.maxBytes ?? TRAVEL_MAX_BYTES;
+  }
+
+  /** The latest moment a replay may reach (null: any before the live now). */
+  get horizonMs(): number | null {
+    return this.horizon;
+  }
+
+  /** The memory all replicas hold now. */
+  get bytes(): number {
+    let n = 0;
+    for (const r of [this.viewer, this.follower, ...this.checkpoints]) if (r) n += r.bytes;
+    return n;
   }
 
   /** The engine times of the checkpoints kept (for tests and the benchmark). */
@@ -67,7 +96,8 @@ export class TimeMachine {
    * to it is final). Starts from the latest replica at or before `atMs`; the previous viewer is
    * kept as a checkpoint when it is not the one moved.
    */
-  seek(atMs: number): ClusterApps {
+  seek(at: number): ClusterApps {
+    const atMs = this.horizon === null ? at : Math.min(at, this.horizon);
     const source = this.source();
     const candidates = [this.viewer, this.follower, ...this.checkpoints].filter(
       (r): r is Replica => r !== null && r.nowMs <= atMs,
@@ -80,6 +110,7 @@ export class TimeMachine {
     from ??= new Replica(source, this.options.newStore());
     from.advanceTo(atMs, source.actions);
     this.viewer = from;
+    this.fitBudget();
     return from.apps;
   }
 
@@ -110,9 +141,17 @@ export class TimeMachine {
     const source = this.source();
     this.follower ??= new Replica(source, this.options.newStore());
     this.follower.advanceTo(Math.min(gap, this.follower.nowMs + budgetMs), source.actions);
+    if (this.follower.bytes > this.maxBytes / 2) {
+      // One replay this far would take half the budget: the past shown stops here.
+      this.horizon = this.follower.nowMs;
+      this.follower = null;
+      this.fitBudget();
+      return false;
+    }
     if (this.follower.nowMs >= gap) {
       this.park(this.follower);
       this.follower = null;
+      this.fitBudget();
     }
     return true;
   }
@@ -131,7 +170,13 @@ export class TimeMachine {
     }
     const at = previous + this.everyMs;
     // Actions stamped at the live run's now may still join it: a checkpoint stays before it.
-    return at < liveNowMs ? at : null;
+    return at < liveNowMs && (this.horizon === null || at <= this.horizon) ? at : null;
+  }
+
+  /** Drops checkpoints, the latest (largest) first, until every replica fits in maxBytes. */
+  private fitBudget(): void {
+    while (this.bytes > this.maxBytes && this.checkpoints.length > 0) this.checkpoints.pop();
+    if (this.bytes > this.maxBytes) this.follower = null;
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { DataPath, KafkaError, type Store } from '../../index';
 import type { ClusterApps } from '../ClusterApps';
+import { actionsUntil } from '../jobSlices';
 import type { ScenarioSpec } from '../types';
 import { TimeMachine } from './TimeMachine';
 import { type MomentKind, nextMoment } from './moments';
@@ -31,6 +32,8 @@ export class TimeTravel {
   private shownPast: ShownPast | null = null;
   private lastFork: ForkView | null = null;
   private forks = 0;
+  /** The run was restarted from the Store at this engine time: it has no replayable past. */
+  private restoredAtMs: number | null = null;
 
   constructor(
     /** The live run (read anew each time: a fork replaces it). */
@@ -49,6 +52,19 @@ export class TimeTravel {
     this.machine = this.newMachine();
     this.shownPast = null;
     this.lastFork = null;
+    this.restoredAtMs = null;
+  }
+
+  /**
+   * The run was restarted from what the Store kept (a reload) at `atMs`. Its past is the stored
+   * cluster, not the scenario's replay: the reload dropped what was not saved yet, the producers
+   * started again, so replaying the recorded actions would show, and a fork would write, records
+   * that differ from the acknowledged ones at the same offsets. No past is offered until another
+   * run starts (a scenario, a preset, a reset).
+   */
+  restored(atMs: number): void {
+    this.restart();
+    this.restoredAtMs = atMs;
   }
 
   /** The past being shown (the live run is paused meanwhile); null: the live run. */
@@ -63,6 +79,12 @@ export class TimeTravel {
   seek(atMs: number): boolean {
     if (!Number.isFinite(atMs) || atMs < 0)
       throw new KafkaError('INVALID_REQUEST', `A moment of the run is a time from 0 ms, got ${atMs}.`);
+    if (this.restoredAtMs !== null && atMs < this.live().nowMs)
+      throw new KafkaError(
+        'INVALID_REQUEST',
+        `This run was restored from storage at ${this.restoredAtMs} ms: its past is what was stored, which no replay rebuilds, so it has none to show.`,
+        { restoredAtMs: this.restoredAtMs },
+      );
     if (atMs >= this.live().nowMs) {
       if (this.shownPast === null) return false;
       this.machine.leave();
@@ -88,7 +110,7 @@ export class TimeTravel {
     if (this.shownPast === null) return false;
     const live = this.live();
     const atMs = this.shownPast.plane.nowMs;
-    const kept = live.actions.filter((a) => a.at <= atMs);
+    const kept = actionsUntil(live.actions, atMs);
     const fork: ForkView = {
       n: ++this.forks,
       atMs,
@@ -108,7 +130,7 @@ export class TimeTravel {
   /** Builds checkpoints a bounded slice at a time (call between frames). */
   work(): void {
     const live = this.live();
-    if (live.cluster.brokers.size > BROKERS_MAX) return;
+    if (this.restoredAtMs !== null || live.cluster.brokers.size > BROKERS_MAX) return;
     this.machine.work(live.nowMs, this.shownPast ? WORK_PAUSED_MS : WORK_MS);
   }
 
@@ -120,6 +142,8 @@ export class TimeTravel {
       checkpoints: this.machine.checkpointTimes().length,
       checkpointsComplete: this.machine.complete(liveMs),
       fork: this.lastFork,
+      restoredAtMs: this.restoredAtMs,
+      horizonMs: this.machine.horizonMs,
     };
   }
 }

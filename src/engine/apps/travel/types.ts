@@ -12,6 +12,18 @@ export interface TravelView {
   checkpointsComplete: boolean;
   /** The last fork of this run (an action taken in the past), until another scenario replaces it. */
   fork: ForkView | null;
+  /**
+   * When the run was restarted from the Store (a reload), engine ms; null for a run started from
+   * its scenario. Such a run's past is what the Store kept, which no replay of the scenario
+   * rebuilds (records the reload dropped, a restarted producer), so it offers no past to show or
+   * fork from: a replay would rewrite acknowledged records.
+   */
+  restoredAtMs: number | null;
+  /**
+   * The latest moment time travel can show (null: any): a busy run's replays past it would hold
+   * more memory than time travel may (TimeMachine's TRAVEL_MAX_BYTES), so a seek later stops here.
+   */
+  horizonMs: number | null;
 }
 
 export interface ForkView {

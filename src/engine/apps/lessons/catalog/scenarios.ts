@@ -3,7 +3,7 @@
  * replays from a preset and a seed; naming each pair once keeps a chapter's heading to what it teaches.
  */
 import type { PresetName } from '../../types';
-import type { Lesson, LessonConcept } from '../types';
+import type { Lesson, LessonConcept, LessonTarget } from '../types';
 
 export interface LessonScenario {
   preset: PresetName;
@@ -31,4 +31,9 @@ export function lesson(
   // title before preset and seed, the order the summaries have always listed them in.
   const { title, ...rest } = body;
   return { id, concept, title, ...scenario, ...rest };
+}
+
+/** A partition's row on the page: what most storage and replication steps are about. */
+export function row(topic: string, partition = 0): LessonTarget {
+  return { kind: 'partition', topic, partition };
 }
