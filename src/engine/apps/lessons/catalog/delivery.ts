@@ -33,6 +33,8 @@ function midBatch(w: LessonWorld, name: string): boolean {
  */
 const OFFSETS = '__consumer_offsets';
 const OFFSETS_FOLLOWER = 3;
+/** Records (25 ms each) that keep c5 busy for seconds after the clock pauses: its commit comes well after the cut. */
+const LARGE_BATCH = 80;
 
 function offsetsPartition(w: LessonWorld) {
   const g = group(w, 'analytics');
@@ -97,11 +99,13 @@ function c6Fetch(w: LessonWorld, t: number) {
   return { first, settled, rows, answer: unstable ? UNSTABLE : older ? OLDER : NEWEST };
 }
 
-/** How the coordinator answered the consumer's OffsetCommits sent since `sinceMs`: "sent → answered: errors". */
-function commitAnswers(w: LessonWorld, consumer: string, sinceMs: number): string[] {
+/** The consumer's OffsetCommits that waited a second or more for their answer: "sent → answered: ok | failed". */
+function slowCommits(w: LessonWorld, consumer: string): string[] {
   return w.offsets.flatMap((e) =>
-    e.kind === 'commitAnswered' && e.consumer === consumer && e.sentAtMs >= at(sinceMs)
-      ? [`${seconds(e.sentAtMs - PLANE_EPOCH_MS)} → ${seconds(e.atMs - PLANE_EPOCH_MS)}: ${e.errors.join(', ')}`]
+    e.kind === 'commitAnswered' && e.consumer === consumer && e.atMs - e.sentAtMs >= 1000
+      ? [
+          `${seconds(e.sentAtMs - PLANE_EPOCH_MS)} → ${seconds(e.atMs - PLANE_EPOCH_MS)}: ${e.errors.every((x) => x === 'NONE') ? 'ok' : 'failed'}`,
+        ]
       : [],
   );
 }
@@ -131,6 +135,8 @@ function because(w: LessonWorld, t: number): string {
   const rare =
     'UNSTABLE_OFFSET_COMMIT is for a commit still being written when the fetch comes, which a commit made before the rebalance cannot be once the assignment is answered: it shows for a transaction’s offsets (TxnOffsetCommit) waiting for the transaction to end, or for a commit from outside the group protocol (assign()).';
   const order = `c6 learns which partitions it owns only from its SyncGroup answer, and the coordinator answers SyncGroup once the assignment it writes to __consumer_offsets-10 is replicated (acks=all, as for a commit); that record comes after c5’s commit in the same log.`;
+  if (f.rows.every((r) => r.sent === null))
+    return `c5 sent no commit for c6’s partitions while the group rebalanced, so there was none being written when c6 asked: ${got}. ${rare}`;
   if (f.answer === UNSTABLE)
     return `c6’s first OffsetFetch met c5’s commit still being written: the coordinator answered UNSTABLE_OFFSET_COMMIT with offset −1, and c6 asked again at its next poll, once the commit was replicated (${got}). Without require_stable (before KIP-447) it would have been handed the offset before that commit.`;
   if (f.answer === OLDER) {
@@ -150,7 +156,25 @@ function because(w: LessonWorld, t: number): string {
         : '';
     return `${order} Both waited for broker 3 longer than offsets.commit.timeout.ms (5 s): ${commit}${again}. When c6 asked (${synced === null ? '?' : seconds(synced - at(t))} after it joined) nothing was being written any more, so there was nothing for require_stable to hold back: ${got}. c6 processes those records again. ${rare}`;
   }
-  return `${order} So the commit was replicated before c6 had its assignment (SyncGroup answered ${synced === null ? '?' : seconds(synced - at(t))} after c6 joined, broker 3 out of the ISR: [${isr}]), and its OffsetFetch found nothing still being written: ${got}. Nothing is processed twice. ${rare}`;
+  const commit = lastCommit(w, 'c5', t, f.settled?.atMs ?? 0);
+  const waited =
+    commit && commit.answeredAtMs - commit.sentAtMs >= 1000
+      ? `c5’s commit waited ${seconds(commit.answeredAtMs - commit.sentAtMs)} for broker 3 to leave the ISR ([${isr}]), and the assignment behind it was answered with it`
+      : `c5’s commit came once broker 3 had left the ISR ([${isr}])`;
+  return `${order} ${waited}: SyncGroup answered c6 ${synced === null ? '?' : seconds(synced - at(t))} after it joined, and by then nothing was being written, so c6’s OffsetFetch got c5’s commit: ${got}. Nothing is processed twice. ${rare}`;
+}
+
+/** The consumer's last OffsetCommit sent between the step's start and `beforeMs`, and when it was answered. */
+function lastCommit(w: LessonWorld, consumer: string, sinceMs: number, beforeMs: number) {
+  const sent = w.offsets.filter(
+    (e) => e.kind === 'commitSent' && e.consumer === consumer && e.atMs >= at(sinceMs) && e.atMs < beforeMs,
+  );
+  const last = sent.at(-1);
+  if (!last) return null;
+  const answer = w.offsets.find(
+    (e) => e.kind === 'commitAnswered' && e.consumer === consumer && e.sentAtMs === last.atMs,
+  );
+  return answer?.kind === 'commitAnswered' ? { sentAtMs: last.atMs, answeredAtMs: answer.atMs } : null;
 }
 
 function syncedAt(w: LessonWorld, consumer: string, sinceMs: number): number | null {
@@ -247,52 +271,51 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
       }),
     },
     {
-      text: 'Broker 3 was cut off the network. It is a follower of __consumer_offsets-10, where analytics’ coordinator (broker 2, its leader) writes the group’s commits with acks=all: c5’s commits now wait there until broker 3 leaves the ISR (replica.lag.time.max.ms, 5 s).',
-      look: { kind: 'broker', broker: OFFSETS_FOLLOWER },
-      actions: [{ op: 'isolateBroker', broker: OFFSETS_FOLLOWER }],
+      text: '150 more orders arrived. c5, alone in analytics since c4 crashed, is in the middle of a large batch, and the clock pauses there.',
+      look: { ...ANALYTICS, member: 'c5' },
+      actions: [{ op: 'produce', topic: 'orders', count: 150 }],
       until: {
-        label: 'c5 sent a commit that waits for broker 3',
-        met: (w, t) => w.offsets.some((e) => e.kind === 'commitSent' && e.consumer === 'c5' && e.atMs >= at(t)),
+        label: 'c5 is in the middle of a large batch',
+        met: (w) => (w.view.consumers.find((c) => c.name === 'c5')?.inHand ?? 0) >= LARGE_BATCH,
       },
+      slow: true,
       hold: true,
-      observe: (w) => {
-        const p = offsetsPartition(w);
-        return {
-          coordinator: group(w, 'analytics')?.coordinator ?? null,
-          offsetsPartition: p ? `${p.topic}-${p.partition}` : null,
-          replicas: p?.replicas ?? [],
-          isr: p?.isr ?? [],
-        };
-      },
+      observe: (w) => ({ c5InHand: w.view.consumers.find((c) => c.name === 'c5')?.inHand ?? 0 }),
     },
     {
-      text: 'c6 joined analytics: the group rebalanced and c6 took some of c5’s partitions while c5’s newest commits were waiting for broker 3. c6 then asked for their committed offsets (OffsetFetch, require_stable).',
+      text: 'Broker 3 was cut off and c6 joined analytics at the same moment. The group rebalanced once c5 had finished its batch and committed it, and c6 asked for the committed offsets of the partitions it took from c5 (OffsetFetch, require_stable).',
       look: ANALYTICS,
       lookAfter: { ...ANALYTICS, member: 'c6' },
-      actions: [{ op: 'addConsumer', group: 'analytics', name: 'c6' }],
+      actions: [
+        { op: 'isolateBroker', broker: OFFSETS_FOLLOWER },
+        { op: 'addConsumer', group: 'analytics', name: 'c6' },
+      ],
       until: { label: 'c6 has the committed offsets of its partitions', met: (w, t) => !!settledFetch(w, 'c6', t) },
       slow: true,
       observe: (w) => {
         const f = c6Fetch(w, 0);
+        const p = offsetsPartition(w);
         return {
+          offsetsPartition: p ? `${p.topic}-${p.partition}` : null,
+          replicas: p?.replicas ?? [],
           fetches: fetchesOf(w, 'c6', 0).map((x) =>
             x.partitions.map((p) => `${p.topic}-${p.partition}:${p.offset}:${p.error}`).join(' '),
           ),
           c5LastSent: f.rows.map((r) => `${r.tp}:${r.sent ?? '-'}`),
-          c5FailedCommits: commitAnswers(w, 'c5', 0).filter((a) => !a.endsWith('NONE')),
+          c5SlowCommits: slowCommits(w, 'c5'),
           isr: offsetsPartition(w)?.isr ?? [],
         };
       },
       question: {
         prompt:
-          'c5’s newest commit is waiting for broker 3 when c6 joins analytics next and takes some of c5’s partitions. c6 will ask for their committed offsets with require_stable (every consumer sends it since KIP-447): a commit still being written is answered UNSTABLE_OFFSET_COMMIT, and the consumer asks again. What will c6 get?',
+          'Broker 3 is cut off next. It is a follower of __consumer_offsets-10, where analytics’ coordinator (broker 2) writes the group’s commits with acks=all: they will wait for broker 3 until it leaves the ISR (replica.lag.time.max.ms, 5 s). At the same moment c6 joins analytics and will take some of c5’s partitions; c5 commits the batch it is processing once it is done, then rejoins. c6 then asks for those partitions’ committed offsets with require_stable (every consumer since KIP-447): a commit still being written is answered UNSTABLE_OFFSET_COMMIT, and the consumer asks again. What will c6 get?',
         choices: [UNSTABLE, OLDER, NEWEST],
         answer: (w, t) => c6Fetch(w, t).answer,
         because: (w, t) => because(w, t),
       },
     },
     {
-      text: 'analytics’ consumers read on from the offsets they were given (watch the duplicates on its card). Broker 3 was healed: it fetched what it missed and rejoined the ISR of __consumer_offsets-10.',
+      text: 'Broker 3 was healed: it fetched what it missed and rejoined the ISR of __consumer_offsets-10. analytics’ consumers read on from the offsets they were given (its card counts the records processed more than once).',
       look: ANALYTICS,
       actions: [{ op: 'healBroker', broker: OFFSETS_FOLLOWER }],
       until: {
