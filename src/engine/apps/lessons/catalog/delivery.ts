@@ -33,8 +33,8 @@ function midBatch(w: LessonWorld, name: string): boolean {
  */
 const OFFSETS = '__consumer_offsets';
 const OFFSETS_FOLLOWER = 3;
-/** Records (25 ms each) that keep c5 busy for seconds after the clock pauses: its commit comes well after the cut. */
-const LARGE_BATCH = 80;
+/** Records (25 ms each) that keep c5 busy a while after the clock pauses: it commits them after the cut. */
+const BATCH = 20;
 
 function offsetsPartition(w: LessonWorld) {
   const g = group(w, 'analytics');
@@ -133,7 +133,7 @@ function because(w: LessonWorld, t: number): string {
   const synced = syncedAt(w, 'c6', t);
   const isr = offsetsPartition(w)?.isr.join(', ') ?? '';
   const rare =
-    'UNSTABLE_OFFSET_COMMIT is for a commit still being written when the fetch comes, which a commit made before the rebalance cannot be once the assignment is answered: it shows for a transaction’s offsets (TxnOffsetCommit) waiting for the transaction to end, or for a commit from outside the group protocol (assign()).';
+    'UNSTABLE_OFFSET_COMMIT answers a fetch that meets a commit still being written, which a rebalance never leaves behind: it comes with a transaction’s offsets (TxnOffsetCommit) not yet ended, or between consumers that assign() their partitions themselves.';
   const order = `c6 learns which partitions it owns only from its SyncGroup answer, and the coordinator answers SyncGroup once the assignment it writes to __consumer_offsets-10 is replicated (acks=all, as for a commit); that record comes after c5’s commit in the same log.`;
   if (f.rows.every((r) => r.sent === null))
     return `c5 sent no commit for c6’s partitions while the group rebalanced, so there was none being written when c6 asked: ${got}. ${rare}`;
@@ -271,12 +271,12 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
       }),
     },
     {
-      text: '150 more orders arrived. c5, alone in analytics since c4 crashed, is in the middle of a large batch, and the clock pauses there.',
+      text: '150 more orders arrived. c5, alone in analytics since c4 crashed, is in the middle of a batch, and the clock pauses there.',
       look: { ...ANALYTICS, member: 'c5' },
       actions: [{ op: 'produce', topic: 'orders', count: 150 }],
       until: {
-        label: 'c5 is in the middle of a large batch',
-        met: (w) => (w.view.consumers.find((c) => c.name === 'c5')?.inHand ?? 0) >= LARGE_BATCH,
+        label: 'c5 is in the middle of a batch',
+        met: (w) => (w.view.consumers.find((c) => c.name === 'c5')?.inHand ?? 0) >= BATCH,
       },
       slow: true,
       hold: true,
@@ -308,7 +308,7 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
       },
       question: {
         prompt:
-          'Broker 3 is cut off next. It is a follower of __consumer_offsets-10, where analytics’ coordinator (broker 2) writes the group’s commits with acks=all: they will wait for broker 3 until it leaves the ISR (replica.lag.time.max.ms, 5 s). At the same moment c6 joins analytics and will take some of c5’s partitions; c5 commits the batch it is processing once it is done, then rejoins. c6 then asks for those partitions’ committed offsets with require_stable (every consumer since KIP-447): a commit still being written is answered UNSTABLE_OFFSET_COMMIT, and the consumer asks again. What will c6 get?',
+          'Next, broker 3 is cut off. It follows __consumer_offsets-10, where analytics’ coordinator (broker 2) writes the group’s commits with acks=all, so they wait for broker 3 until it leaves the ISR (replica.lag.time.max.ms, 5 s). At the same moment c6 joins and will take some of c5’s partitions; c5 commits its batch, then rejoins. c6 then fetches their committed offsets with require_stable, which answers UNSTABLE_OFFSET_COMMIT for a commit still being written. What will c6 get?',
         choices: [UNSTABLE, OLDER, NEWEST],
         answer: (w, t) => c6Fetch(w, t).answer,
         because: (w, t) => because(w, t),
