@@ -69,7 +69,12 @@ export type KafkaErrorCode =
   | 'INVALID_UPDATE_VERSION'
   | 'INELIGIBLE_REPLICA'
   | 'MISMATCHED_ENDPOINT_TYPE'
-  | 'UNSUPPORTED_ENDPOINT_TYPE';
+  | 'UNSUPPORTED_ENDPOINT_TYPE'
+  // the Admin APIs
+  | 'TOPIC_DELETION_DISABLED'
+  | 'REASSIGNMENT_IN_PROGRESS'
+  | 'GROUP_SUBSCRIBED_TO_TOPIC'
+  | 'UNKNOWN_TOPIC_ID';
 
 /** Kafka's numeric code for each error name, as on the wire. */
 export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
@@ -142,6 +147,11 @@ export const KAFKA_ERROR_NUMBERS: Readonly<Record<KafkaErrorCode, number>> = {
   // DescribeCluster v1 (KIP-919)
   MISMATCHED_ENDPOINT_TYPE: 114,
   UNSUPPORTED_ENDPOINT_TYPE: 115,
+  // the Admin APIs
+  TOPIC_DELETION_DISABLED: 73,
+  REASSIGNMENT_IN_PROGRESS: 60,
+  GROUP_SUBSCRIBED_TO_TOPIC: 86,
+  UNKNOWN_TOPIC_ID: 100,
 };
 
 /** The one error type the engine throws or reports. `code` is Kafka's error name. */

@@ -54,6 +54,24 @@ export type { DeliveryReport, ProducerRecord } from './producer/ProducerRecord';
 // cluster + facade
 export type { BrokerConfig, BrokerConfigInput } from './cluster/BrokerConfig';
 export { createBrokerConfig, KAFKA_DEFAULT_BROKER_CONFIG } from './cluster/BrokerConfig';
+export type {
+  ActiveProducer,
+  DeleteRecordsResult,
+  ElectionResult,
+  ElectionType,
+  LogDirDescription,
+  OngoingReassignment,
+} from './cluster/AdminOperations';
+export {
+  DELETE_TO_HIGH_WATERMARK,
+  deleteRecordsOnLeader,
+  describeLogDirs,
+  describeProducers,
+  electLeaders,
+  isInternalTopic,
+  listPartitionReassignments,
+  lowWatermarkIfLeader,
+} from './cluster/AdminOperations';
 export type { AddBrokerOptions, CreateTopicOptions } from './cluster/Cluster';
 export { Cluster } from './cluster/Cluster';
 export type { ConfigSource, ConfigSynonym, ConfigValueType, DescribedConfig } from './cluster/ConfigDescriber';
@@ -70,6 +88,7 @@ export type { PartitionState } from './cluster/PartitionStateMachine';
 export type { ReplicaState } from './cluster/ReplicaStateMachine';
 export { tpKey } from './TopicPartition';
 export { validateTopicName } from './cluster/TopicConfig';
+export type { TopicConfigOverrides } from './cluster/TopicConfig';
 export type {
   EngineCommandName,
   EngineCommands,

@@ -17,7 +17,7 @@ import {
   OffsetForLeaderEpochResponseData,
 } from '../engine/index';
 import type { NodeHost } from './NodeHost';
-import { exchange, kafkaClient, startDemoHost, until } from './wireTesting';
+import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
 
 const require = createRequire(import.meta.url);
 // Three ports of the 19300-19399 range, per process so parallel runs do not collide.
@@ -38,15 +38,7 @@ afterAll(async () => {
 
 const client = (clientId: string) => kafkaClient(BASE_PORT, clientId);
 
-async function withAdmin<T>(use: (admin: kafkajs.Admin) => Promise<T>): Promise<T> {
-  const admin = client('glassbox-admin').admin();
-  await admin.connect();
-  try {
-    return await use(admin);
-  } finally {
-    await admin.disconnect();
-  }
-}
+const withAdmin = <T>(use: (admin: kafkajs.Admin) => Promise<T>) => withKafkajsAdmin(BASE_PORT, use);
 
 /** The error types of a refused kafkajs createTopics (KafkaJSAggregateError of KafkaJSCreateTopicError). */
 async function refusal(p: Promise<unknown>): Promise<{ type: string; message: string }[]> {

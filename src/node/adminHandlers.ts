@@ -36,7 +36,7 @@ import { topicIdOf } from './topicIds';
 import type { GatewayConnection } from './WireGateway';
 
 /** An engine error as a wire error code and message (ApiError.fromThrowable). */
-function apiError(e: unknown): { errorCode: number; errorMessage: string | null } {
+export function apiError(e: unknown): { errorCode: number; errorMessage: string | null } {
   if (!isKafkaError(e)) throw e;
   return { errorCode: errorNumber(e.code), errorMessage: e.reason === '' ? null : e.reason };
 }
@@ -79,7 +79,7 @@ function creationOf(t: CreatableTopic): CreateTopicOptions {
 }
 
 /** Kafka's DelayedCreatePartitions: done once this broker's metadata has a leader for every partition. */
-function whenLeadersKnown(
+export function whenLeadersKnown(
   connection: GatewayConnection,
   topics: string[],
   timeoutMs: number,

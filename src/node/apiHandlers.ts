@@ -45,8 +45,11 @@ import {
 } from '../engine/index';
 import { ADMIN_HANDLERS } from './adminHandlers';
 import { errorNumber, numbered, numberedPartitions } from './errorNumber';
+import { GROUP_DELETION_HANDLERS } from './groupDeletionHandlers';
 import { GROUP_HANDLERS } from './groupHandlers';
+import { PARTITION_ADMIN_HANDLERS } from './partitionAdminHandlers';
 import { bodyOf, brokerRelay } from './relay';
+import { TOPIC_ADMIN_HANDLERS } from './topicAdminHandlers';
 import { topicIdOf, topicNameOf, UNKNOWN_TOPIC_ID } from './topicIds';
 import type { GatewayConnection } from './WireGateway';
 
@@ -338,6 +341,9 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
     offsetForLeaderEpoch,
     ...GROUP_HANDLERS,
     ...ADMIN_HANDLERS,
+    ...TOPIC_ADMIN_HANDLERS,
+    ...PARTITION_ADMIN_HANDLERS,
+    ...GROUP_DELETION_HANDLERS,
   ].map((h) => [h.request.apiKey, h]),
 );
 

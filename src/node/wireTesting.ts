@@ -21,6 +21,17 @@ export function kafkaClient(port: number, clientId: string): kafkajs.Kafka {
   return new kafkajs.Kafka({ clientId, brokers: [`127.0.0.1:${port}`], logLevel: kafkajs.logLevel.NOTHING });
 }
 
+/** A kafkajs admin of the brokers listening from `port`, connected for `use` and disconnected after. */
+export async function withKafkajsAdmin<T>(port: number, use: (admin: kafkajs.Admin) => Promise<T>): Promise<T> {
+  const admin = kafkaClient(port, 'glassbox-admin').admin();
+  await admin.connect();
+  try {
+    return await use(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Three brokers on `port`.. with topic demo (3 partitions, RF 3), started. */
 export async function startDemoHost(port: number, brokerConfig?: NodeHostOptions['brokerConfig']): Promise<NodeHost> {
   const host = new NodeHost({

@@ -7,7 +7,7 @@ import { createStore, entries } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { lostPartitions } from '../engine/apps/lostPartitions';
 import type { EngineHost } from './EngineHost';
-import { call, openHost, withFreshIndexedDb } from './hostTesting';
+import { call, openHost, slowedHostClock, withFreshIndexedDb } from './hostTesting';
 import type { ScenarioSpec } from '../engine/apps/types';
 import type { CommandResult } from './protocol';
 
@@ -360,7 +360,8 @@ describe('EngineHost: long links are estimated first and replayed as a job that 
   });
 
   it('a sliced replay that runs to its end replaces the cluster with the link, progress rising on the way', async () => {
-    const host = await openHost();
+    // On a fast machine two minutes replay in under a second (not sliced): time it as a slow one.
+    const host = await openHost(slowedHostClock(20));
     const spec: ScenarioSpec = {
       seed: 2,
       preset: 'demo',

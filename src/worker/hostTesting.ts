@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, vi } from 'vitest';
 import { EngineHost } from './EngineHost';
-import { realHostClock } from './HostClock';
+import { type HostClock, realHostClock } from './HostClock';
 import type { CommandArgs, CommandName, CommandResult } from './protocol';
 
 /** Call once at the top of a test file. */
@@ -26,10 +26,18 @@ export async function call<K extends CommandName>(
   return (await handler(data)) as CommandResult<K>;
 }
 
-/** A host opened on IndexedDB (the default demo cluster). */
-export async function openHost(): Promise<EngineHost> {
-  const host = new EngineHost(() => undefined, realHostClock);
+/** A host opened on IndexedDB (the default demo cluster), on the real clock unless given one. */
+export async function openHost(clock: HostClock = realHostClock): Promise<EngineHost> {
+  const host = new EngineHost(() => undefined, clock);
   const opened = await call(host, 'open', { storage: 'indexeddb', takeOver: false });
   if (opened.status !== 'opened' || opened.storage.kind !== 'indexeddb') throw new Error('IndexedDB did not open');
   return host;
+}
+
+/**
+ * The real clock read as if this machine were `factor` times slower: the cost estimates of long
+ * replays then do not depend on how fast the machine running the tests is.
+ */
+export function slowedHostClock(factor: number): HostClock {
+  return { ...realHostClock, now: () => realHostClock.now() * factor };
 }

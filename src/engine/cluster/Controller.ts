@@ -650,8 +650,8 @@ export class Controller {
   }
 
   /** OfflinePartition -> OnlinePartition (PartitionStateMachine.electOffline). */
-  electOffline(topic: string, partition: number, lastLeader = -1): void {
-    this.partitionStateMachine.electOffline(topic, partition, lastLeader);
+  electOffline(topic: string, partition: number, lastLeader = -1, allowUnclean = false): void {
+    this.partitionStateMachine.electOffline(topic, partition, lastLeader, allowUnclean);
   }
 
   /** Preferred replica election for the given partitions; returns those that moved. */

@@ -54,6 +54,10 @@ export class PartitionLogReplica implements ReplicaLog {
     return this.log.logEndOffset;
   }
 
+  maybeIncrementLogStartOffset(offset: number): boolean {
+    return this.log.maybeIncrementLogStartOffset(offset);
+  }
+
   appendAsLeader(records: Uint8Array, leaderEpoch: number): ReplicaAppendInfo {
     const info = this.log.appendAsLeader(records, leaderEpoch);
     // The log's own validated headers (fresh objects), given the offsets and epoch it wrote.

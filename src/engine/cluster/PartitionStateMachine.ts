@@ -107,9 +107,10 @@ export class PartitionStateMachine {
    * ISR replica of the assignment, else, with unclean.leader.election.enable, the first live
    * replica. No leader: the partition is Offline and nothing is written (Kafka's failed
    * election). `lastLeader`: the leader it had until just now, if the state already says -1 (a
-   * new controller took a dead leader away first).
+   * new controller took a dead leader away first). `allowUnclean`: an admin's ElectLeaders UNCLEAN
+   * (OfflinePartitionLeaderElectionStrategy(true)), whatever the topic's config says.
    */
-  electOffline(topic: string, partition: number, lastLeader = -1): void {
+  electOffline(topic: string, partition: number, lastLeader = -1, allowUnclean = false): void {
     const ctx = this.ctx;
     const state = ctx.readState(topic, partition);
     if (!state || this.refused(topic, partition, 'OnlinePartition')) return;
@@ -125,7 +126,7 @@ export class PartitionStateMachine {
         assignment,
         [],
         live,
-        ctx.services.topicConfig(topic)['unclean.leader.election.enable'],
+        allowUnclean || ctx.services.topicConfig(topic)['unclean.leader.election.enable'],
       );
       if (unclean) {
         leader = unclean.leader;

@@ -298,6 +298,20 @@ export class ReplicaFetcher {
     return true;
   }
 
+  /**
+   * ReplicaFetcherThread.processPartitionData: the follower's log starts where the leader's does
+   * (DeleteRecords on the leader reaches its followers this way). A start past what this replica
+   * has committed yet waits for a later fetch.
+   */
+  private followLogStartOffset(p: Partition, leaderLogStartOffset: number): void {
+    if (leaderLogStartOffset <= p.log.logStartOffset() || leaderLogStartOffset > p.highWatermark) return;
+    try {
+      p.log.maybeIncrementLogStartOffset?.(leaderLogStartOffset);
+    } catch {
+      // The log's own high watermark has not caught up yet: the next fetch carries the start again.
+    }
+  }
+
   private processFetch(body: FetchResponse): boolean {
     let failed = false;
     for (const t of body.responses) {
@@ -313,6 +327,7 @@ export class ReplicaFetcher {
         } else if (r.errorCode === 'NONE') {
           try {
             this.replicaManager.appendAsFollower(s.partition, r.records, r.highWatermark);
+            this.followLogStartOffset(s.partition, r.logStartOffset);
           } catch {
             // Records that no longer line up with our log: find the truncation point again.
             s.state = 'truncating';

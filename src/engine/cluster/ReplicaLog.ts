@@ -80,6 +80,11 @@ export interface ReplicaLog {
   setHighWatermark?(offset: number): void;
   /** The log flusher's periodic check (flush.ms / flush.messages). */
   maybeFlush?(now: number): void;
+  /**
+   * Kafka's maybeIncrementLogStartOffset: the log starts at `offset` from now on (DeleteRecords,
+   * or a follower following its leader's log start); OFFSET_OUT_OF_RANGE past the high watermark.
+   */
+  maybeIncrementLogStartOffset?(offset: number): boolean;
   /** Kafka's recoveryPoint: offsets below it are flushed (recovery-point-offset-checkpoint). */
   recoveryPoint?(): number;
   /** The base offset of the first segment (log-start-offset-checkpoint lists only logs starting above it). */
@@ -257,6 +262,19 @@ export class MemoryReplicaLog implements ReplicaLog {
       size += b.bytes.length;
     }
     return concatBytes(chosen);
+  }
+
+  /** The batches wholly below the new start go at once (one segment: nothing waits for retention). */
+  maybeIncrementLogStartOffset(offset: number): boolean {
+    if (offset <= this.startOffset) return false;
+    if (offset > this.endOffset)
+      throw new KafkaError('OFFSET_OUT_OF_RANGE', `log start ${offset} is past the log end ${this.endOffset}`, {
+        offset,
+      });
+    this.batches = this.batches.filter((b) => b.header.lastOffset >= offset);
+    this.startOffset = offset;
+    this.epochs.truncateFromStart(offset);
+    return true;
   }
 
   truncateTo(offset: number): void {

@@ -75,6 +75,14 @@ export function createTopicConfig(
         replication['min.insync.replicas'] = n;
       } else if (key === 'unclean.leader.election.enable') {
         replication['unclean.leader.election.enable'] = parseBool(key, raw);
+      } else if (key === 'message.format.version') {
+        // Deprecated, and ignored since inter.broker.protocol.version 3.0 (every batch is v2), but
+        // still a topic config Kafka 3.9 accepts when its value names a version (AlterConfigs).
+        if (typeof raw !== 'string' || !/^\d+\.\d+(\.\d+){0,2}(-IV\d+)?$/.test(raw.trim()))
+          throw new KafkaError('INVALID_CONFIG', `Invalid value ${JSON.stringify(raw)} for configuration ${key}`, {
+            key,
+            value: raw,
+          });
       } else if (typeof raw === 'boolean') {
         throw new KafkaError('INVALID_CONFIG', `Invalid value ${raw} for configuration ${key}`, { key, value: raw });
       } else if (source === brokerDefaults && !isLogKey(key)) {

@@ -465,6 +465,22 @@ export class ConsumerGroups {
     shard.deleteGroup(groupId, done);
   }
 
+  /**
+   * kafka-consumer-groups --delete-offsets (OffsetDelete): the group's committed offsets of these
+   * partitions, removed with tombstones by its coordinator (GroupCoordinator.deleteOffsets).
+   */
+  deleteOffsets(
+    groupId: string,
+    partitions: readonly { topic: string; partition: number }[],
+    done: (groupError: string, partitionErrors: string[]) => void,
+  ): void {
+    const { shard } = this.shardOf(groupId);
+    if (!shard) throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `no coordinator is serving group ${groupId}`);
+    if (!shard.loaded)
+      throw new KafkaError('COORDINATOR_LOAD_IN_PROGRESS', `the coordinator of group ${groupId} is still loading`);
+    shard.deleteOffsets(groupId, partitions, done);
+  }
+
   // ------------------------------------------------------------------ views
 
   /** The coordinator currently serving a group, if its partition is loaded somewhere. */

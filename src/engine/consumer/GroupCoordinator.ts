@@ -191,6 +191,48 @@ export class GroupCoordinatorShard {
     });
   }
 
+  /**
+   * OffsetDelete (GroupCoordinator.handleDeleteOffsets, KIP-496): an Empty group (or one with
+   * offsets only) loses the asked offsets it has; a live `consumer` group those of topics no
+   * member subscribes to (the others are GROUP_SUBSCRIBED_TO_TOPIC); any other live group is
+   * NON_EMPTY_GROUP. Tombstones in `__consumer_offsets` remove them, as expiry does.
+   */
+  deleteOffsets(
+    groupId: string,
+    partitions: readonly { topic: string; partition: number }[],
+    done: (groupError: GroupErrorCode, partitionErrors: GroupErrorCode[]) => void,
+  ): void {
+    const group = this.groupManager.groups.get(groupId);
+    const offsets = this.offsetManager.offsets.get(groupId);
+    if ((!group || group.is('Dead')) && !offsets) {
+      done('GROUP_ID_NOT_FOUND', []);
+      return;
+    }
+    const live = group !== undefined && !group.is('Empty') && !group.is('Dead');
+    if (live && group.protocolType !== 'consumer') {
+      done('NON_EMPTY_GROUP', []);
+      return;
+    }
+    const errors = partitions.map(
+      (p): GroupErrorCode => (live && group.isSubscribedToTopic(p.topic) ? 'GROUP_SUBSCRIBED_TO_TOPIC' : 'NONE'),
+    );
+    const records: OffsetsRecord[] = partitions
+      .filter((p, i) => errors[i] === 'NONE' && offsets?.has(`${p.topic}\u0000${p.partition}`))
+      .map((p) => ({ key: encodeOffsetCommitKey(groupId, p.topic, p.partition), value: null }));
+    if (records.length === 0) {
+      done('NONE', errors);
+      return;
+    }
+    this.ctx.append(records, (error) => {
+      if (error) {
+        done(coordinatorWriteError(error), []);
+        return;
+      }
+      for (const r of records) this.replay(r);
+      done('NONE', errors);
+    });
+  }
+
   unload(): void {
     this.groupManager.onUnloaded();
     this.offsetManager.clear();

@@ -82,11 +82,12 @@ export interface LogAppendInfo {
 }
 
 /**
- * Why retention deleted a segment: the limit it broke, or 'lost-with-store' (not Kafka's: the
+ * Why retention deleted a segment: the limit it broke, 'log-start-offset' (DeleteRecords moved the
+ * log start past it: Kafka's deleteLogStartOffsetBreachedSegments), or 'lost-with-store' (not Kafka's: the
  * segment's bytes were only in the Store, paged out of memory, when the Store lost every file,
  * so rewriting the log from memory had to start past it; see rewriteStoreFiles).
  */
-export type RetentionReason = 'retention.bytes' | 'retention.ms' | 'lost-with-store';
+export type RetentionReason = 'retention.bytes' | 'retention.ms' | 'log-start-offset' | 'lost-with-store';
 
 /** A segment the retention check deleted. */
 export interface DeletedSegment {
@@ -321,9 +322,14 @@ export class UnifiedLog implements PagedLog {
     return this._highWatermark;
   }
 
-  /** The first segment now starts at `offset` (retention, or segments lost with the Store). */
+  /**
+   * The log now starts at `offset` (retention, segments lost with the Store, DeleteRecords). Never
+   * backwards: after DeleteRecords the start may lie inside the first segment, and retention
+   * deleting older segments must not bring the records below it back.
+   */
   private logStartMovedTo(offset: number): void {
-    this._logStartOffset = offset;
+    this._logStartOffset = Math.max(this._logStartOffset, offset);
+    offset = this._logStartOffset;
     this._highWatermark = Math.max(this._highWatermark, offset);
     this.local.raiseRecoveryPoint(offset);
     if (this.leaderEpochCache.truncateFromStart(offset)) this.writeEpochCheckpoint();
@@ -802,6 +808,25 @@ export class UnifiedLog implements PagedLog {
     this._highWatermark = newOffset;
   }
 
+  /**
+   * Kafka's UnifiedLog.maybeIncrementLogStartOffset (DeleteRecords on the leader; a follower
+   * following its leader's log start): the log now starts at `offset`, reads below it are out of
+   * range, and the segments wholly below it go at the next retention check. Never past the high
+   * watermark (OFFSET_OUT_OF_RANGE); an offset at or below the current start changes nothing.
+   * Returns whether the start moved.
+   */
+  maybeIncrementLogStartOffset(offset: number): boolean {
+    if (offset > this._highWatermark)
+      throw new KafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `Cannot increment the log start offset to ${offset} of partition ${this.dir} since it is larger than the high watermark ${this._highWatermark}`,
+        { offset, highWatermark: this._highWatermark },
+      );
+    if (offset <= this._logStartOffset) return false;
+    this.logStartMovedTo(offset);
+    return true;
+  }
+
   // ---------------------------------------------------------------- retention & compaction
 
   /**
@@ -816,6 +841,12 @@ export class UnifiedLog implements PagedLog {
    */
   deleteOldSegments(now = this.clock.now()): RetentionResult {
     const deleted: RetentionResult['deleted'] = [];
+    // deleteLogStartOffsetBreachedSegments, whatever the cleanup policy: a segment wholly below the
+    // log start offset (DeleteRecords moved it) holds nothing readable.
+    this.deleteSegmentsWhile(deleted, 'log-start-offset', (seg) => {
+      const next = this.local.segments.higherSegment(seg);
+      return next !== undefined && next.baseOffset <= this._logStartOffset;
+    });
     if (!isDeleteEnabled(this.config)) return { deleted, logStartOffset: this._logStartOffset };
     const cfg = this.config;
     if (cfg['retention.bytes'] >= 0 && this.size >= cfg['retention.bytes']) {

@@ -2,6 +2,12 @@
 bench/clients.bench.ts. Each command prints one JSON object on stdout.
 
   metadata BOOTSTRAP                      AdminClient.list_topics: brokers, controller, leaders, ISRs
+  produce BOOTSTRAP TOPIC COUNT           an idempotent acks=all Producer: COUNT keyed records, each
+                                          value `confluent-<i>`; how many were delivered
+  read BOOTSTRAP TOPIC COUNT              a Consumer assigned every partition from the beginning
+                                          reads COUNT records: [partition, offset, value] each
+  admin BOOTSTRAP TOPIC                   AdminClient: create TOPIC (2 partitions), grow it to 4,
+                                          alter its retention.ms, delete it
   consume BOOTSTRAP GROUP TOPIC EXPECTED  one Consumer in GROUP reads EXPECTED records, commits, leaves
   pair BOOTSTRAP GROUP TOPIC EXPECTED     two Consumers in one GROUP share TOPIC's partitions
   latency BOOTSTRAP TOPIC RATE COUNT      an idempotent acks=all Producer at RATE records/s: the
@@ -72,6 +78,66 @@ def consume(bootstrap, group, topic, expected, timeout=40.0):
     result = {'records': seen, 'committed': committed_offsets(c, topic, partitions)}
     c.close()
     return result
+
+
+def produce(bootstrap, topic, count):
+    p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
+                  'client.id': 'confluent-producer', 'linger.ms': 5})
+    delivered = [0]
+    failed = []
+
+    def on_delivery(err, msg):
+        if err:
+            failed.append(str(err))
+        else:
+            delivered[0] += 1
+
+    for i in range(count):
+        while True:
+            try:
+                p.produce(topic, key=b'k%d' % (i % 100), value=b'confluent-%d' % i, on_delivery=on_delivery)
+                break
+            except BufferError:
+                p.poll(0.05)
+        p.poll(0)
+    p.flush(60)
+    return {'delivered': delivered[0], 'failed': failed[:5]}
+
+
+def read(bootstrap, topic, expected, timeout=40.0):
+    c = Consumer({'bootstrap.servers': bootstrap, 'group.id': 'confluent-read', 'client.id': 'confluent-reader',
+                  'enable.auto.commit': False, 'auto.offset.reset': 'earliest'})
+    md = c.list_topics(topic, timeout=15)
+    c.assign([TopicPartition(topic, p, 0) for p in md.topics[topic].partitions])
+    seen = []
+    deadline = time.time() + timeout
+    while len(seen) < expected and time.time() < deadline:
+        for m in c.consume(num_messages=1000, timeout=0.2):
+            if not m.error():
+                seen.append([m.partition(), m.offset(), m.value().decode()])
+    c.close()
+    return {'records': seen}
+
+
+def admin(bootstrap, topic):
+    from confluent_kafka.admin import ConfigResource, NewPartitions, NewTopic
+    a = AdminClient({'bootstrap.servers': bootstrap})
+    steps = {}
+    for f in a.create_topics([NewTopic(topic, num_partitions=2, replication_factor=3)]).values():
+        f.result(15)
+    steps['created'] = len(a.list_topics(topic, timeout=10).topics[topic].partitions)
+    for f in a.create_partitions([NewPartitions(topic, 4)]).values():
+        f.result(15)
+    steps['grown'] = len(a.list_topics(topic, timeout=10).topics[topic].partitions)
+    res = ConfigResource('topic', topic, set_config={'retention.ms': '120000'})
+    for f in a.alter_configs([res]).values():
+        f.result(15)
+    described = list(a.describe_configs([ConfigResource('topic', topic)]).values())[0].result(15)
+    steps['retention.ms'] = described['retention.ms'].value
+    for f in a.delete_topics([topic], operation_timeout=15).values():
+        f.result(15)
+    steps['deleted'] = topic not in a.list_topics(timeout=10).topics
+    return steps
 
 
 def pair(bootstrap, group, topic, expected, timeout=40.0):
@@ -215,6 +281,12 @@ def main(argv):
         out = consume(bootstrap, argv[3], argv[4], int(argv[5]))
     elif cmd == 'pair':
         out = pair(bootstrap, argv[3], argv[4], int(argv[5]))
+    elif cmd == 'produce':
+        out = produce(bootstrap, argv[3], int(argv[4]))
+    elif cmd == 'read':
+        out = read(bootstrap, argv[3], int(argv[4]))
+    elif cmd == 'admin':
+        out = admin(bootstrap, argv[3])
     elif cmd == 'latency':
         out = latency(bootstrap, argv[3], float(argv[4]), int(argv[5]))
     elif cmd == 'acks':

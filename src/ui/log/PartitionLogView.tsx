@@ -540,7 +540,9 @@ function CleanupCaption({ partition: p, cleanup: c }: { partition: PartitionView
       .map((r) =>
         r === 'retention.bytes'
           ? 'the partition was larger than retention.bytes'
-          : 'their newest record was older than retention.ms',
+          : r === 'log-start-offset'
+            ? 'DeleteRecords moved the log start offset past them'
+            : 'their newest record was older than retention.ms',
       )
       .join('; ');
     const bytes = c.deleted.reduce((n, d) => n + d.bytes, 0);
