@@ -19,8 +19,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBroker, stopProcess } from './brokerProcess';
+import { freePortRange } from './freePorts';
 
-const PORT = 19_560;
+const PORT = await freePortRange(8);
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
 const KCAT = '/usr/bin/kcat';
 const PYTHON = '/usr/bin/python3';

@@ -17,8 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SUITES, type ReadRecord } from './clientSuites';
 import type { NodeHost } from './NodeHost';
 import { startDemoHost, until } from './wireTesting';
+import { freePortRange } from './freePorts';
 
-const BASE_PORT = 42_000 + (process.pid % 500) * 8;
+const BASE_PORT = await freePortRange(8);
 const BOOTSTRAP = `127.0.0.1:${BASE_PORT}`;
 const COUNT = 10_000;
 

@@ -10,9 +10,10 @@ import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeHost } from './NodeHost';
 import { correlationIds, kafkaClient, startDemoHost, tryConnect, until } from './wireTesting';
+import { freePortRange } from './freePorts';
 
 // A port range of its own per run, so parallel runs on one machine do not collide.
-const BASE_PORT = 30_000 + (process.pid % 500) * 8;
+const BASE_PORT = await freePortRange(8);
 let host: NodeHost;
 
 beforeAll(async () => {

@@ -18,10 +18,11 @@ import {
 } from '../engine/index';
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
+import { freePortRange } from './freePorts';
 
 const require = createRequire(import.meta.url);
 // Three ports of the 19300-19399 range, per process so parallel runs do not collide.
-const BASE_PORT = 19_300 + (process.pid % 33) * 3;
+const BASE_PORT = await freePortRange(8);
 let host: NodeHost;
 
 beforeAll(async () => {

@@ -20,9 +20,10 @@ import {
 import { advertisedApis } from './apiHandlers';
 import type { NodeHost } from './NodeHost';
 import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
+import { freePortRange } from './freePorts';
 
 // Three ports of the 38000-41999 range, per process so parallel runs do not collide.
-const BASE_PORT = 38_000 + (process.pid % 500) * 8;
+const BASE_PORT = await freePortRange(8);
 let host: NodeHost;
 
 beforeAll(async () => {

@@ -11,8 +11,9 @@ import kafkajs from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeHost } from './NodeHost';
 import { kafkaClient, until } from './wireTesting';
+import { freePortRange } from './freePorts';
 
-const BASE_PORT = 34_000 + (process.pid % 500) * 8;
+const BASE_PORT = await freePortRange(8);
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });

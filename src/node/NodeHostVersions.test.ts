@@ -13,8 +13,9 @@ import {
 } from '../engine/index';
 import type { NodeHost } from './NodeHost';
 import { exchange, startDemoHost } from './wireTesting';
+import { freePortRange } from './freePorts';
 
-const BASE_PORT = 38_000 + (process.pid % 500) * 8;
+const BASE_PORT = await freePortRange(8);
 let host: NodeHost;
 
 beforeAll(async () => {

@@ -20,8 +20,9 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeHost } from './NodeHost';
 import { startDemoHost, until } from './wireTesting';
+import { freePortRange } from './freePorts';
 
-const PORT = 19_590;
+const PORT = await freePortRange(8);
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
 const require = createRequire(import.meta.url);
 

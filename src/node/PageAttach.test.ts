@@ -16,9 +16,10 @@ import { NodeHost } from './NodeHost';
 import { HOST_PATH, PageServer } from './PageServer';
 import { fullFrame, PageError, TestPage } from './pageTesting';
 import { tryConnect } from './wireTesting';
+import { freePortRange } from './freePorts';
 
 // Ports 19800-19999 are this suite's (the brief's range for broker listeners in tests).
-const BASE_PORT = 19_840;
+const BASE_PORT = await freePortRange(8);
 let host: NodeHost;
 let server: PageServer;
 let wsUrl: string;

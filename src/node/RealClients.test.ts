@@ -29,8 +29,9 @@ import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeHost } from './NodeHost';
 import { startDemoHost } from './wireTesting';
+import { freePortRange } from './freePorts';
 
-const PORT = 19_500;
+const PORT = await freePortRange(8);
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
 const RECORDS = 1000;
 
