@@ -228,7 +228,9 @@ export function describeReport(name: string, r: InvariantReport): string {
   const kinds = Object.entries(r.byKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  const skipped = r.groupPhaseSkipped ? ' [some group cards drew no rebalance phase (a ZooKeeper group, or one awaiting its coordinator): only their Stable check ran]' : '';
+  const skipped = r.groupPhaseSkipped
+    ? ' [some group cards drew no rebalance phase (a ZooKeeper group, or one awaiting its coordinator): only their Stable check ran]'
+    : '';
   return `invariants ${name}: ${r.violations} of ${r.frames} frames violate${kinds ? ` (${kinds})` : ''}${skipped}${
     r.samples.length > 0 ? `\n  ${r.samples.join('\n  ')}` : ''
   }`;
