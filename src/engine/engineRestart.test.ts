@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
+import { deleteRecordsOnLeader } from './cluster/AdminOperations';
 import { readStoredCluster } from './cluster/StoredCluster';
 import { makeBatch, TestClient } from './cluster/testing';
 import { Engine } from './engine';
@@ -194,6 +195,23 @@ describe('Engine restart: clean shutdown marker, recovery points, producer snaps
     expect(report?.hadCleanShutdown).toBe(true);
     expect(report?.segments.every((s) => !s.recovered)).toBe(true);
     expect(store.files.has(`${DIR}/.kafka_cleanshutdown`)).toBe(false);
+  });
+
+  it('DeleteRecords survives a restart: LogManager.checkpointLogStartOffsets lists the moved log start, LogLoader starts the log there', async () => {
+    const store = new MapStore();
+    const clock = new ManualClock(0);
+    const { engine, writer } = oneBrokerWith(store, clock, makeBatch(['a', 'b', 'c']));
+    expect(deleteRecordsOnLeader(engine.cluster, 1, 'orders', 0, 2).errorCode).toBe('NONE');
+    engine.stopBroker(1);
+    for (let i = 0; i < 600 && engine.cluster.broker(1).state !== 'down'; i++) engine.tick(100);
+    await settle(writer);
+    expect(new TextDecoder().decode(store.files.get(`${DIR}/log-start-offset-checkpoint`))).toContain('orders 0 2');
+
+    const writer2 = new StoreWriter(store);
+    const stored = await readStoredCluster(store, { clock, writer: writer2 });
+    const again = new Engine({ seed: 3, store, clock, writer: writer2, stored, brokers: [{ id: 1 }] });
+    again.tick(2000);
+    expect(again.cluster.broker(1).replicaManager.logs.get('orders-0')?.log.logStartOffset()).toBe(2);
   });
 
   it('UnifiedLog.rebuildProducerState -> takeSnapshot: after a crash the rebuilt producer state is snapshotted at the log end', async () => {
