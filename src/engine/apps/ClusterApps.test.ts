@@ -418,3 +418,18 @@ describe('the demo producer during an outage', () => {
     expect(new Set(values).size).toBe(values.length);
   });
 });
+
+describe('ClusterApps.dispose', () => {
+  it('ends every manager and subscription together: the engine builds no event for them any more', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(1000);
+    for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
+      expect(plane.engine.wants(type)).toBe(true);
+    plane.takeEvents();
+    plane.dispose();
+    for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
+      expect(plane.engine.wants(type)).toBe(false);
+    plane.tick(1000);
+    expect(plane.takeEvents()).toEqual([]);
+  });
+});

@@ -38,7 +38,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       plane.apply({ op: 'addGroup', group: 'analytics', assignor: 'roundrobin' });
       for (const name of ['c1', 'c2', 'c3']) plane.apply({ op: 'addConsumer', group: 'billing', name });
       for (const name of ['c4', 'c5']) plane.apply({ op: 'addConsumer', group: 'analytics', name });
-      plane.actions.length = 0;
+      plane.recorder.clear();
       plane.startTrickle('orders', 4);
     },
   },
@@ -88,7 +88,7 @@ export const PRESETS: Record<PresetName, Preset> = {
         plane.apply({ op: 'addGroup', group: `group-${g}`, assignor: 'range' });
         for (let i = 1; i <= 25; i++) plane.apply({ op: 'addConsumer', group: `group-${g}`, name: `g${g}-c${i}` });
       }
-      plane.actions.length = 0;
+      plane.recorder.clear();
       plane.startTrickle('orders', 50);
     },
   },
