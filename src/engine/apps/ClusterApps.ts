@@ -45,7 +45,7 @@ import {
   type AccumulatorView,
   type PlacementPreview,
   type PlacementPreviewArgs,
-  type EngineCommand,
+  type ScenarioAction,
   type PlaneEvent,
   type PlaneView,
   type PresetName,
@@ -337,7 +337,7 @@ export class ClusterApps {
    * time; a refused action throws a KafkaError and changes nothing. A panel produce answers with
    * what the producer did (send id, client, the partitioner's choice); every other action with null.
    */
-  apply(action: EngineCommand): SendOutcome | null {
+  apply(action: ScenarioAction): SendOutcome | null {
     const settings = this.panelSettings;
     // A Send N job's later slices continue the action that started it.
     const acted = !(action.op === 'produceRecords' && action.from > 0);
@@ -397,7 +397,7 @@ export class ClusterApps {
   }
 
   /** Every action, one case each: the cluster's, the board's and the producers'. */
-  private perform(a: EngineCommand): SendOutcome | null {
+  private perform(a: ScenarioAction): SendOutcome | null {
     const c = this.cluster;
     if (isBrokerCommand(a)) {
       runBrokerCommand(c, a);
@@ -436,13 +436,13 @@ export class ClusterApps {
       case 'alterTopicConfig':
         c.alterTopicConfig(a.topic, cleanupConfigs(a.configs));
         return null;
-      case 'preferredElection':
+      case 'electPreferredLeaders':
         c.electPreferredLeaders();
         return null;
-      case 'reassign':
+      case 'reassignPartitions':
         c.reassignPartitions([{ topic: a.topic, partition: a.partition, replicas: [...a.replicas] }]);
         return null;
-      case 'produce':
+      case 'produceDemoRecords':
         this.produce(a.topic, a.count);
         return null;
       case 'addGroup':
@@ -594,7 +594,7 @@ export class ClusterApps {
 }
 
 /** The actions that change only the board's applications, which a restart starts again. */
-const BOARD_OPS = new Set<EngineCommand['op']>([
+const BOARD_OPS = new Set<ScenarioAction['op']>([
   'addGroup',
   'removeGroup',
   'setAssignor',

@@ -72,6 +72,7 @@ export {
   MAX_IMPORT_ENTRIES,
   MAX_IMPORT_INDEX_BYTES,
 } from './partitionZip';
+export { currentActionOp, currentTimedAction, LEGACY_ACTION_OPS } from './legacyActionOps';
 export { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './clusterMeta';
 export {
   CHECKPOINT_EVERY_MS,

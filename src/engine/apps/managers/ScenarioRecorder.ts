@@ -5,7 +5,7 @@
  * later slices fold into the job's action (jobSlices.ts), so a job is one action, not one per slice.
  */
 import { foldSlice } from '../jobSlices';
-import type { EngineCommand, TimedAction } from '../types';
+import type { ScenarioAction, TimedAction } from '../types';
 
 /** What the views and replays read of the scenario. */
 export interface ScenarioRecorderRead {
@@ -19,7 +19,7 @@ export class ScenarioRecorder implements ScenarioRecorderRead {
     return this.recorded;
   }
 
-  record(at: number, action: EngineCommand): void {
+  record(at: number, action: ScenarioAction): void {
     if (foldSlice(this.recorded[this.recorded.length - 1], at, action)) return;
     this.recorded.push({ at, action });
   }
