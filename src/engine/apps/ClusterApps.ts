@@ -23,8 +23,6 @@ import {
   Engine,
   isKafkaError,
   KafkaError,
-  isBrokerCommand,
-  runBrokerCommand,
   type PartitionChoice,
   type UnifiedLog,
   type StoreWriter,
@@ -399,13 +397,17 @@ export class ClusterApps {
   /** Every action, one case each: the cluster's, the board's and the producers'. */
   private perform(a: ScenarioAction): SendOutcome | null {
     const c = this.cluster;
-    if (isBrokerCommand(a)) {
-      runBrokerCommand(c, a);
-      return null;
-    }
     switch (a.op) {
+      case 'killBroker':
+      case 'powerFailBroker':
+      case 'stopBroker':
+      case 'restartBroker':
+      case 'isolateBroker':
+      case 'healBroker':
+        this.engine.apply(a);
+        return null;
       case 'addBroker':
-        c.addBroker(a.rack === null ? {} : { rack: a.rack });
+        this.engine.apply({ op: 'addBroker', ...(a.rack === null ? {} : { rack: a.rack }) });
         return null;
       case 'createTopic': {
         validateUserTopicName(a.name, c.topicNames());
@@ -426,21 +428,33 @@ export class ClusterApps {
           startPartitionId: a.startPartitionId ?? 0,
         });
         this.animated.withPlacementSteps(placed.steps, () =>
-          c.createTopic({ name: a.name, assignment: placed.assignment, configs: { ...(a.configs ?? {}) } }),
+          this.engine.apply({
+            op: 'createTopic',
+            name: a.name,
+            assignment: placed.assignment,
+            configs: { ...(a.configs ?? {}) },
+          }),
         );
         return null;
       }
       case 'setUnclean':
-        c.alterTopicConfig(a.topic, { 'unclean.leader.election.enable': a.enabled ? 'true' : 'false' });
+        this.engine.apply({
+          op: 'alterTopicConfig',
+          topic: a.topic,
+          configs: { 'unclean.leader.election.enable': a.enabled ? 'true' : 'false' },
+        });
         return null;
       case 'alterTopicConfig':
-        c.alterTopicConfig(a.topic, cleanupConfigs(a.configs));
+        this.engine.apply({ op: 'alterTopicConfig', topic: a.topic, configs: cleanupConfigs(a.configs) });
         return null;
       case 'electPreferredLeaders':
-        c.electPreferredLeaders();
+        this.engine.apply({ op: 'electPreferredLeaders' });
         return null;
       case 'reassignPartitions':
-        c.reassignPartitions([{ topic: a.topic, partition: a.partition, replicas: [...a.replicas] }]);
+        this.engine.apply({
+          op: 'reassignPartitions',
+          moves: [{ topic: a.topic, partition: a.partition, replicas: [...a.replicas] }],
+        });
         return null;
       case 'produceDemoRecords':
         this.produce(a.topic, a.count);

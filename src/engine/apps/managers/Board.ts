@@ -172,7 +172,8 @@ export class Board implements BoardRead {
 
   private startConsumerWith(e: ConsumerEntry, staticMember: boolean): void {
     if (e.group === null) return;
-    this.engine.execute('createConsumer', {
+    this.engine.apply({
+      op: 'createConsumer',
       consumerId: e.name,
       groupId: e.group,
       config: { ...PLANE_CONSUMER_CONFIG, ...(staticMember ? { 'group.instance.id': e.name } : {}) },
