@@ -8,8 +8,19 @@
  * on a restart), and the applications around the cluster (groups, consumers, producers), which
  * start again with every restart.
  */
-import type { ClusterApps } from './ClusterApps';
-import type { PresetName } from './types';
+import type { CreateTopicOptions } from '../index';
+import type { PresetName, ScenarioAction } from './types';
+
+/** What a preset builds on: a ClusterApps, while it starts. */
+export interface PresetTarget {
+  /** A topic of the preset (not made again on a restart: it is in the znodes). */
+  presetTopic(options: CreateTopicOptions): void;
+  tick(ms: number): void;
+  apply(action: ScenarioAction): unknown;
+  /** The preset's own actions are not the scenario's: they are forgotten once it is built. */
+  readonly recorder: { clear(): void };
+  startTrickle(topic: string, perSecond: number): void;
+}
 
 export interface Preset {
   label: string;
@@ -17,7 +28,7 @@ export interface Preset {
   /** One broker per entry (ids 1, 2, ...), with its rack or none. */
   racks: (string | null)[];
   /** Runs after the brokers registered and elected a controller. */
-  build(plane: ClusterApps): void;
+  build(plane: PresetTarget): void;
 }
 
 export const PRESETS: Record<PresetName, Preset> = {
