@@ -4,7 +4,7 @@
  * only who exists and where, and starts, moves and stops them the way an operator restarts client
  * processes with new properties. Refusals are Kafka's error names and change nothing.
  */
-import { type Engine, KafkaError } from '../../index';
+import { type CrashReport, type Engine, KafkaError } from '../../index';
 import { PLANE_CONSUMER_CONFIG } from '../planeConfig';
 import type { AssignorName, CommitMode, GroupProtocol } from '../types';
 
@@ -124,7 +124,7 @@ export class Board implements BoardRead {
   }
 
   /** The consumer's process dies: no LeaveGroup, no more heartbeats. Returns the engine's report. */
-  crashConsumer(name: string): ReturnType<Engine['consumerApps']['crash']> {
+  crashConsumer(name: string): CrashReport | null {
     const e = this.requireConsumer(name);
     if (!this.running(e.name)) throw new KafkaError('INVALID_REQUEST', `Consumer ${name} is not running.`);
     return this.engine.consumerApps.crash(e.name);
