@@ -41,6 +41,7 @@ for (const vp of [
     await plane.pause();
     const leader = await plane.leaderOf('orders', 0);
     if (leader === null) throw new Error('orders-0 has no leader');
+    const killedAt = await plane.now();
     await page.getByTestId(`broker-kill-${leader}`).click();
     await plane.advance(1);
     const surfaces = [
@@ -56,6 +57,8 @@ for (const vp of [
     await expect(plane.broker(leader)).toHaveAttribute('data-drawn-state', 'session-alive');
     // ZooKeeper still names it leader: the controller has not reacted.
     await expect(page.getByTestId(`strip-broker-${leader}`)).toContainText(/still leader of \d+ in ZooKeeper/);
+    // Read the countdown only once the page draws the second after the kill.
+    await expect.poll(() => plane.now()).toBeGreaterThanOrEqual(killedAt + 1000);
     const left = await countdown(page, leader);
     expect(left).toBeGreaterThan(0);
     // One controller drawn, on the board and on the strip.
@@ -64,7 +67,8 @@ for (const vp of [
     expect(badges + election).toBe(1);
     await shoot(page, 'kill-session');
     await plane.advance(1);
-    expect(await countdown(page, leader)).toBeCloseTo(left - 1, 0);
+    // The strip redraws on the next frame after the engine moved: poll rather than read once.
+    await expect.poll(() => countdown(page, leader)).toBeCloseTo(left - 1, 0);
     // The session expires: the controller moves the leaderships, and the broker is down everywhere.
     await plane.advanceUntil(
       async () => (await page.getByTestId(`strip-broker-${leader}`).getAttribute('data-drawn-state')) === 'down',

@@ -53,7 +53,7 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   await expect(row).toHaveAttribute('data-now', '56');
   await expect(row).toContainText('left an ISR');
   await expect(page.getByTestId('metrics-delta-RequestQueueTimeMs')).toHaveCount(0);
-  await page.screenshot({ path: 'docs/metrics-kill-1280.png' });
+  if (process.env.SHOTS) await page.screenshot({ path: 'docs/metrics-kill-1280.png' });
 
   await app.sideTab('events');
   await expect(page.getByTestId('event-log')).toBeVisible();
@@ -80,7 +80,7 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   await page.getByTestId('event-filter-kind').selectOption('election');
   await expect(page.getByTestId('event-log').locator('[data-kind]:not([data-kind="election"])')).toHaveCount(0);
   await page.locator('#side-body').evaluate((el) => el.scrollTo(0, 0));
-  await page.screenshot({ path: 'docs/events-kill-1280.png' });
+  if (process.env.SHOTS) await page.screenshot({ path: 'docs/events-kill-1280.png' });
   await page.getByTestId('event-filter-kind').selectOption('');
   // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
   const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
@@ -151,10 +151,10 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
   await page.getByTestId('broker-kill-2').click();
   await app.sideTab('metrics');
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
-  await page.screenshot({ path: 'docs/metrics-kill-390.png' });
+  if (process.env.SHOTS) await page.screenshot({ path: 'docs/metrics-kill-390.png' });
   await app.sideTab('events');
   await page.getByTestId('event-filter-kind').selectOption('election');
-  await page.screenshot({ path: 'docs/events-kill-390.png' });
+  if (process.env.SHOTS) await page.screenshot({ path: 'docs/events-kill-390.png' });
 });
 
 test('the metrics and events tabs have no serious accessibility violations', async ({ app, page }) => {

@@ -165,12 +165,12 @@ test('the attached page shows the real clients’ consumers in their group with 
     await app.page
       .getByTestId('producers-node')
       .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await app.page.screenshot({ path: 'docs/node-host-tokens-1280.png' });
+    if (process.env.SHOTS) await app.page.screenshot({ path: 'docs/node-host-tokens-1280.png' });
     await app.page.setViewportSize({ width: 390, height: 844 });
     await app.page
       .getByTestId('producers-node')
       .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await app.page.screenshot({ path: 'docs/node-host-tokens-390.png' });
+    if (process.env.SHOTS) await app.page.screenshot({ path: 'docs/node-host-tokens-390.png' });
     await app.page.setViewportSize({ width: 1280, height: 800 });
   } finally {
     sending = false;
@@ -181,11 +181,11 @@ test('the attached page shows the real clients’ consumers in their group with 
   // No glossary popover from where the pointer happens to rest.
   await app.page.mouse.move(0, 0);
   await group.scrollIntoViewIfNeeded();
-  await app.page.screenshot({ path: 'docs/node-host-groups-1280.png' });
+  if (process.env.SHOTS) await app.page.screenshot({ path: 'docs/node-host-groups-1280.png' });
   await app.page.setViewportSize({ width: 390, height: 844 });
   await group.locator('[data-client-id]').first().scrollIntoViewIfNeeded();
   await app.page.mouse.move(0, 0);
-  await app.page.screenshot({ path: 'docs/node-host-groups-390.png' });
+  if (process.env.SHOTS) await app.page.screenshot({ path: 'docs/node-host-groups-390.png' });
 });
 
 test('Kill and Restart on the attached page close and reopen that broker’s port for real clients', async ({ app }) => {

@@ -28,6 +28,7 @@ import { DescribeTable } from './DescribeTable';
 import { GenerationsTimeline } from './GenerationsTimeline';
 import { jumpBetweenDropZones } from './keyboardCoordinates';
 import { LagChart } from './LagChart';
+import { OffsetsWriteStall } from './OffsetsWriteStall';
 import { PositionsView } from './PositionsView';
 import { truncationText } from './truncationText';
 import { RebalanceStory } from './RebalanceStory';
@@ -253,6 +254,7 @@ const GroupCard = memo(function GroupCard({
       ) : (
         <>
           <CoordinatorLine group={g} />
+          <OffsetsWriteStall groupId={g.groupId} />
           {/* No broker holds the group: it has no state to mark, no rebalance to play. */}
           {!g.awaitingCoordinator && (
             <>

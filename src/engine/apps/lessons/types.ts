@@ -7,10 +7,10 @@
  * worker and the golden-trace test judge a step the same way.
  */
 import type { LookupStep, LookupView, PartitionView } from '../../index';
-import type { JournalEntry } from './journal';
+import type { JournalEntry, OffsetEntry } from './journal';
 import type { ScenarioAction, PlaneView, PresetName } from '../types';
 
-/** What a step may do when it starts: a recorded engine command, or the seeds' lookup partition. */
+/** What a step may do when it starts: a recorded scenario action, or the seeds' lookup partition. */
 export type LessonAction = ScenarioAction | { op: 'seedsLookupExample' };
 
 /** Engine state a condition, an observation or an answer may read (built by `lessonWorld`). */
@@ -25,6 +25,8 @@ export interface LessonWorld {
   panel: { acked: number; failed: number; lastError: string | null };
   /** Causes: who changed an ISR, who elected a leader, which produce was refused (since the lesson began). */
   journal: readonly JournalEntry[];
+  /** Consumers' offsets traffic: OffsetCommits sent, SyncGroup and OffsetFetch answers (since the lesson began). */
+  offsets: readonly OffsetEntry[];
   /** The partition the engine's partitioner gives a key: toPositive(murmur2(utf8(key))) % n. */
   partitionForKey(key: string, partitions: number): number;
 }

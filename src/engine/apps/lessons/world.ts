@@ -12,6 +12,7 @@ export function lessonWorld(apps: ClusterApps, data: DataPath, journal: LessonJo
     view: apps.view(),
     panel: { acked: apps.panel?.acked ?? 0, failed: apps.panel?.failed ?? 0, lastError: apps.panel?.lastError ?? null },
     journal: journal.entries,
+    offsets: journal.offsets,
     logs: data.views().filter((v) => !v.topic.startsWith('__')),
     lookup: (topic, partition, target) => lookupView(topic, partition, data.log(topic, partition), target),
     batchCount(topic, partition, fromOffset = 0) {
