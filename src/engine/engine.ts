@@ -29,6 +29,7 @@ import type { SegmentSummary } from './cluster/ReplicaLog';
 import type { EpochEntry } from './log/LeaderEpochFileCache';
 import type { NodeId } from './cluster/requests';
 import type { TopicConfigOverrides } from './cluster/TopicConfig';
+import { argumentsOf, type EngineCommand, type EngineCommandOp, type EngineCommandResult } from './commands';
 import { KafkaError } from './errors';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './log/LogFileUtils';
 import type { LogSegment } from './log/LogSegment';
@@ -38,29 +39,23 @@ import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
 import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
-import { ConsumerApplications, type ConsumerGroupsSnapshot, type GroupProtocol } from './consumer/ConsumerApplications';
-import type { AssignmentStrategy, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
+import { ConsumerApplications, type ConsumerGroupsSnapshot } from './consumer/ConsumerApplications';
+import type { GroupCoordinatorConfig } from './consumer/ConsumerConfig';
 import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumer/ConsumerGroups';
 import type { GroupEvent } from './consumer/groupEvents';
 import { Rng } from './Rng';
 // --- end consumer groups ---
 // --- producers (producer engineer) ---
 import type { ProducerEvent } from './producer/events';
-import type { ProducerConfigInput } from './producer/ProducerConfig';
-import {
-  type ProducerRecordInput,
-  ProducerRegistry,
-  type ProducerSnapshot,
-  type SendManyOptions,
-} from './producer/ProducerRegistry';
+import { ProducerRegistry, type ProducerSnapshot } from './producer/ProducerRegistry';
 // --- end producers ---
 
 /**
  * The engine's facade: typed commands in, typed events out, `tick(ms)` drives simulated time.
  *
- * - Commands: `engine.execute('createTopic', {...})` (or the method of the same name). A command
- *   that is refused throws a KafkaError and changes nothing. The command table, EngineCommands,
- *   is the one place to add commands.
+ * - Commands: `engine.apply({ op: 'createTopic', ... })` (or the method of the same name): one
+ *   op-tagged union, EngineCommand (commands.ts, the one place to add commands). A command that
+ *   is refused throws a KafkaError and changes nothing.
  * - Events: every state change comes out as an EngineEvent (one discriminated union on `type`,
  *   extended in one place below), delivered to subscribers as it happens and kept for
  *   `drainEvents()` — the worker drains once per animation frame.
@@ -140,56 +135,6 @@ interface EventListenerEntry {
   /** The event types it takes; null: all. */
   types: ReadonlySet<string> | null;
 }
-
-/** The command table: name -> [argument, result]. Add new commands here. */
-export interface EngineCommands {
-  addBroker: [AddBrokerOptions, number];
-  killBroker: [{ broker: number }, undefined];
-  powerFailBroker: [{ broker: number }, undefined];
-  stopBroker: [{ broker: number }, undefined];
-  restartBroker: [{ broker: number }, undefined];
-  isolateBroker: [{ broker: number }, undefined];
-  healBroker: [{ broker: number }, undefined];
-  createTopic: [CreateTopicOptions, number[][]];
-  createPartitions: [{ topic: string; totalCount: number; assignment?: number[][] }, number[][]];
-  deleteTopic: [{ topic: string }, undefined];
-  alterTopicConfig: [
-    { topic: string; configs: Record<string, string | number | boolean | string[] | null> },
-    undefined,
-  ];
-  electPreferredLeaders: [{ partitions?: { topic: string; partition: number }[] }, undefined];
-  reassignPartitions: [{ moves: { topic: string; partition: number; replicas: number[] }[] }, undefined];
-  setNetworkLatency: [{ latencyMs: number; between?: [number, number] }, undefined];
-  // --- consumer groups ---
-  createConsumer: [
-    {
-      consumerId: string;
-      groupId: string;
-      config?: Record<string, unknown>;
-      topics?: string[];
-      pollIntervalMs?: number;
-    },
-    undefined,
-  ];
-  subscribeConsumer: [{ consumerId: string; topics: string[] }, undefined];
-  crashConsumer: [{ consumerId: string }, undefined];
-  closeConsumer: [{ consumerId: string }, undefined];
-  moveConsumer: [{ consumerId: string; groupId: string }, undefined];
-  setGroupAssignor: [{ groupId: string; strategy: AssignmentStrategy }, undefined];
-  setGroupProtocol: [{ groupId: string; protocol: GroupProtocol }, undefined];
-  deleteConsumerGroup: [{ groupId: string }, undefined];
-  // --- end consumer groups ---
-  // --- producers: client ids are returned by createProducer (default producer-1, producer-2, ...) ---
-  createProducer: [{ config?: ProducerConfigInput }, string];
-  /** Returns the record's send id; its deliveryReport event carries the same id. */
-  send: [{ producer: string; record: ProducerRecordInput }, number];
-  sendMany: [{ producer: string } & SendManyOptions, number[]];
-  /** Kafka's close(): finishes sending first; `force` is close(Duration.ZERO). */
-  closeProducer: [{ producer: string; force?: boolean }, undefined];
-  // --- end producers ---
-}
-
-export type EngineCommandName = keyof EngineCommands;
 
 export interface ReplicaSnapshot {
   broker: number;
@@ -539,25 +484,26 @@ export class Engine {
 
   // ------------------------------------------------------------------ commands
 
-  execute<K extends EngineCommandName>(name: K, args: EngineCommands[K][0]): EngineCommands[K][1] {
-    const handler = this.commands[name] as (a: EngineCommands[K][0]) => EngineCommands[K][1];
-    if (!handler) throw new KafkaError('INVALID_REQUEST', `unknown command ${String(name)}`, { name });
-    return handler(args);
+  /** The one dispatcher of the engine's commands; a refused command throws a KafkaError and changes nothing. */
+  apply<C extends EngineCommand>(command: C): EngineCommandResult<C['op']> {
+    const handler = this.handlers[command.op] as ((c: C) => EngineCommandResult<C['op']>) | undefined;
+    if (!handler) throw new KafkaError('INVALID_REQUEST', `unknown command ${String(command.op)}`, { op: command.op });
+    return handler(command);
   }
 
-  private readonly commands: {
-    [K in EngineCommandName]: (
-      a: EngineCommands[K][0],
-    ) => EngineCommands[K][1] extends undefined ? unknown : EngineCommands[K][1];
+  private readonly handlers: {
+    [K in EngineCommandOp]: (
+      c: EngineCommand<K>,
+    ) => EngineCommandResult<K> extends undefined ? unknown : EngineCommandResult<K>;
   } = {
-    addBroker: (a) => this.cluster.addBroker(a).id,
+    addBroker: (a) => this.cluster.addBroker(argumentsOf(a)).id,
     killBroker: (a) => this.cluster.killBroker(a.broker),
     powerFailBroker: (a) => this.cluster.powerFailBroker(a.broker),
     stopBroker: (a) => this.cluster.stopBroker(a.broker),
     restartBroker: (a) => this.cluster.restartBroker(a.broker),
     isolateBroker: (a) => this.cluster.isolateBroker(a.broker),
     healBroker: (a) => this.cluster.healBroker(a.broker),
-    createTopic: (a) => this.cluster.createTopic(a),
+    createTopic: (a) => this.cluster.createTopic(argumentsOf(a)),
     createPartitions: (a) => this.cluster.createPartitions(a.topic, a.totalCount, a.assignment),
     deleteTopic: (a) => this.cluster.deleteTopic(a.topic),
     alterTopicConfig: (a) => this.cluster.alterTopicConfig(a.topic, a.configs),
@@ -585,49 +531,49 @@ export class Engine {
     // --- producers ---
     createProducer: (a) => this.producers.create(a.config ?? {}),
     send: (a) => this.producers.send(a.producer, a.record),
-    sendMany: (a) => this.producers.sendMany(a.producer, a),
+    sendMany: (a) => this.producers.sendMany(a.producer, argumentsOf(a)),
     closeProducer: (a) => this.producers.close(a.producer, a.force === true),
     // --- end producers ---
   };
 
   addBroker(options: AddBrokerOptions = {}): number {
-    return this.execute('addBroker', options);
+    return this.apply({ op: 'addBroker', ...options });
   }
   killBroker(broker: number): void {
-    this.execute('killBroker', { broker });
+    this.apply({ op: 'killBroker', broker });
   }
   powerFailBroker(broker: number): void {
-    this.execute('powerFailBroker', { broker });
+    this.apply({ op: 'powerFailBroker', broker });
   }
   stopBroker(broker: number): void {
-    this.execute('stopBroker', { broker });
+    this.apply({ op: 'stopBroker', broker });
   }
   restartBroker(broker: number): void {
-    this.execute('restartBroker', { broker });
+    this.apply({ op: 'restartBroker', broker });
   }
   isolateBroker(broker: number): void {
-    this.execute('isolateBroker', { broker });
+    this.apply({ op: 'isolateBroker', broker });
   }
   healBroker(broker: number): void {
-    this.execute('healBroker', { broker });
+    this.apply({ op: 'healBroker', broker });
   }
   createTopic(options: CreateTopicOptions): number[][] {
-    return this.execute('createTopic', options);
+    return this.apply({ op: 'createTopic', ...options });
   }
   createPartitions(topic: string, totalCount: number, assignment?: number[][]): number[][] {
-    return this.execute('createPartitions', { topic, totalCount, assignment });
+    return this.apply({ op: 'createPartitions', topic, totalCount, assignment });
   }
   deleteTopic(topic: string): void {
-    this.execute('deleteTopic', { topic });
+    this.apply({ op: 'deleteTopic', topic });
   }
   alterTopicConfig(topic: string, configs: Record<string, string | number | boolean | string[] | null>): void {
-    this.execute('alterTopicConfig', { topic, configs });
+    this.apply({ op: 'alterTopicConfig', topic, configs });
   }
   electPreferredLeaders(partitions?: { topic: string; partition: number }[]): void {
-    this.execute('electPreferredLeaders', { partitions });
+    this.apply({ op: 'electPreferredLeaders', partitions });
   }
   reassignPartitions(moves: { topic: string; partition: number; replicas: number[] }[]): void {
-    this.execute('reassignPartitions', { moves });
+    this.apply({ op: 'reassignPartitions', moves });
   }
 
   /** Plugs a client (producer, consumer) into the simulated network under `node`. */

@@ -90,8 +90,6 @@ export { tpKey } from './TopicPartition';
 export { validateTopicName } from './cluster/TopicConfig';
 export type { TopicConfigOverrides } from './cluster/TopicConfig';
 export type {
-  EngineCommandName,
-  EngineCommands,
   EngineEvent,
   EngineOptions,
   EngineSnapshot,
@@ -187,4 +185,13 @@ export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './c
 export type { RetentionReason } from './log';
 export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';
 export { SegmentNotLoadedError } from './log/SegmentCache';
-export { type BrokerCommand, BROKER_COMMAND_OPS, isBrokerCommand, runBrokerCommand } from './commands';
+export {
+  type BrokerCommand,
+  BROKER_COMMAND_OPS,
+  type EngineCommand,
+  type EngineCommandOp,
+  type EngineCommandResult,
+  type EngineCommandTable,
+  isBrokerCommand,
+  runBrokerCommand,
+} from './commands';

@@ -104,7 +104,8 @@ describe('Engine queries (the facade a host reads, instead of broker internals)'
     e.createTopic({ name: 'orders', partitions: 2, replicationFactor: 3 });
     e.tick(200);
     expect(e.describeGroup('shop')).toEqual([]);
-    e.execute('createConsumer', {
+    e.apply({
+      op: 'createConsumer',
       consumerId: 'c1',
       groupId: 'shop',
       topics: ['orders'],

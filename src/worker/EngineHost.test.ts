@@ -235,7 +235,7 @@ describe('EngineHost reload', () => {
       configs: { 'retention.bytes': '900000' },
     });
     await call(host, 'planeAction', { op: 'moveConsumer', name: 'c3', group: 'analytics' });
-    await call(host, 'planeAction', { op: 'reassign', topic: 'orders', partition: 0, replicas: [3, 2, 1] });
+    await call(host, 'planeAction', { op: 'reassignPartitions', topic: 'orders', partition: 0, replicas: [3, 2, 1] });
     for (let i = 0; i < 5; i++)
       await call(host, 'produce', { topic: 'audit', key: `k${i}`, value: `v${i}`, headers: [] });
     await call(host, 'runUntilIdle', null);

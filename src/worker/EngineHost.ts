@@ -743,7 +743,7 @@ export class EngineHost {
     } else {
       // Saved before znodes were stored: only the preset can be rebuilt, on the recovered logs.
       this.start(store, { ...spec, actions: [] }, false, clock, writer, stored);
-      this.running().plane.actions.push(...meta.actions);
+      this.running().plane.recorder.restore(meta.actions);
     }
     const r = this.running();
     // Unknown for files written before the panel's records were counted: count them as some.

@@ -57,7 +57,7 @@ describe('retention and compaction reach the partition view', () => {
   it('retention.bytes deletes the oldest segments; the view names the files, the reason and the new log start', () => {
     const { plane, data } = demo();
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
     plane.tick(3000);
     const before = data.views().find((v) => v.partition === 0);
     expect(before?.lastCleanup).toBeNull();
@@ -91,7 +91,7 @@ describe('retention and compaction reach the partition view', () => {
   it('retention.ms deletes segments whose newest record is older than the limit', () => {
     const { plane, data } = demo();
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
     plane.tick(3000);
     plane.tick(20_000);
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.ms': '10000' } });
@@ -106,7 +106,7 @@ describe('retention and compaction reach the partition view', () => {
     const { plane, data } = demo();
     // 24 keys (user-0 .. user-23) over 6 partitions: each key is written hundreds of times.
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produce', topic: 'orders', count: 8000 });
+    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
     plane.tick(3000);
     const before = data.views().find((x) => x.partition === 2);
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });

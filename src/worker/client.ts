@@ -19,6 +19,7 @@ export {
   ASSIGNORS,
   COMMIT_MODES,
   comparePartitions,
+  currentActionOp,
   EVENT_KINDS,
   MAX_TOPIC_PARTITIONS,
   MOMENT_KINDS,

@@ -65,7 +65,7 @@ import type {
   ProducerSettings,
   PlacementPreview,
   PlacementPreviewArgs,
-  EngineCommand,
+  ScenarioAction,
   PlaneEvent,
   PlaneView,
   ScenarioSpec,
@@ -123,7 +123,7 @@ export interface Commands {
   /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
   /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
-  planeAction: [EngineCommand, PlaneView];
+  planeAction: [ScenarioAction, PlaneView];
   /**
    * Control plane: starts over from a scenario (seed, preset, timed actions); null keeps the
    * running cluster. The scenario is replayed in memory first: if an action fails, the KafkaError

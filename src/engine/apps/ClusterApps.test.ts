@@ -26,7 +26,7 @@ function settle(plane: ClusterApps, maxMs = 30_000): PlaneView {
 function afterProducing(ms: number): { plane: ClusterApps; v: PlaneView } {
   const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
   settle(plane);
-  plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+  plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
   plane.tick(ms);
   return { plane, v: plane.view() };
 }
@@ -79,7 +79,7 @@ describe('ClusterApps', () => {
     plane.apply({ op: 'killBroker', broker: 2 });
     plane.tick(1500);
     plane.apply({ op: 'moveConsumer', name: 'c1', group: 'analytics' });
-    plane.apply({ op: 'produce', topic: 'orders', count: 30 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
     plane.tick(9000);
     plane.apply({ op: 'restartBroker', broker: 2 });
     plane.apply({ op: 'crashConsumer', name: 'c4' });
@@ -101,7 +101,7 @@ describe('ClusterApps', () => {
     const plane = new ClusterApps(seed, 'demo', { store: new MapStore() });
     if (mode !== 'auto') plane.apply({ op: 'setCommitMode', group: 'analytics', mode });
     settle(plane);
-    plane.apply({ op: 'produce', topic: 'orders', count: 60 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 60 });
     const c4 = () => plane.view().consumers.find((c) => c.name === 'c4');
     // Into a batch of at least 3 records, 2 records' processing time in (commits have landed).
     for (let i = 0; i < 2000 && (c4()?.inHand ?? 0) < 3; i++) plane.tick(5);
@@ -233,7 +233,7 @@ describe('ClusterApps', () => {
   it('describes every group the same with one shared log-end lookup per partition', () => {
     const plane = new ClusterApps(2, 'demo', { store: new MapStore() });
     settle(plane);
-    plane.apply({ op: 'produce', topic: 'orders', count: 30 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
     plane.tick(700);
     const shared = new Map<string, number>();
     for (const g of ['billing', 'analytics']) {
@@ -247,7 +247,7 @@ describe('ClusterApps', () => {
   it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {
     const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     for (let i = 0; i < 10; i++) plane.apply({ op: 'addBroker', rack: null });
-    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
     plane.tick(1000);
     expect(plane.view().brokers.length).toBe(13);
     expect(plane.view().messages).toEqual([]);
@@ -288,7 +288,7 @@ describe('ClusterApps', () => {
       preset: 'demo' as const,
       actions: [
         { at: 200, action: { op: 'isolateBroker' as const, broker: 3 } },
-        { at: 1500, action: { op: 'reassign' as const, topic: 'orders', partition: 0, replicas: [1, 2, 7] } },
+        { at: 1500, action: { op: 'reassignPartitions' as const, topic: 'orders', partition: 0, replicas: [1, 2, 7] } },
         { at: 4000, action: { op: 'healBroker' as const, broker: 3 } },
       ],
       untilMs: 5000,
@@ -305,9 +305,9 @@ describe('ClusterApps', () => {
     // (InvalidReplicaAssignmentException), said once, after the action it came from.
     expect(refused.code).toBe('INVALID_REPLICA_ASSIGNMENT');
     expect(refused.message).toBe(
-      "INVALID_REPLICA_ASSIGNMENT: action 2 of 3 (reassign at 1.5 s) failed: Unknown broker 7 in partition 0's replicas.",
+      "INVALID_REPLICA_ASSIGNMENT: action 2 of 3 (reassignPartitions at 1.5 s) failed: Unknown broker 7 in partition 0's replicas.",
     );
-    expect(refused.details).toMatchObject({ step: 2, op: 'reassign', at: 1500 });
+    expect(refused.details).toMatchObject({ step: 2, op: 'reassignPartitions', at: 1500 });
   });
 
   it('creates a topic exactly as previewed, with the placement steps on its event', () => {
@@ -349,11 +349,11 @@ describe('ClusterApps', () => {
   it('reports the offsets an unclean election loses', () => {
     const plane = new ClusterApps(1, 'elections', { store: new MapStore() });
     plane.tick(1000);
-    plane.apply({ op: 'produce', topic: 'payments', count: 10 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
     plane.tick(1000);
     plane.apply({ op: 'isolateBroker', broker: 3 });
     plane.tick(8000);
-    plane.apply({ op: 'produce', topic: 'payments', count: 20 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
     plane.tick(2000);
     plane.apply({ op: 'killBroker', broker: 1 });
     plane.apply({ op: 'killBroker', broker: 2 });
@@ -372,11 +372,11 @@ describe('ClusterApps', () => {
     plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
     plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
     settle(plane);
-    plane.apply({ op: 'produce', topic: 'payments', count: 10 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
     plane.tick(1000);
     plane.apply({ op: 'isolateBroker', broker: 3 });
     plane.tick(8000);
-    plane.apply({ op: 'produce', topic: 'payments', count: 20 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
     const position = () =>
       plane
         .view()
@@ -409,12 +409,27 @@ describe('the demo producer during an outage', () => {
     plane.tick(5000);
     for (const broker of [1, 2, 3]) plane.apply({ op: 'killBroker', broker });
     const send = vi.spyOn(plane.producer, 'send');
-    plane.apply({ op: 'produce', topic: 'orders', count: 5 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
     plane.tick(1000);
-    plane.apply({ op: 'produce', topic: 'orders', count: 5 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
     const dec = new TextDecoder();
     const values = send.mock.calls.map((c) => dec.decode(c[2] ?? new Uint8Array()));
     expect(values.length).toBeGreaterThanOrEqual(10);
     expect(new Set(values).size).toBe(values.length);
+  });
+});
+
+describe('ClusterApps.dispose', () => {
+  it('ends every manager and subscription together: the engine builds no event for them any more', () => {
+    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
+    plane.tick(1000);
+    for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
+      expect(plane.engine.wants(type)).toBe(true);
+    plane.takeEvents();
+    plane.dispose();
+    for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
+      expect(plane.engine.wants(type)).toBe(false);
+    plane.tick(1000);
+    expect(plane.takeEvents()).toEqual([]);
   });
 });

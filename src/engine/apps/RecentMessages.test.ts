@@ -75,7 +75,7 @@ describe('the plane’s messages: every API the engine sends', () => {
     const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
     plane.tick(3000);
     for (let i = 0; i < 6; i++) plane.apply({ op: 'addConsumer', group: 'analytics', name: `busy${i}` });
-    plane.apply({ op: 'produce', topic: 'orders', count: 2000 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 2000 });
     let most = 0;
     for (let t = 0; t < 6000; t += 100) {
       plane.tick(100);

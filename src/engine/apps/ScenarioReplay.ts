@@ -9,9 +9,16 @@
  * action (number, op, engine time).
  */
 import { isKafkaError, KafkaError } from '../index';
-import type { ClusterApps } from './ClusterApps';
 import { ActionCursor } from './jobSlices';
-import type { ScenarioSpec, TimedAction } from './types';
+import type { ScenarioAction, ScenarioSpec, TimedAction } from './types';
+
+/** What a replay drives: a ClusterApps (its clock and its one dispatcher of actions). */
+export interface ReplayTarget {
+  /** Engine ms since the scenario started. */
+  readonly nowMs: number;
+  runTo(relMs: number): void;
+  apply(action: ScenarioAction): unknown;
+}
 
 /** The most engine time one step of the clock moves between two looks at the slice's budget. */
 const STEP_MS = 100;
@@ -31,7 +38,7 @@ export class ScenarioReplay {
   private finished = false;
 
   constructor(
-    readonly plane: ClusterApps,
+    readonly plane: ReplayTarget,
     spec: Pick<ScenarioSpec, 'actions' | 'untilMs'>,
   ) {
     this.actions = [...spec.actions].sort((a, b) => a.at - b.at);

@@ -6,24 +6,25 @@
  * computed (the ConsumerProtocolAssignment bytes of its SyncGroup, decoded by the coordinator's
  * snapshot).
  */
-import type { ClusterApps } from './ClusterApps';
+import type { Engine } from '../index';
 import { comparePartitions } from './comparePartitions';
+import type { BoardRead } from './managers/Board';
 import type { PlaneConsumerView, PlaneGroupView } from './types';
 
 /** The groups a host's real clients made: every coordinator group the board does not hold. */
-export function clientGroupIds(plane: ClusterApps): string[] {
-  if (!plane.showClientGroups) return [];
-  return plane.groups.groupIds().filter((g) => !plane.groupSettings.has(g));
+export function clientGroupIds(engine: Engine, board: BoardRead, shown: boolean): string[] {
+  if (!shown) return [];
+  return engine.groups.groupIds().filter((g) => !board.groups.has(g));
 }
 
 type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery' | 'lagNow'>;
 
 /** One real clients' group and its members as consumer chips; null when its coordinator has forgotten it. */
 export function clientGroupView(
-  plane: ClusterApps,
+  engine: Engine,
   groupId: string,
 ): { group: Membership; consumers: PlaneConsumerView[] } | null {
-  const snap = plane.groups.groupSnapshot(groupId);
+  const snap = engine.groups.groupSnapshot(groupId);
   if (!snap) return null;
   const consumers = snap.members.map((m): PlaneConsumerView => {
     const partitions = m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions);

@@ -6,6 +6,7 @@
  * restarts from (readStoredCluster); nothing in this file is replayed as cluster state.
  */
 import type { StoreWriter, Store } from '../index';
+import { currentTimedAction } from './legacyActionOps';
 import type { TimedAction } from './types';
 
 export const CLUSTER_META_PATH = 'meta/cluster.json';
@@ -32,6 +33,8 @@ export async function readClusterMeta(store: Store): Promise<ClusterMeta | null>
   const meta = JSON.parse(new TextDecoder().decode(raw)) as ClusterMeta;
   if ((meta.version !== 1 && meta.version !== 2) || typeof meta.seed !== 'number')
     throw new Error(`${CLUSTER_META_PATH} is not a glassbox cluster file`);
+  // Written before the actions took the engine's words: read in today's.
+  if (Array.isArray(meta.actions)) meta.actions = meta.actions.map(currentTimedAction);
   return meta;
 }
 

@@ -2,9 +2,9 @@ import { MapStore } from '../log/testSupport';
 import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../errors';
 import { ClusterApps } from './ClusterApps';
-import { MAX_TOPIC_PARTITIONS, type EngineCommand } from './types';
+import { MAX_TOPIC_PARTITIONS, type ScenarioAction } from './types';
 
-function refusal(plane: ClusterApps, action: EngineCommand) {
+function refusal(plane: ClusterApps, action: ScenarioAction) {
   const topicsBefore = plane.cluster.topicNames();
   let error: unknown;
   try {
@@ -17,7 +17,7 @@ function refusal(plane: ClusterApps, action: EngineCommand) {
   return error as Error & { code: string };
 }
 
-const topic = (name: string, partitions = 2, replicationFactor = 1): EngineCommand => ({
+const topic = (name: string, partitions = 2, replicationFactor = 1): ScenarioAction => ({
   op: 'createTopic',
   name,
   partitions,

@@ -5,18 +5,18 @@
  */
 export {
   ClusterApps,
-  cleanupConfigs,
   PLANE_TOPIC_DEFAULTS,
   PROCESSING_MS_PER_RECORD,
   type AppsStorage,
   type HostDeployment,
-  type ConsumerEntry,
-  type GroupSettings,
   type SendOutcome,
 } from './ClusterApps';
+export { cleanupConfigs } from './topicCleanupConfigs';
+export type { BoardRead, ConsumerEntry, GroupSettings } from './managers/Board';
 export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 export { comparePartitions } from './comparePartitions';
-export { buildPlaneView, packLag } from './planeViews';
+export { buildPlaneView, type PlaneSource } from './planeViews';
+export { packLag } from './managers/LagSampler';
 export { PRESETS, type Preset } from './presets';
 export {
   DEFAULT_PRODUCER_SETTINGS,
@@ -72,6 +72,7 @@ export {
   MAX_IMPORT_ENTRIES,
   MAX_IMPORT_INDEX_BYTES,
 } from './partitionZip';
+export { currentActionOp, currentTimedAction, LEGACY_ACTION_OPS } from './legacyActionOps';
 export { CLUSTER_META_PATH, type ClusterMeta, readClusterMeta, writeClusterMeta } from './clusterMeta';
 export {
   CHECKPOINT_EVERY_MS,

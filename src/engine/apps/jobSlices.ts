@@ -9,15 +9,15 @@
  * recorder never needs a cap that would drop the oldest actions: a run of hours at 5,000
  * records/s is a few actions with a list of numbers each, not a million commands.
  */
-import type { EngineCommand, TimedAction } from './types';
+import type { ScenarioAction, TimedAction } from './types';
 
-type ProduceRecords = Extract<EngineCommand, { op: 'produceRecords' }>;
+type ProduceRecords = Extract<ScenarioAction, { op: 'produceRecords' }>;
 
 /**
  * Folds `action`, taken at `at`, into `last` when it continues last's Send N job (same topic,
  * key prefix and value size, its first record right after last's); true when folded.
  */
-export function foldSlice(last: TimedAction | undefined, at: number, action: EngineCommand): boolean {
+export function foldSlice(last: TimedAction | undefined, at: number, action: ScenarioAction): boolean {
   if (action.op !== 'produceRecords' || last?.action.op !== 'produceRecords') return false;
   const job = last.action;
   if (

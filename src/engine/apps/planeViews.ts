@@ -3,15 +3,38 @@
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
-import { OFFSETS_TOPIC } from '../index';
-import type { ClusterApps } from './ClusterApps';
+import { type Engine, OFFSETS_TOPIC } from '../index';
 import { clientGroupIds, clientGroupView } from './clientGroups';
 import { comparePartitions } from './comparePartitions';
+import type { BoardRead } from './managers/Board';
+import type { DeliveryAuditRead } from './managers/DeliveryAudit';
+import type { GroupHistoryRead } from './managers/GroupHistory';
+import { type LagRead, packLag } from './managers/LagSampler';
+import type { MessageLogRead } from './managers/MessageLog';
+import type { ScenarioRecorderRead } from './managers/ScenarioRecorder';
+import type { ZnodeTreeRead } from './managers/ZnodeTree';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 import { PLANE_EPOCH_MS } from './types';
-import type { DescribeRowView, LagHistoryView, PlaneConsumerView, PlaneGroupView, PlaneView, ZnodeView } from './types';
+import type { DescribeRowView, PlaneConsumerView, PlaneGroupView, PlaneView, PresetName } from './types';
 
-const MAX_ZNODE_DATA = 160;
+/** What the board's view reads: the engine's queries and the managers' read interfaces (ClusterApps has them). */
+export interface PlaneSource {
+  readonly engine: Engine;
+  readonly seed: number;
+  readonly preset: PresetName;
+  readonly version: number;
+  readonly board: BoardRead;
+  readonly recorder: ScenarioRecorderRead;
+  readonly groupHistory: GroupHistoryRead;
+  readonly lag: LagRead;
+  readonly audit: DeliveryAuditRead;
+  readonly messages: MessageLogRead;
+  readonly znodeTree: ZnodeTreeRead;
+  /** The demo producer's delivery reports. */
+  readonly producer: { readonly acked: number; readonly failed: number; readonly lastError: string | null };
+  /** Real clients' groups (the Node host's) are drawn beside the board's. */
+  readonly showClientGroups: boolean;
+}
 /**
  * A message stays in the view this long (engine ms) after it arrived, so that the page, which
  * gets a view about every 100 ms of real time, sees every one: a hop takes about a millisecond of
@@ -20,7 +43,7 @@ const MAX_ZNODE_DATA = 160;
  */
 const MESSAGE_LINGER_MS = 400;
 
-export function buildPlaneView(plane: ClusterApps): PlaneView {
+export function buildPlaneView(plane: PlaneSource): PlaneView {
   const engine = plane.engine;
   const now = engine.now();
   const controller = engine.controllerState();
@@ -35,15 +58,15 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
   const consumers = consumerViews(plane);
   const groups = groupViews(plane, consumers);
   // Real clients' groups (the Node host) beside the board's, their members as chips.
-  for (const groupId of clientGroupIds(plane)) {
-    const made = clientGroupView(plane, groupId);
+  for (const groupId of clientGroupIds(engine, plane.board, plane.showClientGroups)) {
+    const made = clientGroupView(engine, groupId);
     if (!made) continue;
     groups.push({
       ...made.group,
       lagNow: { fetch: null, committed: null },
       delivery: { processed: 0, duplicates: 0, skipped: 0 },
-      generations: [...(plane.generations.get(groupId) ?? [])],
-      lag: lagOf(plane, groupId),
+      generations: [...plane.groupHistory.generationsOf(groupId)],
+      lag: plane.lag.historyOf(groupId),
     });
     consumers.push(...made.consumers);
   }
@@ -66,7 +89,7 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
   for (const g of groups) {
     let committed: number | null = null;
     for (const r of describe) if (r.group === g.groupId && r.lag !== null) committed = Math.max(committed ?? 0, r.lag);
-    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : plane.fetchLag(g.groupId), committed };
+    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : plane.lag.fetchLag(g.groupId), committed };
   }
   return {
     version: plane.version,
@@ -77,14 +100,14 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
     controllerEpoch: controller.epoch,
     brokers,
     topics,
-    znodes: cachedZnodes(plane),
+    znodes: plane.znodeTree.list(),
     groups,
     consumers,
     describe,
-    lost: [...plane.lost],
-    crashes: plane.crashViews(),
-    messages: plane.recentMessages.live(now - PLANE_EPOCH_MS, MESSAGE_LINGER_MS),
-    actions: [...plane.actions],
+    lost: [...plane.audit.lostOffsets()],
+    crashes: plane.audit.crashViews(),
+    messages: plane.messages.live(now - PLANE_EPOCH_MS, MESSAGE_LINGER_MS),
+    actions: [...plane.recorder.actions],
     produced: { acked: plane.producer.acked, failed: plane.producer.failed, lastError: plane.producer.lastError },
     config: {
       sessionTimeoutMs: PLANE_BROKER_CONFIG['zookeeper.session.timeout.ms'],
@@ -94,39 +117,11 @@ export function buildPlaneView(plane: ClusterApps): PlaneView {
   };
 }
 
-/** The tree is rebuilt when a znode changed, or every second (watch registrations have no events). */
-function cachedZnodes(plane: ClusterApps): ZnodeView[] {
-  const cache = plane.znodeCache;
-  const now = plane.nowMs;
-  if (cache && cache.changes === plane.zkChanges && now - cache.atMs < 1000) return cache.list;
-  const list = plane.engine.znodes(PLANE_EPOCH_MS, MAX_ZNODE_DATA);
-  plane.znodeCache = { changes: plane.zkChanges, atMs: now, list };
-  return list;
-}
-
-/** (partition, samples) lists -> LagHistoryView. */
-export function packLag(histories: [string, [number, number][]][]): LagHistoryView {
-  const start = new Uint32Array(histories.length + 1);
-  let n = 0;
-  histories.forEach(([, h], i) => {
-    start[i] = n;
-    n += h.length;
-  });
-  start[histories.length] = n;
-  const data = new Float64Array(n * 2);
-  let k = 0;
-  for (const [, h] of histories)
-    for (const [t, lag] of h) {
-      data[k++] = t;
-      data[k++] = lag;
-    }
-  return { partitions: histories.map(([p]) => p), start, data };
-}
-
-function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
+function consumerViews(plane: PlaneSource): PlaneConsumerView[] {
+  const groups = plane.engine.groups;
   const out: PlaneConsumerView[] = [];
-  for (const e of plane.consumers.values()) {
-    const app = plane.apps.apps.get(e.name);
+  for (const e of plane.board.consumers.values()) {
+    const app = plane.engine.consumerApps.apps.get(e.name);
     const base = {
       name: e.name,
       group: e.group,
@@ -137,7 +132,7 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
       positions: [] as PlaneConsumerView['positions'],
       recordsConsumed: 0,
       inHand: 0,
-      truncation: plane.truncations.get(e.name) ?? null,
+      truncation: plane.audit.truncationOf(e.name),
     };
     if (!app || e.group === null || app.status === 'closed') {
       out.push({ ...base, lifecycle: 'stopped' });
@@ -146,7 +141,7 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
     const recordsConsumed = Object.values(app.processed).reduce((n, x) => n + x, 0);
     const inHand = app.status === 'running' ? (app.inHand?.records ?? 0) : 0;
     if (app.protocol === 'zookeeper') {
-      const zk = plane.groups.zkConsumers.get(e.name);
+      const zk = groups.zkConsumers.get(e.name);
       out.push({
         ...base,
         lifecycle: app.status,
@@ -161,13 +156,13 @@ function consumerViews(plane: ClusterApps): PlaneConsumerView[] {
       });
       continue;
     }
-    const consumer = plane.groups.consumers.get(e.name);
+    const consumer = groups.consumers.get(e.name);
     if (!consumer) {
       out.push({ ...base, lifecycle: app.status });
       continue;
     }
-    const s = plane.groups.consumerSnapshot(consumer);
-    if (s.memberId) plane.memberNames.set(s.memberId, e.name);
+    const s = groups.consumerSnapshot(consumer);
+    if (s.memberId) plane.groupHistory.noteMember(s.memberId, e.name);
     out.push({
       ...base,
       lifecycle: app.status,
@@ -198,20 +193,20 @@ type GroupMembershipView = Pick<
   | 'awaitingCoordinator'
 >;
 
-function groupViews(plane: ClusterApps, consumers: PlaneConsumerView[]): PlaneGroupView[] {
+function groupViews(plane: PlaneSource, consumers: PlaneConsumerView[]): PlaneGroupView[] {
   const out: PlaneGroupView[] = [];
-  for (const [groupId, settings] of plane.groupSettings) {
+  for (const [groupId, settings] of plane.board.groups) {
     out.push({
       groupId,
       assignor: settings.assignor,
       protocol: settings.protocol,
       commitMode: settings.commitMode,
-      delivery: plane.apps.delivery.totals(groupId),
+      delivery: plane.engine.consumerApps.delivery.totals(groupId),
       lagNow: { fetch: null, committed: null },
       ...(settings.protocol === 'zookeeper'
         ? zookeeperMembership(groupId, consumers)
         : coordinatorMembership(plane, groupId)),
-      generations: [...(plane.generations.get(groupId) ?? [])],
+      generations: [...plane.groupHistory.generationsOf(groupId)],
     });
   }
   return out.sort((a, b) => a.groupId.localeCompare(b.groupId));
@@ -237,10 +232,12 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
 }
 
 /** A group of the broker-side coordinator, as its coordinator describes it, with its sampled lag. */
-function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMembershipView {
-  const snap = plane.groups.groupSnapshot(groupId);
-  const standing = plane.groups.coordinatorOf(groupId);
-  const known = (plane.generations.get(groupId)?.length ?? 0) > 0;
+function coordinatorMembership(plane: PlaneSource, groupId: string): GroupMembershipView {
+  const groups = plane.engine.groups;
+  const snap = groups.groupSnapshot(groupId);
+  const standing = groups.coordinatorOf(groupId);
+  const generations = plane.groupHistory.generationsOf(groupId);
+  const known = generations.length > 0;
   // A group that formed before and that no broker holds now. (A group that never formed stays
   // Empty, generation 0, as before its first JoinGroup; the engine's brokers load their
   // __consumer_offsets partitions at the first group request, not at LeaderAndIsr.)
@@ -253,13 +250,13 @@ function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMember
     const leaderUp = standing.servingLeader !== null;
     return {
       state: leaderUp ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'COORDINATOR_NOT_AVAILABLE',
-      generation: plane.generations.get(groupId)?.at(-1)?.generation ?? 0,
+      generation: generations.at(-1)?.generation ?? 0,
       coordinator: null,
       offsetsPartition: standing.offsetsPartition,
       leader: null,
       initialRebalanceDelayMs: null,
       members: [],
-      lag: lagOf(plane, groupId),
+      lag: plane.lag.historyOf(groupId),
       awaitingCoordinator: {
         offsetsPartition: standing.offsetsPartition,
         leader: standing.servingLeader ?? (named >= 0 ? named : null),
@@ -273,25 +270,16 @@ function coordinatorMembership(plane: ClusterApps, groupId: string): GroupMember
     generation: snap?.generationId ?? 0,
     coordinator: snap?.coordinator ?? null,
     offsetsPartition: snap?.offsetsPartition ?? -1,
-    leader: snap?.leader ? plane.nameOf(snap.leader) : null,
+    leader: snap?.leader ? plane.groupHistory.nameOf(snap.leader) : null,
     initialRebalanceDelayMs: snap?.initialRebalanceDelayMs ?? null,
     members: (snap?.members ?? []).map((m) => {
-      plane.memberNames.set(m.memberId, m.clientId);
+      plane.groupHistory.noteMember(m.memberId, m.clientId);
       return {
         memberId: m.memberId,
         name: m.clientId,
         partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
       };
     }),
-    lag: lagOf(plane, groupId),
+    lag: plane.lag.historyOf(groupId),
   };
-}
-
-/** A group's sampled lag history, partitions in order. */
-function lagOf(plane: ClusterApps, groupId: string): LagHistoryView {
-  return packLag(
-    [...(plane.lagHistory.get(groupId) ?? new Map<string, [number, number][]>())].sort(([a], [b]) =>
-      comparePartitions(a, b),
-    ),
-  );
 }

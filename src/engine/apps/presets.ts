@@ -8,8 +8,19 @@
  * on a restart), and the applications around the cluster (groups, consumers, producers), which
  * start again with every restart.
  */
-import type { ClusterApps } from './ClusterApps';
-import type { PresetName } from './types';
+import type { CreateTopicOptions } from '../index';
+import type { PresetName, ScenarioAction } from './types';
+
+/** What a preset builds on: a ClusterApps, while it starts. */
+export interface PresetTarget {
+  /** A topic of the preset (not made again on a restart: it is in the znodes). */
+  presetTopic(options: CreateTopicOptions): void;
+  tick(ms: number): void;
+  apply(action: ScenarioAction): unknown;
+  /** The preset's own actions are not the scenario's: they are forgotten once it is built. */
+  readonly recorder: { clear(): void };
+  startTrickle(topic: string, perSecond: number): void;
+}
 
 export interface Preset {
   label: string;
@@ -17,7 +28,7 @@ export interface Preset {
   /** One broker per entry (ids 1, 2, ...), with its rack or none. */
   racks: (string | null)[];
   /** Runs after the brokers registered and elected a controller. */
-  build(plane: ClusterApps): void;
+  build(plane: PresetTarget): void;
 }
 
 export const PRESETS: Record<PresetName, Preset> = {
@@ -38,7 +49,7 @@ export const PRESETS: Record<PresetName, Preset> = {
       plane.apply({ op: 'addGroup', group: 'analytics', assignor: 'roundrobin' });
       for (const name of ['c1', 'c2', 'c3']) plane.apply({ op: 'addConsumer', group: 'billing', name });
       for (const name of ['c4', 'c5']) plane.apply({ op: 'addConsumer', group: 'analytics', name });
-      plane.actions.length = 0;
+      plane.recorder.clear();
       plane.startTrickle('orders', 4);
     },
   },
@@ -88,7 +99,7 @@ export const PRESETS: Record<PresetName, Preset> = {
         plane.apply({ op: 'addGroup', group: `group-${g}`, assignor: 'range' });
         for (let i = 1; i <= 25; i++) plane.apply({ op: 'addConsumer', group: `group-${g}`, name: `g${g}-c${i}` });
       }
-      plane.actions.length = 0;
+      plane.recorder.clear();
       plane.startTrickle('orders', 50);
     },
   },

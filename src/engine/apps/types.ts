@@ -70,12 +70,15 @@ export const PLANE_CLEANUP_INTERVALS = {
 } as const;
 
 /**
- * What a person (or a scenario step) does to the cluster: the one command union the page's
- * actions, the scenario log (TimedAction) and, through BrokerCommand, the fault schedules share.
- * ClusterApps.apply is its one dispatcher; every command is validated there, recorded with its
- * engine time and replayable.
+ * What a person (or a scenario step) does to the cluster: the scenario's actions, which the page's
+ * actions, the scenario log (TimedAction) and the lessons share. Their ops are the engine's words
+ * where the engine has the command (its broker commands, which the fault schedules use too,
+ * createTopic, alterTopicConfig, reassignPartitions, electPreferredLeaders, addBroker); the rest
+ * are the board's and the producers'. ClusterApps.apply is their one dispatcher: every action is
+ * validated there, recorded with its engine time and replayable. Stored runs and links made
+ * before these words are read through legacyActionOps.ts.
  */
-export type EngineCommand =
+export type ScenarioAction =
   | BrokerCommand
   | { op: 'addBroker'; rack: string | null }
   | {
@@ -94,9 +97,10 @@ export type EngineCommand =
   | { op: 'setUnclean'; topic: string; enabled: boolean }
   /** kafka-configs --alter on a topic, limited to the log cleanup keys (TOPIC_CLEANUP_KEYS). */
   | { op: 'alterTopicConfig'; topic: string; configs: Partial<Record<TopicCleanupKey, string>> }
-  | { op: 'preferredElection' }
-  | { op: 'reassign'; topic: string; partition: number; replicas: number[] }
-  | { op: 'produce'; topic: string; count: number }
+  | { op: 'electPreferredLeaders' }
+  | { op: 'reassignPartitions'; topic: string; partition: number; replicas: number[] }
+  /** `count` keyed orders from the demo's trickling producer (user-<n mod 24>, order <n>). */
+  | { op: 'produceDemoRecords'; topic: string; count: number }
   | { op: 'addGroup'; group: string; assignor: AssignorName }
   | { op: 'removeGroup'; group: string }
   | { op: 'setAssignor'; group: string; assignor: AssignorName }
@@ -131,7 +135,7 @@ export type EngineCommand =
 export interface TimedAction {
   /** Engine milliseconds since the scenario started. */
   at: number;
-  action: EngineCommand;
+  action: ScenarioAction;
   /**
    * A Send N job's slices (produceRecords only): flat pairs [ms after `at`, records], the first
    * pair at 0; `action.count` is their sum. Absent: the action ran at `at` alone (jobSlices.ts).

@@ -57,7 +57,7 @@ function joined(bed: FacadeBed, cs: KafkaConsumer[], groupId: string): void {
 
 /** The facade's createConsumer command for each id: members of `groupId` subscribed to orders. */
 function createConsumers(bed: FacadeBed, groupId: string, consumerIds: string[]): void {
-  for (const consumerId of consumerIds) bed.e.execute('createConsumer', { consumerId, groupId, topics: ['orders'] });
+  for (const consumerId of consumerIds) bed.e.apply({ op: 'createConsumer', consumerId, groupId, topics: ['orders'] });
 }
 
 /** One consumer alone in `groupId`, subscribed to orders, auto commit off (it commits by hand), once the group is Stable. */
@@ -358,7 +358,7 @@ describe('Engine: KafkaConsumer end to end', () => {
 
   it('cooperative-sticky through the facade: a moving partition is revoked in one generation and assigned in the next', () => {
     const bed = facadeBed();
-    bed.e.execute('setGroupAssignor', { groupId: 'coop', strategy: 'cooperative-sticky' });
+    bed.e.apply({ op: 'setGroupAssignor', groupId: 'coop', strategy: 'cooperative-sticky' });
     createConsumers(bed, 'coop', ['k1', 'k2']);
     bed.e.tick(15_000);
     expect(bed.group('coop')?.state).toBe('Stable');
@@ -394,7 +394,7 @@ describe('Engine: KafkaConsumer end to end', () => {
 
   it('setGroupProtocol zookeeper: the legacy consumers register znodes visible in the engine snapshot', () => {
     const bed = facadeBed();
-    bed.e.execute('setGroupProtocol', { groupId: 'legacy', protocol: 'zookeeper' });
+    bed.e.apply({ op: 'setGroupProtocol', groupId: 'legacy', protocol: 'zookeeper' });
     createConsumers(bed, 'legacy', ['z1', 'z2']);
     bed.e.tick(15_000);
     const snap = bed.e.snapshot();
@@ -412,7 +412,7 @@ describe('Engine: KafkaConsumer end to end', () => {
     expect(snap.consumerGroups.zkConsumers.flatMap((z) => z.owned).length).toBe(4);
     // No coordinator is involved for this group.
     expect(snap.consumerGroups.groups.some((g) => g.groupId === 'legacy')).toBe(false);
-    bed.e.execute('crashConsumer', { consumerId: 'z2' });
+    bed.e.apply({ op: 'crashConsumer', consumerId: 'z2' });
     bed.e.tick(30_000);
     const after = bed.e.snapshot().znodes.map((z) => z.path);
     expect(after).not.toContain('/consumers/legacy/ids/z2');

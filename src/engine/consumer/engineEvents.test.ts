@@ -15,12 +15,12 @@ const of = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
 
 function rebalanceRun(seed: number) {
   const bed = facadeBed({ seed });
-  bed.e.execute('createConsumer', { consumerId: 'c1', groupId: 'shop', topics: ['orders'] });
-  bed.e.execute('createConsumer', { consumerId: 'c2', groupId: 'shop', topics: ['orders'] });
+  bed.e.apply({ op: 'createConsumer', consumerId: 'c1', groupId: 'shop', topics: ['orders'] });
+  bed.e.apply({ op: 'createConsumer', consumerId: 'c2', groupId: 'shop', topics: ['orders'] });
   bed.e.tick(12_000);
-  bed.e.execute('createConsumer', { consumerId: 'c3', groupId: 'shop', topics: ['orders'] });
+  bed.e.apply({ op: 'createConsumer', consumerId: 'c3', groupId: 'shop', topics: ['orders'] });
   bed.e.tick(12_000);
-  bed.e.execute('closeConsumer', { consumerId: 'c1' });
+  bed.e.apply({ op: 'closeConsumer', consumerId: 'c1' });
   bed.e.tick(12_000);
   return bed;
 }

@@ -17,13 +17,15 @@ function group(e: Engine, id: string) {
 describe('Engine: consumer-group commands and events', () => {
   it('createConsumer + subscribe forms a group; events cover requests, responses, states and generations', () => {
     const { e, events } = engine();
-    e.execute('createConsumer', {
+    e.apply({
+      op: 'createConsumer',
       consumerId: 'c1',
       groupId: 'shop',
       topics: ['orders'],
       config: { 'auto.offset.reset': 'earliest' },
     });
-    e.execute('createConsumer', {
+    e.apply({
+      op: 'createConsumer',
       consumerId: 'c2',
       groupId: 'shop',
       topics: ['orders'],
@@ -67,33 +69,33 @@ describe('Engine: consumer-group commands and events', () => {
     const { e } = engine(7, 5);
     e.tick(1);
     for (const id of ['a', 'b', 'c'])
-      e.execute('createConsumer', { consumerId: id, groupId: 'shop', topics: ['orders'] });
+      e.apply({ op: 'createConsumer', consumerId: id, groupId: 'shop', topics: ['orders'] });
     e.tick(10_000);
     expect(group(e, 'shop')?.members.length).toBe(3);
-    e.execute('closeConsumer', { consumerId: 'c' });
+    e.apply({ op: 'closeConsumer', consumerId: 'c' });
     e.tick(3_000);
     expect(group(e, 'shop')?.members.length).toBe(2);
-    e.execute('moveConsumer', { consumerId: 'b', groupId: 'audit' });
+    e.apply({ op: 'moveConsumer', consumerId: 'b', groupId: 'audit' });
     e.tick(10_000);
     expect(group(e, 'shop')?.members.map((m) => m.clientId)).toEqual(['a']);
     expect(group(e, 'audit')?.members.map((m) => m.clientId)).toEqual(['b']);
     // Broadcast: both groups read every partition.
     expect(group(e, 'audit')?.members[0]?.assignment.length).toBe(4);
-    e.execute('setGroupAssignor', { groupId: 'shop', strategy: 'roundrobin' });
-    e.execute('createConsumer', { consumerId: 'd', groupId: 'shop', topics: ['orders'] });
+    e.apply({ op: 'setGroupAssignor', groupId: 'shop', strategy: 'roundrobin' });
+    e.apply({ op: 'createConsumer', consumerId: 'd', groupId: 'shop', topics: ['orders'] });
     e.tick(10_000);
     expect(group(e, 'shop')?.protocolName).toBe('roundrobin');
     expect(group(e, 'shop')?.members.length).toBe(2);
-    e.execute('crashConsumer', { consumerId: 'd' });
+    e.apply({ op: 'crashConsumer', consumerId: 'd' });
     e.tick(60_000);
     expect(group(e, 'shop')?.members.map((m) => m.clientId)).toEqual(['a']);
   });
 
   it('setGroupProtocol zookeeper runs the legacy self-rebalancing consumers on the cluster ZooKeeper', () => {
     const { e, events } = engine(7, 5);
-    e.execute('setGroupProtocol', { groupId: 'legacy', protocol: 'zookeeper' });
+    e.apply({ op: 'setGroupProtocol', groupId: 'legacy', protocol: 'zookeeper' });
     for (const id of ['z1', 'z2'])
-      e.execute('createConsumer', { consumerId: id, groupId: 'legacy', topics: ['orders'] });
+      e.apply({ op: 'createConsumer', consumerId: id, groupId: 'legacy', topics: ['orders'] });
     e.tick(15_000);
     const zk = e.snapshot().consumerGroups.zkConsumers;
     expect(zk.map((z) => z.state)).toEqual(['running', 'running']);
@@ -114,11 +116,11 @@ describe('Engine: consumer-group commands and events', () => {
       return 'ok';
     };
     expect(
-      codeOf(() => e.execute('createConsumer', { consumerId: 'x', groupId: 'g', config: { 'max.poll.records': 0 } })),
+      codeOf(() => e.apply({ op: 'createConsumer', consumerId: 'x', groupId: 'g', config: { 'max.poll.records': 0 } })),
     ).toBe('INVALID_CONFIG');
     expect(e.snapshot().consumerGroups.apps).toEqual([]);
-    expect(codeOf(() => e.execute('crashConsumer', { consumerId: 'nobody' }))).toBe('INVALID_REQUEST');
-    expect(codeOf(() => e.execute('setGroupAssignor', { groupId: 'g', strategy: 'fair' as never }))).toBe(
+    expect(codeOf(() => e.apply({ op: 'crashConsumer', consumerId: 'nobody' }))).toBe('INVALID_REQUEST');
+    expect(codeOf(() => e.apply({ op: 'setGroupAssignor', groupId: 'g', strategy: 'fair' as never }))).toBe(
       'INVALID_CONFIG',
     );
   });

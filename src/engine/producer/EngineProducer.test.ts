@@ -32,10 +32,10 @@ function reports(events: EngineEvent[]) {
 describe('producers on the engine facade', () => {
   it('createProducer / sendMany / send: keyed records land where murmur2 says, acknowledged by the ISR', () => {
     const e = engine();
-    const id = e.execute('createProducer', { config: { 'linger.ms': 5 } });
+    const id = e.apply({ op: 'createProducer', config: { 'linger.ms': 5 } });
     expect(id).toBe('producer-1');
-    const ids = e.execute('sendMany', { producer: id, topic: 'orders', count: 6, keyed: true, distinctKeys: 3 });
-    const one = e.execute('send', { producer: id, record: { topic: 'orders', key: 'alice', value: 'hello' } });
+    const ids = e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 6, keyed: true, distinctKeys: 3 });
+    const one = e.apply({ op: 'send', producer: id, record: { topic: 'orders', key: 'alice', value: 'hello' } });
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
     expect(one).toBe(7);
     e.tick(200);
@@ -59,8 +59,8 @@ describe('producers on the engine facade', () => {
   it('emits the producer story in order, stamped with engine time', () => {
     const e = engine();
     e.drainEvents();
-    const id = e.execute('createProducer', { config: { 'linger.ms': 10 } });
-    e.execute('send', { producer: id, record: { topic: 'orders', partition: 1, key: null, value: 'v' } });
+    const id = e.apply({ op: 'createProducer', config: { 'linger.ms': 10 } });
+    e.apply({ op: 'send', producer: id, record: { topic: 'orders', partition: 1, key: null, value: 'v' } });
     e.tick(200);
     const mine = e.drainEvents().filter((x) => 'producer' in x && x.producer === id);
     const order = mine
@@ -84,12 +84,12 @@ describe('producers on the engine facade', () => {
 
   it('acks=0 reports offset -1; a bad config is INVALID_CONFIG and creates nothing', () => {
     const e = engine();
-    const id = e.execute('createProducer', { config: { acks: 0 } });
-    e.execute('send', { producer: id, record: { topic: 'orders', partition: 0, value: 'x' } });
+    const id = e.apply({ op: 'createProducer', config: { acks: 0 } });
+    e.apply({ op: 'send', producer: id, record: { topic: 'orders', partition: 0, value: 'x' } });
     e.tick(100);
     expect(reports(e.drainEvents())).toMatchObject([{ offset: -1, error: null, partition: 0 }]);
     try {
-      e.execute('createProducer', { config: { 'batch.size': -5 } });
+      e.apply({ op: 'createProducer', config: { 'batch.size': -5 } });
       expect.unreachable();
     } catch (err) {
       expect(isKafkaError(err, 'INVALID_CONFIG')).toBe(true);
@@ -99,10 +99,10 @@ describe('producers on the engine facade', () => {
 
   it('keeps producing through a leader kill: every record acknowledged once, in order per partition', () => {
     const e = engine(11);
-    const id = e.execute('createProducer', { config: { 'linger.ms': 2, 'request.timeout.ms': 3000 } });
+    const id = e.apply({ op: 'createProducer', config: { 'linger.ms': 2, 'request.timeout.ms': 3000 } });
     const sent: number[] = [];
     for (let i = 0; i < 30; i++) {
-      sent.push(...e.execute('sendMany', { producer: id, topic: 'orders', count: 1 }));
+      sent.push(...e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 1 }));
       if (i === 10) {
         const leader = e.snapshot().topics[0]?.partitions[0]?.leader ?? 1;
         e.killBroker(leader);
@@ -118,8 +118,8 @@ describe('producers on the engine facade', () => {
   it('is deterministic: same seed and commands, same events', () => {
     const run = () => {
       const e = engine(5);
-      const id = e.execute('createProducer', {});
-      e.execute('sendMany', { producer: id, topic: 'orders', count: 20 });
+      const id = e.apply({ op: 'createProducer' });
+      e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 20 });
       e.tick(300);
       return JSON.stringify(e.drainEvents().filter((x) => 'producer' in x));
     };
@@ -136,8 +136,8 @@ describe('events nobody takes are not built', () => {
     expect(e.wants('deliveryReport')).toBe(true);
     expect(e.wants('recordAppended')).toBe(false);
     expect(e.wants('recordPartitioned')).toBe(false);
-    const id = e.execute('createProducer', { config: { 'linger.ms': 5 } });
-    e.execute('sendMany', { producer: id, topic: 'orders', count: 5, keyed: true, distinctKeys: 5 });
+    const id = e.apply({ op: 'createProducer', config: { 'linger.ms': 5 } });
+    e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 5, keyed: true, distinctKeys: 5 });
     e.tick(200);
     expect(reportsSeen.map((x) => x.type)).toEqual(Array(5).fill('deliveryReport'));
     expect(reports(reportsSeen).every((r) => r.error === null)).toBe(true);
@@ -146,7 +146,7 @@ describe('events nobody takes are not built', () => {
     const all: EngineEvent[] = [];
     const stopAll = e.subscribe((ev) => all.push(ev));
     expect(e.wants('recordAppended')).toBe(true);
-    e.execute('sendMany', { producer: id, topic: 'orders', count: 3 });
+    e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 3 });
     e.tick(200);
     expect(all.filter((x) => x.type === 'recordPartitioned')).toHaveLength(3);
     expect(all.filter((x) => x.type === 'recordAppended')).toHaveLength(3);
@@ -156,7 +156,7 @@ describe('events nobody takes are not built', () => {
 
     // With no listener for reports, records still complete: the producer ends with nothing pending.
     expect(e.wants('deliveryReport')).toBe(false);
-    e.execute('sendMany', { producer: id, topic: 'orders', count: 4 });
+    e.apply({ op: 'sendMany', producer: id, topic: 'orders', count: 4 });
     e.tick(200);
     expect(e.producers.get(id).pendingRecords).toBe(0);
     e.maxBufferedEvents = 1000;
@@ -171,7 +171,7 @@ describe('events nobody takes are not built', () => {
       (ev) => ev.type === 'deliveryReport' && ev.report.error === null && acked.push(ev.report.sendId),
       ['deliveryReport'],
     );
-    const id = e.execute('createProducer', { config: { 'linger.ms': 1, 'batch.size': 1024 } });
+    const id = e.apply({ op: 'createProducer', config: { 'linger.ms': 1, 'batch.size': 1024 } });
     const producer = e.producers.get(id);
     const enc = new TextEncoder();
     for (let round = 0; round < 20; round++) {

@@ -116,7 +116,12 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
 async function move(session: Session, view: PlaneView, topic: string, partition: number, from: number, to: number) {
   const p = view.topics.find((t) => t.name === topic)?.partitions[partition];
   if (!p || p.replicas.includes(to)) return;
-  await act(session, { op: 'reassign', topic, partition, replicas: p.replicas.map((r) => (r === from ? to : r)) });
+  await act(session, {
+    op: 'reassignPartitions',
+    topic,
+    partition,
+    replicas: p.replicas.map((r) => (r === from ? to : r)),
+  });
 }
 
 interface CardProps {

@@ -64,7 +64,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
           type="button"
           className="btn"
           data-testid="preferred-election"
-          onClick={() => void act(session, { op: 'preferredElection' })}
+          onClick={() => void act(session, { op: 'electPreferredLeaders' })}
           title="kafka-leader-election --election-type PREFERRED: move leadership back to each partition's first replica"
         >
           Preferred-leader election
@@ -74,7 +74,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
             type="button"
             className="btn"
             data-testid="plane-produce"
-            onClick={() => void act(session, { op: 'produce', topic: produceTopic, count: 20 })}
+            onClick={() => void act(session, { op: 'produceDemoRecords', topic: produceTopic, count: 20 })}
             title="20 keyed records through the producer with acks=all"
           >
             Produce 20 to {produceTopic} (acks=all)

@@ -5,7 +5,7 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import type { EngineCommand, PlaneView, PresetName } from '../../engine/apps/types';
+import type { ScenarioAction, PlaneView, PresetName } from '../../engine/apps/types';
 import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
@@ -22,7 +22,7 @@ interface SeedExample {
   id: string;
   label: string;
   preset: PresetName;
-  topics: Extract<EngineCommand, { op: 'createTopic' }>[];
+  topics: Extract<ScenarioAction, { op: 'createTopic' }>[];
 }
 
 const topic = (
@@ -30,7 +30,7 @@ const topic = (
   partitions: number,
   replicationFactor: number,
   startPartitionId = 0,
-): Extract<EngineCommand, { op: 'createTopic' }> => ({
+): Extract<ScenarioAction, { op: 'createTopic' }> => ({
   op: 'createTopic',
   name,
   partitions,

@@ -5,7 +5,7 @@
  * reload or a shared link replays the same run.
  */
 import type { WorkerError } from '../../worker/client';
-import type { EngineCommand, PlaneView, ScenarioSpec } from '../../engine/apps/types';
+import type { ScenarioAction, PlaneView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard, runScenario } from '../scenarios/discard';
 import { isOwnAddress, rememberOwnAddress } from '../scenarios/ownAddress';
@@ -144,7 +144,7 @@ function stored(): string {
 }
 
 /** Sends one action; a refusal is shown (with Kafka's error name) and changes nothing. */
-export async function act(session: Session, action: EngineCommand): Promise<boolean> {
+export async function act(session: Session, action: ScenarioAction): Promise<boolean> {
   try {
     const view = await session.call('planeAction', action);
     setPlane({ view, error: null });

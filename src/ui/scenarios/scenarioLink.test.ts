@@ -123,3 +123,25 @@ describe('scenario links: long runs', () => {
       expect(() => decodeScenarioHash(encodeScenarioHash(bad))).toThrow(ScenarioLinkError);
   });
 });
+
+describe('scenario links made before the actions took the engine’s words', () => {
+  // Made by the page before issue 24: produce, reassign and preferredElection (legacyActionOps.ts).
+  const OLD_LINK =
+    '#scenario=eyJ2IjoxLCJzZWVkIjozLCJwcmVzZXQiOiJkZW1vIiwiYWN0aW9ucyI6W3siYXQiOjEwMDAsImFjdGlvbiI6eyJvcCI6InByb2R1Y2UiLCJ0b3BpYyI6Im9yZGVycyIsImNvdW50IjoyMH19LHsiYXQiOjIwMDAsImFjdGlvbiI6eyJvcCI6InJlYXNzaWduIiwidG9waWMiOiJvcmRlcnMiLCJwYXJ0aXRpb24iOjAsInJlcGxpY2FzIjpbMywyLDFdfX0seyJhdCI6OTAwMCwiYWN0aW9uIjp7Im9wIjoicHJlZmVycmVkRWxlY3Rpb24ifX1dLCJ1bnRpbE1zIjoxMjAwMCwicGF1c2VkIjp0cnVlfQ';
+
+  it('decode in today’s words', () => {
+    expect(decodeScenarioHash(OLD_LINK)).toEqual({
+      spec: {
+        seed: 3,
+        preset: 'demo',
+        actions: [
+          { at: 1000, action: { op: 'produceDemoRecords', topic: 'orders', count: 20 } },
+          { at: 2000, action: { op: 'reassignPartitions', topic: 'orders', partition: 0, replicas: [3, 2, 1] } },
+          { at: 9000, action: { op: 'electPreferredLeaders' } },
+        ],
+        untilMs: 12000,
+      },
+      paused: true,
+    });
+  });
+});

@@ -7,14 +7,20 @@
 import type {
   AssignorName,
   CommitMode,
-  EngineCommand,
+  ScenarioAction,
   PresetName,
   ProducerSettings,
   ScenarioSpec,
   TimedAction,
   TopicCleanupKey,
 } from '../../engine/apps/types';
-import { ASSIGNORS, COMMIT_MODES, MAX_PRODUCE_MANY_RECORDS, TOPIC_CLEANUP_KEYS } from '../../worker/client';
+import {
+  ASSIGNORS,
+  COMMIT_MODES,
+  currentActionOp,
+  MAX_PRODUCE_MANY_RECORDS,
+  TOPIC_CLEANUP_KEYS,
+} from '../../worker/client';
 
 export interface ScenarioLink {
   spec: ScenarioSpec;
@@ -133,7 +139,7 @@ export function parseScenario(json: unknown): ScenarioLink {
 }
 
 /** A Send N job's slices: pairs [ms after the action, records], from 0, in time order, summing to its count. */
-function parseSlices(v: unknown, action: EngineCommand, at: number, untilMs: number, n: number): number[] {
+function parseSlices(v: unknown, action: ScenarioAction, at: number, untilMs: number, n: number): number[] {
   if (action.op !== 'produceRecords') throw new ScenarioLinkError(`action ${n} has slices but sends no Send N job`);
   if (!Array.isArray(v) || v.length < 2 || v.length % 2 !== 0 || v.length > 2 * MAX_LINK_STEPS)
     throw new ScenarioLinkError(`action ${n}'s slices must be pairs of numbers`);
@@ -151,17 +157,19 @@ function parseSlices(v: unknown, action: EngineCommand, at: number, untilMs: num
   return slices;
 }
 
-function parseAction(a: unknown, n: number): EngineCommand {
+function parseAction(a: unknown, n: number): ScenarioAction {
   if (!isObject(a)) throw new ScenarioLinkError(`action ${n} is not an object`);
   const broker = () => int(a.broker, `action ${n}'s broker`, 0, 100_000);
-  switch (a.op) {
+  // A link made before the actions took the engine's words says reassign, preferredElection, produce.
+  const op = currentActionOp(a.op);
+  switch (op) {
     case 'killBroker':
     case 'powerFailBroker':
     case 'stopBroker':
     case 'restartBroker':
     case 'isolateBroker':
     case 'healBroker':
-      return { op: a.op, broker: broker() };
+      return { op, broker: broker() };
     case 'addBroker':
       return { op: 'addBroker', rack: a.rack === null ? null : str(a.rack, `action ${n}'s rack`) };
     case 'createTopic': {
@@ -200,19 +208,19 @@ function parseAction(a: unknown, n: number): EngineCommand {
       }
       return { op: 'alterTopicConfig', topic: str(a.topic, `action ${n}'s topic`), configs };
     }
-    case 'preferredElection':
-      return { op: 'preferredElection' };
-    case 'reassign':
+    case 'electPreferredLeaders':
+      return { op: 'electPreferredLeaders' };
+    case 'reassignPartitions':
       if (!Array.isArray(a.replicas)) throw new ScenarioLinkError(`action ${n}'s replicas must be a list`);
       return {
-        op: 'reassign',
+        op: 'reassignPartitions',
         topic: str(a.topic, `action ${n}'s topic`),
         partition: int(a.partition, `action ${n}'s partition`, 0, 100_000),
         replicas: a.replicas.map((r: unknown) => int(r, `action ${n}'s replica`, 0, 100_000)),
       };
-    case 'produce':
+    case 'produceDemoRecords':
       return {
-        op: 'produce',
+        op: 'produceDemoRecords',
         topic: str(a.topic, `action ${n}'s topic`),
         count: int(a.count, `action ${n}'s count`, 1, 10_000),
       };
@@ -220,7 +228,7 @@ function parseAction(a: unknown, n: number): EngineCommand {
     case 'setAssignor':
       if (!ASSIGNORS.includes(a.assignor as AssignorName))
         throw new ScenarioLinkError(`action ${n}'s assignor is unknown`);
-      return { op: a.op, group: str(a.group, `action ${n}'s group`), assignor: a.assignor as 'range' };
+      return { op, group: str(a.group, `action ${n}'s group`), assignor: a.assignor as 'range' };
     case 'removeGroup':
       return { op: 'removeGroup', group: str(a.group, `action ${n}'s group`) };
     case 'setProtocol':
@@ -248,7 +256,7 @@ function parseAction(a: unknown, n: number): EngineCommand {
       };
     case 'removeConsumer':
     case 'crashConsumer':
-      return { op: a.op, name: str(a.name, `action ${n}'s consumer`) };
+      return { op, name: str(a.name, `action ${n}'s consumer`) };
     case 'produceRecord':
       if (!Array.isArray(a.headers)) throw new ScenarioLinkError(`action ${n}'s headers must be a list`);
       return {

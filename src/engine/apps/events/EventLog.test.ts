@@ -49,7 +49,7 @@ describe('EventLog over the demo cluster', () => {
     plane.apply({ op: 'killBroker', broker: 2 });
     plane.apply({ op: 'killBroker', broker: 3 });
     plane.tick(30_000);
-    plane.apply({ op: 'produce', topic: 'orders', count: 20 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
     plane.tick(40_000);
     const refused = plane.eventLog
       .view()

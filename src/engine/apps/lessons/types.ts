@@ -8,10 +8,10 @@
  */
 import type { LookupStep, LookupView, PartitionView } from '../../index';
 import type { JournalEntry, OffsetEntry } from './journal';
-import type { EngineCommand, PlaneView, PresetName } from '../types';
+import type { ScenarioAction, PlaneView, PresetName } from '../types';
 
-/** What a step may do when it starts: a recorded engine command, or the seeds' lookup partition. */
-export type LessonAction = EngineCommand | { op: 'seedsLookupExample' };
+/** What a step may do when it starts: a recorded scenario action, or the seeds' lookup partition. */
+export type LessonAction = ScenarioAction | { op: 'seedsLookupExample' };
 
 /** Engine state a condition, an observation or an answer may read (built by `lessonWorld`). */
 export interface LessonWorld {

@@ -92,7 +92,7 @@ describe('KafkaMetrics over the demo cluster', () => {
     plane.apply({ op: 'killBroker', broker: 2 });
     plane.apply({ op: 'killBroker', broker: 3 });
     until(plane, () => plane.engine.topicState('orders').partitions.every((p) => p.isr.length === 1));
-    plane.apply({ op: 'produce', topic: 'orders', count: 30 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
     // Batches sent to broker 1 before the ISRs shrank wait in its purgatory for request.timeout.ms
     // (30 s) before the producer's next requests to it are refused.
     plane.tick(40_000);
@@ -103,7 +103,7 @@ describe('KafkaMetrics over the demo cluster', () => {
 
   it('BytesInPerSec and MessagesInPerSec count what leaders append; a sparkline sample per engine second', () => {
     const plane = demo();
-    plane.apply({ op: 'produce', topic: 'orders', count: 100 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 100 });
     plane.tick(6000);
     const v = plane.metrics.view();
     const messages = v.metrics.find((m) => m.name === 'MessagesInPerSec');
@@ -122,7 +122,7 @@ describe('KafkaMetrics over the demo cluster', () => {
 
   it('records-lag-max is HW − fetch position (the consumer side), committed lag is HW − committed offset (describe): two numbers', () => {
     const plane = demo();
-    plane.apply({ op: 'produce', topic: 'orders', count: 400 });
+    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 400 });
     let differed = false;
     for (let t = 0; t < 15_000; t += 250) {
       plane.tick(250);

@@ -201,8 +201,17 @@ export class KafkaMetrics {
     const now = engine.now();
     for (const d of BROKER_METRICS)
       if (d.kind === 'meter' || d.kind === 'timer') this.meters.set(d.name, new Meter(now));
-    engine.subscribe((e) => this.onEvent(e), METRIC_EVENT_TYPES);
-    engine.cluster.scheduler.schedulePeriodic(SAMPLE_EVERY_MS, SAMPLE_EVERY_MS, () => this.sample());
+    this.off = engine.subscribe((e) => this.onEvent(e), METRIC_EVENT_TYPES);
+    this.sampling = engine.cluster.scheduler.schedulePeriodic(SAMPLE_EVERY_MS, SAMPLE_EVERY_MS, () => this.sample());
+  }
+
+  private readonly off: () => void;
+  private readonly sampling: { cancel(): void };
+
+  /** Stops listening and sampling. */
+  dispose(): void {
+    this.off();
+    this.sampling.cancel();
   }
 
   private group(id: string): GroupMetrics {

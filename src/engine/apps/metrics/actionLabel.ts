@@ -1,7 +1,7 @@
-import type { EngineCommand } from '../types';
+import type { ScenarioAction } from '../types';
 
 /** What a person just did, in words for the metrics' "since" line ("you killed broker 2"). */
-export function actionLabel(a: EngineCommand): string {
+export function actionLabel(a: ScenarioAction): string {
   switch (a.op) {
     case 'killBroker':
       return `you killed broker ${a.broker}`;
@@ -23,11 +23,11 @@ export function actionLabel(a: EngineCommand): string {
       return `you set unclean.leader.election.enable=${a.enabled} on ${a.topic}`;
     case 'alterTopicConfig':
       return `you changed ${Object.keys(a.configs).join(', ')} of ${a.topic}`;
-    case 'preferredElection':
+    case 'electPreferredLeaders':
       return 'you ran a preferred leader election';
-    case 'reassign':
+    case 'reassignPartitions':
       return `you reassigned ${a.topic}-${a.partition} to [${a.replicas.join(', ')}]`;
-    case 'produce':
+    case 'produceDemoRecords':
       return `you produced ${a.count} to ${a.topic}`;
     case 'addGroup':
       return `you added group ${a.group}`;

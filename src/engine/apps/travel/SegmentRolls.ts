@@ -16,7 +16,14 @@ export class SegmentRolls {
     private readonly engine: Engine,
     private readonly originMs: number,
   ) {
-    engine.subscribe((e) => this.onAppend(e), ['logAppended']);
+    this.off = engine.subscribe((e) => this.onAppend(e), ['logAppended']);
+  }
+
+  private readonly off: () => void;
+
+  /** Stops listening. */
+  dispose(): void {
+    this.off();
   }
 
   private onAppend(e: EngineEvent): void {

@@ -212,7 +212,7 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
     {
       text: '300 orders arrived; every consumer works through its batch at 25 ms a record (watch “processing” on the chips). analytics commits only when a batch is done.',
       look: ANALYTICS,
-      actions: [{ op: 'produce', topic: 'orders', count: 300 }],
+      actions: [{ op: 'produceDemoRecords', topic: 'orders', count: 300 }],
       until: {
         label: 'c4 finished its first batch and committed it',
         met: (w) => committedAll(w, 'c4') && (w.view.consumers.find((c) => c.name === 'c4')?.inHand ?? 1) === 0,
@@ -221,7 +221,7 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
     {
       text: '300 more orders arrived: c4 and c1 are each in the middle of a new batch, and the clock pauses there. billing committed its batch the moment poll() returned it; analytics has not committed its batch yet.',
       look: ANALYTICS,
-      actions: [{ op: 'produce', topic: 'orders', count: 300 }],
+      actions: [{ op: 'produceDemoRecords', topic: 'orders', count: 300 }],
       until: {
         label: 'c4 and c1 are mid-batch',
         met: (w, t) => elapsed(w, t, 1500) && ['c4', 'c1'].every((n) => midBatch(w, n)),
@@ -272,7 +272,7 @@ export const delivery = lesson(DEMO, 'delivery', 'groups', {
     {
       text: '150 more orders arrived. c5, alone in analytics since c4 crashed, is in the middle of a batch, and the clock pauses there.',
       look: { ...ANALYTICS, member: 'c5' },
-      actions: [{ op: 'produce', topic: 'orders', count: 150 }],
+      actions: [{ op: 'produceDemoRecords', topic: 'orders', count: 150 }],
       until: {
         label: 'c5 is in the middle of a batch',
         met: (w) => (w.view.consumers.find((c) => c.name === 'c5')?.inHand ?? 0) >= BATCH,

@@ -10,7 +10,7 @@ export const reassignment = lesson(ELECTIONS, 'reassignment', 'controller', {
     {
       text: 'payments-0 is on [1, 2, 3]: broker 1, the first replica, is its preferred leader and leads it. A reassignment to [3, 2, 1] was written to /admin/reassign_partitions.',
       look: row(PAYMENTS),
-      actions: [{ op: 'reassign', topic: PAYMENTS, partition: 0, replicas: [3, 2, 1] }],
+      actions: [{ op: 'reassignPartitions', topic: PAYMENTS, partition: 0, replicas: [3, 2, 1] }],
       until: {
         label: 'the reassignment completed',
         met: (w) =>
@@ -33,7 +33,7 @@ export const reassignment = lesson(ELECTIONS, 'reassignment', 'controller', {
     {
       text: 'A preferred-leader election was run: the controller moves leadership to the first replica, broker 3, with a new leader epoch.',
       look: row(PAYMENTS),
-      actions: [{ op: 'preferredElection' }],
+      actions: [{ op: 'electPreferredLeaders' }],
       until: { label: 'broker 3 leads', met: (w) => partitionState(w, PAYMENTS, 0)?.leader === 3 },
       observe: (w) => ({
         leader: partitionState(w, PAYMENTS, 0)?.leader ?? null,

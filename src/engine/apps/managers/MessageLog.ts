@@ -1,0 +1,114 @@
+/**
+ * The network's messages the page draws as tokens: every request and answer the brokers' network
+ * and the consumers' group network sent, kept by family (RecentMessages), with what each delivery
+ * changed on arrival (a replica's LEO or HW: the engine's events name their cause). None are kept
+ * above MESSAGE_BROKERS_MAX brokers: the cluster is then drawn at scale, without tokens.
+ */
+import type { Engine } from '../../index';
+import { RecentMessages } from '../RecentMessages';
+import type { PlaneEvent, PlaneMessageView } from '../types';
+
+/** No messages are kept above this many brokers (the cluster is drawn at scale). */
+const MESSAGE_BROKERS_MAX = 12;
+
+const MESSAGE_EVENT_TYPES = [
+  'messageSent',
+  'groupRequestSent',
+  'groupResponseSent',
+  // What the network's deliveries changed (their cause): drawn when the message's token lands.
+  'logAppended',
+  'highWatermarkChanged',
+] as const;
+
+/** What the views read of the message log. */
+export interface MessageLogRead {
+  /** Those still in flight or arrived at most `lingerMs` before `nowMs` (engine ms since the scenario started), in engine order. */
+  live(nowMs: number, lingerMs: number): PlaneMessageView[];
+}
+
+export class MessageLog implements MessageLogRead {
+  private readonly recent = new RecentMessages();
+  /** A host's client nodes by the client.id their requests carry (the Node host's real clients). */
+  private readonly clientIds = new Map<string, string>();
+  private readonly off: () => void;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly epochMs: number,
+  ) {
+    this.off = engine.subscribe((e) => this.onEvent(e), [...MESSAGE_EVENT_TYPES]);
+  }
+
+  dispose(): void {
+    this.off();
+  }
+
+  live(nowMs: number, lingerMs: number): PlaneMessageView[] {
+    return this.recent.live(nowMs, lingerMs);
+  }
+
+  /** A real client's connection (network node) is drawn by the client.id it sends. */
+  nameClient(node: string, clientId: string): void {
+    this.clientIds.set(node, clientId);
+  }
+
+  private onEvent(e: PlaneEvent): void {
+    switch (e.type) {
+      case 'messageSent':
+      case 'groupRequestSent':
+      case 'groupResponseSent':
+        if (this.engine.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.record(e);
+        return;
+      case 'logAppended':
+        if (e.cause && !e.topic.startsWith('__'))
+          this.recent.addEffect(e.cause.id, {
+            topic: e.topic,
+            partition: e.partition,
+            broker: e.broker,
+            field: 'leo',
+            from: e.firstOffset,
+            to: e.logEndOffset,
+          });
+        return;
+      case 'highWatermarkChanged':
+        if (e.cause && !e.topic.startsWith('__'))
+          this.recent.addEffect(e.cause.id, {
+            topic: e.topic,
+            partition: e.partition,
+            broker: e.broker,
+            field: 'hw',
+            from: e.old,
+            to: e.new,
+          });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Keeps a message the broker network or the consumers' group network sent, as the page draws it. */
+  private record(e: Extract<PlaneEvent, { type: 'messageSent' | 'groupRequestSent' | 'groupResponseSent' }>): void {
+    const times = { sentAtMs: e.sentAtMs - this.epochMs, arriveAtMs: e.arriveAtMs - this.epochMs };
+    if (e.type === 'groupRequestSent') {
+      const client = this.clientIds.get(e.from) ?? e.from;
+      this.recent.add({ ...times, api: e.api, kind: 'request', from: null, to: e.toBroker, client });
+      return;
+    }
+    if (e.type === 'groupResponseSent') {
+      const client = this.clientIds.get(e.to) ?? e.to;
+      this.recent.add({ ...times, api: e.api, kind: 'response', from: e.fromBroker, to: null, client });
+      return;
+    }
+    const from = brokerIdOf(e.from);
+    const to = brokerIdOf(e.to);
+    const node = from === null ? e.from : to === null ? e.to : null;
+    const client = node === null ? null : (this.clientIds.get(node) ?? node);
+    this.recent.add({ ...times, api: e.api, kind: e.kind, from, to, client }, e.id);
+  }
+}
+
+/** The broker id of a broker's network node (`broker-<id>`, see brokerNodeId); null for a client. */
+function brokerIdOf(node: string): number | null {
+  const m = /^broker-(\d+)$/.exec(node);
+  return m ? Number(m[1]) : null;
+}
