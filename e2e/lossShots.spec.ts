@@ -33,6 +33,8 @@ for (const vp of [
     const plane = new PlanePage(app);
     await page.goto('/');
     await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+    // On a phone Reset cluster is in the top bar's menu.
+    if (await page.getByTestId('topbar-menu').isVisible()) await page.getByTestId('topbar-menu').click();
     await page.getByTestId('reset-cluster').click();
     await page.getByTestId('reset-confirm').click();
     await plane.pause();
