@@ -304,6 +304,8 @@ export class Engine {
       brokerConfig: options.brokerConfig,
       topicDefaults: options.topicDefaults,
       networkLatencyMs: options.networkLatencyMs,
+      // Each broker's group coordinator (made below), told by its KafkaApis as LeaderAndIsr lands.
+      groupCoordinator: (brokerId) => this.groups.coordinatorOn(brokerId),
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
         const recovered = options.recoveredLogs?.get(dir) ?? options.stored?.logs.get(dir);

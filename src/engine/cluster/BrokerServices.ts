@@ -10,6 +10,19 @@ import type { KafkaRequest } from './requests';
 import type { Scheduler } from './Scheduler';
 import type { TopicConfig } from './TopicConfig';
 
+/**
+ * The group coordinator's side of partition leadership (Kafka's GroupCoordinator.onElection /
+ * onResignation): KafkaApis tells it when a LeaderAndIsr or StopReplica moves one of the
+ * `__consumer_offsets` partitions, so it loads (immigration) or unloads (emigration) that
+ * partition's groups in the same instant, never by polling the replica manager.
+ */
+export interface GroupCoordinatorLeadership {
+  /** This broker became the partition's leader: load its groups and offsets (already owned or loading: nothing). */
+  onElection(offsetsPartition: number): void;
+  /** This broker no longer leads the partition: drop its groups (not owned: nothing). */
+  onResignation(offsetsPartition: number): void;
+}
+
 /** What the cluster gives every broker: time, the network, the coordination store, disks. */
 export interface ClusterServices {
   /**
@@ -48,6 +61,8 @@ export interface ClusterServices {
   loadLogs(brokerId: number, logDir: string): HostedLog[];
   /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */
   readCleanerCheckpoint?(brokerId: number, logDir: string): string | null;
+  /** The group coordinator running in a broker, if the host runs one. */
+  groupCoordinator?(brokerId: number): GroupCoordinatorLeadership | undefined;
 }
 
 /** ClusterServices plus what is bound to one broker. */

@@ -2,6 +2,7 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
+import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
 import type {
   ErrorCode,
   KafkaResponse,
@@ -128,7 +129,25 @@ export class KafkaApis {
       }
       return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
     });
+    this.onLeadershipChange(body.partitionStates.filter((_, i) => partitionErrors[i]?.errorCode === 'NONE'));
     return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
+  }
+
+  /**
+   * RequestHandlerHelper.onLeadershipChange: the `__consumer_offsets` partitions this
+   * LeaderAndIsr made this broker lead move into its group coordinator (onElection, Kafka's
+   * group immigration), the ones it now follows move out (onResignation, emigration), before the
+   * answer goes back.
+   */
+  private onLeadershipChange(states: LeaderAndIsrRequest['partitionStates']): void {
+    const coordinator = this.services.groupCoordinator?.(this.broker.id);
+    if (!coordinator) return;
+    for (const s of states) {
+      if (s.topicName !== OFFSETS_TOPIC) continue;
+      const p = this.broker.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
+      if (p?.isLeader) coordinator.onElection(s.partitionIndex);
+      else coordinator.onResignation(s.partitionIndex);
+    }
   }
 
   private handleUpdateMetadataRequest(body: UpdateMetadataRequest): UpdateMetadataResponse {
@@ -145,10 +164,15 @@ export class KafkaApis {
       : this.checkControllerEpoch(body.controllerEpoch, body.api);
     if (!stale) {
       const { replicaManager, fetcherManager } = this.broker;
+      const coordinator = this.services.groupCoordinator?.(this.broker.id);
       for (const p of body.partitions) {
         fetcherManager.removeFetcherForPartition(p.topicName, p.partitionIndex);
         if (p.deletePartition) replicaManager.deletePartition(p.topicName, p.partitionIndex);
         else replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
+        // KafkaApis.handleStopReplicaRequest clears the coordinator's cache in case this broker led
+        // the partition: a reassignment moving it away sends no LeaderAndIsr to this broker. Kafka
+        // does it for deletePartition only; here the replica leaves the ReplicaManager either way.
+        if (p.topicName === OFFSETS_TOPIC) coordinator?.onResignation(p.partitionIndex);
       }
     }
     return {

@@ -32,11 +32,6 @@ interface ParkedFetch {
 }
 
 const purgatoryKey = (brokerId: number, topic: string, partition: number) => `${brokerId}|${topic}|${partition}`;
-/**
- * How often brokers check whether they gained or lost `__consumer_offsets` leadership (every
- * group request also checks first, so a client never talks to a stale coordinator).
- */
-const LEADERSHIP_CHECK_MS = 100;
 
 /** One row of `kafka-consumer-groups --describe`. */
 export interface ConsumerGroupDescribeRow {
@@ -140,7 +135,6 @@ export class ConsumerGroups {
   readonly zkConsumers = new Map<string, ZookeeperConsumerConnector>();
   private readonly fetchPurgatory = new Map<string, Set<ParkedFetch>>();
   private readonly hearsHighWatermarks: boolean;
-  private leadershipTimerStarted = false;
 
   constructor(private readonly deps: ConsumerGroupsDeps) {
     this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
@@ -158,6 +152,13 @@ export class ConsumerGroups {
       deps.emit,
     );
     port.onBrokerDown?.((brokerId, how) => this.onBrokerDown(brokerId, how));
+    // A port playing the controller itself says who leads; the engine's brokers tell their
+    // coordinator from KafkaApis as LeaderAndIsr lands (Cluster's `groupCoordinator`).
+    port.onLeadershipChange?.((brokerId, topic, partition, isLeader) => {
+      if (topic !== OFFSETS_TOPIC) return;
+      if (isLeader) this.coordinatorOn(brokerId).onElection(partition);
+      else this.coordinators.get(brokerId)?.onResignation(partition);
+    });
   }
 
   coordinatorOn(brokerId: number): GroupCoordinator {
@@ -181,29 +182,13 @@ export class ConsumerGroups {
    * the power went (then clients time out).
    */
   private onBrokerDown(brokerId: number, how: 'killed' | 'powerFailed' | 'stopped'): void {
-    this.coordinators.get(brokerId)?.syncLeadership();
+    this.coordinators.get(brokerId)?.shutdown();
     for (const [key, set] of [...this.fetchPurgatory]) {
       if (!key.startsWith(`${brokerId}|`)) continue;
       for (const parked of set) parked.abandon();
       this.fetchPurgatory.delete(key);
     }
     this.network.brokerDown(brokerId, how !== 'powerFailed');
-  }
-
-  /** Every broker checks its `__consumer_offsets` leadership: load what it gained, unload what it lost. */
-  syncLeadership(): void {
-    const ids = new Set([...this.deps.port.liveBrokers(), ...this.coordinators.keys()]);
-    for (const id of [...ids].sort((a, b) => a - b)) this.coordinatorOn(id).syncLeadership();
-  }
-
-  private startLeadershipTimer(): void {
-    if (this.leadershipTimerStarted) return;
-    this.leadershipTimerStarted = true;
-    const check = () => {
-      this.syncLeadership();
-      this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
-    };
-    this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
   }
 
   /** Creates `__consumer_offsets` if it is not there yet (replication factor capped to live brokers). */
@@ -217,10 +202,7 @@ export class ConsumerGroups {
       'cleanup.policy': 'compact',
       'segment.bytes': '104857600',
     });
-    if (result !== 'NONE' && result !== 'TOPIC_ALREADY_EXISTS') return false;
-    this.syncLeadership();
-    this.startLeadershipTimer();
-    return true;
+    return result === 'NONE' || result === 'TOPIC_ALREADY_EXISTS';
   }
 
   // ------------------------------------------------------------------ broker side

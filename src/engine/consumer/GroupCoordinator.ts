@@ -250,9 +250,10 @@ export interface GroupCoordinatorDeps {
 
 /**
  * The group coordinator of one broker: it serves the groups whose `__consumer_offsets`
- * partition this broker leads. When the broker becomes leader of such a partition it loads the
- * partition (replaying every record through the shard's replay path); when it loses leadership
- * it unloads, and parked requests learn NOT_COORDINATOR so clients look the coordinator up again.
+ * partition this broker leads. Leadership reaches it from the broker's KafkaApis as LeaderAndIsr
+ * lands (onElection / onResignation): on election it loads the partition (replaying every record
+ * through the shard's replay path); on resignation it unloads, and parked requests learn
+ * NOT_COORDINATOR so clients look the coordinator up again.
  */
 export class GroupCoordinator {
   readonly shards = new Map<number, GroupCoordinatorShard>();
@@ -262,37 +263,40 @@ export class GroupCoordinator {
     private readonly deps: GroupCoordinatorDeps,
   ) {}
 
-  /** Brings loaded partitions in line with current leadership of `__consumer_offsets`. */
-  syncLeadership(): void {
-    const { port, config } = this.deps;
-    const count = port.partitionCount(OFFSETS_TOPIC);
-    const up = port.isBrokerUp(this.brokerId);
-    for (const [partition, shard] of [...this.shards]) {
-      if (!up || count === undefined || !port.leads(this.brokerId, OFFSETS_TOPIC, partition)) {
-        this.shards.delete(partition);
-        const groups = [...shard.groupManager.groups.keys()];
-        shard.unload();
-        this.deps.emit({
-          type: 'coordinatorUnloaded',
-          broker: this.brokerId,
-          offsetsPartition: partition,
-          groups,
-          recordsReplayed: 0,
-          atMs: this.deps.scheduler.now(),
-        });
-      }
-    }
-    if (!up || count === undefined) return;
-    for (let p = 0; p < Math.min(count, config['offsets.topic.num.partitions']); p++) {
-      if (!this.shards.has(p) && port.leads(this.brokerId, OFFSETS_TOPIC, p)) this.load(p);
-    }
+  /**
+   * GroupCoordinator.onElection (handleGroupImmigration): KafkaApis made this broker the leader
+   * of an offsets partition; its groups are loaded from the log. A partition already owned or
+   * loading is left as it is (GroupMetadataManager.addLoadingPartition).
+   */
+  onElection(offsetsPartition: number): void {
+    if (this.shards.has(offsetsPartition)) return;
+    if (offsetsPartition >= this.deps.config['offsets.topic.num.partitions']) return;
+    this.load(offsetsPartition);
   }
 
-  /** syncLeadership for one partition: what a request for a group checks first. */
-  private syncPartition(partition: number): void {
-    const leads = this.deps.port.leads(this.brokerId, OFFSETS_TOPIC, partition);
-    if (leads === this.shards.has(partition)) return;
-    this.syncLeadership();
+  /**
+   * GroupCoordinator.onResignation (handleGroupEmigration): this broker no longer leads the
+   * partition; its groups leave memory, and their members learn NOT_COORDINATOR.
+   */
+  onResignation(offsetsPartition: number): void {
+    const shard = this.shards.get(offsetsPartition);
+    if (!shard) return;
+    this.shards.delete(offsetsPartition);
+    const groups = [...shard.groupManager.groups.keys()];
+    shard.unload();
+    this.deps.emit({
+      type: 'coordinatorUnloaded',
+      broker: this.brokerId,
+      offsetsPartition,
+      groups,
+      recordsReplayed: 0,
+      atMs: this.deps.scheduler.now(),
+    });
+  }
+
+  /** GroupCoordinator.shutdown: the broker's process is gone, and every group it held with it. */
+  shutdown(): void {
+    for (const partition of [...this.shards.keys()]) this.onResignation(partition);
   }
 
   /**
@@ -393,7 +397,6 @@ export class GroupCoordinator {
       respond(this.listGroups(request));
       return;
     }
-    this.syncPartition(groupCoordinatorPartition(request.groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(request.groupId);
     if (!shard) {
       respond(errorResponse(request, 'NOT_COORDINATOR'));
@@ -422,7 +425,6 @@ export class GroupCoordinator {
    * answers with an error and an empty summary; a group it does not have is described as Dead.
    */
   private describeGroup(groupId: string): DescribedGroup {
-    this.syncPartition(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(groupId);
     const none = { groupId, protocolType: '', protocolData: '', members: [] };
     if (!shard) return { ...none, errorCode: 'NOT_COORDINATOR', groupState: '' };
@@ -436,7 +438,6 @@ export class GroupCoordinator {
    * by state name (case-insensitively), with COORDINATOR_LOAD_IN_PROGRESS while any is loading.
    */
   private listGroups(request: ListGroupsRequest): ListGroupsResponse {
-    this.syncLeadership();
     const states = new Set(request.statesFilter.map((s) => s.toLowerCase()));
     const groups: ListGroupsResponse['groups'] = [];
     let loading = false;
