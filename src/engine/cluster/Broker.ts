@@ -1,3 +1,4 @@
+import type { GroupRequest, GroupResponse } from '../consumer/groupProtocol';
 import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
@@ -380,5 +381,14 @@ export class Broker {
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
     this.apis.handle(message);
+  }
+
+  /** A group request a client delivered to this broker: its KafkaApis dispatches it. */
+  onGroupRequest(
+    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
+    respond: (response: GroupResponse) => void,
+  ): void {
+    if (this.state === 'down') return;
+    this.apis.handleGroupRequest(request, respond);
   }
 }

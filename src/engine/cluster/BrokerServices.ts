@@ -1,3 +1,4 @@
+import type { GroupCoordinator } from '../consumer/GroupCoordinator';
 import type { ErrorCode } from './requests';
 import type { Rng } from '../Rng';
 import type { BrokerConfig } from './BrokerConfig';
@@ -9,19 +10,6 @@ import type { ReplicaLog } from './ReplicaLog';
 import type { KafkaRequest } from './requests';
 import type { Scheduler } from './Scheduler';
 import type { TopicConfig } from './TopicConfig';
-
-/**
- * The group coordinator's side of partition leadership (Kafka's GroupCoordinator.onElection /
- * onResignation): KafkaApis tells it when a LeaderAndIsr or StopReplica moves one of the
- * `__consumer_offsets` partitions, so it loads (immigration) or unloads (emigration) that
- * partition's groups in the same instant, never by polling the replica manager.
- */
-export interface GroupCoordinatorLeadership {
-  /** This broker became the partition's leader: load its groups and offsets (already owned or loading: nothing). */
-  onElection(offsetsPartition: number): void;
-  /** This broker no longer leads the partition: drop its groups (not owned: nothing). */
-  onResignation(offsetsPartition: number): void;
-}
 
 /** What the cluster gives every broker: time, the network, the coordination store, disks. */
 export interface ClusterServices {
@@ -61,8 +49,12 @@ export interface ClusterServices {
   loadLogs(brokerId: number, logDir: string): HostedLog[];
   /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */
   readCleanerCheckpoint?(brokerId: number, logDir: string): string | null;
-  /** The group coordinator running in a broker, if the host runs one. */
-  groupCoordinator?(brokerId: number): GroupCoordinatorLeadership | undefined;
+  /**
+   * The group coordinator running in a broker, if the host runs one: a broker service its
+   * KafkaApis dispatches the group APIs to, and tells when a LeaderAndIsr or StopReplica moves a
+   * `__consumer_offsets` partition (onElection / onResignation).
+   */
+  groupCoordinator?(brokerId: number): GroupCoordinator | undefined;
 }
 
 /** ClusterServices plus what is bound to one broker. */

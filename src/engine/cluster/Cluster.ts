@@ -5,7 +5,8 @@ import type { ErrorCode } from './requests';
 import { Rng } from '../Rng';
 import { Broker } from './Broker';
 import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
-import type { ClusterServices, GroupCoordinatorLeadership } from './BrokerServices';
+import type { ClusterServices } from './BrokerServices';
+import type { GroupCoordinator } from '../consumer/GroupCoordinator';
 import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
 import { statePath, topicPath } from './Controller';
 import type { ClusterEvent } from './events';
@@ -73,7 +74,7 @@ export interface ClusterOptions {
   /** The cleaner-offset-checkpoint a log dir holds when a broker's process is created (a restart). */
   readCleanerCheckpoint?: (brokerId: number, logDir: string) => string | null;
   /** The group coordinator in each broker, told by KafkaApis when `__consumer_offsets` leadership moves. */
-  groupCoordinator?: (brokerId: number) => GroupCoordinatorLeadership | undefined;
+  groupCoordinator?: (brokerId: number) => GroupCoordinator | undefined;
 }
 
 export interface CreateTopicOptions {

@@ -3,6 +3,7 @@ import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
 import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
+import type { GroupRequest, GroupResponse } from '../consumer/groupProtocol';
 import type {
   ErrorCode,
   KafkaResponse,
@@ -80,6 +81,45 @@ export class KafkaApis {
       case 'AlterPartition':
       case 'ControlledShutdown':
         this.broker.controller.handleRequest(body, reply);
+        return;
+    }
+  }
+
+  /**
+   * The group APIs a client sends this broker, each handed to its GroupCoordinator (Kafka's
+   * handleJoinGroupRequest, handleSyncGroupRequest, ... → groupCoordinator.handleJoinGroup, ...).
+   * A broker whose host runs no coordinator answers nothing.
+   */
+  handleGroupRequest(
+    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
+    respond: (response: GroupResponse) => void,
+  ): void {
+    const coordinator = this.services.groupCoordinator?.(this.broker.id);
+    if (!coordinator) return;
+    switch (request.api) {
+      case 'JoinGroup':
+        coordinator.handleJoinGroup(request, respond);
+        return;
+      case 'SyncGroup':
+        coordinator.handleSyncGroup(request, respond);
+        return;
+      case 'Heartbeat':
+        coordinator.handleHeartbeat(request, respond);
+        return;
+      case 'LeaveGroup':
+        coordinator.handleLeaveGroup(request, respond);
+        return;
+      case 'OffsetCommit':
+        coordinator.handleCommitOffsets(request, respond);
+        return;
+      case 'OffsetFetch':
+        respond(coordinator.handleFetchOffsets(request));
+        return;
+      case 'DescribeGroups':
+        respond(coordinator.handleDescribeGroups(request));
+        return;
+      case 'ListGroups':
+        respond(coordinator.handleListGroups(request));
         return;
     }
   }

@@ -16,6 +16,7 @@ import type {
 import { GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
+import type { GroupRequest, GroupResponse } from './groupProtocol';
 import { GroupNetwork } from './GroupNetwork';
 import { KafkaConsumer } from './KafkaConsumer';
 import { type ZkConsumerConfig, ZookeeperConsumerConnector } from './ZookeeperConsumerConnector';
@@ -114,6 +115,16 @@ export interface ConsumerGroupsDeps {
   zkLatencyMs?: number;
   /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
   zkWatchJitterMs?: number;
+  /**
+   * The brokers' request handlers: a group request delivered to a broker goes to its KafkaApis
+   * (`Broker.onGroupRequest`), which calls that broker's GroupCoordinator. Without it (the
+   * in-memory test bed has no brokers) the broker's coordinator is called directly.
+   */
+  onGroupRequest?: (
+    brokerId: number,
+    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
+    respond: (response: GroupResponse) => void,
+  ) => void;
 }
 
 /**
@@ -238,7 +249,8 @@ export class ConsumerGroups {
         respond(this.serveOffsetsForLeaderEpoch(brokerId, request));
         return;
       default:
-        this.coordinatorOn(brokerId).handle(request, respond);
+        if (this.deps.onGroupRequest) this.deps.onGroupRequest(brokerId, request, respond);
+        else this.coordinatorOn(brokerId).handle(request, respond);
     }
   }
 

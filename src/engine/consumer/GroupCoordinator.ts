@@ -8,13 +8,25 @@ import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
 import type {
   DescribedGroup,
+  DescribeGroupsRequest,
+  DescribeGroupsResponse,
   GroupErrorCode,
   GroupRequest,
   GroupResponse,
-  OffsetCommitRequest,
-  OffsetCommitResponse,
+  HeartbeatRequest,
+  HeartbeatResponse,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  LeaveGroupRequest,
+  LeaveGroupResponse,
   ListGroupsRequest,
   ListGroupsResponse,
+  OffsetCommitRequest,
+  OffsetCommitResponse,
+  OffsetFetchRequest,
+  OffsetFetchResponse,
+  SyncGroupRequest,
+  SyncGroupResponse,
 } from './groupProtocol';
 import { type OffsetAndMetadata, OffsetMetadataManager } from './OffsetMetadataManager';
 import {
@@ -386,38 +398,95 @@ export class GroupCoordinator {
     return this.shards.get(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
   }
 
-  /** Handles a group request delivered to this broker. */
-  handle(request: GroupRequest, respond: (response: GroupResponse) => void): void {
-    if (request.api === 'FindCoordinator') throw new Error('FindCoordinator is answered by the broker, not a shard');
-    if (request.api === 'DescribeGroups') {
-      respond({ api: 'DescribeGroups', groups: request.groups.map((g) => this.describeGroup(g)) });
-      return;
+  /**
+   * The group request as one call, for a host with no KafkaApis of its own (the in-memory group
+   * test bed); a broker's KafkaApis calls the handlers below by API.
+   */
+  handle(request: Exclude<GroupRequest, { api: 'FindCoordinator' }>, respond: (response: GroupResponse) => void): void {
+    switch (request.api) {
+      case 'JoinGroup':
+        this.handleJoinGroup(request, respond);
+        return;
+      case 'SyncGroup':
+        this.handleSyncGroup(request, respond);
+        return;
+      case 'Heartbeat':
+        this.handleHeartbeat(request, respond);
+        return;
+      case 'LeaveGroup':
+        this.handleLeaveGroup(request, respond);
+        return;
+      case 'OffsetCommit':
+        this.handleCommitOffsets(request, respond);
+        return;
+      case 'OffsetFetch':
+        respond(this.handleFetchOffsets(request));
+        return;
+      case 'DescribeGroups':
+        respond(this.handleDescribeGroups(request));
+        return;
+      case 'ListGroups':
+        respond(this.handleListGroups(request));
+        return;
     }
-    if (request.api === 'ListGroups') {
-      respond(this.listGroups(request));
-      return;
-    }
+  }
+
+  handleJoinGroup(request: JoinGroupRequest, respond: (response: JoinGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.joinGroup(request, respond);
+  }
+
+  handleSyncGroup(request: SyncGroupRequest, respond: (response: SyncGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.syncGroup(request, respond);
+  }
+
+  handleHeartbeat(request: HeartbeatRequest, respond: (response: HeartbeatResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.heartbeat(request, respond);
+  }
+
+  handleLeaveGroup(request: LeaveGroupRequest, respond: (response: LeaveGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.leaveGroup(request, respond);
+  }
+
+  handleFetchOffsets(request: OffsetFetchRequest): OffsetFetchResponse {
     const shard = this.shardFor(request.groupId);
+    if (!shard) return { api: 'OffsetFetch', errorCode: 'NOT_COORDINATOR', topics: [] };
+    if (!shard.loaded) return { api: 'OffsetFetch', errorCode: 'COORDINATOR_LOAD_IN_PROGRESS', topics: [] };
+    return shard.offsetManager.fetchOffsets(request);
+  }
+
+  handleDescribeGroups(request: DescribeGroupsRequest): DescribeGroupsResponse {
+    return { api: 'DescribeGroups', groups: request.groups.map((g) => this.describeGroup(g)) };
+  }
+
+  /**
+   * The shard serving the request's group, or null once the request is answered: NOT_COORDINATOR
+   * when this broker does not own the group's partition, COORDINATOR_LOAD_IN_PROGRESS while it
+   * loads (GroupCoordinator.handleHeartbeat: "the group is still loading, so respond just
+   * blindly", NONE).
+   */
+  private servingShard<R extends CoordinatedRequest>(
+    request: R,
+    respond: (response: Extract<GroupResponse, { api: R['api'] }>) => void,
+  ): GroupCoordinatorShard | null {
+    const shard = this.shardFor(request.groupId);
+    const answer = respond as (response: GroupResponse) => void;
     if (!shard) {
-      respond(errorResponse(request, 'NOT_COORDINATOR'));
-      return;
+      answer(errorResponse(request, 'NOT_COORDINATOR'));
+      return null;
     }
     if (!shard.loaded) {
-      // GroupCoordinator.handleHeartbeat: "the group is still loading, so respond just blindly".
-      respond(
+      answer(
         request.api === 'Heartbeat'
           ? { api: 'Heartbeat', errorCode: 'NONE' }
           : errorResponse(request, 'COORDINATOR_LOAD_IN_PROGRESS'),
       );
-      return;
+      return null;
     }
-    const gm = shard.groupManager;
-    if (request.api === 'JoinGroup') gm.joinGroup(request, respond);
-    else if (request.api === 'SyncGroup') gm.syncGroup(request, respond);
-    else if (request.api === 'Heartbeat') gm.heartbeat(request, respond);
-    else if (request.api === 'LeaveGroup') gm.leaveGroup(request, respond);
-    else if (request.api === 'OffsetFetch') respond(shard.offsetManager.fetchOffsets(request));
-    else this.commitOffsets(shard, request, respond);
+    return shard;
   }
 
   /**
@@ -437,7 +506,7 @@ export class GroupCoordinator {
    * GroupCoordinator.handleListGroups: every group of the partitions this broker leads, filtered
    * by state name (case-insensitively), with COORDINATOR_LOAD_IN_PROGRESS while any is loading.
    */
-  private listGroups(request: ListGroupsRequest): ListGroupsResponse {
+  handleListGroups(request: ListGroupsRequest): ListGroupsResponse {
     const states = new Set(request.statesFilter.map((s) => s.toLowerCase()));
     const groups: ListGroupsResponse['groups'] = [];
     let loading = false;
@@ -457,11 +526,9 @@ export class GroupCoordinator {
    * GroupCoordinator.handleCommitOffsets: validated against the group, written to the group's
    * offsets partition, applied (by replay) and answered once that write is committed.
    */
-  private commitOffsets(
-    shard: GroupCoordinatorShard,
-    request: OffsetCommitRequest,
-    respond: (response: GroupResponse) => void,
-  ): void {
+  handleCommitOffsets(request: OffsetCommitRequest, respond: (response: OffsetCommitResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    if (!shard) return;
     const validation = shard.offsetManager.prepareCommit(request, shard.groupManager.groups.get(request.groupId));
     if (validation.errorCode !== 'NONE' || validation.records.length === 0) {
       respond({ api: 'OffsetCommit', topics: validation.topics });
@@ -507,8 +574,11 @@ export class GroupCoordinator {
   }
 }
 
+/** The requests that name one group, served by the shard of its offsets partition. */
+type CoordinatedRequest = Exclude<GroupRequest, { api: 'FindCoordinator' | 'DescribeGroups' | 'ListGroups' }>;
+
 function errorResponse(
-  request: Exclude<GroupRequest, { api: 'FindCoordinator' | 'DescribeGroups' | 'ListGroups' }>,
+  request: CoordinatedRequest,
   errorCode: 'NOT_COORDINATOR' | 'COORDINATOR_LOAD_IN_PROGRESS',
 ): GroupResponse {
   switch (request.api) {

@@ -34,6 +34,7 @@ function setup() {
     emit: (e) => events.push(e),
     coordinatorConfig: { 'offsets.topic.num.partitions': 6 },
     zk: cluster.zk,
+    onGroupRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onGroupRequest(request, respond),
   });
   return { cluster, groups, events };
 }
