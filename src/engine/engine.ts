@@ -378,9 +378,9 @@ export class Engine {
       zk: this.cluster.zk,
       latencyMs: options.networkLatencyMs ?? 1,
       coordinatorConfig: options.groupCoordinatorConfig ?? {},
-      // The group APIs are dispatched by the receiving broker's KafkaApis.
-      onGroupRequest: (brokerId, request, respond) =>
-        this.cluster.brokers.get(brokerId)?.onGroupRequest(request, respond),
+      // Every request but FindCoordinator is dispatched by the receiving broker's KafkaApis.
+      onClientRequest: (brokerId, request, respond) =>
+        this.cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---

@@ -1,9 +1,9 @@
-import type { GroupRequest, GroupResponse } from '../consumer/groupProtocol';
+import type { ConsumerResponse } from '../consumer/fetchProtocol';
 import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
-import { KafkaApis } from './KafkaApis';
+import { type ClientRequest, KafkaApis } from './KafkaApis';
 import { LogManager } from './LogManager';
 import { MetadataCache } from './MetadataCache';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
@@ -383,12 +383,9 @@ export class Broker {
     this.apis.handle(message);
   }
 
-  /** A group request a client delivered to this broker: its KafkaApis dispatches it. */
-  onGroupRequest(
-    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
-    respond: (response: GroupResponse) => void,
-  ): void {
+  /** A request one of the engine's clients delivered to this broker: its KafkaApis dispatches it. */
+  onClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
     if (this.state === 'down') return;
-    this.apis.handleGroupRequest(request, respond);
+    this.apis.handleClientRequest(request, respond);
   }
 }

@@ -3,7 +3,15 @@ import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
 import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
-import type { GroupRequest, GroupResponse } from '../consumer/groupProtocol';
+import type { ConsumerRequest, ConsumerResponse } from '../consumer/fetchProtocol';
+import {
+  consumerFetchResponseOf,
+  consumerListOffsetsResponseOf,
+  consumerOffsetsForLeaderEpochResponseOf,
+  fetchRequestOf,
+  listOffsetsRequestOf,
+  offsetsForLeaderEpochRequestOf,
+} from './consumerRequests';
 import type {
   ErrorCode,
   KafkaResponse,
@@ -15,6 +23,12 @@ import type {
   UpdateMetadataRequest,
   UpdateMetadataResponse,
 } from './requests';
+
+/**
+ * What a client of the engine sends a broker's KafkaApis directly. FindCoordinator is still
+ * answered by ConsumerGroups (it creates `__consumer_offsets` and reads the live leader).
+ */
+export type ClientRequest = Exclude<ConsumerRequest, { api: 'FindCoordinator' }>;
 
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
@@ -86,14 +100,33 @@ export class KafkaApis {
   }
 
   /**
-   * The group APIs a client sends this broker, each handed to its GroupCoordinator (Kafka's
-   * handleJoinGroupRequest, handleSyncGroupRequest, ... → groupCoordinator.handleJoinGroup, ...).
-   * A broker whose host runs no coordinator answers nothing.
+   * A request from one of the engine's own clients (the simulated consumers, and the Node host's
+   * group requests), answered as KafkaApis.handle answers the same API: the group APIs by the
+   * broker's GroupCoordinator (handleJoinGroupRequest → groupCoordinator.handleJoinGroup, ...),
+   * Fetch, ListOffsets and OffsetsForLeaderEpoch by the ReplicaManager as a consumer's
+   * (replicaId -1; a Fetch that finds less than fetch.min.bytes waits in the DelayedFetch
+   * purgatory). A broker whose host runs no group coordinator leaves group requests unanswered.
    */
-  handleGroupRequest(
-    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
-    respond: (response: GroupResponse) => void,
-  ): void {
+  handleClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
+    const replicaManager = this.broker.replicaManager;
+    switch (request.api) {
+      case 'Fetch':
+        replicaManager.handleFetch(fetchRequestOf(request), (r) => respond(consumerFetchResponseOf(request, r)));
+        return;
+      case 'ListOffsets':
+        respond(
+          consumerListOffsetsResponseOf(request, replicaManager.handleListOffsets(listOffsetsRequestOf(request))),
+        );
+        return;
+      case 'OffsetsForLeaderEpoch':
+        respond(
+          consumerOffsetsForLeaderEpochResponseOf(
+            request,
+            replicaManager.handleOffsetsForLeaderEpoch(offsetsForLeaderEpochRequestOf(request)),
+          ),
+        );
+        return;
+    }
     const coordinator = this.services.groupCoordinator?.(this.broker.id);
     if (!coordinator) return;
     switch (request.api) {

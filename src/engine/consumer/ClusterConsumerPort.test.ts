@@ -32,7 +32,7 @@ function setup() {
     emit: (e) => events.push(e),
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
     zk: cluster.zk,
-    onGroupRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onGroupRequest(request, respond),
+    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
   });
   return { cluster, port, groups, events };
 }

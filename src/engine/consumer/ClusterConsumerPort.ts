@@ -3,9 +3,9 @@ import type { ClusterEvent } from '../cluster/events';
 import type { Broker } from '../cluster/Broker';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
 import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
-import { decodeRecordBatches } from '../codec/recordBatch';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
 import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
+import { toPortRecords } from './portRecords';
 import type { BrokerReachability } from './GroupNetwork';
 
 /**
@@ -273,26 +273,4 @@ export class ClusterConsumerPort implements ClusterPort {
     }
     return { errorCode: 'NONE' as const, earliest: earliest.offset, latest: latest.offset };
   }
-}
-
-function toPortRecords(bytes: Uint8Array): PortRecord[] {
-  if (bytes.length === 0) return [];
-  const out: PortRecord[] = [];
-  for (const batch of decodeRecordBatches(bytes)) {
-    // Control batches (transaction markers) are never handed to applications.
-    if ((batch.attributes & 0x20) !== 0) continue;
-    const per = Math.max(1, Math.floor((batch.batchLength + 12) / Math.max(1, batch.records.length)));
-    for (const r of batch.records) {
-      out.push({
-        offset: batch.baseOffset + r.offsetDelta,
-        timestamp: batch.baseTimestamp + r.timestampDelta,
-        key: r.key,
-        value: r.value,
-        sizeInBytes: per,
-        batchBaseOffset: batch.baseOffset,
-        ...(batch.partitionLeaderEpoch >= 0 ? { leaderEpoch: batch.partitionLeaderEpoch } : {}),
-      });
-    }
-  }
-  return out;
 }

@@ -16,7 +16,6 @@ import type {
 import { GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
-import type { GroupRequest, GroupResponse } from './groupProtocol';
 import { GroupNetwork } from './GroupNetwork';
 import { KafkaConsumer } from './KafkaConsumer';
 import { type ZkConsumerConfig, ZookeeperConsumerConnector } from './ZookeeperConsumerConnector';
@@ -116,14 +115,16 @@ export interface ConsumerGroupsDeps {
   /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
   zkWatchJitterMs?: number;
   /**
-   * The brokers' request handlers: a group request delivered to a broker goes to its KafkaApis
-   * (`Broker.onGroupRequest`), which calls that broker's GroupCoordinator. Without it (the
-   * in-memory test bed has no brokers) the broker's coordinator is called directly.
+   * The brokers' request handlers: every request but FindCoordinator delivered to a broker goes
+   * to its KafkaApis (`Broker.onClientRequest`): the group APIs to that broker's GroupCoordinator,
+   * Fetch, ListOffsets and OffsetsForLeaderEpoch to its ReplicaManager (a fetch waits in its
+   * DelayedFetch purgatory). Without it (the in-memory test bed has no brokers) they are served
+   * here, over the ClusterPort.
    */
-  onGroupRequest?: (
+  onClientRequest?: (
     brokerId: number,
-    request: Exclude<GroupRequest, { api: 'FindCoordinator' }>,
-    respond: (response: GroupResponse) => void,
+    request: Exclude<ConsumerRequest, { api: 'FindCoordinator' }>,
+    respond: (response: ConsumerResponse) => void,
   ) => void;
 }
 
@@ -239,6 +240,12 @@ export class ConsumerGroups {
         respond({ api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition });
         return;
       }
+    }
+    if (this.deps.onClientRequest) {
+      this.deps.onClientRequest(brokerId, request, respond);
+      return;
+    }
+    switch (request.api) {
       case 'Fetch':
         this.serveFetch(brokerId, request, respond);
         return;
@@ -249,8 +256,7 @@ export class ConsumerGroups {
         respond(this.serveOffsetsForLeaderEpoch(brokerId, request));
         return;
       default:
-        if (this.deps.onGroupRequest) this.deps.onGroupRequest(brokerId, request, respond);
-        else this.coordinatorOn(brokerId).handle(request, respond);
+        this.coordinatorOn(brokerId).handle(request, respond);
     }
   }
 

@@ -34,7 +34,7 @@ function setup() {
     emit: (e) => events.push(e),
     coordinatorConfig: { 'offsets.topic.num.partitions': 6 },
     zk: cluster.zk,
-    onGroupRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onGroupRequest(request, respond),
+    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
   });
   return { cluster, groups, events };
 }
