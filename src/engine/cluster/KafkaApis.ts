@@ -2,7 +2,8 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
-import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
+import { type GroupCoordinator, OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
+import type { FindCoordinatorRequest, FindCoordinatorResponse } from '../consumer/groupProtocol';
 import type { ConsumerRequest, ConsumerResponse } from '../consumer/fetchProtocol';
 import {
   consumerFetchResponseOf,
@@ -24,11 +25,8 @@ import type {
   UpdateMetadataResponse,
 } from './requests';
 
-/**
- * What a client of the engine sends a broker's KafkaApis directly. FindCoordinator is still
- * answered by ConsumerGroups (it creates `__consumer_offsets` and reads the live leader).
- */
-export type ClientRequest = Exclude<ConsumerRequest, { api: 'FindCoordinator' }>;
+/** What a client of the engine (a simulated consumer, the Node host's group relay) sends a broker. */
+export type ClientRequest = ConsumerRequest;
 
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
@@ -130,6 +128,9 @@ export class KafkaApis {
     const coordinator = this.services.groupCoordinator?.(this.broker.id);
     if (!coordinator) return;
     switch (request.api) {
+      case 'FindCoordinator':
+        respond(this.handleFindCoordinatorRequest(coordinator, request));
+        return;
       case 'JoinGroup':
         coordinator.handleJoinGroup(request, respond);
         return;
@@ -155,6 +156,22 @@ export class KafkaApis {
         respond(coordinator.handleListGroups(request));
         return;
     }
+  }
+
+  /**
+   * KafkaApis.getCoordinator for a group: the broker leading the group's `__consumer_offsets`
+   * partition; COORDINATOR_NOT_AVAILABLE while the topic is being created or the partition has no
+   * leader.
+   */
+  private handleFindCoordinatorRequest(
+    coordinator: GroupCoordinator,
+    request: FindCoordinatorRequest,
+  ): FindCoordinatorResponse {
+    const partition = coordinator.partitionFor(request.key);
+    const leader = coordinator.ensureOffsetsTopic() ? coordinator.offsetsPartitionLeader(partition) : null;
+    if (leader === null)
+      return { api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition };
+    return { api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition };
   }
 
   /** Fencing: a request from an older controller than one already heard from is refused. */

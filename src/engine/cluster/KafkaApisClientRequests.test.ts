@@ -11,8 +11,10 @@ import { Cluster } from './Cluster';
 import { makeBatch, TestClient } from './testing';
 
 /**
- * Kafka's KafkaApis.handle: `case ApiKeys.JOIN_GROUP => handleJoinGroupRequest(request)` and its
- * siblings hand each group API to the broker's GroupCoordinator, which answers NOT_COORDINATOR
+ * Kafka's KafkaApis.handle: `case ApiKeys.FIND_COORDINATOR => handleFindCoordinatorRequest`
+ * names the leader of the group's `__consumer_offsets` partition (getCoordinator);
+ * `case ApiKeys.JOIN_GROUP => handleJoinGroupRequest(request)` and its siblings hand each group
+ * API to the broker's GroupCoordinator, which answers NOT_COORDINATOR
  * for a group whose `__consumer_offsets` partition this broker does not lead; `case FETCH =>
  * handleFetchRequest` hands a consumer's fetch to ReplicaManager.fetchMessages, where one that
  * finds less than fetch.min.bytes waits in the DelayedFetch purgatory until the high watermark
@@ -62,6 +64,17 @@ describe("KafkaApis dispatches the engine clients' requests to the broker servic
     const answers: ConsumerResponse[] = [];
     cluster.broker(coordinator).onClientRequest(join(true), (r) => answers.push(r));
     expect(answers).toMatchObject([{ api: 'JoinGroup', errorCode: 'MEMBER_ID_REQUIRED' }]);
+  });
+
+  it('FindCoordinator at any broker: handleFindCoordinatorRequest names the leader of the group offsets partition', () => {
+    const { cluster, coordinator } = setup();
+    for (const b of [1, 2, 3]) {
+      const answers: ConsumerResponse[] = [];
+      cluster.broker(b).onClientRequest({ api: 'FindCoordinator', key: 'g', keyType: 0 }, (r) => answers.push(r));
+      expect(answers).toEqual([
+        { api: 'FindCoordinator', errorCode: 'NONE', nodeId: coordinator, partition: groupCoordinatorPartition('g') },
+      ]);
+    }
   });
 
   it('JoinGroup, OffsetFetch and DescribeGroups at another broker: NOT_COORDINATOR', () => {

@@ -13,7 +13,7 @@ import type {
   ConsumerRequest,
   ConsumerResponse,
 } from './fetchProtocol';
-import { GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
+import { createOffsetsTopic, GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
 import { GroupNetwork } from './GroupNetwork';
@@ -115,17 +115,13 @@ export interface ConsumerGroupsDeps {
   /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
   zkWatchJitterMs?: number;
   /**
-   * The brokers' request handlers: every request but FindCoordinator delivered to a broker goes
-   * to its KafkaApis (`Broker.onClientRequest`): the group APIs to that broker's GroupCoordinator,
-   * Fetch, ListOffsets and OffsetsForLeaderEpoch to its ReplicaManager (a fetch waits in its
-   * DelayedFetch purgatory). Without it (the in-memory test bed has no brokers) they are served
-   * here, over the ClusterPort.
+   * The brokers' request handlers: every request delivered to a broker goes to its KafkaApis
+   * (`Broker.onClientRequest`): FindCoordinator and the group APIs to that broker's
+   * GroupCoordinator, Fetch, ListOffsets and OffsetsForLeaderEpoch to its ReplicaManager (a fetch
+   * waits in its DelayedFetch purgatory). Without it (the in-memory test bed has no brokers) they
+   * are served by `serve`, over the ClusterPort.
    */
-  onClientRequest?: (
-    brokerId: number,
-    request: Exclude<ConsumerRequest, { api: 'FindCoordinator' }>,
-    respond: (response: ConsumerResponse) => void,
-  ) => void;
+  onClientRequest?: (brokerId: number, request: ConsumerRequest, respond: (response: ConsumerResponse) => void) => void;
 }
 
 /**
@@ -160,7 +156,9 @@ export class ConsumerGroups {
         reachability: (b) => port.reachability?.(b) ?? (port.isBrokerUp(b) ? 'up' : 'refused'),
         latencyMs: (client, b) => port.latencyMs?.(client, b) ?? fallbackLatency,
       },
-      (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
+      deps.onClientRequest
+        ? (brokerId, _from, request, respond) => deps.onClientRequest?.(brokerId, request, respond)
+        : (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
       deps.emit,
     );
     port.onBrokerDown?.((brokerId, how) => this.onBrokerDown(brokerId, how));
@@ -205,16 +203,7 @@ export class ConsumerGroups {
 
   /** Creates `__consumer_offsets` if it is not there yet (replication factor capped to live brokers). */
   ensureOffsetsTopic(): boolean {
-    const { port } = this.deps;
-    if (port.partitionCount(OFFSETS_TOPIC) !== undefined) return true;
-    const rf = Math.min(this.config['offsets.topic.replication.factor'], port.liveBrokers().length);
-    if (rf < 1) return false;
-    const result = port.createTopic(OFFSETS_TOPIC, this.config['offsets.topic.num.partitions'], rf, {
-      // offsets.topic.segment.bytes: 100 MiB, and compaction keeps the last record per key.
-      'cleanup.policy': 'compact',
-      'segment.bytes': '104857600',
-    });
-    return result === 'NONE' || result === 'TOPIC_ALREADY_EXISTS';
+    return createOffsetsTopic(this.deps.port, this.config);
   }
 
   // ------------------------------------------------------------------ broker side
@@ -240,12 +229,6 @@ export class ConsumerGroups {
         respond({ api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition });
         return;
       }
-    }
-    if (this.deps.onClientRequest) {
-      this.deps.onClientRequest(brokerId, request, respond);
-      return;
-    }
-    switch (request.api) {
       case 'Fetch':
         this.serveFetch(brokerId, request, respond);
         return;

@@ -394,6 +394,24 @@ export class GroupCoordinator {
     port.append(OFFSETS_TOPIC, partition, records, (error) => done(error));
   }
 
+  /** GroupCoordinator.partitionFor: the `__consumer_offsets` partition that holds a group. */
+  partitionFor(groupId: string): number {
+    return groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']);
+  }
+
+  /** The offsets topic exists, or is created now (KafkaApis.getCoordinator's auto-creation); false when it cannot be. */
+  ensureOffsetsTopic(): boolean {
+    return createOffsetsTopic(this.deps.port, this.deps.config);
+  }
+
+  /**
+   * The broker leading an offsets partition, once that broker has become leader; null while none
+   * does. (Kafka's getCoordinator reads its metadata cache; here the leader itself says.)
+   */
+  offsetsPartitionLeader(offsetsPartition: number): number | null {
+    return this.deps.port.leaderOf(OFFSETS_TOPIC, offsetsPartition);
+  }
+
   shardFor(groupId: string): GroupCoordinatorShard | undefined {
     return this.shards.get(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
   }
@@ -601,6 +619,22 @@ function errorResponse(
         })),
       };
   }
+}
+
+/**
+ * Creates `__consumer_offsets` if it is not there yet: offsets.topic.num.partitions partitions,
+ * offsets.topic.replication.factor capped to the live brokers, compacted, 100 MiB segments
+ * (offsets.topic.segment.bytes). False when it cannot be created.
+ */
+export function createOffsetsTopic(port: ClusterPort, config: GroupCoordinatorConfig): boolean {
+  if (port.partitionCount(OFFSETS_TOPIC) !== undefined) return true;
+  const rf = Math.min(config['offsets.topic.replication.factor'], port.liveBrokers().length);
+  if (rf < 1) return false;
+  const result = port.createTopic(OFFSETS_TOPIC, config['offsets.topic.num.partitions'], rf, {
+    'cleanup.policy': 'compact',
+    'segment.bytes': '104857600',
+  });
+  return result === 'NONE' || result === 'TOPIC_ALREADY_EXISTS';
 }
 
 /** A random (v4-style) UUID from the seeded Rng, as Kafka appends to member ids. */
