@@ -13,8 +13,9 @@ import type { BrokerReachability } from './GroupNetwork';
  * broker, so it appends to `__consumer_offsets` through that broker's ReplicaManager with
  * acks=all (the request completes once the ISR has the records, exactly like Kafka's
  * appendRecords for the internal topic), and loads a partition by reading its local log.
- * Consumer fetches are served by the leader's ReplicaManager, which only returns records below
- * the high watermark to a consumer (replicaId -1).
+ * Its `fetch`, `listOffsets` and `offsetsForLeaderEpoch` read the leader's ReplicaManager as a
+ * consumer (replicaId -1) would; the engine's consumers no longer go through them (their requests
+ * reach the brokers' KafkaApis), but the describe rows read log ends through `listOffsets`.
  */
 export class ClusterConsumerPort implements ClusterPort {
   private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;

@@ -125,15 +125,16 @@ export interface ConsumerGroupsDeps {
 }
 
 /**
- * Consumer groups in a running cluster: the group coordinator on every broker, the consumers,
- * and the links between them. Brokers answer FindCoordinator (creating `__consumer_offsets` on
- * first use), route group requests to their coordinator, and serve consumer Fetch / ListOffsets
- * from partition leaders through the ClusterPort.
+ * Consumer groups in a running cluster: the group coordinator of every broker, the consumers,
+ * and the links between them. In the engine every request a consumer sends is answered by the
+ * receiving broker's KafkaApis (`onClientRequest`): FindCoordinator, the group APIs by its
+ * GroupCoordinator, Fetch / ListOffsets / OffsetsForLeaderEpoch by its ReplicaManager. Without
+ * brokers (the in-memory test bed) `serve` plays them over the ClusterPort, fetch purgatory and all.
  *
  * Client traffic travels on GroupNetwork, whose links follow the cluster's Network through the
  * port: the same per-link latency, isolated and powered-off brokers silent (clients time out),
  * killed or stopped ones refusing and resetting connections. A broker going down takes its
- * coordinator state and its parked fetches with it at once.
+ * coordinator state with it at once (`GroupCoordinator.shutdown`).
  */
 export class ConsumerGroups {
   readonly config: GroupCoordinatorConfig;
