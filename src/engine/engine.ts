@@ -370,8 +370,8 @@ export class Engine {
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
-      // The port listens for these two only; saying so lets per-record events go unbuilt.
-      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l, ['brokerDown', 'highWatermarkChanged'])),
+      // The port listens for brokers going down only; saying so lets per-record events go unbuilt.
+      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l, ['brokerDown'])),
       // An independent stream, so adding consumers never shifts the cluster's randomness.
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),

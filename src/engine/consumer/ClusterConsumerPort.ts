@@ -18,40 +18,22 @@ import type { BrokerReachability } from './GroupNetwork';
  * reach the brokers' KafkaApis), but the describe rows read log ends through `listOffsets`.
  */
 export class ClusterConsumerPort implements ClusterPort {
-  private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
   private brokerDownListener: ((brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void) | null = null;
-  private readonly pendingHw = new Set<string>();
-  private readonly hearsEvents: boolean;
 
-  /** `events` subscribes to the cluster's events (the engine's subscribe), to hear high-watermark moves. */
+  /**
+   * `events` subscribes to the cluster's events (the engine's subscribe), to hear brokers going
+   * down. High-watermark moves are not listened for: a consumer's long poll waits in the
+   * broker's own DelayedFetch purgatory.
+   */
   constructor(
     private readonly cluster: Cluster,
     events?: (listener: (e: ClusterEvent | { type: string }) => void) => void,
   ) {
-    this.hearsEvents = events !== undefined;
     events?.((e) => {
-      if (e.type === 'brokerDown') {
-        const down = e as Extract<ClusterEvent, { type: 'brokerDown' }>;
-        this.brokerDownListener?.(down.broker, down.how);
-        return;
-      }
-      if (e.type !== 'highWatermarkChanged') return;
-      const hw = e as Extract<ClusterEvent, { type: 'highWatermarkChanged' }>;
-      if (hw.role !== 'leader') return;
-      // Tell the purgatory after the replica manager has finished its update, once per partition.
-      const key = `${hw.broker}|${hw.topic}|${hw.partition}`;
-      if (this.pendingHw.has(key)) return;
-      this.pendingHw.add(key);
-      this.cluster.scheduler.schedule(0, () => {
-        this.pendingHw.delete(key);
-        this.hwListener?.(hw.broker, hw.topic, hw.partition);
-      });
+      if (e.type !== 'brokerDown') return;
+      const down = e as Extract<ClusterEvent, { type: 'brokerDown' }>;
+      this.brokerDownListener?.(down.broker, down.how);
     });
-  }
-
-  onHighWatermarkChange(listener: (brokerId: number, topic: string, partition: number) => void): boolean {
-    this.hwListener = listener;
-    return this.hearsEvents;
   }
 
   onBrokerDown(listener: (brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void): void {
