@@ -249,6 +249,8 @@ export class Engine {
       brokerConfig: options.brokerConfig,
       topicDefaults: options.topicDefaults,
       networkLatencyMs: options.networkLatencyMs,
+      // Each broker's group coordinator (made below), told by its KafkaApis as LeaderAndIsr lands.
+      groupCoordinator: (brokerId) => this.groups.coordinatorOn(brokerId),
       logFactory: (brokerId, logDir, topic, partition) => {
         const dir = replicaDir(brokerId, logDir, topic, partition);
         const recovered = options.recoveredLogs?.get(dir) ?? options.stored?.logs.get(dir);
@@ -313,14 +315,17 @@ export class Engine {
     // --- consumer groups: coordinators on every broker, consumers, their links ---
     this.groups = new ConsumerGroups({
       scheduler: this.cluster.scheduler,
-      // The port listens for these two only; saying so lets per-record events go unbuilt.
-      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l, ['brokerDown', 'highWatermarkChanged'])),
+      // The port listens for brokers going down only; saying so lets per-record events go unbuilt.
+      port: new ClusterConsumerPort(this.cluster, (l) => this.subscribe(l, ['brokerDown'])),
       // An independent stream, so adding consumers never shifts the cluster's randomness.
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),
       zk: this.cluster.zk,
       latencyMs: options.networkLatencyMs ?? 1,
       coordinatorConfig: options.groupCoordinatorConfig ?? {},
+      // Every request but FindCoordinator is dispatched by the receiving broker's KafkaApis.
+      onClientRequest: (brokerId, request, respond) =>
+        this.cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---

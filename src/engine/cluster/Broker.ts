@@ -1,8 +1,9 @@
+import type { ConsumerResponse } from '../consumer/fetchProtocol';
 import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
-import { KafkaApis } from './KafkaApis';
+import { type ClientRequest, KafkaApis } from './KafkaApis';
 import { LogManager } from './LogManager';
 import { MetadataCache } from './MetadataCache';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
@@ -380,5 +381,11 @@ export class Broker {
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
     this.apis.handle(message);
+  }
+
+  /** A request one of the engine's clients delivered to this broker: its KafkaApis dispatches it. */
+  onClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
+    if (this.state === 'down') return;
+    this.apis.handleClientRequest(request, respond);
   }
 }

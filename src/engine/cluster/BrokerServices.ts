@@ -1,3 +1,4 @@
+import type { GroupCoordinator } from '../consumer/GroupCoordinator';
 import type { ErrorCode } from './requests';
 import type { Rng } from '../Rng';
 import type { BrokerConfig } from './BrokerConfig';
@@ -48,6 +49,12 @@ export interface ClusterServices {
   loadLogs(brokerId: number, logDir: string): HostedLog[];
   /** The cleaner-offset-checkpoint text a log dir holds when the broker's process is created, if any. */
   readCleanerCheckpoint?(brokerId: number, logDir: string): string | null;
+  /**
+   * The group coordinator running in a broker, if the host runs one: a broker service its
+   * KafkaApis dispatches the group APIs to, and tells when a LeaderAndIsr or StopReplica moves a
+   * `__consumer_offsets` partition (onElection / onResignation).
+   */
+  groupCoordinator?(brokerId: number): GroupCoordinator | undefined;
 }
 
 /** ClusterServices plus what is bound to one broker. */

@@ -6,6 +6,7 @@ import { Rng } from '../Rng';
 import { Broker } from './Broker';
 import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
 import type { ClusterServices } from './BrokerServices';
+import type { GroupCoordinator } from '../consumer/GroupCoordinator';
 import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
 import { statePath, topicPath } from './Controller';
 import type { ClusterEvent } from './events';
@@ -72,6 +73,8 @@ export interface ClusterOptions {
   loadLogs?: (brokerId: number, logDir: string) => HostedLog[];
   /** The cleaner-offset-checkpoint a log dir holds when a broker's process is created (a restart). */
   readCleanerCheckpoint?: (brokerId: number, logDir: string) => string | null;
+  /** The group coordinator in each broker, told by KafkaApis when `__consumer_offsets` leadership moves. */
+  groupCoordinator?: (brokerId: number) => GroupCoordinator | undefined;
 }
 
 export interface CreateTopicOptions {
@@ -146,6 +149,7 @@ export class Cluster {
       writeLogDirFile: (b, d, name, text) => options.onLogDirFile?.(b, d, name, text),
       loadLogs: (b, d) => options.loadLogs?.(b, d) ?? [],
       readCleanerCheckpoint: (b, d) => options.readCleanerCheckpoint?.(b, d) ?? null,
+      groupCoordinator: (b) => options.groupCoordinator?.(b),
       autoCreateTopic: (topic) => this.autoCreateTopic(topic),
       newTopicId: (topic) => newTopicId(this.topicIdRng, topic, this.zk.lastZxid, this.now()),
     };

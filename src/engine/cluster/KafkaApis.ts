@@ -2,6 +2,17 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
+import { type GroupCoordinator, OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
+import type { FindCoordinatorRequest, FindCoordinatorResponse } from '../consumer/groupProtocol';
+import type { ConsumerRequest, ConsumerResponse } from '../consumer/fetchProtocol';
+import {
+  consumerFetchResponseOf,
+  consumerListOffsetsResponseOf,
+  consumerOffsetsForLeaderEpochResponseOf,
+  fetchRequestOf,
+  listOffsetsRequestOf,
+  offsetsForLeaderEpochRequestOf,
+} from './consumerRequests';
 import type {
   ErrorCode,
   KafkaResponse,
@@ -13,6 +24,9 @@ import type {
   UpdateMetadataRequest,
   UpdateMetadataResponse,
 } from './requests';
+
+/** What a client of the engine (a simulated consumer, the Node host's group relay) sends a broker. */
+export type ClientRequest = ConsumerRequest;
 
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
@@ -83,6 +97,83 @@ export class KafkaApis {
     }
   }
 
+  /**
+   * A request from one of the engine's own clients (the simulated consumers, and the Node host's
+   * group requests), answered as KafkaApis.handle answers the same API: the group APIs by the
+   * broker's GroupCoordinator (handleJoinGroupRequest → groupCoordinator.handleJoinGroup, ...),
+   * Fetch, ListOffsets and OffsetsForLeaderEpoch by the ReplicaManager as a consumer's
+   * (replicaId -1; a Fetch that finds less than fetch.min.bytes waits in the DelayedFetch
+   * purgatory). A broker whose host runs no group coordinator leaves group requests unanswered.
+   */
+  handleClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
+    const replicaManager = this.broker.replicaManager;
+    switch (request.api) {
+      case 'Fetch':
+        replicaManager.handleFetch(fetchRequestOf(request), (r) => respond(consumerFetchResponseOf(request, r)));
+        return;
+      case 'ListOffsets':
+        respond(
+          consumerListOffsetsResponseOf(request, replicaManager.handleListOffsets(listOffsetsRequestOf(request))),
+        );
+        return;
+      case 'OffsetsForLeaderEpoch':
+        respond(
+          consumerOffsetsForLeaderEpochResponseOf(
+            request,
+            replicaManager.handleOffsetsForLeaderEpoch(offsetsForLeaderEpochRequestOf(request)),
+          ),
+        );
+        return;
+    }
+    const coordinator = this.services.groupCoordinator?.(this.broker.id);
+    if (!coordinator) return;
+    switch (request.api) {
+      case 'FindCoordinator':
+        respond(this.handleFindCoordinatorRequest(coordinator, request));
+        return;
+      case 'JoinGroup':
+        coordinator.handleJoinGroup(request, respond);
+        return;
+      case 'SyncGroup':
+        coordinator.handleSyncGroup(request, respond);
+        return;
+      case 'Heartbeat':
+        coordinator.handleHeartbeat(request, respond);
+        return;
+      case 'LeaveGroup':
+        coordinator.handleLeaveGroup(request, respond);
+        return;
+      case 'OffsetCommit':
+        coordinator.handleCommitOffsets(request, respond);
+        return;
+      case 'OffsetFetch':
+        respond(coordinator.handleFetchOffsets(request));
+        return;
+      case 'DescribeGroups':
+        respond(coordinator.handleDescribeGroups(request));
+        return;
+      case 'ListGroups':
+        respond(coordinator.handleListGroups(request));
+        return;
+    }
+  }
+
+  /**
+   * KafkaApis.getCoordinator for a group: the broker leading the group's `__consumer_offsets`
+   * partition; COORDINATOR_NOT_AVAILABLE while the topic is being created or the partition has no
+   * leader.
+   */
+  private handleFindCoordinatorRequest(
+    coordinator: GroupCoordinator,
+    request: FindCoordinatorRequest,
+  ): FindCoordinatorResponse {
+    const partition = coordinator.partitionFor(request.key);
+    const leader = coordinator.ensureOffsetsTopic() ? coordinator.offsetsPartitionLeader(partition) : null;
+    if (leader === null)
+      return { api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition };
+    return { api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition };
+  }
+
   /** Fencing: a request from an older controller than one already heard from is refused. */
   private checkControllerEpoch(epoch: number, api: string): ErrorCode | null {
     const broker = this.broker;
@@ -128,7 +219,25 @@ export class KafkaApis {
       }
       return { topicName: s.topicName, partitionIndex: s.partitionIndex, errorCode: error };
     });
+    this.onLeadershipChange(body.partitionStates.filter((_, i) => partitionErrors[i]?.errorCode === 'NONE'));
     return { api: 'LeaderAndIsr' as const, errorCode: 'NONE' as ErrorCode, partitionErrors };
+  }
+
+  /**
+   * RequestHandlerHelper.onLeadershipChange: the `__consumer_offsets` partitions this
+   * LeaderAndIsr made this broker lead move into its group coordinator (onElection, Kafka's
+   * group immigration), the ones it now follows move out (onResignation, emigration), before the
+   * answer goes back.
+   */
+  private onLeadershipChange(states: LeaderAndIsrRequest['partitionStates']): void {
+    const coordinator = this.services.groupCoordinator?.(this.broker.id);
+    if (!coordinator) return;
+    for (const s of states) {
+      if (s.topicName !== OFFSETS_TOPIC) continue;
+      const p = this.broker.replicaManager.partitions.get(tpKey(s.topicName, s.partitionIndex));
+      if (p?.isLeader) coordinator.onElection(s.partitionIndex);
+      else coordinator.onResignation(s.partitionIndex);
+    }
   }
 
   private handleUpdateMetadataRequest(body: UpdateMetadataRequest): UpdateMetadataResponse {
@@ -145,10 +254,15 @@ export class KafkaApis {
       : this.checkControllerEpoch(body.controllerEpoch, body.api);
     if (!stale) {
       const { replicaManager, fetcherManager } = this.broker;
+      const coordinator = this.services.groupCoordinator?.(this.broker.id);
       for (const p of body.partitions) {
         fetcherManager.removeFetcherForPartition(p.topicName, p.partitionIndex);
         if (p.deletePartition) replicaManager.deletePartition(p.topicName, p.partitionIndex);
         else replicaManager.partitions.delete(tpKey(p.topicName, p.partitionIndex));
+        // KafkaApis.handleStopReplicaRequest clears the coordinator's cache in case this broker led
+        // the partition: a reassignment moving it away sends no LeaderAndIsr to this broker. Kafka
+        // does it for deletePartition only; here the replica leaves the ReplicaManager either way.
+        if (p.topicName === OFFSETS_TOPIC) coordinator?.onResignation(p.partitionIndex);
       }
     }
     return {

@@ -12,23 +12,27 @@ import type { KafkaConsumer } from './KafkaConsumer';
 import { decodeOffsetCommitValue, decodeOffsetsKey } from './offsetsSchema';
 
 function setup() {
+  let groups: ConsumerGroups | undefined;
   const cluster = new Cluster({
     clock: new ManualClock(0),
     seed: 1,
     emit: () => {},
     brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
+    // Each broker's KafkaApis tells its group coordinator as LeaderAndIsr lands, as the engine wires it.
+    groupCoordinator: (brokerId) => groups?.coordinatorOn(brokerId),
   });
   for (let i = 1; i <= 3; i++) cluster.addBroker({ id: i });
   cluster.tick(100);
   const events: GroupEvent[] = [];
   const port = new ClusterConsumerPort(cluster);
-  const groups = new ConsumerGroups({
+  groups = new ConsumerGroups({
     scheduler: cluster.scheduler,
     port,
     rng: new Rng(3),
     emit: (e) => events.push(e),
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
     zk: cluster.zk,
+    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
   });
   return { cluster, port, groups, events };
 }

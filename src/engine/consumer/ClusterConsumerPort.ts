@@ -3,9 +3,9 @@ import type { ClusterEvent } from '../cluster/events';
 import type { Broker } from '../cluster/Broker';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
 import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
-import { decodeRecordBatches } from '../codec/recordBatch';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
 import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
+import { toPortRecords } from './portRecords';
 import type { BrokerReachability } from './GroupNetwork';
 
 /**
@@ -13,44 +13,27 @@ import type { BrokerReachability } from './GroupNetwork';
  * broker, so it appends to `__consumer_offsets` through that broker's ReplicaManager with
  * acks=all (the request completes once the ISR has the records, exactly like Kafka's
  * appendRecords for the internal topic), and loads a partition by reading its local log.
- * Consumer fetches are served by the leader's ReplicaManager, which only returns records below
- * the high watermark to a consumer (replicaId -1).
+ * Its `fetch`, `listOffsets` and `offsetsForLeaderEpoch` read the leader's ReplicaManager as a
+ * consumer (replicaId -1) would; the engine's consumers no longer go through them (their requests
+ * reach the brokers' KafkaApis), but the describe rows read log ends through `listOffsets`.
  */
 export class ClusterConsumerPort implements ClusterPort {
-  private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
   private brokerDownListener: ((brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void) | null = null;
-  private readonly pendingHw = new Set<string>();
-  private readonly hearsEvents: boolean;
 
-  /** `events` subscribes to the cluster's events (the engine's subscribe), to hear high-watermark moves. */
+  /**
+   * `events` subscribes to the cluster's events (the engine's subscribe), to hear brokers going
+   * down. High-watermark moves are not listened for: a consumer's long poll waits in the
+   * broker's own DelayedFetch purgatory.
+   */
   constructor(
     private readonly cluster: Cluster,
     events?: (listener: (e: ClusterEvent | { type: string }) => void) => void,
   ) {
-    this.hearsEvents = events !== undefined;
     events?.((e) => {
-      if (e.type === 'brokerDown') {
-        const down = e as Extract<ClusterEvent, { type: 'brokerDown' }>;
-        this.brokerDownListener?.(down.broker, down.how);
-        return;
-      }
-      if (e.type !== 'highWatermarkChanged') return;
-      const hw = e as Extract<ClusterEvent, { type: 'highWatermarkChanged' }>;
-      if (hw.role !== 'leader') return;
-      // Tell the purgatory after the replica manager has finished its update, once per partition.
-      const key = `${hw.broker}|${hw.topic}|${hw.partition}`;
-      if (this.pendingHw.has(key)) return;
-      this.pendingHw.add(key);
-      this.cluster.scheduler.schedule(0, () => {
-        this.pendingHw.delete(key);
-        this.hwListener?.(hw.broker, hw.topic, hw.partition);
-      });
+      if (e.type !== 'brokerDown') return;
+      const down = e as Extract<ClusterEvent, { type: 'brokerDown' }>;
+      this.brokerDownListener?.(down.broker, down.how);
     });
-  }
-
-  onHighWatermarkChange(listener: (brokerId: number, topic: string, partition: number) => void): boolean {
-    this.hwListener = listener;
-    return this.hearsEvents;
   }
 
   onBrokerDown(listener: (brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void): void {
@@ -273,26 +256,4 @@ export class ClusterConsumerPort implements ClusterPort {
     }
     return { errorCode: 'NONE' as const, earliest: earliest.offset, latest: latest.offset };
   }
-}
-
-function toPortRecords(bytes: Uint8Array): PortRecord[] {
-  if (bytes.length === 0) return [];
-  const out: PortRecord[] = [];
-  for (const batch of decodeRecordBatches(bytes)) {
-    // Control batches (transaction markers) are never handed to applications.
-    if ((batch.attributes & 0x20) !== 0) continue;
-    const per = Math.max(1, Math.floor((batch.batchLength + 12) / Math.max(1, batch.records.length)));
-    for (const r of batch.records) {
-      out.push({
-        offset: batch.baseOffset + r.offsetDelta,
-        timestamp: batch.baseTimestamp + r.timestampDelta,
-        key: r.key,
-        value: r.value,
-        sizeInBytes: per,
-        batchBaseOffset: batch.baseOffset,
-        ...(batch.partitionLeaderEpoch >= 0 ? { leaderEpoch: batch.partitionLeaderEpoch } : {}),
-      });
-    }
-  }
-  return out;
 }

@@ -110,6 +110,12 @@ export interface ClusterPort {
   reachability?(brokerId: number): BrokerReachability;
   /** One-way latency between a client and a broker; without it the group network's own latency. */
   latencyMs?(client: string, brokerId: number): number;
+  /**
+   * Registers the one listener told when a broker starts or stops leading a partition, for a port
+   * that plays the controller itself (InMemoryClusterPort). The engine's brokers tell their group
+   * coordinator from KafkaApis instead, as each LeaderAndIsr lands.
+   */
+  onLeadershipChange?(listener: (brokerId: number, topic: string, partition: number, isLeader: boolean) => void): void;
   /** Registers the one listener told when a broker process goes down, and how. */
   onBrokerDown?(listener: (brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void): void;
 }

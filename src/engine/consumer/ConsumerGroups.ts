@@ -13,7 +13,7 @@ import type {
   ConsumerRequest,
   ConsumerResponse,
 } from './fetchProtocol';
-import { GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
+import { createOffsetsTopic, GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
 import { GroupNetwork } from './GroupNetwork';
@@ -32,11 +32,6 @@ interface ParkedFetch {
 }
 
 const purgatoryKey = (brokerId: number, topic: string, partition: number) => `${brokerId}|${topic}|${partition}`;
-/**
- * How often brokers check whether they gained or lost `__consumer_offsets` leadership (every
- * group request also checks first, so a client never talks to a stale coordinator).
- */
-const LEADERSHIP_CHECK_MS = 100;
 
 /** One row of `kafka-consumer-groups --describe`. */
 export interface ConsumerGroupDescribeRow {
@@ -119,18 +114,27 @@ export interface ConsumerGroupsDeps {
   zkLatencyMs?: number;
   /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
   zkWatchJitterMs?: number;
+  /**
+   * The brokers' request handlers: every request delivered to a broker goes to its KafkaApis
+   * (`Broker.onClientRequest`): FindCoordinator and the group APIs to that broker's
+   * GroupCoordinator, Fetch, ListOffsets and OffsetsForLeaderEpoch to its ReplicaManager (a fetch
+   * waits in its DelayedFetch purgatory). Without it (the in-memory test bed has no brokers) they
+   * are served by `serve`, over the ClusterPort.
+   */
+  onClientRequest?: (brokerId: number, request: ConsumerRequest, respond: (response: ConsumerResponse) => void) => void;
 }
 
 /**
- * Consumer groups in a running cluster: the group coordinator on every broker, the consumers,
- * and the links between them. Brokers answer FindCoordinator (creating `__consumer_offsets` on
- * first use), route group requests to their coordinator, and serve consumer Fetch / ListOffsets
- * from partition leaders through the ClusterPort.
+ * Consumer groups in a running cluster: the group coordinator of every broker, the consumers,
+ * and the links between them. In the engine every request a consumer sends is answered by the
+ * receiving broker's KafkaApis (`onClientRequest`): FindCoordinator, the group APIs by its
+ * GroupCoordinator, Fetch / ListOffsets / OffsetsForLeaderEpoch by its ReplicaManager. Without
+ * brokers (the in-memory test bed) `serve` plays them over the ClusterPort, fetch purgatory and all.
  *
  * Client traffic travels on GroupNetwork, whose links follow the cluster's Network through the
  * port: the same per-link latency, isolated and powered-off brokers silent (clients time out),
  * killed or stopped ones refusing and resetting connections. A broker going down takes its
- * coordinator state and its parked fetches with it at once.
+ * coordinator state with it at once (`GroupCoordinator.shutdown`).
  */
 export class ConsumerGroups {
   readonly config: GroupCoordinatorConfig;
@@ -140,7 +144,6 @@ export class ConsumerGroups {
   readonly zkConsumers = new Map<string, ZookeeperConsumerConnector>();
   private readonly fetchPurgatory = new Map<string, Set<ParkedFetch>>();
   private readonly hearsHighWatermarks: boolean;
-  private leadershipTimerStarted = false;
 
   constructor(private readonly deps: ConsumerGroupsDeps) {
     this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
@@ -154,10 +157,19 @@ export class ConsumerGroups {
         reachability: (b) => port.reachability?.(b) ?? (port.isBrokerUp(b) ? 'up' : 'refused'),
         latencyMs: (client, b) => port.latencyMs?.(client, b) ?? fallbackLatency,
       },
-      (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
+      deps.onClientRequest
+        ? (brokerId, _from, request, respond) => deps.onClientRequest?.(brokerId, request, respond)
+        : (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
       deps.emit,
     );
     port.onBrokerDown?.((brokerId, how) => this.onBrokerDown(brokerId, how));
+    // A port playing the controller itself says who leads; the engine's brokers tell their
+    // coordinator from KafkaApis as LeaderAndIsr lands (Cluster's `groupCoordinator`).
+    port.onLeadershipChange?.((brokerId, topic, partition, isLeader) => {
+      if (topic !== OFFSETS_TOPIC) return;
+      if (isLeader) this.coordinatorOn(brokerId).onElection(partition);
+      else this.coordinators.get(brokerId)?.onResignation(partition);
+    });
   }
 
   coordinatorOn(brokerId: number): GroupCoordinator {
@@ -181,7 +193,7 @@ export class ConsumerGroups {
    * the power went (then clients time out).
    */
   private onBrokerDown(brokerId: number, how: 'killed' | 'powerFailed' | 'stopped'): void {
-    this.coordinators.get(brokerId)?.syncLeadership();
+    this.coordinators.get(brokerId)?.shutdown();
     for (const [key, set] of [...this.fetchPurgatory]) {
       if (!key.startsWith(`${brokerId}|`)) continue;
       for (const parked of set) parked.abandon();
@@ -190,37 +202,9 @@ export class ConsumerGroups {
     this.network.brokerDown(brokerId, how !== 'powerFailed');
   }
 
-  /** Every broker checks its `__consumer_offsets` leadership: load what it gained, unload what it lost. */
-  syncLeadership(): void {
-    const ids = new Set([...this.deps.port.liveBrokers(), ...this.coordinators.keys()]);
-    for (const id of [...ids].sort((a, b) => a - b)) this.coordinatorOn(id).syncLeadership();
-  }
-
-  private startLeadershipTimer(): void {
-    if (this.leadershipTimerStarted) return;
-    this.leadershipTimerStarted = true;
-    const check = () => {
-      this.syncLeadership();
-      this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
-    };
-    this.deps.scheduler.schedule(LEADERSHIP_CHECK_MS, check);
-  }
-
   /** Creates `__consumer_offsets` if it is not there yet (replication factor capped to live brokers). */
   ensureOffsetsTopic(): boolean {
-    const { port } = this.deps;
-    if (port.partitionCount(OFFSETS_TOPIC) !== undefined) return true;
-    const rf = Math.min(this.config['offsets.topic.replication.factor'], port.liveBrokers().length);
-    if (rf < 1) return false;
-    const result = port.createTopic(OFFSETS_TOPIC, this.config['offsets.topic.num.partitions'], rf, {
-      // offsets.topic.segment.bytes: 100 MiB, and compaction keeps the last record per key.
-      'cleanup.policy': 'compact',
-      'segment.bytes': '104857600',
-    });
-    if (result !== 'NONE' && result !== 'TOPIC_ALREADY_EXISTS') return false;
-    this.syncLeadership();
-    this.startLeadershipTimer();
-    return true;
+    return createOffsetsTopic(this.deps.port, this.config);
   }
 
   // ------------------------------------------------------------------ broker side

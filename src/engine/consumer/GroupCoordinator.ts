@@ -8,13 +8,25 @@ import type { GroupEvent } from './groupEvents';
 import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
 import type {
   DescribedGroup,
+  DescribeGroupsRequest,
+  DescribeGroupsResponse,
   GroupErrorCode,
   GroupRequest,
   GroupResponse,
-  OffsetCommitRequest,
-  OffsetCommitResponse,
+  HeartbeatRequest,
+  HeartbeatResponse,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  LeaveGroupRequest,
+  LeaveGroupResponse,
   ListGroupsRequest,
   ListGroupsResponse,
+  OffsetCommitRequest,
+  OffsetCommitResponse,
+  OffsetFetchRequest,
+  OffsetFetchResponse,
+  SyncGroupRequest,
+  SyncGroupResponse,
 } from './groupProtocol';
 import { type OffsetAndMetadata, OffsetMetadataManager } from './OffsetMetadataManager';
 import {
@@ -250,9 +262,10 @@ export interface GroupCoordinatorDeps {
 
 /**
  * The group coordinator of one broker: it serves the groups whose `__consumer_offsets`
- * partition this broker leads. When the broker becomes leader of such a partition it loads the
- * partition (replaying every record through the shard's replay path); when it loses leadership
- * it unloads, and parked requests learn NOT_COORDINATOR so clients look the coordinator up again.
+ * partition this broker leads. Leadership reaches it from the broker's KafkaApis as LeaderAndIsr
+ * lands (onElection / onResignation): on election it loads the partition (replaying every record
+ * through the shard's replay path); on resignation it unloads, and parked requests learn
+ * NOT_COORDINATOR so clients look the coordinator up again.
  */
 export class GroupCoordinator {
   readonly shards = new Map<number, GroupCoordinatorShard>();
@@ -262,37 +275,40 @@ export class GroupCoordinator {
     private readonly deps: GroupCoordinatorDeps,
   ) {}
 
-  /** Brings loaded partitions in line with current leadership of `__consumer_offsets`. */
-  syncLeadership(): void {
-    const { port, config } = this.deps;
-    const count = port.partitionCount(OFFSETS_TOPIC);
-    const up = port.isBrokerUp(this.brokerId);
-    for (const [partition, shard] of [...this.shards]) {
-      if (!up || count === undefined || !port.leads(this.brokerId, OFFSETS_TOPIC, partition)) {
-        this.shards.delete(partition);
-        const groups = [...shard.groupManager.groups.keys()];
-        shard.unload();
-        this.deps.emit({
-          type: 'coordinatorUnloaded',
-          broker: this.brokerId,
-          offsetsPartition: partition,
-          groups,
-          recordsReplayed: 0,
-          atMs: this.deps.scheduler.now(),
-        });
-      }
-    }
-    if (!up || count === undefined) return;
-    for (let p = 0; p < Math.min(count, config['offsets.topic.num.partitions']); p++) {
-      if (!this.shards.has(p) && port.leads(this.brokerId, OFFSETS_TOPIC, p)) this.load(p);
-    }
+  /**
+   * GroupCoordinator.onElection (handleGroupImmigration): KafkaApis made this broker the leader
+   * of an offsets partition; its groups are loaded from the log. A partition already owned or
+   * loading is left as it is (GroupMetadataManager.addLoadingPartition).
+   */
+  onElection(offsetsPartition: number): void {
+    if (this.shards.has(offsetsPartition)) return;
+    if (offsetsPartition >= this.deps.config['offsets.topic.num.partitions']) return;
+    this.load(offsetsPartition);
   }
 
-  /** syncLeadership for one partition: what a request for a group checks first. */
-  private syncPartition(partition: number): void {
-    const leads = this.deps.port.leads(this.brokerId, OFFSETS_TOPIC, partition);
-    if (leads === this.shards.has(partition)) return;
-    this.syncLeadership();
+  /**
+   * GroupCoordinator.onResignation (handleGroupEmigration): this broker no longer leads the
+   * partition; its groups leave memory, and their members learn NOT_COORDINATOR.
+   */
+  onResignation(offsetsPartition: number): void {
+    const shard = this.shards.get(offsetsPartition);
+    if (!shard) return;
+    this.shards.delete(offsetsPartition);
+    const groups = [...shard.groupManager.groups.keys()];
+    shard.unload();
+    this.deps.emit({
+      type: 'coordinatorUnloaded',
+      broker: this.brokerId,
+      offsetsPartition,
+      groups,
+      recordsReplayed: 0,
+      atMs: this.deps.scheduler.now(),
+    });
+  }
+
+  /** GroupCoordinator.shutdown: the broker's process is gone, and every group it held with it. */
+  shutdown(): void {
+    for (const partition of [...this.shards.keys()]) this.onResignation(partition);
   }
 
   /**
@@ -378,43 +394,117 @@ export class GroupCoordinator {
     port.append(OFFSETS_TOPIC, partition, records, (error) => done(error));
   }
 
+  /** GroupCoordinator.partitionFor: the `__consumer_offsets` partition that holds a group. */
+  partitionFor(groupId: string): number {
+    return groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']);
+  }
+
+  /** The offsets topic exists, or is created now (KafkaApis.getCoordinator's auto-creation); false when it cannot be. */
+  ensureOffsetsTopic(): boolean {
+    return createOffsetsTopic(this.deps.port, this.deps.config);
+  }
+
+  /**
+   * The broker leading an offsets partition, once that broker has become leader; null while none
+   * does. (Kafka's getCoordinator reads its metadata cache; here the leader itself says.)
+   */
+  offsetsPartitionLeader(offsetsPartition: number): number | null {
+    return this.deps.port.leaderOf(OFFSETS_TOPIC, offsetsPartition);
+  }
+
   shardFor(groupId: string): GroupCoordinatorShard | undefined {
     return this.shards.get(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
   }
 
-  /** Handles a group request delivered to this broker. */
-  handle(request: GroupRequest, respond: (response: GroupResponse) => void): void {
-    if (request.api === 'FindCoordinator') throw new Error('FindCoordinator is answered by the broker, not a shard');
-    if (request.api === 'DescribeGroups') {
-      respond({ api: 'DescribeGroups', groups: request.groups.map((g) => this.describeGroup(g)) });
-      return;
+  /**
+   * The group request as one call, for a host with no KafkaApis of its own (the in-memory group
+   * test bed); a broker's KafkaApis calls the handlers below by API.
+   */
+  handle(request: Exclude<GroupRequest, { api: 'FindCoordinator' }>, respond: (response: GroupResponse) => void): void {
+    switch (request.api) {
+      case 'JoinGroup':
+        this.handleJoinGroup(request, respond);
+        return;
+      case 'SyncGroup':
+        this.handleSyncGroup(request, respond);
+        return;
+      case 'Heartbeat':
+        this.handleHeartbeat(request, respond);
+        return;
+      case 'LeaveGroup':
+        this.handleLeaveGroup(request, respond);
+        return;
+      case 'OffsetCommit':
+        this.handleCommitOffsets(request, respond);
+        return;
+      case 'OffsetFetch':
+        respond(this.handleFetchOffsets(request));
+        return;
+      case 'DescribeGroups':
+        respond(this.handleDescribeGroups(request));
+        return;
+      case 'ListGroups':
+        respond(this.handleListGroups(request));
+        return;
     }
-    if (request.api === 'ListGroups') {
-      respond(this.listGroups(request));
-      return;
-    }
-    this.syncPartition(groupCoordinatorPartition(request.groupId, this.deps.config['offsets.topic.num.partitions']));
+  }
+
+  handleJoinGroup(request: JoinGroupRequest, respond: (response: JoinGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.joinGroup(request, respond);
+  }
+
+  handleSyncGroup(request: SyncGroupRequest, respond: (response: SyncGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.syncGroup(request, respond);
+  }
+
+  handleHeartbeat(request: HeartbeatRequest, respond: (response: HeartbeatResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.heartbeat(request, respond);
+  }
+
+  handleLeaveGroup(request: LeaveGroupRequest, respond: (response: LeaveGroupResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    shard?.groupManager.leaveGroup(request, respond);
+  }
+
+  handleFetchOffsets(request: OffsetFetchRequest): OffsetFetchResponse {
     const shard = this.shardFor(request.groupId);
+    if (!shard) return { api: 'OffsetFetch', errorCode: 'NOT_COORDINATOR', topics: [] };
+    if (!shard.loaded) return { api: 'OffsetFetch', errorCode: 'COORDINATOR_LOAD_IN_PROGRESS', topics: [] };
+    return shard.offsetManager.fetchOffsets(request);
+  }
+
+  handleDescribeGroups(request: DescribeGroupsRequest): DescribeGroupsResponse {
+    return { api: 'DescribeGroups', groups: request.groups.map((g) => this.describeGroup(g)) };
+  }
+
+  /**
+   * The shard serving the request's group, or null once the request is answered: NOT_COORDINATOR
+   * when this broker does not own the group's partition, COORDINATOR_LOAD_IN_PROGRESS while it
+   * loads (GroupCoordinator.handleHeartbeat: "the group is still loading, so respond just
+   * blindly", NONE).
+   */
+  private servingShard<R extends CoordinatedRequest>(
+    request: R,
+    respond: (response: Extract<GroupResponse, { api: R['api'] }>) => void,
+  ): GroupCoordinatorShard | null {
+    const shard = this.shardFor(request.groupId);
+    const answer = respond as (response: GroupResponse) => void;
     if (!shard) {
-      respond(errorResponse(request, 'NOT_COORDINATOR'));
-      return;
+      answer(errorResponse(request, 'NOT_COORDINATOR'));
+      return null;
     }
     if (!shard.loaded) {
-      // GroupCoordinator.handleHeartbeat: "the group is still loading, so respond just blindly".
-      respond(
+      answer(
         request.api === 'Heartbeat'
           ? { api: 'Heartbeat', errorCode: 'NONE' }
           : errorResponse(request, 'COORDINATOR_LOAD_IN_PROGRESS'),
       );
-      return;
+      return null;
     }
-    const gm = shard.groupManager;
-    if (request.api === 'JoinGroup') gm.joinGroup(request, respond);
-    else if (request.api === 'SyncGroup') gm.syncGroup(request, respond);
-    else if (request.api === 'Heartbeat') gm.heartbeat(request, respond);
-    else if (request.api === 'LeaveGroup') gm.leaveGroup(request, respond);
-    else if (request.api === 'OffsetFetch') respond(shard.offsetManager.fetchOffsets(request));
-    else this.commitOffsets(shard, request, respond);
+    return shard;
   }
 
   /**
@@ -422,7 +512,6 @@ export class GroupCoordinator {
    * answers with an error and an empty summary; a group it does not have is described as Dead.
    */
   private describeGroup(groupId: string): DescribedGroup {
-    this.syncPartition(groupCoordinatorPartition(groupId, this.deps.config['offsets.topic.num.partitions']));
     const shard = this.shardFor(groupId);
     const none = { groupId, protocolType: '', protocolData: '', members: [] };
     if (!shard) return { ...none, errorCode: 'NOT_COORDINATOR', groupState: '' };
@@ -435,8 +524,7 @@ export class GroupCoordinator {
    * GroupCoordinator.handleListGroups: every group of the partitions this broker leads, filtered
    * by state name (case-insensitively), with COORDINATOR_LOAD_IN_PROGRESS while any is loading.
    */
-  private listGroups(request: ListGroupsRequest): ListGroupsResponse {
-    this.syncLeadership();
+  handleListGroups(request: ListGroupsRequest): ListGroupsResponse {
     const states = new Set(request.statesFilter.map((s) => s.toLowerCase()));
     const groups: ListGroupsResponse['groups'] = [];
     let loading = false;
@@ -456,11 +544,9 @@ export class GroupCoordinator {
    * GroupCoordinator.handleCommitOffsets: validated against the group, written to the group's
    * offsets partition, applied (by replay) and answered once that write is committed.
    */
-  private commitOffsets(
-    shard: GroupCoordinatorShard,
-    request: OffsetCommitRequest,
-    respond: (response: GroupResponse) => void,
-  ): void {
+  handleCommitOffsets(request: OffsetCommitRequest, respond: (response: OffsetCommitResponse) => void): void {
+    const shard = this.servingShard(request, respond);
+    if (!shard) return;
     const validation = shard.offsetManager.prepareCommit(request, shard.groupManager.groups.get(request.groupId));
     if (validation.errorCode !== 'NONE' || validation.records.length === 0) {
       respond({ api: 'OffsetCommit', topics: validation.topics });
@@ -506,8 +592,11 @@ export class GroupCoordinator {
   }
 }
 
+/** The requests that name one group, served by the shard of its offsets partition. */
+type CoordinatedRequest = Exclude<GroupRequest, { api: 'FindCoordinator' | 'DescribeGroups' | 'ListGroups' }>;
+
 function errorResponse(
-  request: Exclude<GroupRequest, { api: 'FindCoordinator' | 'DescribeGroups' | 'ListGroups' }>,
+  request: CoordinatedRequest,
   errorCode: 'NOT_COORDINATOR' | 'COORDINATOR_LOAD_IN_PROGRESS',
 ): GroupResponse {
   switch (request.api) {
@@ -530,6 +619,22 @@ function errorResponse(
         })),
       };
   }
+}
+
+/**
+ * Creates `__consumer_offsets` if it is not there yet: offsets.topic.num.partitions partitions,
+ * offsets.topic.replication.factor capped to the live brokers, compacted, 100 MiB segments
+ * (offsets.topic.segment.bytes). False when it cannot be created.
+ */
+export function createOffsetsTopic(port: ClusterPort, config: GroupCoordinatorConfig): boolean {
+  if (port.partitionCount(OFFSETS_TOPIC) !== undefined) return true;
+  const rf = Math.min(config['offsets.topic.replication.factor'], port.liveBrokers().length);
+  if (rf < 1) return false;
+  const result = port.createTopic(OFFSETS_TOPIC, config['offsets.topic.num.partitions'], rf, {
+    'cleanup.policy': 'compact',
+    'segment.bytes': '104857600',
+  });
+  return result === 'NONE' || result === 'TOPIC_ALREADY_EXISTS';
 }
 
 /** A random (v4-style) UUID from the seeded Rng, as Kafka appends to member ids. */

@@ -26,6 +26,8 @@ export class InMemoryClusterPort implements ClusterPort {
   private readonly partitions = new Map<string, MemPartition[]>();
   appendDelayMs = 1;
   private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
+  private leadershipListener: ((brokerId: number, topic: string, partition: number, isLeader: boolean) => void) | null =
+    null;
   /** Records created with this timestamp source (the scheduler's clock). */
 
   constructor(
@@ -53,18 +55,31 @@ export class InMemoryClusterPort implements ClusterPort {
     for (const parts of this.partitions.values()) {
       for (const p of parts) {
         if (p.leader === brokerId)
-          p.leader = live.length > 0 ? (live.find((b) => b > brokerId) ?? live[0] ?? null) : null;
+          this.elect(p, live.length > 0 ? (live.find((b) => b > brokerId) ?? live[0] ?? null) : null);
       }
     }
   }
 
   startBroker(brokerId: number): void {
     this.brokers.set(brokerId, true);
-    for (const parts of this.partitions.values()) for (const p of parts) if (p.leader === null) p.leader = brokerId;
+    for (const parts of this.partitions.values()) for (const p of parts) if (p.leader === null) this.elect(p, brokerId);
   }
 
   setLeader(topic: string, partition: number, brokerId: number | null): void {
-    this.part(topic, partition).leader = brokerId;
+    this.elect(this.part(topic, partition), brokerId);
+  }
+
+  onLeadershipChange(listener: (brokerId: number, topic: string, partition: number, isLeader: boolean) => void): void {
+    this.leadershipListener = listener;
+  }
+
+  /** The controller's part: a new leader, and LeaderAndIsr telling the old and the new one at once. */
+  private elect(p: MemPartition, leader: number | null): void {
+    const old = p.leader;
+    p.leader = leader;
+    if (old === leader) return;
+    if (old !== null) this.leadershipListener?.(old, p.topic, p.index, false);
+    if (leader !== null) this.leadershipListener?.(leader, p.topic, p.index, true);
   }
 
   topics(): string[] {
@@ -100,6 +115,8 @@ export class InMemoryClusterPort implements ClusterPort {
         holdHighWatermark: false,
       })),
     );
+    for (const p of this.partitions.get(name) ?? [])
+      if (p.leader !== null) this.leadershipListener?.(p.leader, name, p.index, true);
     return 'NONE';
   }
 
@@ -119,6 +136,8 @@ export class InMemoryClusterPort implements ClusterPort {
         highWatermark: 0,
         holdHighWatermark: false,
       });
+      const added = parts[parts.length - 1] as MemPartition;
+      if (added.leader !== null) this.leadershipListener?.(added.leader, topic, added.index, true);
     }
   }
 

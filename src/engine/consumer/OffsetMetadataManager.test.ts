@@ -156,7 +156,6 @@ describe('offsets in __consumer_offsets', () => {
     expect(before).toBeGreaterThan(after.length);
     expect(after.length).toBe(2);
     bed.port.setLeader(OFFSETS_TOPIC, partition, leader === 3 ? 1 : leader + 1);
-    bed.groups.syncLeadership();
     const moved = bed.groups.coordinators.get(leader === 3 ? 1 : leader + 1)?.shards.get(partition);
     // Replaying two batches takes two ms of engine time (simulated.offsets.load.ms.per.batch = 1).
     expect(moved?.loaded).toBe(false);
