@@ -30,12 +30,10 @@ import {
   type WireValue,
   writeResponseHeader,
 } from '../engine/index';
+import type { ClientConnection, Listener } from './apiHandler';
 import { ACKNOWLEDGES_WRITES, SERVED } from './apiHandlers';
 
-export interface Listener {
-  readonly host: string;
-  readonly port: number;
-}
+export type { Listener };
 
 type Answer = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'none' } | { kind: 'close'; reason: string };
 
@@ -63,7 +61,7 @@ export class WireGateway {
   }
 }
 
-export class GatewayConnection {
+export class GatewayConnection implements ClientConnection {
   /** Answers in request order: each request takes the next number, and goes out after every earlier one. */
   private readonly ready = new Map<number, Answer>();
   private received = 0;

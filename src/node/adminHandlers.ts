@@ -29,11 +29,11 @@ import {
   type WireValue,
   ZERO_UUID,
 } from '../engine/index';
-import { type ApiHandler, wireBrokers } from './apiHandlers';
+import type { ApiHandler, ClientConnection } from './apiHandler';
+import { wireBrokers } from './brokerHandlers';
 import { errorNumber } from './errorNumber';
 import { bodyOf, brokerRelay } from './relay';
 import { topicIdOf } from './topicIds';
-import type { GatewayConnection } from './WireGateway';
 
 /** An engine error as a wire error code and message (ApiError.fromThrowable). */
 export function apiError(e: unknown): { errorCode: number; errorMessage: string | null } {
@@ -80,7 +80,7 @@ function creationOf(t: CreatableTopic): CreateTopicOptions {
 
 /** Kafka's DelayedCreatePartitions: done once this broker's metadata has a leader for every partition. */
 export function whenLeadersKnown(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   topics: string[],
   timeoutMs: number,
   done: (missing: Set<string>) => void,
@@ -177,7 +177,7 @@ interface ConfigResourceRequest {
 }
 
 /** ConfigHelper.describeConfigs for one resource. */
-function configsOf(connection: GatewayConnection, r: ConfigResourceRequest): DescribedConfig[] {
+function configsOf(connection: ClientConnection, r: ConfigResourceRequest): DescribedConfig[] {
   const cluster = connection.engine.cluster;
   if (r.resourceType === CONFIG_RESOURCE_TOPIC) {
     const known = cluster.brokers.get(connection.brokerId)?.metadata.allTopics() ?? [];

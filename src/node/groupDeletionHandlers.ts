@@ -16,13 +16,12 @@ import {
   groupCoordinatorPartition,
   isKafkaError,
 } from '../engine/index';
-import type { ApiHandler } from './apiHandlers';
+import type { ApiHandler, ClientConnection } from './apiHandler';
 import { errorNumber } from './errorNumber';
 import { bodyOf } from './relay';
-import type { GatewayConnection } from './WireGateway';
 
 /** Whether this connection's broker leads the group's `__consumer_offsets` partition. */
-function coordinates(connection: GatewayConnection, groupId: string): boolean {
+function coordinates(connection: ClientConnection, groupId: string): boolean {
   const { cluster, groups } = connection.engine;
   const partition = groupCoordinatorPartition(groupId, groups.config['offsets.topic.num.partitions']);
   return cluster.partitionState('__consumer_offsets', partition)?.leader === connection.brokerId;

@@ -41,7 +41,7 @@ import {
   type SyncGroupResponse,
   type WireValue,
 } from '../engine/index';
-import type { ApiHandler } from './apiHandlers';
+import type { ApiHandler } from './apiHandler';
 import { errorNumber, numbered, numberedPartitions } from './errorNumber';
 import { bodyOf, groupRelay } from './relay';
 

@@ -31,7 +31,7 @@ import {
   lowWatermarkIfLeader,
   type WireValue,
 } from '../engine/index';
-import type { ApiHandler } from './apiHandlers';
+import type { ApiHandler } from './apiHandler';
 import { errorNumber } from './errorNumber';
 import { bodyOf } from './relay';
 import { waitFor } from './topicAdminHandlers';

@@ -11,7 +11,7 @@ import type {
   MessageSchema,
   WireValue,
 } from '../engine/index';
-import type { ApiHandler, HandlerContext } from './apiHandlers';
+import type { ApiHandler, HandlerContext } from './apiHandler';
 
 /** The decoded body as a typed record (the schema's fields; a missing one reads as undefined). */
 export function bodyOf<T>(ctx: HandlerContext): Partial<T> {

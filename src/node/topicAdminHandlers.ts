@@ -28,18 +28,17 @@ import {
   ZERO_UUID,
 } from '../engine/index';
 import { apiError } from './adminHandlers';
-import type { ApiHandler } from './apiHandlers';
+import type { ApiHandler, ClientConnection } from './apiHandler';
 import { errorNumber } from './errorNumber';
 import { bodyOf } from './relay';
 import { topicIdOf, topicNameOf } from './topicIds';
-import type { GatewayConnection } from './WireGateway';
 
 /** The topics this broker's metadata knows (what Kafka's MetadataCache.contains answers from). */
-function knownTopics(connection: GatewayConnection): Set<string> {
+function knownTopics(connection: ClientConnection): Set<string> {
   return new Set(connection.engine.cluster.brokers.get(connection.brokerId)?.metadata.allTopics() ?? []);
 }
 
-function isController(connection: GatewayConnection): boolean {
+function isController(connection: ClientConnection): boolean {
   return connection.engine.cluster.activeController()?.id === connection.brokerId;
 }
 
@@ -48,7 +47,7 @@ function isController(connection: GatewayConnection): boolean {
  * `ready()` holds, `done(true)` when `timeoutMs` passed first. A client that hung up waits for nothing.
  */
 export function waitFor(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   timeoutMs: number,
   ready: () => boolean,
   done: (timedOut: boolean) => void,
@@ -273,7 +272,7 @@ function invalidConfig(r: ConfigResource, e: unknown): never {
  * (INVALID_CONFIG, nothing written), written unless validate-only.
  */
 function alterTopicOverrides(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   r: ConfigResource,
   next: TopicConfigOverrides,
   validateOnly: boolean,
@@ -293,7 +292,7 @@ function alterTopicOverrides(
 }
 
 /** The checks both APIs make before touching a resource. */
-function checkResource(connection: GatewayConnection, r: ConfigResource): void {
+function checkResource(connection: ClientConnection, r: ConfigResource): void {
   if (r.resourceType === CONFIG_RESOURCE_TOPIC) {
     if (r.resourceName === '') throw new KafkaError('INVALID_REQUEST', 'Default topic resources are not allowed.', {});
     if (!knownTopics(connection).has(r.resourceName))
@@ -338,7 +337,7 @@ function alterBrokerConfigs(r: ConfigResource, names: string[]): void {
 
 /** Each resource's answer: its error, or none once `alter` went through. */
 function resourceResults<R extends ConfigResource>(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   resources: R[],
   alter: (r: R) => void,
 ): WireValue[] {
