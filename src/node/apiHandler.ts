@@ -1,6 +1,7 @@
 /**
- * What one served API is to the Node host: its request and response schemas and a handler that
- * answers a decoded request. Kept apart from the served table (`apiHandlers.ts`) and from the
+ * What one served API is to the Node host: the API's name (its schemas are `WIRE_APIS`') and a
+ * handler that answers the decoded request, typed from the schemas: `ApiHandler<'Produce'>` gets
+ * a `WireRequest<'Produce'>` and replies a `WireResponse<'Produce'>`, with no casts. Kept apart from the served table (`apiHandlers.ts`) and from the
  * gateway (`WireGateway.ts`) so that the handler files depend on neither: the gateway imports the
  * table, the table imports the handlers, and the handlers import only this.
  */
@@ -9,11 +10,16 @@ import type {
   GroupRequest,
   GroupResponse,
   KafkaRequest,
-  KafkaResponse,
-  MessageSchema,
+  OnlyKnownFields,
   RequestHeader,
-  WireValue,
+  ResponseFor,
+  WireApi,
+  WireRequest,
+  WireResponse,
 } from '../engine/index';
+
+/** The group coordinator's answer to a group request. */
+export type GroupResponseFor<R extends GroupRequest> = Extract<GroupResponse, { api: R['api'] }>;
 
 /** Where a broker listens for clients on this machine. */
 export interface Listener {
@@ -31,22 +37,40 @@ export interface ClientConnection {
   /** False once the client or the broker hung up: nothing more is sent. */
   readonly isOpen: boolean;
   /** Sends the engine request to this connection's broker; `done` gets the broker's answer. */
-  call(body: KafkaRequest, done?: (r: KafkaResponse) => void): void;
+  call<R extends KafkaRequest>(body: R, done?: (r: ResponseFor<R>) => void): void;
   /** Sends a group request to this connection's broker's GroupCoordinator. */
-  askGroup(request: GroupRequest, done: (r: GroupResponse) => void, timeoutMs?: number): void;
+  askGroup<R extends GroupRequest>(request: R, done: (r: GroupResponseFor<R>) => void, timeoutMs?: number): void;
 }
 
-export interface HandlerContext {
+export interface HandlerContext<A extends WireApi> {
   connection: ClientConnection;
-  /** The decoded request; null for an ApiVersions request of a version this broker does not know. */
-  body: WireValue | null;
+  /**
+   * The decoded request. An ApiVersions request of a version this broker does not know is not
+   * read (KIP-511): it is answered in v0, `header.apiVersion` says what was asked.
+   */
+  body: WireRequest<A>;
   version: number;
   header: RequestHeader;
 }
 
-export interface ApiHandler {
-  request: MessageSchema;
-  response: MessageSchema;
-  /** Answers through `reply`, now or later; 'no-response' when Kafka sends nothing back. */
-  handle(ctx: HandlerContext, reply: (answer: WireValue) => void): undefined | 'no-response';
+/** What a handler returns: 'no-response' when Kafka sends nothing back (a Produce with acks=0). */
+export type Outcome = undefined | 'no-response';
+
+export interface ApiHandler<A extends WireApi = WireApi> {
+  readonly api: A;
+  /** Answers through `reply`, now or later. */
+  handle(ctx: HandlerContext<A>, reply: (answer: WireResponse<A>) => void): Outcome;
+}
+
+/** An answer of API `A`: a field its response schema does not name, at any depth, is a compile error. */
+export type Reply<A extends WireApi> = <T extends WireResponse<A>>(
+  answer: T & OnlyKnownFields<T, WireResponse<A>>,
+) => void;
+
+/** The handler of API `A`, whose `reply` takes only the fields the response has. */
+export function handler<const A extends WireApi>(
+  api: A,
+  handle: (ctx: HandlerContext<A>, reply: Reply<A>) => Outcome,
+): ApiHandler<A> {
+  return { api, handle };
 }

@@ -2,17 +2,7 @@
  * The APIs the Node host serves, by api key: ApiVersions, answered here as Kafka's KafkaApis
  * answers it from the broker's own table, and the handlers of each family of APIs.
  */
-import {
-  ApiVersionsRequestData,
-  ApiVersionsResponseData,
-  CreateTopicsRequestData,
-  InitProducerIdRequestData,
-  JoinGroupRequestData,
-  LeaveGroupRequestData,
-  OffsetCommitRequestData,
-  ProduceRequestData,
-  SyncGroupRequestData,
-} from '../engine/index';
+import { inRange, WIRE_APIS, type WireApi } from '../engine/index';
 import { ADMIN_HANDLERS } from './adminHandlers';
 import type { ApiHandler } from './apiHandler';
 import { BROKER_HANDLERS } from './brokerHandlers';
@@ -22,12 +12,13 @@ import { GROUP_HANDLERS } from './groupHandlers';
 import { PARTITION_ADMIN_HANDLERS } from './partitionAdminHandlers';
 import { TOPIC_ADMIN_HANDLERS } from './topicAdminHandlers';
 
-const apiVersions: ApiHandler = {
-  request: ApiVersionsRequestData,
-  response: ApiVersionsResponseData,
+const apiVersions: ApiHandler<'ApiVersions'> = {
+  api: 'ApiVersions',
   handle(ctx, reply) {
+    // KIP-511: a version this broker does not know is answered UNSUPPORTED_VERSION, in v0.
+    const known = inRange(WIRE_APIS.ApiVersions.request.valid, ctx.header.apiVersion);
     reply({
-      errorCode: ctx.body === null ? errorNumber('UNSUPPORTED_VERSION') : 0,
+      errorCode: known ? 0 : errorNumber('UNSUPPORTED_VERSION'),
       apiKeys: advertisedApis(),
       throttleTimeMs: 0,
     });
@@ -38,7 +29,10 @@ const apiVersions: ApiHandler = {
 /** What ApiVersions advertises: exactly the served versions. */
 export function advertisedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
   return [...SERVED.values()]
-    .map(({ request }) => ({ apiKey: request.apiKey, minVersion: request.valid.lo, maxVersion: request.valid.hi }))
+    .map(({ api }) => {
+      const { apiKey, valid } = WIRE_APIS[api].request;
+      return { apiKey, minVersion: valid.lo, maxVersion: valid.hi };
+    })
     .sort((a, b) => a.apiKey - b.apiKey);
 }
 
@@ -52,7 +46,7 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
     ...TOPIC_ADMIN_HANDLERS,
     ...PARTITION_ADMIN_HANDLERS,
     ...GROUP_DELETION_HANDLERS,
-  ].map((h) => [h.request.apiKey, h]),
+  ].map((h) => [WIRE_APIS[h.api].request.apiKey, h]),
 );
 
 /**
@@ -61,14 +55,12 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
  * every file write issued so far is in the files (WireGateway's `written`), so nothing a client saw
  * acknowledged lives only in this process's memory. Reads are answered at once.
  */
-export const ACKNOWLEDGES_WRITES: ReadonlySet<number> = new Set(
-  [
-    ProduceRequestData,
-    OffsetCommitRequestData,
-    JoinGroupRequestData,
-    LeaveGroupRequestData,
-    SyncGroupRequestData,
-    CreateTopicsRequestData,
-    InitProducerIdRequestData,
-  ].map((schema) => schema.apiKey),
-);
+export const ACKNOWLEDGES_WRITES: ReadonlySet<WireApi> = new Set<WireApi>([
+  'Produce',
+  'OffsetCommit',
+  'JoinGroup',
+  'LeaveGroup',
+  'SyncGroup',
+  'CreateTopics',
+  'InitProducerId',
+]);

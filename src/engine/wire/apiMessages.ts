@@ -73,47 +73,53 @@ import {
 import type { WireMessage, WireMessageToEncode } from './messageTypes';
 import type { Field, MessageSchema } from './schema';
 
-/** A request and its response: the same api key, or a compile error. */
-function api<const K extends number, Q extends readonly Field[], R extends readonly Field[]>(
+/** A request and its response: the response's api key must be the request's, or it does not compile. */
+export function requestAndResponse<K extends number, Q extends readonly Field[], R extends readonly Field[]>(
   request: MessageSchema<K, Q>,
-  response: MessageSchema<K, R>,
+  response: MessageSchema<NoInfer<K>, R>,
 ) {
   return { request, response };
 }
 
 /** Every API glassbox has schemas for, in api key order. */
 export const WIRE_APIS = {
-  Produce: api(ProduceRequestData, ProduceResponseData),
-  Fetch: api(FetchRequestData, FetchResponseData),
-  ListOffsets: api(ListOffsetsRequestData, ListOffsetsResponseData),
-  Metadata: api(MetadataRequestData, MetadataResponseData),
-  OffsetCommit: api(OffsetCommitRequestData, OffsetCommitResponseData),
-  OffsetFetch: api(OffsetFetchRequestData, OffsetFetchResponseData),
-  FindCoordinator: api(FindCoordinatorRequestData, FindCoordinatorResponseData),
-  JoinGroup: api(JoinGroupRequestData, JoinGroupResponseData),
-  Heartbeat: api(HeartbeatRequestData, HeartbeatResponseData),
-  LeaveGroup: api(LeaveGroupRequestData, LeaveGroupResponseData),
-  SyncGroup: api(SyncGroupRequestData, SyncGroupResponseData),
-  DescribeGroups: api(DescribeGroupsRequestData, DescribeGroupsResponseData),
-  ListGroups: api(ListGroupsRequestData, ListGroupsResponseData),
-  ApiVersions: api(ApiVersionsRequestData, ApiVersionsResponseData),
-  CreateTopics: api(CreateTopicsRequestData, CreateTopicsResponseData),
-  DeleteTopics: api(DeleteTopicsRequestData, DeleteTopicsResponseData),
-  DeleteRecords: api(DeleteRecordsRequestData, DeleteRecordsResponseData),
-  InitProducerId: api(InitProducerIdRequestData, InitProducerIdResponseData),
-  OffsetForLeaderEpoch: api(OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData),
-  DescribeConfigs: api(DescribeConfigsRequestData, DescribeConfigsResponseData),
-  AlterConfigs: api(AlterConfigsRequestData, AlterConfigsResponseData),
-  DescribeLogDirs: api(DescribeLogDirsRequestData, DescribeLogDirsResponseData),
-  CreatePartitions: api(CreatePartitionsRequestData, CreatePartitionsResponseData),
-  DeleteGroups: api(DeleteGroupsRequestData, DeleteGroupsResponseData),
-  ElectLeaders: api(ElectLeadersRequestData, ElectLeadersResponseData),
-  IncrementalAlterConfigs: api(IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData),
-  AlterPartitionReassignments: api(AlterPartitionReassignmentsRequestData, AlterPartitionReassignmentsResponseData),
-  ListPartitionReassignments: api(ListPartitionReassignmentsRequestData, ListPartitionReassignmentsResponseData),
-  OffsetDelete: api(OffsetDeleteRequestData, OffsetDeleteResponseData),
-  DescribeCluster: api(DescribeClusterRequestData, DescribeClusterResponseData),
-  DescribeProducers: api(DescribeProducersRequestData, DescribeProducersResponseData),
+  Produce: requestAndResponse(ProduceRequestData, ProduceResponseData),
+  Fetch: requestAndResponse(FetchRequestData, FetchResponseData),
+  ListOffsets: requestAndResponse(ListOffsetsRequestData, ListOffsetsResponseData),
+  Metadata: requestAndResponse(MetadataRequestData, MetadataResponseData),
+  OffsetCommit: requestAndResponse(OffsetCommitRequestData, OffsetCommitResponseData),
+  OffsetFetch: requestAndResponse(OffsetFetchRequestData, OffsetFetchResponseData),
+  FindCoordinator: requestAndResponse(FindCoordinatorRequestData, FindCoordinatorResponseData),
+  JoinGroup: requestAndResponse(JoinGroupRequestData, JoinGroupResponseData),
+  Heartbeat: requestAndResponse(HeartbeatRequestData, HeartbeatResponseData),
+  LeaveGroup: requestAndResponse(LeaveGroupRequestData, LeaveGroupResponseData),
+  SyncGroup: requestAndResponse(SyncGroupRequestData, SyncGroupResponseData),
+  DescribeGroups: requestAndResponse(DescribeGroupsRequestData, DescribeGroupsResponseData),
+  ListGroups: requestAndResponse(ListGroupsRequestData, ListGroupsResponseData),
+  ApiVersions: requestAndResponse(ApiVersionsRequestData, ApiVersionsResponseData),
+  CreateTopics: requestAndResponse(CreateTopicsRequestData, CreateTopicsResponseData),
+  DeleteTopics: requestAndResponse(DeleteTopicsRequestData, DeleteTopicsResponseData),
+  DeleteRecords: requestAndResponse(DeleteRecordsRequestData, DeleteRecordsResponseData),
+  InitProducerId: requestAndResponse(InitProducerIdRequestData, InitProducerIdResponseData),
+  OffsetForLeaderEpoch: requestAndResponse(OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData),
+  DescribeConfigs: requestAndResponse(DescribeConfigsRequestData, DescribeConfigsResponseData),
+  AlterConfigs: requestAndResponse(AlterConfigsRequestData, AlterConfigsResponseData),
+  DescribeLogDirs: requestAndResponse(DescribeLogDirsRequestData, DescribeLogDirsResponseData),
+  CreatePartitions: requestAndResponse(CreatePartitionsRequestData, CreatePartitionsResponseData),
+  DeleteGroups: requestAndResponse(DeleteGroupsRequestData, DeleteGroupsResponseData),
+  ElectLeaders: requestAndResponse(ElectLeadersRequestData, ElectLeadersResponseData),
+  IncrementalAlterConfigs: requestAndResponse(IncrementalAlterConfigsRequestData, IncrementalAlterConfigsResponseData),
+  AlterPartitionReassignments: requestAndResponse(
+    AlterPartitionReassignmentsRequestData,
+    AlterPartitionReassignmentsResponseData,
+  ),
+  ListPartitionReassignments: requestAndResponse(
+    ListPartitionReassignmentsRequestData,
+    ListPartitionReassignmentsResponseData,
+  ),
+  OffsetDelete: requestAndResponse(OffsetDeleteRequestData, OffsetDeleteResponseData),
+  DescribeCluster: requestAndResponse(DescribeClusterRequestData, DescribeClusterResponseData),
+  DescribeProducers: requestAndResponse(DescribeProducersRequestData, DescribeProducersResponseData),
 };
 
 /** An API's name: `'Produce'`, `'Fetch'`, ... */

@@ -67,3 +67,25 @@ export type WireMessage<S extends MessageSchema> = Untyped<S> extends true ? Wir
 /** A message of schema `S` to encode. */
 export type WireMessageToEncode<S extends MessageSchema> =
   Untyped<S> extends true ? WireValue : EncodableStruct<S['fields']>;
+
+/** The fields of `T`, at any depth, that `Shape` does not name (never when there are none). */
+type UnknownFields<T, Shape> = T extends readonly (infer E)[]
+  ? NonNullable<Shape> extends readonly (infer S)[]
+    ? UnknownFields<E, S>
+    : never
+  : T extends Uint8Array
+    ? never
+    : T extends object
+      ? {
+          [K in keyof T]-?: K extends keyof NonNullable<Shape> ? UnknownFields<T[K], NonNullable<Shape>[K]> : K;
+        }[keyof T]
+      : never;
+
+/**
+ * Intersected with a value `T` built for `Shape`, refuses (at compile time) any field `Shape`
+ * does not name, however deep: an object literal built in an array's `map` escapes TypeScript's
+ * excess property check, and a misspelled field would otherwise be dropped and its default sent.
+ */
+export type OnlyKnownFields<T, Shape> = [UnknownFields<T, Shape>] extends [never]
+  ? unknown
+  : { readonly unknownField: UnknownFields<T, Shape> };
