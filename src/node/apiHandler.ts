@@ -1,9 +1,11 @@
 /**
  * What one served API is to the Node host: the API's name (its schemas are `WIRE_APIS`') and a
  * handler that answers the decoded request, typed from the schemas: `ApiHandler<'Produce'>` gets
- * a `WireRequest<'Produce'>` and replies a `WireResponse<'Produce'>`, with no casts. Kept apart from the served table (`apiHandlers.ts`) and from the
- * gateway (`WireGateway.ts`) so that the handler files depend on neither: the gateway imports the
- * table, the table imports the handlers, and the handlers import only this.
+ * a `WireRequest<'Produce'>` and replies a `WireResponse<'Produce'>`, with no casts.
+ *
+ * Kept apart from the served table (`apiHandlers.ts`) and from the gateway (`WireGateway.ts`) so
+ * that the handler files depend on neither: the gateway imports the table, the table imports the
+ * handlers, and the handlers import only this.
  */
 import type {
   Engine,

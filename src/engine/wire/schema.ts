@@ -88,17 +88,17 @@ export function field<const N extends string, const T extends FieldType, const O
   name: N,
   type: T,
   versionSpec: string,
-  options: O = {} as O,
+  options?: O,
 ): Field<N, T, NullableIn<O>> {
   return {
     name,
     type,
     versions: versions(versionSpec),
-    nullable: versions(options.nullable ?? 'none'),
-    ...(options.tag !== undefined
+    nullable: versions(options?.nullable ?? 'none'),
+    ...(options?.tag !== undefined
       ? { tag: options.tag, taggedVersions: versions(options.taggedVersions ?? versionSpec) }
       : {}),
-    ...(options.default !== undefined ? { default: options.default } : {}),
+    ...(options?.default !== undefined ? { default: options.default } : {}),
   };
 }
 
@@ -107,7 +107,10 @@ export function fields<const M extends Readonly<Record<string, FieldType>>>(
   versionSpec: string,
   types: M,
 ): { [K in keyof M & string]: Field<K, M[K], false> }[keyof M & string][] {
-  return Object.entries(types).map(([name, type]) => field(name, type, versionSpec)) as never;
+  // Object.entries forgets which type goes with which key; each field is built from its own pair.
+  return Object.entries(types).map(([name, type]) => field(name, type, versionSpec)) as {
+    [K in keyof M & string]: Field<K, M[K], false>;
+  }[keyof M & string][];
 }
 
 /** An array field: of a primitive type, or of structs with `of`'s fields. */
@@ -115,7 +118,7 @@ export function array<
   const N extends string,
   const Of extends PrimitiveType | readonly Field[],
   const O extends FieldOptions = FieldOptions,
->(name: N, versionSpec: string, of: Of, options: O = {} as O): Field<N, { readonly arrayOf: Of }, NullableIn<O>> {
+>(name: N, versionSpec: string, of: Of, options?: O): Field<N, { readonly arrayOf: Of }, NullableIn<O>> {
   return field(name, { arrayOf: of }, versionSpec, options);
 }
 
@@ -176,7 +179,7 @@ export function perTopic<
 >(
   arrayName: N,
   partitionFields: P,
-  names: Names = {} as Names,
+  names?: Names,
   versionSpec = '0+',
 ): Field<
   N,
@@ -188,13 +191,18 @@ export function perTopic<
   },
   false
 > {
+  // TypeScript does not narrow a conditional type by `??`: the names are the given ones or the defaults.
   return field(
     arrayName,
     {
       arrayOf: [
-        field((names.topic ?? 'name') as NameOr<Names['topic'], 'name'>, 'string', names.topicVersions ?? versionSpec),
         field(
-          (names.partitions ?? 'partitions') as NameOr<Names['partitions'], 'partitions'>,
+          (names?.topic ?? 'name') as NameOr<Names['topic'], 'name'>,
+          'string',
+          names?.topicVersions ?? versionSpec,
+        ),
+        field(
+          (names?.partitions ?? 'partitions') as NameOr<Names['partitions'], 'partitions'>,
           { arrayOf: partitionFields },
           versionSpec,
         ),
