@@ -95,7 +95,9 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
       expect(acked.size).toBe(1000);
       const consumed = JSON.parse(await run(PYTHON, [CONFLUENT, 'consume', BOOTSTRAP, 'crash-group', 'crash', '1000']))
         .committed as Record<string, number>;
-      expect(Object.values(consumed).reduce((a, b) => a + b, 0)).toBe(1000);
+      // A partition the sticky partitioner gave no record has no commit: librdkafka's OFFSET_INVALID (-1001).
+      const commits = Object.values(consumed).filter((offset) => offset !== -1001);
+      expect(commits.reduce((a, b) => a + b, 0)).toBe(1000);
 
       // A second producer at 2,000 records/s; the broker dies by SIGKILL once 1,500 more are acknowledged.
       let killed = false;
