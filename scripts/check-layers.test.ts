@@ -141,6 +141,27 @@ describe('check-layers', () => {
     expect(problems(a, typeOnly)).toEqual([]);
   });
 
+  it('rejects an import cycle in src/node or src/engine/wire even when import type closes it', () => {
+    const gateway: SourceFile = {
+      path: 'src/node/Gateway.ts',
+      source: "import { SERVED } from './handlers';\nexport class Connection {}\n",
+    };
+    const handlers: SourceFile = {
+      path: 'src/node/handlers.ts',
+      source: "import type { Connection } from './Gateway';\nexport const SERVED = 1;\n",
+    };
+    expect(problems(gateway, handlers)).toEqual([
+      expect.stringMatching(
+        /import cycle \(import type counts\) among: src\/node\/Gateway\.ts, src\/node\/handlers\.ts/,
+      ),
+    ]);
+    const oneWay: SourceFile = { path: 'src/node/handlers.ts', source: 'export const SERVED = 1;\n' };
+    expect(problems(gateway, oneWay)).toEqual([]);
+    const schema: SourceFile = { path: 'src/engine/wire/schema.ts', source: "import type { C } from './codec';\n" };
+    const codec: SourceFile = { path: 'src/engine/wire/codec.ts', source: "import type { S } from './schema';\n" };
+    expect(problems(schema, codec)).toEqual([expect.stringMatching(/import cycle \(import type counts\)/)]);
+  });
+
   it('still rejects an engine import from outside src/engine and Math.random in the engine', () => {
     const found = problems({
       path: 'src/engine/bad.ts',

@@ -14,6 +14,8 @@
  *    through the facade, as any host does.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
+ *  - no import cycle at all, `import type` included, among the files of src/node and of
+ *    src/engine/wire: the wire codec, the handlers and the gateway stay a one-way chain.
  * Test files (*.test.ts) may import test tools and engine test support (fixtures, testSupport),
  * but obey the same direction rules.
  */
@@ -33,6 +35,8 @@ const TEST_PACKAGES = new Set([
 const ENGINE_FACADE = 'src/engine/index.ts';
 const APPS_ENTRY = 'src/engine/apps/index.ts';
 const WORKER_CLIENT = 'src/worker/client.ts';
+/** Folders where an import cycle is refused even when `import type` closes it. */
+const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/wire/'];
 
 /** A source file: its path from the repository root (forward slashes) and its text. */
 export interface SourceFile {
@@ -83,6 +87,7 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
   const known = new Set(files.map((f) => f.path));
   const problems: string[] = [];
   const workerEdges = new Map<string, { to: string; line: number }[]>();
+  const acyclicEdges = new Map<string, { to: string; line: number }[]>();
   for (const { path, source } of files) {
     const layer = layerOf(path);
     const isTest = /\.test\.tsx?$/.test(path);
@@ -136,6 +141,12 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
           edges.push({ to: target, line: ref.line });
           workerEdges.set(path, edges);
         }
+        const folder = ACYCLIC_FOLDERS.find((f) => path.startsWith(f));
+        if (folder !== undefined && target.startsWith(folder)) {
+          const edges = acyclicEdges.get(path) ?? [];
+          edges.push({ to: target, line: ref.line });
+          acyclicEdges.set(path, edges);
+        }
       } else if (layer === 'link' && !isTest) {
         problems.push(`${where} link imports package ${ref.spec}: it runs in the page and in Node alike`);
       } else if (layer === 'engine') {
@@ -159,6 +170,9 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
   }
   for (const cycle of importCycles(workerEdges)) {
     problems.push(`${cycle[0]} runtime import cycle in src/worker among: ${cycle.join(', ')}`);
+  }
+  for (const cycle of importCycles(acyclicEdges)) {
+    problems.push(`${cycle[0]} import cycle (import type counts) among: ${cycle.join(', ')}`);
   }
   return problems;
 }

@@ -10,7 +10,6 @@
  * that is advertised.
  */
 import {
-  ApiVersionsRequestData,
   ByteReader,
   ByteWriter,
   brokerNodeId,
@@ -19,7 +18,6 @@ import {
   encodeMessage,
   inRange,
   type GroupRequest,
-  type GroupResponse,
   type KafkaRequest,
   type KafkaResponse,
   peekRequestHeader,
@@ -27,15 +25,16 @@ import {
   requestHeaderVersion,
   responseHeaderVersion,
   WireFormatError,
-  type WireValue,
+  type ResponseFor,
+  WIRE_APIS,
+  type WireApi,
+  type WireResponse,
   writeResponseHeader,
 } from '../engine/index';
+import type { ClientConnection, GroupResponseFor, Listener } from './apiHandler';
 import { ACKNOWLEDGES_WRITES, SERVED } from './apiHandlers';
 
-export interface Listener {
-  readonly host: string;
-  readonly port: number;
-}
+export type { Listener };
 
 type Answer = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'none' } | { kind: 'close'; reason: string };
 
@@ -63,7 +62,7 @@ export class WireGateway {
   }
 }
 
-export class GatewayConnection {
+export class GatewayConnection implements ClientConnection {
   /** Answers in request order: each request takes the next number, and goes out after every earlier one. */
   private readonly ready = new Map<number, Answer>();
   private received = 0;
@@ -143,9 +142,9 @@ export class GatewayConnection {
       answer({ kind: 'close', reason: `api key ${start.apiKey} is not served` });
       return;
     }
-    const { request: reqSchema, response: resSchema } = handler;
+    const { request: reqSchema, response: resSchema } = WIRE_APIS[handler.api];
     const supported = inRange(reqSchema.valid, start.apiVersion);
-    if (!supported && start.apiKey !== ApiVersionsRequestData.apiKey) {
+    if (!supported && handler.api !== 'ApiVersions') {
       answer({ kind: 'close', reason: `${reqSchema.name} v${start.apiVersion} is not served` });
       return;
     }
@@ -158,8 +157,8 @@ export class GatewayConnection {
       this.clientId = header.clientId;
       this.gateway.onClientId(this.node, header.clientId);
     }
-    const body = supported ? decodeMessage(reqSchema, version, request.subarray(r.position)) : null;
-    const reply = (value: WireValue) => {
+    const body = decodeMessage(reqSchema, version, supported ? request.subarray(r.position) : new Uint8Array(0));
+    const reply = (value: WireResponse<WireApi>) => {
       const w = new ByteWriter(256);
       w.writeInt32(0); // the frame's size, filled in below
       const headerVersion = responseHeaderVersion(start.apiKey, inRange(resSchema.flexible, version));
@@ -167,7 +166,7 @@ export class GatewayConnection {
       w.writeRaw(encodeMessage(resSchema, version, value));
       const framed = w.toBytes();
       new DataView(framed.buffer).setInt32(0, framed.length - 4);
-      if (!ACKNOWLEDGES_WRITES.has(start.apiKey)) {
+      if (!ACKNOWLEDGES_WRITES.has(handler.api)) {
         answer({ kind: 'bytes', bytes: framed });
         return;
       }
@@ -187,9 +186,13 @@ export class GatewayConnection {
   }
 
   /** Sends the engine request to this connection's broker; `done` gets the broker's answer. */
-  call(body: KafkaRequest, done?: (r: KafkaResponse) => void): void {
+  call<R extends KafkaRequest>(body: R, done?: (r: ResponseFor<R>) => void): void {
     const cid = this.gateway.engine.cluster.network.send(this.node, brokerNodeId(this.brokerId), body);
-    if (done) this.pending.set(cid, done);
+    if (!done) return;
+    this.pending.set(cid, (r) => {
+      if (answers(body, r)) done(r);
+      else this.fail(`a ${body.api} request answered with ${r.api}`);
+    });
   }
 
   /**
@@ -197,7 +200,7 @@ export class GatewayConnection {
    * GroupCoordinator answers); a request that fails or times out closes the connection, as a
    * client would see its socket drop.
    */
-  askGroup(request: GroupRequest, done: (r: GroupResponse) => void, timeoutMs?: number): void {
+  askGroup<R extends GroupRequest>(request: R, done: (r: GroupResponseFor<R>) => void, timeoutMs?: number): void {
     this.gateway.engine.groups.network.send(
       this.node,
       this.brokerId,
@@ -205,7 +208,8 @@ export class GatewayConnection {
       (r) => {
         if (this.closed) return;
         if (r === null) this.fail('the group request failed');
-        else done(r as GroupResponse);
+        else if (answersGroup(request, r)) done(r);
+        else this.fail(`a ${request.api} request answered with ${r.api}`);
       },
       timeoutMs,
     );
@@ -224,6 +228,19 @@ export class GatewayConnection {
   get listenerOf(): WireGateway['listenerOf'] {
     return this.gateway.listenerOf;
   }
+}
+
+/** Whether `response` is the broker's answer to `request` (the same API). */
+function answers<R extends KafkaRequest>(request: R, response: KafkaResponse): response is ResponseFor<R> {
+  return response.api === request.api;
+}
+
+/** Whether `response` is the group coordinator's answer to `request` (the same API). */
+function answersGroup<R extends GroupRequest>(
+  request: R,
+  response: { readonly api: string },
+): response is GroupResponseFor<R> {
+  return response.api === request.api;
 }
 
 export { WireFormatError };

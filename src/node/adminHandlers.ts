@@ -11,29 +11,22 @@ import {
   CONFIG_SOURCE,
   CONFIG_TYPE,
   type CreateTopicOptions,
-  CreateTopicsRequestData,
-  CreateTopicsResponseData,
   type DescribedConfig,
-  DescribeClusterRequestData,
-  DescribeClusterResponseData,
-  DescribeConfigsRequestData,
-  DescribeConfigsResponseData,
   describeBrokerConfigs,
   describeTopicConfigs,
   type ErrorCode,
   isKafkaError,
   KafkaError,
   type MetadataRequest,
-  type MetadataResponse,
+  type WireRequest,
   topicConfigEntries,
-  type WireValue,
   ZERO_UUID,
 } from '../engine/index';
-import { type ApiHandler, wireBrokers } from './apiHandlers';
+import { type ApiHandler, type ClientConnection, handler } from './apiHandler';
+import { wireBrokers } from './brokerHandlers';
 import { errorNumber } from './errorNumber';
-import { bodyOf, brokerRelay } from './relay';
+import { brokerRelay } from './relay';
 import { topicIdOf } from './topicIds';
-import type { GatewayConnection } from './WireGateway';
 
 /** An engine error as a wire error code and message (ApiError.fromThrowable). */
 export function apiError(e: unknown): { errorCode: number; errorMessage: string | null } {
@@ -43,13 +36,7 @@ export function apiError(e: unknown): { errorCode: number; errorMessage: string 
 
 // ---------------------------------------------------------------- CreateTopics
 
-interface CreatableTopic {
-  name: string;
-  numPartitions: number;
-  replicationFactor: number;
-  assignments: { partitionIndex: number; brokerIds: number[] }[];
-  configs: { name: string; value: string | null }[];
-}
+type CreatableTopic = WireRequest<'CreateTopics'>['topics'][number];
 
 /** The request's topic as the engine's createTopic options; -1 means the broker's default (KIP-464). */
 function creationOf(t: CreatableTopic): CreateTopicOptions {
@@ -66,7 +53,8 @@ function creationOf(t: CreatableTopic): CreateTopicOptions {
     // AdminZkClient.validateTopicCreate: partition indexes 0..n-1, each once.
     const assignment: number[][] = [];
     for (const a of t.assignments) assignment[a.partitionIndex] = a.brokerIds;
-    const consecutive = assignment.length === t.assignments.length && !assignment.includes(undefined as never);
+    // Spread, a missing index's hole reads undefined (every alone would skip it).
+    const consecutive = assignment.length === t.assignments.length && [...assignment].every((a) => a !== undefined);
     if (!consecutive)
       throw new KafkaError(
         'INVALID_REPLICA_ASSIGNMENT',
@@ -80,7 +68,7 @@ function creationOf(t: CreatableTopic): CreateTopicOptions {
 
 /** Kafka's DelayedCreatePartitions: done once this broker's metadata has a leader for every partition. */
 export function whenLeadersKnown(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   topics: string[],
   timeoutMs: number,
   done: (missing: Set<string>) => void,
@@ -100,73 +88,66 @@ export function whenLeadersKnown(
   check();
 }
 
-const createTopics: ApiHandler = {
-  request: CreateTopicsRequestData,
-  response: CreateTopicsResponseData,
-  handle({ connection, body, version }, reply) {
-    const b = (body ?? {}) as Partial<{ topics: CreatableTopic[]; timeoutMs: number; validateOnly: boolean }>;
-    const topics = b.topics ?? [];
-    const timeoutMs = Number(b.timeoutMs ?? 60_000);
-    const validateOnly = Boolean(b.validateOnly);
-    const cluster = connection.engine.cluster;
-    const answer = (name: string, errorCode: ErrorCode | number, errorMessage: string | null = null): WireValue => ({
-      name,
-      // The id Metadata and Fetch use for it (a refused topic has none: the zero UUID, as in Kafka).
-      topicId: errorCode === 'NONE' || errorCode === 0 ? topicIdOf(connection.engine, name) : ZERO_UUID,
-      errorCode: typeof errorCode === 'number' ? errorCode : errorNumber(errorCode),
-      errorMessage,
-      numPartitions: -1,
-      replicationFactor: -1,
-      configs: [],
-    });
-    // ZooKeeper mode: only the active controller creates topics.
-    if (cluster.activeController()?.id !== connection.brokerId) {
-      reply({ throttleTimeMs: 0, topics: topics.map((t) => answer(t.name, 'NOT_CONTROLLER')) });
-      return undefined;
-    }
-    const created: string[] = [];
-    const results = topics.map((t) => {
-      if (topics.filter((o) => o.name === t.name).length > 1)
-        return answer(t.name, 'INVALID_REQUEST', 'Found multiple entries for this topic.');
-      try {
-        const options = creationOf(t);
-        const assignment = validateOnly ? cluster.validateCreateTopic(options) : connection.engine.createTopic(options);
-        if (!validateOnly) created.push(t.name);
-        return {
-          ...answer(t.name, 'NONE'),
-          // v5+ (KIP-525): what the topic got, its defaults filled in.
-          ...(version >= 5
-            ? {
-                numPartitions: assignment.length,
-                replicationFactor: assignment[0]?.length ?? -1,
-                configs: topicConfigEntries(cluster, options.configs ?? {}).map((c) => ({
-                  name: c.name,
-                  value: c.value,
-                  readOnly: c.readOnly,
-                  configSource: CONFIG_SOURCE[c.source],
-                  isSensitive: c.isSensitive,
-                })),
-              }
-            : {}),
-        };
-      } catch (e) {
-        return { ...answer(t.name, 'NONE'), ...apiError(e) };
-      }
-    });
-    const send = (missing: Set<string>) =>
-      reply({
-        throttleTimeMs: 0,
-        topics: results.map((r) =>
-          missing.has(String(r.name)) ? { ...r, errorCode: errorNumber('REQUEST_TIMED_OUT'), errorMessage: null } : r,
-        ),
-      });
-    // A zero timeout answers at once, the created topics as timed out (ZkAdminManager.createTopics).
-    if (timeoutMs <= 0) send(new Set(created));
-    else if (created.length === 0) send(new Set());
-    else whenLeadersKnown(connection, created, timeoutMs, send);
+const createTopics = handler('CreateTopics', ({ connection, body, version }, reply) => {
+  const { topics, timeoutMs, validateOnly } = body;
+  const cluster = connection.engine.cluster;
+  const answer = (name: string, errorCode: ErrorCode | number, errorMessage: string | null = null) => ({
+    name,
+    // The id Metadata and Fetch use for it (a refused topic has none: the zero UUID, as in Kafka).
+    topicId: errorCode === 'NONE' || errorCode === 0 ? topicIdOf(connection.engine, name) : ZERO_UUID,
+    errorCode: typeof errorCode === 'number' ? errorCode : errorNumber(errorCode),
+    errorMessage,
+    numPartitions: -1,
+    replicationFactor: -1,
+    configs: [],
+  });
+  // ZooKeeper mode: only the active controller creates topics.
+  if (cluster.activeController()?.id !== connection.brokerId) {
+    reply({ throttleTimeMs: 0, topics: topics.map((t) => answer(t.name, 'NOT_CONTROLLER')) });
     return undefined;
-  },
-};
+  }
+  const created: string[] = [];
+  const results = topics.map((t) => {
+    if (topics.filter((o) => o.name === t.name).length > 1)
+      return answer(t.name, 'INVALID_REQUEST', 'Found multiple entries for this topic.');
+    try {
+      const options = creationOf(t);
+      const assignment = validateOnly ? cluster.validateCreateTopic(options) : connection.engine.createTopic(options);
+      if (!validateOnly) created.push(t.name);
+      return {
+        ...answer(t.name, 'NONE'),
+        // v5+ (KIP-525): what the topic got, its defaults filled in.
+        ...(version >= 5
+          ? {
+              numPartitions: assignment.length,
+              replicationFactor: assignment[0]?.length ?? -1,
+              configs: topicConfigEntries(cluster, options.configs ?? {}).map((c) => ({
+                name: c.name,
+                value: c.value,
+                readOnly: c.readOnly,
+                configSource: CONFIG_SOURCE[c.source],
+                isSensitive: c.isSensitive,
+              })),
+            }
+          : {}),
+      };
+    } catch (e) {
+      return { ...answer(t.name, 'NONE'), ...apiError(e) };
+    }
+  });
+  const send = (missing: Set<string>) =>
+    reply({
+      throttleTimeMs: 0,
+      topics: results.map((r) =>
+        missing.has(r.name) ? { ...r, errorCode: errorNumber('REQUEST_TIMED_OUT'), errorMessage: null } : r,
+      ),
+    });
+  // A zero timeout answers at once, the created topics as timed out (ZkAdminManager.createTopics).
+  if (timeoutMs <= 0) send(new Set(created));
+  else if (created.length === 0) send(new Set());
+  else whenLeadersKnown(connection, created, timeoutMs, send);
+  return undefined;
+});
 
 // ---------------------------------------------------------------- DescribeConfigs
 
@@ -177,7 +158,7 @@ interface ConfigResourceRequest {
 }
 
 /** ConfigHelper.describeConfigs for one resource. */
-function configsOf(connection: GatewayConnection, r: ConfigResourceRequest): DescribedConfig[] {
+function configsOf(connection: ClientConnection, r: ConfigResourceRequest): DescribedConfig[] {
   const cluster = connection.engine.cluster;
   if (r.resourceType === CONFIG_RESOURCE_TOPIC) {
     const known = cluster.brokers.get(connection.brokerId)?.metadata.allTopics() ?? [];
@@ -199,43 +180,39 @@ function configsOf(connection: GatewayConnection, r: ConfigResourceRequest): Des
   throw new KafkaError('INVALID_REQUEST', `Unsupported resource type: ${r.resourceType}`, {});
 }
 
-const describeConfigs: ApiHandler = {
-  request: DescribeConfigsRequestData,
-  response: DescribeConfigsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ resources: ConfigResourceRequest[]; includeSynonyms: boolean }>(ctx);
-    const results = (b.resources ?? []).map((r) => {
-      const resource = { resourceType: r.resourceType, resourceName: r.resourceName };
-      try {
-        const wanted = r.configurationKeys;
-        const configs = configsOf(ctx.connection, r).filter((c) => wanted === null || wanted.includes(c.name));
-        return {
-          errorCode: 0,
-          errorMessage: null,
-          ...resource,
-          configs: configs.map((c) => ({
-            name: c.name,
-            value: c.value,
-            readOnly: c.readOnly,
-            isDefault: c.source === 'DEFAULT_CONFIG',
-            configSource: CONFIG_SOURCE[c.source],
-            isSensitive: c.isSensitive,
-            synonyms: b.includeSynonyms
-              ? c.synonyms.map((s) => ({ name: s.name, value: s.value, source: CONFIG_SOURCE[s.source] }))
-              : [],
-            configType: CONFIG_TYPE[c.type],
-            // Kafka's documentation strings are its prose; glassbox does not carry them.
-            documentation: null,
-          })),
-        };
-      } catch (e) {
-        return { ...apiError(e), ...resource, configs: [] };
-      }
-    });
-    reply({ throttleTimeMs: 0, results });
-    return undefined;
-  },
-};
+const describeConfigs = handler('DescribeConfigs', (ctx, reply) => {
+  const b = ctx.body;
+  const results = b.resources.map((r) => {
+    const resource = { resourceType: r.resourceType, resourceName: r.resourceName };
+    try {
+      const wanted = r.configurationKeys;
+      const configs = configsOf(ctx.connection, r).filter((c) => wanted === null || wanted.includes(c.name));
+      return {
+        errorCode: 0,
+        errorMessage: null,
+        ...resource,
+        configs: configs.map((c) => ({
+          name: c.name,
+          value: c.value,
+          readOnly: c.readOnly,
+          isDefault: c.source === 'DEFAULT_CONFIG',
+          configSource: CONFIG_SOURCE[c.source],
+          isSensitive: c.isSensitive,
+          synonyms: b.includeSynonyms
+            ? c.synonyms.map((s) => ({ name: s.name, value: s.value, source: CONFIG_SOURCE[s.source] }))
+            : [],
+          configType: CONFIG_TYPE[c.type],
+          // Kafka's documentation strings are its prose; glassbox does not carry them.
+          documentation: null,
+        })),
+      };
+    } catch (e) {
+      return { ...apiError(e), ...resource, configs: [] };
+    }
+  });
+  reply({ throttleTimeMs: 0, results });
+  return undefined;
+});
 
 // ---------------------------------------------------------------- DescribeCluster
 
@@ -245,14 +222,13 @@ const ENDPOINT_CONTROLLER = 2;
 /** AclOperation bits the cluster resource supports (CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE). */
 const CLUSTER_OPERATIONS = [5, 7, 8, 9, 10, 11, 12].reduce((bits, op) => bits | (1 << op), 0);
 
-const describeCluster = brokerRelay<MetadataRequest, MetadataResponse>(
-  DescribeClusterRequestData,
-  DescribeClusterResponseData,
+const describeCluster = brokerRelay(
+  'DescribeCluster',
   // The broker's metadata, with no topics.
-  () => ({ api: 'Metadata', topics: [], allowAutoTopicCreation: false }),
+  (): MetadataRequest => ({ api: 'Metadata', topics: [], allowAutoTopicCreation: false }),
   (res, ctx) => {
-    const b = bodyOf<{ includeClusterAuthorizedOperations: boolean; endpointType: number }>(ctx);
-    const endpointType = Number(b.endpointType ?? ENDPOINT_BROKER);
+    const b = ctx.body;
+    const endpointType = b.endpointType;
     // AuthHelper.computeDescribeClusterResponse: v0 says INVALID_REQUEST for either mismatch.
     const refuse = (code: ErrorCode, errorMessage: string) => ({
       errorCode: errorNumber(ctx.version === 0 ? 'INVALID_REQUEST' : code),

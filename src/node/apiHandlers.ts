@@ -1,79 +1,24 @@
 /**
- * The APIs the Node host serves, each as a request schema, a response schema and a translation:
- * wire message -> the engine's own request (sent to the broker, whose KafkaApis answers it as it
- * answers the engine's clients) -> wire answer. ApiVersions is answered here, as Kafka's
- * KafkaApis answers it from the broker's own table.
+ * The APIs the Node host serves, by api key: ApiVersions, answered here as Kafka's KafkaApis
+ * answers it from the broker's own table, and the handlers of each family of APIs.
  */
-import {
-  ApiVersionsRequestData,
-  ApiVersionsResponseData,
-  type Acks,
-  type ErrorCode,
-  type FetchPartition,
-  type FetchRequest,
-  FetchRequestData,
-  FetchResponseData,
-  type FetchResponse,
-  type ListOffsetsRequest,
-  ListOffsetsRequestData,
-  ListOffsetsResponseData,
-  type ListOffsetsResponse,
-  type InitProducerIdRequest,
-  InitProducerIdRequestData,
-  JoinGroupRequestData,
-  LeaveGroupRequestData,
-  OffsetCommitRequestData,
-  SyncGroupRequestData,
-  CreateTopicsRequestData,
-  InitProducerIdResponseData,
-  type InitProducerIdResponse,
-  type MessageSchema,
-  type MetadataRequest,
-  MetadataRequestData,
-  OffsetForLeaderEpochRequestData,
-  OffsetForLeaderEpochResponseData,
-  type OffsetsForLeaderEpochRequest,
-  type OffsetsForLeaderEpochResponse,
-  MetadataResponseData,
-  type MetadataResponse,
-  ProduceRequestData,
-  ProduceResponseData,
-  type ProduceResponse,
-  type RequestHeader,
-  type WireValue,
-  ZERO_UUID,
-} from '../engine/index';
+import { inRange, WIRE_APIS, type WireApi } from '../engine/index';
 import { ADMIN_HANDLERS } from './adminHandlers';
-import { errorNumber, numbered, numberedPartitions } from './errorNumber';
+import type { ApiHandler } from './apiHandler';
+import { BROKER_HANDLERS } from './brokerHandlers';
+import { errorNumber } from './errorNumber';
 import { GROUP_DELETION_HANDLERS } from './groupDeletionHandlers';
 import { GROUP_HANDLERS } from './groupHandlers';
 import { PARTITION_ADMIN_HANDLERS } from './partitionAdminHandlers';
-import { bodyOf, brokerRelay } from './relay';
 import { TOPIC_ADMIN_HANDLERS } from './topicAdminHandlers';
-import { topicIdOf, topicNameOf, UNKNOWN_TOPIC_ID } from './topicIds';
-import type { GatewayConnection } from './WireGateway';
 
-export interface HandlerContext {
-  connection: GatewayConnection;
-  /** The decoded request; null for an ApiVersions request of a version this broker does not know. */
-  body: WireValue | null;
-  version: number;
-  header: RequestHeader;
-}
-
-export interface ApiHandler {
-  request: MessageSchema;
-  response: MessageSchema;
-  /** Answers through `reply`, now or later; 'no-response' when Kafka sends nothing back. */
-  handle(ctx: HandlerContext, reply: (answer: WireValue) => void): undefined | 'no-response';
-}
-
-const apiVersions: ApiHandler = {
-  request: ApiVersionsRequestData,
-  response: ApiVersionsResponseData,
+const apiVersions: ApiHandler<'ApiVersions'> = {
+  api: 'ApiVersions',
   handle(ctx, reply) {
+    // KIP-511: a version this broker does not know is answered UNSUPPORTED_VERSION, in v0.
+    const known = inRange(WIRE_APIS.ApiVersions.request.valid, ctx.header.apiVersion);
     reply({
-      errorCode: ctx.body === null ? errorNumber('UNSUPPORTED_VERSION') : 0,
+      errorCode: known ? 0 : errorNumber('UNSUPPORTED_VERSION'),
       apiKeys: advertisedApis(),
       throttleTimeMs: 0,
     });
@@ -81,251 +26,13 @@ const apiVersions: ApiHandler = {
   },
 };
 
-const metadata = brokerRelay<MetadataRequest, MetadataResponse>(
-  MetadataRequestData,
-  MetadataResponseData,
-  ({ body, version }) => {
-    const topics = (body?.topics ?? null) as { name: string | null }[] | null;
-    // v0 asks for every topic with an empty list; v1+ with null.
-    const names = topics === null || (version === 0 && topics.length === 0) ? null : topics.map((t) => t.name ?? '');
-    return { api: 'Metadata', topics: names, allowAutoTopicCreation: Boolean(body?.allowAutoTopicCreation) };
-  },
-  (res, { connection }) => ({
-    throttleTimeMs: res.throttleTimeMs,
-    brokers: wireBrokers(res, connection),
-    clusterId: res.clusterId,
-    controllerId: res.controllerId,
-    topics: res.topics.map((t) => ({
-      errorCode: errorNumber(t.errorCode),
-      name: t.name,
-      topicId: t.errorCode === 'NONE' && t.name ? topicIdOf(connection.engine, t.name) : ZERO_UUID,
-      isInternal: t.isInternal,
-      partitions: t.partitions.map(numbered),
-    })),
-  }),
-);
-
-/** Clients connect where the brokers listen on this machine, not to their simulated host names. */
-export function wireBrokers(res: MetadataResponse, connection: GatewayConnection) {
-  return res.brokers.map((b) => ({ nodeId: b.nodeId, ...connection.listenerOf(b.nodeId), rack: b.rack }));
-}
-
-interface WireProduce {
-  transactionalId: string | null;
-  acks: number;
-  timeoutMs: number;
-  topicData: { name: string; partitionData: { index: number; records: Uint8Array | null }[] }[];
-}
-
-const produce: ApiHandler = {
-  request: ProduceRequestData,
-  response: ProduceResponseData,
-  handle({ connection, body }, reply) {
-    const b = body ?? {};
-    const req: WireProduce = {
-      transactionalId: (b.transactionalId as string | null) ?? null,
-      acks: Number(b.acks),
-      timeoutMs: Number(b.timeoutMs),
-      topicData: (b.topicData ?? []) as WireProduce['topicData'],
-    };
-    // Refused before anything is appended: every partition gets the same error.
-    const refuse = (code: ErrorCode, errorMessage: string | null = null) =>
-      reply({
-        responses: req.topicData.map((t) => ({
-          name: t.name,
-          partitionResponses: t.partitionData.map((p) => ({
-            index: p.index,
-            errorCode: errorNumber(code),
-            baseOffset: -1,
-            errorMessage,
-          })),
-        })),
-      });
-    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) {
-      // ProduceRequest.validate: any other acks is INVALID_REQUIRED_ACKS.
-      refuse('INVALID_REQUIRED_ACKS');
-      return undefined;
-    }
-    // ProduceRequest.validateRecords: from v3 on, only RecordBatch v2 (magic 2, the byte after
-    // baseOffset, batchLength and partitionLeaderEpoch) is accepted.
-    const oldFormat = req.topicData.some((t) =>
-      t.partitionData.some((p) => p.records !== null && p.records.length > 16 && p.records[16] !== 2),
-    );
-    if (oldFormat) {
-      refuse('INVALID_RECORD', 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)');
-      return undefined;
-    }
-    const acks = req.acks as Acks;
-    connection.call(
-      {
-        api: 'Produce',
-        transactionalId: req.transactionalId,
-        acks,
-        timeoutMs: req.timeoutMs,
-        topicData: req.topicData.map((t) => ({
-          topic: t.name,
-          partitions: t.partitionData.map((p) => ({ partition: p.index, records: p.records ?? new Uint8Array(0) })),
-        })),
-      },
-      acks === 0
-        ? undefined
-        : (r) => {
-            const res = r as ProduceResponse;
-            reply({
-              responses: res.responses.map((t) => ({
-                name: t.topic,
-                partitionResponses: t.partitions.map((p) => ({
-                  index: p.partition,
-                  errorCode: errorNumber(p.errorCode),
-                  baseOffset: p.baseOffset,
-                  logAppendTimeMs: p.logAppendTimeMs,
-                  logStartOffset: p.logStartOffset,
-                  recordErrors: p.recordErrors,
-                  errorMessage: p.errorMessage,
-                })),
-              })),
-              throttleTimeMs: res.throttleTimeMs,
-            });
-          },
-    );
-    return acks === 0 ? 'no-response' : undefined;
-  },
-};
-
-const initProducerId = brokerRelay<InitProducerIdRequest, InitProducerIdResponse>(
-  InitProducerIdRequestData,
-  InitProducerIdResponseData,
-  (ctx) => {
-    // v0-2 have no producer id and epoch: -1, a new producer.
-    const {
-      transactionalId = null,
-      transactionTimeoutMs = 0,
-      producerId = -1,
-      producerEpoch = -1,
-    } = bodyOf<InitProducerIdRequest>(ctx);
-    return { api: 'InitProducerId', transactionalId, transactionTimeoutMs, producerId, producerEpoch };
-  },
-  (res) => numbered(res),
-);
-
-interface WireFetch {
-  replicaId: number;
-  maxWaitMs: number;
-  minBytes: number;
-  maxBytes: number;
-  isolationLevel: number;
-  topics: { topic: string; topicId?: string; partitions: FetchPartition[] }[];
-}
-
-/** Only consumers come in from outside: a client may not read as a follower (replica id -1). */
-function asConsumer(b: { isolationLevel?: number }): { replicaId: -1; isolationLevel: 0 | 1 } {
-  return { replicaId: -1, isolationLevel: b.isolationLevel === 1 ? 1 : 0 };
-}
-
-/**
- * Fetch: a full fetch every time. The answer's session id 0 tells a client that the broker keeps
- * no fetch session for it (KIP-227), so it sends every partition each time; long polls wait in
- * the broker's fetch purgatory (max.wait.ms, min.bytes) as the engine's own consumers' do.
- */
-const fetch: ApiHandler = {
-  request: FetchRequestData,
-  response: FetchResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<WireFetch>(ctx);
-    // v13+ names topics by id (KIP-516); a partition of an id no topic has is UNKNOWN_TOPIC_ID,
-    // answered at once (the rest of the fetch does not wait in the purgatory).
-    const byId = ctx.version >= 13;
-    const unknown: { topicId: string; partitions: FetchPartition[] }[] = [];
-    const topics: FetchRequest['topics'] = [];
-    for (const t of b.topics ?? []) {
-      const topic = byId ? topicNameOf(ctx.connection.engine, String(t.topicId)) : t.topic;
-      if (topic === null) unknown.push({ topicId: String(t.topicId), partitions: t.partitions });
-      else topics.push({ topic, partitions: t.partitions.map((p) => ({ ...p })) });
-    }
-    const request: FetchRequest = {
-      api: 'Fetch',
-      ...asConsumer(b),
-      maxWaitMs: unknown.length > 0 ? 0 : Number(b.maxWaitMs ?? 0),
-      minBytes: Number(b.minBytes ?? 0),
-      maxBytes: Number(b.maxBytes ?? 0x7fffffff),
-      topics,
-    };
-    ctx.connection.call(request, (r) => {
-      const res = r as FetchResponse;
-      reply({
-        throttleTimeMs: res.throttleTimeMs,
-        errorCode: errorNumber(res.errorCode),
-        sessionId: 0,
-        responses: [
-          ...res.responses.map((t) => ({
-            topic: t.topic,
-            topicId: byId ? topicIdOf(ctx.connection.engine, t.topic) : ZERO_UUID,
-            partitions: t.partitions.map((p) => ({
-              ...numbered(p),
-              divergingEpoch: p.divergingEpoch ?? undefined,
-              abortedTransactions: null,
-              preferredReadReplica: -1,
-            })),
-          })),
-          ...unknown.map((t) => ({
-            topic: '',
-            topicId: t.topicId,
-            partitions: t.partitions.map((p) => ({
-              partitionIndex: p.partition,
-              errorCode: UNKNOWN_TOPIC_ID,
-              highWatermark: -1,
-              lastStableOffset: -1,
-              logStartOffset: -1,
-              abortedTransactions: null,
-              preferredReadReplica: -1,
-              records: null,
-            })),
-          })),
-        ],
-      });
-    });
-    return undefined;
-  },
-};
-
-interface WireListOffsets {
-  isolationLevel: number;
-  topics: { name: string; partitions: { partitionIndex: number; currentLeaderEpoch: number; timestamp: number }[] }[];
-}
-
-const listOffsets = brokerRelay<ListOffsetsRequest, ListOffsetsResponse>(
-  ListOffsetsRequestData,
-  ListOffsetsResponseData,
-  (ctx) => {
-    const b = bodyOf<WireListOffsets>(ctx);
-    const topics = (b.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ ...p })) }));
-    // The version decides which special timestamps are known and which error a lagging new
-    // leader answers (KafkaApis.handleListOffsetRequestV1AndAbove, Partition.fetchOffsetForTimestamp).
-    return { api: 'ListOffsets', ...asConsumer(b), topics, version: ctx.version };
-  },
-  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
-);
-
-/**
- * OffsetForLeaderEpoch: the leader's LeaderEpochFileCache.endOffsetFor for each partition, fenced
- * by the current leader epoch (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH), NOT_LEADER_OR_FOLLOWER
- * off the leader — the broker's ReplicaManager answers, as it answers its followers. Kafka 3.9
- * answers a consumer (-1) and a follower alike.
- */
-const offsetForLeaderEpoch = brokerRelay<OffsetsForLeaderEpochRequest, OffsetsForLeaderEpochResponse>(
-  OffsetForLeaderEpochRequestData,
-  OffsetForLeaderEpochResponseData,
-  (ctx) => {
-    const b = bodyOf<Omit<OffsetsForLeaderEpochRequest, 'api'>>(ctx);
-    return { api: 'OffsetsForLeaderEpoch', replicaId: Number(b.replicaId ?? -2), topics: b.topics ?? [] };
-  },
-  (res) => ({ throttleTimeMs: res.throttleTimeMs, topics: numberedPartitions(res.topics) }),
-);
-
 /** What ApiVersions advertises: exactly the served versions. */
 export function advertisedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
   return [...SERVED.values()]
-    .map(({ request }) => ({ apiKey: request.apiKey, minVersion: request.valid.lo, maxVersion: request.valid.hi }))
+    .map(({ api }) => {
+      const { apiKey, valid } = WIRE_APIS[api].request;
+      return { apiKey, minVersion: valid.lo, maxVersion: valid.hi };
+    })
     .sort((a, b) => a.apiKey - b.apiKey);
 }
 
@@ -333,18 +40,13 @@ export function advertisedApis(): { apiKey: number; minVersion: number; maxVersi
 export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
   [
     apiVersions,
-    metadata,
-    produce,
-    fetch,
-    listOffsets,
-    initProducerId,
-    offsetForLeaderEpoch,
+    ...BROKER_HANDLERS,
     ...GROUP_HANDLERS,
     ...ADMIN_HANDLERS,
     ...TOPIC_ADMIN_HANDLERS,
     ...PARTITION_ADMIN_HANDLERS,
     ...GROUP_DELETION_HANDLERS,
-  ].map((h) => [h.request.apiKey, h]),
+  ].map((h) => [WIRE_APIS[h.api].request.apiKey, h]),
 );
 
 /**
@@ -353,14 +55,12 @@ export const SERVED: ReadonlyMap<number, ApiHandler> = new Map(
  * every file write issued so far is in the files (WireGateway's `written`), so nothing a client saw
  * acknowledged lives only in this process's memory. Reads are answered at once.
  */
-export const ACKNOWLEDGES_WRITES: ReadonlySet<number> = new Set(
-  [
-    ProduceRequestData,
-    OffsetCommitRequestData,
-    JoinGroupRequestData,
-    LeaveGroupRequestData,
-    SyncGroupRequestData,
-    CreateTopicsRequestData,
-    InitProducerIdRequestData,
-  ].map((schema) => schema.apiKey),
-);
+export const ACKNOWLEDGES_WRITES: ReadonlySet<WireApi> = new Set<WireApi>([
+  'Produce',
+  'OffsetCommit',
+  'JoinGroup',
+  'LeaveGroup',
+  'SyncGroup',
+  'CreateTopics',
+  'InitProducerId',
+]);

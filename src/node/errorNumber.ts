@@ -5,6 +5,20 @@ export function errorNumber(code: ErrorCode): number {
   return code === 'NONE' ? 0 : KAFKA_ERROR_NUMBERS[code];
 }
 
+/**
+ * An error name the engine reports as a plain string (the group coordinator's deletion callbacks)
+ * as Kafka's error; a name Kafka does not have is UNKNOWN_SERVER_ERROR, as Errors.forException
+ * answers an unexpected exception.
+ */
+export function errorCodeOf(name: string): ErrorCode {
+  if (name === 'NONE') return 'NONE';
+  return isKafkaErrorName(name) ? name : 'UNKNOWN_SERVER_ERROR';
+}
+
+function isKafkaErrorName(name: string): name is keyof typeof KAFKA_ERROR_NUMBERS {
+  return Object.hasOwn(KAFKA_ERROR_NUMBERS, name);
+}
+
 /** The same record with its error name turned into Kafka's number. */
 export function numbered<T extends { errorCode: ErrorCode }>(r: T): Omit<T, 'errorCode'> & { errorCode: number } {
   return { ...r, errorCode: errorNumber(r.errorCode) };

@@ -7,94 +7,73 @@
  * protocol than `consumer`; a consumer group's subscribed topics are GROUP_SUBSCRIBED_TO_TOPIC),
  * GROUP_ID_NOT_FOUND for a group the coordinator does not know.
  */
-import {
-  DeleteGroupsRequestData,
-  DeleteGroupsResponseData,
-  type ErrorCode,
-  OffsetDeleteRequestData,
-  OffsetDeleteResponseData,
-  groupCoordinatorPartition,
-  isKafkaError,
-} from '../engine/index';
-import type { ApiHandler } from './apiHandlers';
-import { errorNumber } from './errorNumber';
-import { bodyOf } from './relay';
-import type { GatewayConnection } from './WireGateway';
+import { type ErrorCode, groupCoordinatorPartition, isKafkaError } from '../engine/index';
+import { type ApiHandler, type ClientConnection, handler } from './apiHandler';
+import { errorCodeOf, errorNumber } from './errorNumber';
 
 /** Whether this connection's broker leads the group's `__consumer_offsets` partition. */
-function coordinates(connection: GatewayConnection, groupId: string): boolean {
+function coordinates(connection: ClientConnection, groupId: string): boolean {
   const { cluster, groups } = connection.engine;
   const partition = groupCoordinatorPartition(groupId, groups.config['offsets.topic.num.partitions']);
   return cluster.partitionState('__consumer_offsets', partition)?.leader === connection.brokerId;
 }
 
-const deleteGroups: ApiHandler = {
-  request: DeleteGroupsRequestData,
-  response: DeleteGroupsResponseData,
-  handle(ctx, reply) {
-    const groups = bodyOf<{ groupsNames: string[] }>(ctx).groupsNames ?? [];
-    const results = new Map<number, ErrorCode>();
-    const settle = (i: number, code: ErrorCode) => {
-      results.set(i, code);
-      if (results.size < groups.length) return;
-      reply({
-        throttleTimeMs: 0,
-        results: groups.map((groupId, j) => ({ groupId, errorCode: errorNumber(results.get(j) ?? 'NONE') })),
-      });
-    };
-    if (groups.length === 0) reply({ throttleTimeMs: 0, results: [] });
-    groups.forEach((groupId, i) => {
-      if (groupId === '') settle(i, 'INVALID_GROUP_ID');
-      else if (!coordinates(ctx.connection, groupId)) settle(i, 'NOT_COORDINATOR');
-      else
-        try {
-          ctx.connection.engine.groups.deleteGroup(groupId, (error) => settle(i, error as ErrorCode));
-        } catch (e) {
-          if (!isKafkaError(e)) throw e;
-          settle(i, e.code);
-        }
+const deleteGroups = handler('DeleteGroups', (ctx, reply) => {
+  const groups = ctx.body.groupsNames;
+  const results = new Map<number, ErrorCode>();
+  const settle = (i: number, code: ErrorCode) => {
+    results.set(i, code);
+    if (results.size < groups.length) return;
+    reply({
+      throttleTimeMs: 0,
+      results: groups.map((groupId, j) => ({ groupId, errorCode: errorNumber(results.get(j) ?? 'NONE') })),
     });
-    return undefined;
-  },
-};
-
-const offsetDelete: ApiHandler = {
-  request: OffsetDeleteRequestData,
-  response: OffsetDeleteResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ groupId: string; topics: { name: string; partitions: { partitionIndex: number }[] }[] }>(ctx);
-    const groupId = b.groupId ?? '';
-    const asked = (b.topics ?? []).flatMap((t) =>
-      t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex })),
-    );
-    const answer = (groupError: ErrorCode, errors: ErrorCode[]) => {
-      // A group-level error answers no partitions (OffsetDeleteResponse).
-      const topics = new Map<string, { partitionIndex: number; errorCode: number }[]>();
-      if (groupError === 'NONE')
-        for (const [i, p] of asked.entries()) {
-          const list = topics.get(p.topic) ?? [];
-          list.push({ partitionIndex: p.partition, errorCode: errorNumber(errors[i] ?? 'NONE') });
-          topics.set(p.topic, list);
-        }
-      reply({
-        errorCode: errorNumber(groupError),
-        throttleTimeMs: 0,
-        topics: [...topics].map(([name, partitions]) => ({ name, partitions })),
-      });
-    };
-    if (groupId === '') answer('INVALID_GROUP_ID', []);
-    else if (!coordinates(ctx.connection, groupId)) answer('NOT_COORDINATOR', []);
+  };
+  if (groups.length === 0) reply({ throttleTimeMs: 0, results: [] });
+  groups.forEach((groupId, i) => {
+    if (groupId === '') settle(i, 'INVALID_GROUP_ID');
+    else if (!coordinates(ctx.connection, groupId)) settle(i, 'NOT_COORDINATOR');
     else
       try {
-        ctx.connection.engine.groups.deleteOffsets(groupId, asked, (groupError, errors) =>
-          answer(groupError as ErrorCode, errors as ErrorCode[]),
-        );
+        ctx.connection.engine.groups.deleteGroup(groupId, (error) => settle(i, errorCodeOf(error)));
       } catch (e) {
         if (!isKafkaError(e)) throw e;
-        answer(e.code, []);
+        settle(i, e.code);
       }
-    return undefined;
-  },
-};
+  });
+  return undefined;
+});
+
+const offsetDelete = handler('OffsetDelete', (ctx, reply) => {
+  const { groupId, topics } = ctx.body;
+  const asked = topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex })));
+  const answer = (groupError: ErrorCode, errors: ErrorCode[]) => {
+    // A group-level error answers no partitions (OffsetDeleteResponse).
+    const topics = new Map<string, { partitionIndex: number; errorCode: number }[]>();
+    if (groupError === 'NONE')
+      for (const [i, p] of asked.entries()) {
+        const list = topics.get(p.topic) ?? [];
+        list.push({ partitionIndex: p.partition, errorCode: errorNumber(errors[i] ?? 'NONE') });
+        topics.set(p.topic, list);
+      }
+    reply({
+      errorCode: errorNumber(groupError),
+      throttleTimeMs: 0,
+      topics: [...topics].map(([name, partitions]) => ({ name, partitions })),
+    });
+  };
+  if (groupId === '') answer('INVALID_GROUP_ID', []);
+  else if (!coordinates(ctx.connection, groupId)) answer('NOT_COORDINATOR', []);
+  else
+    try {
+      ctx.connection.engine.groups.deleteOffsets(groupId, asked, (groupError, errors) =>
+        answer(errorCodeOf(groupError), errors.map(errorCodeOf)),
+      );
+    } catch (e) {
+      if (!isKafkaError(e)) throw e;
+      answer(e.code, []);
+    }
+  return undefined;
+});
 
 export const GROUP_DELETION_HANDLERS: readonly ApiHandler[] = [deleteGroups, offsetDelete];

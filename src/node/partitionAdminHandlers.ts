@@ -7,33 +7,19 @@
  * through the engine (`cluster/AdminOperations.ts`, `Engine.reassignPartitions`).
  */
 import {
-  AlterPartitionReassignmentsRequestData,
-  AlterPartitionReassignmentsResponseData,
-  DeleteRecordsRequestData,
-  DeleteRecordsResponseData,
   type DeleteRecordsResult,
-  DescribeLogDirsRequestData,
-  DescribeLogDirsResponseData,
-  DescribeProducersRequestData,
-  DescribeProducersResponseData,
   deleteRecordsOnLeader,
   describeLogDirs,
   describeProducers,
   ELECTION_TYPE,
-  ElectLeadersRequestData,
-  ElectLeadersResponseData,
   type ErrorCode,
   electLeaders,
   isKafkaError,
-  ListPartitionReassignmentsRequestData,
-  ListPartitionReassignmentsResponseData,
   listPartitionReassignments,
   lowWatermarkIfLeader,
-  type WireValue,
 } from '../engine/index';
-import type { ApiHandler } from './apiHandlers';
+import { type ApiHandler, handler } from './apiHandler';
 import { errorNumber } from './errorNumber';
-import { bodyOf } from './relay';
 import { waitFor } from './topicAdminHandlers';
 
 /** Results per partition, grouped by topic in the order the topics first appear. */
@@ -52,260 +38,219 @@ function partitionsOf(topics: { name?: string; topic?: string; partitions?: numb
 
 // ---------------------------------------------------------------- DeleteRecords
 
-const deleteRecords: ApiHandler = {
-  request: DeleteRecordsRequestData,
-  response: DeleteRecordsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{
-      topics: { name: string; partitions: { partitionIndex: number; offset: number }[] }[];
-      timeoutMs: number;
-    }>(ctx);
-    const { connection } = ctx;
-    const cluster = connection.engine.cluster;
-    const results = (b.topics ?? []).flatMap((t) =>
-      t.partitions.map((p) => ({
-        topic: t.name,
-        partition: p.partitionIndex,
-        ...deleteRecordsOnLeader(cluster, connection.brokerId, t.name, p.partitionIndex, Number(p.offset)),
-      })),
-    );
-    const low = (r: DeleteRecordsResult & { topic: string; partition: number }) =>
-      lowWatermarkIfLeader(cluster, connection.brokerId, r.topic, r.partition);
-    const pending = () => results.filter((r) => r.errorCode === 'NONE' && low(r) < r.requestedOffset);
-    const send = (timedOut: boolean) => {
-      const late = new Set(timedOut ? pending() : []);
-      reply({
-        throttleTimeMs: 0,
-        topics: byTopic(results, (r) => {
-          const code: ErrorCode = late.has(r) ? 'REQUEST_TIMED_OUT' : r.errorCode;
-          return {
-            partitionIndex: r.partition,
-            lowWatermark: code === 'NONE' ? low(r) : -1,
-            errorCode: errorNumber(code),
-          };
-        }).map((t) => ({ name: t.name, partitions: t.items })),
-      });
-    };
-    // DelayedDeleteRecords: every replica on a live broker has moved its log start that far.
-    waitFor(connection, Math.max(0, Number(b.timeoutMs ?? 0)), () => pending().length === 0, send);
-    return undefined;
-  },
-};
+const deleteRecords = handler('DeleteRecords', (ctx, reply) => {
+  const b = ctx.body;
+  const { connection } = ctx;
+  const cluster = connection.engine.cluster;
+  const results = b.topics.flatMap((t) =>
+    t.partitions.map((p) => ({
+      topic: t.name,
+      partition: p.partitionIndex,
+      ...deleteRecordsOnLeader(cluster, connection.brokerId, t.name, p.partitionIndex, p.offset),
+    })),
+  );
+  const low = (r: DeleteRecordsResult & { topic: string; partition: number }) =>
+    lowWatermarkIfLeader(cluster, connection.brokerId, r.topic, r.partition);
+  const pending = () => results.filter((r) => r.errorCode === 'NONE' && low(r) < r.requestedOffset);
+  const send = (timedOut: boolean) => {
+    const late = new Set(timedOut ? pending() : []);
+    reply({
+      throttleTimeMs: 0,
+      topics: byTopic(results, (r) => {
+        const code: ErrorCode = late.has(r) ? 'REQUEST_TIMED_OUT' : r.errorCode;
+        return {
+          partitionIndex: r.partition,
+          lowWatermark: code === 'NONE' ? low(r) : -1,
+          errorCode: errorNumber(code),
+        };
+      }).map((t) => ({ name: t.name, partitions: t.items })),
+    });
+  };
+  // DelayedDeleteRecords: every replica on a live broker has moved its log start that far.
+  waitFor(connection, Math.max(0, b.timeoutMs), () => pending().length === 0, send);
+  return undefined;
+});
 
 // ---------------------------------------------------------------- DescribeLogDirs
 
-const describeLogDirsHandler: ApiHandler = {
-  request: DescribeLogDirsRequestData,
-  response: DescribeLogDirsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ topics: { topic: string; partitions: number[] }[] | null }>(ctx);
-    const broker = ctx.connection.engine.cluster.brokers.get(ctx.connection.brokerId);
-    const dirs = broker ? describeLogDirs(broker, b.topics ?? null) : [];
-    reply({
-      throttleTimeMs: 0,
+const describeLogDirsHandler = handler('DescribeLogDirs', (ctx, reply) => {
+  const broker = ctx.connection.engine.cluster.brokers.get(ctx.connection.brokerId);
+  const dirs = broker ? describeLogDirs(broker, ctx.body.topics) : [];
+  reply({
+    throttleTimeMs: 0,
+    errorCode: 0,
+    results: dirs.map((d) => ({
       errorCode: 0,
-      results: dirs.map((d) => ({
-        errorCode: 0,
-        logDir: d.logDir,
-        topics: d.topics.map((t) => ({
-          name: t.name,
-          partitions: t.partitions.map((p) => ({ ...p, isFutureKey: false })),
-        })),
-        // The volume's space (KIP-827) is not the engine's to know: unknown, as Kafka says it.
-        totalBytes: -1,
-        usableBytes: -1,
+      logDir: d.logDir,
+      topics: d.topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({ ...p, isFutureKey: false })),
       })),
-    });
-    return undefined;
-  },
-};
+      // The volume's space (KIP-827) is not the engine's to know: unknown, as Kafka says it.
+      totalBytes: -1,
+      usableBytes: -1,
+    })),
+  });
+  return undefined;
+});
 
 // ---------------------------------------------------------------- DescribeProducers
 
-const describeProducersHandler: ApiHandler = {
-  request: DescribeProducersRequestData,
-  response: DescribeProducersResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ topics: { name: string; partitionIndexes: number[] }[] }>(ctx);
-    const { connection } = ctx;
-    const topics = (b.topics ?? []).map((t) => ({
-      name: t.name,
-      partitions: t.partitionIndexes.map((partition) => {
-        const d = describeProducers(connection.engine.cluster, connection.brokerId, t.name, partition);
-        return {
-          partitionIndex: partition,
-          errorCode: errorNumber(d.errorCode),
-          errorMessage: d.errorMessage,
-          // No transactions yet: no coordinator epoch, no open transaction.
-          activeProducers: d.activeProducers.map((p) => ({ ...p, coordinatorEpoch: -1, currentTxnStartOffset: -1 })),
-        };
-      }),
-    }));
-    reply({ throttleTimeMs: 0, topics });
-    return undefined;
-  },
-};
+const describeProducersHandler = handler('DescribeProducers', (ctx, reply) => {
+  const { connection } = ctx;
+  const topics = ctx.body.topics.map((t) => ({
+    name: t.name,
+    partitions: t.partitionIndexes.map((partition) => {
+      const d = describeProducers(connection.engine.cluster, connection.brokerId, t.name, partition);
+      return {
+        partitionIndex: partition,
+        errorCode: errorNumber(d.errorCode),
+        errorMessage: d.errorMessage,
+        // No transactions yet: no coordinator epoch, no open transaction.
+        activeProducers: d.activeProducers.map((p) => ({ ...p, coordinatorEpoch: -1, currentTxnStartOffset: -1 })),
+      };
+    }),
+  }));
+  reply({ throttleTimeMs: 0, topics });
+  return undefined;
+});
 
 // ---------------------------------------------------------------- ElectLeaders
 
-const electLeadersHandler: ApiHandler = {
-  request: ElectLeadersRequestData,
-  response: ElectLeadersResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ electionType: number; topicPartitions: { topic: string; partitions: number[] }[] | null }>(ctx);
-    // v0 knows only preferred elections.
-    const type = ctx.version >= 1 && b.electionType === ELECTION_TYPE.UNCLEAN ? 'UNCLEAN' : 'PREFERRED';
-    const asked = b.topicPartitions == null ? null : partitionsOf(b.topicPartitions);
-    const { connection } = ctx;
-    const cluster = connection.engine.cluster;
-    const results = electLeaders(cluster, connection.brokerId, type, asked);
-    // DelayedElectLeader: each elected partition is answered once this broker's metadata names
-    // the leader the election chose, or REQUEST_TIMED_OUT when `timeoutMs` passes first.
-    const elected = results
-      .filter((r) => r.errorCode === 'NONE')
-      .map((r) => ({ ...r, leader: cluster.partitionState(r.topic, r.partition)?.leader ?? -1 }));
-    const leaderKnown = (e: (typeof elected)[number]) =>
-      cluster.brokers
-        .get(connection.brokerId)
-        ?.metadata.getTopicMetadata([e.topic])[0]
-        ?.partitions.find((p) => p.partitionIndex === e.partition)?.leaderId === e.leader;
-    const send = (timedOut: boolean) => {
-      const late = new Set(
-        timedOut ? elected.filter((e) => !leaderKnown(e)).map((e) => `${e.topic}-${e.partition}`) : [],
-      );
-      reply({
-        throttleTimeMs: 0,
-        errorCode: 0,
-        replicaElectionResults: byTopic(results, (r) => {
-          const code: ErrorCode = late.has(`${r.topic}-${r.partition}`) ? 'REQUEST_TIMED_OUT' : r.errorCode;
-          return {
-            partitionId: r.partition,
-            errorCode: errorNumber(code),
-            errorMessage: code === r.errorCode ? r.errorMessage : null,
-          };
-        }).map((t) => ({ topic: t.name, partitionResult: t.items })),
-      });
-    };
-    waitFor(
-      connection,
-      Math.max(0, Number(bodyOf<{ timeoutMs: number }>(ctx).timeoutMs ?? 60_000)),
-      () => elected.every(leaderKnown),
-      send,
+const electLeadersHandler = handler('ElectLeaders', (ctx, reply) => {
+  const b = ctx.body;
+  // v0 knows only preferred elections.
+  const type = ctx.version >= 1 && b.electionType === ELECTION_TYPE.UNCLEAN ? 'UNCLEAN' : 'PREFERRED';
+  const asked = b.topicPartitions === null ? null : partitionsOf(b.topicPartitions);
+  const { connection } = ctx;
+  const cluster = connection.engine.cluster;
+  const results = electLeaders(cluster, connection.brokerId, type, asked);
+  // DelayedElectLeader: each elected partition is answered once this broker's metadata names
+  // the leader the election chose, or REQUEST_TIMED_OUT when `timeoutMs` passes first.
+  const elected = results
+    .filter((r) => r.errorCode === 'NONE')
+    .map((r) => ({ ...r, leader: cluster.partitionState(r.topic, r.partition)?.leader ?? -1 }));
+  const leaderKnown = (e: (typeof elected)[number]) =>
+    cluster.brokers
+      .get(connection.brokerId)
+      ?.metadata.getTopicMetadata([e.topic])[0]
+      ?.partitions.find((p) => p.partitionIndex === e.partition)?.leaderId === e.leader;
+  const send = (timedOut: boolean) => {
+    const late = new Set(
+      timedOut ? elected.filter((e) => !leaderKnown(e)).map((e) => `${e.topic}-${e.partition}`) : [],
     );
-    return undefined;
-  },
-};
-
-// ---------------------------------------------------------------- reassignments
-
-interface ReassignablePartition {
-  partitionIndex: number;
-  replicas: number[] | null;
-}
-
-const alterPartitionReassignments: ApiHandler = {
-  request: AlterPartitionReassignmentsRequestData,
-  response: AlterPartitionReassignmentsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ topics: { name: string; partitions: ReassignablePartition[] }[] }>(ctx);
-    const { connection } = ctx;
-    const cluster = connection.engine.cluster;
-    const asked = (b.topics ?? []).flatMap((t) => t.partitions.map((p) => ({ topic: t.name, ...p })));
-    const ongoing = listPartitionReassignments(cluster, connection.brokerId, null);
-    if (ongoing === null) {
-      reply({ throttleTimeMs: 0, errorCode: errorNumber('NOT_CONTROLLER'), errorMessage: null, responses: [] });
-      return undefined;
-    }
-    const live = new Set(cluster.liveBrokerIds());
-    const moving = new Set(ongoing.map((r) => `${r.topic}-${r.partition}`));
-    // KafkaController.validateReplicas, then whether there is anything to do.
-    const checked = asked.map(
-      (p): { topic: string; partition: number; code: ErrorCode; message: string | null; replicas: number[] | null } => {
-        const at = (code: ErrorCode, message: string | null = null) => ({
-          topic: p.topic,
-          partition: p.partitionIndex,
-          code,
-          message,
-          replicas: p.replicas,
-        });
-        const current = cluster.assignment(p.topic)[p.partitionIndex];
-        if (!current) return at('UNKNOWN_TOPIC_OR_PARTITION');
-        const inProgress = moving.has(`${p.topic}-${p.partitionIndex}`);
-        if (p.replicas === null)
-          // Cancelling: nothing to cancel, or a move the engine's controller finishes (FIDELITY.md).
-          return inProgress
-            ? at('REASSIGNMENT_IN_PROGRESS', 'glassbox cannot cancel a reassignment in progress')
-            : at('NO_REASSIGNMENT_IN_PROGRESS');
-        if (p.replicas.length === 0)
-          return at('INVALID_REPLICA_ASSIGNMENT', 'Empty replica list specified in partition reassignment.');
-        if (new Set(p.replicas).size !== p.replicas.length)
-          return at(
-            'INVALID_REPLICA_ASSIGNMENT',
-            `Duplicate replica ids in partition reassignment replica list: ${p.replicas.join(',')}`,
-          );
-        if (p.replicas.some((r) => !live.has(r)))
-          return at(
-            'INVALID_REPLICA_ASSIGNMENT',
-            `Replica assignment has brokers that are not alive. Replica list: ${p.replicas.join(',')}, live broker list: ${[...live].join(',')}`,
-          );
-        if (inProgress)
-          return at('REASSIGNMENT_IN_PROGRESS', 'glassbox moves one reassignment of a partition at a time');
-        return at('NONE');
-      },
-    );
-    const moves = checked.filter((c) => c.code === 'NONE');
-    if (moves.length > 0) {
-      try {
-        connection.engine.reassignPartitions(
-          moves.map((m) => ({ topic: m.topic, partition: m.partition, replicas: m.replicas ?? [] })),
-        );
-      } catch (e) {
-        if (!isKafkaError(e)) throw e;
-        for (const m of moves) {
-          m.code = e.code === 'INVALID_REQUEST' ? 'REASSIGNMENT_IN_PROGRESS' : e.code;
-          m.message = e.reason;
-        }
-      }
-    }
     reply({
       throttleTimeMs: 0,
       errorCode: 0,
-      errorMessage: null,
-      responses: byTopic(checked, (c) => ({
-        partitionIndex: c.partition,
-        errorCode: errorNumber(c.code),
-        errorMessage: c.message,
-      })).map((t) => ({ name: t.name, partitions: t.items })),
+      replicaElectionResults: byTopic(results, (r) => {
+        const code: ErrorCode = late.has(`${r.topic}-${r.partition}`) ? 'REQUEST_TIMED_OUT' : r.errorCode;
+        return {
+          partitionId: r.partition,
+          errorCode: errorNumber(code),
+          errorMessage: code === r.errorCode ? r.errorMessage : null,
+        };
+      }).map((t) => ({ topic: t.name, partitionResult: t.items })),
     });
-    return undefined;
-  },
-};
+  };
+  waitFor(connection, Math.max(0, b.timeoutMs), () => elected.every(leaderKnown), send);
+  return undefined;
+});
 
-const listPartitionReassignmentsHandler: ApiHandler = {
-  request: ListPartitionReassignmentsRequestData,
-  response: ListPartitionReassignmentsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ topics: { name: string; partitionIndexes: number[] }[] | null }>(ctx);
-    const asked = b.topics == null ? null : partitionsOf(b.topics);
-    const ongoing = listPartitionReassignments(ctx.connection.engine.cluster, ctx.connection.brokerId, asked);
-    const answer: WireValue =
-      ongoing === null
-        ? { throttleTimeMs: 0, errorCode: errorNumber('NOT_CONTROLLER'), errorMessage: null, topics: [] }
-        : {
-            throttleTimeMs: 0,
-            errorCode: 0,
-            errorMessage: null,
-            topics: byTopic(ongoing, (r) => ({
-              partitionIndex: r.partition,
-              replicas: r.replicas,
-              addingReplicas: r.addingReplicas,
-              removingReplicas: r.removingReplicas,
-            })).map((t) => ({ name: t.name, partitions: t.items })),
-          };
-    reply(answer);
+// ---------------------------------------------------------------- reassignments
+
+const alterPartitionReassignments = handler('AlterPartitionReassignments', (ctx, reply) => {
+  const { connection } = ctx;
+  const cluster = connection.engine.cluster;
+  const asked = ctx.body.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, ...p })));
+  const ongoing = listPartitionReassignments(cluster, connection.brokerId, null);
+  if (ongoing === null) {
+    reply({ throttleTimeMs: 0, errorCode: errorNumber('NOT_CONTROLLER'), errorMessage: null, responses: [] });
     return undefined;
-  },
-};
+  }
+  const live = new Set(cluster.liveBrokerIds());
+  const moving = new Set(ongoing.map((r) => `${r.topic}-${r.partition}`));
+  // KafkaController.validateReplicas, then whether there is anything to do.
+  const checked = asked.map(
+    (p): { topic: string; partition: number; code: ErrorCode; message: string | null; replicas: number[] | null } => {
+      const at = (code: ErrorCode, message: string | null = null) => ({
+        topic: p.topic,
+        partition: p.partitionIndex,
+        code,
+        message,
+        replicas: p.replicas,
+      });
+      const current = cluster.assignment(p.topic)[p.partitionIndex];
+      if (!current) return at('UNKNOWN_TOPIC_OR_PARTITION');
+      const inProgress = moving.has(`${p.topic}-${p.partitionIndex}`);
+      if (p.replicas === null)
+        // Cancelling: nothing to cancel, or a move the engine's controller finishes (FIDELITY.md).
+        return inProgress
+          ? at('REASSIGNMENT_IN_PROGRESS', 'glassbox cannot cancel a reassignment in progress')
+          : at('NO_REASSIGNMENT_IN_PROGRESS');
+      if (p.replicas.length === 0)
+        return at('INVALID_REPLICA_ASSIGNMENT', 'Empty replica list specified in partition reassignment.');
+      if (new Set(p.replicas).size !== p.replicas.length)
+        return at(
+          'INVALID_REPLICA_ASSIGNMENT',
+          `Duplicate replica ids in partition reassignment replica list: ${p.replicas.join(',')}`,
+        );
+      if (p.replicas.some((r) => !live.has(r)))
+        return at(
+          'INVALID_REPLICA_ASSIGNMENT',
+          `Replica assignment has brokers that are not alive. Replica list: ${p.replicas.join(',')}, live broker list: ${[...live].join(',')}`,
+        );
+      if (inProgress) return at('REASSIGNMENT_IN_PROGRESS', 'glassbox moves one reassignment of a partition at a time');
+      return at('NONE');
+    },
+  );
+  const moves = checked.filter((c) => c.code === 'NONE');
+  if (moves.length > 0) {
+    try {
+      connection.engine.reassignPartitions(
+        moves.map((m) => ({ topic: m.topic, partition: m.partition, replicas: m.replicas ?? [] })),
+      );
+    } catch (e) {
+      if (!isKafkaError(e)) throw e;
+      for (const m of moves) {
+        m.code = e.code === 'INVALID_REQUEST' ? 'REASSIGNMENT_IN_PROGRESS' : e.code;
+        m.message = e.reason;
+      }
+    }
+  }
+  reply({
+    throttleTimeMs: 0,
+    errorCode: 0,
+    errorMessage: null,
+    responses: byTopic(checked, (c) => ({
+      partitionIndex: c.partition,
+      errorCode: errorNumber(c.code),
+      errorMessage: c.message,
+    })).map((t) => ({ name: t.name, partitions: t.items })),
+  });
+  return undefined;
+});
+
+const listPartitionReassignmentsHandler = handler('ListPartitionReassignments', (ctx, reply) => {
+  const { topics } = ctx.body;
+  const asked = topics === null ? null : partitionsOf(topics);
+  const ongoing = listPartitionReassignments(ctx.connection.engine.cluster, ctx.connection.brokerId, asked);
+  const answer =
+    ongoing === null
+      ? { throttleTimeMs: 0, errorCode: errorNumber('NOT_CONTROLLER'), errorMessage: null, topics: [] }
+      : {
+          throttleTimeMs: 0,
+          errorCode: 0,
+          errorMessage: null,
+          topics: byTopic(ongoing, (r) => ({
+            partitionIndex: r.partition,
+            replicas: r.replicas,
+            addingReplicas: r.addingReplicas,
+            removingReplicas: r.removingReplicas,
+          })).map((t) => ({ name: t.name, partitions: t.items })),
+        };
+  reply(answer);
+  return undefined;
+});
 
 export const PARTITION_ADMIN_HANDLERS: readonly ApiHandler[] = [
   deleteRecords,

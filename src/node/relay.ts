@@ -1,52 +1,37 @@
 /**
  * The shape most handlers share: one wire request becomes one engine request, to the broker
  * (`connection.call`, its KafkaApis answers) or to its group coordinator (`connection.askGroup`),
- * and the engine's answer becomes the wire answer. Only the two translations differ per API.
+ * and the engine's answer becomes the wire answer. Only the two translations differ per API; the
+ * answer may name only fields of the API's response (`OnlyKnownFields`).
  */
-import type {
-  GroupRequest,
-  GroupResponse,
-  KafkaRequest,
-  KafkaResponse,
-  MessageSchema,
-  WireValue,
-} from '../engine/index';
-import type { ApiHandler, HandlerContext } from './apiHandlers';
+import type { GroupRequest, KafkaRequest, OnlyKnownFields, ResponseFor, WireApi, WireResponse } from '../engine/index';
+import type { ApiHandler, GroupResponseFor, HandlerContext } from './apiHandler';
 
-/** The decoded body as a typed record (the schema's fields; a missing one reads as undefined). */
-export function bodyOf<T>(ctx: HandlerContext): Partial<T> {
-  return (ctx.body ?? {}) as Partial<T>;
-}
-
-export function brokerRelay<R extends KafkaRequest, A extends KafkaResponse>(
-  request: MessageSchema,
-  response: MessageSchema,
-  toEngine: (ctx: HandlerContext) => R,
-  toWire: (answer: A, ctx: HandlerContext) => WireValue,
-): ApiHandler {
+export function brokerRelay<const A extends WireApi, R extends KafkaRequest, W extends WireResponse<A>>(
+  api: A,
+  toEngine: (ctx: HandlerContext<A>) => R,
+  toWire: (answer: ResponseFor<R>, ctx: HandlerContext<A>) => W & OnlyKnownFields<W, WireResponse<A>>,
+): ApiHandler<A> {
   return {
-    request,
-    response,
+    api,
     handle(ctx, reply) {
-      ctx.connection.call(toEngine(ctx), (r) => reply(toWire(r as A, ctx)));
+      ctx.connection.call(toEngine(ctx), (r) => reply(toWire(r, ctx)));
       return undefined;
     },
   };
 }
 
-export function groupRelay<R extends GroupRequest, A extends GroupResponse>(
-  request: MessageSchema,
-  response: MessageSchema,
-  toGroup: (ctx: HandlerContext) => R,
-  toWire: (answer: A, ctx: HandlerContext) => WireValue,
+export function groupRelay<const A extends WireApi, R extends GroupRequest, W extends WireResponse<A>>(
+  api: A,
+  toGroup: (ctx: HandlerContext<A>) => R,
+  toWire: (answer: GroupResponseFor<R>, ctx: HandlerContext<A>) => W & OnlyKnownFields<W, WireResponse<A>>,
   timeoutMs?: (req: R) => number,
-): ApiHandler {
+): ApiHandler<A> {
   return {
-    request,
-    response,
+    api,
     handle(ctx, reply) {
       const req = toGroup(ctx);
-      ctx.connection.askGroup(req, (r) => reply(toWire(r as A, ctx)), timeoutMs?.(req));
+      ctx.connection.askGroup(req, (r) => reply(toWire(r, ctx)), timeoutMs?.(req));
       return undefined;
     },
   };

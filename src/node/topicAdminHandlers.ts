@@ -9,37 +9,26 @@
  */
 import {
   ALTER_CONFIG_OP,
-  AlterConfigsRequestData,
-  AlterConfigsResponseData,
   CONFIG_RESOURCE_BROKER,
   CONFIG_RESOURCE_TOPIC,
-  CreatePartitionsRequestData,
-  CreatePartitionsResponseData,
-  DeleteTopicsRequestData,
-  DeleteTopicsResponseData,
   type ErrorCode,
-  IncrementalAlterConfigsRequestData,
-  IncrementalAlterConfigsResponseData,
   isInternalTopic,
   isKafkaError,
   KafkaError,
   type TopicConfigOverrides,
-  type WireValue,
   ZERO_UUID,
 } from '../engine/index';
 import { apiError } from './adminHandlers';
-import type { ApiHandler } from './apiHandlers';
+import { type ApiHandler, type ClientConnection, handler } from './apiHandler';
 import { errorNumber } from './errorNumber';
-import { bodyOf } from './relay';
 import { topicIdOf, topicNameOf } from './topicIds';
-import type { GatewayConnection } from './WireGateway';
 
 /** The topics this broker's metadata knows (what Kafka's MetadataCache.contains answers from). */
-function knownTopics(connection: GatewayConnection): Set<string> {
+function knownTopics(connection: ClientConnection): Set<string> {
   return new Set(connection.engine.cluster.brokers.get(connection.brokerId)?.metadata.allTopics() ?? []);
 }
 
-function isController(connection: GatewayConnection): boolean {
+function isController(connection: ClientConnection): boolean {
   return connection.engine.cluster.activeController()?.id === connection.brokerId;
 }
 
@@ -48,7 +37,7 @@ function isController(connection: GatewayConnection): boolean {
  * `ready()` holds, `done(true)` when `timeoutMs` passed first. A client that hung up waits for nothing.
  */
 export function waitFor(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   timeoutMs: number,
   ready: () => boolean,
   done: (timedOut: boolean) => void,
@@ -65,188 +54,167 @@ export function waitFor(
 
 // ---------------------------------------------------------------- CreatePartitions
 
-interface CreatePartitionsTopic {
-  name: string;
-  count: number;
-  assignments: { brokerIds: number[] }[] | null;
-}
-
-const createPartitions: ApiHandler = {
-  request: CreatePartitionsRequestData,
-  response: CreatePartitionsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ topics: CreatePartitionsTopic[]; timeoutMs: number; validateOnly: boolean }>(ctx);
-    const topics = b.topics ?? [];
-    const timeoutMs = Number(b.timeoutMs ?? 0);
-    const validateOnly = Boolean(b.validateOnly);
-    const result = (name: string, code: ErrorCode, errorMessage: string | null = null) => ({
-      name,
-      errorCode: errorNumber(code),
-      errorMessage,
-    });
-    if (!isController(ctx.connection)) {
-      reply({ throttleTimeMs: 0, results: topics.map((t) => result(t.name, 'NOT_CONTROLLER')) });
-      return undefined;
-    }
-    const engine = ctx.connection.engine;
-    const grown = new Map<string, number>();
-    const results: WireValue[] = topics.map((t) => {
-      // KafkaApis: a topic named twice is refused, both times.
-      if (topics.filter((o) => o.name === t.name).length > 1)
-        return result(t.name, 'INVALID_REQUEST', 'Duplicate topic in request.');
-      try {
-        const current = engine.cluster.assignment(t.name);
-        if (current.length === 0)
-          throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `The topic '${t.name}' does not exist.`, {});
-        if (
-          engine.cluster.brokers
-            .get(ctx.connection.brokerId)
-            ?.controller.reassignmentsInProgress()
-            .some((r) => r.topic === t.name)
-        )
-          throw new KafkaError(
-            'REASSIGNMENT_IN_PROGRESS',
-            `A partition reassignment is in progress for the topic '${t.name}'.`,
-            {},
-          );
-        // ZkAdminManager.createPartitions' messages for a count that does not grow.
-        if (t.count < current.length)
-          throw new KafkaError(
-            'INVALID_PARTITIONS',
-            `Topic currently has ${current.length} partitions, which is higher than the requested ${t.count}.`,
-            {},
-          );
-        if (t.count === current.length)
-          throw new KafkaError('INVALID_PARTITIONS', `Topic already has ${current.length} partitions.`, {});
-        const assignment = t.assignments?.map((a) => a.brokerIds);
-        if (assignment && assignment.length !== t.count - current.length)
+const createPartitions = handler('CreatePartitions', (ctx, reply) => {
+  const { topics, timeoutMs, validateOnly } = ctx.body;
+  const result = (name: string, code: ErrorCode, errorMessage: string | null = null) => ({
+    name,
+    errorCode: errorNumber(code),
+    errorMessage,
+  });
+  if (!isController(ctx.connection)) {
+    reply({ throttleTimeMs: 0, results: topics.map((t) => result(t.name, 'NOT_CONTROLLER')) });
+    return undefined;
+  }
+  const engine = ctx.connection.engine;
+  const grown = new Map<string, number>();
+  const results = topics.map((t) => {
+    // KafkaApis: a topic named twice is refused, both times.
+    if (topics.filter((o) => o.name === t.name).length > 1)
+      return result(t.name, 'INVALID_REQUEST', 'Duplicate topic in request.');
+    try {
+      const current = engine.cluster.assignment(t.name);
+      if (current.length === 0)
+        throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `The topic '${t.name}' does not exist.`, {});
+      if (
+        engine.cluster.brokers
+          .get(ctx.connection.brokerId)
+          ?.controller.reassignmentsInProgress()
+          .some((r) => r.topic === t.name)
+      )
+        throw new KafkaError(
+          'REASSIGNMENT_IN_PROGRESS',
+          `A partition reassignment is in progress for the topic '${t.name}'.`,
+          {},
+        );
+      // ZkAdminManager.createPartitions' messages for a count that does not grow.
+      if (t.count < current.length)
+        throw new KafkaError(
+          'INVALID_PARTITIONS',
+          `Topic currently has ${current.length} partitions, which is higher than the requested ${t.count}.`,
+          {},
+        );
+      if (t.count === current.length)
+        throw new KafkaError('INVALID_PARTITIONS', `Topic already has ${current.length} partitions.`, {});
+      const assignment = t.assignments?.map((a) => a.brokerIds);
+      if (assignment && assignment.length !== t.count - current.length)
+        throw new KafkaError(
+          'INVALID_REPLICA_ASSIGNMENT',
+          `Increasing the number of partitions by ${t.count - current.length} but ${assignment.length} assignments provided.`,
+          {},
+        );
+      if (validateOnly) {
+        const known = new Set(engine.cluster.brokers.keys());
+        const unknown = [...new Set((assignment ?? []).flat().filter((id) => !known.has(id)))];
+        if (unknown.length > 0)
           throw new KafkaError(
             'INVALID_REPLICA_ASSIGNMENT',
-            `Increasing the number of partitions by ${t.count - current.length} but ${assignment.length} assignments provided.`,
+            `Unknown broker(s) in replica assignment: ${unknown.join(', ')}.`,
             {},
           );
-        if (validateOnly) {
-          const known = new Set(engine.cluster.brokers.keys());
-          const unknown = [...new Set((assignment ?? []).flat().filter((id) => !known.has(id)))];
-          if (unknown.length > 0)
-            throw new KafkaError(
-              'INVALID_REPLICA_ASSIGNMENT',
-              `Unknown broker(s) in replica assignment: ${unknown.join(', ')}.`,
-              {},
-            );
-        } else {
-          engine.createPartitions(t.name, t.count, assignment);
-          grown.set(t.name, t.count);
-        }
-        return result(t.name, 'NONE');
-      } catch (e) {
-        return { name: t.name, ...apiError(e) };
+      } else {
+        engine.createPartitions(t.name, t.count, assignment);
+        grown.set(t.name, t.count);
       }
-    });
-    const send = (timedOut: boolean) =>
-      reply({
-        throttleTimeMs: 0,
-        results: results.map((r) =>
-          timedOut && grown.has(String(r.name)) ? result(String(r.name), 'REQUEST_TIMED_OUT') : r,
-        ),
-      });
-    // A zero timeout answers at once, the grown topics as timed out (ZkAdminManager.createPartitions).
-    if (grown.size === 0) send(false);
-    else if (timeoutMs <= 0) send(true);
-    else {
-      const metadata = () => engine.cluster.brokers.get(ctx.connection.brokerId)?.metadata;
-      waitFor(
-        ctx.connection,
-        timeoutMs,
-        () =>
-          [...grown].every(([topic, count]) => {
-            const t = metadata()?.getTopicMetadata([topic])[0];
-            return t !== undefined && t.partitions.length >= count && t.partitions.every((p) => p.leaderId >= 0);
-          }),
-        send,
-      );
+      return result(t.name, 'NONE');
+    } catch (e) {
+      return { name: t.name, ...apiError(e) };
     }
-    return undefined;
-  },
-};
+  });
+  const send = (timedOut: boolean) =>
+    reply({
+      throttleTimeMs: 0,
+      results: results.map((r) => (timedOut && grown.has(r.name) ? result(r.name, 'REQUEST_TIMED_OUT') : r)),
+    });
+  // A zero timeout answers at once, the grown topics as timed out (ZkAdminManager.createPartitions).
+  if (grown.size === 0) send(false);
+  else if (timeoutMs <= 0) send(true);
+  else {
+    const metadata = () => engine.cluster.brokers.get(ctx.connection.brokerId)?.metadata;
+    waitFor(
+      ctx.connection,
+      timeoutMs,
+      () =>
+        [...grown].every(([topic, count]) => {
+          const t = metadata()?.getTopicMetadata([topic])[0];
+          return t !== undefined && t.partitions.length >= count && t.partitions.every((p) => p.leaderId >= 0);
+        }),
+      send,
+    );
+  }
+  return undefined;
+});
 
 // ---------------------------------------------------------------- DeleteTopics
 
-const deleteTopics: ApiHandler = {
-  request: DeleteTopicsRequestData,
-  response: DeleteTopicsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{
-      topics: { name: string | null; topicId: string }[];
-      topicNames: string[];
-      timeoutMs: number;
-    }>(ctx);
-    // v6 names each topic by name or by id (KIP-516); older versions by name.
-    const asked =
-      ctx.version >= 6 ? (b.topics ?? []) : (b.topicNames ?? []).map((name) => ({ name, topicId: ZERO_UUID }));
-    const timeoutMs = Number(b.timeoutMs ?? 0);
-    const engine = ctx.connection.engine;
-    const results = asked.map((t) => ({
-      name: t.name,
-      topicId: t.topicId,
-      errorCode: 0,
-      errorMessage: null as string | null,
-    }));
-    const refuseAll = (code: ErrorCode) => {
-      reply({ throttleTimeMs: 0, responses: results.map((r) => ({ ...r, errorCode: errorNumber(code) })) });
-      return undefined;
-    };
-    if (!isController(ctx.connection)) return refuseAll('NOT_CONTROLLER');
-    // delete.topic.enable=false: v0-2 knew no TOPIC_DELETION_DISABLED.
-    if (!engine.cluster.config['delete.topic.enable'])
-      return refuseAll(ctx.version < 3 ? 'INVALID_REQUEST' : 'TOPIC_DELETION_DISABLED');
-    // KafkaApis throws InvalidRequestException for the whole request: every topic answers it.
-    if (results.some((r) => r.name !== null && r.topicId !== ZERO_UUID)) return refuseAll('INVALID_REQUEST');
-    const known = knownTopics(ctx.connection);
-    const deleting = new Set<string>();
-    for (const r of results) {
-      if (r.topicId !== ZERO_UUID) {
-        r.name = topicNameOf(engine, r.topicId);
-        if (r.name !== null && !known.has(r.name)) r.name = null;
-        if (r.name === null) {
-          r.errorCode = errorNumber('UNKNOWN_TOPIC_ID');
-          continue;
-        }
-      } else r.topicId = r.name !== null && known.has(r.name) ? topicIdOf(engine, r.name) : ZERO_UUID;
-      const name = r.name ?? '';
-      if (!known.has(name)) r.errorCode = errorNumber('UNKNOWN_TOPIC_OR_PARTITION');
-      else if (isInternalTopic(name)) {
-        // AdminZkClient.deleteTopic: internal topics are not deleted.
-        r.errorCode = errorNumber('INVALID_TOPIC_EXCEPTION');
-        r.errorMessage = `Internal topics cannot be deleted: ${name}`;
-      } else {
-        try {
-          engine.deleteTopic(name);
-          deleting.add(name);
-        } catch (e) {
-          if (!isKafkaError(e)) throw e;
-          Object.assign(r, apiError(e));
-        }
+/** A DeleteTopics answer for one topic, filled in as the deletion goes. */
+interface DeletableTopicResult {
+  name: string | null;
+  topicId: string;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+const deleteTopics = handler('DeleteTopics', (ctx, reply) => {
+  const b = ctx.body;
+  // v6 names each topic by name or by id (KIP-516); older versions by name.
+  const asked = ctx.version >= 6 ? b.topics : b.topicNames.map((name) => ({ name, topicId: ZERO_UUID }));
+  const timeoutMs = b.timeoutMs;
+  const engine = ctx.connection.engine;
+  const results = asked.map(
+    (t): DeletableTopicResult => ({ name: t.name, topicId: t.topicId, errorCode: 0, errorMessage: null }),
+  );
+  const refuseAll = (code: ErrorCode) => {
+    reply({ throttleTimeMs: 0, responses: results.map((r) => ({ ...r, errorCode: errorNumber(code) })) });
+    return undefined;
+  };
+  if (!isController(ctx.connection)) return refuseAll('NOT_CONTROLLER');
+  // delete.topic.enable=false: v0-2 knew no TOPIC_DELETION_DISABLED.
+  if (!engine.cluster.config['delete.topic.enable'])
+    return refuseAll(ctx.version < 3 ? 'INVALID_REQUEST' : 'TOPIC_DELETION_DISABLED');
+  // KafkaApis throws InvalidRequestException for the whole request: every topic answers it.
+  if (results.some((r) => r.name !== null && r.topicId !== ZERO_UUID)) return refuseAll('INVALID_REQUEST');
+  const known = knownTopics(ctx.connection);
+  const deleting = new Set<string>();
+  for (const r of results) {
+    if (r.topicId !== ZERO_UUID) {
+      r.name = topicNameOf(engine, r.topicId);
+      if (r.name !== null && !known.has(r.name)) r.name = null;
+      if (r.name === null) {
+        r.errorCode = errorNumber('UNKNOWN_TOPIC_ID');
+        continue;
+      }
+    } else r.topicId = r.name !== null && known.has(r.name) ? topicIdOf(engine, r.name) : ZERO_UUID;
+    const name = r.name ?? '';
+    if (!known.has(name)) r.errorCode = errorNumber('UNKNOWN_TOPIC_OR_PARTITION');
+    else if (isInternalTopic(name)) {
+      // AdminZkClient.deleteTopic: internal topics are not deleted.
+      r.errorCode = errorNumber('INVALID_TOPIC_EXCEPTION');
+      r.errorMessage = `Internal topics cannot be deleted: ${name}`;
+    } else {
+      try {
+        engine.deleteTopic(name);
+        deleting.add(name);
+      } catch (e) {
+        if (!isKafkaError(e)) throw e;
+        Object.assign(r, apiError(e));
       }
     }
-    const send = (timedOut: boolean) =>
-      reply({
-        throttleTimeMs: 0,
-        responses: results.map((r) =>
-          timedOut && r.name !== null && deleting.has(r.name)
-            ? { ...r, errorCode: errorNumber('REQUEST_TIMED_OUT') }
-            : r,
-        ),
-      });
-    if (deleting.size === 0) send(false);
-    else if (timeoutMs <= 0) send(true);
-    else {
-      // DelayedDeleteTopics: done once this broker's metadata no longer has the topics.
-      waitFor(ctx.connection, timeoutMs, () => [...deleting].every((t) => !knownTopics(ctx.connection).has(t)), send);
-    }
-    return undefined;
-  },
-};
+  }
+  const send = (timedOut: boolean) =>
+    reply({
+      throttleTimeMs: 0,
+      responses: results.map((r) =>
+        timedOut && r.name !== null && deleting.has(r.name) ? { ...r, errorCode: errorNumber('REQUEST_TIMED_OUT') } : r,
+      ),
+    });
+  if (deleting.size === 0) send(false);
+  else if (timeoutMs <= 0) send(true);
+  else {
+    // DelayedDeleteTopics: done once this broker's metadata no longer has the topics.
+    waitFor(ctx.connection, timeoutMs, () => [...deleting].every((t) => !knownTopics(ctx.connection).has(t)), send);
+  }
+  return undefined;
+});
 
 // ---------------------------------------------------------------- AlterConfigs, IncrementalAlterConfigs
 
@@ -273,7 +241,7 @@ function invalidConfig(r: ConfigResource, e: unknown): never {
  * (INVALID_CONFIG, nothing written), written unless validate-only.
  */
 function alterTopicOverrides(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   r: ConfigResource,
   next: TopicConfigOverrides,
   validateOnly: boolean,
@@ -293,7 +261,7 @@ function alterTopicOverrides(
 }
 
 /** The checks both APIs make before touching a resource. */
-function checkResource(connection: GatewayConnection, r: ConfigResource): void {
+function checkResource(connection: ClientConnection, r: ConfigResource): void {
   if (r.resourceType === CONFIG_RESOURCE_TOPIC) {
     if (r.resourceName === '') throw new KafkaError('INVALID_REQUEST', 'Default topic resources are not allowed.', {});
     if (!knownTopics(connection).has(r.resourceName))
@@ -338,10 +306,10 @@ function alterBrokerConfigs(r: ConfigResource, names: string[]): void {
 
 /** Each resource's answer: its error, or none once `alter` went through. */
 function resourceResults<R extends ConfigResource>(
-  connection: GatewayConnection,
+  connection: ClientConnection,
   resources: R[],
   alter: (r: R) => void,
-): WireValue[] {
+) {
   return resources.map((r) => {
     const resource = { resourceType: r.resourceType, resourceName: r.resourceName };
     try {
@@ -354,26 +322,18 @@ function resourceResults<R extends ConfigResource>(
   });
 }
 
-const alterConfigs: ApiHandler = {
-  request: AlterConfigsRequestData,
-  response: AlterConfigsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{
-      resources: (ConfigResource & { configs: { name: string; value: string | null }[] })[];
-      validateOnly: boolean;
-    }>(ctx);
-    const validateOnly = Boolean(b.validateOnly);
-    const responses = resourceResults(ctx.connection, b.resources ?? [], (r) => {
-      // AlterConfigs replaces: the entries with a value are the resource's overrides from now on.
-      const next: TopicConfigOverrides = {};
-      for (const c of r.configs) if (c.value !== null) next[c.name] = c.value;
-      if (r.resourceType === CONFIG_RESOURCE_BROKER) alterBrokerConfigs(r, Object.keys(next));
-      else alterTopicOverrides(ctx.connection, r, next, validateOnly);
-    });
-    reply({ throttleTimeMs: 0, responses });
-    return undefined;
-  },
-};
+const alterConfigs = handler('AlterConfigs', (ctx, reply) => {
+  const { resources, validateOnly } = ctx.body;
+  const responses = resourceResults(ctx.connection, resources, (r) => {
+    // AlterConfigs replaces: the entries with a value are the resource's overrides from now on.
+    const next: TopicConfigOverrides = {};
+    for (const c of r.configs) if (c.value !== null) next[c.name] = c.value;
+    if (r.resourceType === CONFIG_RESOURCE_BROKER) alterBrokerConfigs(r, Object.keys(next));
+    else alterTopicOverrides(ctx.connection, r, next, validateOnly);
+  });
+  reply({ throttleTimeMs: 0, responses });
+  return undefined;
+});
 
 interface AlterableConfig {
   name: string;
@@ -443,29 +403,24 @@ function applyIncremental(
   return next;
 }
 
-const incrementalAlterConfigs: ApiHandler = {
-  request: IncrementalAlterConfigsRequestData,
-  response: IncrementalAlterConfigsResponseData,
-  handle(ctx, reply) {
-    const b = bodyOf<{ resources: (ConfigResource & { configs: AlterableConfig[] })[]; validateOnly: boolean }>(ctx);
-    const validateOnly = Boolean(b.validateOnly);
-    const cluster = ctx.connection.engine.cluster;
-    const responses = resourceResults(ctx.connection, b.resources ?? [], (r) => {
-      if (r.resourceType === CONFIG_RESOURCE_BROKER) {
-        alterBrokerConfigs(
-          r,
-          r.configs.map((c) => c.name),
-        );
-        return;
-      }
-      const current = cluster.topicOverrides(r.resourceName);
-      const next = applyIncremental(current, { ...cluster.topicConfig(r.resourceName) }, r.configs, r);
-      alterTopicOverrides(ctx.connection, r, next, validateOnly);
-    });
-    reply({ throttleTimeMs: 0, responses });
-    return undefined;
-  },
-};
+const incrementalAlterConfigs = handler('IncrementalAlterConfigs', (ctx, reply) => {
+  const { resources, validateOnly } = ctx.body;
+  const cluster = ctx.connection.engine.cluster;
+  const responses = resourceResults(ctx.connection, resources, (r) => {
+    if (r.resourceType === CONFIG_RESOURCE_BROKER) {
+      alterBrokerConfigs(
+        r,
+        r.configs.map((c) => c.name),
+      );
+      return;
+    }
+    const current = cluster.topicOverrides(r.resourceName);
+    const next = applyIncremental(current, { ...cluster.topicConfig(r.resourceName) }, r.configs, r);
+    alterTopicOverrides(ctx.connection, r, next, validateOnly);
+  });
+  reply({ throttleTimeMs: 0, responses });
+  return undefined;
+});
 
 export const TOPIC_ADMIN_HANDLERS: readonly ApiHandler[] = [
   createPartitions,

@@ -16,6 +16,8 @@ export * from './apis/offsetForLeaderEpoch';
 export * from './apis/partitionAdmin';
 export * from './apis/produce';
 export * from './apis/topicAdmin';
+export * from './apiMessages';
 export * from './headers';
+export * from './messageTypes';
 export * from './schema';
 export * from './wireCodec';

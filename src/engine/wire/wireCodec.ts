@@ -9,6 +9,7 @@
  */
 import { ByteReader, ByteWriter } from '../codec/bytes';
 import { KafkaError } from '../errors';
+import type { WireMessage, WireMessageToEncode } from './messageTypes';
 import { type Field, type FieldType, inRange, type MessageSchema, type PrimitiveType, type WireValue } from './schema';
 
 /** A message Kafka would refuse to parse (InvalidRequestException on the broker's side). */
@@ -22,7 +23,11 @@ export class WireFormatError extends KafkaError {
 /** More elements than this in one array is taken as a corrupt length, not an allocation to try. */
 const MAX_ARRAY_LENGTH = 1 << 24;
 
-export function encodeMessage(schema: MessageSchema, version: number, value: WireValue): Uint8Array {
+export function encodeMessage<S extends MessageSchema>(
+  schema: S,
+  version: number,
+  value: WireMessageToEncode<S>,
+): Uint8Array {
   const w = new ByteWriter(256);
   writeMessage(w, schema, version, value);
   return w.toBytes();
@@ -43,6 +48,8 @@ export function writeMessage(w: ByteWriter, schema: MessageSchema, version: numb
  * request carries 3 (librdkafka issue #5049) and Kafka answers it. A body that ends before its
  * last field is still refused (WireFormatError).
  */
+export function decodeMessage<S extends MessageSchema>(schema: S, version: number, bytes: Uint8Array): WireMessage<S>;
+// The one place a walked value becomes its schema's type: readStruct sets every field of the table.
 export function decodeMessage(schema: MessageSchema, version: number, bytes: Uint8Array): WireValue {
   return readMessage(new ByteReader(bytes), schema, version);
 }

@@ -9,7 +9,7 @@
 import { array, errorCode, type Field, field, fields, message, orMinusOne, throttleTimeMs } from '../schema';
 
 /** A topic of a fetch: its name up to v12, its id from v13 (KIP-516), then its partitions. */
-function perTopicOrId(arrayName: string, partitionFields: readonly Field[]): Field {
+function perTopicOrId<const N extends string, const P extends readonly Field[]>(arrayName: N, partitionFields: P) {
   return array(arrayName, '0+', [
     field('topic', 'string', '0-12'),
     field('topicId', 'uuid', '13+'),

@@ -21,9 +21,10 @@ export const MetadataRequestData = message(3, 'MetadataRequest', '0-12', '9+', [
 export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 
 /** A broker where clients reach it: its id, host, port and rack (the id's name differs per API). */
-export function brokerEndpoint(idName: string, versionSpec: string, rackSpec = versionSpec) {
+export function brokerEndpoint<const N extends string>(idName: N, versionSpec: string, rackSpec = versionSpec) {
   return [
-    ...fields(versionSpec, { [idName]: 'int32', host: 'string', port: 'int32' }),
+    field(idName, 'int32', versionSpec),
+    ...fields(versionSpec, { host: 'string', port: 'int32' }),
     nullableString('rack', rackSpec),
   ];
 }
