@@ -8,7 +8,10 @@ const port = Number(process.env.GLASSBOX_PORT ?? 4173);
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  fullyParallel: false,
+  // Tests, not files, are shared between the workers: lessons.spec alone is 7 minutes of tests and
+  // kept one worker busy to the end. Every test opens its own browser context (its own IndexedDB);
+  // a file that shares a process between its tests says so (nodeHost.spec).
+  fullyParallel: true,
   // Two workers on CI's two cores: most of a spec's time is the engine's clock running at 1x in the
   // page, not CPU, so two pages side by side roughly halve the suite (17.6 min for 132 specs under
   // load, against about 25 min with one).
