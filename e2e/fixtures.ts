@@ -2,7 +2,7 @@
  * Shared Playwright fixtures: every spec gets `app` (a page object over glassbox) and fails if the
  * page logged a console error or threw, so "no console errors in any test" holds everywhere.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export class GlassboxPage {
   readonly errors: string[] = [];
@@ -67,6 +67,14 @@ export class GlassboxPage {
     }
     await this.page.getByTestId('producer-value').fill(r.value);
     await this.page.getByTestId('producer-send').click();
+  }
+
+  /** Steps the offset lookup's trace to its end (faster than Play's human pace on a long trace). */
+  async stepLookupToResult(): Promise<Locator> {
+    const result = this.page.getByTestId('lookup-result');
+    const step = this.page.getByTestId('lookup-step');
+    for (let i = 0; i < 500 && (await result.count()) === 0; i++) await step.click();
+    return result;
   }
 }
 

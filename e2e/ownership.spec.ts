@@ -51,14 +51,6 @@ async function storedLogText(page: Page, dir: string): Promise<string> {
   }, `/${dir}/`);
 }
 
-/** Steps the lookup's trace to its end (faster than Play's human pace on a long trace). */
-async function stepToResult(page: Page) {
-  const result = page.getByTestId('lookup-result');
-  const step = page.getByTestId('lookup-step');
-  for (let i = 0; i < 500 && (await result.count()) === 0; i++) await step.click();
-  return result;
-}
-
 test('a second tab gets the ownership notice and can take over', async ({ app, page, context }) => {
   await app.open();
   const second = new GlassboxPage(await context.newPage());
@@ -199,7 +191,7 @@ test("a take-over in the middle of a bulk job: after both tabs close, every reco
     await c.page.getByTestId('lookup-run').click();
     // The last lookup's answer is cleared before the new trace is stepped.
     await expect(c.page.getByTestId('lookup-result')).toHaveCount(0);
-    const result = await stepToResult(c.page);
+    const result = await c.stepLookupToResult();
     await expect(result).toHaveAttribute('data-offset', String(r.offset));
     await expect(result).toContainText(`key ${key}`);
     await expect(result).toContainText(`value ${r.value}`);
@@ -286,7 +278,7 @@ test('IndexedDB deleted under a running page: it says so, saves everything again
   await page.getByTestId('lookup-partition').selectOption(`orders-${target}`);
   await page.getByTestId('lookup-offset').fill(String(offset));
   await page.getByTestId('lookup-run').click();
-  const result = await stepToResult(page);
+  const result = await app.stepLookupToResult();
   await expect(result).toHaveAttribute('data-offset', String(offset));
   await expect(result).toContainText(`key ${key}`);
   await expect(result).toContainText('value v-kept');
