@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { describeClusterV1, offsetForLeaderEpochV4, Reader } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   decodeMessage,
   encodeMessage,
@@ -16,30 +16,12 @@ import {
   OffsetCommitResponseData,
   OffsetForLeaderEpochResponseData,
 } from '../engine/index';
-import type { NodeHost } from './NodeHost';
-import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
-import { freePortRange } from './freePorts';
+import { exchange, sharedAdminHost, until } from './wireTesting';
 
 const require = createRequire(import.meta.url);
-// Three ports of the 19300-19399 range, per process so parallel runs do not collide.
-const BASE_PORT = await freePortRange(8);
-let host: NodeHost;
-
-beforeAll(async () => {
-  host = await startDemoHost(BASE_PORT, {
-    'zookeeper.session.timeout.ms': 6000,
-    'num.partitions': 2,
-    'default.replication.factor': 3,
-  });
-});
-
-afterAll(async () => {
-  await host.stop();
-});
-
-const client = (clientId: string) => kafkaClient(BASE_PORT, clientId);
-
-const withAdmin = <T>(use: (admin: kafkajs.Admin) => Promise<T>) => withKafkajsAdmin(BASE_PORT, use);
+const shared = await sharedAdminHost();
+const BASE_PORT = shared.port;
+const { client, withAdmin } = shared;
 
 /** The error types of a refused kafkajs createTopics (KafkaJSAggregateError of KafkaJSCreateTopicError). */
 async function refusal(p: Promise<unknown>): Promise<{ type: string; message: string }[]> {
@@ -65,7 +47,7 @@ describe('CreateTopics from kafkajs admin', () => {
       }),
     );
     expect(created).toBe(true);
-    const orders = host.engine.topicState('orders');
+    const orders = shared.host().engine.topicState('orders');
     expect(orders.partitions.map((p) => p.replicas.length)).toEqual([3, 3, 3, 3]);
     expect(orders.partitions.every((p) => p.leader >= 0)).toBe(true);
     expect(orders.cleanupPolicy).toBe('compact');
@@ -73,12 +55,17 @@ describe('CreateTopics from kafkajs admin', () => {
 
   it('-1 partitions and replication factor take the broker defaults num.partitions and default.replication.factor', async () => {
     expect(await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'defaults' }] }))).toBe(true);
-    expect(host.engine.topicState('defaults').partitions.map((p) => p.replicas.length)).toEqual([3, 3]);
+    expect(
+      shared
+        .host()
+        .engine.topicState('defaults')
+        .partitions.map((p) => p.replicas.length),
+    ).toEqual([3, 3]);
   });
 
   it('validateOnly checks the topic and creates nothing', async () => {
     // kafkajs must not wait for leaders of a topic that will not exist (it would ask Metadata for it).
-    const names = host.engine.topicNames();
+    const names = shared.host().engine.topicNames();
     expect(
       await withAdmin((admin) =>
         admin.createTopics({
@@ -88,7 +75,7 @@ describe('CreateTopics from kafkajs admin', () => {
         }),
       ),
     ).toBe(true);
-    expect(host.engine.topicNames()).toEqual(names);
+    expect(shared.host().engine.topicNames()).toEqual(names);
     // A validate-only request is refused for the same reasons a real one is.
     const refused = await refusal(
       withAdmin((admin) =>
@@ -120,11 +107,11 @@ describe('CreateTopics from kafkajs admin', () => {
       'INVALID_TOPIC_EXCEPTION',
     ]);
     for (const name of ['too-many', 'none', 'bad name!', 'bad-config'])
-      expect(host.engine.topicNames()).not.toContain(name);
+      expect(shared.host().engine.topicNames()).not.toContain(name);
   });
 
   it("answers each refusal with Kafka's message (CreateTopics v3 read by kafkajs' decoder)", async () => {
-    const controller = host.engine.controllerState().id as number;
+    const controller = shared.host().engine.controllerState().id as number;
     const decoded = await kafkajsExchange<{
       topicErrors: { topic: string; errorCode: number; errorMessage: string }[];
     }>(BASE_PORT + controller - 1, 'createTopics', 19, 3, {
@@ -146,11 +133,11 @@ describe('CreateTopics from kafkajs admin', () => {
       { topic: 'twice', errorCode: 42, errorMessage: 'Found multiple entries for this topic.' },
       { topic: 'twice', errorCode: 42, errorMessage: 'Found multiple entries for this topic.' },
     ]);
-    expect(host.engine.topicNames()).not.toContain('twice');
+    expect(shared.host().engine.topicNames()).not.toContain('twice');
   });
 
   it('a broker that is not the controller answers NOT_CONTROLLER (ZooKeeper mode) and creates nothing', async () => {
-    const controller = host.engine.controllerState().id as number;
+    const controller = shared.host().engine.controllerState().id as number;
     const other = [1, 2, 3].find((b) => b !== controller) as number;
     const decoded = await kafkajsExchange<{ topicErrors: { topic: string; errorCode: number }[] }>(
       BASE_PORT + other - 1,
@@ -160,7 +147,7 @@ describe('CreateTopics from kafkajs admin', () => {
       { topics: [{ topic: 'elsewhere', numPartitions: 1, replicationFactor: 1 }], validateOnly: false, timeout: 5_000 },
     );
     expect(decoded.topicErrors).toEqual([{ topic: 'elsewhere', errorCode: 41, errorMessage: null }]);
-    expect(host.engine.topicNames()).not.toContain('elsewhere');
+    expect(shared.host().engine.topicNames()).not.toContain('elsewhere');
   });
 });
 
@@ -250,7 +237,7 @@ describe('JoinGroup v0 (before KIP-394) from kafkajs’ encoder', () => {
 
 describe('DescribeConfigs from kafkajs admin', () => {
   it("answers a topic's and a broker's configs with their sources and synonyms", async () => {
-    await until(() => host.engine.topicNames().includes('orders'), 20_000);
+    await until(() => shared.host().engine.topicNames().includes('orders'), 20_000);
     const { resources } = await withAdmin((admin) =>
       admin.describeConfigs({
         includeSynonyms: true,
@@ -295,7 +282,7 @@ describe('requests no client API sends here, written and read by the clients’ 
       brokers: { brokerId: number; host: string; port: number }[];
     };
     expect(parsed.clusterId).toBe('glassbox-cluster');
-    expect(parsed.controllerId).toBe(host.engine.controllerState().id);
+    expect(parsed.controllerId).toBe(shared.host().engine.controllerState().id);
     expect(parsed.brokers.map((b) => [b.brokerId, b.host, b.port]).sort()).toEqual([
       [1, '127.0.0.1', BASE_PORT],
       [2, '127.0.0.1', BASE_PORT + 1],
@@ -304,8 +291,8 @@ describe('requests no client API sends here, written and read by the clients’ 
   });
 
   it('OffsetForLeaderEpoch v4 (@platformatic/kafka): the end of the current epoch on the leader, fenced elsewhere', async () => {
-    const p = host.engine.topicState('demo').partitions[0];
-    const leader = host.engine.leaderReplica('demo', 0);
+    const p = shared.host().engine.topicState('demo').partitions[0];
+    const leader = shared.host().engine.leaderReplica('demo', 0);
     if (!p || !leader) throw new Error('demo-0 has no leader');
     const ask = async (broker: number, currentLeaderEpoch: number) => {
       const body = new Uint8Array(

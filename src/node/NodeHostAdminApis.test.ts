@@ -8,8 +8,7 @@
  * only what the client was told.
  */
 import { Admin, deleteTopicsV6, describeProducersV0, Reader } from '@platformatic/kafka';
-import type kafkajs from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DeleteTopicsResponseData,
   decodeMessage,
@@ -18,29 +17,11 @@ import {
   encodeMessage,
 } from '../engine/index';
 import { advertisedApis } from './apiHandlers';
-import type { NodeHost } from './NodeHost';
-import { exchange, kafkaClient, startDemoHost, until, withKafkajsAdmin } from './wireTesting';
-import { freePortRange } from './freePorts';
+import { exchange, sharedAdminHost, until } from './wireTesting';
 
-// Three ports of the 38000-41999 range, per process so parallel runs do not collide.
-const BASE_PORT = await freePortRange(8);
-let host: NodeHost;
-
-beforeAll(async () => {
-  host = await startDemoHost(BASE_PORT, {
-    'zookeeper.session.timeout.ms': 6000,
-    'num.partitions': 2,
-    'default.replication.factor': 3,
-  });
-});
-
-afterAll(async () => {
-  await host.stop();
-});
-
-const client = (clientId: string) => kafkaClient(BASE_PORT, clientId);
-
-const withAdmin = <T>(use: (admin: kafkajs.Admin) => Promise<T>) => withKafkajsAdmin(BASE_PORT, use);
+const shared = await sharedAdminHost();
+const BASE_PORT = shared.port;
+const { client, withAdmin } = shared;
 
 async function withPlatformatic<T>(use: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Admin({ clientId: 'platformatic-admin', bootstrapBrokers: [`127.0.0.1:${BASE_PORT}`] });
@@ -116,7 +97,7 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
   it('grows a topic, answered once every new partition has a leader; a count that does not grow is INVALID_PARTITIONS', async () => {
     await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'grow', numPartitions: 2 }] }));
     await withAdmin((admin) => admin.createPartitions({ topicPartitions: [{ topic: 'grow', count: 5 }] }));
-    const grown = host.engine.topicState('grow').partitions;
+    const grown = shared.host().engine.topicState('grow').partitions;
     expect(grown.map((p) => p.partition)).toEqual([0, 1, 2, 3, 4]);
     expect(grown.every((p) => p.leader >= 0 && p.replicas.length === 3)).toBe(true);
     expect(
@@ -124,14 +105,19 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
         withAdmin((admin) => admin.createPartitions({ topicPartitions: [{ topic: 'grow', count: 3 }] })),
       ),
     ).toBe('INVALID_PARTITIONS');
-    expect(host.engine.topicState('grow').partitions).toHaveLength(5);
+    expect(shared.host().engine.topicState('grow').partitions).toHaveLength(5);
   });
 
   it('deletes a topic through the controller (its znodes and every replica go) and refuses an unknown one', async () => {
     await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'doomed', numPartitions: 2 }] }));
     await withAdmin((admin) => admin.deleteTopics({ topics: ['doomed'], timeout: 5_000 }));
-    expect(host.engine.topicNames()).not.toContain('doomed');
-    expect(host.engine.znodes().some((z) => z.path.includes('doomed'))).toBe(false);
+    expect(shared.host().engine.topicNames()).not.toContain('doomed');
+    expect(
+      shared
+        .host()
+        .engine.znodes()
+        .some((z) => z.path.includes('doomed')),
+    ).toBe(false);
     // kafkajs retries UNKNOWN_TOPIC_OR_PARTITION for seconds; @platformatic/kafka reports it at once.
     const unknown = await withPlatformatic((admin) => admin.deleteTopics({ topics: ['never-was'] })).then(
       () => 'deleted',
@@ -139,7 +125,7 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
     );
     expect(unknown).toContain('"errorCode":3');
     // v6 naming a topic by both name and id: the whole request is INVALID_REQUEST, nothing deleted.
-    const controller = host.engine.controllerState().id ?? 1;
+    const controller = shared.host().engine.controllerState().id ?? 1;
     const both = deleteTopicsV6.createRequest([{ name: 'grow', topicId: '0123456789abcdef0123456789abcdef' }], 1_000);
     const answer = decodeMessage(
       DeleteTopicsResponseData,
@@ -152,7 +138,7 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
       }),
     ) as { responses: { errorCode: number }[] };
     expect(answer.responses.map((r) => r.errorCode)).toEqual([42]);
-    expect(host.engine.topicNames()).toContain('grow');
+    expect(shared.host().engine.topicNames()).toContain('grow');
   });
 });
 
@@ -170,7 +156,7 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
       }),
     );
     // Replaced: retention.ms is no longer overridden.
-    expect(host.engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
+    expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
     expect(
       await refusedWith(
         withAdmin((admin) =>
@@ -181,7 +167,7 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
         ),
       ),
     ).toBe('INVALID_CONFIG');
-    expect(host.engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
+    expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
   });
 
   it('IncrementalAlterConfigs SETs, APPENDs to a list config and DELETEs, keeping the rest', async () => {
@@ -199,7 +185,7 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
         ],
       }),
     );
-    expect(host.engine.cluster.topicOverrides('configured')).toEqual({
+    expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({
       'cleanup.policy': 'compact,delete',
       'retention.ms': '60000',
     });
@@ -210,7 +196,7 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
         ],
       }),
     );
-    expect(host.engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact,delete' });
+    expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact,delete' });
   });
 });
 
@@ -218,7 +204,12 @@ describe('DeleteRecords (kafkajs) and DescribeLogDirs (@platformatic/kafka)', ()
   it('moves the log start of the leader and its followers; reads start there; sizes are the segment bytes', async () => {
     await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'trimmed', numPartitions: 1 }] }));
     await produce('trimmed', 0, 100);
-    await until(() => host.engine.partitionState('trimmed', 0).replicaStates.every((r) => r.highWatermark === 100));
+    await until(() =>
+      shared
+        .host()
+        .engine.partitionState('trimmed', 0)
+        .replicaStates.every((r) => r.highWatermark === 100),
+    );
     // kafkajs sends DeleteRecords to the leaders its metadata names: load it first.
     const trim = (offset: string) =>
       withAdmin(async (admin) => {
@@ -227,7 +218,10 @@ describe('DeleteRecords (kafkajs) and DescribeLogDirs (@platformatic/kafka)', ()
       });
     await trim('40');
     // The answer waited for the low watermark: every replica starts at 40.
-    const replicas = host.engine.snapshot().replicas.filter((r) => r.topic === 'trimmed');
+    const replicas = shared
+      .host()
+      .engine.snapshot()
+      .replicas.filter((r) => r.topic === 'trimmed');
     expect(replicas.map((r) => r.logStartOffset)).toEqual([40, 40, 40]);
     const offsets = await withAdmin((admin) => admin.fetchTopicOffsets('trimmed'));
     expect(offsets[0]).toMatchObject({ partition: 0, low: '40', high: '100' });
@@ -250,7 +244,7 @@ describe('DeleteRecords (kafkajs) and DescribeLogDirs (@platformatic/kafka)', ()
   });
 
   it('DescribeProducers (@platformatic/kafka encoding) names the idempotent producer on the leader', async () => {
-    const leader = host.engine.partitionState('trimmed', 0).leader;
+    const leader = shared.host().engine.partitionState('trimmed', 0).leader;
     const body = await exchange(BASE_PORT + leader - 1, {
       apiKey: 61,
       apiVersion: 0,
@@ -295,15 +289,15 @@ describe('DeleteGroups (kafkajs) and OffsetDelete (@platformatic/kafka)', () => 
 describe('Reassignments (kafkajs) and ElectLeaders', () => {
   it('moves a partition to two replicas and lists it while it moves', async () => {
     await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'moved', numPartitions: 1 }] }));
-    const original = host.engine.partitionState('moved', 0).replicas;
+    const original = shared.host().engine.partitionState('moved', 0).replicas;
     const target = original.slice(0, 2);
     await withAdmin((admin) =>
       admin.alterPartitionReassignments({
         topics: [{ topic: 'moved', partitionAssignment: [{ partition: 0, replicas: target }] }],
       }),
     );
-    await until(() => host.engine.cluster.assignment('moved')[0]?.length === 2, 20_000);
-    expect(host.engine.cluster.assignment('moved')[0]).toEqual(target);
+    await until(() => shared.host().engine.cluster.assignment('moved')[0]?.length === 2, 20_000);
+    expect(shared.host().engine.cluster.assignment('moved')[0]).toEqual(target);
     const listed = await withAdmin((admin) =>
       admin.listPartitionReassignments({ topics: [{ topic: 'moved', partitions: [0] }] }),
     );
@@ -311,7 +305,7 @@ describe('Reassignments (kafkajs) and ElectLeaders', () => {
   });
 
   it('ElectLeaders v2 PREFERRED: NONE where the preferred replica took over, ELECTION_NOT_NEEDED where it leads', async () => {
-    const controller = host.engine.controllerState().id ?? -1;
+    const controller = shared.host().engine.controllerState().id ?? -1;
     const request = encodeMessage(ElectLeadersRequestData, 2, {
       electionType: 0,
       topicPartitions: [{ topic: 'demo', partitions: [0] }],

@@ -5,6 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import kafkajs from 'kafkajs';
+import { afterAll, beforeAll } from 'vitest';
 import {
   ByteReader,
   ByteWriter,
@@ -14,6 +15,7 @@ import {
   responseHeaderVersion,
   writeRequestHeader,
 } from '../engine/index';
+import { freePortRange } from './freePorts';
 import { NodeHost, type NodeHostOptions } from './NodeHost';
 
 /** A kafkajs client of the brokers listening from `port`, quiet. */
@@ -43,6 +45,44 @@ export async function startDemoHost(port: number, brokerConfig?: NodeHostOptions
   });
   await host.start();
   return host;
+}
+
+/** The three-broker host the Admin tests share: started before the file's tests, stopped after. */
+export interface SharedAdminHost {
+  /** The first broker's port (the others follow it). */
+  readonly port: number;
+  /** The running host (valid inside tests). */
+  host(): NodeHost;
+  client(clientId: string): kafkajs.Kafka;
+  withAdmin<T>(use: (admin: kafkajs.Admin) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Registers beforeAll/afterAll for a demo host on free ports, with short ZooKeeper sessions and
+ * topics of two partitions on all three brokers by default.
+ */
+export async function sharedAdminHost(): Promise<SharedAdminHost> {
+  const port = await freePortRange(8);
+  let host: NodeHost | undefined;
+  beforeAll(async () => {
+    host = await startDemoHost(port, {
+      'zookeeper.session.timeout.ms': 6000,
+      'num.partitions': 2,
+      'default.replication.factor': 3,
+    });
+  });
+  afterAll(async () => {
+    await host?.stop();
+  });
+  return {
+    port,
+    host: () => {
+      if (!host) throw new Error('the shared host is not started yet');
+      return host;
+    },
+    client: (clientId) => kafkaClient(port, clientId),
+    withAdmin: (use) => withKafkajsAdmin(port, use),
+  };
 }
 
 export async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
