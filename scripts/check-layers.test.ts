@@ -41,6 +41,15 @@ describe('check-layers', () => {
     ).toEqual([]);
   });
 
+  it('lets engine test support that needs client packages (*.testing.ts) import them, not engine code', () => {
+    const support = "import { Reader } from '@platformatic/kafka';\nimport { createRequire } from 'node:module';\n";
+    expect(problems({ path: 'src/engine/wire/codecs.testing.ts', source: support })).toEqual([]);
+    expect(problems({ path: 'src/engine/wire/codecs.ts', source: support })).toEqual([
+      expect.stringMatching(/codecs\.ts:1 engine imports package @platformatic\/kafka/),
+      expect.stringMatching(/codecs\.ts:2 engine imports package node:module/),
+    ]);
+  });
+
   it('rejects a ui run-time import from the worker other than worker/client', () => {
     const found = problems({ path: 'src/ui/Panel.tsx', source: "import { MAX } from '../worker/protocol';\n" });
     expect(found).toEqual([

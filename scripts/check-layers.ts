@@ -16,7 +16,8 @@
  *  - no runtime import cycle among the files of src/worker.
  *  - no import cycle at all, `import type` included, among the files of src/node and of
  *    src/engine/wire: the wire codec, the handlers and the gateway stay a one-way chain.
- * Test files (*.test.ts) may import test tools and engine test support (fixtures, testSupport),
+ * Test files (*.test.ts) and test support that needs test packages (*.testing.ts, typechecked with
+ * the Node config only) may import test tools and engine test support (fixtures, testSupport),
  * but obey the same direction rules.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -90,7 +91,7 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
   const acyclicEdges = new Map<string, { to: string; line: number }[]>();
   for (const { path, source } of files) {
     const layer = layerOf(path);
-    const isTest = /\.test\.tsx?$/.test(path);
+    const isTest = /\.(test|testing)\.tsx?$/.test(path);
     for (const ref of importsOf(source)) {
       const where = `${path}:${ref.line}`;
       if (ref.spec.startsWith('.')) {

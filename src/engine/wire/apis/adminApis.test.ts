@@ -5,7 +5,6 @@
  * (dist/apis/admin) for the flexible ones. Field order and versions are Kafka 3.9's message
  * definitions (clients/src/main/resources/common/message/<Api>Request.json / Response.json).
  */
-import { createRequire } from 'node:module';
 import {
   alterConfigsV2,
   alterPartitionReassignmentsV0,
@@ -18,11 +17,10 @@ import {
   incrementalAlterConfigsV1,
   listPartitionReassignmentsV0,
   offsetDeleteV0,
-  Reader,
 } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
-import type { MessageSchema, WireValue } from '../schema';
 import { decodeMessage, encodeMessage } from '../wireCodec';
+import { bytesOf, kafkajsAnswer, kafkajsBody, platformaticRead } from './clientCodecs.testing';
 import {
   AlterConfigsRequestData,
   AlterConfigsResponseData,
@@ -58,28 +56,6 @@ import {
   DeleteTopicsResponseData,
 } from './topicAdmin';
 
-const require = createRequire(import.meta.url);
-type Encoded = { buffer: Buffer };
-async function kafkajsBody(api: string, version: number, args: unknown): Promise<Uint8Array> {
-  const build = require(`kafkajs/src/protocol/requests/${api}/v${version}/request`);
-  return new Uint8Array((await (build(args) as { encode: () => Promise<Encoded> }).encode()).buffer);
-}
-async function kafkajsAnswer<T>(api: string, v: number, schema: MessageSchema, value: WireValue): Promise<T> {
-  const res = require(`kafkajs/src/protocol/requests/${api}/v${v}/response`) as {
-    decode: (b: Buffer) => Promise<unknown>;
-    parse: (d: unknown) => Promise<unknown>;
-  };
-  return (await res.parse(await res.decode(Buffer.from(encodeMessage(schema, v, value))))) as T;
-}
-const bytesOf = (w: { buffer: Buffer }) => new Uint8Array(w.buffer);
-function platformaticRead(
-  api: { parseResponse: (c: number, k: number, v: number, r: Reader) => unknown },
-  schema: MessageSchema,
-  version: number,
-  value: WireValue,
-): unknown {
-  return api.parseResponse(1, schema.apiKey, version, Reader.from(Buffer.from(encodeMessage(schema, version, value))));
-}
 /** kafkajs writes a flexible request's empty header tag section at the start of the body: skip it. */
 const afterHeaderTags = (b: Uint8Array) => b.subarray(1);
 

@@ -5,7 +5,6 @@
  * for the flexible ones. Records are RecordBatch v2 bytes: what the client encodes, the engine's
  * codec must read, and what the engine's codec writes, the client must read.
  */
-import { createRequire } from 'node:module';
 import {
   createTopicsV7,
   describeClusterV0,
@@ -26,7 +25,6 @@ import { describe, expect, it } from 'vitest';
 import { decodeRecordBatches } from '../../codec/recordBatch';
 import { withRecords } from '../../codec/memoryRecords';
 import { encodeUtf8 } from '../../codec/utf8';
-import type { MessageSchema, WireValue } from '../schema';
 import { decodeMessage, encodeMessage } from '../wireCodec';
 import { CreateTopicsRequestData, CreateTopicsResponseData } from './createTopics';
 import { DescribeClusterRequestData, DescribeClusterResponseData } from './describeCluster';
@@ -42,39 +40,8 @@ import { JoinGroupRequestData, JoinGroupResponseData } from './groups';
 import { InitProducerIdRequestData, InitProducerIdResponseData } from './initProducerId';
 import { ListOffsetsRequestData, ListOffsetsResponseData } from './listOffsets';
 import { OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData } from './offsetForLeaderEpoch';
+import { bytesOf, kafkajsAnswer, kafkajsBody, kafkajsRead, platformaticRead } from './clientCodecs.testing';
 import { ProduceRequestData, ProduceResponseData } from './produce';
-
-const require = createRequire(import.meta.url);
-type Encoded = { buffer: Buffer };
-const kafkajs = (api: string, version: number, kind: 'request' | 'response') =>
-  require(`kafkajs/src/protocol/requests/${api}/v${version}/${kind}`);
-async function kafkajsBody(api: string, version: number, args: unknown): Promise<Uint8Array> {
-  const req = kafkajs(api, version, 'request')(args) as { encode: () => Promise<Encoded> };
-  return new Uint8Array((await req.encode()).buffer);
-}
-async function kafkajsRead(api: string, version: number, body: Uint8Array): Promise<unknown> {
-  const res = kafkajs(api, version, 'response') as {
-    decode: (b: Buffer) => Promise<unknown>;
-    parse: (d: unknown) => Promise<unknown>;
-  };
-  return res.parse(await res.decode(Buffer.from(body)));
-}
-
-/** kafkajs reading our answer of `value` (encoded with `schema` in version `v`), as its own type. */
-async function kafkajsAnswer<T>(api: string, v: number, schema: MessageSchema, value: WireValue): Promise<T> {
-  return (await kafkajsRead(api, v, encodeMessage(schema, v, value))) as T;
-}
-
-/** @platformatic/kafka's side: a request it wrote, and our answer read by its parser. */
-const bytesOf = (w: { buffer: Buffer }) => new Uint8Array(w.buffer);
-function platformaticRead(
-  api: { parseResponse: (c: number, k: number, v: number, r: Reader) => unknown },
-  schema: MessageSchema,
-  version: number,
-  value: WireValue,
-): unknown {
-  return api.parseResponse(1, schema.apiKey, version, Reader.from(Buffer.from(encodeMessage(schema, version, value))));
-}
 
 const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
 function valuesOf(records: Uint8Array): (string | null)[] {
