@@ -1,4 +1,3 @@
-import { createStore } from 'idb-keyval';
 import { KafkaError } from '../engine/errors';
 import type { Store } from '../engine/Store';
 import {
@@ -16,56 +15,17 @@ import {
   tileChunks,
   unpackLayout,
 } from './chunkLayout';
+import {
+  completion,
+  type IdbFactoryLike,
+  type IdbObjectStoreLike,
+  idbKeyvalStore,
+  request,
+  type UseObjectStore,
+} from './idbObjects';
 import { checkStorePath, checkTruncateSize } from './storePath';
 
-/*
- * The slice of IndexedDB that IdbStore touches, typed structurally so that the Node typecheck
- * (which has no DOM lib) accepts this file. Real IDBObjectStore / IDBRequest objects fit it.
- */
-/** An event handler slot; DOM handlers take an event this file never reads. */
-type IdbHandler = ((ev: never) => unknown) | null;
-export interface IdbRequestLike<T> {
-  readonly result: T;
-  readonly error: unknown;
-  onsuccess: IdbHandler;
-  onerror: IdbHandler;
-}
-/** The connection a transaction runs on: closed when another page deletes or upgrades the database. */
-export interface IdbDatabaseLike {
-  readonly name: string;
-  close(): void;
-  onversionchange: IdbHandler;
-}
-export interface IdbTransactionLike {
-  readonly error: unknown;
-  readonly db: IdbDatabaseLike;
-  oncomplete: IdbHandler;
-  onerror: IdbHandler;
-  onabort: IdbHandler;
-  abort(): void;
-}
-export interface IdbObjectStoreLike {
-  readonly transaction: IdbTransactionLike;
-  get(key: string): IdbRequestLike<unknown>;
-  put(value: unknown, key: string): IdbRequestLike<unknown>;
-  delete(key: string): IdbRequestLike<undefined>;
-  getAllKeys(): IdbRequestLike<unknown[]>;
-  clear(): IdbRequestLike<undefined>;
-}
-interface IdbFactoryLike {
-  deleteDatabase(name: string): IdbRequestLike<unknown> & { onblocked: IdbHandler };
-}
-/** idb-keyval's `UseStore`: runs a callback on the object store inside a fresh transaction. */
-export type UseObjectStore = <T>(
-  mode: 'readonly' | 'readwrite',
-  callback: (store: IdbObjectStoreLike) => T | PromiseLike<T>,
-) => Promise<T>;
-
-/** idb-keyval's store, seen through the narrower object-store interface this file uses. */
-function idbKeyvalStore(dbName: string, storeName: string): UseObjectStore {
-  const use = createStore(dbName, storeName);
-  return (mode, callback) => use(mode, callback);
-}
+export type { IdbObjectStoreLike, IdbTransactionLike, UseObjectStore } from './idbObjects';
 
 export interface IdbStoreOptions {
   /** IndexedDB database name. Glassbox uses 'glassbox'; tests use a fresh name each. */
@@ -125,20 +85,6 @@ const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 function chunksOf(files: ReadonlyMap<string, PackedLayout>, path: string): Chunk[] | undefined {
   const layout = files.get(path);
   return layout === undefined ? undefined : unpackLayout(path, layout);
-}
-
-function request<T>(req: IdbRequestLike<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-function completion(tx: IdbTransactionLike): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
 }
 
 /** What went wrong, in words a person can act on. */
