@@ -1,7 +1,7 @@
 /** Small readers over a LessonWorld that several lessons share. */
 import type { PartitionView } from '../../index';
 import type { PlaneGroupView, PlanePartitionView } from '../types';
-import type { LessonWorld } from './types';
+import type { LessonStep, LessonWorld } from './types';
 
 export function partitionState(w: LessonWorld, topic: string, partition: number): PlanePartitionView | undefined {
   return w.view.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition);
@@ -56,4 +56,17 @@ export function rebalancedSince(w: LessonWorld, id: string, sinceMs: number, mem
     g.members.length === members &&
     g.generations.some((x) => x.atMs > sinceMs && Object.keys(x.assignment).length === members)
   );
+}
+
+/** A step's wait: the partition's log holds at least `records` records. */
+export function recordsIn(topic: string, partition: number, records: number): NonNullable<LessonStep['until']> {
+  return {
+    label: `${records} records are in ${topic}-${partition}`,
+    met: (w) => (partitionLog(w, topic, partition)?.logEndOffset ?? 0) >= records,
+  };
+}
+
+/** A step's observation: the base offsets of the partition's segments. */
+export function segmentBases(w: LessonWorld, topic: string, partition: number): number[] {
+  return (partitionLog(w, topic, partition)?.segments ?? []).map((s) => s.baseOffset);
 }

@@ -1,5 +1,5 @@
 import type { CleanupView } from '../../../index';
-import { partitionLog } from '../facts';
+import { partitionLog, recordsIn, segmentBases } from '../facts';
 import type { LessonAction, LessonWorld } from '../types';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
@@ -33,11 +33,8 @@ export const compaction = lesson(ELECTIONS, 'compaction', 'storage', {
       text: 'The keys k0..k9 were each written 20 times (200 records of 900 bytes) to payments, whose cleanup.policy is still delete: most records now have a later record with the same key, and the log rolled a few segments.',
       look: row(PAYMENTS),
       actions: rounds(20),
-      until: {
-        label: '200 records are in payments-0',
-        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 200,
-      },
-      observe: (w) => ({ segments: (partitionLog(w, PAYMENTS, 0)?.segments ?? []).map((s) => s.baseOffset) }),
+      until: recordsIn(PAYMENTS, 0, 200),
+      observe: (w) => ({ segments: segmentBases(w, PAYMENTS, 0) }),
     },
     {
       text: 'payments switched to cleanup.policy=compact, and the log cleaner (every 2 s here) compacted payments-0: superseded records are gone from the closed segments, the survivors keep their offsets (offsets now have gaps).',

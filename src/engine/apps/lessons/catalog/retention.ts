@@ -1,4 +1,4 @@
-import { partitionLog } from '../facts';
+import { partitionLog, segmentBases } from '../facts';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
@@ -15,7 +15,7 @@ export const retention = lesson(ELECTIONS, 'retention', 'storage', {
         label: 'payments-0 has four segments',
         met: (w) => (partitionLog(w, PAYMENTS, 0)?.segmentCount ?? 0) >= 4,
       },
-      observe: (w) => ({ segments: (partitionLog(w, PAYMENTS, 0)?.segments ?? []).map((s) => s.baseOffset) }),
+      observe: (w) => ({ segments: segmentBases(w, PAYMENTS, 0) }),
     },
     {
       text: 'retention.bytes=70000 was set on payments. Every 2 s the broker’s retention check deletes the oldest segments, whole files, as long as what remains is still at least retention.bytes; the log start offset moves up to the first kept segment.',

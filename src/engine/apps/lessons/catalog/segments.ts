@@ -1,11 +1,9 @@
-import { partitionLog, segmentName } from '../facts';
+import { partitionLog, recordsIn, segmentBases, segmentName } from '../facts';
 import type { LessonWorld } from '../types';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
-function segmentBases(w: LessonWorld): number[] {
-  return (partitionLog(w, PAYMENTS, 0)?.segments ?? []).map((s) => s.baseOffset);
-}
+const paymentsSegments = (w: LessonWorld) => segmentBases(w, PAYMENTS, 0);
 
 /** A partition is a directory of segments, each named by its first offset. */
 export const segments = lesson(ELECTIONS, 'segments', 'storage', {
@@ -22,11 +20,11 @@ export const segments = lesson(ELECTIONS, 'segments', 'storage', {
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 70, keyPrefix: 'p', valueBytes: 1000 }],
       until: {
         label: 'payments-0 has 70 records and a second segment',
-        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 70 && segmentBases(w).length >= 2,
+        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 70 && paymentsSegments(w).length >= 2,
       },
       slow: true,
       observe: (w) => ({
-        segments: segmentBases(w).map(segmentName),
+        segments: paymentsSegments(w).map(segmentName),
         logEndOffset: partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0,
       }),
       question: {
@@ -44,7 +42,7 @@ export const segments = lesson(ELECTIONS, 'segments', 'storage', {
             : 'a counter: 1, 2, 3';
         },
         because: (w) => {
-          const second = segmentBases(w)[1] ?? -1;
+          const second = paymentsSegments(w)[1] ?? -1;
           return `its files are ${segmentName(second)}.log, .index and .timeindex: ${second} is the offset of the first record it holds (its base offset), padded to 20 digits. The source post counts messages from 1; Kafka counts offsets from 0.`;
         },
       },
@@ -53,17 +51,14 @@ export const segments = lesson(ELECTIONS, 'segments', 'storage', {
       text: '80 more records of 1,000 bytes were sent: the log rolled again each time the active segment was full.',
       look: row(PAYMENTS),
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 70, count: 80, keyPrefix: 'p', valueBytes: 1000 }],
-      until: {
-        label: 'payments-0 has 150 records',
-        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 150,
-      },
-      observe: (w) => ({ segments: segmentBases(w).map(segmentName) }),
+      until: recordsIn(PAYMENTS, 0, 150),
+      observe: (w) => ({ segments: paymentsSegments(w).map(segmentName) }),
       question: {
         prompt: '80 more records of 1,000 bytes go to payments-0 next (150 in all). How many .log files will it have?',
         choices: ['1', '2', '3', '4'],
-        answer: (w) => String(segmentBases(w).length),
+        answer: (w) => String(paymentsSegments(w).length),
         because: (w) =>
-          `a segment takes batches until the next one would pass segment.bytes (64 KiB, here ${segmentBases(w)[1] ?? '?'} records of 1,000 bytes), then the log rolls; ${partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0} records fill ${segmentBases(w).length - 1} segments and start one more.`,
+          `a segment takes batches until the next one would pass segment.bytes (64 KiB, here ${paymentsSegments(w)[1] ?? '?'} records of 1,000 bytes), then the log rolls; ${partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0} records fill ${paymentsSegments(w).length - 1} segments and start one more.`,
       },
     },
     {

@@ -1,4 +1,4 @@
-import { elapsed, partitionLog } from '../facts';
+import { elapsed, recordsIn } from '../facts';
 import type { LessonWorld } from '../types';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
@@ -19,10 +19,7 @@ export const timeLookup = lesson(ELECTIONS, 'time-lookup', 'storage', {
       text: 'A first wave of 80 records (1,000 bytes each) was written; the log rolled once, and each segment’s .timeindex got an entry (timestamp, relative offset) alongside its .index entries.',
       look: row(PAYMENTS),
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 80, keyPrefix: 'a', valueBytes: 1000 }],
-      until: {
-        label: '80 records are in payments-0',
-        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 80,
-      },
+      until: recordsIn(PAYMENTS, 0, 80),
     },
     {
       text: 'Three seconds of engine time pass with nothing written: the next records carry later timestamps.',
@@ -33,10 +30,7 @@ export const timeLookup = lesson(ELECTIONS, 'time-lookup', 'storage', {
       text: 'A second wave of 80 records (offsets 80 to 159) was written three seconds after the first.',
       look: row(PAYMENTS),
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 80, count: 80, keyPrefix: 'b', valueBytes: 1000 }],
-      until: {
-        label: '160 records are in payments-0',
-        met: (w) => (partitionLog(w, PAYMENTS, 0)?.logEndOffset ?? 0) >= 160,
-      },
+      until: recordsIn(PAYMENTS, 0, 160),
       question: {
         prompt:
           'A second wave of 80 records (offsets 80 to 159) is written next, three seconds after the first. Looking up the timestamp of the second wave’s first record: which offset will come back?',
