@@ -70,3 +70,23 @@ export function recordsIn(topic: string, partition: number, records: number): No
 export function segmentBases(w: LessonWorld, topic: string, partition: number): number[] {
   return (partitionLog(w, topic, partition)?.segments ?? []).map((s) => s.baseOffset);
 }
+
+/** A step's wait: the partition's high watermark reached `offset`. */
+export function highWatermarkReaches(
+  topic: string,
+  partition: number,
+  offset: number,
+): NonNullable<LessonStep['until']> {
+  return {
+    label: `the HW reached ${offset}`,
+    met: (w) => (partitionState(w, topic, partition)?.committed ?? 0) >= offset,
+  };
+}
+
+/** A step's wait: `broker` is in the partition's ISR again. */
+export function backInIsr(topic: string, partition: number, broker: number): NonNullable<LessonStep['until']> {
+  return {
+    label: `broker ${broker} is back in the ISR`,
+    met: (w) => partitionState(w, topic, partition)?.isr.includes(broker) ?? false,
+  };
+}

@@ -1,4 +1,4 @@
-import { partitionState } from '../facts';
+import { backInIsr, partitionState } from '../facts';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
@@ -50,10 +50,7 @@ export const controllerFailover = lesson(ELECTIONS, 'controller-failover', 'cont
       text: 'Broker 1 restarted: it registers, becomes a follower (the controller stays where it is), catches up and rejoins the ISR.',
       look: row(PAYMENTS),
       actions: [{ op: 'restartBroker', broker: 1 }],
-      until: {
-        label: 'broker 1 is back in the ISR',
-        met: (w) => partitionState(w, PAYMENTS, 0)?.isr.includes(1) ?? false,
-      },
+      until: backInIsr(PAYMENTS, 0, 1),
       observe: (w) => ({ controller: w.view.controller, leader: partitionState(w, PAYMENTS, 0)?.leader ?? null }),
     },
   ],

@@ -1,4 +1,4 @@
-import { partitionState, replicaLogEndOffsets } from '../facts';
+import { backInIsr, highWatermarkReaches, partitionState, replicaLogEndOffsets } from '../facts';
 import type { JournalEntry } from '../journal';
 import type { LessonWorld } from '../types';
 import { after } from './posts';
@@ -56,17 +56,14 @@ export const isr = lesson(ELECTIONS, 'isr', 'replication', {
       text: '30 records were written while broker 3 is away: the high watermark moves with brokers 1 and 2 only.',
       look: row(PAYMENTS),
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 30, keyPrefix: 'p', valueBytes: 100 }],
-      until: { label: 'the HW reached 30', met: (w) => (partitionState(w, PAYMENTS, 0)?.committed ?? 0) >= 30 },
+      until: highWatermarkReaches(PAYMENTS, 0, 30),
       observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
     },
     {
       text: 'Broker 3 was healed: it registers again, fetches what it missed, and once its LEO reaches the leader’s high watermark the leader adds it back (an ISR expand).',
       look: row(PAYMENTS),
       actions: [{ op: 'healBroker', broker: 3 }],
-      until: {
-        label: 'broker 3 is back in the ISR',
-        met: (w) => partitionState(w, PAYMENTS, 0)?.isr.includes(3) ?? false,
-      },
+      until: backInIsr(PAYMENTS, 0, 3),
       observe: (w) => ({
         isr: partitionState(w, PAYMENTS, 0)?.isr ?? [],
         expandedBy: w.journal.some((e) => e.kind === 'leaderIsr' && e.change === 'expand') ? 'leader' : 'controller',

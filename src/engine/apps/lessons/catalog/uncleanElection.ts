@@ -1,4 +1,4 @@
-import { partitionState, replicaLogEndOffsets } from '../facts';
+import { highWatermarkReaches, partitionState, replicaLogEndOffsets } from '../facts';
 import type { LessonWorld } from '../types';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
@@ -25,7 +25,7 @@ export const uncleanElection = lesson(ELECTIONS, 'unclean-election', 'replicatio
       text: '20 records were written: brokers 1 and 2 have them, broker 3 does not.',
       look: row(PAYMENTS),
       actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 20, keyPrefix: 'pay-', valueBytes: 50 }],
-      until: { label: 'the HW reached 20', met: (w) => (partitionState(w, PAYMENTS, 0)?.committed ?? 0) >= 20 },
+      until: highWatermarkReaches(PAYMENTS, 0, 20),
       observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
     },
     {
