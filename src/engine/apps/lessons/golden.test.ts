@@ -1,14 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataPath, StoreWriter, type UnifiedLog } from '../../index';
-import { MapStore } from '../../log/testSupport';
-import { ClusterApps } from '../ClusterApps';
-import { addSeedsLookupExample } from '../demo';
 import { LESSONS } from './catalog';
-import { LessonJournal } from './journal';
-import { type LessonTrace, replayLesson } from './replay';
-import { lessonWorld } from './world';
+import { replayHeadless } from './lessonBed';
+import type { LessonTrace } from './replay';
 
 /**
  * Golden traces: every lesson replays headless from its scenario (preset + seed), each step's
@@ -22,25 +17,7 @@ const GOLDEN = join(import.meta.dirname, 'golden');
 async function traceOf(id: string): Promise<LessonTrace> {
   const lesson = LESSONS.find((l) => l.id === id);
   if (!lesson) throw new Error(`no lesson ${id}`);
-  const store = new MapStore();
-  const writer = new StoreWriter(store);
-  // The seeds' example is adopted through the engine's recovered-logs map, as the worker does.
-  const recoveredLogs = new Map<string, UnifiedLog>();
-  const apps = ClusterApps.fromScenario(
-    { seed: lesson.seed, preset: lesson.preset, actions: [], untilMs: 0 },
-    { store, writer, recoveredLogs, panelProducer: true },
-  );
-  const data = new DataPath(apps.engine, recoveredLogs);
-  const journal = new LessonJournal(apps.engine);
-  const host = {
-    apps,
-    data,
-    seedsLookupExample() {
-      addSeedsLookupExample(data, apps.clock, writer);
-      apps.tick(200);
-    },
-  };
-  return replayLesson(lesson, host, () => lessonWorld(apps, data, journal));
+  return replayHeadless(lesson);
 }
 
 describe('lesson golden traces', () => {

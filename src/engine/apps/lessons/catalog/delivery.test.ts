@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DataPath, StoreWriter, type UnifiedLog } from '../../../index';
-import { MapStore } from '../../../log/testSupport';
-import { ClusterApps } from '../../ClusterApps';
-import { LessonJournal } from '../journal';
-import { replayLesson } from '../replay';
-import { lessonWorld } from '../world';
+import { replayHeadless } from '../lessonBed';
 import { delivery } from './delivery';
 
 /**
@@ -18,22 +13,11 @@ import { delivery } from './delivery';
  */
 describe('delivery lesson: a commit that times out behind the cut-off follower', () => {
   it('hands c6 the offset before c5’s commit, and says why', async () => {
-    const store = new MapStore();
-    const writer = new StoreWriter(store);
-    const recoveredLogs = new Map<string, UnifiedLog>();
-    const apps = ClusterApps.fromScenario(
-      { seed: delivery.seed, preset: delivery.preset, actions: [], untilMs: 0 },
-      { store, writer, recoveredLogs, panelProducer: true },
-    );
-    const data = new DataPath(apps.engine, recoveredLogs);
-    const journal = new LessonJournal(apps.engine);
     const question = delivery.steps.findIndex((s) => s.question?.prompt.includes('UNSTABLE_OFFSET_COMMIT'));
     expect(question).toBeGreaterThan(0);
     // Every step but the one that waits for c5 to be mid-batch.
     const steps = delivery.steps.filter((_, i) => i !== question - 1);
-    const trace = await replayLesson({ ...delivery, steps }, { apps, data, seedsLookupExample() {} }, () =>
-      lessonWorld(apps, data, journal),
-    );
+    const trace = await replayHeadless(delivery, steps);
     const asked = trace.steps[question - 1];
     expect(asked?.answer).toBe('the offset committed before it');
     expect(asked?.because).toContain('timed out after 5.0 s');
