@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LESSONS } from './catalog';
-import { replayHeadless } from './lessonBed';
+import { replayHeadless } from './lessonBed.testing';
 import type { LessonTrace } from './replay';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayHeadless } from '../lessonBed';
+import { replayHeadless } from '../lessonBed.testing';
 import { delivery } from './delivery';
 
 /**
