@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SUITES, type ReadRecord } from './clientSuites';
 import type { NodeHost } from './NodeHost';
-import { startDemoHost, until } from './wireTesting';
+import { expectGroupSplit, startDemoHost, until } from './wireTesting';
 import { freePortRange } from './freePorts';
 
 const BASE_PORT = await freePortRange(8);
@@ -113,15 +113,7 @@ for (const client of CLIENT_SUITES) {
       named('a group of two members splits the partitions and commits the high watermarks'),
       async () => {
         const group = `${topic}-pair`;
-        const [a, b] = await client.pair(BOOTSTRAP, group, topic, COUNT);
-        if (!a || !b) throw new Error('two members expected');
-        expect(a.assignment.length).toBeGreaterThan(0);
-        expect(b.assignment.length).toBeGreaterThan(0);
-        expect(a.assignment.filter((p) => b.assignment.includes(p))).toEqual([]);
-        expect([...a.assignment, ...b.assignment].sort()).toEqual([0, 1, 2]);
-        const all = [...a.records, ...b.records].map(([p, o]) => `${p}-${o}`);
-        expect(all.length).toBe(COUNT);
-        expect(new Set(all).size).toBe(COUNT);
+        expectGroupSplit(await client.pair(BOOTSTRAP, group, topic, COUNT), COUNT);
         await until(() => committed(group, topic).every((c, p) => c === highWatermarks(topic)[p]), 15_000);
       },
       120_000,

@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import kafkajs from 'kafkajs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   ByteReader,
   ByteWriter,
@@ -152,4 +152,23 @@ export function correlationIds(s: Socket, count: number): Promise<number[]> {
     });
     s.once('error', reject);
   });
+}
+
+/**
+ * A two-member group's split of a three-partition topic: each member holds partitions, none held
+ * by both, all three between them, and every one of `total` records read once, by one member.
+ */
+export function expectGroupSplit(
+  members: readonly { assignment: number[]; records: [number, number][] }[],
+  total: number,
+): void {
+  const [a, b] = members;
+  if (!a || !b) throw new Error('two members expected');
+  expect(a.assignment.length).toBeGreaterThan(0);
+  expect(b.assignment.length).toBeGreaterThan(0);
+  expect(a.assignment.filter((p) => b.assignment.includes(p))).toEqual([]);
+  expect([...a.assignment, ...b.assignment].sort()).toEqual([0, 1, 2]);
+  const all = [...a.records, ...b.records].map(([p, o]) => `${p}-${o}`);
+  expect(all.length).toBe(total);
+  expect(new Set(all).size).toBe(total);
 }
