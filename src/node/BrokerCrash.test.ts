@@ -12,29 +12,25 @@
  *
  * Needs python3-confluent-kafka and kcat (apt); skipped, the reason in its name, without them.
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnBroker, stopProcess } from './brokerProcess';
 import { freePortRange } from './freePorts';
+import {
+  CONFLUENT,
+  confluentLive,
+  kcatReadAll,
+  librdkafkaMissing,
+  PYTHON,
+  run,
+  type SeenRecord,
+} from './librdkafkaTesting';
 
 const PORT = await freePortRange(8);
 const BOOTSTRAP = `127.0.0.1:${PORT}`;
-const KCAT = '/usr/bin/kcat';
-const PYTHON = '/usr/bin/python3';
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CONFLUENT = join(HERE, 'clients', 'confluent.py');
-
-const missing = (() => {
-  if (!existsSync(KCAT)) return `${KCAT} not found (apt-get install kcat)`;
-  if (!existsSync(PYTHON)) return `${PYTHON} not found (apt-get install python3-confluent-kafka)`;
-  const probe = spawnSync(PYTHON, ['-c', 'import confluent_kafka'], { encoding: 'utf8' });
-  return probe.status === 0 ? null : 'python3-confluent-kafka not installed (apt-get install python3-confluent-kafka)';
-})();
-
 const data = mkdtempSync(join(tmpdir(), 'glassbox-crash-'));
 const children: ChildProcess[] = [];
 
@@ -53,43 +49,24 @@ async function startBroker(): Promise<ChildProcess> {
   return child;
 }
 
-function run(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(file, args, { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${file} ${args.join(' ')}: ${error.message}\n${stderr}`)) : resolve(stdout),
-    ),
-  );
-}
-
 /**
  * confluent-kafka's acks=all producer of `count` records at `rate` records/s; `onAck` hears each
  * acknowledged [partition, offset, value] as its delivery report arrives. Resolves when it exits.
  */
-function produce(count: number, rate: number, onAck: (ack: [number, number, string]) => void): Promise<void> {
-  const child = spawn(PYTHON, [CONFLUENT, 'acks', BOOTSTRAP, 'crash', String(count), String(rate)], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(child);
-  let pending = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const parsed = JSON.parse(line) as [number, number, string] | { done: number };
-      if (Array.isArray(parsed)) onAck(parsed);
-    }
-  });
-  return new Promise((resolve) => child.once('exit', () => resolve()));
+async function produce(count: number, rate: number, onAck: (ack: SeenRecord) => void): Promise<void> {
+  const producer = confluentLive(['acks', BOOTSTRAP, 'crash', String(count), String(rate)], onAck);
+  children.push(producer.child);
+  producer.child.stdin?.end();
+  await producer.done;
 }
 
 describe('the Node host killed with SIGKILL during an acks=all produce', () => {
-  it.skipIf(missing !== null)(
-    `keeps every acknowledged record and every committed offset across a restart on the same --data${missing ? ` [skipped: ${missing}]` : ''}`,
+  it.skipIf(librdkafkaMissing !== null)(
+    `keeps every acknowledged record and every committed offset across a restart on the same --data${librdkafkaMissing ? ` [skipped: ${librdkafkaMissing}]` : ''}`,
     async () => {
       let broker = await startBroker();
       const acked = new Map<string, string>();
-      const ack = ([p, o, v]: [number, number, string]) => acked.set(`${p}:${o}`, v);
+      const ack = ([p, o, v]: SeenRecord) => acked.set(`${p}:${o}`, v);
 
       // 1,000 records, then a group reads them all and commits (commitSync): the offsets to keep.
       await produce(1000, 100_000, ack);
@@ -120,24 +97,7 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
 
       broker = await startBroker();
       // Every acknowledged record is read back at its offset (kcat: partition, offset, value per line).
-      const lines = await run(KCAT, [
-        '-b',
-        BOOTSTRAP,
-        '-C',
-        '-t',
-        'crash',
-        '-o',
-        'beginning',
-        '-e',
-        '-q',
-        '-f',
-        '%p:%o %s\n',
-      ]);
-      const found = new Map<string, string>();
-      for (const line of lines.split('\n')) {
-        const space = line.indexOf(' ');
-        if (space > 0) found.set(line.slice(0, space), line.slice(space + 1));
-      }
+      const found = await kcatReadAll(BOOTSTRAP, 'crash');
       const lost = [...acked].filter(([at, value]) => found.get(at) !== value);
       expect(lost).toEqual([]);
       // And the group's commits are still there.

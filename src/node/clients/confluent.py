@@ -17,13 +17,19 @@ bench/clients.bench.ts. Each command prints one JSON object on stdout.
                                           at RATE records/s; one JSON line per acknowledged record
                                           ([partition, offset, value]) as its delivery report comes,
                                           then one {"done": ...} line (the crash test reads it live)
+  acks ... RATE TIMEOUT_MS                the same with message.timeout.ms TIMEOUT_MS (default 5000)
+  follow BOOTSTRAP GROUP TOPIC            one Consumer in GROUP prints each record it reads as a JSON
+                                          line ([partition, offset, value]), committing as it goes,
+                                          until its stdin closes; then commitSync and one
+                                          {"done": ..., "committed": ...} line
   committed BOOTSTRAP GROUP TOPIC N       GROUP's committed offsets of TOPIC's partitions 0..N-1
 """
 import json
 import sys
+import threading
 import time
 
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
 
@@ -242,9 +248,9 @@ def latency(bootstrap, topic, rate, count):
     return {'sent': count, 'seconds': elapsed, 'failed': failed[0], 'produceMs': produce_ms, 'endToEndMs': e2e_ms}
 
 
-def acks(bootstrap, topic, count, rate):
+def acks(bootstrap, topic, count, rate, timeout_ms=5000):
     p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
-                  'linger.ms': 5, 'message.timeout.ms': 5000, 'client.id': 'confluent-acks'})
+                  'linger.ms': 5, 'message.timeout.ms': timeout_ms, 'client.id': 'confluent-acks'})
     failed = [0]
 
     def on_delivery(err, msg):
@@ -264,6 +270,39 @@ def acks(bootstrap, topic, count, rate):
         p.poll(0.005)
     p.flush(30)
     return {'done': sent, 'failed': failed[0]}
+
+
+def follow(bootstrap, group, topic):
+    stop = threading.Event()
+
+    def wait_for_eof():
+        sys.stdin.read()
+        stop.set()
+
+    threading.Thread(target=wait_for_eof, daemon=True).start()
+    c = consumer(bootstrap, group, 'confluent-follow')
+    c.subscribe([topic])
+    read = 0
+    while not stop.is_set():
+        batch = [m for m in c.consume(num_messages=500, timeout=0.1) if not m.error()]
+        for m in batch:
+            sys.stdout.write(json.dumps([m.partition(), m.offset(), m.value().decode()]) + '\n')
+        sys.stdout.flush()
+        read += len(batch)
+        if batch:
+            try:
+                c.commit(asynchronous=True)
+            except KafkaException:
+                pass  # no coordinator for a moment (failover): the next batch commits again
+    try:
+        c.commit(asynchronous=False)
+    except KafkaException as e:
+        if e.args[0].code() != KafkaError._NO_OFFSET:
+            raise  # _NO_OFFSET: the asynchronous commits already covered every record read
+    partitions = sorted(tp.partition for tp in c.assignment())
+    result = {'done': read, 'committed': committed_offsets(c, topic, partitions)}
+    c.close()
+    return result
 
 
 def committed(bootstrap, group, topic, partitions):
@@ -290,7 +329,9 @@ def main(argv):
     elif cmd == 'latency':
         out = latency(bootstrap, argv[3], float(argv[4]), int(argv[5]))
     elif cmd == 'acks':
-        out = acks(bootstrap, argv[3], int(argv[4]), float(argv[5]))
+        out = acks(bootstrap, argv[3], int(argv[4]), float(argv[5]), *(int(a) for a in argv[6:7]))
+    elif cmd == 'follow':
+        out = follow(bootstrap, argv[3], argv[4])
     elif cmd == 'committed':
         out = committed(bootstrap, argv[3], argv[4], int(argv[5]))
     else:
