@@ -53,8 +53,9 @@ async function startBroker(): Promise<ChildProcess> {
  * confluent-kafka's acks=all producer of `count` records at `rate` records/s; `onAck` hears each
  * acknowledged [partition, offset, value] as its delivery report arrives. Resolves when it exits.
  */
-async function produce(count: number, rate: number, onAck: (ack: SeenRecord) => void): Promise<void> {
-  const producer = confluentLive(['acks', BOOTSTRAP, 'crash', String(count), String(rate)], onAck);
+async function produce(prefix: string, count: number, rate: number, onAck: (ack: SeenRecord) => void): Promise<void> {
+  const args = ['acks', BOOTSTRAP, 'crash', String(count), String(rate), '5000', prefix];
+  const producer = confluentLive(args, onAck);
   children.push(producer.child);
   producer.child.stdin?.end();
   await producer.done;
@@ -69,7 +70,7 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
       const ack = ([p, o, v]: SeenRecord) => acked.set(`${p}:${o}`, v);
 
       // 1,000 records, then a group reads them all and commits (commitSync): the offsets to keep.
-      await produce(1000, 100_000, ack);
+      await produce('first', 1000, 100_000, ack);
       expect(acked.size).toBe(1000);
       const consumed = JSON.parse(await run(PYTHON, [CONFLUENT, 'consume', BOOTSTRAP, 'crash-group', 'crash', '1000']))
         .committed as Record<string, number>;
@@ -83,7 +84,7 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
 
       // A second producer at 2,000 records/s; the broker dies by SIGKILL once 1,500 more are acknowledged.
       let killed = false;
-      const second = produce(20_000, 2000, (a) => {
+      const second = produce('second', 20_000, 2000, (a) => {
         ack(a);
         if (!killed && acked.size >= 2500) {
           killed = true;
@@ -100,6 +101,10 @@ describe('the Node host killed with SIGKILL during an acks=all produce', () => {
       const found = await kcatReadAll(BOOTSTRAP, 'crash');
       const lost = [...acked].filter(([at, value]) => found.get(at) !== value);
       expect(lost).toEqual([]);
+      // None twice: the idempotent producer's retries to the restarted broker were recognised by
+      // their sequence numbers (its producer state came back from the snapshots and the log).
+      const values = [...found.values()];
+      expect(values.length - new Set(values).size, 'records written twice').toBe(0);
       // And the group's commits are still there.
       const committed = JSON.parse(await run(PYTHON, [CONFLUENT, 'committed', BOOTSTRAP, 'crash-group', 'crash', '3']));
       expect(committed).toEqual(consumed);

@@ -17,7 +17,8 @@ bench/clients.bench.ts. Each command prints one JSON object on stdout.
                                           at RATE records/s; one JSON line per acknowledged record
                                           ([partition, offset, value]) as its delivery report comes,
                                           then one {"done": ...} line (the crash test reads it live)
-  acks ... RATE TIMEOUT_MS                the same with message.timeout.ms TIMEOUT_MS (default 5000)
+  acks ... RATE TIMEOUT_MS [PREFIX]       the same with message.timeout.ms TIMEOUT_MS (default 5000),
+                                          values "<PREFIX>-<i>" (default r)
   follow BOOTSTRAP GROUP TOPIC            one Consumer in GROUP prints each record it reads as a JSON
                                           line ([partition, offset, value]), committing as it goes,
                                           until its stdin closes; then commitSync and one
@@ -248,7 +249,7 @@ def latency(bootstrap, topic, rate, count):
     return {'sent': count, 'seconds': elapsed, 'failed': failed[0], 'produceMs': produce_ms, 'endToEndMs': e2e_ms}
 
 
-def acks(bootstrap, topic, count, rate, timeout_ms=5000):
+def acks(bootstrap, topic, count, rate, timeout_ms=5000, prefix='r'):
     p = Producer({'bootstrap.servers': bootstrap, 'acks': 'all', 'enable.idempotence': True,
                   'linger.ms': 5, 'message.timeout.ms': timeout_ms, 'client.id': 'confluent-acks'})
     failed = [0]
@@ -265,7 +266,7 @@ def acks(bootstrap, topic, count, rate, timeout_ms=5000):
     while sent < count:
         due = min(count, int((time.perf_counter() - start) * rate) + 1)
         while sent < due:
-            p.produce(topic, value=b'r-%d' % sent, on_delivery=on_delivery)
+            p.produce(topic, value=b'%s-%d' % (prefix.encode(), sent), on_delivery=on_delivery)
             sent += 1
         p.poll(0.005)
     p.flush(30)
@@ -329,7 +330,7 @@ def main(argv):
     elif cmd == 'latency':
         out = latency(bootstrap, argv[3], float(argv[4]), int(argv[5]))
     elif cmd == 'acks':
-        out = acks(bootstrap, argv[3], int(argv[4]), float(argv[5]), *(int(a) for a in argv[6:7]))
+        out = acks(bootstrap, argv[3], int(argv[4]), float(argv[5]), *(int(a) for a in argv[6:7]), *argv[7:8])
     elif cmd == 'follow':
         out = follow(bootstrap, argv[3], argv[4])
     elif cmd == 'committed':
