@@ -3,9 +3,7 @@ import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 
 test('brokers by rack, the controller with its epoch, replicas with roles and ISR', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   for (const id of [1, 2, 3]) await expect(plane.broker(id)).toHaveAttribute('data-alive', 'true');
   await expect(plane.broker(1)).toHaveAttribute('data-controller', 'true');
   await expect(page.getByTestId('controller-badge-1')).toContainText('epoch 1');
@@ -24,10 +22,7 @@ test('kill the leader: a new leader from the ISR, groups keep their generation, 
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   const stable = async () =>
     (await plane.group('billing').getAttribute('data-state')) === 'Stable' &&
     (await plane.group('analytics').getAttribute('data-state')) === 'Stable';
@@ -77,9 +72,7 @@ test('a replica moved to a new broker: the reassignment adds, catches up, then d
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('add-broker').click();
   await plane.advanceUntil(async () => (await plane.broker(4).getAttribute('data-alive')) === 'true', 10);
   // The keyboard way: the replica's "move" menu (dragging it onto broker 4 sends the same reassignment).
@@ -172,9 +165,7 @@ test('replication is visible: follower fetches travel between broker cards, repl
 });
 
 test('produce requests travel from the producers to the partition leaders', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('plane-produce').click();
   // The engine's Produce requests (client app-producer -> leader) reach the page with the next views.
   await page.getByTestId('time-play').click();
@@ -190,9 +181,7 @@ test('produce requests travel from the producers to the partition leaders', asyn
 });
 
 test('controller failover bumps the controller epoch', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('broker-kill-1').click();
   // One query, so the answer is read from one render: two reads (any controller, then broker 1's
   // flag) could straddle the kill's frame and pass before the new election.
@@ -205,19 +194,14 @@ test('controller failover bumps the controller epoch', async ({ app, page }) => 
 });
 
 test('the cluster view has no serious accessibility violations', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 
 test('unclean election with a lagging replica shows the lost offsets in red', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('scenarios');
+  const plane = await PlanePage.paused(app, 'scenarios');
   await page.getByTestId('preset-elections').click();
   await plane.tab('cluster');
   await expect(page.getByTestId('unclean-payments')).toBeChecked();
@@ -248,9 +232,7 @@ test('unclean election with a lagging replica shows the lost offsets in red', as
 });
 
 test('create a topic: the placement is previewed step by step, then created exactly so', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('events');
   await page.getByTestId('create-topic-partitions').fill('4');
@@ -282,9 +264,7 @@ test("the seeds' placement example: 2 topics x 2 partitions x RF 2 on 4 brokers,
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   const layout = async () => {
     const out: Record<string, number[]> = {};
     for (const t of ['topic1', 'topic2'])

@@ -92,10 +92,7 @@ test('a new group waiting out group.initial.rebalance.delay.ms says so on the fi
 }) => {
   // The demo's groups wait only in their first seconds, which a slow page may miss: a group made
   // on a paused clock waits the same way, step by step.
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await page.getByTestId('new-group-id').fill('fresh');
   await page.getByTestId('add-group').click();
   await page.getByTestId('group-add-consumer-fresh').click();
@@ -210,10 +207,7 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await plane.stableAt('analytics', 1);
 
   // The story: a readable width, each member by its client id; the full member id in the tooltip.
@@ -291,10 +285,7 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
 
 test('the board at 390 px wide: no sideways page scroll, its controls on screen', async ({ app, page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await plane.stableAt('analytics', 1);
   await expect(page.getByTestId('timeline-analytics')).toBeVisible();
   expect(await pageOverflow(page)).toBeLessThanOrEqual(390);

@@ -4,9 +4,7 @@ import { PlanePage } from './planePage';
 
 /** Issue 12, "The first screen": every Kafka term on the board has a glossary popover on hover and focus. */
 test('HW on a partition explains itself on hover and on Tab focus, and Escape hides it', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   const partition = app.partition('orders', 0);
   await expect(partition).toBeVisible();
   const hw = partition.locator('.partition-marks [data-term="HW"]');
@@ -44,9 +42,7 @@ test('broker and group cards carry glossary terms, and axe finds no serious viol
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   const tip = page.getByRole('tooltip');
 
   await page.getByTestId('controller-badge-1').locator('[data-term="controller epoch"]').hover();

@@ -60,10 +60,7 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { billing: 1, analytics: 1 });
   await expectAssignorResult(plane, 'billing', 'range');
   await expectAssignorResult(plane, 'analytics', 'roundrobin');
@@ -128,10 +125,7 @@ test('changing the assignor rebalances the group with it; a crashed consumer is 
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { billing: 1, analytics: 1 });
   const g = await plane.generation('billing');
   await page.getByTestId('group-assignor-billing').selectOption('roundrobin');
@@ -172,10 +166,7 @@ test('a consumer crashed mid-stream: the records it processed but did not commit
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { billing: 1, analytics: 1 });
   await plane.advance(3);
   // The engine's numbers just before the crash: c4's positions (marks on the partition logs)
@@ -233,10 +224,7 @@ test('commit before processing: a consumer crashed with a batch half processed l
 }) => {
   // Stepping the clock 10 ms at a time takes a while on a loaded machine.
   test.setTimeout(150_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { billing: 1, analytics: 1 });
   const generation = await plane.generation('analytics');
   await page.getByTestId('group-commit-mode-analytics').selectOption('before-processing');
@@ -297,10 +285,7 @@ test('commit before processing: a consumer crashed with a batch half processed l
 });
 
 test('a consumer dragged out of every group stops; added back, it joins again', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { billing: 1, analytics: 1 });
   await page.getByTestId('consumer-move-c3').selectOption('__stopped');
   await expect(page.getByTestId('group-stopped').getByTestId('consumer-c3')).toHaveAttribute('data-state', 'stopped');
@@ -319,10 +304,7 @@ test('the legacy ZooKeeper consumer (seed 002): members register under /consumer
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await stable(plane, { analytics: 1 });
   await page.getByTestId('group-protocol-analytics').selectOption('zookeeper');
   await expect(plane.group('analytics')).toHaveAttribute('data-state', 'ZooKeeper');

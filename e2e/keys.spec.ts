@@ -2,9 +2,7 @@ import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 
 test('K kills the selected partition’s leader (a new one is elected), R restarts it', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   // No partition chosen: K aims at partition 0 of the topic shown (orders-0, led by broker 1).
   const leader = await plane.leaderOf('orders', 0);
   expect(leader).not.toBeNull();

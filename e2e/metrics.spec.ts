@@ -32,9 +32,7 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await app.sideTab('metrics');
   await expect(metric(page, 'UnderReplicatedPartitions')).toHaveAttribute('data-value', '0');
   await expect(metric(page, 'ActiveControllerCount')).toHaveAttribute('data-value', '1');
@@ -101,9 +99,7 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('broker-kill-2').click();
   await page.getByTestId('broker-kill-3').click();
   // Until their sessions expire the two are still in the ISRs: a leader's HW waits for them, and says so.
@@ -145,9 +141,7 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
 
 test('the metrics and events tabs at phone width', async ({ app, page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('broker-kill-2').click();
   await app.sideTab('metrics');
   await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
@@ -158,9 +152,7 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
 });
 
 test('the metrics and events tabs have no serious accessibility violations', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   const serious = async () =>
     (await new AxeBuilder({ page }).include('.side').analyze()).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

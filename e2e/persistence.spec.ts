@@ -182,9 +182,7 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
   page,
 }) => {
   test.setTimeout(240_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
 
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('ledger');

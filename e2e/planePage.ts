@@ -12,6 +12,15 @@ export class PlanePage {
     this.page = app.page;
   }
 
+  /** The app opened at the demo with its clock paused (on `tab` if given): where most specs start. */
+  static async paused(app: GlassboxPage, tab?: 'cluster' | 'groups' | 'scenarios'): Promise<PlanePage> {
+    const plane = new PlanePage(app);
+    await plane.open();
+    await plane.pause();
+    if (tab) await plane.tab(tab);
+    return plane;
+  }
+
   /** Opens the app (optionally at a scenario link) and waits until the control plane is up. */
   async open(path = '/'): Promise<void> {
     await this.app.open(path);

@@ -50,10 +50,7 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await plane.stableAt('billing', 1);
   await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable');
   const generation = await plane.generation('billing');
@@ -105,10 +102,7 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
-  await plane.tab('groups');
+  const plane = await PlanePage.paused(app, 'groups');
   await plane.stableAt('billing', 1);
   const slow = page.getByTestId('auto-slow');
   await expect(slow).toBeChecked();

@@ -53,9 +53,7 @@ test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   // Four brokers and nothing else running (no demo producer, no consumers): the record's
   // messages are the only replication traffic, so none is crowded out of the frames' messages.
   await plane.tab('scenarios');

@@ -42,9 +42,7 @@ async function stateOf(plane: PlanePage) {
 test('a shared link replays the same run in a new page', async ({ app, page, browser }) => {
   // Two pages, and the link is replayed twice (in memory first, then onto the new page's store).
   test.setTimeout(180_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await plane.advance(4);
   await page.getByTestId('broker-kill-2').click();
   await plane.tab('groups');
@@ -260,9 +258,7 @@ test('a link made after producing, Send N, a topic config and a producer setting
   browser,
 }) => {
   test.setTimeout(180_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('clicks');
   await page.getByTestId('create-topic-partitions').fill('3');

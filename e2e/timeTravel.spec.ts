@@ -24,9 +24,7 @@ test('scrubbing back to before a broker kill shows it alive and the old leader; 
   // Two replays of the run (the past, then the next election) on top of an election: more than
   // the default minute on a loaded 2-core machine.
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await plane.advance(2);
   const scrubber = page.getByTestId('time-scrubber');
   await expect(scrubber).toHaveAttribute('data-live', 'true');
@@ -69,9 +67,7 @@ test('scrubbing back to before a broker kill shows it alive and the old leader; 
 });
 
 test('acting in the past forks the run: the learner is told, and the future is gone', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await plane.advance(12);
   const scrubber = page.getByTestId('time-scrubber');
   const liveMs = await plane.now();
@@ -107,9 +103,7 @@ test('a fork that would delete an imported topic asks first, naming it: kept, no
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.pause();
+  const plane = await PlanePage.paused(app);
   await plane.advance(2);
   const zip = zipSync({ 'okimp-0/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
   await page
