@@ -56,6 +56,13 @@ describe('ProducerBatch', () => {
     }
   });
 
+  it('DefaultRecordBatch.estimateBatchSizeUpperBound: the batch header, MAX_RECORD_OVERHEAD (21), then key, value and headers with their lengths', () => {
+    expect(estimateSizeInBytesUpperBound(null, new Uint8Array(1000), [])).toBe(61 + 21 + 1 + 2 + 1000 + 1);
+    expect(estimateSizeInBytesUpperBound(enc('k'), null, [{ key: 'h', value: enc('vv') }])).toBe(
+      61 + 21 + 2 + 1 + 1 + 2 + 3,
+    );
+  });
+
   it('a record bigger than batch.size still gets a batch of its own', () => {
     const b = new ProducerBatch(1, 't', 0, 0, 100);
     expect(b.tryAppend(rec('z'.repeat(500)))).toBeGreaterThan(100);
@@ -80,6 +87,20 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     expect([...a.ready(m, 10).readyNodes]).toEqual([1]);
     const drained = a.drain(m, [1], 10);
     expect(drained.get(1)?.map((b) => b.recordCount)).toEqual([1]);
+  });
+
+  it('RecordAccumulator.append sizes the buffer max(batch.size, estimateSizeInBytesUpperBound): a batch whose first record outgrew batch.size is not full (MemoryRecordsBuilder.isFull), so it lingers and takes a small record into its slack', () => {
+    const { a } = acc({ 'linger.ms': 50, 'batch.size': 100 });
+    const m = metadataFor([1]);
+    const big = a.append('t', 0, rec('z'.repeat(500), 0), 0);
+    // writeLimit 586 (61 + 21 + 2 + 500 + 1 + 1) against 570 bytes written: 16 bytes of room.
+    expect(big.writeLimit).toBe(586);
+    expect(big.sizeInBytes).toBe(570);
+    expect(big.isFull()).toBe(false);
+    expect(a.ready(m, 0).readyNodes.size).toBe(0);
+    expect(a.append('t', 0, rec('a', 0), 0)).toBe(big);
+    expect(big.recordCount).toBe(2);
+    expect([...a.ready(m, 50).readyNodes]).toEqual([1]);
   });
 
   it('testFull: a full batch is ready at once, whatever linger.ms says', () => {

@@ -17,7 +17,7 @@ import { Rng } from '../Rng';
 import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
 import type { ProducerEventSink, WantedEventType } from './events';
 import { BufferPool } from './BufferPool';
-import { firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
+import { estimateSizeInBytesUpperBound, firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
 import type { ProducerMetadata } from './ProducerMetadata';
 import type { TransactionManager } from './TransactionManager';
 
@@ -153,7 +153,12 @@ export class RecordAccumulator {
       }
       this.seal(last, 'full', now);
     }
-    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize, this.free);
+    // RecordAccumulator.append: the buffer holds batch.size or the first record's upper bound.
+    const size = Math.max(
+      this.config.batchSize,
+      estimateSizeInBytesUpperBound(record.key, record.value, record.headers),
+    );
+    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, size, this.free);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
     this.lastAppendedBytes = batch.sizeInBytes;
