@@ -103,6 +103,29 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     expect([...a.ready(m, 50).readyNodes]).toEqual([1]);
   });
 
+  it('testAdaptiveBuiltInPartitioner (partitioner.availability.timeout.ms): a leader that had data ready but could not drain it for longer leaves the load stats', () => {
+    const { a } = acc({ 'linger.ms': 0, 'batch.size': 128, 'partitioner.availability.timeout.ms': 100 });
+    const m = metadataFor([1, 1, 2]);
+    const reports: { ids: number[]; sizes: number[] }[] = [];
+    a.onPartitionLoad = (_topic, sizes, ids, length) => {
+      if (sizes) reports.push({ ids: ids.slice(0, length), sizes: sizes.slice(0, length) });
+    };
+    [1, 7, 2].forEach((n, partition) => {
+      for (let i = 0; i < n; i++) a.append('t', partition, rec('x'.repeat(128)), 0);
+    });
+    a.ready(m, 1000);
+    expect(reports.at(-1)).toEqual({ ids: [0, 1, 2], sizes: [1, 7, 2] });
+    // Node 1 drained at 800, and has had data ready it could not send since: 200 ms > 100.
+    a.updateNodeLatencyStats(1, 800, true);
+    a.updateNodeLatencyStats(1, 1000, false);
+    a.ready(m, 1000);
+    expect(reports.at(-1)).toEqual({ ids: [2], sizes: [2] });
+    // Drained again: its partitions are back in the draw.
+    a.updateNodeLatencyStats(1, 1010, true);
+    a.ready(m, 1010);
+    expect(reports.at(-1)?.ids).toEqual([0, 1, 2]);
+  });
+
   it('testFull: a full batch is ready at once, whatever linger.ms says', () => {
     const { a, events } = acc({ 'linger.ms': 100000, 'batch.size': 200 });
     const m = metadataFor([1]);
