@@ -109,6 +109,41 @@ describe('Engine restarted from its Store', () => {
  * stopped instead of counting the whole log dirty again.
  */
 describe('Engine restarted from its Store: the cleaner checkpoint', () => {
+  it('DynamicBrokerConfig.initialize: dynamic broker configs in /config/brokers survive a restart of the whole cluster', async () => {
+    const store = new MapStore();
+    const clock = new ManualClock(0);
+    const writer = new StoreWriter(store);
+    const before = new Engine({
+      seed: 3,
+      store,
+      clock,
+      writer,
+      brokerConfig: BROKER_CONFIG,
+      topicDefaults: TOPIC_DEFAULTS,
+      brokers: BROKERS,
+    });
+    before.tick(100);
+    before.createTopic({ name: 'orders', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
+    before.tick(300);
+    before.cluster.alterBrokerConfig(2, {
+      'log.retention.ms': '60000',
+      'sasl.kerberos.min.time.before.relogin': '58000',
+    });
+    before.cluster.alterBrokerConfig(null, { 'log.cleaner.backoff.ms': '4000' });
+    before.tick(10);
+    await settle(writer);
+
+    const after = await restartFrom(store, clock, { brokerConfig: BROKER_CONFIG, brokers: BROKERS });
+    after.tick(1000);
+    expect(after.cluster.broker(2).dynamicConfig.currentDynamicBrokerConfigs).toEqual({
+      'log.retention.ms': '60000',
+      'sasl.kerberos.min.time.before.relogin': '58000',
+    });
+    expect(after.cluster.broker(1).dynamicConfig.brokerConfig()['log.cleaner.backoff.ms']).toBe(4000);
+    expect(after.cluster.broker(2).replicaManager.partitions.get('orders-0')?.config['retention.ms']).toBe(60_000);
+    expect(after.cluster.broker(1).replicaManager.partitions.get('orders-0')?.config['retention.ms']).toBe(604_800_000);
+  });
+
   it('brings back each log dir’s cleaner-offset-checkpoint', async () => {
     const store = new MapStore();
     const clock = new ManualClock(0);

@@ -75,7 +75,13 @@ export {
 export type { AddBrokerOptions, CreateTopicOptions } from './cluster/Cluster';
 export { Cluster } from './cluster/Cluster';
 export type { ConfigSource, ConfigSynonym, ConfigValueType, DescribedConfig } from './cluster/ConfigDescriber';
-export { describeBrokerConfigs, describeTopicConfigs, topicConfigEntries } from './cluster/ConfigDescriber';
+export {
+  describeBrokerConfigs,
+  describeDefaultBrokerConfigs,
+  describeTopicConfigs,
+  topicConfigEntries,
+} from './cluster/ConfigDescriber';
+export { brokerConfigOverrides } from './cluster/DynamicBrokerConfig';
 export type { StoredCluster } from './cluster/StoredCluster';
 export { readStoredCluster } from './cluster/StoredCluster';
 export { readStoredZnodes, ZOOKEEPER_DIR, znodeFile } from './cluster/ZnodeFiles';

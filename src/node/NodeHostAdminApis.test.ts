@@ -11,10 +11,14 @@ import { Admin, deleteTopicsV6, describeProducersV0, Reader } from '@platformati
 import { describe, expect, it } from 'vitest';
 import {
   DeleteTopicsResponseData,
+  DescribeConfigsRequestData,
+  DescribeConfigsResponseData,
   decodeMessage,
   ElectLeadersRequestData,
   ElectLeadersResponseData,
   encodeMessage,
+  IncrementalAlterConfigsRequestData,
+  IncrementalAlterConfigsResponseData,
 } from '../engine/index';
 import { advertisedApis } from './apiHandlers';
 import { exchange, sharedAdminHost, until } from './wireTesting';
@@ -197,6 +201,81 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
       }),
     );
     expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact,delete' });
+  });
+});
+
+describe('dynamic broker configs: IncrementalAlterConfigs and AlterConfigs of a broker, read back by DescribeConfigs', () => {
+  it('librdkafka 0081: a per-broker dynamic config goes to /config/brokers/<id> (ZkAdminManager.incrementalAlterConfigs), reaches the broker through /config/changes and is described as DYNAMIC_BROKER_CONFIG', async () => {
+    const name = 'sasl.kerberos.min.time.before.relogin';
+    await withPlatformatic((admin) =>
+      admin.incrementalAlterConfigs({
+        resources: [{ resourceType: 4, resourceName: '1', configs: [{ name, configOperation: 0, value: '58000' }] }],
+      }),
+    );
+    expect(host.engine.cluster.zk.getData('/config/brokers/1').data).toEqual({
+      version: 1,
+      config: { [name]: '58000' },
+    });
+    await until(() => host.engine.cluster.broker(1).dynamicConfig.currentDynamicBrokerConfigs[name] === '58000');
+    const described = await withAdmin((admin) =>
+      admin.describeConfigs({ includeSynonyms: true, resources: [{ type: 4, name: '1', configNames: [name] }] }),
+    );
+    // ConfigSource 2: DYNAMIC_BROKER_CONFIG; a dynamic config is not read-only.
+    expect(described.resources[0]?.configEntries).toEqual([
+      expect.objectContaining({ configName: name, configValue: '58000', configSource: 2, readOnly: false }),
+    ]);
+  });
+
+  it('DynamicBrokerConfig.validateConfigs: a non-dynamic config is INVALID_CONFIG; a cluster-wide default is DYNAMIC_DEFAULT_BROKER_CONFIG on every broker', async () => {
+    expect(
+      await refusedWith(
+        withAdmin((admin) =>
+          admin.alterConfigs({
+            validateOnly: false,
+            resources: [{ type: 4, name: '2', configEntries: [{ name: 'num.partitions', value: '7' }] }],
+          }),
+        ),
+      ),
+    ).toBe('INVALID_CONFIG');
+    expect(host.engine.cluster.zk.exists('/config/brokers/2')).toBeNull();
+    // The cluster-wide default (an empty name): kafkajs refuses to send one, so in Kafka's layout.
+    const alter = await exchange(BASE_PORT, {
+      apiKey: 44,
+      apiVersion: 1,
+      flexible: true,
+      body: encodeMessage(IncrementalAlterConfigsRequestData, 1, {
+        resources: [
+          {
+            resourceType: 4,
+            resourceName: '',
+            configs: [{ name: 'log.retention.ms', configOperation: 0, value: '3600000' }],
+          },
+        ],
+        validateOnly: false,
+      }),
+    });
+    const altered = decodeMessage(IncrementalAlterConfigsResponseData, 1, alter) as {
+      responses: { errorCode: number }[];
+    };
+    expect(altered.responses.map((r) => r.errorCode)).toEqual([0]);
+    await until(() => host.engine.cluster.broker(3).dynamicConfig.logDefaults()['retention.ms'] === '3600000');
+    const describe = await exchange(BASE_PORT + 2, {
+      apiKey: 32,
+      apiVersion: 4,
+      flexible: true,
+      body: encodeMessage(DescribeConfigsRequestData, 4, {
+        resources: [{ resourceType: 4, resourceName: '', configurationKeys: null }],
+        includeSynonyms: false,
+        includeDocumentation: false,
+      }),
+    });
+    const described = decodeMessage(DescribeConfigsResponseData, 4, describe) as {
+      results: { configs: { name: string; value: string; configSource: number }[] }[];
+    };
+    // ConfigSource 3: DYNAMIC_DEFAULT_BROKER_CONFIG.
+    expect(described.results[0]?.configs).toEqual([
+      expect.objectContaining({ name: 'log.retention.ms', value: '3600000', configSource: 3 }),
+    ]);
   });
 });
 

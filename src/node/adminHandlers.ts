@@ -13,6 +13,7 @@ import {
   type CreateTopicOptions,
   type DescribedConfig,
   describeBrokerConfigs,
+  describeDefaultBrokerConfigs,
   describeTopicConfigs,
   type ErrorCode,
   isKafkaError,
@@ -162,11 +163,11 @@ function configsOf(connection: ClientConnection, r: ConfigResourceRequest): Desc
   const cluster = connection.engine.cluster;
   if (r.resourceType === CONFIG_RESOURCE_TOPIC) {
     const known = cluster.brokers.get(connection.brokerId)?.metadata.allTopics() ?? [];
-    return describeTopicConfigs(cluster, r.resourceName, known);
+    return describeTopicConfigs(cluster, r.resourceName, known, connection.brokerId);
   }
   if (r.resourceType === CONFIG_RESOURCE_BROKER) {
-    // The cluster-wide dynamic defaults ('') live in /config/brokers/<default>, which the engine never sets.
-    if (r.resourceName === '') return [];
+    // The cluster-wide dynamic defaults ('') from /config/brokers/<default>.
+    if (r.resourceName === '') return describeDefaultBrokerConfigs(cluster, connection.brokerId);
     if (!/^-?\d+$/.test(r.resourceName))
       throw new KafkaError('INVALID_REQUEST', `Broker id must be an integer, but it is: ${r.resourceName}`, {});
     if (Number(r.resourceName) !== connection.brokerId)
@@ -175,7 +176,7 @@ function configsOf(connection: ClientConnection, r: ConfigResourceRequest): Desc
         `Unexpected broker id, expected ${connection.brokerId} or empty string, but received ${r.resourceName}`,
         {},
       );
-    return describeBrokerConfigs(cluster);
+    return describeBrokerConfigs(cluster, connection.brokerId);
   }
   throw new KafkaError('INVALID_REQUEST', `Unsupported resource type: ${r.resourceType}`, {});
 }

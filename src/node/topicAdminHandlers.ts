@@ -9,6 +9,8 @@
  */
 import {
   ALTER_CONFIG_OP,
+  brokerConfigOverrides,
+  describeBrokerConfigs,
   CONFIG_RESOURCE_BROKER,
   CONFIG_RESOURCE_TOPIC,
   type ErrorCode,
@@ -287,21 +289,25 @@ function checkResource(connection: ClientConnection, r: ConfigResource): void {
 }
 
 /**
- * A broker's dynamic configs: the engine's brokers take their settings at start only, so a
- * change is refused as Kafka refuses a config it cannot update dynamically (DynamicBrokerConfig's
- * ConfigException, which ZkAdminManager answers as INVALID_CONFIG); an empty change (what a
- * client sends to leave the dynamic configs as they are: none) is accepted.
+ * ZkAdminManager.alterBrokerConfigs: the broker's dynamic configs (an empty name: the cluster-wide
+ * default) become `next`, checked first as DynamicBrokerConfig.validateConfigs checks them
+ * (INVALID_CONFIG, nothing written), then written to `/config/brokers` unless validate-only; the
+ * brokers apply them when they process the `/config/changes` notification.
  */
-function alterBrokerConfigs(r: ConfigResource, names: string[]): void {
-  if (names.length === 0) return;
-  invalidConfig(
-    r,
-    new KafkaError(
-      'INVALID_CONFIG',
-      `Cannot update these configs dynamically: ${names.join(',')} (glassbox's brokers take their configs at start)`,
-      {},
-    ),
-  );
+function alterBrokerConfigs(
+  connection: ClientConnection,
+  r: ConfigResource,
+  next: Record<string, string>,
+  validateOnly: boolean,
+): void {
+  const cluster = connection.engine.cluster;
+  const broker = r.resourceName === '' ? null : Number(r.resourceName);
+  try {
+    cluster.alterBrokerConfig(broker, next, true);
+  } catch (e) {
+    invalidConfig(r, e);
+  }
+  if (!validateOnly) cluster.alterBrokerConfig(broker, next);
 }
 
 /** Each resource's answer: its error, or none once `alter` went through. */
@@ -328,7 +334,8 @@ const alterConfigs = handler('AlterConfigs', (ctx, reply) => {
     // AlterConfigs replaces: the entries with a value are the resource's overrides from now on.
     const next: TopicConfigOverrides = {};
     for (const c of r.configs) if (c.value !== null) next[c.name] = c.value;
-    if (r.resourceType === CONFIG_RESOURCE_BROKER) alterBrokerConfigs(r, Object.keys(next));
+    if (r.resourceType === CONFIG_RESOURCE_BROKER)
+      alterBrokerConfigs(ctx.connection, r, next as Record<string, string>, validateOnly);
     else alterTopicOverrides(ctx.connection, r, next, validateOnly);
   });
   reply({ throttleTimeMs: 0, responses });
@@ -352,6 +359,18 @@ function listOf(v: unknown): string[] {
 
 /** The topic configs of list type (APPEND and SUBTRACT apply only to them). */
 const LIST_TOPIC_CONFIGS: ReadonlySet<string> = new Set(['cleanup.policy']);
+/** The dynamic broker configs of list type (KafkaConfig's ConfigDef.Type.LIST). */
+const LIST_BROKER_CONFIGS: ReadonlySet<string> = new Set([
+  'log.cleanup.policy',
+  'metric.reporters',
+  'listeners',
+  'advertised.listeners',
+  'listener.security.protocol.map',
+  'sasl.enabled.mechanisms',
+  'ssl.cipher.suites',
+  'ssl.enabled.protocols',
+  'sasl.kerberos.principal.to.local.rules',
+]);
 
 /**
  * ConfigAdminManager.prepareIncrementalConfigs: each operation on the current overrides; APPEND
@@ -363,6 +382,7 @@ function applyIncremental(
   effective: Record<string, unknown>,
   ops: AlterableConfig[],
   resource: ConfigResource,
+  lists: ReadonlySet<string> = LIST_TOPIC_CONFIGS,
 ): TopicConfigOverrides {
   const next: TopicConfigOverrides = { ...current };
   const seen = new Set<string>();
@@ -383,7 +403,7 @@ function applyIncremental(
       case ALTER_CONFIG_OP.APPEND:
       case ALTER_CONFIG_OP.SUBTRACT: {
         const verb = op.configOperation === ALTER_CONFIG_OP.APPEND ? 'append' : 'subtract';
-        if (!LIST_TOPIC_CONFIGS.has(op.name))
+        if (!lists.has(op.name))
           invalidConfig(
             resource,
             new KafkaError('INVALID_CONFIG', `Config value ${verb} is not allowed for config key: ${op.name}`, {}),
@@ -408,10 +428,15 @@ const incrementalAlterConfigs = handler('IncrementalAlterConfigs', (ctx, reply) 
   const cluster = ctx.connection.engine.cluster;
   const responses = resourceResults(ctx.connection, resources, (r) => {
     if (r.resourceType === CONFIG_RESOURCE_BROKER) {
-      alterBrokerConfigs(
-        r,
-        r.configs.map((c) => c.name),
+      // ZkAdminManager.incrementalAlterConfigs: the operations apply to what /config/brokers holds;
+      // APPEND with nothing there starts from the config's default.
+      const broker = r.resourceName === '' ? null : Number(r.resourceName);
+      const defaults = Object.fromEntries(
+        describeBrokerConfigs(cluster).map((c) => [c.name, c.synonyms[c.synonyms.length - 1]?.value]),
       );
+      const current = brokerConfigOverrides(cluster.zk, broker);
+      const next = applyIncremental(current, defaults, r.configs, r, LIST_BROKER_CONFIGS);
+      alterBrokerConfigs(ctx.connection, r, next as Record<string, string>, validateOnly);
       return;
     }
     const current = cluster.topicOverrides(r.resourceName);

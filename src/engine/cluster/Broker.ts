@@ -11,6 +11,9 @@ import { ProducerIdManager } from './ProducerIdManager';
 import { ReplicaFetcherManager } from './ReplicaFetcherManager';
 import { ReplicaManager } from './ReplicaManager';
 import { brokerNodeId, type KafkaRequest, type KafkaResponse } from './requests';
+import { BrokerDynamicConfig, DEFAULT_BROKER_ENTITY } from './DynamicBrokerConfig';
+import type { TopicConfigOverrides } from './TopicConfig';
+import { ZkConfigManager } from './ZkConfigManager';
 
 /**
  * A Kafka broker (Kafka's KafkaServer): registers itself in the coordination store under
@@ -47,6 +50,12 @@ export class Broker {
   readonly fetcherManager: ReplicaFetcherManager;
   readonly producerIdManager: ProducerIdManager;
   private readonly apis: KafkaApis;
+  /** This broker's dynamic configs (`/config/brokers/<id>` and `<default>`). */
+  readonly dynamicConfig: BrokerDynamicConfig;
+  private readonly configManager: ZkConfigManager;
+  /** Topic-config defaults from dynamic log configs (DynamicLogConfig); empty when none is set. */
+  private logDefaults: TopicConfigOverrides = {};
+  private cleanerTask: { cancel(): void } | null = null;
   private tasks: { cancel(): void }[] = [];
   private controllerRequests = new Map<number, (r: KafkaResponse) => void>();
   private readonly services: BrokerServices;
@@ -59,8 +68,15 @@ export class Broker {
     readonly logDirs: string[],
     cluster: ClusterServices,
   ) {
+    this.dynamicConfig = new BrokerDynamicConfig(cluster.config);
     this.services = {
       ...cluster,
+      // A broker's own copy: dynamic configs change it without touching the other brokers'.
+      config: { ...cluster.config },
+      topicConfig: (topic) =>
+        Object.keys(this.logDefaults).length === 0
+          ? cluster.topicConfig(topic)
+          : cluster.topicConfigOver(topic, this.logDefaults),
       metadataHasPartition: (topic, partition) => this.metadata.contains(topic, partition),
       metadataHasAliveBroker: (id) => this.metadata.hasAliveBroker(id),
       sendToController: (request) => this.sendToController(request),
@@ -72,6 +88,76 @@ export class Broker {
     this.fetcherManager = new ReplicaFetcherManager(id, this.services, this.replicaManager);
     this.producerIdManager = new ProducerIdManager(id, this.services, () => this.zkReachable());
     this.apis = new KafkaApis(this, this.services);
+    this.configManager = new ZkConfigManager(
+      this.services.zk,
+      {
+        topics: (topic, overrides) => this.onTopicConfigChange(topic, overrides),
+        brokers: (entity, config) => this.onBrokerConfigChange(entity, config),
+      },
+      () => this.now(),
+      () => this.zkReachable(),
+    );
+  }
+
+  /**
+   * TopicConfigHandler.processConfigChanges: this broker's logs of the topic take the new config,
+   * and an override enabling unclean leader election tells the controller (which acts only when active).
+   */
+  private onTopicConfigChange(topic: string, overrides: Readonly<Record<string, unknown>>): void {
+    const config = this.services.topicConfig(topic);
+    for (const p of this.replicaManager.partitions.values()) {
+      if (p.topic !== topic) continue;
+      p.config = config;
+      p.log.updateConfig?.(config);
+    }
+    if (String(overrides['unclean.leader.election.enable']).toLowerCase() === 'true')
+      this.controller.enableTopicUncleanLeaderElection(topic);
+  }
+
+  /** BrokerConfigHandler.processConfigChanges: the default entity, or this broker's own. */
+  private onBrokerConfigChange(entity: string, config: Readonly<Record<string, unknown>>): void {
+    if (entity === DEFAULT_BROKER_ENTITY) this.dynamicConfig.update('default', config);
+    else if (Number(entity) === this.id) this.dynamicConfig.update('broker', config);
+    else return;
+    this.applyDynamicConfig();
+  }
+
+  /**
+   * DynamicBrokerConfig.updateCurrentConfig: the settings in force change, every log's config is
+   * rebuilt over the new defaults (DynamicLogConfig.updateLogsConfig), and the cleaner picks up a
+   * new log.cleaner.backoff.ms (LogCleaner.reconfigure restarts its threads).
+   */
+  private applyDynamicConfig(): void {
+    const backoff = this.services.config['log.cleaner.backoff.ms'];
+    const unclean =
+      this.logDefaults['unclean.leader.election.enable'] ?? this.services.config['unclean.leader.election.enable'];
+    Object.assign(this.services.config, this.dynamicConfig.brokerConfig());
+    this.logDefaults = this.dynamicConfig.logDefaults();
+    for (const p of this.replicaManager.partitions.values()) {
+      p.config = this.services.topicConfig(p.topic);
+      p.log.updateConfig?.(p.config);
+    }
+    if (this.state !== 'down' && this.services.config['log.cleaner.backoff.ms'] !== backoff) this.scheduleCleaner();
+    // DynamicLogConfig.reconfigure: unclean election turned on by default tells the controller
+    // (enableDefaultUncleanLeaderElection), which elects every topic's offline partitions again.
+    const now =
+      this.logDefaults['unclean.leader.election.enable'] ?? this.services.config['unclean.leader.election.enable'];
+    if (
+      String(now).toLowerCase() === 'true' &&
+      String(unclean).toLowerCase() !== 'true' &&
+      this.services.zk.exists('/brokers/topics')
+    )
+      for (const topic of this.services.zk.getChildren('/brokers/topics'))
+        this.controller.enableTopicUncleanLeaderElection(topic);
+  }
+
+  private scheduleCleaner(): void {
+    this.cleanerTask?.cancel();
+    this.cleanerTask = null;
+    const c = this.services.config;
+    if (!c['log.cleaner.enable']) return;
+    const backoff = c['log.cleaner.backoff.ms'];
+    this.cleanerTask = this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.logManager.compactLogs());
   }
 
   get node(): string {
@@ -116,6 +202,7 @@ export class Broker {
     });
     // The logs are loaded (they outlive the process): the clean-shutdown marker goes.
     this.logManager.clearCleanShutdown();
+    this.initializeDynamicConfig();
     const c = this.services.config;
     this.openSession();
     const timeout = c['zookeeper.session.timeout.ms'];
@@ -146,11 +233,19 @@ export class Broker {
     this.tasks.push(
       this.services.scheduler.schedulePeriodic(expiry, expiry, () => this.replicaManager.removeExpiredProducers()),
     );
-    if (c['log.cleaner.enable']) {
-      const backoff = c['log.cleaner.backoff.ms'];
-      this.tasks.push(this.services.scheduler.schedulePeriodic(backoff, backoff, () => this.logManager.compactLogs()));
-    }
+    this.scheduleCleaner();
     this.registerBroker();
+  }
+
+  /** DynamicBrokerConfig.initialize: the dynamic configs in the store are in force from the start. */
+  private initializeDynamicConfig(): void {
+    const read = (entity: string) =>
+      (this.services.zk.tryGetData(`/config/brokers/${entity}`) as { config?: Record<string, unknown> } | null)
+        ?.config ?? {};
+    this.dynamicConfig.update('default', read(DEFAULT_BROKER_ENTITY));
+    this.dynamicConfig.update('broker', read(String(this.id)));
+    Object.assign(this.services.config, this.dynamicConfig.brokerConfig());
+    this.logDefaults = this.dynamicConfig.logDefaults();
   }
 
   private openSession(): void {
@@ -193,6 +288,7 @@ export class Broker {
     }
     this.brokerEpoch = zk.getData(path).stat.czxid;
     this.services.emit({ type: 'brokerRegistered', broker: this.id, brokerEpoch: this.brokerEpoch, atMs: this.now() });
+    this.configManager.startup(this.sessionId);
     this.deleteStrayLogs();
     // The election runs once everything due now has run, so brokers starting together all
     // register before the first controller looks at /brokers/ids.
@@ -238,6 +334,7 @@ export class Broker {
     if (this.services.zk.heartbeat(this.sessionId)) {
       // In touch with the store again: watches that fired while we were cut off are delivered now.
       this.controller.processDeferredWatches();
+      this.configManager.processDeferred();
       return;
     }
     // Back in touch after the session expired: a new session, registration and election.
@@ -263,6 +360,9 @@ export class Broker {
     this.generation++;
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
+    this.cleanerTask?.cancel();
+    this.cleanerTask = null;
+    this.configManager.close();
     this.fetcherManager.shutdown();
     this.controllerRequests.clear();
     this.controller.onProcessDown();

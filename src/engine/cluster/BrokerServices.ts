@@ -9,7 +9,7 @@ import type { HostedLog } from './LogManager';
 import type { ReplicaLog } from './ReplicaLog';
 import type { KafkaRequest } from './requests';
 import type { Scheduler } from './Scheduler';
-import type { TopicConfig } from './TopicConfig';
+import type { TopicConfig, TopicConfigOverrides } from './TopicConfig';
 
 /** What the cluster gives every broker: time, the network, the coordination store, disks. */
 export interface ClusterServices {
@@ -34,6 +34,8 @@ export interface ClusterServices {
   deleteLog(brokerId: number, logDir: string, topic: string, partition: number): void;
   /** The effective config of a topic (broker defaults + /config/topics/<topic>). */
   topicConfig(topic: string): TopicConfig;
+  /** The topic's config over extra broker-level defaults (a broker's dynamic log configs). */
+  topicConfigOver(topic: string, brokerDefaults: TopicConfigOverrides): TopicConfig;
   /** Called by the controller before it elects an out-of-sync leader: reports what will be lost. */
   reportUncleanElection(topic: string, partition: number, newLeader: number): void;
   /** Stores a log dir's replication-offset-checkpoint text. */

@@ -12,10 +12,12 @@ import { statePath, topicPath } from './Controller';
 import type { ClusterEvent } from './events';
 import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
-import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
+import { assignReplicasToBrokersWithSteps, validateAssignment } from './ReplicaPlacement';
 import { tpKey } from '../TopicPartition';
 import type { HostedLog } from './LogManager';
 import { Scheduler } from './Scheduler';
+import { brokerEntity, validateDynamicBrokerConfigs } from './DynamicBrokerConfig';
+import { createConfigChangeNotification } from './ZkConfigManager';
 import { ensureNoCollision } from './TopicCollision';
 import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validateTopicName } from './TopicConfig';
 
@@ -143,6 +145,8 @@ export class Cluster {
       newLog: logFactory,
       deleteLog: (b, d, t, p) => options.onDeleteLog?.(b, d, t, p),
       topicConfig: (topic) => this.topicConfig(topic),
+      topicConfigOver: (topic, brokerDefaults) =>
+        createTopicConfig(this.topicOverrides(topic), { ...this.brokerTopicDefaults(), ...brokerDefaults }),
       reportUncleanElection: (t, p, leader) => this.reportUncleanElection(t, p, leader),
       writeHighWatermarkCheckpoint: (b, d, text) => options.onHighWatermarkCheckpoint?.(b, d, text),
       writeCleanerCheckpoint: (b, d, text) => options.onCleanerCheckpoint?.(b, d, text),
@@ -568,21 +572,28 @@ export class Cluster {
       if (v === null) delete next[k];
       else next[k] = v;
     }
-    const config = createTopicConfig(next, this.brokerTopicDefaults());
+    createTopicConfig(next, this.brokerTopicDefaults());
+    // AdminZkClient.changeTopicConfig: the znode, then the notification every broker's
+    // ZkConfigManager acts on (TopicConfigHandler: the logs' config, unclean leader election).
     this.zk.setData(`/config/topics/${topic}`, { version: 1, config: next });
-    // Brokers pick up the change (Kafka notifies them through /config/changes).
-    for (const b of this.brokers.values()) {
-      for (const p of b.replicaManager.partitions.values()) {
-        if (p.topic !== topic) continue;
-        p.config = config;
-        p.log.updateConfig?.(config);
-      }
-    }
+    createConfigChangeNotification(this.zk, `topics/${topic}`);
     this.options.emit({ type: 'topicConfigChanged', topic, old, new: { ...next }, atMs: this.now() });
-    // Kafka's TopicConfigHandler.processConfigChanges: a topic override enabling unclean leader
-    // election tells the controller, which elects leaders for the topic's offline partitions.
-    if (String(next['unclean.leader.election.enable']).toLowerCase() === 'true')
-      for (const b of this.brokers.values()) b.controller.enableTopicUncleanLeaderElection(topic);
+  }
+
+  /**
+   * AdminZkClient.changeBrokerConfig: `/config/brokers/<id>` (null: `<default>`) becomes
+   * `configs`, validated first (DynamicBrokerConfig.validateConfigs), then a `/config/changes`
+   * notification, which the brokers apply when they process it.
+   */
+  alterBrokerConfig(broker: number | null, configs: Readonly<Record<string, string>>, validateOnly = false): void {
+    validateDynamicBrokerConfigs(configs, broker !== null);
+    if (validateOnly) return;
+    const entity = brokerEntity(broker);
+    const path = `/config/brokers/${entity}`;
+    const data = { version: 1, config: { ...configs } };
+    if (this.zk.exists(path)) this.zk.setData(path, data);
+    else this.zk.createRecursive(path, data);
+    createConfigChangeNotification(this.zk, `brokers/${entity}`);
   }
 
   /** kafka-leader-election --election-type PREFERRED (all partitions when none are given). */
@@ -685,24 +696,4 @@ export class Cluster {
     // What is committed from now on is what the new leader will commit.
     this.highestHighWatermark.set(key, Math.min(committed, from));
   }
-}
-
-function validateAssignment(assignment: number[][], known: Set<number>): number[][] {
-  if (assignment.length === 0)
-    throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The replica assignment is empty.', {});
-  const rf = assignment[0]?.length ?? 0;
-  return assignment.map((replicas, p) => {
-    if (replicas.length === 0 || replicas.length !== rf)
-      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Partition ${p} must have ${rf} replicas.`, { partition: p });
-    if (new Set(replicas).size !== replicas.length)
-      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Duplicate brokers in partition ${p}'s replicas.`, {
-        partition: p,
-      });
-    for (const r of replicas)
-      if (!known.has(r))
-        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Unknown broker ${r} in partition ${p}'s replicas.`, {
-          partition: p,
-        });
-    return [...replicas];
-  });
 }

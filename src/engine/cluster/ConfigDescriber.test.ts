@@ -64,6 +64,23 @@ describe('ConfigDescriber', () => {
     expect(byName.get('min.insync.replicas')?.readOnly).toBe(false);
   });
 
+  it("ConfigHelper.createBrokerConfigEntry / configSynonyms: the answering broker's dynamic configs come first, DYNAMIC_BROKER_CONFIG then DYNAMIC_DEFAULT_BROKER_CONFIG", () => {
+    const { cluster } = startCluster(1, 2, { 'log.cleaner.backoff.ms': 2000 });
+    cluster.createTopic({ name: 'orders', partitions: 1, replicationFactor: 2 });
+    cluster.alterBrokerConfig(null, { 'log.retention.ms': '3000', 'log.cleaner.backoff.ms': '4000' });
+    cluster.alterBrokerConfig(1, { 'log.retention.ms': '1000' });
+    cluster.tick(0);
+    const topic = new Map(describeTopicConfigs(cluster, 'orders', ['orders'], 1).map((c) => [c.name, c]));
+    expect(describedAs(topic.get('retention.ms'))).toBe(
+      '1000 DYNAMIC_BROKER_CONFIG LONG < log.retention.ms=1000 DYNAMIC_BROKER_CONFIG, log.retention.ms=3000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.retention.ms=604800000 DEFAULT_CONFIG',
+    );
+    const broker2 = new Map(describeBrokerConfigs(cluster, 2).map((c) => [c.name, c]));
+    expect(describedAs(broker2.get('log.cleaner.backoff.ms'))).toBe(
+      '4000 DYNAMIC_DEFAULT_BROKER_CONFIG LONG < log.cleaner.backoff.ms=4000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.cleaner.backoff.ms=2000 STATIC_BROKER_CONFIG, log.cleaner.backoff.ms=15000 DEFAULT_CONFIG',
+    );
+    expect(broker2.get('log.retention.ms')?.value).toBe('3000');
+  });
+
   it('validate-only creation checks everything and writes nothing (AdminZkClient.validateTopicCreate)', () => {
     const { cluster, events } = startCluster(1, 3, { 'num.partitions': 4, 'default.replication.factor': 2 });
     const before = events.length;

@@ -76,14 +76,6 @@ export class DelayedProducePurgatory {
     delayed.timer = this.services.scheduler.scheduleCall(now + timeoutMs, this.expireProduceFn, delayed);
   }
 
-  /**
-   * Still the leader, only a newer epoch (the controller changed the ISR): the log was never
-   * truncated, so batches waiting for acks=all keep waiting under the new epoch.
-   */
-  keepWaitingUnderEpoch(key: string, leaderEpoch: number): void {
-    for (const d of this.delayedProduces.get(key) ?? []) d.leaderEpoch = leaderEpoch;
-  }
-
   /** Kafka's checkAndComplete for one partition's key. */
   checkAndComplete(key: string): void {
     const waiting = this.delayedProduces.get(key);
@@ -103,7 +95,9 @@ export class DelayedProducePurgatory {
     if (d.done) return true;
     const p = this.partitions.get(tpKey(d.topic, d.partition));
     let code: ErrorCode | null = null;
-    if (!p?.isLeader || p.leaderEpoch !== d.leaderEpoch) code = 'NOT_LEADER_OR_FOLLOWER';
+    // Not the leader any more: a leader change completes the waiting batches at once (makeFollower
+    // calls completeDelayedFetchOrProduceRequests), so a new epoch under the same leader keeps them.
+    if (!p?.isLeader) code = 'NOT_LEADER_OR_FOLLOWER';
     else {
       // An ISR that fell below min ISR after the append freezes the HW, so the batch waits: for
       // the ISR to recover, or for request.timeout.ms (REQUEST_TIMED_OUT).

@@ -301,7 +301,11 @@ describe('unclean.leader.election.enable turned on for a topic', () => {
     expect(events.some((e) => e.type === 'uncleanLeaderElection')).toBe(false);
 
     cluster.alterTopicConfig('t', { 'unclean.leader.election.enable': 'true' });
-    // At once: the controller elected 2 within the config change, no broker event needed.
+    // Not within the write: the controller's broker hears of it through /config/changes
+    // (ZkConfigManager -> TopicConfigHandler.processConfigChanges), one watch delivery later,
+    // and elects 2 then, with no broker event needed.
+    expect(cluster.partitionState('t', 0)).toMatchObject({ leader: -1 });
+    cluster.tick(0);
     expect(cluster.partitionState('t', 0)).toMatchObject({ leader: 2, isr: [2] });
     expect(events.filter((e) => e.type === 'uncleanLeaderElection')).toHaveLength(1);
     cluster.tick(500);

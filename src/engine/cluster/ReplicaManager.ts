@@ -186,7 +186,6 @@ export class ReplicaManager {
     p.log.updateConfig?.(p.config);
     const now = this.now();
     if (state.leader === this.brokerId) {
-      if (p.isLeader) this.producePurgatory.keepWaitingUnderEpoch(key, state.leaderEpoch);
       p.makeLeader(state, now);
       this.reportRole('becameLeader', p, state, now);
       this.maybeIncrementHighWatermark(p);

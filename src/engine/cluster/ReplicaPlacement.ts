@@ -207,3 +207,24 @@ function at(list: readonly number[], index: number): number {
   if (v === undefined) throw new RangeError(`index ${index} out of ${list.length}`);
   return v;
 }
+
+/** A manual assignment: one replication factor, no duplicate or unknown brokers (INVALID_REPLICA_ASSIGNMENT). */
+export function validateAssignment(assignment: number[][], known: Set<number>): number[][] {
+  if (assignment.length === 0)
+    throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The replica assignment is empty.', {});
+  const rf = assignment[0]?.length ?? 0;
+  return assignment.map((replicas, p) => {
+    if (replicas.length === 0 || replicas.length !== rf)
+      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Partition ${p} must have ${rf} replicas.`, { partition: p });
+    if (new Set(replicas).size !== replicas.length)
+      throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Duplicate brokers in partition ${p}'s replicas.`, {
+        partition: p,
+      });
+    for (const r of replicas)
+      if (!known.has(r))
+        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Unknown broker ${r} in partition ${p}'s replicas.`, {
+          partition: p,
+        });
+    return [...replicas];
+  });
+}

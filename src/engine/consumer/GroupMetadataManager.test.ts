@@ -284,6 +284,54 @@ describe('GroupMetadataManager (classic protocol)', () => {
     expect(bed.groups.groupSnapshot('g')?.members.length).toBe(2);
   });
 
+  // GroupCoordinator.onCompleteJoin (3.9) removes dynamic members that did not rejoin but leaves
+  // pending member ids alone: they leave only by their own expiry (addPendingMemberExpiration) or
+  // a LeaveGroup, so a pending member coming back after the join phase ended is still accepted
+  // (doNewMemberJoinGroup: "A rejoining pending member will be accepted"), as
+  // GroupCoordinatorTest.testJoinGroupCompletionWhenPendingMemberJoins has it.
+  it('a pending member id outlives the join phase it did not finish, and joins later (onCompleteJoin keeps pending members)', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const a = wire.joinFully('a', ['range']);
+    const c = wire.joinFully('c', ['range']);
+    bed.run(300);
+    const generation = (a.box.response as JoinGroupResponse).generationId;
+    for (const m of [a, c])
+      wire.send(m === a ? 'a' : 'c', {
+        api: 'SyncGroup',
+        groupId: 'g',
+        generationId: generation,
+        memberId: m.memberId,
+        groupInstanceId: null,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignments: [],
+      });
+    bed.run(10);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
+    // a rejoins (a rebalance), b is handed an id, c rejoins: the join phase waits for pending b.
+    const rejoin = { rebalanceTimeoutMs: 5_000 };
+    wire.join('a', a.memberId, ['range'], rejoin);
+    const b = wire.join('b', '', ['range'], { sessionTimeoutMs: 60_000 });
+    bed.run(5);
+    const bId = (b.response as JoinGroupResponse).memberId;
+    expect((b.response as JoinGroupResponse).errorCode).toBe('MEMBER_ID_REQUIRED');
+    wire.join('c', c.memberId, ['range'], rejoin);
+    bed.run(100);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('PreparingRebalance');
+    bed.run(20_000); // the rebalance timeout (c's 20 s when it began): the join phase completes without b
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('CompletingRebalance');
+    // b comes back with its id: still pending, so accepted, and a new rebalance starts.
+    const late = wire.join('b', bId, ['range']);
+    bed.run(5);
+    expect(bed.groups.groupSnapshot('g')?.state).toBe('PreparingRebalance');
+    wire.join('a', a.memberId, ['range'], rejoin);
+    wire.join('c', c.memberId, ['range'], rejoin);
+    bed.run(5);
+    expect((late.response as JoinGroupResponse).errorCode).toBe('NONE');
+    expect(bed.groups.groupSnapshot('g')?.members.length).toBe(3);
+  });
+
   // GroupMetadataManager.getOffsets (3.9): with require_stable, a partition with a commit still
   // being written (GroupMetadata.hasPendingOffsetCommitsForTopicPartition) answers
   // UNSTABLE_OFFSET_COMMIT and offset -1, as GroupCoordinatorTest.testFetchPendingTxnOffsetsWithAbort

@@ -347,7 +347,8 @@ export class GroupMetadataManager {
       if (member.groupInstanceId === null)
         this.removeMember(group, member, 'did not rejoin within the rebalance timeout');
     }
-    group.pendingMembers.clear();
+    // Pending member ids stay: they leave by their own expiry or a LeaveGroup, and one that joins
+    // later is still accepted.
     if (group.size > 0 && !group.maybeElectNewJoinedLeader()) {
       // No one rejoined: wait another rebalance timeout (a DelayedJoin) for a member to rejoin
       // or for session timeouts to remove the silent ones.

@@ -61,26 +61,43 @@ export function recordSizeInBytes(
   return sizeOfVarint(body) + body;
 }
 
+/** DefaultRecord.MAX_RECORD_OVERHEAD: body length, attributes, timestamp and offset deltas at their widest. */
+const MAX_RECORD_OVERHEAD = 21;
+
 /**
- * An upper bound on the size of a batch holding only this record (Kafka's
- * AbstractRecords.estimateSizeInBytesUpperBound): the number max.request.size is checked against.
+ * AbstractRecords.estimateSizeInBytesUpperBound for magic 2 without compression
+ * (DefaultRecordBatch.estimateBatchSizeUpperBound): the batch header, MAX_RECORD_OVERHEAD, then
+ * the key, value and headers with their lengths (DefaultRecord.recordSizeUpperBound).
  */
 export function estimateSizeInBytesUpperBound(
   key: Uint8Array | null,
   value: Uint8Array | null,
   headers: readonly RecordHeader[],
 ): number {
-  // offsetDelta 0 fits in one byte; a timestamp delta may take up to 10.
-  return RECORD_BATCH_OVERHEAD + recordSizeInBytes(0, 0, key, value, headers) + 9;
+  let size = key === null ? 1 : sizeOfVarint(key.length) + key.length;
+  size += value === null ? 1 : sizeOfVarint(value.length) + value.length;
+  size += sizeOfVarint(headers.length);
+  for (const h of headers) {
+    const kl = utf8Length(h.key);
+    size += sizeOfVarint(kl) + kl;
+    size += h.value === null ? 1 : sizeOfVarint(h.value.length) + h.value.length;
+  }
+  return RECORD_BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + size;
 }
 
 /**
  * A bound on estimateSizeInBytesUpperBound for a record without headers that needs no varint
- * sizing: the batch header, 9 bytes of timestamp slack, and at most 19 bytes of record framing
- * (body length 5, attributes 1, deltas 1 + 1, key and value lengths 5 + 5, header count 1).
+ * sizing: the batch header, MAX_RECORD_OVERHEAD, key and value lengths at their widest (5 + 5)
+ * and the header count (1).
  */
 export function headerlessSizeUpperBound(key: Uint8Array | null, value: Uint8Array | null): number {
-  return RECORD_BATCH_OVERHEAD + 9 + 19 + (key === null ? 0 : key.length) + (value === null ? 0 : value.length);
+  return (
+    RECORD_BATCH_OVERHEAD +
+    MAX_RECORD_OVERHEAD +
+    11 +
+    (key === null ? 0 : key.length) +
+    (value === null ? 0 : value.length)
+  );
 }
 
 export type BatchState = 'open' | 'closed' | 'in-flight' | 'done';
@@ -113,7 +130,10 @@ export class ProducerBatch {
   private count = 0;
   /** Encoded size in bytes, header included; also where the next record is written. */
   sizeInBytes = RECORD_BATCH_OVERHEAD;
-  /** The soft limit from batch.size; a record bigger than it gets a batch of its own. */
+  /**
+   * MemoryRecordsBuilder's writeLimit, the capacity of the buffer RecordAccumulator.append
+   * allocated: max(batch.size, the first record's estimateSizeInBytesUpperBound).
+   */
   readonly writeLimit: number;
   state: BatchState = 'open';
   attempts = 0;

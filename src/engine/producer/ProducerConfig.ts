@@ -34,6 +34,8 @@ export interface ProducerConfigInput {
   partitioner?: PartitionerStrategy;
   /** KIP-794: the built-in partitioner weighs its switch by the partitions' queue lengths. */
   'partitioner.adaptive.partitioning.enable'?: boolean;
+  /** KIP-794: a partition whose leader has had data ready but undrainable this long leaves the adaptive draw (0: never). */
+  'partitioner.availability.timeout.ms'?: number;
 }
 
 /** The resolved configuration the producer runs with. */
@@ -56,6 +58,7 @@ export interface ProducerConfig {
   maxBlockMs: number;
   partitioner: PartitionerStrategy;
   adaptivePartitioning: boolean;
+  partitionAvailabilityTimeoutMs: number;
   /** What Kafka would log at WARN while resolving the configuration (e.g. idempotence turned off). */
   warnings: readonly string[];
 }
@@ -79,6 +82,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId' | 'warn
   maxBlockMs: 60 * 1000,
   partitioner: 'sticky',
   adaptivePartitioning: true,
+  partitionAvailabilityTimeoutMs: 0,
 };
 
 /** Kafka's MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE. */
@@ -102,6 +106,7 @@ const KNOWN_KEYS = new Set([
   'max.block.ms',
   'partitioner',
   'partitioner.adaptive.partitioning.enable',
+  'partitioner.availability.timeout.ms',
 ]);
 
 function invalid(key: string, value: unknown, why: string): KafkaError {
@@ -156,6 +161,12 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const bufferMemory = intAtLeast(raw, 'buffer.memory', PRODUCER_DEFAULTS.bufferMemory, 0);
   const metadataMaxAgeMs = intAtLeast(raw, 'metadata.max.age.ms', PRODUCER_DEFAULTS.metadataMaxAgeMs, 0);
   const maxBlockMs = intAtLeast(raw, 'max.block.ms', PRODUCER_DEFAULTS.maxBlockMs, 0);
+  const partitionAvailabilityTimeoutMs = intAtLeast(
+    raw,
+    'partitioner.availability.timeout.ms',
+    PRODUCER_DEFAULTS.partitionAvailabilityTimeoutMs,
+    0,
+  );
 
   const partitioner = raw.partitioner ?? PRODUCER_DEFAULTS.partitioner;
   if (partitioner !== 'sticky' && partitioner !== 'sticky-2.4' && partitioner !== 'round-robin') {
@@ -232,6 +243,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     maxBlockMs,
     partitioner,
     adaptivePartitioning: adaptive ?? PRODUCER_DEFAULTS.adaptivePartitioning,
+    partitionAvailabilityTimeoutMs,
     warnings,
   };
 }

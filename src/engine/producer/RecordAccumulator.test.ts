@@ -56,6 +56,13 @@ describe('ProducerBatch', () => {
     }
   });
 
+  it('DefaultRecordBatch.estimateBatchSizeUpperBound: the batch header, MAX_RECORD_OVERHEAD (21), then key, value and headers with their lengths', () => {
+    expect(estimateSizeInBytesUpperBound(null, new Uint8Array(1000), [])).toBe(61 + 21 + 1 + 2 + 1000 + 1);
+    expect(estimateSizeInBytesUpperBound(enc('k'), null, [{ key: 'h', value: enc('vv') }])).toBe(
+      61 + 21 + 2 + 1 + 1 + 2 + 3,
+    );
+  });
+
   it('a record bigger than batch.size still gets a batch of its own', () => {
     const b = new ProducerBatch(1, 't', 0, 0, 100);
     expect(b.tryAppend(rec('z'.repeat(500)))).toBeGreaterThan(100);
@@ -80,6 +87,43 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     expect([...a.ready(m, 10).readyNodes]).toEqual([1]);
     const drained = a.drain(m, [1], 10);
     expect(drained.get(1)?.map((b) => b.recordCount)).toEqual([1]);
+  });
+
+  it('RecordAccumulator.append sizes the buffer max(batch.size, estimateSizeInBytesUpperBound): a batch whose first record outgrew batch.size is not full (MemoryRecordsBuilder.isFull), so it lingers and takes a small record into its slack', () => {
+    const { a } = acc({ 'linger.ms': 50, 'batch.size': 100 });
+    const m = metadataFor([1]);
+    const big = a.append('t', 0, rec('z'.repeat(500), 0), 0);
+    // writeLimit 586 (61 + 21 + 2 + 500 + 1 + 1) against 570 bytes written: 16 bytes of room.
+    expect(big.writeLimit).toBe(586);
+    expect(big.sizeInBytes).toBe(570);
+    expect(big.isFull()).toBe(false);
+    expect(a.ready(m, 0).readyNodes.size).toBe(0);
+    expect(a.append('t', 0, rec('a', 0), 0)).toBe(big);
+    expect(big.recordCount).toBe(2);
+    expect([...a.ready(m, 50).readyNodes]).toEqual([1]);
+  });
+
+  it('testAdaptiveBuiltInPartitioner (partitioner.availability.timeout.ms): a leader that had data ready but could not drain it for longer leaves the load stats', () => {
+    const { a } = acc({ 'linger.ms': 0, 'batch.size': 128, 'partitioner.availability.timeout.ms': 100 });
+    const m = metadataFor([1, 1, 2]);
+    const reports: { ids: number[]; sizes: number[] }[] = [];
+    a.onPartitionLoad = (_topic, sizes, ids, length) => {
+      if (sizes) reports.push({ ids: ids.slice(0, length), sizes: sizes.slice(0, length) });
+    };
+    [1, 7, 2].forEach((n, partition) => {
+      for (let i = 0; i < n; i++) a.append('t', partition, rec('x'.repeat(128)), 0);
+    });
+    a.ready(m, 1000);
+    expect(reports.at(-1)).toEqual({ ids: [0, 1, 2], sizes: [1, 7, 2] });
+    // Node 1 drained at 800, and has had data ready it could not send since: 200 ms > 100.
+    a.updateNodeLatencyStats(1, 800, true);
+    a.updateNodeLatencyStats(1, 1000, false);
+    a.ready(m, 1000);
+    expect(reports.at(-1)).toEqual({ ids: [2], sizes: [2] });
+    // Drained again: its partitions are back in the draw.
+    a.updateNodeLatencyStats(1, 1010, true);
+    a.ready(m, 1010);
+    expect(reports.at(-1)?.ids).toEqual([0, 1, 2]);
   });
 
   it('testFull: a full batch is ready at once, whatever linger.ms says', () => {

@@ -17,7 +17,7 @@ import { Rng } from '../Rng';
 import { MAX_IN_FLIGHT_FOR_IDEMPOTENCE, type ProducerConfig } from './ProducerConfig';
 import type { ProducerEventSink, WantedEventType } from './events';
 import { BufferPool } from './BufferPool';
-import { firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
+import { estimateSizeInBytesUpperBound, firstBufferSize, type PendingRecord, ProducerBatch } from './ProducerBatch';
 import type { ProducerMetadata } from './ProducerMetadata';
 import type { TransactionManager } from './TransactionManager';
 
@@ -48,6 +48,8 @@ export class RecordAccumulator {
   private readonly byTopic = new Map<string, PartitionQueue[]>();
   private readonly muted = new Set<string>();
   private readonly drainIndex = new Map<number, number>();
+  /** NodeLatencyStats per leader: when it last had data ready, and when it last could drain it. */
+  private readonly nodeStats = new Map<number, { readyTimeMs: number; drainTimeMs: number }>();
   private nextBatchId = 1;
   /** Batch buffers (Kafka's RecordAccumulator.free). */
   readonly free: BufferPool;
@@ -153,7 +155,12 @@ export class RecordAccumulator {
       }
       this.seal(last, 'full', now);
     }
-    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, this.config.batchSize, this.free);
+    // RecordAccumulator.append: the buffer holds batch.size or the first record's upper bound.
+    const size = Math.max(
+      this.config.batchSize,
+      estimateSizeInBytesUpperBound(record.key, record.value, record.headers),
+    );
+    const batch = new ProducerBatch(this.nextBatchId++, topic, partition, now, size, this.free);
     const bytes = batch.tryAppend(record); // the first record always fits
     q.batches.push(batch);
     this.lastAppendedBytes = batch.sizeInBytes;
@@ -247,15 +254,40 @@ export class RecordAccumulator {
       }
       const sizes = new Array<number>(count).fill(0);
       const ids = new Array<number>(count).fill(0);
-      let length = 0;
+      // partitionReady's queueSizesIndex: an empty queue keeps whatever its slot holds, and a
+      // partition whose leader has not drained for partitioner.availability.timeout.ms gives its
+      // slot to the next one (Kafka's exact walk, leftovers included).
+      let index = -1;
+      const timeout = this.config.partitionAvailabilityTimeoutMs;
       for (const q of list) {
-        if (q === undefined || metadata.leaderFor(topic, q.partition) === null) continue;
-        ids[length] = q.partition;
-        sizes[length] = q.batches.length;
-        length++;
+        if (q === undefined) continue;
+        const leader = metadata.leaderFor(topic, q.partition);
+        if (leader === null) continue;
+        index++;
+        ids[index] = q.partition;
+        if (q.batches.length === 0) continue;
+        sizes[index] = q.batches.length;
+        const stats = timeout > 0 ? this.nodeStats.get(leader) : undefined;
+        if (stats && stats.readyTimeMs - stats.drainTimeMs > timeout) index--;
       }
+      const length = index + 1;
       report(topic, sizes, ids, length);
     }
+  }
+
+  /**
+   * RecordAccumulator.updateNodeLatencyStats, from the Sender's readiness loop: a ready leader the
+   * Sender can send to (`canDrain`) resets its latency; one it cannot only moves its ready time.
+   */
+  updateNodeLatencyStats(node: number, now: number, canDrain: boolean): void {
+    if (this.config.partitionAvailabilityTimeoutMs <= 0) return;
+    let stats = this.nodeStats.get(node);
+    if (!stats) {
+      stats = { readyTimeMs: now, drainTimeMs: now };
+      this.nodeStats.set(node, stats);
+    }
+    if (canDrain) stats.drainTimeMs = now;
+    stats.readyTimeMs = now;
   }
 
   /**

@@ -172,9 +172,10 @@ export class Sender {
         nextWake = Math.min(nextWake, this.maybeUpdateMetadata(now));
       }
       for (const node of [...ready.readyNodes]) {
-        if ((this.inFlightPerBroker.get(node) ?? 0) >= this.config.maxInFlightRequestsPerConnection) {
-          ready.readyNodes.delete(node);
-        }
+        // NetworkClient.ready: no room for another request in flight (KIP-794's latency stats).
+        const canDrain = (this.inFlightPerBroker.get(node) ?? 0) < this.config.maxInFlightRequestsPerConnection;
+        this.accumulator.updateNodeLatencyStats(node, now, canDrain);
+        if (!canDrain) ready.readyNodes.delete(node);
       }
       const drained = this.accumulator.drain(this.metadata, ready.readyNodes, now);
       for (const [broker, batches] of drained) this.sendProduceRequest(broker, batches, now);
