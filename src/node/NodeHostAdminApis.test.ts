@@ -212,11 +212,13 @@ describe('dynamic broker configs: IncrementalAlterConfigs and AlterConfigs of a 
         resources: [{ resourceType: 4, resourceName: '1', configs: [{ name, configOperation: 0, value: '58000' }] }],
       }),
     );
-    expect(host.engine.cluster.zk.getData('/config/brokers/1').data).toEqual({
+    expect(shared.host().engine.cluster.zk.getData('/config/brokers/1').data).toEqual({
       version: 1,
       config: { [name]: '58000' },
     });
-    await until(() => host.engine.cluster.broker(1).dynamicConfig.currentDynamicBrokerConfigs[name] === '58000');
+    await until(
+      () => shared.host().engine.cluster.broker(1).dynamicConfig.currentDynamicBrokerConfigs[name] === '58000',
+    );
     const described = await withAdmin((admin) =>
       admin.describeConfigs({ includeSynonyms: true, resources: [{ type: 4, name: '1', configNames: [name] }] }),
     );
@@ -237,7 +239,7 @@ describe('dynamic broker configs: IncrementalAlterConfigs and AlterConfigs of a 
         ),
       ),
     ).toBe('INVALID_CONFIG');
-    expect(host.engine.cluster.zk.exists('/config/brokers/2')).toBeNull();
+    expect(shared.host().engine.cluster.zk.exists('/config/brokers/2')).toBeNull();
     // The cluster-wide default (an empty name): kafkajs refuses to send one, so in Kafka's layout.
     const alter = await exchange(BASE_PORT, {
       apiKey: 44,
@@ -258,7 +260,7 @@ describe('dynamic broker configs: IncrementalAlterConfigs and AlterConfigs of a 
       responses: { errorCode: number }[];
     };
     expect(altered.responses.map((r) => r.errorCode)).toEqual([0]);
-    await until(() => host.engine.cluster.broker(3).dynamicConfig.logDefaults()['retention.ms'] === '3600000');
+    await until(() => shared.host().engine.cluster.broker(3).dynamicConfig.logDefaults()['retention.ms'] === '3600000');
     const describe = await exchange(BASE_PORT + 2, {
       apiKey: 32,
       apiVersion: 4,
