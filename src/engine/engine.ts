@@ -321,11 +321,9 @@ export class Engine {
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),
       zk: this.cluster.zk,
-      latencyMs: options.networkLatencyMs ?? 1,
       coordinatorConfig: options.groupCoordinatorConfig ?? {},
-      // Every request but FindCoordinator is dispatched by the receiving broker's KafkaApis.
-      onClientRequest: (brokerId, request, respond) =>
-        this.cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
+      // The consumers are nodes on the cluster's network: their requests reach the brokers' KafkaApis.
+      network: this.cluster.network,
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---

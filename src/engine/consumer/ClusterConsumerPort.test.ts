@@ -32,7 +32,7 @@ function setup() {
     emit: (e) => events.push(e),
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
     zk: cluster.zk,
-    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
+    network: cluster.network,
   });
   return { cluster, port, groups, events };
 }

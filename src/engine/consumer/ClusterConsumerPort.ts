@@ -6,7 +6,6 @@ import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
 import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
 import { toPortRecords } from './portRecords';
-import type { BrokerReachability } from './GroupNetwork';
 
 /**
  * The ClusterPort over the real simulated cluster. The group coordinator lives inside its
@@ -38,20 +37,6 @@ export class ClusterConsumerPort implements ClusterPort {
 
   onBrokerDown(listener: (brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void): void {
     this.brokerDownListener = listener;
-  }
-
-  /** The cluster network's view: isolated or powered-off brokers are silent, stopped processes refuse. */
-  reachability(brokerId: number): BrokerReachability {
-    const b = this.cluster.brokers.get(brokerId);
-    if (!b) return 'refused';
-    if (this.cluster.network.isIsolated(b.node)) return 'silent';
-    if (b.state === 'down') return b.downHow === 'powerFailed' ? 'silent' : 'refused';
-    return 'up';
-  }
-
-  /** The same latency the cluster's network gives this client's link to the broker. */
-  latencyMs(client: string, brokerId: number): number {
-    return this.cluster.network.latency(client, `broker-${brokerId}`);
   }
 
   private running(brokerId: number): Broker | null {

@@ -1,6 +1,5 @@
 import type { SimpleRecord } from '../codec/memoryRecords';
 import type { KafkaErrorCode } from '../errors';
-import type { BrokerReachability } from './GroupNetwork';
 
 /**
  * What the consumer-group machinery needs from the cluster, and nothing more. The engine backs
@@ -102,14 +101,6 @@ export interface ClusterPort {
     topic: string,
     partition: number,
   ): { errorCode: KafkaErrorCode | 'NONE'; earliest: number; latest: number };
-  /**
-   * What a client's request to a broker meets right now: 'up' (served), 'refused' (the process is
-   * down on a running machine: the connection is reset), 'silent' (powered off or cut off by a
-   * network partition: nothing comes back). Without it: up, or refused when the broker is down.
-   */
-  reachability?(brokerId: number): BrokerReachability;
-  /** One-way latency between a client and a broker; without it the group network's own latency. */
-  latencyMs?(client: string, brokerId: number): number;
   /**
    * Registers the one listener told when a broker starts or stops leading a partition, for a port
    * that plays the controller itself (InMemoryClusterPort). The engine's brokers tell their group

@@ -11,7 +11,7 @@ import type { ClusterPort } from './ClusterPort';
 import type { ConsumerConfig } from './ConsumerConfig';
 import type { ConsumerRequest, ConsumerResponse } from './fetchProtocol';
 import type { GroupEvent } from './groupEvents';
-import type { GroupNetwork } from './GroupNetwork';
+import type { ConsumerNetworkClient } from './ConsumerNetworkClient';
 import {
   type GroupErrorCode,
   type JoinGroupResponse,
@@ -36,7 +36,7 @@ export interface ConsumerContext {
   readonly clientId: string;
   readonly config: ConsumerConfig;
   readonly scheduler: Scheduler;
-  readonly network: GroupNetwork;
+  readonly network: ConsumerNetworkClient;
   readonly port: ClusterPort;
   emit(event: GroupEvent): void;
 }

@@ -1,37 +1,17 @@
 import type { CoordinationStore } from '../cluster/CoordinationStore';
+import type { Network } from '../cluster/Network';
 import type { Scheduler } from '../cluster/Scheduler';
 import { KafkaError } from '../errors';
 import type { Rng } from '../Rng';
 import type { ClusterPort } from './ClusterPort';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './ConsumerConfig';
-import type {
-  ConsumerFetchRequest,
-  ConsumerFetchResponse,
-  ConsumerListOffsetsRequest,
-  ConsumerOffsetsForLeaderEpochRequest,
-  ConsumerOffsetsForLeaderEpochResponse,
-  ConsumerRequest,
-  ConsumerResponse,
-} from './fetchProtocol';
+import { ConsumerNetworkClient } from './ConsumerNetworkClient';
 import { createOffsetsTopic, GroupCoordinator, OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
 import type { GroupEvent } from './groupEvents';
-import { GroupNetwork } from './GroupNetwork';
 import { KafkaConsumer } from './KafkaConsumer';
 import { type ZkConsumerConfig, ZookeeperConsumerConnector } from './ZookeeperConsumerConnector';
 import { decodeAssignment, fromTopicPartitions } from './offsetsSchema';
-
-/** How often a parked Fetch is re-checked when the port cannot report high-watermark moves. */
-const FETCH_PURGATORY_CHECK_MS = 5;
-
-interface ParkedFetch {
-  done: boolean;
-  tryComplete(): void;
-  /** The broker went down: the request dies with it, unanswered. */
-  abandon(): void;
-}
-
-const purgatoryKey = (brokerId: number, topic: string, partition: number) => `${brokerId}|${topic}|${partition}`;
 
 /** One row of `kafka-consumer-groups --describe`. */
 export interface ConsumerGroupDescribeRow {
@@ -106,63 +86,36 @@ export interface ConsumerGroupsDeps {
   rng: Rng;
   emit(event: GroupEvent): void;
   coordinatorConfig?: Partial<GroupCoordinatorConfig>;
-  /** One-way latency of consumer <-> broker links. */
-  latencyMs?: number;
+  /** The cluster's network: the consumers are nodes on it, and their requests reach the brokers' KafkaApis. */
+  network: Network;
   /** The coordination store, for the legacy ZooKeeper consumer. */
   zk?: CoordinationStore;
   /** One ZooKeeper round trip for legacy consumers (default 2 ms). */
   zkLatencyMs?: number;
   /** Upper bound of the seeded delay before a legacy consumer notices a watch (default 20 ms). */
   zkWatchJitterMs?: number;
-  /**
-   * The brokers' request handlers: every request delivered to a broker goes to its KafkaApis
-   * (`Broker.onClientRequest`): FindCoordinator and the group APIs to that broker's
-   * GroupCoordinator, Fetch, ListOffsets and OffsetsForLeaderEpoch to its ReplicaManager (a fetch
-   * waits in its DelayedFetch purgatory). Without it (the in-memory test bed has no brokers) they
-   * are served by `serve`, over the ClusterPort.
-   */
-  onClientRequest?: (brokerId: number, request: ConsumerRequest, respond: (response: ConsumerResponse) => void) => void;
 }
 
 /**
- * Consumer groups in a running cluster: the group coordinator of every broker, the consumers,
- * and the links between them. In the engine every request a consumer sends is answered by the
- * receiving broker's KafkaApis (`onClientRequest`): FindCoordinator, the group APIs by its
- * GroupCoordinator, Fetch / ListOffsets / OffsetsForLeaderEpoch by its ReplicaManager. Without
- * brokers (the in-memory test bed) `serve` plays them over the ClusterPort, fetch purgatory and all.
- *
- * Client traffic travels on GroupNetwork, whose links follow the cluster's Network through the
- * port: the same per-link latency, isolated and powered-off brokers silent (clients time out),
- * killed or stopped ones refusing and resetting connections. A broker going down takes its
- * coordinator state with it at once (`GroupCoordinator.shutdown`).
+ * Consumer groups in a running cluster: the group coordinator of every broker and the consumers.
+ * Every request a consumer sends travels the cluster's Network (`ConsumerNetworkClient`) to the
+ * broker it addresses, whose KafkaApis answers it: FindCoordinator and the group APIs by its
+ * GroupCoordinator, Fetch / ListOffsets / OffsetsForLeaderEpoch by its ReplicaManager (a fetch
+ * waits in its DelayedFetch purgatory). A broker going down takes its coordinator state with it
+ * at once (`GroupCoordinator.shutdown`).
  */
 export class ConsumerGroups {
   readonly config: GroupCoordinatorConfig;
-  readonly network: GroupNetwork;
+  readonly network: ConsumerNetworkClient;
   readonly coordinators = new Map<number, GroupCoordinator>();
   readonly consumers = new Map<string, KafkaConsumer>();
   readonly zkConsumers = new Map<string, ZookeeperConsumerConnector>();
-  private readonly fetchPurgatory = new Map<string, Set<ParkedFetch>>();
-  private readonly hearsHighWatermarks: boolean;
 
   constructor(private readonly deps: ConsumerGroupsDeps) {
     this.config = groupCoordinatorConfig(deps.coordinatorConfig ?? {});
-    this.hearsHighWatermarks =
-      deps.port.onHighWatermarkChange?.((b, t, p) => this.onHighWatermarkChange(b, t, p)) ?? false;
     const port = deps.port;
-    const fallbackLatency = deps.latencyMs ?? 1;
-    this.network = new GroupNetwork(
-      deps.scheduler,
-      {
-        reachability: (b) => port.reachability?.(b) ?? (port.isBrokerUp(b) ? 'up' : 'refused'),
-        latencyMs: (client, b) => port.latencyMs?.(client, b) ?? fallbackLatency,
-      },
-      deps.onClientRequest
-        ? (brokerId, _from, request, respond) => deps.onClientRequest?.(brokerId, request, respond)
-        : (brokerId, from, request, respond) => this.serve(brokerId, from, request, respond),
-      deps.emit,
-    );
-    port.onBrokerDown?.((brokerId, how) => this.onBrokerDown(brokerId, how));
+    this.network = new ConsumerNetworkClient(deps.scheduler, deps.network, deps.emit);
+    port.onBrokerDown?.((brokerId) => this.onBrokerDown(brokerId));
     // A port playing the controller itself says who leads; the engine's brokers tell their
     // coordinator from KafkaApis as LeaderAndIsr lands (Cluster's `groupCoordinator`).
     port.onLeadershipChange?.((brokerId, topic, partition, isLeader) => {
@@ -187,189 +140,14 @@ export class ConsumerGroups {
     return c;
   }
 
-  /**
-   * A broker process went down: its coordinator state goes with it at once (a restart must not
-   * find it still in memory), its parked fetches are forgotten, and its connections reset unless
-   * the power went (then clients time out).
-   */
-  private onBrokerDown(brokerId: number, how: 'killed' | 'powerFailed' | 'stopped'): void {
+  /** A broker process went down: its coordinator state goes with it at once (a restart must not find it still in memory). */
+  private onBrokerDown(brokerId: number): void {
     this.coordinators.get(brokerId)?.shutdown();
-    for (const [key, set] of [...this.fetchPurgatory]) {
-      if (!key.startsWith(`${brokerId}|`)) continue;
-      for (const parked of set) parked.abandon();
-      this.fetchPurgatory.delete(key);
-    }
-    this.network.brokerDown(brokerId, how !== 'powerFailed');
   }
 
   /** Creates `__consumer_offsets` if it is not there yet (replication factor capped to live brokers). */
   ensureOffsetsTopic(): boolean {
     return createOffsetsTopic(this.deps.port, this.config);
-  }
-
-  // ------------------------------------------------------------------ broker side
-
-  private serve(
-    brokerId: number,
-    _from: string,
-    request: ConsumerRequest,
-    respond: (r: ConsumerResponse) => void,
-  ): void {
-    switch (request.api) {
-      case 'FindCoordinator': {
-        const partition = groupCoordinatorPartition(request.key, this.config['offsets.topic.num.partitions']);
-        if (!this.ensureOffsetsTopic()) {
-          respond({ api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition });
-          return;
-        }
-        const leader = this.deps.port.leaderOf(OFFSETS_TOPIC, partition);
-        if (leader === null) {
-          respond({ api: 'FindCoordinator', errorCode: 'COORDINATOR_NOT_AVAILABLE', nodeId: -1, partition });
-          return;
-        }
-        respond({ api: 'FindCoordinator', errorCode: 'NONE', nodeId: leader, partition });
-        return;
-      }
-      case 'Fetch':
-        this.serveFetch(brokerId, request, respond);
-        return;
-      case 'ListOffsets':
-        respond(this.serveListOffsets(brokerId, request));
-        return;
-      case 'OffsetsForLeaderEpoch':
-        respond(this.serveOffsetsForLeaderEpoch(brokerId, request));
-        return;
-      default:
-        this.coordinatorOn(brokerId).handle(request, respond);
-    }
-  }
-
-  /**
-   * DelayedFetch: answer at once when fetch.min.bytes are there (or on an error), else park the
-   * request in the leader's fetch purgatory, keyed by its partitions, until a high watermark
-   * moves on one of them (then try again) or fetch.max.wait.ms passes (then answer with what
-   * there is). Ports that cannot report high-watermark moves are re-checked every few ms.
-   */
-  private serveFetch(brokerId: number, req: ConsumerFetchRequest, respond: (r: ConsumerFetchResponse) => void): void {
-    const first = this.readFetch(brokerId, req);
-    if (first.done || req.maxWaitMs <= 0) {
-      respond(first.response);
-      return;
-    }
-    const keys = req.partitions.map((p) => purgatoryKey(brokerId, p.topic, p.partition));
-    const parked: ParkedFetch = {
-      done: false,
-      tryComplete: () => {
-        if (parked.done) return;
-        const again = this.readFetch(brokerId, req);
-        if (!again.done) return;
-        finish(again.response);
-      },
-      abandon: () => {
-        parked.done = true;
-        this.deps.scheduler.cancel(timer);
-      },
-    };
-    const finish = (response: ConsumerFetchResponse) => {
-      parked.done = true;
-      this.deps.scheduler.cancel(timer);
-      for (const k of keys) {
-        const set = this.fetchPurgatory.get(k);
-        set?.delete(parked);
-        if (set && set.size === 0) this.fetchPurgatory.delete(k);
-      }
-      respond(response);
-    };
-    const timer = this.deps.scheduler.schedule(req.maxWaitMs, () => {
-      if (!parked.done) finish(this.readFetch(brokerId, req).response);
-    });
-    for (const k of keys) {
-      let set = this.fetchPurgatory.get(k);
-      if (!set) {
-        set = new Set();
-        this.fetchPurgatory.set(k, set);
-      }
-      set.add(parked);
-    }
-    if (!this.hearsHighWatermarks) {
-      const poll = () => {
-        if (parked.done) return;
-        parked.tryComplete();
-        if (!parked.done) this.deps.scheduler.schedule(FETCH_PURGATORY_CHECK_MS, poll);
-      };
-      this.deps.scheduler.schedule(FETCH_PURGATORY_CHECK_MS, poll);
-    }
-  }
-
-  /** A high watermark moved on a leader: parked fetches on that partition try again. */
-  private onHighWatermarkChange(brokerId: number, topic: string, partition: number): void {
-    const set = this.fetchPurgatory.get(purgatoryKey(brokerId, topic, partition));
-    if (!set) return;
-    for (const parked of [...set]) parked.tryComplete();
-  }
-
-  private readFetch(brokerId: number, req: ConsumerFetchRequest): { done: boolean; response: ConsumerFetchResponse } {
-    let budget = req.maxBytes;
-    let total = 0;
-    let anyError = false;
-    const partitions = req.partitions.map((p) => {
-      const r = this.deps.port.fetch(brokerId, {
-        topic: p.topic,
-        partition: p.partition,
-        fetchOffset: p.fetchOffset,
-        maxBytes: Math.min(p.partitionMaxBytes, Math.max(budget, 1)),
-        currentLeaderEpoch: p.currentLeaderEpoch,
-      });
-      const bytes = r.records.reduce((n, x) => n + x.sizeInBytes, 0);
-      budget -= bytes;
-      total += bytes;
-      if (r.errorCode !== 'NONE') anyError = true;
-      return {
-        topic: p.topic,
-        partition: p.partition,
-        errorCode: r.errorCode,
-        highWatermark: r.highWatermark,
-        logStartOffset: r.logStartOffset,
-        records: r.records,
-      };
-    });
-    const done = total >= req.minBytes || anyError || !this.deps.port.isBrokerUp(brokerId);
-    return { done, response: { api: 'Fetch', partitions } };
-  }
-
-  private serveListOffsets(brokerId: number, req: ConsumerListOffsetsRequest): ConsumerResponse {
-    return {
-      api: 'ListOffsets',
-      partitions: req.partitions.map((p) => {
-        const r = this.deps.port.listOffsets(brokerId, p.topic, p.partition);
-        return {
-          topic: p.topic,
-          partition: p.partition,
-          errorCode: r.errorCode,
-          offset: p.timestamp === -2 ? r.earliest : r.latest,
-        };
-      }),
-    };
-  }
-
-  /** A port that knows no epochs answers -1 / -1 (the consumer never asks it: its positions carry no epoch). */
-  private serveOffsetsForLeaderEpoch(
-    brokerId: number,
-    req: ConsumerOffsetsForLeaderEpochRequest,
-  ): ConsumerOffsetsForLeaderEpochResponse {
-    return {
-      api: 'OffsetsForLeaderEpoch',
-      partitions: req.partitions.map((p) => {
-        const r = this.deps.port.offsetsForLeaderEpoch?.(
-          brokerId,
-          p.topic,
-          p.partition,
-          p.currentLeaderEpoch,
-          p.leaderEpoch,
-        ) ?? { errorCode: 'NONE' as const, leaderEpoch: -1, endOffset: -1 };
-        return { topic: p.topic, partition: p.partition, ...r };
-      }),
-    };
   }
 
   // ------------------------------------------------------------------ clients

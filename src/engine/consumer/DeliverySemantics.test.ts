@@ -136,6 +136,8 @@ describe.each(WORLDS)('delivery semantics (%s)', (kind) => {
     bed.runUntil(() => processed.length >= 70, 60_000, 1);
     bed.stopPolling(a);
     a.crash();
+    // What a sent before it died is on the wire and still arrives (as a producer's would).
+    bed.run(10);
     const lastCommit = bed.ofType('offsetCommitted').at(-1)?.offset ?? 0;
     const processedByA = processed.length;
     const b = bed.consumer('b', auto);
@@ -145,10 +147,10 @@ describe.each(WORLDS)('delivery semantics (%s)', (kind) => {
     bed.run(1_000);
     // Seed 000: "自动提交的优点是方便，但是可能会重复处理消息" - convenient, but duplicates.
     expect(tally(processed).duplicates).toBe(processedByA - lastCommit);
-    // The commit sent by the 7th poll was still in flight when the process died, so the last
-    // commit that reached the coordinator is 30: 40 records come again.
-    expect({ processedByA, lastCommit }).toEqual({ processedByA: 70, lastCommit: 30 });
-    expect(tally(processed)).toEqual({ total: 140, unique: 100, duplicates: 40 });
+    // The last auto commit was still on its way when the process died and is delivered all the
+    // same: the 10 records processed after it come again.
+    expect({ processedByA, lastCommit }).toEqual({ processedByA: 70, lastCommit: 60 });
+    expect(tally(processed)).toEqual({ total: 110, unique: 100, duplicates: 10 });
   });
 
   /**

@@ -1,5 +1,6 @@
 import { ManualClock } from '../Clock';
 import { CoordinationStore } from '../cluster/CoordinationStore';
+import { Network, type NetworkEvent } from '../cluster/Network';
 import { Scheduler } from '../cluster/Scheduler';
 import type { KafkaError } from '../errors';
 import { Rng } from '../Rng';
@@ -7,11 +8,13 @@ import type { GroupCoordinatorConfig } from './ConsumerConfig';
 import { GroupDriver } from './GroupDriver';
 import { ConsumerGroups } from './ConsumerGroups';
 import type { GroupEvent } from './groupEvents';
+import { InMemoryBrokers } from './InMemoryBrokers';
 import { InMemoryClusterPort } from './InMemoryClusterPort';
 
 /**
  * A small world for tests and benchmarks of consumer groups: a manual clock, the scheduler, an
- * in-memory cluster of brokers 1..n, the group machinery, and every event kept in order.
+ * in-memory cluster of brokers 1..n (their nodes on a Network, `InMemoryBrokers`), the group
+ * machinery, and every event kept in order.
  * `pollEvery` plays an application that calls poll() in a loop and processes what it gets.
  */
 export class GroupTestBed extends GroupDriver {
@@ -19,6 +22,10 @@ export class GroupTestBed extends GroupDriver {
   readonly scheduler = new Scheduler(this.clock);
   readonly port: InMemoryClusterPort;
   readonly groups: ConsumerGroups;
+  /** The network between the consumers and the in-memory brokers. */
+  readonly network: Network;
+  readonly networkEvents: NetworkEvent[] = [];
+  readonly brokers: InMemoryBrokers;
   /** A coordination store mirroring /brokers/ids and /brokers/topics, for legacy consumers. */
   readonly zk: CoordinationStore;
   readonly zkEvents: unknown[] = [];
@@ -45,7 +52,11 @@ export class GroupTestBed extends GroupDriver {
     this.zk.createRecursive('/brokers/ids', null);
     this.zk.createRecursive('/brokers/topics', null);
     for (const id of options.brokers ?? [1, 2, 3]) this.zk.create(`/brokers/ids/${id}`, { host: `broker-${id}` });
+    this.network = new Network(this.scheduler, (e) => {
+      if (keep) this.networkEvents.push(e);
+    });
     this.groups = new ConsumerGroups({
+      network: this.network,
       scheduler: this.scheduler,
       port: this.port,
       rng: new Rng(options.seed ?? 42),
@@ -55,6 +66,7 @@ export class GroupTestBed extends GroupDriver {
       coordinatorConfig: options.coordinatorConfig ?? {},
       zk: this.zk,
     });
+    this.brokers = new InMemoryBrokers(this.scheduler, this.network, this.port, () => this.groups);
   }
 
   /** Creates a topic in the port and its /brokers/topics znode (what the controller reads). */

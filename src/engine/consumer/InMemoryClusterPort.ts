@@ -28,7 +28,7 @@ export class InMemoryClusterPort implements ClusterPort {
   private hwListener: ((brokerId: number, topic: string, partition: number) => void) | null = null;
   private leadershipListener: ((brokerId: number, topic: string, partition: number, isLeader: boolean) => void) | null =
     null;
-  /** Records created with this timestamp source (the scheduler's clock). */
+  private brokerListener: ((brokerId: number, up: boolean) => void) | null = null;
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -51,6 +51,7 @@ export class InMemoryClusterPort implements ClusterPort {
   /** Stops a broker; partitions it led move to the next live broker (id order), like a controller would. */
   stopBroker(brokerId: number): void {
     this.brokers.set(brokerId, false);
+    this.brokerListener?.(brokerId, false);
     const live = this.liveBrokers();
     for (const parts of this.partitions.values()) {
       for (const p of parts) {
@@ -62,7 +63,13 @@ export class InMemoryClusterPort implements ClusterPort {
 
   startBroker(brokerId: number): void {
     this.brokers.set(brokerId, true);
+    this.brokerListener?.(brokerId, true);
     for (const parts of this.partitions.values()) for (const p of parts) if (p.leader === null) this.elect(p, brokerId);
+  }
+
+  /** Registers the one listener told when a broker process stops or starts (the bed's brokers on its network). */
+  onBrokerStateChange(listener: (brokerId: number, up: boolean) => void): void {
+    this.brokerListener = listener;
   }
 
   setLeader(topic: string, partition: number, brokerId: number | null): void {

@@ -34,7 +34,7 @@ function setup() {
     emit: (e) => events.push(e),
     coordinatorConfig: { 'offsets.topic.num.partitions': 6 },
     zk: cluster.zk,
-    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
+    network: cluster.network,
   });
   return { cluster, groups, events };
 }

@@ -201,7 +201,7 @@ describe('Engine: consumer groups across broker failures', () => {
     expect(ev.some((x) => x.type === 'groupRequestFailed' && x.toBroker === old && x.reason === 'timedOut')).toBe(true);
     expect(
       ev.some(
-        (x) => x.type === 'groupMessageDropped' && x.to === `broker-${old}` && x.reason === 'receiverUnreachable',
+        (x) => x.type === 'messageDropped' && x.kind === 'request' && x.to === `broker-${old}` && x.from === 'c1',
       ),
     ).toBe(true);
     const now = bed.coordinatorOf('shop');

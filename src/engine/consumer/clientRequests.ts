@@ -5,8 +5,8 @@ import type {
   ConsumerListOffsetsResponse,
   ConsumerOffsetsForLeaderEpochRequest,
   ConsumerOffsetsForLeaderEpochResponse,
-} from '../consumer/fetchProtocol';
-import { toPortRecords } from '../consumer/portRecords';
+} from './fetchProtocol';
+import { toPortRecords } from './portRecords';
 import type { KafkaErrorCode } from '../errors';
 import {
   CONSUMER_REPLICA_ID,
@@ -17,13 +17,14 @@ import {
   type ListOffsetsResponse,
   type OffsetsForLeaderEpochRequest,
   type OffsetsForLeaderEpochResponse,
-} from './requests';
+} from '../cluster/requests';
 
 /**
  * The simulated consumers speak Fetch, ListOffsets and OffsetsForLeaderEpoch in a reduced form
- * (`consumer/fetchProtocol.ts`: one flat partition list, records decoded). A broker serves them
- * as the requests a real consumer sends (replicaId -1), so these are the two directions of that
- * reading: the request as the broker's, the broker's answer as the consumer's.
+ * (`fetchProtocol.ts`: one flat partition list, records decoded). On the network they are the
+ * requests a real consumer sends (replicaId -1), built and read at the client as Kafka's Fetcher
+ * builds a FetchRequest and parses its FetchResponse: the request as the broker's, the broker's
+ * answer as the consumer's.
  */
 
 /** Partitions grouped by topic in first-seen order, each keeping its place in the request. */
