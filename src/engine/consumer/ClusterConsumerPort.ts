@@ -1,10 +1,10 @@
 import type { Cluster } from '../cluster/Cluster';
 import type { ClusterEvent } from '../cluster/events';
 import type { Broker } from '../cluster/Broker';
-import { CONSUMER_REPLICA_ID, type FetchResponse, type ProduceResponse } from '../cluster/requests';
+import { CONSUMER_REPLICA_ID, type ProduceResponse } from '../cluster/requests';
 import { withRecords, type SimpleRecord } from '../codec/memoryRecords';
 import { isKafkaError, type KafkaErrorCode } from '../errors';
-import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortRecord } from './ClusterPort';
 import { toPortRecords } from './portRecords';
 
 /**
@@ -12,9 +12,8 @@ import { toPortRecords } from './portRecords';
  * broker, so it appends to `__consumer_offsets` through that broker's ReplicaManager with
  * acks=all (the request completes once the ISR has the records, exactly like Kafka's
  * appendRecords for the internal topic), and loads a partition by reading its local log.
- * Its `fetch`, `listOffsets` and `offsetsForLeaderEpoch` read the leader's ReplicaManager as a
- * consumer (replicaId -1) would; the engine's consumers no longer go through them (their requests
- * reach the brokers' KafkaApis), but the describe rows read log ends through `listOffsets`.
+ * Its `listOffsets` reads the leader's ReplicaManager as a consumer (replicaId -1) would, for the
+ * describe rows' log ends; the consumers' own requests reach the brokers' KafkaApis over the network.
  */
 export class ClusterConsumerPort implements ClusterPort {
   private brokerDownListener: ((brokerId: number, how: 'killed' | 'powerFailed' | 'stopped') => void) | null = null;
@@ -129,97 +128,12 @@ export class ClusterConsumerPort implements ClusterPort {
     return this.running(leader)?.replicaManager.partitions.get(`${topic}-${partition}`)?.leaderEpoch ?? null;
   }
 
-  /** Served by the broker's ReplicaManager like any OffsetsForLeaderEpoch, with replicaId -1 (a consumer). */
-  offsetsForLeaderEpoch(
-    brokerId: number,
-    topic: string,
-    partition: number,
-    currentLeaderEpoch: number,
-    leaderEpoch: number,
-  ): { errorCode: KafkaErrorCode | 'NONE'; leaderEpoch: number; endOffset: number } {
-    const broker = this.running(brokerId);
-    if (!broker) return { errorCode: 'NOT_LEADER_OR_FOLLOWER', leaderEpoch: -1, endOffset: -1 };
-    const p = broker.replicaManager.handleOffsetsForLeaderEpoch({
-      api: 'OffsetsForLeaderEpoch',
-      replicaId: CONSUMER_REPLICA_ID,
-      topics: [{ topic, partitions: [{ partition, currentLeaderEpoch, leaderEpoch }] }],
-    }).topics[0]?.partitions[0];
-    if (!p) return { errorCode: 'UNKNOWN_SERVER_ERROR', leaderEpoch: -1, endOffset: -1 };
-    return { errorCode: p.errorCode as KafkaErrorCode | 'NONE', leaderEpoch: p.leaderEpoch, endOffset: p.endOffset };
-  }
-
-  fetch(
-    brokerId: number,
-    { topic, partition, fetchOffset, maxBytes, currentLeaderEpoch = -1 }: PortFetchPartition,
-  ): PortFetchResult {
-    const broker = this.running(brokerId);
-    const fail = (errorCode: KafkaErrorCode): PortFetchResult => ({
-      errorCode,
-      records: [],
-      highWatermark: -1,
-      logStartOffset: -1,
-      logEndOffset: -1,
-    });
-    if (!broker) return fail('NOT_LEADER_OR_FOLLOWER');
-    let response: FetchResponse | null = null;
-    broker.replicaManager.handleFetch(
-      {
-        api: 'Fetch',
-        replicaId: CONSUMER_REPLICA_ID,
-        maxWaitMs: 0,
-        minBytes: 0,
-        maxBytes,
-        isolationLevel: 0,
-        topics: [
-          {
-            topic,
-            partitions: [
-              {
-                partition,
-                currentLeaderEpoch,
-                fetchOffset,
-                lastFetchedEpoch: -1,
-                logStartOffset: -1,
-                partitionMaxBytes: maxBytes,
-              },
-            ],
-          },
-        ],
-      },
-      (r) => {
-        response = r;
-      },
-    );
-    const p = (response as FetchResponse | null)?.responses[0]?.partitions[0];
-    if (!p) return fail('UNKNOWN_SERVER_ERROR');
-    if (p.errorCode !== 'NONE')
-      return {
-        ...fail(p.errorCode as KafkaErrorCode),
-        highWatermark: p.highWatermark,
-        logStartOffset: p.logStartOffset,
-      };
-    const hosted = broker.replicaManager.logs.get(`${topic}-${partition}`);
-    const records = toPortRecords(p.records).filter((r) => r.offset >= fetchOffset && r.offset < p.highWatermark);
-    return {
-      errorCode: 'NONE',
-      records,
-      highWatermark: p.highWatermark,
-      logStartOffset: p.logStartOffset,
-      logEndOffset: hosted?.log.logEndOffset() ?? p.highWatermark,
-    };
-  }
-
   readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[] {
     const hosted = this.cluster.brokers.get(brokerId)?.replicaManager.logs.get(`${topic}-${partition}`);
     if (!hosted) return [];
     const log = hosted.log;
     const bytes = log.read(log.logStartOffset(), Number.MAX_SAFE_INTEGER, log.logEndOffset());
     return toPortRecords(bytes);
-  }
-
-  highWatermark(brokerId: number, topic: string, partition: number): number | null {
-    const p = this.running(brokerId)?.replicaManager.partitions.get(`${topic}-${partition}`);
-    return p?.isLeader ? p.highWatermark : null;
   }
 
   listOffsets(brokerId: number, topic: string, partition: number) {

@@ -20,28 +20,8 @@ export interface PortRecord {
   leaderEpoch?: number;
 }
 
-export interface PortFetchResult {
-  errorCode: KafkaErrorCode | 'NONE';
-  /** Records in [fetchOffset, highWatermark), at most maxBytes (but at least one record). */
-  records: PortRecord[];
-  highWatermark: number;
-  logStartOffset: number;
-  logEndOffset: number;
-}
-
 /** Answers an append: the first offset written, or the error that refused it (then -1). */
 export type AppendCallback = (error: KafkaErrorCode | null, baseOffset: number) => void;
-
-/** One partition of a consumer Fetch (Kafka's FetchRequest.PartitionData, with its topic and partition). */
-export interface PortFetchPartition {
-  topic: string;
-  partition: number;
-  fetchOffset: number;
-  /** At most this many bytes, though at least one record. */
-  maxBytes: number;
-  /** -1 or absent: none (no epoch check). */
-  currentLeaderEpoch?: number;
-}
 
 export interface ClusterPort {
   /** Live broker ids, ascending. */
@@ -70,31 +50,10 @@ export interface ClusterPort {
    * scheduler) with the first offset, or an error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS...).
    */
   append(topic: string, partition: number, records: SimpleRecord[], done: AppendCallback): void;
-  /**
-   * A consumer fetch served by the partition's leader on `brokerId`: only up to the high
-   * watermark. `currentLeaderEpoch` (-1: none) is checked against the leader's epoch.
-   */
-  fetch(brokerId: number, request: PortFetchPartition): PortFetchResult;
   /** The leader epoch of the partition's leader, as metadata reports it; without it epochs are unknown (no validation). */
   leaderEpochOf?(topic: string, partition: number): number | null;
-  /** OffsetsForLeaderEpoch from a consumer (replicaId -1) served by `brokerId`. */
-  offsetsForLeaderEpoch?(
-    brokerId: number,
-    topic: string,
-    partition: number,
-    currentLeaderEpoch: number,
-    leaderEpoch: number,
-  ): { errorCode: KafkaErrorCode | 'NONE'; leaderEpoch: number; endOffset: number };
   /** The whole local log of a replica, up to its log end (what a loading coordinator replays). */
   readLocalLog(brokerId: number, topic: string, partition: number): PortRecord[];
-  /** The leader's high watermark on `brokerId`, or null if it does not lead the partition (a cheap purgatory check). */
-  highWatermark(brokerId: number, topic: string, partition: number): number | null;
-  /**
-   * Registers the one listener told when a leader's high watermark moves (so parked consumer
-   * fetches complete at once, like Kafka's DelayedFetch). Returns whether moves will be reported;
-   * without them parked fetches are polled.
-   */
-  onHighWatermarkChange?(listener: (brokerId: number, topic: string, partition: number) => void): boolean;
   /** Earliest (log start) and latest (high watermark) offsets a consumer may reset to. */
   listOffsets(
     brokerId: number,

@@ -1,7 +1,27 @@
 import type { Scheduler } from '../cluster/Scheduler';
 import type { SimpleRecord } from '../codec/memoryRecords';
 import type { KafkaErrorCode } from '../errors';
-import type { AppendCallback, ClusterPort, PortFetchPartition, PortFetchResult, PortRecord } from './ClusterPort';
+import type { AppendCallback, ClusterPort, PortRecord } from './ClusterPort';
+
+export interface PortFetchResult {
+  errorCode: KafkaErrorCode | 'NONE';
+  /** Records in [fetchOffset, highWatermark), at most maxBytes (but at least one record). */
+  records: PortRecord[];
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+/** One partition of a consumer Fetch (Kafka's FetchRequest.PartitionData, with its topic and partition). */
+export interface PortFetchPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** At most this many bytes, though at least one record. */
+  maxBytes: number;
+  /** -1 or absent: none (no epoch check). */
+  currentLeaderEpoch?: number;
+}
 
 interface MemPartition {
   topic: string;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isKafkaError, type KafkaError } from '../errors';
+import { CONSUMER_REPLICA_ID, type FetchResponse, type OffsetsForLeaderEpochResponse } from '../cluster/requests';
+import { fetchRequest, TestClient } from '../cluster/testing';
 import { ClusterConsumerPort } from './ClusterConsumerPort';
 import { type FacadeBed, facadeBed } from './facadeTesting';
 import type { ConsumerRecord, KafkaConsumer } from './KafkaConsumer';
@@ -197,9 +199,24 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
   });
 
   // Kafka 3.9 PartitionTest.testLeaderEpochValidationOnLeader / testOffsetForLeaderEpochValidationForFollower
-  /** A fetch of t-0 from offset 0 at broker 2, naming `currentLeaderEpoch`. */
-  const fetchT0 = (port: ClusterConsumerPort, currentLeaderEpoch: number) =>
-    port.fetch(2, { topic: 't', partition: 0, fetchOffset: 0, maxBytes: 1 << 20, currentLeaderEpoch });
+  /** A consumer's fetch of t-0 from offset 0 at broker 2, naming `currentLeaderEpoch`, over the network. */
+  const fetchT0 = (client: TestClient, currentLeaderEpoch: number) => {
+    const request = fetchRequest('t', 0, { replicaId: CONSUMER_REPLICA_ID, maxWaitMs: 0 });
+    if (request.api === 'Fetch')
+      for (const t of request.topics) for (const p of t.partitions) p.currentLeaderEpoch = currentLeaderEpoch;
+    return client.call<FetchResponse>(2, request)?.responses[0]?.partitions[0] ?? { errorCode: 'NO_ANSWER' };
+  };
+  /** A consumer's OffsetsForLeaderEpoch at `broker`, over the network. */
+  const epochEnd = (client: TestClient, broker: number, currentLeaderEpoch: number, leaderEpoch: number) => {
+    const r = client.call<OffsetsForLeaderEpochResponse>(broker, {
+      api: 'OffsetsForLeaderEpoch',
+      replicaId: CONSUMER_REPLICA_ID,
+      topics: [{ topic: 't', partitions: [{ partition: 0, currentLeaderEpoch, leaderEpoch }] }],
+    })?.topics[0]?.partitions[0];
+    return r
+      ? { errorCode: r.errorCode, leaderEpoch: r.leaderEpoch, endOffset: r.endOffset }
+      : { errorCode: 'NO_ANSWER' };
+  };
 
   it('a consumer fetch or OffsetsForLeaderEpoch names its leader epoch: older is fenced, newer unknown, also at a follower', () => {
     const bed = divergingPartition();
@@ -207,17 +224,18 @@ describe('Consumer leader-epoch validation (KIP-320) after an unclean election',
     bed.e.restartBroker(1);
     bed.e.tick(10_000);
     const port = new ClusterConsumerPort(bed.e.cluster);
+    const client = new TestClient(bed.e.cluster, 'consumer-probe');
     expect(port.leaderEpochOf('t', 0)).toBe(3);
-    expect(fetchT0(port, -1).errorCode).toBe('NONE');
-    expect(fetchT0(port, 3).errorCode).toBe('NONE');
-    expect(fetchT0(port, 1).errorCode).toBe('FENCED_LEADER_EPOCH');
-    expect(fetchT0(port, 4).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
+    expect(fetchT0(client, -1).errorCode).toBe('NONE');
+    expect(fetchT0(client, 3).errorCode).toBe('NONE');
+    expect(fetchT0(client, 1).errorCode).toBe('FENCED_LEADER_EPOCH');
+    expect(fetchT0(client, 4).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
     // Broker 1 is a follower at epoch 3 now: the epoch is checked before leadership.
     expect(bed.e.cluster.brokers.get(1)?.replicaManager.partitions.get('t-0')?.leaderEpoch).toBe(3);
-    expect(port.offsetsForLeaderEpoch(1, 't', 0, 1, 0).errorCode).toBe('FENCED_LEADER_EPOCH');
-    expect(port.offsetsForLeaderEpoch(1, 't', 0, 4, 0).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
-    expect(port.offsetsForLeaderEpoch(1, 't', 0, 3, 0).errorCode).toBe('NOT_LEADER_OR_FOLLOWER');
+    expect(epochEnd(client, 1, 1, 0).errorCode).toBe('FENCED_LEADER_EPOCH');
+    expect(epochEnd(client, 1, 4, 0).errorCode).toBe('UNKNOWN_LEADER_EPOCH');
+    expect(epochEnd(client, 1, 3, 0).errorCode).toBe('NOT_LEADER_OR_FOLLOWER');
     // On the leader: asked for epoch 1 it never had, it answers epoch 0, which ended at offset 2.
-    expect(port.offsetsForLeaderEpoch(2, 't', 0, 3, 1)).toEqual({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
+    expect(epochEnd(client, 2, 3, 1)).toEqual({ errorCode: 'NONE', leaderEpoch: 0, endOffset: 2 });
   });
 });
