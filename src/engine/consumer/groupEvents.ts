@@ -1,6 +1,11 @@
 import type { GroupApiName, GroupRequest, GroupResponse } from './groupProtocol';
 import type { AssignmentStep, TopicPartition } from './assignors/types';
-import type { ClassicGroupState } from './ClassicGroup';
+
+/**
+ * A classic group's state by the name DescribeGroups reports (Kafka's ClassicGroupState), spelled
+ * here so the client library's events do not import the broker's group coordinator.
+ */
+export type GroupStateName = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
 /**
  * Everything the consumer-group machinery does, as events the UI can animate: each request and
@@ -72,8 +77,8 @@ export type GroupEvent =
       type: 'groupStateChanged';
       groupId: string;
       coordinator: number;
-      from: ClassicGroupState | null;
-      to: ClassicGroupState;
+      from: GroupStateName | null;
+      to: GroupStateName;
       generationId: number;
       atMs: number;
       reason: string;
