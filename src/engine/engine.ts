@@ -38,11 +38,11 @@ import { SegmentCache } from './log/SegmentCache';
 import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
-import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
-import { ConsumerApplications, type ConsumerGroupsSnapshot } from './consumer/ConsumerApplications';
-import type { GroupCoordinatorConfig } from './consumer/ConsumerConfig';
-import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumer/ConsumerGroups';
-import type { GroupEvent } from './consumer/groupEvents';
+import { ClusterConsumerPort } from './consumerApps/ClusterConsumerPort';
+import { ConsumerApplications, type ConsumerGroupsSnapshot } from './consumerApps/ConsumerApplications';
+import type { GroupCoordinatorConfig } from './clients/consumer/ConsumerConfig';
+import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumerApps/ConsumerGroups';
+import type { GroupEvent } from './clients/consumer/groupEvents';
 import { Rng } from './Rng';
 // --- end consumer groups ---
 // --- producers (producer engineer) ---

@@ -1,4 +1,4 @@
-import type { GroupCoordinator } from '../consumer/GroupCoordinator';
+import type { GroupCoordinator } from '../coordinator/group/GroupCoordinator';
 import type { ErrorCode } from './requests';
 import type { Rng } from '../Rng';
 import type { BrokerConfig } from './BrokerConfig';

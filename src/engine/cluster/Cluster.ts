@@ -6,7 +6,7 @@ import { Rng } from '../Rng';
 import { Broker } from './Broker';
 import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from './BrokerConfig';
 import type { ClusterServices } from './BrokerServices';
-import type { GroupCoordinator } from '../consumer/GroupCoordinator';
+import type { GroupCoordinator } from '../coordinator/group/GroupCoordinator';
 import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
 import { statePath, topicPath } from './Controller';
 import type { ClusterEvent } from './events';

@@ -2,13 +2,13 @@ import type { Broker } from './Broker';
 import type { BrokerServices } from './BrokerServices';
 import type { RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
-import { type GroupCoordinator, OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
+import { type GroupCoordinator, OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import type {
   FindCoordinatorRequest,
   FindCoordinatorResponse,
   GroupRequest,
   GroupResponse,
-} from '../consumer/groupProtocol';
+} from '../clients/consumer/groupProtocol';
 import type {
   ErrorCode,
   KafkaResponse,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { ClusterConsumerPort } from '../consumer/ClusterConsumerPort';
-import { ConsumerGroups } from '../consumer/ConsumerGroups';
-import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
-import { groupCoordinatorPartition } from '../consumer/groupCoordinatorPartition';
-import type { JoinGroupRequest } from '../consumer/groupProtocol';
+import { ClusterConsumerPort } from '../consumerApps/ClusterConsumerPort';
+import { ConsumerGroups } from '../consumerApps/ConsumerGroups';
+import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
+import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
+import type { JoinGroupRequest } from '../clients/consumer/groupProtocol';
 import { Rng } from '../Rng';
 import { Cluster } from './Cluster';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type KafkaResponse } from './requests';

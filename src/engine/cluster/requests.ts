@@ -1,4 +1,4 @@
-import type { GroupRequest, GroupResponse } from '../consumer/groupProtocol';
+import type { GroupRequest, GroupResponse } from '../clients/consumer/groupProtocol';
 import type { KafkaErrorCode } from '../errors';
 
 /**
