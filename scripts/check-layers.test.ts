@@ -172,4 +172,36 @@ describe('check-layers', () => {
       expect.stringMatching(/Math\.random in the engine/),
     ]);
   });
+
+  it('rejects the client library importing broker internals, import type included; tests and the Network are fine', () => {
+    const coordinator: SourceFile = {
+      path: 'src/engine/coordinator/group/GroupCoordinator.ts',
+      source:
+        "import type { JoinGroupRequest } from '../../clients/consumer/groupProtocol';\nexport class GroupCoordinator {}\n",
+    };
+    const protocol: SourceFile = {
+      path: 'src/engine/clients/consumer/groupProtocol.ts',
+      source: 'export type J = 1;\n',
+    };
+    const network: SourceFile = { path: 'src/engine/cluster/Network.ts', source: 'export class Network {}\n' };
+    const replicaManager: SourceFile = { path: 'src/engine/cluster/ReplicaManager.ts', source: 'export class R {}\n' };
+    const fine: SourceFile = {
+      path: 'src/engine/clients/consumer/Fetcher.ts',
+      source: "import type { Network } from '../../cluster/Network';\nimport type { J } from './groupProtocol';\n",
+    };
+    const test: SourceFile = {
+      path: 'src/engine/clients/consumer/Fetcher.test.ts',
+      source: "import { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\n",
+    };
+    expect(problems(coordinator, protocol, network, replicaManager, fine, test)).toEqual([]);
+    const bad: SourceFile = {
+      path: 'src/engine/clients/consumer/KafkaConsumer.ts',
+      source:
+        "import type { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\nimport { R } from '../../cluster/ReplicaManager';\n",
+    };
+    expect(problems(coordinator, protocol, network, replicaManager, bad)).toEqual([
+      expect.stringMatching(/KafkaConsumer\.ts:1 the client library imports broker internals .*GroupCoordinator/),
+      expect.stringMatching(/KafkaConsumer\.ts:2 the client library imports broker internals .*ReplicaManager/),
+    ]);
+  });
 });

@@ -12,6 +12,11 @@
  *    imports nothing outside itself at run time, and no package.
  *  - src/engine/apps (the applications around the engine) reaches the rest of the engine only
  *    through the facade, as any host does.
+ *  - the client library (src/engine/clients) does not import broker internals, `import type`
+ *    included: of the rest of the engine it reaches the codecs, errors, the seeded Rng and, of
+ *    src/engine/cluster, only what a client speaks through (the Network, its request messages,
+ *    the Scheduler, and the coordination store the ZooKeeper consumer talks to); the group
+ *    coordinator, the cluster's brokers and the applications may import it, never the reverse.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
  *  - no import cycle at all, `import type` included, among the files of src/node and of
@@ -35,6 +40,19 @@ const TEST_PACKAGES = new Set([
 const ENGINE_FACADE = 'src/engine/index.ts';
 const APPS_ENTRY = 'src/engine/apps/index.ts';
 const WORKER_CLIENT = 'src/worker/client.ts';
+const CLIENTS = 'src/engine/clients/';
+/** What the client library may import from the rest of the engine: a folder (trailing slash) or a file. */
+const CLIENT_REACHES = [
+  'src/engine/clients/',
+  'src/engine/codec/',
+  'src/engine/errors.ts',
+  'src/engine/Rng.ts',
+  'src/engine/TopicPartition.ts',
+  'src/engine/cluster/Network.ts',
+  'src/engine/cluster/requests.ts',
+  'src/engine/cluster/Scheduler.ts',
+  'src/engine/cluster/CoordinationStore.ts',
+];
 /** Folders where an import cycle is refused even when `import type` closes it. */
 const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/wire/'];
 
@@ -134,6 +152,16 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
         if (inApps(path) && !isTest && targetLayer === 'engine' && !inApps(target) && target !== ENGINE_FACADE) {
           problems.push(
             `${where} app layer imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
+          );
+        }
+        if (
+          path.startsWith(CLIENTS) &&
+          !isTest &&
+          targetLayer === 'engine' &&
+          !CLIENT_REACHES.some((r) => (r.endsWith('/') ? target.startsWith(r) : target === r))
+        ) {
+          problems.push(
+            `${where} the client library imports broker internals ${ref.spec}: clients speak to brokers through the Network's requests only`,
           );
         }
         if (layer === 'worker' && targetLayer === 'worker' && !ref.typeOnly) {
