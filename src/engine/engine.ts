@@ -14,7 +14,7 @@ import { ManualClock } from './Clock';
 import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
 import type { ZnodeSnapshot } from './cluster/CoordinationStore';
-import type { HostedLog } from './cluster/LogManager';
+import type { HostedLog } from './cluster/HostedLog';
 import type { StoredCluster } from './cluster/StoredCluster';
 import { encodeZnode, znodeFile } from './cluster/ZnodeFiles';
 import type { ClusterEvent } from './cluster/events';

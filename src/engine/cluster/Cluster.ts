@@ -14,7 +14,7 @@ import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
 import { assignReplicasToBrokersWithSteps } from './ReplicaPlacement';
 import { tpKey } from '../TopicPartition';
-import type { HostedLog } from './LogManager';
+import type { HostedLog } from './HostedLog';
 import { Scheduler } from './Scheduler';
 import { ensureNoCollision } from './TopicCollision';
 import { createTopicConfig, type TopicConfig, type TopicConfigOverrides, validateTopicName } from './TopicConfig';
