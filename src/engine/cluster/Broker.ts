@@ -1,5 +1,6 @@
 import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
+import type { BrokerState } from './BrokerState';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
 import { KafkaApis } from './KafkaApis';
@@ -30,7 +31,7 @@ import { brokerNodeId, type KafkaRequest, type KafkaResponse } from './requests'
  * addressed to an earlier incarnation (an older broker epoch, KIP-380) are refused with
  * STALE_BROKER_EPOCH.
  */
-export type BrokerState = 'running' | 'shuttingDown' | 'down';
+export type { BrokerState };
 
 export class Broker {
   state: BrokerState = 'down';

@@ -1,6 +1,11 @@
-import type { Broker } from './Broker';
+import type { BrokerState } from './BrokerState';
+import type { Controller } from './Controller';
+import type { MetadataCache } from './MetadataCache';
+import type { ProducerIdManager } from './ProducerIdManager';
+import type { ReplicaFetcherManager } from './ReplicaFetcherManager';
+import type { ReplicaManager } from './ReplicaManager';
 import type { BrokerServices } from './BrokerServices';
-import type { RequestMessage } from './Network';
+import type { Network, RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
 import { type GroupCoordinator, OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import type {
@@ -21,10 +26,25 @@ import type {
   UpdateMetadataResponse,
 } from './requests';
 
+/** The broker KafkaApis answers for: its id, epochs and process state, and the parts that answer requests. */
+export interface ApisBroker {
+  readonly id: number;
+  readonly state: BrokerState;
+  readonly brokerEpoch: number;
+  /** The highest controller epoch accepted so far (fencing moves it). */
+  controllerEpochSeen: number;
+  readonly metadata: MetadataCache;
+  readonly network: Network;
+  readonly replicaManager: ReplicaManager;
+  readonly fetcherManager: ReplicaFetcherManager;
+  readonly producerIdManager: ProducerIdManager;
+  readonly controller: Controller;
+}
+
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
   constructor(
-    private readonly broker: Broker,
+    private readonly broker: ApisBroker,
     private readonly message: RequestMessage,
   ) {}
 
@@ -48,7 +68,7 @@ class Reply {
  */
 export class KafkaApis {
   constructor(
-    private readonly broker: Broker,
+    private readonly broker: ApisBroker,
     private readonly services: BrokerServices,
   ) {}
 
