@@ -204,4 +204,34 @@ describe('check-layers', () => {
       expect.stringMatching(/KafkaConsumer\.ts:2 the client library imports broker internals .*ReplicaManager/),
     ]);
   });
+
+  it('rejects an import cycle anywhere in src/engine, import type included, except the one known cycle', () => {
+    const broker: SourceFile = {
+      path: 'src/engine/cluster/Broker.ts',
+      source: "import { Controller } from './Controller';\nexport class Broker {}\n",
+    };
+    const controller: SourceFile = {
+      path: 'src/engine/cluster/Controller.ts',
+      source: "import type { Broker } from './Broker';\nexport class Controller {}\n",
+    };
+    expect(problems(broker, controller)).toEqual([
+      expect.stringMatching(
+        /import cycle \(import type counts\) among: .*src\/engine\/cluster\/(Broker|Controller)\.ts.*src\/engine\/cluster\/(Broker|Controller)\.ts/,
+      ),
+    ]);
+    const narrowed: SourceFile = {
+      path: 'src/engine/cluster/Controller.ts',
+      source: "import type { ControllerBroker } from './ControllerBroker';\nexport class Controller {}\n",
+    };
+    expect(problems(broker, narrowed)).toEqual([]);
+    const segment: SourceFile = {
+      path: 'src/engine/log/LogSegment.ts',
+      source: "import { SegmentNotLoadedError } from './SegmentCache';\n",
+    };
+    const cache: SourceFile = {
+      path: 'src/engine/log/SegmentCache.ts',
+      source: "import type { LogSegment } from './LogSegment';\n",
+    };
+    expect(problems(segment, cache)).toEqual([]);
+  });
 });
