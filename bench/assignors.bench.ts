@@ -8,8 +8,12 @@
  * the issue: the general sticky algorithm, when the 2,000 members subscribe to different subsets.
  */
 import { createRequire } from 'node:module';
-import { assignPartitions } from '../src/engine/consumer/assignors/assignPartitions';
-import type { AssignmentStrategy, GroupAssignment, MemberSubscription } from '../src/engine/consumer/assignors/types';
+import { assignPartitions } from '../src/engine/clients/consumer/assignors/assignPartitions';
+import type {
+  AssignmentStrategy,
+  GroupAssignment,
+  MemberSubscription,
+} from '../src/engine/clients/consumer/assignors/types';
 import { type BenchSuite, percentile, timeMicros } from './harness';
 
 const require = createRequire(import.meta.url);

@@ -13,10 +13,10 @@
  * warm-up. The in-memory ClusterPort stands in for the brokers' data path, so the figure is the
  * group machinery's own cost.
  */
-import type { ClassicGroup } from '../src/engine/consumer/ClassicGroup';
-import { facadeBed } from '../src/engine/consumer/facadeTesting';
-import { GroupTestBed } from '../src/engine/consumer/GroupTestBed';
-import type { KafkaConsumer } from '../src/engine/consumer/KafkaConsumer';
+import type { ClassicGroup } from '../src/engine/coordinator/group/ClassicGroup';
+import { facadeBed } from '../src/engine/consumerApps/facadeTesting';
+import { GroupTestBed } from '../src/engine/consumerApps/GroupTestBed';
+import type { KafkaConsumer } from '../src/engine/clients/consumer/KafkaConsumer';
 import { type BenchSuite, percentile } from './harness';
 
 const MEMBERS = 100;

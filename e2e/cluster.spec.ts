@@ -165,7 +165,7 @@ test('replication is visible: follower fetches travel between broker cards, repl
 });
 
 test('produce requests travel from the producers to the partition leaders', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app);
+  await PlanePage.paused(app);
   await page.getByTestId('plane-produce').click();
   // The engine's Produce requests (client app-producer -> leader) reach the page with the next views.
   await page.getByTestId('time-play').click();
@@ -194,7 +194,7 @@ test('controller failover bumps the controller epoch', async ({ app, page }) => 
 });
 
 test('the cluster view has no serious accessibility violations', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app);
+  await PlanePage.paused(app);
   const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

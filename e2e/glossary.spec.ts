@@ -4,7 +4,7 @@ import { PlanePage } from './planePage';
 
 /** Issue 12, "The first screen": every Kafka term on the board has a glossary popover on hover and focus. */
 test('HW on a partition explains itself on hover and on Tab focus, and Escape hides it', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app);
+  await PlanePage.paused(app);
   const partition = app.partition('orders', 0);
   await expect(partition).toBeVisible();
   const hw = partition.locator('.partition-marks [data-term="HW"]');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { assignPartitions } from '../src/engine/consumer/assignors/assignPartitions';
-import type { AssignmentStrategy } from '../src/engine/consumer/assignors/types';
+import { assignPartitions } from '../src/engine/clients/consumer/assignors/assignPartitions';
+import type { AssignmentStrategy } from '../src/engine/clients/consumer/assignors/types';
 import { expect, test } from './fixtures';
 import { PlanePage } from './planePage';
 

@@ -152,7 +152,7 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
 });
 
 test('the metrics and events tabs have no serious accessibility violations', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app);
+  await PlanePage.paused(app);
   const serious = async () =>
     (await new AxeBuilder({ page }).include('.side').analyze()).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

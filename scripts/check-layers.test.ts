@@ -181,4 +181,66 @@ describe('check-layers', () => {
       expect.stringMatching(/Math\.random in the engine/),
     ]);
   });
+
+  it('rejects the client library importing broker internals, import type included; tests and the Network are fine', () => {
+    const coordinator: SourceFile = {
+      path: 'src/engine/coordinator/group/GroupCoordinator.ts',
+      source:
+        "import type { JoinGroupRequest } from '../../clients/consumer/groupProtocol';\nexport class GroupCoordinator {}\n",
+    };
+    const protocol: SourceFile = {
+      path: 'src/engine/clients/consumer/groupProtocol.ts',
+      source: 'export type J = 1;\n',
+    };
+    const network: SourceFile = { path: 'src/engine/cluster/Network.ts', source: 'export class Network {}\n' };
+    const replicaManager: SourceFile = { path: 'src/engine/cluster/ReplicaManager.ts', source: 'export class R {}\n' };
+    const fine: SourceFile = {
+      path: 'src/engine/clients/consumer/Fetcher.ts',
+      source: "import type { Network } from '../../cluster/Network';\nimport type { J } from './groupProtocol';\n",
+    };
+    const test: SourceFile = {
+      path: 'src/engine/clients/consumer/Fetcher.test.ts',
+      source: "import { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\n",
+    };
+    expect(problems(coordinator, protocol, network, replicaManager, fine, test)).toEqual([]);
+    const bad: SourceFile = {
+      path: 'src/engine/clients/consumer/KafkaConsumer.ts',
+      source:
+        "import type { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\nimport { R } from '../../cluster/ReplicaManager';\n",
+    };
+    expect(problems(coordinator, protocol, network, replicaManager, bad)).toEqual([
+      expect.stringMatching(/KafkaConsumer\.ts:1 the client library imports broker internals .*GroupCoordinator/),
+      expect.stringMatching(/KafkaConsumer\.ts:2 the client library imports broker internals .*ReplicaManager/),
+    ]);
+  });
+
+  it('rejects an import cycle anywhere in src/engine, import type included, except the one known cycle', () => {
+    const broker: SourceFile = {
+      path: 'src/engine/cluster/Broker.ts',
+      source: "import { Controller } from './Controller';\nexport class Broker {}\n",
+    };
+    const controller: SourceFile = {
+      path: 'src/engine/cluster/Controller.ts',
+      source: "import type { Broker } from './Broker';\nexport class Controller {}\n",
+    };
+    expect(problems(broker, controller)).toEqual([
+      expect.stringMatching(
+        /import cycle \(import type counts\) among: .*src\/engine\/cluster\/(Broker|Controller)\.ts.*src\/engine\/cluster\/(Broker|Controller)\.ts/,
+      ),
+    ]);
+    const narrowed: SourceFile = {
+      path: 'src/engine/cluster/Controller.ts',
+      source: "import type { ControllerBroker } from './ControllerBroker';\nexport class Controller {}\n",
+    };
+    expect(problems(broker, narrowed)).toEqual([]);
+    const segment: SourceFile = {
+      path: 'src/engine/log/LogSegment.ts',
+      source: "import { SegmentNotLoadedError } from './SegmentCache';\n",
+    };
+    const cache: SourceFile = {
+      path: 'src/engine/log/SegmentCache.ts',
+      source: "import type { LogSegment } from './LogSegment';\n",
+    };
+    expect(problems(segment, cache)).toEqual([]);
+  });
 });

@@ -46,7 +46,9 @@ function runFuzzSuites(): boolean {
     'src/engine/codec',
     'src/engine/log',
     'src/engine/cluster/ClusterFuzz.test.ts',
-    'src/engine/consumer',
+    'src/engine/clients/consumer',
+    'src/engine/coordinator/group',
+    'src/engine/consumerApps',
     'src/engine/producer/KafkaProducer.test.ts',
   ];
   const r = spawnSync('npx', ['vitest', 'run', ...files], {

@@ -6,8 +6,8 @@
  * from a Jepsen-style schedule is the same command.
  */
 import type { AddBrokerOptions, Cluster, CreateTopicOptions } from './cluster/Cluster';
-import type { GroupProtocol } from './consumer/ConsumerApplications';
-import type { AssignmentStrategy } from './consumer/ConsumerConfig';
+import type { GroupProtocol } from './consumerApps/ConsumerApplications';
+import type { AssignmentStrategy } from './clients/consumer/ConsumerConfig';
 import type { ProducerConfigInput } from './producer/ProducerConfig';
 import type { ProducerRecordInput, SendManyOptions } from './producer/ProducerRegistry';
 

@@ -14,7 +14,7 @@ import { ManualClock } from './Clock';
 import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
 import type { ZnodeSnapshot } from './cluster/CoordinationStore';
-import type { HostedLog } from './cluster/LogManager';
+import type { HostedLog } from './cluster/HostedLog';
 import type { StoredCluster } from './cluster/StoredCluster';
 import { encodeZnode, znodeFile } from './cluster/ZnodeFiles';
 import type { ClusterEvent } from './cluster/events';
@@ -38,11 +38,11 @@ import { SegmentCache } from './log/SegmentCache';
 import { type StoreFailure, StoreWriter } from './log/StoreWriter';
 import type { Store } from './Store';
 // --- consumer groups (consumer engineer) ---
-import { ClusterConsumerPort } from './consumer/ClusterConsumerPort';
-import { ConsumerApplications, type ConsumerGroupsSnapshot } from './consumer/ConsumerApplications';
-import type { GroupCoordinatorConfig } from './consumer/ConsumerConfig';
-import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumer/ConsumerGroups';
-import type { GroupEvent } from './consumer/groupEvents';
+import { ClusterConsumerPort } from './consumerApps/ClusterConsumerPort';
+import { ConsumerApplications, type ConsumerGroupsSnapshot } from './consumerApps/ConsumerApplications';
+import type { GroupCoordinatorConfig } from './clients/consumer/ConsumerConfig';
+import { type ConsumerGroupDescribeRow, ConsumerGroups } from './consumerApps/ConsumerGroups';
+import type { GroupEvent } from './clients/consumer/groupEvents';
 import { Rng } from './Rng';
 // --- end consumer groups ---
 // --- producers (producer engineer) ---
@@ -321,11 +321,9 @@ export class Engine {
       rng: new Rng((options.seed ^ 0x5bd1e995) >>> 0),
       emit: (e) => this.emit(e),
       zk: this.cluster.zk,
-      latencyMs: options.networkLatencyMs ?? 1,
       coordinatorConfig: options.groupCoordinatorConfig ?? {},
-      // Every request but FindCoordinator is dispatched by the receiving broker's KafkaApis.
-      onClientRequest: (brokerId, request, respond) =>
-        this.cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
+      // The consumers are nodes on the cluster's network: their requests reach the brokers' KafkaApis.
+      network: this.cluster.network,
     });
     this.consumerApps = new ConsumerApplications(this.groups, this.cluster.scheduler);
     // --- end consumer groups ---

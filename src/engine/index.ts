@@ -38,11 +38,14 @@ export type {
   MemberSubscription,
   PartitionsPerTopic,
   TopicPartition,
-} from './consumer/assignors/types';
-export { ASSIGNMENT_STRATEGIES } from './consumer/assignors/types';
-export { assignPartitions, explainAssignment } from './consumer/assignors/assignPartitions';
-export { groupCoordinatorPartition, DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS } from './consumer/groupCoordinatorPartition';
-export { javaStringHashCode } from './consumer/javaStringHashCode';
+} from './clients/consumer/assignors/types';
+export { ASSIGNMENT_STRATEGIES } from './clients/consumer/assignors/types';
+export { assignPartitions, explainAssignment } from './clients/consumer/assignors/assignPartitions';
+export {
+  groupCoordinatorPartition,
+  DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS,
+} from './coordinator/group/groupCoordinatorPartition';
+export { javaStringHashCode } from './clients/consumer/javaStringHashCode';
 // producer
 export type { BatchInRequest, ProducerEvent } from './producer/events';
 export { KafkaProducer } from './producer/KafkaProducer';
@@ -104,31 +107,31 @@ export type {
 } from './engine';
 export { Engine, replicaDir } from './engine';
 // consumer groups: coordinator, offsets in __consumer_offsets, consumers, legacy ZooKeeper consumer
-export type { ClassicGroupState } from './consumer/ClassicGroup';
+export type { ClassicGroupState } from './coordinator/group/ClassicGroup';
 export type {
   CommitMode,
   ConsumerAppState,
   ConsumerGroupsSnapshot,
   GroupProtocol,
-} from './consumer/ConsumerApplications';
-export { COMMIT_MODES } from './consumer/ConsumerApplications';
-export type { ConsumerConfig, GroupCoordinatorConfig } from './consumer/ConsumerConfig';
+} from './consumerApps/ConsumerApplications';
+export { COMMIT_MODES } from './consumerApps/ConsumerApplications';
+export type { ConsumerConfig, GroupCoordinatorConfig } from './clients/consumer/ConsumerConfig';
 export {
   CONSUMER_DEFAULTS,
   consumerConfig,
   GROUP_COORDINATOR_DEFAULTS,
   groupCoordinatorConfig,
-} from './consumer/ConsumerConfig';
-export type { ConsumerGroupDescribeRow, ConsumerSnapshot, GroupSnapshot } from './consumer/ConsumerGroups';
-export { ConsumerGroups, lag } from './consumer/ConsumerGroups';
-export { OFFSETS_TOPIC } from './consumer/GroupCoordinator';
-export type { GroupEvent } from './consumer/groupEvents';
-export type * from './consumer/groupProtocol';
-export { type ConsumerRecord, KafkaConsumer } from './consumer/KafkaConsumer';
+} from './clients/consumer/ConsumerConfig';
+export type { ConsumerGroupDescribeRow, ConsumerSnapshot, GroupSnapshot } from './consumerApps/ConsumerGroups';
+export { ConsumerGroups, lag } from './consumerApps/ConsumerGroups';
+export { OFFSETS_TOPIC } from './coordinator/group/GroupCoordinator';
+export type { GroupEvent } from './clients/consumer/groupEvents';
+export type * from './clients/consumer/groupProtocol';
+export { type ConsumerRecord, KafkaConsumer } from './clients/consumer/KafkaConsumer';
 // the __consumer_offsets key/value schemas and the consumer protocol's Subscription/Assignment
-export * from './consumer/offsetsSchema';
-export type { ConsumerRebalanceListener } from './consumer/SubscriptionState';
-export { type ZkConsumerConfig, ZookeeperConsumerConnector } from './consumer/ZookeeperConsumerConnector';
+export * from './clients/consumer/offsetsSchema';
+export type { ConsumerRebalanceListener } from './clients/consumer/SubscriptionState';
+export { type ZkConsumerConfig, ZookeeperConsumerConnector } from './clients/consumer/ZookeeperConsumerConnector';
 // log (partition log: segments, indexes, traced lookup, recovery, retention, compaction)
 export type {
   CleanerResult,
@@ -185,8 +188,8 @@ export * from './wire/index';
 export { ByteReader, ByteWriter } from './codec/bytes';
 export type { LostWithStore } from './engine';
 export { ensureNoCollision, hasCollision } from './cluster/TopicCollision';
-export type { CrashReport } from './consumer/ConsumerApplications';
-export { ConsumerApplications } from './consumer/ConsumerApplications';
+export type { CrashReport } from './consumerApps/ConsumerApplications';
+export { ConsumerApplications } from './consumerApps/ConsumerApplications';
 export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './codec';
 export type { RetentionReason } from './log';
 export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';

@@ -17,7 +17,6 @@ import {
   type Engine,
   encodeMessage,
   inRange,
-  type GroupRequest,
   type KafkaRequest,
   type KafkaResponse,
   peekRequestHeader,
@@ -31,7 +30,7 @@ import {
   type WireResponse,
   writeResponseHeader,
 } from '../engine/index';
-import type { ClientConnection, GroupResponseFor, Listener } from './apiHandler';
+import type { ClientConnection, Listener } from './apiHandler';
 import { ACKNOWLEDGES_WRITES, SERVED } from './apiHandlers';
 
 export type { Listener };
@@ -88,7 +87,6 @@ export class GatewayConnection implements ClientConnection {
       // The broker's process died with our request in it: Kafka's client sees the socket close.
       onDisconnect: () => this.fail('the broker went away'),
     });
-    gateway.engine.groups.network.clientUp(node);
   }
 
   /** One request (a frame's bytes, without the size). */
@@ -114,7 +112,6 @@ export class GatewayConnection implements ClientConnection {
     // With resetConnections: nobody waits on a client for an answer, so this only takes the node
     // off the network (without, the network would remember it as a powerless machine forever).
     this.gateway.engine.cluster.network.detach(this.node, true);
-    this.gateway.engine.groups.network.clientDown(this.node);
   }
 
   private fail(reason: string): void {
@@ -185,7 +182,7 @@ export class GatewayConnection implements ClientConnection {
     if (outcome === 'no-response') answer({ kind: 'none' });
   }
 
-  /** Sends the engine request to this connection's broker; `done` gets the broker's answer. */
+  /** Sends the engine request to this connection's broker (a group request too: its KafkaApis hands it to the GroupCoordinator); `done` gets the broker's answer. */
   call<R extends KafkaRequest>(body: R, done?: (r: ResponseFor<R>) => void): void {
     const cid = this.gateway.engine.cluster.network.send(this.node, brokerNodeId(this.brokerId), body);
     if (!done) return;
@@ -193,26 +190,6 @@ export class GatewayConnection implements ClientConnection {
       if (answers(body, r)) done(r);
       else this.fail(`a ${body.api} request answered with ${r.api}`);
     });
-  }
-
-  /**
-   * Sends a group request to this connection's broker over the engine's group network (its
-   * GroupCoordinator answers); a request that fails or times out closes the connection, as a
-   * client would see its socket drop.
-   */
-  askGroup<R extends GroupRequest>(request: R, done: (r: GroupResponseFor<R>) => void, timeoutMs?: number): void {
-    this.gateway.engine.groups.network.send(
-      this.node,
-      this.brokerId,
-      request,
-      (r) => {
-        if (this.closed) return;
-        if (r === null) this.fail('the group request failed');
-        else if (answersGroup(request, r)) done(r);
-        else this.fail(`a ${request.api} request answered with ${r.api}`);
-      },
-      timeoutMs,
-    );
   }
 
   /** False once the client or the broker hung up: nothing more is sent. */
@@ -232,14 +209,6 @@ export class GatewayConnection implements ClientConnection {
 
 /** Whether `response` is the broker's answer to `request` (the same API). */
 function answers<R extends KafkaRequest>(request: R, response: KafkaResponse): response is ResponseFor<R> {
-  return response.api === request.api;
-}
-
-/** Whether `response` is the group coordinator's answer to `request` (the same API). */
-function answersGroup<R extends GroupRequest>(
-  request: R,
-  response: { readonly api: string },
-): response is GroupResponseFor<R> {
   return response.api === request.api;
 }
 

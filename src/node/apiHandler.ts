@@ -9,8 +9,6 @@
  */
 import type {
   Engine,
-  GroupRequest,
-  GroupResponse,
   KafkaRequest,
   OnlyKnownFields,
   RequestHeader,
@@ -19,9 +17,6 @@ import type {
   WireRequest,
   WireResponse,
 } from '../engine/index';
-
-/** The group coordinator's answer to a group request. */
-export type GroupResponseFor<R extends GroupRequest> = Extract<GroupResponse, { api: R['api'] }>;
 
 /** Where a broker listens for clients on this machine. */
 export interface Listener {
@@ -38,10 +33,11 @@ export interface ClientConnection {
   readonly listenerOf: (brokerId: number) => Listener;
   /** False once the client or the broker hung up: nothing more is sent. */
   readonly isOpen: boolean;
-  /** Sends the engine request to this connection's broker; `done` gets the broker's answer. */
+  /**
+   * Sends the engine request to this connection's broker (its KafkaApis hands a group request to
+   * its GroupCoordinator); `done` gets the broker's answer.
+   */
   call<R extends KafkaRequest>(body: R, done?: (r: ResponseFor<R>) => void): void;
-  /** Sends a group request to this connection's broker's GroupCoordinator. */
-  askGroup<R extends GroupRequest>(request: R, done: (r: GroupResponseFor<R>) => void, timeoutMs?: number): void;
 }
 
 export interface HandlerContext<A extends WireApi> {

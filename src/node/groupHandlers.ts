@@ -1,8 +1,8 @@
 /**
- * The consumer-group APIs for real clients: each request goes to the broker's GroupCoordinator
- * over the engine's group network (the same path the engine's own consumers take, so the page
- * sees a real client's JoinGroup, SyncGroup and commits like any other member's), and the answer
- * is translated back to the wire version the client asked for.
+ * The consumer-group APIs for real clients: each request goes over the engine's network to the
+ * broker, whose KafkaApis hands it to its GroupCoordinator (the same path the engine's own
+ * consumers take, so the page sees a real client's JoinGroup, SyncGroup and commits like any
+ * other member's), and the answer is translated back to the wire version the client asked for.
  */
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
@@ -12,7 +12,7 @@ import {
 } from '../engine/index';
 import { type ApiHandler, handler } from './apiHandler';
 import { errorNumber, numbered, numberedPartitions } from './errorNumber';
-import { groupRelay } from './relay';
+import { brokerRelay } from './relay';
 
 /** One coordinator of a FindCoordinator answer (v4+ lists one per key; v0-3 answer the one key at the top level). */
 interface FoundCoordinator {
@@ -48,14 +48,14 @@ const findCoordinator = handler('FindCoordinator', ({ connection, body: b, versi
       answerWith(errorNumber('COORDINATOR_NOT_AVAILABLE'), -1);
       return;
     }
-    connection.askGroup({ api: 'FindCoordinator', key, keyType: 0 }, (res) => {
+    connection.call({ api: 'FindCoordinator', key, keyType: 0 }, (res) => {
       answerWith(errorNumber(res.errorCode), res.errorCode === 'NONE' ? res.nodeId : -1);
     });
   });
   return undefined;
 });
 
-const joinGroup = groupRelay(
+const joinGroup = brokerRelay(
   'JoinGroup',
   ({ body: b, header, version }) => {
     // v0 has no rebalance timeout: Kafka uses the session timeout for both.
@@ -75,9 +75,8 @@ const joinGroup = groupRelay(
       requireKnownMemberId: version >= 4,
     };
   },
+  // A JoinGroup may be held for the whole rebalance: the client waits rebalance.timeout.ms + 5 s itself.
   ({ api: _, ...res }) => ({ ...numbered(res), throttleTimeMs: 0, protocolName: res.protocolName ?? '' }),
-  // A JoinGroup may be held for the whole rebalance: NetworkClient waits rebalance.timeout.ms + 5 s.
-  (req) => req.rebalanceTimeoutMs + 5_000,
 );
 
 /** Who a SyncGroup or Heartbeat speaks for: the group, generation, member and static instance. */
@@ -90,7 +89,7 @@ function memberOf(b: WireRequest<'SyncGroup'> | WireRequest<'Heartbeat'>) {
   };
 }
 
-const syncGroup = groupRelay(
+const syncGroup = brokerRelay(
   'SyncGroup',
   ({ body: b }) => ({
     api: 'SyncGroup',
@@ -102,7 +101,7 @@ const syncGroup = groupRelay(
   ({ api: _, ...res }) => numbered(res),
 );
 
-const heartbeat = groupRelay(
+const heartbeat = brokerRelay(
   'Heartbeat',
   ({ body }) => ({ api: 'Heartbeat', ...memberOf(body) }),
   (res) => ({ errorCode: errorNumber(res.errorCode) }),
@@ -110,7 +109,7 @@ const heartbeat = groupRelay(
 
 const leaveGroup = handler('LeaveGroup', ({ connection, body: b, version }, reply) => {
   const members = version >= 3 ? b.members : [{ memberId: b.memberId, groupInstanceId: null, reason: null }];
-  connection.askGroup({ api: 'LeaveGroup', groupId: b.groupId, members }, (res) => {
+  connection.call({ api: 'LeaveGroup', groupId: b.groupId, members }, (res) => {
     // Before v3 one member leaves, and its error is the answer's.
     const single = res.members[0]?.errorCode ?? 'NONE';
     reply({
@@ -160,7 +159,7 @@ const offsetCommit = handler('OffsetCommit', (ctx, reply) => {
     groupInstanceId,
     topics: valid,
   };
-  ctx.connection.askGroup(request, (res) => {
+  ctx.connection.call(request, (res) => {
     for (const t of numberedPartitions(res.topics)) {
       const merged = answer.get(t.name) ?? { name: t.name, partitions: [] };
       merged.partitions.push(...t.partitions);
@@ -193,7 +192,7 @@ const offsetFetch = handler('OffsetFetch', ({ connection, body: b, version }, re
   groups.forEach((g, i) => {
     // v7+ (KIP-447): a commit still being written answers UNSTABLE_OFFSET_COMMIT, not the old offset.
     const requireStable = version >= 7 && b.requireStable;
-    connection.askGroup({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics, requireStable }, (res) => {
+    connection.call({ api: 'OffsetFetch', groupId: g.groupId, topics: g.topics, requireStable }, (res) => {
       answers[i] = res;
       if (--left === 0) finish();
     });
@@ -206,7 +205,7 @@ const offsetFetch = handler('OffsetFetch', ({ connection, body: b, version }, re
  * subscription and assignment while Stable). Kafka has no authorizer here, so requested
  * authorized operations are every operation a group supports (READ, DELETE, DESCRIBE).
  */
-const describeGroups = groupRelay(
+const describeGroups = brokerRelay(
   'DescribeGroups',
   ({ body }) => ({ api: 'DescribeGroups', groups: body.groups }),
   (res, { body }) => ({
@@ -222,7 +221,7 @@ const describeGroups = groupRelay(
 const GROUP_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
 
 /** ListGroups: the groups this broker coordinates, by state from v4 (KIP-518). */
-const listGroups = groupRelay(
+const listGroups = brokerRelay(
   'ListGroups',
   ({ body }) => ({ api: 'ListGroups', statesFilter: body.statesFilter }),
   ({ api: _, ...res }) => ({ throttleTimeMs: 0, ...numbered(res) }),

@@ -1,11 +1,11 @@
 /**
- * The shape most handlers share: one wire request becomes one engine request, to the broker
- * (`connection.call`, its KafkaApis answers) or to its group coordinator (`connection.askGroup`),
- * and the engine's answer becomes the wire answer. Only the two translations differ per API; the
+ * The shape most handlers share: one wire request becomes one engine request to the broker
+ * (`connection.call`: its KafkaApis answers, a group request by its GroupCoordinator), and the
+ * engine's answer becomes the wire answer. Only the two translations differ per API; the
  * answer may name only fields of the API's response (`OnlyKnownFields`).
  */
-import type { GroupRequest, KafkaRequest, OnlyKnownFields, ResponseFor, WireApi, WireResponse } from '../engine/index';
-import type { ApiHandler, GroupResponseFor, HandlerContext } from './apiHandler';
+import type { KafkaRequest, OnlyKnownFields, ResponseFor, WireApi, WireResponse } from '../engine/index';
+import type { ApiHandler, HandlerContext } from './apiHandler';
 
 export function brokerRelay<const A extends WireApi, R extends KafkaRequest, W extends WireResponse<A>>(
   api: A,
@@ -16,22 +16,6 @@ export function brokerRelay<const A extends WireApi, R extends KafkaRequest, W e
     api,
     handle(ctx, reply) {
       ctx.connection.call(toEngine(ctx), (r) => reply(toWire(r, ctx)));
-      return undefined;
-    },
-  };
-}
-
-export function groupRelay<const A extends WireApi, R extends GroupRequest, W extends WireResponse<A>>(
-  api: A,
-  toGroup: (ctx: HandlerContext<A>) => R,
-  toWire: (answer: GroupResponseFor<R>, ctx: HandlerContext<A>) => W & OnlyKnownFields<W, WireResponse<A>>,
-  timeoutMs?: (req: R) => number,
-): ApiHandler<A> {
-  return {
-    api,
-    handle(ctx, reply) {
-      const req = toGroup(ctx);
-      ctx.connection.askGroup(req, (r) => reply(toWire(r, ctx)), timeoutMs?.(req));
       return undefined;
     },
   };

@@ -1,6 +1,6 @@
 import { MapStore } from '../log/testSupport';
 import { describe, expect, it, vi } from 'vitest';
-import { assignPartitions } from '../consumer/assignors/assignPartitions';
+import { assignPartitions } from '../clients/consumer/assignors/assignPartitions';
 import { isKafkaError } from '../errors';
 import { ClusterApps } from './ClusterApps';
 import type { PlaneView } from './types';

@@ -7,8 +7,8 @@ import type { PlaneMessageEffect, PlaneMessageView } from './types';
  * consumers' group requests), each family capped on its own so a busy stream never crowds a
  * rare one out and the frame stays bounded however busy the cluster is.
  *
- * Ids are the plane's own, counted in the order the engine sent the messages (the Network and the
- * consumers' GroupNetwork number theirs separately), so sorting by send time then id is engine order.
+ * Ids are the plane's own, counted in the order the engine sent the messages, so sorting by send
+ * time then id is engine order.
  */
 export type MessageFamily = 'replication' | 'produce' | 'controller' | 'group' | 'chatter';
 
@@ -55,7 +55,7 @@ export class RecentMessages {
 
   /**
    * Keeps one message (its id is assigned here); a message with no broker end is not drawn.
-   * `networkId`: the broker network's own id of it, for effects (the group network's have none).
+   * `networkId`: the network's own id of it, for effects.
    */
   add(m: Omit<PlaneMessageView, 'id'>, networkId?: number): void {
     if (m.from === null && m.to === null) return;

@@ -1,9 +1,9 @@
-import type { ConsumerResponse } from '../consumer/fetchProtocol';
 import { isKafkaError } from '../errors';
 import type { BrokerServices, ClusterServices } from './BrokerServices';
+import type { BrokerState } from './BrokerState';
 import { Controller } from './Controller';
 import type { BrokerDownHow } from './events';
-import { type ClientRequest, KafkaApis } from './KafkaApis';
+import { KafkaApis } from './KafkaApis';
 import { LogManager } from './LogManager';
 import { MetadataCache } from './MetadataCache';
 import type { NetworkEndpoint, RequestMessage, ResponseMessage } from './Network';
@@ -34,7 +34,7 @@ import { ZkConfigManager } from './ZkConfigManager';
  * addressed to an earlier incarnation (an older broker epoch, KIP-380) are refused with
  * STALE_BROKER_EPOCH.
  */
-export type BrokerState = 'running' | 'shuttingDown' | 'down';
+export type { BrokerState };
 
 export class Broker {
   state: BrokerState = 'down';
@@ -374,7 +374,8 @@ export class Broker {
       this.logManager.markCleanShutdown();
       this.services.zk.closeSession(this.sessionId);
     }
-    this.services.network.detach(this.node, how === 'killed');
+    // A crash or a clean stop closes the sockets (peers hear a reset); a machine without power says nothing.
+    this.services.network.detach(this.node, how !== 'powerFailed');
     if (how === 'powerFailed') lost = this.logManager.loseUnflushed();
     this.replicaManager.onProcessDown();
     this.producerIdManager.reset();
@@ -481,11 +482,5 @@ export class Broker {
   private onRequest(message: RequestMessage): void {
     if (this.state === 'down') return;
     this.apis.handle(message);
-  }
-
-  /** A request one of the engine's clients delivered to this broker: its KafkaApis dispatches it. */
-  onClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
-    if (this.state === 'down') return;
-    this.apis.handleClientRequest(request, respond);
   }
 }

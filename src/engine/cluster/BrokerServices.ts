@@ -1,11 +1,11 @@
-import type { GroupCoordinator } from '../consumer/GroupCoordinator';
+import type { GroupCoordinator } from '../coordinator/group/GroupCoordinator';
 import type { ErrorCode } from './requests';
 import type { Rng } from '../Rng';
 import type { BrokerConfig } from './BrokerConfig';
 import type { CoordinationStore } from './CoordinationStore';
 import type { ClusterEvent } from './events';
 import type { Network } from './Network';
-import type { HostedLog } from './LogManager';
+import type { HostedLog } from './HostedLog';
 import type { ReplicaLog } from './ReplicaLog';
 import type { KafkaRequest } from './requests';
 import type { Scheduler } from './Scheduler';

@@ -1,5 +1,5 @@
 import { isKafkaError } from '../errors';
-import type { Broker } from './Broker';
+import type { ControllerBroker } from './ControllerBroker';
 import type { BrokerServices } from './BrokerServices';
 import { ControllerBrokerRequestBatch } from './ControllerBrokerRequestBatch';
 import { ControllerChannelManager } from './ControllerChannelManager';
@@ -120,7 +120,7 @@ export class Controller {
   }
 
   constructor(
-    private readonly broker: Broker,
+    private readonly broker: ControllerBroker,
     private readonly services: BrokerServices,
   ) {
     this.channels = new ControllerChannelManager(

@@ -1,18 +1,19 @@
-import type { Broker } from './Broker';
+import type { BrokerState } from './BrokerState';
+import type { Controller } from './Controller';
+import type { MetadataCache } from './MetadataCache';
+import type { ProducerIdManager } from './ProducerIdManager';
+import type { ReplicaFetcherManager } from './ReplicaFetcherManager';
+import type { ReplicaManager } from './ReplicaManager';
 import type { BrokerServices } from './BrokerServices';
-import type { RequestMessage } from './Network';
+import type { Network, RequestMessage } from './Network';
 import { tpKey } from '../TopicPartition';
-import { type GroupCoordinator, OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
-import type { FindCoordinatorRequest, FindCoordinatorResponse } from '../consumer/groupProtocol';
-import type { ConsumerRequest, ConsumerResponse } from '../consumer/fetchProtocol';
-import {
-  consumerFetchResponseOf,
-  consumerListOffsetsResponseOf,
-  consumerOffsetsForLeaderEpochResponseOf,
-  fetchRequestOf,
-  listOffsetsRequestOf,
-  offsetsForLeaderEpochRequestOf,
-} from './consumerRequests';
+import { type GroupCoordinator, OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
+import type {
+  FindCoordinatorRequest,
+  FindCoordinatorResponse,
+  GroupRequest,
+  GroupResponse,
+} from '../clients/consumer/groupProtocol';
 import type {
   ErrorCode,
   KafkaResponse,
@@ -25,13 +26,25 @@ import type {
   UpdateMetadataResponse,
 } from './requests';
 
-/** What a client of the engine (a simulated consumer, the Node host's group relay) sends a broker. */
-export type ClientRequest = ConsumerRequest;
+/** The broker KafkaApis answers for: its id, epochs and process state, and the parts that answer requests. */
+export interface ApisBroker {
+  readonly id: number;
+  readonly state: BrokerState;
+  readonly brokerEpoch: number;
+  /** The highest controller epoch accepted so far (fencing moves it). */
+  controllerEpochSeen: number;
+  readonly metadata: MetadataCache;
+  readonly network: Network;
+  readonly replicaManager: ReplicaManager;
+  readonly fetcherManager: ReplicaFetcherManager;
+  readonly producerIdManager: ProducerIdManager;
+  readonly controller: Controller;
+}
 
 /** Answers one request (no per-request closure: a small object with a bound method). */
 class Reply {
   constructor(
-    private readonly broker: Broker,
+    private readonly broker: ApisBroker,
     private readonly message: RequestMessage,
   ) {}
 
@@ -44,8 +57,10 @@ class Reply {
  * A broker's request handler (Kafka's kafka.server.KafkaApis): routes each request to whoever
  * answers it — the ReplicaManager (Produce, Fetch, ListOffsets, OffsetsForLeaderEpoch,
  * LeaderAndIsr), the MetadataCache (Metadata, UpdateMetadata), the ProducerIdManager
- * (InitProducerId), the controller (AlterPartition, ControlledShutdown) — and fences the
- * controller's requests first.
+ * (InitProducerId), the controller (AlterPartition, ControlledShutdown), the GroupCoordinator
+ * (FindCoordinator and the group APIs) — and fences the controller's requests first. Every
+ * client's request arrives here over the network: a producer's, a simulated consumer's (its
+ * Fetch with replicaId -1 waits in the one DelayedFetch purgatory), a real client's.
  *
  * Fencing: a controller request addressed to an earlier incarnation of this broker (KIP-380,
  * STALE_BROKER_EPOCH) or sent by an older controller than one already heard from
@@ -53,7 +68,7 @@ class Reply {
  */
 export class KafkaApis {
   constructor(
-    private readonly broker: Broker,
+    private readonly broker: ApisBroker,
     private readonly services: BrokerServices,
   ) {}
 
@@ -94,66 +109,46 @@ export class KafkaApis {
       case 'ControlledShutdown':
         this.broker.controller.handleRequest(body, reply);
         return;
+      default:
+        this.handleGroupRequest(body, reply);
     }
   }
 
   /**
-   * A request from one of the engine's own clients (the simulated consumers, and the Node host's
-   * group requests), answered as KafkaApis.handle answers the same API: the group APIs by the
-   * broker's GroupCoordinator (handleJoinGroupRequest → groupCoordinator.handleJoinGroup, ...),
-   * Fetch, ListOffsets and OffsetsForLeaderEpoch by the ReplicaManager as a consumer's
-   * (replicaId -1; a Fetch that finds less than fetch.min.bytes waits in the DelayedFetch
-   * purgatory). A broker whose host runs no group coordinator leaves group requests unanswered.
+   * The group APIs, answered by the broker's GroupCoordinator as KafkaApis' handleJoinGroupRequest
+   * (→ groupCoordinator.handleJoinGroup), handleSyncGroupRequest, ... answer them. A broker whose
+   * host runs no group coordinator leaves them unanswered.
    */
-  handleClientRequest(request: ClientRequest, respond: (response: ConsumerResponse) => void): void {
-    const replicaManager = this.broker.replicaManager;
-    switch (request.api) {
-      case 'Fetch':
-        replicaManager.handleFetch(fetchRequestOf(request), (r) => respond(consumerFetchResponseOf(request, r)));
-        return;
-      case 'ListOffsets':
-        respond(
-          consumerListOffsetsResponseOf(request, replicaManager.handleListOffsets(listOffsetsRequestOf(request))),
-        );
-        return;
-      case 'OffsetsForLeaderEpoch':
-        respond(
-          consumerOffsetsForLeaderEpochResponseOf(
-            request,
-            replicaManager.handleOffsetsForLeaderEpoch(offsetsForLeaderEpochRequestOf(request)),
-          ),
-        );
-        return;
-    }
+  private handleGroupRequest(request: GroupRequest, reply: (r: GroupResponse) => void): void {
     const coordinator = this.services.groupCoordinator?.(this.broker.id);
     if (!coordinator) return;
     switch (request.api) {
       case 'FindCoordinator':
-        respond(this.handleFindCoordinatorRequest(coordinator, request));
+        reply(this.handleFindCoordinatorRequest(coordinator, request));
         return;
       case 'JoinGroup':
-        coordinator.handleJoinGroup(request, respond);
+        coordinator.handleJoinGroup(request, reply);
         return;
       case 'SyncGroup':
-        coordinator.handleSyncGroup(request, respond);
+        coordinator.handleSyncGroup(request, reply);
         return;
       case 'Heartbeat':
-        coordinator.handleHeartbeat(request, respond);
+        coordinator.handleHeartbeat(request, reply);
         return;
       case 'LeaveGroup':
-        coordinator.handleLeaveGroup(request, respond);
+        coordinator.handleLeaveGroup(request, reply);
         return;
       case 'OffsetCommit':
-        coordinator.handleCommitOffsets(request, respond);
+        coordinator.handleCommitOffsets(request, reply);
         return;
       case 'OffsetFetch':
-        respond(coordinator.handleFetchOffsets(request));
+        reply(coordinator.handleFetchOffsets(request));
         return;
       case 'DescribeGroups':
-        respond(coordinator.handleDescribeGroups(request));
+        reply(coordinator.handleDescribeGroups(request));
         return;
       case 'ListGroups':
-        respond(coordinator.handleListGroups(request));
+        reply(coordinator.handleListGroups(request));
         return;
     }
   }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { ClusterConsumerPort } from '../consumer/ClusterConsumerPort';
-import { ConsumerGroups } from '../consumer/ConsumerGroups';
-import { OFFSETS_TOPIC } from '../consumer/GroupCoordinator';
-import { groupCoordinatorPartition } from '../consumer/groupCoordinatorPartition';
-import type { ConsumerFetchResponse, ConsumerResponse } from '../consumer/fetchProtocol';
-import type { JoinGroupRequest } from '../consumer/groupProtocol';
+import { ClusterConsumerPort } from '../consumerApps/ClusterConsumerPort';
+import { ConsumerGroups } from '../consumerApps/ConsumerGroups';
+import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
+import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
+import type { JoinGroupRequest } from '../clients/consumer/groupProtocol';
 import { Rng } from '../Rng';
 import { Cluster } from './Cluster';
-import { makeBatch, TestClient } from './testing';
+import { CONSUMER_REPLICA_ID, type FetchResponse, type KafkaResponse } from './requests';
+import { fetchRequest, makeBatch, TestClient } from './testing';
 
 /**
  * Kafka's KafkaApis.handle: `case ApiKeys.FIND_COORDINATOR => handleFindCoordinatorRequest`
@@ -18,7 +18,8 @@ import { makeBatch, TestClient } from './testing';
  * for a group whose `__consumer_offsets` partition this broker does not lead; `case FETCH =>
  * handleFetchRequest` hands a consumer's fetch to ReplicaManager.fetchMessages, where one that
  * finds less than fetch.min.bytes waits in the DelayedFetch purgatory until the high watermark
- * moves or fetch.max.wait.ms passes.
+ * moves or fetch.max.wait.ms passes. Each request travels the cluster's network to the broker,
+ * as every client's does.
  */
 function setup() {
   let groups: ConsumerGroups | undefined;
@@ -36,12 +37,12 @@ function setup() {
     rng: new Rng(1),
     emit: () => {},
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
-    onClientRequest: (brokerId, request, respond) => cluster.brokers.get(brokerId)?.onClientRequest(request, respond),
+    network: cluster.network,
   });
   groups.ensureOffsetsTopic();
   cluster.tick(1_000);
   const coordinator = cluster.partitionState(OFFSETS_TOPIC, groupCoordinatorPartition('g'))?.leader as number;
-  return { cluster, coordinator };
+  return { cluster, coordinator, client: new TestClient(cluster, 'client-1') };
 }
 
 const join = (requireKnownMemberId: boolean): JoinGroupRequest => ({
@@ -60,33 +61,30 @@ const join = (requireKnownMemberId: boolean): JoinGroupRequest => ({
 
 describe("KafkaApis dispatches the engine clients' requests to the broker services", () => {
   it('JoinGroup at the coordinator: handleJoinGroupRequest → GroupCoordinator.handleJoinGroup (KIP-394 MEMBER_ID_REQUIRED)', () => {
-    const { cluster, coordinator } = setup();
-    const answers: ConsumerResponse[] = [];
-    cluster.broker(coordinator).onClientRequest(join(true), (r) => answers.push(r));
-    expect(answers).toMatchObject([{ api: 'JoinGroup', errorCode: 'MEMBER_ID_REQUIRED' }]);
+    const { coordinator, client } = setup();
+    expect(client.call(coordinator, join(true))).toMatchObject({ api: 'JoinGroup', errorCode: 'MEMBER_ID_REQUIRED' });
   });
 
   it('FindCoordinator at any broker: handleFindCoordinatorRequest names the leader of the group offsets partition', () => {
-    const { cluster, coordinator } = setup();
+    const { coordinator, client } = setup();
     for (const b of [1, 2, 3]) {
-      const answers: ConsumerResponse[] = [];
-      cluster.broker(b).onClientRequest({ api: 'FindCoordinator', key: 'g', keyType: 0 }, (r) => answers.push(r));
-      expect(answers).toEqual([
-        { api: 'FindCoordinator', errorCode: 'NONE', nodeId: coordinator, partition: groupCoordinatorPartition('g') },
-      ]);
+      expect(client.call(b, { api: 'FindCoordinator', key: 'g', keyType: 0 })).toEqual({
+        api: 'FindCoordinator',
+        errorCode: 'NONE',
+        nodeId: coordinator,
+        partition: groupCoordinatorPartition('g'),
+      });
     }
   });
 
   it('JoinGroup, OffsetFetch and DescribeGroups at another broker: NOT_COORDINATOR', () => {
-    const { cluster, coordinator } = setup();
+    const { coordinator, client } = setup();
     const other = [1, 2, 3].find((b) => b !== coordinator) as number;
-    const answers: ConsumerResponse[] = [];
-    const broker = cluster.broker(other);
-    broker.onClientRequest(join(false), (r) => answers.push(r));
-    broker.onClientRequest({ api: 'OffsetFetch', groupId: 'g', topics: null, requireStable: false }, (r) =>
-      answers.push(r),
-    );
-    broker.onClientRequest({ api: 'DescribeGroups', groups: ['g'] }, (r) => answers.push(r));
+    const answers: (KafkaResponse | undefined)[] = [
+      client.call(other, join(false)),
+      client.call(other, { api: 'OffsetFetch', groupId: 'g', topics: null, requireStable: false }),
+      client.call(other, { api: 'DescribeGroups', groups: ['g'] }),
+    ];
     expect(answers).toMatchObject([
       { api: 'JoinGroup', errorCode: 'NOT_COORDINATOR' },
       { api: 'OffsetFetch', errorCode: 'NOT_COORDINATOR' },
@@ -95,38 +93,40 @@ describe("KafkaApis dispatches the engine clients' requests to the broker servic
   });
 
   it('a consumer Fetch at the high watermark waits in the DelayedFetch purgatory until a produce moves it', () => {
-    const { cluster } = setup();
+    const { cluster, client } = setup();
     cluster.createTopic({ name: 'orders', partitions: 1, replicationFactor: 3 });
     cluster.tick(1_000);
     const leader = cluster.partitionState('orders', 0)?.leader as number;
-    const answers: { atMs: number; response: ConsumerFetchResponse }[] = [];
-    const fetch = (fetchOffset: number) =>
-      cluster.broker(leader).onClientRequest(
-        {
-          api: 'Fetch',
-          maxWaitMs: 500,
-          minBytes: 1,
-          maxBytes: 52_428_800,
-          partitions: [
-            { topic: 'orders', partition: 0, currentLeaderEpoch: -1, fetchOffset, partitionMaxBytes: 1_048_576 },
-          ],
-        },
-        (r) => answers.push({ atMs: cluster.scheduler.now(), response: r as ConsumerFetchResponse }),
+    const fetch = (fetchOffset: number) => {
+      // A consumer's fetch (replicaId -1), fetch.min.bytes 1.
+      return client.send(
+        leader,
+        fetchRequest('orders', 0, { replicaId: CONSUMER_REPLICA_ID, maxWaitMs: 500, fetchOffset }),
       );
-    fetch(0);
-    expect(answers).toEqual([]);
+    };
+    const answered = (cid: number) => client.responses.get(cid) as FetchResponse | undefined;
+    const first = fetch(0);
+    cluster.tick(50);
+    expect(answered(first)).toBeUndefined();
     const producedAt = cluster.scheduler.now();
-    new TestClient(cluster).produce(leader, 'orders', 0, makeBatch(['a', 'b']));
-    expect(answers).toHaveLength(1);
-    const first = answers[0] as (typeof answers)[number];
-    expect(first.atMs - producedAt).toBeLessThan(500);
-    expect(first.response.partitions[0]?.records.map((r) => r.offset)).toEqual([0, 1]);
+    new TestClient(cluster, 'producer-1').produce(leader, 'orders', 0, makeBatch(['a', 'b']));
+    const firstAnswer = answered(first);
+    expect(firstAnswer?.responses[0]?.partitions[0]).toMatchObject({ errorCode: 'NONE', highWatermark: 2 });
+    expect(cluster.scheduler.now() - producedAt).toBeLessThan(500);
     // Nothing more arrives: the next fetch is answered empty once fetch.max.wait.ms has passed.
     const askedAt = cluster.scheduler.now();
-    fetch(2);
-    cluster.tick(1_000);
-    expect(answers).toHaveLength(2);
-    expect((answers[1]?.atMs ?? 0) - askedAt).toBe(500);
-    expect(answers[1]?.response.partitions[0]).toMatchObject({ errorCode: 'NONE', highWatermark: 2, records: [] });
+    const second = fetch(2);
+    let answeredAt = -1;
+    for (let t = 0; t < 1_000 && answeredAt < 0; t++) {
+      cluster.tick(1);
+      if (answered(second)) answeredAt = cluster.scheduler.now();
+    }
+    // One link latency there, fetch.max.wait.ms held in the purgatory, one latency back.
+    expect(answeredAt - askedAt).toBe(500 + 2 * cluster.network.latencyMs);
+    expect(answered(second)?.responses[0]?.partitions[0]).toMatchObject({
+      errorCode: 'NONE',
+      highWatermark: 2,
+      records: new Uint8Array(0),
+    });
   });
 });

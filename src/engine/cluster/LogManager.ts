@@ -7,19 +7,11 @@ import {
   RECOVERY_POINT_CHECKPOINT_FILENAME,
 } from '../log/LogFileUtils';
 import { formatOffsetCheckpoint, parseOffsetCheckpoint } from './checkpoint';
-import type { ReplicaLog } from './ReplicaLog';
+import type { HostedLog } from './HostedLog';
+
+export type { HostedLog };
 
 /** A topic-partition's key, which is also its log directory's name (`<topic>-<partition>`). */
-
-/** One replica's log on this broker's disk, in one of its log dirs. */
-export interface HostedLog {
-  topic: string;
-  partition: number;
-  dir: string;
-  log: ReplicaLog;
-  /** replication-offset-checkpoint: the HW last written to disk. */
-  checkpointedHighWatermark: number;
-}
 
 /**
  * A broker's logs on disk (Kafka's kafka.log.LogManager): which log dir a new replica's log goes

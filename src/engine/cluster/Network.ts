@@ -77,6 +77,11 @@ export interface NetworkEndpoint {
   onResponse?(message: ResponseMessage): void;
   /** A request this node sent will never be answered: the peer's process died. */
   onDisconnect?(peer: NodeId, correlationId: number, api: ApiName): void;
+  /**
+   * An answer to this node has left its sender (it may still be lost on the way): for a client
+   * that reports its exchanges as they happen (the consumers' group events), nothing more.
+   */
+  onResponseSent?(message: ResponseMessage): void;
 }
 
 export interface NetworkConfig {
@@ -201,6 +206,11 @@ export class Network {
 
   /** Sends a request; returns its correlation id (the response carries the same one). */
   send(from: NodeId, to: NodeId, body: KafkaRequest): number {
+    return this.sendRequest(from, to, body).correlationId;
+  }
+
+  /** Sends a request; returns the message (its ids and when it arrives). */
+  sendRequest(from: NodeId, to: NodeId, body: KafkaRequest): RequestMessage {
     const correlationId = this.nextCorrelationId++;
     const message: RequestMessage = {
       kind: 'request',
@@ -216,7 +226,7 @@ export class Network {
     // acks=0 produce requests get no response: nothing to wait for.
     if (!(body.api === 'Produce' && body.acks === 0)) this.outstanding.set(correlationId, { from, to, api: body.api });
     this.transmit(message);
-    return correlationId;
+    return message;
   }
 
   /** Answers a delivered request. */
@@ -283,6 +293,7 @@ export class Network {
     }
     this.flying.set(message.id, message);
     this.scheduler.scheduleCall(message.arriveAtMs, this.deliverFn, message);
+    if (message.kind === 'response') this.endpoints.get(to)?.onResponseSent?.(message);
   }
 
   /** Messages sent and not yet arrived, oldest first (for a UI that joins mid-flight). */

@@ -34,7 +34,7 @@ import {
 } from './requests';
 import type { TopicConfig } from './TopicConfig';
 
-export type { HostedLog } from './LogManager';
+export type { HostedLog } from './HostedLog';
 
 const EMPTY_RECORDS = new Uint8Array(0);
 

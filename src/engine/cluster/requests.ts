@@ -1,3 +1,4 @@
+import type { GroupRequest, GroupResponse } from '../clients/consumer/groupProtocol';
 import type { KafkaErrorCode } from '../errors';
 
 /**
@@ -345,7 +346,8 @@ export type KafkaRequest =
   | UpdateMetadataRequest
   | StopReplicaRequest
   | AlterPartitionRequest
-  | ControlledShutdownRequest;
+  | ControlledShutdownRequest
+  | GroupRequest;
 
 export type KafkaResponse =
   | ProduceResponse
@@ -358,7 +360,8 @@ export type KafkaResponse =
   | UpdateMetadataResponse
   | StopReplicaResponse
   | AlterPartitionResponse
-  | ControlledShutdownResponse;
+  | ControlledShutdownResponse
+  | GroupResponse;
 
 export type ApiName = KafkaRequest['api'];
 
@@ -375,6 +378,15 @@ export const API_KEYS: Readonly<Record<ApiName, number>> = {
   StopReplica: 5,
   UpdateMetadata: 6,
   ControlledShutdown: 7,
+  OffsetCommit: 8,
+  OffsetFetch: 9,
+  FindCoordinator: 10,
+  JoinGroup: 11,
+  Heartbeat: 12,
+  LeaveGroup: 13,
+  SyncGroup: 14,
+  DescribeGroups: 15,
+  ListGroups: 16,
   InitProducerId: 22,
   OffsetsForLeaderEpoch: 23,
   AlterPartition: 56,

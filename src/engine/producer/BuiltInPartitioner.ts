@@ -19,7 +19,7 @@
  */
 import { toPositive } from '../codec/murmur2';
 import type { Rng } from '../Rng';
-import type { PartitionChoice, TopicPartitionsView } from './Partitioner';
+import type { PartitionChoice, TopicPartitionsView } from './PartitionChoice';
 
 /** The topic's current sticky partition and the bytes produced to it since it was chosen. */
 export interface StickyPartitionInfo {

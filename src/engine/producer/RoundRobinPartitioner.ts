@@ -6,7 +6,7 @@
  * has somewhere to wait.
  */
 import { toPositive } from '../codec/murmur2';
-import type { PartitionChoice, TopicPartitionsView } from './Partitioner';
+import type { PartitionChoice, TopicPartitionsView } from './PartitionChoice';
 
 export class RoundRobinPartitioner {
   private readonly counters = new Map<string, number>();

@@ -8,7 +8,7 @@
  */
 import { toPositive } from '../codec/murmur2';
 import type { Rng } from '../Rng';
-import type { PartitionChoice, TopicPartitionsView } from './Partitioner';
+import type { PartitionChoice, TopicPartitionsView } from './PartitionChoice';
 
 export class StickyPartitionCache {
   private readonly indexCache = new Map<string, number>();

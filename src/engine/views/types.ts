@@ -2,7 +2,7 @@
  * The plain views a host sends to its page: data only, built from engine state by the builders
  * beside this file (and the facade's queries), so the worker and a Node host send the same shapes.
  */
-import type { ConsumerGroupDescribeRow } from '../consumer/ConsumerGroups';
+import type { ConsumerGroupDescribeRow } from '../consumerApps/ConsumerGroups';
 import type { LookupStep } from '../log/LookupTrace';
 import type { RetentionReason } from '../log/UnifiedLog';
 

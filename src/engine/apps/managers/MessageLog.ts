@@ -1,6 +1,6 @@
 /**
- * The network's messages the page draws as tokens: every request and answer the brokers' network
- * and the consumers' group network sent, kept by family (RecentMessages), with what each delivery
+ * The network's messages the page draws as tokens: every request and answer on the engine's one
+ * network (brokers, producers, consumers, a host's real clients), kept by family (RecentMessages), with what each delivery
  * changed on arrival (a replica's LEO or HW: the engine's events name their cause). None are kept
  * above MESSAGE_BROKERS_MAX brokers: the cluster is then drawn at scale, without tokens.
  */
@@ -13,8 +13,6 @@ const MESSAGE_BROKERS_MAX = 12;
 
 const MESSAGE_EVENT_TYPES = [
   'messageSent',
-  'groupRequestSent',
-  'groupResponseSent',
   // What the network's deliveries changed (their cause): drawn when the message's token lands.
   'logAppended',
   'highWatermarkChanged',
@@ -55,8 +53,6 @@ export class MessageLog implements MessageLogRead {
   private onEvent(e: PlaneEvent): void {
     switch (e.type) {
       case 'messageSent':
-      case 'groupRequestSent':
-      case 'groupResponseSent':
         if (this.engine.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.record(e);
         return;
       case 'logAppended':
@@ -86,19 +82,9 @@ export class MessageLog implements MessageLogRead {
     }
   }
 
-  /** Keeps a message the broker network or the consumers' group network sent, as the page draws it. */
-  private record(e: Extract<PlaneEvent, { type: 'messageSent' | 'groupRequestSent' | 'groupResponseSent' }>): void {
+  /** Keeps a message the network sent, as the page draws it. */
+  private record(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
     const times = { sentAtMs: e.sentAtMs - this.epochMs, arriveAtMs: e.arriveAtMs - this.epochMs };
-    if (e.type === 'groupRequestSent') {
-      const client = this.clientIds.get(e.from) ?? e.from;
-      this.recent.add({ ...times, api: e.api, kind: 'request', from: null, to: e.toBroker, client });
-      return;
-    }
-    if (e.type === 'groupResponseSent') {
-      const client = this.clientIds.get(e.to) ?? e.to;
-      this.recent.add({ ...times, api: e.api, kind: 'response', from: e.fromBroker, to: null, client });
-      return;
-    }
     const from = brokerIdOf(e.from);
     const to = brokerIdOf(e.to);
     const node = from === null ? e.from : to === null ? e.to : null;
