@@ -20,8 +20,8 @@ export interface SoakOptions {
   url: string;
   minutes: number;
   rate: number;
-  /** At this minute, also take a heap snapshot of the worker and print its largest classes. */
-  snapshotAt?: number;
+  /** At these minutes, also take a heap snapshot of the worker and print its largest classes (and, from the second on, what grew since the first). */
+  snapshotAt?: readonly number[];
 }
 
 const JOB_RECORDS = 1_000_000;
@@ -209,16 +209,17 @@ interface HeapSnapshot {
   strings: string[];
 }
 
+type ClassSizes = Map<string, { size: number; count: number }>;
+
 /** Self size and count per (node type, constructor name): where the worker's memory is, by class. */
-export function summarizeSnapshot(snap: HeapSnapshot, top = 30): string[] {
+export function classSizes(snap: HeapSnapshot): ClassSizes {
   const fields = snap.snapshot.meta.node_fields;
   const types = snap.snapshot.meta.node_types[0] as string[];
   const width = fields.length;
   const typeAt = fields.indexOf('type');
   const nameAt = fields.indexOf('name');
   const sizeAt = fields.indexOf('self_size');
-  const by = new Map<string, { size: number; count: number }>();
-  let total = 0;
+  const by: ClassSizes = new Map();
   for (let i = 0; i < snap.nodes.length; i += width) {
     const type = types[snap.nodes[i + typeAt] as number] ?? '?';
     let name = snap.strings[snap.nodes[i + nameAt] as number] ?? '?';
@@ -233,18 +234,40 @@ export function summarizeSnapshot(snap: HeapSnapshot, top = 30): string[] {
       name = '';
     const key = `${type} ${name.slice(0, 60)}`;
     const size = snap.nodes[i + sizeAt] as number;
-    total += size;
     const e = by.get(key);
     if (e) {
       e.size += size;
       e.count++;
     } else by.set(key, { size, count: 1 });
   }
+  return by;
+}
+
+export function summarizeSnapshot(by: ClassSizes, top = 30): string[] {
+  let total = 0;
+  let nodes = 0;
+  for (const v of by.values()) {
+    total += v.size;
+    nodes += v.count;
+  }
   const rows = [...by].sort((a, b) => b[1].size - a[1].size).slice(0, top);
   return [
-    `heap snapshot: ${(total / MB).toFixed(1)} MB self size in ${snap.nodes.length / width} nodes`,
+    `heap snapshot: ${(total / MB).toFixed(1)} MB self size in ${nodes} nodes`,
     ...rows.map(([k, v]) => `  ${(v.size / MB).toFixed(2).padStart(8)} MB ${String(v.count).padStart(9)} x  ${k}`),
   ];
+}
+
+/** The classes that grew most between two snapshots (self size and count added): what leaks. */
+export function snapshotGrowth(before: ClassSizes, after: ClassSizes, top = 30): string[] {
+  const rows: [string, number, number][] = [];
+  for (const [k, v] of after) {
+    const b = before.get(k) ?? { size: 0, count: 0 };
+    rows.push([k, v.size - b.size, v.count - b.count]);
+  }
+  rows.sort((a, b) => b[1] - a[1]);
+  return rows
+    .slice(0, top)
+    .map(([k, size, count]) => `  ${(size / MB).toFixed(2).padStart(8)} MB ${String(count).padStart(9)} x  ${k}`);
 }
 
 async function sample(
@@ -306,6 +329,7 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   await keepProducing();
   await page.locator(RUNNING_JOB).first().waitFor({ state: 'attached', timeout: 30_000 });
   const started = Date.now();
+  let firstSnapshot: { minute: number; by: ClassSizes } | undefined;
   for (let minute = 1; minute <= options.minutes; minute++) {
     const due = started + minute * 60_000;
     while (Date.now() < due) {
@@ -315,11 +339,13 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
     const s = await sample(page, pageCdp, worker, pid, minute);
     samples.push(s);
     print(s);
-    if (options.snapshotAt === minute) {
-      console.log(`worker heap usage before GC: ${JSON.stringify(await worker.usage())}`);
-      const snap = await worker.snapshot();
-      console.log(`worker heap usage after GC: ${JSON.stringify(await worker.usage())}`);
-      for (const line of summarizeSnapshot(snap)) console.log(line);
+    if (options.snapshotAt?.includes(minute)) {
+      const by = classSizes(await worker.snapshot());
+      for (const line of summarizeSnapshot(by)) console.log(line);
+      if (firstSnapshot) {
+        console.log(`grown since minute ${firstSnapshot.minute}:`);
+        for (const line of snapshotGrowth(firstSnapshot.by, by)) console.log(line);
+      } else firstSnapshot = { minute, by };
     }
   }
   await context.close();
