@@ -357,8 +357,14 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   // Flat after the first minutes: the least-squares slope of the samples from minute SETTLE_MINUTES on.
   const settled = samples.filter((s) => s.minute >= Math.min(SETTLE_MINUTES, options.minutes - 1));
   console.log(
-    `slope from minute ${settled[0]?.minute ?? 0}: worker heap ${slope(settled, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(settled, (s) => s.rendererRssMb).toFixed(2)} MB/min, page heap ${slope(settled, (s) => s.pageHeapMb).toFixed(2)} MB/min, worker buffers ${slope(settled, (s) => s.workerBuffersMb).toFixed(2)} MB/min, IndexedDB ${slope(settled, (s) => s.idbMb).toFixed(2)} MB/min`,
+    `slope from minute ${settled[0]?.minute ?? 0}: worker heap ${slope(settled, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(settled, (s) => s.rendererRssMb).toFixed(2)} MB/min, page heap ${slope(settled, (s) => s.pageHeapMb).toFixed(2)} MB/min, worker heap reserved ${slope(settled, (s) => s.workerHeapTotalMb).toFixed(2)} MB/min, worker buffers ${slope(settled, (s) => s.workerBuffersMb).toFixed(2)} MB/min, IndexedDB ${slope(settled, (s) => s.idbMb).toFixed(2)} MB/min, DOM nodes ${slope(settled, (s) => s.domNodes).toFixed(1)}/min`,
   );
+  // The slope over the whole settled span can hide a late climb: the last third is printed too.
+  const lastThird = settled.slice(Math.floor((settled.length * 2) / 3));
+  if (lastThird.length >= 3)
+    console.log(
+      `slope from minute ${lastThird[0]?.minute}: worker heap ${slope(lastThird, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(lastThird, (s) => s.rendererRssMb).toFixed(2)} MB/min`,
+    );
   console.log(
     `${pass ? 'PASS' : 'FAIL'}: ${options.minutes} min at ${options.rate.toLocaleString('en-US')} records/s asked (${rate.toFixed(0)} appended/s): peak worker heap ${peakHeap.toFixed(1)} MB (limit ${WORKER_HEAP_LIMIT_MB}), peak renderer RSS ${peakRss.toFixed(0)} MB (limit ${RENDERER_RSS_LIMIT_MB}), IndexedDB ${last.idbMb.toFixed(1)} MB`,
   );
