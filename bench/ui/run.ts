@@ -27,8 +27,8 @@
  * page each) and reports medians (the scale preset too). --no-load skips the first-render
  * measurement; --no-scale skips the scale preset; --no-travel skips time travel, --travel-only runs
  * only it. --soak runs only the memory soak instead
- * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000, --snapshot-at M prints
- * the worker's largest classes from a heap snapshot at minute M). The build is used
+ * (bench/ui/soak.ts: --minutes N, default 30, --rate R, default 5000, --snapshot-at M[,M2...] prints
+ * the worker's largest classes from a heap snapshot at minute M, and what grew between snapshots). The build is used
  * as is; run `npm run build` first (the script builds when dist/ is missing).
  */
 import { execSync, spawn } from 'node:child_process';
@@ -58,7 +58,13 @@ const travel = !args.includes('--no-travel');
 const soak = args.includes('--soak');
 const minutesIdx = args.indexOf('--minutes');
 const snapshotIdx = args.indexOf('--snapshot-at');
-const snapshotAt = snapshotIdx >= 0 ? Number(args[snapshotIdx + 1]) : undefined;
+// One minute or several ("4,12"): with two or more, the growth by class between them is printed too.
+const snapshotAt =
+  snapshotIdx >= 0
+    ? String(args[snapshotIdx + 1])
+        .split(',')
+        .map(Number)
+    : undefined;
 const soakMinutes = minutesIdx >= 0 ? Math.max(1, Number(args[minutesIdx + 1])) : 30;
 const rateIdx = args.indexOf('--rate');
 const RATE = rateIdx >= 0 ? Math.max(1, Number(args[rateIdx + 1])) : 5000;

@@ -20,8 +20,8 @@ export interface SoakOptions {
   url: string;
   minutes: number;
   rate: number;
-  /** At this minute, also take a heap snapshot of the worker and print its largest classes. */
-  snapshotAt?: number;
+  /** At these minutes, also take a heap snapshot of the worker and print its largest classes (and, from the second on, what grew since the first). */
+  snapshotAt?: readonly number[];
 }
 
 const JOB_RECORDS = 1_000_000;
@@ -209,16 +209,17 @@ interface HeapSnapshot {
   strings: string[];
 }
 
+type ClassSizes = Map<string, { size: number; count: number }>;
+
 /** Self size and count per (node type, constructor name): where the worker's memory is, by class. */
-export function summarizeSnapshot(snap: HeapSnapshot, top = 30): string[] {
+export function classSizes(snap: HeapSnapshot): ClassSizes {
   const fields = snap.snapshot.meta.node_fields;
   const types = snap.snapshot.meta.node_types[0] as string[];
   const width = fields.length;
   const typeAt = fields.indexOf('type');
   const nameAt = fields.indexOf('name');
   const sizeAt = fields.indexOf('self_size');
-  const by = new Map<string, { size: number; count: number }>();
-  let total = 0;
+  const by: ClassSizes = new Map();
   for (let i = 0; i < snap.nodes.length; i += width) {
     const type = types[snap.nodes[i + typeAt] as number] ?? '?';
     let name = snap.strings[snap.nodes[i + nameAt] as number] ?? '?';
@@ -233,18 +234,40 @@ export function summarizeSnapshot(snap: HeapSnapshot, top = 30): string[] {
       name = '';
     const key = `${type} ${name.slice(0, 60)}`;
     const size = snap.nodes[i + sizeAt] as number;
-    total += size;
     const e = by.get(key);
     if (e) {
       e.size += size;
       e.count++;
     } else by.set(key, { size, count: 1 });
   }
+  return by;
+}
+
+export function summarizeSnapshot(by: ClassSizes, top = 30): string[] {
+  let total = 0;
+  let nodes = 0;
+  for (const v of by.values()) {
+    total += v.size;
+    nodes += v.count;
+  }
   const rows = [...by].sort((a, b) => b[1].size - a[1].size).slice(0, top);
   return [
-    `heap snapshot: ${(total / MB).toFixed(1)} MB self size in ${snap.nodes.length / width} nodes`,
+    `heap snapshot: ${(total / MB).toFixed(1)} MB self size in ${nodes} nodes`,
     ...rows.map(([k, v]) => `  ${(v.size / MB).toFixed(2).padStart(8)} MB ${String(v.count).padStart(9)} x  ${k}`),
   ];
+}
+
+/** The classes that grew most between two snapshots (self size and count added): what leaks. */
+export function snapshotGrowth(before: ClassSizes, after: ClassSizes, top = 30): string[] {
+  const rows: [string, number, number][] = [];
+  for (const [k, v] of after) {
+    const b = before.get(k) ?? { size: 0, count: 0 };
+    rows.push([k, v.size - b.size, v.count - b.count]);
+  }
+  rows.sort((a, b) => b[1] - a[1]);
+  return rows
+    .slice(0, top)
+    .map(([k, size, count]) => `  ${(size / MB).toFixed(2).padStart(8)} MB ${String(count).padStart(9)} x  ${k}`);
 }
 
 async function sample(
@@ -306,6 +329,7 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   await keepProducing();
   await page.locator(RUNNING_JOB).first().waitFor({ state: 'attached', timeout: 30_000 });
   const started = Date.now();
+  let firstSnapshot: { minute: number; by: ClassSizes } | undefined;
   for (let minute = 1; minute <= options.minutes; minute++) {
     const due = started + minute * 60_000;
     while (Date.now() < due) {
@@ -315,11 +339,13 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
     const s = await sample(page, pageCdp, worker, pid, minute);
     samples.push(s);
     print(s);
-    if (options.snapshotAt === minute) {
-      console.log(`worker heap usage before GC: ${JSON.stringify(await worker.usage())}`);
-      const snap = await worker.snapshot();
-      console.log(`worker heap usage after GC: ${JSON.stringify(await worker.usage())}`);
-      for (const line of summarizeSnapshot(snap)) console.log(line);
+    if (options.snapshotAt?.includes(minute)) {
+      const by = classSizes(await worker.snapshot());
+      for (const line of summarizeSnapshot(by)) console.log(line);
+      if (firstSnapshot) {
+        console.log(`grown since minute ${firstSnapshot.minute}:`);
+        for (const line of snapshotGrowth(firstSnapshot.by, by)) console.log(line);
+      } else firstSnapshot = { minute, by };
     }
   }
   await context.close();
@@ -331,8 +357,14 @@ export async function runSoak(browser: Browser, options: SoakOptions): Promise<b
   // Flat after the first minutes: the least-squares slope of the samples from minute SETTLE_MINUTES on.
   const settled = samples.filter((s) => s.minute >= Math.min(SETTLE_MINUTES, options.minutes - 1));
   console.log(
-    `slope from minute ${settled[0]?.minute ?? 0}: worker heap ${slope(settled, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(settled, (s) => s.rendererRssMb).toFixed(2)} MB/min, page heap ${slope(settled, (s) => s.pageHeapMb).toFixed(2)} MB/min, worker buffers ${slope(settled, (s) => s.workerBuffersMb).toFixed(2)} MB/min, IndexedDB ${slope(settled, (s) => s.idbMb).toFixed(2)} MB/min`,
+    `slope from minute ${settled[0]?.minute ?? 0}: worker heap ${slope(settled, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(settled, (s) => s.rendererRssMb).toFixed(2)} MB/min, page heap ${slope(settled, (s) => s.pageHeapMb).toFixed(2)} MB/min, worker heap reserved ${slope(settled, (s) => s.workerHeapTotalMb).toFixed(2)} MB/min, worker buffers ${slope(settled, (s) => s.workerBuffersMb).toFixed(2)} MB/min, IndexedDB ${slope(settled, (s) => s.idbMb).toFixed(2)} MB/min, DOM nodes ${slope(settled, (s) => s.domNodes).toFixed(1)}/min`,
   );
+  // The slope over the whole settled span can hide a late climb: the last third is printed too.
+  const lastThird = settled.slice(Math.floor((settled.length * 2) / 3));
+  if (lastThird.length >= 3)
+    console.log(
+      `slope from minute ${lastThird[0]?.minute}: worker heap ${slope(lastThird, (s) => s.workerHeapMb).toFixed(2)} MB/min, renderer RSS ${slope(lastThird, (s) => s.rendererRssMb).toFixed(2)} MB/min`,
+    );
   console.log(
     `${pass ? 'PASS' : 'FAIL'}: ${options.minutes} min at ${options.rate.toLocaleString('en-US')} records/s asked (${rate.toFixed(0)} appended/s): peak worker heap ${peakHeap.toFixed(1)} MB (limit ${WORKER_HEAP_LIMIT_MB}), peak renderer RSS ${peakRss.toFixed(0)} MB (limit ${RENDERER_RSS_LIMIT_MB}), IndexedDB ${last.idbMb.toFixed(1)} MB`,
   );

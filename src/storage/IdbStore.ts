@@ -9,12 +9,12 @@ import {
   fileEnd,
   isEmptyFile,
   isIntact,
-  type PackedLayout,
   packLayout,
   parseChunkKey,
   tileChunks,
   unpackLayout,
 } from './chunkLayout';
+import { FileTable } from './FileTable';
 import {
   completion,
   type IdbFactoryLike,
@@ -82,7 +82,7 @@ interface FileChange {
 const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 
 /** A file's chunks, unpacked from the in-memory layout; undefined for a file that does not exist. */
-function chunksOf(files: ReadonlyMap<string, PackedLayout>, path: string): Chunk[] | undefined {
+function chunksOf(files: FileTable, path: string): Chunk[] | undefined {
   const layout = files.get(path);
   return layout === undefined ? undefined : unpackLayout(path, layout);
 }
@@ -149,8 +149,8 @@ export class IdbStore implements Store {
   private readonly connect: () => UseObjectStore;
   private readonly chunkBytes: number;
   private readonly onFailure: ((error: KafkaError) => void) | undefined;
-  /** Every file's chunk lengths (chunkLayout's PackedLayout); null until loaded from the keys. */
-  private files: Map<string, PackedLayout> | null = null;
+  /** Every file's chunk lengths (chunkLayout's PackedLayout, kept in a FileTable); null until loaded from the keys. */
+  private files: FileTable | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** The append group still taking appends: the last thing in the queue, not yet started. */
   private openGroup: AppendGroup | null = null;
@@ -224,7 +224,7 @@ export class IdbStore implements Store {
       } catch (cause) {
         throw cause instanceof KafkaError ? cause : this.storageError('reopen', this.dbName, cause, false);
       }
-      this.files = new Map();
+      this.files = new FileTable();
       this.failure = null;
       this.offlineReason = null;
     });
@@ -291,7 +291,7 @@ export class IdbStore implements Store {
   async list(prefix: string): Promise<string[]> {
     return this.query('list', prefix, async () => {
       const files = await this.load();
-      return [...files.keys()].filter((path) => path.startsWith(prefix)).sort();
+      return [...files.paths()].filter((path) => path.startsWith(prefix)).sort();
     });
   }
 
@@ -388,7 +388,7 @@ export class IdbStore implements Store {
         // The owner entry stays: clearing the files does not give up the cluster.
         if (this.epoch !== null) s.put({ epoch: this.epoch, ownerId: this.ownerId } satisfies OwnerEntry, OWNER_KEY);
       });
-      this.files = new Map();
+      this.files = new FileTable();
       this.failure = null;
       this.offlineReason = null;
     });
@@ -535,7 +535,7 @@ export class IdbStore implements Store {
   }
 
   /** The chunk lists of all files, built from the keys on first use; orphaned chunks are deleted. */
-  private async load(): Promise<Map<string, PackedLayout>> {
+  private async load(): Promise<FileTable> {
     if (this.files) return this.files;
     const keys = await this.use('readonly', (s) => request(s.getAllKeys()));
     const found = new Map<string, Chunk[]>();
@@ -546,7 +546,7 @@ export class IdbStore implements Store {
       if (chunks) chunks.push(parsed.chunk);
       else found.set(parsed.path, [parsed.chunk]);
     }
-    const files = new Map<string, PackedLayout>();
+    const files = new FileTable();
     const repairs: FileChange[] = [];
     for (const [path, chunks] of found) {
       const { tiled, orphans, emptied } = tileChunks(path, chunks);

@@ -71,13 +71,12 @@ export type PackedLayout = number | readonly number[];
 /** Packs a tiling chunk list (from byte 0, no gap) into its lengths. */
 export function packLayout(chunks: readonly Chunk[]): PackedLayout {
   let end = 0;
-  const lengths: number[] = [];
   for (const chunk of chunks) {
     if (chunk.start !== end) throw new RangeError(`chunk at ${chunk.start} does not follow ${end}: not a tiling`);
-    lengths.push(chunk.length);
     end += chunk.length;
   }
-  return lengths.length === 1 ? lengths[0]! : lengths;
+  // map sizes the array exactly: a pushed one reserves 17 slots, and it is kept for every file.
+  return chunks.length === 1 ? chunks[0]!.length : chunks.map((c) => c.length);
 }
 
 /** The chunks a packed layout stands for, in order. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { writeProducerSnapshot } from '../codec/producerSnapshot';
 import { PartitionLogReplica } from '../cluster/PartitionLogReplica';
 import { ManualClock } from '../Clock';
 import type { Store } from '../Store';
@@ -308,6 +309,93 @@ describe('SegmentCache', () => {
     expect(p.cache.pendingLoads()).toEqual([]);
     expect(p.cache.pagedOutSegments).toBe(0);
     expect(await p.cache.load(p.store, [first])).toBe(0);
+  });
+});
+
+/**
+ * Kafka's ProducerStateManager keeps its snapshots as files (`snapshots`, a map of SnapshotFile)
+ * and reads the latest one on load (latestSnapshotFile, readSnapshot): a paged-out segment's
+ * `.snapshot` must not keep its bytes in memory either, or every roll leaves a few hundred bytes.
+ */
+describe('producer snapshots of paged-out segments', () => {
+  /** A real snapshot file (it must pass readSnapshot's checks on load), different per offset. */
+  function snapshotBytes(offset: number): Uint8Array {
+    return writeProducerSnapshot([
+      {
+        producerId: 1000 + offset,
+        producerEpoch: 0,
+        lastSequence: offset,
+        lastOffset: offset - 1,
+        offsetDelta: 0,
+        timestamp: T0,
+        coordinatorEpoch: -1,
+        currentTxnFirstOffset: -1,
+      },
+    ]);
+  }
+
+  it('leave memory with their segment: memory holds O(resident segments) snapshots, the Store all of them', async () => {
+    const p = pair(0);
+    p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    const rng = new Rng(11);
+    for (let i = 0; i < 400; i++) {
+      appendBoth(p, rng, i);
+      if (i % 20 === 0) await settleAndEnforce(p);
+    }
+    await settleAndEnforce(p);
+    const segments = p.paged.logSegments;
+    const inMemory = segments.filter((s) => s.resident).length;
+    expect(segments.length).toBeGreaterThan(30);
+    expect(p.cache.pagedOutSegments).toBeGreaterThan(20);
+    // One snapshot per roll, each named by the base offset of the segment the roll began.
+    const offsets = p.paged.producerSnapshotOffsets;
+    expect(offsets).toEqual(segments.slice(1).map((s) => s.baseOffset));
+    expect(p.paged.producerSnapshots.inMemory).toBeLessThanOrEqual(inMemory);
+    // The latest still serves a broker's start (Partition.loadProducerState), bytes and all ...
+    const newest = offsets.at(-1) as number;
+    expect(p.paged.latestProducerSnapshot()).toEqual({ offset: newest, bytes: snapshotBytes(newest) });
+    // ... and the Store holds every file, which a restart reads back (LogLoader).
+    for (const o of offsets)
+      expect(p.store.files.get(`orders-0/${String(o).padStart(20, '0')}.snapshot`)).toEqual(snapshotBytes(o));
+    const { log } = await UnifiedLog.load(p.store, 'orders-0', CONFIG, p.clock);
+    expect(log.producerSnapshotOffsets).toEqual(offsets);
+    expect(log.latestProducerSnapshot()).toEqual({ offset: newest, bytes: snapshotBytes(newest) });
+  });
+
+  it('"save again from memory" writes the snapshots it still holds and drops those that were only in the Store', async () => {
+    const p = pair(3000);
+    p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    const rng = new Rng(13);
+    for (let i = 0; i < 300; i++) appendBoth(p, rng, i);
+    await settleAndEnforce(p);
+    const held = p.paged.producerSnapshotOffsets.filter(
+      (o) => p.paged.logSegments.find((s) => s.baseOffset === o)?.resident !== false,
+    );
+    expect(held.length).toBeLessThan(p.paged.producerSnapshotOffsets.length);
+    p.store.files.clear();
+    const r = p.paged.rewriteStoreFiles();
+    await p.paged.writer.settled();
+    expect(p.paged.producerSnapshotOffsets).toEqual(held);
+    expect(held.every((o) => o >= r.logStartOffset)).toBe(true);
+    const written = [...p.store.files.keys()].filter((k) => k.endsWith('.snapshot')).sort();
+    expect(written).toEqual(held.map((o) => `orders-0/${String(o).padStart(20, '0')}.snapshot`));
+  });
+
+  it('a paged-out segment read back serves fetches as before; the log rolls on without sorting its snapshots', async () => {
+    const p = pair(0);
+    p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    const rng = new Rng(12);
+    for (let i = 0; i < 200; i++) appendBoth(p, rng, i);
+    await settleAndEnforce(p);
+    const first = p.paged.logSegments[0];
+    if (!first || first.resident) throw new Error('expected a paged-out first segment');
+    const read = await hostRead(p, () => fetchShape(p.paged, first.baseOffset, 5000));
+    expect(read.loads).toBe(1);
+    expect(read.value).toEqual(fetchShape(p.reference, first.baseOffset, 5000));
+    const before = p.paged.producerSnapshotOffsets.length;
+    for (let i = 200; i < 260; i++) appendBoth(p, rng, i);
+    expect(p.paged.producerSnapshotOffsets.length).toBeGreaterThan(before);
+    expect(p.paged.producerSnapshotOffsets).toEqual(p.paged.logSegments.slice(1).map((s) => s.baseOffset));
   });
 });
 

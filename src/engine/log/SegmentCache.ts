@@ -22,6 +22,8 @@ export interface PagedLog {
   isPageable(segment: LogSegment): boolean;
   /** Whether the segment still belongs to the log (retention, truncation or the cleaner may have removed it). */
   holds(segment: LogSegment): boolean;
+  /** The segment was just paged out: what the log keeps in memory for it alone may go too. */
+  pagedOut?(segment: LogSegment): void;
 }
 
 /** A segment whose bytes a read is waiting for. */
@@ -92,6 +94,7 @@ export class SegmentCache {
   admit(log: PagedLog, segment: LogSegment): void {
     if (!segment.resident) {
       this.pagedOut.set(segment, log);
+      log.pagedOut?.(segment);
       return;
     }
     this.drop(segment);
@@ -151,6 +154,7 @@ export class SegmentCache {
       if (this.fresh.has(segment) || !entry.log.isPageable(segment)) continue;
       this.drop(segment);
       segment.pageOut();
+      entry.log.pagedOut?.(segment);
       this.pagedOut.set(segment, entry.log);
       this.pageOuts++;
     }

@@ -31,6 +31,7 @@ import {
   lookupOffset,
   lookupTimestamp,
 } from './OffsetLookup';
+import { ProducerSnapshotFiles } from './ProducerSnapshotFiles';
 import type { PagedLog, SegmentCache } from './SegmentCache';
 import { StoreWriter } from './StoreWriter';
 
@@ -126,8 +127,8 @@ export class UnifiedLog implements PagedLog {
   readonly leaderEpochCache = new LeaderEpochFileCache();
   /** The producer state's bytes for the snapshots a roll or shutdown writes (see attachProducerSnapshots). */
   private producerSnapshotSource: (() => Uint8Array) | null = null;
-  /** This dir's `.snapshot` files by offset (a few dozen bytes each), so a restart finds them as on disk. */
-  private readonly producerSnapshots = new Map<number, Uint8Array>();
+  /** This dir's `.snapshot` files; their bytes only while their segment is in memory (pagedOut). */
+  readonly producerSnapshots = new ProducerSnapshotFiles();
   private _logStartOffset: number;
   private _highWatermark: number;
   /**
@@ -184,6 +185,11 @@ export class UnifiedLog implements PagedLog {
 
   holds(seg: LogSegment): boolean {
     return this.local.holds(seg);
+  }
+
+  /** The segment left memory: so do the bytes of the producer snapshot taken when it began. */
+  pagedOut(seg: LogSegment): void {
+    this.producerSnapshots.forgetBytes(seg.baseOffset);
   }
 
   /**
@@ -629,7 +635,7 @@ export class UnifiedLog implements PagedLog {
    */
   takeProducerSnapshot(offset = this.logEndOffset): void {
     if (!this.producerSnapshotSource) return;
-    if (offset <= (this.producerSnapshotOffsets.at(-1) ?? this._logStartOffset)) return;
+    if (offset <= (this.producerSnapshots.newest ?? this._logStartOffset)) return;
     const bytes = this.producerSnapshotSource();
     this.producerSnapshots.set(offset, bytes);
     this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
@@ -640,22 +646,17 @@ export class UnifiedLog implements PagedLog {
    * after truncateAndReload): recovery loads it and replays only the batches from its offset on.
    */
   latestProducerSnapshot(): { offset: number; bytes: Uint8Array } | null {
-    let best: { offset: number; bytes: Uint8Array } | null = null;
-    for (const [offset, bytes] of this.producerSnapshots) {
-      if (offset <= this._logStartOffset || offset > this.logEndOffset) continue;
-      if (!best || offset > best.offset) best = { offset, bytes };
-    }
-    return best;
+    return this.producerSnapshots.latest(this._logStartOffset, this.logEndOffset);
   }
 
   /** The offsets of the producer snapshots in this log's directory, ascending. */
   get producerSnapshotOffsets(): number[] {
-    return [...this.producerSnapshots.keys()].sort((a, b) => a - b);
+    return this.producerSnapshots.offsets;
   }
 
   /** ProducerStateManager.truncateAndReload: snapshots past the log end are gone with the records they cover. */
   private deleteProducerSnapshotsAbove(offset: number): void {
-    for (const o of [...this.producerSnapshots.keys()]) if (o > offset) this.deleteProducerSnapshot(o);
+    for (const o of this.producerSnapshots.offsets) if (o > offset) this.deleteProducerSnapshot(o);
   }
 
   private deleteProducerSnapshot(offset: number): void {
@@ -728,7 +729,7 @@ export class UnifiedLog implements PagedLog {
       this.leaderEpochCache.truncateFromStart(this._logStartOffset);
     }
     if (this.leaderEpochCache.entries.length > 0) this.writeEpochCheckpoint();
-    for (const [offset, bytes] of this.producerSnapshots)
+    for (const [offset, bytes] of this.producerSnapshots.dropStoreOnly())
       this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
     return { deleted, logStartOffset: this._logStartOffset };
   }
@@ -801,7 +802,7 @@ export class UnifiedLog implements PagedLog {
       throw new KafkaError('INVALID_REQUEST', `cannot start ${this.dir} at offset ${newOffset}`, { newOffset });
     }
     this.local.truncateFullyAndStartAt(newOffset);
-    for (const o of [...this.producerSnapshots.keys()]) this.deleteProducerSnapshot(o);
+    for (const o of this.producerSnapshots.offsets) this.deleteProducerSnapshot(o);
     this.leaderEpochCache.clear();
     this.writeEpochCheckpoint();
     this._logStartOffset = newOffset;
