@@ -17,39 +17,11 @@ import { encodeRecordBatch } from '../src/engine/codec/recordBatch';
 import { Engine } from '../src/engine/engine';
 import { UnifiedLog } from '../src/engine/log/UnifiedLog';
 import type { Store } from '../src/engine/Store';
-import type { BenchSuite } from './harness';
+import { type BenchSuite, cpuMicros, makeBatchInput, RECORDS_PER_BATCH } from './harness';
 
-const RECORDS_PER_BATCH = 148;
-const VALUE_BYTES = 100;
 const BATCHES = 1500;
 
-function cpuMicros(): number {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-}
-
-function makeBatch(seq: number): Uint8Array {
-  const records = [];
-  for (let i = 0; i < RECORDS_PER_BATCH; i++) {
-    const value = new Uint8Array(VALUE_BYTES);
-    value.fill((seq + i) & 0xff);
-    records.push({ attributes: 0, timestampDelta: 0, offsetDelta: i, key: null, value, headers: [] });
-  }
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: RECORDS_PER_BATCH - 1,
-    baseTimestamp: 1_700_000_000_000,
-    maxTimestamp: 1_700_000_000_000,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records,
-  });
-}
-
-const batches = Array.from({ length: 16 }, (_, i) => makeBatch(i));
+const batches = Array.from({ length: 16 }, (_, i) => encodeRecordBatch(makeBatchInput(i)));
 
 function rawRate(): number {
   const run = (n: number) => {

@@ -3,6 +3,8 @@
  * runs them all in one process (so a peer measured beside us shares the same machine state) and
  * prints a table, or with `--json` one JSON object per line: {name, value, unit, peer?, ratio?}.
  */
+import type { RecordBatchInput } from '../src/engine/codec/recordBatch';
+
 export interface BenchResult {
   name: string;
   value: number;
@@ -48,4 +50,35 @@ export function timeMicros(fn: () => void): number {
   const start = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - start) / 1000;
+}
+
+/** This process's CPU time (user + system) in microseconds. */
+export function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** Records per batch when 100-byte records fill batch.size 16384 (each takes 109-110 bytes). */
+export const RECORDS_PER_BATCH = 148;
+
+/** A batch of RECORDS_PER_BATCH keyless 100-byte records (bytes varied by `seq`), not yet encoded. */
+export function makeBatchInput(seq: number): RecordBatchInput {
+  const records = [];
+  for (let i = 0; i < RECORDS_PER_BATCH; i++) {
+    const value = new Uint8Array(100);
+    value.fill((seq + i) & 0xff);
+    records.push({ attributes: 0, timestampDelta: 0, offsetDelta: i, key: null, value, headers: [] });
+  }
+  return {
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: 0,
+    lastOffsetDelta: RECORDS_PER_BATCH - 1,
+    baseTimestamp: 1_700_000_000_000,
+    maxTimestamp: 1_700_000_000_000,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records,
+  };
 }

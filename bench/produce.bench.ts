@@ -19,38 +19,10 @@ import { encodeRecordBatch, type RecordBatchInput } from '../src/engine/codec/re
 import { Engine } from '../src/engine/engine';
 import { UnifiedLog } from '../src/engine/log/UnifiedLog';
 import type { Store } from '../src/engine/Store';
-import type { BenchSuite } from './harness';
+import { type BenchSuite, cpuMicros, makeBatchInput, RECORDS_PER_BATCH } from './harness';
 
 const VALUE_BYTES = 100;
-/** Records per batch when 100-byte records fill batch.size 16384 (each takes 109-110 bytes). */
-const RECORDS_PER_BATCH = 148;
 const TOTAL_RECORDS = 200_000;
-
-function cpuMicros(): number {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-}
-
-function makeBatchInput(seq: number): RecordBatchInput {
-  const records = [];
-  for (let i = 0; i < RECORDS_PER_BATCH; i++) {
-    const value = new Uint8Array(VALUE_BYTES);
-    value.fill((seq + i) & 0xff);
-    records.push({ attributes: 0, timestampDelta: 0, offsetDelta: i, key: null, value, headers: [] });
-  }
-  return {
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: 0,
-    lastOffsetDelta: RECORDS_PER_BATCH - 1,
-    baseTimestamp: 1_700_000_000_000,
-    maxTimestamp: 1_700_000_000_000,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records,
-  };
-}
 
 /** Records/s of CPU time for encode + UnifiedLog.appendAsLeader of 100-byte-record batches. */
 export function rawAppendRate(): number {
