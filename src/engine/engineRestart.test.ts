@@ -17,6 +17,23 @@ const settle = async (writer: StoreWriter) => {
 };
 
 /** A new page on the same Store: read what it holds, then start an engine on it (nothing else carried over). */
+/** A four-broker engine on a fresh Store, as first started. */
+function firstStart(): { store: MapStore; clock: ManualClock; writer: StoreWriter; engine: Engine } {
+  const store = new MapStore();
+  const clock = new ManualClock(0);
+  const writer = new StoreWriter(store);
+  const engine = new Engine({
+    seed: 3,
+    store,
+    clock,
+    writer,
+    brokerConfig: BROKER_CONFIG,
+    topicDefaults: TOPIC_DEFAULTS,
+    brokers: BROKERS,
+  });
+  return { store, clock, writer, engine };
+}
+
 async function restartFrom(
   store: MapStore,
   clock: ManualClock,
@@ -35,18 +52,7 @@ async function restartFrom(
  */
 describe('Engine restarted from its Store', () => {
   it('comes back with its topics, configs, partition states, reassignment in progress and high watermarks', async () => {
-    const store = new MapStore();
-    const clock = new ManualClock(0);
-    const writer = new StoreWriter(store);
-    const before = new Engine({
-      seed: 3,
-      store,
-      clock,
-      writer,
-      brokerConfig: BROKER_CONFIG,
-      topicDefaults: TOPIC_DEFAULTS,
-      brokers: BROKERS,
-    });
+    const { store, clock, writer, engine: before } = firstStart();
     before.tick(100);
     before.createTopic({ name: 'orders', partitions: 2, replicationFactor: 2, fixedStartIndex: 0 });
     before.tick(300);
@@ -110,18 +116,7 @@ describe('Engine restarted from its Store', () => {
  */
 describe('Engine restarted from its Store: the cleaner checkpoint', () => {
   it('DynamicBrokerConfig.initialize: dynamic broker configs in /config/brokers survive a restart of the whole cluster', async () => {
-    const store = new MapStore();
-    const clock = new ManualClock(0);
-    const writer = new StoreWriter(store);
-    const before = new Engine({
-      seed: 3,
-      store,
-      clock,
-      writer,
-      brokerConfig: BROKER_CONFIG,
-      topicDefaults: TOPIC_DEFAULTS,
-      brokers: BROKERS,
-    });
+    const { store, clock, writer, engine: before } = firstStart();
     before.tick(100);
     before.createTopic({ name: 'orders', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
     before.tick(300);

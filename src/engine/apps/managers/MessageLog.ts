@@ -50,32 +50,27 @@ export class MessageLog implements MessageLogRead {
     this.clientIds.set(node, clientId);
   }
 
+  /** What a request did to a user partition's replica (its LEO or HW moved), drawn with its token. */
+  private effect(
+    e: { cause?: { id: number } | null; topic: string; partition: number; broker: number },
+    field: 'leo' | 'hw',
+    from: number,
+    to: number,
+  ): void {
+    if (!e.cause || e.topic.startsWith('__')) return;
+    this.recent.addEffect(e.cause.id, { topic: e.topic, partition: e.partition, broker: e.broker, field, from, to });
+  }
+
   private onEvent(e: PlaneEvent): void {
     switch (e.type) {
       case 'messageSent':
         if (this.engine.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.record(e);
         return;
       case 'logAppended':
-        if (e.cause && !e.topic.startsWith('__'))
-          this.recent.addEffect(e.cause.id, {
-            topic: e.topic,
-            partition: e.partition,
-            broker: e.broker,
-            field: 'leo',
-            from: e.firstOffset,
-            to: e.logEndOffset,
-          });
+        this.effect(e, 'leo', e.firstOffset, e.logEndOffset);
         return;
       case 'highWatermarkChanged':
-        if (e.cause && !e.topic.startsWith('__'))
-          this.recent.addEffect(e.cause.id, {
-            topic: e.topic,
-            partition: e.partition,
-            broker: e.broker,
-            field: 'hw',
-            from: e.old,
-            to: e.new,
-          });
+        this.effect(e, 'hw', e.old, e.new);
         return;
       default:
         return;
