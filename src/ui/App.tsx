@@ -13,7 +13,7 @@ import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
-import { useReplicationHold } from './cluster/replicationHoldStore';
+import { useReplicationHold } from './cluster/replicationHold';
 import { Welcome } from './welcome/Welcome';
 
 /**

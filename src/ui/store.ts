@@ -1,18 +1,30 @@
 /**
- * The page's one store (zustand, vanilla): everything the views draw, fed by the worker's frames
- * (Session.apply, the one consumer). The data path's state sits at the top; the control plane
- * (`plane`, cluster/planeSlice.ts), the flying tokens (`flights`, producer/flightSlice.ts) and
- * the discard question (`discard`, scenarios/discard.ts) and the lesson being walked through
- * (`lessons`, lessons/lessonSlice.ts, driven by lessons/lessonStore.ts) are slices of it. Components read with
- * `useUi(selector)` or `usePlane(selector)`; per-frame motion subscribes to the store directly
- * (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
+ * The page's one store (zustand, vanilla), composed of slices: everything the views draw, fed by
+ * the worker's frames (Session.apply, the one consumer). The data path's state sits at the top;
+ * each slice is declared in its own file, which never imports this one:
+ *  - `plane`: the control plane (cluster/planeSlice.ts);
+ *  - `replication`: replication in lock-step with its tokens (cluster/replicationSlice.ts, driven
+ *    by cluster/replicationHold.ts);
+ *  - `phases`: the group cards' rebalance phases (groups/phaseSlice.ts, driven by groups/phaseBoard.ts);
+ *  - `slow`: the auto slow-down (time/slowSlice.ts, time/autoSlow.ts);
+ *  - `welcome`: the first screen's welcome (welcome/welcomeSlice.ts);
+ *  - `flights`: the flying tokens (producer/flightSlice.ts);
+ *  - `discard`: the question before a scenario discards the stored cluster (scenarios/discardSlice.ts);
+ *  - `lessons`: the lesson being walked through (lessons/lessonSlice.ts, driven by lessons/lessonStore.ts).
+ * Components read with narrow selectors, `useUi(selector)` (or `usePlane`); code outside React
+ * reads and writes a slice through `sliceOf(key)`. Per-frame motion subscribes to the store
+ * directly (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
 import type { Flight } from './producer/flightSlice';
-import type { DiscardQuestion } from './scenarios/discard';
+import type { DiscardQuestion } from './scenarios/discardSlice';
 import type { LessonState } from './lessons/lessonSlice';
+import { initialReplicationState, type ReplicationState } from './cluster/replicationSlice';
+import { initialPhaseBoardState, type PhaseBoardState } from './groups/phaseSlice';
+import { initialSlowState, type SlowState } from './time/slowSlice';
+import { initialWelcomeState, type WelcomeState } from './welcome/welcomeSlice';
 import type { PageRole } from '../link/hostFrames';
 import type {
   TravelView,
@@ -96,6 +108,14 @@ export interface UiState {
   clusterRun: number;
   /** The control plane's slice. */
   plane: PlaneUiState;
+  /** Replication drawn in step with its tokens. */
+  replication: ReplicationState;
+  /** Each group's rebalance phases as its card plays them. */
+  phases: PhaseBoardState;
+  /** The auto slow-down. */
+  slow: SlowState;
+  /** The first screen's welcome. */
+  welcome: WelcomeState;
   /** Tokens flying across the page. */
   flights: Flight[];
   /** The question open before a scenario discards the stored cluster, if any. */
@@ -153,6 +173,10 @@ export const initialUiState: UiState = {
   accumulator: null,
   clusterRun: 0,
   plane: initialPlaneState,
+  replication: initialReplicationState(),
+  phases: initialPhaseBoardState,
+  slow: initialSlowState,
+  welcome: initialWelcomeState(),
   flights: [],
   discard: null,
   lessons: { catalog: null, active: null },
@@ -167,7 +191,8 @@ export function partitionKey(topic: string, partition: number): string {
 export type UiStore = ReturnType<typeof createUiStore>;
 
 export function createUiStore(init: Partial<UiState> = {}) {
-  return createStore<UiState>()(() => ({ ...initialUiState, ...init }));
+  // A store of its own gets its own replication working state (the schedule and timelines are mutated in place).
+  return createStore<UiState>()(() => ({ ...initialUiState, replication: initialReplicationState(), ...init }));
 }
 
 /** The page's store. Tests of pure helpers build their own with createUiStore. */
@@ -175,6 +200,26 @@ export const uiStore = createUiStore();
 
 export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(uiStore, selector);
+}
+
+/** The slices: the parts of the state that code outside React reads and writes as a whole. */
+export type SliceKey = 'plane' | 'replication' | 'phases' | 'slow' | 'welcome' | 'lessons';
+
+/** One slice's read and write, as zustand's getState/setState over `s[key]`. */
+export interface SliceApi<T> {
+  getState(): T;
+  setState(patch: Partial<T> | ((s: T) => Partial<T>)): void;
+}
+
+/** The slice `key` of `store` (the page's by default). */
+export function sliceOf<K extends SliceKey>(key: K, store: UiStore = uiStore): SliceApi<UiState[K]> {
+  return {
+    getState: () => store.getState()[key],
+    setState: (patch) =>
+      store.setState((s) => ({
+        [key]: { ...s[key], ...(typeof patch === 'function' ? patch(s[key]) : patch) },
+      })),
+  };
 }
 
 /** Reads the control plane's slice in a component. */
@@ -189,7 +234,7 @@ export function getPlane(): PlaneUiState {
 
 /** Merges `patch` (or what `update` makes of the slice) into the control plane's slice. */
 export function setPlane(patch: Partial<PlaneUiState> | ((s: PlaneUiState) => Partial<PlaneUiState>)): void {
-  uiStore.setState((s) => ({ plane: { ...s.plane, ...(typeof patch === 'function' ? patch(s.plane) : patch) } }));
+  sliceOf('plane').setState(patch);
 }
 
 /**

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { PlanePartitionView, PlaneReplicaView, PlaneTopicView, PlaneView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
 import { brokerDrawn, brokerWords } from '../cluster/brokerDrawn';
-import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHoldStore';
+import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHold';
 import { teachingMoments } from '../cluster/teachingMoments';
 import { Term } from '../glossary/Term';
 import { usePlane, useUi } from '../store';

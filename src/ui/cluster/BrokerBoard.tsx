@@ -15,7 +15,7 @@ import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView }
 import type { Session } from '../session';
 import { act } from './planeClient';
 import { useFocused } from '../events/useFocused';
-import { useDrawnPartition, useIsrChangedAt } from './replicationHoldStore';
+import { useDrawnPartition, useIsrChangedAt } from './replicationHold';
 import { teachingMoments } from './teachingMoments';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';

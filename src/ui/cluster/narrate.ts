@@ -6,7 +6,28 @@
  */
 import type { PlaneEvent } from '../../engine/apps/types';
 import { PLANE_EPOCH_MS } from '../../worker/client';
-import type { GroupStoryLine, StoryLine } from './planeSlice';
+
+/** A line of the cluster's story (StoryPanel), kept in the plane slice. */
+export interface StoryLine {
+  id: number;
+  /** Engine ms since the scenario started. */
+  atMs: number;
+  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
+  text: string;
+  tone: 'info' | 'warn' | 'bad' | 'good';
+}
+
+export interface GroupStoryLine {
+  id: number;
+  atMs: number;
+  groupId: string;
+  /** The sentence, member ids cut to client ids. */
+  text: string;
+  /** The sentence with the full member ids, when they were cut. */
+  full?: string;
+  /** The step of the rebalance this line shows. */
+  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
+}
 
 export interface Narration {
   story: Omit<StoryLine, 'id'>[];

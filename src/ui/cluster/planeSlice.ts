@@ -13,30 +13,11 @@ import type {
   PlaneView,
   ScenarioSpec,
 } from '../../engine/apps/types';
-import { narrate } from './narrate';
+import { type GroupStoryLine, narrate, type StoryLine } from './narrate';
+
+export type { GroupStoryLine, StoryLine };
 
 export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
-
-export interface StoryLine {
-  id: number;
-  /** Engine ms since the scenario started. */
-  atMs: number;
-  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
-  text: string;
-  tone: 'info' | 'warn' | 'bad' | 'good';
-}
-
-export interface GroupStoryLine {
-  id: number;
-  atMs: number;
-  groupId: string;
-  /** The sentence, member ids cut to client ids. */
-  text: string;
-  /** The sentence with the full member ids, when they were cut. */
-  full?: string;
-  /** The step of the rebalance this line shows. */
-  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
-}
 
 export interface PlacementShow {
   title: string;

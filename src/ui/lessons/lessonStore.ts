@@ -6,11 +6,10 @@
  * actions run, and the engine's answer is revealed once the condition holds. A step marked slow
  * plays in real time, the others fast. A slice (`lessons`) of the page's one store.
  */
-import { useStore } from 'zustand';
 import type { LessonTarget } from '../../engine/apps/lessons/types';
 import { act, startScenario } from '../cluster/planeClient';
 import type { Session } from '../session';
-import { getPlane, type Speed, setPlane, uiStore } from '../store';
+import { getPlane, sliceOf, type Speed, setPlane, uiStore, useUi } from '../store';
 import type { ActiveLesson, LessonState } from './lessonSlice';
 import { lookAt, stopLooking } from './lookHere';
 
@@ -20,14 +19,11 @@ export type { ActiveLesson, LessonState };
 export const FAST_SPEED: Speed = 16;
 const PROBE_EVERY_MS = 200;
 
-/** The slice's read and write, as zustand's getState/setState over `s.lessons`. */
-const lessonStore = {
-  getState: (): LessonState => uiStore.getState().lessons,
-  setState: (patch: Partial<LessonState>): void => uiStore.setState((s) => ({ lessons: { ...s.lessons, ...patch } })),
-};
+/** The store's `lessons` slice. */
+const lessonStore = sliceOf('lessons');
 
 export function useLessons<T>(selector: (s: LessonState) => T): T {
-  return useStore(uiStore, (s) => selector(s.lessons));
+  return useUi((s) => selector(s.lessons));
 }
 
 let timer: ReturnType<typeof setInterval> | null = null;

@@ -11,15 +11,9 @@ import type { DiscardView, JobView } from '../../worker/protocol';
 import type { Session } from '../session';
 import { type UiState, uiStore, useUi } from '../store';
 import { formatClock } from '../time/formatClock';
+import type { DiscardQuestion } from './discardSlice';
 
-export interface DiscardQuestion {
-  /** What would replace the cluster, as the start of a sentence ("Opening this link"). */
-  what: string;
-  lost: DiscardView;
-  /** An action in the past would fork the run: only `lost.topics` are deleted, the rest is replayed. */
-  fork?: boolean;
-  answer(replace: boolean): void;
-}
+export type { DiscardQuestion };
 
 /** The question open now (the store's discard slice). */
 export function useDiscardQuestion(): DiscardQuestion | null {
