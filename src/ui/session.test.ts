@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneEvent, PlaneView } from '../engine/apps/types';
 import type { EngineClient } from '../worker/client';
-import { PLANE_EPOCH_MS } from '../worker/client';
 import type { ClusterView, FrameResult } from '../worker/protocol';
 import { frameFixture } from './frameFixture';
 import { Session } from './session';
 import { createUiStore } from './store';
+import { toEngineMs } from '../worker/client';
 
 /** A client whose calls never answer: these tests hand frames to apply themselves. */
 const silent = { onFatal: () => () => {}, onNotice: () => () => {} } as unknown as EngineClient;
@@ -36,7 +36,7 @@ describe('Session.apply', () => {
       broker: 2,
       controllerEpoch: 2,
       previousEpoch: 1,
-      atMs: PLANE_EPOCH_MS + 1000,
+      atMs: toEngineMs(1000),
     };
     session.apply(frame({ cluster, plane: plane(3) }, [elected]));
     expect(updates).toBe(1);
@@ -71,7 +71,7 @@ describe('Session.apply', () => {
       broker: 2,
       controllerEpoch: 2,
       previousEpoch: 1,
-      atMs: PLANE_EPOCH_MS + ms,
+      atMs: toEngineMs(ms),
     });
     const kill = { at: 3000, action: { op: 'killBroker', broker: 1 } } as PlaneView['actions'][number];
     const later = { at: 4000, action: { op: 'killBroker', broker: 2 } } as PlaneView['actions'][number];

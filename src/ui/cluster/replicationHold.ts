@@ -17,12 +17,12 @@
  */
 import { useEffect } from 'react';
 import type { PlaneEvent, PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import type { Session } from '../session';
 import { sliceOf, type UiState, uiStore, useUi } from '../store';
 import { advance, type Landings, land, newTimeline, nextLanding, type Timeline, tpKey } from './partitionTimeline';
 import { initialReplicationState } from './replicationSlice';
 import { schedule, type TokenSchedule } from './tokenSchedule';
+import { toScenarioMs } from '../../worker/client';
 
 /** Above this speed the tokens cannot keep up with the state: nothing is queued. */
 export const MAX_HOLD_SPEED = 4;
@@ -206,7 +206,7 @@ export function takeIsrChanges(events: readonly PlaneEvent[]): void {
     if (e.type !== 'partitionStateChanged' || e.topic.startsWith('__')) continue;
     if (e.old && e.old.isr.join() === e.new.isr.join()) continue;
     changed ??= { ...hold.getState().isrChangedAt };
-    changed[tpKey(e.topic, e.partition)] = e.atMs - PLANE_EPOCH_MS;
+    changed[tpKey(e.topic, e.partition)] = toScenarioMs(e.atMs);
   }
   if (changed) hold.setState({ isrChangedAt: changed });
 }

@@ -9,10 +9,10 @@
  * seen too. A rebalance plays while any group card still shows a phase (phaseBoard.ts).
  */
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import { anyRebalanceShown } from '../groups/phaseBoard';
 import { sliceOf, useUi } from '../store';
 import type { SlowState } from './slowSlice';
+import { toScenarioMs } from '../../worker/client';
 
 export type { SlowState };
 
@@ -36,7 +36,7 @@ export function electionUntil(untilMs: number, events: readonly PlaneEvent[]): n
   let until = untilMs;
   for (const e of events) {
     if (!('atMs' in e) || typeof e.atMs !== 'number') continue;
-    const at = e.atMs - PLANE_EPOCH_MS;
+    const at = toScenarioMs(e.atMs);
     if (e.type === 'brokerDown' && e.how !== 'stopped') until = Math.max(until, at + ELECTION_WAIT_MS);
     else if (e.type === 'controllerElected' || e.type === 'uncleanLeaderElection') until = at + ELECTION_TAIL_MS;
     else if (e.type === 'partitionStateChanged' && !e.topic.startsWith('__') && e.old?.leader !== e.new.leader)
