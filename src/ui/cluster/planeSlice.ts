@@ -13,6 +13,7 @@ import type {
   PlaneView,
   ScenarioSpec,
 } from '../../engine/apps/types';
+import { keepIdentity } from '../keepIdentity';
 import { type GroupStoryLine, narrate, type StoryLine } from './narrate';
 
 export type { GroupStoryLine, StoryLine };
@@ -92,7 +93,8 @@ function offsetsPartitions(view: PlaneView | null): Record<string, number> {
  */
 export function planeFramePatch(s: PlaneUiState, view: PlaneView | null, events: PlaneEvent[]): Partial<PlaneUiState> {
   const patch: Partial<PlaneUiState> = {};
-  if (view) patch.view = view;
+  // The parts of the view that did not change keep their objects: cards compare props by identity.
+  if (view) patch.view = keepIdentity(s.view, view);
   if (events.length === 0) return patch;
   const n = narrate(events, offsetsPartitions(view ?? s.view));
   if (n.story.length > 0)
