@@ -14,8 +14,12 @@
  *    through the facade, as any host does.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
- *  - no import cycle at all, `import type` included, among the files of src/node and of
- *    src/engine/wire: the wire codec, the handlers and the gateway stay a one-way chain.
+ *  - no import cycle at all, `import type` included, among the files of src/node, of
+ *    src/engine/wire (the wire codec, the handlers and the gateway stay a one-way chain), of src/ui
+ *    (a slice file never imports the store that composes it) and of src/engine/views.
+ *  - src/engine/views (the plain views and their builders, which the facade and its queries
+ *    import) never imports upward: not the facade (engine.ts, index.ts), not queries.ts, not the
+ *    app layer, `import type` included.
  * Test files (*.test.ts) may import test tools and engine test support (fixtures, testSupport),
  * but obey the same direction rules.
  */
@@ -36,7 +40,10 @@ const ENGINE_FACADE = 'src/engine/index.ts';
 const APPS_ENTRY = 'src/engine/apps/index.ts';
 const WORKER_CLIENT = 'src/worker/client.ts';
 /** Folders where an import cycle is refused even when `import type` closes it. */
-const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/wire/'];
+const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/wire/', 'src/ui/', 'src/engine/views/'];
+const VIEWS = 'src/engine/views/';
+/** What sits above the views: they import none of it. */
+const ABOVE_VIEWS = ['src/engine/engine.ts', 'src/engine/index.ts', 'src/engine/queries.ts', 'src/engine/apps/'];
 
 /** A source file: its path from the repository root (forward slashes) and its text. */
 export interface SourceFile {
@@ -134,6 +141,14 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
         if (inApps(path) && !isTest && targetLayer === 'engine' && !inApps(target) && target !== ENGINE_FACADE) {
           problems.push(
             `${where} app layer imports engine internals ${ref.spec}: import from the facade, engine/index.ts`,
+          );
+        }
+        if (
+          path.startsWith(VIEWS) &&
+          ABOVE_VIEWS.some((a) => (a.endsWith('/') ? target.startsWith(a) : target === a))
+        ) {
+          problems.push(
+            `${where} views import ${ref.spec}, which imports the views: name what the view needs in an interface of its own`,
           );
         }
         if (layer === 'worker' && targetLayer === 'worker' && !ref.typeOnly) {

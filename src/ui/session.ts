@@ -20,7 +20,7 @@ import type {
 } from '../worker/protocol';
 import { planeFramePatch } from './cluster/planeSlice';
 import { FramePacing, nextAskAt, PLANE, type PacingState } from './FramePacing';
-import { sendForking } from './scenarios/discard';
+import { sendForking } from './scenarios/forkQuestion';
 import { effectiveSpeed } from './time/autoSlow';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
@@ -138,7 +138,7 @@ export class Session {
   /** A command from a view. Errors come back as WorkerError with Kafka's error name in `code`. */
   call<K extends CommandName>(type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
     // An action in the past that would fork away an import asks first (scenarios/discard.ts).
-    return sendForking(this, () => this.client.call(type, data));
+    return sendForking(this.client, () => this.client.call(type, data));
   }
 
   private scenarioListeners: ((view: PlaneView) => void)[] = [];
