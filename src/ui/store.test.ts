@@ -8,7 +8,7 @@ describe('the page store and its slices', () => {
     sliceOf('slow', store).setState({ on: false });
     const after = store.getState();
     expect(after.slow).toEqual({ ...before.slow, on: false });
-    expect(after.plane).toBe(before.plane);
+    expect(after.board).toBe(before.board);
     expect(after.replication).toBe(before.replication);
     expect(after.phases).toBe(before.phases);
     expect(after.welcome).toBe(before.welcome);

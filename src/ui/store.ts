@@ -2,7 +2,7 @@
  * The page's one store (zustand, vanilla), composed of slices: everything the views draw, fed by
  * the worker's frames (Session.apply, the one consumer). The data path's state sits at the top;
  * each slice is declared in its own file, which never imports this one:
- *  - `plane`: the control plane (cluster/planeSlice.ts);
+ *  - `board`: the cluster's board (cluster/boardSlice.ts: its view, stories, tab);
  *  - `replication`: replication in lock-step with its tokens (cluster/replicationSlice.ts, driven
  *    by cluster/replicationHold.ts);
  *  - `phases`: the group cards' rebalance phases (groups/phaseSlice.ts, driven by groups/phaseBoard.ts);
@@ -11,13 +11,13 @@
  *  - `flights`: the flying tokens (producer/flightSlice.ts);
  *  - `discard`: the question before a scenario discards the stored cluster (scenarios/discardSlice.ts);
  *  - `lessons`: the lesson being walked through (lessons/lessonSlice.ts, driven by lessons/lessonStore.ts).
- * Components read with narrow selectors, `useUi(selector)` (or `usePlane`); code outside React
+ * Components read with narrow selectors, `useUi(selector)` (or `useBoard`); code outside React
  * reads and writes a slice through `sliceOf(key)`. Per-frame motion subscribes to the store
  * directly (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
+import { initialBoardState, type BoardState } from './cluster/boardSlice';
 import type { Flight } from './producer/flightSlice';
 import type { DiscardQuestion } from './scenarios/discardSlice';
 import type { LessonState } from './lessons/lessonSlice';
@@ -106,8 +106,8 @@ export interface UiState {
    * the old cluster on its own (the last record's journey) is dropped then.
    */
   clusterRun: number;
-  /** The control plane's slice. */
-  plane: PlaneUiState;
+  /** The board's slice: the cluster's board view and what the page tells of it. */
+  board: BoardState;
   /** Replication drawn in step with its tokens. */
   replication: ReplicationState;
   /** Each group's rebalance phases as its card plays them. */
@@ -172,7 +172,7 @@ export const initialUiState: UiState = {
   importMessage: null,
   accumulator: null,
   clusterRun: 0,
-  plane: initialPlaneState,
+  board: initialBoardState,
   replication: initialReplicationState(),
   phases: initialPhaseBoardState,
   slow: initialSlowState,
@@ -203,7 +203,7 @@ export function useUi<T>(selector: (s: UiState) => T): T {
 }
 
 /** The slices: the parts of the state that code outside React reads and writes as a whole. */
-export type SliceKey = 'plane' | 'replication' | 'phases' | 'slow' | 'welcome' | 'lessons';
+export type SliceKey = 'board' | 'replication' | 'phases' | 'slow' | 'welcome' | 'lessons';
 
 /** One slice's read and write, as zustand's getState/setState over `s[key]`. */
 export interface SliceApi<T> {
@@ -222,19 +222,19 @@ export function sliceOf<K extends SliceKey>(key: K, store: UiStore = uiStore): S
   };
 }
 
-/** Reads the control plane's slice in a component. */
-export function usePlane<T>(selector: (s: PlaneUiState) => T): T {
-  return useStore(uiStore, (s) => selector(s.plane));
+/** Reads the board's slice in a component. */
+export function useBoard<T>(selector: (s: BoardState) => T): T {
+  return useStore(uiStore, (s) => selector(s.board));
 }
 
-/** The control plane's slice now (outside React). */
-export function getPlane(): PlaneUiState {
-  return uiStore.getState().plane;
+/** The board's slice now (outside React). */
+export function getBoard(): BoardState {
+  return uiStore.getState().board;
 }
 
-/** Merges `patch` (or what `update` makes of the slice) into the control plane's slice. */
-export function setPlane(patch: Partial<PlaneUiState> | ((s: PlaneUiState) => Partial<PlaneUiState>)): void {
-  sliceOf('plane').setState(patch);
+/** Merges `patch` (or what `update` makes of the slice) into the board's slice. */
+export function setBoard(patch: Partial<BoardState> | ((s: BoardState) => Partial<BoardState>)): void {
+  sliceOf('board').setState(patch);
 }
 
 /**

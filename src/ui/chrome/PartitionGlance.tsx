@@ -7,7 +7,7 @@ import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluste
 import { teachingMoments } from '../cluster/teachingMoments';
 import { Term } from '../glossary/Term';
 import { sameProps } from '../sameProps';
-import { usePlane, useUi } from '../store';
+import { useBoard, useUi } from '../store';
 import { useKept } from '../useKept';
 import { RowTokens } from './RowTokens';
 
@@ -92,12 +92,12 @@ interface Cell {
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const heads = usePlane(useShallow((s) => brokerHeadsOf(s.view ?? null)));
+  const heads = useBoard(useShallow((s) => brokerHeadsOf(s.view ?? null)));
   const brokerIds = heads.map((h) => Number(h.split('|')[0]));
-  const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
+  const topic = useBoard((s) => shownTopic(s.view?.topics, selected));
   // One string per replica, so a frame that changes nothing redraws nothing; derived once per
   // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
-  const cells = usePlane(
+  const cells = useBoard(
     useShallow((s) => (brokerIds.length > MAX_BROKERS ? NO_CELLS : cellKeys(s.view?.topics, topic))),
   );
   const glanced = topic !== null && brokerIds.length > 0 && brokerIds.length <= MAX_BROKERS;
@@ -228,7 +228,7 @@ function GlanceTeaching({ topic, partition, columns }: { topic: string; partitio
   const drawn = useDrawnPartitionByName(topic, partition);
   const since = useIsrChangedAt(topic, partition);
   // One string per view (the words change, not the objects), so a view that changes nothing here redraws nothing.
-  const said = usePlane((s) => {
+  const said = useBoard((s) => {
     const t = s.view?.topics.find((x) => x.name === topic);
     const p = drawn ?? t?.partitions[partition];
     if (!t || !p || !s.view) return '';

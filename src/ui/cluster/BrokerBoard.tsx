@@ -13,7 +13,7 @@ import { group as d3group, scaleLinear } from 'd3';
 import { memo, useCallback, useState } from 'react';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
 import type { Session } from '../session';
-import { act } from './planeClient';
+import { act } from './boardClient';
 import { useFocused } from '../events/useFocused';
 import { useDrawnPartition, useIsrChangedAt } from './replicationHold';
 import { teachingMoments } from './teachingMoments';

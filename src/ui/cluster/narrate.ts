@@ -7,7 +7,7 @@
 import type { PlaneEvent } from '../../engine/apps/types';
 import { toScenarioMs } from '../../worker/client';
 
-/** A line of the cluster's story (StoryPanel), kept in the plane slice. */
+/** A line of the cluster's story (StoryPanel), kept in the board slice. */
 export interface StoryLine {
   id: number;
   /** Engine ms since the scenario started. */

@@ -228,11 +228,11 @@ export function useDrawnPartitionByName(topic: string, partition: number): Plane
 
 /** Feeds the timelines from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
 export function useReplicationHold(session: Session): void {
-  useEffect(() => session.onPlaneEvents(takeIsrChanges), [session]);
+  useEffect(() => session.onBoardEvents(takeIsrChanges), [session]);
   useEffect(() => {
     const now = () => performance.now();
     setInStep(playsInStep(uiStore.getState()), now());
-    const view = uiStore.getState().plane.view;
+    const view = uiStore.getState().board.view;
     if (view) takeView(view, now());
     const stop = uiStore.subscribe((s, prev) => {
       if (s.clusterRun !== prev.clusterRun || s.travel?.viewMs !== prev.travel?.viewMs) {
@@ -240,8 +240,8 @@ export function useReplicationHold(session: Session): void {
       }
       if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel || s.jobs !== prev.jobs)
         setInStep(playsInStep(s), now());
-      const v = s.plane.view;
-      if (v && v !== prev.plane.view) takeView(v, now());
+      const v = s.board.view;
+      if (v && v !== prev.board.view) takeView(v, now());
     });
     const onVisibility = () => setInStep(playsInStep(uiStore.getState()), now());
     document.addEventListener('visibilitychange', onVisibility);

@@ -16,10 +16,10 @@ import type {
   PlaneView,
 } from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
-import { act } from '../cluster/planeClient';
+import { act } from '../cluster/boardClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
-import { setPlane, usePlane } from '../store';
+import { setBoard, useBoard } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { ClientChip, ClientGroupNote } from './ClientChip';
@@ -75,7 +75,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
   }
   const lastCrash = new Map<string, ConsumerCrashView>();
   for (const c of view.crashes) lastCrash.set(c.group, c);
-  // Many groups: cards off screen skip layout and paint (content-visibility), see plane.css.
+  // Many groups: cards off screen skip layout and paint (content-visibility), see board.css.
   const atScale = view.groups.length > AT_SCALE_GROUPS;
 
   function onDragEnd(e: DragEndEvent) {
@@ -122,7 +122,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
           e.preventDefault();
           const checked = checkGroupId(newGroup);
           if (!checked.ok) {
-            setPlane({ error: checked.message });
+            setBoard({ error: checked.message });
             return;
           }
           void act(session, { op: 'addGroup', group: checked.value, assignor: 'range' }).then(
@@ -315,7 +315,7 @@ const GroupCard = memo(function GroupCard({
  * committed lag (HW − committed offset). Its own subscription, so a moving lag redraws one line.
  */
 function GroupLagLine({ groupId }: { groupId: string }) {
-  const key = usePlane((s) => {
+  const key = useBoard((s) => {
     const lag = s.view?.groups.find((g) => g.groupId === groupId)?.lagNow;
     return `${lag?.fetch ?? ''}|${lag?.committed ?? ''}`;
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneConsumerView, PlaneGroupView, PlaneView } from '../../engine/apps/types';
-import { initialPlaneState, planeFramePatch } from '../cluster/planeSlice';
+import { initialBoardState, boardFramePatch } from '../cluster/boardSlice';
 import type { Session } from '../session';
 import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './cardProps';
 
@@ -53,11 +53,11 @@ function view(
   return v as unknown as PlaneView;
 }
 
-/** The views as the page keeps them: each frame's through planeFramePatch, which shares what did not change. */
+/** The views as the page keeps them: each frame's through boardFramePatch, which shares what did not change. */
 function kept(...views: PlaneView[]): PlaneView[] {
-  let s = initialPlaneState;
+  let s = initialBoardState;
   return views.map((v) => {
-    s = { ...s, ...planeFramePatch(s, v, []) };
+    s = { ...s, ...boardFramePatch(s, v, []) };
     return s.view as PlaneView;
   });
 }

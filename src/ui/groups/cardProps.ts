@@ -1,7 +1,7 @@
 /**
  * What a group card and a consumer chip are given, and when they are drawn again: when a prop is
  * another object (sameProps.ts). The plane view keeps the identity of every part that did not
- * change (keepIdentity.ts, in planeFramePatch), so a card re-renders when its group, its
+ * change (keepIdentity.ts, in boardFramePatch), so a card re-renders when its group, its
  * consumers or its crash changed, whatever field moved. Only the fields that move every frame
  * and that the detail panel draws, not the card, are skipped.
  */

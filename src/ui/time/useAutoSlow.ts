@@ -9,7 +9,7 @@ import { slowSlice, takeElectionEvents } from './autoSlow';
  */
 export function useAutoSlow(session: Session): void {
   useEffect(() => {
-    const stopEvents = session.onPlaneEvents(takeElectionEvents);
+    const stopEvents = session.onBoardEvents(takeElectionEvents);
     const stopRun = uiStore.subscribe((s, prev) => {
       if (s.clusterRun !== prev.clusterRun) slowSlice.setState({ electionUntilMs: -1 });
     });

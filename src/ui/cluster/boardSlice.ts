@@ -1,5 +1,5 @@
 /**
- * The control plane's slice of the page's one store (store.ts: `usePlane`, `setPlane`): the
+ * The board's slice of the page's one store (store.ts: `useBoard`, `setBoard`): the
  * latest PlaneView from the worker, plus what the page derives from engine events for motion —
  * the election and rebalance narrations, znodes that just changed (to flash them), and a
  * placement being stepped through. Nothing here is invented, every line comes from an engine
@@ -18,7 +18,7 @@ import { type GroupStoryLine, narrate, type StoryLine } from './narrate';
 
 export type { GroupStoryLine, StoryLine };
 
-export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
+export type BoardTab = 'cluster' | 'groups' | 'scenarios';
 
 export interface PlacementShow {
   title: string;
@@ -29,9 +29,9 @@ export interface PlacementShow {
   source: 'preview' | 'created';
 }
 
-export interface PlaneUiState {
+export interface BoardState {
   view: PlaneView | null;
-  tab: PlaneTab;
+  tab: BoardTab;
   story: StoryLine[];
   groupStory: GroupStoryLine[];
   /** Znode path -> engine ms of its last change, for the flash. */
@@ -61,7 +61,7 @@ export interface EventFocus {
   groups: string[];
 }
 
-export const initialPlaneState: PlaneUiState = {
+export const initialBoardState: BoardState = {
   view: null,
   tab: 'cluster',
   story: [],
@@ -91,8 +91,8 @@ function offsetsPartitions(view: PlaneView | null): Record<string, number> {
  * What one frame changes in the slice: the plane view when one is drawn now, and the lines,
  * znode flashes and placement its events tell.
  */
-export function planeFramePatch(s: PlaneUiState, view: PlaneView | null, events: PlaneEvent[]): Partial<PlaneUiState> {
-  const patch: Partial<PlaneUiState> = {};
+export function boardFramePatch(s: BoardState, view: PlaneView | null, events: PlaneEvent[]): Partial<BoardState> {
+  const patch: Partial<BoardState> = {};
   // The parts of the view that did not change keep their objects: cards compare props by identity.
   if (view) patch.view = keepIdentity(s.view, view);
   if (events.length === 0) return patch;
