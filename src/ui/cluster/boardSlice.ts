@@ -88,13 +88,29 @@ function offsetsPartitions(view: PlaneView | null): Record<string, number> {
 }
 
 /**
+ * The view with the parts the memoized cards are given (groups, consumers, crashes) kept as the
+ * last view's objects wherever they did not change (keepIdentity), so a card compares its props
+ * by identity. The rest stays as it came: the replication timelines and the token layers follow
+ * each frame's partitions and messages as new objects (partitionTimeline's `advance` takes an
+ * unchanged object as "no new view", which would drop the messages that arrived with it).
+ */
+export function withKeptCards(prev: PlaneView | null, view: PlaneView): PlaneView {
+  if (!prev) return view;
+  return {
+    ...view,
+    groups: keepIdentity(prev.groups, view.groups),
+    consumers: keepIdentity(prev.consumers, view.consumers),
+    crashes: keepIdentity(prev.crashes, view.crashes),
+  };
+}
+
+/**
  * What one frame changes in the slice: the plane view when one is drawn now, and the lines,
  * znode flashes and placement its events tell.
  */
 export function boardFramePatch(s: BoardState, view: PlaneView | null, events: PlaneEvent[]): Partial<BoardState> {
   const patch: Partial<BoardState> = {};
-  // The parts of the view that did not change keep their objects: cards compare props by identity.
-  if (view) patch.view = keepIdentity(s.view, view);
+  if (view) patch.view = withKeptCards(s.view, view);
   if (events.length === 0) return patch;
   const n = narrate(events, offsetsPartitions(view ?? s.view));
   if (n.story.length > 0)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneConsumerView, PlaneGroupView, PlaneView } from '../../engine/apps/types';
-import { initialBoardState, boardFramePatch } from '../cluster/boardSlice';
+import { boardFramePatch, initialBoardState, withKeptCards } from '../cluster/boardSlice';
 import type { Session } from '../session';
 import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './cardProps';
 
@@ -129,5 +129,21 @@ describe('cards re-render from the snapshot, without a list of the fields they d
     expect(sameGroupCard(cardProps(a), cardProps(b))).toBe(false);
     expect(sameChip(chipProps(a, 0), chipProps(b, 0))).toBe(false);
     expect(sameChip(chipProps(a, 1), chipProps(b, 1))).toBe(true);
+  });
+
+  it("keeps only the cards' parts: the partitions and messages stay each frame's own (the replication timelines take an unchanged object as no new view)", () => {
+    const topics = [{ name: 't', partitions: [{ topic: 't', partition: 0 }] }];
+    const messages = [{ id: 1 }];
+    const a = { ...view(100), topics, messages } as unknown as PlaneView;
+    const b = {
+      ...view(100),
+      topics: structuredClone(topics),
+      messages: structuredClone(messages),
+    } as unknown as PlaneView;
+    const kept = withKeptCards(a, b);
+    expect(kept.groups).toBe(a.groups);
+    expect(kept.consumers).toBe(a.consumers);
+    expect(kept.topics).toBe(b.topics);
+    expect(kept.messages).toBe(b.messages);
   });
 });
