@@ -171,6 +171,49 @@ describe('check-layers', () => {
     expect(problems(schema, codec)).toEqual([expect.stringMatching(/import cycle \(import type counts\)/)]);
   });
 
+  it('rejects an import cycle in src/ui or src/engine/views even when import type closes it', () => {
+    const store: SourceFile = {
+      path: 'src/ui/store.ts',
+      source: "import type { DiscardQuestion } from './scenarios/discard';\nexport const uiStore = 1;\n",
+    };
+    const discard: SourceFile = {
+      path: 'src/ui/scenarios/discard.ts',
+      source: "import { uiStore } from '../store';\nexport interface DiscardQuestion {}\n",
+    };
+    expect(problems(store, discard)).toEqual([
+      expect.stringMatching(
+        /import cycle \(import type counts\) among: src\/ui\/scenarios\/discard\.ts, src\/ui\/store\.ts/,
+      ),
+    ]);
+    // The slice's type in a file of its own, which imports nothing of the store: no cycle.
+    const slice: SourceFile = {
+      path: 'src/ui/scenarios/discardSlice.ts',
+      source: 'export interface DiscardQuestion {}\n',
+    };
+    const storeOnSlice: SourceFile = {
+      path: 'src/ui/store.ts',
+      source: "import type { DiscardQuestion } from './scenarios/discardSlice';\nexport const uiStore = 1;\n",
+    };
+    expect(problems(storeOnSlice, discard, slice)).toEqual([]);
+  });
+
+  it('rejects a views import of the facade, the queries or the app layer, even type-only', () => {
+    const queries: SourceFile = { path: 'src/engine/queries.ts', source: "import type { V } from './views/types';\n" };
+    const types: SourceFile = { path: 'src/engine/views/types.ts', source: 'export interface V {}\n' };
+    const dataPath = (source: string): SourceFile => ({ path: 'src/engine/views/DataPath.ts', source });
+    expect(problems(queries, types, dataPath("import type { Engine } from '../engine';\n"))).toEqual([
+      expect.stringMatching(/^src\/engine\/views\/DataPath\.ts:1 views import \.\.\/engine, which imports the views/),
+    ]);
+    expect(problems(queries, types, dataPath("import type { LeaderReplica } from '../queries';\n"))).toEqual([
+      expect.stringMatching(/views import \.\.\/queries/),
+    ]);
+    expect(problems(queries, types, dataPath("import { ClusterApps } from '../apps/ClusterApps';\n"))).toEqual([
+      expect.stringMatching(/views import \.\.\/apps\/ClusterApps/),
+    ]);
+    // Below the views (the cluster, the log) is fine.
+    expect(problems(queries, types, dataPath("import type { UnifiedLog } from '../log/UnifiedLog';\n"))).toEqual([]);
+  });
+
   it('still rejects an engine import from outside src/engine and Math.random in the engine', () => {
     const found = problems({
       path: 'src/engine/bad.ts',

@@ -19,9 +19,13 @@
  *    coordinator, the cluster's brokers and the applications may import it, never the reverse.
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
- *  - no import cycle at all, `import type` included, among the files of src/node and of
- *    src/engine (one known cycle excepted, KNOWN_CYCLES): the wire codec, the handlers and the
- *    gateway stay a one-way chain, and so do a broker's parts.
+ *  - no import cycle at all, `import type` included, among the files of src/node, of src/ui (a
+ *    slice file never imports the store that composes it) and of src/engine (one known cycle
+ *    excepted, KNOWN_CYCLES): the wire codec, the handlers and the gateway stay a one-way chain,
+ *    and so do a broker's parts.
+ *  - src/engine/views (the plain views and their builders, which the facade and its queries
+ *    import) never imports upward: not the facade (engine.ts, index.ts), not queries.ts, not the
+ *    app layer, `import type` included.
  * Test files (*.test.ts) and test support that needs test packages (*.testing.ts, typechecked with
  * the Node config only) may import test tools and engine test support (fixtures, testSupport),
  * but obey the same direction rules.
@@ -56,7 +60,7 @@ const CLIENT_REACHES = [
   'src/engine/cluster/CoordinationStore.ts',
 ];
 /** Folders where an import cycle is refused even when `import type` closes it. */
-const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/'];
+const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/', 'src/ui/'];
 /**
  * The one import cycle left in src/engine, named so that no other grows unnoticed: a segment
  * throws SegmentNotLoadedError, which carries the segment for SegmentCache.load.
@@ -64,6 +68,9 @@ const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/'];
 const KNOWN_CYCLES: readonly (readonly string[])[] = [
   ['src/engine/log/LogSegment.ts', 'src/engine/log/SegmentCache.ts'],
 ];
+const VIEWS = 'src/engine/views/';
+/** What sits above the views: they import none of it. */
+const ABOVE_VIEWS = ['src/engine/engine.ts', 'src/engine/index.ts', 'src/engine/queries.ts', 'src/engine/apps/'];
 
 /** A source file: its path from the repository root (forward slashes) and its text. */
 export interface SourceFile {
@@ -171,6 +178,14 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
         ) {
           problems.push(
             `${where} the client library imports broker internals ${ref.spec}: clients speak to brokers through the Network's requests only`,
+          );
+        }
+        if (
+          path.startsWith(VIEWS) &&
+          ABOVE_VIEWS.some((a) => (a.endsWith('/') ? target.startsWith(a) : target === a))
+        ) {
+          problems.push(
+            `${where} views import ${ref.spec}, which imports the views: name what the view needs in an interface of its own`,
           );
         }
         if (layer === 'worker' && targetLayer === 'worker' && !ref.typeOnly) {

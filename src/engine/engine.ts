@@ -18,6 +18,7 @@ import type { HostedLog } from './cluster/HostedLog';
 import type { StoredCluster } from './cluster/StoredCluster';
 import { encodeZnode, znodeFile } from './cluster/ZnodeFiles';
 import type { ClusterEvent } from './cluster/events';
+import { logDirPath, replicaDir } from './cluster/logDirs';
 import { CLEANER_OFFSET_CHECKPOINT_FILENAME } from './cluster/checkpoint';
 import { producerSnapshotFileName } from './codec/producerSnapshot';
 import { checkReplicationInvariants } from './cluster/invariants';
@@ -129,6 +130,8 @@ export const DEFAULT_SEGMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every event the engine emits. Other subsystems add their unions here. */
 export type EngineEvent = ClusterEvent | GroupEvent | ProducerEvent;
+
+export { logDirPath, replicaDir };
 
 interface EventListenerEntry {
   listener: (e: EngineEvent) => void;
@@ -828,15 +831,4 @@ export class Engine {
       this.writer.submit({ op: 'delete', path: `${dir}/${producerSnapshotFileName(offset)}` });
     this.writer.submit({ op: 'delete', path: `${dir}/${LEADER_EPOCH_CHECKPOINT_FILENAME}` });
   }
-}
-
-/** Where a broker keeps a replica: `broker-<id><log.dir>/<topic>-<partition>`. */
-export function replicaDir(brokerId: number, logDir: string, topic: string, partition: number): string {
-  const dir = logDir.startsWith('/') ? logDir : `/${logDir}`;
-  return `broker-${brokerId}${dir}/${topic}-${partition}`;
-}
-
-/** A broker's log dir in the Store: `broker-<id><log.dir>`. */
-export function logDirPath(brokerId: number, logDir: string): string {
-  return `broker-${brokerId}${logDir.startsWith('/') ? logDir : `/${logDir}`}`;
 }

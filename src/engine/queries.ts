@@ -7,19 +7,12 @@
  * one time base the page shows.
  */
 import type { Cluster } from './cluster/Cluster';
+import type { LeaderReplica } from './cluster/LeaderReplica';
 import { PartitionLogReplica } from './cluster/PartitionLogReplica';
 import { tpKey } from './TopicPartition';
-import type { UnifiedLog } from './log/UnifiedLog';
 import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView } from './views/types';
 
-/** A partition as its leader's replica serves it: the log produce appends to and fetch reads from. */
-export interface LeaderReplica {
-  broker: number;
-  log: UnifiedLog;
-  highWatermark: number;
-  isr: number[];
-  leaderEpoch: number;
-}
+export type { LeaderReplica };
 
 /**
  * The leader replica of a partition; when there is no live leader (all replicas down), the

@@ -15,7 +15,7 @@ import {
   type StoredCluster,
   StoreWriter,
 } from '../engine/index';
-import { ClusterApps, PLANE_EPOCH_MS, type PlaneEvent } from '../engine/apps/index';
+import { ClusterApps, type PlaneEvent, SCENARIO_EPOCH_MS } from '../engine/apps/index';
 import { MemoryStore } from '../storage/MemoryStore';
 import { FileStore } from './FileStore';
 import { BrokerListeners } from './BrokerListeners';
@@ -64,7 +64,7 @@ export class NodeHost {
    */
   static async open(options: NodeHostOptions): Promise<NodeHost> {
     const store = options.data ? new FileStore(options.data) : new MemoryStore();
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     // Files: appends written through to the page cache at once, fsynced on flush (Kafka's way).
     const writer = new StoreWriter(store, { writeThrough: options.data !== undefined });
     // A directory that holds a cluster restarts it (readStoredCluster lists it once); an empty one starts afresh.
@@ -74,13 +74,13 @@ export class NodeHost {
   }
 
   /**
-   * Engine time starts at the page's epoch (PLANE_EPOCH_MS), so the page's clock reads the time
+   * Engine time starts at the page's epoch (SCENARIO_EPOCH_MS), so the page's clock reads the time
    * since the brokers started; clients' CreateTime timestamps stay their own (FIDELITY.md).
    */
   constructor(
     private readonly options: NodeHostOptions,
     store: Store = new MemoryStore(),
-    clock = new ManualClock(PLANE_EPOCH_MS),
+    clock = new ManualClock(SCENARIO_EPOCH_MS),
     writer = new StoreWriter(store),
     stored: StoredCluster | null = null,
   ) {

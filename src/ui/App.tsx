@@ -3,7 +3,7 @@ import { Banners } from './chrome/Banners';
 import { ClusterStrip } from './chrome/ClusterStrip';
 import { Jobs } from './chrome/Jobs';
 import { TopBar } from './chrome/TopBar';
-import { PlaneBoard } from './cluster/PlaneBoard';
+import { BoardTabs } from './cluster/BoardTabs';
 import { LessonCard } from './lessons/LessonCard';
 import { TopicPartitions } from './log/TopicPartitions';
 import { DiscardDialog } from './scenarios/DiscardDialog';
@@ -13,30 +13,30 @@ import { SidePanel } from './side/SidePanel';
 import { useUi } from './store';
 import { useAutoSlow } from './time/useAutoSlow';
 import { usePhaseBoard } from './groups/usePhaseBoard';
-import { useReplicationHold } from './cluster/replicationHoldStore';
+import { useReplicationHold } from './cluster/replicationHold';
 import { Welcome } from './welcome/Welcome';
 
 /**
  * The control plane's board, below the partitions. Tells the session whether it is on screen:
  * while a bulk job runs, a board out of view is redrawn only now and then (session.ts).
  */
-function PlaneSection({ session }: { session: Session }) {
+function BoardSection({ session }: { session: Session }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver((entries) => {
-      for (const e of entries) session.setPlaneOnScreen(e.isIntersecting);
+      for (const e of entries) session.setBoardOnScreen(e.isIntersecting);
     });
     observer.observe(el);
     return () => {
       observer.disconnect();
-      session.setPlaneOnScreen(true);
+      session.setBoardOnScreen(true);
     };
   }, [session]);
   return (
     <div className="plane-section" ref={ref}>
-      <PlaneBoard session={session} />
+      <BoardTabs session={session} />
     </div>
   );
 }
@@ -63,7 +63,7 @@ export function App({ session }: { session: Session }) {
             <Welcome session={session} />
             <ClusterStrip />
             <TopicPartitions session={session} />
-            <PlaneSection session={session} />
+            <BoardSection session={session} />
             {/* Last in the column and sticky to its bottom: in view whatever the board scrolls to. */}
             <LessonCard session={session} />
           </main>

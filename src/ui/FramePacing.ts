@@ -67,7 +67,7 @@ export function nextAskAt(sentAt: number, answeredAt: number, brokers: number): 
 }
 
 /** The control plane's turn in the round robin. */
-export const PLANE = '\u0000plane';
+export const BOARD = '\u0000plane';
 
 /** What the page is showing, as `ask` and `coalesce` need it. */
 export interface PacingState {
@@ -105,9 +105,9 @@ export class FramePacing {
     view: ClusterView | null;
     plane: PlaneView | null;
   } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
-  /** When each picture (partition key, or PLANE) was last drawn. */
+  /** When each picture (partition key, or BOARD) was last drawn. */
   private readonly drawnAt = new Map<string, number>();
-  /** Pictures scrolled out of view (partition keys, PLANE), as the views report. */
+  /** Pictures scrolled out of view (partition keys, BOARD), as the views report. */
   private readonly offScreen = new Set<string>();
   /** What the cluster strip shows of the last plane view drawn (stripDigest). */
   private shownStrip = '';
@@ -151,7 +151,7 @@ export class FramePacing {
     this.versions.clear();
   }
 
-  /** Told by a picture (partition key, or PLANE) whether it is on screen. */
+  /** Told by a picture (partition key, or BOARD) whether it is on screen. */
   setOnScreen(key: string, onScreen: boolean): void {
     if (onScreen) this.offScreen.delete(key);
     else this.offScreen.add(key);
@@ -183,18 +183,18 @@ export class FramePacing {
     if (h.plane) {
       const wanted =
         !busy ||
-        !this.offScreen.has(PLANE) ||
+        !this.offScreen.has(BOARD) ||
         stripDigest(h.plane) !== this.shownStrip ||
-        now - (this.drawnAt.get(PLANE) ?? -Infinity) >= HIDDEN_REDRAW_MS;
-      if (wanted) waiting.add(PLANE);
+        now - (this.drawnAt.get(BOARD) ?? -Infinity) >= HIDDEN_REDRAW_MS;
+      if (wanted) waiting.add(BOARD);
     }
     let due: string[];
     const age = (k: string) => now - (this.drawnAt.get(k) ?? -Infinity);
     if (!shown || (h.view && !samePartitionSet(shown, h.view))) due = [...waiting];
     else if (!busy)
-      due = [...waiting].filter((k) => k === PLANE || !this.offScreen.has(k) || age(k) >= HIDDEN_REDRAW_MS);
+      due = [...waiting].filter((k) => k === BOARD || !this.offScreen.has(k) || age(k) >= HIDDEN_REDRAW_MS);
     else {
-      const wait = (k: string) => (k !== PLANE && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_VIEW_EVERY_MS);
+      const wait = (k: string) => (k !== BOARD && this.offScreen.has(k) ? HIDDEN_REDRAW_MS : BUSY_VIEW_EVERY_MS);
       const ready = [...waiting].filter((k) => age(k) >= wait(k)).sort((a, b) => age(b) - age(a));
       due = ready.filter((k, i) => i === 0 || age(k) >= OVERDUE_MS);
     }
@@ -203,7 +203,7 @@ export class FramePacing {
     const windows: RecordWindow[] = [];
     let plane: PlaneView | null = null;
     const drawn = new Set(due);
-    if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === PLANE || !h.partitions.has(k))) {
+    if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === BOARD || !h.partitions.has(k))) {
       // Only the due partitions get their new object; the others keep theirs, so React skips them.
       view = {
         ...h.view,
@@ -214,7 +214,7 @@ export class FramePacing {
       };
     } else if (h.view && (!shown || !samePartitionSet(shown, h.view))) view = h.view;
     for (const k of due) {
-      if (k === PLANE) {
+      if (k === BOARD) {
         plane = h.plane;
         h.plane = null;
         if (plane) this.shownStrip = stripDigest(plane);

@@ -1,16 +1,16 @@
 /**
  * Session.apply is the page's one frame consumer: one store update per frame carries the data
- * path's state and the control plane's slice (its view and the narration of its events), and a
+ * path's state and the board's slice (its view and the narration of its events), and a
  * frame whose plane view records new actions moves the page's address.
  */
 import { describe, expect, it } from 'vitest';
 import type { PlaneEvent, PlaneView } from '../engine/apps/types';
 import type { EngineClient } from '../worker/client';
-import { PLANE_EPOCH_MS } from '../worker/client';
 import type { ClusterView, FrameResult } from '../worker/protocol';
 import { frameFixture } from './frameFixture';
 import { Session } from './session';
 import { createUiStore } from './store';
+import { toEngineMs } from '../worker/client';
 
 /** A client whose calls never answer: these tests hand frames to apply themselves. */
 const silent = { onFatal: () => () => {}, onNotice: () => () => {} } as unknown as EngineClient;
@@ -26,7 +26,7 @@ function frame(views: FrameResult['views'], events: PlaneEvent[] = []): FrameRes
 }
 
 describe('Session.apply', () => {
-  it('puts one frame into the one store in one update: clock, views, and the plane slice with its story', () => {
+  it('puts one frame into the one store in one update: clock, views, and the board slice with its story', () => {
     const store = createUiStore();
     const session = new Session(store, silent);
     let updates = 0;
@@ -36,7 +36,7 @@ describe('Session.apply', () => {
       broker: 2,
       controllerEpoch: 2,
       previousEpoch: 1,
-      atMs: PLANE_EPOCH_MS + 1000,
+      atMs: toEngineMs(1000),
     };
     session.apply(frame({ cluster, plane: plane(3) }, [elected]));
     expect(updates).toBe(1);
@@ -45,8 +45,8 @@ describe('Session.apply', () => {
     // One time base: engine ms since the scenario started.
     expect(s.nowMs).toBe(1234);
     expect(s.view).toEqual(cluster);
-    expect(s.plane.view?.version).toBe(3);
-    expect(s.plane.story.map((l) => [l.atMs, l.kind])).toEqual([[1000, 'controller']]);
+    expect(s.board.view?.version).toBe(3);
+    expect(s.board.story.map((l) => [l.atMs, l.kind])).toEqual([[1000, 'controller']]);
   });
 
   it('tells the address when a frame brings newly recorded actions, not when it brings the same ones', () => {
@@ -71,7 +71,7 @@ describe('Session.apply', () => {
       broker: 2,
       controllerEpoch: 2,
       previousEpoch: 1,
-      atMs: PLANE_EPOCH_MS + ms,
+      atMs: toEngineMs(ms),
     });
     const kill = { at: 3000, action: { op: 'killBroker', broker: 1 } } as PlaneView['actions'][number];
     const later = { at: 4000, action: { op: 'killBroker', broker: 2 } } as PlaneView['actions'][number];
@@ -93,7 +93,7 @@ describe('Session.apply', () => {
     // Forked at 3 s by a kill: the line told at 5 s never happened in this run.
     const fork = { n: 1, atMs: 3000, discardedActions: 1, discardedMs: 3000 };
     session.apply({ ...frame({ plane: plane(3, [kill]) }), travel: { ...past, live: true, liveMs: 3000, fork } });
-    expect(store.getState().plane.story.map((l) => l.atMs)).toEqual([1000]);
+    expect(store.getState().board.story.map((l) => l.atMs)).toEqual([1000]);
     expect(moved).toEqual([1]);
   });
 });

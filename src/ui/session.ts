@@ -18,9 +18,9 @@ import type {
   TravelView,
   UiEvent,
 } from '../worker/protocol';
-import { planeFramePatch } from './cluster/planeSlice';
-import { FramePacing, nextAskAt, PLANE, type PacingState } from './FramePacing';
-import { sendForking } from './scenarios/discard';
+import { boardFramePatch } from './cluster/boardSlice';
+import { FramePacing, nextAskAt, BOARD, type PacingState } from './FramePacing';
+import { sendForking } from './scenarios/forkQuestion';
 import { effectiveSpeed } from './time/autoSlow';
 import { partitionKey, type Speed, type UiState, type UiStore, uiStore } from './store';
 
@@ -39,7 +39,7 @@ export class Session {
   private rafId = 0;
   private stopped = false;
   private eventListeners: ((events: UiEvent[]) => void)[] = [];
-  private planeListeners: ((events: PlaneEvent[]) => void)[] = [];
+  private boardListeners: ((events: PlaneEvent[]) => void)[] = [];
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
@@ -138,7 +138,7 @@ export class Session {
   /** A command from a view. Errors come back as WorkerError with Kafka's error name in `code`. */
   call<K extends CommandName>(type: K, data: CommandArgs<K>): Promise<CommandResult<K>> {
     // An action in the past that would fork away an import asks first (scenarios/discard.ts).
-    return sendForking(this, () => this.client.call(type, data));
+    return sendForking(this.client, () => this.client.call(type, data));
   }
 
   private scenarioListeners: ((view: PlaneView) => void)[] = [];
@@ -159,17 +159,17 @@ export class Session {
     };
   }
 
-  /** Subscription to the control plane's events (the rebalance phases): called once per frame that has some. */
-  onPlaneEvents(listener: (events: PlaneEvent[]) => void): () => void {
-    this.planeListeners.push(listener);
+  /** Subscription to the board's events (the rebalance phases, elections): called once per frame that has some. */
+  onBoardEvents(listener: (events: PlaneEvent[]) => void): () => void {
+    this.boardListeners.push(listener);
     return () => {
-      this.planeListeners = this.planeListeners.filter((l) => l !== listener);
+      this.boardListeners = this.boardListeners.filter((l) => l !== listener);
     };
   }
 
-  /** Told by the page whether the control plane's board is on screen. */
-  setPlaneOnScreen(onScreen: boolean): void {
-    this.pacing.setOnScreen(PLANE, onScreen);
+  /** Told by the page whether the board is on screen. */
+  setBoardOnScreen(onScreen: boolean): void {
+    this.pacing.setOnScreen(BOARD, onScreen);
   }
 
   /** Told by a partition's view (by `<topic>-<partition>`) whether it is on screen. */
@@ -241,7 +241,7 @@ export class Session {
     const s = this.store.getState();
     const jobs = { ...s.jobs };
     for (const j of frame?.jobs ?? []) jobs[j.jobId] = j;
-    const brokers = s.plane.view?.brokers.length ?? 0;
+    const brokers = s.board.view?.brokers.length ?? 0;
     return {
       jobs,
       accumulator: s.sideTab === 'accumulator',
@@ -254,7 +254,7 @@ export class Session {
 
   /**
    * The one consumer of frames: one store update per frame, the data path's state and the
-   * control plane's slice together, with the pictures FramePacing says are due now.
+   * board's slice together, with the pictures FramePacing says are due now.
    */
   apply(frame: FrameResult): void {
     this.pacing.received(frame);
@@ -272,21 +272,21 @@ export class Session {
       patch.windows = windows;
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
-    const plane = planeFramePatch(s.plane, pictures.plane, frame.events.plane);
+    const board = boardFramePatch(s.board, pictures.plane, frame.events.plane);
     const fork = frame.travel.fork;
     if (fork && fork.n !== s.travel?.fork?.n) {
       // The run forked: what the stories told after the fork never happened in this run.
-      plane.story = (plane.story ?? s.plane.story).filter((l) => l.atMs <= fork.atMs);
-      plane.groupStory = (plane.groupStory ?? s.plane.groupStory).filter((l) => l.atMs <= fork.atMs);
+      board.story = (board.story ?? s.board.story).filter((l) => l.atMs <= fork.atMs);
+      board.groupStory = (board.groupStory ?? s.board.groupStory).filter((l) => l.atMs <= fork.atMs);
     }
-    if (frame.views.metrics) plane.metrics = frame.views.metrics;
-    if (frame.views.eventLog) plane.eventLog = frame.views.eventLog;
-    if (Object.keys(plane).length > 0) patch.plane = { ...s.plane, ...plane };
+    if (frame.views.metrics) board.metrics = frame.views.metrics;
+    if (frame.views.eventLog) board.eventLog = frame.views.eventLog;
+    if (Object.keys(board).length > 0) patch.board = { ...s.board, ...board };
     this.store.setState(patch);
     const events = frame.events.producer;
     if (events.length > 0) for (const l of this.eventListeners) l(events);
-    if (frame.events.plane.length > 0) for (const l of this.planeListeners) l(frame.events.plane);
-    const before = s.plane.view;
+    if (frame.events.plane.length > 0) for (const l of this.boardListeners) l(frame.events.plane);
+    const before = s.board.view;
     // The past's actions are not the run's: the address keeps naming the live run.
     if (pictures.plane && before && frame.travel.live && actionsChanged(before, pictures.plane))
       for (const l of this.scenarioListeners) l(pictures.plane);
@@ -326,7 +326,7 @@ export class Session {
       })
       .finally(() => {
         this.inFlight = false;
-        this.notBefore = nextAskAt(sentAt, performance.now(), this.store.getState().plane.view?.brokers.length ?? 0);
+        this.notBefore = nextAskAt(sentAt, performance.now(), this.store.getState().board.view?.brokers.length ?? 0);
       });
   }
 }

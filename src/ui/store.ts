@@ -1,18 +1,30 @@
 /**
- * The page's one store (zustand, vanilla): everything the views draw, fed by the worker's frames
- * (Session.apply, the one consumer). The data path's state sits at the top; the control plane
- * (`plane`, cluster/planeSlice.ts), the flying tokens (`flights`, producer/flightSlice.ts) and
- * the discard question (`discard`, scenarios/discard.ts) and the lesson being walked through
- * (`lessons`, lessons/lessonSlice.ts, driven by lessons/lessonStore.ts) are slices of it. Components read with
- * `useUi(selector)` or `usePlane(selector)`; per-frame motion subscribes to the store directly
- * (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
+ * The page's one store (zustand, vanilla), composed of slices: everything the views draw, fed by
+ * the worker's frames (Session.apply, the one consumer). The data path's state sits at the top;
+ * each slice is declared in its own file, which never imports this one:
+ *  - `board`: the cluster's board (cluster/boardSlice.ts: its view, stories, tab);
+ *  - `replication`: replication in lock-step with its tokens (cluster/replicationSlice.ts, driven
+ *    by cluster/replicationHold.ts);
+ *  - `phases`: the group cards' rebalance phases (groups/phaseSlice.ts, driven by groups/phaseBoard.ts);
+ *  - `slow`: the auto slow-down (time/slowSlice.ts, time/autoSlow.ts);
+ *  - `welcome`: the first screen's welcome (welcome/welcomeSlice.ts);
+ *  - `flights`: the flying tokens (producer/flightSlice.ts);
+ *  - `discard`: the question before a scenario discards the stored cluster (scenarios/discardSlice.ts);
+ *  - `lessons`: the lesson being walked through (lessons/lessonSlice.ts, driven by lessons/lessonStore.ts).
+ * Components read with narrow selectors, `useUi(selector)` (or `useBoard`); code outside React
+ * reads and writes a slice through `sliceOf(key)`. Per-frame motion subscribes to the store
+ * directly (`uiStore.subscribe`) and writes styles, so a frame does not re-render React.
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { initialPlaneState, type PlaneUiState } from './cluster/planeSlice';
+import { initialBoardState, type BoardState } from './cluster/boardSlice';
 import type { Flight } from './producer/flightSlice';
-import type { DiscardQuestion } from './scenarios/discard';
+import type { DiscardQuestion } from './scenarios/discardSlice';
 import type { LessonState } from './lessons/lessonSlice';
+import { initialReplicationState, type ReplicationState } from './cluster/replicationSlice';
+import { initialPhaseBoardState, type PhaseBoardState } from './groups/phaseSlice';
+import { initialSlowState, type SlowState } from './time/slowSlice';
+import { initialWelcomeState, type WelcomeState } from './welcome/welcomeSlice';
 import type { PageRole } from '../link/hostFrames';
 import type {
   TravelView,
@@ -94,8 +106,16 @@ export interface UiState {
    * the old cluster on its own (the last record's journey) is dropped then.
    */
   clusterRun: number;
-  /** The control plane's slice. */
-  plane: PlaneUiState;
+  /** The board's slice: the cluster's board view and what the page tells of it. */
+  board: BoardState;
+  /** Replication drawn in step with its tokens. */
+  replication: ReplicationState;
+  /** Each group's rebalance phases as its card plays them. */
+  phases: PhaseBoardState;
+  /** The auto slow-down. */
+  slow: SlowState;
+  /** The first screen's welcome. */
+  welcome: WelcomeState;
   /** Tokens flying across the page. */
   flights: Flight[];
   /** The question open before a scenario discards the stored cluster, if any. */
@@ -152,7 +172,11 @@ export const initialUiState: UiState = {
   importMessage: null,
   accumulator: null,
   clusterRun: 0,
-  plane: initialPlaneState,
+  board: initialBoardState,
+  replication: initialReplicationState(),
+  phases: initialPhaseBoardState,
+  slow: initialSlowState,
+  welcome: initialWelcomeState(),
   flights: [],
   discard: null,
   lessons: { catalog: null, active: null },
@@ -167,7 +191,8 @@ export function partitionKey(topic: string, partition: number): string {
 export type UiStore = ReturnType<typeof createUiStore>;
 
 export function createUiStore(init: Partial<UiState> = {}) {
-  return createStore<UiState>()(() => ({ ...initialUiState, ...init }));
+  // A store of its own gets its own replication working state (the schedule and timelines are mutated in place).
+  return createStore<UiState>()(() => ({ ...initialUiState, replication: initialReplicationState(), ...init }));
 }
 
 /** The page's store. Tests of pure helpers build their own with createUiStore. */
@@ -177,19 +202,39 @@ export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(uiStore, selector);
 }
 
-/** Reads the control plane's slice in a component. */
-export function usePlane<T>(selector: (s: PlaneUiState) => T): T {
-  return useStore(uiStore, (s) => selector(s.plane));
+/** The slices: the parts of the state that code outside React reads and writes as a whole. */
+export type SliceKey = 'board' | 'replication' | 'phases' | 'slow' | 'welcome' | 'lessons';
+
+/** One slice's read and write, as zustand's getState/setState over `s[key]`. */
+export interface SliceApi<T> {
+  getState(): T;
+  setState(patch: Partial<T> | ((s: T) => Partial<T>)): void;
 }
 
-/** The control plane's slice now (outside React). */
-export function getPlane(): PlaneUiState {
-  return uiStore.getState().plane;
+/** The slice `key` of `store` (the page's by default). */
+export function sliceOf<K extends SliceKey>(key: K, store: UiStore = uiStore): SliceApi<UiState[K]> {
+  return {
+    getState: () => store.getState()[key],
+    setState: (patch) =>
+      store.setState((s) => ({
+        [key]: { ...s[key], ...(typeof patch === 'function' ? patch(s[key]) : patch) },
+      })),
+  };
 }
 
-/** Merges `patch` (or what `update` makes of the slice) into the control plane's slice. */
-export function setPlane(patch: Partial<PlaneUiState> | ((s: PlaneUiState) => Partial<PlaneUiState>)): void {
-  uiStore.setState((s) => ({ plane: { ...s.plane, ...(typeof patch === 'function' ? patch(s.plane) : patch) } }));
+/** Reads the board's slice in a component. */
+export function useBoard<T>(selector: (s: BoardState) => T): T {
+  return useStore(uiStore, (s) => selector(s.board));
+}
+
+/** The board's slice now (outside React). */
+export function getBoard(): BoardState {
+  return uiStore.getState().board;
+}
+
+/** Merges `patch` (or what `update` makes of the slice) into the board's slice. */
+export function setBoard(patch: Partial<BoardState> | ((s: BoardState) => Partial<BoardState>)): void {
+  sliceOf('board').setState(patch);
 }
 
 /**

@@ -53,8 +53,8 @@ import {
   PANEL_CLIENT_ID,
   PRODUCER_EVENT_TYPES,
   type ProducerApp,
-  PLANE_EPOCH_MS,
   PLANE_TOPIC_DEFAULTS,
+  SCENARIO_EPOCH_MS,
   type PresetName,
   type ScenarioSpec,
   exportPartitionZip,
@@ -668,7 +668,7 @@ export class EngineHost {
     stored?: StoredCluster,
     hostedPlane?: ClusterApps,
   ): void {
-    const c = clock ?? new ManualClock(PLANE_EPOCH_MS);
+    const c = clock ?? new ManualClock(SCENARIO_EPOCH_MS);
     const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
     // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
     // one sequence, so a log's durable offset also covers the metadata written before it.
@@ -733,7 +733,7 @@ export class EngineHost {
    * meta/cluster.json only links the run to its scenario (seed, preset, recorded actions, clock).
    */
   private async restore(store: Store, meta: ClusterMeta): Promise<void> {
-    const clock = new ManualClock(Math.max(PLANE_EPOCH_MS, meta.nowMs));
+    const clock = new ManualClock(Math.max(SCENARIO_EPOCH_MS, meta.nowMs));
     const writer = new StoreWriter(store);
     const stored = await readStoredCluster(store, { clock, writer, topicDefaults: PLANE_TOPIC_DEFAULTS });
     this.recovery = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));

@@ -7,11 +7,11 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { PLANE_BROKER_CONFIG } from '../engine/apps/planeConfig';
 import { buildPlaneView } from '../engine/apps/planeViews';
-import { PLANE_EPOCH_MS } from '../engine/apps/types';
+import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 function demo() {
   const recovered = new Map();
-  const clock = new ManualClock(PLANE_EPOCH_MS);
+  const clock = new ManualClock(SCENARIO_EPOCH_MS);
   const plane = new ClusterApps(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
   const data = new DataPath(plane.engine, recovered);
   return { plane, data };
@@ -142,7 +142,7 @@ describe('retention and compaction reach the partition view', () => {
   it('a restart from the Store keeps the config changes of the preset topics (/config/topics survives, as in ZooKeeper)', async () => {
     const store = new MemoryStore();
     const writer = new StoreWriter(store);
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const plane = new ClusterApps(1, 'demo', { store, clock, writer });
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
     plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });

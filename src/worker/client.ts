@@ -25,8 +25,9 @@ export {
   MOMENT_KINDS,
   MOMENT_LABELS,
   PLANE_CLEANUP_INTERVALS,
-  PLANE_EPOCH_MS,
   TOPIC_CLEANUP_KEYS,
+  toEngineMs,
+  toScenarioMs,
 } from '../engine/apps';
 export { MAX_IMPORT_BYTES, MAX_PRODUCE_MANY_RECORDS } from './protocol';
 

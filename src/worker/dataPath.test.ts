@@ -11,14 +11,14 @@ import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
 import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { sameScenario } from '../engine/apps/sameScenario';
-import { PLANE_EPOCH_MS } from '../engine/apps/types';
 import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
+import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 const enc = new TextEncoder();
 
 function demo(store = new MemoryStore()) {
   const recovered = new Map();
-  const clock = new ManualClock(PLANE_EPOCH_MS);
+  const clock = new ManualClock(SCENARIO_EPOCH_MS);
   const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock });
   const data = new DataPath(plane.engine, recovered);
   return { store, plane, data, clock, writer: new StoreWriter(store) };
@@ -139,7 +139,7 @@ describe('a restart after panel records were recorded in the scenario', () => {
   it('brings the records back from the logs once, not again from the recorded produce commands', async () => {
     const store = new MemoryStore();
     const writer = new StoreWriter(store);
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const first = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
     first.apply({
       op: 'createTopic',
@@ -230,7 +230,7 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
     const store = new DeferredStore();
     const writer = new StoreWriter(store);
     const recovered = new Map();
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
     const data = new DataPath(plane.engine, recovered);
     const producer = ordersProducer(plane);

@@ -5,8 +5,8 @@ import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath } from '../engine';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
 import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
-import { PLANE_EPOCH_MS } from '../engine/apps/types';
 import { readStoredCluster, recordWindow } from '../engine';
+import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
@@ -33,7 +33,7 @@ function panel(plane: ClusterApps) {
 describe('a restart (a reload, or a take-over) keeps producer ids unique', () => {
   it("the new owner's producer gets a fresh id, so its records are appended, not taken for the old owner's duplicates", async () => {
     const store = new MemoryStore();
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const first = new ClusterApps(1, 'demo', { store, recoveredLogs: new Map(), clock });
     const before = panel(first);
     first.tick(500);

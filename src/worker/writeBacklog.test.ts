@@ -5,16 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock, StoreWriter } from '../engine';
-import { ClusterApps, PLANE_EPOCH_MS } from '../engine/apps';
+import { ClusterApps } from '../engine/apps';
 import { DeferredStore } from '../engine/log/testSupport';
 import { EngineHost } from './EngineHost';
 import { call } from './hostTesting';
 import { ManualHostClock } from './ManualHostClock';
+import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 describe('a Send N job and a Store that falls behind', () => {
   it('stops sending past the write backlog budget and resumes once the Store catches up', async () => {
     const store = new DeferredStore();
-    const clock = new ManualClock(PLANE_EPOCH_MS);
+    const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const writer = new StoreWriter(store);
     const plane = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
     const hosted = { plane, store, writer, clock, takeEvents: () => [], durable: true };

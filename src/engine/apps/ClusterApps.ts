@@ -50,7 +50,6 @@ import {
   type ProducerSettings,
   type ScenarioSpec,
   type TimedAction,
-  PLANE_EPOCH_MS,
 } from './types';
 import { checkSendCount } from './requests';
 import {
@@ -71,6 +70,7 @@ import { LagSampler } from './managers/LagSampler';
 import { MessageLog } from './managers/MessageLog';
 import { ScenarioRecorder } from './managers/ScenarioRecorder';
 import { ZnodeTree } from './managers/ZnodeTree';
+import { SCENARIO_EPOCH_MS, toScenarioMs } from './scenarioTime';
 
 /**
  * How long an application takes to process one record (engine ms): long enough that a crash can
@@ -189,7 +189,7 @@ export class ClusterApps {
     storage: AppsStorage,
   ) {
     // A restart on recovered files continues the clock where the stored cluster left it.
-    this.clock = storage.clock ?? new ManualClock(PLANE_EPOCH_MS);
+    this.clock = storage.clock ?? new ManualClock(SCENARIO_EPOCH_MS);
     this.showClientGroups = storage.deployment !== undefined;
     this.engine = new Engine({
       seed,
@@ -212,21 +212,20 @@ export class ClusterApps {
     this.apps = this.engine.consumerApps;
     this.board = new Board(this.engine, () => this.groupTopics());
     this.animated = this.own(new AnimatedEvents(this.engine));
-    this.znodeTree = this.own(new ZnodeTree(this.engine, PLANE_EPOCH_MS));
-    this.groupHistory = this.own(new GroupHistory(this.engine, this.board, PLANE_EPOCH_MS));
-    this.messages = this.own(new MessageLog(this.engine, PLANE_EPOCH_MS));
-    this.audit = this.own(new DeliveryAudit(this.engine, PLANE_EPOCH_MS));
-    this.eventLog = new EventLog(PLANE_EPOCH_MS, () => this.engine.controllerState().id);
+    this.znodeTree = this.own(new ZnodeTree(this.engine));
+    this.groupHistory = this.own(new GroupHistory(this.engine, this.board));
+    this.messages = this.own(new MessageLog(this.engine));
+    this.audit = this.own(new DeliveryAudit(this.engine));
+    this.eventLog = new EventLog(() => this.engine.controllerState().id);
     this.disposers.push(this.engine.subscribe((e) => this.eventLog.onEvent(e), EVENT_LOG_TYPES));
     this.metrics = new KafkaMetrics(
       this.engine,
-      PLANE_EPOCH_MS,
       // The Java consumer's client metrics: the legacy ZooKeeper consumer has neither.
       () => [...this.board.groups].filter(([, s]) => s.protocol !== 'zookeeper').map(([g]) => g),
       (g) => ({ fetch: this.lag.fetchLag(g), committed: this.lag.committedLag(g) }),
     );
     this.own(this.metrics);
-    this.rolls = this.own(new SegmentRolls(this.engine, PLANE_EPOCH_MS));
+    this.rolls = this.own(new SegmentRolls(this.engine));
     this.apps.processingMsPerRecord = PROCESSING_MS_PER_RECORD;
     // The trickling demo producer: keyed orders, bootstrapping from the presets' first brokers.
     this.producer = this.createProducer(
@@ -240,7 +239,7 @@ export class ClusterApps {
     );
     // Scheduled after the metrics' sampling and the producer's tasks, the order the engine's
     // scheduler runs them in at one instant.
-    this.lag = this.own(new LagSampler(this.engine, this.board, this.showClientGroups, PLANE_EPOCH_MS));
+    this.lag = this.own(new LagSampler(this.engine, this.board, this.showClientGroups));
     const restart = storage.restart;
     this.restarting = restart !== undefined;
     this.startBrokers(storage.deployment?.racks ?? PRESETS[preset].racks, restart?.actions ?? []);
@@ -300,7 +299,7 @@ export class ClusterApps {
 
   /** Engine ms since the scenario started. */
   get nowMs(): number {
-    return this.clock.now() - PLANE_EPOCH_MS;
+    return toScenarioMs(this.clock.now());
   }
 
   runTo(relMs: number): void {

@@ -37,6 +37,7 @@ export {
 } from './demo';
 export { validateUserTopicName } from './userTopicName';
 export * from './types';
+export * from './scenarioTime';
 export { checkAdvance, checkSendCount, lookupTarget, MAX_ADVANCE_MS, MAX_PRODUCE_MANY_RECORDS } from './requests';
 export { RecordJourney } from './RecordJourney';
 export type { HostedRun } from './HostedRun';

@@ -10,7 +10,8 @@ import { crc32c } from '../codec/crc32c';
 import { ATTRIBUTES_OFFSET, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET } from '../codec/recordBatch';
 import { MAX_IMPORTED_OFFSET } from './importPartition';
 import { importPartitionZip, MAX_IMPORT_BYTES } from './partitionZip';
-import { MAX_TOPIC_PARTITIONS, PLANE_EPOCH_MS } from './types';
+import { MAX_TOPIC_PARTITIONS } from './types';
+import { SCENARIO_EPOCH_MS } from './scenarioTime';
 
 const LOG0 = '00000000000000000000.log';
 const LOG5 = '00000000000000000005.log';
@@ -19,7 +20,7 @@ const LOG10 = '00000000000000000010.log';
 function cluster() {
   const store = new MapStore();
   const recovered = new Map();
-  const clock = new ManualClock(PLANE_EPOCH_MS);
+  const clock = new ManualClock(SCENARIO_EPOCH_MS);
   const plane = new ClusterApps(1, 'empty4', { store, recoveredLogs: recovered, clock });
   plane.tick(300);
   const data = new DataPath(plane.engine, recovered);

@@ -14,8 +14,8 @@ import type { MessageLogRead } from './managers/MessageLog';
 import type { ScenarioRecorderRead } from './managers/ScenarioRecorder';
 import type { ZnodeTreeRead } from './managers/ZnodeTree';
 import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
-import { PLANE_EPOCH_MS } from './types';
 import type { DescribeRowView, PlaneConsumerView, PlaneGroupView, PlaneView, PresetName } from './types';
+import { SCENARIO_EPOCH_MS, toScenarioMs } from './scenarioTime';
 
 /** What the board's view reads: the engine's queries and the managers' read interfaces (ClusterApps has them). */
 export interface PlaneSource {
@@ -54,7 +54,7 @@ export function buildPlaneView(plane: PlaneSource): PlaneView {
   const leaderCount = new Map<number, number>();
   for (const t of topics)
     for (const p of t.partitions) if (!p.offline) leaderCount.set(p.leader, (leaderCount.get(p.leader) ?? 0) + 1);
-  const brokers = engine.brokerStates(leaderCount, PLANE_EPOCH_MS);
+  const brokers = engine.brokerStates(leaderCount, SCENARIO_EPOCH_MS);
   const consumers = consumerViews(plane);
   const groups = groupViews(plane, consumers);
   // Real clients' groups (the Node host) beside the board's, their members as chips.
@@ -95,7 +95,7 @@ export function buildPlaneView(plane: PlaneSource): PlaneView {
     version: plane.version,
     seed: plane.seed,
     preset: plane.preset,
-    nowMs: now - PLANE_EPOCH_MS,
+    nowMs: toScenarioMs(now),
     controller: controller.id,
     controllerEpoch: controller.epoch,
     brokers,
@@ -106,7 +106,7 @@ export function buildPlaneView(plane: PlaneSource): PlaneView {
     describe,
     lost: [...plane.audit.lostOffsets()],
     crashes: plane.audit.crashViews(),
-    messages: plane.messages.live(now - PLANE_EPOCH_MS, MESSAGE_LINGER_MS),
+    messages: plane.messages.live(toScenarioMs(now), MESSAGE_LINGER_MS),
     actions: [...plane.recorder.actions],
     produced: { acked: plane.producer.acked, failed: plane.producer.failed, lastError: plane.producer.lastError },
     config: {

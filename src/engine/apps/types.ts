@@ -46,9 +46,6 @@ export type { ClusterEvent, GroupEvent, PlacementStep };
  */
 export const MAX_TOPIC_PARTITIONS = 1000;
 
-/** Engine time zero of every scenario (a fixed instant, so record timestamps replay too). */
-export const PLANE_EPOCH_MS = 1_700_000_000_000;
-
 // A group's assignor, protocol and commit mode are the consumer's own settings, declared once there.
 export type { AssignorName, CommitMode, GroupProtocol };
 export { ASSIGNMENT_STRATEGIES as ASSIGNORS, COMMIT_MODES } from '../index';

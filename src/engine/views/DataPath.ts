@@ -9,9 +9,9 @@
  * finds on disk.
  */
 import type { Cluster } from '../cluster/Cluster';
-import type { Engine } from '../engine';
-import type { LeaderReplica } from '../queries';
-import { replicaDir } from '../engine';
+import type { ClusterEvent } from '../cluster/events';
+import type { LeaderReplica } from '../cluster/LeaderReplica';
+import { replicaDir } from '../cluster/logDirs';
 import { KafkaError } from '../errors';
 import type { UnifiedLog } from '../log/UnifiedLog';
 import type { CleanupView, PartitionView } from './types';
@@ -20,20 +20,38 @@ import { cleanupView, partitionView } from './logViews';
 /** The broker a new topic made of an adopted log lives on, and its log dir. */
 const ADOPT_BROKER_LOG_DIR = '/var/kafka-logs';
 
+/**
+ * What the data path reads of the engine: the Engine facade is one. A view never imports the
+ * facade or its queries (they import the views), so it names what it needs here.
+ */
+export interface DataPathEngine {
+  readonly cluster: Cluster;
+  /** Engine.subscribe: the listener is handed any engine event (those of `types`). */
+  subscribe(listener: (e: { type: string }) => void, types?: readonly string[]): () => void;
+  /** The partition's leader replica (Engine.leaderReplica). */
+  leaderReplica(topic: string, partition: number): LeaderReplica | null;
+}
+
+type CleanupEvent = Extract<ClusterEvent, { type: 'logRetention' | 'logCompacted' }>;
+
+function isCleanup(e: { type: string }): e is CleanupEvent {
+  return e.type === 'logRetention' || e.type === 'logCompacted';
+}
+
 export class DataPath {
   /** The latest retention / compaction pass per replica, keyed `<broker>:<topic>-<partition>`. */
   private readonly cleanups = new Map<string, CleanupView>();
   private cleanupCount = 0;
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: DataPathEngine,
     /** The very map the engine was given as recoveredLogs (adopted logs are added to it). */
     private readonly recovered: Map<string, UnifiedLog>,
   ) {
     // The brokers' retention checks and log cleaner say what they removed only in their events.
     engine.subscribe(
       (e) => {
-        if (e.type !== 'logRetention' && e.type !== 'logCompacted') return;
+        if (!isCleanup(e)) return;
         const view = cleanupView(e, ++this.cleanupCount);
         if (view) this.cleanups.set(`${e.broker}:${e.topic}-${e.partition}`, view);
       },

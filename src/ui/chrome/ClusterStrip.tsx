@@ -10,7 +10,7 @@ import {
 } from '../cluster/brokerDrawn';
 import { Term } from '../glossary/Term';
 import { isTermName } from '../glossary/terms';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 import { PartitionGlance } from './PartitionGlance';
 
 /**
@@ -52,9 +52,9 @@ function coordinatorGone(g: PlaneGroupView): number | null {
 
 export function ClusterStrip() {
   // Derived once per plane view (byIdentity), compared as strings: a view that changes nothing here redraws nothing.
-  const brokers = usePlane(useShallow((s) => brokerKeys(s.view ?? null)));
-  const epoch = usePlane((s) => s.view?.controllerEpoch ?? 0);
-  const groups = usePlane(useShallow((s) => groupKeys(s.view?.groups)));
+  const brokers = useBoard(useShallow((s) => brokerKeys(s.view ?? null)));
+  const epoch = useBoard((s) => s.view?.controllerEpoch ?? 0);
+  const groups = useBoard(useShallow((s) => groupKeys(s.view?.groups)));
   if (brokers.length === 0) return null;
   return (
     <nav className="cluster-strip" aria-label="Cluster at a glance">

@@ -3,10 +3,12 @@ import { useShallow } from 'zustand/react/shallow';
 import type { PlanePartitionView, PlaneReplicaView, PlaneTopicView, PlaneView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
 import { brokerDrawn, brokerWords } from '../cluster/brokerDrawn';
-import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHoldStore';
+import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHold';
 import { teachingMoments } from '../cluster/teachingMoments';
 import { Term } from '../glossary/Term';
-import { usePlane, useUi } from '../store';
+import { sameProps } from '../sameProps';
+import { useBoard, useUi } from '../store';
+import { useKept } from '../useKept';
 import { RowTokens } from './RowTokens';
 
 /** More than this many brokers or partitions is a cluster drawn at scale: the board below shows it, not a glance. */
@@ -90,22 +92,24 @@ interface Cell {
  */
 export function PartitionGlance() {
   const selected = useUi((s) => s.selectedTopic);
-  const heads = usePlane(useShallow((s) => brokerHeadsOf(s.view ?? null)));
+  const heads = useBoard(useShallow((s) => brokerHeadsOf(s.view ?? null)));
   const brokerIds = heads.map((h) => Number(h.split('|')[0]));
-  const topic = usePlane((s) => shownTopic(s.view?.topics, selected));
+  const topic = useBoard((s) => shownTopic(s.view?.topics, selected));
   // One string per replica, so a frame that changes nothing redraws nothing; derived once per
   // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
-  const cells = usePlane(
+  const cells = useBoard(
     useShallow((s) => (brokerIds.length > MAX_BROKERS ? NO_CELLS : cellKeys(s.view?.topics, topic))),
   );
   const glanced = topic !== null && brokerIds.length > 0 && brokerIds.length <= MAX_BROKERS;
-  const byPartition = new Map<number, Cell[]>();
+  const built = new Map<number, Cell[]>();
   for (const key of cells) {
     const [p, broker, role, leo, hw] = key.split('|');
-    const row = byPartition.get(Number(p)) ?? [];
+    const row = built.get(Number(p)) ?? [];
     row.push({ broker: Number(broker), role: role as Role, leo: Number(leo), hw: Number(hw) });
-    byPartition.set(Number(p), row);
+    built.set(Number(p), row);
   }
+  // A row whose cells are as last render's keeps last render's array: its memoized row skips the render.
+  const byPartition = new Map(useKept([...built]));
   const partitions = [...byPartition.keys()].sort((a, b) => a - b);
   const shown = glanced && cells !== NO_CELLS && partitions.length <= MAX_PARTITIONS;
   // The rows draw this topic's tokens: its changes are held until they land.
@@ -170,61 +174,50 @@ function cellsOf(p: PlanePartitionView): Cell[] {
  * One partition's row as drawn: the partition's state of one instant (cluster/partitionTimeline.ts),
  * stepped forward as the tokens that moved it land; the view's own while nothing is queued.
  */
-const GlanceRow = memo(
-  function GlanceRow({
-    topic,
-    partition: p,
-    brokerIds,
-    cells,
-  }: {
-    topic: string;
-    partition: number;
-    brokerIds: number[];
-    cells: Cell[];
-  }) {
-    const drawn = useDrawnPartitionByName(topic, p);
-    const shown = drawn ? cellsOf(drawn) : cells;
-    const end = Math.max(0, ...shown.map((c) => c.leo));
-    return (
-      <tr data-testid={`glance-row-${topic}-${p}`}>
-        <th scope="row" data-testid={`glance-name-${topic}-${p}`}>
-          {topic}-{p}
-        </th>
-        {brokerIds.map((id) => {
-          const c = cells.find((x) => x.broker === id);
-          // A replica the engine has that the drawn state has not yet (a reassignment): its own numbers.
-          const s = shown.find((x) => x.broker === id) ?? c;
-          if (!c || !s) return <td key={id} className="glance-none" />;
-          return (
-            <td
-              key={id}
-              className={`glance-replica ${s.role}`}
-              data-testid={`glance-replica-${topic}-${p}-${id}`}
-              data-role={c.role}
-              data-drawn-role={s.role}
-              data-leo={c.leo}
-              data-hw={c.hw}
-              data-shown-leo={s.leo}
-              data-shown-hw={s.hw}
-            >
-              <span className="glance-role">{ROLE_WORDS[s.role]}</span> LEO {s.leo} · HW {s.hw}
-              {s.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
-            </td>
-          );
-        })}
-      </tr>
-    );
-  },
-  (a, b) =>
-    a.topic === b.topic &&
-    a.partition === b.partition &&
-    a.brokerIds.join() === b.brokerIds.join() &&
-    a.cells.length === b.cells.length &&
-    a.cells.every((c, i) => {
-      const d = b.cells[i];
-      return d !== undefined && c.broker === d.broker && c.role === d.role && c.leo === d.leo && c.hw === d.hw;
-    }),
-);
+const GlanceRow = memo(function GlanceRow({
+  topic,
+  partition: p,
+  brokerIds,
+  cells,
+}: {
+  topic: string;
+  partition: number;
+  brokerIds: number[];
+  cells: Cell[];
+}) {
+  const drawn = useDrawnPartitionByName(topic, p);
+  const shown = drawn ? cellsOf(drawn) : cells;
+  const end = Math.max(0, ...shown.map((c) => c.leo));
+  return (
+    <tr data-testid={`glance-row-${topic}-${p}`}>
+      <th scope="row" data-testid={`glance-name-${topic}-${p}`}>
+        {topic}-{p}
+      </th>
+      {brokerIds.map((id) => {
+        const c = cells.find((x) => x.broker === id);
+        // A replica the engine has that the drawn state has not yet (a reassignment): its own numbers.
+        const s = shown.find((x) => x.broker === id) ?? c;
+        if (!c || !s) return <td key={id} className="glance-none" />;
+        return (
+          <td
+            key={id}
+            className={`glance-replica ${s.role}`}
+            data-testid={`glance-replica-${topic}-${p}-${id}`}
+            data-role={c.role}
+            data-drawn-role={s.role}
+            data-leo={c.leo}
+            data-hw={c.hw}
+            data-shown-leo={s.leo}
+            data-shown-hw={s.hw}
+          >
+            <span className="glance-role">{ROLE_WORDS[s.role]}</span> LEO {s.leo} · HW {s.hw}
+            {s.role !== 'offline' && <Slots end={end} leo={s.leo} hw={s.hw} />}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}, sameProps());
 
 /**
  * Under a partition's row, why it does not move, said where it happens: NOT_ENOUGH_REPLICAS with
@@ -235,7 +228,7 @@ function GlanceTeaching({ topic, partition, columns }: { topic: string; partitio
   const drawn = useDrawnPartitionByName(topic, partition);
   const since = useIsrChangedAt(topic, partition);
   // One string per view (the words change, not the objects), so a view that changes nothing here redraws nothing.
-  const said = usePlane((s) => {
+  const said = useBoard((s) => {
     const t = s.view?.topics.find((x) => x.name === topic);
     const p = drawn ?? t?.partitions[partition];
     if (!t || !p || !s.view) return '';

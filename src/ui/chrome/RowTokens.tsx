@@ -12,15 +12,15 @@
  * the table changes size, never per view.
  */
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
-import { useStore } from 'zustand';
 import type { PlaneMessageView } from '../../engine/apps/types';
-import { replicationHoldStore, tokenSchedule } from '../cluster/replicationHoldStore';
+import { tokenSchedule } from '../cluster/replicationHold';
 import { apiColour } from '../cluster/requestApis';
 import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from '../cluster/tokenLanes';
 import { tokenTitle } from '../cluster/tokenRecords';
 import { flying } from '../cluster/tokenSchedule';
 import { useTokenDelays } from '../cluster/useTokenDelays';
 import { REPLAY_MS } from '../time/pacing';
+import { useUi } from '../store';
 
 interface Point {
   x: number;
@@ -47,8 +47,8 @@ interface RowToken {
 export function RowTokens({ topic }: { topic: string }) {
   const layer = useRef<HTMLDivElement>(null);
   // The hold's messages: the view's, and those gone from it whose tokens are still flying.
-  const messages = useStore(replicationHoldStore, (s) => s.messages);
-  const inStep = useStore(replicationHoldStore, (s) => s.inStep);
+  const messages = useUi((s) => s.replication.messages);
+  const inStep = useUi((s) => s.replication.inStep);
   const [anchors, setAnchors] = useState<Anchors>(new Map());
   const now = performance.now();
   const slots = tokenSchedule();

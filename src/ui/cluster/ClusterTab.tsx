@@ -10,7 +10,7 @@ import { CreateTopicDialog } from './CreateTopicDialog';
 import { ApiLegend } from './ApiLegend';
 import { MessageLegend, MessageTokens } from './MessageTokens';
 import { PlacementShow } from './PlacementShow';
-import { act } from './planeClient';
+import { act } from './boardClient';
 import { StoryPanel } from './StoryPanel';
 import { ZnodeTree } from './ZnodeTree';
 import { controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';

@@ -9,8 +9,8 @@ import type { ScenarioAction, PlaneView, PresetName } from '../../engine/apps/ty
 import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
-import { act, startScenario } from './planeClient';
-import { getPlane, setPlane } from '../store';
+import { act, startScenario } from './boardClient';
+import { getBoard, setBoard } from '../store';
 import { NumberField } from '../forms/NumberField';
 import { checkWholeNumber } from '../forms/validate';
 
@@ -104,7 +104,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
       return;
     }
     setMessage(null);
-    setPlane({
+    setBoard({
       placement: {
         title: `Preview of ${name}: ${args.partitions} × RF ${args.replicationFactor}`,
         preview: p,
@@ -121,7 +121,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
     if (ok) {
       setOpen(false);
       setMessage(null);
-    } else setMessage(getPlane().error);
+    } else setMessage(getBoard().error);
   }
 
   return (

@@ -29,7 +29,7 @@ import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
 import { type Box, type Point, routeStart } from './tokenRoute';
-import { setDrawingTokens, tokenSchedule } from './replicationHoldStore';
+import { setDrawingTokens, tokenSchedule } from './replicationHold';
 import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from './tokenLanes';
 import { carried } from './tokenRecords';
 import { flying, schedule } from './tokenSchedule';

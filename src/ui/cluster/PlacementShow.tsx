@@ -6,8 +6,8 @@
  */
 import { useEffect, useState } from 'react';
 import type { PlacementStep } from '../../engine/apps/types';
-import type { PlacementShow as Show } from './planeSlice';
-import { setPlane, usePlane } from '../store';
+import type { PlacementShow as Show } from './boardSlice';
+import { setBoard, useBoard } from '../store';
 
 const STEP_MS = 450;
 
@@ -31,7 +31,7 @@ export function describeStep(s: PlacementStep): string {
 }
 
 export function PlacementShow() {
-  const show = usePlane((s) => s.placement);
+  const show = useBoard((s) => s.placement);
   if (!show) return null;
   return <PlacementRun key={`${show.title}|${show.source}`} show={show} />;
 }
@@ -42,7 +42,7 @@ function PlacementRun({ show }: { show: Show }) {
   const shown = show.shown;
   useEffect(() => {
     if (!playing || shown >= steps.length) return;
-    const t = setTimeout(() => setPlane({ placement: { ...show, shown: shown + 1 } }), STEP_MS);
+    const t = setTimeout(() => setBoard({ placement: { ...show, shown: shown + 1 } }), STEP_MS);
     return () => clearTimeout(t);
   }, [playing, shown, steps.length, show]);
   const arrange = steps.find((s) => s.kind === 'arrangeBrokers');
@@ -111,7 +111,7 @@ function PlacementRun({ show }: { show: Show }) {
           data-testid="placement-step"
           onClick={() => {
             setPlaying(false);
-            setPlane({ placement: { ...show, shown: Math.min(steps.length, shown + 1) } });
+            setBoard({ placement: { ...show, shown: Math.min(steps.length, shown + 1) } });
           }}
         >
           Step
@@ -128,11 +128,11 @@ function PlacementRun({ show }: { show: Show }) {
           type="button"
           className="btn btn-xs"
           data-testid="placement-end"
-          onClick={() => setPlane({ placement: { ...show, shown: steps.length } })}
+          onClick={() => setBoard({ placement: { ...show, shown: steps.length } })}
         >
           To the end
         </button>
-        <button type="button" className="btn btn-xs" onClick={() => setPlane({ placement: null })}>
+        <button type="button" className="btn btn-xs" onClick={() => setBoard({ placement: null })}>
           Close
         </button>
       </div>

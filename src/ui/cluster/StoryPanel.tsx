@@ -5,14 +5,14 @@
  * member chosen → new leader epoch).
  */
 import { Term } from '../glossary/Term';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 import { usePastMs } from '../time/usePastMs';
 import { formatClock } from '../time/formatClock';
 
 export function StoryPanel() {
   const pastMs = usePastMs();
   // In the past, the log as it read then: nothing told after the moment shown.
-  const story = usePlane((s) => s.story).filter((l) => pastMs === null || l.atMs <= pastMs);
+  const story = useBoard((s) => s.story).filter((l) => pastMs === null || l.atMs <= pastMs);
   return (
     <section className="story" aria-label="What the controller did" data-testid="election-story">
       <h3>

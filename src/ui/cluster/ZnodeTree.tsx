@@ -6,13 +6,13 @@
  */
 import { useState } from 'react';
 import type { ZnodeView } from '../../engine/apps/types';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 
 const FLASH_MS = 2000;
 const LARGE_TREE = 200;
 
 export function ZnodeTree({ znodes, nowMs }: { znodes: ZnodeView[]; nowMs: number }) {
-  const changed = usePlane((s) => s.changedZnodes);
+  const changed = useBoard((s) => s.changedZnodes);
   const [internal, setInternal] = useState(false);
   const [partitions, setPartitions] = useState(false);
   // Large clusters: the per-partition state nodes are folded until asked for.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import { narrate, shortMemberIds } from './narrate';
+import { toEngineMs } from '../../worker/client';
 
-const at = (ms: number) => PLANE_EPOCH_MS + ms;
+const at = (ms: number) => toEngineMs(ms);
 
 type Leadership = [leader: number, leaderEpoch: number, isr: number[]];
 

@@ -5,8 +5,29 @@
  * live ISR member, leader epochs, JoinGroup/SyncGroup).
  */
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
-import type { GroupStoryLine, StoryLine } from './planeSlice';
+import { toScenarioMs } from '../../worker/client';
+
+/** A line of the cluster's story (StoryPanel), kept in the board slice. */
+export interface StoryLine {
+  id: number;
+  /** Engine ms since the scenario started. */
+  atMs: number;
+  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
+  text: string;
+  tone: 'info' | 'warn' | 'bad' | 'good';
+}
+
+export interface GroupStoryLine {
+  id: number;
+  atMs: number;
+  groupId: string;
+  /** The sentence, member ids cut to client ids. */
+  text: string;
+  /** The sentence with the full member ids, when they were cut. */
+  full?: string;
+  /** The step of the rebalance this line shows. */
+  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
+}
 
 export interface Narration {
   story: Omit<StoryLine, 'id'>[];
@@ -32,10 +53,10 @@ export function shortMemberIds(text: string): string {
 export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record<string, number> = {}): Narration {
   const out: Narration = { story: [], groupStory: [], znodes: {} };
   const line = (e: { atMs: number }, kind: StoryLine['kind'], text: string, tone: StoryLine['tone'] = 'info') =>
-    out.story.push({ atMs: e.atMs - PLANE_EPOCH_MS, kind, text, tone });
+    out.story.push({ atMs: toScenarioMs(e.atMs), kind, text, tone });
   const group = (atMs: number, groupId: string, step: GroupStoryLine['step'], full: string) => {
     const text = shortMemberIds(full);
-    out.groupStory.push({ atMs: atMs - PLANE_EPOCH_MS, groupId, step, text, ...(text === full ? {} : { full }) });
+    out.groupStory.push({ atMs: toScenarioMs(atMs), groupId, step, text, ...(text === full ? {} : { full }) });
   };
   // Elections of the internal offsets topic's many partitions are told as one line per frame.
   const internal = { count: 0, atMs: 0, controllerEpoch: 0 };
@@ -50,7 +71,7 @@ export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record
       case 'znodeCreated':
       case 'znodeDataChanged':
       case 'znodeDeleted':
-        out.znodes[e.path] = e.atMs - PLANE_EPOCH_MS;
+        out.znodes[e.path] = toScenarioMs(e.atMs);
         if (e.type === 'znodeDeleted' && e.reason === 'sessionExpired')
           line(e, 'election', `Ephemeral znode ${e.path} deleted: its owner's session expired.`, 'warn');
         if (e.type === 'znodeCreated' && e.path.startsWith('/brokers/ids/'))

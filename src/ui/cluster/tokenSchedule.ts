@@ -1,6 +1,6 @@
 /**
  * When each message token is drawn: the one schedule the brokers board (MessageTokens), the
- * partition rows (chrome/RowTokens) and the partition timelines (partitionTimeline.ts, replicationHoldStore.ts) share, so a
+ * partition rows (chrome/RowTokens) and the partition timelines (partitionTimeline.ts, replicationHold.ts) share, so a
  * replica's LEO or HW changes on screen exactly when the token that carried the change lands.
  * Pure: the caller passes the wall clock.
  *

@@ -1,5 +1,5 @@
 import { type RefObject, useLayoutEffect, useRef } from 'react';
-import { tokenSchedule } from './replicationHoldStore';
+import { tokenSchedule } from './replicationHold';
 
 /**
  * Each token's CSS animation delay, from its slot in the shared schedule, so it leaves and lands

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { EventKind, EventLogEntry } from '../../engine/apps/types';
 import { EVENT_KINDS } from '../../worker/client';
-import { getPlane, setPlane, uiStore, usePlane } from '../store';
+import { getBoard, setBoard, uiStore, useBoard } from '../store';
 import { formatClock } from '../time/formatClock';
 import { Options } from '../forms/Options';
 import { type Subject, subjectOf } from './subjectOf';
@@ -31,8 +31,8 @@ const FILTERS: { key: keyof Filters; label: string }[] = [
  * board's tab if it is in another.
  */
 export function EventLogPanel() {
-  const log = usePlane((s) => s.eventLog);
-  const focus = usePlane((s) => s.focus);
+  const log = useBoard((s) => s.eventLog);
+  const focus = useBoard((s) => s.focus);
   const [f, setF] = useState<Filters>({ kind: '', topic: '', group: '', broker: '' });
   const entries = log?.entries ?? [];
   const topics = [...new Set(entries.flatMap((e) => e.topics))].sort();
@@ -99,12 +99,12 @@ function matches(e: EventLogEntry, f: Filters): boolean {
 }
 
 function choose(e: EventLogEntry): void {
-  const s = getPlane();
+  const s = getBoard();
   if (s.focus?.entry === e.n) {
-    setPlane({ focus: null });
+    setBoard({ focus: null });
     return;
   }
-  setPlane({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
+  setBoard({ focus: { entry: e.n, brokers: e.brokers, partitions: e.partitions, groups: e.groups } });
   const topic = e.topics.find((t) => !t.startsWith('__'));
   if (topic) uiStore.setState({ selectedTopic: topic });
   reveal(subjectOf(e));
@@ -116,7 +116,7 @@ function choose(e: EventLogEntry): void {
  */
 function reveal(subject: Subject | null): void {
   if (!subject) return;
-  if (subject.tab !== null && getPlane().tab !== subject.tab) setPlane({ tab: subject.tab });
+  if (subject.tab !== null && getBoard().tab !== subject.tab) setBoard({ tab: subject.tab });
   const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Two frames: React draws the tab, then the element is laid out where it will stay.
   requestAnimationFrame(() =>

@@ -6,11 +6,11 @@
  * about the broker's card (the board's cluster tab). Pure, so it is tested in Node.
  */
 import type { EventLogEntry } from '../../engine/apps/types';
-import type { PlaneTab } from '../cluster/planeSlice';
+import type { BoardTab } from '../cluster/boardSlice';
 
 export interface Subject {
   /** The board's tab the element is in (null: it is outside the board, in the topic's list). */
-  tab: PlaneTab | null;
+  tab: BoardTab | null;
   /** The element's data-testid. */
   testid: string;
 }

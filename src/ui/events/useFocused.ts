@@ -1,8 +1,8 @@
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 
 /** Whether the event chosen in the log is about this broker, partition (`<topic>-<p>`) or group. */
 export function useFocused(what: 'broker' | 'partition' | 'group', key: number | string): boolean {
-  return usePlane((s) => {
+  return useBoard((s) => {
     const f = s.focus;
     if (!f) return false;
     if (what === 'broker') return f.brokers.includes(Number(key));

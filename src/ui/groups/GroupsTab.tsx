@@ -16,10 +16,10 @@ import type {
   PlaneView,
 } from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
-import { act } from '../cluster/planeClient';
+import { act } from '../cluster/boardClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
-import { setPlane, usePlane } from '../store';
+import { setBoard, useBoard } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
 import { ClientChip, ClientGroupNote } from './ClientChip';
@@ -39,7 +39,7 @@ import { useShownGenerations } from './useShownGenerations';
 import { ZookeeperGroupBody } from './ZookeeperGroup';
 import { Options } from '../forms/Options';
 import { SelectField } from '../forms/SelectField';
-import { sameKeys } from '../sameKeys';
+import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './cardProps';
 
 const STOPPED = '__stopped';
 /** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
@@ -75,7 +75,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
   }
   const lastCrash = new Map<string, ConsumerCrashView>();
   for (const c of view.crashes) lastCrash.set(c.group, c);
-  // Many groups: cards off screen skip layout and paint (content-visibility), see plane.css.
+  // Many groups: cards off screen skip layout and paint (content-visibility), see board.css.
   const atScale = view.groups.length > AT_SCALE_GROUPS;
 
   function onDragEnd(e: DragEndEvent) {
@@ -122,7 +122,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
           e.preventDefault();
           const checked = checkGroupId(newGroup);
           if (!checked.ok) {
-            setPlane({ error: checked.message });
+            setBoard({ error: checked.message });
             return;
           }
           void act(session, { op: 'addGroup', group: checked.value, assignor: 'range' }).then(
@@ -154,52 +154,6 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
 /** The generations timeline, its newest column added when the rebalance shown reaches assign. */
 function ShownTimeline({ group }: { group: PlaneGroupView }) {
   return <GenerationsTimeline group={useShownGenerations(group)} />;
-}
-
-interface GroupCardProps {
-  session: Session;
-  /** Every group on the board, comma-joined (a string, so unchanged cards skip re-rendering). */
-  groupIds: string;
-  group: PlaneGroupView;
-  consumers: PlaneConsumerView[];
-  crash: ConsumerCrashView | undefined;
-  selected: boolean;
-  onSelect: (groupId: string) => void;
-}
-
-/**
- * What a group card shows: its state, settings, delivery counts, chips and last crash (lag and
- * generations are drawn by the detail panel). Views arrive as new objects every time; a card
- * whose content is the same is not rendered again.
- */
-const CARD_PROPS = ['session', 'groupIds', 'selected', 'onSelect'] as const;
-const CARD_GROUP_FIELDS = [
-  'groupId',
-  'state',
-  'generation',
-  'coordinator',
-  'offsetsPartition',
-  'assignor',
-  'protocol',
-  'commitMode',
-  'leader',
-] as const;
-
-function sameGroupCard(a: GroupCardProps, b: GroupCardProps): boolean {
-  if (
-    !sameKeys(a, b, CARD_PROPS) ||
-    !sameKeys(a.group, b.group, CARD_GROUP_FIELDS) ||
-    !sameKeys(a.group.delivery, b.group.delivery, ['processed', 'duplicates', 'skipped']) ||
-    a.group.clients?.protocolName !== b.group.clients?.protocolName ||
-    a.consumers.length !== b.consumers.length
-  )
-    return false;
-  for (let i = 0; i < a.consumers.length; i++) {
-    const c = a.consumers[i] as PlaneConsumerView;
-    const d = b.consumers[i] as PlaneConsumerView;
-    if (!sameConsumer(c, d)) return false;
-  }
-  return JSON.stringify(a.crash ?? null) === JSON.stringify(b.crash ?? null);
 }
 
 const GroupCard = memo(function GroupCard({
@@ -361,7 +315,7 @@ const GroupCard = memo(function GroupCard({
  * committed lag (HW − committed offset). Its own subscription, so a moving lag redraws one line.
  */
 function GroupLagLine({ groupId }: { groupId: string }) {
-  const key = usePlane((s) => {
+  const key = useBoard((s) => {
     const lag = s.view?.groups.find((g) => g.groupId === groupId)?.lagNow;
     return `${lag?.fetch ?? ''}|${lag?.committed ?? ''}`;
   });
@@ -455,28 +409,6 @@ function StoppedTray({
         {consumers.length === 0 && <li className="muted small">Drag a consumer here to stop it.</li>}
       </ul>
     </section>
-  );
-}
-
-interface ChipProps {
-  session: Session;
-  /** Every group on the board, comma-joined (a string, so unchanged chips skip re-rendering). */
-  groupIds: string;
-  consumer: PlaneConsumerView;
-  leader: boolean;
-}
-
-/** What a chip shows; positions move every frame but are drawn elsewhere. */
-function sameChip(a: ChipProps, b: ChipProps): boolean {
-  return a.groupIds === b.groupIds && a.leader === b.leader && sameConsumer(a.consumer, b.consumer);
-}
-
-function sameConsumer(x: PlaneConsumerView, y: PlaneConsumerView): boolean {
-  return (
-    sameKeys(x, y, ['name', 'group', 'lifecycle', 'memberId', 'generation', 'inHand']) &&
-    x.truncation?.atMs === y.truncation?.atMs &&
-    x.client?.assignment?.version === y.client?.assignment?.version &&
-    x.partitions.join() === y.partitions.join()
   );
 }
 

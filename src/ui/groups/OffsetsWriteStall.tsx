@@ -1,5 +1,5 @@
 import { teachingMoments } from '../cluster/teachingMoments';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 
 /**
  * Why the group's __consumer_offsets partition holds its writes, in the words its leader's chip
@@ -8,7 +8,7 @@ import { usePlane } from '../store';
  * holds them until it catches up or leaves the ISR.
  */
 export function OffsetsWriteStall({ groupId }: { groupId: string }) {
-  const text = usePlane((s) => {
+  const text = useBoard((s) => {
     const view = s.view;
     const g = view?.groups.find((x) => x.groupId === groupId);
     if (!view || !g || g.coordinator === null) return '';
@@ -19,7 +19,7 @@ export function OffsetsWriteStall({ groupId }: { groupId: string }) {
       .map((m) => m.text)
       .join('; ');
   });
-  const partition = usePlane((s) => s.view?.groups.find((x) => x.groupId === groupId)?.offsetsPartition);
+  const partition = useBoard((s) => s.view?.groups.find((x) => x.groupId === groupId)?.offsetsPartition);
   if (text === '') return null;
   return (
     <p className="hw-stall small" data-testid={`group-offsets-stall-${groupId}`}>

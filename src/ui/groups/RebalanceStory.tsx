@@ -3,13 +3,13 @@
  * to the coordinator broker (and why that broker), the state machine's transitions, the group
  * leader running the assignor, SyncGroup, and each member's revoked/assigned callbacks.
  */
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 import { usePastMs } from '../time/usePastMs';
 import { formatClock } from '../time/formatClock';
 
 export function RebalanceStory({ groupId }: { groupId: string }) {
   const pastMs = usePastMs();
-  const lines = usePlane((s) => s.groupStory).filter(
+  const lines = useBoard((s) => s.groupStory).filter(
     (l) => (l.groupId === groupId || l.text.startsWith(`${groupId}`)) && (pastMs === null || l.atMs <= pastMs),
   );
   const shown = lines.slice(-14);

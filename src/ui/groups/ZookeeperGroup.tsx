@@ -6,11 +6,11 @@
  * The card draws those znodes, read from the coordination store's tree in the plane view.
  */
 import type { PlaneConsumerView, ZnodeView } from '../../engine/apps/types';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 
 /** The group's znodes, as one string (the card redraws only when one of them changes). */
 function useGroupZnodes(groupId: string): ZnodeView[] {
-  const key = usePlane((s) => {
+  const key = useBoard((s) => {
     const prefix = `/consumers/${groupId}/`;
     const nodes = (s.view?.znodes ?? []).filter((z) => z.path.startsWith(prefix) || z.path === `/consumers/${groupId}`);
     return JSON.stringify(nodes.map((z) => [z.path, z.data, z.ephemeral, z.childWatches]));

@@ -5,8 +5,6 @@
  * scaled by the speed the clock runs at now (the auto slow-down brings it to 1x while a
  * rebalance plays). Group cards read the shown phase with `useRebalancePhase`.
  */
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
 import type { PlaneEvent } from '../../engine/apps/types';
 import { comparePartitions } from '../../worker/client';
 import {
@@ -22,6 +20,10 @@ import {
   shownGroupState,
 } from './phaseQueue';
 import { phaseMarks } from './rebalancePhases';
+import type { PhaseBoardState } from './phaseSlice';
+import { type SliceApi, sliceOf, useUi } from '../store';
+
+export type { PhaseBoardState };
 
 /**
  * A phase reaches the screen up to a frame after the store changes (React commits, the browser
@@ -30,17 +32,11 @@ import { phaseMarks } from './rebalancePhases';
  */
 export const PAINT_SLACK_MS = 20;
 
-export interface PhaseBoardState {
-  queues: Record<string, PhaseQueue>;
-}
-
-export const phaseStore = createStore<PhaseBoardState>()(() => ({ queues: {} }));
-
 const REST = restingQueue();
 
 /** The queue of a group, as shown now (a resting one for a group with no rebalance seen). */
 export function useRebalanceQueue(groupId: string): PhaseQueue {
-  return useStore(phaseStore, (s) => s.queues[groupId] ?? REST);
+  return useUi((s) => s.phases.queues[groupId] ?? REST);
 }
 
 /**
@@ -49,9 +45,9 @@ export function useRebalanceQueue(groupId: string): PhaseQueue {
  */
 export function useDrawnPartitions(groupId: string | null, consumer: string, engine: readonly string[]): string[] {
   const joined = engine.join(',');
-  const key = useStore(phaseStore, (s) => {
-    const q = groupId === null ? undefined : s.queues[groupId];
-    if (!q || !q.pending.some((p) => p.deltas.some((d) => d.consumer === consumer))) return joined;
+  const key = useUi((s) => {
+    const q = groupId === null ? undefined : s.phases.queues[groupId];
+    if (!q?.pending.some((p) => p.deltas.some((d) => d.consumer === consumer))) return joined;
     return drawnPartitions(q, consumer, engine).sort(comparePartitions).join(',');
   });
   return key === '' ? [] : key.split(',');
@@ -63,8 +59,8 @@ export function useDrawnPhase(
   state: string,
   generation: number,
 ): { phase: string; state: string; generation: number } {
-  const key = useStore(phaseStore, (s) => {
-    const q = s.queues[groupId] ?? REST;
+  const key = useUi((s) => {
+    const q = s.phases.queues[groupId] ?? REST;
     return `${q.shown.phase}|${shownGroupState(q, state)}|${shownGeneration(q, generation)}`;
   });
   const [phase = 'stable', shown = state, gen = String(generation)] = key.split('|');
@@ -73,7 +69,7 @@ export function useDrawnPhase(
 
 /** True while any group's rebalance is still being played at wall time `now`. */
 export function anyRebalanceShown(now: number): boolean {
-  return Object.values(phaseStore.getState().queues).some((q) => busy(q, now));
+  return Object.values(sliceOf('phases').getState().queues).some((q) => busy(q, now));
 }
 
 export interface PhaseClock {
@@ -89,7 +85,7 @@ export class PhaseBoard {
 
   constructor(
     private readonly clock: PhaseClock,
-    private readonly store = phaseStore,
+    private readonly store: Pick<SliceApi<PhaseBoardState>, 'getState' | 'setState'> = sliceOf('phases'),
   ) {}
 
   private minMs(): number {

@@ -14,9 +14,9 @@ import {
   WAITING_MS,
 } from './phaseQueue';
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import { leaveRebalance, request, state } from './rebalanceEvents.testdata';
 import { phaseMarks } from './rebalancePhases';
+import { toEngineMs } from '../../worker/client';
 
 /** Runs the queue's clock from `from` to `to` in 10 ms frames, noting each phase shown and when it started. */
 function play(q0: PhaseQueue, from: number, to: number, minMs: number) {
@@ -135,7 +135,7 @@ describe('the chips own what the phase drawn says (drawnPartitions)', () => {
         callback,
         partitions: partitions.map((partition) => ({ topic: 'orders', partition })),
         generationId: 2,
-        atMs: PLANE_EPOCH_MS + ms,
+        atMs: toEngineMs(ms),
       }) as PlaneEvent;
     // c1 keeps orders-0 and gives up orders-1 after the first SyncGroup (CooperativeStickyAssignor).
     const events: PlaneEvent[] = [

@@ -1,8 +1,8 @@
 /** Plane events of one eager rebalance, shaped as the engine emits them (tests only). */
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
+import { toEngineMs } from '../../worker/client';
 
-const at = (ms: number) => PLANE_EPOCH_MS + ms;
+const at = (ms: number) => toEngineMs(ms);
 
 export function request(
   api: 'LeaveGroup' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat',

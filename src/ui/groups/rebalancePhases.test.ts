@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import { phaseMarks } from './rebalancePhases';
 import { leaveRebalance, request, state } from './rebalanceEvents.testdata';
+import { toEngineMs } from '../../worker/client';
 
-const at = (ms: number) => PLANE_EPOCH_MS + ms;
+const at = (ms: number) => toEngineMs(ms);
 
 describe('phaseMarks', () => {
   it('reads each phase of a rebalance from the event that makes it, with engine times since the scenario started', () => {

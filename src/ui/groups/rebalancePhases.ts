@@ -15,7 +15,7 @@
  * frame's plane events into marks, pure and in engine order.
  */
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
+import { toScenarioMs } from '../../worker/client';
 
 export const PHASES = ['leave', 'join', 'compute', 'sync', 'assign', 'stable'] as const;
 export type RebalancePhase = (typeof PHASES)[number];
@@ -65,7 +65,7 @@ export function phaseMarks(events: readonly PlaneEvent[]): PhaseMark[] {
     generation: number | null,
     why: string,
     delta?: OwnershipDelta,
-  ) => out.push({ groupId, phase, atMs: atMs - PLANE_EPOCH_MS, generation, why, ...(delta ? { delta } : {}) });
+  ) => out.push({ groupId, phase, atMs: toScenarioMs(atMs), generation, why, ...(delta ? { delta } : {}) });
   for (const e of events) {
     switch (e.type) {
       case 'groupRequestSent': {

@@ -16,7 +16,7 @@ export function usePhaseBoard(session: Session): void {
       setTimeout: (f, ms) => window.setTimeout(f, ms),
       clearTimeout: (id) => window.clearTimeout(id),
     });
-    const stopEvents = session.onPlaneEvents((events) => board.take(events));
+    const stopEvents = session.onBoardEvents((events) => board.take(events));
     const stopRun = uiStore.subscribe((s, prev) => {
       if (s.clusterRun !== prev.clusterRun) board.forget();
     });

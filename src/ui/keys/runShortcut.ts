@@ -4,9 +4,9 @@
  * controller log and the board then show what the engine made of it.
  */
 import { errorText } from '../errorText';
-import { act } from '../cluster/planeClient';
+import { act } from '../cluster/boardClient';
 import type { Session } from '../session';
-import { getPlane, uiStore } from '../store';
+import { getBoard, uiStore } from '../store';
 import {
   crashTarget,
   isolatedBroker,
@@ -22,7 +22,7 @@ function say(text: string): void {
 
 /** The topic shown and the partition chosen in the event log (focus), if any. */
 function selection(): { topic: string | null; partition: number | null; group: string | null } {
-  const { focus } = getPlane();
+  const { focus } = getBoard();
   const topic = uiStore.getState().selectedTopic;
   const chosen = focus?.partitions.find((k) => topic !== null && k.startsWith(`${topic}-`));
   const partition = chosen && topic !== null ? Number(chosen.slice(topic.length + 1)) : null;
@@ -30,7 +30,7 @@ function selection(): { topic: string | null; partition: number | null; group: s
 }
 
 async function perturb(session: Session, key: 'k' | 'i' | 'r' | 'c'): Promise<void> {
-  const view = getPlane().view;
+  const view = getBoard().view;
   if (!view) return say('The cluster is not open yet.');
   const sel = selection();
   if (key === 'k' || key === 'i') {

@@ -6,11 +6,10 @@
  * actions run, and the engine's answer is revealed once the condition holds. A step marked slow
  * plays in real time, the others fast. A slice (`lessons`) of the page's one store.
  */
-import { useStore } from 'zustand';
 import type { LessonTarget } from '../../engine/apps/lessons/types';
-import { act, startScenario } from '../cluster/planeClient';
+import { act, startScenario } from '../cluster/boardClient';
 import type { Session } from '../session';
-import { getPlane, type Speed, setPlane, uiStore } from '../store';
+import { getBoard, sliceOf, type Speed, setBoard, uiStore, useUi } from '../store';
 import type { ActiveLesson, LessonState } from './lessonSlice';
 import { lookAt, stopLooking } from './lookHere';
 
@@ -20,14 +19,11 @@ export type { ActiveLesson, LessonState };
 export const FAST_SPEED: Speed = 16;
 const PROBE_EVERY_MS = 200;
 
-/** The slice's read and write, as zustand's getState/setState over `s.lessons`. */
-const lessonStore = {
-  getState: (): LessonState => uiStore.getState().lessons,
-  setState: (patch: Partial<LessonState>): void => uiStore.setState((s) => ({ lessons: { ...s.lessons, ...patch } })),
-};
+/** The store's `lessons` slice. */
+const lessonStore = sliceOf('lessons');
 
 export function useLessons<T>(selector: (s: LessonState) => T): T {
-  return useStore(uiStore, (s) => selector(s.lessons));
+  return useUi((s) => selector(s.lessons));
 }
 
 let timer: ReturnType<typeof setInterval> | null = null;
@@ -57,7 +53,7 @@ export async function startLesson(session: Session, id: string): Promise<void> {
   stopProbing();
   // The board the lesson is about until its first step points somewhere: the groups for group
   // lessons, the brokers and partitions otherwise.
-  setPlane({ tab: lesson.concept === 'groups' ? 'groups' : 'cluster' });
+  setBoard({ tab: lesson.concept === 'groups' ? 'groups' : 'cluster' });
   lessonStore.setState({
     active: {
       lesson,
@@ -123,12 +119,12 @@ async function actStep(session: Session, step: number): Promise<void> {
     because: null,
     error: null,
   });
-  const startedAtMs = getPlane().view?.nowMs ?? 0;
+  const startedAtMs = getBoard().view?.nowMs ?? 0;
   for (const action of s.actions) {
     if (action.op === 'seedsLookupExample') {
       await session.call('seedsLookupPreset', null);
     } else if (!(await act(session, action))) {
-      patchActive({ starting: false, error: getPlane().error ?? 'The step’s action was refused.' });
+      patchActive({ starting: false, error: getBoard().error ?? 'The step’s action was refused.' });
       return;
     }
   }

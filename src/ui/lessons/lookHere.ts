@@ -10,7 +10,7 @@ import type { LessonTarget } from '../../engine/apps/lessons/types';
 import type { LookupStep } from '../../worker/protocol';
 import type { Session } from '../session';
 import { requestSideSheet } from '../side/sheet';
-import { setPlane, uiStore } from '../store';
+import { setBoard, uiStore } from '../store';
 
 export const LOOK_ATTR = 'data-lesson-look';
 /** Room left between the target and the lesson card (or the panel's top), px. */
@@ -71,8 +71,8 @@ export function inSidePanel(t: LessonTarget): boolean {
 /** Opens the view that draws the target: the board's tab, the topic, the side panel's tab, the lookup. */
 async function open(session: Session, t: LessonTarget): Promise<void> {
   if (t.kind === 'partition') uiStore.setState({ selectedTopic: t.topic });
-  if (t.kind === 'broker' || t.kind === 'znodes') setPlane({ tab: 'cluster' });
-  if (t.kind === 'group') setPlane({ tab: 'groups' });
+  if (t.kind === 'broker' || t.kind === 'znodes') setBoard({ tab: 'cluster' });
+  if (t.kind === 'group') setBoard({ tab: 'groups' });
   if (inSidePanel(t)) uiStore.setState({ sideTab: t.kind === 'lookup' ? 'lookup' : 'accumulator' });
   else requestSideSheet(false);
   if (t.kind === 'lookup') {

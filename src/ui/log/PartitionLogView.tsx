@@ -7,7 +7,7 @@ import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
 import { formatBytes, formatCount, segmentFileName } from './format';
 import { useStoreName } from './storeName';
-import { useDrawnPartitionByName } from '../cluster/replicationHoldStore';
+import { useDrawnPartitionByName } from '../cluster/replicationHold';
 
 const CELL_WIDTH = 52;
 /** Narrower segments get no button of their own (a busy log has hundreds). */

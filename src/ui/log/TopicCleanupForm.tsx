@@ -1,8 +1,8 @@
 import { memo, useState } from 'react';
 import type { TopicCleanupKey } from '../../engine/apps/types';
 import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
-import { act } from '../cluster/planeClient';
-import { getPlane, usePlane } from '../store';
+import { act } from '../cluster/boardClient';
+import { getBoard, useBoard } from '../store';
 import type { Session } from '../session';
 import { Options } from '../forms/Options';
 
@@ -21,7 +21,7 @@ export const TopicCleanupForm = memo(function TopicCleanupForm({
   topic: string;
 }) {
   // One string, so the form is not rendered again for every view while producing.
-  const current = usePlane((s) => {
+  const current = useBoard((s) => {
     const t = s.view?.topics.find((x) => x.name === topic);
     return t ? `${t.retentionMs}|${t.retentionBytes}|${t.cleanupPolicy}` : '';
   });
@@ -57,7 +57,7 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
     const ok = await act(session, { op: 'alterTopicConfig', topic, configs });
     setBusy(false);
     // On success the view's new values rebuild this form (and its message); on failure say why.
-    if (!ok) setMessage({ text: getPlane().error ?? 'Refused.', error: true });
+    if (!ok) setMessage({ text: getBoard().error ?? 'Refused.', error: true });
   };
 
   return (

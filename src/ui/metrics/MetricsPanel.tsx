@@ -1,5 +1,5 @@
 import type { MetricsSinceAction, MetricView } from '../../engine/apps/types';
-import { usePlane } from '../store';
+import { useBoard } from '../store';
 import { formatClock } from '../time/formatClock';
 import { formatMetric, movedMeaningfully } from './formatMetric';
 import { Sparkline } from './Sparkline';
@@ -11,7 +11,7 @@ import { Sparkline } from './Sparkline';
  * (formatMetric.movedMeaningfully). Every number comes from the engine (apps/metrics).
  */
 export function MetricsPanel() {
-  const view = usePlane((s) => s.metrics);
+  const view = useBoard((s) => s.metrics);
   if (!view) return <p className="muted">Waiting for the first metrics…</p>;
   const since = view.sinceAction;
   return (

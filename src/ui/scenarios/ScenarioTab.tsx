@@ -2,7 +2,7 @@
  * The scenario picker: the lessons, the starting clusters, and the
  * link that replays the current run exactly (seed, preset, every action with its engine time).
  */
-import { scenarioHash, startScenario } from '../cluster/planeClient';
+import { scenarioHash, startScenario } from '../cluster/boardClient';
 import type { Session } from '../session';
 import type { PlaneView, PresetName } from '../../engine/apps/types';
 import { LessonPicker } from '../lessons/LessonPicker';

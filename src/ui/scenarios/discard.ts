@@ -10,16 +10,9 @@ import { WorkerError } from '../../worker/client';
 import type { DiscardView, JobView } from '../../worker/protocol';
 import type { Session } from '../session';
 import { type UiState, uiStore, useUi } from '../store';
-import { formatClock } from '../time/formatClock';
+import type { DiscardQuestion } from './discardSlice';
 
-export interface DiscardQuestion {
-  /** What would replace the cluster, as the start of a sentence ("Opening this link"). */
-  what: string;
-  lost: DiscardView;
-  /** An action in the past would fork the run: only `lost.topics` are deleted, the rest is replayed. */
-  fork?: boolean;
-  answer(replace: boolean): void;
-}
+export type { DiscardQuestion };
 
 /** The question open now (the store's discard slice). */
 export function useDiscardQuestion(): DiscardQuestion | null {
@@ -109,55 +102,4 @@ export function describeDuration(ms: number): string {
   const min = Math.round(s / 60);
   if (min < 90) return `${min} minutes`;
   return `${(min / 60).toFixed(1)} hours`;
-}
-
-/** What an acting command refused in the past says a fork would delete (EngineHost.checkForkDrops). */
-interface ForkDrops {
-  forkDrops: DiscardView['topics'];
-  atMs: number;
-  laterActions: number;
-}
-
-function forkDropsOf(e: unknown): ForkDrops | null {
-  if (!(e instanceof WorkerError)) return null;
-  const { forkDrops, atMs, laterActions } = e.details;
-  if (typeof forkDrops !== 'string' || typeof atMs !== 'number' || typeof laterActions !== 'number') return null;
-  return { forkDrops: JSON.parse(forkDrops) as DiscardView['topics'], atMs, laterActions };
-}
-
-/**
- * An action taken while the past is shown forks the run from its scenario's replay; when that
- * would delete topics no replay brings back (an import), the worker refuses the action with what
- * it would delete. This asks, naming them; confirmed, the fork is allowed at that moment and the
- * action is sent again. Declined, the refusal stands and nothing changed.
- */
-export async function sendForking<T>(session: Pick<Session, 'client'>, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (e) {
-    const drops = forkDropsOf(e);
-    if (!drops) throw e;
-    uiStore.getState().discard?.answer(false);
-    const yes = await new Promise<boolean>((resolve) => {
-      const question: DiscardQuestion = {
-        what: `Acting at ${formatClock(drops.atMs)}, in the past,`,
-        fork: true,
-        lost: {
-          replaces: true,
-          onlyPreset: false,
-          topics: drops.forkDrops,
-          actions: drops.laterActions,
-          replay: null,
-        },
-        answer(replace) {
-          if (uiStore.getState().discard === question) uiStore.setState({ discard: null });
-          resolve(replace);
-        },
-      };
-      uiStore.setState({ discard: question });
-    });
-    if (!yes) throw e;
-    await session.client.call('travelConfirmFork', { atMs: drops.atMs });
-    return send();
-  }
 }

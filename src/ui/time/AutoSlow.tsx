@@ -1,5 +1,4 @@
-import { useStore } from 'zustand';
-import { slowStore, SLOW_SPEED, useSlowingFor } from './autoSlow';
+import { slowSlice, SLOW_SPEED, useSlowingFor } from './autoSlow';
 import { useUi } from '../store';
 import { clockStatement } from './pacing';
 
@@ -8,7 +7,7 @@ import { clockStatement } from './pacing';
  * plays, the clock runs at 1x and the pace shown is the one the learner sees.
  */
 export function AutoSlow() {
-  const on = useStore(slowStore, (s) => s.on);
+  const on = useUi((s) => s.slow.on);
   return (
     <label
       className="auto-slow small"
@@ -18,7 +17,7 @@ export function AutoSlow() {
         type="checkbox"
         data-testid="auto-slow"
         checked={on}
-        onChange={(e) => slowStore.setState({ on: e.target.checked })}
+        onChange={(e) => slowSlice.setState({ on: e.target.checked })}
       />{' '}
       auto slow-down
     </label>

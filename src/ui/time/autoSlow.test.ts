@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import { ELECTION_TAIL_MS, ELECTION_WAIT_MS, electionUntil, slowedSpeed } from './autoSlow';
+import { toEngineMs } from '../../worker/client';
 
-const at = (ms: number) => PLANE_EPOCH_MS + ms;
+const at = (ms: number) => toEngineMs(ms);
 
 function leaderChange(topic: string, from: number, to: number, ms: number): PlaneEvent {
   return {

@@ -8,12 +8,13 @@
  * ELECTION_TAIL_MS of engine time after each leader change, so the LeaderAndIsr that follows is
  * seen too. A rebalance plays while any group card still shows a phase (phaseBoard.ts).
  */
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
 import type { PlaneEvent } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
-import { anyRebalanceShown, phaseStore } from '../groups/phaseBoard';
-import { uiStore } from '../store';
+import { anyRebalanceShown } from '../groups/phaseBoard';
+import { sliceOf, useUi } from '../store';
+import type { SlowState } from './slowSlice';
+import { toScenarioMs } from '../../worker/client';
+
+export type { SlowState };
 
 /** The fastest the clock runs while an election or rebalance plays. */
 export const SLOW_SPEED = 1;
@@ -22,15 +23,8 @@ export const ELECTION_TAIL_MS = 2_000;
 /** Engine ms a broker's death keeps the clock slow while the election it causes is awaited (a session times out first). */
 export const ELECTION_WAIT_MS = 20_000;
 
-export interface SlowState {
-  on: boolean;
-  /** Engine ms (since the scenario started) until which an election plays. */
-  electionUntilMs: number;
-  /** A lesson runs: it sets its own speeds (lessons/lessonStore.ts). */
-  lesson: boolean;
-}
-
-export const slowStore = createStore<SlowState>()(() => ({ on: true, electionUntilMs: -1, lesson: false }));
+/** The store's `slow` slice. */
+export const slowSlice = sliceOf('slow');
 
 /** The speed the clock runs at: the chosen one, or at most SLOW_SPEED while something plays. */
 export function slowedSpeed(speed: number, on: boolean, playing: boolean): number {
@@ -42,7 +36,7 @@ export function electionUntil(untilMs: number, events: readonly PlaneEvent[]): n
   let until = untilMs;
   for (const e of events) {
     if (!('atMs' in e) || typeof e.atMs !== 'number') continue;
-    const at = e.atMs - PLANE_EPOCH_MS;
+    const at = toScenarioMs(e.atMs);
     if (e.type === 'brokerDown' && e.how !== 'stopped') until = Math.max(until, at + ELECTION_WAIT_MS);
     else if (e.type === 'controllerElected' || e.type === 'uncleanLeaderElection') until = at + ELECTION_TAIL_MS;
     else if (e.type === 'partitionStateChanged' && !e.topic.startsWith('__') && e.old?.leader !== e.new.leader)
@@ -53,7 +47,7 @@ export function electionUntil(untilMs: number, events: readonly PlaneEvent[]): n
 
 /** What is playing now, if anything, that slows the clock. */
 export function slowingFor(nowMs: number): 'election' | 'rebalance' | null {
-  const s = slowStore.getState();
+  const s = slowSlice.getState();
   if (!s.on || s.lesson) return null;
   if (nowMs < s.electionUntilMs) return 'election';
   if (anyRebalanceShown(performance.now())) return 'rebalance';
@@ -67,14 +61,14 @@ export function effectiveSpeed(ui: { speed: number; nowMs: number }): number {
 
 /** A frame's plane events move the election window. */
 export function takeElectionEvents(events: readonly PlaneEvent[]): void {
-  const s = slowStore.getState();
+  const s = slowSlice.getState();
   const until = electionUntil(s.electionUntilMs, events);
-  if (until !== s.electionUntilMs) slowStore.setState({ electionUntilMs: until });
+  if (until !== s.electionUntilMs) slowSlice.setState({ electionUntilMs: until });
 }
 
 /** What slows the clock, re-rendered only when that changes. */
 export function useSlowingFor(): 'election' | 'rebalance' | null {
-  useStore(phaseStore, (p) => Object.values(p.queues).some((q) => q.pending.length > 0 || q.shown.phase !== 'stable'));
-  useStore(slowStore);
-  return useStore(uiStore, (u) => slowingFor(u.nowMs));
+  useUi((u) => Object.values(u.phases.queues).some((q) => q.pending.length > 0 || q.shown.phase !== 'stable'));
+  useUi((u) => u.slow);
+  return useUi((u) => slowingFor(u.nowMs));
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { Session } from '../session';
 import { uiStore } from '../store';
-import { slowStore, takeElectionEvents } from './autoSlow';
+import { slowSlice, takeElectionEvents } from './autoSlow';
 
 /**
  * Feeds the auto slow-down: the election window from the session's plane events, whether a
@@ -9,12 +9,12 @@ import { slowStore, takeElectionEvents } from './autoSlow';
  */
 export function useAutoSlow(session: Session): void {
   useEffect(() => {
-    const stopEvents = session.onPlaneEvents(takeElectionEvents);
+    const stopEvents = session.onBoardEvents(takeElectionEvents);
     const stopRun = uiStore.subscribe((s, prev) => {
-      if (s.clusterRun !== prev.clusterRun) slowStore.setState({ electionUntilMs: -1 });
+      if (s.clusterRun !== prev.clusterRun) slowSlice.setState({ electionUntilMs: -1 });
     });
     // The lessons are a slice of the page's store: follow it only when a lesson starts or ends.
-    const lesson = () => slowStore.setState({ lesson: uiStore.getState().lessons.active !== null });
+    const lesson = () => slowSlice.setState({ lesson: uiStore.getState().lessons.active !== null });
     lesson();
     const stopLesson = uiStore.subscribe((s, prev) => {
       if ((s.lessons.active === null) !== (prev.lessons.active === null)) lesson();

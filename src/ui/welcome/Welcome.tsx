@@ -9,7 +9,7 @@ import type { LessonSummary } from '../../engine/apps/lessons/types';
 import { CONCEPTS } from '../lessons/LessonPicker';
 import { loadLessons, startLesson, useLessons } from '../lessons/lessonStore';
 import type { Session } from '../session';
-import { setPlane, usePlane } from '../store';
+import { setBoard, useBoard } from '../store';
 import { closeWelcome, useWelcomeOpen } from './welcomeState';
 import './welcome.css';
 
@@ -35,7 +35,7 @@ function dismiss(): void {
 export function Welcome({ session }: { session: Session }) {
   const open = useWelcomeOpen();
   const catalog = useLessons((s) => s.catalog);
-  const [brokers, groups] = usePlane(useShallow((s) => [s.view?.brokers.length ?? 0, s.view?.groups.length ?? 0]));
+  const [brokers, groups] = useBoard(useShallow((s) => [s.view?.brokers.length ?? 0, s.view?.groups.length ?? 0]));
   const card = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -91,7 +91,7 @@ export function Welcome({ session }: { session: Session }) {
                 data-testid="welcome-all-lessons"
                 onClick={() => {
                   closeWelcome();
-                  setPlane({ tab: 'scenarios' });
+                  setBoard({ tab: 'scenarios' });
                   requestAnimationFrame(showBoard);
                 }}
               >

@@ -1,29 +1,18 @@
 /**
- * Whether the first screen's welcome is shown. A learner who closed it is not greeted again on
- * the next visit (localStorage: a UI preference, not cluster data); the top bar's "Start here"
- * brings it back.
+ * Whether the first screen's welcome is shown (the `welcome` slice, welcomeSlice.ts); the top
+ * bar's "Start here" brings it back.
  */
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
+import { sliceOf, useUi } from '../store';
+import { WELCOME_DISMISSED_KEY } from './welcomeSlice';
 
-export const WELCOME_DISMISSED_KEY = 'glassbox.welcome';
-
-function wasDismissed(): boolean {
-  try {
-    return localStorage.getItem(WELCOME_DISMISSED_KEY) === 'dismissed';
-  } catch {
-    return false;
-  }
-}
-
-const welcomeStore = createStore<{ open: boolean }>()(() => ({ open: !wasDismissed() }));
+const welcome = sliceOf('welcome');
 
 export function useWelcomeOpen(): boolean {
-  return useStore(welcomeStore, (s) => s.open);
+  return useUi((s) => s.welcome.open);
 }
 
 export function closeWelcome(): void {
-  welcomeStore.setState({ open: false });
+  welcome.setState({ open: false });
   try {
     localStorage.setItem(WELCOME_DISMISSED_KEY, 'dismissed');
   } catch {
@@ -32,5 +21,5 @@ export function closeWelcome(): void {
 }
 
 export function openWelcome(): void {
-  welcomeStore.setState({ open: true });
+  welcome.setState({ open: true });
 }

@@ -11,6 +11,7 @@
  */
 import type { EngineEvent } from '../../index';
 import { EVENT_KINDS, type EventKind, type EventLogEntry, type EventLogView } from './types';
+import { toScenarioMs } from '../scenarioTime';
 
 export const MAX_PER_KIND = 150;
 /** How many of the latest producer entries a repeated producer error may fold into. */
@@ -101,19 +102,15 @@ export class EventLog {
   version = 0;
 
   /**
-   * @param originMs the engine time the scenario started at (entries say ms since then)
    * @param controllerId the active controller's broker id now (to keep only its watch of /brokers/ids)
    */
-  constructor(
-    private readonly originMs: number,
-    private readonly controllerId: () => number | null,
-  ) {}
+  constructor(private readonly controllerId: () => number | null) {}
 
   /** Takes one engine event (subscribe it to EVENT_LOG_TYPES). */
   onEvent(e: EngineEvent): void {
     const at = eventTime(e);
     const item = this.describe(e, at);
-    if (item) this.add(item, at - this.originMs);
+    if (item) this.add(item, toScenarioMs(at));
   }
 
   private add(it: Item, atMs: number): void {
@@ -369,7 +366,7 @@ export class EventLog {
           { groups: [e.groupId], brokers: [e.coordinator] },
         );
       case 'offsetCommitted': {
-        const window = Math.floor((at - this.originMs) / COMMIT_WINDOW_MS);
+        const window = Math.floor(toScenarioMs(at) / COMMIT_WINDOW_MS);
         const p = tp(e.topic, e.partition);
         return entry(
           'commit',

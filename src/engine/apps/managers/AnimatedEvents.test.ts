@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineEvent, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import { AnimatedEvents } from './AnimatedEvents';
+import { SCENARIO_EPOCH_MS, toEngineMs } from '../scenarioTime';
 
 function animated(): { engine: Engine; events: AnimatedEvents } {
-  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
+  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
   engine.maxBufferedEvents = 0;
   return { engine, events: new AnimatedEvents(engine) };
 }
@@ -40,8 +40,8 @@ describe('AnimatedEvents', () => {
       api: 'JoinGroup',
       from: 'c1',
       toBroker: 1,
-      sentAtMs: PLANE_EPOCH_MS,
-      arriveAtMs: PLANE_EPOCH_MS + 1,
+      sentAtMs: SCENARIO_EPOCH_MS,
+      arriveAtMs: toEngineMs(1),
       body: { api: 'JoinGroup', groupId: 'billing', protocols: [new Uint8Array(40)] },
     } as unknown as EngineEvent;
     engine.emit(join);

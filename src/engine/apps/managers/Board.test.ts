@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, isKafkaError, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import { Board } from './Board';
+import { SCENARIO_EPOCH_MS } from '../scenarioTime';
 
 function board(): { engine: Engine; board: Board } {
-  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
+  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
   for (let i = 0; i < 3; i++) engine.addBroker();
   engine.tick(100);
   engine.createTopic({ name: 'orders', partitions: 3, replicationFactor: 3 });

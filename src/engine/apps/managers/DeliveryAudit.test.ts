@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import { DeliveryAudit } from './DeliveryAudit';
+import { SCENARIO_EPOCH_MS, toEngineMs } from '../scenarioTime';
 
 function audit(): { engine: Engine; audit: DeliveryAudit } {
-  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
-  return { engine, audit: new DeliveryAudit(engine, PLANE_EPOCH_MS) };
+  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
+  return { engine, audit: new DeliveryAudit(engine) };
 }
 
 describe('DeliveryAudit', () => {
@@ -15,7 +15,7 @@ describe('DeliveryAudit', () => {
     a.recordCrash({
       consumerId: 'c1',
       groupId: 'billing',
-      atMs: PLANE_EPOCH_MS + 2500,
+      atMs: toEngineMs(2500),
       commitMode: 'after-processing',
       partitions: [
         { topic: 'orders', partition: 0, position: 30, processedTo: 25, committed: 20 },
@@ -32,7 +32,7 @@ describe('DeliveryAudit', () => {
   it('keeps the last 20 crashes', () => {
     const { audit: a } = audit();
     for (let i = 0; i < 25; i++)
-      a.recordCrash({ consumerId: `c${i}`, groupId: 'g', atMs: PLANE_EPOCH_MS, commitMode: 'auto', partitions: [] });
+      a.recordCrash({ consumerId: `c${i}`, groupId: 'g', atMs: SCENARIO_EPOCH_MS, commitMode: 'auto', partitions: [] });
     expect(a.crashViews().map((c) => c.consumer)).toEqual(Array.from({ length: 20 }, (_, i) => `c${i + 5}`));
   });
 
@@ -46,7 +46,7 @@ describe('DeliveryAudit', () => {
       newLeaderLogEndOffset: 10,
       lostOffsets: { from: 10, to: 14 },
       lostCommittedOffsets: { from: 10, to: 12 },
-      atMs: PLANE_EPOCH_MS + 700,
+      atMs: toEngineMs(700),
     });
     engine.emit({
       type: 'uncleanLeaderElection',
@@ -56,7 +56,7 @@ describe('DeliveryAudit', () => {
       newLeaderLogEndOffset: 10,
       lostOffsets: null,
       lostCommittedOffsets: null,
-      atMs: PLANE_EPOCH_MS + 800,
+      atMs: toEngineMs(800),
     });
     engine.emit({
       type: 'consumerLogTruncation',
@@ -69,7 +69,7 @@ describe('DeliveryAudit', () => {
       divergentOffset: 10,
       divergentEpoch: 1,
       outcome: 'seek',
-      atMs: PLANE_EPOCH_MS + 900,
+      atMs: toEngineMs(900),
     });
     expect(a.lostOffsets()).toEqual([
       {

@@ -6,6 +6,7 @@
  */
 import type { CrashReport, Engine } from '../../index';
 import type { ConsumerCrashView, LogTruncationView, LostOffsetsView, PlaneEvent } from '../types';
+import { toScenarioMs } from '../scenarioTime';
 
 /** Crashes kept, oldest dropped first. */
 const CRASHES_KEPT = 20;
@@ -32,10 +33,7 @@ export class DeliveryAudit implements DeliveryAuditRead {
   private readonly truncations = new Map<string, LogTruncationView>();
   private readonly off: () => void;
 
-  constructor(
-    private readonly engine: Engine,
-    private readonly epochMs: number,
-  ) {
+  constructor(private readonly engine: Engine) {
     this.off = engine.subscribe((e) => this.onEvent(e), ['consumerLogTruncation', 'uncleanLeaderElection']);
   }
 
@@ -69,7 +67,7 @@ export class DeliveryAudit implements DeliveryAuditRead {
       view: {
         consumer: r.consumerId,
         group: r.groupId,
-        atMs: r.atMs - this.epochMs,
+        atMs: toScenarioMs(r.atMs),
         commitMode: r.commitMode,
         partitions,
         redelivered,
@@ -109,7 +107,7 @@ export class DeliveryAudit implements DeliveryAuditRead {
         offsetEpoch: e.offsetEpoch,
         divergentOffset: e.divergentOffset,
         outcome: e.outcome,
-        atMs: e.atMs - this.epochMs,
+        atMs: toScenarioMs(e.atMs),
       });
     } else if (e.type === 'uncleanLeaderElection' && e.lostOffsets) {
       this.lost.push({
@@ -120,7 +118,7 @@ export class DeliveryAudit implements DeliveryAuditRead {
         to: e.lostOffsets.to,
         committedFrom: e.lostCommittedOffsets?.from ?? null,
         committedTo: e.lostCommittedOffsets?.to ?? null,
-        atMs: e.atMs - this.epochMs,
+        atMs: toScenarioMs(e.atMs),
       });
     }
   }

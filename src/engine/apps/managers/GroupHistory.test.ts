@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineEvent, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import type { BoardRead } from './Board';
 import { GroupHistory } from './GroupHistory';
+import { SCENARIO_EPOCH_MS, toEngineMs } from '../scenarioTime';
 
 const board: BoardRead = {
   groups: new Map(),
@@ -30,13 +30,13 @@ function generation(n: number): EngineEvent {
       'c10-uuid': [{ topic: 'orders', partition: 1 }],
     },
     clientIds: { 'c1-uuid': 'c1', 'c10-uuid': 'c10' },
-    atMs: PLANE_EPOCH_MS + 1000 * n,
+    atMs: toEngineMs(1000 * n),
   };
 }
 
 function history(): { engine: Engine; history: GroupHistory } {
-  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
-  return { engine, history: new GroupHistory(engine, board, PLANE_EPOCH_MS) };
+  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
+  return { engine, history: new GroupHistory(engine, board) };
 }
 
 describe('GroupHistory', () => {

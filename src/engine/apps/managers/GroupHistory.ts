@@ -7,6 +7,7 @@ import type { Engine } from '../../index';
 import { comparePartitions } from '../comparePartitions';
 import type { GenerationView, PlaneEvent } from '../types';
 import type { BoardRead } from './Board';
+import { toScenarioMs } from '../scenarioTime';
 
 const GENERATIONS_KEPT = 40;
 
@@ -28,7 +29,6 @@ export class GroupHistory implements GroupHistoryRead {
     engine: Engine,
     private readonly board: BoardRead,
     /** The scenario's engine time zero (views count ms from it). */
-    private readonly epochMs: number,
   ) {
     this.off = engine.subscribe((e) => this.onEvent(e), ['groupGenerationCompleted']);
   }
@@ -66,7 +66,7 @@ export class GroupHistory implements GroupHistoryRead {
     }
     list.push({
       generation: e.generationId,
-      atMs: e.atMs - this.epochMs,
+      atMs: toScenarioMs(e.atMs),
       protocol: e.protocolName,
       leader: e.leader === null ? null : this.nameOf(e.leader),
       assignment,

@@ -7,6 +7,7 @@ import { clientGroupIds } from '../clientGroups';
 import { comparePartitions } from '../comparePartitions';
 import type { LagHistoryView } from '../types';
 import type { BoardRead } from './Board';
+import { toScenarioMs } from '../scenarioTime';
 
 /** How often each group's lag is sampled for the lag chart. */
 const LAG_SAMPLE_MS = 1000;
@@ -36,7 +37,6 @@ export class LagSampler implements LagRead {
     private readonly board: BoardRead,
     /** Whether real clients' groups (the Node host's) are sampled too. */
     private readonly clientGroups: boolean,
-    private readonly epochMs: number,
   ) {
     this.task = engine.cluster.scheduler.schedulePeriodic(LAG_SAMPLE_MS, LAG_SAMPLE_MS, () => this.sample());
   }
@@ -75,7 +75,7 @@ export class LagSampler implements LagRead {
 
   private sample(): void {
     const logEnds = new Map<string, number>();
-    const nowMs = this.engine.now() - this.epochMs;
+    const nowMs = toScenarioMs(this.engine.now());
     for (const groupId of [
       ...this.board.groups.keys(),
       ...clientGroupIds(this.engine, this.board, this.clientGroups),

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import { MessageLog } from './MessageLog';
+import { SCENARIO_EPOCH_MS } from '../scenarioTime';
 
 function started(brokers: number): { engine: Engine; log: MessageLog } {
-  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
+  const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
   engine.maxBufferedEvents = 0;
-  const log = new MessageLog(engine, PLANE_EPOCH_MS);
+  const log = new MessageLog(engine);
   for (let i = 0; i < brokers; i++) engine.addBroker();
   engine.tick(200);
   return { engine, log };

@@ -7,6 +7,7 @@
 import type { Engine } from '../../index';
 import { RecentMessages } from '../RecentMessages';
 import type { PlaneEvent, PlaneMessageView } from '../types';
+import { toScenarioMs } from '../scenarioTime';
 
 /** No messages are kept above this many brokers (the cluster is drawn at scale). */
 const MESSAGE_BROKERS_MAX = 12;
@@ -30,10 +31,7 @@ export class MessageLog implements MessageLogRead {
   private readonly clientIds = new Map<string, string>();
   private readonly off: () => void;
 
-  constructor(
-    private readonly engine: Engine,
-    private readonly epochMs: number,
-  ) {
+  constructor(private readonly engine: Engine) {
     this.off = engine.subscribe((e) => this.onEvent(e), [...MESSAGE_EVENT_TYPES]);
   }
 
@@ -79,7 +77,7 @@ export class MessageLog implements MessageLogRead {
 
   /** Keeps a message the network sent, as the page draws it. */
   private record(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
-    const times = { sentAtMs: e.sentAtMs - this.epochMs, arriveAtMs: e.arriveAtMs - this.epochMs };
+    const times = { sentAtMs: toScenarioMs(e.sentAtMs), arriveAtMs: toScenarioMs(e.arriveAtMs) };
     const from = brokerIdOf(e.from);
     const to = brokerIdOf(e.to);
     const node = from === null ? e.from : to === null ? e.to : null;

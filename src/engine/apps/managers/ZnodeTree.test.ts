@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, ManualClock } from '../../index';
 import { MapStore } from '../../log/testSupport';
-import { PLANE_EPOCH_MS } from '../types';
 import { ZnodeTree } from './ZnodeTree';
+import { SCENARIO_EPOCH_MS } from '../scenarioTime';
 
 describe('ZnodeTree', () => {
   it('rebuilds the tree only when a znode changed or a second passed', () => {
-    const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(PLANE_EPOCH_MS) });
+    const engine = new Engine({ seed: 1, store: new MapStore(), clock: new ManualClock(SCENARIO_EPOCH_MS) });
     engine.maxBufferedEvents = 0;
-    const tree = new ZnodeTree(engine, PLANE_EPOCH_MS);
+    const tree = new ZnodeTree(engine);
     engine.addBroker();
     engine.tick(100);
     const first = tree.list();

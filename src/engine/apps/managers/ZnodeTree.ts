@@ -4,6 +4,7 @@
  */
 import type { Engine } from '../../index';
 import type { ZnodeView } from '../types';
+import { SCENARIO_EPOCH_MS, toScenarioMs } from '../scenarioTime';
 
 /** Znode data shown, in characters. */
 const MAX_ZNODE_DATA = 160;
@@ -20,10 +21,7 @@ export class ZnodeTree implements ZnodeTreeRead {
   private cache: { changes: number; atMs: number; list: ZnodeView[] } | null = null;
   private readonly off: () => void;
 
-  constructor(
-    private readonly engine: Engine,
-    private readonly epochMs: number,
-  ) {
+  constructor(private readonly engine: Engine) {
     this.off = engine.subscribe(
       () => this.changes++,
       ['znodeCreated', 'znodeDataChanged', 'znodeDeleted', 'watchFired'],
@@ -35,10 +33,10 @@ export class ZnodeTree implements ZnodeTreeRead {
   }
 
   list(): ZnodeView[] {
-    const now = this.engine.now() - this.epochMs;
+    const now = toScenarioMs(this.engine.now());
     const cache = this.cache;
     if (cache && cache.changes === this.changes && now - cache.atMs < REBUILD_EVERY_MS) return cache.list;
-    const list = this.engine.znodes(this.epochMs, MAX_ZNODE_DATA);
+    const list = this.engine.znodes(SCENARIO_EPOCH_MS, MAX_ZNODE_DATA);
     this.cache = { changes: this.changes, atMs: now, list };
     return list;
   }

@@ -9,6 +9,7 @@ import { Meter } from './Meter';
 import { SampledRate } from './SampledRate';
 import { SampledMax } from './SampledMax';
 import type { MetricKind, MetricMoves, MetricsSinceAction, MetricsSnapshot, MetricsView, MetricView } from './types';
+import { toScenarioMs } from '../scenarioTime';
 
 /** Sparkline samples kept per metric (one a second: the last minute). */
 export const METRIC_SERIES_LENGTH = 60;
@@ -194,7 +195,6 @@ export class KafkaMetrics {
    */
   constructor(
     private readonly engine: Engine,
-    private readonly originMs: number,
     private readonly boardGroups: () => readonly string[],
     private readonly groupLag: (group: string) => { fetch: number | null; committed: number | null },
   ) {
@@ -313,7 +313,7 @@ export class KafkaMetrics {
   markAction(label: string, before: MetricsSnapshot): void {
     this.sinceAction = {
       label,
-      atMs: this.engine.now() - this.originMs,
+      atMs: toScenarioMs(this.engine.now()),
       before: before.values,
       beforeCounts: before.counts,
     };
@@ -382,6 +382,6 @@ export class KafkaMetrics {
         }),
       );
     }
-    return { version: this.version, atMs: this.engine.now() - this.originMs, metrics, sinceAction: this.sinceAction };
+    return { version: this.version, atMs: toScenarioMs(this.engine.now()), metrics, sinceAction: this.sinceAction };
   }
 }

@@ -4,6 +4,7 @@
  * append that finds a new active segment base offset.
  */
 import type { Engine, EngineEvent } from '../../index';
+import { toScenarioMs } from '../scenarioTime';
 
 const MAX_ROLLS = 500;
 
@@ -12,10 +13,7 @@ export class SegmentRolls {
   readonly atMs: number[] = [];
   private readonly activeBase = new Map<string, number>();
 
-  constructor(
-    private readonly engine: Engine,
-    private readonly originMs: number,
-  ) {
+  constructor(private readonly engine: Engine) {
     this.off = engine.subscribe((e) => this.onAppend(e), ['logAppended']);
   }
 
@@ -35,7 +33,7 @@ export class SegmentRolls {
     const known = this.activeBase.get(key);
     this.activeBase.set(key, base);
     if (known === undefined || known === base) return;
-    if (this.atMs[this.atMs.length - 1] !== e.atMs - this.originMs) this.atMs.push(e.atMs - this.originMs);
+    if (this.atMs[this.atMs.length - 1] !== toScenarioMs(e.atMs)) this.atMs.push(toScenarioMs(e.atMs));
     if (this.atMs.length > MAX_ROLLS) this.atMs.shift();
   }
 }

@@ -1,9 +1,9 @@
 import { elapsed, group, partitionState, rebalancedSince } from '../facts';
 import type { OffsetEntry } from '../journal';
 import type { LessonWorld } from '../types';
-import { PLANE_EPOCH_MS } from '../../types';
 import { after } from './posts';
 import { DEMO, lesson } from './scenarios';
+import { toEngineMs, toScenarioMs } from '../../scenarioTime';
 
 const ANALYTICS = { kind: 'group', group: 'analytics' } as const;
 
@@ -41,9 +41,9 @@ function offsetsPartition(w: LessonWorld) {
   return g ? partitionState(w, OFFSETS, g.offsetsPartition) : undefined;
 }
 
-/** Engine events carry wall-clock ms from PLANE_EPOCH_MS; a step's start is engine time from 0. */
+/** Engine events carry the engine clock's ms; a step's start is ms since the scenario started. */
 function at(t: number): number {
-  return PLANE_EPOCH_MS + t;
+  return toEngineMs(t);
 }
 
 type FetchAnswer = Extract<OffsetEntry, { kind: 'fetchAnswered' }>;
@@ -104,7 +104,7 @@ function slowCommits(w: LessonWorld, consumer: string): string[] {
   return w.offsets.flatMap((e) =>
     e.kind === 'commitAnswered' && e.consumer === consumer && e.atMs - e.sentAtMs >= 1000
       ? [
-          `${seconds(e.sentAtMs - PLANE_EPOCH_MS)} → ${seconds(e.atMs - PLANE_EPOCH_MS)}: ${e.errors.every((x) => x === 'NONE') ? 'ok' : 'failed'}`,
+          `${seconds(toScenarioMs(e.sentAtMs))} → ${seconds(toScenarioMs(e.atMs))}: ${e.errors.every((x) => x === 'NONE') ? 'ok' : 'failed'}`,
         ]
       : [],
   );

@@ -1,5 +1,5 @@
 /**
- * The control plane's slice of the page's one store (store.ts: `usePlane`, `setPlane`): the
+ * The board's slice of the page's one store (store.ts: `useBoard`, `setBoard`): the
  * latest PlaneView from the worker, plus what the page derives from engine events for motion —
  * the election and rebalance narrations, znodes that just changed (to flash them), and a
  * placement being stepped through. Nothing here is invented, every line comes from an engine
@@ -13,30 +13,12 @@ import type {
   PlaneView,
   ScenarioSpec,
 } from '../../engine/apps/types';
-import { narrate } from './narrate';
+import { keepIdentity } from '../keepIdentity';
+import { type GroupStoryLine, narrate, type StoryLine } from './narrate';
 
-export type PlaneTab = 'cluster' | 'groups' | 'scenarios';
+export type { GroupStoryLine, StoryLine };
 
-export interface StoryLine {
-  id: number;
-  /** Engine ms since the scenario started. */
-  atMs: number;
-  kind: 'election' | 'controller' | 'isr' | 'broker' | 'unclean' | 'reassign' | 'topic';
-  text: string;
-  tone: 'info' | 'warn' | 'bad' | 'good';
-}
-
-export interface GroupStoryLine {
-  id: number;
-  atMs: number;
-  groupId: string;
-  /** The sentence, member ids cut to client ids. */
-  text: string;
-  /** The sentence with the full member ids, when they were cut. */
-  full?: string;
-  /** The step of the rebalance this line shows. */
-  step: 'join' | 'state' | 'assign' | 'sync' | 'leave' | 'callback';
-}
+export type BoardTab = 'cluster' | 'groups' | 'scenarios';
 
 export interface PlacementShow {
   title: string;
@@ -47,9 +29,9 @@ export interface PlacementShow {
   source: 'preview' | 'created';
 }
 
-export interface PlaneUiState {
+export interface BoardState {
   view: PlaneView | null;
-  tab: PlaneTab;
+  tab: BoardTab;
   story: StoryLine[];
   groupStory: GroupStoryLine[];
   /** Znode path -> engine ms of its last change, for the flash. */
@@ -79,7 +61,7 @@ export interface EventFocus {
   groups: string[];
 }
 
-export const initialPlaneState: PlaneUiState = {
+export const initialBoardState: BoardState = {
   view: null,
   tab: 'cluster',
   story: [],
@@ -106,12 +88,29 @@ function offsetsPartitions(view: PlaneView | null): Record<string, number> {
 }
 
 /**
+ * The view with the parts the memoized cards are given (groups, consumers, crashes) kept as the
+ * last view's objects wherever they did not change (keepIdentity), so a card compares its props
+ * by identity. The rest stays as it came: the replication timelines and the token layers follow
+ * each frame's partitions and messages as new objects (partitionTimeline's `advance` takes an
+ * unchanged object as "no new view", which would drop the messages that arrived with it).
+ */
+export function withKeptCards(prev: PlaneView | null, view: PlaneView): PlaneView {
+  if (!prev) return view;
+  return {
+    ...view,
+    groups: keepIdentity(prev.groups, view.groups),
+    consumers: keepIdentity(prev.consumers, view.consumers),
+    crashes: keepIdentity(prev.crashes, view.crashes),
+  };
+}
+
+/**
  * What one frame changes in the slice: the plane view when one is drawn now, and the lines,
  * znode flashes and placement its events tell.
  */
-export function planeFramePatch(s: PlaneUiState, view: PlaneView | null, events: PlaneEvent[]): Partial<PlaneUiState> {
-  const patch: Partial<PlaneUiState> = {};
-  if (view) patch.view = view;
+export function boardFramePatch(s: BoardState, view: PlaneView | null, events: PlaneEvent[]): Partial<BoardState> {
+  const patch: Partial<BoardState> = {};
+  if (view) patch.view = withKeptCards(s.view, view);
   if (events.length === 0) return patch;
   const n = narrate(events, offsetsPartitions(view ?? s.view));
   if (n.story.length > 0)

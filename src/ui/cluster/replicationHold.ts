@@ -16,64 +16,28 @@
  * open); a token too late to start in step (tokenSchedule's MAX_LAG_MS) draws its state at once.
  */
 import { useEffect } from 'react';
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
 import type { PlaneEvent, PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
-import { PLANE_EPOCH_MS } from '../../worker/client';
 import type { Session } from '../session';
-import { type UiState, uiStore } from '../store';
+import { sliceOf, type UiState, uiStore, useUi } from '../store';
 import { advance, type Landings, land, newTimeline, nextLanding, type Timeline, tpKey } from './partitionTimeline';
-import { newSchedule, schedule, type TokenSchedule } from './tokenSchedule';
+import { initialReplicationState } from './replicationSlice';
+import { schedule, type TokenSchedule } from './tokenSchedule';
+import { toScenarioMs } from '../../worker/client';
 
 /** Above this speed the tokens cannot keep up with the state: nothing is queued. */
 export const MAX_HOLD_SPEED = 4;
 /** More partitions than this in the drawn topics: drawn as the views come, without timelines. */
 const MAX_TIMELINES = 240;
-
-interface HoldState {
-  /** By `<topic>-<partition>`: the state each partition with a timeline draws now. */
-  drawn: Record<string, PlanePartitionView>;
-  /** Whether the tokens play in step now. */
-  inStep: boolean;
-  /** The topic the partition rows draw (their tokens), or null. */
-  rowTopic: string | null;
-  /** True while the brokers board is on the page drawing the messages. */
-  drawing: boolean;
-  /**
-   * The messages whose tokens are drawn: the last view's, plus those gone from it (their linger
-   * over) whose tokens have not landed yet, in engine order. A token leaves the screen when it
-   * lands, not when the worker stops listing its message.
-   */
-  messages: readonly PlaneMessageView[];
-  /** By `<topic>-<partition>`: when its ISR last changed (engine ms since the scenario started). */
-  isrChangedAt: Record<string, number>;
-}
-
-export const replicationHoldStore = createStore<HoldState>()(() => ({
-  isrChangedAt: {},
-  drawn: {},
-  inStep: false,
-  rowTopic: null,
-  drawing: false,
-  messages: [],
-}));
-
-/** The one token schedule (module state: the board's and the rows' tokens and the timelines read it). */
-let tokens: TokenSchedule = newSchedule();
-let timelines = new Map<string, Timeline>();
-let messages: readonly PlaneMessageView[] = [];
-/** Messages of the last view that had arrived (their changes are in the timelines already). */
-let taken = new Set<number>();
-/** The LeaderAndIsr requests seen lately: when a new leader may be drawn. */
-let leaderAndIsr: { id: number; to: number; sentAtMs: number }[] = [];
-let lastView: PlaneView | null = null;
-let timer: ReturnType<typeof setTimeout> | null = null;
 /** A wake that finds a partition's next states already landed draws one, then the next this many ms later. */
 const CATCH_UP_STEP_MS = 20;
 const MAX_LEADER_AND_ISR = 200;
 
+/** The store's `replication` slice. */
+const hold = sliceOf('replication');
+
+/** The one token schedule (the board's and the rows' tokens and the timelines read it). */
 export function tokenSchedule(): TokenSchedule {
-  return tokens;
+  return hold.getState().tokens;
 }
 
 /** Whether the tokens play in step with the state at this moment of the page. */
@@ -88,18 +52,19 @@ export function playsInStep(s: Pick<UiState, 'playing' | 'speed' | 'travel' | 'j
 }
 
 function holds(topic: string): boolean {
-  const s = replicationHoldStore.getState();
+  const s = hold.getState();
   return s.inStep && (s.drawing || s.rowTopic === topic);
 }
 
 const landings: Landings = {
   landsAt(id) {
-    const slot = tokens.slots.get(id);
+    const slot = hold.getState().tokens.slots.get(id);
     return slot?.inStep ? slot.landsAt : null;
   },
   leaderAndIsrLands(broker, sinceMs) {
     // Only the board draws the controller's requests: without it a new leader is drawn at once.
-    if (!replicationHoldStore.getState().drawing) return Number.NEGATIVE_INFINITY;
+    const { drawing, leaderAndIsr, tokens } = hold.getState();
+    if (!drawing) return Number.NEGATIVE_INFINITY;
     let best: number | null = null;
     for (const l of leaderAndIsr) {
       if (l.to !== broker || l.sentAtMs < sinceMs) continue;
@@ -111,16 +76,16 @@ const landings: Landings = {
   },
 };
 
-/** The drawn states as the store holds them, from the timelines. */
-function publish(): void {
-  const before = replicationHoldStore.getState().drawn;
+/** The drawn states as the store should hold them, from the timelines (an empty patch when none moved). */
+function published(): { drawn?: Record<string, PlanePartitionView> } {
+  const { drawn: before, timelines } = hold.getState();
   let changed = Object.keys(before).length !== timelines.size;
   const drawn: Record<string, PlanePartitionView> = {};
   for (const [k, t] of timelines) {
     drawn[k] = t.shown;
     if (before[k] !== t.shown) changed = true;
   }
-  if (changed) replicationHoldStore.setState({ drawn });
+  return changed ? { drawn } : {};
 }
 
 /**
@@ -129,8 +94,8 @@ function publish(): void {
  * the same frame as the follower LEO it waited for), and wakes at the next landing.
  */
 function refresh(now: number): void {
+  const { timer, timelines } = hold.getState();
   if (timer !== null) clearTimeout(timer);
-  timer = null;
   let next: number | null = null;
   for (const t of timelines.values()) {
     const first = nextLanding(t, landings);
@@ -138,43 +103,46 @@ function refresh(now: number): void {
     const after = nextLanding(t, landings);
     if (after !== null && (next === null || after < next)) next = after;
   }
-  publish();
-  if (next === null) return;
+  const drawn = published();
+  if (next === null) {
+    if (timer !== null || drawn.drawn) hold.setState({ ...drawn, timer: null });
+    return;
+  }
   const wait = next <= now ? CATCH_UP_STEP_MS : next - now + 1;
-  timer = setTimeout(() => refresh(performance.now()), wait);
+  // One write a wake: the drawn states and the next wake together.
+  hold.setState({ ...drawn, timer: setTimeout(() => refresh(performance.now()), wait) });
 }
 
 /** A view arrived: its new messages get their slots, and each drawn partition queues the states it went through. */
 export function takeView(view: PlaneView, now: number): void {
-  schedule(tokens, view.messages, now, view.nowMs);
-  messages = withUnlanded(view.messages, messages, now);
-  if (replicationHoldStore.getState().messages !== messages) replicationHoldStore.setState({ messages });
+  const before = hold.getState();
+  schedule(before.tokens, view.messages, now, view.nowMs);
+  const messages = withUnlanded(view.messages, before.messages, before.tokens, now);
   const fresh: PlaneMessageView[] = [];
   const arrived = new Set<number>();
+  let leaderAndIsr = before.leaderAndIsr;
   for (const m of view.messages) {
     if (m.arriveAtMs > view.nowMs) continue;
     arrived.add(m.id);
-    if (taken.has(m.id)) continue;
+    if (before.taken.has(m.id)) continue;
     fresh.push(m);
     if (m.api === 'LeaderAndIsr' && m.kind === 'request' && m.to !== null)
-      leaderAndIsr.push({ id: m.id, to: m.to, sentAtMs: m.sentAtMs });
+      leaderAndIsr = [...leaderAndIsr, { id: m.id, to: m.to, sentAtMs: m.sentAtMs }];
   }
-  taken = arrived;
   if (leaderAndIsr.length > MAX_LEADER_AND_ISR) leaderAndIsr = leaderAndIsr.slice(-MAX_LEADER_AND_ISR);
-  const prevNowMs = lastView?.nowMs ?? view.nowMs;
-  lastView = view;
+  const prevNowMs = before.lastNowMs ?? view.nowMs;
   const kept = new Map<string, Timeline>();
   for (const topic of view.topics) {
     if (topic.internal || !holds(topic.name)) continue;
     for (const p of topic.partitions) {
       if (kept.size >= MAX_TIMELINES) break;
       const k = tpKey(p.topic, p.partition);
-      const t = timelines.get(k);
+      const t = before.timelines.get(k);
       if (t) advance(t, p, fresh, now, prevNowMs);
       kept.set(k, t ?? newTimeline(p));
     }
   }
-  timelines = kept;
+  hold.setState({ messages, taken: arrived, leaderAndIsr, lastNowMs: view.nowMs, timelines: kept });
   refresh(now);
 }
 
@@ -182,6 +150,7 @@ export function takeView(view: PlaneView, now: number): void {
 function withUnlanded(
   view: readonly PlaneMessageView[],
   before: readonly PlaneMessageView[],
+  tokens: TokenSchedule,
   now: number,
 ): readonly PlaneMessageView[] {
   let kept: PlaneMessageView[] | null = null;
@@ -198,39 +167,36 @@ function withUnlanded(
 
 /** Draws every partition as the last view has it, and queues nothing until the next view. */
 function dropTimelines(): void {
-  timelines = new Map();
-  publish();
+  hold.setState({ timelines: new Map() });
+  const drawn = published();
+  if (drawn.drawn) hold.setState(drawn);
 }
 
 /** The page stopped or started playing the tokens in step: a stop draws the engine's state at once. */
 export function setInStep(inStep: boolean, now: number): void {
-  if (replicationHoldStore.getState().inStep === inStep) return;
-  replicationHoldStore.setState({ inStep });
+  if (hold.getState().inStep === inStep) return;
+  hold.setState({ inStep });
   if (!inStep) dropTimelines();
   refresh(now);
 }
 
 /** The partition rows draw this topic's tokens (null: none). */
 export function setRowTopic(topic: string | null): void {
-  if (replicationHoldStore.getState().rowTopic === topic) return;
-  replicationHoldStore.setState({ rowTopic: topic });
+  if (hold.getState().rowTopic === topic) return;
+  hold.setState({ rowTopic: topic });
 }
 
 /** The brokers board is (or is no longer) on the page drawing the messages. */
 export function setDrawingTokens(drawing: boolean): void {
-  if (replicationHoldStore.getState().drawing !== drawing) replicationHoldStore.setState({ drawing });
+  if (hold.getState().drawing !== drawing) hold.setState({ drawing });
 }
 
 /** A replaced cluster (or another moment shown) queues nothing and starts a new schedule. */
 export function forgetReplication(): void {
-  tokens = newSchedule();
-  timelines = new Map();
-  messages = [];
-  taken = new Set();
-  leaderAndIsr = [];
-  lastView = null;
-  replicationHoldStore.setState({ messages, drawn: {}, isrChangedAt: {} });
-  refresh(0);
+  const { timer, inStep, rowTopic, drawing } = hold.getState();
+  if (timer !== null) clearTimeout(timer);
+  // What the page is (playing in step, which tokens are drawn) stays; what the old run queued goes.
+  hold.setState({ ...initialReplicationState(), inStep, rowTopic, drawing });
 }
 
 /** A frame's plane events: when each partition's ISR changed (the controller's or the leader's write). */
@@ -239,34 +205,34 @@ export function takeIsrChanges(events: readonly PlaneEvent[]): void {
   for (const e of events) {
     if (e.type !== 'partitionStateChanged' || e.topic.startsWith('__')) continue;
     if (e.old && e.old.isr.join() === e.new.isr.join()) continue;
-    changed ??= { ...replicationHoldStore.getState().isrChangedAt };
-    changed[tpKey(e.topic, e.partition)] = e.atMs - PLANE_EPOCH_MS;
+    changed ??= { ...hold.getState().isrChangedAt };
+    changed[tpKey(e.topic, e.partition)] = toScenarioMs(e.atMs);
   }
-  if (changed) replicationHoldStore.setState({ isrChangedAt: changed });
+  if (changed) hold.setState({ isrChangedAt: changed });
 }
 
 /** When a partition's ISR last changed (engine ms), or null if not since the page opened. */
 export function useIsrChangedAt(topic: string, partition: number): number | null {
-  return useStore(replicationHoldStore, (s) => s.isrChangedAt[tpKey(topic, partition)]) ?? null;
+  return useUi((s) => s.replication.isrChangedAt[tpKey(topic, partition)]) ?? null;
 }
 
 /** A partition as the page draws it now: the state its timeline shows, or the view's own. */
 export function useDrawnPartition(p: PlanePartitionView): PlanePartitionView {
-  return useStore(replicationHoldStore, (s) => s.drawn[tpKey(p.topic, p.partition)]) ?? p;
+  return useUi((s) => s.replication.drawn[tpKey(p.topic, p.partition)]) ?? p;
 }
 
 /** The drawn state of one partition by name, or undefined when the page draws the view's. */
 export function useDrawnPartitionByName(topic: string, partition: number): PlanePartitionView | undefined {
-  return useStore(replicationHoldStore, (s) => s.drawn[tpKey(topic, partition)]);
+  return useUi((s) => s.replication.drawn[tpKey(topic, partition)]);
 }
 
 /** Feeds the timelines from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
 export function useReplicationHold(session: Session): void {
-  useEffect(() => session.onPlaneEvents(takeIsrChanges), [session]);
+  useEffect(() => session.onBoardEvents(takeIsrChanges), [session]);
   useEffect(() => {
     const now = () => performance.now();
     setInStep(playsInStep(uiStore.getState()), now());
-    const view = uiStore.getState().plane.view;
+    const view = uiStore.getState().board.view;
     if (view) takeView(view, now());
     const stop = uiStore.subscribe((s, prev) => {
       if (s.clusterRun !== prev.clusterRun || s.travel?.viewMs !== prev.travel?.viewMs) {
@@ -274,15 +240,17 @@ export function useReplicationHold(session: Session): void {
       }
       if (s.playing !== prev.playing || s.speed !== prev.speed || s.travel !== prev.travel || s.jobs !== prev.jobs)
         setInStep(playsInStep(s), now());
-      const v = s.plane.view;
-      if (v && v !== prev.plane.view) takeView(v, now());
+      const v = s.board.view;
+      if (v && v !== prev.board.view) takeView(v, now());
     });
     const onVisibility = () => setInStep(playsInStep(uiStore.getState()), now());
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
       stop();
       document.removeEventListener('visibilitychange', onVisibility);
+      const { timer } = hold.getState();
       if (timer !== null) clearTimeout(timer);
+      hold.setState({ timer: null });
     };
   }, []);
 }

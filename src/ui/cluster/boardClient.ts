@@ -1,6 +1,6 @@
 /**
  * The page side of the control plane: starts it from the link the page was opened with (or the
- * default demo), sends actions (their answers go into the store's plane slice; frames reach it
+ * default demo), sends actions (their answers go into the store's board slice; frames reach it
  * through Session.apply), and keeps the location's hash equal to the scenario so far — so a
  * reload or a shared link replays the same run.
  */
@@ -17,7 +17,7 @@ import {
   ScenarioLinkError,
 } from '../scenarios/scenarioLink';
 import type { Session } from '../session';
-import { setPlane, uiStore } from '../store';
+import { setBoard, uiStore } from '../store';
 import { attachedHostUrl } from '../host/hostLink';
 
 /** The scenario the page is showing, as a link hash (time = now, paused = the clock's state). */
@@ -51,7 +51,7 @@ function writeHashNow(view: PlaneView): void {
   // The tab's own address, no link to open when it boots again on it (scenarios/ownAddress.ts).
   rememberOwnAddress(hash);
   if (tooLong && !saidTooLong) {
-    setPlane({
+    setBoard({
       linkNotice: `This run holds ${steps.toLocaleString('en-US')} recorded steps, more than a link carries (${MAX_LINK_STEPS.toLocaleString('en-US')}): the address no longer names it. It stays whole in this browser, for a reload and for time travel.`,
       pendingLink: null,
     });
@@ -78,10 +78,10 @@ function writeHash(view: PlaneView): void {
 }
 
 /** Subscribes the address to the scenario the frames bring, and starts the plane from the page's link. */
-export function connectPlane(session: Session): () => void {
+export function connectBoard(session: Session): () => void {
   // The Node host's cluster is not a scenario a link could replay (real clients made it).
   if (attachedHostUrl() !== null) {
-    void session.call('planeScenario', null).then((view) => setPlane({ view }));
+    void session.call('planeScenario', null).then((view) => setBoard({ view }));
     return () => {};
   }
   // Produce, Send N and producer settings are recorded in the scenario without a planeAction
@@ -133,7 +133,7 @@ async function boot(session: Session): Promise<void> {
     }
   }
   const view = await session.call('planeScenario', null);
-  setPlane({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
+  setBoard({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
   // The address now names the cluster shown, so a reload does not open the link again.
   if (spec) writeHashNow(view);
 }
@@ -147,12 +147,12 @@ function stored(): string {
 export async function act(session: Session, action: ScenarioAction): Promise<boolean> {
   try {
     const view = await session.call('planeAction', action);
-    setPlane({ view, error: null });
+    setBoard({ view, error: null });
     writeHashNow(view);
     return true;
   } catch (e) {
     const err = e as WorkerError;
-    setPlane({ error: errorText(err) });
+    setBoard({ error: errorText(err) });
     return false;
   }
 }
@@ -171,7 +171,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
     const view = await session.call('planeScenario', null);
     // Drawn from scratch only when it is a new cluster (the worker then resends everything).
     if (answer === 'replace' && lost.replaces) await session.replaced();
-    setPlane({
+    setBoard({
       view,
       story: [],
       groupStory: [],
@@ -185,7 +185,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
     return true;
   } catch (e) {
     const err = e as WorkerError;
-    setPlane({ error: `${err.code ?? err.name}: ${err.message}` });
+    setBoard({ error: `${err.code ?? err.name}: ${err.message}` });
     return false;
   }
 }
@@ -193,5 +193,5 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
 /** Fast-forwards the cluster's clock (a session timeout without the wait). */
 export async function advance(session: Session, ms: number): Promise<void> {
   const view = await session.call('planeAdvance', { ms });
-  setPlane({ view });
+  setBoard({ view });
 }

@@ -8,24 +8,24 @@ import type { Session } from '../session';
 import { GroupsTab } from '../groups/GroupsTab';
 import { ScenarioTab } from '../scenarios/ScenarioTab';
 import { ClusterTab } from './ClusterTab';
-import { advance, connectPlane, startScenario } from './planeClient';
-import type { PlaneTab } from './planeSlice';
-import { setPlane, usePlane, useUi } from '../store';
+import { advance, connectBoard, startScenario } from './boardClient';
+import type { BoardTab } from './boardSlice';
+import { setBoard, useBoard, useUi } from '../store';
 import { formatClock } from '../time/formatClock';
-import './plane.css';
+import './board.css';
 import { DismissButton } from '../chrome/DismissButton';
 import { TabList } from '../chrome/TabList';
 
-const TABS: { id: PlaneTab; label: string }[] = [
+const TABS: { id: BoardTab; label: string }[] = [
   { id: 'cluster', label: 'Brokers & controller' },
   { id: 'groups', label: 'Consumer groups' },
   { id: 'scenarios', label: 'Scenarios' },
 ];
 
-export function PlaneBoard({ session }: { session: Session }) {
-  useEffect(() => connectPlane(session), [session]);
-  const view = usePlane((s) => s.view);
-  const tab = usePlane((s) => s.tab);
+export function BoardTabs({ session }: { session: Session }) {
+  useEffect(() => connectBoard(session), [session]);
+  const view = useBoard((s) => s.view);
+  const tab = useBoard((s) => s.tab);
   // The Node host's clock is the wall clock: nothing here fast-forwards it (PageSeats refuses it too).
   const attached = useUi((s) => s.host !== null);
   return (
@@ -43,7 +43,7 @@ export function PlaneBoard({ session }: { session: Session }) {
           tabs={TABS}
           selected={tab}
           label="Control plane views"
-          onSelect={(id) => setPlane({ tab: id })}
+          onSelect={(id) => setBoard({ tab: id })}
         />
         <div className="plane-clockbar">
           {view && (
@@ -69,7 +69,7 @@ export function PlaneBoard({ session }: { session: Session }) {
         </div>
       </div>
       <LinkNotice session={session} />
-      <PlaneError />
+      <BoardError />
       <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>
@@ -87,8 +87,8 @@ export function PlaneBoard({ session }: { session: Session }) {
 
 /** Why the page's link was not opened (unreadable, or it would discard records), with a way to open it anyway. */
 function LinkNotice({ session }: { session: Session }) {
-  const notice = usePlane((s) => s.linkNotice);
-  const pendingLink = usePlane((s) => s.pendingLink);
+  const notice = useBoard((s) => s.linkNotice);
+  const pendingLink = useBoard((s) => s.pendingLink);
   if (!notice) return null;
   return (
     <p className="plane-notice" role="status" data-testid="link-notice">
@@ -103,18 +103,18 @@ function LinkNotice({ session }: { session: Session }) {
           Open the link anyway…
         </button>
       )}{' '}
-      <DismissButton size="xs" onDismiss={() => setPlane({ linkNotice: null, pendingLink: null })} />
+      <DismissButton size="xs" onDismiss={() => setBoard({ linkNotice: null, pendingLink: null })} />
     </p>
   );
 }
 
 /** The last refused action, in words (its KafkaError), until dismissed. */
-function PlaneError() {
-  const error = usePlane((s) => s.error);
+function BoardError() {
+  const error = useBoard((s) => s.error);
   if (!error) return null;
   return (
     <p className="plane-error" role="alert" data-testid="plane-error">
-      {error} <DismissButton size="xs" onDismiss={() => setPlane({ error: null })} />
+      {error} <DismissButton size="xs" onDismiss={() => setBoard({ error: null })} />
     </p>
   );
 }
