@@ -25,7 +25,7 @@ async function storedEntries(): Promise<Record<string, string>> {
 /** Sends records from the panel, lets them be acknowledged and flushed (flush.ms 1000), and waits for the store. */
 async function produceAndFlush(host: EngineHost, count: number): Promise<void> {
   for (let i = 0; i < count; i++)
-    await call(host, 'produce', { topic: 'orders', key: `user-${i}`, value: `v${i}`, headers: [] });
+    await call(host, 'produceRecord', { topic: 'orders', key: `user-${i}`, value: `v${i}`, headers: [] });
   await call(host, 'runUntilIdle', null);
   await call(host, 'planeAdvance', { ms: 2000 });
   await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
@@ -154,7 +154,7 @@ describe('EngineHost scenarios', () => {
     expect(next.run).not.toBe(first.run);
     expect(next.views.cluster?.partitions).toEqual([]);
 
-    const refused = await call(host, 'produce', { topic: 'orders', key: null, value: 'x', headers: [] }).then(
+    const refused = await call(host, 'produceRecord', { topic: 'orders', key: null, value: 'x', headers: [] }).then(
       () => null,
       (e: unknown) => e as { code?: string },
     );
@@ -237,7 +237,7 @@ describe('EngineHost reload', () => {
     await call(host, 'planeAction', { op: 'moveConsumer', name: 'c3', group: 'analytics' });
     await call(host, 'planeAction', { op: 'reassignPartitions', topic: 'orders', partition: 0, replicas: [3, 2, 1] });
     for (let i = 0; i < 5; i++)
-      await call(host, 'produce', { topic: 'audit', key: `k${i}`, value: `v${i}`, headers: [] });
+      await call(host, 'produceRecord', { topic: 'audit', key: `k${i}`, value: `v${i}`, headers: [] });
     await call(host, 'runUntilIdle', null);
     await call(host, 'planeAdvance', { ms: 8000 });
     await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
@@ -275,7 +275,7 @@ describe('EngineHost: nothing recorded is dropped, and a reload offers no replay
       startIndex: 0,
     });
     for (let i = 0; i < 405; i++) {
-      await call(host, 'produce', { topic: 'tt', key: null, value: `v${i}`, headers: [] });
+      await call(host, 'produceRecord', { topic: 'tt', key: null, value: `v${i}`, headers: [] });
       await call(host, 'planeAdvance', { ms: 1 });
     }
     const view = await call(host, 'planeScenario', null);

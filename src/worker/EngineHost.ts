@@ -227,7 +227,7 @@ export class EngineHost {
       this.saveMeta(true);
       return where;
     },
-    produce: async (args) => {
+    produceRecord: async (args) => {
       const r = await this.present();
       // The journey is set before the send: the partitioner's events fire inside it.
       this.journey.follow(r.producer.clientId, r.producer.nextSendId);
@@ -238,7 +238,7 @@ export class EngineHost {
       r.userRecords++;
       return sent;
     },
-    produceMany: async (args) => {
+    produceRecords: async (args) => {
       await this.present();
       return this.startProduceJob(args);
     },

@@ -1,5 +1,5 @@
 /**
- * The page's proxy for the engine worker. `call('produce', {...})` posts one request and resolves
+ * The page's proxy for the engine worker. `call('produceRecord', {...})` posts one request and resolves
  * with that command's typed result, or rejects with a WorkerError carrying the Kafka error name.
  * Pending requests wait in a map keyed by message id; replies may arrive in any order.
  */

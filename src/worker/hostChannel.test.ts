@@ -49,7 +49,7 @@ describe('EngineHost over a MessageChannel', () => {
     expect(orders.length).toBeGreaterThan(0);
     const before = orders.reduce((n, p) => n + p.logEndOffset, 0);
 
-    const sent = await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    const sent = await client.call('produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     expect(sent.sendId).toBeGreaterThanOrEqual(0);
     await client.call('runUntilIdle', null);
     const frame = await client.call('frame', { advanceMs: 50, windows: [], run: 0, have: { cluster: -1 } });
@@ -86,7 +86,7 @@ describe('EngineHost over a MessageChannel', () => {
   it('runs a bulk send in slices on the host clock, reporting its progress in frames until it finishes', async () => {
     const { client, clock } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
-    const { jobId } = await client.call('produceMany', {
+    const { jobId } = await client.call('produceRecords', {
       topic: 'orders',
       count: 200,
       keyPrefix: 'k',
@@ -121,7 +121,7 @@ describe('a paced bulk send follows the host clock', () => {
     const { client, clock } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
     const args = { topic: 'orders', count: 1000, keyPrefix: null, valueBytes: 10, ratePerSecond: 100 };
-    const { jobId } = await client.call('produceMany', args);
+    const { jobId } = await client.call('produceRecords', args);
     const done = async () => {
       const frame = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
       return frame.jobs.find((j) => j.jobId === jobId)?.done;
@@ -154,7 +154,7 @@ describe('one frame: views by version', () => {
     expect(idle.views).toEqual({});
 
     // A record moves the logs (a new cluster version); engine time moves the plane.
-    await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    await client.call('produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     await client.call('runUntilIdle', null);
     const moved = await client.call('frame', { advanceMs: 10, windows: [], run: first.run, have });
     expect(moved.views.cluster?.version).toBeGreaterThan(cluster.version);
@@ -168,7 +168,7 @@ describe('one frame: views by version', () => {
   it('carries the accumulator while the page shows it, and then every panel event', async () => {
     const { client } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
-    await client.call('produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    await client.call('produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     const frame = await client.call('frame', { advanceMs: 5, windows: [], run: 0, have: { accumulator: -1 } });
     expect(frame.views.accumulator?.producer).toBe(
       frame.events.producer[0]?.producer ?? frame.views.accumulator?.producer,

@@ -99,9 +99,9 @@ export interface Commands {
   /** An offset (or timestamp) lookup with the engine's step-by-step trace. */
   lookup: [LookupArgs, LookupView];
   /** Sends one record through the producer (partitioner, accumulator, sender). */
-  produce: [ProduceArgs, ProduceResult];
+  produceRecord: [ProduceArgs, ProduceResult];
   /** Starts a long "send N records" job; its progress comes with each frame, and it can be cancelled. */
-  produceMany: [ProduceManyArgs, { jobId: number }];
+  produceRecords: [ProduceManyArgs, { jobId: number }];
   cancelJob: [{ jobId: number }, null];
   /** Changes the demo producer's settings (Kafka's keys); answers with the settings now in force. */
   setProducerSettings: [Partial<ProducerSettings>, ProducerSettings];

@@ -109,7 +109,7 @@ describe('time travel: a fork never deletes an import without asking', () => {
     const topics = async () => (await call(host, 'snapshot', null)).partitions.map((p) => p.topic);
     await call(host, 'travelSeek', { atMs: 3900 });
 
-    const refused = await call(host, 'produce', { topic: 'orders', key: 'k', value: 'v', headers: [] }).then(
+    const refused = await call(host, 'produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] }).then(
       () => null,
       (e: { code?: string; details?: Record<string, unknown> }) => e,
     );
@@ -123,7 +123,7 @@ describe('time travel: a fork never deletes an import without asking', () => {
     // Asked and confirmed at that moment: the fork goes ahead and says so.
     await call(host, 'travelSeek', { atMs: 3900 });
     await call(host, 'travelConfirmFork', { atMs: 3900 });
-    await call(host, 'produce', { topic: 'orders', key: 'k', value: 'v', headers: [] });
+    await call(host, 'produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     const after = await call(host, 'frame', frame(0));
     expect(after.travel.fork?.atMs).toBe(3900);
     expect(await topics()).not.toContain('okimp');

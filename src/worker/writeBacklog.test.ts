@@ -24,7 +24,7 @@ describe('a Send N job and a Store that falls behind', () => {
     const host = new EngineHost(() => undefined, hostClock, hosted, budget);
     await call(host, 'open', { storage: 'memory', takeOver: false });
     const frame = () => call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
-    const { jobId } = await call(host, 'produceMany', {
+    const { jobId } = await call(host, 'produceRecords', {
       topic: 'orders',
       count: 200_000,
       ratePerSecond: 0,

@@ -69,7 +69,7 @@ async function produceOne(session: Session): Promise<void> {
   const key = d ? d.key : 'user-1';
   const value = d?.value ?? 'hello, kafka';
   try {
-    const r = await session.call('produce', { topic, key, value, headers: d?.headers ?? [] });
+    const r = await session.call('produceRecord', { topic, key, value, headers: d?.headers ?? [] });
     uiStore.setState({ lastChoice: r.choice, selectedTopic: topic });
     say(`P: produced one record to ${topic} (key ${key === null ? 'null' : `"${key}"`}).`);
   } catch (e) {

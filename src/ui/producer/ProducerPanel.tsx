@@ -120,7 +120,7 @@ export function ProducerPanel({ session }: { session: Session }) {
   async function send() {
     setError(null);
     try {
-      const r = await session.call('produce', {
+      const r = await session.call('produceRecord', {
         topic: t,
         key: nullKey ? null : key,
         value,
@@ -148,7 +148,7 @@ export function ProducerPanel({ session }: { session: Session }) {
       return;
     }
     try {
-      await session.call('produceMany', {
+      await session.call('produceRecords', {
         topic: t,
         count: checked.value,
         keyPrefix: nullKey ? null : 'key-',
