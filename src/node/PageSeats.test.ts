@@ -31,7 +31,9 @@ describe('PageSeats: one page controls the Node engine, the others watch', () =>
     expect(isRead(req({ type: 'frame', data: { advanceMs: 16, windows: [], run: 0, have: {} } }))).toBe(true);
     expect(isRead(req({ type: 'planeScenario', data: null }))).toBe(true);
     expect(isRead(req({ type: 'planeAction', data: { op: 'killBroker', broker: 1 } }))).toBe(false);
-    expect(isRead(req({ type: 'produceRecord', data: { topic: 't', key: null, value: 'v', headers: [] } }))).toBe(false);
+    expect(isRead(req({ type: 'produceRecord', data: { topic: 't', key: null, value: 'v', headers: [] } }))).toBe(
+      false,
+    );
   });
 
   it('nothing replaces or rewinds the cluster real clients use, whoever asks', () => {
