@@ -45,14 +45,10 @@ import {
   lostPartitions,
   RecordJourney,
   RecordWindows,
-  type ReplayEstimate,
-  ScenarioReplay,
-  SendJob,
   sameScenario,
   lookupTarget,
   PANEL_CLIENT_ID,
   PRODUCER_EVENT_TYPES,
-  type ProducerApp,
   PLANE_TOPIC_DEFAULTS,
   SCENARIO_EPOCH_MS,
   type PresetName,
@@ -73,16 +69,17 @@ import type {
   FrameArgs,
   FrameResult,
   FrameViews,
-  JobView,
   OpenArgs,
   OpenResult,
-  ProduceManyArgs,
   RecoveryView,
   StorageStatus,
   UiEvent,
   WorkerNotice,
 } from './protocol';
 import type { HostClock } from './HostClock';
+import { HostJobs } from './HostJobs';
+import { estimateReplay, type JobHost, META_EVERY_MS, startReplayJob, startSendJob } from './hostJobRunners';
+import type { Running } from './hostRun';
 import { Transfer } from './transfer';
 
 type Handlers = {
@@ -93,8 +90,6 @@ type Handlers = {
 
 /** Events kept between two frames; beyond this the oldest are dropped (the views read state, not events). */
 const MAX_EVENTS_PER_FRAME = 2000;
-/** One slice of a long job: the worker answers frames between slices. */
-const JOB_SLICE_MS = 12;
 /**
  * A Send N job waits while more than this is handed to IndexedDB and not yet saved: a busy
  * machine's IndexedDB can fall behind 5,000 records/s, and every byte waiting (and every segment
@@ -104,47 +99,11 @@ const JOB_SLICE_MS = 12;
 const MAX_WRITE_BACKLOG_BYTES = 32 * 1024 * 1024;
 /** A host read that keeps finding paged-out segments gives up after this many loads. */
 const MAX_SEGMENT_LOADS_PER_READ = 64;
-/** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
-const META_EVERY_MS = 5000;
-/** A replay's cost is estimated from a replay of its first this many engine ms, timed after the first WARM_UP_MS. */
-const PROBE_MS = 3000;
-const WARM_UP_MS = 1000;
-/** A replay estimated to take longer than this (real ms) runs as a job, in slices between frames. */
-const SLICED_REPLAY_MS = 1000;
-/** ... and longer than this, the page asks first, saying how long. */
-const ASK_REPLAY_MS = 10_000;
-/**
- * A link of the scenario already running, whose time is this far past the running cluster's,
- * is a run further on (it runs on to the link's time); closer, it is the page's own address
- * (written every 500 ms, while the stored clock is written every META_EVERY_MS), and nothing runs.
- */
-const SAME_RUN_SLACK_MS = 2 * META_EVERY_MS;
-
-/** Long work the page sees as a job (progress, Cancel): a Send N job, a long replay. */
-interface HostJob {
-  readonly view: JobView;
-  cancelled: boolean;
-}
-
 const DEFAULT_SEED = 1;
 const DEFAULT_PRESET: PresetName = 'demo';
 
 /** What the page is shown: the live run, or a replay of its past (read-only, in memory). */
 type Shown = Pick<Running, 'plane' | 'data'>;
-
-interface Running {
-  store: Store;
-  writer: StoreWriter;
-  clock: ManualClock;
-  plane: ClusterApps;
-  data: DataPath;
-  producer: ProducerApp;
-  recovered: Map<string, UnifiedLog>;
-  /** Topics the preset creates (a scenario check does not count them as the user's). */
-  presetTopics: ReadonlySet<string>;
-  /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
-  userRecords: number;
-}
 
 export class EngineHost {
   private run: Running | null = null;
@@ -161,9 +120,7 @@ export class EngineHost {
   private readonly windows = new RecordWindows();
   private events: UiEvent[] = [];
   private droppedEvents = 0;
-  private readonly jobs = new Map<number, HostJob>();
-  /** The long replay running as a job (planeScenarioStart): the live run is neither ticked nor acted on meanwhile. */
-  private replayJob: HostJob | null = null;
+  private readonly jobs = new HostJobs();
   /**
    * Topics this run holds that its scenario does not (an import, the seeds' lookup example): no
    * replay brings them back, so a fork would delete them. A fork asks first (travelConfirmFork).
@@ -171,10 +128,6 @@ export class EngineHost {
   private unreplayable = new Set<string>();
   /** The past moment at which the page confirmed a fork that deletes them. */
   private forkConfirmedAt: number | null = null;
-  /** The last replay estimate, by scenario (a check and the start that follows it ask for the same one). */
-  private estimated: { key: string; estimate: ReplayEstimate } | null = null;
-  private changedJobs = new Set<number>();
-  private nextJobId = 1;
   private stopped = false;
   private lastMeta = '';
   private lastMetaAt = 0;
@@ -201,6 +154,31 @@ export class EngineHost {
    *   worker, a ManualHostClock in tests
    * @param hosted a cluster running on its own (the Node host's): served, never ticked (HostedRun)
    */
+  /** What the job runners (hostJobRunners.ts) reach of this host. */
+  private readonly jobHost: JobHost = (() => {
+    const host = this;
+    return {
+      get jobs() {
+        return host.jobs;
+      },
+      get hostClock() {
+        return host.hostClock;
+      },
+      get maxWriteBacklogBytes() {
+        return host.maxWriteBacklogBytes;
+      },
+      estimated: null,
+      running: () => host.running(),
+      isLive: (r: Running) => host.run === r,
+      get stopped() {
+        return host.stopped;
+      },
+      notReplaying: () => host.notReplaying(),
+      replace: (spec: ScenarioSpec) => host.replace(spec),
+      saveMeta: (force: boolean) => host.saveMeta(force),
+    };
+  })();
+
   constructor(
     private readonly notify: (n: WorkerNotice) => void,
     private readonly hostClock: HostClock,
@@ -240,11 +218,10 @@ export class EngineHost {
     },
     produceRecords: async (args) => {
       await this.present();
-      return this.startProduceJob(args);
+      return startSendJob(this.jobHost, args);
     },
     cancelJob: ({ jobId }) => {
-      const job = this.jobs.get(jobId);
-      if (job) job.cancelled = true;
+      this.jobs.cancel(jobId);
       return null;
     },
     setProducerSettings: async (patch) => {
@@ -293,7 +270,7 @@ export class EngineHost {
       const r = this.running();
       if (spec === null) return r.plane.view();
       this.notReplaying();
-      const replay = this.replayFor(spec);
+      const replay = estimateReplay(this.jobHost, spec);
       if (replay?.sliced) {
         throw new KafkaError(
           'INVALID_REQUEST',
@@ -315,11 +292,11 @@ export class EngineHost {
     planeScenarioCheck: (spec) => {
       const r = this.running();
       const same = sameScenario(spec, r.plane);
-      const replay = this.replayFor(spec);
+      const replay = estimateReplay(this.jobHost, spec);
       if (!same && !replay?.sliced) this.replayInMemory(spec);
       return { ...discardView(r.plane, r.data, r.presetTopics, r.userRecords, !same), replay };
     },
-    planeScenarioStart: (spec) => this.startReplayJob(spec),
+    planeScenarioStart: (spec) => startReplayJob(this.jobHost, spec),
     planePlacement: (args) => this.requirePlane().previewPlacement(args),
     planeAdvance: async ({ ms }) => {
       checkAdvance(ms);
@@ -379,115 +356,8 @@ export class EngineHost {
 
   /** Refuses to act while a long replay runs: it decides what the cluster is. */
   private notReplaying(): void {
-    if (this.replayJob)
+    if (this.jobs.replay)
       throw new KafkaError('INVALID_REQUEST', 'a link is being replayed: wait for it to finish or cancel it first');
-  }
-
-  /**
-   * What replaying `spec` would cost here, or null when there is nothing to replay (it is the
-   * scenario running, at most SAME_RUN_SLACK_MS further on). Estimated from a replay of its first
-   * PROBE_MS engine ms in memory (whose refusal, if an action there is refused, is the answer).
-   */
-  private replayFor(spec: ScenarioSpec): ReplayEstimate | null {
-    const r = this.running();
-    const same = sameScenario(spec, r.plane);
-    if (same && spec.untilMs - r.plane.nowMs <= SAME_RUN_SLACK_MS) return null;
-    const key = `${same ? r.plane.nowMs : ''}|${JSON.stringify(spec)}`;
-    if (this.estimated?.key === key) return this.estimated.estimate;
-    const probe = new ScenarioReplay(
-      new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
-      spec,
-    );
-    // The first engine second warms up (a fresh cluster, code not yet optimized): timed after it.
-    const warm = Math.min(probe.endMs, WARM_UP_MS);
-    if (warm > 0) probe.slice(() => probe.plane.nowMs < warm);
-    const t1 = this.hostClock.now();
-    const probeTo = Math.min(probe.endMs, PROBE_MS);
-    if (probeTo > probe.plane.nowMs) probe.slice(() => probe.plane.nowMs < probeTo);
-    const perEngineMs = (this.hostClock.now() - t1) / Math.max(1, probe.plane.nowMs - warm);
-    // A run of the same scenario goes on from its now, once; another is replayed twice (in memory, then stored).
-    const engineMs = same ? spec.untilMs - r.plane.nowMs : probe.endMs;
-    const passes = same ? 1 : 2;
-    const estimatedMs = Math.round(passes * engineMs * perEngineMs);
-    const estimate = {
-      engineMs,
-      estimatedMs,
-      sliced: estimatedMs > SLICED_REPLAY_MS,
-      ask: estimatedMs > ASK_REPLAY_MS,
-    };
-    this.estimated = { key, estimate };
-    return estimate;
-  }
-
-  /**
-   * A long scenario as a job, in slices of JOB_SLICE_MS between which frames are answered: the
-   * scenario running is run on to the link's time; another is replayed in memory first (a refused
-   * action fails the job and changes nothing), then on the wiped store. Cancelled during the check,
-   * nothing changed; cancelled afterwards, the cluster is the link's run up to where it got.
-   */
-  private startReplayJob(spec: ScenarioSpec): { jobId: number } {
-    this.notReplaying();
-    const r = this.running();
-    const same = sameScenario(spec, r.plane);
-    const endS = (ms: number) => Math.ceil(ms / 1000);
-    let replay = same
-      ? new ScenarioReplay(r.plane, { actions: [], untilMs: spec.untilMs })
-      : new ScenarioReplay(
-          new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
-          spec,
-        );
-    const from = same ? r.plane.nowMs : 0;
-    const total = endS(replay.endMs - from) * (same ? 1 : 2);
-    const job: HostJob = {
-      cancelled: false,
-      view: {
-        jobId: this.nextJobId++,
-        label: same
-          ? `Running on to the link's time, ${(spec.untilMs / 1000).toLocaleString('en-US')} s (engine seconds)`
-          : `Replaying the link, ${endS(replay.endMs).toLocaleString('en-US')} engine seconds: in memory, then on the stored cluster`,
-        done: 0,
-        total,
-        state: 'running',
-        error: null,
-      },
-    };
-    const jobId = job.view.jobId;
-    this.jobs.set(jobId, job);
-    this.changedJobs.add(jobId);
-    this.replayJob = job;
-    let stored = same;
-    const end = (state: JobView['state'], error: unknown = null) => {
-      job.view.state = state;
-      job.view.error = error === null ? null : serializeError(error);
-      this.replayJob = null;
-      this.changedJobs.add(jobId);
-      if (stored) this.saveMeta(true);
-    };
-    const slice = async () => {
-      if (job.cancelled || this.stopped) return end('cancelled');
-      const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
-      try {
-        replay.slice(() => this.hostClock.now() < sliceEnd);
-      } catch (e) {
-        return end('failed', e);
-      }
-      job.view.done = Math.min(total, (stored && !same ? total / 2 : 0) + endS(replay.plane.nowMs - from));
-      this.changedJobs.add(jobId);
-      if (replay.done) {
-        if (stored) return end('finished');
-        // Checked whole in memory: now on the wiped store, from a fresh cluster.
-        try {
-          await this.replace({ ...spec, actions: [], untilMs: 0 });
-        } catch (e) {
-          return end('failed', e);
-        }
-        stored = true;
-        replay = new ScenarioReplay(this.running().plane, spec);
-      }
-      this.hostClock.setTimeout(() => void slice(), 4);
-    };
-    this.hostClock.setTimeout(() => void slice(), 0);
-    return { jobId };
   }
 
   /** The live run, ready for an action (taken in the past, it forks the run there: TimeTravel). */
@@ -529,7 +399,7 @@ export class EngineHost {
 
   /** The page went away (a Node host's page closed its socket): its jobs stop, its events are no longer kept. */
   close(): void {
-    for (const job of this.jobs.values()) job.cancelled = true;
+    this.jobs.cancelAll();
     this.stopEvents?.();
   }
 
@@ -759,7 +629,7 @@ export class EngineHost {
    */
   private async replace(spec: ScenarioSpec): Promise<void> {
     const r = this.running();
-    for (const job of this.jobs.values()) if (job !== this.replayJob) job.cancelled = true;
+    this.jobs.cancelAll(this.jobs.replay);
     r.producer.close();
     this.run = null;
     try {
@@ -786,7 +656,7 @@ export class EngineHost {
     this.stopped = true;
     const r = this.run;
     if (r?.store instanceof IdbStore) r.store.fence('another tab took over this cluster; this tab saves nothing more');
-    for (const job of this.jobs.values()) job.cancelled = true;
+    this.jobs.cancelAll();
     this.run = null;
     r?.producer.close();
     this.notify({ notice: 'ownership-lost' });
@@ -892,7 +762,7 @@ export class EngineHost {
     const { have } = args;
     this.wantAllEvents = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
-    if (args.advanceMs > 0 && this.travel.past === null && !this.hosted && !this.replayJob)
+    if (args.advanceMs > 0 && this.travel.past === null && !this.hosted && !this.jobs.replay)
       r.plane.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
@@ -922,14 +792,8 @@ export class EngineHost {
     const events = { producer: this.events, dropped: this.droppedEvents, plane };
     this.events = [];
     this.droppedEvents = 0;
-    const jobs: JobView[] = [];
-    for (const id of this.changedJobs) {
-      const j = this.jobs.get(id);
-      if (j) jobs.push({ ...j.view });
-      if (j && j.view.state !== 'running') this.jobs.delete(id);
-    }
-    this.changedJobs.clear();
-    if (!this.hosted && !this.replayJob) this.travel.work();
+    const jobs = this.jobs.takeChanged();
+    if (!this.hosted && !this.jobs.replay) this.travel.work();
     return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 
@@ -966,40 +830,6 @@ export class EngineHost {
       nowMs: r.plane.nowMs,
       partitions: r.data.views((t) => this.topicSaved(r, t)),
     };
-  }
-
-  /**
-   * Sends `count` records through the panel's producer (a SendJob) in slices of about
-   * JOB_SLICE_MS of real time; frames (and cancel) are answered between slices.
-   */
-  private startProduceJob(args: ProduceManyArgs): { jobId: number } {
-    const r = this.running();
-    const job = new SendJob(r.plane, this.nextJobId++, args);
-    const jobId = job.view.jobId;
-    this.jobs.set(jobId, job);
-    this.changedJobs.add(jobId);
-    const started = this.hostClock.now();
-    let waitedMs = 0;
-    let waitStarted: number | null = null;
-    const slice = () => {
-      if (this.run !== r) job.cancelled = true;
-      // IndexedDB is behind: send nothing until it catches up (the job's clock stops meanwhile).
-      if (!job.cancelled && r.writer.bytesInFlight > this.maxWriteBacklogBytes) {
-        waitStarted ??= this.hostClock.now();
-        this.hostClock.setTimeout(slice, 20);
-        return;
-      }
-      if (waitStarted !== null) {
-        waitedMs += this.hostClock.now() - waitStarted;
-        waitStarted = null;
-      }
-      const sliceEnd = this.hostClock.now() + JOB_SLICE_MS;
-      r.userRecords += job.slice(this.hostClock.now() - started - waitedMs, () => this.hostClock.now() < sliceEnd);
-      this.changedJobs.add(jobId);
-      if (job.view.state === 'running') this.hostClock.setTimeout(slice, 4);
-    };
-    this.hostClock.setTimeout(slice, 0);
-    return { jobId };
   }
 }
 
