@@ -10,7 +10,10 @@ import {
   readBatchHeader,
   recordTimestamp,
 } from '../codec';
+import { KafkaError } from '../errors';
+import type { LocalLog } from './LocalLog';
 import type { LogConfig } from './LogConfig';
+import { isCompacted } from './LogConfig';
 import { LogSegment } from './LogSegment';
 
 const INT32_MAX = 2147483647;
@@ -121,6 +124,40 @@ export function emptyCleanerResult(): CleanerResult {
     bytesBefore: 0,
     bytesAfter: 0,
   };
+}
+
+/**
+ * One pass of the cleaner over a replica's log (UnifiedLog.compact): refused unless
+ * cleanup.policy=compact; it waits for closed segments paged out (a log paged out before it
+ * became compacted) and cleans on its next pass.
+ */
+export function cleanLocalLog(
+  local: LocalLog,
+  highWatermark: number,
+  now: number,
+  lastRecordsOfActiveProducers: ReadonlyMap<number, number> | undefined,
+  firstDirtyOffset: number,
+): CleanerResult {
+  if (!isCompacted(local.config)) {
+    throw new KafkaError(
+      'INVALID_CONFIG',
+      `${local.dir} has cleanup.policy=${local.config['cleanup.policy'].join(',')}, not compact`,
+    );
+  }
+  const active = local.activeSegment;
+  if (!local.requestResident(local.segments.values.filter((seg) => seg !== active))) return emptyCleanerResult();
+  return cleanLog(
+    {
+      config: local.config,
+      segments: local.segments.values,
+      activeSegment: active,
+      highWatermark,
+      ...(lastRecordsOfActiveProducers ? { lastRecordsOfActiveProducers } : {}),
+      replace: (old, cleaned) => local.replaceSegments(old, cleaned),
+    },
+    now,
+    firstDirtyOffset,
+  );
 }
 
 /**
