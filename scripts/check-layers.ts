@@ -20,7 +20,7 @@
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
  *  - no import cycle at all, `import type` included, among the files of src/node and of
- *    src/engine (one known cycle excepted, KNOWN_CYCLES): the wire codec, the handlers and the
+ *    src/engine: the wire codec, the handlers and the
  *    gateway stay a one-way chain, and so do a broker's parts.
  * Test files (*.test.ts) and test support that needs test packages (*.testing.ts, typechecked with
  * the Node config only) may import test tools and engine test support (fixtures, testSupport),
@@ -57,13 +57,6 @@ const CLIENT_REACHES = [
 ];
 /** Folders where an import cycle is refused even when `import type` closes it. */
 const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/'];
-/**
- * The one import cycle left in src/engine, named so that no other grows unnoticed: a segment
- * throws SegmentNotLoadedError, which carries the segment for SegmentCache.load.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['src/engine/log/LogSegment.ts', 'src/engine/log/SegmentCache.ts'],
-];
 
 /** A source file: its path from the repository root (forward slashes) and its text. */
 export interface SourceFile {
@@ -209,7 +202,6 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
     problems.push(`${cycle[0]} runtime import cycle in src/worker among: ${cycle.join(', ')}`);
   }
   for (const cycle of importCycles(acyclicEdges)) {
-    if (KNOWN_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)))) continue;
     problems.push(`${cycle[0]} import cycle (import type counts) among: ${cycle.join(', ')}`);
   }
   return problems;
