@@ -1,13 +1,20 @@
 import type { RecordBatchHeader } from '../codec';
 import {
+  COMPRESSION_CODEC_MASK,
+  CONTROL_FLAG_MASK,
+  type CompressionType,
+  compressionId,
+  decodeBatchAt,
   decodeBatchRecords,
+  encodeRecordBatch,
   maxRecordTimestamp,
   readBatchHeader,
+  recordTimestamp,
   TIMESTAMP_TYPE_MASK,
   validateBatchCrc,
 } from '../codec';
 import { CorruptRecordError, KafkaError } from '../errors';
-import type { LogConfig } from './LogConfig';
+import type { BrokerCompressionType, LogConfig } from './LogConfig';
 import { isCompacted } from './LogConfig';
 
 /** What the append checks read of the log they append to. */
@@ -168,4 +175,60 @@ export function assignOffsets(
     }
   }
   return { bases, lastOffset: next - 1, numMessages, maxTimestamp, offsetOfMaxTimestamp, restamped };
+}
+
+/** The codecs the leader can write when compression.type names one (see recompress). */
+const WRITABLE_TARGETS: Partial<Record<BrokerCompressionType, CompressionType>> = {
+  uncompressed: 'none',
+  gzip: 'gzip',
+};
+
+/**
+ * LogValidator.validateMessagesAndAssignOffsetsCompressed for a topic whose compression.type is
+ * not `producer`: a batch whose codec is not the target's (no in-place assignment) is rebuilt
+ * with the target codec (buildRecordsAndAssignOffsets: the same records and producer fields, the
+ * base timestamp the first record's, the deltas from it). A batch already in the target codec,
+ * and an uncompressed control batch, stay as sent. Returns the new records, or null when no batch
+ * changes. Only `uncompressed` and `gzip` are written: glassbox has no snappy, lz4 or zstd codec,
+ * so those targets keep the producer's compression.
+ */
+export function recompress(
+  records: Uint8Array,
+  validated: readonly RecordBatchHeader[],
+  target: BrokerCompressionType,
+): Uint8Array | null {
+  const codec = WRITABLE_TARGETS[target];
+  if (codec === undefined) return null;
+  const id = compressionId(codec);
+  const changes = (h: RecordBatchHeader) =>
+    (h.attributes & COMPRESSION_CODEC_MASK) !== id &&
+    !((h.attributes & COMPRESSION_CODEC_MASK) === 0 && h.attributes & CONTROL_FLAG_MASK);
+  if (!validated.some(changes)) return null;
+  const parts: Uint8Array[] = [];
+  for (const h of validated) {
+    if (!changes(h)) {
+      parts.push(records.subarray(h.position, h.position + h.sizeInBytes));
+      continue;
+    }
+    const batch = decodeBatchAt(records, h);
+    const stamps = batch.records.map((r) => recordTimestamp(batch, r));
+    const base = stamps[0] ?? batch.baseTimestamp;
+    parts.push(
+      encodeRecordBatch({
+        ...batch,
+        attributes: (batch.attributes & ~COMPRESSION_CODEC_MASK) | id,
+        baseTimestamp: batch.attributes & TIMESTAMP_TYPE_MASK ? batch.baseTimestamp : base,
+        records: batch.records.map((r, i) =>
+          batch.attributes & TIMESTAMP_TYPE_MASK ? r : { ...r, timestampDelta: (stamps[i] as number) - base },
+        ),
+      }),
+    );
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

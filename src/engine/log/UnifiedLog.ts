@@ -26,7 +26,7 @@ import type { PagedLog, SegmentCache } from './SegmentCache';
 import { StoreWriter } from './StoreWriter';
 import type { AppendedBatchInfo, LogAppendInfo } from './LogAppendInfo';
 import { type DeletedSegment, deleteOldSegments, type RetentionResult } from './LogRetention';
-import { analyzeAndValidateRecords, assignOffsets } from './LogValidator';
+import { analyzeAndValidateRecords, assignOffsets, recompress } from './LogValidator';
 import type { UnifiedLogOptions } from './UnifiedLogOptions';
 
 export type { AppendedBatchInfo, LogAppendInfo } from './LogAppendInfo';
@@ -297,7 +297,12 @@ export class UnifiedLog implements PagedLog {
   }
 
   private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number, adopt = false): LogAppendInfo {
-    const validated = analyzeAndValidateRecords(this, records, asLeader);
+    let validated = analyzeAndValidateRecords(this, records, asLeader);
+    const recompressed = asLeader ? recompress(records, validated, this.config['compression.type']) : null;
+    if (recompressed) {
+      records = recompressed;
+      validated = analyzeAndValidateRecords(this, records, asLeader);
+    }
     const now = this.clock.now();
     const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
     const { bases, lastOffset, numMessages, maxTimestamp, offsetOfMaxTimestamp, restamped } = assignOffsets(
