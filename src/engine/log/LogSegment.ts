@@ -608,10 +608,13 @@ export class LogSegment {
   /**
    * Kafka's LogSegment.open + sanityCheck, for a segment that is not recovered (below the recovery
    * point, or after a clean shutdown): the stored `.index` and `.timeindex` are taken as they are
-   * (a missing `.timeindex` starts empty, as a newly created one) and the batch headers are read
-   * for the offsets and timestamps, no CRC checked. Returns null when the segment is open, or why
-   * it must be recovered instead (Kafka's NoSuchFileException / CorruptIndexException; a batch
-   * that runs past the end of the file is not trusted either), leaving the indexes to `recover`.
+   * (a missing `.timeindex` starts empty, as a newly created one). As Kafka, only the tail is read:
+   * the next offset from the batches after the last `.index` entry (readNextOffset), the max
+   * timestamp from the `.timeindex`'s last entry and that tail (maxTimestampAndOffsetSoFar); the first batch's
+   * header gives the roll timestamp (Kafka's loadFirstBatchTimestamp, read here at once since the
+   * bytes may be paged out later). No CRC is checked. Returns null when the segment is open, or
+   * why it must be recovered instead (Kafka's NoSuchFileException / CorruptIndexException; a tail
+   * batch that runs past the end of the file is not trusted either), leaving the indexes to `recover`.
    */
   openWithoutRecovery(stored: StoredIndexes): string | null {
     const max = this.offsetIndex.maxIndexSize;
@@ -627,26 +630,32 @@ export class LogSegment {
       ? TimeIndex.fromBytes(this.baseOffset, max, stored.timeIndex)
       : new TimeIndex(this.baseOffset, max);
     const size = this.size;
-    let position = 0;
+    if (offsetIndex.lastPosition > 0 && offsetIndex.lastPosition >= size)
+      return `corrupt ${this.indexFileName}: its last entry points past the end of ${this.logFileName}`;
+    // maxTimestampAndOffsetSoFar: the .timeindex's last entry. Kafka's LogSegment.close appends
+    // the final entry at shutdown; glassbox's shutdown does not, so the tail read below, which
+    // covers every batch after that entry, supplies it.
+    const last = timeIndex.lastEntry();
+    let maxTimestamp = last.timestamp;
+    let offsetOfMax = timeIndex.entries > 0 ? last.offset : -1;
+    // readNextOffset: the batches from the last index entry on (translateOffset starts there).
+    let position = offsetIndex.lastPosition;
     let next = this.baseOffset;
-    let maxTimestamp = NO_TIMESTAMP;
-    let offsetOfMax = -1;
-    let first: number | null = null;
     while (position < size) {
       if (size - position < 61) return `a batch header at byte ${position} runs past the end of ${this.logFileName}`;
       const h = this.log.header(position);
       if (h.magic !== 2 || h.sizeInBytes < 61 || position + h.sizeInBytes > size)
         return `the batch at byte ${position} runs past the end of ${this.logFileName}`;
-      if (first === null) first = h.maxTimestamp;
+      next = h.lastOffset + 1;
+      position += h.sizeInBytes;
       if (h.maxTimestamp > maxTimestamp) {
         maxTimestamp = h.maxTimestamp;
         offsetOfMax = h.lastOffset;
       }
-      next = h.lastOffset + 1;
-      position += h.sizeInBytes;
     }
-    if (offsetIndex.entries > 0 && (offsetIndex.lastOffset >= next || offsetIndex.lastPosition >= size))
+    if (offsetIndex.entries > 0 && offsetIndex.lastOffset >= next)
       return `corrupt ${this.indexFileName}: its last entry points past the end of ${this.logFileName}`;
+    const first = size >= 61 ? this.log.header(0).maxTimestamp : null;
     this._offsetIndex = offsetIndex;
     this._timeIndex = timeIndex;
     this.nextOffset = next;
