@@ -20,9 +20,8 @@
  *  - no `as unknown as` outside tests: a cast that says nothing about why the types differ.
  *  - no runtime import cycle among the files of src/worker.
  *  - no import cycle at all, `import type` included, among the files of src/node, of src/ui (a
- *    slice file never imports the store that composes it) and of src/engine (one known cycle
- *    excepted, KNOWN_CYCLES): the wire codec, the handlers and the gateway stay a one-way chain,
- *    and so do a broker's parts.
+ *    slice file never imports the store that composes it) and of src/engine: the wire codec, the
+ *    handlers and the gateway stay a one-way chain, and so do a broker's parts.
  *  - src/engine/views (the plain views and their builders, which the facade and its queries
  *    import) never imports upward: not the facade (engine.ts, index.ts), not queries.ts, not the
  *    app layer, `import type` included.
@@ -61,13 +60,6 @@ const CLIENT_REACHES = [
 ];
 /** Folders where an import cycle is refused even when `import type` closes it. */
 const ACYCLIC_FOLDERS = ['src/node/', 'src/engine/', 'src/ui/'];
-/**
- * The one import cycle left in src/engine, named so that no other grows unnoticed: a segment
- * throws SegmentNotLoadedError, which carries the segment for SegmentCache.load.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['src/engine/log/LogSegment.ts', 'src/engine/log/SegmentCache.ts'],
-];
 const VIEWS = 'src/engine/views/';
 /** What sits above the views: they import none of it. */
 const ABOVE_VIEWS = ['src/engine/engine.ts', 'src/engine/index.ts', 'src/engine/queries.ts', 'src/engine/apps/'];
@@ -224,7 +216,6 @@ export function checkLayers(files: readonly SourceFile[]): string[] {
     problems.push(`${cycle[0]} runtime import cycle in src/worker among: ${cycle.join(', ')}`);
   }
   for (const cycle of importCycles(acyclicEdges)) {
-    if (KNOWN_CYCLES.some((k) => k.length === cycle.length && k.every((f) => cycle.includes(f)))) continue;
     problems.push(`${cycle[0]} import cycle (import type counts) among: ${cycle.join(', ')}`);
   }
   return problems;

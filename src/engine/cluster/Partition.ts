@@ -77,10 +77,12 @@ export class Partition {
   }
 
   /**
-   * LogLoader's producer state: the latest snapshot, then every batch from its offset on
-   * (UnifiedLog.rebuildProducerState); with no usable snapshot, every batch of the log.
+   * UnifiedLog.loadProducerState, at load (LogLoader) and after a truncation (UnifiedLog.truncateTo,
+   * ProducerStateManager.truncateAndReload): the latest snapshot inside the log, without the
+   * producers expired by `now`, then every batch from its offset on (rebuildProducerState); with
+   * no usable snapshot, every batch of the log.
    */
-  private loadProducerState(now: number, expirationMs: number): void {
+  loadProducerState(now: number, expirationMs: number): void {
     const snapshot = this.log.latestProducerSnapshot?.() ?? null;
     if (!snapshot) {
       this.producerState.rebuild(this.log.batchHeaders());

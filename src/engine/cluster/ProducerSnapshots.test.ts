@@ -167,6 +167,79 @@ describe('producer-state snapshots (ProducerStateManager.takeSnapshot, UnifiedLo
   });
 });
 
+describe('truncation reloads the producer state (UnifiedLog.truncateTo -> loadProducerState, ProducerStateManager.truncateAndReload)', () => {
+  function broker() {
+    const clock = new ManualClock(T0);
+    const logFactory = (_b: number, _d: string, topic: string, partition: number) =>
+      new PartitionLogReplica(
+        new UnifiedLog({
+          dir: `${topic}-${partition}`,
+          config: CONFIG,
+          clock,
+          writer: new StoreWriter(new MapStore()),
+        }),
+      );
+    const cluster = new Cluster({ clock, seed: 1, emit: () => {}, logFactory });
+    cluster.addBroker({ id: 1 });
+    cluster.tick(100);
+    cluster.createTopic({ name: 't', partitions: 1, replicationFactor: 1, configs: CONFIG });
+    cluster.tick(200);
+    const client = new TestClient(cluster);
+    const p = cluster.broker(1).replicaManager.partitions.get('t-0') as Partition;
+    const seq = new Map<number, number>();
+    const produce = (producerId: number) => {
+      const s = seq.get(producerId) ?? 0;
+      const b = makeBatch(['a', 'b'], {
+        producerId,
+        producerEpoch: 0,
+        baseSequence: s,
+        timestamp: cluster.scheduler.now(),
+      });
+      expect(client.produce(1, 't', 0, b, 1)?.errorCode).toBe('NONE');
+      seq.set(producerId, s + 2);
+    };
+    return { cluster, clock, p, produce };
+  }
+
+  it('keeps, from the latest snapshot below the new end, a producer whose batches retention deleted (KIP-360: retention keeps producer state)', () => {
+    const { cluster, p, produce } = broker();
+    for (let i = 0; i < 3; i++) produce(42);
+    for (let i = 0; i < 12; i++) produce(43);
+    const log = (p.log as PartitionLogReplica).log;
+    const bases = log.logSegments.map((s) => s.baseOffset);
+    expect(bases.length).toBeGreaterThan(3);
+    // DeleteRecords past producer 42's batches; retention deletes their segments.
+    log.maybeIncrementLogStartOffset(bases[2] as number);
+    log.deleteOldSegments();
+    expect(p.log.batchHeaders().some((h) => h.producerId === 42)).toBe(false);
+    expect(p.producerState.entries().map((e) => e.producerId)).toEqual([42, 43]);
+    const end = p.logEndOffset();
+    cluster.broker(1).replicaManager.truncate(p, end - 2, 'divergingEpoch', null);
+    expect(p.logEndOffset()).toBe(end - 2);
+    // Kafka reloads the latest snapshot (which still holds 42) and replays the batches after it;
+    // a rebuild from the batches alone would forget 42.
+    const ids = p.producerState.entries().map((e) => e.producerId);
+    expect(ids).toEqual([42, 43]);
+    const last43 = p.producerState
+      .entries()
+      .find((e) => e.producerId === 43)
+      ?.batches.at(-1);
+    expect(last43?.lastOffset).toBe(end - 3);
+  });
+
+  it('drops a producer the snapshot holds but that expired by the time of the truncation (ProducerStateManager.loadFromSnapshot: isProducerExpired)', () => {
+    const { cluster, clock, p, produce } = broker();
+    for (let i = 0; i < 3; i++) produce(42);
+    for (let i = 0; i < 12; i++) produce(43);
+    const log = (p.log as PartitionLogReplica).log;
+    const snapshot = log.latestProducerSnapshot()?.offset as number;
+    expect(snapshot).toBeGreaterThan(6);
+    clock.advance(createBrokerConfig()['producer.id.expiration.ms'] + 1);
+    cluster.broker(1).replicaManager.truncate(p, snapshot, 'divergingEpoch', null);
+    expect(p.producerState.entries()).toEqual([]);
+  });
+});
+
 describe('producer-id expiry (ProducerStateManager.removeExpiredProducers, producer.id.expiration.ms)', () => {
   it('forgets a producer idle for producer.id.expiration.ms, keeps a younger one (ProducerStateManagerTest.testProducerExpirationTimeout)', () => {
     const { p, produce, clock } = leader();

@@ -674,7 +674,7 @@ export class ReplicaManager {
     // LogManager.truncateTo: below the active segment, the cleaner checkpoint may have to come back.
     if (activeBase !== null && offset < activeBase)
       this.logManager.maybeTruncateCleanerCheckpoint(p.topic, p.partition);
-    p.producerState.rebuild(p.log.batchHeaders());
+    p.loadProducerState(this.now(), this.services.config['producer.id.expiration.ms']);
     if (p.highWatermark > p.logEndOffset()) p.highWatermark = p.logEndOffset();
     p.log.setHighWatermark?.(p.highWatermark);
     this.reportTruncated(p, old, oldHighWatermark, reason, leaderEpochEndOffset);

@@ -99,17 +99,53 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     expect(contents(log)).toEqual(after);
   });
 
-  it('rebuilt indexes equal the ones the cleaner wrote, and lookups of removed offsets reach the next record', () => {
+  it('the cleaned segment is indexed once per source segment read in one chunk, and lookups of removed offsets reach the next record (LogCleaner.cleanInto -> LogSegment.append)', () => {
     const { log } = compactedLog({ 'index.interval.bytes': 50, 'segment.bytes': 1500 });
     for (let i = 0; i < 60; i++) log.appendAsLeader(makeBatch([{ key: `k${i % 7}`, value: `v${i}`.padEnd(30, '.') }]));
     log.updateHighWatermark(log.logEndOffset);
-    log.compact();
-    for (const seg of log.logSegments) {
-      if (seg === log.activeSegment) continue;
-      const rebuilt = seg.rebuiltIndexes();
-      expect(seg.offsetIndex.sameEntriesAs(rebuilt.offsetIndex)).toBe(true);
-      expect(seg.timeIndex.sameEntriesAs(rebuilt.timeIndex)).toBe(true);
+    const sources = log.logSegments.filter((s) => s !== log.activeSegment).map((s) => s.baseOffset);
+    const r = log.compact();
+    let perBatchEntries = 0;
+    let perChunkEntries = 0;
+    // Every source segment (< 256 KiB) is one read-buffer chunk, appended at once: LogSegment.append
+    // indexes (chunk's max offset, chunk's first byte) when more than index.interval.bytes came
+    // since the last entry, so the first chunk of a cleaned segment gets none.
+    for (const g of r.groups) {
+      const seg = log.logSegments.find((s) => s.baseOffset === g.cleanedBaseOffset);
+      if (!seg) throw new Error('no cleaned segment');
+      const chunks: { start: number; size: number; maxOffset: number }[] = [];
+      let position = 0;
+      for (const b of decodeRecordBatches(seg.log.view())) {
+        const source = [...g.sourceBaseOffsets].reverse().find((s) => s <= b.baseOffset) as number;
+        const last = chunks.at(-1);
+        const size = b.batchLength + 12;
+        if (last && (last as { source?: number }).source === source) {
+          last.size += size;
+          last.maxOffset = b.baseOffset + b.lastOffsetDelta;
+        } else chunks.push({ start: position, size, maxOffset: b.baseOffset + b.lastOffsetDelta, source } as never);
+        position += size;
+      }
+      const expected: [number, number][] = [];
+      let since = 0;
+      for (const c of chunks) {
+        if (since > 50) {
+          expected.push([c.maxOffset, c.start]);
+          since = 0;
+        }
+        since += c.size;
+      }
+      const actual: [number, number][] = [];
+      for (let slot = 0; slot < seg.offsetIndex.entries; slot++) {
+        const e = seg.offsetIndex.entryInfo(slot);
+        actual.push([e.offset, e.position]);
+      }
+      expect(actual).toEqual(expected);
+      perBatchEntries += seg.rebuiltIndexes().offsetIndex.entries;
+      perChunkEntries += actual.length;
     }
+    expect(sources.length).toBeGreaterThan(1);
+    // A per-batch index (what recovery rebuilds, and what the cleaner wrote before) has more entries.
+    expect(perBatchEntries).toBeGreaterThan(perChunkEntries);
     const kept = new Set(contents(log).map(([o]) => o));
     for (let o = 0; o < log.logEndOffset; o++) {
       const { answer } = log.lookup(o, { trace: false });
@@ -117,6 +153,27 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
       expect(kept.has(answer.record?.offset as number)).toBe(true);
       expect(answer.record?.offset).toBeGreaterThanOrEqual(o);
     }
+  });
+
+  it('a source segment larger than the read buffer (log.cleaner.io.buffer.size / 2 = 256 KiB) is appended in chunks of whole batches, one index entry per chunk (Cleaner.cleanInto)', () => {
+    const { log } = compactedLog({ 'index.interval.bytes': 4096, 'segment.bytes': 1 << 20 });
+    for (let i = 0; i < 30; i++) log.appendAsLeader(makeBatch([{ key: `k${i}`, value: 'x'.repeat(10_000) }]));
+    log.roll();
+    log.appendAsLeader(makeBatch([{ key: 'last', value: 'y' }]));
+    log.updateHighWatermark(log.logEndOffset);
+    log.compact();
+    const seg = log.logSegments[0];
+    if (!seg) throw new Error('no segment');
+    // The first chunk: the whole batches that fit 262,144 bytes; the second starts after them.
+    let chunkEnd = 0;
+    let lastOffset = -1;
+    for (const b of decodeRecordBatches(seg.log.view())) {
+      if (chunkEnd + b.batchLength + 12 <= 262_144) chunkEnd += b.batchLength + 12;
+      lastOffset = b.baseOffset + b.lastOffsetDelta;
+    }
+    expect(chunkEnd).toBeLessThan(seg.size);
+    const entries = Array.from({ length: seg.offsetIndex.entries }, (_, slot) => seg.offsetIndex.entryInfo(slot));
+    expect(entries.map((e) => [e.offset, e.position])).toEqual([[lastOffset, chunkEnd]]);
   });
 
   it('keeps tombstones through the first pass, which stamps a delete horizon; a pass at or past it drops them (KIP-534, MemoryRecords.filterTo)', () => {
@@ -292,7 +349,8 @@ describe('LogCleaner (cleanup.policy=compact)', () => {
     log.flush();
     await writer.settled();
     const { log: loaded, report } = await UnifiedLog.load(store, log.dir, log.config, new ManualClock(T0));
-    expect(report.segments.every((s) => s.bytesTruncated === 0 && !s.offsetIndex.rebuilt)).toBe(true);
+    // Recovery rebuilds the indexes per batch (LogSegment.recover), where the cleaner indexed per chunk.
+    expect(report.segments.every((s) => s.bytesTruncated === 0)).toBe(true);
     expect(contents(loaded)).toEqual(contents(log));
   });
 

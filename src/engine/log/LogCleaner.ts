@@ -2,6 +2,7 @@ import type { DefaultRecord, RecordBatch } from '../codec';
 import {
   CONTROL_FLAG_MASK,
   DELETE_HORIZON_FLAG_MASK,
+  NO_TIMESTAMP,
   TIMESTAMP_TYPE_MASK,
   TRANSACTIONAL_FLAG_MASK,
   decodeRecordBatches,
@@ -10,10 +11,18 @@ import {
   readBatchHeader,
   recordTimestamp,
 } from '../codec';
+import { KafkaError } from '../errors';
+import type { LocalLog } from './LocalLog';
 import type { LogConfig } from './LogConfig';
+import { isCompacted } from './LogConfig';
 import { LogSegment } from './LogSegment';
 
 const INT32_MAX = 2147483647;
+/**
+ * Cleaner's read (and write) buffer: log.cleaner.io.buffer.size (Kafka's default 512 KiB) / log.cleaner.threads
+ * (1) / 2.
+ */
+const CLEANER_READ_BUFFER_BYTES = (512 * 1024) / 1 / 2;
 
 /** What the cleaner needs from a log (UnifiedLog hands itself in through this). */
 export interface CleanableLog {
@@ -124,6 +133,40 @@ export function emptyCleanerResult(): CleanerResult {
 }
 
 /**
+ * One pass of the cleaner over a replica's log (UnifiedLog.compact): refused unless
+ * cleanup.policy=compact; it waits for closed segments paged out (a log paged out before it
+ * became compacted) and cleans on its next pass.
+ */
+export function cleanLocalLog(
+  local: LocalLog,
+  highWatermark: number,
+  now: number,
+  lastRecordsOfActiveProducers: ReadonlyMap<number, number> | undefined,
+  firstDirtyOffset: number,
+): CleanerResult {
+  if (!isCompacted(local.config)) {
+    throw new KafkaError(
+      'INVALID_CONFIG',
+      `${local.dir} has cleanup.policy=${local.config['cleanup.policy'].join(',')}, not compact`,
+    );
+  }
+  const active = local.activeSegment;
+  if (!local.requestResident(local.segments.values.filter((seg) => seg !== active))) return emptyCleanerResult();
+  return cleanLog(
+    {
+      config: local.config,
+      segments: local.segments.values,
+      activeSegment: active,
+      highWatermark,
+      ...(lastRecordsOfActiveProducers ? { lastRecordsOfActiveProducers } : {}),
+      replace: (old, cleaned) => local.replaceSegments(old, cleaned),
+    },
+    now,
+    firstDirtyOffset,
+  );
+}
+
+/**
  * One pass of Kafka's log cleaner over a compacted log (LogCleaner's Cleaner.clean):
  *
  *  1. The cleanable range runs from the log start to the first uncleanable offset
@@ -145,8 +188,9 @@ export function emptyCleanerResult(): CleanerResult {
  *     other is re-encoded keeping its base offset, last offset delta, producer fields and leader
  *     epoch; an emptied batch disappears, unless it is an active idempotent producer's last batch
  *     (BatchRetention.RETAIN_EMPTY), which stays as a header without records. Offsets never change.
- *  4. The cleaned segment's indexes are built by the ordinary append path, so they equal what
- *     recovery would rebuild.
+ *  4. The cleaned segment's indexes are built by the ordinary append path, one append per
+ *     read-buffer chunk of a source segment (Cleaner.cleanInto), so they hold Kafka's entries
+ *     (at most one per chunk), not those of a per-batch rebuild.
  */
 export function cleanLog(log: CleanableLog, now: number, firstDirtyOffset = 0): CleanerResult {
   const cfg = log.config;
@@ -226,75 +270,92 @@ export function cleanLog(log: CleanableLog, now: number, firstDirtyOffset = 0): 
     for (const seg of group) {
       bytesBefore += seg.size;
       lastModified = Math.max(lastModified, seg.lastModifiedMs);
+      const batches = decoded.get(seg) ?? [];
+      // Cleaner.cleanInto: one read-buffer chunk of whole batches at a time, its retained batches
+      // written as one LogSegment.append (at most one index entry per chunk). A batch larger than
+      // the buffer grows it (growBuffersOrFail), for the rest of this segment.
+      let capacity = CLEANER_READ_BUFFER_BYTES;
       let position = 0;
-      for (const batch of decoded.get(seg) ?? []) {
-        const size = batch.batchLength + 12;
-        const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
-        // KIP-534: a batch's tombstones may go once the cleaner's stamped delete horizon has passed.
-        const horizon = hasDeleteHorizon(batch.attributes) ? batch.baseTimestamp : null;
-        const kept: DefaultRecord[] = [];
-        for (const r of batch.records) {
-          result.recordsRead++;
-          const offset = batch.baseOffset + r.offsetDelta;
-          if (r.key === null) {
-            result.keylessRemoved++;
-            continue;
-          }
-          // Cleaner.shouldRetainRecord: kept unless the map holds a later offset for its key.
-          const found = latest.get(keyString(r.key));
-          if (found !== undefined && offset < found) {
-            result.recordsSuperseded++;
-            continue;
-          }
-          if (r.value === null && horizon !== null && now >= horizon) {
-            result.tombstonesRemoved++;
-            continue;
-          }
-          kept.push(r);
+      let next = 0;
+      while (next < batches.length) {
+        const first = batches[next] as RecordBatch;
+        if (first.batchLength + 12 > capacity) {
+          capacity = Math.max(Math.min(capacity * 2, cfg['max.message.bytes']), capacity + 1);
+          continue;
         }
-        result.recordsRetained += kept.length;
-        // MemoryRecords.filterTo: the first pass that keeps a tombstone stamps the horizon.
-        const stampHorizon = horizon === null && kept.some((r) => r.value === null);
-        if (kept.length === batch.records.length && !stampHorizon) {
-          cleaned.appendBatch(
-            seg.log.view(),
-            position,
-            size,
-            batch.baseOffset,
-            batch.baseOffset + batch.lastOffsetDelta,
-            batch.maxTimestamp,
-            null,
+        let read = 0;
+        let end = next;
+        while (end < batches.length && read + (batches[end] as RecordBatch).batchLength + 12 <= capacity)
+          read += (batches[end++] as RecordBatch).batchLength + 12;
+        const chunk = {
+          start: cleaned.size,
+          maxOffset: -1,
+          maxTimestamp: NO_TIMESTAMP,
+          shallowOffsetOfMaxTimestamp: -1,
+        };
+        // MemoryRecords.FilterResult.updateRetainedBatchMetadata, per retained batch.
+        const retained = (lastOffset: number, maxTimestamp: number) => {
+          if (maxTimestamp > chunk.maxTimestamp) {
+            chunk.maxTimestamp = maxTimestamp;
+            chunk.shallowOffsetOfMaxTimestamp = lastOffset;
+          }
+          chunk.maxOffset = Math.max(chunk.maxOffset, lastOffset);
+        };
+        for (const batch of batches.slice(next, end)) {
+          const size = batch.batchLength + 12;
+          const lastOffset = batch.baseOffset + batch.lastOffsetDelta;
+          // KIP-534: a batch's tombstones may go once the cleaner's stamped delete horizon has passed.
+          const horizon = hasDeleteHorizon(batch.attributes) ? batch.baseTimestamp : null;
+          const kept: DefaultRecord[] = [];
+          for (const r of batch.records) {
+            result.recordsRead++;
+            const offset = batch.baseOffset + r.offsetDelta;
+            if (r.key === null) {
+              result.keylessRemoved++;
+              continue;
+            }
+            // Cleaner.shouldRetainRecord: kept unless the map holds a later offset for its key.
+            const found = latest.get(keyString(r.key));
+            if (found !== undefined && offset < found) {
+              result.recordsSuperseded++;
+              continue;
+            }
+            if (r.value === null && horizon !== null && now >= horizon) {
+              result.tombstonesRemoved++;
+              continue;
+            }
+            kept.push(r);
+          }
+          result.recordsRetained += kept.length;
+          // MemoryRecords.filterTo: the first pass that keeps a tombstone stamps the horizon.
+          const stampHorizon = horizon === null && kept.some((r) => r.value === null);
+          if (kept.length === batch.records.length && !stampHorizon) {
+            cleaned.writeBatch(seg.log.view(), position, size, batch.baseOffset, null);
+            retained(lastOffset, batch.maxTimestamp);
+          } else if (kept.length === 0) {
+            if (batch.producerId >= 0 && log.lastRecordsOfActiveProducers?.get(batch.producerId) === lastOffset) {
+              const bytes = emptyBatch(batch);
+              cleaned.writeBatch(bytes, 0, bytes.length, batch.baseOffset, null);
+              retained(lastOffset, batch.maxTimestamp);
+            }
+          } else {
+            const bytes = rebuildBatch(batch, kept, stampHorizon ? now + deleteRetention : horizon);
+            cleaned.writeBatch(bytes, 0, bytes.length, batch.baseOffset, null);
+            retained(lastOffset, readBatchHeader(bytes, 0).maxTimestamp);
+          }
+          position += size;
+        }
+        const written = cleaned.size - chunk.start;
+        if (written > 0)
+          cleaned.recordAppend(
+            chunk.start,
+            written,
+            chunk.maxOffset,
+            chunk.maxTimestamp,
+            chunk.shallowOffsetOfMaxTimestamp,
             lastModified,
           );
-        } else if (kept.length === 0) {
-          if (batch.producerId >= 0 && log.lastRecordsOfActiveProducers?.get(batch.producerId) === lastOffset) {
-            const bytes = emptyBatch(batch);
-            cleaned.appendBatch(
-              bytes,
-              0,
-              bytes.length,
-              batch.baseOffset,
-              lastOffset,
-              batch.maxTimestamp,
-              null,
-              lastModified,
-            );
-          }
-        } else {
-          const bytes = rebuildBatch(batch, kept, stampHorizon ? now + deleteRetention : horizon);
-          const header = readBatchHeader(bytes, 0);
-          cleaned.appendBatch(
-            bytes,
-            0,
-            bytes.length,
-            batch.baseOffset,
-            batch.baseOffset + batch.lastOffsetDelta,
-            header.maxTimestamp,
-            null,
-            lastModified,
-          );
-        }
-        position += size;
+        next = end;
       }
     }
     cleaned.onBecomeInactiveSegment();

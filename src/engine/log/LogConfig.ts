@@ -1,3 +1,5 @@
+import { murmur2, toPositive } from '../codec/murmur2';
+import { encodeUtf8 } from '../codec/utf8';
 import { KafkaError } from '../errors';
 
 /**
@@ -232,4 +234,16 @@ export function isCompacted(config: LogConfig): boolean {
 
 export function isDeleteEnabled(config: LogConfig): boolean {
   return config['cleanup.policy'].includes('delete');
+}
+
+/**
+ * A segment's roll jitter (LogConfig.randomSegmentJitter, drawn when the segment is created): 0
+ * without segment.jitter.ms, else "random" below min(segment.jitter.ms, segment.ms). Kafka draws
+ * it from ThreadLocalRandom; here it is a hash of `seed` (the log's dir and the segment's base
+ * offset), the same at every replay and reload.
+ */
+export function segmentJitterMs(config: Readonly<LogConfig>, seed: string): number {
+  const jitter = config['segment.jitter.ms'];
+  if (jitter === 0) return 0;
+  return toPositive(murmur2(encodeUtf8(seed))) % Math.min(jitter, config['segment.ms']);
 }

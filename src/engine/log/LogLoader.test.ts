@@ -340,6 +340,44 @@ describe('LogLoader recovery points and clean shutdown (LogLoaderTest)', () => {
     for (const offset of [0, 37, 64, 100]) expect(loaded.fetch(offset, 1).nextOffset).toBe(offset + 1);
   });
 
+  it('LogSegment.readNextOffset: a segment not recovered is opened from its last index entries, reading only the batches after the last .index entry', async () => {
+    const store = new MapStore();
+    const config = { 'segment.bytes': 640, 'index.interval.bytes': 100 };
+    const { log, writer } = openLog(store, config);
+    for (let i = 0; i <= 40; i++) log.appendAsLeader(makeBatch([{ value: String(i), timestamp: T0 + i }]), 0);
+    log.flush();
+    await writer.settled();
+    const seg = log.logSegments[1];
+    if (!seg || seg.offsetIndex.entries === 0) throw new Error('no indexed segment');
+    const lastIndexed = seg.offsetIndex.lastPosition;
+    // A batch before the last index entry is garbage; Kafka never reads it when it opens the segment.
+    const path = `${DIR}/${seg.logFileName}`;
+    const bytes = (store.files.get(path) as Uint8Array).slice();
+    const second = seg.log.header(0).sizeInBytes;
+    expect(second).toBeLessThan(lastIndexed);
+    bytes[second + 16] = 0; // its magic
+    await store.write(path, bytes);
+    const { log: loaded, report } = await UnifiedLog.load(
+      store,
+      DIR,
+      config,
+      new ManualClock(T0),
+      new StoreWriter(store),
+      {
+        hadCleanShutdown: true,
+        recoveryPoint: 0,
+        logStartOffset: 0,
+      },
+    );
+    expect(report.segments.every((s) => !s.recovered && s.bytesTruncated === 0)).toBe(true);
+    expect(loaded.logEndOffset).toBe(log.logEndOffset);
+    const opened = loaded.logSegments[1];
+    expect(opened?.nextOffset).toBe(seg.nextOffset);
+    // The max timestamp comes from the .timeindex's last entry (maxTimestampAndOffsetSoFar).
+    expect(opened?.largestTimestamp).toBe(seg.timeIndex.lastEntry().timestamp);
+    expect(opened?.largestTimestamp).toBe(seg.largestTimestamp);
+  });
+
   it('testRecoverOnlyLastSegment: a segment below the recovery point whose .index is missing is recovered too', async () => {
     const { store, log } = await segmentedLog();
     const bases = log.logSegments.map((s) => s.baseOffset);

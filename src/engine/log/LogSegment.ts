@@ -7,18 +7,19 @@ import {
   TIMESTAMP_TYPE_MASK,
   crc32c,
   readBatchHeader,
-  validateBatchCrc,
   writeInt32At,
   writeInt64At,
 } from '../codec';
-import { CorruptRecordError, isKafkaError } from '../errors';
+import { CorruptRecordError } from '../errors';
 import { FileRecords } from './FileRecords';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
 import { batchHeaderStep, type LookupStep } from './LookupTrace';
 import { OffsetIndex } from './OffsetIndex';
-import { SegmentNotLoadedError } from './SegmentCache';
+import { recoverBatches, type SegmentRecoveryResult } from './SegmentRecovery';
 import { TimeIndex } from './TimeIndex';
+
+export type { SegmentRecoveryResult } from './SegmentRecovery';
 
 const INT32_MAX = 2147483647;
 
@@ -54,17 +55,6 @@ export interface RollParams {
 
 /** Why a segment rolled; null when it should not. */
 export type RollReason = 'segment.bytes' | 'segment.ms' | 'index-full' | 'timeindex-full' | 'relative-offset-overflow';
-
-/** What recovering one segment found and did (LogSegment.recover). */
-export interface SegmentRecoveryResult {
-  batchesValidated: number;
-  recordsValidated: number;
-  validBytes: number;
-  bytesTruncated: number;
-  /** Why the tail was cut (torn batch, CRC mismatch...), or null for a clean segment. */
-  truncationReason: string | null;
-  truncatedAtPosition: number | null;
-}
 
 /**
  * One segment of a partition log (Kafka's LogSegment): a `.log` of record batches, its sparse
@@ -549,75 +539,28 @@ export class LogSegment {
   recover(epochCache?: LeaderEpochFileCache): SegmentRecoveryResult {
     this.offsetIndex.reset();
     this.timeIndex.reset();
-    this.maxTimestampSoFar = NO_TIMESTAMP;
-    this.offsetOfMaxTimestampSoFar = -1;
-    this.rollingBasedTimestamp = null;
-    this.nextOffset = this.baseOffset;
-    const size = this.size;
-    const bytes = this.log.view();
-    let validBytes = 0;
-    // Kafka's recover counts the bytes since the last index entry in a local (lastIndexEntry).
-    let lastIndexEntry = 0;
-    let batches = 0;
-    let records = 0;
-    let reason: string | null = null;
-    while (validBytes < size) {
-      let header: RecordBatchHeader;
-      try {
-        header = this.log.header(validBytes);
-        if (header.magic !== 2) throw new CorruptRecordError(`magic ${header.magic} is not 2`);
-        if (validBytes + header.sizeInBytes > size) {
-          throw new CorruptRecordError(
-            `torn batch: it needs ${header.sizeInBytes} bytes but only ${size - validBytes} remain`,
-          );
-        }
-        if (!validateBatchCrc(bytes, header)) {
-          throw new CorruptRecordError(`CRC mismatch: stored crc ${header.crc} does not match the batch content`);
-        }
-        if (header.baseOffset < this.nextOffset || header.lastOffset < header.baseOffset) {
-          throw new CorruptRecordError(
-            `offsets ${header.baseOffset}..${header.lastOffset} do not follow the previous batch (next offset ${this.nextOffset})`,
-          );
-        }
-        if (header.lastOffset - this.baseOffset > INT32_MAX) {
-          throw new CorruptRecordError(`offset ${header.lastOffset} is out of range for segment ${this.baseOffset}`);
-        }
-      } catch (e) {
-        if (!isKafkaError(e, 'CORRUPT_MESSAGE') && !isKafkaError(e, 'INVALID_RECORD')) throw e;
-        reason = `${e.message.replace(/^CORRUPT_MESSAGE: |^INVALID_RECORD: /, '')} (at byte ${validBytes})`;
-        break;
-      }
-      if (validBytes === 0) this.rollingBasedTimestamp = header.maxTimestamp;
-      if (header.maxTimestamp > this.maxTimestampSoFar) {
-        this.maxTimestampSoFar = header.maxTimestamp;
-        this.offsetOfMaxTimestampSoFar = header.lastOffset;
-      }
-      if (validBytes - lastIndexEntry > this.indexIntervalBytes) {
-        if (!this.offsetIndex.isFull()) this.offsetIndex.append(header.lastOffset, validBytes);
-        if (!this.timeIndex.isFull())
-          this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar);
-        lastIndexEntry = validBytes;
-      }
-      if (epochCache && header.partitionLeaderEpoch >= 0) {
-        const latest = epochCache.latestEpoch;
-        if (latest === null || header.partitionLeaderEpoch > latest) {
-          epochCache.assign(header.partitionLeaderEpoch, header.baseOffset);
-        }
-      }
-      this.nextOffset = header.lastOffset + 1;
-      validBytes += header.sizeInBytes;
-      batches++;
-      records += header.recordCount;
-    }
+    const scan = recoverBatches(
+      this.log,
+      this.baseOffset,
+      this.indexIntervalBytes,
+      this.offsetIndex,
+      this.timeIndex,
+      epochCache,
+    );
+    this.nextOffset = scan.nextOffset;
+    this.maxTimestampSoFar = scan.maxTimestamp;
+    this.offsetOfMaxTimestampSoFar = scan.offsetOfMaxTimestamp;
+    this.rollingBasedTimestamp = scan.rollingBasedTimestamp;
+    const validBytes = scan.validBytes;
     const truncated = this.log.truncateTo(validBytes);
     if (this.flushedBytes > validBytes) this.flushedBytes = validBytes;
     this.timeIndex.maybeAppend(this.maxTimestampSoFar, this.offsetOfMaxTimestampSoFar, true);
     return {
-      batchesValidated: batches,
-      recordsValidated: records,
+      batchesValidated: scan.batches,
+      recordsValidated: scan.records,
       validBytes,
       bytesTruncated: truncated,
-      truncationReason: truncated > 0 ? reason : null,
+      truncationReason: truncated > 0 ? scan.reason : null,
       truncatedAtPosition: truncated > 0 ? validBytes : null,
     };
   }
@@ -665,10 +608,13 @@ export class LogSegment {
   /**
    * Kafka's LogSegment.open + sanityCheck, for a segment that is not recovered (below the recovery
    * point, or after a clean shutdown): the stored `.index` and `.timeindex` are taken as they are
-   * (a missing `.timeindex` starts empty, as a newly created one) and the batch headers are read
-   * for the offsets and timestamps, no CRC checked. Returns null when the segment is open, or why
-   * it must be recovered instead (Kafka's NoSuchFileException / CorruptIndexException; a batch
-   * that runs past the end of the file is not trusted either), leaving the indexes to `recover`.
+   * (a missing `.timeindex` starts empty, as a newly created one). As Kafka, only the tail is read:
+   * the next offset from the batches after the last `.index` entry (readNextOffset), the max
+   * timestamp from the `.timeindex`'s last entry and that tail (maxTimestampAndOffsetSoFar); the first batch's
+   * header gives the roll timestamp (Kafka's loadFirstBatchTimestamp, read here at once since the
+   * bytes may be paged out later). No CRC is checked. Returns null when the segment is open, or
+   * why it must be recovered instead (Kafka's NoSuchFileException / CorruptIndexException; a tail
+   * batch that runs past the end of the file is not trusted either), leaving the indexes to `recover`.
    */
   openWithoutRecovery(stored: StoredIndexes): string | null {
     const max = this.offsetIndex.maxIndexSize;
@@ -684,26 +630,32 @@ export class LogSegment {
       ? TimeIndex.fromBytes(this.baseOffset, max, stored.timeIndex)
       : new TimeIndex(this.baseOffset, max);
     const size = this.size;
-    let position = 0;
+    if (offsetIndex.lastPosition > 0 && offsetIndex.lastPosition >= size)
+      return `corrupt ${this.indexFileName}: its last entry points past the end of ${this.logFileName}`;
+    // maxTimestampAndOffsetSoFar: the .timeindex's last entry. Kafka's LogSegment.close appends
+    // the final entry at shutdown; glassbox's shutdown does not, so the tail read below, which
+    // covers every batch after that entry, supplies it.
+    const last = timeIndex.lastEntry();
+    let maxTimestamp = last.timestamp;
+    let offsetOfMax = timeIndex.entries > 0 ? last.offset : -1;
+    // readNextOffset: the batches from the last index entry on (translateOffset starts there).
+    let position = offsetIndex.lastPosition;
     let next = this.baseOffset;
-    let maxTimestamp = NO_TIMESTAMP;
-    let offsetOfMax = -1;
-    let first: number | null = null;
     while (position < size) {
       if (size - position < 61) return `a batch header at byte ${position} runs past the end of ${this.logFileName}`;
       const h = this.log.header(position);
       if (h.magic !== 2 || h.sizeInBytes < 61 || position + h.sizeInBytes > size)
         return `the batch at byte ${position} runs past the end of ${this.logFileName}`;
-      if (first === null) first = h.maxTimestamp;
+      next = h.lastOffset + 1;
+      position += h.sizeInBytes;
       if (h.maxTimestamp > maxTimestamp) {
         maxTimestamp = h.maxTimestamp;
         offsetOfMax = h.lastOffset;
       }
-      next = h.lastOffset + 1;
-      position += h.sizeInBytes;
     }
-    if (offsetIndex.entries > 0 && (offsetIndex.lastOffset >= next || offsetIndex.lastPosition >= size))
+    if (offsetIndex.entries > 0 && offsetIndex.lastOffset >= next)
       return `corrupt ${this.indexFileName}: its last entry points past the end of ${this.logFileName}`;
+    const first = size >= 61 ? this.log.header(0).maxTimestamp : null;
     this._offsetIndex = offsetIndex;
     this._timeIndex = timeIndex;
     this.nextOffset = next;
@@ -729,6 +681,19 @@ export class LogSegment {
 
 function fileNames(baseOffset: number): { log: string; index: string; timeIndex: string } {
   return { log: logFileName(baseOffset), index: indexFileName(baseOffset), timeIndex: timeIndexFileName(baseOffset) };
+}
+
+/**
+ * Thrown by a read of a segment whose `.log` bytes are paged out (LogSegment.log). Not a Kafka
+ * error: a broker's read would block on the disk instead. The engine's own read paths turn it
+ * into "no data yet" (a fetch waits, as for a slow disk) after asking for the load; a host's read
+ * (a lookup, the inspector, an export) awaits SegmentCache.load and asks again.
+ */
+export class SegmentNotLoadedError extends Error {
+  constructor(readonly segment: LogSegment) {
+    super(`${segment.logFileName} is paged out; it must be read back from the store first`);
+    this.name = 'SegmentNotLoadedError';
+  }
 }
 
 /** Where trace steps go (a plain array). */

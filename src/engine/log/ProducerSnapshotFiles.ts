@@ -1,12 +1,21 @@
+import { producerSnapshotFileName } from '../codec/producerSnapshot';
+import type { StoreOperation } from './StoreWriter';
+
 /**
  * A log directory's producer-state `.snapshot` files (Kafka's ProducerStateManager `snapshots`:
  * a map of SnapshotFile by offset), so a restart finds them as on disk. Kafka keeps only the
  * files and reads the latest on load; here the bytes stay in memory while the segment starting
  * at that offset does, and go when that segment is paged out (forgetBytes): one snapshot per roll
  * would otherwise keep a few hundred bytes for every segment that ever existed. The Store keeps
- * every file either way.
+ * every file either way. Every file written or deleted goes to the Store through `submit`.
  */
 export class ProducerSnapshotFiles {
+  constructor(
+    private readonly submit: (operation: StoreOperation) => void,
+    /** The path of a file of the log's directory. */
+    private readonly path: (fileName: string) => string,
+  ) {}
+
   /** Bytes by offset; null: only in the Store. */
   private readonly files = new Map<number, Uint8Array | null>();
   /** The largest offset (undefined: none), so a roll need not sort them. */
@@ -74,5 +83,33 @@ export class ProducerSnapshotFiles {
       else this.delete(offset);
     }
     return kept;
+  }
+
+  /**
+   * ProducerStateManager.takeSnapshot at `offset`, written behind like the segments; only past
+   * the last snapshot (none: `floor`, the log start offset).
+   */
+  take(offset: number, floor: number, bytes: () => Uint8Array): void {
+    if (offset <= (this.newestOffset ?? floor)) return;
+    const b = bytes();
+    this.set(offset, b);
+    this.submit({ op: 'write', path: this.path(producerSnapshotFileName(offset)), bytes: b });
+  }
+
+  /** Deletes the file at `offset` (and its bytes), if there is one. */
+  deleteFile(offset: number): void {
+    if (!this.delete(offset)) return;
+    this.submit({ op: 'delete', path: this.path(producerSnapshotFileName(offset)) });
+  }
+
+  /** ProducerStateManager.truncateAndReload: snapshots past the log end go with the records they cover. */
+  deleteAbove(offset: number): void {
+    for (const o of this.offsets) if (o > offset) this.deleteFile(o);
+  }
+
+  /** The Store lost every file: those only in the Store are gone, the others are written again. */
+  rewriteAfterStoreLoss(): void {
+    for (const [offset, bytes] of this.dropStoreOnly())
+      this.submit({ op: 'write', path: this.path(producerSnapshotFileName(offset)), bytes });
   }
 }

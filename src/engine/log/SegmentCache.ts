@@ -1,18 +1,7 @@
 import type { Store } from '../Store';
 import type { LogSegment, StoredIndexes } from './LogSegment';
 
-/**
- * Thrown by a read of a segment whose `.log` bytes are paged out (LogSegment.log). Not a Kafka
- * error: a broker's read would block on the disk instead. The engine's own read paths turn it
- * into "no data yet" (a fetch waits, as for a slow disk) after asking for the load; a host's read
- * (a lookup, the inspector, an export) awaits SegmentCache.load and asks again.
- */
-export class SegmentNotLoadedError extends Error {
-  constructor(readonly segment: LogSegment) {
-    super(`${segment.logFileName} is paged out; it must be read back from the store first`);
-    this.name = 'SegmentNotLoadedError';
-  }
-}
+export { SegmentNotLoadedError } from './LogSegment';
 
 /** What the cache asks of the log a segment belongs to. */
 export interface PagedLog {

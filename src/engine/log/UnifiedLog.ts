@@ -1,28 +1,18 @@
 import type { Clock } from '../Clock';
 import type { RecordBatch, RecordBatchHeader } from '../codec';
-import {
-  TIMESTAMP_TYPE_MASK,
-  decodeBatchRecords,
-  decodeRecordBatches,
-  maxRecordTimestamp,
-  readBatchHeader,
-  validateBatchCrc,
-} from '../codec';
-import { murmur2, toPositive } from '../codec/murmur2';
-import { producerSnapshotFileName } from '../codec/producerSnapshot';
-import { encodeUtf8 } from '../codec/utf8';
-import { CorruptRecordError, KafkaError } from '../errors';
+import { decodeRecordBatches } from '../codec';
+import { KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
 import { type FetchDataInfo, LocalLog, type SegmentInfo } from './LocalLog';
-import { type CleanerResult, cleanLog, emptyCleanerResult } from './LogCleaner';
+import { type CleanerResult, cleanLocalLog } from './LogCleaner';
 import type { CleanerLogView } from './LogCleanerManager';
 import type { LogConfig, LogConfigInput } from './LogConfig';
-import { createLogConfig, isCompacted, isDeleteEnabled } from './LogConfig';
+import { createLogConfig, isCompacted, segmentJitterMs } from './LogConfig';
 import { LEADER_EPOCH_CHECKPOINT_FILENAME } from './LogFileUtils';
 import type { LoadParams, LogRecoveryReport } from './LogLoader';
 import { finishLoad, loadProducerSnapshots, loadSegments, RECOVER_EVERYTHING } from './LogLoader';
-import type { LogSegment, RollReason } from './LogSegment';
+import type { LogSegment } from './LogSegment';
 import type { LookupStep } from './LookupTrace';
 import {
   type LookupOptions,
@@ -34,74 +24,14 @@ import {
 import { ProducerSnapshotFiles } from './ProducerSnapshotFiles';
 import type { PagedLog, SegmentCache } from './SegmentCache';
 import { StoreWriter } from './StoreWriter';
+import type { AppendedBatchInfo, LogAppendInfo } from './LogAppendInfo';
+import { type DeletedSegment, deleteOldSegments, type RetentionResult } from './LogRetention';
+import { analyzeAndValidateRecords, assignOffsets, recompress } from './LogValidator';
+import type { UnifiedLogOptions } from './UnifiedLogOptions';
 
-export interface UnifiedLogOptions {
-  /** The partition's directory, `<topic>-<partition>`. */
-  dir: string;
-  config?: LogConfigInput | LogConfig;
-  clock: Clock;
-  /** Where flushed bytes go. Omitted: a memory-only log (benchmarks, scratch logs). */
-  writer?: StoreWriter;
-  /** Base offset of the first segment (default 0). */
-  logStartOffset?: number;
-  /** The page cache closed segments are paged out of (omitted: every segment stays in memory). */
-  cache?: SegmentCache;
-  /** Internal (LogLoader): segments already recovered from the Store, in offset order. */
-  recoveredSegments?: readonly LogSegment[];
-  /** The recovery point of recovered segments (LogLoader's; default: their log end offset). */
-  recoveryPoint?: number;
-}
-
-/** One appended batch, where it landed. */
-export interface AppendedBatchInfo {
-  baseOffset: number;
-  lastOffset: number;
-  position: number;
-  sizeInBytes: number;
-  segmentBaseOffset: number;
-}
-
-/** Kafka's LogAppendInfo, trimmed to what glassbox shows. */
-export interface LogAppendInfo {
-  firstOffset: number;
-  lastOffset: number;
-  /** Number of records (not batches). */
-  numMessages: number;
-  validBytes: number;
-  maxTimestamp: number;
-  offsetOfMaxTimestamp: number;
-  batches: AppendedBatchInfo[];
-  /**
-   * The appended batches' headers as read (and validated) from the records, with the offsets the
-   * caller sent (0-based for a leader's append); fresh objects the caller may keep or change.
-   */
-  headers: RecordBatchHeader[];
-  /** Set when this append rolled a new segment first. */
-  rolled: { fromBaseOffset: number; toBaseOffset: number; reason: RollReason } | null;
-  /** Whether the append triggered a flush (flush.messages / flush.ms). */
-  flushed: boolean;
-}
-
-/**
- * Why retention deleted a segment: the limit it broke, 'log-start-offset' (DeleteRecords moved the
- * log start past it: Kafka's deleteLogStartOffsetBreachedSegments), or 'lost-with-store' (not Kafka's: the
- * segment's bytes were only in the Store, paged out of memory, when the Store lost every file,
- * so rewriting the log from memory had to start past it; see rewriteStoreFiles).
- */
-export type RetentionReason = 'retention.bytes' | 'retention.ms' | 'log-start-offset' | 'lost-with-store';
-
-/** A segment the retention check deleted. */
-export interface DeletedSegment {
-  baseOffset: number;
-  logFileName: string;
-  sizeInBytes: number;
-  reason: RetentionReason;
-}
-
-export interface RetentionResult {
-  deleted: DeletedSegment[];
-  logStartOffset: number;
-}
+export type { AppendedBatchInfo, LogAppendInfo } from './LogAppendInfo';
+export type { DeletedSegment, RetentionReason, RetentionResult } from './LogRetention';
+export type { UnifiedLogOptions } from './UnifiedLogOptions';
 
 /**
  * One replica's log of one partition (Kafka's UnifiedLog over LocalLog, which holds the
@@ -128,7 +58,10 @@ export class UnifiedLog implements PagedLog {
   /** The producer state's bytes for the snapshots a roll or shutdown writes (see attachProducerSnapshots). */
   private producerSnapshotSource: (() => Uint8Array) | null = null;
   /** This dir's `.snapshot` files; their bytes only while their segment is in memory (pagedOut). */
-  readonly producerSnapshots = new ProducerSnapshotFiles();
+  readonly producerSnapshots = new ProducerSnapshotFiles(
+    (op) => this.writer.submit(op),
+    (name) => this.local.path(name),
+  );
   private _logStartOffset: number;
   private _highWatermark: number;
   /**
@@ -153,7 +86,7 @@ export class UnifiedLog implements PagedLog {
       startOffset: start,
       recoveredSegments: options.recoveredSegments ?? [],
       ...(options.recoveryPoint !== undefined ? { recoveryPoint: options.recoveryPoint } : {}),
-      onDeleteSegmentFiles: (seg) => this.deleteProducerSnapshot(seg.baseOffset),
+      onDeleteSegmentFiles: (seg) => this.producerSnapshots.deleteFile(seg.baseOffset),
     });
     this._logStartOffset = (this.local.segments.first as LogSegment).baseOffset;
     this._highWatermark = this._logStartOffset;
@@ -364,42 +297,21 @@ export class UnifiedLog implements PagedLog {
   }
 
   private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number, adopt = false): LogAppendInfo {
-    const validated = this.analyzeAndValidate(records, asLeader);
-    const now = this.clock.now();
-    // Offsets: the leader assigns them from the log end offset; a follower keeps the leader's.
-    const bases: number[] = new Array(validated.length);
-    let next = this.logEndOffset;
-    let maxTimestamp = -1;
-    let offsetOfMaxTimestamp = -1;
-    let numMessages = 0;
-    // message.timestamp.type=LogAppendTime: the leader stamps every batch with its clock.
-    const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
-    // LogValidator rewrites a CreateTime batch's MaxTimestamp to its records' largest timestamp.
-    let restamped: Set<number> | null = null;
-    for (let i = 0; i < validated.length; i++) {
-      const h = validated[i] as RecordBatchHeader;
-      if (logAppendTime) {
-        h.maxTimestamp = now;
-        h.attributes |= TIMESTAMP_TYPE_MASK;
-      } else if (asLeader) {
-        const recordsMax = maxRecordTimestamp(records, h);
-        if (recordsMax !== h.maxTimestamp) {
-          h.maxTimestamp = recordsMax;
-          (restamped ??= new Set()).add(i);
-        }
-      }
-      const base = asLeader ? next : h.baseOffset;
-      bases[i] = base;
-      const last = base + h.lastOffsetDelta;
-      next = last + 1;
-      numMessages += h.recordCount;
-      if (h.maxTimestamp > maxTimestamp) {
-        maxTimestamp = h.maxTimestamp;
-        offsetOfMaxTimestamp = last;
-      }
+    let validated = analyzeAndValidateRecords(this, records, asLeader);
+    const recompressed = asLeader ? recompress(records, validated, this.config['compression.type']) : null;
+    if (recompressed) {
+      records = recompressed;
+      validated = analyzeAndValidateRecords(this, records, asLeader);
     }
+    const now = this.clock.now();
+    const logAppendTime = asLeader && this.config['message.timestamp.type'] === 'LogAppendTime';
+    const { bases, lastOffset, numMessages, maxTimestamp, offsetOfMaxTimestamp, restamped } = assignOffsets(
+      records,
+      validated,
+      asLeader ? this.logEndOffset : null,
+      logAppendTime ? now : null,
+    );
     const firstOffset = bases[0] as number;
-    const lastOffset = next - 1;
     const rolled = this.maybeRoll(records.length, maxTimestamp, firstOffset, lastOffset, now);
     const segment = this.local.activeSegment;
     const batches: AppendedBatchInfo[] = [];
@@ -443,98 +355,6 @@ export class UnifiedLog implements PagedLog {
     };
   }
 
-  /** Kafka's analyzeAndValidateRecords + LogValidator checks. Throws before any state changes. */
-  private analyzeAndValidate(records: Uint8Array, asLeader: boolean): RecordBatchHeader[] {
-    if (!(records instanceof Uint8Array) || records.length === 0) {
-      throw new KafkaError('INVALID_RECORD', `empty append to ${this.dir}: no record batches`, { dir: this.dir });
-    }
-    const cfg = this.config;
-    const out: RecordBatchHeader[] = [];
-    const compacted = isCompacted(cfg);
-    let expectedNext = this.logEndOffset;
-    let position = 0;
-    while (position < records.length) {
-      const header = readBatchHeader(records, position);
-      if (header.magic !== 2) {
-        throw new KafkaError('INVALID_RECORD', `glassbox stores only RecordBatch v2, got magic ${header.magic}`, {
-          position,
-          magic: header.magic,
-        });
-      }
-      if (position + header.sizeInBytes > records.length) {
-        throw new CorruptRecordError(
-          `batch at byte ${position} needs ${header.sizeInBytes} bytes but only ${records.length - position} were sent`,
-          { position, sizeInBytes: header.sizeInBytes },
-        );
-      }
-      if (asLeader && header.baseOffset !== 0) {
-        throw new KafkaError(
-          'INVALID_RECORD',
-          `The baseOffset of the record batch in the append to ${this.dir} should be 0, but it is ${header.baseOffset}`,
-          { position, baseOffset: header.baseOffset },
-        );
-      }
-      if (header.sizeInBytes > cfg['max.message.bytes']) {
-        throw new KafkaError(
-          'MESSAGE_TOO_LARGE',
-          `The record batch size in the append to ${this.dir} is ${header.sizeInBytes} bytes which exceeds the maximum configured value of ${cfg['max.message.bytes']}.`,
-          { sizeInBytes: header.sizeInBytes, maxMessageBytes: cfg['max.message.bytes'] },
-        );
-      }
-      if (!validateBatchCrc(records, header)) {
-        throw new CorruptRecordError(`Record is corrupt (stored crc = ${header.crc}) in topic partition ${this.dir}.`, {
-          position,
-          crc: header.crc,
-        });
-      }
-      // A follower copies the leader's log, which may hold batches the cleaner emptied (RETAIN_EMPTY).
-      if (header.recordCount < 0 || (asLeader && header.recordCount === 0)) {
-        throw new KafkaError('INVALID_RECORD', 'Batches must contain at least one record', { position });
-      }
-      if (asLeader && header.lastOffsetDelta !== header.recordCount - 1) {
-        throw new KafkaError(
-          'INVALID_RECORD',
-          `Inner record offsets are not consecutive: ${header.recordCount} records but last offset delta ${header.lastOffsetDelta}`,
-          { position, recordCount: header.recordCount, lastOffsetDelta: header.lastOffsetDelta },
-        );
-      }
-      if (!asLeader) {
-        if (header.baseOffset < expectedNext) {
-          throw new KafkaError(
-            'INVALID_RECORD',
-            `Out of order offsets in the append to ${this.dir}: batch at ${header.baseOffset} but the log is at ${expectedNext}`,
-            { baseOffset: header.baseOffset, expectedNext },
-          );
-        }
-        expectedNext = header.lastOffset + 1;
-      }
-      if (compacted && asLeader) this.checkKeysForCompaction(records, header);
-      out.push(header);
-      position += header.sizeInBytes;
-    }
-    if (records.length > cfg['segment.bytes']) {
-      // UnifiedLog.append: RecordBatchTooLargeException, whose Errors name is RECORD_LIST_TOO_LARGE.
-      throw new KafkaError(
-        'RECORD_LIST_TOO_LARGE',
-        `Message batch size is ${records.length} bytes in append to partition ${this.dir}, which exceeds the maximum configured segment size of ${cfg['segment.bytes']}.`,
-        { sizeInBytes: records.length, segmentBytes: cfg['segment.bytes'] },
-      );
-    }
-    return out;
-  }
-
-  private checkKeysForCompaction(records: Uint8Array, header: RecordBatchHeader): void {
-    for (const r of decodeBatchRecords(records, header)) {
-      if (r.key === null) {
-        throw new KafkaError(
-          'INVALID_RECORD',
-          `Compacted topic cannot accept message without key in topic partition ${this.dir}.`,
-          { position: header.position, offsetDelta: r.offsetDelta },
-        );
-      }
-    }
-  }
-
   /**
    * Kafka's maybeAssignEpochStartOffset: a replica becoming leader in `epoch` records that the
    * epoch starts at its log end, before any record of that epoch exists, so a follower asking
@@ -562,17 +382,11 @@ export class UnifiedLog implements PagedLog {
   // ---------------------------------------------------------------- roll
 
   /**
-   * The segment's roll jitter (LogSegment.rollJitterMs, drawn by LogConfig.randomSegmentJitter
-   * when the segment is created): 0 without segment.jitter.ms, else "random" below
-   * min(segment.jitter.ms, segment.ms). Kafka draws it from ThreadLocalRandom; here it is a hash
-   * of the log's dir and the segment's base offset, the same at every replay and reload.
+   * The segment's roll jitter (LogSegment.rollJitterMs; see segmentJitterMs), seeded by the log's
+   * dir and the segment's base offset.
    */
   rollJitterMs(segment: LogSegment): number {
-    const jitter = this.config['segment.jitter.ms'];
-    if (jitter === 0) return 0;
-    return (
-      toPositive(murmur2(encodeUtf8(`${this.dir}/${segment.baseOffset}`))) % Math.min(jitter, this.config['segment.ms'])
-    );
+    return segmentJitterMs(this.config, `${this.dir}/${segment.baseOffset}`);
   }
 
   /** Kafka's maybeRoll: rolls the active segment when shouldRoll says so. */
@@ -634,11 +448,8 @@ export class UnifiedLog implements PagedLog {
    * last snapshot (none: the log start offset): an empty log shut down cleanly writes none.
    */
   takeProducerSnapshot(offset = this.logEndOffset): void {
-    if (!this.producerSnapshotSource) return;
-    if (offset <= (this.producerSnapshots.newest ?? this._logStartOffset)) return;
-    const bytes = this.producerSnapshotSource();
-    this.producerSnapshots.set(offset, bytes);
-    this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
+    if (this.producerSnapshotSource)
+      this.producerSnapshots.take(offset, this._logStartOffset, this.producerSnapshotSource);
   }
 
   /**
@@ -652,16 +463,6 @@ export class UnifiedLog implements PagedLog {
   /** The offsets of the producer snapshots in this log's directory, ascending. */
   get producerSnapshotOffsets(): number[] {
     return this.producerSnapshots.offsets;
-  }
-
-  /** ProducerStateManager.truncateAndReload: snapshots past the log end are gone with the records they cover. */
-  private deleteProducerSnapshotsAbove(offset: number): void {
-    for (const o of this.producerSnapshots.offsets) if (o > offset) this.deleteProducerSnapshot(o);
-  }
-
-  private deleteProducerSnapshot(offset: number): void {
-    if (!this.producerSnapshots.delete(offset)) return;
-    this.writer.submit({ op: 'delete', path: this.local.path(producerSnapshotFileName(offset)) });
   }
 
   // ---------------------------------------------------------------- flush
@@ -698,6 +499,11 @@ export class UnifiedLog implements PagedLog {
     return this.local.unflushedBytes();
   }
 
+  /** The Store lost every file (the database was deleted under the page): nothing of this log is durable. */
+  storeLost(): void {
+    this.local.storeLost();
+  }
+
   /**
    * Hands every file of this log to the Store again, whole, as far as it was flushed (the Store
    * lost them: the database was deleted under the page). Bytes not yet flushed stay in memory and
@@ -709,11 +515,6 @@ export class UnifiedLog implements PagedLog {
    * segment's base offset, and the result names the segments dropped (reason 'lost-with-store').
    * The active segment is never paged out, so something always remains.
    */
-  /** The Store lost every file (the database was deleted under the page): nothing of this log is durable. */
-  storeLost(): void {
-    this.local.storeLost();
-  }
-
   rewriteStoreFiles(): RetentionResult {
     const lost = this.local.rewriteStoreFiles();
     const deleted: DeletedSegment[] = lost.map((seg) => ({
@@ -729,8 +530,7 @@ export class UnifiedLog implements PagedLog {
       this.leaderEpochCache.truncateFromStart(this._logStartOffset);
     }
     if (this.leaderEpochCache.entries.length > 0) this.writeEpochCheckpoint();
-    for (const [offset, bytes] of this.producerSnapshots.dropStoreOnly())
-      this.writer.submit({ op: 'write', path: this.local.path(producerSnapshotFileName(offset)), bytes });
+    this.producerSnapshots.rewriteAfterStoreLoss();
     return { deleted, logStartOffset: this._logStartOffset };
   }
 
@@ -789,7 +589,7 @@ export class UnifiedLog implements PagedLog {
     }
     const pagedOut = !(floor as LogSegment).resident;
     this.local.truncateTo(targetOffset);
-    this.deleteProducerSnapshotsAbove(this.logEndOffset);
+    this.producerSnapshots.deleteAbove(this.logEndOffset);
     const epochEnd = pagedOut ? Math.min(targetOffset, this.logEndOffset) : targetOffset;
     if (this.leaderEpochCache.truncateFromEnd(epochEnd)) this.writeEpochCheckpoint();
     this._highWatermark = Math.min(this._highWatermark, this.logEndOffset);
@@ -802,7 +602,7 @@ export class UnifiedLog implements PagedLog {
       throw new KafkaError('INVALID_REQUEST', `cannot start ${this.dir} at offset ${newOffset}`, { newOffset });
     }
     this.local.truncateFullyAndStartAt(newOffset);
-    for (const o of this.producerSnapshots.offsets) this.deleteProducerSnapshot(o);
+    this.producerSnapshots.deleteAbove(-1);
     this.leaderEpochCache.clear();
     this.writeEpochCheckpoint();
     this._logStartOffset = newOffset;
@@ -841,51 +641,20 @@ export class UnifiedLog implements PagedLog {
    * remaining segment.
    */
   deleteOldSegments(now = this.clock.now()): RetentionResult {
-    const deleted: RetentionResult['deleted'] = [];
-    // deleteLogStartOffsetBreachedSegments, whatever the cleanup policy: a segment wholly below the
-    // log start offset (DeleteRecords moved it) holds nothing readable.
-    this.deleteSegmentsWhile(deleted, 'log-start-offset', (seg) => {
-      const next = this.local.segments.higherSegment(seg);
-      return next !== undefined && next.baseOffset <= this._logStartOffset;
-    });
-    if (!isDeleteEnabled(this.config)) return { deleted, logStartOffset: this._logStartOffset };
-    const cfg = this.config;
-    if (cfg['retention.bytes'] >= 0 && this.size >= cfg['retention.bytes']) {
-      let diff = this.size - cfg['retention.bytes'];
-      this.deleteSegmentsWhile(deleted, 'retention.bytes', (seg) => {
-        if (diff - seg.size < 0) return false;
-        diff -= seg.size;
-        return true;
-      });
-    }
-    if (cfg['retention.ms'] >= 0) {
-      this.deleteSegmentsWhile(deleted, 'retention.ms', (seg) => now - seg.largestTimestamp > cfg['retention.ms']);
-    }
-    return { deleted, logStartOffset: this._logStartOffset };
-  }
-
-  /** Kafka's deletableSegments + deleteSegments for one retention predicate. */
-  private deleteSegmentsWhile(
-    deleted: DeletedSegment[],
-    reason: RetentionReason,
-    predicate: (seg: LogSegment) => boolean,
-  ): void {
-    const deletable: LogSegment[] = [];
-    const segments = this.local.segments;
-    for (const seg of segments.values) {
-      const next = segments.higherSegment(seg);
-      const upperBound = next ? next.baseOffset : this.logEndOffset;
-      if (next === undefined && seg.size === 0) break;
-      if (!(this._highWatermark >= upperBound && predicate(seg))) break;
-      deletable.push(seg);
-    }
-    if (deletable.length === 0) return;
-    // The active segment itself is expired: roll first so the log keeps one (empty) segment.
-    if (deletable.length === segments.count) this.roll();
-    for (const seg of deletable)
-      deleted.push({ baseOffset: seg.baseOffset, logFileName: seg.logFileName, sizeInBytes: seg.size, reason });
-    this.local.removeAndDeleteSegments(deletable);
-    this.logStartMovedTo((segments.first as LogSegment).baseOffset);
+    return deleteOldSegments(
+      {
+        config: this.config,
+        size: () => this.size,
+        logEndOffset: () => this.logEndOffset,
+        highWatermark: () => this._highWatermark,
+        logStartOffset: () => this._logStartOffset,
+        segments: this.local.segments,
+        roll: () => this.roll(),
+        removeAndDeleteSegments: (segs) => this.local.removeAndDeleteSegments(segs),
+        logStartMovedTo: (offset) => this.logStartMovedTo(offset),
+      },
+      now,
+    );
   }
 
   /**
@@ -899,29 +668,7 @@ export class UnifiedLog implements PagedLog {
     lastRecordsOfActiveProducers?: ReadonlyMap<number, number>,
     firstDirtyOffset = this._logStartOffset,
   ): CleanerResult {
-    if (!isCompacted(this.config)) {
-      throw new KafkaError(
-        'INVALID_CONFIG',
-        `${this.dir} has cleanup.policy=${this.config['cleanup.policy'].join(',')}, not compact`,
-      );
-    }
-    const active = this.local.activeSegment;
-    // The cleaner reads every closed segment: it waits for those paged out (a log paged out
-    // before cleanup.policy became compact) and cleans on its next pass.
-    if (!this.local.requestResident(this.local.segments.values.filter((seg) => seg !== active)))
-      return emptyCleanerResult();
-    return cleanLog(
-      {
-        config: this.config,
-        segments: this.local.segments.values,
-        activeSegment: active,
-        highWatermark: this._highWatermark,
-        ...(lastRecordsOfActiveProducers ? { lastRecordsOfActiveProducers } : {}),
-        replace: (old, cleaned) => this.local.replaceSegments(old, cleaned),
-      },
-      now,
-      firstDirtyOffset,
-    );
+    return cleanLocalLog(this.local, this._highWatermark, now, lastRecordsOfActiveProducers, firstDirtyOffset);
   }
 
   /** What LogCleanerManager weighs of this log (dirty ratio, compaction lags). */
