@@ -8,7 +8,7 @@ import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from '.
 import type { ClusterServices } from './BrokerServices';
 import type { GroupCoordinator } from '../coordinator/group/GroupCoordinator';
 import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
-import { statePath, topicPath } from './Controller';
+import { statePath, topicPath } from './ZkData';
 import type { ClusterEvent } from './events';
 import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
