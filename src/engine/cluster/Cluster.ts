@@ -466,7 +466,7 @@ export class Cluster {
           'Both numPartitions or replicationFactor and replicasAssignment were set. Both cannot be used at the same time.',
           {},
         );
-      assignment = validateAssignment(options.assignment, new Set(this.brokers.keys()));
+      assignment = validateAssignment(options.assignment, null);
     } else {
       const partitions = options.partitions ?? this.config['num.partitions'];
       const rf = options.replicationFactor ?? this.config['default.replication.factor'];
