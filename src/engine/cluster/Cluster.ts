@@ -606,6 +606,18 @@ export class Cluster {
     this.zk.create(path, { version: 1, partitions: partitions ?? [] });
   }
 
+  /**
+   * AlterPartitionReassignments at the active controller (KafkaController
+   * .processApiPartitionReassignment): null replicas cancel; each partition's error, in order.
+   */
+  alterPartitionReassignments(
+    moves: readonly { topic: string; partition: number; replicas: readonly number[] | null }[],
+  ): ErrorCode[] {
+    const active = this.activeController();
+    if (!active) throw new KafkaError('NOT_CONTROLLER', 'No active controller.', {});
+    return active.controller.reassignment.processApiPartitionReassignment(moves);
+  }
+
   /** kafka-reassign-partitions --execute. */
   reassignPartitions(moves: { topic: string; partition: number; replicas: number[] }[]): void {
     const path = '/admin/reassign_partitions';

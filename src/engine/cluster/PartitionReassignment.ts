@@ -4,7 +4,7 @@ import type { LeaderAndIsrValue } from './events';
 import { reassignPartitionLeaderElection } from './PartitionLeaderElectionAlgorithms';
 import type { ReplicaStateMachine } from './ReplicaStateMachine';
 import { type TopicAssignmentZnode, topicPath } from './ZkData';
-import type { KafkaResponse, StopReplicaRequest } from './requests';
+import type { ErrorCode, KafkaResponse, StopReplicaRequest } from './requests';
 
 const REASSIGN_PATH = '/admin/reassign_partitions';
 
@@ -188,12 +188,7 @@ export class PartitionReassignment {
       'reassignment',
     ); // B3
     if (value) ctx.propagate(topic, partition, value);
-    ctx.replicaStateMachine.offlineReplicas(topic, partition, removing); // B4
-    const leaderEpoch = ctx.readState(topic, partition)?.leaderEpoch ?? -1;
-    for (const b of removing)
-      if (live.has(b))
-        ctx.stopReplica(b, [{ topicName: topic, partitionIndex: partition, leaderEpoch, deletePartition: true }]);
-    ctx.replicaStateMachine.deleteReplicas(topic, partition, removing); // B5
+    this.stopRemovedReplicasOfReassignedPartition(topic, partition, removing); // B4, B5
     this.writeAssignment(topic, partition, r.target, null); // B6
     ctx.services.emit({
       type: 'reassignmentCompleted',
@@ -208,6 +203,96 @@ export class PartitionReassignment {
     return true;
   }
 
+  /**
+   * KafkaController.stopRemovedReplicasOfReassignedPartition: the replicas go OfflineReplica
+   * (leaving the ISR), are stopped and deleted (StopReplica with delete), then NonExistentReplica.
+   */
+  private stopRemovedReplicasOfReassignedPartition(topic: string, partition: number, removing: number[]): void {
+    const ctx = this.ctx;
+    ctx.replicaStateMachine.offlineReplicas(topic, partition, removing);
+    const leaderEpoch = ctx.readState(topic, partition)?.leaderEpoch ?? -1;
+    for (const b of removing)
+      if (ctx.liveBrokers().has(b))
+        ctx.stopReplica(b, [{ topicName: topic, partitionIndex: partition, leaderEpoch, deletePartition: true }]);
+    ctx.replicaStateMachine.deleteReplicas(topic, partition, removing);
+  }
+
+  /**
+   * KafkaController.processApiPartitionReassignment (AlterPartitionReassignments): each partition
+   * is reassigned from its original replicas (ORS: those before any move in progress) to the new
+   * target, replacing a move in progress; null replicas cancel it (the target is ORS again), and
+   * are NO_REASSIGNMENT_IN_PROGRESS where nothing moves. The latest reassignment wins: the
+   * partitions leave /admin/reassign_partitions (maybeRemoveFromZkReassignment). Not written to
+   * that znode, they live in the topic znode's adding and removing replicas.
+   */
+  processApiPartitionReassignment(
+    moves: readonly { topic: string; partition: number; replicas: readonly number[] | null }[],
+  ): ErrorCode[] {
+    const results: ErrorCode[] = [];
+    const toReassign: Reassignment[] = [];
+    for (const m of moves) {
+      const existing = this.get(m.topic, m.partition);
+      const assigned = this.ctx.assignment(m.topic)[m.partition];
+      if (!assigned) results.push('UNKNOWN_TOPIC_OR_PARTITION');
+      else if (!existing && m.replicas === null) results.push('NO_REASSIGNMENT_IN_PROGRESS');
+      else {
+        const original = [...(existing ? existing.original : assigned)];
+        toReassign.push({ topic: m.topic, partition: m.partition, original, target: [...(m.replicas ?? original)] });
+        results.push('NONE');
+      }
+    }
+    for (const r of toReassign) this.removeFromReassignZnode(r.topic, r.partition);
+    for (const r of toReassign) this.onApiPartitionReassignment(r);
+    return results;
+  }
+
+  /**
+   * KafkaController.onPartitionReassignment for an API reassignment: updateCurrentReassignment
+   * (U1 the topic znode gets RS = TRS + ORS, U2 in memory, and replicas a replaced move had added
+   * that the new one does not keep are stopped at once), then Phase A or, already complete (a
+   * cancel, a reorder), Phase B.
+   */
+  private onApiPartitionReassignment(r: Reassignment): void {
+    const ctx = this.ctx;
+    const { topic, partition } = r;
+    const key = `${topic}-${partition}`;
+    const state = ctx.readState(topic, partition);
+    if (!state) return;
+    const previous = this.reassignments.get(key);
+    const before = ctx.replicasOf(topic, partition);
+    this.reassignments.set(key, r);
+    const after = ctx.replicasOf(topic, partition);
+    ctx.services.emit({
+      type: 'reassignmentStarted',
+      topic,
+      partition,
+      originalReplicas: [...r.original],
+      targetReplicas: [...r.target],
+      ...(previous ? { replacedTargetReplicas: [...previous.target] } : {}),
+      atMs: ctx.now(),
+    });
+    this.writeAssignment(topic, partition, after, r); // U1
+    const unneeded = before.filter((x) => !after.includes(x));
+    if (unneeded.length > 0) this.stopRemovedReplicasOfReassignedPartition(topic, partition, unneeded);
+    const current = ctx.readState(topic, partition) ?? state;
+    if (this.isReassignmentComplete(r, current)) {
+      if (this.completeReassignment(r, current)) this.reassignments.delete(key);
+      return;
+    }
+    // A1: bump the leader epoch and send LeaderAndIsr with the new RS, AR and RR.
+    const value = ctx.writeState(
+      topic,
+      partition,
+      { leader: current.leader, leaderEpoch: current.leaderEpoch + 1, isr: current.isr },
+      current,
+      'reassignment',
+    );
+    if (value) ctx.propagate(topic, partition, value);
+    // A2: the adding replicas go NewReplica.
+    const adding = r.target.filter((x) => !r.original.includes(x));
+    ctx.replicaStateMachine.handleStateChanges(topic, partition, adding, 'NewReplica');
+  }
+
   private removeFromReassignZnode(topic: string, partition: number): void {
     if (!this.ctx.canWrite()) return;
     const d = this.zk.tryGetData(REASSIGN_PATH) as {
@@ -216,6 +301,7 @@ export class PartitionReassignment {
     } | null;
     if (!d) return;
     const rest = d.partitions.filter((p) => !(p.topic === topic && p.partition === partition));
+    if (rest.length === d.partitions.length) return;
     if (rest.length === 0) this.zk.delete(REASSIGN_PATH);
     else this.zk.setData(REASSIGN_PATH, { ...d, partitions: rest });
     this.zk.exists(REASSIGN_PATH, this.ctx.watch());
