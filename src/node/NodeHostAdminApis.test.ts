@@ -112,6 +112,32 @@ describe('CreatePartitions and DeleteTopics from kafkajs admin', () => {
     expect(shared.host().engine.topicState('grow').partitions).toHaveLength(5);
   });
 
+  it('ZkAdminManager.createTopics checks no broker id of a manual assignment: a broker never registered is accepted, its partition offline', async () => {
+    const replicaAssignment = [
+      { partition: 0, replicas: [1, 9] },
+      { partition: 1, replicas: [9, 8] },
+    ];
+    const checked = await withAdmin((admin) =>
+      admin.createTopics({
+        validateOnly: true,
+        waitForLeaders: false,
+        topics: [{ topic: 'stranded', replicaAssignment }],
+      }),
+    );
+    expect(checked).toBe(true);
+    // Partition 1 never gets a leader, so the answer is REQUEST_TIMED_OUT once the timeout passes.
+    await withAdmin((admin) =>
+      admin.createTopics({ timeout: 300, topics: [{ topic: 'stranded', replicaAssignment }] }),
+    ).catch(() => undefined);
+    const cluster = shared.host().engine.cluster;
+    await until(() => cluster.partitionState('stranded', 0)?.leader === 1, 20_000);
+    expect(cluster.assignment('stranded')).toEqual([
+      [1, 9],
+      [9, 8],
+    ]);
+    expect(cluster.partitionState('stranded', 1)?.leader ?? -1).toBe(-1);
+  });
+
   it('deletes a topic through the controller (its znodes and every replica go) and refuses an unknown one', async () => {
     await withAdmin((admin) => admin.createTopics({ topics: [{ topic: 'doomed', numPartitions: 2 }] }));
     await withAdmin((admin) => admin.deleteTopics({ topics: ['doomed'], timeout: 5_000 }));

@@ -14,7 +14,6 @@ import {
   ELECTION_TYPE,
   type ErrorCode,
   electLeaders,
-  isKafkaError,
   listPartitionReassignments,
   lowWatermarkIfLeader,
 } from '../engine/index';
@@ -168,8 +167,7 @@ const alterPartitionReassignments = handler('AlterPartitionReassignments', (ctx,
     return undefined;
   }
   const live = new Set(cluster.liveBrokerIds());
-  const moving = new Set(ongoing.map((r) => `${r.topic}-${r.partition}`));
-  // KafkaController.validateReplicas, then whether there is anything to do.
+  // KafkaController.validateReplicas; cancelling (null) is checked by the controller.
   const checked = asked.map(
     (p): { topic: string; partition: number; code: ErrorCode; message: string | null; replicas: number[] | null } => {
       const at = (code: ErrorCode, message: string | null = null) => ({
@@ -179,14 +177,8 @@ const alterPartitionReassignments = handler('AlterPartitionReassignments', (ctx,
         message,
         replicas: p.replicas,
       });
-      const current = cluster.assignment(p.topic)[p.partitionIndex];
-      if (!current) return at('UNKNOWN_TOPIC_OR_PARTITION');
-      const inProgress = moving.has(`${p.topic}-${p.partitionIndex}`);
-      if (p.replicas === null)
-        // Cancelling: nothing to cancel, or a move the engine's controller finishes (FIDELITY.md).
-        return inProgress
-          ? at('REASSIGNMENT_IN_PROGRESS', 'glassbox cannot cancel a reassignment in progress')
-          : at('NO_REASSIGNMENT_IN_PROGRESS');
+      if (!cluster.assignment(p.topic)[p.partitionIndex]) return at('UNKNOWN_TOPIC_OR_PARTITION');
+      if (p.replicas === null) return at('NONE');
       if (p.replicas.length === 0)
         return at('INVALID_REPLICA_ASSIGNMENT', 'Empty replica list specified in partition reassignment.');
       if (new Set(p.replicas).size !== p.replicas.length)
@@ -199,23 +191,18 @@ const alterPartitionReassignments = handler('AlterPartitionReassignments', (ctx,
           'INVALID_REPLICA_ASSIGNMENT',
           `Replica assignment has brokers that are not alive. Replica list: ${p.replicas.join(',')}, live broker list: ${[...live].join(',')}`,
         );
-      if (inProgress) return at('REASSIGNMENT_IN_PROGRESS', 'glassbox moves one reassignment of a partition at a time');
       return at('NONE');
     },
   );
+  // processApiPartitionReassignment: a move in progress is replaced, or cancelled by null replicas.
   const moves = checked.filter((c) => c.code === 'NONE');
   if (moves.length > 0) {
-    try {
-      connection.engine.reassignPartitions(
-        moves.map((m) => ({ topic: m.topic, partition: m.partition, replicas: m.replicas ?? [] })),
-      );
-    } catch (e) {
-      if (!isKafkaError(e)) throw e;
-      for (const m of moves) {
-        m.code = e.code === 'INVALID_REQUEST' ? 'REASSIGNMENT_IN_PROGRESS' : e.code;
-        m.message = e.reason;
-      }
-    }
+    const codes = cluster.alterPartitionReassignments(
+      moves.map((m) => ({ topic: m.topic, partition: m.partition, replicas: m.replicas })),
+    );
+    moves.forEach((m, i) => {
+      m.code = codes[i] ?? 'NONE';
+    });
   }
   reply({
     throttleTimeMs: 0,

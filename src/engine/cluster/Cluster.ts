@@ -8,7 +8,7 @@ import { type BrokerConfig, type BrokerConfigInput, createBrokerConfig } from '.
 import type { ClusterServices } from './BrokerServices';
 import type { GroupCoordinator } from '../coordinator/group/GroupCoordinator';
 import { CoordinationStore, type ZnodePersister } from './CoordinationStore';
-import { statePath, topicPath } from './Controller';
+import { statePath, topicPath } from './ZkData';
 import type { ClusterEvent } from './events';
 import { Network } from './Network';
 import { MemoryReplicaLog, type ReplicaLog } from './ReplicaLog';
@@ -466,7 +466,7 @@ export class Cluster {
           'Both numPartitions or replicationFactor and replicasAssignment were set. Both cannot be used at the same time.',
           {},
         );
-      assignment = validateAssignment(options.assignment, new Set(this.brokers.keys()));
+      assignment = validateAssignment(options.assignment, null);
     } else {
       const partitions = options.partitions ?? this.config['num.partitions'];
       const rf = options.replicationFactor ?? this.config['default.replication.factor'];
@@ -604,6 +604,18 @@ export class Cluster {
       throw new KafkaError('INVALID_REQUEST', 'A preferred leader election is already in progress.', {});
     if (!this.zk.exists('/admin')) this.zk.createRecursive('/admin', null);
     this.zk.create(path, { version: 1, partitions: partitions ?? [] });
+  }
+
+  /**
+   * AlterPartitionReassignments at the active controller (KafkaController
+   * .processApiPartitionReassignment): null replicas cancel; each partition's error, in order.
+   */
+  alterPartitionReassignments(
+    moves: readonly { topic: string; partition: number; replicas: readonly number[] | null }[],
+  ): ErrorCode[] {
+    const active = this.activeController();
+    if (!active) throw new KafkaError('NOT_CONTROLLER', 'No active controller.', {});
+    return active.controller.reassignment.processApiPartitionReassignment(moves);
   }
 
   /** kafka-reassign-partitions --execute. */

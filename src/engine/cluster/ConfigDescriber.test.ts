@@ -31,9 +31,7 @@ describe('ConfigDescriber', () => {
     cluster.tick(200);
     cluster.createTopic({ name: 'orders', partitions: 1, replicationFactor: 3, configs: { 'retention.ms': '60000' } });
     const byName = new Map(describeTopicConfigs(cluster, 'orders', ['orders']).map((c) => [c.name, c]));
-    expect(describedAs(byName.get('retention.ms'))).toBe(
-      '60000 TOPIC_CONFIG LONG < retention.ms=60000 TOPIC_CONFIG, log.retention.ms=604800000 DEFAULT_CONFIG',
-    );
+    expect(describedAs(byName.get('retention.ms'))).toBe('60000 TOPIC_CONFIG LONG < retention.ms=60000 TOPIC_CONFIG');
     expect(describedAs(byName.get('segment.bytes'))).toBe(
       '65536 STATIC_BROKER_CONFIG INT < log.segment.bytes=65536 STATIC_BROKER_CONFIG, log.segment.bytes=1073741824 DEFAULT_CONFIG',
     );
@@ -72,13 +70,41 @@ describe('ConfigDescriber', () => {
     cluster.tick(0);
     const topic = new Map(describeTopicConfigs(cluster, 'orders', ['orders'], 1).map((c) => [c.name, c]));
     expect(describedAs(topic.get('retention.ms'))).toBe(
-      '1000 DYNAMIC_BROKER_CONFIG LONG < log.retention.ms=1000 DYNAMIC_BROKER_CONFIG, log.retention.ms=3000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.retention.ms=604800000 DEFAULT_CONFIG',
+      '1000 DYNAMIC_BROKER_CONFIG LONG < log.retention.ms=1000 DYNAMIC_BROKER_CONFIG, log.retention.ms=3000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.retention.hours=168 DEFAULT_CONFIG',
     );
     const broker2 = new Map(describeBrokerConfigs(cluster, 2).map((c) => [c.name, c]));
     expect(describedAs(broker2.get('log.cleaner.backoff.ms'))).toBe(
       '4000 DYNAMIC_DEFAULT_BROKER_CONFIG LONG < log.cleaner.backoff.ms=4000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.cleaner.backoff.ms=2000 STATIC_BROKER_CONFIG, log.cleaner.backoff.ms=15000 DEFAULT_CONFIG',
     );
     expect(broker2.get('log.retention.ms')?.value).toBe('3000');
+  });
+
+  it('ConfigHelper.configSynonyms over DynamicBrokerConfig.brokerConfigSynonyms: the hour and minute variants, and only from the first entry under the asked name', () => {
+    const { cluster } = startCluster(1, 2, {});
+    cluster.createTopic({ name: 'orders', partitions: 1, replicationFactor: 2 });
+    cluster.alterBrokerConfig(null, { 'log.roll.ms': '5000' });
+    cluster.tick(0);
+    const topic = new Map(describeTopicConfigs(cluster, 'orders', ['orders'], 1).map((c) => [c.name, c]));
+    // Kafka's only non-null default is log.retention.hours=168, before which no log.retention.ms
+    // entry comes: the list is dropped whole and the value is the default.
+    expect(describedAs(topic.get('retention.ms'))).toBe('604800000 DEFAULT_CONFIG LONG < ');
+    expect(describedAs(topic.get('segment.ms'))).toBe(
+      '5000 DYNAMIC_DEFAULT_BROKER_CONFIG LONG < log.roll.ms=5000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.roll.hours=168 DEFAULT_CONFIG',
+    );
+    expect(describedAs(topic.get('segment.jitter.ms'))).toBe('0 DEFAULT_CONFIG LONG < ');
+    expect(describedAs(topic.get('flush.ms'))).toBe('9223372036854775807 DEFAULT_CONFIG LONG < ');
+    const broker = new Map(describeBrokerConfigs(cluster, 1).map((c) => [c.name, c]));
+    expect(describedAs(broker.get('log.retention.hours'))).toBe(
+      '168 DEFAULT_CONFIG INT read-only < log.retention.hours=168 DEFAULT_CONFIG',
+    );
+    expect(describedAs(broker.get('log.roll.hours'))).toBe(
+      '168 DEFAULT_CONFIG INT read-only < log.roll.hours=168 DEFAULT_CONFIG',
+    );
+    expect(broker.get('log.retention.minutes')?.synonyms).toEqual([]);
+    expect(broker.get('log.retention.ms')?.synonyms).toEqual([]);
+    expect(describedAs(broker.get('log.roll.ms'))).toBe(
+      '5000 DYNAMIC_DEFAULT_BROKER_CONFIG LONG < log.roll.ms=5000 DYNAMIC_DEFAULT_BROKER_CONFIG, log.roll.hours=168 DEFAULT_CONFIG',
+    );
   });
 
   it('validate-only creation checks everything and writes nothing (AdminZkClient.validateTopicCreate)', () => {

@@ -68,6 +68,36 @@ const TOPIC_TYPES: Readonly<Record<string, ConfigValueType>> = {
   'unclean.leader.election.enable': 'BOOLEAN',
 };
 
+/**
+ * DynamicBrokerConfig.brokerConfigSynonyms: the broker configs that set one thing, the one that
+ * wins first (KafkaConfig reads log.retention.ms, else .minutes, else .hours).
+ */
+const RETENTION = ['log.retention.ms', 'log.retention.minutes', 'log.retention.hours'];
+const ROLL = ['log.roll.ms', 'log.roll.hours'];
+const JITTER = ['log.roll.jitter.ms', 'log.roll.jitter.hours'];
+const BROKER_CONFIG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries([RETENTION, ROLL, JITTER].flatMap((group) => group.map((n) => [n, group]))),
+  // log.flush.scheduler.interval.ms stands in for an unset log.flush.interval.ms, not the reverse.
+  'log.flush.interval.ms': ['log.flush.interval.ms', 'log.flush.scheduler.interval.ms'],
+};
+const brokerSynonyms = (name: string): readonly string[] => BROKER_CONFIG_SYNONYMS[name] ?? [name];
+
+/**
+ * KafkaConfig's defaults of those synonyms (DynamicBrokerConfig.staticDefaultConfigs holds only
+ * the non-null ones: null is "unset, the next synonym decides").
+ */
+const SYNONYM_DEFAULTS: Readonly<Record<string, unknown>> = {
+  'log.retention.ms': undefined,
+  'log.retention.minutes': undefined,
+  'log.retention.hours': 168,
+  'log.roll.ms': undefined,
+  'log.roll.hours': 168,
+  'log.roll.jitter.ms': undefined,
+  'log.roll.jitter.hours': 0,
+  'log.flush.interval.ms': undefined,
+  'log.flush.scheduler.interval.ms': Number.POSITIVE_INFINITY,
+};
+
 /** A value as Kafka prints it: lists comma-separated, Long.MAX_VALUE for "never". */
 function render(v: unknown): string {
   if (v === Number.POSITIVE_INFINITY) return '9223372036854775807';
@@ -84,22 +114,45 @@ function dynamicOf(cluster: Cluster, brokerId: number | undefined) {
   };
 }
 
-function dynamicLevels(name: string, dyn: ReturnType<typeof dynamicOf>) {
-  return [
-    { name, value: dyn.broker[name], source: 'DYNAMIC_BROKER_CONFIG' as const, set: name in dyn.broker },
-    { name, value: dyn.defaults[name], source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' as const, set: name in dyn.defaults },
-  ];
-}
-
-function synonymsFor(
-  levels: readonly { name: string; value: unknown; source: ConfigSource; set: boolean }[],
+/**
+ * ConfigHelper.configSynonyms: `name`'s synonyms set at each level (the answering broker's dynamic
+ * configs, the cluster-wide dynamic default, server.properties, Kafka's default), each level in
+ * brokerConfigSynonyms order; those before the first entry under `name` itself are dropped, so a
+ * default carried only by log.retention.hours leaves log.retention.ms with no synonym at all.
+ */
+function configSynonyms(
+  name: string,
+  dyn: ReturnType<typeof dynamicOf>,
+  staticOf: (name: string) => unknown,
+  defaultOf: (name: string) => unknown,
 ): ConfigSynonym[] {
-  return levels.filter((l) => l.set).map((l) => ({ name: l.name, value: render(l.value), source: l.source }));
+  const names = brokerSynonyms(name);
+  const levels: [ConfigSource, (n: string) => unknown][] = [
+    ['DYNAMIC_BROKER_CONFIG', (n) => dyn.broker[n]],
+    ['DYNAMIC_DEFAULT_BROKER_CONFIG', (n) => dyn.defaults[n]],
+    ['STATIC_BROKER_CONFIG', staticOf],
+    ['DEFAULT_CONFIG', (n) => (n in SYNONYM_DEFAULTS ? SYNONYM_DEFAULTS[n] : defaultOf(n))],
+  ];
+  const all: ConfigSynonym[] = [];
+  for (const [source, levelValue] of levels)
+    for (const n of names) {
+      const value = levelValue(n);
+      if (value !== undefined && value !== null) all.push({ name: n, value: render(value), source });
+    }
+  const first = all.findIndex((x) => x.name === name);
+  return first < 0 ? [] : all.slice(first);
 }
 
-function described(name: string, synonyms: ConfigSynonym[], readOnly: boolean, type: ConfigValueType): DescribedConfig {
-  const first = synonyms[0] as ConfigSynonym;
-  return { name, value: first.value, source: first.source, readOnly, isSensitive: false, type, synonyms };
+/** The value in force and its source: the first synonym's, else (none set) Kafka's default. */
+function described(
+  name: string,
+  value: string,
+  synonyms: ConfigSynonym[],
+  readOnly: boolean,
+  type: ConfigValueType,
+): DescribedConfig {
+  const source = synonyms[0]?.source ?? 'DEFAULT_CONFIG';
+  return { name, value, source, readOnly, isSensitive: false, type, synonyms };
 }
 
 /**
@@ -132,16 +185,12 @@ export function topicConfigEntries(
     .sort()
     .map((name) => {
       const brokerName = TOPIC_TO_BROKER[name] as string;
-      const atBroker = staticTopic[brokerName] ?? staticTopic[name] ?? staticBroker[brokerName];
-      const synonyms = synonymsFor([
-        { name, value: effective[name], source: 'TOPIC_CONFIG', set: name in overrides },
-        ...dynamicLevels(brokerName, dyn),
-        { name: brokerName, value: atBroker, source: 'STATIC_BROKER_CONFIG', set: atBroker !== undefined },
-        { name: brokerName, value: TOPIC_DEFAULTS[name], source: 'DEFAULT_CONFIG', set: true },
-      ]);
+      const staticOf = (n: string) =>
+        n === brokerName ? (staticTopic[n] ?? staticTopic[name] ?? staticBroker[n]) : undefined;
+      const synonyms = configSynonyms(brokerName, dyn, staticOf, () => TOPIC_DEFAULTS[name]);
+      if (name in overrides) synonyms.unshift({ name, value: render(effective[name]), source: 'TOPIC_CONFIG' });
       // The value in force is the effective one (the overrides as the topic's LogConfig parsed them).
-      const inForce = { ...(synonyms[0] as ConfigSynonym), value: render(effective[name]) };
-      return described(name, [inForce, ...synonyms.slice(1)], false, TOPIC_TYPES[name] ?? 'LONG');
+      return described(name, render(effective[name]), synonyms, false, TOPIC_TYPES[name] ?? 'LONG');
     });
 }
 
@@ -164,16 +213,23 @@ export function describeBrokerConfigs(cluster: Cluster, brokerId?: number): Desc
     const set = staticTopic[brokerName] ?? staticTopic[topicName];
     rows.set(brokerName, { set, fallback: TOPIC_DEFAULTS[topicName], type: TOPIC_TYPES[topicName] ?? 'LONG' });
   }
+  // The hour and minute variants KafkaConfig also defines (glassbox's engine reads only the .ms ones).
+  for (const [name, fallback] of Object.entries(SYNONYM_DEFAULTS))
+    if (!rows.has(name)) rows.set(name, { set: undefined, fallback, type: name.endsWith('.ms') ? 'LONG' : 'INT' });
   const others = new Set([...Object.keys(dyn.broker), ...Object.keys(dyn.defaults)].filter((n) => !rows.has(n)));
   for (const name of others) rows.set(name, { set: undefined, fallback: undefined, type: 'STRING' });
+  const row = (n: string) => rows.get(n);
   return [...rows.keys()].sort().map((name) => {
     const r = rows.get(name) as { set: unknown; fallback: unknown; type: ConfigValueType };
-    const synonyms = synonymsFor([
-      ...dynamicLevels(name, dyn),
-      { name, value: r.set, source: 'STATIC_BROKER_CONFIG', set: r.set !== undefined },
-      { name, value: r.fallback, source: 'DEFAULT_CONFIG', set: r.fallback !== undefined },
-    ]);
-    return described(name, synonyms, !DYNAMIC_BROKER_CONFIGS.has(name), r.type);
+    const synonyms = configSynonyms(
+      name,
+      dyn,
+      (n) => row(n)?.set,
+      (n) => row(n)?.fallback,
+    );
+    // The value KafkaConfig holds; glassbox's effective default where Kafka's is null (log.retention.ms).
+    const value = synonyms[0]?.value ?? render(r.set ?? r.fallback ?? '');
+    return described(name, value, synonyms, !DYNAMIC_BROKER_CONFIGS.has(name), r.type);
   });
 }
 
@@ -188,6 +244,7 @@ export function describeDefaultBrokerConfigs(cluster: Cluster, brokerId: number)
     .map((name) =>
       described(
         name,
+        defaults[name] as string,
         [{ name, value: defaults[name] as string, source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' }],
         !DYNAMIC_BROKER_CONFIGS.has(name),
         'STRING',

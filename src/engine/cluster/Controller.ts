@@ -2,26 +2,34 @@ import { isKafkaError } from '../errors';
 import type { ControllerBroker } from './ControllerBroker';
 import type { BrokerServices } from './BrokerServices';
 import { ControllerBrokerRequestBatch } from './ControllerBrokerRequestBatch';
+import { type ControllerRequestContext, doControlledShutdown, processAlterPartition } from './ControllerBrokerRequests';
 import { ControllerChannelManager } from './ControllerChannelManager';
-import type { ControllerContext, LeaderIsrAndControllerEpoch } from './ControllerContext';
+import type { LeaderIsrAndControllerEpoch } from './ControllerContext';
 import type { WatchedEvent } from './CoordinationStore';
 import type { LeaderAndIsrValue, LeaderElectionReason } from './events';
-import {
-  controlledShutdownPartitionLeaderElection,
-  reassignPartitionLeaderElection,
-} from './PartitionLeaderElectionAlgorithms';
+import { PartitionReassignment } from './PartitionReassignment';
 import { PartitionStateMachine } from './PartitionStateMachine';
 import { ReplicaStateMachine } from './ReplicaStateMachine';
+import { TopicDeletionManager } from './TopicDeletionManager';
+import {
+  readPartitionState,
+  statePath,
+  TopicAssignmentCache,
+  type TopicAssignmentZnode,
+  topicPath,
+  writePartitionState,
+} from './ZkData';
 import type {
   AlterPartitionRequest,
-  AlterPartitionResponse,
   ControlledShutdownRequest,
-  ControlledShutdownResponse,
-  ErrorCode,
   KafkaResponse,
   LeaderAndIsrPartitionState,
   MetadataBroker,
+  StopReplicaRequest,
 } from './requests';
+
+/** KafkaController.onControllerFailover: the first auto leader rebalance check runs 5 s after it. */
+const AUTO_LEADER_REBALANCE_FIRST_CHECK_MS = 5000;
 
 /**
  * The controller (Kafka's KafkaController in ZooKeeper mode). Every broker runs one; the one
@@ -55,45 +63,12 @@ import type {
  * acknowledged. KRaft's eligible leader replicas and unclean-shutdown fencing (KIP-966) are not
  * part of ZooKeeper mode and not applied here.
  */
-interface PartitionStateZnode {
-  controller_epoch: number;
-  leader: number;
-  version: 1;
-  leader_epoch: number;
-  isr: number[];
-}
-
-interface TopicAssignmentZnode {
-  /** 3 since topic ids (KIP-516), which "topic_id" carries. */
-  version: 2 | 3;
-  topic_id?: string;
-  partitions: Record<string, number[]>;
-  adding_replicas: Record<string, number[]>;
-  removing_replicas: Record<string, number[]>;
-}
-
-interface Reassignment {
-  topic: string;
-  partition: number;
-  original: number[];
-  target: number[];
-  /** Phase B has begun: in memory RS = TRS, AR = RR = [] (step B2), though ZooKeeper keeps ORS + TRS until B6. */
-  completing?: boolean;
-}
-
-/** KafkaController.onControllerFailover: the first auto leader rebalance check runs 5 s after it. */
-const AUTO_LEADER_REBALANCE_FIRST_CHECK_MS = 5000;
-
-export const topicPath = (t: string) => `/brokers/topics/${t}`;
-export const statePath = (t: string, p: number) => `/brokers/topics/${t}/partitions/${p}/state`;
-
 export class Controller {
   active = false;
   epoch = -1;
   private epochZkVersion = -1;
   private liveBrokers = new Map<number, number>();
   private shuttingDown = new Set<number>();
-  private reassignments = new Map<string, Reassignment>();
   private tasks: { cancel(): void }[] = [];
   private knownTopics = new Set<string>();
   /** Watches belong to one incarnation of the broker: a restarted process never hears its predecessor's. */
@@ -111,6 +86,9 @@ export class Controller {
   /** Kafka's PartitionStateMachine and ReplicaStateMachine, over this controller's context. */
   readonly partitionStateMachine: PartitionStateMachine;
   readonly replicaStateMachine: ReplicaStateMachine;
+  readonly reassignment: PartitionReassignment;
+  readonly topicDeletionManager: TopicDeletionManager;
+  private readonly requestContext: ControllerRequestContext;
 
   private makeWatcher(): (e: WatchedEvent) => void {
     const incarnation = this.incarnation;
@@ -123,6 +101,7 @@ export class Controller {
     private readonly broker: ControllerBroker,
     private readonly services: BrokerServices,
   ) {
+    const self = this;
     this.channels = new ControllerChannelManager(
       services,
       (to, request, onResponse) => broker.send(to, request, onResponse),
@@ -139,7 +118,7 @@ export class Controller {
         return v ? this.partitionState(topic, partition, v) : null;
       },
     });
-    const context: ControllerContext = {
+    const context: ControllerRequestContext = {
       services,
       liveBrokers: () => this.liveBrokers,
       shuttingDown: () => this.shuttingDown,
@@ -149,9 +128,32 @@ export class Controller {
       readState: (topic, partition) => this.readState(topic, partition),
       writeState: (topic, partition, next, old, reason) => this.writeState(topic, partition, next, old, reason),
       propagate: (topic, partition, v, isNew, except) => this.propagate(topic, partition, v, isNew, except),
+      isActive: () => this.active,
+      canWrite: () => this.canWrite(),
+      watch: () => this.watch(),
+      assignment: (topic) => this.assignment(topic),
+      get replicaStateMachine() {
+        return self.replicaStateMachine;
+      },
+      get partitionStateMachine() {
+        return self.partitionStateMachine;
+      },
+      stopReplica: (b, partitions, onResponse) => this.stopReplica(b, partitions, onResponse),
+      updateMetadata: (partitions) =>
+        this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], partitions),
+      removeTopic: (topic) => this.knownTopics.delete(topic),
+      isTopicQueuedUpForDeletion: (topic) => this.topicDeletionManager.isTopicQueuedUpForDeletion(topic),
+      beginShutdown: (id) => this.shuttingDown.add(id),
+      checkReassignments: () => this.reassignment.checkReassignments(),
+      updateMetadataDeleted: (topic) => {
+        for (const b of this.liveBrokers.keys()) this.requestBatch.addUpdateMetadataRequest([b], [], [topic]);
+      },
     };
     this.partitionStateMachine = new PartitionStateMachine(context);
     this.replicaStateMachine = new ReplicaStateMachine(context);
+    this.reassignment = new PartitionReassignment(context);
+    this.topicDeletionManager = new TopicDeletionManager(context);
+    this.requestContext = context;
   }
 
   private get zk() {
@@ -216,7 +218,7 @@ export class Controller {
     this.channels.shutdown();
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
-    this.reassignments.clear();
+    this.reassignment.clear();
     this.shuttingDown.clear();
     this.replicaStateMachine.shutdown();
     this.partitionStateMachine.shutdown();
@@ -280,8 +282,8 @@ export class Controller {
     if (!this.active) return;
     if (e.path === '/brokers/ids') this.onBrokerChange();
     else if (e.path === '/brokers/topics') this.onTopicChange();
-    else if (e.path === '/admin/delete_topics') this.onTopicDeletion();
-    else if (e.path === '/admin/reassign_partitions') this.onPartitionReassignment();
+    else if (e.path === '/admin/delete_topics') this.topicDeletionManager.onTopicDeletion();
+    else if (e.path === '/admin/reassign_partitions') this.reassignment.onPartitionReassignment();
     else if (e.path === '/admin/preferred_replica_election') this.onPreferredReplicaElection();
     else if (e.path.startsWith('/brokers/topics/'))
       this.onPartitionModification(e.path.slice('/brokers/topics/'.length));
@@ -326,9 +328,9 @@ export class Controller {
     }
     // Every replica hears the current state from the new controller (and its epoch).
     this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
-    this.onPartitionReassignment();
+    this.reassignment.onPartitionReassignment();
     this.onPreferredReplicaElection();
-    this.onTopicDeletion();
+    this.topicDeletionManager.onTopicDeletion();
     const c = this.services.config;
     if (c['auto.leader.rebalance.enable']) {
       // scheduleAutoLeaderRebalanceTask(delay = 5 s) after a failover, then every
@@ -373,22 +375,11 @@ export class Controller {
 
   // ------------------------------------------------------------------ reading state
 
-  /** Topic assignments as last read, keyed by znode version (Kafka's ControllerContext caches them too). */
-  private readonly assignmentCache = new Map<string, { version: string; value: number[][] }>();
+  private readonly assignmentCache = new TopicAssignmentCache();
 
   /** A topic's replica assignment (shared: callers must not mutate it). */
   assignment(topic: string): number[][] {
-    const stat = this.zk.exists(topicPath(topic));
-    if (!stat) return [];
-    const version = `${stat.czxid}:${stat.mzxid}`;
-    const hit = this.assignmentCache.get(topic);
-    if (hit?.version === version) return hit.value;
-    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
-    if (!d) return [];
-    const out: number[][] = [];
-    for (const [p, replicas] of Object.entries(d.partitions)) out[Number(p)] = replicas;
-    this.assignmentCache.set(topic, { version, value: out });
-    return out;
+    return this.assignmentCache.get(this.zk, topic);
   }
 
   /**
@@ -415,25 +406,11 @@ export class Controller {
   }
 
   private readState(topic: string, partition: number): LeaderIsrAndControllerEpoch | null {
-    const path = statePath(topic, partition);
-    if (!this.zk.exists(path)) return null;
-    const { data, stat } = this.zk.getData(path);
-    const d = data as PartitionStateZnode;
-    return {
-      leader: d.leader,
-      leaderEpoch: d.leader_epoch,
-      isr: d.isr,
-      partitionEpoch: stat.version,
-      controllerEpoch: d.controller_epoch,
-    };
+    return readPartitionState(this.zk, topic, partition);
   }
 
   private replicasOf(topic: string, partition: number): number[] {
-    const r = this.reassignments.get(`${topic}-${partition}`);
-    const base = this.assignment(topic)[partition] ?? [];
-    if (!r) return [...base];
-    if (r.completing) return [...r.target];
-    return [...new Set([...r.target, ...r.original])];
+    return this.reassignment.replicasOf(topic, partition, this.assignment(topic)[partition] ?? []);
   }
 
   /** Writes a partition's new state (conditional on the version read) and reports it. */
@@ -445,26 +422,8 @@ export class Controller {
     reason: LeaderElectionReason,
   ): LeaderAndIsrValue | null {
     if (!this.canWrite()) return null;
-    const path = statePath(topic, partition);
-    const data: PartitionStateZnode = {
-      controller_epoch: this.epoch,
-      leader: next.leader,
-      version: 1,
-      leader_epoch: next.leaderEpoch,
-      isr: next.isr,
-    };
-    let version: number;
-    try {
-      if (old) version = this.zk.setData(path, data, old.partitionEpoch).version;
-      else {
-        this.ensure(`/brokers/topics/${topic}/partitions/${partition}`);
-        this.zk.create(path, data);
-        version = 0;
-      }
-    } catch (e) {
-      if (isKafkaError(e, 'BAD_VERSION') || isKafkaError(e, 'NODE_EXISTS')) return null;
-      throw e;
-    }
+    const version = writePartitionState(this.zk, topic, partition, this.epoch, next, old?.partitionEpoch ?? null);
+    if (version === null) return null;
     const value = {
       leader: next.leader,
       leaderEpoch: next.leaderEpoch,
@@ -533,45 +492,6 @@ export class Controller {
     this.partitionStateMachine.initializeLeaderAndIsr(topic, partition);
   }
 
-  private onTopicDeletion(): void {
-    if (!this.zk.exists('/admin/delete_topics')) return;
-    const topics = this.zk.getChildren('/admin/delete_topics', this.watch());
-    for (const topic of topics) {
-      if (!this.canWrite()) return;
-      const a = this.assignment(topic);
-      this.services.emit({ type: 'topicDeletionStarted', topic, atMs: this.now() });
-      for (const b of this.liveBrokers.keys()) {
-        const parts = a.map((r, p) => [r, p] as const).filter(([r]) => r?.includes(b));
-        if (parts.length === 0) continue;
-        this.channels.sendRequest(b, {
-          api: 'StopReplica',
-          controllerId: this.broker.id,
-          controllerEpoch: this.epoch,
-          brokerEpoch: this.liveBrokers.get(b) ?? -1,
-          partitions: parts.map(([, p]) => ({
-            topicName: topic,
-            partitionIndex: p,
-            leaderEpoch: -2,
-            deletePartition: true,
-          })),
-        });
-      }
-      // Kafka's TopicDeletionManager: OfflinePartition -> NonExistentPartition, replicas deleted.
-      for (let p = 0; p < a.length; p++) {
-        if (!a[p]) continue;
-        this.partitionStateMachine.transition(topic, p, 'OfflinePartition');
-        this.partitionStateMachine.transition(topic, p, 'NonExistentPartition');
-        this.replicaStateMachine.deleteReplicas(topic, p, this.replicasOf(topic, p));
-      }
-      this.knownTopics.delete(topic);
-      this.zk.deleteRecursive(topicPath(topic));
-      this.zk.deleteRecursive(`/config/topics/${topic}`);
-      this.zk.deleteRecursive(`/admin/delete_topics/${topic}`);
-      for (const b of this.liveBrokers.keys()) this.requestBatch.addUpdateMetadataRequest([b], [], [topic]);
-      this.services.emit({ type: 'topicDeleted', topic, atMs: this.now() });
-    }
-  }
-
   // ------------------------------------------------------------------ brokers
 
   private onBrokerChange(): void {
@@ -628,7 +548,7 @@ export class Controller {
       if (!state) this.initializePartition(topic, partition);
       else if (state.leader < 0) this.electOffline(topic, partition);
     }
-    this.checkReassignments();
+    this.reassignment.checkReassignments();
   }
 
   // ------------------------------------------------------------------ elections
@@ -670,7 +590,7 @@ export class Controller {
     const byPreferred = new Map<number, [string, number][]>();
     const notLed = new Map<number, [string, number][]>();
     for (const [topic, partition] of this.allPartitions()) {
-      if (this.reassignments.has(`${topic}-${partition}`)) continue;
+      if (this.reassignment.get(topic, partition)) continue;
       const preferred = this.replicasOf(topic, partition)[0];
       const state = this.readState(topic, partition);
       if (preferred === undefined || !state) continue;
@@ -699,272 +619,8 @@ export class Controller {
   // ------------------------------------------------------------------ ISR changes from leaders
 
   handleRequest(body: AlterPartitionRequest | ControlledShutdownRequest, reply: (r: KafkaResponse) => void): void {
-    if (body.api === 'AlterPartition') reply(this.handleAlterPartition(body));
-    else reply(this.handleControlledShutdown(body));
-  }
-
-  private handleAlterPartition(body: AlterPartitionRequest): AlterPartitionResponse {
-    if (!this.active) return { api: 'AlterPartition', errorCode: 'NOT_CONTROLLER', topics: [] };
-    const topics = body.topics.map((t) => ({
-      topicName: t.topicName,
-      partitions: t.partitions.map((p) => {
-        const state = this.readState(t.topicName, p.partitionIndex);
-        const fail = (errorCode: ErrorCode) => ({
-          partitionIndex: p.partitionIndex,
-          errorCode,
-          leaderId: state?.leader ?? -1,
-          leaderEpoch: state?.leaderEpoch ?? -1,
-          isr: state?.isr ?? [],
-          partitionEpoch: state?.partitionEpoch ?? -1,
-        });
-        if (!state) return fail('UNKNOWN_TOPIC_OR_PARTITION');
-        if (state.leader !== body.brokerId || p.leaderEpoch !== state.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-        // The leader's view is stale (the controller changed the ISR meanwhile): Kafka's answer.
-        if (p.partitionEpoch !== state.partitionEpoch) return fail('INVALID_UPDATE_VERSION');
-        // A replica may only join the ISR if it is a live replica not shutting down.
-        const replicas = this.replicasOf(t.topicName, p.partitionIndex);
-        const joining = p.newIsr.filter((r) => !state.isr.includes(r));
-        if (joining.some((r) => !replicas.includes(r) || !this.liveBrokers.has(r) || this.shuttingDown.has(r)))
-          return fail('INELIGIBLE_REPLICA');
-        const value = this.writeState(
-          t.topicName,
-          p.partitionIndex,
-          { leader: state.leader, leaderEpoch: state.leaderEpoch, isr: p.newIsr },
-          state,
-          'isrChange',
-        );
-        if (!value) return fail('NOT_CONTROLLER');
-        this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[t.topicName, p.partitionIndex]]);
-        return {
-          partitionIndex: p.partitionIndex,
-          errorCode: 'NONE' as ErrorCode,
-          leaderId: value.leader,
-          leaderEpoch: value.leaderEpoch,
-          isr: value.isr,
-          partitionEpoch: value.partitionEpoch,
-        };
-      }),
-    }));
-    this.services.scheduler.schedule(0, () => this.checkReassignments());
-    return { api: 'AlterPartition', errorCode: 'NONE', topics };
-  }
-
-  /**
-   * KafkaController.doControlledShutdown: a request from an older broker epoch is
-   * STALE_BROKER_EPOCH; otherwise the broker joins the shutting-down brokers, and of the
-   * partitions with more than one replica (and not queued for deletion) those it leads elect
-   * another leader (ControlledShutdownPartitionLeaderElection; the new ISR drops every
-   * shutting-down broker) while those it follows get StopReplica (no delete) and take it out of
-   * their ISR (OfflineReplica). It answers the partitions it still leads.
-   */
-  private handleControlledShutdown(body: ControlledShutdownRequest): ControlledShutdownResponse {
-    const answer = (errorCode: ErrorCode, remainingPartitions: { topicName: string; partitionIndex: number }[] = []) =>
-      ({ api: 'ControlledShutdown', errorCode, remainingPartitions }) as const;
-    if (!this.active) return answer('NOT_CONTROLLER');
-    const id = body.brokerId;
-    const cachedEpoch = this.liveBrokers.get(id);
-    if (body.brokerEpoch !== -1 && cachedEpoch !== undefined && body.brokerEpoch < cachedEpoch)
-      return answer('STALE_BROKER_EPOCH');
-    if (cachedEpoch === undefined) return answer('BROKER_NOT_AVAILABLE');
-    this.shuttingDown.add(id);
-    const live = new Set(this.liveBrokers.keys());
-    const followed: [string, number][] = [];
-    for (const [topic, partition] of this.allPartitions()) {
-      const replicas = this.replicasOf(topic, partition);
-      const state = this.readState(topic, partition);
-      if (!state || !replicas.includes(id) || replicas.length <= 1) continue;
-      if (this.zk.exists(`/admin/delete_topics/${topic}`)) continue;
-      if (state.leader !== id) {
-        followed.push([topic, partition]);
-        continue;
-      }
-      const leader = controlledShutdownPartitionLeaderElection(replicas, state.isr, live, this.shuttingDown);
-      if (leader === null) continue;
-      const value = this.writeState(
-        topic,
-        partition,
-        { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr.filter((r) => !this.shuttingDown.has(r)) },
-        state,
-        'controlledShutdown',
-      );
-      if (value) this.propagate(topic, partition, value);
-    }
-    for (const [topic, partition] of followed) {
-      this.channels.sendRequest(id, {
-        api: 'StopReplica',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: cachedEpoch,
-        partitions: [
-          {
-            topicName: topic,
-            partitionIndex: partition,
-            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
-            deletePartition: false,
-          },
-        ],
-      });
-      this.replicaStateMachine.offlineReplicas(topic, partition, [id]);
-    }
-    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
-    // controllerContext.partitionLeadersOnBroker(id): what it still leads.
-    const remaining: { topicName: string; partitionIndex: number }[] = [];
-    for (const [topic, partition] of this.allPartitions())
-      if (this.readState(topic, partition)?.leader === id)
-        remaining.push({ topicName: topic, partitionIndex: partition });
-    return answer('NONE', remaining);
-  }
-
-  // ------------------------------------------------------------------ reassignment
-
-  /**
-   * /admin/reassign_partitions, as KafkaController.onPartitionReassignment: U1 writes RS = TRS +
-   * ORS. While the target is not yet within the ISR (Phase A), A1 bumps the leader epoch and A2
-   * starts the new replicas as followers; once it is (at once for a reorder or a shrink inside
-   * the ISR), Phase B completes the move (completeReassignment).
-   */
-  private onPartitionReassignment(): void {
-    const path = '/admin/reassign_partitions';
-    if (!this.zk.exists(path, this.watch())) return;
-    const d = this.zk.getData(path).data as {
-      partitions: { topic: string; partition: number; replicas: number[] }[];
-    } | null;
-    for (const r of d?.partitions ?? []) {
-      const key = `${r.topic}-${r.partition}`;
-      if (this.reassignments.has(key)) continue;
-      const original = this.assignment(r.topic)[r.partition];
-      const state = this.readState(r.topic, r.partition);
-      if (!original || !state) continue;
-      const reassignment = { topic: r.topic, partition: r.partition, original: [...original], target: [...r.replicas] };
-      this.reassignments.set(key, reassignment);
-      this.services.emit({
-        type: 'reassignmentStarted',
-        topic: r.topic,
-        partition: r.partition,
-        originalReplicas: [...original],
-        targetReplicas: [...r.replicas],
-        atMs: this.now(),
-      });
-      this.writeAssignment(r.topic, r.partition, this.replicasOf(r.topic, r.partition), reassignment);
-      if (this.isReassignmentComplete(reassignment, state)) continue; // Phase B, below
-      // A1: bump the leader epoch and send LeaderAndIsr with the new RS, AR and RR.
-      const value = this.writeState(
-        r.topic,
-        r.partition,
-        { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
-        state,
-        'reassignment',
-      );
-      if (value) this.propagate(r.topic, r.partition, value);
-      // A2: the adding replicas go NewReplica.
-      const adding = r.replicas.filter((x) => !original.includes(x));
-      this.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
-    }
-    this.checkReassignments();
-  }
-
-  /** KafkaController.isReassignmentComplete: nothing is added or removed, or every target replica is in the ISR. */
-  private isReassignmentComplete(r: Reassignment, state: LeaderAndIsrValue): boolean {
-    const moving = r.target.some((x) => !r.original.includes(x)) || r.original.some((x) => !r.target.includes(x));
-    return !moving || r.target.every((x) => state.isr.includes(x));
-  }
-
-  private writeAssignment(topic: string, partition: number, replicas: number[], r: Reassignment | null): void {
-    if (!this.canWrite()) return;
-    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
-    if (!d) return;
-    d.partitions[String(partition)] = replicas;
-    const key = String(partition);
-    if (r) {
-      d.adding_replicas[key] = r.target.filter((x) => !r.original.includes(x));
-      d.removing_replicas[key] = r.original.filter((x) => !r.target.includes(x));
-    } else {
-      delete d.adding_replicas[key];
-      delete d.removing_replicas[key];
-    }
-    this.zk.setData(topicPath(topic), d);
-    this.zk.getData(topicPath(topic), this.watch());
-  }
-
-  private checkReassignments(): void {
-    if (!this.active) return;
-    for (const [key, r] of [...this.reassignments]) {
-      const state = this.readState(r.topic, r.partition);
-      if (!state || !this.isReassignmentComplete(r, state)) continue;
-      if (!this.completeReassignment(r, state)) continue;
-      this.reassignments.delete(key);
-    }
-  }
-
-  /**
-   * Phase B of KafkaController.onPartitionReassignment, once the target replicas are all in the
-   * ISR: B1 the adding replicas go OnlineReplica; B2 RS = TRS in memory; B3 the leader moves into
-   * the target by ReassignPartitionLeaderElection if it is not there (or is dead), else only its
-   * epoch is bumped (moveReassignedPartitionLeaderIfRequired); B4/B5 each removed replica goes
-   * OfflineReplica, leaving the ISR with a write and an epoch bump of its own, then is deleted;
-   * B6 ZooKeeper gets RS = TRS; B7 the partition leaves /admin/reassign_partitions. Returns false
-   * (nothing changed) when no target replica can lead.
-   */
-  private completeReassignment(r: Reassignment, state: LeaderIsrAndControllerEpoch): boolean {
-    const { topic, partition } = r;
-    const live = new Set(this.liveBrokers.keys());
-    const leaderStays = r.target.includes(state.leader) && live.has(state.leader);
-    const leader = leaderStays ? state.leader : reassignPartitionLeaderElection(r.target, state.isr, live);
-    if (leader === null) return false;
-    const adding = r.target.filter((x) => !r.original.includes(x));
-    const removing = r.original.filter((x) => !r.target.includes(x));
-    this.replicaStateMachine.handleStateChanges(topic, partition, adding, 'OnlineReplica'); // B1
-    r.completing = true; // B2
-    const value = this.writeState(
-      topic,
-      partition,
-      { leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
-      state,
-      'reassignment',
-    ); // B3
-    if (value) this.propagate(topic, partition, value);
-    this.replicaStateMachine.offlineReplicas(topic, partition, removing); // B4
-    for (const b of removing) {
-      if (!this.liveBrokers.has(b)) continue;
-      this.channels.sendRequest(b, {
-        api: 'StopReplica',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(b) ?? -1,
-        partitions: [
-          {
-            topicName: topic,
-            partitionIndex: partition,
-            leaderEpoch: this.readState(topic, partition)?.leaderEpoch ?? -1,
-            deletePartition: true,
-          },
-        ],
-      });
-    }
-    this.replicaStateMachine.deleteReplicas(topic, partition, removing); // B5
-    this.writeAssignment(topic, partition, r.target, null); // B6
-    this.services.emit({
-      type: 'reassignmentCompleted',
-      topic,
-      partition,
-      originalReplicas: r.original,
-      targetReplicas: r.target,
-      atMs: this.now(),
-    });
-    this.removeFromReassignZnode(topic, partition); // B7
-    this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]); // B8
-    return true;
-  }
-
-  private removeFromReassignZnode(topic: string, partition: number): void {
-    if (!this.canWrite()) return;
-    const path = '/admin/reassign_partitions';
-    const d = this.zk.tryGetData(path) as { version: 1; partitions: { topic: string; partition: number }[] } | null;
-    if (!d) return;
-    const rest = d.partitions.filter((p) => !(p.topic === topic && p.partition === partition));
-    if (rest.length === 0) this.zk.delete(path);
-    else this.zk.setData(path, { ...d, partitions: rest });
-    this.zk.exists(path, this.watch());
+    if (body.api === 'AlterPartition') reply(processAlterPartition(this.requestContext, body));
+    else reply(doControlledShutdown(this.requestContext, body));
   }
 
   // ------------------------------------------------------------------ requests to brokers
@@ -975,7 +631,7 @@ export class Controller {
     v: LeaderAndIsrValue,
     isNew = false,
   ): LeaderAndIsrPartitionState {
-    const r = this.reassignments.get(`${topic}-${partition}`);
+    const { adding, removing } = this.reassignment.addingRemoving(topic, partition);
     return {
       topicName: topic,
       partitionIndex: partition,
@@ -985,8 +641,8 @@ export class Controller {
       isr: [...v.isr],
       partitionEpoch: v.partitionEpoch,
       replicas: this.replicasOf(topic, partition),
-      addingReplicas: r && !r.completing ? r.target.filter((x) => !r.original.includes(x)) : [],
-      removingReplicas: r && !r.completing ? r.original.filter((x) => !r.target.includes(x)) : [],
+      addingReplicas: adding,
+      removingReplicas: removing,
       isNew,
     };
   }
@@ -997,6 +653,25 @@ export class Controller {
     for (const b of state.replicas)
       if (b !== except && this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]);
+  }
+
+  /** StopReplica to a live broker, with this controller's id and epochs. */
+  private stopReplica(
+    broker: number,
+    partitions: StopReplicaRequest['partitions'],
+    onResponse?: (r: KafkaResponse) => void,
+  ): void {
+    this.channels.sendRequest(
+      broker,
+      {
+        api: 'StopReplica',
+        controllerId: this.broker.id,
+        controllerEpoch: this.epoch,
+        brokerEpoch: this.liveBrokers.get(broker) ?? -1,
+        partitions,
+      },
+      onResponse,
+    );
   }
 
   private sendLeaderAndIsrForAll(brokers: number[]): void {
@@ -1012,7 +687,7 @@ export class Controller {
 
   /** For the UI: the partitions this controller is moving. */
   reassignmentsInProgress(): { topic: string; partition: number; original: number[]; target: number[] }[] {
-    return [...this.reassignments.values()].map((r) => ({ ...r, original: [...r.original], target: [...r.target] }));
+    return this.reassignment.inProgress();
   }
 
   liveBrokerIds(): number[] {

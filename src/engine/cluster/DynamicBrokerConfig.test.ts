@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaError } from '../errors';
+import { brokerConfigOverrides } from './DynamicBrokerConfig';
 import { errorCodeOf, QUICK_FAILOVER_CONFIG, startCluster } from './testing';
 import { CONFIG_CHANGE_EXPIRATION_MS, createConfigChangeNotification } from './ZkConfigManager';
 
@@ -72,6 +73,22 @@ describe('dynamic broker configs (DynamicBrokerConfig, BrokerConfigHandler)', ()
     expect(cluster.zk.exists('/config/brokers/1')).toBeNull();
     // An invalid type for a dynamic config the engine models is refused too.
     expect(errorCodeOf(() => cluster.alterBrokerConfig(1, { 'log.retention.ms': 'soon' }))).toBe('INVALID_CONFIG');
+  });
+
+  it('DynamicBrokerConfig.validateConfigs / nonDynamicConfigs: every static KafkaConfig name is refused (DynamicConfig.Broker.nonDynamicProps), a name Kafka does not define is a custom config', () => {
+    const { cluster } = startCluster(7, 2, QUICK_FAILOVER_CONFIG);
+    for (const name of ['socket.send.buffer.bytes', 'offsets.topic.replication.factor', 'log.retention.hours']) {
+      let message = '';
+      try {
+        cluster.alterBrokerConfig(1, { [name]: '1' });
+      } catch (e) {
+        message = (e as KafkaError).reason;
+      }
+      expect(message).toBe(`Cannot update these configs dynamically: Set(${name})`);
+    }
+    expect(cluster.zk.exists('/config/brokers/1')).toBeNull();
+    cluster.alterBrokerConfig(1, { 'my.custom.setting': 'x' });
+    expect(brokerConfigOverrides(cluster.zk, 1)).toEqual({ 'my.custom.setting': 'x' });
   });
 
   it('per-broker-only configs (DynamicListenerConfig: sasl.kerberos.min.time.before.relogin) are refused at the default level, accepted for a broker', () => {

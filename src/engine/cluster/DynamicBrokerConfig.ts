@@ -7,6 +7,7 @@ import {
   KAFKA_DEFAULT_BROKER_CONFIG,
 } from './BrokerConfig';
 import type { CoordinationStore } from './CoordinationStore';
+import { NON_DYNAMIC_BROKER_CONFIGS } from './NonDynamicBrokerConfigs';
 import { createTopicConfig, type TopicConfigOverrides } from './TopicConfig';
 
 /**
@@ -133,12 +134,13 @@ const CLUSTER_WIDE_CONFIGS: readonly string[] = [
 export const DYNAMIC_BROKER_CONFIGS: ReadonlySet<string> = new Set([...PER_BROKER_CONFIGS, ...CLUSTER_WIDE_CONFIGS]);
 const PER_BROKER: ReadonlySet<string> = new Set(PER_BROKER_CONFIGS);
 
-/** Kafka's own broker configs that cannot change at run time and that glassbox knows by name. */
+/**
+ * DynamicConfig.Broker.nonDynamicProps: every KafkaConfig name outside AllDynamicConfigs (the
+ * engine's own settings too, e.g. the internal producer.id.expiration.check.interval.ms).
+ */
 function isNonDynamic(name: string): boolean {
   if (DYNAMIC_BROKER_CONFIGS.has(name)) return false;
-  return (
-    name in KAFKA_DEFAULT_BROKER_CONFIG || ['broker.id', 'log.dirs', 'log.dir', 'zookeeper.connect'].includes(name)
-  );
+  return NON_DYNAMIC_BROKER_CONFIGS.has(name) || name in KAFKA_DEFAULT_BROKER_CONFIG;
 }
 
 /** A Scala Set's toString, as Kafka's ConfigException messages print the names. */

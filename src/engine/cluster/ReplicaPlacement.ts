@@ -208,8 +208,12 @@ function at(list: readonly number[], index: number): number {
   return v;
 }
 
-/** A manual assignment: one replication factor, no duplicate or unknown brokers (INVALID_REPLICA_ASSIGNMENT). */
-export function validateAssignment(assignment: number[][], known: Set<number>): number[][] {
+/**
+ * A manual assignment: one replication factor, no duplicate brokers and, given `known`, no unknown
+ * ones (INVALID_REPLICA_ASSIGNMENT). ZkAdminManager.createTopics checks no broker ids ("this follows
+ * the existing logic in TopicCommand"): a new topic's replicas may name brokers never registered.
+ */
+export function validateAssignment(assignment: number[][], known: ReadonlySet<number> | null): number[][] {
   if (assignment.length === 0)
     throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The replica assignment is empty.', {});
   const rf = assignment[0]?.length ?? 0;
@@ -221,7 +225,7 @@ export function validateAssignment(assignment: number[][], known: Set<number>): 
         partition: p,
       });
     for (const r of replicas)
-      if (!known.has(r))
+      if (known && !known.has(r))
         throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Unknown broker ${r} in partition ${p}'s replicas.`, {
           partition: p,
         });

@@ -258,6 +258,8 @@ export type ClusterEvent =
       partition: number;
       originalReplicas: number[];
       targetReplicas: number[];
+      /** The target of the move in progress this one replaces (a cancel's target is the original replicas). */
+      replacedTargetReplicas?: number[];
       atMs: number;
     }
   | {
