@@ -5,7 +5,8 @@ import type { ClusterPort } from '../../clients/consumer/ClusterPort';
 import type { GroupCoordinatorConfig } from '../../clients/consumer/ConsumerConfig';
 import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
 import type { GroupEvent } from '../../clients/consumer/groupEvents';
-import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
+import { GroupMetadataManager } from './GroupMetadataManager';
+import { coordinatorWriteError, joinError } from './groupErrors';
 import type {
   DescribedGroup,
   DescribeGroupsRequest,
