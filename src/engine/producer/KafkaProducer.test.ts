@@ -587,3 +587,30 @@ describe('ProducerRegistry', () => {
     expect(reports[1]?.partition).toBe(reports[3]?.partition);
   });
 });
+
+// KafkaProducer.partition (3.9): `serializedKey != null && !partitionerIgnoreKeys` hashes the key;
+// otherwise the record is UNKNOWN_PARTITION and the built-in partitioner places it as a keyless
+// one. ProducerConfig's partitioner.ignore.keys doc: no effect when a partitioner class is set.
+describe('KafkaProducer: partitioner.ignore.keys (KafkaProducer.partition, ProducerConfig.PARTITIONER_IGNORE_KEYS_CONFIG)', () => {
+  const keyedPlacement = (config: ProducerConfigInput) => {
+    const h = setup({ 'linger.ms': 5, ...config }, [1, 1, 1]);
+    h.run(10);
+    for (const k of ['a', 'b', 'c', 'd']) h.producer.send({ topic: 't', key: enc(k), value: enc(k) });
+    h.run(50);
+    return h.reports().map((r) => r.partition);
+  };
+
+  it('keyed records stick to one partition like keyless ones when it is true', () => {
+    const hashed = keyedPlacement({});
+    expect(new Set(hashed).size).toBeGreaterThan(1); // the four keys hash to different partitions
+    const ignored = keyedPlacement({ 'partitioner.ignore.keys': true });
+    expect(new Set(ignored).size).toBe(1);
+  });
+
+  it('has no effect with a partitioner class (round-robin, sticky-2.4), and must be a boolean', () => {
+    expect(keyedPlacement({ partitioner: 'sticky-2.4', 'partitioner.ignore.keys': true })).toEqual(
+      keyedPlacement({ partitioner: 'sticky-2.4' }),
+    );
+    expect(() => setup({ 'partitioner.ignore.keys': 'yes' as unknown as boolean })).toThrow(/partitioner.ignore.keys/);
+  });
+});

@@ -93,7 +93,12 @@ export class KafkaProducer {
     this.emit = context.emit;
     this.wants = context.wants ?? wantsEverything;
     const rng = context.rng.fork();
-    this.partitioner = new Partitioner(this.config.partitioner, rng, this.config.batchSize);
+    this.partitioner = new Partitioner(
+      this.config.partitioner,
+      rng,
+      this.config.batchSize,
+      this.config.partitionerIgnoreKeys,
+    );
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
     // The backoff's stream is derived from the producer's seed without drawing from the shared
