@@ -614,3 +614,29 @@ describe('KafkaProducer: partitioner.ignore.keys (KafkaProducer.partition, Produ
     expect(() => setup({ 'partitioner.ignore.keys': 'yes' as unknown as boolean })).toThrow(/partitioner.ignore.keys/);
   });
 });
+
+// KafkaProducer.doSend (3.9): with a partitioner class abortOnNewBatch is set, so a record that
+// would open a new batch is aborted, onNewBatch runs, and partition() is called again: the
+// RoundRobinPartitioner's counter steps twice and its first pick is skipped (KAFKA-9965).
+describe('KafkaProducer.doSend: round-robin after abortForNewBatch (KAFKA-9965)', () => {
+  it('a record opening a batch takes the second counter step; one joining an open batch takes one', () => {
+    const h = setup({ 'linger.ms': 1000, partitioner: 'round-robin' }, [1, 1, 1, 1]);
+    h.run(10);
+    const placed: [number, number][] = [];
+    for (let i = 0; i < 8; i++) h.producer.send({ topic: 't', key: null, value: enc(`v${i}`) });
+    for (const e of byType(h.events, 'recordPartitioned'))
+      if (e.choice.strategy === 'round-robin') placed.push([e.choice.counter, e.choice.partition]);
+    // Every even counter picks 0 or 2, where no batch is open: aborted, the next counter picks 1 or
+    // 3 (a new batch there, then an open one). With 4 partitions only 1 and 3 get records.
+    expect(placed).toEqual([
+      [1, 1],
+      [3, 3],
+      [5, 1],
+      [7, 3],
+      [9, 1],
+      [11, 3],
+      [13, 1],
+      [15, 3],
+    ]);
+  });
+});
