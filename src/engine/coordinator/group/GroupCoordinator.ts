@@ -169,7 +169,9 @@ export class GroupCoordinatorShard {
     const out: [string, number][] = [];
     for (const [key, o] of this.offsetManager.offsets.get(groupId) ?? []) {
       const [topic, p] = key.split('\u0000') as [string, string];
-      if (subscribed.has(topic) || now - base(o) < retentionMs) continue;
+      if (subscribed.has(topic)) continue;
+      // An old-format (v1) record's own expire timestamp replaces the retention (old expiry semantics).
+      if (o.expireTimestamp === null ? now - base(o) < retentionMs : now < o.expireTimestamp) continue;
       out.push([topic, Number(p)]);
     }
     return out;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../Clock';
+import { Scheduler } from '../../cluster/Scheduler';
+import { GROUP_COORDINATOR_DEFAULTS } from '../../clients/consumer/ConsumerConfig';
+import { encodeOffsetCommitKey, encodeOffsetCommitValue } from '../../clients/consumer/offsetsSchema';
+import type { OffsetsRecord } from './CoordinatorContext';
+import { GroupCoordinatorShard, ShardTimer } from './GroupCoordinator';
+
+/**
+ * Kafka 3.9 GroupMetadata.removeExpiredOffsets: an offset read from an old-format (v1) record
+ * carries its own expire timestamp (GroupMetadataManager.readOffsetMessageValue: -1 is none), and
+ * such an offset expires once that time is reached, whatever the commit time and
+ * offsets.retention.minutes say; the others expire offsets.retention.minutes after their base.
+ */
+function shardAt(nowMs: number) {
+  const clock = new ManualClock(nowMs);
+  const scheduler = new Scheduler(clock);
+  const written: OffsetsRecord[] = [];
+  const shard = new GroupCoordinatorShard({
+    brokerId: 1,
+    offsetsPartition: 0,
+    config: GROUP_COORDINATOR_DEFAULTS,
+    now: () => clock.now(),
+    timer: new ShardTimer(scheduler),
+    append: (records, done) => {
+      written.push(...records);
+      done(null);
+    },
+    emit: () => {},
+    newMemberId: (p) => `${p}-1`,
+  });
+  return { clock, shard, written };
+}
+
+const commit = (topic: string, version: 1 | 3, commitTimestamp: number, expireTimestamp: number): OffsetsRecord => ({
+  key: encodeOffsetCommitKey('g', topic, 0),
+  value: encodeOffsetCommitValue({
+    version,
+    offset: 5,
+    leaderEpoch: -1,
+    metadata: '',
+    commitTimestamp,
+    expireTimestamp,
+  }),
+});
+
+describe('offset expiry by a v1 record’s expire timestamp (GroupMetadata.removeExpiredOffsets)', () => {
+  it('expires a v1 offset at its expireTimestamp, before the retention; a v3 one waits for the retention', () => {
+    const { clock, shard, written } = shardAt(0);
+    shard.replay(commit('old', 1, 0, 60_000));
+    shard.replay(commit('new', 3, 0, -1));
+    clock.advance(60_000);
+    shard.cleanupGroupMetadata();
+    expect(written.map((r) => [new TextDecoder().decode(r.key).includes('old'), r.value])).toEqual([[true, null]]);
+    expect(shard.offsetManager.committed('g', 'old', 0)).toBeUndefined();
+    expect(shard.offsetManager.committed('g', 'new', 0)?.offset).toBe(5);
+  });
+
+  it('a v1 offset with a later expireTimestamp outlives the retention', () => {
+    const retentionMs = GROUP_COORDINATOR_DEFAULTS['offsets.retention.minutes'] * 60_000;
+    const { clock, shard, written } = shardAt(0);
+    shard.replay(commit('old', 1, 0, retentionMs * 2));
+    clock.advance(retentionMs);
+    shard.cleanupGroupMetadata();
+    expect(written).toEqual([]);
+    clock.advance(retentionMs);
+    shard.cleanupGroupMetadata();
+    expect(written).toHaveLength(1);
+  });
+});
