@@ -27,6 +27,12 @@ export class ExponentialBackoff {
       maxInterval > initialInterval ? Math.log(maxInterval / Math.max(initialInterval, 1)) / Math.log(multiplier) : 0;
   }
 
+  /** The wait before jitter (the middle of the band backoff() draws from). */
+  term(attempts: number): number {
+    if (this.expMax === 0) return this.initialInterval;
+    return Math.min(this.initialInterval * this.multiplier ** Math.min(attempts, this.expMax), this.maxInterval);
+  }
+
   backoff(attempts: number): number {
     if (this.expMax === 0) return this.initialInterval;
     const exp = Math.min(attempts, this.expMax);

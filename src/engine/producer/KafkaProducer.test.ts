@@ -587,3 +587,56 @@ describe('ProducerRegistry', () => {
     expect(reports[1]?.partition).toBe(reports[3]?.partition);
   });
 });
+
+// KafkaProducer.partition (3.9): `serializedKey != null && !partitionerIgnoreKeys` hashes the key;
+// otherwise the record is UNKNOWN_PARTITION and the built-in partitioner places it as a keyless
+// one. ProducerConfig's partitioner.ignore.keys doc: no effect when a partitioner class is set.
+describe('KafkaProducer: partitioner.ignore.keys (KafkaProducer.partition, ProducerConfig.PARTITIONER_IGNORE_KEYS_CONFIG)', () => {
+  const keyedPlacement = (config: ProducerConfigInput) => {
+    const h = setup({ 'linger.ms': 5, ...config }, [1, 1, 1]);
+    h.run(10);
+    for (const k of ['a', 'b', 'c', 'd']) h.producer.send({ topic: 't', key: enc(k), value: enc(k) });
+    h.run(50);
+    return h.reports().map((r) => r.partition);
+  };
+
+  it('keyed records stick to one partition like keyless ones when it is true', () => {
+    const hashed = keyedPlacement({});
+    expect(new Set(hashed).size).toBeGreaterThan(1); // the four keys hash to different partitions
+    const ignored = keyedPlacement({ 'partitioner.ignore.keys': true });
+    expect(new Set(ignored).size).toBe(1);
+  });
+
+  it('has no effect with a partitioner class (round-robin, sticky-2.4), and must be a boolean', () => {
+    expect(keyedPlacement({ partitioner: 'sticky-2.4', 'partitioner.ignore.keys': true })).toEqual(
+      keyedPlacement({ partitioner: 'sticky-2.4' }),
+    );
+    expect(() => setup({ 'partitioner.ignore.keys': 'yes' as unknown as boolean })).toThrow(/partitioner.ignore.keys/);
+  });
+});
+
+// KafkaProducer.doSend (3.9): with a partitioner class abortOnNewBatch is set, so a record that
+// would open a new batch is aborted, onNewBatch runs, and partition() is called again: the
+// RoundRobinPartitioner's counter steps twice and its first pick is skipped (KAFKA-9965).
+describe('KafkaProducer.doSend: round-robin after abortForNewBatch (KAFKA-9965)', () => {
+  it('a record opening a batch takes the second counter step; one joining an open batch takes one', () => {
+    const h = setup({ 'linger.ms': 1000, partitioner: 'round-robin' }, [1, 1, 1, 1]);
+    h.run(10);
+    const placed: [number, number][] = [];
+    for (let i = 0; i < 8; i++) h.producer.send({ topic: 't', key: null, value: enc(`v${i}`) });
+    for (const e of byType(h.events, 'recordPartitioned'))
+      if (e.choice.strategy === 'round-robin') placed.push([e.choice.counter, e.choice.partition]);
+    // Every even counter picks 0 or 2, where no batch is open: aborted, the next counter picks 1 or
+    // 3 (a new batch there, then an open one). With 4 partitions only 1 and 3 get records.
+    expect(placed).toEqual([
+      [1, 1],
+      [3, 3],
+      [5, 1],
+      [7, 3],
+      [9, 1],
+      [11, 3],
+      [13, 1],
+      [15, 3],
+    ]);
+  });
+});

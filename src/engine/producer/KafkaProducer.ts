@@ -93,7 +93,12 @@ export class KafkaProducer {
     this.emit = context.emit;
     this.wants = context.wants ?? wantsEverything;
     const rng = context.rng.fork();
-    this.partitioner = new Partitioner(this.config.partitioner, rng, this.config.batchSize);
+    this.partitioner = new Partitioner(
+      this.config.partitioner,
+      rng,
+      this.config.batchSize,
+      this.config.partitionerIgnoreKeys,
+    );
     this.metadata = new ProducerMetadata(context.bootstrapBrokers);
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
     // The backoff's stream is derived from the producer's seed without drawing from the shared
@@ -244,6 +249,10 @@ export class KafkaProducer {
       // first and the record is placed again.
       const moved = this.partitioner.onNewBatch(record.topic, view, choice.partition);
       if (moved && choice.strategy === 'sticky') choice = moved;
+      // KafkaProducer.doSend calls partition() again after abortForNewBatch, so RoundRobinPartitioner's
+      // counter steps twice for a record that opens a batch and the first pick is skipped (KAFKA-9965).
+      else if (choice.strategy === 'round-robin')
+        choice = this.partitioner.partition(record.topic, record.key, record.partition, view);
     }
     if (this.wants('recordPartitioned'))
       this.emit({ type: 'recordPartitioned', producer: this.node, sendId, choice, atMs: now });

@@ -45,8 +45,15 @@ export class Partitioner {
    */
   private readonly explicitChoices = new Map<string, PartitionChoice[]>();
 
-  constructor(strategy: PartitionerStrategy, rng: Rng, batchSize = 16384) {
+  /**
+   * partitioner.ignore.keys: KafkaProducer.partition hashes the key only when it is false; with a
+   * partitioner class ('sticky-2.4', 'round-robin') the class decides and the setting does nothing.
+   */
+  private readonly ignoreKeys: boolean;
+
+  constructor(strategy: PartitionerStrategy, rng: Rng, batchSize = 16384, ignoreKeys = false) {
     this.strategy = strategy;
+    this.ignoreKeys = ignoreKeys && strategy === 'sticky';
     this.sticky = new StickyPartitionCache(rng);
     this.builtIn = new BuiltInPartitioner(batchSize, rng);
   }
@@ -81,7 +88,7 @@ export class Partitioner {
     }
     // RoundRobinPartitioner.partition ignores the key.
     if (this.strategy === 'round-robin') return this.roundRobin.partition(topic, view);
-    if (key !== null) {
+    if (key !== null && !this.ignoreKeys) {
       const hash = murmur2(key);
       const partition = defaultPartition(key, n);
       const choice: PartitionChoice = {

@@ -139,7 +139,7 @@ export class ProducerBatch {
   attempts = 0;
   /** When the batch was last sent or created: retry.backoff.ms and linger.ms count from here. */
   lastAttemptMs: number;
-  /** How long this retry waits after lastAttemptMs (KIP-580, drawn when the batch was put back). */
+  /** This retry's backoff before jitter (KIP-580), for the retry event; each readiness check draws its own jitter. */
   retryBackoffMs = 0;
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;

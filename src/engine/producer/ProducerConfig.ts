@@ -34,6 +34,8 @@ export interface ProducerConfigInput {
   partitioner?: PartitionerStrategy;
   /** KIP-794: the built-in partitioner weighs its switch by the partitions' queue lengths. */
   'partitioner.adaptive.partitioning.enable'?: boolean;
+  /** KIP-794: keyed records are placed as keyless ones (no effect with a partitioner class: 'sticky-2.4', 'round-robin'). */
+  'partitioner.ignore.keys'?: boolean;
   /** KIP-794: a partition whose leader has had data ready but undrainable this long leaves the adaptive draw (0: never). */
   'partitioner.availability.timeout.ms'?: number;
 }
@@ -58,6 +60,7 @@ export interface ProducerConfig {
   maxBlockMs: number;
   partitioner: PartitionerStrategy;
   adaptivePartitioning: boolean;
+  partitionerIgnoreKeys: boolean;
   partitionAvailabilityTimeoutMs: number;
   /** What Kafka would log at WARN while resolving the configuration (e.g. idempotence turned off). */
   warnings: readonly string[];
@@ -82,6 +85,7 @@ export const PRODUCER_DEFAULTS: Readonly<Omit<ProducerConfig, 'clientId' | 'warn
   maxBlockMs: 60 * 1000,
   partitioner: 'sticky',
   adaptivePartitioning: true,
+  partitionerIgnoreKeys: false,
   partitionAvailabilityTimeoutMs: 0,
 };
 
@@ -107,6 +111,7 @@ const KNOWN_KEYS = new Set([
   'partitioner',
   'partitioner.adaptive.partitioning.enable',
   'partitioner.availability.timeout.ms',
+  'partitioner.ignore.keys',
 ]);
 
 function invalid(key: string, value: unknown, why: string): KafkaError {
@@ -176,6 +181,9 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
   const adaptive = raw['partitioner.adaptive.partitioning.enable'];
   if (adaptive !== undefined && typeof adaptive !== 'boolean')
     throw invalid('partitioner.adaptive.partitioning.enable', adaptive, 'must be a boolean');
+  const ignoreKeys = raw['partitioner.ignore.keys'];
+  if (ignoreKeys !== undefined && typeof ignoreKeys !== 'boolean')
+    throw invalid('partitioner.ignore.keys', ignoreKeys, 'must be a boolean');
 
   const idem = raw['enable.idempotence'];
   if (idem !== undefined && typeof idem !== 'boolean') throw invalid('enable.idempotence', idem, 'must be a boolean');
@@ -243,6 +251,7 @@ export function resolveProducerConfig(input: ProducerConfigInput = {}, defaultCl
     maxBlockMs,
     partitioner,
     adaptivePartitioning: adaptive ?? PRODUCER_DEFAULTS.adaptivePartitioning,
+    partitionerIgnoreKeys: ignoreKeys ?? PRODUCER_DEFAULTS.partitionerIgnoreKeys,
     partitionAvailabilityTimeoutMs,
     warnings,
   };

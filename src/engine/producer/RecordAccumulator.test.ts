@@ -5,6 +5,7 @@ import { estimateSizeInBytesUpperBound, type PendingRecord, ProducerBatch } from
 import { resolveProducerConfig } from './ProducerConfig';
 import { ProducerMetadata } from './ProducerMetadata';
 import { RecordAccumulator } from './RecordAccumulator';
+import type { Rng } from '../Rng';
 import { metadataResponse } from './testing/FakeBrokers';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -150,11 +151,10 @@ describe('RecordAccumulator (behaviour of apache/kafka RecordAccumulatorTest: te
     const [batch] = a.drain(m, a.ready(m, 0).readyNodes, 0).get(1) ?? [];
     expect(batch).toBeDefined();
     a.reenqueue(batch as ProducerBatch, 5);
-    const wait = (batch as ProducerBatch).retryBackoffMs;
-    expect(wait).toBeGreaterThanOrEqual(80);
-    expect(wait).toBeLessThan(120);
     expect(a.ready(m, 5 + 80 - 1).readyNodes.size).toBe(0);
-    expect(a.ready(m, 50).nextReadyCheckMs).toBe(5 + wait);
+    const next = a.ready(m, 50).nextReadyCheckMs;
+    expect(next).toBeGreaterThanOrEqual(5 + 80);
+    expect(next).toBeLessThan(5 + 120);
     expect([...a.ready(m, 5 + 120 + 1).readyNodes]).toEqual([1]);
   });
 
@@ -323,5 +323,33 @@ describe('RecordAccumulator: queue sizes for adaptive partitioning (partitionRea
     // Partition 2 never had a batch: no stats yet.
     expect(run(true, [0, 1])).toEqual([['t', null, [], 0]]);
     expect(run(false, [0, 0, 1, 2])).toEqual([['t', null, [], 0]]);
+  });
+});
+
+// Kafka 3.9 RecordAccumulator.partitionReady / shouldBackoff call retryBackoff.backoff(attempts - 1)
+// at every check (ExponentialBackoff draws from ThreadLocalRandom each time): the same moment can
+// be inside the backoff at one check and past it at the next. Here the draws come from the Rng.
+describe('RecordAccumulator.shouldBackoff: the jitter drawn at every readiness check (KIP-580)', () => {
+  it('one moment, two checks, two draws: backing off (119 ms), then ready (80 ms)', () => {
+    const draws = [0.999, 0.999, 0];
+    const rng = { next: () => draws.shift() ?? 0.5 } as unknown as Rng;
+    const config = resolveProducerConfig({ 'enable.idempotence': false, 'linger.ms': 0, 'retry.backoff.ms': 100 });
+    const a = new RecordAccumulator(
+      'p',
+      config,
+      () => {},
+      null,
+      () => true,
+      rng,
+    );
+    const m = metadataFor([1]);
+    a.append('t', 0, rec('v'), 0);
+    const [batch] = a.drain(m, a.ready(m, 0).readyNodes, 0).get(1) ?? [];
+    a.reenqueue(batch as ProducerBatch, 0);
+    expect(draws).toHaveLength(3); // nothing drawn when it is put back
+    const first = a.ready(m, 90);
+    expect(first.readyNodes.size).toBe(0); // shouldBackoff drew 119
+    expect(first.nextReadyCheckMs).toBe(119); // timeToWaitMs drew again
+    expect([...a.ready(m, 90).readyNodes]).toEqual([1]); // this check drew 80
   });
 });

@@ -138,6 +138,11 @@ export class RecordAccumulator {
   lastAppendedBytes = 0;
 
   private readonly retryBackoff: ExponentialBackoff;
+  /**
+   * Whether the last drain() left a batch behind because its own backoff draw was longer than the
+   * one ready() drew: the Sender then checks again at once (Kafka: pollTimeout 0 while nodes are ready).
+   */
+  drainBackedOff = false;
 
   /**
    * Appends a record to its partition's last open batch, opening a new batch when it does not
@@ -201,9 +206,12 @@ export class RecordAccumulator {
     });
   }
 
-  /** Whether a retried batch is still inside its retry backoff (absolute times: see nextReadyCheckMs). */
+  /**
+   * RecordAccumulator.shouldBackoff: whether a retried batch is still inside its retry backoff,
+   * with the jitter drawn anew at every check (retryBackoff.backoff(attempts - 1)).
+   */
   private backingOff(batch: ProducerBatch, now: number): boolean {
-    return batch.attempts > 0 && now < batch.lastAttemptMs + batch.retryBackoffMs;
+    return batch.attempts > 0 && now - batch.lastAttemptMs < this.retryBackoff.backoff(batch.attempts - 1);
   }
 
   /** Which leaders have a sendable batch, and when to look again (RecordAccumulator.ready). */
@@ -224,7 +232,9 @@ export class RecordAccumulator {
       const backingOff = this.backingOff(batch, now);
       // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? the retry
       // backoff : linger.ms). The same test on the absolute moment it becomes true:
-      const readyAtMs = batch.lastAttemptMs + (backingOff ? batch.retryBackoffMs : this.config.lingerMs);
+      // partitionReady draws the backoff again for timeToWaitMs.
+      const readyAtMs =
+        batch.lastAttemptMs + (backingOff ? this.retryBackoff.backoff(batch.attempts - 1) : this.config.lingerMs);
       const full = q.batches.length > 1 || batch.isFull() || this.closing;
       const expired = now >= readyAtMs;
       if ((full || expired) && !backingOff) readyNodes.add(leader);
@@ -297,6 +307,7 @@ export class RecordAccumulator {
    */
   drain(metadata: ProducerMetadata, readyNodes: Iterable<number>, now: number): Map<number, ProducerBatch[]> {
     const out = new Map<number, ProducerBatch[]>();
+    this.drainBackedOff = false;
     for (const node of readyNodes) {
       const parts: PartitionQueue[] = [];
       for (const q of this.queues.values()) if (metadata.leaderFor(q.topic, q.partition) === node) parts.push(q);
@@ -310,7 +321,11 @@ export class RecordAccumulator {
         this.drainIndex.set(node, (start + i + 1) % parts.length);
         if (this.muted.has(key)) continue;
         const first = q.batches[0];
-        if (!first || this.backingOff(first, now)) continue;
+        if (!first) continue;
+        if (this.backingOff(first, now)) {
+          this.drainBackedOff = true;
+          continue;
+        }
         if (size + first.sizeInBytes > this.config.maxRequestSize && ready.length > 0) break;
         if (this.shouldStopDrainBatchesForPartition(first, key)) break;
         q.batches.shift();
@@ -350,9 +365,8 @@ export class RecordAccumulator {
   reenqueue(batch: ProducerBatch, now: number): void {
     batch.attempts++;
     batch.lastAttemptMs = now;
-    // Kafka draws the jitter anew at every readiness check (retryBackoff.backoff(attempts - 1));
-    // one draw per retry keeps the wait a single number the retry event can show.
-    batch.retryBackoffMs = this.retryBackoff.backoff(batch.attempts - 1);
+    // The wait without jitter, for the retry event; the readiness checks draw their own.
+    batch.retryBackoffMs = this.retryBackoff.term(batch.attempts - 1);
     batch.state = 'closed';
     this.putBack(batch);
   }

@@ -179,7 +179,11 @@ export class Sender {
       }
       const drained = this.accumulator.drain(this.metadata, ready.readyNodes, now);
       for (const [broker, batches] of drained) this.sendProduceRequest(broker, batches, now);
-      if (drained.size === 0 || round > 1000) break;
+      if (round > 1000) {
+        nextWake = Math.min(nextWake, now + 1);
+        break;
+      }
+      if (drained.size === 0 && !this.accumulator.drainBackedOff) break;
       ready = this.accumulator.ready(this.metadata, now);
     }
 

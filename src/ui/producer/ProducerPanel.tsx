@@ -372,7 +372,8 @@ function ChoiceSteps({ choice }: { choice: PartitionChoice }) {
           <span className="mono">
             {choice.counter} % {choice.candidates.length} = {choice.candidates.indexOf(choice.partition)}
           </span>
-          . The next record, with or without a key, goes to the next partition.
+          . The next record, with or without a key, goes to the next partition; a record that would open a new batch
+          there is placed again with the next counter (KafkaProducer.doSend after abortForNewBatch, KAFKA-9965).
         </p>
       </>
     );

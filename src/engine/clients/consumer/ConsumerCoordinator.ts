@@ -15,8 +15,6 @@ import type { ConsumerNetworkClient } from './ConsumerNetworkClient';
 import {
   type GroupErrorCode,
   type JoinGroupResponse,
-  type OffsetCommitResponse,
-  type OffsetFetchResponse,
   type SyncGroupResponse,
   UNKNOWN_GENERATION_ID,
   UNKNOWN_MEMBER_ID,
@@ -31,6 +29,13 @@ import {
 } from './offsetsSchema';
 import { type AssignorMemory, memberData, subscriptionUserData } from './assignorUserData';
 import { type SubscriptionState, sortPartitions, tpString } from './SubscriptionState';
+import {
+  type CommitPath,
+  type CommittedOffsets,
+  type OffsetsToCommit,
+  sendOffsetCommitRequest,
+  sendOffsetFetchRequest,
+} from './offsetCommitHandlers';
 
 export interface ConsumerContext {
   readonly clientId: string;
@@ -43,18 +48,6 @@ export interface ConsumerContext {
 
 /** The client side of a rebalance (AbstractCoordinator.MemberState). */
 export type MemberState = 'UNJOINED' | 'PREPARING_REBALANCE' | 'COMPLETING_REBALANCE' | 'STABLE';
-
-export interface CommitResult {
-  done: boolean;
-  /** 'NONE' on success; otherwise Kafka's error name (ILLEGAL_GENERATION = CommitFailedException...). */
-  error: GroupErrorCode | null;
-}
-
-/** What a commit writes per partition; `leaderEpoch` is the position's offsetEpoch (null or absent: -1). */
-export type OffsetsToCommit = Map<
-  string,
-  { topic: string; partition: number; offset: number; leaderEpoch?: number | null }
->;
 
 /**
  * A consumer's membership in its group (clients/.../consumer/internals/ConsumerCoordinator and
@@ -194,7 +187,7 @@ export class ConsumerCoordinator {
     if (this.findingCoordinator || this.closed || this.now < this.nextLookupMs) return;
     const live = this.ctx.port.liveBrokers();
     if (live.length === 0) return;
-    const broker = this.leastLoadedNode(live);
+    const broker = this.ctx.network.leastLoadedNode(this.ctx.clientId, live);
     this.findingCoordinator = true;
     this.request(this.ctx.clientId, broker, { api: 'FindCoordinator', key: this.groupId, keyType: 0 }, (r) => {
       this.findingCoordinator = false;
@@ -210,29 +203,6 @@ export class ConsumerCoordinator {
       const waiting = this.waitingForCoordinator.splice(0);
       for (const fn of waiting) fn();
     });
-  }
-
-  /**
-   * NetworkClient.leastLoadedNode: any broker answers FindCoordinator, so take the one with the
-   * fewest requests in flight from this client, scanning from a per-client starting point (Kafka
-   * starts at a random offset; a hash of the client id keeps it deterministic and spreads clients).
-   */
-  private leastLoadedNode(brokers: number[]): number {
-    let h = 0;
-    for (let i = 0; i < this.ctx.clientId.length; i++) h = (Math.imul(h, 31) + this.ctx.clientId.charCodeAt(i)) | 0;
-    const offset = (h >>> 0) % brokers.length;
-    let best = brokers[offset] as number;
-    let bestCount = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < brokers.length; i++) {
-      const b = brokers[(offset + i) % brokers.length] as number;
-      const n = this.ctx.network.inFlightCount(this.ctx.clientId, b);
-      if (n < bestCount) {
-        best = b;
-        bestCount = n;
-        if (n === 0) break;
-      }
-    }
-    return best;
   }
 
   markCoordinatorUnknown(reason: string): void {
@@ -668,101 +638,26 @@ export class ConsumerCoordinator {
       done(this.state === 'UNJOINED' ? 'ILLEGAL_GENERATION' : 'REBALANCE_IN_PROGRESS');
       return;
     }
-    const byTopic = new Map<
-      string,
-      { partitionIndex: number; committedOffset: number; committedLeaderEpoch: number }[]
-    >();
-    for (const o of offsets.values()) {
-      const list = byTopic.get(o.topic) ?? [];
-      list.push({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: o.leaderEpoch ?? -1 });
-      byTopic.set(o.topic, list);
-    }
-    const generationId = auto ? this.generationId : -1;
-    const memberId = auto ? this.memberId : '';
-    this.withCoordinator((coordinator) => {
-      this.request(
-        this.ctx.clientId,
-        coordinator,
-        {
-          api: 'OffsetCommit',
-          groupId: this.groupId,
-          generationIdOrMemberEpoch: generationId,
-          memberId,
-          groupInstanceId: this.ctx.config['group.instance.id'],
-          topics: [...byTopic].map(([name, ps]) => ({
-            name,
-            partitions: ps.map((p) => ({ ...p, committedMetadata: '' })),
-          })),
-        },
-        (r) => {
-          if (r?.api !== 'OffsetCommit') {
-            this.markCoordinatorUnknown('commit disconnected');
-            done('NETWORK_EXCEPTION');
-            return;
-          }
-          const err = (r as OffsetCommitResponse).topics
-            .flatMap((t) => t.partitions.map((p) => p.errorCode))
-            .find((e) => e !== 'NONE');
-          if (err === 'NOT_COORDINATOR' || err === 'COORDINATOR_NOT_AVAILABLE') this.markCoordinatorUnknown(err);
-          if (err === 'ILLEGAL_GENERATION' || err === 'UNKNOWN_MEMBER_ID') {
-            this.resetGeneration(err);
-            this.requestRejoin(`commit failed: ${err}`);
-          }
-          if (err === 'REBALANCE_IN_PROGRESS') this.requestRejoin('commit: REBALANCE_IN_PROGRESS');
-          done(err ?? 'NONE');
-        },
-      );
-    });
+    sendOffsetCommitRequest(this.commitPath, auto ? this.generationId : -1, auto ? this.memberId : '', offsets, done);
   }
 
   /** OffsetFetch: each partition's committed offset and the leader epoch committed with it (-1: none). */
-  fetchCommitted(
-    partitions: TopicPartition[],
-    done: (result: Map<string, { offset: number; leaderEpoch: number }> | null) => void,
-  ): void {
-    const byTopic = new Map<string, number[]>();
-    for (const tp of partitions) byTopic.set(tp.topic, [...(byTopic.get(tp.topic) ?? []), tp.partition]);
-    this.withCoordinator((coordinator) => {
-      this.request(
-        this.ctx.clientId,
-        coordinator,
-        {
-          api: 'OffsetFetch',
-          groupId: this.groupId,
-          topics: [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
-          // ConsumerCoordinator.sendOffsetFetchRequest always asks for stable offsets (KIP-447).
-          requireStable: true,
-        },
-        (r) => {
-          if (r?.api !== 'OffsetFetch' || (r as OffsetFetchResponse).errorCode !== 'NONE') {
-            // COORDINATOR_LOAD_IN_PROGRESS: the same coordinator, asked again at the next poll.
-            const code = r?.api === 'OffsetFetch' ? (r as OffsetFetchResponse).errorCode : 'disconnected';
-            if (code !== 'COORDINATOR_LOAD_IN_PROGRESS') this.markCoordinatorUnknown(code);
-            done(null);
-            return;
-          }
-          // OffsetFetchResponseHandler: a commit still being written (UNSTABLE_OFFSET_COMMIT) fails
-          // the fetch with the retriable UnstableOffsetCommitException; it is asked again later,
-          // never answered with the offset before that commit.
-          const unstable = (r as OffsetFetchResponse).topics.some((t) =>
-            t.partitions.some((p) => p.errorCode === 'UNSTABLE_OFFSET_COMMIT'),
-          );
-          if (unstable) {
-            done(null);
-            return;
-          }
-          const out = new Map<string, { offset: number; leaderEpoch: number }>();
-          for (const t of (r as OffsetFetchResponse).topics) {
-            for (const p of t.partitions)
-              out.set(tpString({ topic: t.name, partition: p.partitionIndex }), {
-                offset: p.committedOffset,
-                leaderEpoch: p.committedLeaderEpoch,
-              });
-          }
-          done(out);
-        },
-      );
-    });
+  fetchCommitted(partitions: TopicPartition[], done: (result: CommittedOffsets | null) => void): void {
+    sendOffsetFetchRequest(this.commitPath, partitions, done);
+  }
+
+  /** What the commit path uses of this coordinator. */
+  private get commitPath(): CommitPath {
+    return {
+      clientId: this.ctx.clientId,
+      groupId: this.groupId,
+      groupInstanceId: this.ctx.config['group.instance.id'],
+      withCoordinator: (fn) => this.withCoordinator(fn),
+      send: (to, body, onResponse) => this.request(this.ctx.clientId, to, body, onResponse),
+      markCoordinatorUnknown: (reason) => this.markCoordinatorUnknown(reason),
+      resetGeneration: (reason) => this.resetGeneration(reason),
+      requestRejoin: (reason) => this.requestRejoin(reason),
+    };
   }
 
   // ------------------------------------------------------------------ events

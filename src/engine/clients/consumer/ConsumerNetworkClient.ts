@@ -91,6 +91,29 @@ export class ConsumerNetworkClient {
   }
 
   /**
+   * NetworkClient.leastLoadedNode: any broker answers FindCoordinator, so take the one with the
+   * fewest requests in flight from this client, scanning from a per-client starting point (Kafka
+   * starts at a random offset; a hash of the client id keeps it deterministic and spreads clients).
+   */
+  leastLoadedNode(clientId: string, brokers: number[]): number {
+    let h = 0;
+    for (let i = 0; i < clientId.length; i++) h = (Math.imul(h, 31) + clientId.charCodeAt(i)) | 0;
+    const offset = (h >>> 0) % brokers.length;
+    let best = brokers[offset] as number;
+    let bestCount = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < brokers.length; i++) {
+      const b = brokers[(offset + i) % brokers.length] as number;
+      const n = this.inFlightCount(clientId, b);
+      if (n < bestCount) {
+        best = b;
+        bestCount = n;
+        if (n === 0) break;
+      }
+    }
+    return best;
+  }
+
+  /**
    * Sends a request; onResponse gets the answer, or null when the connection failed or the
    * request timed out after `timeoutMs`.
    */

@@ -14,12 +14,15 @@ export interface CompletedFetch {
   highWatermark: number;
 }
 
-/** Partition errors after which the consumer's idea of the leader is stale (Kafka refreshes metadata). */
+/**
+ * Partition errors after which the consumer's idea of the leader is stale (Kafka refreshes metadata).
+ * Not UNKNOWN_LEADER_EPOCH: the leader is behind the consumer's epoch and will catch up, so 3.9's
+ * FetchCollector.handleInitializeErrors only logs it and fetches from the same leader again.
+ */
 const STALE_METADATA_ERRORS = new Set([
   'NOT_LEADER_OR_FOLLOWER',
   'UNKNOWN_TOPIC_OR_PARTITION',
   'FENCED_LEADER_EPOCH',
-  'UNKNOWN_LEADER_EPOCH',
   'LEADER_NOT_AVAILABLE',
   'KAFKA_STORAGE_ERROR',
   'REPLICA_NOT_AVAILABLE',

@@ -1,11 +1,7 @@
 import { KafkaError } from '../../errors';
 import { type ConsumerConfig, consumerConfig } from './ConsumerConfig';
-import {
-  type CommitResult,
-  type ConsumerContext,
-  ConsumerCoordinator,
-  type OffsetsToCommit,
-} from './ConsumerCoordinator';
+import { type ConsumerContext, ConsumerCoordinator } from './ConsumerCoordinator';
+import type { CommitResult, OffsetsToCommit } from './offsetCommitHandlers';
 import { Fetcher } from './Fetcher';
 import type { ConsumerListOffsetsResponse } from './fetchProtocol';
 import type { TopicPartition } from './assignors/types';

@@ -5,7 +5,8 @@ import type { ClusterPort } from '../../clients/consumer/ClusterPort';
 import type { GroupCoordinatorConfig } from '../../clients/consumer/ConsumerConfig';
 import type { CoordinatorContext, CoordinatorTimer, OffsetsRecord } from './CoordinatorContext';
 import type { GroupEvent } from '../../clients/consumer/groupEvents';
-import { coordinatorWriteError, GroupMetadataManager, joinError } from './GroupMetadataManager';
+import { GroupMetadataManager } from './GroupMetadataManager';
+import { coordinatorWriteError, joinError } from './groupErrors';
 import type {
   DescribedGroup,
   DescribeGroupsRequest,
@@ -121,36 +122,36 @@ export class GroupCoordinatorShard {
     const now = this.ctx.now();
     const retentionMs = this.ctx.config['offsets.retention.minutes'] * 60_000;
     const records: OffsetsRecord[] = [];
-    const dead: string[] = [];
+    const expiredGroups: string[] = [];
     const groupIds = new Set([...this.groupManager.groups.keys(), ...this.offsetManager.offsets.keys()]);
     for (const groupId of [...groupIds].sort()) {
       const group = this.groupManager.groups.get(groupId);
       const expired = this.expiredOffsets(groupId, now, retentionMs);
+      // The cache changes at once, before anything is written (removeExpiredOffsets, transitionTo(Dead)).
       for (const [topic, partition] of expired) {
-        records.push({ key: encodeOffsetCommitKey(groupId, topic, partition), value: null });
+        const record = { key: encodeOffsetCommitKey(groupId, topic, partition), value: null };
+        this.replay(record);
+        records.push(record);
       }
-      const remaining = (this.offsetManager.offsets.get(groupId)?.size ?? 0) - expired.length;
-      if (group?.is('Empty') && remaining === 0) {
-        records.push({ key: encodeGroupMetadataKey(groupId), value: null });
-        dead.push(groupId);
+      if (expired.length > 0) expiredGroups.push(groupId);
+      if (group?.is('Empty') && !this.offsetManager.offsets.has(groupId)) {
+        this.groupManager.markDead(group, 'offsets expired (offsets.retention.minutes): group deleted');
+        this.groupManager.replayGroupMetadata(groupId, null);
+        if (!expiredGroups.includes(groupId)) expiredGroups.push(groupId);
+        // No tombstone at generation 0: such a group only used Kafka for offset storage.
+        if (group.generationId > 0) records.push({ key: encodeGroupMetadataKey(groupId), value: null });
       }
     }
     if (records.length === 0) return;
-    this.ctx.append(records, (error) => {
-      if (error) return;
-      for (const groupId of dead) {
-        const group = this.groupManager.groups.get(groupId);
-        if (group?.is('Empty'))
-          this.groupManager.markDead(group, 'offsets expired (offsets.retention.minutes): group deleted');
-      }
-      for (const r of records) this.replay(r);
-      this.ctx.emit({
-        type: 'offsetsExpired',
-        groupIds: [...new Set(records.map((r) => decodeOffsetsKey(r.key).group))],
-        tombstones: records.length,
-        offsetsPartition: this.ctx.offsetsPartition,
-        atMs: this.ctx.now(),
-      });
+    // Appended to the leader without waiting for acks: a lost tombstone is written again by the
+    // next cleanup on whichever broker then leads the partition.
+    this.ctx.append(records, () => {});
+    this.ctx.emit({
+      type: 'offsetsExpired',
+      groupIds: expiredGroups,
+      tombstones: records.length,
+      offsetsPartition: this.ctx.offsetsPartition,
+      atMs: now,
     });
   }
 
@@ -168,7 +169,9 @@ export class GroupCoordinatorShard {
     const out: [string, number][] = [];
     for (const [key, o] of this.offsetManager.offsets.get(groupId) ?? []) {
       const [topic, p] = key.split('\u0000') as [string, string];
-      if (subscribed.has(topic) || now - base(o) < retentionMs) continue;
+      if (subscribed.has(topic)) continue;
+      // An old-format (v1) record's own expire timestamp replaces the retention (old expiry semantics).
+      if (o.expireTimestamp === null ? now - base(o) < retentionMs : now < o.expireTimestamp) continue;
       out.push([topic, Number(p)]);
     }
     return out;

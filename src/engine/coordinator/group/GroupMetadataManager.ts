@@ -1,7 +1,5 @@
-import type { KafkaErrorCode } from '../../errors';
-import { ClassicGroup, ClassicGroupMember, type ClassicGroupState } from './ClassicGroup';
+import { ClassicGroup, ClassicGroupMember } from './ClassicGroup';
 import type { CoordinatorContext, OffsetsRecord } from './CoordinatorContext';
-import type { TopicPartition } from '../../clients/consumer/assignors/types';
 import {
   type GroupErrorCode,
   type HeartbeatRequest,
@@ -14,13 +12,10 @@ import {
   type SyncGroupResponse,
   UNKNOWN_MEMBER_ID,
 } from '../../clients/consumer/groupProtocol';
-import {
-  decodeAssignment,
-  encodeGroupMetadataKey,
-  encodeGroupMetadataValue,
-  fromTopicPartitions,
-  type GroupMetadataValue,
-} from '../../clients/consumer/offsetsSchema';
+import type { GroupMetadataValue } from '../../clients/consumer/offsetsSchema';
+import { groupMetadataRecord, loadGroup } from './GroupMetadataRecords';
+import { coordinatorWriteError, joinError, syncError } from './groupErrors';
+import { emitGroupGeneration, emitGroupState } from './groupStateEvents';
 
 /** KIP-394: a member given an id by MEMBER_ID_REQUIRED (or new) must rejoin within this. */
 const NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60 * 1000;
@@ -81,7 +76,7 @@ export class GroupMetadataManager {
       }
       group = new ClassicGroup(req.groupId, 'Empty', this.ctx.now());
       this.groups.set(req.groupId, group);
-      this.emitState(group, null, 'group created by its first JoinGroup');
+      emitGroupState(this.ctx, group, null, 'group created by its first JoinGroup');
     }
     if (group.is('Dead')) {
       fail('COORDINATOR_NOT_AVAILABLE');
@@ -303,7 +298,7 @@ export class GroupMetadataManager {
     const from = group.state;
     const wasEmpty = group.is('Empty');
     group.transitionTo('PreparingRebalance', this.ctx.now());
-    this.emitState(group, from, reason);
+    emitGroupState(this.ctx, group, from, reason);
     const rebalanceTimeout = group.rebalanceTimeoutMs();
     if (wasEmpty) {
       // InitialDelayedJoin: wait for more members before the first generation.
@@ -357,14 +352,15 @@ export class GroupMetadataManager {
     }
     const from = group.state;
     group.initNextGeneration(this.ctx.now());
-    this.emitState(
+    emitGroupState(
+      this.ctx,
       group,
       from,
       group.size > 0 ? `join phase complete: generation ${group.generationId}` : 'no members left',
     );
     if (group.is('Empty')) {
       this.ctx.append([this.groupMetadataRecord(group)], () => {});
-      this.emitGeneration(group);
+      emitGroupGeneration(this.ctx, group);
       return;
     }
     for (const member of group.members.values()) {
@@ -470,8 +466,8 @@ export class GroupMetadataManager {
           }
           const from = group.state;
           group.transitionTo('Stable', this.ctx.now());
-          this.emitState(group, from, `leader ${member.memberId} sent the assignment`);
-          this.emitGeneration(group);
+          emitGroupState(this.ctx, group, from, `leader ${member.memberId} sent the assignment`);
+          emitGroupGeneration(this.ctx, group);
         });
         return;
       }
@@ -631,35 +627,13 @@ export class GroupMetadataManager {
   // ------------------------------------------------------------------ records
 
   groupMetadataRecord(group: ClassicGroup, assignments?: Map<string, Uint8Array>): OffsetsRecord {
-    const protocol = group.protocolName;
-    const value: GroupMetadataValue = {
-      version: 3,
-      protocolType: group.protocolType ?? 'consumer',
-      generation: group.generationId,
-      protocol,
-      leader: group.leaderId,
-      currentStateTimestamp: group.currentStateTimestamp,
-      members:
-        protocol === null
-          ? []
-          : [...group.members.values()].map((m) => ({
-              memberId: m.memberId,
-              groupInstanceId: m.groupInstanceId,
-              clientId: m.clientId,
-              clientHost: m.clientHost,
-              rebalanceTimeout: m.rebalanceTimeoutMs,
-              sessionTimeout: m.sessionTimeoutMs,
-              subscription: m.metadata(protocol),
-              assignment: assignments?.get(m.memberId) ?? m.assignment,
-            })),
-    };
-    return { key: encodeGroupMetadataKey(group.groupId), value: encodeGroupMetadataValue(value) };
+    return groupMetadataRecord(group, assignments);
   }
 
   /**
    * Rebuilds a group from its GroupMetadata record, as a new coordinator does while loading the
-   * partition: Empty if the record has no members, else Stable with every member's assignment.
-   * Members must heartbeat the new coordinator within their session timeout to stay.
+   * partition (see loadGroup). Members must heartbeat the new coordinator within their session
+   * timeout to stay.
    */
   replayGroupMetadata(groupId: string, value: GroupMetadataValue | null): void {
     const existing = this.groups.get(groupId);
@@ -668,30 +642,7 @@ export class GroupMetadataManager {
       this.groups.delete(groupId);
       return;
     }
-    const state: ClassicGroupState = value.members.length === 0 ? 'Empty' : 'Stable';
-    const group = new ClassicGroup(groupId, state, value.currentStateTimestamp);
-    group.generationId = value.generation;
-    group.protocolType = value.protocolType;
-    group.protocolName = value.protocol;
-    for (const m of value.members) {
-      const member = new ClassicGroupMember(
-        m.memberId,
-        m.groupInstanceId,
-        m.clientId,
-        m.clientHost,
-        m.rebalanceTimeout,
-        m.sessionTimeout,
-        value.protocolType,
-        value.protocol === null ? [] : [{ name: value.protocol, metadata: m.subscription }],
-      );
-      member.assignment = m.assignment;
-      member.lastHeartbeatMs = this.ctx.now();
-      group.add(member);
-    }
-    group.leaderId = value.leader;
-    // GroupMetadataManager.loadGroup: the subscription is known again once the group is loaded.
-    group.subscribedTopics = group.computeSubscribedTopics();
-    this.groups.set(groupId, group);
+    this.groups.set(groupId, loadGroup(groupId, value, this.ctx.now()));
   }
 
   /** After loading: every loaded member gets a fresh session timer on this coordinator. */
@@ -715,7 +666,7 @@ export class GroupMetadataManager {
     if (group.is('Dead')) return;
     const from = group.state;
     group.transitionTo('Dead', this.ctx.now());
-    this.emitState(group, from, reason);
+    emitGroupState(this.ctx, group, from, reason);
   }
 
   private unloadGroup(group: ClassicGroup): void {
@@ -734,84 +685,6 @@ export class GroupMetadataManager {
     const sync = member.awaitingSync;
     member.awaitingSync = null;
     sync?.(syncError(error));
-  }
-
-  // ------------------------------------------------------------------ events
-
-  private emitState(group: ClassicGroup, from: ClassicGroupState | null, reason: string): void {
-    this.ctx.emit({
-      type: 'groupStateChanged',
-      groupId: group.groupId,
-      coordinator: this.ctx.brokerId,
-      from,
-      to: group.state,
-      generationId: group.generationId,
-      atMs: this.ctx.now(),
-      reason,
-    });
-  }
-
-  private emitGeneration(group: ClassicGroup): void {
-    const assignment: Record<string, TopicPartition[]> = {};
-    const clientIds: Record<string, string> = {};
-    for (const m of group.members.values()) {
-      clientIds[m.memberId] = m.clientId;
-      let parts: TopicPartition[] = [];
-      try {
-        if (m.assignment.length > 0) parts = fromTopicPartitions(decodeAssignment(m.assignment).assignedPartitions);
-      } catch {
-        parts = [];
-      }
-      assignment[m.memberId] = parts.sort((a, b) =>
-        a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
-      );
-    }
-    this.ctx.emit({
-      type: 'groupGenerationCompleted',
-      groupId: group.groupId,
-      coordinator: this.ctx.brokerId,
-      generationId: group.generationId,
-      protocolName: group.protocolName,
-      leader: group.leaderId,
-      assignment,
-      clientIds,
-      atMs: this.ctx.now(),
-    });
-  }
-}
-
-/** A JoinGroup that failed: no generation, no members (Kafka's JoinGroupResponse for an error). */
-export function joinError(errorCode: GroupErrorCode, memberId: string): JoinGroupResponse {
-  return {
-    api: 'JoinGroup',
-    errorCode,
-    generationId: -1,
-    protocolType: null,
-    protocolName: null,
-    leader: '',
-    skipAssignment: false,
-    memberId,
-    members: [],
-  };
-}
-
-function syncError(errorCode: GroupErrorCode): SyncGroupResponse {
-  return { api: 'SyncGroup', errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
-}
-
-/** How a failed write surfaces to group clients (Kafka's appendRecords error mapping). */
-export function coordinatorWriteError(error: KafkaErrorCode): GroupErrorCode {
-  switch (error) {
-    case 'UNKNOWN_TOPIC_OR_PARTITION':
-    case 'NOT_ENOUGH_REPLICAS':
-    case 'NOT_ENOUGH_REPLICAS_AFTER_APPEND':
-    case 'REQUEST_TIMED_OUT':
-      return 'COORDINATOR_NOT_AVAILABLE';
-    case 'NOT_LEADER_OR_FOLLOWER':
-    case 'KAFKA_STORAGE_ERROR':
-      return 'NOT_COORDINATOR';
-    default:
-      return error;
   }
 }
 

@@ -18,6 +18,8 @@ export interface OffsetAndMetadata {
   leaderEpoch: number;
   metadata: string;
   commitTimestamp: number;
+  /** A v1 record's own expiry time (OffsetAndMetadata.expireTimestampMs); null: none (-1 in the record). */
+  expireTimestamp: number | null;
 }
 
 export interface OffsetCommitValidation {
@@ -201,6 +203,7 @@ export class OffsetMetadataManager {
       leaderEpoch: value.leaderEpoch,
       metadata: value.metadata,
       commitTimestamp: value.commitTimestamp,
+      expireTimestamp: value.expireTimestamp === -1 ? null : value.expireTimestamp,
     });
   }
 
