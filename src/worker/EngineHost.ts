@@ -14,36 +14,30 @@
 import {
   ManualClock,
   KafkaError,
-  type UnifiedLog,
   readStoredCluster,
   recoveryView,
   type StoredCluster,
-  SegmentNotLoadedError,
   StoreWriter,
   type Store,
-  DataPath,
   serializeError,
   lookupView,
   segmentDump,
 } from '../engine';
 import { IdbStore } from '../storage/IdbStore';
 import { MemoryStore } from '../storage/MemoryStore';
-import { isClearable, openBestStore } from '../storage/openBestStore';
+import { openBestStore } from '../storage/openBestStore';
 import { OwnershipLock } from './ownership';
 import {
   addSeedsLookupExample,
-  ClusterApps,
+  type ClusterApps,
   LESSONS,
-  LessonJournal,
   lessonSummary,
   lessonWorld,
   probeStep,
   checkAdvance,
   ContentVersion,
   discardView,
-  storedTopics,
   lostPartitions,
-  RecordJourney,
   RecordWindows,
   sameScenario,
   lookupTarget,
@@ -65,7 +59,6 @@ import {
 } from '../engine/apps';
 import type {
   ClusterView,
-  Commands,
   FrameArgs,
   FrameResult,
   FrameViews,
@@ -78,32 +71,21 @@ import type {
 } from './protocol';
 import type { HostClock } from './HostClock';
 import { HostJobs } from './HostJobs';
-import { estimateReplay, type JobHost, META_EVERY_MS, startReplayJob, startSendJob } from './hostJobRunners';
-import type { Running } from './hostRun';
-import { Transfer } from './transfer';
-
-type Handlers = {
-  [K in keyof Commands]: (
-    data: Commands[K][0],
-  ) => Commands[K][1] | Transfer<Commands[K][1]> | Promise<Commands[K][1] | Transfer<Commands[K][1]>>;
-};
-
-/** Events kept between two frames; beyond this the oldest are dropped (the views read state, not events). */
-const MAX_EVENTS_PER_FRAME = 2000;
-/**
- * A Send N job waits while more than this is handed to IndexedDB and not yet saved: a busy
- * machine's IndexedDB can fall behind 5,000 records/s, and every byte waiting (and every segment
- * the cache may not page out before it is saved) stays in memory. Like a broker whose disk is
- * slow, the produce path slows down instead of memory growing without bound.
- */
-const MAX_WRITE_BACKLOG_BYTES = 32 * 1024 * 1024;
-/** A host read that keeps finding paged-out segments gives up after this many loads. */
-const MAX_SEGMENT_LOADS_PER_READ = 64;
-const DEFAULT_SEED = 1;
-const DEFAULT_PRESET: PresetName = 'demo';
-
-/** What the page is shown: the live run, or a replay of its past (read-only, in memory). */
-type Shown = Pick<Running, 'plane' | 'data'>;
+import { PanelEvents } from './PanelEvents';
+import { LessonJournals } from './LessonJournals';
+import { DEFAULT_PRESET, DEFAULT_SEED, type Shown, wipe } from './hostRun';
+import { SegmentReads } from './SegmentReads';
+import { checkForkDrops, ScenarioChecks } from './scenarioChecks';
+import {
+  estimateReplay,
+  type JobHost,
+  MAX_WRITE_BACKLOG_BYTES,
+  META_EVERY_MS,
+  startReplayJob,
+  startSendJob,
+} from './hostJobRunners';
+import { newRunning, type Running } from './hostRun';
+import { type Handlers, Transfer } from './transfer';
 
 export class EngineHost {
   private run: Running | null = null;
@@ -115,11 +97,7 @@ export class EngineHost {
   private clusterVersion = new ContentVersion();
   /** The accumulator view's version in this run: it moves when its JSON changes. */
   private accumulatorVersion = new ContentVersion();
-  /** The scenario (as JSON) last replayed in memory without a failure, so it is not replayed twice to check it. */
-  private replayed: string | null = null;
   private readonly windows = new RecordWindows();
-  private events: UiEvent[] = [];
-  private droppedEvents = 0;
   private readonly jobs = new HostJobs();
   /**
    * Topics this run holds that its scenario does not (an import, the seeds' lookup example): no
@@ -134,17 +112,13 @@ export class EngineHost {
   private recovery: RecoveryView[] = [];
   /** Store failures already accounted for (by a re-persist): only later ones count. */
   private failuresSeen = { writer: 0, engine: 0 };
-  /** The record whose journey the producer panel shows: its events always reach the page. */
-  private readonly journey = new RecordJourney();
-  /** True while the page shows the accumulator (then every producer event is sent). */
-  private wantAllEvents = false;
+  /** The producer panel's events for the next frame. */
+  private readonly panelEvents = new PanelEvents();
   /** The running cluster's past (engine/apps/travel): replays in memory, never in the store. */
   private readonly travel = new TimeTravel(
     () => this.running().plane,
     () => new MemoryStore(),
   );
-  /** A read of paged-out segments from the Store is under way (one at a time). */
-  private loadingSegments: Promise<unknown> | null = null;
   /** Ends this host's subscription to the panel's events (a hosted engine outlives its pages). */
   private stopEvents: (() => void) | null = null;
 
@@ -154,6 +128,15 @@ export class EngineHost {
    *   worker, a ManualHostClock in tests
    * @param hosted a cluster running on its own (the Node host's): served, never ticked (HostedRun)
    */
+  /** Scenarios replayed whole in memory before they may replace the cluster. */
+  private readonly scenarioChecks = new ScenarioChecks();
+
+  /** Reads of paged-out segments. */
+  private readonly segmentReads = new SegmentReads(
+    () => this.running().plane.engine,
+    (n) => this.notify(n),
+  );
+
   /** What the job runners (hostJobRunners.ts) reach of this host. */
   private readonly jobHost: JobHost = (() => {
     const host = this;
@@ -192,7 +175,7 @@ export class EngineHost {
     frame: (args) => this.frame(args),
     snapshot: () => this.view(),
     lookup: (args) =>
-      this.paged(() => {
+      this.segmentReads.paged(() => {
         const log = this.shown().data.log(args.topic, args.partition);
         return lookupView(args.topic, args.partition, log, lookupTarget(args));
       }),
@@ -208,11 +191,11 @@ export class EngineHost {
     produceRecord: async (args) => {
       const r = await this.present();
       // The journey is set before the send: the partitioner's events fire inside it.
-      this.journey.follow(r.producer.clientId, r.producer.nextSendId);
+      this.panelEvents.journey.follow(r.producer.clientId, r.producer.nextSendId);
       const { topic, key, value, headers } = args;
       const sent = r.plane.apply({ op: 'produceRecord', topic, key, value, headers });
       if (!sent) throw new Error('a produceRecord command answers with its send');
-      this.journey.correct(sent.sendId);
+      this.panelEvents.journey.correct(sent.sendId);
       r.userRecords++;
       return sent;
     },
@@ -233,7 +216,7 @@ export class EngineHost {
     reset: () => this.reset(),
     repersist: () => this.repersist(),
     segment: (args) =>
-      this.paged(() => {
+      this.segmentReads.paged(() => {
         const r = this.shown();
         const log = r.data.log(args.topic, args.partition);
         const dump = segmentDump(args.topic, args.partition, log, args.baseOffset, this.topicSaved(r, args.topic));
@@ -246,7 +229,7 @@ export class EngineHost {
       // Every segment goes into the zip: read the paged-out ones back at once.
       const r = this.running();
       await r.plane.engine.loadSegments(r.data.log(topic, partition).logSegments.filter((s) => !s.resident));
-      return this.paged(() => {
+      return this.segmentReads.paged(() => {
         const r = this.running();
         const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
         return new Transfer(out, [out.zip.buffer as ArrayBuffer]);
@@ -285,7 +268,7 @@ export class EngineHost {
       }
       // Another run: replayed in memory first (a failing action throws here, nothing touched),
       // then started over on the wiped store.
-      this.replayInMemory(spec);
+      this.scenarioChecks.replayInMemory(spec);
       await this.replace(spec);
       return this.running().plane.view();
     },
@@ -293,7 +276,7 @@ export class EngineHost {
       const r = this.running();
       const same = sameScenario(spec, r.plane);
       const replay = estimateReplay(this.jobHost, spec);
-      if (!same && !replay?.sliced) this.replayInMemory(spec);
+      if (!same && !replay?.sliced) this.scenarioChecks.replayInMemory(spec);
       return { ...discardView(r.plane, r.data, r.presetTopics, r.userRecords, !same), replay };
     },
     planeScenarioStart: (spec) => startReplayJob(this.jobHost, spec),
@@ -309,7 +292,7 @@ export class EngineHost {
       const lesson = LESSONS.find((l) => l.id === id);
       if (!lesson) throw new KafkaError('INVALID_REQUEST', `No lesson ${id}.`);
       const r = this.running();
-      return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journalOf(r.plane)), startedAtMs);
+      return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journals.of(r.plane)), startedAtMs);
     },
     travelSeek: ({ atMs }) => this.seek(atMs),
     travelConfirmFork: ({ atMs }) => {
@@ -329,31 +312,6 @@ export class EngineHost {
     return this.travelView();
   }
 
-  /**
-   * An action in the past forks the run from its scenario's replay, which holds no import and no
-   * seeds' example: unless the page confirmed this fork, it is refused with what it would delete
-   * (details.forkDrops), so the page can ask first; nothing changes.
-   */
-  private checkForkDrops(): void {
-    const past = this.travel.past;
-    if (!past || this.unreplayable.size === 0) return;
-    const atMs = past.plane.nowMs;
-    if (this.forkConfirmedAt === atMs) return;
-    const r = this.running();
-    const drops = storedTopics(
-      r.data,
-      [...this.unreplayable].filter((t) => r.data.topics().includes(t)),
-    );
-    if (drops.length === 0) return;
-    const laterActions = r.plane.actions.filter((a) => a.at > atMs).length;
-    throw new KafkaError(
-      'INVALID_REQUEST',
-      `acting at ${atMs} ms forks the run from its scenario's replay, which does not hold ${drops.map((d) => d.name).join(', ')} (imported, not recorded): ${drops.length === 1 ? 'it' : 'they'} would be deleted, with ${laterActions} later action${laterActions === 1 ? '' : 's'}`,
-      // As JSON: error details cross to the page flat (serializeError).
-      { forkDrops: JSON.stringify(drops), atMs, laterActions },
-    );
-  }
-
   /** Refuses to act while a long replay runs: it decides what the cluster is. */
   private notReplaying(): void {
     if (this.jobs.replay)
@@ -363,7 +321,8 @@ export class EngineHost {
   /** The live run, ready for an action (taken in the past, it forks the run there: TimeTravel). */
   private async present(): Promise<Running> {
     this.notReplaying();
-    this.checkForkDrops();
+    const past = this.travel.past;
+    if (past) checkForkDrops(past.plane.nowMs, this.unreplayable, this.forkConfirmedAt, this.running());
     if (await this.travel.forkIfPast((spec) => this.replace(spec))) this.saveMeta(true);
     return this.running();
   }
@@ -386,16 +345,7 @@ export class EngineHost {
   }
 
   /** One journal per running cluster, begun at its first lesson probe (a lesson probes before its first action). */
-  private readonly journals = new WeakMap<ClusterApps, LessonJournal>();
-
-  private journalOf(plane: ClusterApps): LessonJournal {
-    let j = this.journals.get(plane);
-    if (!j) {
-      j = new LessonJournal(plane.engine);
-      this.journals.set(plane, j);
-    }
-    return j;
-  }
+  private readonly journals = new LessonJournals();
 
   /** The page went away (a Node host's page closed its socket): its jobs stop, its events are no longer kept. */
   close(): void {
@@ -412,49 +362,6 @@ export class EngineHost {
     if (!r) return;
     await r.writer.settled();
     await r.store.list(CLUSTER_META_PATH);
-  }
-
-  /**
-   * Replays a scenario on a scratch MemoryStore and throws its failing action's KafkaError: a
-   * scenario must replay whole before it may replace the running cluster. The replay is
-   * deterministic, so the run started afterwards on the real store is the same one.
-   */
-  private replayInMemory(spec: ScenarioSpec): void {
-    // A preset alone runs no actions, so nothing in it can be refused (its untilMs is run by start()).
-    if (spec.actions.length === 0) return;
-    const key = JSON.stringify(spec);
-    if (this.replayed === key) return;
-    ClusterApps.fromScenario(spec, { store: new MemoryStore(), panelProducer: true });
-    this.replayed = key;
-  }
-
-  /**
-   * Runs a read of the engine (pure and synchronous) that may reach segments paged out of
-   * memory: each SegmentNotLoadedError is answered by reading that segment back from the Store,
-   * then the read runs again. Reads change nothing, so running one again is safe.
-   */
-  private async paged<T>(read: () => T): Promise<T> {
-    for (let loads = 0; ; loads++) {
-      try {
-        return read();
-      } catch (e) {
-        if (!(e instanceof SegmentNotLoadedError) || loads >= MAX_SEGMENT_LOADS_PER_READ) throw e;
-        await this.running().plane.engine.loadSegments([e.segment]);
-      }
-    }
-  }
-
-  /** Starts reading the segments the engine's fetches wait for, unless a read is under way. */
-  private pumpSegmentLoads(r: Running): void {
-    if (this.loadingSegments !== null) return;
-    const engine = r.plane.engine;
-    if (engine.segmentCache.pendingLoads().length === 0) return;
-    this.loadingSegments = engine
-      .loadSegments()
-      .catch((e: unknown) => this.notify({ notice: 'storage-failed', error: serializeError(e) }))
-      .finally(() => {
-        this.loadingSegments = null;
-      });
   }
 
   private requirePlane(): ClusterApps {
@@ -538,48 +445,14 @@ export class EngineHost {
     stored?: StoredCluster,
     hostedPlane?: ClusterApps,
   ): void {
-    const c = clock ?? new ManualClock(SCENARIO_EPOCH_MS);
-    const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
-    // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
-    // one sequence, so a log's durable offset also covers the metadata written before it.
-    const storage = {
-      store,
-      recoveredLogs: recovered,
-      clock: c,
-      writer,
-      panelProducer: true,
-      // Without znodes (a store saved before they were kept) only the logs can be reused.
-      ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: spec.actions } } : {}),
-    };
-    const plane =
-      hostedPlane ??
-      (fresh && (spec.actions.length > 0 || spec.untilMs > 0)
-        ? ClusterApps.fromScenario(spec, storage)
-        : new ClusterApps(spec.seed, spec.preset as PresetName, storage));
-    const data = new DataPath(plane.engine, recovered);
-    const producer = plane.requirePanel();
+    this.run = newRunning(store, spec, fresh, clock, writer, stored, hostedPlane);
+    const plane = this.run.plane;
     // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
     this.stopEvents?.();
     this.stopEvents = plane.engine.subscribe((e) => {
       if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
         this.pushEvent(e as UiEvent);
     }, PRODUCER_EVENT_TYPES);
-    // A link that replayed the panel's records counts them as the page's own.
-    const userRecords = spec.actions.reduce(
-      (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
-      0,
-    );
-    this.run = {
-      store,
-      writer,
-      clock: c,
-      plane,
-      data,
-      producer,
-      recovered,
-      presetTopics: plane.presetTopics,
-      userRecords,
-    };
     // A new run: the page holds none of its views, so its first frame carries them all, even a
     // cluster view with no partitions (the page must drop the old cluster's partitions then).
     this.runId++;
@@ -590,10 +463,7 @@ export class EngineHost {
     this.travel.restart();
     this.unreplayable = new Set();
     this.forkConfirmedAt = null;
-    // Events and the record journey belong to the old cluster's producer.
-    this.events = [];
-    this.droppedEvents = 0;
-    this.journey.forget();
+    this.panelEvents.forget();
   }
 
   /**
@@ -760,7 +630,7 @@ export class EngineHost {
         travel: this.travelView(),
       };
     const { have } = args;
-    this.wantAllEvents = have.accumulator !== undefined;
+    this.panelEvents.wantAll = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
     if (args.advanceMs > 0 && this.travel.past === null && !this.hosted && !this.jobs.replay)
       r.plane.tick(args.advanceMs);
@@ -787,11 +657,9 @@ export class EngineHost {
       views.metrics = shown.plane.metrics.view();
     // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
     const windows = this.windows.take(shown.data, args.windows, have.cluster !== undefined);
-    this.pumpSegmentLoads(live);
+    this.segmentReads.pump(live.plane.engine);
     const plane = (this.hosted ?? live.plane).takeEvents();
-    const events = { producer: this.events, dropped: this.droppedEvents, plane };
-    this.events = [];
-    this.droppedEvents = 0;
+    const events = { ...this.panelEvents.take(), plane };
     const jobs = this.jobs.takeChanged();
     if (!this.hosted && !this.jobs.replay) this.travel.work();
     return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
@@ -814,12 +682,7 @@ export class EngineHost {
    * from the panel. A bulk job's tens of thousands of events per second never cross to the page.
    */
   pushEvent(e: UiEvent): void {
-    if (!this.wantAllEvents && !this.journey.includes(e)) return;
-    if (this.events.length >= MAX_EVENTS_PER_FRAME) {
-      this.events.shift();
-      this.droppedEvents++;
-    }
-    this.events.push(e);
+    this.panelEvents.push(e);
   }
 
   private view(): ClusterView {
@@ -831,9 +694,4 @@ export class EngineHost {
       partitions: r.data.views((t) => this.topicSaved(r, t)),
     };
   }
-}
-
-async function wipe(store: Store): Promise<void> {
-  if (isClearable(store)) await store.clear();
-  else for (const path of await store.list('')) await store.delete(path);
 }

@@ -20,6 +20,13 @@ import type { JobView, ProduceManyArgs } from './protocol';
 
 /** One slice of a long job: the worker answers frames between slices. */
 export const JOB_SLICE_MS = 12;
+/**
+ * A Send N job waits while more than this is handed to IndexedDB and not yet saved: a busy
+ * machine's IndexedDB can fall behind 5,000 records/s, and every byte waiting (and every segment
+ * the cache may not page out before it is saved) stays in memory. Like a broker whose disk is
+ * slow, the produce path slows down instead of memory growing without bound.
+ */
+export const MAX_WRITE_BACKLOG_BYTES = 32 * 1024 * 1024;
 /** How often (engine ms) the cluster's metadata file is rewritten even when nothing structural changed. */
 export const META_EVERY_MS = 5000;
 /** A replay's cost is estimated from a replay of its first this many engine ms, timed after the first WARM_UP_MS. */

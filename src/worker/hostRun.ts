@@ -1,6 +1,11 @@
 /** The host's live run: the cluster and everything the worker keeps beside it. */
-import type { DataPath, ManualClock, Store, StoreWriter, UnifiedLog } from '../engine';
-import type { ClusterApps, ProducerApp } from '../engine/apps';
+import { DataPath, ManualClock, type Store, type StoredCluster, StoreWriter, type UnifiedLog } from '../engine';
+import { isClearable } from '../storage/openBestStore';
+import { ClusterApps, type PresetName, type ProducerApp, SCENARIO_EPOCH_MS, type ScenarioSpec } from '../engine/apps';
+
+/** The cluster a page opens when nothing is stored and no link says otherwise. */
+export const DEFAULT_SEED = 1;
+export const DEFAULT_PRESET: PresetName = 'demo';
 
 export interface Running {
   store: Store;
@@ -15,3 +20,64 @@ export interface Running {
   /** Records sent from the producer panel (one by one or as jobs): no replay brings them back. */
   userRecords: number;
 }
+
+/**
+ * A run of `spec` on `store`: its clock, one writer for everything written to the store, and the
+ * cluster (a fresh scenario replayed, the preset, the logs and znodes a restart found, or the Node
+ * host's own cluster).
+ */
+export function newRunning(
+  store: Store,
+  spec: ScenarioSpec,
+  fresh: boolean,
+  clock?: ManualClock,
+  writer = new StoreWriter(store),
+  stored?: StoredCluster,
+  hostedPlane?: ClusterApps,
+): Running {
+  const c = clock ?? new ManualClock(SCENARIO_EPOCH_MS);
+  const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
+  // One writer for everything written to this store (segments, checkpoints, znodes, metadata):
+  // one sequence, so a log's durable offset also covers the metadata written before it.
+  const storage = {
+    store,
+    recoveredLogs: recovered,
+    clock: c,
+    writer,
+    panelProducer: true,
+    // Without znodes (a store saved before they were kept) only the logs can be reused.
+    ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: spec.actions } } : {}),
+  };
+  const plane =
+    hostedPlane ??
+    (fresh && (spec.actions.length > 0 || spec.untilMs > 0)
+      ? ClusterApps.fromScenario(spec, storage)
+      : new ClusterApps(spec.seed, spec.preset as PresetName, storage));
+  const data = new DataPath(plane.engine, recovered);
+  const producer = plane.requirePanel();
+  // A link that replayed the panel's records counts them as the page's own.
+  const userRecords = spec.actions.reduce(
+    (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
+    0,
+  );
+  return {
+    store,
+    writer,
+    clock: c,
+    plane,
+    data,
+    producer,
+    recovered,
+    presetTopics: plane.presetTopics,
+    userRecords,
+  };
+}
+
+/** Deletes every file of the store (a reset, a replay on a wiped store). */
+export async function wipe(store: Store): Promise<void> {
+  if (isClearable(store)) await store.clear();
+  else for (const path of await store.list('')) await store.delete(path);
+}
+
+/** What the page is shown: the live run, or a replay of its past (read-only, in memory). */
+export type Shown = Pick<Running, 'plane' | 'data'>;
