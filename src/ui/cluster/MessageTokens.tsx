@@ -84,6 +84,11 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   const speed = useUi((s) => s.speed);
   const [layout, setLayout] = useState<Layout>({ anchors: new Map(), buttons: [] });
   const brokerIds = view.brokers.map((b) => b.id).join(',');
+  // A broker's state changes its card (a killed broker's countdown, a new controller's badge):
+  // cards and their buttons move without the board resizing, so the layout is measured again.
+  const brokerStates = view.brokers
+    .map((b) => `${b.state}${b.alive ? '+' : '-'}${b.isolated ? 'i' : ''}${b.controller ? 'c' : ''}`)
+    .join(',');
   const consumers = new Set(view.consumers.map((c) => c.client?.clientId ?? c.name));
   const hasMessages = view.messages.length > 0;
   const now = performance.now();
@@ -107,7 +112,8 @@ export function MessageTokens({ view }: { view: PlaneView }) {
   // appear, or when the board resizes — never on every view the worker sends.
   useLayoutEffect(() => {
     const host = layer.current?.parentElement;
-    if (!host || !hasMessages) return;
+    // Measured again when a broker's state changes its card (brokerStates); no brokers, no anchors.
+    if (!host || !hasMessages || brokerStates === '') return;
     const measure = () => {
       const origin = host.getBoundingClientRect();
       const next = new Map<number, Point>();
@@ -145,7 +151,7 @@ export function MessageTokens({ view }: { view: PlaneView }) {
     for (const el of host.children) observer.observe(el);
     for (const el of host.querySelectorAll('article.broker')) observer.observe(el);
     return () => observer.disconnect();
-  }, [brokerIds, hasMessages]);
+  }, [brokerIds, brokerStates, hasMessages]);
   // Where each token flies: its lane, or the chip it joined when every lane was taken (tokenLanes.ts).
   const flights: Flight[] = [];
   const ends = new Map<number, { a: Point; b: Point }>();
