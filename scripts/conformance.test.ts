@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, readSuite, whyNotApplicable } from './conformance';
+import { cppOnlyMains, judge, QUICK, readSuite, whyNotApplicable } from './conformance';
 
 // Excerpts of librdkafka 2.0.2's tests/test.c table and of its test-runner's output, as the
 // conformance runner reads them.
@@ -62,5 +62,19 @@ describe('conformance runner', () => {
     expect(judge(PASSED_0001, 0, false).verdict).toBe('PASSED');
     expect(judge(PASSED_0001, 1, false).verdict).toBe('FAILED');
     expect(judge('', null, true).verdict).toBe('TIMEOUT');
+  });
+
+  it('builds a skipping stand-in only for the entry points no C file defines (the C++ tests)', () => {
+    // librdkafka 2.0.2's tests/test.c declares every test with _TEST_DECL; 0053_stats is C++.
+    const testC = '_TEST_DECL(0001_multiobj);\n_TEST_DECL(0053_stats);\n_TEST_DECL(0053_stats_timing);\n';
+    const c = ['int main_0001_multiobj(int argc, char **argv) {\n  return 0;\n}\n'];
+    expect(cppOnlyMains(testC, c)).toEqual(['main_0053_stats', 'main_0053_stats_timing']);
+  });
+
+  it('the quick subset CI runs holds at least 20 tests, none that cannot apply', () => {
+    const testC = `struct test tests[] = {\n${QUICK.map((id) => `    _TEST(${id}_t, 0),`).join('\n')}\n};`;
+    const suite = readSuite(testC);
+    expect(suite.length).toBeGreaterThanOrEqual(20);
+    expect(suite.map(whyNotApplicable).filter(Boolean)).toEqual([]);
   });
 });

@@ -1,14 +1,14 @@
 /**
- * `npm run conformance [-- --quick] [--tests 0001,0030] [--timeout 180] [--no-write]`:
+ * `npm run conformance [-- --quick] [--tests 0001,0030] [--timeout 180] [--no-write] [--report F]`:
  * librdkafka's own test suite judges the Node host (`npm run broker`), as a client library's
  * maintainers judge a broker. Debian's source package `librdkafka` (the version the machine's
- * kcat links) brings the suite; its test-runner is built once into a cache directory
- * (GLASSBOX_CACHE, default ~/.cache/glassbox). Every test that applies to a Kafka 3.9
- * ZooKeeper-mode broker runs alone, against a fresh three-broker host, with a time limit; the
- * table (test, result, seconds, first failure line) is printed and written to
+ * kcat links) brings the suite; its test-runner is built once, against that system librdkafka,
+ * into a cache directory (GLASSBOX_CACHE, default ~/.cache/glassbox). Every test that applies
+ * to a Kafka 3.9 ZooKeeper-mode broker runs alone, against a fresh three-broker host, with a time
+ * limit; the table (test, result, seconds, first failure line) is printed and written to
  * docs/CONFORMANCE.md, with the tests that do not apply and why.
  *
- * Not part of `npm test`: building the suite takes minutes and the full run about an hour.
+ * The full run takes about an hour; `npm test` runs the quick subset (`--quick`, about a minute).
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ interface Options {
   timeoutS: number;
   write: boolean;
   port: number;
+  /** A JSON file for the CI's closing count (passed, failed, why skipped). */
+  report?: string;
 }
 
 /** One test of librdkafka's `tests/test.c` table, as declared there. */
@@ -48,8 +50,10 @@ export interface TestResult {
 }
 
 /**
- * The quick subset: produce, consume, groups, offsets, admin and idempotence, each test short on
- * a 2-core machine.
+ * The quick subset `npm test` runs (about 70 s on a 2-core machine, one shared host): produce
+ * and acks (0001, 0002, 0005, 0007, 0008, 0013, 0073), consume and fetch (0012, 0014, 0021,
+ * 0036, 0042), offsets and their commits (0029, 0030, 0031, 0099), groups (0019), admin (0044,
+ * 0092), the API versions handshake (0035) and idempotence (0090).
  */
 export const QUICK = [
   '0001',
@@ -60,22 +64,16 @@ export const QUICK = [
   '0012',
   '0013',
   '0014',
-  '0015',
   '0019',
   '0021',
   '0029',
   '0030',
   '0031',
-  '0034',
   '0035',
   '0036',
-  '0041',
   '0042',
   '0044',
-  '0063',
-  '0071',
   '0073',
-  '0082',
   '0090',
   '0092',
   '0099',
@@ -177,6 +175,7 @@ function parseOptions(argv: readonly string[]): Options {
     else if (a === '--tests') o.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a === '--timeout') o.timeoutS = Number(argv[++i]);
     else if (a === '--port') o.port = Number(argv[++i]);
+    else if (a === '--report') o.report = argv[++i];
     else throw new Error(`unknown flag ${a}`);
   }
   return o;
@@ -186,38 +185,163 @@ function sh(cmd: string, cwd?: string): void {
   execSync(cmd, { cwd, stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-/** librdkafka's source tree with its test-runner built, from Debian's source package. */
-function ensureSuite(): string {
+/** Where the suite is kept between runs. */
+function cacheDir(): string {
   const cache = process.env.GLASSBOX_CACHE ?? join(homedir(), '.cache', 'glassbox');
   mkdirSync(cache, { recursive: true });
-  let src = readdirSync(cache).find((d) => /^librdkafka-\d/.test(d));
-  if (!src) {
-    const isRoot = process.getuid?.() === 0;
-    if (!isRoot)
-      throw new Error('librdkafka source missing: run as root once (apt-get source needs deb-src and build deps)');
-    const srcList = '/etc/apt/sources.list.d/debian-src.sources';
-    if (!existsSync(srcList) && existsSync('/etc/apt/sources.list.d/debian.sources')) {
-      const deb = readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8');
-      writeFileSync(srcList, deb.replace(/^Types: deb$/gm, 'Types: deb-src'));
-    }
+  return cache;
+}
+
+function installedVersion(pkg: string): string | undefined {
+  try {
+    const v = execSync(`dpkg-query -W -f='\${Version}' ${pkg}`, { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    return v || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The system's librdkafka (Debian's `librdkafka1`, the one kcat links) and the source tree of the
+ * same version (`apt-get source --download-only`, unpacked with tar: no build dependencies).
+ * Throws a `SuiteUnavailable` saying what is missing when it cannot be had here.
+ */
+export class SuiteUnavailable extends Error {}
+
+function ensureSource(cache: string): string {
+  const have = () =>
+    readdirSync(cache).find((d) => /^librdkafka-\d/.test(d) && existsSync(join(cache, d, 'tests', 'test.c')));
+  let src = have();
+  if (src) return join(cache, src);
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get'))
+    throw new SuiteUnavailable("librdkafka's test sources are not cached and apt-get source needs root on Debian");
+  const srcList = '/etc/apt/sources.list.d/debian-src.sources';
+  if (!existsSync(srcList) && existsSync('/etc/apt/sources.list.d/debian.sources')) {
+    const deb = readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8');
+    writeFileSync(srcList, deb.replace(/^Types: deb$/gm, 'Types: deb-src'));
+  }
+  try {
     sh('apt-get update -qq');
-    sh('apt-get build-dep -y -qq librdkafka');
-    sh('apt-get source -qq librdkafka', cache);
-    src = readdirSync(cache).find((d) => /^librdkafka-\d/.test(d));
-    if (!src) throw new Error('apt-get source librdkafka brought no source tree');
+    if (!installedVersion('librdkafka1')) sh('apt-get install -y -qq librdkafka1');
+    const version = installedVersion('librdkafka1');
+    sh(`apt-get source --download-only -qq librdkafka${version ? `=${version}` : ''}`, cache);
+    const orig = readdirSync(cache).find((f) => /^librdkafka_.*\.orig\.tar\.gz$/.test(f));
+    if (!orig) throw new SuiteUnavailable('apt-get source librdkafka brought no source archive');
+    sh(`tar xzf ${orig}`, cache);
+  } catch (e) {
+    if (e instanceof SuiteUnavailable) throw e;
+    throw new SuiteUnavailable(
+      `could not fetch librdkafka's sources: ${e instanceof Error ? e.message.split('\n')[0] : e}`,
+    );
   }
-  const dir = join(cache, src);
-  if (!existsSync(join(dir, 'tests', 'test-runner'))) {
-    // SASL, SSL and the external compressors are not needed to judge a plaintext broker.
-    if (!existsSync(join(dir, 'Makefile.config')))
-      sh(
-        './configure --disable-ssl --disable-gssapi --disable-sasl --disable-zstd --disable-lz4-ext --disable-curl',
-        dir,
-      );
-    sh('make -j2 libs', dir);
-    sh('make -j2 -C tests build', dir);
+  src = have();
+  if (!src) throw new SuiteUnavailable('the librdkafka source archive holds no tests/test.c');
+  return join(cache, src);
+}
+
+/**
+ * The configure results the test sources read (`config.h`, normally written by librdkafka's
+ * mklove configure): Linux with C11 threads and the socket emulator the SOCKEM tests use.
+ */
+const TEST_CONFIG_H = [
+  '#ifndef _CONFIG_H_',
+  '#define _CONFIG_H_',
+  '#define SOLIB_EXT ".so"',
+  '#define WITH_GCC 1',
+  '#define WITH_C11THREADS 1',
+  '#define WITH_LIBDL 1',
+  '#define WITH_SOCKEM 1',
+  '#define WITH_SYSLOG 1',
+  '#define HAVE_REGEX 1',
+  '#define HAVE_RAND_R 1',
+  '#define HAVE_STRNDUP 1',
+  '#define HAVE_STRERROR_R 1',
+  '#define HAVE_STRCASESTR 1',
+  '#define HAVE_PTHREAD_SETNAME_GNU 1',
+  '#define HAVE_GETRUSAGE 1',
+  '#define HAVE_ATOMICS_32 1',
+  '#define HAVE_ATOMICS_32_ATOMIC 1',
+  '#define ATOMIC_OP32(OP1,OP2,PTR,VAL) __atomic_ ## OP1 ## _ ## OP2(PTR, VAL, __ATOMIC_SEQ_CST)',
+  '#define HAVE_ATOMICS_64 1',
+  '#define HAVE_ATOMICS_64_ATOMIC 1',
+  '#define ATOMIC_OP64(OP1,OP2,PTR,VAL) __atomic_ ## OP1 ## _ ## OP2(PTR, VAL, __ATOMIC_SEQ_CST)',
+  '#define ATOMIC_OP(OP1,OP2,PTR,VAL) __atomic_ ## OP1 ## _ ## OP2(PTR, VAL, __ATOMIC_SEQ_CST)',
+  '#endif',
+  '',
+].join('\n');
+
+/**
+ * The entry points test.c's table names that no C file defines: the C++ tests, which need
+ * librdkafka++. Where it is missing they are built as tests that skip and say why.
+ */
+export function cppOnlyMains(testC: string, cSources: readonly string[]): string[] {
+  const named = new Set([...testC.matchAll(/_TEST_DECL\((\w+)\)/g)].map((m) => `main_${m[1]}`));
+  const defined = new Set(
+    cSources.flatMap((c) => [...c.matchAll(/\bint\s+(main_\w+)\s*\(/g)].map((m) => m[1] as string)),
+  );
+  return [...named].filter((m) => !defined.has(m)).sort();
+}
+
+/**
+ * librdkafka's test-runner, built against the system's librdkafka (the test sources need only
+ * its public API plus three small helpers, tinycthread_extra, rdlist and the socket emulator,
+ * compiled in), so no librdkafka build is needed: seconds, not minutes. Returns the source tree
+ * (the tests' working directory) and the binary.
+ */
+function ensureSuite(): { dir: string; runner: string } {
+  const cache = cacheDir();
+  const dir = ensureSource(cache);
+  const runner = join(dir, 'tests', 'test-runner-glassbox');
+  if (existsSync(runner)) return { dir, runner };
+  const cc = ['gcc', 'cc'].find((c) => {
+    try {
+      execSync(`command -v ${c}`, { stdio: 'ignore', shell: '/bin/sh' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!cc) throw new SuiteUnavailable('no C compiler (gcc) to build the test-runner');
+  const tests = join(dir, 'tests');
+  const build = join(tests, 'glassbox-build');
+  rmSync(build, { recursive: true, force: true });
+  mkdirSync(build);
+  if (!existsSync(join(dir, 'config.h'))) writeFileSync(join(dir, 'config.h'), TEST_CONFIG_H);
+  // The C tests as its Makefile picks them ([08]*-*.c), the runner's own files, and the helpers.
+  const cFiles = readdirSync(tests).filter((f) => /^[08]\d*-.*\.c$/.test(f));
+  const own = ['test.c', 'rusage.c', 'sockem.c', 'sockem_ctrl.c'];
+  const stubs = cppOnlyMains(
+    readFileSync(join(tests, 'test.c'), 'utf8'),
+    cFiles.map((f) => readFileSync(join(tests, f), 'utf8')),
+  );
+  writeFileSync(
+    join(build, 'cpp_tests_not_built.c'),
+    [
+      '#include "test.h"',
+      ...stubs.map(
+        (m) => `int ${m}(int argc, char **argv) { TEST_SKIP("C++ test, not built: needs librdkafka++\\n"); return 0; }`,
+      ),
+      '',
+    ].join('\n'),
+  );
+  const sources = [
+    ...cFiles.map((f) => join(tests, f)),
+    ...own.map((f) => join(tests, f)),
+    ...['tinycthread.c', 'tinycthread_extra.c', 'rdlist.c'].map((f) => join(dir, 'src', f)),
+    join(build, 'cpp_tests_not_built.c'),
+  ];
+  try {
+    // Two at a time, unoptimised: the tests wait on the broker, not on the CPU.
+    const quoted = sources.map((f) => `'${f}'`).join(' ');
+    sh(`printf '%s\\n' ${quoted} | xargs -P2 -n12 ${cc} -O0 -w -I${tests} -I${join(dir, 'src')} -c`, build);
+    sh(`${cc} -rdynamic -o '${runner}' *.o -l:librdkafka.so.1 -lpthread -lm -ldl`, build);
+  } catch (e) {
+    throw new SuiteUnavailable(`the test-runner did not build: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
   }
-  return dir;
+  return { dir, runner };
 }
 
 function waitForPort(port: number, timeoutMs: number): Promise<void> {
@@ -287,14 +411,13 @@ function stopBroker(b: { proc: ChildProcess; data: string }): Promise<void> {
   });
 }
 
-function runOne(testsDir: string, t: SuiteTest, timeoutS: number, quick: boolean): Promise<TestResult> {
+function runOne(testsDir: string, runner: string, t: SuiteTest, timeoutS: number, quick: boolean): Promise<TestResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const proc = spawn('./test-runner', ['-S', '-p1', ...(quick ? ['-Q'] : [])], {
+    const proc = spawn(runner, ['-S', '-p1', ...(quick ? ['-Q'] : [])], {
       cwd: testsDir,
       env: {
         ...process.env,
-        LD_LIBRARY_PATH: '../src:../src-cpp',
         TESTS: `${t.id}_${t.name}`,
         TEST_SCENARIO: t.scenario,
         TEST_KAFKA_VERSION: '3.9.0',
@@ -350,10 +473,26 @@ export function table(results: readonly TestResult[], skipped: readonly { test: 
   return lines.join('\n');
 }
 
+/** What `--report` writes for `.ci/run`'s closing count. */
+interface Report {
+  passed: number;
+  failed: number;
+  skipped?: string;
+}
+
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
-  const dir = ensureSuite();
-  const testsDir = join(dir, 'tests');
+  let suiteAt: { dir: string; runner: string };
+  try {
+    suiteAt = ensureSuite();
+  } catch (e) {
+    if (!(e instanceof SuiteUnavailable)) throw e;
+    // Not a failure of the broker: the judge is missing. Said plainly, counted as not run.
+    console.log(`conformance: SKIPPED, librdkafka's test suite is not available here: ${e.message}`);
+    writeReport(o, { passed: 0, failed: 0, skipped: e.message });
+    return;
+  }
+  const testsDir = join(suiteAt.dir, 'tests');
   const suite = readSuite(readFileSync(join(testsDir, 'test.c'), 'utf8'));
   const skipped: { test: SuiteTest; why: string }[] = [];
   const toRun: SuiteTest[] = [];
@@ -373,21 +512,38 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   const results: TestResult[] = [];
+  // The quick subset shares one host, as librdkafka's own CI runs its suite against one cluster
+  // (every test makes its own topics and groups); the full run gives each test a fresh host, so
+  // one test's topics, groups and throttles never judge the next.
+  let shared: Awaited<ReturnType<typeof startBroker>> | undefined;
   for (const t of toRun) {
-    // A fresh host per test: one test's topics, groups and throttles never judge the next.
-    const broker = await startBroker(o.port, t.scenario);
-    const r = await runOne(testsDir, t, o.timeoutS, o.quick);
-    await stopBroker(broker);
+    const broker = o.quick ? (shared ??= await startBroker(o.port, 'default')) : await startBroker(o.port, t.scenario);
+    const r = await runOne(testsDir, suiteAt.runner, t, o.timeoutS, o.quick);
+    if (!o.quick) await stopBroker(broker);
     results.push(r);
     console.log(`${t.id}_${t.name}  ${r.verdict}  ${r.seconds.toFixed(1)} s  ${r.firstFailure}`);
+    if (r.verdict !== 'PASSED' && r.verdict !== 'SKIPPED' && o.quick) console.log(broker.log().slice(-4000));
   }
+  if (shared) await stopBroker(shared);
   const md = table(results, skipped);
   if (o.write && !o.only && !o.quick) writeFileSync(join(ROOT, 'docs', 'CONFORMANCE.md'), md);
   const passed = results.filter((r) => r.verdict === 'PASSED').length;
-  const expected = results.filter((r) => r.verdict !== 'PASSED' && TRANSACTIONS[r.test.id]).length;
-  const failed = results.length - passed - expected;
-  console.log(`${passed} passed, ${failed} failed (${expected} expected failures: transactions, issue 27)`);
+  const notRun = results.filter((r) => r.verdict === 'SKIPPED').length;
+  const expected = results.filter(
+    (r) => r.verdict !== 'PASSED' && r.verdict !== 'SKIPPED' && TRANSACTIONS[r.test.id],
+  ).length;
+  const failed = results.length - passed - notRun - expected;
+  console.log(
+    `conformance: ${passed} passed, ${failed} failed, ${notRun} skipped by the suite (${expected} expected failures: transactions, issue 27)`,
+  );
+  writeReport(o, { passed, failed });
   process.exit(failed > 0 ? 1 : 0);
+}
+
+function writeReport(o: Options, r: Report): void {
+  if (!o.report) return;
+  mkdirSync(join(o.report, '..'), { recursive: true });
+  writeFileSync(o.report, `${JSON.stringify(r)}\n`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
