@@ -218,10 +218,18 @@ function ensureSource(cache: string): string {
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !existsSync('/usr/bin/apt-get'))
     throw new SuiteUnavailable("librdkafka's test sources are not cached and apt-get source needs root on Debian");
+  // deb-src entries beside the deb ones (deb822 `.sources` on Debian 12, or a one-line list).
   const srcList = '/etc/apt/sources.list.d/debian-src.sources';
   if (!existsSync(srcList) && existsSync('/etc/apt/sources.list.d/debian.sources')) {
     const deb = readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8');
     writeFileSync(srcList, deb.replace(/^Types: deb$/gm, 'Types: deb-src'));
+  } else if (!existsSync(srcList) && existsSync('/etc/apt/sources.list')) {
+    const lines = readFileSync('/etc/apt/sources.list', 'utf8').match(/^deb\s.*$/gm) ?? [];
+    if (lines.length > 0)
+      writeFileSync(
+        '/etc/apt/sources.list.d/debian-src.list',
+        `${lines.map((l) => l.replace(/^deb/, 'deb-src')).join('\n')}\n`,
+      );
   }
   try {
     sh('apt-get update -qq');
