@@ -179,7 +179,7 @@ async function scale(page: Page, cdp: CDPSession): Promise<void> {
   await page.locator('[data-testid="plane"][data-ready="true"]').waitFor({ timeout: 60_000 });
   await page.getByTestId('plane-tab-scenarios').click();
   await page.getByTestId('preset-large').click();
-  const plane = page.getByTestId('plane');
+  const board = page.getByTestId('plane');
   await page.waitForFunction(
     `document.querySelector('[data-testid="plane"]')?.getAttribute('data-preset') === 'large'`,
     null,
@@ -190,7 +190,7 @@ async function scale(page: Page, cdp: CDPSession): Promise<void> {
   );
   for (const tab of ['cluster', 'groups'] as const) {
     await page.getByTestId(`plane-tab-${tab}`).click();
-    await plane.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await board.evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(1500);
     await profile(cdp, `scale preset, ${tab} view`);
   }

@@ -1,6 +1,6 @@
 /**
- * The control plane on screen: tabs for the cluster (brokers, controller, znodes), the
- * consumer groups and the scenarios (lessons, presets, the link). Starts the plane when mounted (from the page's
+ * The board on screen: tabs for the cluster (brokers, controller, znodes), the
+ * consumer groups and the scenarios (lessons, presets, the link). Starts the board when mounted (from the page's
  * link, or the default demo) and shows refused actions and unreadable links in words.
  */
 import { useEffect } from 'react';

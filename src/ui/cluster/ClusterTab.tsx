@@ -3,7 +3,7 @@
  * narration, the placement being animated and the coordination store's znodes.
  */
 import { memo, useState } from 'react';
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
@@ -22,7 +22,7 @@ const DRAWN_MESSAGES_MAX_BROKERS = 12;
 /** The consumers' box names this many consumers, then says how many more. */
 const CONSUMERS_NAMED_MAX = 6;
 
-export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {
+export function ClusterTab({ session, view }: { session: Session; view: BoardView }) {
   const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
@@ -171,7 +171,7 @@ const TopicConfigs = memo(function TopicConfigs({ session, topics }: { session: 
 });
 
 /** The controller in words, as the board's badge and the strip draw it (brokerDrawn.ts). */
-function controllerSummary(view: PlaneView): string {
+function controllerSummary(view: BoardView): string {
   const c = controllerDrawn(view);
   if (c.broker === null) return NO_CONTROLLER_WORDS;
   return c.processGone

@@ -1,27 +1,27 @@
 /**
- * Page object for the control plane (brokers, controller, groups, scenarios), used with the
+ * Page object for the board (brokers, controller, groups, scenarios), used with the
  * shared `app` fixture from fixtures.ts. The cluster's clock is paused first so every spec
- * drives time itself ("+1 s" / "+10 s" fast-forward the plane), which keeps runs deterministic.
+ * drives time itself ("+1 s" / "+10 s" fast-forward the board), which keeps runs deterministic.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { GlassboxPage } from './fixtures';
 
-export class PlanePage {
+export class BoardPage {
   readonly page: Page;
   constructor(readonly app: GlassboxPage) {
     this.page = app.page;
   }
 
   /** The app opened at the demo with its clock paused (on `tab` if given): where most specs start. */
-  static async paused(app: GlassboxPage, tab?: 'cluster' | 'groups' | 'scenarios'): Promise<PlanePage> {
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    if (tab) await plane.tab(tab);
-    return plane;
+  static async paused(app: GlassboxPage, tab?: 'cluster' | 'groups' | 'scenarios'): Promise<BoardPage> {
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    if (tab) await board.tab(tab);
+    return board;
   }
 
-  /** Opens the app (optionally at a scenario link) and waits until the control plane is up. */
+  /** Opens the app (optionally at a scenario link) and waits until the board is up. */
   async open(path = '/'): Promise<void> {
     await this.app.open(path);
     await expect(this.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
