@@ -24,7 +24,7 @@ export class BoardPage {
   /** Opens the app (optionally at a scenario link) and waits until the board is up. */
   async open(path = '/'): Promise<void> {
     await this.app.open(path);
-    await expect(this.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+    await expect(this.page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
   }
 
   /** Pauses the shared engine clock so only the spec moves time. */
@@ -35,25 +35,25 @@ export class BoardPage {
   }
 
   async tab(tab: 'cluster' | 'groups' | 'scenarios'): Promise<void> {
-    await this.page.getByTestId(`plane-tab-${tab}`).click();
+    await this.page.getByTestId(`board-tab-${tab}`).click();
   }
 
   /** Fast-forwards the cluster by `seconds` (in 10 s and 1 s presses). */
   async advance(seconds: number): Promise<void> {
     let left = seconds;
     while (left >= 10) {
-      await this.page.getByTestId('plane-advance-10000').click();
+      await this.page.getByTestId('board-advance-10000').click();
       left -= 10;
     }
     while (left >= 1) {
-      await this.page.getByTestId('plane-advance-1000').click();
+      await this.page.getByTestId('board-advance-1000').click();
       left -= 1;
     }
   }
 
   /** Engine ms since the scenario started. */
   async now(): Promise<number> {
-    return Number(await this.page.getByTestId('plane-clock').getAttribute('data-now'));
+    return Number(await this.page.getByTestId('board-clock').getAttribute('data-now'));
   }
 
   broker(id: number): Locator {

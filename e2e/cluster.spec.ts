@@ -45,13 +45,13 @@ test('kill the leader: a new leader from the ISR, groups keep their generation, 
   await expect(page.getByTestId('election-story')).toContainText('expired the session of broker-2');
   await expect(page.getByTestId('election-story')).toContainText(`chose broker ${newLeader}, the first live member`);
   // Produce with acks=all still succeeds (min.insync.replicas=2, two replicas left in the ISR).
-  const acked = Number(await page.getByTestId('plane-produced').getAttribute('data-acked'));
-  await page.getByTestId('plane-produce').click();
+  const acked = Number(await page.getByTestId('board-produced').getAttribute('data-acked'));
+  await page.getByTestId('board-produce').click();
   await board.advanceUntil(
-    async () => Number(await page.getByTestId('plane-produced').getAttribute('data-acked')) >= acked + 20,
+    async () => Number(await page.getByTestId('board-produced').getAttribute('data-acked')) >= acked + 20,
     10,
   );
-  await expect(page.getByTestId('plane-produced')).toHaveAttribute('data-failed', '0');
+  await expect(page.getByTestId('board-produced')).toHaveAttribute('data-failed', '0');
   // The groups' generations did not change: only partition leadership moved.
   await board.tab('groups');
   expect(await board.generation('billing')).toBe(gens.billing);
@@ -166,7 +166,7 @@ test('replication is visible: follower fetches travel between broker cards, repl
 
 test('produce requests travel from the producers to the partition leaders', async ({ app, page }) => {
   await BoardPage.paused(app);
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   // The engine's Produce requests (client app-producer -> leader) reach the page with the next views.
   await page.getByTestId('time-play').click();
   const request = page.locator('[data-testid^="message-produce-app-producer-"][data-kind="request"]').first();
@@ -195,7 +195,7 @@ test('controller failover bumps the controller epoch', async ({ app, page }) => 
 
 test('the cluster view has no serious accessibility violations', async ({ app, page }) => {
   await BoardPage.paused(app);
-  const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
+  const results = await new AxeBuilder({ page }).include('[data-testid="board"]').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
@@ -206,8 +206,8 @@ test('unclean election with a lagging replica shows the lost offsets in red', as
   await board.tab('cluster');
   await expect(page.getByTestId('unclean-payments')).toBeChecked();
   await expect(board.replica('payments', 0, 1)).toHaveAttribute('data-role', 'leader');
-  const produced = page.getByTestId('plane-produced');
-  await page.getByTestId('plane-produce').click();
+  const produced = page.getByTestId('board-produced');
+  await page.getByTestId('board-produce').click();
   await board.advanceUntil(async () => (await produced.getAttribute('data-acked')) === '20', 10);
   // Broker 3 is cut off: after replica.lag.time.max.ms it leaves the ISR, lagging at offset 20.
   await page.getByTestId('broker-isolate-3').click();
@@ -215,7 +215,7 @@ test('unclean election with a lagging replica shows the lost offsets in red', as
     async () => (await board.replica('payments', 0, 3).getAttribute('data-isr')) === 'false',
     15,
   );
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   await board.advanceUntil(async () => (await produced.getAttribute('data-acked')) === '40', 10);
   await expect(board.replica('payments', 0, 1)).toHaveAttribute('data-leo', '40');
   await expect(board.replica('payments', 0, 3)).toHaveAttribute('data-leo', '20');
@@ -257,7 +257,7 @@ test('create a topic: the placement is previewed step by step, then created exac
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('events');
   await page.getByTestId('create-topic-submit').click();
-  await expect(page.getByTestId('plane-error')).toContainText('TOPIC_ALREADY_EXISTS');
+  await expect(page.getByTestId('board-error')).toContainText('TOPIC_ALREADY_EXISTS');
 });
 
 test("the seeds' placement example: 2 topics x 2 partitions x RF 2 on 4 brokers, without and with racks", async ({

@@ -90,7 +90,7 @@ for (const vp of [
     await page.getByTestId('broker-kill-2').click();
     await page.getByTestId('broker-kill-3').click();
     // Records appended while the dead followers are still in the ISR: the HW cannot reach them.
-    await page.getByTestId('plane-produce').click();
+    await page.getByTestId('board-produce').click();
     await board.advanceUntil(
       async () =>
         (await board.leaderOf('orders', 1)) === 1 &&

@@ -293,7 +293,7 @@ test('the board at 390 px wide: no sideways page scroll, its controls on screen'
   expect((await story.boundingBox())?.width ?? 0).toBeLessThanOrEqual(390);
   // The board's own controls stay on screen: the fast-forward buttons wrap under the tabs, the
   // seed examples fit (the board clips what runs past its edge).
-  for (const id of ['plane-advance-1000', 'plane-advance-10000'])
+  for (const id of ['board-advance-1000', 'board-advance-10000'])
     expect(await inViewport(page, page.getByTestId(id)), id).toBe(true);
   await board.tab('cluster');
   const seeds = page.getByTestId('create-topic-preset');

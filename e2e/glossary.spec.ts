@@ -50,7 +50,7 @@ test('broker and group cards carry glossary terms, and axe finds no serious viol
   await board.replica('orders', 0, 1).locator('[data-term="leader epoch"]').hover();
   await expect(tip).toHaveAttribute('data-term', 'leader epoch');
   const serious = async () =>
-    (await new AxeBuilder({ page }).include('[data-testid="plane"]').include('.topic-partitions').analyze()).violations
+    (await new AxeBuilder({ page }).include('[data-testid="board"]').include('.topic-partitions').analyze()).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(await serious(), 'cluster board').toEqual([]);

@@ -232,9 +232,9 @@ test('commit before processing: a consumer crashed with a batch half processed l
   // The applications restart with the new commit mode: the group rebalances.
   await stable(board, { billing: 1, analytics: generation + 1 });
   await board.tab('cluster');
-  await page.getByTestId('plane-produce').click();
-  await page.getByTestId('plane-produce').click();
-  await expect(page.getByTestId('plane-produced')).toHaveAttribute('data-acked', /^[1-9]/);
+  await page.getByTestId('board-produce').click();
+  await page.getByTestId('board-produce').click();
+  await expect(page.getByTestId('board-produced')).toHaveAttribute('data-acked', /^[1-9]/);
   await board.tab('groups');
   // Step the clock 10 ms at a time until c4's application holds a batch of a few records that
   // it has already committed (CURRENT-OFFSET = its position on every partition) but not processed.
@@ -295,7 +295,7 @@ test('a consumer dragged out of every group stops; added back, it joins again', 
   await stable(board, { analytics: g + 1 });
   expect((await members(board, 'analytics')).map((m) => m.name).sort()).toEqual(['c3', 'c4', 'c5']);
   await expectAssignorResult(board, 'analytics', 'roundrobin');
-  const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
+  const results = await new AxeBuilder({ page }).include('[data-testid="board"]').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });

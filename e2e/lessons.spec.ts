@@ -150,7 +150,7 @@ for (const id of WATCHED) {
       await expect(page.getByTestId('lookup-result')).toHaveAttribute('data-position', '1325');
     }
     if (id === 'zookeeper-consumer') {
-      await expect(page.getByTestId('plane-tab-cluster')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('board-tab-cluster')).toHaveAttribute('aria-selected', 'true');
       await expect(page.locator('[data-lesson-look]')).toHaveAttribute('data-testid', /^znode-\/consumers\/legacy/);
     }
   });

@@ -32,7 +32,7 @@ for (const vp of [
 
     const board = new BoardPage(app);
     await page.goto('/');
-    await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+    await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
     // On a phone Reset cluster is in the top bar's menu.
     if (await page.getByTestId('topbar-menu').isVisible()) await page.getByTestId('topbar-menu').click();
     await page.getByTestId('reset-cluster').click();

@@ -83,7 +83,7 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
   const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
   await page.getByTestId(`event-${rebalance?.n}`).click();
-  await expect(page.getByTestId('plane-tab-groups')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('board-tab-groups')).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('[data-testid^="group-"][data-focused="true"]').first()).toBeInViewport();
 
   await board.tab('cluster');
@@ -103,7 +103,7 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
   await page.getByTestId('broker-kill-2').click();
   await page.getByTestId('broker-kill-3').click();
   // Until their sessions expire the two are still in the ISRs: a leader's HW waits for them, and says so.
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   const stall = page.locator('[data-testid^="hw-stall-orders-"]').first();
   await board.advanceUntil(async () => (await stall.count()) > 0, 5);
   await expect(stall).toContainText(/waits for the ISR: broker [23] \(down\)/);
@@ -124,9 +124,9 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
   await expect(page.getByTestId('journey-stage-3')).toHaveClass(/failed/);
 
   // The demo producer's 20 records: refused until delivery.timeout.ms, then counted as failed.
-  const produced = page.getByTestId('plane-produced');
+  const produced = page.getByTestId('board-produced');
   const failedBefore = Number(await produced.getAttribute('data-failed'));
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   await app.sideTab('metrics');
   await board.advanceUntil(async () => (await metricValue(page, 'FailedProduceRequestsPerSec')) > 0, 10);
   // delivery.timeout.ms is 120 s: ten seconds a press.

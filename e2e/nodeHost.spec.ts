@@ -96,7 +96,7 @@ test('the attached page shows the real clients’ consumers in their group with 
   await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
   // Its engine runs on the wall clock: nothing here pauses, steps or fast-forwards it.
   await expect(app.page.getByTestId('time-pace')).toHaveAttribute('data-speed', 'wall');
-  for (const control of ['time-play', 'time-step', 'time-idle', 'time-speed', 'plane-advance-1000'])
+  for (const control of ['time-play', 'time-step', 'time-idle', 'time-speed', 'board-advance-1000'])
     await expect(app.page.getByTestId(control)).toHaveCount(0);
   // A second page watches: it says so, and what it tries to change is refused in words.
   const watcher = await app.page.context().newPage();
@@ -105,8 +105,8 @@ test('the attached page shows the real clients’ consumers in their group with 
     await expect(watcher.getByTestId('host-attached')).toHaveAttribute('data-role', 'watching');
     await expect(watcher.getByTestId('host-watching')).toBeVisible();
     await watcher.getByTestId('broker-kill-1').click();
-    await expect(watcher.getByTestId('plane-error')).toContainText('CLUSTER_AUTHORIZATION_FAILED');
-    await expect(watcher.getByTestId('plane-error')).toContainText('this page is watching');
+    await expect(watcher.getByTestId('board-error')).toContainText('CLUSTER_AUTHORIZATION_FAILED');
+    await expect(watcher.getByTestId('board-error')).toContainText('this page is watching');
     await expect(app.page.getByTestId('broker-1')).not.toHaveAttribute('data-state', 'down');
     await expect(app.page.getByTestId('host-attached')).toContainText('1 other page watching');
   } finally {

@@ -253,7 +253,7 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
   };
 
   await page.reload();
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
   await board.pause();
   await board.tab('groups');
   // The restarted consumers join again: a new generation each, continuing the stored one.
@@ -286,7 +286,7 @@ test('a reload in the middle of a Send N job resumes the stored cluster: its own
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('scenario=');
   await page.reload();
   await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('recovery-report')).toBeVisible();
   await app.frames(5);
   await expect(page.getByTestId('discard-dialog')).toBeHidden();

@@ -58,7 +58,7 @@ test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the
   // messages are the only replication traffic, so none is crowded out of the frames' messages.
   await board.tab('scenarios');
   await page.getByTestId('preset-empty4').click();
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
+  await expect(page.getByTestId('board')).toHaveAttribute('data-preset', 'empty4');
   await board.tab('cluster');
   await board.pause();
   await page.getByTestId('create-topic').click();

@@ -14,7 +14,7 @@ async function openLinkHere(board: BoardPage, path: string): Promise<void> {
   await board.page.goto(path);
   await board.page.reload();
   await expect(board.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
-  await expect(board.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+  await expect(board.page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
 }
 
 /** What the two pages must agree on: time, leaders, ISRs, offsets, groups and assignments. */
@@ -49,7 +49,7 @@ test('a shared link replays the same run in a new page', async ({ app, page, bro
   await page.getByTestId('consumer-move-c1').selectOption('analytics');
   await board.advance(12);
   await board.tab('cluster');
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   await board.advance(3);
   const before = await stateOf(board);
   await board.tab('scenarios');
@@ -63,7 +63,7 @@ test('a shared link replays the same run in a new page', async ({ app, page, bro
   const board2 = new BoardPage(other);
   await board2.open(link);
   await expect(other.page.getByTestId('time-play')).toHaveAttribute('aria-pressed', 'false');
-  await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(before.now));
+  await expect(other.page.getByTestId('board-clock')).toHaveAttribute('data-now', String(before.now));
   expect(await stateOf(board2)).toEqual(before);
   expect(other.errors).toEqual([]);
   await context.close();
@@ -147,7 +147,7 @@ test('a preset and a lesson ask before they discard the stored cluster: cancel k
   test.setTimeout(120_000);
   const board = new BoardPage(app);
   await board.open();
-  const boardRoot = page.getByTestId('plane');
+  const boardRoot = page.getByTestId('board');
   const dialog = page.getByTestId('discard-dialog');
   await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
   await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
@@ -186,7 +186,7 @@ test('a link asks before it discards the stored cluster: declined, nothing chang
   test.setTimeout(120_000);
   const board = new BoardPage(app);
   await board.open();
-  const boardRoot = page.getByTestId('plane');
+  const boardRoot = page.getByTestId('board');
   const dialog = page.getByTestId('discard-dialog');
   await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
   await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
@@ -217,7 +217,7 @@ test('a link to a cluster without the old topics clears their partitions and the
   const board = new BoardPage(app);
   // A first visit: the demo holds nothing of the person's yet, so the link opens without a question.
   await board.open(linkTo({ seed: 1, preset: 'empty4', actions: [], untilMs: 0 }));
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
+  await expect(page.getByTestId('board')).toHaveAttribute('data-preset', 'empty4');
   await expect(page.locator('[data-testid^="partition-orders-"]')).toHaveCount(0);
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await app.sideTab('producer');
@@ -302,7 +302,7 @@ test('a link made after producing, Send N, a topic config and a producer setting
   const other = new GlassboxPage(await context.newPage());
   const board2 = new BoardPage(other);
   await board2.open(link);
-  await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(now));
+  await expect(other.page.getByTestId('board-clock')).toHaveAttribute('data-now', String(now));
   await expect.poll(() => partitionsOf(other, 'clicks', 3), { timeout: 20_000 }).toEqual(before);
   await other.page.getByTestId('topic-tab-clicks').click();
   await expect(other.page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue(
@@ -335,5 +335,5 @@ test('a 24-hour link asks first, saying how long, while the page keeps answering
   );
   await app.frames(3);
   // Still the cluster it was, at its own time, not the link's.
-  expect(await page.getByTestId('plane-clock').getAttribute('data-now').then(Number)).toBeLessThan(3_600_000);
+  expect(await page.getByTestId('board-clock').getAttribute('data-now').then(Number)).toBeLessThan(3_600_000);
 });

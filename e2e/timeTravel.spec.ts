@@ -14,7 +14,7 @@ async function scrubTo(board: BoardPage, ms: number): Promise<void> {
   const scrubber = board.page.getByTestId('time-scrubber');
   await scrubber.fill(String(ms));
   await expect(scrubber).toHaveAttribute('data-now', String(ms));
-  await expect(board.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(ms));
+  await expect(board.page.getByTestId('board-clock')).toHaveAttribute('data-now', String(ms));
 }
 
 test('scrubbing back to before a broker kill shows it alive and the old leader; forward and live show the new one', async ({

@@ -69,7 +69,7 @@ test('tokens carry their API, are listed in the colour legend, and never cover a
   // Slowed: the clock at 0.25x, so hops are replayed 150 times slower than the clock.
   await page.getByTestId('time-speed').selectOption('0.25');
   await expect(page.getByTestId('time-pace')).toHaveText('1 engine ms = 4 real ms');
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   const fetch = page.locator('[data-testid^="message-fetch-"]').first();
   await expect(fetch).toBeAttached({ timeout: 15_000 });
   await expect(fetch).toHaveAttribute('data-api', 'Fetch');

@@ -35,7 +35,7 @@ function BoardSection({ session }: { session: Session }) {
     };
   }, [session]);
   return (
-    <div className="plane-section" ref={ref}>
+    <div className="board-section" ref={ref}>
       <BoardTabs session={session} />
     </div>
   );

@@ -40,7 +40,7 @@ export function ClusterTab({ session, view }: { session: Session; view: BoardVie
       : consumerNames.join(', ');
   return (
     <div className="cluster-tab">
-      <div className="plane-toolbar">
+      <div className="board-toolbar">
         <span className="controller-summary" data-testid="controller-summary">
           <Term name="controller">Controller</Term>: {controllerSummary(view)} ·{' '}
           <Term name="controller epoch">epoch</Term> {view.controllerEpoch}
@@ -73,7 +73,7 @@ export function ClusterTab({ session, view }: { session: Session; view: BoardVie
           <button
             type="button"
             className="btn"
-            data-testid="plane-produce"
+            data-testid="board-produce"
             onClick={() => void act(session, { op: 'produceDemoRecords', topic: produceTopic, count: 20 })}
             title="20 keyed records through the producer with acks=all"
           >
@@ -82,7 +82,7 @@ export function ClusterTab({ session, view }: { session: Session; view: BoardVie
         )}
         <span
           className="muted small"
-          data-testid="plane-produced"
+          data-testid="board-produced"
           data-acked={view.produced.acked}
           data-failed={view.produced.failed}
         >
