@@ -356,6 +356,8 @@ export class RecordAccumulator {
     if (!first.hasSequence() && tm.inFlightCount(key) >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE) return true;
     // No new batch under the new epoch while batches of the old one are unresolved here.
     if (!first.hasSequence() && tm.inFlightCount(key) > 0 && tm.hasStaleProducerIdAndEpoch(key)) return true;
+    // No new batch while an expired batch's fate is unknown (hasUnresolvedSequence).
+    if (!first.hasSequence() && tm.hasUnresolvedSequence(key)) return true;
     // A retried batch must not overtake an earlier batch that is still in flight.
     const firstInFlight = tm.firstInFlightSequence(key);
     return firstInFlight !== -1 && first.hasSequence() && first.baseSequence !== firstInFlight;
