@@ -113,6 +113,11 @@ export class ProducerMetadata {
     return p && p.leaderId >= 0 ? p.leaderId : null;
   }
 
+  /** The partition's leader epoch, or null if the partition is unknown (MetadataSnapshot.leaderEpochFor). */
+  leaderEpochFor(topic: string, partition: number): number | null {
+    return this.topics.get(topic)?.partitions[partition]?.leaderEpoch ?? null;
+  }
+
   /** Every topic the producer has metadata for (for the next Metadata request). */
   topicNames(): string[] {
     return [...this.topics.keys()];
