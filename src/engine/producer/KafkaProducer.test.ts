@@ -104,12 +104,20 @@ describe('KafkaProducer: accumulator and sender', () => {
     );
   });
 
-  it('keeps asking for an unknown topic until max.block.ms, then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
+  it('keeps asking for an unknown topic until max.block.ms, each answer without it waiting longer (Metadata.timeToAllowUpdate, KIP-580), then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
     const h = setup({ 'max.block.ms': 1000 });
     h.producer.send({ topic: 'nope', key: null, value: enc('x') });
     h.run(999);
     expect(h.reports()).toEqual([]);
-    expect(byType(h.events, 'producerMetadataRequested').length).toBeGreaterThan(5);
+    const at = byType(h.events, 'producerMetadataRequested').map((e) => e.atMs);
+    // After each answer (2 ms round trip): the base backoff, then backoff(count - 1) per
+    // equivalent answer in a row: 100, 100, 200, 400 ms, +/-20 %.
+    const gaps = at.slice(1).map((t, i) => t - (at[i] as number) - 2);
+    expect(gaps).toHaveLength(4);
+    [100, 100, 200, 400].forEach((term, i) => {
+      expect(gaps[i]).toBeGreaterThanOrEqual(term * 0.8);
+      expect(gaps[i]).toBeLessThanOrEqual(term * 1.2);
+    });
     h.run(1);
     expect(h.reports()).toMatchObject([{ topic: 'nope', error: 'UNKNOWN_TOPIC_OR_PARTITION' }]);
   });

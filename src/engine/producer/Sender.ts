@@ -95,7 +95,6 @@ export class Sender {
   private wakeAt = Number.POSITIVE_INFINITY;
   private wakeTask: TaskId | null = null;
   private nextBrokerIndex = 0;
-  private lastMetadataAttemptMs = Number.NEGATIVE_INFINITY;
   private lastInitPidAttemptMs = Number.NEGATIVE_INFINITY;
   private closed = false;
   /** When a request to each broker last failed (timeout or reset): such brokers are asked last. */
@@ -251,14 +250,11 @@ export class Sender {
 
   /** Sends a Metadata request if one is due; returns when to look again. */
   private maybeUpdateMetadata(now: number): number {
-    const dueMs = this.metadata.nextUpdateMs(this.config.metadataMaxAgeMs);
-    if (now < dueMs) return dueMs;
     if (this.hasInFlight('Metadata')) return Number.POSITIVE_INFINITY;
-    const earliest = this.lastMetadataAttemptMs + this.config.retryBackoffMs;
-    if (now < earliest && !this.metadata.newTopicsRequested) return earliest;
+    const dueMs = this.metadata.nextUpdateMs(now);
+    if (now < dueMs) return dueMs;
     const broker = this.pickBroker();
     if (broker === null) return Number.POSITIVE_INFINITY;
-    this.lastMetadataAttemptMs = now;
     const topics = this.metadata.topicNames().concat(this.pendingTopics);
     const uniqueTopics = [...new Set(topics)].sort();
     this.emit({ type: 'producerMetadataRequested', producer: this.node, broker, topics: uniqueTopics, atMs: now });
@@ -420,6 +416,7 @@ export class Sender {
   private failRequest(correlationId: number, error: KafkaErrorCode): void {
     const f = this.untrack(correlationId);
     if (!f) return;
+    if (f.api === 'Metadata') this.metadata.failedUpdate(this.scheduler.now()); // NetworkClient.handleFailedRequest
     this.metadata.requestUpdate();
     if (f.api !== 'Produce') return;
     const now = this.scheduler.now();
@@ -447,6 +444,11 @@ export class Sender {
   }
 
   private handleMetadataResponse(broker: number, body: MetadataResponse): void {
+    // A broker still starting may answer with no brokers: try again later (handleSuccessfulResponse).
+    if (body.brokers.length === 0) {
+      this.metadata.failedUpdate(this.scheduler.now());
+      return;
+    }
     this.metadata.update(body, this.scheduler.now());
     const leaders: { topic: string; partition: number; leaderId: number; leaderEpoch: number }[] = [];
     for (const t of this.metadata.topicNames()) {
