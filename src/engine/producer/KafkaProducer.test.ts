@@ -4,41 +4,13 @@ import { Network } from '../cluster/Network';
 import { Scheduler } from '../cluster/Scheduler';
 import { Rng } from '../Rng';
 import type { ProducerEvent } from './events';
-import { KafkaProducer } from './KafkaProducer';
 import type { ProducerConfigInput } from './ProducerConfig';
 import type { DeliveryReport } from './ProducerRecord';
+import { KafkaProducer } from './KafkaProducer';
 import { FakeBrokers } from './testing/FakeBrokers';
+import { byType, setup } from './testing/producerHarness';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function setup(config: ProducerConfigInput, leaders: number[] = [1], brokers = [1, 2, 3]) {
-  const clock = new ManualClock(0);
-  const scheduler = new Scheduler(clock);
-  const network = new Network(scheduler, () => {}, { latencyMs: 1 });
-  const cluster = new FakeBrokers(network, (d, fn) => scheduler.schedule(d, fn), brokers);
-  cluster.createTopic('t', leaders);
-  const events: ProducerEvent[] = [];
-  const producer = new KafkaProducer(config, {
-    scheduler,
-    network,
-    rng: new Rng(7),
-    emit: (e) => events.push(e),
-    bootstrapBrokers: brokers,
-  });
-  const reports = () =>
-    events
-      .filter((e): e is Extract<ProducerEvent, { type: 'deliveryReport' }> => e.type === 'deliveryReport')
-      .map((e) => e.report);
-  const send = (value: string, partition = 0, key: string | null = null) =>
-    producer.send({ topic: 't', partition, key: key === null ? null : enc(key), value: enc(value) });
-  const run = (ms: number) => scheduler.runUntil(clock.now() + ms);
-  producer.partitionsFor('t');
-  return { clock, scheduler, network, cluster, producer, events, reports, send, run };
-}
-
-function byType<T extends ProducerEvent['type']>(events: ProducerEvent[], type: T) {
-  return events.filter((e): e is Extract<ProducerEvent, { type: T }> => e.type === type);
-}
 
 describe('KafkaProducer: accumulator and sender', () => {
   it('lingers, batches records of a partition into one request, and reports offsets', () => {
@@ -132,12 +104,20 @@ describe('KafkaProducer: accumulator and sender', () => {
     );
   });
 
-  it('keeps asking for an unknown topic until max.block.ms, then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
+  it('keeps asking for an unknown topic until max.block.ms, each answer without it waiting longer (Metadata.timeToAllowUpdate, KIP-580), then fails with UNKNOWN_TOPIC_OR_PARTITION', () => {
     const h = setup({ 'max.block.ms': 1000 });
     h.producer.send({ topic: 'nope', key: null, value: enc('x') });
     h.run(999);
     expect(h.reports()).toEqual([]);
-    expect(byType(h.events, 'producerMetadataRequested').length).toBeGreaterThan(5);
+    const at = byType(h.events, 'producerMetadataRequested').map((e) => e.atMs);
+    // After each answer (2 ms round trip): the base backoff, then backoff(count - 1) per
+    // equivalent answer in a row: 100, 100, 200, 400 ms, +/-20 %.
+    const gaps = at.slice(1).map((t, i) => t - (at[i] as number) - 2);
+    expect(gaps).toHaveLength(4);
+    [100, 100, 200, 400].forEach((term, i) => {
+      expect(gaps[i]).toBeGreaterThanOrEqual(term * 0.8);
+      expect(gaps[i]).toBeLessThanOrEqual(term * 1.2);
+    });
     h.run(1);
     expect(h.reports()).toMatchObject([{ topic: 'nope', error: 'UNKNOWN_TOPIC_OR_PARTITION' }]);
   });

@@ -99,7 +99,13 @@ export class KafkaProducer {
       this.config.batchSize,
       this.config.partitionerIgnoreKeys,
     );
-    this.metadata = new ProducerMetadata(context.bootstrapBrokers);
+    this.metadata = new ProducerMetadata(context.bootstrapBrokers, {
+      retryBackoffMs: this.config.retryBackoffMs,
+      retryBackoffMaxMs: this.config.retryBackoffMaxMs,
+      metadataMaxAgeMs: this.config.metadataMaxAgeMs,
+      // Its own stream, derived without drawing from the shared Rng (as the accumulator's).
+      rng: new Rng((rng.seed ^ 0x1b873593) >>> 0),
+    });
     this.transactionManager = this.config.enableIdempotence ? new TransactionManager() : null;
     // The backoff's stream is derived from the producer's seed without drawing from the shared
     // Rng, so adding it moved no other seeded choice.

@@ -126,3 +126,33 @@ describe('ProducerBatch (records written as they are appended, like MemoryRecord
     }
   });
 });
+
+// apache/kafka 3.9 ProducerBatchTest.testWithLeaderChangesAcrossRetries (ProducerBatch.maybeUpdateLeaderEpoch,
+// hasLeaderChangedForTheOngoingRetry).
+describe('ProducerBatch: the leader epoch across retries', () => {
+  it('testWithLeaderChangesAcrossRetries', () => {
+    const batch = new ProducerBatch(1, 'topic', 1, 0, 16384);
+    expect([batch.currentLeaderEpoch, batch.attemptsWhenLeaderLastChanged]).toEqual([null, 0]);
+    batch.maybeUpdateLeaderEpoch(null);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(false);
+    // The first attempt is no retry: a first leader is no change.
+    batch.maybeUpdateLeaderEpoch(100);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(false);
+    expect([batch.currentLeaderEpoch, batch.attemptsWhenLeaderLastChanged]).toEqual([100, 0]);
+    // The first retry, to a new leader: a change, and still one until that retry is made.
+    batch.attempts++;
+    batch.maybeUpdateLeaderEpoch(101);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(true);
+    batch.maybeUpdateLeaderEpoch(101);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(true);
+    expect([batch.currentLeaderEpoch, batch.attemptsWhenLeaderLastChanged]).toEqual([101, 1]);
+    // The second retry, same leader: no change; an older or unknown epoch changes nothing.
+    batch.attempts++;
+    batch.maybeUpdateLeaderEpoch(101);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(false);
+    batch.maybeUpdateLeaderEpoch(100);
+    batch.maybeUpdateLeaderEpoch(null);
+    expect(batch.hasLeaderChangedForTheOngoingRetry()).toBe(false);
+    expect([batch.currentLeaderEpoch, batch.attemptsWhenLeaderLastChanged]).toEqual([101, 1]);
+  });
+});

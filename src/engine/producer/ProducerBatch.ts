@@ -146,6 +146,10 @@ export class ProducerBatch {
   baseSequence = NO_SEQUENCE;
   /** Renumbered by an epoch bump (ProducerBatch.sequenceHasBeenReset): an old-epoch refusal is retried. */
   sequenceHasBeenReset = false;
+  /** The leader epoch this batch is bound for (currentLeaderEpoch), null until metadata names one. */
+  currentLeaderEpoch: number | null = null;
+  /** The attempt at which the leader epoch last moved (attemptsWhenLeaderLastChanged). */
+  attemptsWhenLeaderLastChanged = 0;
   /** Header space, then the records written so far; bytes past sizeInBytes are unused. */
   private buffer: Uint8Array;
   private maxTimestampSeen = -1;
@@ -204,6 +208,22 @@ export class ProducerBatch {
         fn(first + k, times[t] as number, i++);
       }
     }
+  }
+
+  /** Remembers a newer leader epoch and the attempt it came at (maybeUpdateLeaderEpoch); older or unknown ones change nothing. */
+  maybeUpdateLeaderEpoch(latestLeaderEpoch: number | null): void {
+    if (latestLeaderEpoch === null) return;
+    if (this.currentLeaderEpoch !== null && this.currentLeaderEpoch >= latestLeaderEpoch) return;
+    this.attemptsWhenLeaderLastChanged = this.attempts;
+    this.currentLeaderEpoch = latestLeaderEpoch;
+  }
+
+  /**
+   * Whether this retry goes to a newer leader than the last attempt did
+   * (hasLeaderChangedForTheOngoingRetry): such a retry skips its backoff.
+   */
+  hasLeaderChangedForTheOngoingRetry(): boolean {
+    return this.attempts >= 1 && this.attempts === this.attemptsWhenLeaderLastChanged;
   }
 
   hasSequence(): boolean {

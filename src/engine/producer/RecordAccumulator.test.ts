@@ -353,3 +353,48 @@ describe('RecordAccumulator.shouldBackoff: the jitter drawn at every readiness c
     expect([...a.ready(m, 90).readyNodes]).toEqual([1]); // this check drew 80
   });
 });
+
+// apache/kafka 3.9 RecordAccumulatorTest.testReadyAndDrainWhenABatchIsBeingRetried
+// (RecordAccumulator.ready / drain -> shouldBackoff(hasLeaderChangedForTheOngoingRetry, ...)).
+describe('RecordAccumulator: a leader change cuts a retry’s backoff short', () => {
+  function metadataAtEpoch(m: ProducerMetadata, epoch: number, now: number): void {
+    const r = metadataResponse([1, 2], new Map([['t', [1]]]));
+    for (const t of r.topics) for (const p of t.partitions) p.leaderEpoch = epoch;
+    m.update(r, now);
+  }
+
+  it('testReadyAndDrainWhenABatchIsBeingRetried', () => {
+    const config = resolveProducerConfig({
+      'enable.idempotence': false,
+      'linger.ms': 10,
+      'retry.backoff.ms': 100,
+      'retry.backoff.max.ms': 1000,
+    });
+    const a = new RecordAccumulator('p', config, () => {}, null);
+    const m = new ProducerMetadata([1]);
+    metadataAtEpoch(m, 100, 0);
+    a.append('t', 0, rec('v'), 0);
+    // The first attempt: ready and drained, bound for epoch 100.
+    let now = 11;
+    const [batch] = a.drain(m, a.ready(m, now).readyNodes, now).get(1) ?? [];
+    expect([batch?.currentLeaderEpoch, batch?.attemptsWhenLeaderLastChanged]).toEqual([100, 0]);
+    a.reenqueue(batch as ProducerBatch, now);
+    // Inside the backoff, same leader: backs off.
+    now += 1;
+    expect(a.ready(m, now).readyNodes.size).toBe(0);
+    expect(a.drain(m, [1], now).size).toBe(0);
+    // Inside the backoff, a new leader epoch: sent at once.
+    now += 1;
+    metadataAtEpoch(m, 101, now);
+    expect([...a.ready(m, now).readyNodes]).toEqual([1]);
+    const [again] = a.drain(m, [1], now).get(1) ?? [];
+    expect(again).toBe(batch);
+    expect([again?.currentLeaderEpoch, again?.attemptsWhenLeaderLastChanged]).toEqual([101, 1]);
+    // The next retry to that same leader waits its backoff again.
+    a.reenqueue(again as ProducerBatch, now);
+    now += 1;
+    expect(a.ready(m, now).readyNodes.size).toBe(0);
+    now += 2000;
+    expect([...a.ready(m, now).readyNodes]).toEqual([1]);
+  });
+});

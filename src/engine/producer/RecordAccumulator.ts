@@ -208,9 +208,13 @@ export class RecordAccumulator {
 
   /**
    * RecordAccumulator.shouldBackoff: whether a retried batch is still inside its retry backoff,
-   * with the jitter drawn anew at every check (retryBackoff.backoff(attempts - 1)).
+   * with the jitter drawn anew at every check (retryBackoff.backoff(attempts - 1)). A retry bound
+   * for a newer leader epoch than its last attempt goes at once: the old leader's trouble is not
+   * the new one's (ProducerBatch.hasLeaderChangedForTheOngoingRetry).
    */
-  private backingOff(batch: ProducerBatch, now: number): boolean {
+  private backingOff(batch: ProducerBatch, metadata: ProducerMetadata, now: number): boolean {
+    batch.maybeUpdateLeaderEpoch(metadata.leaderEpochFor(batch.topic, batch.partition));
+    if (batch.hasLeaderChangedForTheOngoingRetry()) return false;
     return batch.attempts > 0 && now - batch.lastAttemptMs < this.retryBackoff.backoff(batch.attempts - 1);
   }
 
@@ -225,11 +229,12 @@ export class RecordAccumulator {
       const key = q.key;
       const leader = metadata.leaderFor(q.topic, q.partition);
       if (leader === null) {
+        batch.maybeUpdateLeaderEpoch(metadata.leaderEpochFor(q.topic, q.partition));
         unknownLeaderTopics.add(q.topic);
         continue;
       }
       if (readyNodes.has(leader) || this.muted.has(key)) continue;
-      const backingOff = this.backingOff(batch, now);
+      const backingOff = this.backingOff(batch, metadata, now);
       // Kafka: waited = now - lastAttempt, sendable once waited >= (backing off ? the retry
       // backoff : linger.ms). The same test on the absolute moment it becomes true:
       // partitionReady draws the backoff again for timeToWaitMs.
@@ -322,7 +327,7 @@ export class RecordAccumulator {
         if (this.muted.has(key)) continue;
         const first = q.batches[0];
         if (!first) continue;
-        if (this.backingOff(first, now)) {
+        if (this.backingOff(first, metadata, now)) {
           this.drainBackedOff = true;
           continue;
         }
@@ -356,6 +361,8 @@ export class RecordAccumulator {
     if (!first.hasSequence() && tm.inFlightCount(key) >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE) return true;
     // No new batch under the new epoch while batches of the old one are unresolved here.
     if (!first.hasSequence() && tm.inFlightCount(key) > 0 && tm.hasStaleProducerIdAndEpoch(key)) return true;
+    // No new batch while an expired batch's fate is unknown (hasUnresolvedSequence).
+    if (!first.hasSequence() && tm.hasUnresolvedSequence(key)) return true;
     // A retried batch must not overtake an earlier batch that is still in flight.
     const firstInFlight = tm.firstInFlightSequence(key);
     return firstInFlight !== -1 && first.hasSequence() && first.baseSequence !== firstInFlight;

@@ -58,7 +58,6 @@ const RETRIABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'KAFKA_STORAGE_ERROR',
   'FENCED_LEADER_EPOCH',
   'UNKNOWN_LEADER_EPOCH',
-  'OUT_OF_ORDER_SEQUENCE_NUMBER',
 ]);
 
 /** Errors that mean our metadata is stale: ask again before retrying. */
@@ -96,7 +95,6 @@ export class Sender {
   private wakeAt = Number.POSITIVE_INFINITY;
   private wakeTask: TaskId | null = null;
   private nextBrokerIndex = 0;
-  private lastMetadataAttemptMs = Number.NEGATIVE_INFINITY;
   private lastInitPidAttemptMs = Number.NEGATIVE_INFINITY;
   private closed = false;
   /** When a request to each broker last failed (timeout or reset): such brokers are asked last. */
@@ -160,6 +158,7 @@ export class Sender {
     let nextWake = Number.POSITIVE_INFINITY;
 
     nextWake = Math.min(nextWake, this.maybeUpdateMetadata(now));
+    this.transactionManager?.maybeResolveSequences();
     this.maybeBumpIdempotentEpoch(now);
     nextWake = Math.min(nextWake, this.maybeInitProducerId(now));
 
@@ -188,11 +187,18 @@ export class Sender {
     }
 
     for (const batch of this.accumulator.expiredBatches(now)) {
+      const tp = tpKey(batch.topic, batch.partition);
       this.failBatch(
         batch,
         'REQUEST_TIMED_OUT',
-        `Expiring ${batch.recordCount} record(s) for ${tpKey(batch.topic, batch.partition)}: ${now - batch.createdMs} ms has passed since batch creation`,
+        `Expiring ${batch.recordCount} record(s) for ${tp}: ${now - batch.createdMs} ms has passed since batch creation`,
       );
+      // Sent before, it may be in the log: nothing new is drained for its partition until the
+      // batches still in flight there tell (Sender.sendProducerData, markSequenceUnresolved).
+      if (this.transactionManager && batch.attempts > 0) {
+        this.transactionManager.markSequenceUnresolved(tp, batch);
+        nextWake = now; // the next pass resolves it once nothing is in flight
+      }
     }
 
     nextWake = Math.min(nextWake, ready.nextReadyCheckMs, this.accumulator.nextExpiryMs());
@@ -244,14 +250,11 @@ export class Sender {
 
   /** Sends a Metadata request if one is due; returns when to look again. */
   private maybeUpdateMetadata(now: number): number {
-    const dueMs = this.metadata.nextUpdateMs(this.config.metadataMaxAgeMs);
-    if (now < dueMs) return dueMs;
     if (this.hasInFlight('Metadata')) return Number.POSITIVE_INFINITY;
-    const earliest = this.lastMetadataAttemptMs + this.config.retryBackoffMs;
-    if (now < earliest && !this.metadata.newTopicsRequested) return earliest;
+    const dueMs = this.metadata.nextUpdateMs(now);
+    if (now < dueMs) return dueMs;
     const broker = this.pickBroker();
     if (broker === null) return Number.POSITIVE_INFINITY;
-    this.lastMetadataAttemptMs = now;
     const topics = this.metadata.topicNames().concat(this.pendingTopics);
     const uniqueTopics = [...new Set(topics)].sort();
     this.emit({ type: 'producerMetadataRequested', producer: this.node, broker, topics: uniqueTopics, atMs: now });
@@ -413,6 +416,7 @@ export class Sender {
   private failRequest(correlationId: number, error: KafkaErrorCode): void {
     const f = this.untrack(correlationId);
     if (!f) return;
+    if (f.api === 'Metadata') this.metadata.failedUpdate(this.scheduler.now()); // NetworkClient.handleFailedRequest
     this.metadata.requestUpdate();
     if (f.api !== 'Produce') return;
     const now = this.scheduler.now();
@@ -440,6 +444,11 @@ export class Sender {
   }
 
   private handleMetadataResponse(broker: number, body: MetadataResponse): void {
+    // A broker still starting may answer with no brokers: try again later (handleSuccessfulResponse).
+    if (body.brokers.length === 0) {
+      this.metadata.failedUpdate(this.scheduler.now());
+      return;
+    }
     this.metadata.update(body, this.scheduler.now());
     const leaders: { topic: string; partition: number; leaderId: number; leaderEpoch: number }[] = [];
     for (const t of this.metadata.topicNames()) {
@@ -500,29 +509,28 @@ export class Sender {
         this.completeBatch(b, r.errorCode === 'NONE' ? r.baseOffset : -1, r.logAppendTimeMs);
         this.deallocate(b);
       } else {
-        this.handleBatchError(b, r.errorCode, r.errorMessage ?? r.errorCode, now);
+        this.handleBatchError(b, r.errorCode, r.errorMessage ?? r.errorCode, now, r.logStartOffset);
       }
     }
   }
 
-  private canRetry(batch: ProducerBatch, error: ErrorCode, now: number): boolean {
+  /** Sender.canRetry: time and retries left, then the TransactionManager's word on sequence errors. */
+  private canRetry(batch: ProducerBatch, error: ErrorCode, now: number, logStartOffset: number): boolean {
     if (batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)) return false;
     if (batch.attempts >= this.config.retries) return false;
-    if (!RETRIABLE.has(error)) return false;
     const tm = this.transactionManager;
-    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') {
-      if (!tm) return false;
-      if (tm.canRetryOutOfOrder(tpKey(batch.topic, batch.partition), batch)) return true;
-      // The very batch the broker should take next was refused: the leader has lost this
-      // producer's state (an unclean election, a truncated log). Like Kafka since 2.5 (KIP-360,
-      // UNKNOWN_PRODUCER_ID), start a fresh producer id and send the batch again under it.
-      tm.resetRequired = true;
-      return true;
-    }
-    return true;
+    const bySequence = tm ? tm.canRetry(tpKey(batch.topic, batch.partition), batch, error, logStartOffset) : null;
+    if (bySequence !== null) return bySequence;
+    return RETRIABLE.has(error);
   }
 
-  private handleBatchError(batch: ProducerBatch, error: KafkaErrorCode, message: string, now: number): void {
+  private handleBatchError(
+    batch: ProducerBatch,
+    error: KafkaErrorCode,
+    message: string,
+    now: number,
+    logStartOffset = -1,
+  ): void {
     if (INVALID_METADATA.has(error)) this.metadata.requestUpdate();
     if (this.config.maxInFlightRequestsPerConnection === 1)
       this.accumulator.unmutePartition(batch.topic, batch.partition);
@@ -544,7 +552,7 @@ export class Sender {
       });
       return;
     }
-    if (this.canRetry(batch, error, now)) {
+    if (this.canRetry(batch, error, now, logStartOffset)) {
       this.accumulator.reenqueue(batch, now);
       this.emit({
         type: 'batchRetried',
@@ -578,22 +586,16 @@ export class Sender {
 
   private completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
     batch.state = 'done';
-    this.transactionManager?.handleCompletedBatch(tpKey(batch.topic, batch.partition), batch);
+    this.transactionManager?.handleCompletedBatch(tpKey(batch.topic, batch.partition), batch, baseOffset);
     this.hooks.completeBatch(batch, baseOffset, logAppendTimeMs);
   }
 
   private failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string, adjustSequenceNumbers = false): void {
     batch.state = 'done';
     const tm = this.transactionManager;
-    if (tm && batch.hasSequence()) {
-      const tp = tpKey(batch.topic, batch.partition);
-      tm.removeInFlightBatch(tp, batch);
-      // Its sequence numbers are now a hole the broker will never see filled. Refused for good:
-      // bump the epoch and restart the partition at sequence 0 (TransactionManager.handleFailedBatch).
-      // Expired or out of retries, it may have been written: start afresh with a new producer id.
-      if (adjustSequenceNumbers || error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') tm.requestEpochBumpForPartition(tp);
-      else tm.resetRequired = true;
-    }
+    // Its sequence numbers may now be a hole the broker never sees filled (TransactionManager.handleFailedBatch).
+    if (tm && batch.hasSequence())
+      tm.handleFailedBatch(tpKey(batch.topic, batch.partition), batch, error, adjustSequenceNumbers);
     this.hooks.failBatch(batch, error, message);
   }
 }

@@ -13,13 +13,20 @@
  * retries; retried batches go back into the queue in sequence order; a retried batch is only
  * sent again once it is the first one in flight for its partition.
  *
- * A batch that fails for good (a non-retriable error) leaves a hole in its partition's
- * sequences. As Kafka's TransactionManager does for an idempotent producer, the producer then
- * bumps its epoch locally (same producer id, epoch + 1; bumpIdempotentProducerEpoch) and starts
- * that partition's sequences again at 0, rewriting the batches still unresolved there; the
- * broker takes a new epoch at sequence 0. Only an exhausted epoch asks for a new producer id.
+ * A hole in a partition's sequences is mended as Kafka 3.9's TransactionManager does for an
+ * idempotent producer: the producer bumps its epoch locally (same producer id, epoch + 1;
+ * bumpIdempotentProducerEpoch) and starts that partition's sequences again at 0, rewriting the
+ * batches still unresolved there; the broker takes a new epoch at sequence 0. It bumps for a
+ * batch refused for good with retries left, for OUT_OF_ORDER_SEQUENCE_NUMBER on the batch next in
+ * line (the leader lost this producer's state), for UNKNOWN_PRODUCER_ID, and for a partition left
+ * unresolved: a batch that expired after it was sent may or may not be in the log, so nothing new
+ * is drained there until every batch in flight has come back; if the last acknowledged sequence
+ * then does not reach the partition's next one, the epoch is bumped (maybeResolveSequences).
+ * Only an exhausted epoch asks for a new producer id.
  */
 import { NO_SEQUENCE, type ProducerBatch } from './ProducerBatch';
+
+import type { ErrorCode } from '../cluster/requests';
 
 export interface ProducerIdAndEpoch {
   producerId: number;
@@ -28,10 +35,18 @@ export interface ProducerIdAndEpoch {
 
 export class TransactionManager {
   producerIdAndEpoch: ProducerIdAndEpoch | null = null;
-  /** Set when a batch failed for good after it may have been written: sequences need a fresh producer id. */
+  /** Set when the epoch is exhausted (resetIdempotentProducerId): the next sender pass asks for a new producer id. */
   resetRequired = false;
   private readonly nextSequence = new Map<string, number>();
   private readonly lastAckedSequence = new Map<string, number>();
+  /** The last offset the broker acknowledged per partition (TxnPartitionEntry.lastAckedOffset). */
+  private readonly lastAckedOffsets = new Map<string, number>();
+  /**
+   * Partitions where a batch expired after it was sent, with the sequence that would follow it
+   * (partitionsWithUnresolvedSequences): whether the broker holds it is unknown until the
+   * partition's other batches in flight come back.
+   */
+  private readonly partitionsWithUnresolvedSequences = new Map<string, number>();
   /** In-flight batches per partition, sorted by baseSequence. */
   private readonly inflight = new Map<string, ProducerBatch[]>();
   /** The producer id and epoch each partition's sequences belong to (TxnPartitionEntry.producerIdAndEpoch). */
@@ -48,10 +63,12 @@ export class TransactionManager {
     this.resetRequired = false;
     this.nextSequence.clear();
     this.lastAckedSequence.clear();
+    this.lastAckedOffsets.clear();
     this.inflight.clear();
     this.partitionEpochs.clear();
     this.epochBumpRequired = false;
     this.partitionsToRewriteSequences.clear();
+    this.partitionsWithUnresolvedSequences.clear();
   }
 
   /** A batch of this partition failed for good: bump the epoch at the next sender pass (requestEpochBumpForPartition). */
@@ -77,7 +94,10 @@ export class TransactionManager {
     }
     const bumped = { producerId: pid.producerId, epoch: pid.epoch + 1 };
     this.producerIdAndEpoch = bumped;
-    for (const tp of tps) this.startSequencesAtBeginning(tp);
+    for (const tp of tps) {
+      this.startSequencesAtBeginning(tp);
+      this.partitionsWithUnresolvedSequences.delete(tp);
+    }
     return bumped;
   }
 
@@ -159,20 +179,104 @@ export class TransactionManager {
     return this.lastAckedSequence.get(tp) ?? -1;
   }
 
-  handleCompletedBatch(tp: string, batch: ProducerBatch): void {
+  /** `baseOffset` -1 when the broker named no offset (a duplicate): the last acked offset stays. */
+  handleCompletedBatch(tp: string, batch: ProducerBatch, baseOffset = -1): void {
     const last = batch.baseSequence + batch.recordCount - 1;
     if (last > this.lastAcked(tp)) this.lastAckedSequence.set(tp, last);
+    if (baseOffset >= 0) {
+      const lastOffset = baseOffset + batch.recordCount - 1;
+      if (lastOffset > (this.lastAckedOffsets.get(tp) ?? -1)) this.lastAckedOffsets.set(tp, lastOffset);
+    }
     this.removeInFlightBatch(tp, batch);
   }
 
+  hasUnresolvedSequence(tp: string): boolean {
+    return this.partitionsWithUnresolvedSequences.has(tp);
+  }
+
+  hasUnresolvedSequences(): boolean {
+    return this.partitionsWithUnresolvedSequences.size > 0;
+  }
+
+  /** An expired batch that had been sent: its partition waits to learn whether it was written (markSequenceUnresolved). */
+  markSequenceUnresolved(tp: string, batch: ProducerBatch): void {
+    const next = batch.baseSequence + batch.recordCount;
+    this.partitionsWithUnresolvedSequences.set(
+      tp,
+      Math.max(this.partitionsWithUnresolvedSequences.get(tp) ?? next, next),
+    );
+  }
+
   /**
-   * Whether a batch that came back with OUT_OF_ORDER_SEQUENCE_NUMBER may simply be retried:
-   * yes if an earlier sequence is still unresolved (the gap is the earlier batch's, and it will
-   * be resent first). If this batch is the very next one the broker should accept, the broker
-   * lost our state and retrying cannot help.
+   * Run at the start of every sender pass (maybeResolveSequences): an unresolved partition with
+   * nothing in flight is resolved if the broker acknowledged everything up to its next sequence
+   * (a later batch succeeded, so the expired one was written); otherwise its epoch is bumped.
    */
-  canRetryOutOfOrder(tp: string, batch: ProducerBatch): boolean {
-    // A batch renumbered by an epoch bump was refused under its old numbers: send it again.
-    return batch.sequenceHasBeenReset || batch.baseSequence !== this.lastAcked(tp) + 1;
+  maybeResolveSequences(): void {
+    for (const tp of [...this.partitionsWithUnresolvedSequences.keys()]) {
+      if (this.inFlightCount(tp) > 0) continue;
+      if (!this.isNextSequence(tp, this.sequenceNumber(tp))) this.requestEpochBumpForPartition(tp);
+      this.partitionsWithUnresolvedSequences.delete(tp);
+    }
+  }
+
+  private isNextSequence(tp: string, sequence: number): boolean {
+    return sequence - this.lastAcked(tp) === 1;
+  }
+
+  private isNextSequenceForUnresolvedPartition(tp: string, sequence: number): boolean {
+    return this.partitionsWithUnresolvedSequences.get(tp) === sequence;
+  }
+
+  /**
+   * TransactionManager.canRetry for an idempotent producer: whether a batch refused with
+   * UNKNOWN_PRODUCER_ID or OUT_OF_ORDER_SEQUENCE_NUMBER is sent again, requesting an epoch bump
+   * where the refusal shows a real gap. Null for any other error (retriable or not decides).
+   */
+  canRetry(tp: string, batch: ProducerBatch, error: ErrorCode, logStartOffset: number): boolean | null {
+    if (error === 'UNKNOWN_PRODUCER_ID') {
+      // Without the log start offset nothing can be told yet; a renumbered batch was refused
+      // under its old numbers. Otherwise the broker lost our state (retention removed the head
+      // of the log, or not): a new epoch starts the partition at sequence 0.
+      if (logStartOffset === -1 || batch.sequenceHasBeenReset) return true;
+      this.requestEpochBumpForPartition(tp);
+      return true;
+    }
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') {
+      // Not the next batch: the gap is an earlier batch's, which is resent first.
+      if (
+        !this.hasUnresolvedSequence(tp) &&
+        (batch.sequenceHasBeenReset || !this.isNextSequence(tp, batch.baseSequence))
+      )
+        return true;
+      // The next batch itself, or the one right after an unresolved sequence: a real gap.
+      if (!this.hasUnresolvedSequence(tp) || this.isNextSequenceForUnresolvedPartition(tp, batch.baseSequence))
+        this.requestEpochBumpForPartition(tp);
+      return true;
+    }
+    return null;
+  }
+
+  /**
+   * A batch failed for good (handleFailedBatch). OUT_OF_ORDER_SEQUENCE_NUMBER leaves a gap in the
+   * log: bump. UNKNOWN_PRODUCER_ID: the broker has no state, so the partition starts at 0. Any
+   * other error bumps only if the batch had retries left (`adjustSequenceNumbers`): after the
+   * last retry nobody knows whether the broker wrote it.
+   */
+  handleFailedBatch(tp: string, batch: ProducerBatch, error: ErrorCode, adjustSequenceNumbers: boolean): void {
+    this.removeInFlightBatch(tp, batch);
+    if (error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') this.requestEpochBumpForPartition(tp);
+    else if (error === 'UNKNOWN_PRODUCER_ID') this.resetSequenceForPartition(tp);
+    else if (adjustSequenceNumbers) this.requestEpochBumpForPartition(tp);
+  }
+
+  /** Forgets a partition's sequences (resetSequenceForPartition): its next batch starts at 0. */
+  private resetSequenceForPartition(tp: string): void {
+    this.nextSequence.delete(tp);
+    this.lastAckedSequence.delete(tp);
+    this.lastAckedOffsets.delete(tp);
+    this.inflight.delete(tp);
+    this.partitionEpochs.delete(tp);
+    this.partitionsWithUnresolvedSequences.delete(tp);
   }
 }

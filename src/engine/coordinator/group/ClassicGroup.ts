@@ -6,7 +6,7 @@ import type {
   SyncGroupResponse,
 } from '../../clients/consumer/groupProtocol';
 import { decodeSubscription } from '../../clients/consumer/offsetsSchema';
-import { ScalaHashMapOrder } from './ScalaHashMapOrder';
+import { ScalaHashMapOrder, scalaImmutableHashMapOrder } from './ScalaHashMapOrder';
 
 /**
  * A consumer group under the classic rebalance protocol, as the coordinator holds it
@@ -97,8 +97,10 @@ export class ClassicGroup {
   currentStateTimestamp: number;
   /**
    * The members by id. Kafka 3.9's ZooKeeper-mode GroupMetadata keeps them in a Scala
-   * mutable.HashMap, and wherever it picks "the first" member (a new leader) it walks that map's
-   * order: `memberOrder` reproduces it, the Map's own insertion order means nothing to Kafka.
+   * mutable.HashMap, and whatever it lists or picks "the first" of (the member lists of
+   * DescribeGroups, JoinGroup and the GroupMetadata record, a new leader, the protocol votes) it
+   * walks that map's order: `memberOrder` reproduces it (allMemberMetadata); the Map's own
+   * insertion order means nothing to Kafka.
    */
   readonly members = new Map<string, ClassicGroupMember>();
   private readonly memberOrder = new ScalaHashMapOrder();
@@ -168,7 +170,7 @@ export class ClassicGroup {
       groupState: this.state,
       protocolType: this.protocolType ?? '',
       protocolData: stable ? (this.protocolName as string) : '',
-      members: [...this.members.values()].map((m) => ({
+      members: this.allMemberMetadata().map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.groupInstanceId,
         clientId: m.clientId,
@@ -206,12 +208,12 @@ export class ClassicGroup {
       this.staticMembers.delete(member.groupInstanceId);
     }
     // GroupMetadata.remove: the leader's successor is `members.keys.headOption`, in hash order.
-    if (this.leaderId === memberId) this.leaderId = this.membersInHashOrder()[0]?.memberId ?? null;
+    if (this.leaderId === memberId) this.leaderId = this.allMemberMetadata()[0]?.memberId ?? null;
     return member;
   }
 
-  /** The members as Kafka's GroupMetadata iterates them (Scala 2.13 mutable.HashMap order). */
-  membersInHashOrder(): ClassicGroupMember[] {
+  /** The members as Kafka's GroupMetadata iterates them (allMemberMetadata: Scala 2.13 mutable.HashMap order). */
+  allMemberMetadata(): ClassicGroupMember[] {
     return this.memberOrder.keys().map((id) => this.members.get(id) as ClassicGroupMember);
   }
 
@@ -224,7 +226,7 @@ export class ClassicGroup {
     if (this.leaderId === null) return false;
     const leader = this.members.get(this.leaderId);
     if (leader?.isAwaitingJoin) return true;
-    const joined = this.membersInHashOrder().find((m) => m.isAwaitingJoin);
+    const joined = this.allMemberMetadata().find((m) => m.isAwaitingJoin);
     if (!joined) return false;
     this.leaderId = joined.memberId;
     return true;
@@ -331,20 +333,23 @@ export class ClassicGroup {
   }
 
   /**
-   * ClassicGroup.selectProtocol: among the protocols all members support, each member votes for
-   * the first one in its own preference list; most votes wins (ties: earlier candidate).
+   * GroupMetadata.selectProtocol: among the protocols all members support, each member votes for
+   * the first one in its own preference list; most votes wins. The votes are grouped by
+   * `groupBy`, an immutable.HashMap, and `maxBy` keeps the first maximum in that map's order, so
+   * a tie goes to the protocol first in Scala's immutable HashMap order of the names voted for.
    */
   selectProtocol(): string {
     const candidates = this.candidateProtocols();
     if (candidates.length === 0) throw new Error(`group ${this.groupId} has no common protocol`);
-    const votes = new Map<string, number>(candidates.map((c) => [c, 0]));
-    for (const m of this.members.values()) {
+    const votes = new Map<string, number>();
+    for (const m of this.allMemberMetadata()) {
       const vote = m.supportedProtocols.find((p) => candidates.includes(p.name));
       if (vote) votes.set(vote.name, (votes.get(vote.name) ?? 0) + 1);
     }
-    let best = candidates[0] as string;
-    for (const c of candidates) if ((votes.get(c) ?? 0) > (votes.get(best) ?? 0)) best = c;
-    return best;
+    let best: string | null = null;
+    for (const name of scalaImmutableHashMapOrder([...votes.keys()]))
+      if (best === null || (votes.get(name) as number) > (votes.get(best) as number)) best = name;
+    return best ?? (candidates[0] as string);
   }
 
   /** Whether a joining member's protocols fit this group (INCONSISTENT_GROUP_PROTOCOL otherwise). */

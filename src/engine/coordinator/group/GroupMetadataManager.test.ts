@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../../errors';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import { groupCoordinatorPartition } from './groupCoordinatorPartition';
+import { ScalaHashMapOrder } from './ScalaHashMapOrder';
 import type {
   JoinGroupRequest,
   JoinGroupResponse,
@@ -72,6 +73,19 @@ describe('GroupMetadataManager (classic protocol)', () => {
     // The first joiner leads and alone receives the member list.
     expect(responses.map((r) => r.leader)).toEqual([a.memberId, a.memberId, a.memberId]);
     expect(responses.map((r) => r.members.length)).toEqual([3, 0, 0]);
+  });
+
+  it('GroupMetadata.currentMemberMetadata: the leader’s JoinGroup member list is in Scala HashMap order, not join order', () => {
+    const bed = new GroupTestBed({ coordinatorConfig: { 'group.initial.rebalance.delay.ms': 100 } });
+    const wire = new Wire(bed, 'g');
+    const joined = ['a', 'b', 'c', 'd', 'e'].map((client) => wire.joinFully(client, ['range']));
+    bed.run(300);
+    const order = new ScalaHashMapOrder();
+    for (const j of joined) order.put(j.memberId);
+    const joinOrder = joined.map((j) => j.memberId);
+    expect(order.keys()).not.toEqual(joinOrder); // the seeded ids hash out of join order
+    const leader = joined[0]?.box.response as JoinGroupResponse;
+    expect(leader.members.map((m) => m.memberId)).toEqual(order.keys());
   });
 
   it('says it waits out group.initial.rebalance.delay.ms only while a new group does', () => {

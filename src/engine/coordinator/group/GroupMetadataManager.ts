@@ -363,7 +363,7 @@ export class GroupMetadataManager {
       emitGroupGeneration(this.ctx, group);
       return;
     }
-    for (const member of group.members.values()) {
+    for (const member of group.allMemberMetadata()) {
       const respond = member.awaitingJoin;
       member.awaitingJoin = null;
       member.isNew = false;
@@ -398,7 +398,7 @@ export class GroupMetadataManager {
       memberId,
       members:
         isLeader && includeMembers && protocol !== null
-          ? [...group.members.values()].map((m) => ({
+          ? group.allMemberMetadata().map((m) => ({
               memberId: m.memberId,
               groupInstanceId: m.groupInstanceId,
               metadata: m.metadata(protocol),
@@ -458,7 +458,7 @@ export class GroupMetadataManager {
             this.prepareRebalance(group, `writing the assignment failed: ${error}`);
             return;
           }
-          for (const m of group.members.values()) {
+          for (const m of group.allMemberMetadata()) {
             m.assignment = assignments.get(m.memberId) ?? new Uint8Array(0);
             const cb = m.awaitingSync;
             m.awaitingSync = null;
@@ -497,7 +497,7 @@ export class GroupMetadataManager {
   }
 
   private resetAndPropagateAssignmentError(group: ClassicGroup, error: GroupErrorCode): void {
-    for (const m of group.members.values()) {
+    for (const m of group.allMemberMetadata()) {
       m.assignment = new Uint8Array(0);
       const cb = m.awaitingSync;
       m.awaitingSync = null;
@@ -648,7 +648,7 @@ export class GroupMetadataManager {
   /** After loading: every loaded member gets a fresh session timer on this coordinator. */
   onLoaded(): void {
     for (const group of this.groups.values()) {
-      for (const member of group.members.values()) this.scheduleHeartbeatExpiration(group, member);
+      for (const member of group.allMemberMetadata()) this.scheduleHeartbeatExpiration(group, member);
     }
   }
 
@@ -672,7 +672,7 @@ export class GroupMetadataManager {
   private unloadGroup(group: ClassicGroup): void {
     this.ctx.timer.cancel(joinKey(group.groupId));
     this.ctx.timer.cancel(syncKey(group.groupId));
-    for (const m of group.members.values()) this.failMember(group, m, 'NOT_COORDINATOR');
+    for (const m of group.allMemberMetadata()) this.failMember(group, m, 'NOT_COORDINATOR');
     for (const id of group.pendingMembers) this.ctx.timer.cancel(heartbeatKey(group.groupId, id));
   }
 

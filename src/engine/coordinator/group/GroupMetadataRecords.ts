@@ -22,7 +22,7 @@ export function groupMetadataRecord(group: ClassicGroup, assignments?: Map<strin
     members:
       protocol === null
         ? []
-        : [...group.members.values()].map((m) => ({
+        : group.allMemberMetadata().map((m) => ({
             memberId: m.memberId,
             groupInstanceId: m.groupInstanceId,
             clientId: m.clientId,

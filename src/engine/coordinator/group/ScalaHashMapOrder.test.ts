@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScalaHashMapOrder } from './ScalaHashMapOrder';
+import { javaStringHashCode } from '../../clients/consumer/javaStringHashCode';
+import { improveImmutableHash, ScalaHashMapOrder, scalaImmutableHashMapOrder } from './ScalaHashMapOrder';
 
 /**
  * Scala 2.13 mutable.HashMap iteration order (Kafka 3.9's GroupMetadata.members). The expected
@@ -39,5 +40,30 @@ describe('ScalaHashMapOrder (scala.collection.mutable.HashMap, Scala 2.13)', () 
     expect(order([...eleven, 'l'])).toEqual(['a', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'q']);
     // Removing entries keeps the 32 buckets.
     expect(order([...eleven, 'l'], ['c', 'd', 'e'])).toEqual(['a', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'q']);
+  });
+});
+
+/**
+ * Scala 2.13 immutable.HashMap (CHAMP) iteration order, as `groupBy` builds it in
+ * GroupMetadata.selectProtocol. Worked out by hand: improve(hashCode) = h + ~(h << 9), ^ >>> 14,
+ * + << 4, ^ >>> 10; the root takes its low 5 bits: "roundrobin" 7, "range" 20, "sticky" 20,
+ * "c" 25; at the next level "range" 10, "sticky" 26.
+ */
+describe('scalaImmutableHashMapOrder (scala.collection.immutable.HashMap, Scala 2.13)', () => {
+  it('a node lists its own keys by slot, then its sub-nodes by slot', () => {
+    expect(improveImmutableHash(javaStringHashCode('roundrobin')) & 31).toBe(7);
+    expect(improveImmutableHash(javaStringHashCode('range')) & 31).toBe(20);
+    expect(scalaImmutableHashMapOrder(['range', 'roundrobin'])).toEqual(['roundrobin', 'range']);
+    // "range" and "sticky" share slot 20: they go down a level, after "c" in slot 25.
+    expect(scalaImmutableHashMapOrder(['sticky', 'c', 'range', 'roundrobin'])).toEqual([
+      'roundrobin',
+      'c',
+      'range',
+      'sticky',
+    ]);
+  });
+
+  it('keys with equal hashes keep the order they were given', () => {
+    expect(scalaImmutableHashMapOrder(['BB', 'Aa'])).toEqual(['BB', 'Aa']);
   });
 });

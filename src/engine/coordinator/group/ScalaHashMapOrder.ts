@@ -49,3 +49,41 @@ export class ScalaHashMapOrder {
 export function improveHash(h: number): number {
   return (h ^ (h >>> 16)) | 0;
 }
+
+/** Scala 2.13 immutable.HashMap's hash spreader (scala.collection.Hashing.improve). */
+export function improveImmutableHash(hcode: number): number {
+  let h = (hcode + ~(hcode << 9)) | 0;
+  h ^= h >>> 14;
+  h = (h + (h << 4)) | 0;
+  return (h ^ (h >>> 10)) | 0;
+}
+
+/**
+ * The iteration order of a Scala 2.13 `immutable.HashMap[String, _]` (a CHAMP trie) holding
+ * `keys`, as `groupBy` builds one. Its shape depends only on the keys: each node takes 5 bits of
+ * the improved hash, lowest first; a key alone in its slot is payload of that node, keys sharing a
+ * slot go down into a sub-node. Iteration is depth first: a node's payload in slot order, then its
+ * sub-nodes in slot order. Keys with equal hashes (a collision node) keep their order in `keys`.
+ */
+export function scalaImmutableHashMapOrder(keys: readonly string[]): string[] {
+  const hashed = keys.map((key, seq) => ({ key, seq, hash: improveImmutableHash(javaStringHashCode(key)) }));
+  const out: string[] = [];
+  const walk = (group: typeof hashed, shift: number): void => {
+    if (shift >= 32) {
+      for (const e of [...group].sort((a, b) => a.seq - b.seq)) out.push(e.key);
+      return;
+    }
+    const slots = new Map<number, typeof hashed>();
+    for (const e of group) {
+      const slot = (e.hash >>> shift) & 31;
+      const list = slots.get(slot);
+      if (list) list.push(e);
+      else slots.set(slot, [e]);
+    }
+    const ordered = [...slots].sort(([a], [b]) => a - b);
+    for (const [, list] of ordered) if (list.length === 1) out.push((list[0] as (typeof hashed)[number]).key);
+    for (const [, list] of ordered) if (list.length > 1) walk(list, shift + 5);
+  };
+  walk(hashed, 0);
+  return out;
+}

@@ -65,7 +65,8 @@ export interface LoggedRecord {
 
 /** What a fault hook may do with one partition's batch in a Produce request. */
 export type FaultAction =
-  | { kind: 'error'; error: ErrorCode }
+  /** `logStartOffset`: what the answer names (default 0). */
+  | { kind: 'error'; error: ErrorCode; logStartOffset?: number }
   /** Append, then never answer the request (a response lost on the way). */
   | { kind: 'append-and-drop-response' }
   | null;
@@ -147,12 +148,12 @@ export class FakeBrokers {
     for (const t of body.topicData) {
       const partitions: ProducePartitionResponse[] = [];
       for (const p of t.partitions) {
-        const res = (errorCode: ErrorCode, baseOffset = -1): ProducePartitionResponse => ({
+        const res = (errorCode: ErrorCode, baseOffset = -1, logStartOffset = 0): ProducePartitionResponse => ({
           partition: p.partition,
           errorCode,
           baseOffset,
           logAppendTimeMs: -1,
-          logStartOffset: 0,
+          logStartOffset,
           recordErrors: [],
           errorMessage: null,
         });
@@ -182,7 +183,7 @@ export class FakeBrokers {
           records: batch.records.length,
         });
         if (action?.kind === 'error') {
-          partitions.push(res(action.error));
+          partitions.push(res(action.error, -1, action.logStartOffset ?? 0));
           continue;
         }
         const log = this.logs.get(tp) ?? [];
