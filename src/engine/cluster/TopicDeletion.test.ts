@@ -171,3 +171,52 @@ describe('TopicDeletionManager (Kafka 3.9, ZooKeeper mode)', () => {
     ]);
   });
 });
+
+describe('StopReplica in the controller request batch', () => {
+  // ControllerBrokerRequestBatch.sendRequestsToBrokers (LeaderAndIsr, UpdateMetadata, StopReplica)
+  // and KafkaController.onPartitionReassignment B4-B8: a replica a move drops (no LeaderAndIsr:
+  // B3 goes to TRS) hears the event's UpdateMetadata, then one StopReplica, delete winning over
+  // the OfflineReplica's (addStopReplicaRequestForBrokers' alreadyDelete), never before it.
+  it('a replica a reassignment removes gets its StopReplica after the UpdateMetadata of the same event', () => {
+    const { cluster, events } = startCluster(13, 4, QUICK);
+    cluster.createTopic({ name: 'm', assignment: [[1, 2]] });
+    cluster.tick(1000);
+    const from = events.length;
+    cluster.alterPartitionReassignments([{ topic: 'm', partition: 0, replicas: [3, 4] }]);
+    cluster.tick(5000);
+    expect(cluster.assignment('m')[0]).toEqual([3, 4]);
+    const toBroker2 = controllerRequests(events, from, 'broker-2');
+    expect(toBroker2.slice(-2)).toEqual(['UpdateMetadata', 'StopReplica(delete)']);
+    expect(toBroker2.filter((r) => r.startsWith('StopReplica'))).toEqual(['StopReplica(delete)']);
+  });
+});
+
+describe('topic deletion across a controller failover', () => {
+  // DeleteTopicTest.testResumeDeleteTopicOnControllerFailover and KafkaController
+  // .fetchTopicDeletionsInProgress / TopicDeletionManager.init: a new controller reads
+  // /admin/delete_topics, finds the topic ineligible (a replica on a dead broker) and resumes the
+  // deletion once that broker is back.
+  it('testResumeDeleteTopicOnControllerFailover: the new controller finishes the deletion', () => {
+    const { cluster } = startCluster(17, 4, QUICK);
+    cluster.createTopic({ name: 't', assignment: [[2, 3, 4]] });
+    cluster.tick(500);
+    expect(cluster.activeController()?.id).toBe(1);
+    cluster.killBroker(4);
+    cluster.tick(1500);
+    cluster.deleteTopic('t');
+    cluster.tick(500);
+    expect(cluster.zk.exists('/admin/delete_topics/t')).not.toBeNull();
+    cluster.killBroker(1);
+    cluster.tick(1500);
+    const c = cluster.activeController()?.controller;
+    expect(c && cluster.activeController()?.id).not.toBe(1);
+    expect(c?.topicDeletionManager.isTopicQueuedUpForDeletion('t')).toBe(true);
+    expect(c?.topicDeletionManager.isTopicIneligibleForDeletion('t')).toBe(true);
+    expect(cluster.zk.exists('/brokers/topics/t')).not.toBeNull();
+    cluster.restartBroker(4);
+    cluster.tick(1500);
+    expect(cluster.zk.exists('/brokers/topics/t')).toBeNull();
+    expect(cluster.zk.exists('/admin/delete_topics/t')).toBeNull();
+    expect(cluster.broker(4).replicaManager.logs.size).toBe(0);
+  });
+});
