@@ -219,7 +219,7 @@ export interface SegmentView {
   durableBytes: number;
 }
 
-export interface PlaneBrokerView {
+export interface BoardBrokerView {
   id: number;
   rack: string | null;
   /** The broker process: running, shutting down (controlled shutdown) or down. */
@@ -234,7 +234,7 @@ export interface PlaneBrokerView {
   leaderCount: number;
 }
 
-export interface PlaneReplicaView {
+export interface BoardReplicaView {
   broker: number;
   role: 'leader' | 'follower' | 'offline';
   inIsr: boolean;
@@ -256,7 +256,7 @@ export interface PlaneReplicaView {
     | null;
 }
 
-export interface PlanePartitionView {
+export interface BoardPartitionView {
   topic: string;
   partition: number;
   /** Assigned replicas, preferred leader first. */
@@ -265,12 +265,12 @@ export interface PlanePartitionView {
   leaderEpoch: number;
   isr: number[];
   offline: boolean;
-  replicaStates: PlaneReplicaView[];
+  replicaStates: BoardReplicaView[];
   /** Highest high watermark any leader reached: what was committed. */
   committed: number;
 }
 
-export interface PlaneTopicView {
+export interface BoardTopicView {
   name: string;
   internal: boolean;
   minInsyncReplicas: number;
@@ -285,7 +285,7 @@ export interface PlaneTopicView {
    * a replica on a dead broker, or a reassignment in progress); null when not being deleted.
    */
   deletion: { started: boolean; halted: boolean } | null;
-  partitions: PlanePartitionView[];
+  partitions: BoardPartitionView[];
 }
 
 export interface ZnodeView {
