@@ -131,4 +131,31 @@ describe('Engine queries (the facade a host reads, instead of broker internals)'
     // Shared log-end lookups (many groups at one instant) answer the same rows.
     expect(e.describeGroup('shop', new Map())).toEqual(rows);
   });
+
+  // TopicDeletionManager (DeleteTopicTest.testResumeDeleteTopicWithRecoveredFollower): the page
+  // reads each replica's deletion state and the topic's halt from the active controller, not from
+  // a guess: live replicas deleted, the dead broker's waiting, the topic halted until it returns.
+  it("a halted topic deletion: the controller's replica states and the topic's halt", () => {
+    const { e } = engine();
+    e.killBroker(3);
+    e.tick(7000);
+    e.deleteTopic('t');
+    const topic = () => (e.cluster.topicNames().includes('t') ? e.topicState('t') : undefined);
+    for (let i = 0; i < 50 && topic()?.deletion?.started !== true; i++) e.tick(1);
+    expect(topic()?.partitions[0]?.replicaStates.map((r) => r.deletionState)).toEqual([
+      'ReplicaDeletionStarted',
+      'ReplicaDeletionStarted',
+      'ReplicaDeletionIneligible',
+    ]);
+    e.tick(500);
+    expect(topic()?.deletion).toEqual({ started: true, halted: true });
+    expect(topic()?.partitions[0]?.replicaStates.map((r) => r.deletionState)).toEqual([
+      'ReplicaDeletionSuccessful',
+      'ReplicaDeletionSuccessful',
+      'OfflineReplica',
+    ]);
+    e.restartBroker(3);
+    e.tick(2000);
+    expect(topic()).toBeUndefined();
+  });
 });

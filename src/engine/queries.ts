@@ -51,6 +51,8 @@ export function replicaStates(cluster: Cluster, topic: string, partition: number
   const isr = state?.isr ?? [];
   const key = tpKey(topic, partition);
   const leaderPartition = cluster.brokers.get(leader)?.replicaManager.partitions.get(key);
+  const controller = cluster.activeController()?.controller;
+  const deleting = controller?.topicDeletionManager.isTopicQueuedUpForDeletion(topic) ?? false;
   return (cluster.assignment(topic)[partition] ?? []).map((b) => {
     const broker = cluster.brokers.get(b);
     const part = broker?.replicaManager.partitions.get(key);
@@ -64,8 +66,26 @@ export function replicaStates(cluster: Cluster, topic: string, partition: number
       logEndOffset: log?.logEndOffset() ?? 0,
       highWatermark: part?.highWatermark ?? 0,
       lagMs: follower && follower.lastCaughtUpTimeMs > 0 ? Math.max(0, now - follower.lastCaughtUpTimeMs) : null,
+      deletionState: deleting ? deletionState(controller?.replicaStateMachine.state(topic, partition, b)) : null,
     };
   });
+}
+
+/** The replica states a deletion goes through; any other (Online, before it starts) is none. */
+function deletionState(s: string | undefined): BoardReplicaView['deletionState'] {
+  return s === 'ReplicaDeletionStarted' ||
+    s === 'ReplicaDeletionSuccessful' ||
+    s === 'ReplicaDeletionIneligible' ||
+    s === 'OfflineReplica'
+    ? s
+    : null;
+}
+
+/** A topic's deletion as the active controller's TopicDeletionManager has it (null: not queued). */
+export function topicDeletion(cluster: Cluster, topic: string): BoardTopicView['deletion'] {
+  const m = cluster.activeController()?.controller.topicDeletionManager;
+  if (!m?.isTopicQueuedUpForDeletion(topic)) return null;
+  return { started: m.isTopicDeletionInProgress(topic), halted: m.isTopicIneligibleForDeletion(topic) };
 }
 
 /** A partition's state as the controller decided it (the state znode) and its replicas report it. */
@@ -97,6 +117,7 @@ export function topicState(cluster: Cluster, topic: string): BoardTopicView {
     retentionMs: config['retention.ms'],
     retentionBytes: config['retention.bytes'],
     cleanupPolicy: config['cleanup.policy'].join(','),
+    deletion: topicDeletion(cluster, topic),
     partitions: cluster.assignment(topic).map((_, p) => partitionState(cluster, topic, p)),
   };
 }

@@ -25,7 +25,6 @@ import type {
   KafkaResponse,
   LeaderAndIsrPartitionState,
   MetadataBroker,
-  StopReplicaRequest,
 } from './requests';
 
 /** KafkaController.onControllerFailover: the first auto leader rebalance check runs 5 s after it. */
@@ -117,6 +116,10 @@ export class Controller {
         const v = this.readState(topic, partition);
         return v ? this.partitionState(topic, partition, v) : null;
       },
+      isTopicQueuedUpForDeletion: (topic) => this.topicDeletionManager.isTopicQueuedUpForDeletion(topic),
+      isTopicDeletionInProgress: (topic) => this.topicDeletionManager.isTopicDeletionInProgress(topic),
+      onTopicDeletionStopReplicaResponse: (b, requestError, partitionErrors) =>
+        this.topicDeletionManager.processStopReplicaResponse(b, requestError, partitionErrors),
     });
     const context: ControllerRequestContext = {
       services,
@@ -138,10 +141,18 @@ export class Controller {
       get partitionStateMachine() {
         return self.partitionStateMachine;
       },
-      stopReplica: (b, partitions, onResponse) => this.stopReplica(b, partitions, onResponse),
+      addStopReplica: (b, topic, partition, deletePartition) =>
+        this.requestBatch.addStopReplicaRequest(b, topic, partition, deletePartition),
+      isKnownTopic: (topic) => this.knownTopics.has(topic),
+      isTopicBeingReassigned: (topic) => this.reassignment.isTopicBeingReassigned(topic),
+      markTopicIneligibleForDeletion: (topic) => this.topicDeletionManager.markTopicIneligibleForDeletion([topic]),
+      resumeDeletionForTopic: (topic) => this.topicDeletionManager.resumeDeletionForTopics([topic]),
       updateMetadata: (partitions) =>
         this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], partitions),
-      removeTopic: (topic) => this.knownTopics.delete(topic),
+      removeTopic: (topic) => {
+        this.knownTopics.delete(topic);
+        this.reassignment.forgetTopic(topic);
+      },
       isTopicQueuedUpForDeletion: (topic) => this.topicDeletionManager.isTopicQueuedUpForDeletion(topic),
       beginShutdown: (id) => this.shuttingDown.add(id),
       checkReassignments: () => this.reassignment.checkReassignments(),
@@ -219,6 +230,7 @@ export class Controller {
     for (const t of this.tasks) t.cancel();
     this.tasks = [];
     this.reassignment.clear();
+    this.topicDeletionManager.clear();
     this.shuttingDown.clear();
     this.replicaStateMachine.shutdown();
     this.partitionStateMachine.shutdown();
@@ -282,8 +294,8 @@ export class Controller {
     if (!this.active) return;
     if (e.path === '/brokers/ids') this.onBrokerChange();
     else if (e.path === '/brokers/topics') this.onTopicChange();
-    else if (e.path === '/admin/delete_topics') this.topicDeletionManager.onTopicDeletion();
-    else if (e.path === '/admin/reassign_partitions') this.reassignment.onPartitionReassignment();
+    else if (e.path === '/admin/delete_topics') this.topicDeletionManager.processTopicDeletion();
+    else if (e.path === '/admin/reassign_partitions') this.reassignment.onReassignZnodeEvent(e.type);
     else if (e.path === '/admin/preferred_replica_election') this.onPreferredReplicaElection();
     else if (e.path.startsWith('/brokers/topics/'))
       this.onPartitionModification(e.path.slice('/brokers/topics/'.length));
@@ -310,7 +322,7 @@ export class Controller {
     this.knownTopics = new Set(this.zk.getChildren('/brokers/topics', this.watch()));
     for (const t of this.knownTopics) this.zk.getData(topicPath(t), this.watch());
     this.processTopicIds([...this.knownTopics]);
-    this.zk.getChildren('/admin/delete_topics', this.watch());
+    this.topicDeletionManager.init();
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
     // Kafka's onControllerFailover starts the replica state machine (replicas that died while
     // there was no controller go offline) before the partition state machine (elections).
@@ -323,14 +335,15 @@ export class Controller {
       }
       const lastLeader = this.replicaStateMachine.offlineDeadReplicas(topic, partition);
       const state = this.readState(topic, partition);
+      if (this.topicDeletionManager.isTopicQueuedUpForDeletion(topic)) continue; // not elected while deleted
       if (state && (state.leader < 0 || !this.liveBrokers.has(state.leader)))
         this.electOffline(topic, partition, lastLeader);
     }
     // Every replica hears the current state from the new controller (and its epoch).
     this.sendLeaderAndIsrForAll([...this.liveBrokers.keys()]);
-    this.reassignment.onPartitionReassignment();
+    this.reassignment.initializePartitionReassignments();
+    this.topicDeletionManager.tryTopicDeletion();
     this.onPreferredReplicaElection();
-    this.topicDeletionManager.onTopicDeletion();
     const c = this.services.config;
     if (c['auto.leader.rebalance.enable']) {
       // scheduleAutoLeaderRebalanceTask(delay = 5 s) after a failover, then every
@@ -390,6 +403,8 @@ export class Controller {
     if (!this.active) return 0;
     let n = 0;
     for (const [topic, partition] of this.allPartitions()) {
+      // Kafka's gauge leaves out the topics whose deletion has started.
+      if (this.topicDeletionManager.isTopicDeletionInProgress(topic)) continue;
       const s = this.zk.peekData(statePath(topic, partition)) as { leader?: number } | null;
       if (s && (s.leader === undefined || s.leader < 0 || !this.liveBrokers.has(s.leader))) n++;
     }
@@ -522,15 +537,18 @@ export class Controller {
    */
   private onBrokerFailure(dead: number[]): void {
     const goneSet = new Set(dead);
+    const deletions = this.topicDeletionManager;
     for (const [topic, partition] of this.allPartitions()) {
       const state = this.readState(topic, partition);
-      if (!state) continue;
+      // onReplicasBecomeOffline: a deleting topic's replicas fail their deletion, below.
+      if (!state || deletions.isTopicQueuedUpForDeletion(topic)) continue;
       if (goneSet.has(state.leader) || (state.leader >= 0 && !this.liveBrokers.has(state.leader))) {
         this.partitionStateMachine.transition(topic, partition, 'OfflinePartition');
         this.electOffline(topic, partition);
       }
       this.replicaStateMachine.offlineDeadReplicas(topic, partition);
     }
+    deletions.failReplicaDeletion(deletions.replicasOnBrokers(goneSet));
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], this.allPartitions());
   }
 
@@ -544,11 +562,15 @@ export class Controller {
     }
     this.sendLeaderAndIsrForAll(born);
     for (const [topic, partition] of this.allPartitions()) {
+      if (this.topicDeletionManager.isTopicQueuedUpForDeletion(topic)) continue;
       const state = this.readState(topic, partition);
       if (!state) this.initializePartition(topic, partition);
       else if (state.leader < 0) this.electOffline(topic, partition);
     }
     this.reassignment.checkReassignments();
+    // A replica of a topic queued for deletion is back: its deletion may resume.
+    const back = this.topicDeletionManager.replicasOnBrokers(new Set(born));
+    this.topicDeletionManager.resumeDeletionForTopics([...new Set(back.map((r) => r.topic))]);
   }
 
   // ------------------------------------------------------------------ elections
@@ -559,7 +581,8 @@ export class Controller {
    * now with its unclean.leader.election.enable, unless the topic is queued for deletion.
    */
   enableTopicUncleanLeaderElection(topic: string): void {
-    if (!this.active || !this.knownTopics.has(topic) || this.zk.exists(`/admin/delete_topics/${topic}`)) return;
+    const deleting = this.topicDeletionManager.isTopicQueuedUpForDeletion(topic);
+    if (!this.active || !this.knownTopics.has(topic) || deleting) return;
     const a = this.assignment(topic);
     for (let partition = 0; partition < a.length; partition++) {
       if (!a[partition]) continue;
@@ -653,25 +676,6 @@ export class Controller {
     for (const b of state.replicas)
       if (b !== except && this.liveBrokers.has(b)) this.requestBatch.addLeaderAndIsrRequest(b, state);
     this.requestBatch.addUpdateMetadataRequest([...this.liveBrokers.keys()], [[topic, partition]]);
-  }
-
-  /** StopReplica to a live broker, with this controller's id and epochs. */
-  private stopReplica(
-    broker: number,
-    partitions: StopReplicaRequest['partitions'],
-    onResponse?: (r: KafkaResponse) => void,
-  ): void {
-    this.channels.sendRequest(
-      broker,
-      {
-        api: 'StopReplica',
-        controllerId: this.broker.id,
-        controllerEpoch: this.epoch,
-        brokerEpoch: this.liveBrokers.get(broker) ?? -1,
-        partitions,
-      },
-      onResponse,
-    );
   }
 
   private sendLeaderAndIsrForAll(brokers: number[]): void {

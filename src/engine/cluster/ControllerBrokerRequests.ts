@@ -10,7 +10,6 @@ import type { TopicDeletionContext } from './TopicDeletionManager';
 
 /** What the controller's handling of the brokers' requests needs of it. */
 export interface ControllerRequestContext extends TopicDeletionContext {
-  isTopicQueuedUpForDeletion(topic: string): boolean;
   /** The broker joins the shutting-down brokers (never elected leader again until it restarts). */
   beginShutdown(id: number): void;
   checkReassignments(): void;
@@ -112,11 +111,8 @@ export function doControlledShutdown(
     );
     if (value) ctx.propagate(topic, partition, value);
   }
-  for (const [topic, partition] of followed) {
-    const leaderEpoch = ctx.readState(topic, partition)?.leaderEpoch ?? -1;
-    ctx.stopReplica(id, [{ topicName: topic, partitionIndex: partition, leaderEpoch, deletePartition: false }]);
-    ctx.replicaStateMachine.offlineReplicas(topic, partition, [id]);
-  }
+  // OfflineReplica stops each followed replica (StopReplica without delete, in the request batch).
+  for (const [topic, partition] of followed) ctx.replicaStateMachine.offlineReplicas(topic, partition, [id]);
   ctx.updateMetadata(ctx.allPartitions());
   // controllerContext.partitionLeadersOnBroker(id): what it still leads.
   const remaining: { topicName: string; partitionIndex: number }[] = [];

@@ -31,4 +31,8 @@ export interface ControllerContext {
   ): LeaderAndIsrValue | null;
   /** LeaderAndIsr to the partition's live replicas but `except`, UpdateMetadata to every live broker. */
   propagate(topic: string, partition: number, v: LeaderAndIsrValue, isNew?: boolean, except?: number): void;
+  /** StopReplica for the partition to `broker`, in the controller's request batch. */
+  addStopReplica(broker: number, topic: string, partition: number, deletePartition: boolean): void;
+  /** TopicDeletionManager.isTopicQueuedUpForDeletion. */
+  isTopicQueuedUpForDeletion(topic: string): boolean;
 }

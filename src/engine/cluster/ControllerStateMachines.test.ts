@@ -37,6 +37,8 @@ const idleContext: ControllerContext = {
   readState: () => null,
   writeState: () => null,
   propagate: () => {},
+  addStopReplica: () => {},
+  isTopicQueuedUpForDeletion: () => false,
 };
 
 /** Shortest path of valid transitions from the initial state to `to` (BFS over the table). */

@@ -34,6 +34,13 @@ export class MetadataCache {
     this.brokers = new Map(body.liveBrokers.map((b) => [b.nodeId, { ...b }]));
     for (const t of body.deletedTopics) this.topics.delete(t);
     for (const s of body.partitionStates) {
+      // ZkMetadataCache.updateMetadata: leader -2 (LeaderDuringDelete) removes the partition.
+      if (s.leader === -2) {
+        const t = this.topics.get(s.topicName);
+        t?.delete(s.partitionIndex);
+        if (t?.size === 0) this.topics.delete(s.topicName);
+        continue;
+      }
       let t = this.topics.get(s.topicName);
       if (!t) {
         t = new Map();

@@ -4,7 +4,7 @@ import type { LeaderAndIsrValue } from './events';
 import { reassignPartitionLeaderElection } from './PartitionLeaderElectionAlgorithms';
 import type { ReplicaStateMachine } from './ReplicaStateMachine';
 import { type TopicAssignmentZnode, topicPath } from './ZkData';
-import type { ErrorCode, KafkaResponse, StopReplicaRequest } from './requests';
+import type { ErrorCode } from './requests';
 
 const REASSIGN_PATH = '/admin/reassign_partitions';
 
@@ -26,14 +26,12 @@ export interface ReassignmentContext extends ControllerContext {
   /** The topic's assignment as in its znode (not counting a reassignment's extra replicas). */
   assignment(topic: string): number[][];
   readonly replicaStateMachine: ReplicaStateMachine;
-  /** StopReplica to a live broker, with this controller's id and epochs. */
-  stopReplica(
-    broker: number,
-    partitions: StopReplicaRequest['partitions'],
-    onResponse?: (r: KafkaResponse) => void,
-  ): void;
   /** UpdateMetadata for these partitions to every live broker. */
   updateMetadata(partitions: [string, number][]): void;
+  /** TopicDeletionManager.markTopicIneligibleForDeletion: no deletion while a partition moves. */
+  markTopicIneligibleForDeletion(topic: string): void;
+  /** TopicDeletionManager.resumeDeletionForTopics, once a move of the topic completed. */
+  resumeDeletionForTopic(topic: string): void;
 }
 
 /**
@@ -55,6 +53,11 @@ export class PartitionReassignment {
 
   clear(): void {
     this.reassignments.clear();
+  }
+
+  /** The topic was deleted: its moves end with it (ListPartitionReassignments shows none). */
+  forgetTopic(topic: string): void {
+    for (const [key, r] of [...this.reassignments]) if (r.topic === topic) this.reassignments.delete(key);
   }
 
   /** The partition's replicas while it moves: RS = TRS + ORS (TRS alone once Phase B began). */
@@ -80,50 +83,103 @@ export class PartitionReassignment {
     return [...this.reassignments.values()].map((r) => ({ ...r, original: [...r.original], target: [...r.target] }));
   }
 
+  /** A partition of the topic is being moved (in memory, or in the topic znode's adding/removing replicas). */
+  isTopicBeingReassigned(topic: string): boolean {
+    for (const r of this.reassignments.values()) if (r.topic === topic) return true;
+    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
+    const moving = (m: Record<string, number[]> | undefined) => Object.values(m ?? {}).some((x) => x.length > 0);
+    return !!d && (moving(d.adding_replicas) || moving(d.removing_replicas));
+  }
+
   /**
-   * /admin/reassign_partitions, as KafkaController.onPartitionReassignment: U1 writes RS = TRS +
-   * ORS. While the target is not yet within the ISR (Phase A), A1 bumps the leader epoch and A2
-   * starts the new replicas as followers; once it is (at once for a reorder or a shrink inside
-   * the ISR), Phase B completes the move (completeReassignment).
+   * Kafka's ReplicaAssignment of a partition as the topic znode holds it: RS with its adding (AR)
+   * and removing (RR) replicas; ORS = RS - AR, TRS = RS - RR. Null when nothing moves.
    */
-  onPartitionReassignment(): void {
+  private zkReassignment(topic: string, partition: number): Reassignment | null {
+    const d = this.zk.tryGetData(topicPath(topic)) as TopicAssignmentZnode | null;
+    const replicas = d?.partitions[String(partition)];
+    const adding = d?.adding_replicas?.[String(partition)] ?? [];
+    const removing = d?.removing_replicas?.[String(partition)] ?? [];
+    if (!replicas || (adding.length === 0 && removing.length === 0)) return null;
+    return {
+      topic,
+      partition,
+      original: replicas.filter((x) => !adding.includes(x)),
+      target: replicas.filter((x) => !removing.includes(x)),
+    };
+  }
+
+  /**
+   * KafkaController.maybeBuildReassignment: a partition already being moved is reassigned from
+   * its original replicas (ORS) to the new target, replacing the move (no target: back to ORS);
+   * one not moving is reassigned from its current replicas, or nothing without a target.
+   */
+  private maybeBuildReassignment(
+    topic: string,
+    partition: number,
+    target: readonly number[] | null,
+  ): Reassignment | null {
+    const existing = this.get(topic, partition) ?? this.zkReassignment(topic, partition);
+    if (existing)
+      return { topic, partition, original: [...existing.original], target: [...(target ?? existing.original)] };
+    const assigned = this.ctx.assignment(topic)[partition];
+    if (!assigned || target === null) return null;
+    return { topic, partition, original: [...assigned], target: [...target] };
+  }
+
+  /**
+   * The /admin/reassign_partitions watch: PartitionReassignmentHandler acts on the znode's
+   * creation only (a data change or a deletion just sets the watch again).
+   */
+  onReassignZnodeEvent(type: string): void {
+    if (type === 'NodeCreated') this.processZkPartitionReassignment();
+    else this.zk.exists(REASSIGN_PATH, this.ctx.watch());
+  }
+
+  /**
+   * KafkaController.initializePartitionReassignments on failover: the znode's entries first (they
+   * replace a move of the same partition), then the moves the topic znodes record are resumed.
+   */
+  initializePartitionReassignments(): void {
+    const fromZk = this.processZkPartitionReassignment();
+    for (const [topic, partition] of this.ctx.allPartitions()) {
+      if (fromZk.has(`${topic}-${partition}`) || this.get(topic, partition)) continue;
+      const r = this.zkReassignment(topic, partition);
+      if (r) this.onPartitionReassignment(r);
+    }
+  }
+
+  /**
+   * KafkaController.processZkPartitionReassignment: every entry of /admin/reassign_partitions
+   * goes through maybeBuildReassignment and maybeTriggerPartitionReassignment, so an entry for a
+   * partition already being moved (by AlterPartitionReassignments, say) replaces that move as the
+   * API would. The entries stay in the znode until their move completes; the ones that failed
+   * (the topic is being deleted, or unknown) leave it at once. Returns the partitions reassigned.
+   */
+  private processZkPartitionReassignment(): Set<string> {
     const ctx = this.ctx;
-    if (!this.zk.exists(REASSIGN_PATH, ctx.watch())) return;
+    const reassigned = new Set<string>();
+    if (!ctx.isActive() || !this.zk.exists(REASSIGN_PATH, ctx.watch())) return reassigned;
     const d = this.zk.getData(REASSIGN_PATH).data as {
       partitions: { topic: string; partition: number; replicas: number[] }[];
     } | null;
-    for (const r of d?.partitions ?? []) {
-      const key = `${r.topic}-${r.partition}`;
-      if (this.reassignments.has(key)) continue;
-      const original = ctx.assignment(r.topic)[r.partition];
-      const state = ctx.readState(r.topic, r.partition);
-      if (!original || !state) continue;
-      const reassignment = { topic: r.topic, partition: r.partition, original: [...original], target: [...r.replicas] };
-      this.reassignments.set(key, reassignment);
-      ctx.services.emit({
-        type: 'reassignmentStarted',
-        topic: r.topic,
-        partition: r.partition,
-        originalReplicas: [...original],
-        targetReplicas: [...r.replicas],
-        atMs: ctx.now(),
-      });
-      this.writeAssignment(r.topic, r.partition, ctx.replicasOf(r.topic, r.partition), reassignment);
-      if (this.isReassignmentComplete(reassignment, state)) continue; // Phase B, below
-      // A1: bump the leader epoch and send LeaderAndIsr with the new RS, AR and RR.
-      const value = ctx.writeState(
-        r.topic,
-        r.partition,
-        { leader: state.leader, leaderEpoch: state.leaderEpoch + 1, isr: state.isr },
-        state,
-        'reassignment',
-      );
-      if (value) ctx.propagate(r.topic, r.partition, value);
-      // A2: the adding replicas go NewReplica.
-      const adding = r.replicas.filter((x) => !original.includes(x));
-      ctx.replicaStateMachine.handleStateChanges(r.topic, r.partition, adding, 'NewReplica');
+    const failed: { topic: string; partition: number }[] = [];
+    for (const e of d?.partitions ?? []) {
+      const r = this.maybeBuildReassignment(e.topic, e.partition, e.replicas);
+      if (r && this.maybeTriggerPartitionReassignment(r) === 'NONE') reassigned.add(`${e.topic}-${e.partition}`);
+      else failed.push(e);
     }
-    this.checkReassignments();
+    for (const f of failed) this.removeFromReassignZnode(f.topic, f.partition);
+    return reassigned;
+  }
+
+  /** KafkaController.maybeTriggerPartitionReassignment: not for a topic being deleted or a partition not there. */
+  private maybeTriggerPartitionReassignment(r: Reassignment): ErrorCode {
+    if (this.ctx.isTopicQueuedUpForDeletion(r.topic)) return 'UNKNOWN_TOPIC_OR_PARTITION';
+    if (!this.ctx.assignment(r.topic)[r.partition] || !this.ctx.readState(r.topic, r.partition))
+      return 'UNKNOWN_TOPIC_OR_PARTITION';
+    this.onPartitionReassignment(r);
+    return 'NONE';
   }
 
   /** KafkaController.isReassignmentComplete: nothing is added or removed, or every target replica is in the ISR. */
@@ -198,8 +254,9 @@ export class PartitionReassignment {
       targetReplicas: r.target,
       atMs: ctx.now(),
     });
-    this.removeFromReassignZnode(topic, partition); // B7
+    this.removeFromReassignZnode(topic, partition, r.target); // B7
     ctx.updateMetadata([[topic, partition]]); // B8
+    ctx.resumeDeletionForTopic(topic);
     return true;
   }
 
@@ -210,10 +267,6 @@ export class PartitionReassignment {
   private stopRemovedReplicasOfReassignedPartition(topic: string, partition: number, removing: number[]): void {
     const ctx = this.ctx;
     ctx.replicaStateMachine.offlineReplicas(topic, partition, removing);
-    const leaderEpoch = ctx.readState(topic, partition)?.leaderEpoch ?? -1;
-    for (const b of removing)
-      if (ctx.liveBrokers().has(b))
-        ctx.stopReplica(b, [{ topicName: topic, partitionIndex: partition, leaderEpoch, deletePartition: true }]);
     ctx.replicaStateMachine.deleteReplicas(topic, partition, removing);
   }
 
@@ -228,52 +281,35 @@ export class PartitionReassignment {
   processApiPartitionReassignment(
     moves: readonly { topic: string; partition: number; replicas: readonly number[] | null }[],
   ): ErrorCode[] {
-    const results: ErrorCode[] = [];
-    const toReassign: Reassignment[] = [];
-    for (const m of moves) {
-      const existing = this.get(m.topic, m.partition);
-      const assigned = this.ctx.assignment(m.topic)[m.partition];
-      if (!assigned) results.push('UNKNOWN_TOPIC_OR_PARTITION');
-      else if (!existing && m.replicas === null) results.push('NO_REASSIGNMENT_IN_PROGRESS');
-      else {
-        const original = [...(existing ? existing.original : assigned)];
-        toReassign.push({ topic: m.topic, partition: m.partition, original, target: [...(m.replicas ?? original)] });
-        results.push('NONE');
-      }
-    }
-    for (const r of toReassign) this.removeFromReassignZnode(r.topic, r.partition);
-    for (const r of toReassign) this.onApiPartitionReassignment(r);
-    return results;
+    const results: (ErrorCode | Reassignment)[] = moves.map((m) => {
+      if (!this.ctx.assignment(m.topic)[m.partition]) return 'UNKNOWN_TOPIC_OR_PARTITION';
+      return this.maybeBuildReassignment(m.topic, m.partition, m.replicas) ?? 'NO_REASSIGNMENT_IN_PROGRESS';
+    });
+    for (const r of results) if (typeof r !== 'string') this.removeFromReassignZnode(r.topic, r.partition);
+    return results.map((r) => (typeof r === 'string' ? r : this.maybeTriggerPartitionReassignment(r)));
   }
 
   /**
-   * KafkaController.onPartitionReassignment for an API reassignment: updateCurrentReassignment
-   * (U1 the topic znode gets RS = TRS + ORS, U2 in memory, and replicas a replaced move had added
-   * that the new one does not keep are stopped at once), then Phase A or, already complete (a
-   * cancel, a reorder), Phase B.
+   * KafkaController.onPartitionReassignment, for the znode's entries, the API's and a move resumed
+   * on failover: the topic cannot be deleted meanwhile; updateCurrentReassignment (if the move
+   * changes: U1 the topic znode gets RS = TRS + ORS, U2 in memory, and replicas a replaced move had
+   * added that the new one does not keep are stopped at once), then Phase A or, already complete
+   * (a cancel, a reorder), Phase B.
    */
-  private onApiPartitionReassignment(r: Reassignment): void {
+  private onPartitionReassignment(r: Reassignment): void {
     const ctx = this.ctx;
     const { topic, partition } = r;
     const key = `${topic}-${partition}`;
     const state = ctx.readState(topic, partition);
     if (!state) return;
+    ctx.markTopicIneligibleForDeletion(topic);
     const previous = this.reassignments.get(key);
     const before = ctx.replicasOf(topic, partition);
     this.reassignments.set(key, r);
     const after = ctx.replicasOf(topic, partition);
-    ctx.services.emit({
-      type: 'reassignmentStarted',
-      topic,
-      partition,
-      originalReplicas: [...r.original],
-      targetReplicas: [...r.target],
-      ...(previous ? { replacedTargetReplicas: [...previous.target] } : {}),
-      atMs: ctx.now(),
-    });
-    this.writeAssignment(topic, partition, after, r); // U1
-    const unneeded = before.filter((x) => !after.includes(x));
-    if (unneeded.length > 0) this.stopRemovedReplicasOfReassignedPartition(topic, partition, unneeded);
+    const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const unchanged = previous && same(previous.original, r.original) && same(previous.target, r.target);
+    if (!unchanged) this.updateCurrentReassignment(r, previous, before, after);
     const current = ctx.readState(topic, partition) ?? state;
     if (this.isReassignmentComplete(r, current)) {
       if (this.completeReassignment(r, current)) this.reassignments.delete(key);
@@ -293,14 +329,44 @@ export class PartitionReassignment {
     ctx.replicaStateMachine.handleStateChanges(topic, partition, adding, 'NewReplica');
   }
 
-  private removeFromReassignZnode(topic: string, partition: number): void {
+  /** U1-U3 of onPartitionReassignment: the new move recorded, the replicas it no longer needs stopped. */
+  private updateCurrentReassignment(
+    r: Reassignment,
+    previous: Reassignment | undefined,
+    before: readonly number[],
+    after: readonly number[],
+  ): void {
+    const ctx = this.ctx;
+    const { topic, partition } = r;
+    ctx.services.emit({
+      type: 'reassignmentStarted',
+      topic,
+      partition,
+      originalReplicas: [...r.original],
+      targetReplicas: [...r.target],
+      ...(previous ? { replacedTargetReplicas: [...previous.target] } : {}),
+      atMs: ctx.now(),
+    });
+    this.writeAssignment(topic, partition, [...after], r); // U1
+    const unneeded = before.filter((x) => !after.includes(x));
+    if (unneeded.length > 0) this.stopRemovedReplicasOfReassignedPartition(topic, partition, unneeded); // U3
+  }
+
+  /**
+   * maybeRemoveFromZkReassignment: the partition's entry leaves /admin/reassign_partitions (at
+   * completion only if it asked for the replicas the move ended with).
+   */
+  private removeFromReassignZnode(topic: string, partition: number, completedTarget?: readonly number[]): void {
     if (!this.ctx.canWrite()) return;
     const d = this.zk.tryGetData(REASSIGN_PATH) as {
       version: 1;
-      partitions: { topic: string; partition: number }[];
+      partitions: { topic: string; partition: number; replicas: number[] }[];
     } | null;
     if (!d) return;
-    const rest = d.partitions.filter((p) => !(p.topic === topic && p.partition === partition));
+    const matches = (replicas: readonly number[]) =>
+      !completedTarget ||
+      (replicas.length === completedTarget.length && replicas.every((x, i) => x === completedTarget[i]));
+    const rest = d.partitions.filter((p) => !(p.topic === topic && p.partition === partition && matches(p.replicas)));
     if (rest.length === d.partitions.length) return;
     if (rest.length === 0) this.zk.delete(REASSIGN_PATH);
     else this.zk.setData(REASSIGN_PATH, { ...d, partitions: rest });

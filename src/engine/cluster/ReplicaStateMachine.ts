@@ -72,6 +72,10 @@ export class ReplicaStateMachine {
     }
     if (target === 'NonExistentReplica') this.states.delete(key(topic, partition, replica));
     else this.states.set(key(topic, partition, replica), target);
+    // doHandleStateChanges: OfflineReplica stops the replica, ReplicaDeletionStarted deletes it
+    // (StopReplica in the request batch; a dead broker's is dropped there).
+    if (target === 'OfflineReplica') this.ctx.addStopReplica(replica, topic, partition, false);
+    else if (target === 'ReplicaDeletionStarted') this.ctx.addStopReplica(replica, topic, partition, true);
     return null;
   }
 
@@ -90,10 +94,23 @@ export class ReplicaStateMachine {
     return refused;
   }
 
+  /** Every replica of the topic's partitions (`partitions` its partition count) now in `state`. */
+  replicasInState(
+    topic: string,
+    partitions: number,
+    state: ReplicaState,
+  ): { topic: string; partition: number; replica: number }[] {
+    const out: { topic: string; partition: number; replica: number }[] = [];
+    for (let p = 0; p < partitions; p++)
+      for (const r of this.ctx.replicasOf(topic, p))
+        if (this.state(topic, p, r) === state) out.push({ topic, partition: p, replica: r });
+    return out;
+  }
+
   /**
-   * A replica whose copy is deleted (topic deletion, or dropped by a reassignment) goes Offline ->
-   * ReplicaDeletionStarted -> ReplicaDeletionSuccessful -> NonExistentReplica. glassbox's
-   * controller does not wait for the StopReplica responses, so the deletion succeeds at once.
+   * KafkaController.stopRemovedReplicasOfReassignedPartition's B4/B5 for replicas a reassignment
+   * dropped: Offline -> ReplicaDeletionStarted (StopReplica with delete) -> ReplicaDeletionSuccessful
+   * -> NonExistentReplica at once: Kafka 3.9 does not wait for these answers either (its TODO).
    */
   deleteReplicas(topic: string, partition: number, replicas: readonly number[]): void {
     for (const target of [
@@ -134,8 +151,9 @@ export class ReplicaStateMachine {
       );
       if (!value) return { cleared, refused: true };
       if (leader < 0 && state.leader >= 0) cleared = state.leader;
-      // The LeaderAndIsr goes to the other replicas: not to the one taken out.
-      ctx.propagate(topic, partition, value, false, replica);
+      // The LeaderAndIsr goes to the other replicas: not to the one taken out, and to none while
+      // the topic is queued for deletion.
+      if (!ctx.isTopicQueuedUpForDeletion(topic)) ctx.propagate(topic, partition, value, false, replica);
       state = ctx.readState(topic, partition);
     }
     return { cleared, refused: false };

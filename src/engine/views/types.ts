@@ -242,6 +242,18 @@ export interface BoardReplicaView {
   highWatermark: number;
   /** For a follower seen by its leader: ms since it was last caught up (ISR lag timer). */
   lagMs: number | null;
+  /**
+   * While its topic is queued for deletion, the active controller's state of this replica
+   * (ZkReplicaStateMachine): waiting for its StopReplica answer (ReplicaDeletionStarted), deleted
+   * (ReplicaDeletionSuccessful), failed on a dead broker (ReplicaDeletionIneligible) or waiting
+   * for its broker to return (OfflineReplica); null otherwise.
+   */
+  deletionState:
+    | 'ReplicaDeletionStarted'
+    | 'ReplicaDeletionSuccessful'
+    | 'ReplicaDeletionIneligible'
+    | 'OfflineReplica'
+    | null;
 }
 
 export interface BoardPartitionView {
@@ -267,6 +279,12 @@ export interface BoardTopicView {
   retentionMs: number;
   retentionBytes: number;
   cleanupPolicy: string;
+  /**
+   * Topic deletion as the active controller's TopicDeletionManager has it: queued under
+   * /admin/delete_topics, started (its partitions NonExistentPartition), and halted (ineligible:
+   * a replica on a dead broker, or a reassignment in progress); null when not being deleted.
+   */
+  deletion: { started: boolean; halted: boolean } | null;
   partitions: BoardPartitionView[];
 }
 

@@ -307,6 +307,14 @@ function Teaching({ view, partition: p }: { view: BoardView; partition: BoardPar
   );
 }
 
+/** What each state of a replica being deleted waits for (TopicDeletionManager). */
+const DELETION_TITLES: Record<NonNullable<BoardReplicaView['deletionState']>, string> = {
+  ReplicaDeletionStarted: 'StopReplica (delete) sent: the controller waits for its answer',
+  ReplicaDeletionSuccessful: 'deleted: the broker answered StopReplica without error',
+  ReplicaDeletionIneligible: 'could not be deleted (its broker is down or answered an error)',
+  OfflineReplica: 'waiting to be deleted again: the topic is halted until its broker returns',
+};
+
 function ReplicaChip({ session, view, hosted }: { session: Session; view: BoardView; hosted: HostedReplica }) {
   const { partition: engine, replica: r } = hosted;
   const id = `replica-${engine.topic}-${engine.partition}-${r.broker}`;
@@ -339,6 +347,7 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: BoardV
       data-hw={r.highWatermark}
       data-shown-leo={shown.logEndOffset}
       data-shown-hw={shown.highWatermark}
+      data-deletion={r.deletionState ?? undefined}
     >
       <button
         type="button"
@@ -352,6 +361,11 @@ function ReplicaChip({ session, view, hosted }: { session: Session; view: BoardV
       <span className="replica-role">
         <Term name={roleLabel(shown)} />
       </span>
+      {r.deletionState && (
+        <span className="replica-deletion" data-testid={`${id}-deletion`} title={DELETION_TITLES[r.deletionState]}>
+          {r.deletionState}
+        </span>
+      )}
       {shown.role === 'leader' && (
         <span className="replica-epoch">
           <Term name="leader epoch">epoch</Term> {p.leaderEpoch}

@@ -26,6 +26,7 @@ export function ClusterTab({ session, view }: { session: Session; view: BoardVie
   const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
+  const deleting = view.topics.filter((t) => t.deletion !== null);
   const produceTopic = userTopics[0]?.name;
   // A real client's member is drawn by its client.id (as its requests are), the board's by name.
   const consumerNames = [...new Set(view.consumers.map((c) => c.client?.clientId ?? c.name))];
@@ -45,6 +46,16 @@ export function ClusterTab({ session, view }: { session: Session; view: BoardVie
           <Term name="controller">Controller</Term>: {controllerSummary(view)} ·{' '}
           <Term name="controller epoch">epoch</Term> {view.controllerEpoch}
         </span>
+        {deleting.map((t) => (
+          <span key={t.name} className="topic-deletion" data-testid={`topic-deletion-${t.name}`}>
+            deleting {t.name}:{' '}
+            {t.deletion?.halted
+              ? 'halted (a replica is on a dead broker or the topic is being reassigned)'
+              : t.deletion?.started
+                ? 'waiting for the StopReplica answers'
+                : 'queued'}
+          </span>
+        ))}
         <label className="inline">
           <span className="visually-hidden">Rack of the new broker</span>
           <select value={rack} onChange={(e) => setRack(e.target.value)} aria-label="Rack of the new broker">

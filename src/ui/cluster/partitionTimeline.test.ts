@@ -23,6 +23,7 @@ function partition(
       logEndOffset: offsets[b]?.[0] ?? 0,
       highWatermark: offsets[b]?.[1] ?? 0,
       lagMs: null,
+      deletionState: null,
     })),
     ...over,
   };

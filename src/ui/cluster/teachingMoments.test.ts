@@ -18,7 +18,15 @@ function partition(
     committed: 3,
     replicaStates: [1, 2, 3].map((b) => {
       const [leo, hw, role, lagMs] = replicas[b] ?? [0, 0, 'follower', null];
-      return { broker: b, role, inIsr: isr.includes(b), logEndOffset: leo, highWatermark: hw, lagMs };
+      return {
+        broker: b,
+        role,
+        inIsr: isr.includes(b),
+        logEndOffset: leo,
+        highWatermark: hw,
+        lagMs,
+        deletionState: null,
+      };
     }),
   };
 }

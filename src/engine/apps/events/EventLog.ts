@@ -54,6 +54,7 @@ export const EVENT_LOG_TYPES: readonly EngineEvent['type'][] = [
   'logRetention',
   'logCompacted',
   'topicCreated',
+  'topicDeletionStarted',
   'topicDeleted',
 ];
 
@@ -416,6 +417,14 @@ export class EventLog {
           e.type,
           `${e.type}:${e.topic}`,
           `topic ${e.topic} created: ${e.partitions} partitions, RF ${e.replicationFactor}`,
+          { topics: [e.topic] },
+        );
+      case 'topicDeletionStarted':
+        return entry(
+          'controller',
+          e.type,
+          `${e.type}:${e.topic}`,
+          `topic ${e.topic} deletion started: StopReplica (delete) sent to its replicas`,
           { topics: [e.topic] },
         );
       case 'topicDeleted':
