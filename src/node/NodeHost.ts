@@ -9,6 +9,7 @@
  */
 import {
   type EngineOptions,
+  loadZstdEncoder,
   ManualClock,
   readStoredCluster,
   type Store,
@@ -63,6 +64,7 @@ export class NodeHost {
    * the brokers restart on it: znodes, recovered logs and checkpoints (readStoredCluster).
    */
   static async open(options: NodeHostOptions): Promise<NodeHost> {
+    await loadZstdEncoder();
     const store = options.data ? new FileStore(options.data) : new MemoryStore();
     const clock = new ManualClock(SCENARIO_EPOCH_MS);
     // Files: appends written through to the page cache at once, fsynced on flush (Kafka's way).
