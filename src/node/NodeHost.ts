@@ -64,7 +64,6 @@ export class NodeHost {
    * the brokers restart on it: znodes, recovered logs and checkpoints (readStoredCluster).
    */
   static async open(options: NodeHostOptions): Promise<NodeHost> {
-    await loadZstdEncoder();
     const store = options.data ? new FileStore(options.data) : new MemoryStore();
     const clock = new ManualClock(SCENARIO_EPOCH_MS);
     // Files: appends written through to the page cache at once, fsynced on flush (Kafka's way).
@@ -124,6 +123,8 @@ export class NodeHost {
 
   /** Starts the brokers, waits for a controller, creates the topics and opens the listeners. */
   async start(): Promise<void> {
+    // zstd's WebAssembly encoder, before the engine writes anything (a topic of compression.type zstd).
+    await loadZstdEncoder();
     const now = this.options.now ?? (() => performance.now());
     // Let the brokers register and elect a controller before topics are created.
     for (let i = 0; i < 100 && this.engine.controllerState().id === null; i++) this.tick(10);
