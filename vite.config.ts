@@ -9,4 +9,7 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4173, strictPort: true },
   server: { port: 5173 },
+  // zstd's encoder finds its .wasm beside its own module (new URL(..., import.meta.url)); the dev
+  // server's dependency pre-bundling would move the module away from it.
+  optimizeDeps: { exclude: ['@bokuweb/zstd-wasm'] },
 });

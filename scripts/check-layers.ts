@@ -33,7 +33,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 
-const ENGINE_ALLOWED_PACKAGES = new Set(['fflate']);
+// Pure codecs: deflate, snappy, lz4 (with its xxHash32), zstd's decoder and zstd's WebAssembly encoder.
+const ENGINE_ALLOWED_PACKAGES = new Set([
+  'fflate',
+  'snappyjs',
+  'lz4js',
+  'lz4js/xxh32.js',
+  'fzstd',
+  '@bokuweb/zstd-wasm',
+]);
 // Real clients' encoders judge the wire codec in tests (kafkajs, @platformatic/kafka).
 const TEST_PACKAGES = new Set([
   'vitest',

@@ -191,6 +191,8 @@ export { ensureNoCollision, hasCollision } from './cluster/TopicCollision';
 export type { CrashReport } from './consumerApps/ConsumerApplications';
 export { ConsumerApplications } from './consumerApps/ConsumerApplications';
 export { decodeBatchRecords, LOG_OVERHEAD, NO_PARTITION_LEADER_EPOCH } from './codec';
+// zstd's WebAssembly encoder loads asynchronously: each host awaits it once before an engine runs.
+export { loadZstdEncoder } from './codec/zstdCodec';
 export type { RetentionReason } from './log';
 export { indexFileName, logFileName, parseSegmentFileName, timeIndexFileName } from './log';
 export { SegmentNotLoadedError } from './log/SegmentCache';

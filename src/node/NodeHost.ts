@@ -9,6 +9,7 @@
  */
 import {
   type EngineOptions,
+  loadZstdEncoder,
   ManualClock,
   readStoredCluster,
   type Store,
@@ -122,6 +123,8 @@ export class NodeHost {
 
   /** Starts the brokers, waits for a controller, creates the topics and opens the listeners. */
   async start(): Promise<void> {
+    // zstd's WebAssembly encoder, before the engine writes anything (a topic of compression.type zstd).
+    await loadZstdEncoder();
     const now = this.options.now ?? (() => performance.now());
     // Let the brokers register and elect a controller before topics are created.
     for (let i = 0; i < 100 && this.engine.controllerState().id === null; i++) this.tick(10);

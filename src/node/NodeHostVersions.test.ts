@@ -6,13 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeMessage,
   encodeMessage,
+  encodeRecordBatch,
+  FetchRequestData,
+  FetchResponseData,
   ListOffsetsRequestData,
   ListOffsetsResponseData,
   MetadataRequestData,
   MetadataResponseData,
+  ProduceRequestData,
+  ProduceResponseData,
 } from '../engine/index';
 import type { NodeHost } from './NodeHost';
-import { exchange, startDemoHost } from './wireTesting';
+import { exchange, startDemoHost, until } from './wireTesting';
 import { freePortRange } from './freePorts';
 
 const BASE_PORT = await freePortRange(8);
@@ -72,5 +77,96 @@ describe('the Node host answers each request as the version it came in', () => {
     const id = host.engine.topicId('demo');
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(r.topics.find((t) => t.name === 'demo')?.topicId).toBe(id);
+  });
+});
+
+/** One record in a batch of `codec`, as a producer sends it (baseOffset 0, no producer id). */
+function batchOf(codec: 'none' | 'zstd'): Uint8Array {
+  return encodeRecordBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    attributes: codec === 'zstd' ? 4 : 0, // attributes bits 0-2: the codec id
+    lastOffsetDelta: 0,
+    baseTimestamp: 1_700_000_000_000,
+    maxTimestamp: 1_700_000_000_000,
+    producerId: -1,
+    producerEpoch: -1,
+    baseSequence: -1,
+    records: [
+      { attributes: 0, timestampDelta: 0, offsetDelta: 0, key: null, value: new Uint8Array([1, 2]), headers: [] },
+    ],
+  });
+}
+
+async function produce(version: number, topic: string, records: Uint8Array): Promise<number[]> {
+  const leader = host.engine.partitionState(topic, 0).leader;
+  const body = encodeMessage(ProduceRequestData, version, {
+    transactionalId: null,
+    acks: 1,
+    timeoutMs: 5000,
+    topicData: [{ name: topic, partitionData: [{ index: 0, records }] }],
+  });
+  const answer = await exchange(BASE_PORT + leader - 1, {
+    apiKey: 0,
+    apiVersion: version,
+    flexible: version >= 9,
+    body,
+  });
+  const r = decodeMessage(ProduceResponseData, version, answer) as {
+    responses: { partitionResponses: { errorCode: number }[] }[];
+  };
+  return r.responses.flatMap((t) => t.partitionResponses.map((p) => p.errorCode));
+}
+
+async function fetchError(version: number, topic: string): Promise<number | undefined> {
+  const leader = host.engine.partitionState(topic, 0).leader;
+  const body = encodeMessage(FetchRequestData, version, {
+    replicaId: -1,
+    maxWaitMs: 0,
+    minBytes: 0,
+    maxBytes: 1 << 20,
+    isolationLevel: 0,
+    sessionId: 0,
+    sessionEpoch: -1,
+    topics: [{ topic, partitions: [{ partition: 0, fetchOffset: 0, partitionMaxBytes: 1 << 20 }] }],
+    forgottenTopicsData: [],
+    rackId: '',
+  });
+  const answer = await exchange(BASE_PORT + leader - 1, {
+    apiKey: 1,
+    apiVersion: version,
+    flexible: version >= 12,
+    body,
+  });
+  const r = decodeMessage(FetchResponseData, version, answer) as {
+    responses: { partitions: { errorCode: number }[] }[];
+  };
+  return r.responses[0]?.partitions[0]?.errorCode;
+}
+
+describe('zstd and the versions that may carry it', () => {
+  // ProduceRequest.validateRecords, as KafkaApis.handleProduceRequest applies it per partition:
+  // "Produce requests with version N are not allowed to use ZStandard compression" before v7.
+  it('Produce of a zstd batch is UNSUPPORTED_COMPRESSION_TYPE (76) below v7 and appended from v7', async () => {
+    expect(await produce(3, 'demo', batchOf('zstd'))).toEqual([76]);
+    expect(await produce(6, 'demo', batchOf('zstd'))).toEqual([76]);
+    expect(await produce(6, 'demo', batchOf('none'))).toEqual([0]);
+    expect(await produce(7, 'demo', batchOf('zstd'))).toEqual([0]);
+  });
+
+  // KafkaApis.handleFetchRequest, maybeConvertFetchedData: a topic whose compression.type is zstd
+  // is not served to Fetch below v10.
+  it('Fetch of a topic with compression.type zstd is UNSUPPORTED_COMPRESSION_TYPE below v10', async () => {
+    host.engine.createTopic({
+      name: 'zstd-topic',
+      partitions: 1,
+      replicationFactor: 1,
+      configs: { 'compression.type': 'zstd' },
+    });
+    await until(() => host.engine.partitionState('zstd-topic', 0).leader > 0, 10_000);
+    expect(await produce(7, 'zstd-topic', batchOf('none'))).toEqual([0]);
+    expect(await fetchError(9, 'zstd-topic')).toBe(76);
+    expect(await fetchError(10, 'zstd-topic')).toBe(0);
+    expect(await fetchError(9, 'demo')).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import {
   type FetchPartition,
   type FetchRequest,
   type MetadataResponse,
+  type ProduceResponse,
   ZERO_UUID,
 } from '../engine/index';
 import { type ApiHandler, type ClientConnection, handler } from './apiHandler';
@@ -50,7 +51,7 @@ function isAcks(n: number): n is Acks {
   return n === 0 || n === 1 || n === -1;
 }
 
-const produce = handler('Produce', ({ connection, body: req }, reply) => {
+const produce = handler('Produce', ({ connection, body: req, version }, reply) => {
   // Refused before anything is appended: every partition gets the same error.
   const refuse = (code: ErrorCode, errorMessage: string | null = null) =>
     reply({
@@ -78,36 +79,60 @@ const produce = handler('Produce', ({ connection, body: req }, reply) => {
     refuse('INVALID_RECORD', 'Produce requests with version 3 and above may only carry RecordBatch v2 (magic 2)');
     return undefined;
   }
-  connection.call(
-    {
-      api: 'Produce',
-      transactionalId: req.transactionalId,
-      acks,
-      timeoutMs: req.timeoutMs,
-      topicData: req.topicData.map((t) => ({
-        topic: t.name,
-        partitions: t.partitionData.map((p) => ({ partition: p.index, records: p.records ?? new Uint8Array(0) })),
+  // ProduceRequest.validateRecords, per partition in KafkaApis.handleProduceRequest: before v7 a
+  // partition whose first batch is zstd (attributes' low byte at 22) is answered
+  // UNSUPPORTED_COMPRESSION_TYPE and the others are appended.
+  const zstdBeforeV7 = (records: Uint8Array | null) =>
+    version < 7 && records !== null && records.length > 22 && ((records[22] as number) & 7) === 4;
+  const refused = new Set<string>();
+  for (const t of req.topicData)
+    for (const p of t.partitionData) if (zstdBeforeV7(p.records)) refused.add(`${t.name}\u0000${p.index}`);
+  const accepted = req.topicData
+    .map((t) => ({
+      topic: t.name,
+      partitions: t.partitionData
+        .filter((p) => !refused.has(`${t.name}\u0000${p.index}`))
+        .map((p) => ({ partition: p.index, records: p.records ?? new Uint8Array(0) })),
+    }))
+    .filter((t) => t.partitions.length > 0);
+  const answer = (res: ProduceResponse | null) => {
+    const appended = new Map(
+      (res?.responses ?? []).flatMap((t) => t.partitions.map((p) => [`${t.topic}\u0000${p.partition}`, p] as const)),
+    );
+    reply({
+      responses: req.topicData.map((t) => ({
+        name: t.name,
+        partitionResponses: t.partitionData.map((q) => {
+          const p = appended.get(`${t.name}\u0000${q.index}`);
+          if (!p) {
+            return {
+              index: q.index,
+              errorCode: errorNumber('UNSUPPORTED_COMPRESSION_TYPE'),
+              baseOffset: -1,
+              errorMessage: `Produce requests with version ${version} are not allowed to use ZStandard compression`,
+            };
+          }
+          return {
+            index: p.partition,
+            errorCode: errorNumber(p.errorCode),
+            baseOffset: p.baseOffset,
+            logAppendTimeMs: p.logAppendTimeMs,
+            logStartOffset: p.logStartOffset,
+            recordErrors: p.recordErrors,
+            errorMessage: p.errorMessage,
+          };
+        }),
       })),
-    },
-    acks === 0
-      ? undefined
-      : (res) => {
-          reply({
-            responses: res.responses.map((t) => ({
-              name: t.topic,
-              partitionResponses: t.partitions.map((p) => ({
-                index: p.partition,
-                errorCode: errorNumber(p.errorCode),
-                baseOffset: p.baseOffset,
-                logAppendTimeMs: p.logAppendTimeMs,
-                logStartOffset: p.logStartOffset,
-                recordErrors: p.recordErrors,
-                errorMessage: p.errorMessage,
-              })),
-            })),
-            throttleTimeMs: res.throttleTimeMs,
-          });
-        },
+      throttleTimeMs: res?.throttleTimeMs ?? 0,
+    });
+  };
+  if (accepted.length === 0) {
+    if (acks !== 0) answer(null);
+    return acks === 0 ? 'no-response' : undefined;
+  }
+  connection.call(
+    { api: 'Produce', transactionalId: req.transactionalId, acks, timeoutMs: req.timeoutMs, topicData: accepted },
+    acks === 0 ? undefined : answer,
   );
   return acks === 0 ? 'no-response' : undefined;
 });
@@ -142,9 +167,19 @@ const fetch = handler('Fetch', (ctx, reply) => {
   const byId = ctx.version >= 13;
   const unknown: { topicId: string; partitions: FetchPartition[] }[] = [];
   const topics: FetchRequest['topics'] = [];
+  // KafkaApis.handleFetchRequest (maybeConvertFetchedData): before v10 a partition of a topic
+  // whose compression.type is zstd answers UNSUPPORTED_COMPRESSION_TYPE with no records.
+  const zstdBeforeV10: { topic: string; partitions: FetchPartition[] }[] = [];
+  const cluster = ctx.connection.engine.cluster;
   for (const t of b.topics) {
     const topic = byId ? topicNameOf(ctx.connection.engine, t.topicId) : t.topic;
     if (topic === null) unknown.push({ topicId: t.topicId, partitions: t.partitions });
+    else if (
+      ctx.version < 10 &&
+      cluster.topicId(topic) !== null &&
+      cluster.topicConfig(topic)['compression.type'] === 'zstd'
+    )
+      zstdBeforeV10.push({ topic, partitions: t.partitions });
     else topics.push({ topic, partitions: t.partitions.map((p) => ({ ...p })) });
   }
   const request: FetchRequest = {
@@ -169,6 +204,20 @@ const fetch = handler('Fetch', (ctx, reply) => {
             divergingEpoch: p.divergingEpoch ?? undefined,
             abortedTransactions: null,
             preferredReadReplica: -1,
+          })),
+        })),
+        ...zstdBeforeV10.map((t) => ({
+          topic: t.topic,
+          topicId: ZERO_UUID,
+          partitions: t.partitions.map((p) => ({
+            partitionIndex: p.partition,
+            errorCode: errorNumber('UNSUPPORTED_COMPRESSION_TYPE'),
+            highWatermark: -1,
+            lastStableOffset: -1,
+            logStartOffset: -1,
+            abortedTransactions: null,
+            preferredReadReplica: -1,
+            records: null,
           })),
         })),
         ...unknown.map((t) => ({

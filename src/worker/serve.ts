@@ -6,7 +6,7 @@
 import { EngineHost } from './EngineHost';
 import type { HostClock } from './HostClock';
 import type { CommandName, WorkerMessage, WorkerReply, WorkerRequest } from './protocol';
-import { serializeError } from '../engine';
+import { loadZstdEncoder, serializeError } from '../engine';
 import type { HostedRun } from '../engine/apps';
 import { Transfer } from './transfer';
 
@@ -24,8 +24,12 @@ export interface HostEndpoint {
 export function serve(endpoint: HostEndpoint, clock: HostClock, hosted?: HostedRun): EngineHost {
   const post = (msg: WorkerMessage, transfer: Transferable[] = []) => endpoint.postMessage(msg, transfer);
   const host = new EngineHost((notice) => post(notice), clock, hosted);
+  // No request reaches the engine before zstd's encoder is loaded; if it cannot load, writing
+  // zstd stays refused (UNSUPPORTED_COMPRESSION_TYPE) and everything else works.
+  const zstdReady = loadZstdEncoder().catch(() => undefined);
   endpoint.listen(async (req) => {
     let reply: WorkerReply;
+    await zstdReady;
     try {
       const handler = host.handlers[req.type as CommandName] as (data: unknown) => unknown;
       const result = await handler(req.data);

@@ -44,6 +44,9 @@ export interface DescribedConfig {
 const TOPIC_TO_BROKER: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.entries(BROKER_ALIASES).map(([broker, topic]) => [topic, broker])),
   'compression.type': 'compression.type',
+  'compression.gzip.level': 'compression.gzip.level',
+  'compression.lz4.level': 'compression.lz4.level',
+  'compression.zstd.level': 'compression.zstd.level',
   'min.insync.replicas': 'min.insync.replicas',
   'unclean.leader.election.enable': 'unclean.leader.election.enable',
 };
@@ -65,6 +68,9 @@ const TOPIC_TYPES: Readonly<Record<string, ConfigValueType>> = {
   'min.cleanable.dirty.ratio': 'DOUBLE',
   'message.timestamp.type': 'STRING',
   'compression.type': 'STRING',
+  'compression.gzip.level': 'INT',
+  'compression.lz4.level': 'INT',
+  'compression.zstd.level': 'INT',
   'unclean.leader.election.enable': 'BOOLEAN',
 };
 

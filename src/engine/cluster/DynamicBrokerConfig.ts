@@ -154,7 +154,14 @@ function logDefaultsOf(configs: Readonly<Record<string, string>>): TopicConfigOv
   for (const [name, value] of Object.entries(configs)) {
     const topicName = BROKER_ALIASES[name] ?? name;
     if (
-      ['min.insync.replicas', 'unclean.leader.election.enable', 'compression.type'].includes(topicName) ||
+      [
+        'min.insync.replicas',
+        'unclean.leader.election.enable',
+        'compression.type',
+        'compression.gzip.level',
+        'compression.lz4.level',
+        'compression.zstd.level',
+      ].includes(topicName) ||
       name in BROKER_ALIASES
     )
       out[topicName] = value;

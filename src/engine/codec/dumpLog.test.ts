@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CompressionType } from './compression';
 import { crc32c } from './crc32c';
 import { dumpLog, dumpOffsetIndex, dumpSegmentFile, dumpTimeIndex, readOffsetIndexEntries } from './dumpLog';
 import { REAL_PARTITIONS } from './fixtures/kafka-3.7.0/expected';
 import { batchAttributes, type DefaultRecord, encodeRecordBatch, lastSequence } from './recordBatch';
+import { loadZstdEncoder } from './zstdCodec';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'kafka-3.7.0');
 const read = (p: string) => new Uint8Array(readFileSync(join(FIXTURES, p)));
@@ -139,7 +141,7 @@ describe('golden output of a real broker, rebuilt from its fields', () => {
   });
 });
 
-function glassboxSegment(): { log: Uint8Array; positions: number[] } {
+function glassboxSegment(codec: CompressionType = 'gzip'): { log: Uint8Array; positions: number[] } {
   const parts: Uint8Array[] = [];
   const positions: number[] = [];
   let position = 0;
@@ -161,7 +163,7 @@ function glassboxSegment(): { log: Uint8Array; positions: number[] } {
     const bytes = encodeRecordBatch({
       baseOffset: 100 + b * 2,
       partitionLeaderEpoch: 4,
-      attributes: batchAttributes({ compression: b === 2 ? 'gzip' : 'none' }),
+      attributes: batchAttributes({ compression: b === 2 ? codec : 'none' }),
       lastOffsetDelta: 1,
       baseTimestamp: 1_000 + b * 100,
       maxTimestamp: 1_005 + b * 100,
@@ -204,6 +206,21 @@ describe('dump of a glassbox-written segment', () => {
       '| offset: 104 CreateTime: 1200 keySize: 5 valueSize: 9 sequence: 4 headerKeys: [trace,span] key: key-2 payload: value-2-0',
     );
   });
+
+  // DumpLogSegments prints each batch's codec by CompressionType name and its records inflated.
+  it.each(['snappy', 'lz4', 'zstd'] as const)(
+    'prints a %s batch and its records (DumpLogSegments.dumpLog)',
+    async (codec) => {
+      await loadZstdEncoder();
+      const { log } = glassboxSegment(codec);
+      const out = dumpLog('t-0/00000000000000000100.log', log, { printData: true });
+      expect(out.ok).toBe(true);
+      expect(out.stdout[8]).toContain(`compresscodec: ${codec}`);
+      expect(out.stdout[9]).toBe(
+        '| offset: 104 CreateTime: 1200 keySize: 5 valueSize: 9 sequence: 4 headerKeys: [trace,span] key: key-2 payload: value-2-0',
+      );
+    },
+  );
 
   it('stops an index at the zero-filled tail of a preallocated file and checks entries against the log', () => {
     const { log, positions } = glassboxSegment();

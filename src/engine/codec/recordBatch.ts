@@ -28,9 +28,8 @@
  * a decoded int64 outside ±(2^53 - 1) is reported as CORRUPT_MESSAGE, never rounded.
  *
  * Errors: the decoder throws only CorruptRecordError (CORRUPT_MESSAGE) — with `details.position`
- * and `details.reason` ('truncated' | 'length' | 'magic' | 'crc' | 'record' | ...) — except for a
- * batch whose CRC is valid and whose codec is snappy, lz4 or zstd, which throws KafkaError
- * UNSUPPORTED_COMPRESSION_TYPE. The CRC is checked before anything inside the batch is trusted,
+ * and `details.reason` ('truncated' | 'length' | 'magic' | 'crc' | 'record' | 'compression' | ...),
+ * in every codec. The CRC is checked before anything inside the batch is trusted,
  * and every length is checked against the bytes remaining before anything is allocated.
  *
  * Decoded keys, values and header values are views into one private copy of the batch's
@@ -185,10 +184,11 @@ function checkInt64(value: number, field: string): void {
 /**
  * Encodes one RecordBatch v2, computing batchLength and crc. The records are written exactly as
  * given (deltas, attributes, null keys/values), so for an uncompressed batch
- * `encodeRecordBatch(decodeRecordBatches(bytes)[0])` reproduces `bytes`. Throws KafkaError
- * INVALID_RECORD for out-of-range fields, UNSUPPORTED_COMPRESSION_TYPE for snappy/lz4/zstd.
+ * `encodeRecordBatch(decodeRecordBatches(bytes)[0])` reproduces `bytes`. A compressed batch is
+ * compressed at `level` (the codec's default when omitted). Throws KafkaError INVALID_RECORD for
+ * out-of-range fields, UNSUPPORTED_COMPRESSION_TYPE for zstd before its encoder is loaded.
  */
-export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
+export function encodeRecordBatch(batch: RecordBatchInput, level?: number): Uint8Array {
   if (batch.magic !== undefined && batch.magic !== MAGIC_VALUE_V2) {
     throw invalid(`only magic 2 batches can be written, got magic ${batch.magic}`, { magic: batch.magic });
   }
@@ -244,7 +244,7 @@ export function encodeRecordBatch(batch: RecordBatchInput): Uint8Array {
   } else {
     const raw = new Uint8Array(recordsSize);
     writeRecords(records, sizes, raw, 0);
-    const compressed = compressRecords(codec, raw);
+    const compressed = compressRecords(codec, raw, level);
     out = new Uint8Array(RECORD_BATCH_OVERHEAD + compressed.length);
     out.set(compressed, RECORD_BATCH_OVERHEAD);
   }

@@ -62,6 +62,26 @@ describe('LogConfig: the topic configs Kafka 3.9 defines (storage LogConfig.CONF
     });
   });
 
+  it('KIP-390 levels: compression.gzip/lz4/zstd.level with Kafka 3.9 defaults and validators (GzipCompression.LevelValidator, CompressionType.levelValidator)', () => {
+    expect(KAFKA_DEFAULT_LOG_CONFIG).toMatchObject({
+      'compression.gzip.level': -1,
+      'compression.lz4.level': 9,
+      'compression.zstd.level': 3,
+    });
+    expect(
+      createLogConfig({
+        'compression.gzip.level': '9',
+        'compression.lz4.level': 17,
+        'compression.zstd.level': -131072,
+      }),
+    ).toMatchObject({ 'compression.gzip.level': 9, 'compression.lz4.level': 17, 'compression.zstd.level': -131072 });
+    rejects({ 'compression.gzip.level': 0 }, /Value must be between 1 and 9 or equal to -1/);
+    rejects({ 'compression.gzip.level': 10 }, /Value must be between 1 and 9 or equal to -1/);
+    rejects({ 'compression.lz4.level': 0 }, /compression\.lz4\.level: Value must be at least 1/);
+    rejects({ 'compression.lz4.level': 18 }, /Value must be no more than 17/);
+    rejects({ 'compression.zstd.level': 23 }, /Value must be no more than 22/);
+  });
+
   it('rejects what ConfigDef rejects, with INVALID_CONFIG (atLeast, between(0, 1), ValidString.in)', () => {
     rejects({ 'segment.jitter.ms': -1 }, /segment\.jitter\.ms: Value must be at least 0/);
     rejects({ 'max.compaction.lag.ms': 0 }, /max\.compaction\.lag\.ms: Value must be at least 1/);

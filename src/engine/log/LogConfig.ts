@@ -1,3 +1,4 @@
+import { COMPRESSION_LEVELS } from '../codec/compression';
 import { murmur2, toPositive } from '../codec/murmur2';
 import { encodeUtf8 } from '../codec/utf8';
 import { KafkaError } from '../errors';
@@ -32,6 +33,10 @@ export interface LogConfig {
   'max.compaction.lag.ms': number;
   'message.timestamp.type': MessageTimestampType;
   'compression.type': BrokerCompressionType;
+  /** KIP-390 (Kafka 3.8+): the level a leader recompresses with when compression.type names the codec. */
+  'compression.gzip.level': number;
+  'compression.lz4.level': number;
+  'compression.zstd.level': number;
 }
 
 export type CleanupPolicy = 'delete' | 'compact';
@@ -65,7 +70,19 @@ export const KAFKA_DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   'max.compaction.lag.ms': Number.POSITIVE_INFINITY,
   'message.timestamp.type': 'CreateTime',
   'compression.type': 'producer',
+  'compression.gzip.level': COMPRESSION_LEVELS.gzip.default,
+  'compression.lz4.level': COMPRESSION_LEVELS.lz4.default,
+  'compression.zstd.level': COMPRESSION_LEVELS.zstd.default,
 });
+
+/** The level keys, by codec (TopicConfig.COMPRESSION_*_LEVEL_CONFIG). */
+const LEVEL_KEYS = {
+  'compression.gzip.level': 'gzip',
+  'compression.lz4.level': 'lz4',
+  'compression.zstd.level': 'zstd',
+} as const;
+type LevelKey = keyof typeof LEVEL_KEYS;
+const isLevelKey = (key: string): key is LevelKey => key in LEVEL_KEYS;
 
 /**
  * Overrides the demo uses so that rolls, sparse index entries and flushes happen at a scale a
@@ -101,7 +118,7 @@ export const BROKER_ALIASES: Readonly<Record<string, keyof LogConfig>> = {
 /** Lower bounds from Kafka's ConfigDef (`atLeast(...)`). Kafka 3.x: segment.bytes >= 14 (LegacyRecord.RECORD_OVERHEAD_V0). */
 type NumericKey = Exclude<
   keyof LogConfig,
-  'cleanup.policy' | 'min.cleanable.dirty.ratio' | 'message.timestamp.type' | 'compression.type'
+  'cleanup.policy' | 'min.cleanable.dirty.ratio' | 'message.timestamp.type' | 'compression.type' | LevelKey
 >;
 const AT_LEAST: Readonly<Record<NumericKey, number>> = {
   'segment.bytes': 14,
@@ -154,6 +171,22 @@ function parseString<T extends string>(key: string, raw: unknown, valid: readonl
   if (typeof v !== 'string' || !(valid as readonly string[]).includes(v))
     throw invalid(key, raw, `String must be one of: ${valid.join(', ')}`);
   return v as T;
+}
+
+/**
+ * A compression level: Range.between(min, max) for lz4 and zstd; gzip's LevelValidator also
+ * takes Deflater.DEFAULT_COMPRESSION (-1), and says so in its message.
+ */
+function parseLevel(key: string, raw: unknown, codec: keyof typeof COMPRESSION_LEVELS): number {
+  const n = parseNumber(key, raw);
+  const { min, max, default: dflt } = COMPRESSION_LEVELS[codec];
+  if (codec === 'gzip') {
+    if (n === dflt || (n >= min && n <= max)) return n;
+    throw invalid(key, raw, `Value must be between ${min} and ${max} or equal to ${dflt}`);
+  }
+  if (n < min) throw invalid(key, raw, `Value must be at least ${min}`);
+  if (n > max) throw invalid(key, raw, `Value must be no more than ${max}`);
+  return n;
 }
 
 /** A DOUBLE config with ConfigDef.Range.between(0, 1). */
@@ -210,6 +243,10 @@ export function createLogConfig(
     }
     if (key === 'compression.type') {
       out[key] = parseString(rawKey, raw, BROKER_COMPRESSION_TYPES);
+      continue;
+    }
+    if (isLevelKey(key)) {
+      out[key] = parseLevel(rawKey, raw, LEVEL_KEYS[key]);
       continue;
     }
     const n = parseNumber(rawKey, raw);

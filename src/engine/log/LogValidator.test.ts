@@ -1,32 +1,46 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
-import { COMPRESSION_CODEC_MASK, compressionId, decodeRecordBatches, encodeRecordBatch } from '../codec';
+import {
+  COMPRESSION_CODEC_MASK,
+  type CompressionType,
+  compressionId,
+  compressRecords,
+  decodeRecordBatches,
+  decompressRecords,
+  encodeRecordBatch,
+  RECORD_BATCH_OVERHEAD,
+} from '../codec';
+import { loadZstdEncoder } from '../codec/zstdCodec';
 import { UnifiedLog } from './UnifiedLog';
 
 const T0 = 1_700_000_000_000;
+beforeAll(loadZstdEncoder);
 const enc = new TextEncoder();
 
 /** A producer's batch of two records (the second 5 ms later), compressed with `codec`. */
-function batch(codec: 'none' | 'gzip', baseTimestamp = T0): Uint8Array {
-  return encodeRecordBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    attributes: compressionId(codec),
-    lastOffsetDelta: 1,
-    baseTimestamp,
-    maxTimestamp: T0 + 5,
-    producerId: 7,
-    producerEpoch: 0,
-    baseSequence: 0,
-    records: ['some'.repeat(256), 'data'.repeat(256)].map((v, i) => ({
-      attributes: 0,
-      timestampDelta: T0 + 5 * i - baseTimestamp,
-      offsetDelta: i,
-      key: enc.encode(`k${i}`),
-      value: enc.encode(v),
-      headers: [],
-    })),
-  });
+function batch(codec: CompressionType, baseTimestamp = T0, level?: number): Uint8Array {
+  return encodeRecordBatch(
+    {
+      baseOffset: 0,
+      partitionLeaderEpoch: -1,
+      attributes: compressionId(codec),
+      lastOffsetDelta: 1,
+      baseTimestamp,
+      maxTimestamp: T0 + 5,
+      producerId: 7,
+      producerEpoch: 0,
+      baseSequence: 0,
+      records: ['some'.repeat(256), 'data'.repeat(256)].map((v, i) => ({
+        attributes: 0,
+        timestampDelta: T0 + 5 * i - baseTimestamp,
+        offsetDelta: i,
+        key: enc.encode(`k${i}`),
+        value: enc.encode(v),
+        headers: [],
+      })),
+    },
+    level,
+  );
 }
 
 function stored(compression: string, records: Uint8Array) {
@@ -79,11 +93,50 @@ describe('LogValidator recompression (compression.type other than producer)', ()
     expect(bytes.subarray(16)).toEqual(sent.subarray(16));
   });
 
-  it('snappy, lz4 and zstd targets keep the producer codec: glassbox has no codec to write them', () => {
-    const sent = batch('gzip');
-    for (const c of ['snappy', 'lz4', 'zstd']) {
-      const { bytes } = stored(c, sent);
-      expect(bytes.subarray(16)).toEqual(sent.subarray(16));
-    }
+  it('gzip at its max level into a topic of lz4 at its min level is rebuilt in lz4 (LogValidatorTest.testDifferentCodecCausesRecompression)', () => {
+    const sent = batch('gzip', T0, 9);
+    const log = new UnifiedLog({
+      dir: 't-0',
+      config: { 'compression.type': 'lz4', 'compression.lz4.level': 1 },
+      clock: new ManualClock(T0),
+    });
+    log.appendAsLeader(sent, 3);
+    const [b] = UnifiedLog.decode(log.fetch(0, 1 << 20));
+    expect((b?.attributes ?? 0) & COMPRESSION_CODEC_MASK).toBe(compressionId('lz4'));
+    expect(seen(b as never)).toEqual(seen(decodeRecordBatches(sent)[0] as never));
+  });
+
+  it.each(['snappy', 'lz4', 'zstd'] as const)(
+    'a topic of %s rebuilds a gzip batch in its codec, the same records at the same offsets',
+    (codec) => {
+      const sent = batch('gzip');
+      const { b } = stored(codec, sent);
+      expect(b.attributes & COMPRESSION_CODEC_MASK).toBe(compressionId(codec));
+      expect(seen(b)).toEqual(seen(decodeRecordBatches(sent)[0] as never));
+    },
+  );
+
+  it('rebuilds at the topic level compression.zstd.level (LogConfig.compression, KIP-390)', () => {
+    const log = new UnifiedLog({
+      dir: 't-0',
+      config: { 'compression.type': 'zstd', 'compression.zstd.level': 19 },
+      clock: new ManualClock(T0),
+    });
+    log.appendAsLeader(batch('none'), 0);
+    const section = log.fetch(0, 1 << 20).records.subarray(RECORD_BATCH_OVERHEAD);
+    const raw = decompressRecords('zstd', section);
+    expect(section).toEqual(compressRecords('zstd', raw, 19));
+    expect(section).not.toEqual(compressRecords('zstd', raw, 1));
+  });
+
+  it('zstd written at another level stays as sent (LogValidatorTest.testDifferentLevelDoesNotCauseRecompression)', () => {
+    const sent = batch('zstd', T0, 1);
+    const log = new UnifiedLog({
+      dir: 't-0',
+      config: { 'compression.type': 'zstd', 'compression.zstd.level': 19 },
+      clock: new ManualClock(T0),
+    });
+    log.appendAsLeader(sent, 3);
+    expect(log.fetch(0, 1 << 20).records.subarray(16)).toEqual(sent.subarray(16));
   });
 });

@@ -177,28 +177,42 @@ export function assignOffsets(
   return { bases, lastOffset: next - 1, numMessages, maxTimestamp, offsetOfMaxTimestamp, restamped };
 }
 
-/** The codecs the leader can write when compression.type names one (see recompress). */
-const WRITABLE_TARGETS: Partial<Record<BrokerCompressionType, CompressionType>> = {
+/** The codec a compression.type other than `producer` names (BrokerCompressionType.targetCompression). */
+const TARGETS: Partial<Record<BrokerCompressionType, CompressionType>> = {
   uncompressed: 'none',
   gzip: 'gzip',
+  snappy: 'snappy',
+  lz4: 'lz4',
+  zstd: 'zstd',
 };
+
+/**
+ * The level the topic gives its codec (LogConfig.compression: Compression.of(type).level(...),
+ * KIP-390's compression.gzip.level, compression.lz4.level, compression.zstd.level).
+ */
+function targetLevel(config: Readonly<LogConfig>, codec: CompressionType): number | undefined {
+  if (codec === 'gzip') return config['compression.gzip.level'];
+  if (codec === 'lz4') return config['compression.lz4.level'];
+  if (codec === 'zstd') return config['compression.zstd.level'];
+  return undefined;
+}
 
 /**
  * LogValidator.validateMessagesAndAssignOffsetsCompressed for a topic whose compression.type is
  * not `producer`: a batch whose codec is not the target's (no in-place assignment) is rebuilt
- * with the target codec (buildRecordsAndAssignOffsets: the same records and producer fields, the
- * base timestamp the first record's, the deltas from it). A batch already in the target codec,
- * and an uncompressed control batch, stay as sent. Returns the new records, or null when no batch
- * changes. Only `uncompressed` and `gzip` are written: glassbox has no snappy, lz4 or zstd codec,
- * so those targets keep the producer's compression.
+ * with the target codec at the topic's level (buildRecordsAndAssignOffsets: the same records and
+ * producer fields, the base timestamp the first record's, the deltas from it). A batch already in
+ * the target codec, whatever level it was written at, and an uncompressed control batch, stay as
+ * sent. Returns the new records, or null when no batch changes.
  */
 export function recompress(
   records: Uint8Array,
   validated: readonly RecordBatchHeader[],
-  target: BrokerCompressionType,
+  config: Readonly<LogConfig>,
 ): Uint8Array | null {
-  const codec = WRITABLE_TARGETS[target];
+  const codec = TARGETS[config['compression.type']];
   if (codec === undefined) return null;
+  const level = targetLevel(config, codec);
   const id = compressionId(codec);
   const changes = (h: RecordBatchHeader) =>
     (h.attributes & COMPRESSION_CODEC_MASK) !== id &&
@@ -214,14 +228,17 @@ export function recompress(
     const stamps = batch.records.map((r) => recordTimestamp(batch, r));
     const base = stamps[0] ?? batch.baseTimestamp;
     parts.push(
-      encodeRecordBatch({
-        ...batch,
-        attributes: (batch.attributes & ~COMPRESSION_CODEC_MASK) | id,
-        baseTimestamp: batch.attributes & TIMESTAMP_TYPE_MASK ? batch.baseTimestamp : base,
-        records: batch.records.map((r, i) =>
-          batch.attributes & TIMESTAMP_TYPE_MASK ? r : { ...r, timestampDelta: (stamps[i] as number) - base },
-        ),
-      }),
+      encodeRecordBatch(
+        {
+          ...batch,
+          attributes: (batch.attributes & ~COMPRESSION_CODEC_MASK) | id,
+          baseTimestamp: batch.attributes & TIMESTAMP_TYPE_MASK ? batch.baseTimestamp : base,
+          records: batch.records.map((r, i) =>
+            batch.attributes & TIMESTAMP_TYPE_MASK ? r : { ...r, timestampDelta: (stamps[i] as number) - base },
+          ),
+        },
+        level,
+      ),
     );
   }
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -298,7 +298,7 @@ export class UnifiedLog implements PagedLog {
 
   private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number, adopt = false): LogAppendInfo {
     let validated = analyzeAndValidateRecords(this, records, asLeader);
-    const recompressed = asLeader ? recompress(records, validated, this.config['compression.type']) : null;
+    const recompressed = asLeader ? recompress(records, validated, this.config) : null;
     if (recompressed) {
       records = recompressed;
       validated = analyzeAndValidateRecords(this, records, asLeader);
