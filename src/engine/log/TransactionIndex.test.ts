@@ -8,7 +8,13 @@ import {
   encodeAbortedTxn,
   readAbortedTxn,
 } from './AbortedTxn';
-import { CorruptIndexException, TransactionIndex, txnIndexFileName } from './TransactionIndex';
+import {
+  CorruptIndexException,
+  collectAbortedTransactions,
+  dumpTxnIndex,
+  TransactionIndex,
+  txnIndexFileName,
+} from './TransactionIndex';
 
 function hex(s: string): Uint8Array {
   const digits = s.replace(/#[^\n]*/g, '').replace(/\s+/g, '');
@@ -162,5 +168,32 @@ describe('TransactionIndex beyond the Kafka tests', () => {
     const bytes = encodeAbortedTxn(abortedTxn(1, 2, 3, 4));
     bytes[2] = 0x7f;
     expect(() => new TransactionIndex(0, bytes).allAbortedTxns()).toThrow(CorruptRecordError);
+  });
+});
+
+describe('the .txnindex across segments and in kafka-dump-log', () => {
+  it('prints each entry as DumpLogSegments.dumpTxnIndex does', () => {
+    expect(dumpTxnIndex(indexWith(abortedTxns.slice(0, 2)))).toEqual([
+      'version: 0 producerId: 0 firstOffset: 0 lastOffset: 10 lastStableOffset: 11',
+      'version: 0 producerId: 1 firstOffset: 5 lastOffset: 15 lastStableOffset: 13',
+    ]);
+  });
+
+  it('collects from the starting segment on until a search is complete (LocalLog.collectAbortedTransactions)', () => {
+    // Segments at 0, 20 and 60: each holds the transactions whose ABORT marker it contains.
+    const segments = [
+      { baseOffset: 0, txnIndex: indexWith([abortedTxn(1, 2, 12, 13)]) },
+      { baseOffset: 20, txnIndex: indexWith([abortedTxn(2, 5, 25, 26), abortedTxn(3, 30, 40, 45)], 20) },
+      { baseOffset: 60, txnIndex: indexWith([abortedTxn(4, 41, 61, 62)], 60) },
+    ];
+    // A fetch of [22, 50) starting in the second segment: producer 2's transaction began in the
+    // first segment but its marker is in the second; the LSO 45 < 50 leaves the search open, so
+    // the third segment is read too (producer 4 began at 41, inside the range).
+    expect(collectAbortedTransactions(segments, 20, 22, 50).map((t) => t.producerId)).toEqual([2, 3, 4]);
+    // [22, 30): producer 3's entry has LSO 45 >= 30, so the search stops in the second segment.
+    expect(collectAbortedTransactions(segments, 20, 22, 30).map((t) => t.producerId)).toEqual([2]);
+    // [0, 14): producer 2's transaction began at 5, inside the range, though its marker is in the
+    // next segment; that entry's LSO 26 >= 14 completes the search.
+    expect(collectAbortedTransactions(segments, 0, 0, 14).map((t) => t.producerId)).toEqual([1, 2]);
   });
 });

@@ -164,3 +164,41 @@ function abortedTxnToString(txn: AbortedTxn): string {
     `lastOffset=${txn.lastOffset}, lastStableOffset=${txn.lastStableOffset})`
   );
 }
+
+/** What kafka-dump-log.sh prints for a `.txnindex` file (DumpLogSegments.dumpTxnIndex), one line per entry. */
+export function dumpTxnIndex(index: TransactionIndex): string[] {
+  return index
+    .allAbortedTxns()
+    .map(
+      (t) =>
+        `version: ${t.version} producerId: ${t.producerId} firstOffset: ${t.firstOffset} ` +
+        `lastOffset: ${t.lastOffset} lastStableOffset: ${t.lastStableOffset}`,
+    );
+}
+
+/** A segment's base offset and its aborted transaction index. */
+export interface SegmentTxnIndex {
+  readonly baseOffset: number;
+  readonly txnIndex: TransactionIndex;
+}
+
+/**
+ * LocalLog.collectAbortedTransactions: the aborted transactions overlapping [startOffset,
+ * upperBoundOffset), read from the segment at `startingSegmentBaseOffset` on (segments in base
+ * offset order) until a segment's search is complete. What a READ_COMMITTED fetch answers.
+ */
+export function collectAbortedTransactions(
+  segments: readonly SegmentTxnIndex[],
+  startingSegmentBaseOffset: number,
+  startOffset: number,
+  upperBoundOffset: number,
+): AbortedTxn[] {
+  const out: AbortedTxn[] = [];
+  for (const segment of segments) {
+    if (segment.baseOffset < startingSegmentBaseOffset) continue;
+    const result = segment.txnIndex.collectAbortedTxns(startOffset, upperBoundOffset);
+    out.push(...result.abortedTransactions);
+    if (result.isComplete) break;
+  }
+  return out;
+}
