@@ -17,8 +17,8 @@ describe('a Send N job and a Store that falls behind', () => {
     const store = new DeferredStore();
     const clock = new ManualClock(SCENARIO_EPOCH_MS);
     const writer = new StoreWriter(store);
-    const plane = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
-    const hosted = { plane, store, writer, clock, takeEvents: () => [], durable: true };
+    const apps = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
+    const hosted = { apps, store, writer, clock, takeEvents: () => [], durable: true };
     const hostClock = new ManualHostClock();
     const budget = 256 * 1024;
     const host = new EngineHost(() => undefined, hostClock, hosted, budget);

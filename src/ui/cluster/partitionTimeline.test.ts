@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneMessageEffect, PlaneMessageView, PlanePartitionView } from '../../engine/apps/types';
+import type { BoardMessageEffect, BoardMessageView, BoardPartitionView } from '../../engine/apps/types';
 import { advance, type Landings, land, NO_TOKEN_MS, newTimeline, statesBetween } from './partitionTimeline';
 
 /** orders-0 on brokers 1 (leader), 2 and 3, all in sync; LEO and HW per broker. */
 function partition(
   offsets: Record<number, [leo: number, hw: number]>,
-  over: Partial<PlanePartitionView> = {},
-): PlanePartitionView {
+  over: Partial<BoardPartitionView> = {},
+): BoardPartitionView {
   return {
     topic: 'orders',
     partition: 0,
@@ -33,8 +33,8 @@ function message(
   api: string,
   kind: 'request' | 'response',
   arriveAtMs: number,
-  effects: Omit<PlaneMessageEffect, 'topic' | 'partition'>[],
-): PlaneMessageView {
+  effects: Omit<BoardMessageEffect, 'topic' | 'partition'>[],
+): BoardMessageView {
   return {
     id: nextId++,
     api,
@@ -54,7 +54,7 @@ function landingsAt(at: Record<number, number>, leaderAndIsr: number | null = nu
 }
 
 /** Kafka's invariant on what is drawn: follower HW <= leader HW <= smallest ISR LEO <= leader LEO. */
-function consistent(p: PlanePartitionView): boolean {
+function consistent(p: BoardPartitionView): boolean {
   const leader = p.replicaStates.find((r) => r.role === 'leader');
   if (!leader) return true;
   return p.replicaStates.every(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanePartitionView } from '../../engine/apps/types';
+import type { BoardPartitionView } from '../../engine/apps/types';
 import { teachingMoments } from './teachingMoments';
 
 /** orders-0 led by broker 1; `isr` and each broker's [LEO, HW, role, lagMs]. */
 function partition(
   isr: number[],
   replicas: Record<number, [number, number, 'leader' | 'follower' | 'offline', number | null]>,
-): PlanePartitionView {
+): BoardPartitionView {
   return {
     topic: 'orders',
     partition: 0,
