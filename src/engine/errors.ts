@@ -197,3 +197,15 @@ export class IllegalStateException extends Error {
     this.name = 'IllegalStateException';
   }
 }
+
+/**
+ * Java's IllegalArgumentException, which Kafka's storage and transaction code throw for a call
+ * that breaks their contract (an aborted transaction appended out of order, an end-transaction
+ * marker of a type other than COMMIT or ABORT). Not a Kafka error code: a bug, never an answer.
+ */
+export class IllegalArgumentException extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IllegalArgumentException';
+  }
+}
