@@ -28,11 +28,13 @@ describe('OffsetColumn', () => {
       expect(column.size).toBe(model.size);
     }
     for (const [offset, layout] of model) expect(column.get(offset)).toEqual(layout);
+    // Overwrites and deletes of several-chunk layouts left runs behind, squeezed out on the way.
+    expect((column as unknown as { poolEnd: number }).poolEnd).toBeLessThan(4 * 5000);
     expect([...column.keys()]).toEqual([...model.keys()].sort((a, b) => a - b));
     expect(column.get(-1)).toBeUndefined();
   });
 
-  it("keeps IdbStore's file table under 24 bytes of memory a segment file (a Map entry a file cost ~43)", () => {
+  it("keeps IdbStore's file table under 32 bytes of memory a segment file (Map entries with lists of chunk lengths cost ~60)", () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const used = () => {
@@ -45,14 +47,18 @@ describe('OffsetColumn', () => {
     const name = (dir: string, offset: number, ext: string) => `${dir}/${String(offset).padStart(20, '0')}.${ext}`;
     const add = (from: number, to: number) => {
       for (let i = from; i < to; i++)
+        // A `.log` written by many appends is several chunks: its layout is a list of lengths.
         for (const ext of ['log', 'index', 'timeindex', 'snapshot'])
-          table.set(name(`orders-${i % 8}`, i * 37, ext), 1000 + (i % 50));
+          table.set(
+            name(`orders-${i % 8}`, i * 37, ext),
+            ext === 'log' ? [4096, 4096, 1000 + (i % 50)] : 1000 + (i % 50),
+          );
     };
     add(0, 2_000);
     const before = used();
     add(2_000, 22_000);
     const perFile = (used() - before) / (20_000 * 4);
     expect(table.size).toBe(22_000 * 4);
-    expect(perFile).toBeLessThan(24);
+    expect(perFile).toBeLessThan(32);
   });
 });
