@@ -1,4 +1,5 @@
 import type { PackedLayout } from './chunkLayout';
+import { OffsetColumn } from './OffsetColumn';
 
 /** A segment's files: `<dir>/<20-digit offset>.<ext>`, the names a partition directory is made of. */
 const SEGMENT_FILE = /^(.+)\/(\d{20})\.(log|index|timeindex|snapshot)$/;
@@ -8,11 +9,12 @@ const SEGMENT_FILE = /^(.+)\/(\d{20})\.(log|index|timeindex|snapshot)$/;
  * A long run has hundreds of thousands of segment files and a path string each (plus the cons
  * string a template literal makes) cost more than the layout itself, about 100 bytes a file. So a
  * segment file is kept under its directory, its extension and its offset as a number, and its
- * path is made again only when asked for (`paths`); any other path is kept as it is.
+ * path is made again only when asked for (`paths`); any other path is kept as it is. The offsets of
+ * a directory's files of one extension are a sorted column (OffsetColumn), not a Map.
  */
 export class FileTable {
-  /** dir -> extension -> offset -> layout. */
-  private readonly segments = new Map<string, Map<string, Map<number, PackedLayout>>>();
+  /** dir -> extension -> offset -> layout (the offsets as a sorted column: OffsetColumn). */
+  private readonly segments = new Map<string, Map<string, OffsetColumn>>();
   private readonly others = new Map<string, PackedLayout>();
   private count = 0;
 
@@ -35,9 +37,8 @@ export class FileTable {
     let exts = this.segments.get(s.dir);
     if (!exts) this.segments.set(s.dir, (exts = new Map()));
     let offsets = exts.get(s.ext);
-    if (!offsets) exts.set(s.ext, (offsets = new Map()));
-    if (!offsets.has(s.offset)) this.count++;
-    offsets.set(s.offset, layout);
+    if (!offsets) exts.set(s.ext, (offsets = new OffsetColumn()));
+    if (offsets.set(s.offset, layout)) this.count++;
   }
 
   delete(path: string): void {

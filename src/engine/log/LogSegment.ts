@@ -13,9 +13,9 @@ import {
 import { CorruptRecordError } from '../errors';
 import { FileRecords } from './FileRecords';
 import type { LeaderEpochFileCache } from './LeaderEpochFileCache';
-import { indexFileName, logFileName, timeIndexFileName } from './LogFileUtils';
 import { batchHeaderStep, type LookupStep } from './LookupTrace';
 import { OffsetIndex } from './OffsetIndex';
+import { SegmentState } from './SegmentState';
 import { recoverBatches, type SegmentRecoveryResult } from './SegmentRecovery';
 import { TimeIndex } from './TimeIndex';
 
@@ -73,7 +73,7 @@ export type RollReason = 'segment.bytes' | 'segment.ms' | 'index-full' | 'timein
  *    in memory (the page cache) and are lost on a power failure;
  *  - a closed segment whose bytes are all in the Store may be paged out (SegmentCache): its `.log`
  *    bytes and its index objects leave memory; offsets, timestamps, size and index entry counts
- *    stay. Reading `log`, `offsetIndex` or `timeIndex` then throws SegmentNotLoadedError until
+ *    stay, as a row of the cache's PagedOutSegments table (SegmentState). Reading `log`, `offsetIndex` or `timeIndex` then throws SegmentNotLoadedError until
  *    `reload` brings the very same bytes back with the stored `.index` / `.timeindex` (rebuilt
  *    from the bytes when those are not whole). At 64 KiB segments an index object costs as
  *    much memory as a hundred index entries, and a long run has hundreds of thousands of segments.
@@ -84,30 +84,7 @@ export interface StoredIndexes {
   timeIndex: Uint8Array | null;
 }
 
-export class LogSegment {
-  readonly baseOffset: number;
-  private _log: FileRecords | null;
-  private _offsetIndex: OffsetIndex | null;
-  private _timeIndex: TimeIndex | null;
-  /** The `.log`'s size and the index entry counts while paged out. */
-  private pagedOut = { size: 0, offsetIndexEntries: 0, timeIndexEntries: 0, maxIndexSize: 0 };
-  readonly indexIntervalBytes: number;
-  private bytesSinceLastIndexEntry = 0;
-  maxTimestampSoFar = NO_TIMESTAMP;
-  offsetOfMaxTimestampSoFar = -1;
-  /** The offset after the last batch (baseOffset when empty). */
-  nextOffset: number;
-  /** Clock time the segment was created (used by segment.ms when records carry no timestamps). */
-  createdMs: number;
-  lastModifiedMs: number;
-  /** Max timestamp of the first batch: Kafka measures segment.ms from it. */
-  private rollingBasedTimestamp: number | null = null;
-  /** Bytes of the `.log` already handed to the Store. */
-  flushedBytes = 0;
-  flushedOffsetIndexEntries = 0;
-  flushedTimeIndexEntries = 0;
-  private names: { log: string; index: string; timeIndex: string } | null = null;
-
+export class LogSegment extends SegmentState {
   constructor(
     baseOffset: number,
     indexIntervalBytes: number,
@@ -116,69 +93,27 @@ export class LogSegment {
     log?: FileRecords,
     maxSegmentBytes?: number,
   ) {
-    this.baseOffset = baseOffset;
-    this.indexIntervalBytes = indexIntervalBytes;
-    this._log = log ?? new FileRecords(4096, maxSegmentBytes);
-    this._offsetIndex = new OffsetIndex(baseOffset, maxIndexSize);
-    this._timeIndex = new TimeIndex(baseOffset, maxIndexSize);
-    this.nextOffset = baseOffset;
-    this.createdMs = nowMs;
-    this.lastModifiedMs = nowMs;
+    super(baseOffset, {
+      log: log ?? new FileRecords(4096, maxSegmentBytes),
+      offsetIndex: new OffsetIndex(baseOffset, maxIndexSize),
+      timeIndex: new TimeIndex(baseOffset, maxIndexSize),
+      indexIntervalBytes,
+      bytesSinceLastIndexEntry: 0,
+      maxTimestampSoFar: NO_TIMESTAMP,
+      offsetOfMaxTimestampSoFar: -1,
+      nextOffset: baseOffset,
+      createdMs: nowMs,
+      lastModifiedMs: nowMs,
+      rollingBasedTimestamp: null,
+      flushedBytes: 0,
+      flushedOffsetIndexEntries: 0,
+      flushedTimeIndexEntries: 0,
+      names: null,
+    });
   }
 
-  /** The `.log`'s bytes (Kafka's FileRecords); throws SegmentNotLoadedError while paged out. */
-  get log(): FileRecords {
-    const log = this._log;
-    if (log === null) throw new SegmentNotLoadedError(this);
-    return log;
-  }
-
-  get offsetIndex(): OffsetIndex {
-    const index = this._offsetIndex;
-    if (index === null) throw new SegmentNotLoadedError(this);
-    return index;
-  }
-
-  get timeIndex(): TimeIndex {
-    const index = this._timeIndex;
-    if (index === null) throw new SegmentNotLoadedError(this);
-    return index;
-  }
-
-  /** Entries in the `.index` (known while paged out too). */
-  get offsetIndexEntries(): number {
-    return this._offsetIndex === null ? this.pagedOut.offsetIndexEntries : this._offsetIndex.entries;
-  }
-
-  get timeIndexEntries(): number {
-    return this._timeIndex === null ? this.pagedOut.timeIndexEntries : this._timeIndex.entries;
-  }
-
-  get size(): number {
-    return this._log === null ? this.pagedOut.size : this._log.sizeInBytes;
-  }
-
-  /** Whether the `.log` bytes are in memory (false once paged out, until reloaded). */
-  get resident(): boolean {
-    return this._log !== null;
-  }
-
-  /**
-   * Drops the `.log` bytes from memory (they are in the Store: the caller checked). Views handed
-   * out earlier stay valid (FileRecords never rewrites bytes); the memory goes once nobody holds one.
-   */
-  pageOut(): void {
-    if (this._log === null) return;
-    this.pagedOut = {
-      size: this._log.sizeInBytes,
-      offsetIndexEntries: this.offsetIndexEntries,
-      timeIndexEntries: this.timeIndexEntries,
-      maxIndexSize: this.offsetIndex.maxIndexSize,
-    };
-    this._log = null;
-    this._offsetIndex = null;
-    this._timeIndex = null;
-    this.names = null;
+  protected notLoaded(): Error {
+    return new SegmentNotLoadedError(this);
   }
 
   /**
@@ -187,16 +122,11 @@ export class LogSegment {
    * that lost data, refused with CORRUPT_MESSAGE and the segment left paged out.
    */
   reload(bytes: Uint8Array, stored?: StoredIndexes): void {
-    if (this._log !== null) return;
-    const out = this.pagedOut;
+    const cold = this.cold;
+    if (this.hot !== null || cold === null) return;
+    const out = cold.fields(this.row);
     // Recovering the bytes on a scratch segment checks every batch and rebuilds the indexes.
-    const scratch = new LogSegment(
-      this.baseOffset,
-      this.indexIntervalBytes,
-      out.maxIndexSize,
-      0,
-      FileRecords.of(bytes),
-    );
+    const scratch = new LogSegment(this.baseOffset, out.indexIntervalBytes, out.maxIndexSize, 0, FileRecords.of(bytes));
     if (bytes.length === out.size) scratch.recover();
     // The stored index files are what the appends wrote; they win when whole (a follower's
     // multi-batch appends index fewer entries than a per-batch rebuild).
@@ -217,22 +147,40 @@ export class LogSegment {
         { expected: out.size, actual: bytes.length },
       );
     }
-    this._log = scratch._log;
-    this._offsetIndex = scratch._offsetIndex;
-    this._timeIndex = scratch._timeIndex;
+    // The numbers are the row's, not the scratch's: a rebuild may not restore them all.
+    this.hot = {
+      log: scratch._log as FileRecords,
+      offsetIndex: scratch._offsetIndex as OffsetIndex,
+      timeIndex: scratch._timeIndex as TimeIndex,
+      indexIntervalBytes: out.indexIntervalBytes,
+      bytesSinceLastIndexEntry: 0,
+      maxTimestampSoFar: out.maxTimestampSoFar,
+      offsetOfMaxTimestampSoFar: out.offsetOfMaxTimestampSoFar,
+      nextOffset: out.nextOffset,
+      createdMs: out.createdMs,
+      lastModifiedMs: out.lastModifiedMs,
+      rollingBasedTimestamp: out.rollingBasedTimestamp,
+      flushedBytes: out.size,
+      flushedOffsetIndexEntries: out.offsetIndexEntries,
+      flushedTimeIndexEntries: out.timeIndexEntries,
+      names: null,
+    };
+    cold.release(this.row);
+    this.cold = null;
+    this.row = -1;
   }
 
   /** `<20-digit base offset>.log`, `.index`, `.timeindex`. */
   get logFileName(): string {
-    return (this.names ??= fileNames(this.baseOffset)).log;
+    return this.names.log;
   }
 
   get indexFileName(): string {
-    return (this.names ??= fileNames(this.baseOffset)).index;
+    return this.names.index;
   }
 
   get timeIndexFileName(): string {
-    return (this.names ??= fileNames(this.baseOffset)).timeIndex;
+    return this.names.timeIndex;
   }
 
   /** Bytes only in memory, not yet handed to the Store. */
@@ -677,10 +625,6 @@ export class LogSegment {
     copy.recover();
     return { offsetIndex: copy.offsetIndex, timeIndex: copy.timeIndex };
   }
-}
-
-function fileNames(baseOffset: number): { log: string; index: string; timeIndex: string } {
-  return { log: logFileName(baseOffset), index: indexFileName(baseOffset), timeIndex: timeIndexFileName(baseOffset) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Store } from '../Store';
 import type { LogSegment, StoredIndexes } from './LogSegment';
+import { PagedOutSegments } from './PagedOutSegments';
 
 export { SegmentNotLoadedError } from './LogSegment';
 
@@ -47,7 +48,8 @@ export class SegmentCache {
   /** Closed resident segments, least recently used first (a Map keeps insertion order). */
   private readonly resident = new Map<LogSegment, { log: PagedLog; bytes: number }>();
   private bytes = 0;
-  private readonly pagedOut = new Map<LogSegment, PagedLog>();
+  /** The numbers of the paged-out segments, and each one's log (see PagedOutSegments). */
+  readonly pagedOut = new PagedOutSegments<PagedLog>();
   /** Paged-out segments a read asked for, in the order asked. */
   private readonly wanted = new Set<LogSegment>();
   /**
@@ -76,13 +78,13 @@ export class SegmentCache {
   }
 
   get pagedOutSegments(): number {
-    return this.pagedOut.size;
+    return this.pagedOut.rows;
   }
 
   /** A segment that just closed (rolled, recovered, cleaned, reloaded) joins as the most recently used. */
   admit(log: PagedLog, segment: LogSegment): void {
     if (!segment.resident) {
-      this.pagedOut.set(segment, log);
+      segment.movePagedOut(this.pagedOut, log);
       log.pagedOut?.(segment);
       return;
     }
@@ -105,20 +107,21 @@ export class SegmentCache {
   forget(segment: LogSegment): void {
     this.drop(segment);
     this.fresh.delete(segment);
-    this.pagedOut.delete(segment);
+    // Its row may be reused: the segment (perhaps still read by someone) keeps a copy of its own.
+    if (this.holdsPagedOut(segment)) segment.movePagedOut();
     this.wanted.delete(segment);
   }
 
   /** A read needs a paged-out segment: the host will load it. */
   request(segment: LogSegment): void {
-    if (this.pagedOut.has(segment)) this.wanted.add(segment);
+    if (this.holdsPagedOut(segment)) this.wanted.add(segment);
   }
 
   /** The loads reads are waiting for, oldest request first. */
   pendingLoads(): SegmentLoad[] {
     const out: SegmentLoad[] = [];
     for (const segment of this.wanted) {
-      const log = this.pagedOut.get(segment);
+      const log = this.ownerOf(segment);
       if (log) out.push({ path: `${log.dir}/${segment.logFileName}`, segment });
     }
     return out;
@@ -142,23 +145,21 @@ export class SegmentCache {
       }
       if (this.fresh.has(segment) || !entry.log.isPageable(segment)) continue;
       this.drop(segment);
-      segment.pageOut();
+      segment.pageOut(this.pagedOut, entry.log);
       entry.log.pagedOut?.(segment);
-      this.pagedOut.set(segment, entry.log);
       this.pageOuts++;
     }
   }
 
   /** The Store's bytes for a paged-out segment: it is resident again (most recently used). */
   loaded(segment: LogSegment, bytes: Uint8Array, indexes?: StoredIndexes): void {
-    const log = this.pagedOut.get(segment);
+    const log = this.ownerOf(segment);
     this.wanted.delete(segment);
     if (!log?.holds(segment)) {
-      this.pagedOut.delete(segment);
+      if (log) segment.movePagedOut();
       return;
     }
     segment.reload(bytes, indexes);
-    this.pagedOut.delete(segment);
     this.reloads++;
     this.admit(log, segment);
     this.fresh.set(segment, FRESH_PASSES);
@@ -170,7 +171,7 @@ export class SegmentCache {
    */
   async load(store: Store, segments: readonly LogSegment[] = [...this.wanted]): Promise<number> {
     const loads = segments.flatMap((segment) => {
-      const log = this.pagedOut.get(segment);
+      const log = this.ownerOf(segment);
       return log ? [{ segment, path: `${log.dir}/${segment.logFileName}` }] : [];
     });
     // The `.index` / `.timeindex` files come back with the `.log`: an append's index entries
@@ -188,7 +189,7 @@ export class SegmentCache {
     let n = 0;
     loads.forEach((l, i) => {
       const [bytes, index, timeIndex] = read[i] ?? [null, null, null];
-      if (bytes === null || bytes === undefined || !this.pagedOut.has(l.segment)) {
+      if (bytes === null || bytes === undefined || !this.holdsPagedOut(l.segment)) {
         this.wanted.delete(l.segment);
         return;
       }
@@ -196,6 +197,14 @@ export class SegmentCache {
       n++;
     });
     return n;
+  }
+
+  private holdsPagedOut(segment: LogSegment): boolean {
+    return segment.pagedOutIn === this.pagedOut;
+  }
+
+  private ownerOf(segment: LogSegment): PagedLog | null {
+    return this.holdsPagedOut(segment) ? (segment.pagedOutOwner as PagedLog | null) : null;
   }
 
   private drop(segment: LogSegment): void {
