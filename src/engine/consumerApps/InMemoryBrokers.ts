@@ -15,6 +15,7 @@ import type { PortRecord } from '../clients/consumer/ClusterPort';
 import type { ConsumerGroups } from './ConsumerGroups';
 import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
+import { isGroupMessage } from '../clients/consumer/groupProtocol';
 import type { InMemoryClusterPort } from './InMemoryClusterPort';
 
 interface ParkedFetch {
@@ -68,6 +69,10 @@ export class InMemoryBrokers {
       if (this.network.isUp(brokerNodeId(brokerId))) this.network.reply(message, r);
     };
     const body = message.body;
+    if (body.api !== 'FindCoordinator' && isGroupMessage(body)) {
+      this.groups().coordinatorOn(brokerId).handle(body, reply);
+      return;
+    }
     switch (body.api) {
       case 'FindCoordinator': {
         const groups = this.groups();
@@ -80,16 +85,6 @@ export class InMemoryBrokers {
         );
         return;
       }
-      case 'JoinGroup':
-      case 'SyncGroup':
-      case 'Heartbeat':
-      case 'LeaveGroup':
-      case 'OffsetCommit':
-      case 'OffsetFetch':
-      case 'DescribeGroups':
-      case 'ListGroups':
-        this.groups().coordinatorOn(brokerId).handle(body, reply);
-        return;
       case 'Fetch':
         this.fetch(brokerId, body, reply);
         return;
