@@ -202,5 +202,6 @@ export {
   type EngineCommandResult,
   type EngineCommandTable,
   isBrokerCommand,
+  isBrokerCommandOp,
   runBrokerCommand,
 } from './commands';

@@ -15,6 +15,8 @@ export { cleanupConfigs } from './topicCleanupConfigs';
 export type { BoardRead, ConsumerEntry, GroupSettings } from './managers/Board';
 export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
 export { comparePartitions } from './comparePartitions';
+/** For a link's parser, which reads broker actions by the engine's own list of them. */
+export { isBrokerCommandOp } from '../index';
 export { buildPlaneView, type PlaneSource } from './planeViews';
 export { packLag } from './managers/LagSampler';
 export { PRESETS, type Preset } from './presets';
