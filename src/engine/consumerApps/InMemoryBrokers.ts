@@ -10,6 +10,7 @@ import {
   type OffsetsForLeaderEpochResponse,
 } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
+import { concatBytes } from '../codec/bytes';
 import { encodeRecordBatch, NO_PARTITION_LEADER_EPOCH } from '../codec/recordBatch';
 import type { PortRecord } from '../clients/consumer/ClusterPort';
 import type { ConsumerGroups } from './ConsumerGroups';
@@ -226,11 +227,5 @@ function encodeRecords(records: readonly PortRecord[]): Uint8Array {
       records: [{ attributes: 0, timestampDelta: 0, offsetDelta: 0, key: r.key, value: r.value, headers: [] }],
     }),
   );
-  const out = new Uint8Array(batches.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const b of batches) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
+  return concatBytes(batches);
 }
