@@ -18,15 +18,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Consumer as PltConsumer,
-  ProduceAcks,
-  Producer as PltProducer,
-  stringDeserializers,
-  stringSerializers,
-} from '@platformatic/kafka';
+import { Consumer as PltConsumer, ProduceAcks, stringDeserializers } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformaticProducer } from './clientSuites';
 import type { NodeHost } from './NodeHost';
 import { expectGroupSplit, startDemoHost } from './wireTesting';
 import { freePortRange } from './freePorts';
@@ -168,13 +163,7 @@ describe('CI test 2: three idempotent producers, then kcat reads back every reco
 
   it('@platformatic/kafka 1.35.0 (idempotent, acks all): 1,000 records acknowledged', async () => {
     const before = sum(highWatermarks());
-    const producer = new PltProducer({
-      clientId: 'platformatic-producer',
-      bootstrapBrokers: [BOOTSTRAP],
-      serializers: stringSerializers,
-      idempotent: true,
-      acks: ProduceAcks.ALL,
-    });
+    const producer = platformaticProducer(BOOTSTRAP);
     let acknowledged = 0;
     try {
       for (let round = 0; round < 10; round++) {

@@ -20,6 +20,17 @@ import {
 } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 
+/** @platformatic/kafka's idempotent producer with acks all, sending strings. */
+export function platformaticProducer(bootstrap: string) {
+  return new PltProducer({
+    clientId: 'platformatic-producer',
+    bootstrapBrokers: [bootstrap],
+    serializers: stringSerializers,
+    idempotent: true,
+    acks: ProduceAcks.ALL,
+  });
+}
+
 export interface ClientMetadata {
   brokers: { id: number; host: string; port: number }[];
   partitions: { partition: number; leader: number; replicas: number[]; isr: number[] }[];
@@ -317,13 +328,7 @@ const platformatic: ClientSuite = {
     }
   },
   async produce(bootstrap, topic, count) {
-    const producer = new PltProducer({
-      clientId: 'platformatic-producer',
-      bootstrapBrokers: [bootstrap],
-      serializers: stringSerializers,
-      idempotent: true,
-      acks: ProduceAcks.ALL,
-    });
+    const producer = platformaticProducer(bootstrap);
     let acked = 0;
     try {
       for (let from = 0; from < count; from += 1000) {
