@@ -23,7 +23,7 @@ import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformaticProducer } from './clientSuites';
 import type { NodeHost } from './NodeHost';
-import { expectGroupSplit, startDemoHost } from './wireTesting';
+import { expectGroupSplit, kafkaClient, startDemoHost } from './wireTesting';
 import { freePortRange } from './freePorts';
 
 const PORT = await freePortRange(8);
@@ -139,11 +139,7 @@ describe('CI test 1: metadata', () => {
 describe('CI test 2: three idempotent producers, then kcat reads back every record', () => {
   it('kafkajs 2.2.4 (idempotent, acks -1): 1,000 records acknowledged', async () => {
     const before = sum(highWatermarks());
-    const kafka = new kafkajs.Kafka({
-      clientId: 'kafkajs-producer',
-      brokers: [BOOTSTRAP],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(PORT, 'kafkajs-producer');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     let acknowledged = 0;
@@ -238,11 +234,7 @@ describe.concurrent('CI test 3: a consumer group per client reads every record a
   });
 
   it('kafkajs 2.2.4 consumer', async () => {
-    const kafka = new kafkajs.Kafka({
-      clientId: 'kafkajs-consumer',
-      brokers: [BOOTSTRAP],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(PORT, 'kafkajs-consumer');
     const consumer = kafka.consumer({ groupId: 'kafkajs-group' });
     await consumer.connect();
     const seen: string[] = [];
