@@ -18,10 +18,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Consumer as PltConsumer, ProduceAcks, stringDeserializers } from '@platformatic/kafka';
+import { ProduceAcks } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platformaticProducer } from './clientSuites';
+import { platformaticConsumer, platformaticProducer } from './clientSuites';
 import type { NodeHost } from './NodeHost';
 import { expectGroupSplit, kafkaClient, startDemoHost } from './wireTesting';
 import { freePortRange } from './freePorts';
@@ -255,13 +255,7 @@ describe.concurrent('CI test 3: a consumer group per client reads every record a
   });
 
   it('@platformatic/kafka 1.35.0 consumer (Fetch v13, topics by id)', async () => {
-    const consumer = new PltConsumer({
-      groupId: 'platformatic-group',
-      clientId: 'platformatic-consumer',
-      bootstrapBrokers: [BOOTSTRAP],
-      deserializers: stringDeserializers,
-      maxWaitTime: 500,
-    });
+    const consumer = platformaticConsumer(BOOTSTRAP, 'platformatic-group', 'platformatic-consumer', 500);
     const seen: string[] = [];
     try {
       const stream = await consumer.consume({ topics: ['demo'], mode: 'earliest', autocommit: 100 });

@@ -31,6 +31,17 @@ export function platformaticProducer(bootstrap: string) {
   });
 }
 
+/** A @platformatic/kafka group consumer reading strings, its fetches waiting at most `maxWaitTime` ms. */
+export function platformaticConsumer(bootstrap: string, groupId: string, clientId: string, maxWaitTime: number) {
+  return new PltConsumer({
+    groupId,
+    clientId,
+    bootstrapBrokers: [bootstrap],
+    deserializers: stringDeserializers,
+    maxWaitTime,
+  });
+}
+
 export interface ClientMetadata {
   brokers: { id: number; host: string; port: number }[];
   partitions: { partition: number; leader: number; replicas: number[]; isr: number[] }[];
@@ -346,13 +357,7 @@ const platformatic: ClientSuite = {
     return acked;
   },
   async read(bootstrap, topic, count) {
-    const consumer = new PltConsumer({
-      groupId: `platformatic-read-${topic}`,
-      clientId: 'platformatic-reader',
-      bootstrapBrokers: [bootstrap],
-      deserializers: stringDeserializers,
-      maxWaitTime: 200,
-    });
+    const consumer = platformaticConsumer(bootstrap, `platformatic-read-${topic}`, 'platformatic-reader', 200);
     const seen: ReadRecord[] = [];
     try {
       const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
