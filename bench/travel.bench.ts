@@ -40,10 +40,10 @@ const suite: BenchSuite = {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    report({ name: `travel: seek + plane view, median of ${times.length}`, value: percentile(times, 50), unit: 'ms' });
+    report({ name: `travel: seek + board view, median of ${times.length}`, value: percentile(times, 50), unit: 'ms' });
     const worst = times[times.length - 1] ?? 0;
     report({
-      name: `travel: seek + plane view, worst of ${times.length}`,
+      name: `travel: seek + board view, worst of ${times.length}`,
       value: worst,
       unit: 'ms',
       target: '<= 200 ms',

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
-/** axe over the data-path views of issue 5 (top bar, partition logs, side panel); the control plane has its own spec. */
+/** axe over the data-path views of issue 5 (top bar, partition logs, side panel); the board has its own spec. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
     .include('.topbar')
@@ -24,7 +24,7 @@ for (const theme of ['light', 'dark'] as const) {
     await app.produce({ topic: 'orders', key: 'user-7', value: 'hello' });
     // axe walks the DOM many times: on a paused cluster the DOM holds still and a pass takes a
     // fraction of the time (what it checks, colours, names and roles, does not move with the clock).
-    await new PlanePage(app).pause();
+    await new BoardPage(app).pause();
     expect(await seriousViolations(page), 'producer view').toEqual([]);
     await app.sideTab('accumulator');
     await expect(page.getByTestId('accumulator')).toBeVisible();

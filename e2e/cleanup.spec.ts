@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /** Sends `n` keyed records (key-0 ... key-<n-1>) to orders from the producer panel and waits for the job. */
 async function sendMany(page: Page, n: number): Promise<void> {
@@ -42,9 +42,9 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   // The brokers check retention every 2 s here: move the engine's clock on until one has (on a
   // busy machine the page's frames, and with them engine time, run slower than the wall clock).
   const caption = page.getByTestId('cleanup-orders-0');
-  const plane = new PlanePage(app);
+  const board = new BoardPage(app);
   const cleaned = (kind: string) => async () => (await caption.getAttribute('data-kind')) === kind;
-  await plane.advanceUntil(cleaned('retention'), 30);
+  await board.advanceUntil(cleaned('retention'), 30);
   await expect(caption).toContainText('00000000000000000000.log');
   await expect(caption).toContainText('retention.bytes');
   await expect.poll(async () => Number(await p0.getAttribute('data-log-start'))).toBeGreaterThan(0);
@@ -60,7 +60,7 @@ test('retention.bytes deletes old segments and compaction rewrites them, each to
   await expect(page.getByTestId('topic-config-orders').getByTestId('topic-cleanup-policy')).toHaveValue('compact');
   await sendMany(page, 6000);
   await sendMany(page, 6000);
-  await plane.advanceUntil(cleaned('compaction'), 60);
+  await board.advanceUntil(cleaned('compaction'), 60);
   await expect(caption).toContainText(/[1-9][\d,]* superseded records?/);
   // The cleaner took the log because its dirty ratio exceeded min.cleanable.dirty.ratio (0.5).
   await expect(caption).toContainText(/dirty ratio (0\.[5-9]\d|1\.00)/);

@@ -5,7 +5,7 @@
  * so the spec reads the order without a sleep.
  */
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 interface Order {
   /** When the state znode of orders-0 flashed (written). */
@@ -48,14 +48,14 @@ test('killing the leader of orders-0: the state znode is written, LeaderAndIsr f
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   await expect(page.locator('[data-testid^="message-fetch-"]').first()).toBeAttached({ timeout: 15_000 });
-  const killed = await plane.leaderOf('orders', 0);
+  const killed = await board.leaderOf('orders', 0);
   if (killed === null) throw new Error('orders-0 has no leader');
   await page.evaluate(observe(killed));
   await page.getByTestId(`broker-kill-${killed}`).click();
-  await expect(plane.broker(killed)).toHaveAttribute('data-state', 'down');
+  await expect(board.broker(killed)).toHaveAttribute('data-state', 'down');
   // The session expires after 6 s of engine time, then the controller elects (at 1x).
   await expect
     .poll(async () => Object.keys(((await page.evaluate('window.__order')) as Order).shownLeader).length, {
@@ -64,7 +64,7 @@ test('killing the leader of orders-0: the state znode is written, LeaderAndIsr f
     .toBe(1);
   const order = (await page.evaluate('window.__order')) as Order;
   const leader = Object.keys(order.shownLeader)[0] ?? '';
-  expect(await plane.leaderOf('orders', 0)).toBe(Number(leader));
+  expect(await board.leaderOf('orders', 0)).toBe(Number(leader));
   const written = order.stateWritten ?? Number.NaN;
   const sent = order.laiTo[leader] ?? Number.NaN;
   const lit = order.shownLeader[leader] ?? Number.NaN;

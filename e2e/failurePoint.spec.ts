@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * Failures told where they happen (issue 23, points 4 and 5). A broker killed with kill -9 is, for
@@ -36,14 +36,14 @@ for (const vp of [
     page,
   }) => {
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    const leader = await plane.leaderOf('orders', 0);
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    const leader = await board.leaderOf('orders', 0);
     if (leader === null) throw new Error('orders-0 has no leader');
-    const killedAt = await plane.now();
+    const killedAt = await board.now();
     await page.getByTestId(`broker-kill-${leader}`).click();
-    await plane.advance(1);
+    await board.advance(1);
     const surfaces = [
       page.getByTestId(`strip-broker-${leader}`),
       page.getByTestId(`broker-state-${leader}`),
@@ -54,11 +54,11 @@ for (const vp of [
       if ((await s.getAttribute('data-drawn-state')) !== null)
         await expect(s).toHaveAttribute('data-drawn-state', 'session-alive');
     }
-    await expect(plane.broker(leader)).toHaveAttribute('data-drawn-state', 'session-alive');
+    await expect(board.broker(leader)).toHaveAttribute('data-drawn-state', 'session-alive');
     // ZooKeeper still names it leader: the controller has not reacted.
     await expect(page.getByTestId(`strip-broker-${leader}`)).toContainText(/still leader of \d+ in ZooKeeper/);
     // Read the countdown only once the page draws the second after the kill.
-    await expect.poll(() => plane.now()).toBeGreaterThanOrEqual(killedAt + 1000);
+    await expect.poll(() => board.now()).toBeGreaterThanOrEqual(killedAt + 1000);
     const left = await countdown(page, leader);
     expect(left).toBeGreaterThan(0);
     // One controller drawn, on the board and on the strip.
@@ -66,17 +66,17 @@ for (const vp of [
     const election = await page.getByTestId('no-controller-board').count();
     expect(badges + election).toBe(1);
     await shoot(page, 'kill-session');
-    await plane.advance(1);
+    await board.advance(1);
     // The strip redraws on the next frame after the engine moved: poll rather than read once.
     await expect.poll(() => countdown(page, leader)).toBeCloseTo(left - 1, 0);
     // The session expires: the controller moves the leaderships, and the broker is down everywhere.
-    await plane.advanceUntil(
+    await board.advanceUntil(
       async () => (await page.getByTestId(`strip-broker-${leader}`).getAttribute('data-drawn-state')) === 'down',
       10,
     );
     for (const s of surfaces) await expect(s).toContainText('down');
     await expect(page.getByTestId(`glance-broker-${leader}`)).toHaveAttribute('data-drawn-state', 'down');
-    expect(await plane.leaderOf('orders', 0)).not.toBe(leader);
+    expect(await board.leaderOf('orders', 0)).not.toBe(leader);
   });
 
   test(`two of three brokers dead at ${vp.width}x${vp.height}: the leader's row says NOT_ENOUGH_REPLICAS with the numbers, and why its HW is frozen`, async ({
@@ -84,17 +84,17 @@ for (const vp of [
     page,
   }) => {
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
     await page.getByTestId('broker-kill-2').click();
     await page.getByTestId('broker-kill-3').click();
     // Records appended while the dead followers are still in the ISR: the HW cannot reach them.
-    await page.getByTestId('plane-produce').click();
-    await plane.advanceUntil(
+    await page.getByTestId('board-produce').click();
+    await board.advanceUntil(
       async () =>
-        (await plane.leaderOf('orders', 1)) === 1 &&
-        (await plane.leaderOf('orders', 2)) === 1 &&
+        (await board.leaderOf('orders', 1)) === 1 &&
+        (await board.leaderOf('orders', 2)) === 1 &&
         (await page.getByTestId('glance-broker-3').getAttribute('data-drawn-state')) === 'down',
       30,
     );

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * The first screen (issue 12): a fresh open greets with the welcome, the cluster (brokers, the
@@ -92,7 +92,7 @@ test('a new group waiting out group.initial.rebalance.delay.ms says so on the fi
 }) => {
   // The demo's groups wait only in their first seconds, which a slow page may miss: a group made
   // on a paused clock waits the same way, step by step.
-  const plane = await PlanePage.paused(app, 'groups');
+  const board = await BoardPage.paused(app, 'groups');
   await page.getByTestId('new-group-id').fill('fresh');
   await page.getByTestId('add-group').click();
   await page.getByTestId('group-add-consumer-fresh').click();
@@ -100,12 +100,12 @@ test('a new group waiting out group.initial.rebalance.delay.ms says so on the fi
   const strip = page.getByTestId('strip-group-fresh');
   const wait = page.getByTestId('strip-group-wait-fresh');
   await expect(wait).toHaveCount(0);
-  await plane.advanceUntil(async () => (await strip.getAttribute('data-state')) === 'PreparingRebalance', 5);
+  await board.advanceUntil(async () => (await strip.getAttribute('data-state')) === 'PreparingRebalance', 5);
   await expect(strip).toContainText('generation 0');
   await expect(wait).toContainText('group.initial.rebalance.delay.ms (3 s');
   await expect(wait).toContainText(/\d members? joined/);
   // Once the first generation forms, the words go: they follow the coordinator, not a timer.
-  await plane.advanceUntil(async () => (await strip.getAttribute('data-state')) === 'Stable', 20);
+  await board.advanceUntil(async () => (await strip.getAttribute('data-state')) === 'Stable', 20);
   await expect(wait).toHaveCount(0);
   await expect(strip).toContainText('generation 1');
 });
@@ -207,8 +207,8 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = await PlanePage.paused(app, 'groups');
-  await plane.stableAt('analytics', 1);
+  const board = await BoardPage.paused(app, 'groups');
+  await board.stableAt('analytics', 1);
 
   // The story: a readable width, each member by its client id; the full member id in the tooltip.
   const story = page.getByTestId('rebalance-story-analytics');
@@ -225,11 +225,11 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   for (const t of titles) expect(t).toMatch(UUID);
 
   // Many generations: each assignor change is a rebalance.
-  let generation = await plane.generation('analytics');
+  let generation = await board.generation('analytics');
   for (const assignor of ['range', 'roundrobin', 'range', 'roundrobin', 'range', 'roundrobin']) {
     await page.getByTestId('group-assignor-analytics').selectOption(assignor);
-    await plane.stableAt('analytics', generation + 1);
-    generation = await plane.generation('analytics');
+    await board.stableAt('analytics', generation + 1);
+    generation = await board.generation('analytics');
   }
   const timeline = page.getByTestId('timeline-analytics');
   // At least seven columns (a change may take more than one generation; the timeline keeps eight).
@@ -255,7 +255,7 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
   expect(await scroll.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
 
   // The state strip wraps inside its card: every state wholly within it.
-  const card = plane.group('analytics');
+  const card = board.group('analytics');
   const cardBox = await card.boundingBox();
   for (const li of await card.locator('.state-machine li').all()) {
     const box = await li.boundingBox();
@@ -285,17 +285,17 @@ test('readable group panels: the timeline scrolls at full size, the story is wid
 
 test('the board at 390 px wide: no sideways page scroll, its controls on screen', async ({ app, page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const plane = await PlanePage.paused(app, 'groups');
-  await plane.stableAt('analytics', 1);
+  const board = await BoardPage.paused(app, 'groups');
+  await board.stableAt('analytics', 1);
   await expect(page.getByTestId('timeline-analytics')).toBeVisible();
   expect(await pageOverflow(page)).toBeLessThanOrEqual(390);
   const story = page.getByTestId('rebalance-story-analytics');
   expect((await story.boundingBox())?.width ?? 0).toBeLessThanOrEqual(390);
   // The board's own controls stay on screen: the fast-forward buttons wrap under the tabs, the
   // seed examples fit (the board clips what runs past its edge).
-  for (const id of ['plane-advance-1000', 'plane-advance-10000'])
+  for (const id of ['board-advance-1000', 'board-advance-10000'])
     expect(await inViewport(page, page.getByTestId(id)), id).toBe(true);
-  await plane.tab('cluster');
+  await board.tab('cluster');
   const seeds = page.getByTestId('create-topic-preset');
   await seeds.scrollIntoViewIfNeeded();
   expect(await inViewport(page, seeds)).toBe(true);

@@ -69,10 +69,10 @@ test('create topic and add group take the fields as typed: "1e1" and an empty st
   await page.getByTestId('topic-tab-typed').click();
   await expect(page.locator('[data-testid^="partition-typed-"]')).toHaveCount(2);
 
-  await page.getByTestId('plane-tab-groups').click();
+  await page.getByTestId('board-tab-groups').click();
   await page.getByTestId('new-group-id').fill(' padded-group ');
   await page.getByTestId('add-group').click();
-  await expect(page.getByTestId('plane-error')).toContainText('INVALID_GROUP_ID: Group id " padded-group " must be');
+  await expect(page.getByTestId('board-error')).toContainText('INVALID_GROUP_ID: Group id " padded-group " must be');
   await expect(page.getByTestId('group-padded-group')).toHaveCount(0);
   await expect(page.getByTestId('new-group-id')).toHaveValue(' padded-group ');
 });

@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /** Issue 12, "The first screen": every Kafka term on the board has a glossary popover on hover and focus. */
 test('HW on a partition explains itself on hover and on Tab focus, and Escape hides it', async ({ app, page }) => {
-  await PlanePage.paused(app);
+  await BoardPage.paused(app);
   const partition = app.partition('orders', 0);
   await expect(partition).toBeVisible();
   const hw = partition.locator('.partition-marks [data-term="HW"]');
@@ -42,20 +42,20 @@ test('broker and group cards carry glossary terms, and axe finds no serious viol
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   const tip = page.getByRole('tooltip');
 
   await page.getByTestId('controller-badge-1').locator('[data-term="controller epoch"]').hover();
   await expect(tip).toContainText('/controller_epoch');
-  await plane.replica('orders', 0, 1).locator('[data-term="leader epoch"]').hover();
+  await board.replica('orders', 0, 1).locator('[data-term="leader epoch"]').hover();
   await expect(tip).toHaveAttribute('data-term', 'leader epoch');
   const serious = async () =>
-    (await new AxeBuilder({ page }).include('[data-testid="plane"]').include('.topic-partitions').analyze()).violations
+    (await new AxeBuilder({ page }).include('[data-testid="board"]').include('.topic-partitions').analyze()).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(await serious(), 'cluster board').toEqual([]);
 
-  await plane.tab('groups');
+  await board.tab('groups');
   const card = page.locator('[data-testid^="group-"][data-generation]').first();
   await expect(card).toBeVisible();
   await card.locator('header [data-term="generation"]').hover();

@@ -2,13 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { assignPartitions } from '../src/engine/clients/consumer/assignors/assignPartitions';
 import type { AssignmentStrategy } from '../src/engine/clients/consumer/assignors/types';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 const PARTITIONS = { orders: 6 };
 
 /** Reads a group's members (member id, name, partitions) from the chips. */
-async function members(plane: PlanePage, group: string) {
-  const chips = plane.group(group).locator('[data-testid^="consumer-"][data-state="running"]');
+async function members(board: BoardPage, group: string) {
+  const chips = board.group(group).locator('[data-testid^="consumer-"][data-state="running"]');
   const out: { name: string; memberId: string; partitions: string }[] = [];
   for (const chip of await chips.all()) {
     const id = (await chip.getAttribute('data-testid')) ?? '';
@@ -23,8 +23,8 @@ async function members(plane: PlanePage, group: string) {
 }
 
 /** Every member's partitions equal what Kafka's assignor computes for the group's members. */
-async function expectAssignorResult(plane: PlanePage, group: string, strategy: AssignmentStrategy) {
-  const ms = await members(plane, group);
+async function expectAssignorResult(board: BoardPage, group: string, strategy: AssignmentStrategy) {
+  const ms = await members(board, group);
   expect(ms.length).toBeGreaterThan(0);
   const expected = assignPartitions(
     strategy,
@@ -37,16 +37,16 @@ async function expectAssignorResult(plane: PlanePage, group: string, strategy: A
   }
 }
 
-async function stable(plane: PlanePage, groups: Record<string, number>) {
-  await plane.advanceUntil(async () => {
+async function stable(board: BoardPage, groups: Record<string, number>) {
+  await board.advanceUntil(async () => {
     for (const [g, min] of Object.entries(groups)) {
-      if ((await plane.group(g).getAttribute('data-state')) !== 'Stable') return false;
-      if ((await plane.generation(g)) < min) return false;
+      if ((await board.group(g).getAttribute('data-state')) !== 'Stable') return false;
+      if ((await board.generation(g)) < min) return false;
       // Every running member holds the generation's assignment. The coordinator turns Stable when
       // the leader's SyncGroup arrives; a follower that revoked its partitions (eager protocol) may
       // still be waiting for its own SyncGroup answer. With no more members than partitions, every
       // member gets at least one, so an empty one is still waiting.
-      const ms = await members(plane, g);
+      const ms = await members(board, g);
       for (const m of ms) {
         if (m.memberId === '') return false;
         if (ms.length <= PARTITIONS.orders && m.partitions === '') return false;
@@ -60,15 +60,15 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { billing: 1, analytics: 1 });
-  await expectAssignorResult(plane, 'billing', 'range');
-  await expectAssignorResult(plane, 'analytics', 'roundrobin');
-  const before = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { billing: 1, analytics: 1 });
+  await expectAssignorResult(board, 'billing', 'range');
+  await expectAssignorResult(board, 'analytics', 'roundrobin');
+  const before = { billing: await board.generation('billing'), analytics: await board.generation('analytics') };
 
   // Mouse: drag c1 from billing into analytics.
   const handle = page.getByTestId('consumer-handle-c1');
-  const target = plane.group('analytics');
+  const target = board.group('analytics');
   // The cards have finished drawing the first rebalance's phases (their height changes with each
   // phase): a card moving under the pointer mid-drag would drop on nothing.
   for (const g of ['billing', 'analytics'])
@@ -91,29 +91,29 @@ test('drag a consumer to another group with the mouse, then back with the keyboa
     await expect(target)
       .toHaveClass(/drop-over/, { timeout: 3_000 })
       .finally(() => page.mouse.up());
-    await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible({ timeout: 3_000 });
+    await expect(board.group('analytics').getByTestId('consumer-c1')).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
-  await expect(plane.group('analytics').getByTestId('consumer-c1')).toBeVisible();
-  await stable(plane, { billing: before.billing + 1, analytics: before.analytics + 1 });
-  expect((await members(plane, 'billing')).map((m) => m.name).sort()).toEqual(['c2', 'c3']);
-  expect((await members(plane, 'analytics')).map((m) => m.name).sort()).toEqual(['c1', 'c4', 'c5']);
-  await expectAssignorResult(plane, 'billing', 'range');
-  await expectAssignorResult(plane, 'analytics', 'roundrobin');
-  const mid = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+  await expect(board.group('analytics').getByTestId('consumer-c1')).toBeVisible();
+  await stable(board, { billing: before.billing + 1, analytics: before.analytics + 1 });
+  expect((await members(board, 'billing')).map((m) => m.name).sort()).toEqual(['c2', 'c3']);
+  expect((await members(board, 'analytics')).map((m) => m.name).sort()).toEqual(['c1', 'c4', 'c5']);
+  await expectAssignorResult(board, 'billing', 'range');
+  await expectAssignorResult(board, 'analytics', 'roundrobin');
+  const mid = { billing: await board.generation('billing'), analytics: await board.generation('analytics') };
 
   // Keyboard: pick c1 up with Space, arrow to the billing group, drop with Space.
   await page.getByTestId('consumer-handle-c1').focus();
   await page.keyboard.press('Space');
   // The keyboard sensor has picked the chip up (on a loaded machine this takes a frame or two).
-  await expect(plane.consumer('c1')).toHaveClass(/dragging/);
+  await expect(board.consumer('c1')).toHaveClass(/dragging/);
   await page.keyboard.press('ArrowRight');
-  await expect(plane.group('billing')).toHaveClass(/drop-over/);
+  await expect(board.group('billing')).toHaveClass(/drop-over/);
   await page.keyboard.press('Space');
-  await expect(plane.group('billing').getByTestId('consumer-c1')).toBeVisible();
-  await stable(plane, { billing: mid.billing + 1, analytics: mid.analytics + 1 });
-  expect((await members(plane, 'billing')).map((m) => m.name).sort()).toEqual(['c1', 'c2', 'c3']);
-  await expectAssignorResult(plane, 'billing', 'range');
-  await expectAssignorResult(plane, 'analytics', 'roundrobin');
+  await expect(board.group('billing').getByTestId('consumer-c1')).toBeVisible();
+  await stable(board, { billing: mid.billing + 1, analytics: mid.analytics + 1 });
+  expect((await members(board, 'billing')).map((m) => m.name).sort()).toEqual(['c1', 'c2', 'c3']);
+  await expectAssignorResult(board, 'billing', 'range');
+  await expectAssignorResult(board, 'analytics', 'roundrobin');
   // The generations timeline has a column per generation and the story tells the rebalance.
   await page.getByTestId('group-select-billing').click();
   await expect(page.getByTestId(`generation-billing-${mid.billing + 1}`)).toBeAttached();
@@ -125,22 +125,22 @@ test('changing the assignor rebalances the group with it; a crashed consumer is 
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { billing: 1, analytics: 1 });
-  const g = await plane.generation('billing');
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { billing: 1, analytics: 1 });
+  const g = await board.generation('billing');
   await page.getByTestId('group-assignor-billing').selectOption('roundrobin');
-  await stable(plane, { billing: g + 1 });
-  await expectAssignorResult(plane, 'billing', 'roundrobin');
+  await stable(board, { billing: g + 1 });
+  await expectAssignorResult(board, 'billing', 'roundrobin');
 
   // c4 crashes: no LeaveGroup; the analytics coordinator waits session.timeout.ms (10 s).
-  const a = await plane.generation('analytics');
+  const a = await board.generation('analytics');
   await page.getByTestId('consumer-crash-c4').click();
-  await expect(plane.consumer('c4')).toHaveAttribute('data-state', 'crashed');
-  await plane.advance(5);
-  expect(await plane.generation('analytics')).toBe(a);
-  await stable(plane, { analytics: a + 1 });
-  expect((await members(plane, 'analytics')).map((m) => m.name)).toEqual(['c5']);
-  await expect(plane.consumer('c5')).toHaveAttribute(
+  await expect(board.consumer('c4')).toHaveAttribute('data-state', 'crashed');
+  await board.advance(5);
+  expect(await board.generation('analytics')).toBe(a);
+  await stable(board, { analytics: a + 1 });
+  expect((await members(board, 'analytics')).map((m) => m.name)).toEqual(['c5']);
+  await expect(board.consumer('c5')).toHaveAttribute(
     'data-partitions',
     'orders-0,orders-1,orders-2,orders-3,orders-4,orders-5',
   );
@@ -166,12 +166,12 @@ test('a consumer crashed mid-stream: the records it processed but did not commit
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { billing: 1, analytics: 1 });
-  await plane.advance(3);
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { billing: 1, analytics: 1 });
+  await board.advance(3);
   // The engine's numbers just before the crash: c4's positions (marks on the partition logs)
   // and the group's committed offsets (CURRENT-OFFSET in the describe table).
-  const c4 = (await plane.consumer('c4').getAttribute('data-partitions'))?.split(',') ?? [];
+  const c4 = (await board.consumer('c4').getAttribute('data-partitions'))?.split(',') ?? [];
   expect(c4.length).toBeGreaterThan(0);
   const before: Record<string, [number, number]> = {};
   const read = async () => {
@@ -186,14 +186,14 @@ test('a consumer crashed mid-stream: the records it processed but did not commit
       uncommitted += position - (committedAttr ? Number(committedAttr) : 0);
     }
     // Records returned but still in hand are not processed yet: they do not come twice.
-    return uncommitted - Number(await plane.consumer('c4').getAttribute('data-in-hand'));
+    return uncommitted - Number(await board.consumer('c4').getAttribute('data-in-hand'));
   };
   // Crash at a moment when c4 has processed records its last auto commit did not cover (the
   // trickle brings c4 about two records a second; an auto commit every second may just have
   // covered them all).
-  await plane.advanceUntil(async () => (await read()) > 0, 15);
+  await board.advanceUntil(async () => (await read()) > 0, 15);
   await page.getByTestId('consumer-crash-c4').click();
-  await expect(plane.consumer('c4')).toHaveAttribute('data-state', 'crashed');
+  await expect(board.consumer('c4')).toHaveAttribute('data-state', 'crashed');
   const card = page.getByTestId('group-redelivered-analytics');
   await expect(card).toHaveAttribute('data-consumer', 'c4');
   await expect(card).toHaveAttribute('data-commit-mode', 'auto');
@@ -213,7 +213,7 @@ test('a consumer crashed mid-stream: the records it processed but did not commit
   await expect(card).toHaveAttribute('data-skipped', '0');
   await expect(card).toContainText('case 1');
   // session.timeout.ms later c5 owns c4's partitions and processes those records a second time.
-  await plane.advanceUntil(async () => (await card.getAttribute('data-observed-redelivered')) === String(expected), 40);
+  await board.advanceUntil(async () => (await card.getAttribute('data-observed-redelivered')) === String(expected), 40);
   await expect(card).toHaveAttribute('data-observed-lost', '0');
   await expect(page.getByTestId('group-observed-redelivered-analytics')).toContainText(`${expected} processed again`);
 });
@@ -224,21 +224,21 @@ test('commit before processing: a consumer crashed with a batch half processed l
 }) => {
   // Stepping the clock 10 ms at a time takes a while on a loaded machine.
   test.setTimeout(150_000);
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { billing: 1, analytics: 1 });
-  const generation = await plane.generation('analytics');
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { billing: 1, analytics: 1 });
+  const generation = await board.generation('analytics');
   await page.getByTestId('group-commit-mode-analytics').selectOption('before-processing');
   await expect(page.getByTestId('group-commit-mode-analytics')).toHaveValue('before-processing');
   // The applications restart with the new commit mode: the group rebalances.
-  await stable(plane, { billing: 1, analytics: generation + 1 });
-  await plane.tab('cluster');
-  await page.getByTestId('plane-produce').click();
-  await page.getByTestId('plane-produce').click();
-  await expect(page.getByTestId('plane-produced')).toHaveAttribute('data-acked', /^[1-9]/);
-  await plane.tab('groups');
+  await stable(board, { billing: 1, analytics: generation + 1 });
+  await board.tab('cluster');
+  await page.getByTestId('board-produce').click();
+  await page.getByTestId('board-produce').click();
+  await expect(page.getByTestId('board-produced')).toHaveAttribute('data-acked', /^[1-9]/);
+  await board.tab('groups');
   // Step the clock 10 ms at a time until c4's application holds a batch of a few records that
   // it has already committed (CURRENT-OFFSET = its position on every partition) but not processed.
-  const c4 = plane.consumer('c4');
+  const c4 = board.consumer('c4');
   const parts = (await c4.getAttribute('data-partitions'))?.split(',') ?? [];
   expect(parts.length).toBeGreaterThan(0);
   const committedAhead = async () => {
@@ -253,11 +253,11 @@ test('commit before processing: a consumer crashed with a batch half processed l
   };
   let ready = false;
   for (let i = 0; i < 400 && !ready; i++) {
-    const before = await plane.now();
+    const before = await board.now();
     await page.getByTestId('time-step').click();
     // Read the board only once a view from after the step has arrived (the clock is paused, so
     // what it shows is then exactly the engine's state when the crash is clicked).
-    await expect.poll(() => plane.now()).toBeGreaterThan(before);
+    await expect.poll(() => board.now()).toBeGreaterThan(before);
     ready = await committedAhead();
   }
   expect(ready, 'c4 never held a committed, unprocessed batch').toBe(true);
@@ -278,24 +278,24 @@ test('commit before processing: a consumer crashed with a batch half processed l
   await expect(card).toContainText('case 2');
   // Nothing is lost yet: the records are only lost once c5 has taken over past them.
   await expect(card).toHaveAttribute('data-observed-lost', '0');
-  await plane.advanceUntil(async () => (await card.getAttribute('data-observed-lost')) === String(lost), 40);
+  await board.advanceUntil(async () => (await card.getAttribute('data-observed-lost')) === String(lost), 40);
   await expect(card).toHaveAttribute('data-observed-redelivered', '0');
   await expect(page.getByTestId('group-observed-lost-analytics')).toContainText(`${lost} never processed`);
   await expect(page.getByTestId('group-delivery-analytics')).toHaveAttribute('data-lost', String(lost));
 });
 
 test('a consumer dragged out of every group stops; added back, it joins again', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { billing: 1, analytics: 1 });
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { billing: 1, analytics: 1 });
   await page.getByTestId('consumer-move-c3').selectOption('__stopped');
   await expect(page.getByTestId('group-stopped').getByTestId('consumer-c3')).toHaveAttribute('data-state', 'stopped');
   await page.getByTestId('consumer-move-c3').selectOption('analytics');
-  await expect(plane.group('analytics').getByTestId('consumer-c3')).toBeVisible();
-  const g = await plane.generation('analytics');
-  await stable(plane, { analytics: g + 1 });
-  expect((await members(plane, 'analytics')).map((m) => m.name).sort()).toEqual(['c3', 'c4', 'c5']);
-  await expectAssignorResult(plane, 'analytics', 'roundrobin');
-  const results = await new AxeBuilder({ page }).include('[data-testid="plane"]').analyze();
+  await expect(board.group('analytics').getByTestId('consumer-c3')).toBeVisible();
+  const g = await board.generation('analytics');
+  await stable(board, { analytics: g + 1 });
+  expect((await members(board, 'analytics')).map((m) => m.name).sort()).toEqual(['c3', 'c4', 'c5']);
+  await expectAssignorResult(board, 'analytics', 'roundrobin');
+  const results = await new AxeBuilder({ page }).include('[data-testid="board"]').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
@@ -304,29 +304,29 @@ test('the legacy ZooKeeper consumer (seed 002): members register under /consumer
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await stable(plane, { analytics: 1 });
+  const board = await BoardPage.paused(app, 'groups');
+  await stable(board, { analytics: 1 });
   await page.getByTestId('group-protocol-analytics').selectOption('zookeeper');
-  await expect(plane.group('analytics')).toHaveAttribute('data-state', 'ZooKeeper');
-  await plane.advanceUntil(
+  await expect(board.group('analytics')).toHaveAttribute('data-state', 'ZooKeeper');
+  await board.advanceUntil(
     async () =>
-      (await plane.consumer('c4').getAttribute('data-partitions')) !== '' &&
-      (await plane.consumer('c5').getAttribute('data-partitions')) !== '',
+      (await board.consumer('c4').getAttribute('data-partitions')) !== '' &&
+      (await board.consumer('c5').getAttribute('data-partitions')) !== '',
     20,
   );
   const owned = [
-    ...((await plane.consumer('c4').getAttribute('data-partitions')) ?? '').split(','),
-    ...((await plane.consumer('c5').getAttribute('data-partitions')) ?? '').split(','),
+    ...((await board.consumer('c4').getAttribute('data-partitions')) ?? '').split(','),
+    ...((await board.consumer('c5').getAttribute('data-partitions')) ?? '').split(','),
   ].sort();
   expect(owned).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
   // The card draws what the legacy consumer has: its znodes, no coordinator, JoinGroup or generation.
-  const card = plane.group('analytics');
+  const card = board.group('analytics');
   await expect(page.getByTestId('rebalance-phase-analytics')).toHaveCount(0);
   await expect(card).not.toContainText(/JoinGroup|SyncGroup|generation|No coordinator yet/);
   await expect(page.getByTestId('zk-ids-analytics')).toContainText('c4, c5');
   await expect(page.getByTestId('zk-owners-analytics')).toContainText('orders/0 → ');
   await expect(page.getByTestId('zk-rebalances-analytics')).toContainText(/c4 ×\d/);
-  await plane.tab('cluster');
+  await board.tab('cluster');
   await expect(page.getByTestId('znode-/consumers/analytics/ids/c4')).toHaveAttribute('data-ephemeral', 'true');
 });
 
@@ -342,24 +342,24 @@ for (const vp of [
   }) => {
     test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    await plane.tab('groups');
-    await stable(plane, { analytics: 1, billing: 1 });
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    await board.tab('groups');
+    await stable(board, { analytics: 1, billing: 1 });
     const coordinator = /broker (\d+)/.exec(
       (await page.getByTestId('group-coordinator-billing').textContent()) ?? '',
     )?.[1];
-    await plane.tab('cluster');
+    await board.tab('cluster');
     await page.getByTestId(`broker-kill-${coordinator}`).click();
-    await plane.tab('groups');
-    await plane.advance(1);
-    await expect(plane.group('billing')).toHaveAttribute('data-state', 'COORDINATOR_NOT_AVAILABLE');
+    await board.tab('groups');
+    await board.advance(1);
+    await expect(board.group('billing')).toHaveAttribute('data-state', 'COORDINATOR_NOT_AVAILABLE');
     await page.getByTestId('group-coordinator-billing').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `docs/coordinator-moving-${vp.width}.png` });
     await page.getByTestId('group-protocol-analytics').selectOption('zookeeper');
-    await plane.advanceUntil(
+    await board.advanceUntil(
       async () => /orders\/0 → c\d/.test((await page.getByTestId('zk-owners-analytics').textContent()) ?? ''),
       30,
     );

@@ -1,26 +1,26 @@
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 test('K kills the selected partition’s leader (a new one is elected), R restarts it', async ({ app, page }) => {
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   // No partition chosen: K aims at partition 0 of the topic shown (orders-0, led by broker 1).
-  const leader = await plane.leaderOf('orders', 0);
+  const leader = await board.leaderOf('orders', 0);
   expect(leader).not.toBeNull();
   await page.locator('body').press('k');
-  await expect(plane.broker(leader as number)).toHaveAttribute('data-state', 'down');
+  await expect(board.broker(leader as number)).toHaveAttribute('data-state', 'down');
   await expect(page.getByTestId('shortcut-said')).toContainText(`killed broker ${leader}, leader of orders-0`);
   // What a shortcut did takes the top bar's spare room, cut short there: the bar stays one line.
   expect((await page.locator('.topbar').boundingBox())?.height ?? 0).toBeLessThan(60);
   // The controller elects once ZooKeeper expires the dead broker's session.
-  await plane.advanceUntil(async () => {
-    const l = await plane.leaderOf('orders', 0);
+  await board.advanceUntil(async () => {
+    const l = await board.leaderOf('orders', 0);
     return l !== null && l !== leader;
   }, 20);
-  await expect(plane.replica('orders', 0, leader as number)).toHaveAttribute('data-role', 'offline');
+  await expect(board.replica('orders', 0, leader as number)).toHaveAttribute('data-role', 'offline');
 
   await page.locator('body').press('r');
   await expect(page.getByTestId('shortcut-said')).toContainText(`restarted broker ${leader}`);
-  await expect(plane.broker(leader as number)).toHaveAttribute('data-state', 'running');
+  await expect(board.broker(leader as number)).toHaveAttribute('data-state', 'running');
 });
 
 test('P produces one record with the producer panel’s key and value; keys typed into a field stay there', async ({

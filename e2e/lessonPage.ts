@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { GlassboxPage } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 interface LookStrip {
   x: number;
@@ -52,11 +52,11 @@ export class LessonPage {
 
   /** Opens the page, picks the lesson in the Scenarios tab (confirming the discard) and waits for step 0. */
   async start(id: string): Promise<void> {
-    const plane = new PlanePage(this.app);
+    const board = new BoardPage(this.app);
     // A lesson already open is left first: its pinned card would sit over the picker.
     if (await this.card.isVisible()) await this.page.getByTestId('lesson-leave').click();
-    else await plane.open();
-    await plane.tab('scenarios');
+    else await board.open();
+    await board.tab('scenarios');
     await this.page.getByTestId(`lesson-${id}`).click();
     const confirm = this.page.getByTestId('discard-confirm');
     await expect(confirm.or(this.step)).toBeVisible();

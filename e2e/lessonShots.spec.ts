@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { LessonPage } from './lessonPage';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * The README's lesson screenshots (docs/lesson-*.png), made on demand: `SHOTS=1 npx playwright
@@ -48,7 +48,7 @@ for (const vp of VIEWPORTS) {
       const lesson = new LessonPage(app);
       await lesson.start(id);
       await lesson.runToEnd();
-      await new PlanePage(app).pause();
+      await new BoardPage(app).pause();
       await lesson.expectLookInView();
       await page.screenshot({ path: `docs/lesson-${id}-${vp.name}.png` });
     });

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { describeReport, installInvariantSampler, readInvariants } from './invariants';
 import { LessonPage } from './lessonPage';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * Every lesson runs end to end by Next alone, skipping its questions: a step's question comes
@@ -141,7 +141,7 @@ for (const id of WATCHED) {
       expect(await offsetsStall, 'analytics’ card showed its offsets partition waiting for the ISR').toBe(true);
       if (handedOlderOffset) expect(duplicates).toBeGreaterThan(crashDuplicates);
       else expect(duplicates).toBeGreaterThanOrEqual(crashDuplicates);
-      await new PlanePage(app).tab('groups');
+      await new BoardPage(app).tab('groups');
       await expect(page.getByTestId('group-observed-redelivered-analytics')).toContainText(/[1-9]/);
       await expect(page.getByTestId('group-observed-lost-billing')).toContainText(/[1-9]/);
     }
@@ -150,7 +150,7 @@ for (const id of WATCHED) {
       await expect(page.getByTestId('lookup-result')).toHaveAttribute('data-position', '1325');
     }
     if (id === 'zookeeper-consumer') {
-      await expect(page.getByTestId('plane-tab-cluster')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('board-tab-cluster')).toHaveAttribute('aria-selected', 'true');
       await expect(page.locator('[data-lesson-look]')).toHaveAttribute('data-testid', /^znode-\/consumers\/legacy/);
     }
   });

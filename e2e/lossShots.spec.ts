@@ -2,7 +2,7 @@ import { zipSync } from 'fflate';
 import { makeBatch, makeRecords } from '../src/engine/log/testSupport';
 import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * Screenshots of issue 28's questions and notes, on demand: `SHOTS=1 npx playwright test
@@ -30,21 +30,21 @@ for (const vp of [
     await page.getByTestId('job-cancel').click();
     await expect(page.getByTestId('link-notice')).toBeVisible();
 
-    const plane = new PlanePage(app);
+    const board = new BoardPage(app);
     await page.goto('/');
-    await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+    await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
     // On a phone Reset cluster is in the top bar's menu.
     if (await page.getByTestId('topbar-menu').isVisible()) await page.getByTestId('topbar-menu').click();
     await page.getByTestId('reset-cluster').click();
     await page.getByTestId('reset-confirm').click();
-    await plane.pause();
-    await plane.advance(2);
+    await board.pause();
+    await board.advance(2);
     const zip = zipSync({ 'okimp-0/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'ok.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
     await expect(page.getByTestId('import-message')).toHaveAttribute('data-ok', 'true');
-    await plane.advance(3);
+    await board.advance(3);
     await page.getByTestId('time-scrubber').fill('3900');
     await expect(page.getByTestId('time-scrubber')).toHaveAttribute('data-now', '3900');
     await page.getByTestId('broker-kill-1').click();

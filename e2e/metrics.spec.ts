@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 const metric = (page: Page, id: string) => page.getByTestId(`metric-${id}`);
 const metricValue = async (page: Page, id: string) => Number(await metric(page, id).getAttribute('data-value'));
@@ -32,18 +32,18 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   await app.sideTab('metrics');
   await expect(metric(page, 'UnderReplicatedPartitions')).toHaveAttribute('data-value', '0');
   await expect(metric(page, 'ActiveControllerCount')).toHaveAttribute('data-value', '1');
   // Broker 2 leads orders-1 and is not the controller (broker 1 is).
-  expect(await plane.leaderOf('orders', 1)).toBe(2);
-  await expect(plane.broker(1)).toHaveAttribute('data-controller', 'true');
-  const killedAt = await plane.now();
+  expect(await board.leaderOf('orders', 1)).toBe(2);
+  await expect(board.broker(1)).toHaveAttribute('data-controller', 'true');
+  const killedAt = await board.now();
   await page.getByTestId('broker-kill-2').click();
-  await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
+  await board.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
   // Every partition has a replica on broker 2: orders' 6 and __consumer_offsets' 50.
-  await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 56, 10);
+  await board.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 56, 10);
   await expect(page.getByTestId('metrics-since')).toContainText('you killed broker 2');
   // What the kill changed, as a table (Metric · Was · Now · why), only what moved meaningfully.
   const row = page.getByTestId('metrics-delta-UnderReplicatedPartitions');
@@ -83,13 +83,13 @@ test('kill a leader: UnderReplicatedPartitions rises above 0, the event log show
   // A rebalance is about its group: the board switches to the groups tab and shows the card, marked.
   const rebalance = (await logEntries(page)).filter((e) => e.kind === 'rebalance' || e.kind === 'commit').at(-1);
   await page.getByTestId(`event-${rebalance?.n}`).click();
-  await expect(page.getByTestId('plane-tab-groups')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('board-tab-groups')).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('[data-testid^="group-"][data-focused="true"]').first()).toBeInViewport();
 
-  await plane.tab('cluster');
+  await board.tab('cluster');
   await page.getByTestId('broker-restart-2').click();
   await app.sideTab('metrics');
-  await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 0, 40);
+  await board.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) === 0, 40);
   await expect(page.getByTestId('metrics-since')).toContainText('you restarted broker 2');
   expect(await metricValue(page, 'OfflinePartitionsCount')).toBe(0);
 });
@@ -99,39 +99,39 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   await page.getByTestId('broker-kill-2').click();
   await page.getByTestId('broker-kill-3').click();
   // Until their sessions expire the two are still in the ISRs: a leader's HW waits for them, and says so.
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   const stall = page.locator('[data-testid^="hw-stall-orders-"]').first();
-  await plane.advanceUntil(async () => (await stall.count()) > 0, 5);
+  await board.advanceUntil(async () => (await stall.count()) > 0, 5);
   await expect(stall).toContainText(/waits for the ISR: broker [23] \(down\)/);
-  await expect(plane.replica('orders', 0, 2)).toContainText('offline');
-  await expect(plane.replica('orders', 0, 2)).not.toContainText('HW');
+  await expect(board.replica('orders', 0, 2)).toContainText('offline');
+  await expect(board.replica('orders', 0, 2)).not.toContainText('HW');
   // The sessions expire, broker 1 leads everything with an ISR of one: below min.insync.replicas=2.
-  await plane.advanceUntil(
-    async () => (await plane.leaderOf('orders', 1)) === 1 && (await plane.leaderOf('orders', 2)) === 1,
+  await board.advanceUntil(
+    async () => (await board.leaderOf('orders', 1)) === 1 && (await board.leaderOf('orders', 2)) === 1,
     30,
   );
   await app.produce({ topic: 'orders', key: 'k1', value: 'v1' });
   const journey = page.getByTestId('record-journey');
-  await plane.advanceUntil(async () => (await journey.getAttribute('data-error')) === 'NOT_ENOUGH_REPLICAS', 10);
+  await board.advanceUntil(async () => (await journey.getAttribute('data-error')) === 'NOT_ENOUGH_REPLICAS', 10);
   await expect(page.getByTestId('journey-stage-3')).toContainText('NOT_ENOUGH_REPLICAS');
   await expect(page.getByTestId('journey-stage-3')).toContainText('min.insync.replicas');
-  await plane.advanceUntil(async () => Number(await journey.getAttribute('data-retries')) >= 2, 10);
+  await board.advanceUntil(async () => Number(await journey.getAttribute('data-retries')) >= 2, 10);
   await expect(page.getByTestId('journey-stage-3')).toContainText(/retry \d+/);
   await expect(page.getByTestId('journey-stage-3')).toHaveClass(/failed/);
 
   // The demo producer's 20 records: refused until delivery.timeout.ms, then counted as failed.
-  const produced = page.getByTestId('plane-produced');
+  const produced = page.getByTestId('board-produced');
   const failedBefore = Number(await produced.getAttribute('data-failed'));
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   await app.sideTab('metrics');
-  await plane.advanceUntil(async () => (await metricValue(page, 'FailedProduceRequestsPerSec')) > 0, 10);
+  await board.advanceUntil(async () => (await metricValue(page, 'FailedProduceRequestsPerSec')) > 0, 10);
   // delivery.timeout.ms is 120 s: ten seconds a press.
   for (let i = 0; i < 15 && Number(await produced.getAttribute('data-failed')) <= failedBefore; i++)
-    await plane.advance(10);
+    await board.advance(10);
   expect(Number(await produced.getAttribute('data-failed'))).toBeGreaterThan(failedBefore);
   await app.sideTab('events');
   await expect(page.getByTestId('event-log').locator('[data-kind="producer"]').first()).toContainText(
@@ -141,10 +141,10 @@ test('acks=all with 2 of 3 brokers down: the journey shows NOT_ENOUGH_REPLICAS a
 
 test('the metrics and events tabs at phone width', async ({ app, page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   await page.getByTestId('broker-kill-2').click();
   await app.sideTab('metrics');
-  await plane.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
+  await board.advanceUntil(async () => (await metricValue(page, 'UnderReplicatedPartitions')) > 0, 20);
   if (process.env.SHOTS) await page.screenshot({ path: 'docs/metrics-kill-390.png' });
   await app.sideTab('events');
   await page.getByTestId('event-filter-kind').selectOption('election');
@@ -152,7 +152,7 @@ test('the metrics and events tabs at phone width', async ({ app, page }) => {
 });
 
 test('the metrics and events tabs have no serious accessibility violations', async ({ app, page }) => {
-  await PlanePage.paused(app);
+  await BoardPage.paused(app);
   const serious = async () =>
     (await new AxeBuilder({ page }).include('.side').analyze()).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import kafkajs from 'kafkajs';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 // Broker listeners in the brief's test range; the page on the next port block.
 const KAFKA_PORT = 19_900;
@@ -90,13 +90,13 @@ test('the attached page shows the real clients’ consumers in their group with 
   app,
 }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open(`${ORIGIN}/`);
+  const board = new BoardPage(app);
+  await board.open(`${ORIGIN}/`);
   // Attached, not a worker: the banner says so, and this page controls.
   await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
   // Its engine runs on the wall clock: nothing here pauses, steps or fast-forwards it.
   await expect(app.page.getByTestId('time-pace')).toHaveAttribute('data-speed', 'wall');
-  for (const control of ['time-play', 'time-step', 'time-idle', 'time-speed', 'plane-advance-1000'])
+  for (const control of ['time-play', 'time-step', 'time-idle', 'time-speed', 'board-advance-1000'])
     await expect(app.page.getByTestId(control)).toHaveCount(0);
   // A second page watches: it says so, and what it tries to change is refused in words.
   const watcher = await app.page.context().newPage();
@@ -105,16 +105,16 @@ test('the attached page shows the real clients’ consumers in their group with 
     await expect(watcher.getByTestId('host-attached')).toHaveAttribute('data-role', 'watching');
     await expect(watcher.getByTestId('host-watching')).toBeVisible();
     await watcher.getByTestId('broker-kill-1').click();
-    await expect(watcher.getByTestId('plane-error')).toContainText('CLUSTER_AUTHORIZATION_FAILED');
-    await expect(watcher.getByTestId('plane-error')).toContainText('this page is watching');
+    await expect(watcher.getByTestId('board-error')).toContainText('CLUSTER_AUTHORIZATION_FAILED');
+    await expect(watcher.getByTestId('board-error')).toContainText('this page is watching');
     await expect(app.page.getByTestId('broker-1')).not.toHaveAttribute('data-state', 'down');
     await expect(app.page.getByTestId('host-attached')).toContainText('1 other page watching');
   } finally {
     await watcher.close();
   }
   await expect(app.page.getByTestId('host-attached')).not.toContainText('watching');
-  await plane.tab('groups');
-  const group = plane.group(GROUP);
+  await board.tab('groups');
+  const group = board.group(GROUP);
   await expect(group).toHaveAttribute('data-state', 'Stable', { timeout: 60_000 });
   await expect(app.page.getByTestId(`group-clients-${GROUP}`)).toHaveAttribute('data-protocol', 'RoundRobinAssigner');
   // Both members joined the same generation (a rebalance after the second joined).
@@ -155,7 +155,7 @@ test('the attached page shows the real clients’ consumers in their group with 
     }
   })();
   try {
-    await plane.tab('cluster');
+    await board.tab('cluster');
     await expect(app.page.getByTestId('producers-node')).toContainText('e2e-app');
     await expect(app.page.getByTestId('consumers-node')).toContainText('billing-app');
     await expect(app.page.locator('[data-testid^="message-produce-e2e-app-"]').first()).toBeAttached({
@@ -176,7 +176,7 @@ test('the attached page shows the real clients’ consumers in their group with 
     sending = false;
     await trickle;
   }
-  await plane.tab('groups');
+  await board.tab('groups');
 
   // No glossary popover from where the pointer happens to rest.
   await app.page.mouse.move(0, 0);
@@ -190,18 +190,18 @@ test('the attached page shows the real clients’ consumers in their group with 
 
 test('Kill and Restart on the attached page close and reopen that broker’s port for real clients', async ({ app }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open(`${ORIGIN}/`);
+  const board = new BoardPage(app);
+  await board.open(`${ORIGIN}/`);
   await expect(app.page.getByTestId('host-attached')).toHaveAttribute('data-role', 'controls');
-  await plane.tab('cluster');
+  await board.tab('cluster');
   await app.page.getByTestId('broker-kill-3').click();
-  await expect(plane.broker(3)).toHaveAttribute('data-state', 'down');
+  await expect(board.broker(3)).toHaveAttribute('data-state', 'down');
   // A dead broker's process has no listener: connection refused, as kafkajs and kcat see it.
   await expect.poll(() => tryConnect(KAFKA_PORT + 2), { timeout: 15_000 }).toBe('refused');
   await app.page.getByTestId('broker-restart-3').click();
   // It listens again once registered (its old ZooKeeper session expired first).
   await expect.poll(() => tryConnect(KAFKA_PORT + 2), { timeout: 30_000 }).toBe('connected');
-  await expect(plane.broker(3)).toHaveAttribute('data-state', 'running');
+  await expect(board.broker(3)).toHaveAttribute('data-state', 'running');
 });
 
 function tryConnect(port: number): Promise<'connected' | 'refused'> {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { defaultPartition } from '../src/engine/codec/murmur2';
 import { expect, GlassboxPage, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 test('a reload is a cluster restart: the same records at the same offsets, and recovery reports', async ({
   app,
@@ -101,11 +101,11 @@ const GROUPS = ['billing', 'analytics'] as const;
 
 /** The running consumers of a group on the board, each with the partitions it owns. */
 async function boardMembers(
-  plane: PlanePage,
+  board: BoardPage,
   group: string,
 ): Promise<{ name: string; partitions: string; memberId: string }[]> {
   const out: { name: string; partitions: string; memberId: string }[] = [];
-  for (const chip of await plane.group(group).locator('[data-testid^="consumer-"][data-state="running"]').all()) {
+  for (const chip of await board.group(group).locator('[data-testid^="consumer-"][data-state="running"]').all()) {
     const id = (await chip.getAttribute('data-testid')) ?? '';
     if (!/^consumer-[^-]+$/.test(id)) continue;
     out.push({
@@ -118,11 +118,11 @@ async function boardMembers(
 }
 
 /** Both groups Stable past `generations`, every member holding its share of orders' 6 partitions. */
-async function groupsSettled(plane: PlanePage, generations: Record<string, number>): Promise<boolean> {
+async function groupsSettled(board: BoardPage, generations: Record<string, number>): Promise<boolean> {
   for (const g of GROUPS) {
-    if ((await plane.group(g).getAttribute('data-state')) !== 'Stable') return false;
-    if ((await plane.generation(g)) <= (generations[g] ?? -1)) return false;
-    const ms = await boardMembers(plane, g);
+    if ((await board.group(g).getAttribute('data-state')) !== 'Stable') return false;
+    if ((await board.generation(g)) <= (generations[g] ?? -1)) return false;
+    const ms = await boardMembers(board, g);
     if (ms.length === 0 || ms.some((m) => m.memberId === '' || m.partitions === '')) return false;
   }
   return true;
@@ -141,9 +141,9 @@ async function committedOffsets(page: Page): Promise<Record<string, number | nul
 }
 
 /** What the page shows of the cluster: replicas with role and ISR membership, ledger's marks and configs, the board. */
-async function shownCluster(app: GlassboxPage, plane: PlanePage) {
+async function shownCluster(app: GlassboxPage, board: BoardPage) {
   const page = app.page;
-  await plane.tab('cluster');
+  await board.tab('cluster');
   const replicas: Record<string, string[]> = {};
   for (const [topic, count] of [
     ['orders', 6],
@@ -171,10 +171,10 @@ async function shownCluster(app: GlassboxPage, plane: PlanePage) {
     'retention.ms': await form.getByTestId('topic-retention-ms').inputValue(),
     'cleanup.policy': await form.getByTestId('topic-cleanup-policy').inputValue(),
   };
-  await plane.tab('groups');
-  const board: Record<string, string[]> = {};
-  for (const g of GROUPS) board[g] = (await boardMembers(plane, g)).map((m) => `${m.name}:${m.partitions}`);
-  return { replicas, marks, configs, board };
+  await board.tab('groups');
+  const members: Record<string, string[]> = {};
+  for (const g of GROUPS) members[g] = (await boardMembers(board, g)).map((m) => `${m.name}:${m.partitions}`);
+  return { replicas, marks, configs, board: members };
 }
 
 test('a reload after creating a topic, changing its configs, moving a consumer and reassigning a replica shows the same cluster', async ({
@@ -182,7 +182,7 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
   page,
 }) => {
   test.setTimeout(240_000);
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
 
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('ledger');
@@ -190,7 +190,7 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
   await page.getByTestId('create-topic-rf').fill('2');
   await page.getByTestId('create-topic-submit').click();
   // The clock is paused: the controller creates the partitions once time passes.
-  await plane.advance(1);
+  await board.advance(1);
   await expect(page.getByTestId('topic-tab-ledger')).toBeVisible();
 
   await page.getByTestId('topic-tab-ledger').click();
@@ -202,39 +202,39 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
     'compact,delete',
   );
 
-  await plane.tab('groups');
-  const generations = { billing: await plane.generation('billing'), analytics: await plane.generation('analytics') };
+  await board.tab('groups');
+  const generations = { billing: await board.generation('billing'), analytics: await board.generation('analytics') };
   await page.getByTestId('consumer-move-c3').selectOption('analytics');
-  await expect(plane.group('analytics').getByTestId('consumer-c3')).toBeVisible();
+  await expect(board.group('analytics').getByTestId('consumer-c3')).toBeVisible();
 
   // Move ledger-0's first replica to the broker that holds none, and let the reassignment finish.
-  await plane.tab('cluster');
+  await board.tab('cluster');
   const held: number[] = [];
   for (const r of await page.locator('[data-testid^="replica-ledger-0-"]').all())
     held.push(Number((await r.getAttribute('data-testid'))?.split('-').pop()));
   const from = held[0] as number;
   const to = [1, 2, 3].find((b) => !held.includes(b)) as number;
   await page.getByTestId(`replica-move-ledger-0-${from}`).selectOption(String(to));
-  await plane.advanceUntil(
+  await board.advanceUntil(
     async () =>
-      (await plane.replica('ledger', 0, from).count()) === 0 &&
-      (await plane.replica('ledger', 0, to).getAttribute('data-isr')) === 'true',
+      (await board.replica('ledger', 0, from).count()) === 0 &&
+      (await board.replica('ledger', 0, to).getAttribute('data-isr')) === 'true',
     30,
   );
 
   for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) await app.produce({ topic: 'ledger', key, value: `v-${key}` });
-  await plane.tab('groups');
-  await plane.advanceUntil(() => groupsSettled(plane, generations), 40);
-  await plane.advanceUntil(async () => Object.values(await committedOffsets(page)).every((v) => v !== null), 20);
+  await board.tab('groups');
+  await board.advanceUntil(() => groupsSettled(board, generations), 40);
+  await board.advanceUntil(async () => Object.values(await committedOffsets(page)).every((v) => v !== null), 20);
   const committed = await committedOffsets(page);
   // One writer sequence: a record saved is saved with everything handed to the store before it.
   // Two seconds (flush.ms is 1 s) hand those commits in __consumer_offsets over; a ledger record
   // sent after them and saved then covers them, and the znodes of the topic, its configs and the
   // reassignment written before.
-  await plane.advance(2);
+  await board.advance(2);
   await app.produce({ topic: 'ledger', key: 'k6', value: 'last' });
   await page.getByTestId('topic-tab-ledger').click();
-  await plane.advanceUntil(async () => {
+  await board.advanceUntil(async () => {
     let saved = 0;
     for (const p of [0, 1]) {
       const el = app.partition('ledger', p);
@@ -244,29 +244,29 @@ test('a reload after creating a topic, changing its configs, moving a consumer a
     }
     return saved === 6;
   }, 20);
-  const before = await shownCluster(app, plane);
+  const before = await shownCluster(app, board);
   expect(before.configs).toEqual({ 'retention.ms': '3600000', 'cleanup.policy': 'compact,delete' });
   expect(before.board.analytics?.map((m) => m.split(':')[0])).toEqual(['c3', 'c4', 'c5']);
   const beforeGenerations = {
-    billing: await plane.generation('billing'),
-    analytics: await plane.generation('analytics'),
+    billing: await board.generation('billing'),
+    analytics: await board.generation('analytics'),
   };
 
   await page.reload();
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
-  await plane.pause();
-  await plane.tab('groups');
+  await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await board.pause();
+  await board.tab('groups');
   // The restarted consumers join again: a new generation each, continuing the stored one.
-  await plane.advanceUntil(() => groupsSettled(plane, beforeGenerations), 60);
+  await board.advanceUntil(() => groupsSettled(board, beforeGenerations), 60);
   // The offsets committed before the reload come back from __consumer_offsets (consumers may have
   // committed further since).
   const after = await committedOffsets(page);
   for (const [k, v] of Object.entries(committed)) expect(after[k], k).toBeGreaterThanOrEqual(v as number);
-  await plane.advanceUntil(async () => {
-    const shown = await shownCluster(app, plane);
+  await board.advanceUntil(async () => {
+    const shown = await shownCluster(app, board);
     return JSON.stringify(shown) === JSON.stringify(before);
   }, 20);
-  expect(await shownCluster(app, plane)).toEqual(before);
+  expect(await shownCluster(app, board)).toEqual(before);
 });
 
 test('a reload in the middle of a Send N job resumes the stored cluster: its own address is no link to open, nothing is asked', async ({
@@ -286,7 +286,7 @@ test('a reload in the middle of a Send N job resumes the stored cluster: its own
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('scenario=');
   await page.reload();
   await expect(page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('recovery-report')).toBeVisible();
   await app.frames(5);
   await expect(page.getByTestId('discard-dialog')).toBeHidden();

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 interface Seen {
   /** chips: each chip's data-shown-partitions in the group's card when the phase was drawn. */
@@ -50,10 +50,10 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await plane.stableAt('billing', 1);
+  const board = await BoardPage.paused(app, 'groups');
+  await board.stableAt('billing', 1);
   await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable');
-  const generation = await plane.generation('billing');
+  const generation = await board.generation('billing');
   await page.getByTestId('group-select-billing').click();
   await observe(page, 'billing');
 
@@ -95,15 +95,15 @@ test('a consumer moved out of billing at 1x: its card shows leave, JoinGroup, th
   expect(column, 'the new generation is drawn').toBeDefined();
   const assignAt = phases.find((p) => p.phase === 'assign')?.at ?? Number.POSITIVE_INFINITY;
   expect(column?.at ?? 0).toBeGreaterThanOrEqual(assignAt);
-  await expect(plane.group('billing')).toHaveAttribute('data-generation', String(generation + 1));
+  await expect(board.group('billing')).toHaveAttribute('data-generation', String(generation + 1));
 });
 
 test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched off, it does not', async ({
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app, 'groups');
-  await plane.stableAt('billing', 1);
+  const board = await BoardPage.paused(app, 'groups');
+  await board.stableAt('billing', 1);
   const slow = page.getByTestId('auto-slow');
   await expect(slow).toBeChecked();
   // The first generation's phases have played: the slow-down that follows is the move's.
@@ -129,9 +129,9 @@ test('the auto slow-down: at 16x a rebalance plays at 1x and says so; switched o
     }).observe(document.body, { childList: true, subtree: true });
   })()`);
   const strip = page.getByTestId('rebalance-phase-analytics');
-  const generation = await plane.generation('analytics');
+  const generation = await board.generation('analytics');
   await page.getByTestId('consumer-move-c1').selectOption('billing');
-  await expect(plane.group('analytics')).toHaveAttribute('data-generation', String(generation + 1), {
+  await expect(board.group('analytics')).toHaveAttribute('data-generation', String(generation + 1), {
     timeout: 30_000,
   });
   await expect(strip).toHaveAttribute('data-phase', 'stable');
@@ -147,11 +147,11 @@ for (const vp of [
   test(`screenshot: a rebalance in phases at ${vp.width}x${vp.height}`, async ({ app, page }) => {
     test.skip(!process.env.SHOTS, 'screenshots only on demand (SHOTS=1)');
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    await plane.tab('groups');
-    await plane.stableAt('billing', 1);
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    await board.tab('groups');
+    await board.stableAt('billing', 1);
     await expect(page.getByTestId('rebalance-phase-billing')).toHaveAttribute('data-phase', 'stable', {
       timeout: 20_000,
     });

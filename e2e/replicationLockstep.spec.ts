@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * Replication in lock-step on the partition row (issue 13): one record produced at 0.25x to a
@@ -53,21 +53,21 @@ test('one record at 0.25x, RF 3: leader LEO, then the followers’ LEO, then the
   app,
   page,
 }) => {
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   // Four brokers and nothing else running (no demo producer, no consumers): the record's
   // messages are the only replication traffic, so none is crowded out of the frames' messages.
-  await plane.tab('scenarios');
+  await board.tab('scenarios');
   await page.getByTestId('preset-empty4').click();
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
-  await plane.tab('cluster');
-  await plane.pause();
+  await expect(page.getByTestId('board')).toHaveAttribute('data-preset', 'empty4');
+  await board.tab('cluster');
+  await board.pause();
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('lockstep');
   await page.getByTestId('create-topic-partitions').fill('1');
   await page.getByTestId('create-topic-rf').fill('3');
   await page.getByTestId('create-topic-submit').click();
-  await plane.advanceUntil(async () => (await plane.leaderOf('lockstep', 0)) !== null, 10);
-  const leader = (await plane.leaderOf('lockstep', 0)) as number;
+  await board.advanceUntil(async () => (await board.leaderOf('lockstep', 0)) !== null, 10);
+  const leader = (await board.leaderOf('lockstep', 0)) as number;
   await page.getByTestId('topic-tab-lockstep').click();
   const cells = page.locator('[data-testid^="glance-replica-lockstep-0-"]');
   await expect(cells).toHaveCount(3);
@@ -130,10 +130,10 @@ test('paused, the cells show the engine’s state at once (nothing is held witho
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   await page.getByTestId('time-speed').selectOption('0.25');
-  await plane.pause();
+  await board.pause();
   // The demo's orders: each cell draws what the engine has while the clock stands still.
   const cells = page.locator('[data-testid^="glance-replica-orders-"]');
   await expect(cells.first()).toBeVisible();

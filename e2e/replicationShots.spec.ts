@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * The replication screenshots (docs/replication-*.png), made on demand: `SHOTS=1 npx playwright
@@ -42,19 +42,19 @@ for (const vp of [
     page,
   }) => {
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
     await page.getByTestId('create-topic').click();
     await page.getByTestId('create-topic-name').fill('payments');
     await page.getByTestId('create-topic-partitions').fill('3');
     await page.getByTestId('create-topic-rf').fill('3');
     await page.getByTestId('create-topic-submit').click();
-    await plane.advanceUntil(async () => (await plane.leaderOf('payments', 2)) !== null, 10);
+    await board.advanceUntil(async () => (await board.leaderOf('payments', 2)) !== null, 10);
     await page.getByTestId('topic-tab-payments').click();
     for (let i = 0; i < 3; i++) {
       await app.produce({ topic: 'payments', key: `k${i}`, value: 'earlier' });
-      await plane.advance(1);
+      await board.advance(1);
     }
     await app.setSpeed('0.25');
     await page.getByTestId('time-play').click();

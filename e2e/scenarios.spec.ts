@@ -2,7 +2,7 @@ import { encodeScenarioHash } from '../src/ui/scenarios/scenarioLink';
 import type { ScenarioSpec } from '../src/engine/apps/types';
 import { expect, test } from './fixtures';
 import { GlassboxPage } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /** The page's address for a scenario link. */
 function linkTo(spec: ScenarioSpec, paused = false): string {
@@ -10,49 +10,49 @@ function linkTo(spec: ScenarioSpec, paused = false): string {
 }
 
 /** Opens a link in the page that holds the stored cluster: the hash alone does not reload, so reload. */
-async function openLinkHere(plane: PlanePage, path: string): Promise<void> {
-  await plane.page.goto(path);
-  await plane.page.reload();
-  await expect(plane.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
-  await expect(plane.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+async function openLinkHere(board: BoardPage, path: string): Promise<void> {
+  await board.page.goto(path);
+  await board.page.reload();
+  await expect(board.page.getByTestId('app-ready')).toBeAttached({ timeout: 20_000 });
+  await expect(board.page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
 }
 
 /** What the two pages must agree on: time, leaders, ISRs, offsets, groups and assignments. */
-async function stateOf(plane: PlanePage) {
-  const page = plane.page;
+async function stateOf(board: BoardPage) {
+  const page = board.page;
   const replicas = page.locator('[data-testid^="replica-orders-"]');
   const rs: string[] = [];
   for (const r of await replicas.all())
     rs.push(
       `${await r.getAttribute('data-testid')} ${await r.getAttribute('data-role')} ${await r.getAttribute('data-isr')} ${await r.getAttribute('data-leo')} ${await r.getAttribute('data-hw')}`,
     );
-  await plane.tab('groups');
+  await board.tab('groups');
   const gs: string[] = [];
   for (const g of ['billing', 'analytics'])
-    gs.push(`${g} ${await plane.group(g).getAttribute('data-state')} ${await plane.generation(g)}`);
+    gs.push(`${g} ${await board.group(g).getAttribute('data-state')} ${await board.generation(g)}`);
   const cs: string[] = [];
   for (const c of ['c1', 'c2', 'c3', 'c4', 'c5'])
     cs.push(
-      `${c} ${await plane.consumer(c).getAttribute('data-state')} ${await plane.consumer(c).getAttribute('data-partitions')}`,
+      `${c} ${await board.consumer(c).getAttribute('data-state')} ${await board.consumer(c).getAttribute('data-partitions')}`,
     );
-  await plane.tab('cluster');
-  return { now: await plane.now(), rs: rs.sort(), gs, cs };
+  await board.tab('cluster');
+  return { now: await board.now(), rs: rs.sort(), gs, cs };
 }
 
 test('a shared link replays the same run in a new page', async ({ app, page, browser }) => {
   // Two pages, and the link is replayed twice (in memory first, then onto the new page's store).
   test.setTimeout(180_000);
-  const plane = await PlanePage.paused(app);
-  await plane.advance(4);
+  const board = await BoardPage.paused(app);
+  await board.advance(4);
   await page.getByTestId('broker-kill-2').click();
-  await plane.tab('groups');
+  await board.tab('groups');
   await page.getByTestId('consumer-move-c1').selectOption('analytics');
-  await plane.advance(12);
-  await plane.tab('cluster');
-  await page.getByTestId('plane-produce').click();
-  await plane.advance(3);
-  const before = await stateOf(plane);
-  await plane.tab('scenarios');
+  await board.advance(12);
+  await board.tab('cluster');
+  await page.getByTestId('board-produce').click();
+  await board.advance(3);
+  const before = await stateOf(board);
+  await board.tab('scenarios');
   const link = await page.getByTestId('scenario-link').inputValue();
   expect(link).toContain('#scenario=');
   await expect(page.getByTestId('action-log').locator('li')).toHaveCount(3);
@@ -60,26 +60,26 @@ test('a shared link replays the same run in a new page', async ({ app, page, bro
   // A fresh browser context: its own IndexedDB, so nothing is shared but the link.
   const context = await browser.newContext();
   const other = new GlassboxPage(await context.newPage());
-  const plane2 = new PlanePage(other);
-  await plane2.open(link);
+  const board2 = new BoardPage(other);
+  await board2.open(link);
   await expect(other.page.getByTestId('time-play')).toHaveAttribute('aria-pressed', 'false');
-  await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(before.now));
-  expect(await stateOf(plane2)).toEqual(before);
+  await expect(other.page.getByTestId('board-clock')).toHaveAttribute('data-now', String(before.now));
+  expect(await stateOf(board2)).toEqual(before);
   expect(other.errors).toEqual([]);
   await context.close();
 });
 
 test('an invalid link gets a clear message and the default cluster', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open('/#scenario=bm90LWpzb24');
+  const board = new BoardPage(app);
+  await board.open('/#scenario=bm90LWpzb24');
   await expect(page.getByTestId('link-notice')).toContainText(
     "This link's scenario could not be read (it is not valid JSON)",
   );
   await expect(page.getByTestId('link-notice')).toContainText(
     'nothing was replaced: the default cluster is shown instead',
   );
-  await expect(plane.broker(1)).toBeVisible();
-  await expect(plane.replica('orders', 0, 1)).toBeVisible();
+  await expect(board.broker(1)).toBeVisible();
+  await expect(board.replica('orders', 0, 1)).toBeVisible();
 });
 
 test('a link whose replay fails changes nothing: the stored topics and records survive, also after a reload', async ({
@@ -88,8 +88,8 @@ test('a link whose replay fails changes nothing: the stored topics and records s
 }) => {
   // Two reloads, each a cluster restart that recovers every replica log.
   test.setTimeout(180_000);
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   // A topic of the person's own, with a record in it: exactly what a wiped store would lose.
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('events');
@@ -119,7 +119,7 @@ test('a link whose replay fails changes nothing: the stored topics and records s
     },
     true,
   );
-  await openLinkHere(plane, bad);
+  await openLinkHere(board, bad);
   const notice = page.getByTestId('link-notice');
   await expect(notice).toContainText("This link's scenario could not be replayed", { timeout: 20_000 });
   await expect(notice).toContainText('BROKER_NOT_AVAILABLE: action 2 of 2 (killBroker at 1.0 s) failed: no broker 99');
@@ -145,15 +145,15 @@ test('a preset and a lesson ask before they discard the stored cluster: cancel k
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  const board = page.getByTestId('plane');
+  const board = new BoardPage(app);
+  await board.open();
+  const boardRoot = page.getByTestId('board');
   const dialog = page.getByTestId('discard-dialog');
   await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
   await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
 
   // A preset: the question names what would be lost; cancel keeps everything.
-  await plane.tab('scenarios');
+  await board.tab('scenarios');
   await page.getByTestId('preset-empty4').click();
   await expect(dialog).toBeVisible();
   const orders = page.getByTestId('discard-topic-orders');
@@ -161,7 +161,7 @@ test('a preset and a lesson ask before they discard the stored cluster: cancel k
   expect(Number(await orders.getAttribute('data-records'))).toBeGreaterThan(0);
   await page.getByTestId('discard-cancel').click();
   await expect(dialog).toBeHidden();
-  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(boardRoot).toHaveAttribute('data-preset', 'demo');
   await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
 
   // A lesson: Escape is a "no" too; then confirmed, it replaces the cluster.
@@ -170,10 +170,10 @@ test('a preset and a lesson ask before they discard the stored cluster: cancel k
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('lesson')).toHaveCount(0);
-  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(boardRoot).toHaveAttribute('data-preset', 'demo');
   await page.getByTestId('lesson-controller-failover').click();
   await page.getByTestId('discard-confirm').click();
-  await expect(board).toHaveAttribute('data-preset', 'elections');
+  await expect(boardRoot).toHaveAttribute('data-preset', 'elections');
   await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-step', '0');
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await expect(page.getByTestId('topic-tab-payments')).toBeVisible();
@@ -184,28 +184,28 @@ test('a link asks before it discards the stored cluster: declined, nothing chang
   page,
 }) => {
   test.setTimeout(120_000);
-  const plane = new PlanePage(app);
-  await plane.open();
-  const board = page.getByTestId('plane');
+  const board = new BoardPage(app);
+  await board.open();
+  const boardRoot = page.getByTestId('board');
   const dialog = page.getByTestId('discard-dialog');
   await app.produce({ topic: 'orders', key: 'user-1', value: 'mine' });
   await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
 
   const link = linkTo({ seed: 1, preset: 'racks4', actions: [], untilMs: 0 });
-  await openLinkHere(plane, link);
+  await openLinkHere(board, link);
   // Asked once the stored cluster is recovered and the link replayed in memory.
   await expect(dialog).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('discard-topic-orders')).toBeVisible();
   await page.getByTestId('discard-cancel').click();
   await expect(page.getByTestId('link-notice')).toContainText("This link's scenario was not opened");
-  await expect(board).toHaveAttribute('data-preset', 'demo');
+  await expect(boardRoot).toHaveAttribute('data-preset', 'demo');
   await expect(page.getByTestId('topic-tab-orders')).toBeVisible();
   // The address names the stored cluster again: a reload does not ask again.
   await expect(page).not.toHaveURL(new RegExp(link.slice(link.indexOf('#') + 1)));
   await page.getByTestId('link-open').click();
   await expect(dialog).toBeVisible();
   await page.getByTestId('discard-confirm').click();
-  await expect(board).toHaveAttribute('data-preset', 'racks4');
+  await expect(boardRoot).toHaveAttribute('data-preset', 'racks4');
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await expect(page.getByTestId('link-notice')).toHaveCount(0);
 });
@@ -214,10 +214,10 @@ test('a link to a cluster without the old topics clears their partitions and the
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
+  const board = new BoardPage(app);
   // A first visit: the demo holds nothing of the person's yet, so the link opens without a question.
-  await plane.open(linkTo({ seed: 1, preset: 'empty4', actions: [], untilMs: 0 }));
-  await expect(page.getByTestId('plane')).toHaveAttribute('data-preset', 'empty4');
+  await board.open(linkTo({ seed: 1, preset: 'empty4', actions: [], untilMs: 0 }));
+  await expect(page.getByTestId('board')).toHaveAttribute('data-preset', 'empty4');
   await expect(page.locator('[data-testid^="partition-orders-"]')).toHaveCount(0);
   await expect(page.getByTestId('topic-tab-orders')).toHaveCount(0);
   await app.sideTab('producer');
@@ -258,51 +258,51 @@ test('a link made after producing, Send N, a topic config and a producer setting
   browser,
 }) => {
   test.setTimeout(180_000);
-  const plane = await PlanePage.paused(app);
+  const board = await BoardPage.paused(app);
   await page.getByTestId('create-topic').click();
   await page.getByTestId('create-topic-name').fill('clicks');
   await page.getByTestId('create-topic-partitions').fill('3');
   await page.getByTestId('create-topic-rf').fill('2');
   await page.getByTestId('create-topic-submit').click();
   // Paused: the controller creates the topic once time passes.
-  await plane.advance(1);
+  await board.advance(1);
   await expect(page.getByTestId('topic-tab-clicks')).toBeVisible();
   // A topic config change (retention.bytes far above what is written, so nothing is deleted).
   await page.getByTestId('topic-tab-clicks').click();
   const config = page.getByTestId('topic-config-clicks');
   await config.getByTestId('topic-retention-bytes').fill('1048576');
   await config.getByTestId('topic-config-apply').click();
-  await plane.advance(1);
+  await board.advance(1);
   await expect(page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue('1048576');
   // A producer setting (the client restarts with acks=1), one record, then a Send N of null keys.
   await app.sideTab('producer');
   await page.getByTestId('producer-acks').selectOption('1');
   await app.produce({ topic: 'clicks', key: 'alice', value: 'hello' });
   // Paused: the record is acknowledged once time passes.
-  await plane.advance(1);
+  await board.advance(1);
   await expect(page.getByTestId('record-journey')).toHaveAttribute('data-offset', /^\d+$/);
   await page.getByTestId('producer-null-key').check();
   await page.getByTestId('producer-n').fill('120');
   await page.getByTestId('producer-rate').fill('0');
   await page.getByTestId('producer-send-n').click();
   await expect(page.getByTestId('job-progress').last()).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
-  await plane.pause();
-  await plane.advance(2);
+  await board.pause();
+  await board.advance(2);
   const before = await partitionsOf(app, 'clicks', 3);
   // Every record arrived and is committed: 1 + 120 across the three partitions.
   const leos = before.map((line) => Number(/leo (\d+)/.exec(line)?.[1]));
   expect(leos.reduce((a, b) => a + b, 0)).toBe(121);
-  const now = await plane.now();
-  await plane.tab('scenarios');
+  const now = await board.now();
+  await board.tab('scenarios');
   const link = await page.getByTestId('scenario-link').inputValue();
   await expect(page.getByTestId('action-log')).toContainText('"op":"produceRecords"');
 
   // A fresh browser context: its own IndexedDB, so nothing is shared but the link.
   const context = await browser.newContext();
   const other = new GlassboxPage(await context.newPage());
-  const plane2 = new PlanePage(other);
-  await plane2.open(link);
-  await expect(other.page.getByTestId('plane-clock')).toHaveAttribute('data-now', String(now));
+  const board2 = new BoardPage(other);
+  await board2.open(link);
+  await expect(other.page.getByTestId('board-clock')).toHaveAttribute('data-now', String(now));
   await expect.poll(() => partitionsOf(other, 'clicks', 3), { timeout: 20_000 }).toEqual(before);
   await other.page.getByTestId('topic-tab-clicks').click();
   await expect(other.page.getByTestId('topic-config-clicks').getByTestId('topic-retention-bytes')).toHaveValue(
@@ -335,5 +335,5 @@ test('a 24-hour link asks first, saying how long, while the page keeps answering
   );
   await app.frames(3);
   // Still the cluster it was, at its own time, not the link's.
-  expect(await page.getByTestId('plane-clock').getAttribute('data-now').then(Number)).toBeLessThan(3_600_000);
+  expect(await page.getByTestId('board-clock').getAttribute('data-now').then(Number)).toBeLessThan(3_600_000);
 });

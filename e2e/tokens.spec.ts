@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * Request tokens on the brokers board: labelled with their Kafka API (ApiKeys names), coloured by
@@ -64,12 +64,12 @@ const firstToken = (api: string, kind: string, ms: number) => `new Promise((reso
 })`;
 
 test('tokens carry their API, are listed in the colour legend, and never cover a button', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   // Slowed: the clock at 0.25x, so hops are replayed 150 times slower than the clock.
   await page.getByTestId('time-speed').selectOption('0.25');
   await expect(page.getByTestId('time-pace')).toHaveText('1 engine ms = 4 real ms');
-  await page.getByTestId('plane-produce').click();
+  await page.getByTestId('board-produce').click();
   const fetch = page.locator('[data-testid^="message-fetch-"]').first();
   await expect(fetch).toBeAttached({ timeout: 15_000 });
   await expect(fetch).toHaveAttribute('data-api', 'Fetch');
@@ -105,11 +105,11 @@ test('after a leader is killed, LeaderAndIsr tokens go from the controller, are 
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   await expect(page.locator('[data-testid^="message-fetch-"]').first()).toBeAttached({ timeout: 15_000 });
   await page.getByTestId('broker-kill-2').click();
-  await expect(plane.broker(2)).toHaveAttribute('data-state', 'down');
+  await expect(board.broker(2)).toHaveAttribute('data-state', 'down');
   // The session expires after 6 s of engine time; then the election and its requests. A token
   // lives for its replay only (well under Playwright's polling interval), so the page catches it.
   const lai = (await page.evaluate(firstToken('LeaderAndIsr', 'request', 30_000))) as Token | null;
@@ -129,8 +129,8 @@ test('after a leader is killed, LeaderAndIsr tokens go from the controller, are 
 });
 
 test('the speed control states its pace for every speed', async ({ app, page }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
+  const board = new BoardPage(app);
+  await board.open();
   const pace = page.getByTestId('time-pace');
   await expect(pace).toHaveText('1 engine ms = 1 real ms');
   await page.getByTestId('time-speed').selectOption('4');
@@ -177,9 +177,9 @@ test('tokens: 11 px labels, never over each other (a second lane, else one chip 
   app,
   page,
 }) => {
-  const plane = new PlanePage(app);
-  await plane.open();
-  await plane.broker(1).scrollIntoViewIfNeeded();
+  const board = new BoardPage(app);
+  await board.open();
+  await board.broker(1).scrollIntoViewIfNeeded();
   await expect(page.locator('.row-token').first()).toBeAttached({ timeout: 15_000 });
   const seen = (await page.evaluate(overlaps(100))) as {
     frames: number;

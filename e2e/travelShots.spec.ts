@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { PlanePage } from './planePage';
+import { BoardPage } from './boardPage';
 
 /**
  * The time-travel screenshots (docs/time-travel-*.png), made on demand: `SHOTS=1 npx playwright
@@ -14,24 +14,24 @@ for (const vp of [
 ]) {
   test(`screenshot: the scrubber in the past at ${vp.width}x${vp.height}`, async ({ app, page }) => {
     await page.setViewportSize(vp);
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    await plane.advance(2);
-    const killedAt = await plane.now();
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    await board.advance(2);
+    const killedAt = await board.now();
     await page.getByTestId('broker-kill-2').click();
-    await plane.advanceUntil(async () => {
-      const l = await plane.leaderOf('orders', 1);
+    await board.advanceUntil(async () => {
+      const l = await board.leaderOf('orders', 1);
       return l !== null && l !== 2;
     }, 15);
-    await plane.advance(4);
+    await board.advance(4);
     const before = Math.floor((killedAt - 1) / 100) * 100;
     const scrubber = page.getByTestId('time-scrubber');
     await scrubber.fill(String(before));
     await expect(scrubber).toHaveAttribute('data-now', String(before));
-    await expect(plane.replica('orders', 1, 2)).toHaveAttribute('data-role', 'leader');
+    await expect(board.replica('orders', 1, 2)).toHaveAttribute('data-role', 'leader');
     // Broker 2's card, alive and leading orders-1 again, under the scrubber (outside the scroller).
-    await plane.broker(2).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await board.broker(2).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: `docs/time-travel-${vp.width}.png` });
   });
 }

@@ -176,12 +176,12 @@ async function produce(page: Page, cdp: CDPSession): Promise<void> {
 }
 
 async function scale(page: Page, cdp: CDPSession): Promise<void> {
-  await page.locator('[data-testid="plane"][data-ready="true"]').waitFor({ timeout: 60_000 });
-  await page.getByTestId('plane-tab-scenarios').click();
+  await page.locator('[data-testid="board"][data-ready="true"]').waitFor({ timeout: 60_000 });
+  await page.getByTestId('board-tab-scenarios').click();
   await page.getByTestId('preset-large').click();
-  const plane = page.getByTestId('plane');
+  const board = page.getByTestId('board');
   await page.waitForFunction(
-    `document.querySelector('[data-testid="plane"]')?.getAttribute('data-preset') === 'large'`,
+    `document.querySelector('[data-testid="board"]')?.getAttribute('data-preset') === 'large'`,
     null,
     {
       timeout: 300_000,
@@ -189,8 +189,8 @@ async function scale(page: Page, cdp: CDPSession): Promise<void> {
     },
   );
   for (const tab of ['cluster', 'groups'] as const) {
-    await page.getByTestId(`plane-tab-${tab}`).click();
-    await plane.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.getByTestId(`board-tab-${tab}`).click();
+    await board.evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(1500);
     await profile(cdp, `scale preset, ${tab} view`);
   }

@@ -1,5 +1,5 @@
 /**
- * The scale part of the UI benchmark (issue 6): the control-plane views with 50 brokers, 1,000
+ * The scale part of the UI benchmark (issue 6): the board views with 50 brokers, 1,000
  * partitions (RF 3), 20 groups and 500 consumers, while a producer writes. Measured in real
  * Chromium against the production build:
  *
@@ -45,7 +45,7 @@ async function fps(page: Page, ms: number): Promise<number> {
 }
 
 async function engineNow(page: Page): Promise<number> {
-  return Number(await page.getByTestId('plane-clock').getAttribute('data-now'));
+  return Number(await page.getByTestId('board-clock').getAttribute('data-now'));
 }
 
 const METRICS = [
@@ -84,26 +84,26 @@ async function oneRound(browser: Browser, url: string): Promise<{ buildS: number
     const page = await context.newPage();
     await page.goto(url);
     await page.getByTestId('app-ready').waitFor({ state: 'attached', timeout: 60_000 });
-    await page.locator('[data-testid="plane"][data-ready="true"]').waitFor({ timeout: 60_000 });
-    await page.getByTestId('plane-tab-scenarios').click();
+    await page.locator('[data-testid="board"][data-ready="true"]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('board-tab-scenarios').click();
     const t0 = Date.now();
     await page.getByTestId('preset-large').click();
     // The board says which preset it shows: poll it (the page is busy while 3,150 replicas appear).
-    const plane = page.getByTestId('plane');
-    for (let i = 0; i < 1200 && (await plane.getAttribute('data-preset')) !== 'large'; i++)
+    const board = page.getByTestId('board');
+    for (let i = 0; i < 1200 && (await board.getAttribute('data-preset')) !== 'large'; i++)
       await page.waitForTimeout(250);
-    const brokers = Number(await plane.getAttribute('data-brokers'));
+    const brokers = Number(await board.getAttribute('data-brokers'));
     if (brokers !== 50) throw new Error(`the large preset did not open (${brokers} brokers)`);
     const buildS = (Date.now() - t0) / 1000;
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    await page.getByTestId('plane-tab-cluster').click();
+    await page.getByTestId('board-tab-cluster').click();
     await page.waitForTimeout(1000);
     const views = {} as Record<View, Sample>;
     for (const tab of ['cluster', 'groups'] as const) {
-      await page.getByTestId(`plane-tab-${tab}`).click();
+      await page.getByTestId(`board-tab-${tab}`).click();
       // Looking at the view: the board scrolled into the viewport, as a person reading it has it.
-      await plane.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await board.evaluate((e) => e.scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(1500);
       const before = await engineNow(page);
       const m0 = await metrics(cdp);

@@ -9,7 +9,7 @@ import {
   topicState,
   znodes,
 } from './queries';
-import type { PlaneBrokerView, PlanePartitionView, PlaneTopicView, ZnodeView } from './views/types';
+import type { BoardBrokerView, BoardPartitionView, BoardTopicView, ZnodeView } from './views/types';
 import { ManualClock } from './Clock';
 import type { BrokerConfigInput } from './cluster/BrokerConfig';
 import { type AddBrokerOptions, Cluster, type CreateTopicOptions } from './cluster/Cluster';
@@ -527,11 +527,11 @@ export class Engine {
   }
 
   /** Leader, epoch, ISR and each replica's role, LEO and HW, as the controller and brokers hold them. */
-  partitionState(topic: string, partition: number): PlanePartitionView {
+  partitionState(topic: string, partition: number): BoardPartitionView {
     return partitionState(this.cluster, topic, partition);
   }
 
-  topicState(topic: string): PlaneTopicView {
+  topicState(topic: string): BoardTopicView {
     return topicState(this.cluster, topic);
   }
 
@@ -544,7 +544,7 @@ export class Engine {
     return this.cluster.topicNames();
   }
 
-  brokerStates(leaderCount: ReadonlyMap<number, number>, originMs = 0): PlaneBrokerView[] {
+  brokerStates(leaderCount: ReadonlyMap<number, number>, originMs = 0): BoardBrokerView[] {
     return brokerStates(this.cluster, leaderCount, originMs);
   }
 

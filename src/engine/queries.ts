@@ -10,7 +10,7 @@ import type { Cluster } from './cluster/Cluster';
 import type { LeaderReplica } from './cluster/LeaderReplica';
 import { PartitionLogReplica } from './cluster/PartitionLogReplica';
 import { tpKey } from './TopicPartition';
-import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView } from './views/types';
+import type { BoardBrokerView, BoardPartitionView, BoardReplicaView, BoardTopicView, ZnodeView } from './views/types';
 
 export type { LeaderReplica };
 
@@ -43,7 +43,7 @@ export function leaderReplica(cluster: Cluster, topic: string, partition: number
 }
 
 /** Each assigned replica of a partition: its role, ISR membership, LEO, HW and ISR lag timer. */
-export function replicaStates(cluster: Cluster, topic: string, partition: number): PlaneReplicaView[] {
+export function replicaStates(cluster: Cluster, topic: string, partition: number): BoardReplicaView[] {
   const now = cluster.scheduler.now();
   const live = new Set(cluster.liveBrokerIds());
   const state = cluster.partitionState(topic, partition);
@@ -69,7 +69,7 @@ export function replicaStates(cluster: Cluster, topic: string, partition: number
 }
 
 /** A partition's state as the controller decided it (the state znode) and its replicas report it. */
-export function partitionState(cluster: Cluster, topic: string, partition: number): PlanePartitionView {
+export function partitionState(cluster: Cluster, topic: string, partition: number): BoardPartitionView {
   const live = new Set(cluster.liveBrokerIds());
   const state = cluster.partitionState(topic, partition);
   const leader = state?.leader ?? -1;
@@ -87,7 +87,7 @@ export function partitionState(cluster: Cluster, topic: string, partition: numbe
 }
 
 /** A topic with the configs the page shows and every partition's state. */
-export function topicState(cluster: Cluster, topic: string): PlaneTopicView {
+export function topicState(cluster: Cluster, topic: string): BoardTopicView {
   const config = cluster.topicConfig(topic);
   return {
     name: topic,
@@ -114,7 +114,7 @@ export function brokerStates(
   cluster: Cluster,
   leaderCount: ReadonlyMap<number, number>,
   originMs = 0,
-): PlaneBrokerView[] {
+): BoardBrokerView[] {
   const live = new Set(cluster.liveBrokerIds());
   const controller = controllerState(cluster).id;
   return [...cluster.brokers.values()]

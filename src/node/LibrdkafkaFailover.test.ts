@@ -73,7 +73,7 @@ describe('failover under librdkafka clients', () => {
       writer.child.stdin?.end();
       try {
         const groupOf = async () =>
-          (await page.call('frame', fullFrame())).views.plane?.groups.find((g) => g.groupId === GROUP);
+          (await page.call('frame', fullFrame())).views.board?.groups.find((g) => g.groupId === GROUP);
         // The group is formed and reading before the kill.
         let coordinator: number | null = null;
         await waitFor('1,500 acknowledged and 500 read', () => acked.size > 1500 && read.size > 500, 30_000);
@@ -86,7 +86,7 @@ describe('failover under librdkafka clients', () => {
         const victim = coordinator as number;
         // Three partitions over three brokers: the coordinator leads one of the topic's partitions.
         expect(host.engine.topicState(TOPIC).partitions.some((p) => p.leader === victim)).toBe(true);
-        await page.call('planeAction', { op: 'killBroker', broker: victim });
+        await page.call('applyAction', { op: 'killBroker', broker: victim });
         const atKill = acked.size;
         // The controller moves the leaders off the dead broker; the producer carries on.
         await waitFor(
@@ -104,7 +104,7 @@ describe('failover under librdkafka clients', () => {
         }
         expect(moved?.coordinator).not.toBe(victim);
         expect(moved?.state).toBe('Stable');
-        await page.call('planeAction', { op: 'restartBroker', broker: victim });
+        await page.call('applyAction', { op: 'restartBroker', broker: victim });
         const closing = await writer.done;
         expect(closing?.failed).toBe(0);
         expect(acked.size).toBe(12_000);

@@ -15,7 +15,7 @@ import {
   type StoredCluster,
   StoreWriter,
 } from '../engine/index';
-import { ClusterApps, type PlaneEvent, SCENARIO_EPOCH_MS } from '../engine/apps/index';
+import { ClusterApps, type EngineEvent, SCENARIO_EPOCH_MS } from '../engine/apps/index';
 import { MemoryStore } from '../storage/MemoryStore';
 import { FileStore } from './FileStore';
 import { BrokerListeners } from './BrokerListeners';
@@ -46,7 +46,7 @@ const MAX_PAGE_EVENTS = 4000;
 
 export class NodeHost {
   /** The applications around the engine: the page's views and actions run over these. */
-  readonly plane: ClusterApps;
+  readonly apps: ClusterApps;
   readonly gateway: WireGateway;
   readonly listeners: BrokerListeners;
   readonly store: Store;
@@ -56,7 +56,7 @@ export class NodeHost {
   private last = 0;
   private syncing: Promise<void> = Promise.resolve();
   /** Each watching page's animated events not yet pulled (several pages may watch one engine). */
-  private readonly pageEvents = new Set<PlaneEvent[]>();
+  private readonly pageEvents = new Set<EngineEvent[]>();
 
   /**
    * A host over `options.data` (or memory). With a data directory that already holds a cluster,
@@ -87,7 +87,7 @@ export class NodeHost {
     this.store = store;
     this.writer = writer;
     this.clock = clock;
-    this.plane = new ClusterApps(options.seed ?? 1, 'node', {
+    this.apps = new ClusterApps(options.seed ?? 1, 'node', {
       store,
       writer,
       clock,
@@ -105,7 +105,7 @@ export class NodeHost {
     this.gateway = new WireGateway(
       this.engine,
       (id) => ({ host: options.host, port: portOf(id) }),
-      (node, clientId) => this.plane.nameClient(node, clientId),
+      (node, clientId) => this.apps.nameClient(node, clientId),
       () => this.writer.whenDurable(this.writer.operationsIssued),
     );
     this.listeners = new BrokerListeners(this.gateway, { host: options.host, portOf });
@@ -117,7 +117,7 @@ export class NodeHost {
   }
 
   get engine(): ClusterApps['engine'] {
-    return this.plane.engine;
+    return this.apps.engine;
   }
 
   /** Starts the brokers, waits for a controller, creates the topics and opens the listeners. */
@@ -149,8 +149,8 @@ export class NodeHost {
    * A page starts watching: the animated events from now on are kept for it (`take` drains them).
    * `stop` forgets the page.
    */
-  watch(): { take: () => PlaneEvent[]; stop: () => void } {
-    let queue: PlaneEvent[] = [];
+  watch(): { take: () => EngineEvent[]; stop: () => void } {
+    let queue: EngineEvent[] = [];
     this.pageEvents.add(queue);
     return {
       take: () => {
@@ -175,8 +175,8 @@ export class NodeHost {
     this.timer = null;
     await this.syncing;
     await this.listeners.closeAll();
-    this.plane.producer.close();
-    this.plane.panel?.close();
+    this.apps.producer.close();
+    this.apps.panel?.close();
     const running = () => [...this.engine.cluster.brokers.values()].filter((b) => b.state !== 'down');
     for (const b of running()) if (b.state === 'running') this.engine.stopBroker(b.id);
     // Controlled shutdowns take a few controller round trips (engine time, not wall time).
@@ -187,13 +187,13 @@ export class NodeHost {
 
   /** Engine time passes through the app layer (its views' version moves), then reaches the pages' queues. */
   private tick(ms: number): void {
-    this.plane.tick(ms);
+    this.apps.tick(ms);
     this.fanOut();
   }
 
-  /** Hands the plane's animated events (also those a page's action caused) to every watching page. */
+  /** Hands the board's animated events (also those a page's action caused) to every watching page. */
   private fanOut(): void {
-    const events = this.plane.takeEvents();
+    const events = this.apps.takeEvents();
     if (events.length === 0) return;
     for (const q of this.pageEvents) {
       q.push(...events);

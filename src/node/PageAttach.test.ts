@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlaneEvent, PlaneView } from '../engine/apps/index';
+import type { EngineEvent, BoardView } from '../engine/apps/index';
 import type { NodeHost } from './NodeHost';
 import { HOST_PATH, type PageServer } from './PageServer';
 import { fullFrame, PageError, servedHost, TestPage } from './pageTesting';
@@ -77,14 +77,14 @@ describe('PageServer: the page attached to the Node engine', () => {
       const opened = await second.call('open', { storage: 'indexeddb', takeOver: false });
       expect(opened.status).toBe('opened');
       const frame = await second.call('frame', fullFrame());
-      expect(frame.views.plane?.preset).toBe('node');
+      expect(frame.views.board?.preset).toBe('node');
       // Byte arrays cross as bytes (a binary frame): a partition's files as a zip.
       const exported = await second.call('exportPartition', { topic: 'demo', partition: 0 });
       expect(exported.zip).toBeInstanceOf(Uint8Array);
       expect([...exported.zip.subarray(0, 2)]).toEqual([0x50, 0x4b]);
       // The lag history's typed arrays too.
-      expect(frame.views.plane?.groups.every((g) => g.lag.data instanceof Float64Array)).toBe(true);
-      const refused = await second.call('planeAction', { op: 'isolateBroker', broker: 2 }).catch((e: unknown) => e);
+      expect(frame.views.board?.groups.every((g) => g.lag.data instanceof Float64Array)).toBe(true);
+      const refused = await second.call('applyAction', { op: 'isolateBroker', broker: 2 }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PageError);
       expect((refused as PageError).error.code).toBe('CLUSTER_AUTHORIZATION_FAILED');
       expect((refused as PageError).message).toContain('watching');
@@ -115,8 +115,8 @@ describe('PageServer: the page attached to the Node engine', () => {
     const consumer = kafka.consumer({ groupId: 'failover-group', sessionTimeout: 10_000, heartbeatInterval: 500 });
     const acked = new Set<string>();
     const consumed = new Set<string>();
-    const planeEvents: PlaneEvent[] = [];
-    let plane: PlaneView | undefined;
+    const boardEvents: EngineEvent[] = [];
+    let board: BoardView | undefined;
     /** The real clients' requests the page was given as tokens: `<api> <client.id>`. */
     const clients = new Set<string>();
     let producing = true;
@@ -124,9 +124,9 @@ describe('PageServer: the page attached to the Node engine', () => {
     let unanswered = 0;
     const pull = async () => {
       const f = await page.call('frame', fullFrame());
-      planeEvents.push(...f.events.plane);
-      plane = f.views.plane ?? plane;
-      for (const m of f.views.plane?.messages ?? []) if (m.client !== null) clients.add(`${m.api} ${m.client}`);
+      boardEvents.push(...f.events.board);
+      board = f.views.board ?? board;
+      for (const m of f.views.board?.messages ?? []) if (m.client !== null) clients.add(`${m.api} ${m.client}`);
     };
     try {
       await until(() => page.role?.role === 'controls');
@@ -163,13 +163,13 @@ describe('PageServer: the page attached to the Node engine', () => {
       // The group is formed and consuming before the kill.
       await untilAsync(async () => {
         await pull();
-        const g = plane?.groups.find((x) => x.groupId === 'failover-group');
+        const g = board?.groups.find((x) => x.groupId === 'failover-group');
         return g?.state === 'Stable' && consumed.size > 100;
       }, 30_000);
-      const group = plane?.groups.find((x) => x.groupId === 'failover-group');
+      const group = board?.groups.find((x) => x.groupId === 'failover-group');
       expect(group?.clients?.protocolType).toBe('consumer');
       expect(group?.members.length).toBe(1);
-      const member = plane?.consumers.find((c) => c.group === 'failover-group');
+      const member = board?.consumers.find((c) => c.group === 'failover-group');
       expect(member?.client?.clientId).toBe('failover-app');
       expect(member?.partitions).toEqual(['demo-0', 'demo-1', 'demo-2']);
       expect(member?.client?.assignment?.version).toBeGreaterThanOrEqual(0);
@@ -179,14 +179,14 @@ describe('PageServer: the page attached to the Node engine', () => {
       const victim = group?.coordinator ?? 1;
       expect(host.engine.topicState('demo').partitions.some((p) => p.leader === victim)).toBe(true);
       const before = acked.size;
-      await page.call('planeAction', { op: 'killBroker', broker: victim });
+      await page.call('applyAction', { op: 'killBroker', broker: victim });
       // Its listener closes, as a dead process's port refuses.
       await until(() => !host.listeners.listening().includes(victim));
       await expect(tryConnect(BASE_PORT + victim - 1)).resolves.toBe('refused');
       // The controller moves demo's leaders off it; the clients keep producing and consuming.
       await untilAsync(async () => {
         await pull();
-        const leaders = plane?.topics.find((t) => t.name === 'demo')?.partitions.map((p) => p.leader) ?? [];
+        const leaders = board?.topics.find((t) => t.name === 'demo')?.partitions.map((p) => p.leader) ?? [];
         return leaders.length === 3 && !leaders.includes(victim) && acked.size > before + 200;
       }, 40_000);
       producing = false;
@@ -199,30 +199,30 @@ describe('PageServer: the page attached to the Node engine', () => {
         );
       });
       await pull();
-      const elections = planeEvents.filter(
+      const elections = boardEvents.filter(
         (e) => e.type === 'partitionStateChanged' || e.type === 'brokerDown' || e.type === 'controllerElected',
       );
       expect(elections.some((e) => e.type === 'brokerDown')).toBe(true);
       expect(elections.some((e) => e.type === 'partitionStateChanged')).toBe(true);
       // The group moved to a new coordinator (the leader of its __consumer_offsets partition now),
       // which loaded it; the page shows it there with its member and the leader client's assignment.
-      const shown = plane?.groups.find((x) => x.groupId === 'failover-group');
+      const shown = board?.groups.find((x) => x.groupId === 'failover-group');
       expect(shown?.coordinator).not.toBe(victim);
       expect(shown?.coordinator).not.toBeNull();
       expect(shown?.state).toBe('Stable');
       expect(shown?.members.map((m) => m.partitions.join(','))).toEqual(['demo-0,demo-1,demo-2']);
       expect(shown?.generations.length).toBeGreaterThanOrEqual(1);
-      expect(planeEvents.some((e) => e.type === 'groupGenerationCompleted' && e.groupId === 'failover-group')).toBe(
+      expect(boardEvents.some((e) => e.type === 'groupGenerationCompleted' && e.groupId === 'failover-group')).toBe(
         true,
       );
       // The clients' requests reach the page as tokens named by their client.id.
       expect(clients.has('Produce failover-app')).toBe(true);
       expect([...clients].some((c) => c.endsWith(' failover-app') && !c.startsWith('Produce'))).toBe(true);
       // Its commits are in the offsets view the page draws.
-      expect(plane?.describe.some((r) => r.group === 'failover-group' && r.currentOffset !== null)).toBe(true);
+      expect(board?.describe.some((r) => r.group === 'failover-group' && r.currentOffset !== null)).toBe(true);
       // Restarted from the page, the broker listens again once it has registered (its old
       // ZooKeeper session expired first), and rejoins the ISR of demo.
-      await page.call('planeAction', { op: 'restartBroker', broker: victim });
+      await page.call('applyAction', { op: 'restartBroker', broker: victim });
       await until(() => host.listeners.listening().includes(victim), 20_000);
       await expect(tryConnect(BASE_PORT + victim - 1)).resolves.toBe('connected');
       await until(() => host.engine.topicState('demo').partitions.every((p) => p.isr.includes(victim)), 20_000);

@@ -29,8 +29,8 @@ describe('PageSeats: one page controls the Node engine, the others watch', () =>
 
   it('reads pass for a watcher; anything that acts does not', () => {
     expect(isRead(req({ type: 'frame', data: { advanceMs: 16, windows: [], run: 0, have: {} } }))).toBe(true);
-    expect(isRead(req({ type: 'planeScenario', data: null }))).toBe(true);
-    expect(isRead(req({ type: 'planeAction', data: { op: 'killBroker', broker: 1 } }))).toBe(false);
+    expect(isRead(req({ type: 'loadScenario', data: null }))).toBe(true);
+    expect(isRead(req({ type: 'applyAction', data: { op: 'killBroker', broker: 1 } }))).toBe(false);
     expect(isRead(req({ type: 'produceRecord', data: { topic: 't', key: null, value: 'v', headers: [] } }))).toBe(
       false,
     );
@@ -41,10 +41,10 @@ describe('PageSeats: one page controls the Node engine, the others watch', () =>
     expect(notOffered(req({ type: 'travelSeek', data: { atMs: 0 } }))?.code).toBe('INVALID_REQUEST');
     // Its clock is the wall clock: moving it ahead would expire real clients' sessions.
     expect(notOffered(req({ type: 'runUntilIdle', data: null }))?.code).toBe('INVALID_REQUEST');
-    expect(notOffered(req({ type: 'planeAdvance', data: { ms: 1000 } }))?.code).toBe('INVALID_REQUEST');
+    expect(notOffered(req({ type: 'advanceClock', data: { ms: 1000 } }))?.code).toBe('INVALID_REQUEST');
     const spec = { seed: 1, preset: 'demo' as const, actions: [], untilMs: 0 };
-    expect(notOffered(req({ type: 'planeScenario', data: spec }))?.message).toMatch(/^INVALID_REQUEST: planeScenario/);
-    expect(notOffered(req({ type: 'planeScenario', data: null }))).toBeNull();
-    expect(notOffered(req({ type: 'planeAction', data: { op: 'restartBroker', broker: 1 } }))).toBeNull();
+    expect(notOffered(req({ type: 'loadScenario', data: spec }))?.message).toMatch(/^INVALID_REQUEST: loadScenario/);
+    expect(notOffered(req({ type: 'loadScenario', data: null }))).toBeNull();
+    expect(notOffered(req({ type: 'applyAction', data: { op: 'restartBroker', broker: 1 } }))).toBeNull();
   });
 });

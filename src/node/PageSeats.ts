@@ -17,13 +17,13 @@ const READS: ReadonlySet<CommandName> = new Set<CommandName>([
   'exportPartition',
   'lessons',
   'lessonProbe',
-  'planePlacement',
-  'planeScenarioCheck',
+  'previewPlacement',
+  'checkScenario',
 ]);
 
 /** Whether `request` only reads (a frame's advanceMs is ignored on the Node host: wall-clock time). */
 export function isRead(request: WorkerRequest): boolean {
-  if (request.type === 'planeScenario') return request.data === null;
+  if (request.type === 'loadScenario') return request.data === null;
   return READS.has(request.type);
 }
 
@@ -38,12 +38,12 @@ const NOT_ON_NODE: ReadonlySet<CommandName> = new Set<CommandName>([
   'travelSeek',
   'travelNext',
   'runUntilIdle',
-  'planeAdvance',
+  'advanceClock',
 ]);
 
 /** Why `request` is refused on the Node host whoever sends it; null when it is offered. */
 export function notOffered(request: WorkerRequest): SerializedError | null {
-  const replaces = request.type === 'planeScenario' && request.data !== null;
+  const replaces = request.type === 'loadScenario' && request.data !== null;
   if (!replaces && !NOT_ON_NODE.has(request.type)) return null;
   const message = `INVALID_REQUEST: ${request.type} is not offered on the Node host: its cluster is the one real clients use, so nothing replaces, rewinds or fast-forwards it.`;
   return { name: 'KafkaError', code: 'INVALID_REQUEST', message, details: {} };

@@ -127,7 +127,7 @@ export class PageServer {
       },
       realHostClock,
       {
-        plane: this.node.plane,
+        apps: this.node.apps,
         store: this.node.store,
         writer: this.node.writer,
         clock: this.node.clock,

@@ -80,7 +80,7 @@ export function fullFrame(): CommandArgs<'frame'> {
     advanceMs: 16,
     windows: [],
     run: 0,
-    have: { cluster: -1, plane: -1, eventLog: -1 },
+    have: { cluster: -1, board: -1, eventLog: -1 },
   };
 }
 

@@ -17,7 +17,7 @@ import { useReplicationHold } from './cluster/replicationHold';
 import { Welcome } from './welcome/Welcome';
 
 /**
- * The control plane's board, below the partitions. Tells the session whether it is on screen:
+ * The board, below the partitions. Tells the session whether it is on screen:
  * while a bulk job runs, a board out of view is redrawn only now and then (session.ts).
  */
 function BoardSection({ session }: { session: Session }) {
@@ -35,7 +35,7 @@ function BoardSection({ session }: { session: Session }) {
     };
   }, [session]);
   return (
-    <div className="plane-section" ref={ref}>
+    <div className="board-section" ref={ref}>
       <BoardTabs session={session} />
     </div>
   );
@@ -44,7 +44,7 @@ function BoardSection({ session }: { session: Session }) {
 export function App({ session }: { session: Session }) {
   const phase = useUi((s) => s.phase);
   // Rebalance phases, the auto slow-down, the election hold and the replication hold follow the
-  // plane's events and views, whichever tab is open.
+  // board's events and views, whichever tab is open.
   usePhaseBoard(session);
   useAutoSlow(session);
   useReplicationHold(session);

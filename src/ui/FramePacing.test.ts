@@ -28,22 +28,22 @@ function frame(run: number, views: FrameResult['views']): FrameResult {
 }
 
 describe('FramePacing.ask', () => {
-  it('asks for the cluster and plane views every VIEW_EVERY_MS, holding nothing at first', () => {
+  it('asks for the cluster and board views every VIEW_EVERY_MS, holding nothing at first', () => {
     const { pacing, at } = paced();
-    expect(pacing.ask(idle)).toEqual({ run: 0, have: { cluster: -1, plane: -1 } });
+    expect(pacing.ask(idle)).toEqual({ run: 0, have: { cluster: -1, board: -1 } });
     at(VIEW_EVERY_MS - 1);
     expect(pacing.ask(idle).have).toEqual({});
     at(VIEW_EVERY_MS);
-    expect(Object.keys(pacing.ask(idle).have).sort()).toEqual(['cluster', 'plane']);
+    expect(Object.keys(pacing.ask(idle).have).sort()).toEqual(['board', 'cluster']);
   });
 
   it('asks for the metrics and the event log only while their tab is open', () => {
     const { pacing, at } = paced();
     pacing.ask(idle);
     at(VIEW_EVERY_MS);
-    expect(Object.keys(pacing.ask({ ...idle, metrics: true }).have).sort()).toEqual(['cluster', 'metrics', 'plane']);
+    expect(Object.keys(pacing.ask({ ...idle, metrics: true }).have).sort()).toEqual(['board', 'cluster', 'metrics']);
     at(2 * VIEW_EVERY_MS);
-    expect(Object.keys(pacing.ask({ ...idle, eventLog: true }).have).sort()).toEqual(['cluster', 'eventLog', 'plane']);
+    expect(Object.keys(pacing.ask({ ...idle, eventLog: true }).have).sort()).toEqual(['board', 'cluster', 'eventLog']);
   });
 
   it('backs off to BUSY_VIEW_EVERY_MS while a bulk job runs', () => {
@@ -53,10 +53,10 @@ describe('FramePacing.ask', () => {
     at(VIEW_EVERY_MS);
     expect(pacing.ask(busy).have).toEqual({});
     at(BUSY_VIEW_EVERY_MS);
-    expect(Object.keys(pacing.ask(busy).have).sort()).toEqual(['cluster', 'plane']);
+    expect(Object.keys(pacing.ask(busy).have).sort()).toEqual(['board', 'cluster']);
   });
 
-  it('asks for a large cluster plane view ten times less often, its logs as during a job, and for the accumulator every frame it is shown', () => {
+  it('asks for a large cluster board view ten times less often, its logs as during a job, and for the accumulator every frame it is shown', () => {
     const { pacing, at } = paced();
     const large = { ...idle, brokers: 13, accumulator: true };
     pacing.ask(large);
@@ -65,7 +65,7 @@ describe('FramePacing.ask', () => {
     at(BUSY_VIEW_EVERY_MS);
     expect(pacing.ask(large).have).toEqual({ cluster: -1, accumulator: -1 });
     at(10 * VIEW_EVERY_MS);
-    expect(pacing.ask(large).have).toHaveProperty('plane');
+    expect(pacing.ask(large).have).toHaveProperty('board');
   });
 
   it('passes the versions received, and forgets them when a frame brings a new run', () => {
@@ -73,10 +73,10 @@ describe('FramePacing.ask', () => {
     pacing.ask(idle);
     pacing.received(frame(1, { cluster: { version: 4, nowMs: 0, partitions: [] } }));
     at(VIEW_EVERY_MS);
-    expect(pacing.ask(idle)).toEqual({ run: 1, have: { cluster: 4, plane: -1 } });
+    expect(pacing.ask(idle)).toEqual({ run: 1, have: { cluster: 4, board: -1 } });
     pacing.received(frame(2, {}));
     at(2 * VIEW_EVERY_MS);
-    expect(pacing.ask(idle)).toEqual({ run: 2, have: { cluster: -1, plane: -1 } });
+    expect(pacing.ask(idle)).toEqual({ run: 2, have: { cluster: -1, board: -1 } });
   });
 });
 

@@ -2,17 +2,17 @@
  * The page's one back-pressure policy for engine frames. The worker keeps no pacing: it answers
  * each frame with the views the page asked for whose version moved (FrameArgs.have). This file
  * decides
- *  - which views to ask for in a frame (`ask`): the partition logs and the control plane every
- *    VIEW_EVERY_MS, every BUSY_VIEW_EVERY_MS while a bulk job runs, the plane of a cluster drawn
- *    at scale every LARGE_PLANE_EVERY_MS (its logs every BUSY_VIEW_EVERY_MS); the accumulator
+ *  - which views to ask for in a frame (`ask`): the partition logs and the board every
+ *    VIEW_EVERY_MS, every BUSY_VIEW_EVERY_MS while a bulk job runs, the board of a cluster drawn
+ *    at scale every LARGE_BOARD_EVERY_MS (its logs every BUSY_VIEW_EVERY_MS); the accumulator
  *    every frame while it is shown (its events then stream too); the metrics and the event log
  *    like the logs, while their tab is open;
  *  - which of the views received to draw in a frame (`coalesce`): a partition log scrolled out of
  *    view at most every HIDDEN_REDRAW_MS; while a bulk job runs, the big pictures (one
- *    partition's log with its record window, the plane's board) take turns.
+ *    partition's log with its record window, the board) take turns.
  * The clock, jobs and events arrive every frame regardless.
  */
-import type { PlaneView } from '../engine/apps/types';
+import type { BoardView } from '../engine/apps/types';
 import type {
   ClusterView,
   FrameArgs,
@@ -34,16 +34,16 @@ export const VIEW_EVERY_MS = 100;
  * records per second, so the pictures take turns instead.
  */
 export const BUSY_VIEW_EVERY_MS = 250;
-/** A control plane of more brokers than this is drawn at scale: its view is big (every replica, every znode). */
-const LARGE_PLANE_BROKERS = 12;
-const LARGE_PLANE_EVERY_MS = 10 * VIEW_EVERY_MS;
+/** A board of more brokers than this is drawn at scale: its view is big (every replica, every znode). */
+const LARGE_BOARD_BROKERS = 12;
+const LARGE_BOARD_EVERY_MS = 10 * VIEW_EVERY_MS;
 /** A picture waiting this long is drawn even if another one was drawn in the same frame. */
 const OVERDUE_MS = 2 * BUSY_VIEW_EVERY_MS;
 /**
  * A partition log scrolled out of view is redrawn at most this often (always: a cluster at scale
  * shows a hundred logs, nearly all below the fold, and each redraw of each was the page's largest
- * cost there); while a bulk job runs, the control plane's board too. Scrolled into view, a
- * picture is drawn on its next turn. (The cluster strip at the top reads the plane's view too:
+ * cost there); while a bulk job runs, the board too. Scrolled into view, a
+ * picture is drawn on its next turn. (The cluster strip at the top reads the board's view too:
  * that is drawn at once whenever what the strip shows changes.)
  */
 const HIDDEN_REDRAW_MS = 2000;
@@ -59,15 +59,15 @@ export const LONG_WORKER_FRAME_MS = 16;
 
 /**
  * When the page may ask for its next frame, the last one sent at `sentAt` and answered at
- * `answeredAt`, with `brokers` in the plane drawn.
+ * `answeredAt`, with `brokers` in the board drawn.
  */
 export function nextAskAt(sentAt: number, answeredAt: number, brokers: number): number {
   const took = answeredAt - sentAt;
-  return brokers > LARGE_PLANE_BROKERS && took > LONG_WORKER_FRAME_MS ? answeredAt + took : answeredAt;
+  return brokers > LARGE_BOARD_BROKERS && took > LONG_WORKER_FRAME_MS ? answeredAt + took : answeredAt;
 }
 
-/** The control plane's turn in the round robin. */
-export const BOARD = '\u0000plane';
+/** The board's turn in the round robin. */
+export const BOARD = '\u0000board';
 
 /** What the page is showing, as `ask` and `coalesce` need it. */
 export interface PacingState {
@@ -80,7 +80,7 @@ export interface PacingState {
   eventLog: boolean;
   /** The partitions drawn now. */
   shown: ClusterView | null;
-  /** Brokers of the plane drawn now (0 before the first plane view). */
+  /** Brokers of the board drawn now (0 before the first board view). */
   brokers: number;
 }
 
@@ -88,7 +88,7 @@ export interface PacingState {
 export interface Pictures {
   view: ClusterView | null;
   windows: RecordWindow[];
-  plane: PlaneView | null;
+  board: BoardView | null;
 }
 
 export class FramePacing {
@@ -97,19 +97,19 @@ export class FramePacing {
   private readonly askedAt = new Map<ViewName, number>();
   /**
    * Big pictures not drawn yet (the newest of each): the cluster view's partitions and the record
-   * windows by `<topic>-<partition>`, the view's partition set when it changed, and the plane's view.
+   * windows by `<topic>-<partition>`, the view's partition set when it changed, and the board's view.
    */
   private held: {
     partitions: Map<string, PartitionView>;
     windows: Map<string, RecordWindow>;
     view: ClusterView | null;
-    plane: PlaneView | null;
-  } = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+    board: BoardView | null;
+  } = { partitions: new Map(), windows: new Map(), view: null, board: null };
   /** When each picture (partition key, or BOARD) was last drawn. */
   private readonly drawnAt = new Map<string, number>();
   /** Pictures scrolled out of view (partition keys, BOARD), as the views report. */
   private readonly offScreen = new Set<string>();
-  /** What the cluster strip shows of the last plane view drawn (stripDigest). */
+  /** What the cluster strip shows of the last board view drawn (stripDigest). */
   private shownStrip = '';
 
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -124,11 +124,11 @@ export class FramePacing {
       this.askedAt.set(name, now);
       have[name] = this.versions.get(name) ?? -1;
     };
-    const large = state.brokers > LARGE_PLANE_BROKERS ? LARGE_PLANE_EVERY_MS : VIEW_EVERY_MS;
+    const large = state.brokers > LARGE_BOARD_BROKERS ? LARGE_BOARD_EVERY_MS : VIEW_EVERY_MS;
     // At scale the cluster view holds a thousand partitions: copying it across ten times a second
     // cost the page more than drawing it. Every BUSY_VIEW_EVERY_MS there, as during a bulk job.
-    due('cluster', busy || state.brokers > LARGE_PLANE_BROKERS ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
-    due('plane', Math.max(large, busy ? BUSY_VIEW_EVERY_MS : 0));
+    due('cluster', busy || state.brokers > LARGE_BOARD_BROKERS ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
+    due('board', Math.max(large, busy ? BUSY_VIEW_EVERY_MS : 0));
     if (state.accumulator) due('accumulator', 0);
     if (state.metrics) due('metrics', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
     if (state.eventLog) due('eventLog', busy ? BUSY_VIEW_EVERY_MS : VIEW_EVERY_MS);
@@ -146,7 +146,7 @@ export class FramePacing {
 
   /** The cluster was replaced: nothing held back of the old one is drawn, and every view is asked for at once. */
   forget(): void {
-    this.held = { partitions: new Map(), windows: new Map(), view: null, plane: null };
+    this.held = { partitions: new Map(), windows: new Map(), view: null, board: null };
     this.askedAt.clear();
     this.versions.clear();
   }
@@ -171,7 +171,7 @@ export class FramePacing {
       h.view = incoming;
     }
     for (const w of r.windows) h.windows.set(partitionKey(w.topic, w.partition), w);
-    if (r.views.plane) h.plane = r.views.plane;
+    if (r.views.board) h.board = r.views.board;
     const busy = running(state.jobs);
     const shown = state.shown;
     const now = this.now();
@@ -180,11 +180,11 @@ export class FramePacing {
     // topic created or deleted is drawn whole); else the longest-waiting one of those whose last
     // redraw is old enough, and any overdue.
     const waiting = new Set<string>([...h.partitions.keys(), ...h.windows.keys()]);
-    if (h.plane) {
+    if (h.board) {
       const wanted =
         !busy ||
         !this.offScreen.has(BOARD) ||
-        stripDigest(h.plane) !== this.shownStrip ||
+        stripDigest(h.board) !== this.shownStrip ||
         now - (this.drawnAt.get(BOARD) ?? -Infinity) >= HIDDEN_REDRAW_MS;
       if (wanted) waiting.add(BOARD);
     }
@@ -201,7 +201,7 @@ export class FramePacing {
 
     let view: ClusterView | null = null;
     const windows: RecordWindow[] = [];
-    let plane: PlaneView | null = null;
+    let board: BoardView | null = null;
     const drawn = new Set(due);
     if (h.view && shown && samePartitionSet(shown, h.view) && !due.every((k) => k === BOARD || !h.partitions.has(k))) {
       // Only the due partitions get their new object; the others keep theirs, so React skips them.
@@ -215,9 +215,9 @@ export class FramePacing {
     } else if (h.view && (!shown || !samePartitionSet(shown, h.view))) view = h.view;
     for (const k of due) {
       if (k === BOARD) {
-        plane = h.plane;
-        h.plane = null;
-        if (plane) this.shownStrip = stripDigest(plane);
+        board = h.board;
+        h.board = null;
+        if (board) this.shownStrip = stripDigest(board);
       } else {
         const w = h.windows.get(k);
         if (w) windows.push(w);
@@ -227,7 +227,7 @@ export class FramePacing {
       this.drawnAt.set(k, now);
     }
     if (h.partitions.size === 0) h.view = null;
-    return { view, windows, plane };
+    return { view, windows, board };
   }
 }
 
@@ -241,8 +241,8 @@ function samePartitionSet(a: ClusterView, b: ClusterView): boolean {
   return a.partitions.every((p, i) => p.dir === b.partitions[i]?.dir);
 }
 
-/** What the cluster strip (chrome/ClusterStrip) draws from a plane view. */
-function stripDigest(v: PlaneView): string {
+/** What the cluster strip (chrome/ClusterStrip) draws from a board view. */
+function stripDigest(v: BoardView): string {
   const brokers = v.brokers.map((b) => `${b.id}|${b.alive}|${b.isolated}|${b.controller}|${b.leaderCount}|${b.rack}`);
   const groups = v.groups.map((g) => `${g.groupId}|${g.state}|${g.generation}`);
   return `${v.controllerEpoch};${brokers.join(',')};${groups.join(',')}`;

@@ -1,15 +1,15 @@
-/** Test support: a worker frame carrying `views` (and plane events) at `nowMs`, nothing else. */
-import type { PlaneEvent } from '../engine/apps/types';
+/** Test support: a worker frame carrying `views` (and board events) at `nowMs`, nothing else. */
+import type { EngineEvent } from '../engine/apps/types';
 import type { FrameResult } from '../worker/protocol';
 
 export function frameFixture(
   views: FrameResult['views'],
-  { run = 1, nowMs = 0, events = [] }: { run?: number; nowMs?: number; events?: PlaneEvent[] } = {},
+  { run = 1, nowMs = 0, events = [] }: { run?: number; nowMs?: number; events?: EngineEvent[] } = {},
 ): FrameResult {
   return {
     run,
     nowMs,
-    events: { producer: [], dropped: 0, plane: events },
+    events: { producer: [], dropped: 0, board: events },
     views,
     windows: [],
     jobs: [],

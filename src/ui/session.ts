@@ -7,7 +7,7 @@
  * batch per animation frame, and a busy page slows the pulls down instead of queueing them.
  */
 import { EngineClient, WorkerError } from '../worker/client';
-import type { PlaneEvent, PlaneView } from '../engine/apps/types';
+import type { EngineEvent, BoardView } from '../engine/apps/types';
 import type {
   ClusterView,
   CommandArgs,
@@ -39,7 +39,7 @@ export class Session {
   private rafId = 0;
   private stopped = false;
   private eventListeners: ((events: UiEvent[]) => void)[] = [];
-  private boardListeners: ((events: PlaneEvent[]) => void)[] = [];
+  private boardListeners: ((events: EngineEvent[]) => void)[] = [];
   /** Engine time a "step" asked for, added to the next frame whether playing or paused. */
   private pendingStepMs = 0;
   private carryMs = 0;
@@ -141,10 +141,10 @@ export class Session {
     return sendForking(this.client, () => this.client.call(type, data));
   }
 
-  private scenarioListeners: ((view: PlaneView) => void)[] = [];
+  private scenarioListeners: ((view: BoardView) => void)[] = [];
 
-  /** Called when a frame's plane view records new actions (the page's address follows them). */
-  onScenarioMoved(listener: (view: PlaneView) => void): () => void {
+  /** Called when a frame's board view records new actions (the page's address follows them). */
+  onScenarioMoved(listener: (view: BoardView) => void): () => void {
     this.scenarioListeners.push(listener);
     return () => {
       this.scenarioListeners = this.scenarioListeners.filter((l) => l !== listener);
@@ -160,7 +160,7 @@ export class Session {
   }
 
   /** Subscription to the board's events (the rebalance phases, elections): called once per frame that has some. */
-  onBoardEvents(listener: (events: PlaneEvent[]) => void): () => void {
+  onBoardEvents(listener: (events: EngineEvent[]) => void): () => void {
     this.boardListeners.push(listener);
     return () => {
       this.boardListeners = this.boardListeners.filter((l) => l !== listener);
@@ -272,7 +272,7 @@ export class Session {
       patch.windows = windows;
     }
     if (frame.jobs.length > 0) patch.jobs = state.jobs;
-    const board = boardFramePatch(s.board, pictures.plane, frame.events.plane);
+    const board = boardFramePatch(s.board, pictures.board, frame.events.board);
     const fork = frame.travel.fork;
     if (fork && fork.n !== s.travel?.fork?.n) {
       // The run forked: what the stories told after the fork never happened in this run.
@@ -285,11 +285,11 @@ export class Session {
     this.store.setState(patch);
     const events = frame.events.producer;
     if (events.length > 0) for (const l of this.eventListeners) l(events);
-    if (frame.events.plane.length > 0) for (const l of this.boardListeners) l(frame.events.plane);
+    if (frame.events.board.length > 0) for (const l of this.boardListeners) l(frame.events.board);
     const before = s.board.view;
     // The past's actions are not the run's: the address keeps naming the live run.
-    if (pictures.plane && before && frame.travel.live && actionsChanged(before, pictures.plane))
-      for (const l of this.scenarioListeners) l(pictures.plane);
+    if (pictures.board && before && frame.travel.live && actionsChanged(before, pictures.board))
+      for (const l of this.scenarioListeners) l(pictures.board);
   }
 
   private onFrame(t: number): void {
@@ -331,7 +331,7 @@ export class Session {
   }
 }
 
-function actionsChanged(before: PlaneView, after: PlaneView): boolean {
+function actionsChanged(before: BoardView, after: BoardView): boolean {
   const a = before.actions;
   const b = after.actions;
   return a.length !== b.length || JSON.stringify(a[a.length - 1]) !== JSON.stringify(b[b.length - 1]);

@@ -27,7 +27,7 @@ async function produceAndFlush(host: EngineHost, count: number): Promise<void> {
   for (let i = 0; i < count; i++)
     await call(host, 'produceRecord', { topic: 'orders', key: `user-${i}`, value: `v${i}`, headers: [] });
   await call(host, 'runUntilIdle', null);
-  await call(host, 'planeAdvance', { ms: 2000 });
+  await call(host, 'advanceClock', { ms: 2000 });
   await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
   await host.settled();
 }
@@ -52,10 +52,10 @@ describe('EngineHost scenarios', () => {
     await produceAndFlush(host, 5);
     const files = await storedEntries();
     const before = await call(host, 'snapshot', null);
-    const plane = await call(host, 'planeScenario', null);
+    const board = await call(host, 'loadScenario', null);
     expect(Object.keys(files).some((k) => k.includes('/orders-'))).toBe(true);
 
-    for (const command of ['planeScenarioCheck', 'planeScenario'] as const) {
+    for (const command of ['checkScenario', 'loadScenario'] as const) {
       const refused = await call(host, command, killMissingBroker).then(
         () => null,
         (e: unknown) => e as { code?: string; message: string },
@@ -70,9 +70,9 @@ describe('EngineHost scenarios', () => {
     expect(await storedEntries()).toEqual(files);
     const after = await call(host, 'snapshot', null);
     expect(leos(after)).toEqual(leos(before));
-    const planeAfter = await call(host, 'planeScenario', null);
-    expect(planeAfter.actions).toEqual(plane.actions);
-    expect(planeAfter.groups.map((g) => g.groupId)).toEqual(plane.groups.map((g) => g.groupId));
+    const boardAfter = await call(host, 'loadScenario', null);
+    expect(boardAfter.actions).toEqual(board.actions);
+    expect(boardAfter.groups.map((g) => g.groupId)).toEqual(board.groups.map((g) => g.groupId));
 
     // A reload (a new worker on the same IndexedDB) recovers orders and the panel's records in it
     // (the trickle's last unflushed records aside: flush.ms is 1000).
@@ -80,18 +80,18 @@ describe('EngineHost scenarios', () => {
     const recovered = (await call(reloaded, 'snapshot', null)).partitions.filter((p) => p.topic === 'orders');
     expect(recovered).toHaveLength(6);
     expect(recovered.reduce((n, p) => n + p.logEndOffset, 0)).toBeGreaterThanOrEqual(5);
-    expect((await call(reloaded, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+    expect((await call(reloaded, 'checkScenario', emptyFour)).onlyPreset).toBe(false);
   });
 
   it('says what replacing would discard, and that a cluster holding only its preset loses nothing', async () => {
     const host = await openHost();
-    const fresh = await call(host, 'planeScenarioCheck', emptyFour);
+    const fresh = await call(host, 'checkScenario', emptyFour);
     expect(fresh).toMatchObject({ replaces: true, onlyPreset: true, actions: 0 });
     // The running scenario's own link replaces nothing.
-    const same = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: [], untilMs: 9000 });
+    const same = await call(host, 'checkScenario', { seed: 1, preset: 'demo', actions: [], untilMs: 9000 });
     expect(same.replaces).toBe(false);
     // Nor does it after an action, whatever order the link's decoder gives the action's keys.
-    await call(host, 'planeAction', {
+    await call(host, 'applyAction', {
       op: 'createTopic',
       name: 'events',
       partitions: 1,
@@ -99,17 +99,17 @@ describe('EngineHost scenarios', () => {
       rackAware: true,
       startIndex: null,
     });
-    const { actions } = await call(host, 'planeScenario', null);
+    const { actions } = await call(host, 'loadScenario', null);
     const reordered = actions.map(({ at, action }) => ({
       at,
       action: Object.fromEntries(Object.entries(action).reverse()) as typeof action,
     }));
-    const own = await call(host, 'planeScenarioCheck', { seed: 1, preset: 'demo', actions: reordered, untilMs: 9000 });
+    const own = await call(host, 'checkScenario', { seed: 1, preset: 'demo', actions: reordered, untilMs: 9000 });
     expect(own.replaces).toBe(false);
-    expect((await call(host, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+    expect((await call(host, 'checkScenario', emptyFour)).onlyPreset).toBe(false);
 
     await produceAndFlush(host, 3);
-    const check = await call(host, 'planeScenarioCheck', emptyFour);
+    const check = await call(host, 'checkScenario', emptyFour);
     const snapshot = await call(host, 'snapshot', null);
     const records = snapshot.partitions
       .filter((p) => p.topic === 'orders')
@@ -123,7 +123,7 @@ describe('EngineHost scenarios', () => {
 
     // The panel's records are remembered across a reload: still not only the preset.
     const reloaded = await openHost();
-    expect((await call(reloaded, 'planeScenarioCheck', emptyFour)).onlyPreset).toBe(false);
+    expect((await call(reloaded, 'checkScenario', emptyFour)).onlyPreset).toBe(false);
   });
 
   it('sends the event log and the metrics only when asked and only when their version moved', async () => {
@@ -134,7 +134,7 @@ describe('EngineHost scenarios', () => {
     const held = { eventLog: first.views.eventLog?.version ?? -1, metrics: first.views.metrics?.version ?? -1 };
     const same = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
     expect(same.views).toEqual({});
-    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
+    await call(host, 'applyAction', { op: 'killBroker', broker: 2 });
     const after = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
     expect(after.views.eventLog?.entries.at(-1)?.type).toBe('brokerDown');
     expect(after.views.metrics?.sinceAction?.label).toBe('you killed broker 2');
@@ -148,7 +148,7 @@ describe('EngineHost scenarios', () => {
     expect(first.views.cluster?.partitions.some((p) => p.topic === 'orders')).toBe(true);
 
     // The page holds the old run's cluster view; the replaced cluster is a new run, whose view comes whole.
-    await call(host, 'planeScenario', emptyFour);
+    await call(host, 'loadScenario', emptyFour);
     const held = { cluster: first.views.cluster?.version ?? -1 };
     const next = await call(host, 'frame', { advanceMs: 0, windows: [], run: first.run, have: held });
     expect(next.run).not.toBe(first.run);
@@ -193,9 +193,9 @@ describe('lostPartitions: what "Save again from memory" says each partition lost
 });
 
 /** What a person sees of the cluster: topics with their configs and partition states, and the board. */
-function clusterShown(plane: CommandResult<'planeScenario'>) {
+function clusterShown(board: CommandResult<'loadScenario'>) {
   return {
-    topics: plane.topics.map((t) => ({
+    topics: board.topics.map((t) => ({
       name: t.name,
       retentionMs: t.retentionMs,
       retentionBytes: t.retentionBytes,
@@ -203,8 +203,8 @@ function clusterShown(plane: CommandResult<'planeScenario'>) {
       minInsyncReplicas: t.minInsyncReplicas,
       partitions: t.partitions.map((p) => ({ p: p.partition, replicas: p.replicas, leader: p.leader, isr: p.isr })),
     })),
-    consumers: plane.consumers.map((c) => ({ name: c.name, group: c.group, partitions: c.partitions })),
-    groups: plane.groups.map((g) => ({
+    consumers: board.consumers.map((c) => ({ name: c.name, group: c.group, partitions: c.partitions })),
+    groups: board.groups.map((g) => ({
       groupId: g.groupId,
       assignor: g.assignor,
       members: g.members
@@ -217,39 +217,39 @@ function clusterShown(plane: CommandResult<'planeScenario'>) {
 describe('EngineHost reload', () => {
   it('a reload restarts from the saved znodes, logs and checkpoints: the same topics, configs, replicas, board and records', async () => {
     const host = await openHost();
-    await call(host, 'planeAction', {
+    await call(host, 'applyAction', {
       op: 'createTopic',
       name: 'audit',
       partitions: 2,
       replicationFactor: 2,
       startIndex: 0,
     });
-    await call(host, 'planeAction', {
+    await call(host, 'applyAction', {
       op: 'alterTopicConfig',
       topic: 'audit',
       configs: { 'retention.ms': '600000', 'cleanup.policy': 'compact,delete' },
     });
-    await call(host, 'planeAction', {
+    await call(host, 'applyAction', {
       op: 'alterTopicConfig',
       topic: 'orders',
       configs: { 'retention.bytes': '900000' },
     });
-    await call(host, 'planeAction', { op: 'moveConsumer', name: 'c3', group: 'analytics' });
-    await call(host, 'planeAction', { op: 'reassignPartitions', topic: 'orders', partition: 0, replicas: [3, 2, 1] });
+    await call(host, 'applyAction', { op: 'moveConsumer', name: 'c3', group: 'analytics' });
+    await call(host, 'applyAction', { op: 'reassignPartitions', topic: 'orders', partition: 0, replicas: [3, 2, 1] });
     for (let i = 0; i < 5; i++)
       await call(host, 'produceRecord', { topic: 'audit', key: `k${i}`, value: `v${i}`, headers: [] });
     await call(host, 'runUntilIdle', null);
-    await call(host, 'planeAdvance', { ms: 8000 });
+    await call(host, 'advanceClock', { ms: 8000 });
     await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
     await host.settled();
-    const before = clusterShown(await call(host, 'planeScenario', null));
+    const before = clusterShown(await call(host, 'loadScenario', null));
     const logs = leos(await call(host, 'snapshot', null));
     expect(before.topics.find((t) => t.name === 'audit')?.cleanupPolicy).toBe('compact,delete');
     expect(before.consumers.find((c) => c.name === 'c3')?.group).toBe('analytics');
 
     const again = await openHost();
-    await call(again, 'planeAdvance', { ms: 8000 });
-    const after = clusterShown(await call(again, 'planeScenario', null));
+    await call(again, 'advanceClock', { ms: 8000 });
+    const after = clusterShown(await call(again, 'loadScenario', null));
     expect(after).toEqual(before);
     // audit's records come back at the same offsets; orders has the preset's trickle producer, which
     // starts again with the restart and appends after what was saved.
@@ -265,9 +265,9 @@ describe('EngineHost reload', () => {
 describe('EngineHost: nothing recorded is dropped, and a reload offers no replayed past', () => {
   it('405 sends after a group, a consumer and a topic: all 408 actions kept, and a reload brings the group and consumer back', async () => {
     const host = await openHost();
-    await call(host, 'planeAction', { op: 'addGroup', group: 'early', assignor: 'range' });
-    await call(host, 'planeAction', { op: 'addConsumer', group: 'early', name: 'first' });
-    await call(host, 'planeAction', {
+    await call(host, 'applyAction', { op: 'addGroup', group: 'early', assignor: 'range' });
+    await call(host, 'applyAction', { op: 'addConsumer', group: 'early', name: 'first' });
+    await call(host, 'applyAction', {
       op: 'createTopic',
       name: 'tt',
       partitions: 1,
@@ -276,16 +276,16 @@ describe('EngineHost: nothing recorded is dropped, and a reload offers no replay
     });
     for (let i = 0; i < 405; i++) {
       await call(host, 'produceRecord', { topic: 'tt', key: null, value: `v${i}`, headers: [] });
-      await call(host, 'planeAdvance', { ms: 1 });
+      await call(host, 'advanceClock', { ms: 1 });
     }
-    const view = await call(host, 'planeScenario', null);
+    const view = await call(host, 'loadScenario', null);
     expect(view.actions).toHaveLength(408);
     expect(view.actions[0]?.action).toEqual({ op: 'addGroup', group: 'early', assignor: 'range' });
     await call(host, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
     await host.settled();
 
     const again = await openHost();
-    const after = await call(again, 'planeScenario', null);
+    const after = await call(again, 'loadScenario', null);
     expect(after.actions).toHaveLength(408);
     expect(after.groups.map((g) => g.groupId)).toContain('early');
     expect(after.consumers.find((c) => c.name === 'first')?.group).toBe('early');
@@ -295,7 +295,7 @@ describe('EngineHost: nothing recorded is dropped, and a reload offers no replay
     const host = await openHost();
     await produceAndFlush(host, 3);
     const again = await openHost();
-    await call(again, 'planeAdvance', { ms: 2000 });
+    await call(again, 'advanceClock', { ms: 2000 });
     const frame = await call(again, 'frame', { advanceMs: 0, windows: [], run: 0, have: {} });
     expect(frame.travel.restoredAtMs).not.toBeNull();
     const refused = await call(again, 'travelSeek', { atMs: 100 }).then(
@@ -325,7 +325,7 @@ describe('EngineHost: long links are estimated first and replayed as a job that 
 
   it('a preset with no actions but an untilMs runs to it (not silently ignored)', async () => {
     const host = await openHost();
-    const view = await call(host, 'planeScenario', { seed: 2, preset: 'empty4', actions: [], untilMs: 5000 });
+    const view = await call(host, 'loadScenario', { seed: 2, preset: 'empty4', actions: [], untilMs: 5000 });
     expect(view.seed).toBe(2);
     expect(view.nowMs).toBeGreaterThanOrEqual(5000);
   });
@@ -334,17 +334,17 @@ describe('EngineHost: long links are estimated first and replayed as a job that 
     const host = await openHost();
     const day: ScenarioSpec = { seed: 2, preset: 'demo', actions: [], untilMs: 24 * 3600 * 1000 };
     const started = Date.now();
-    const check = await call(host, 'planeScenarioCheck', day);
+    const check = await call(host, 'checkScenario', day);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(check.replay).toMatchObject({ engineMs: day.untilMs, sliced: true, ask: true });
     expect(check.replay?.estimatedMs).toBeGreaterThan(60_000);
-    const refused = await call(host, 'planeScenario', day).then(
+    const refused = await call(host, 'loadScenario', day).then(
       () => 'accepted',
       (e: { code?: string }) => e.code,
     );
     expect(refused).toBe('INVALID_REQUEST');
 
-    const { jobId } = await call(host, 'planeScenarioStart', day);
+    const { jobId } = await call(host, 'startScenarioJob', day);
     // Frames are answered while it runs, and it moves.
     let done = 0;
     for (let i = 0; i < 200 && done === 0; i++) {
@@ -356,7 +356,7 @@ describe('EngineHost: long links are estimated first and replayed as a job that 
     const { job } = await waitForJob(host, jobId);
     expect(job.state).toBe('cancelled');
     // Cancelled while checked in memory: the stored cluster is the one it was.
-    expect((await call(host, 'planeScenario', null)).seed).toBe(1);
+    expect((await call(host, 'loadScenario', null)).seed).toBe(1);
   });
 
   it('a sliced replay that runs to its end replaces the cluster with the link, progress rising on the way', async () => {
@@ -368,14 +368,14 @@ describe('EngineHost: long links are estimated first and replayed as a job that 
       actions: [{ at: 1000, action: { op: 'killBroker', broker: 2 } }],
       untilMs: 120_000,
     };
-    const check = await call(host, 'planeScenarioCheck', spec);
+    const check = await call(host, 'checkScenario', spec);
     expect(check.replay?.sliced).toBe(true);
-    const { jobId } = await call(host, 'planeScenarioStart', spec);
+    const { jobId } = await call(host, 'startScenarioJob', spec);
     const { job, seen } = await waitForJob(host, jobId);
     expect(job.state).toBe('finished');
     expect(job.done).toBe(job.total);
     expect(new Set(seen).size).toBeGreaterThan(2);
-    const view = await call(host, 'planeScenario', null);
+    const view = await call(host, 'loadScenario', null);
     expect(view.seed).toBe(2);
     expect(view.nowMs).toBeGreaterThanOrEqual(120_000);
     expect(view.actions.map((a) => a.action.op)).toEqual(['killBroker']);

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 /**
  * The worker's half of the app. It runs ONE engine (src/engine/engine.ts), wrapped by the
- * control plane (ClusterApps: brokers, controller, groups, scenarios) and persisted to the
+ * board (ClusterApps: brokers, controller, groups, scenarios) and persisted to the
  * IdbStore, and serves both halves of the page from it:
  *  - the data path (producer panel, partition logs, lookup, inspector, export/import) reads the
  *    engine's leader replicas (DataPath) and sends through the apps' panel producer (ProducerApp);
- *  - the control plane's views and actions (planeAction, planeScenario, ...).
+ *  - the board's views and actions (applyAction, loadScenario, ...).
  * A reload is a cluster restart: the engine starts from the znodes, recovered replica logs and
  * checkpoints IndexedDB holds (readStoredCluster); engine/apps/clusterMeta.ts is only the scenario link.
  * It holds no Kafka logic of its own. Long work runs in slices between
@@ -42,7 +42,7 @@ import {
   lookupTarget,
   PANEL_CLIENT_ID,
   PRODUCER_EVENT_TYPES,
-  PLANE_TOPIC_DEFAULTS,
+  DEMO_TOPIC_DEFAULTS,
   SCENARIO_EPOCH_MS,
   type PresetName,
   type ScenarioSpec,
@@ -115,7 +115,7 @@ export class EngineHost {
   private readonly panelEvents = new PanelEvents();
   /** The running cluster's past (engine/apps/travel): replays in memory, never in the store. */
   private readonly travel = new TimeTravel(
-    () => this.running().plane,
+    () => this.running().apps,
     () => new MemoryStore(),
   );
   /** Ends this host's subscription to the panel's events (a hosted engine outlives its pages). */
@@ -132,7 +132,7 @@ export class EngineHost {
 
   /** Reads of paged-out segments. */
   private readonly segmentReads = new SegmentReads(
-    () => this.running().plane.engine,
+    () => this.running().apps.engine,
     (n) => this.notify(n),
   );
 
@@ -183,7 +183,7 @@ export class EngineHost {
       const where = addSeedsLookupExample(r.data, r.clock, r.writer);
       this.unreplayable.add(where.topic);
       // Let the controller create the topic and the broker open the example's log.
-      r.plane.tick(200);
+      r.apps.tick(200);
       this.saveMeta(true);
       return where;
     },
@@ -192,7 +192,7 @@ export class EngineHost {
       // The journey is set before the send: the partitioner's events fire inside it.
       this.panelEvents.journey.follow(r.producer.clientId, r.producer.nextSendId);
       const { topic, key, value, headers } = args;
-      const sent = r.plane.apply({ op: 'produceRecord', topic, key, value, headers });
+      const sent = r.apps.apply({ op: 'produceRecord', topic, key, value, headers });
       if (!sent) throw new Error('a produceRecord command answers with its send');
       this.panelEvents.journey.correct(sent.sendId);
       r.userRecords++;
@@ -207,11 +207,11 @@ export class EngineHost {
       return null;
     },
     setProducerSettings: async (patch) => {
-      const plane = (await this.present()).plane;
-      plane.apply({ op: 'configureProducer', settings: patch });
-      return plane.panelSettings;
+      const apps = (await this.present()).apps;
+      apps.apply({ op: 'configureProducer', settings: patch });
+      return apps.panelSettings;
     },
-    runUntilIdle: async () => ({ advancedMs: (await this.present()).plane.runUntilIdle() }),
+    runUntilIdle: async () => ({ advancedMs: (await this.present()).apps.runUntilIdle() }),
     reset: () => this.reset(),
     repersist: () => this.repersist(),
     segment: (args) =>
@@ -227,7 +227,7 @@ export class EngineHost {
     exportPartition: async ({ topic, partition }) => {
       // Every segment goes into the zip: read the paged-out ones back at once.
       const r = this.running();
-      await r.plane.engine.loadSegments(r.data.log(topic, partition).logSegments.filter((s) => !s.resident));
+      await r.apps.engine.loadSegments(r.data.log(topic, partition).logSegments.filter((s) => !s.resident));
       return this.segmentReads.paged(() => {
         const r = this.running();
         const out = exportPartitionZip(r.data.log(topic, partition), `${topic}-${partition}`);
@@ -238,60 +238,60 @@ export class EngineHost {
       const r = await this.present();
       const result = await importPartitionZip(r.data, r.store, r.clock, r.writer, zip, fileName);
       this.unreplayable.add(result.topic);
-      r.plane.tick(200);
+      r.apps.tick(200);
       this.saveMeta(true);
       return result;
     },
-    planeAction: async (action) => {
-      const plane = (await this.present()).plane;
-      plane.apply(action);
+    applyAction: async (action) => {
+      const apps = (await this.present()).apps;
+      apps.apply(action);
       this.saveMeta(false);
-      return plane.view();
+      return apps.view();
     },
-    planeScenario: async (spec) => {
+    loadScenario: async (spec) => {
       const r = this.running();
-      if (spec === null) return r.plane.view();
+      if (spec === null) return r.apps.view();
       this.notReplaying();
       const replay = estimateReplay(this.jobHost, spec);
       if (replay?.sliced) {
         throw new KafkaError(
           'INVALID_REQUEST',
-          `replaying this scenario would take about ${Math.round(replay.estimatedMs / 1000)} s here: start it as a job (planeScenarioStart), which answers frames and can be cancelled`,
+          `replaying this scenario would take about ${Math.round(replay.estimatedMs / 1000)} s here: start it as a job (startScenarioJob), which answers frames and can be cancelled`,
           { estimatedMs: replay.estimatedMs },
         );
       }
-      if (sameScenario(spec, r.plane)) {
+      if (sameScenario(spec, r.apps)) {
         // The scenario running, further on: run on to the link's time.
-        if (replay) r.plane.runTo(spec.untilMs);
-        return r.plane.view();
+        if (replay) r.apps.runTo(spec.untilMs);
+        return r.apps.view();
       }
       // Another run: replayed in memory first (a failing action throws here, nothing touched),
       // then started over on the wiped store.
       this.scenarioChecks.replayInMemory(spec);
       await this.replace(spec);
-      return this.running().plane.view();
+      return this.running().apps.view();
     },
-    planeScenarioCheck: (spec) => {
+    checkScenario: (spec) => {
       const r = this.running();
-      const same = sameScenario(spec, r.plane);
+      const same = sameScenario(spec, r.apps);
       const replay = estimateReplay(this.jobHost, spec);
       if (!same && !replay?.sliced) this.scenarioChecks.replayInMemory(spec);
-      return { ...discardView(r.plane, r.data, r.presetTopics, r.userRecords, !same), replay };
+      return { ...discardView(r.apps, r.data, r.presetTopics, r.userRecords, !same), replay };
     },
-    planeScenarioStart: (spec) => startReplayJob(this.jobHost, spec),
-    planePlacement: (args) => this.requirePlane().previewPlacement(args),
-    planeAdvance: async ({ ms }) => {
+    startScenarioJob: (spec) => startReplayJob(this.jobHost, spec),
+    previewPlacement: (args) => this.requireApps().previewPlacement(args),
+    advanceClock: async ({ ms }) => {
       checkAdvance(ms);
-      const plane = (await this.present()).plane;
-      plane.tick(ms);
-      return plane.view();
+      const apps = (await this.present()).apps;
+      apps.tick(ms);
+      return apps.view();
     },
     lessons: () => LESSONS.map(lessonSummary),
     lessonProbe: ({ id, step, startedAtMs }) => {
       const lesson = LESSONS.find((l) => l.id === id);
       if (!lesson) throw new KafkaError('INVALID_REQUEST', `No lesson ${id}.`);
       const r = this.running();
-      return probeStep(lesson, step, lessonWorld(r.plane, r.data, this.journals.of(r.plane)), startedAtMs);
+      return probeStep(lesson, step, lessonWorld(r.apps, r.data, this.journals.of(r.apps)), startedAtMs);
     },
     travelSeek: ({ atMs }) => this.seek(atMs),
     travelConfirmFork: ({ atMs }) => {
@@ -321,7 +321,7 @@ export class EngineHost {
   private async present(): Promise<Running> {
     this.notReplaying();
     const past = this.travel.past;
-    if (past) checkForkDrops(past.plane.nowMs, this.unreplayable, this.forkConfirmedAt, this.running());
+    if (past) checkForkDrops(past.apps.nowMs, this.unreplayable, this.forkConfirmedAt, this.running());
     if (await this.travel.forkIfPast((spec) => this.replace(spec))) this.saveMeta(true);
     return this.running();
   }
@@ -335,7 +335,7 @@ export class EngineHost {
   }
 
   private travelView(): TravelView {
-    return this.travel.view(this.run?.plane.nowMs ?? 0);
+    return this.travel.view(this.run?.apps.nowMs ?? 0);
   }
 
   /** The live run or, while it is shown, its past. */
@@ -363,8 +363,8 @@ export class EngineHost {
     await r.store.list(CLUSTER_META_PATH);
   }
 
-  private requirePlane(): ClusterApps {
-    return this.running().plane;
+  private requireApps(): ClusterApps {
+    return this.running().apps;
   }
 
   private running(): Running {
@@ -380,11 +380,11 @@ export class EngineHost {
       this.storage = { kind: h.durable ? 'files' : 'memory', error: null };
       this.start({
         store: h.store,
-        spec: h.plane.scenario(),
+        spec: h.apps.scenario(),
         fresh: false,
         clock: h.clock,
         writer: h.writer,
-        hostedPlane: h.plane,
+        hostedApps: h.apps,
       });
       return {
         status: 'opened',
@@ -440,15 +440,15 @@ export class EngineHost {
   }
 
   /**
-   * Builds the plane on `store` (a scenario replay, the preset alone, or with `stored` a restart
+   * Builds the board on `store` (a scenario replay, the preset alone, or with `stored` a restart
    * from what the store kept), with the data path around it.
    */
   private start(options: RunOptions): void {
     this.run = newRunning(options);
-    const plane = this.run.plane;
+    const apps = this.run.apps;
     // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
     this.stopEvents?.();
-    this.stopEvents = plane.engine.subscribe((e) => {
+    this.stopEvents = apps.engine.subscribe((e) => {
       if ('producer' in e && (e.producer === PANEL_CLIENT_ID || e.producer.startsWith(`${PANEL_CLIENT_ID}-`)))
         this.pushEvent(e as UiEvent);
     }, PRODUCER_EVENT_TYPES);
@@ -474,7 +474,7 @@ export class EngineHost {
   private async restore(store: Store, meta: ClusterMeta): Promise<void> {
     const clock = new ManualClock(Math.max(SCENARIO_EPOCH_MS, meta.nowMs));
     const writer = new StoreWriter(store);
-    const stored = await readStoredCluster(store, { clock, writer, topicDefaults: PLANE_TOPIC_DEFAULTS });
+    const stored = await readStoredCluster(store, { clock, writer, topicDefaults: DEMO_TOPIC_DEFAULTS });
     this.recovery = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
     const spec = { seed: meta.seed, preset: meta.preset as PresetName, actions: meta.actions, untilMs: 0 };
     if (stored.znodes.length > 0) {
@@ -482,14 +482,14 @@ export class EngineHost {
     } else {
       // Saved before znodes were stored: only the preset can be rebuilt, on the recovered logs.
       this.start({ store, spec: { ...spec, actions: [] }, fresh: false, clock, writer, stored });
-      this.running().plane.recorder.restore(meta.actions);
+      this.running().apps.recorder.restore(meta.actions);
     }
     const r = this.running();
     // Unknown for files written before the panel's records were counted: count them as some.
     r.userRecords = meta.userRecords ?? 1;
     // The stored past is not the scenario's replay: no time travel before this restart.
-    this.travel.restored(r.plane.nowMs);
-    r.plane.tick(300);
+    this.travel.restored(r.apps.nowMs);
+    r.apps.tick(300);
   }
 
   /**
@@ -540,7 +540,7 @@ export class EngineHost {
     } else if (reason === 'deleted') {
       // Nothing is durable any more, not even what the Store had confirmed: no durable offset, no
       // saved topic, until "Save again from memory" hands everything over and the Store confirms it.
-      this.run?.plane.engine.storeLost();
+      this.run?.apps.engine.storeLost();
       this.storage = { kind: 'memory', error: serializeError(error) };
       this.notify({ notice: 'storage-lost', error: this.storage.error as NonNullable<StorageStatus['error']> });
     }
@@ -565,10 +565,10 @@ export class EngineHost {
       throw new KafkaError('KAFKA_STORAGE_ERROR', 'this cluster runs in memory only: there is no IndexedDB to save to');
     }
     await r.store.reopen();
-    this.failuresSeen = { writer: r.writer.failures.length, engine: r.plane.engine.storeFailures.length };
+    this.failuresSeen = { writer: r.writer.failures.length, engine: r.apps.engine.storeFailures.length };
     const lost = lostPartitions(
-      r.plane.engine.rewriteStoreFiles(),
-      (t, p) => r.plane.cluster.partitionState(t, p)?.leader,
+      r.apps.engine.rewriteStoreFiles(),
+      (t, p) => r.apps.cluster.partitionState(t, p)?.leader,
     );
     this.lastMeta = '';
     this.saveMeta(true);
@@ -591,9 +591,9 @@ export class EngineHost {
     if (!r || this.stopped || this.hosted) return;
     const meta: ClusterMeta = {
       version: 2,
-      seed: r.plane.seed,
-      preset: r.plane.preset,
-      actions: [...r.plane.actions],
+      seed: r.apps.seed,
+      preset: r.apps.preset,
+      actions: [...r.apps.actions],
       nowMs: r.clock.now(),
       userRecords: r.userRecords,
     };
@@ -613,7 +613,7 @@ export class EngineHost {
    * until then none of its records count as saved.
    */
   private topicSaved(r: Shown, topic: string): boolean {
-    return r.plane.engine.isZnodeSaved(`/brokers/topics/${topic}`);
+    return r.apps.engine.isZnodeSaved(`/brokers/topics/${topic}`);
   }
 
   private frame(args: FrameArgs): FrameResult {
@@ -622,7 +622,7 @@ export class EngineHost {
       return {
         run: this.runId,
         nowMs: 0,
-        events: { producer: [], dropped: 0, plane: [] },
+        events: { producer: [], dropped: 0, board: [] },
         views: {},
         windows: [],
         jobs: [],
@@ -632,7 +632,7 @@ export class EngineHost {
     this.panelEvents.wantAll = have.accumulator !== undefined;
     // While the past is shown the live run is paused: its clock does not move.
     if (args.advanceMs > 0 && this.travel.past === null && !this.hosted && !this.jobs.replay)
-      r.plane.tick(args.advanceMs);
+      r.apps.tick(args.advanceMs);
     this.checkStorage(r);
     this.saveMeta(false);
     const live = r;
@@ -644,30 +644,30 @@ export class EngineHost {
       const signature = `${shown.data.signature()}|${shown.data.topics().map((t) => this.topicSaved(shown, t))}`;
       if (this.clusterVersion.observe(signature) !== held('cluster')) views.cluster = this.view();
     }
-    if (have.plane !== undefined && shown.plane.version !== held('plane')) views.plane = shown.plane.view();
+    if (have.board !== undefined && shown.apps.version !== held('board')) views.board = shown.apps.view();
     if (have.accumulator !== undefined) {
-      const accumulator = shown.plane.panelAccumulator();
+      const accumulator = shown.apps.panelAccumulator();
       const version = this.accumulatorVersion.observe(JSON.stringify(accumulator));
       if (version !== held('accumulator')) views.accumulator = { ...accumulator, version };
     }
-    if (have.eventLog !== undefined && shown.plane.eventLog.version !== held('eventLog'))
-      views.eventLog = shown.plane.eventLog.view();
-    if (have.metrics !== undefined && shown.plane.metrics.version !== held('metrics'))
-      views.metrics = shown.plane.metrics.view();
+    if (have.eventLog !== undefined && shown.apps.eventLog.version !== held('eventLog'))
+      views.eventLog = shown.apps.eventLog.view();
+    if (have.metrics !== undefined && shown.apps.metrics.version !== held('metrics'))
+      views.metrics = shown.apps.metrics.view();
     // A window goes with the cluster view's turn (or at once, when the page has just asked for it).
     const windows = this.windows.take(shown.data, args.windows, have.cluster !== undefined);
-    this.segmentReads.pump(live.plane.engine);
-    const plane = (this.hosted ?? live.plane).takeEvents();
-    const events = { ...this.panelEvents.take(), plane };
+    this.segmentReads.pump(live.apps.engine);
+    const board = (this.hosted ?? live.apps).takeEvents();
+    const events = { ...this.panelEvents.take(), board };
     const jobs = this.jobs.takeChanged();
     if (!this.hosted && !this.jobs.replay) this.travel.work();
-    return { run: this.runId, nowMs: shown.plane.nowMs, events, views, windows, jobs, travel: this.travelView() };
+    return { run: this.runId, nowMs: shown.apps.nowMs, events, views, windows, jobs, travel: this.travelView() };
   }
 
   /** A Store failure (quota, IndexedDB gone) switches the page to "nothing is being saved". */
   private checkStorage(r: Running): void {
     const failure =
-      r.writer.failures[this.failuresSeen.writer] ?? r.plane.engine.storeFailures[this.failuresSeen.engine];
+      r.writer.failures[this.failuresSeen.writer] ?? r.apps.engine.storeFailures[this.failuresSeen.engine];
     const offline = r.store instanceof IdbStore ? r.store.offline : null;
     if (failure && this.storage.error === null && offline !== 'fenced' && offline !== 'deleted') {
       this.storage = { kind: 'memory', error: serializeError(failure.error) };
@@ -689,7 +689,7 @@ export class EngineHost {
     const r = this.shown();
     return {
       version: this.clusterVersion.version,
-      nowMs: r.plane.nowMs,
+      nowMs: r.apps.nowMs,
       partitions: r.data.views((t) => this.topicSaved(r, t)),
     };
   }

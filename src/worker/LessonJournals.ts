@@ -4,11 +4,11 @@ import { type ClusterApps, LessonJournal } from '../engine/apps';
 export class LessonJournals {
   private readonly journals = new WeakMap<ClusterApps, LessonJournal>();
 
-  of(plane: ClusterApps): LessonJournal {
-    let j = this.journals.get(plane);
+  of(apps: ClusterApps): LessonJournal {
+    let j = this.journals.get(apps);
     if (!j) {
-      j = new LessonJournal(plane.engine);
-      this.journals.set(plane, j);
+      j = new LessonJournal(apps.engine);
+      this.journals.set(apps, j);
     }
     return j;
   }

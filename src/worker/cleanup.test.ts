@@ -4,26 +4,26 @@ import { isKafkaError } from '../engine/errors';
 import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath, readStoredCluster } from '../engine';
 import { StoreWriter } from '../engine/log/StoreWriter';
-import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
-import { PLANE_BROKER_CONFIG } from '../engine/apps/planeConfig';
-import { buildPlaneView } from '../engine/apps/planeViews';
+import { ClusterApps, DEMO_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
+import { DEMO_BROKER_CONFIG } from '../engine/apps/demoConfig';
+import { buildBoardView } from '../engine/apps/boardViews';
 import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 function demo() {
   const recovered = new Map();
   const clock = new ManualClock(SCENARIO_EPOCH_MS);
-  const plane = new ClusterApps(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
-  const data = new DataPath(plane.engine, recovered);
-  return { plane, data };
+  const apps = new ClusterApps(1, 'demo', { store: new MemoryStore(), recoveredLogs: recovered, clock });
+  const data = new DataPath(apps.engine, recovered);
+  return { apps, data };
 }
 
-const orders = (plane: ClusterApps) => buildPlaneView(plane).topics.find((t) => t.name === 'orders');
+const orders = (apps: ClusterApps) => buildBoardView(apps).topics.find((t) => t.name === 'orders');
 
 describe('retention and compaction reach the partition view', () => {
   it('refuses bad cleanup settings with INVALID_CONFIG and changes nothing', () => {
-    const { plane } = demo();
-    const before = orders(plane);
-    const actions = plane.actions.length;
+    const { apps } = demo();
+    const before = orders(apps);
+    const actions = apps.actions.length;
     const bad: Record<string, string>[] = [
       { 'retention.ms': 'soon' },
       { 'retention.bytes': '-2' },
@@ -38,37 +38,37 @@ describe('retention and compaction reach the partition view', () => {
     for (const configs of bad) {
       let code: string | null = null;
       try {
-        plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs });
+        apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs });
       } catch (e) {
         code = isKafkaError(e) ? e.code : 'not a KafkaError';
       }
       expect(code, JSON.stringify(configs)).toBe('INVALID_CONFIG');
     }
-    expect(() => plane.apply({ op: 'alterTopicConfig', topic: 'nope', configs: { 'retention.ms': '1' } })).toThrow(
+    expect(() => apps.apply({ op: 'alterTopicConfig', topic: 'nope', configs: { 'retention.ms': '1' } })).toThrow(
       /does not exist/,
     );
-    expect(plane.actions.length).toBe(actions);
-    const after = orders(plane);
+    expect(apps.actions.length).toBe(actions);
+    const after = orders(apps);
     expect(after?.retentionMs).toBe(before?.retentionMs);
     expect(after?.retentionBytes).toBe(-1);
     expect(after?.cleanupPolicy).toBe('delete');
   });
 
   it('retention.bytes deletes the oldest segments; the view names the files, the reason and the new log start', () => {
-    const { plane, data } = demo();
+    const { apps, data } = demo();
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
-    plane.tick(3000);
+    for (let i = 0; i < 3; i++) apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
+    apps.tick(3000);
     const before = data.views().find((v) => v.partition === 0);
     expect(before?.lastCleanup).toBeNull();
     expect(before?.segmentCount).toBeGreaterThanOrEqual(2);
     const old = before?.segments ?? [];
     const signature = data.signature();
 
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '1000' } });
-    expect(orders(plane)?.retentionBytes).toBe(1000);
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '1000' } });
+    expect(orders(apps)?.retentionBytes).toBe(1000);
     // The retention check runs every log.retention.check.interval.ms.
-    plane.tick(PLANE_BROKER_CONFIG['log.retention.check.interval.ms'] + 100);
+    apps.tick(DEMO_BROKER_CONFIG['log.retention.check.interval.ms'] + 100);
     const v = data.views().find((x) => x.partition === 0);
     const c = v?.lastCleanup;
     if (c?.kind !== 'retention') throw new Error(`expected a retention cleanup, got ${JSON.stringify(c)}`);
@@ -89,13 +89,13 @@ describe('retention and compaction reach the partition view', () => {
   });
 
   it('retention.ms deletes segments whose newest record is older than the limit', () => {
-    const { plane, data } = demo();
+    const { apps, data } = demo();
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
-    plane.tick(3000);
-    plane.tick(20_000);
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.ms': '10000' } });
-    plane.tick(2100);
+    for (let i = 0; i < 3; i++) apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
+    apps.tick(3000);
+    apps.tick(20_000);
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.ms': '10000' } });
+    apps.tick(2100);
     const c = data.views().find((x) => x.partition === 1)?.lastCleanup;
     if (c?.kind !== 'retention') throw new Error(`expected a retention cleanup, got ${JSON.stringify(c)}`);
     expect(c.deleted.length).toBeGreaterThan(0);
@@ -103,15 +103,15 @@ describe('retention and compaction reach the partition view', () => {
   });
 
   it('cleanup.policy=compact: the log cleaner removes superseded records and the view says how many', () => {
-    const { plane, data } = demo();
+    const { apps, data } = demo();
     // 24 keys (user-0 .. user-23) over 6 partitions: each key is written hundreds of times.
     // Several 64 KiB segments per partition (a produce action sends at most 10,000).
-    for (let i = 0; i < 3; i++) plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
-    plane.tick(3000);
+    for (let i = 0; i < 3; i++) apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 8000 });
+    apps.tick(3000);
     const before = data.views().find((x) => x.partition === 2);
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
-    expect(orders(plane)?.cleanupPolicy).toBe('compact');
-    plane.tick(PLANE_BROKER_CONFIG['log.cleaner.backoff.ms'] + 100);
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
+    expect(orders(apps)?.cleanupPolicy).toBe('compact');
+    apps.tick(DEMO_BROKER_CONFIG['log.cleaner.backoff.ms'] + 100);
     const v = data.views().find((x) => x.partition === 2);
     const c = v?.lastCleanup;
     if (c?.kind !== 'compaction') throw new Error(`expected a compaction, got ${JSON.stringify(c)}`);
@@ -125,15 +125,15 @@ describe('retention and compaction reach the partition view', () => {
   });
 
   it('the action replays from a scenario', () => {
-    const { plane } = demo();
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': ' 5000 ' } });
-    expect(plane.actions.at(-1)?.action).toEqual({
+    const { apps } = demo();
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': ' 5000 ' } });
+    expect(apps.actions.at(-1)?.action).toEqual({
       op: 'alterTopicConfig',
       topic: 'orders',
       configs: { 'retention.bytes': ' 5000 ' },
     });
     const again = ClusterApps.fromScenario(
-      { seed: 1, preset: 'demo', actions: [...plane.actions], untilMs: 10 },
+      { seed: 1, preset: 'demo', actions: [...apps.actions], untilMs: 10 },
       { store: new MemoryStore() },
     );
     expect(orders(again)?.retentionBytes).toBe(5000);
@@ -143,9 +143,9 @@ describe('retention and compaction reach the partition view', () => {
     const store = new MemoryStore();
     const writer = new StoreWriter(store);
     const clock = new ManualClock(SCENARIO_EPOCH_MS);
-    const plane = new ClusterApps(1, 'demo', { store, clock, writer });
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
-    plane.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
+    const apps = new ClusterApps(1, 'demo', { store, clock, writer });
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'retention.bytes': '4000' } });
+    apps.apply({ op: 'alterTopicConfig', topic: 'orders', configs: { 'cleanup.policy': 'compact' } });
     await writer.settled();
     // A preset built afresh has the creation configs: what comes back is the Store's, not the preset's.
     expect(orders(new ClusterApps(1, 'demo', { store: new MemoryStore() }))?.retentionBytes).toBe(-1);
@@ -153,9 +153,9 @@ describe('retention and compaction reach the partition view', () => {
     const stored = await readStoredCluster(store, {
       clock: again,
       writer: new StoreWriter(store),
-      topicDefaults: PLANE_TOPIC_DEFAULTS,
+      topicDefaults: DEMO_TOPIC_DEFAULTS,
     });
-    const restarted = new ClusterApps(1, 'demo', { store, clock: again, restart: { stored, actions: plane.actions } });
+    const restarted = new ClusterApps(1, 'demo', { store, clock: again, restart: { stored, actions: apps.actions } });
     expect(orders(restarted)?.retentionBytes).toBe(4000);
     expect(orders(restarted)?.cleanupPolicy).toBe('compact');
   });

@@ -13,7 +13,7 @@ import type {
   WorkerRequest,
 } from './protocol';
 
-// The page's only run-time door into src/worker: the protocol's limits and the plane's constants
+// The page's only run-time door into src/worker: the protocol's limits and the board's constants
 // reach the UI from here (check-layers); everything else it takes from the worker is a type.
 export {
   ASSIGNORS,
@@ -25,7 +25,7 @@ export {
   MAX_TOPIC_PARTITIONS,
   MOMENT_KINDS,
   MOMENT_LABELS,
-  PLANE_CLEANUP_INTERVALS,
+  DEMO_CLEANUP_INTERVALS,
   TOPIC_CLEANUP_KEYS,
   toEngineMs,
   toScenarioMs,

@@ -9,7 +9,7 @@ import { exportPartitionZip, importPartitionZip } from '../engine/apps';
 import { DataPath } from '../engine';
 import { addSeedsLookupExample, SEEDS_TARGET, SEEDS_TOPIC } from '../engine/apps/demo';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
-import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
+import { ClusterApps, DEMO_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { sameScenario } from '../engine/apps/sameScenario';
 import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
 import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
@@ -20,36 +20,36 @@ const enc = new TextEncoder();
 function demo(store = new MemoryStore()) {
   const recovered = new Map();
   const clock = new ManualClock(SCENARIO_EPOCH_MS);
-  const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock });
-  const data = new DataPath(plane.engine, recovered);
-  return { store, plane, data, clock, writer: new StoreWriter(store) };
+  const apps = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock });
+  const data = new DataPath(apps.engine, recovered);
+  return { store, apps, data, clock, writer: new StoreWriter(store) };
 }
 
 /** The panel's producer (acks=all, linger.ms=5, sticky) with its metadata for `orders` fetched. */
-function ordersProducer(plane: ClusterApps) {
-  const producer = plane.createProducer({
+function ordersProducer(apps: ClusterApps) {
+  const producer = apps.createProducer({
     clientId: PANEL_CLIENT_ID,
     config: panelProducerConfig({ acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' }),
     salt: 0x5eed0001,
   });
   producer.warmUp('orders');
-  plane.tick(500);
+  apps.tick(500);
   return producer;
 }
 
-describe('the data path reads the engine the control plane runs', () => {
+describe('the data path reads the engine the board runs', () => {
   it('shows each partition through its leader replica, and a keyed record lands where murmur2 says', () => {
-    const { plane, data } = demo();
-    const producer = ordersProducer(plane);
+    const { apps, data } = demo();
+    const producer = ordersProducer(apps);
     const sent = producer.send('orders', enc.encode('alice'), enc.encode('hello'), []);
-    plane.tick(500);
+    apps.tick(500);
     expect(sent.choice?.strategy).toBe('key-hash');
     const partition = sent.choice?.partition as number;
     const views = data.views().filter((v) => v.topic === 'orders');
     expect(views).toHaveLength(6);
     const v = views[partition];
     // The leader is the broker the controller wrote into the partition's state znode.
-    expect(v?.leader).toBe(plane.cluster.partitionState('orders', partition)?.leader);
+    expect(v?.leader).toBe(apps.cluster.partitionState('orders', partition)?.leader);
     const window = recordWindow('orders', partition, data.log('orders', partition), {
       topic: 'orders',
       partition,
@@ -61,11 +61,11 @@ describe('the data path reads the engine the control plane runs', () => {
   });
 
   it('killing the leader moves the partition view to the new leader', () => {
-    const { plane, data } = demo();
-    plane.tick(1000);
+    const { apps, data } = demo();
+    apps.tick(1000);
     const before = data.replica('orders', 0)?.broker as number;
-    plane.cluster.killBroker(before);
-    plane.tick(10_000);
+    apps.cluster.killBroker(before);
+    apps.tick(10_000);
     const after = data.replica('orders', 0)?.broker;
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
@@ -74,10 +74,10 @@ describe('the data path reads the engine the control plane runs', () => {
 
 describe("the seeds' lookup example", () => {
   it('has segments 0, 170410, 239430 and finds 170418 through the index entry [8, 1325]', () => {
-    const { plane, data, clock, writer } = demo();
-    plane.tick(300);
+    const { apps, data, clock, writer } = demo();
+    apps.tick(300);
     const where = addSeedsLookupExample(data, clock, writer);
-    plane.tick(300);
+    apps.tick(300);
     expect(where).toEqual({ topic: SEEDS_TOPIC, partition: 0, offset: SEEDS_TARGET });
     const log = data.log(SEEDS_TOPIC, 0);
     expect(log.logSegments.map((s) => s.baseOffset)).toEqual([0, 170410, 239430]);
@@ -92,9 +92,9 @@ describe("the seeds' lookup example", () => {
 describe('a reload is a cluster restart on the recovered files', () => {
   it('brings back the same records at the same offsets, and reports what recovery checked', async () => {
     const first = demo();
-    const producer = ordersProducer(first.plane);
+    const producer = ordersProducer(first.apps);
     for (let i = 0; i < 200; i++) producer.send('orders', enc.encode(`k${i}`), enc.encode(`v${i}`), []);
-    first.plane.tick(3000); // flush.ms = 1000: everything is handed to the store
+    first.apps.tick(3000); // flush.ms = 1000: everything is handed to the store
     // What was handed to the store (the recovery point) must come back; later appends may not.
     const before = first.data.views().map((v) => ({ dir: v.dir, leo: v.recoveryPoint }));
     const log2 = first.data.log('orders', 2);
@@ -110,14 +110,14 @@ describe('a reload is a cluster restart on the recovered files', () => {
     const stored = await readStoredCluster(first.store, {
       clock,
       writer: new StoreWriter(first.store),
-      topicDefaults: PLANE_TOPIC_DEFAULTS,
+      topicDefaults: DEMO_TOPIC_DEFAULTS,
     });
     const reports = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
     expect(reports.length).toBe(18); // 6 partitions x RF 3
     expect(reports.every((r) => r.truncatedBytes === 0)).toBe(true);
-    const plane = new ClusterApps(1, 'demo', { store: first.store, clock, restart: { stored, actions: [] } });
-    const data = new DataPath(plane.engine, stored.logs);
-    plane.tick(300);
+    const apps = new ClusterApps(1, 'demo', { store: first.store, clock, restart: { stored, actions: [] } });
+    const data = new DataPath(apps.engine, stored.logs);
+    apps.tick(300);
     for (const b of before) {
       expect(data.views().find((v) => v.dir === b.dir)?.logEndOffset).toBeGreaterThanOrEqual(b.leo);
     }
@@ -160,7 +160,7 @@ describe('a restart after panel records were recorded in the scenario', () => {
     const stored = await readStoredCluster(store, {
       clock: again,
       writer: new StoreWriter(store),
-      topicDefaults: PLANE_TOPIC_DEFAULTS,
+      topicDefaults: DEMO_TOPIC_DEFAULTS,
     });
     const actions = JSON.parse(JSON.stringify(first.actions));
     const second = new ClusterApps(1, 'demo', {
@@ -178,17 +178,17 @@ describe('a restart after panel records were recorded in the scenario', () => {
 
 describe('export and import of a partition', () => {
   it('round-trips the files, and a flipped bit is refused with its file, position and offset', async () => {
-    const { plane, data, store, clock, writer } = demo();
-    const producer = ordersProducer(plane);
+    const { apps, data, store, clock, writer } = demo();
+    const producer = ordersProducer(apps);
     for (let i = 0; i < 60; i++) producer.send('orders', null, enc.encode(`value ${i}`), []);
-    plane.tick(2000);
+    apps.tick(2000);
     const busiest = data.views().reduce((a, b) => (b.logEndOffset > a.logEndOffset ? b : a));
     const source = data.log('orders', busiest.partition);
     expect(source.logSegments[0]?.size).toBeGreaterThan(200);
     const { zip } = exportPartitionZip(source, 'orders-0');
     const exportedEnd = source.logEndOffset; // the demo's own producers may append after the export
 
-    const topicsBefore = plane.cluster.topicNames().length;
+    const topicsBefore = apps.cluster.topicNames().length;
     const logBytes = source.logSegments[0]?.log.copy() as Uint8Array;
     const secondBatch = new DataView(logBytes.buffer).getInt32(8) + 12;
     const bad = logBytes.slice();
@@ -203,40 +203,40 @@ describe('export and import of a partition', () => {
     expect((error as { details: Record<string, unknown> }).details.position).toBe(secondBatch);
 
     const result = await importPartitionZip(data, store, clock, writer, zip, 'orders-0.zip');
-    plane.tick(500);
+    apps.tick(500);
     expect(result.topic).toBe('orders-imported');
-    expect(plane.cluster.topicNames().length).toBe(topicsBefore + 1);
+    expect(apps.cluster.topicNames().length).toBe(topicsBefore + 1);
     expect(data.log('orders-imported', 0).logEndOffset).toBe(exportedEnd);
   });
 });
 
 describe('storage failures', () => {
   it('a full store is reported (KAFKA_STORAGE_ERROR) while the cluster keeps running in memory', async () => {
-    const { plane, data } = demo(new MemoryStore({ quotaBytes: 64 * 1024 }));
-    const producer = ordersProducer(plane);
+    const { apps, data } = demo(new MemoryStore({ quotaBytes: 64 * 1024 }));
+    const producer = ordersProducer(apps);
     for (let i = 0; i < 2000; i++) producer.send('orders', enc.encode(`k${i}`), new Uint8Array(100), []);
-    plane.tick(3000);
+    apps.tick(3000);
     await new Promise((resolve) => setTimeout(resolve, 0)); // failures are seen when the write settles
-    const failure = plane.engine.storeFailures[0];
+    const failure = apps.engine.storeFailures[0];
     expect(isKafkaError(failure?.error, 'KAFKA_STORAGE_ERROR')).toBe(true);
     const total = data.views().reduce((n, v) => n + v.logEndOffset, 0);
     expect(total).toBeGreaterThanOrEqual(2000);
   });
 });
 
-describe('durability: the plane writes through the host’s one StoreWriter', () => {
+describe('durability: the board writes through the host’s one StoreWriter', () => {
   it('every record below a partition’s durable offset comes back after a restart, at the same offset with the same key', async () => {
     const store = new DeferredStore();
     const writer = new StoreWriter(store);
     const recovered = new Map();
     const clock = new ManualClock(SCENARIO_EPOCH_MS);
-    const plane = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
-    const data = new DataPath(plane.engine, recovered);
-    const producer = ordersProducer(plane);
+    const apps = new ClusterApps(1, 'demo', { store, recoveredLogs: recovered, clock, writer });
+    const data = new DataPath(apps.engine, recovered);
+    const producer = ordersProducer(apps);
     // Three waves a flush apart (flush.ms = 1000): three flushes per partition, none completed yet.
     for (let wave = 0; wave < 3; wave++) {
       for (let i = 0; i < 100; i++) producer.send('orders', enc.encode(`k${wave}-${i}`), enc.encode('v'), []);
-      plane.tick(1100);
+      apps.tick(1100);
     }
     expect(writer.operationsIssued).toBeGreaterThan(0); // the engine's files go through the host's writer
     const views = data.views().filter((v) => v.topic === 'orders');
@@ -269,7 +269,7 @@ describe('durability: the plane writes through the host’s one StoreWriter', ()
     const stored = await readStoredCluster(snapshot, {
       clock: restartClock,
       writer: new StoreWriter(snapshot),
-      topicDefaults: PLANE_TOPIC_DEFAULTS,
+      topicDefaults: DEMO_TOPIC_DEFAULTS,
     });
     const again = new ClusterApps(1, 'demo', {
       store: snapshot,

@@ -1,7 +1,7 @@
 /**
  * EngineHost driven the way the page drives it: the page's EngineClient on one end of a real
  * MessageChannel, serve() on the other, a MemoryStore behind it and a manual host clock, through
- * the same request / reply / notice protocol (open, produce, frames, a control-plane action, a
+ * the same request / reply / notice protocol (open, produce, frames, a board action, a
  * bulk job paced by the host's timers).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,24 +59,24 @@ describe('EngineHost over a MessageChannel', () => {
     expect(after.reduce((n, p) => n + p.logEndOffset, 0)).toBe(before + 1);
   });
 
-  it('kills a broker with a control-plane action and the next frames show it down and its leaders moved', async () => {
+  it('kills a broker with a board action and the next frames show it down and its leaders moved', async () => {
     const { client, clock } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
-    const plane = await client.call('planeScenario', null);
+    const board = await client.call('loadScenario', null);
     const { run } = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: {} });
-    const victim = plane.controller ?? plane.brokers[0]?.id;
+    const victim = board.controller ?? board.brokers[0]?.id;
     if (victim === undefined) throw new Error('the demo has brokers');
-    const led = (v: typeof plane) => v.topics.flatMap((t) => t.partitions).filter((p) => p.leader === victim).length;
-    expect(led(plane)).toBeGreaterThan(0);
+    const led = (v: typeof board) => v.topics.flatMap((t) => t.partitions).filter((p) => p.leader === victim).length;
+    expect(led(board)).toBeGreaterThan(0);
 
-    const killed = await client.call('planeAction', { op: 'killBroker', broker: victim });
+    const killed = await client.call('applyAction', { op: 'killBroker', broker: victim });
     expect(killed.brokers.find((b) => b.id === victim)?.state).toBe('down');
     // The controller notices through ZooKeeper (session expiry, the /brokers/ids watch) as engine time passes.
     let latest = killed;
     for (let i = 0; i < 100 && led(latest) > 0; i++) {
       clock.advance(1000);
-      const frame = await client.call('frame', { advanceMs: 200, windows: [], run, have: { plane: latest.version } });
-      if (frame.views.plane) latest = frame.views.plane;
+      const frame = await client.call('frame', { advanceMs: 200, windows: [], run, have: { board: latest.version } });
+      if (frame.views.board) latest = frame.views.board;
     }
     expect(led(latest)).toBe(0);
     // Its ephemeral /brokers/ids znode went with its session: Kafka no longer counts it alive.
@@ -106,7 +106,7 @@ describe('EngineHost over a MessageChannel', () => {
   it('answers a refused command with the Kafka error name across the channel', async () => {
     const { client } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
-    const refused = await client.call('planeAction', { op: 'killBroker', broker: 99 }).then(
+    const refused = await client.call('applyAction', { op: 'killBroker', broker: 99 }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -142,23 +142,23 @@ describe('one frame: views by version', () => {
   it('sends a wanted view only when its version moved past the one the page holds, and no view it did not ask for', async () => {
     const { client } = channel();
     await client.call('open', { storage: 'memory', takeOver: false });
-    const first = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: { cluster: -1, plane: -1 } });
+    const first = await client.call('frame', { advanceMs: 0, windows: [], run: 0, have: { cluster: -1, board: -1 } });
     const cluster = first.views.cluster;
-    const plane = first.views.plane;
-    if (!cluster || !plane) throw new Error('a page holding nothing gets every view it asks for');
+    const board = first.views.board;
+    if (!cluster || !board) throw new Error('a page holding nothing gets every view it asks for');
     expect(first.views.accumulator).toBeUndefined();
 
     // Nothing moved (no engine time, no command): nothing is sent again.
-    const have = { cluster: cluster.version, plane: plane.version };
+    const have = { cluster: cluster.version, board: board.version };
     const idle = await client.call('frame', { advanceMs: 0, windows: [], run: first.run, have });
     expect(idle.views).toEqual({});
 
-    // A record moves the logs (a new cluster version); engine time moves the plane.
+    // A record moves the logs (a new cluster version); engine time moves the board.
     await client.call('produceRecord', { topic: 'orders', key: 'k', value: 'v', headers: [] });
     await client.call('runUntilIdle', null);
     const moved = await client.call('frame', { advanceMs: 10, windows: [], run: first.run, have });
     expect(moved.views.cluster?.version).toBeGreaterThan(cluster.version);
-    expect(moved.views.plane?.version).toBeGreaterThan(plane.version);
+    expect(moved.views.board?.version).toBeGreaterThan(board.version);
     // Without asking, no view is built: the page paces its views (FramePacing).
     const unasked = await client.call('frame', { advanceMs: 10, windows: [], run: first.run, have: {} });
     expect(unasked.views).toEqual({});

@@ -71,9 +71,9 @@ export interface JobHost {
  */
 export function estimateReplay(host: JobHost, spec: ScenarioSpec): ReplayEstimate | null {
   const r = host.running();
-  const same = sameScenario(spec, r.plane);
-  if (same && spec.untilMs - r.plane.nowMs <= SAME_RUN_SLACK_MS) return null;
-  const key = `${same ? r.plane.nowMs : ''}|${JSON.stringify(spec)}`;
+  const same = sameScenario(spec, r.apps);
+  if (same && spec.untilMs - r.apps.nowMs <= SAME_RUN_SLACK_MS) return null;
+  const key = `${same ? r.apps.nowMs : ''}|${JSON.stringify(spec)}`;
   if (host.estimated?.key === key) return host.estimated.estimate;
   const probe = new ScenarioReplay(
     new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
@@ -81,13 +81,13 @@ export function estimateReplay(host: JobHost, spec: ScenarioSpec): ReplayEstimat
   );
   // The first engine second warms up (a fresh cluster, code not yet optimized): timed after it.
   const warm = Math.min(probe.endMs, WARM_UP_MS);
-  if (warm > 0) probe.slice(() => probe.plane.nowMs < warm);
+  if (warm > 0) probe.slice(() => probe.apps.nowMs < warm);
   const t1 = host.hostClock.now();
   const probeTo = Math.min(probe.endMs, PROBE_MS);
-  if (probeTo > probe.plane.nowMs) probe.slice(() => probe.plane.nowMs < probeTo);
-  const perEngineMs = (host.hostClock.now() - t1) / Math.max(1, probe.plane.nowMs - warm);
+  if (probeTo > probe.apps.nowMs) probe.slice(() => probe.apps.nowMs < probeTo);
+  const perEngineMs = (host.hostClock.now() - t1) / Math.max(1, probe.apps.nowMs - warm);
   // A run of the same scenario goes on from its now, once; another is replayed twice (in memory, then stored).
-  const engineMs = same ? spec.untilMs - r.plane.nowMs : probe.endMs;
+  const engineMs = same ? spec.untilMs - r.apps.nowMs : probe.endMs;
   const passes = same ? 1 : 2;
   const estimatedMs = Math.round(passes * engineMs * perEngineMs);
   const estimate = {
@@ -109,15 +109,15 @@ export function estimateReplay(host: JobHost, spec: ScenarioSpec): ReplayEstimat
 export function startReplayJob(host: JobHost, spec: ScenarioSpec): { jobId: number } {
   host.notReplaying();
   const r = host.running();
-  const same = sameScenario(spec, r.plane);
+  const same = sameScenario(spec, r.apps);
   const endS = (ms: number) => Math.ceil(ms / 1000);
   let replay = same
-    ? new ScenarioReplay(r.plane, { actions: [], untilMs: spec.untilMs })
+    ? new ScenarioReplay(r.apps, { actions: [], untilMs: spec.untilMs })
     : new ScenarioReplay(
         new ClusterApps(spec.seed, spec.preset, { store: new MemoryStore(), panelProducer: true }),
         spec,
       );
-  const from = same ? r.plane.nowMs : 0;
+  const from = same ? r.apps.nowMs : 0;
   const total = endS(replay.endMs - from) * (same ? 1 : 2);
   const job: HostJob = {
     cancelled: false,
@@ -151,7 +151,7 @@ export function startReplayJob(host: JobHost, spec: ScenarioSpec): { jobId: numb
     } catch (e) {
       return end('failed', e);
     }
-    job.view.done = Math.min(total, (stored && !same ? total / 2 : 0) + endS(replay.plane.nowMs - from));
+    job.view.done = Math.min(total, (stored && !same ? total / 2 : 0) + endS(replay.apps.nowMs - from));
     host.jobs.changed(jobId);
     if (replay.done) {
       if (stored) return end('finished');
@@ -162,7 +162,7 @@ export function startReplayJob(host: JobHost, spec: ScenarioSpec): { jobId: numb
         return end('failed', e);
       }
       stored = true;
-      replay = new ScenarioReplay(host.running().plane, spec);
+      replay = new ScenarioReplay(host.running().apps, spec);
     }
     host.hostClock.setTimeout(() => void slice(), 4);
   };
@@ -176,7 +176,7 @@ export function startReplayJob(host: JobHost, spec: ScenarioSpec): { jobId: numb
  */
 export function startSendJob(host: JobHost, args: ProduceManyArgs): { jobId: number } {
   const r = host.running();
-  const job = new SendJob(r.plane, host.jobs.newId(), args);
+  const job = new SendJob(r.apps, host.jobs.newId(), args);
   const jobId = job.view.jobId;
   host.jobs.add(job);
   const started = host.hostClock.now();

@@ -11,7 +11,7 @@ export interface Running {
   store: Store;
   writer: StoreWriter;
   clock: ManualClock;
-  plane: ClusterApps;
+  apps: ClusterApps;
   data: DataPath;
   producer: ProducerApp;
   recovered: Map<string, UnifiedLog>;
@@ -34,7 +34,7 @@ export interface RunOptions {
   /** What a restart found in the store (znodes, recovered logs). */
   stored?: StoredCluster;
   /** The Node host's own cluster, run as it is. */
-  hostedPlane?: ClusterApps;
+  hostedApps?: ClusterApps;
 }
 
 /**
@@ -49,7 +49,7 @@ export function newRunning({
   clock,
   writer = new StoreWriter(store),
   stored,
-  hostedPlane,
+  hostedApps,
 }: RunOptions): Running {
   const c = clock ?? new ManualClock(SCENARIO_EPOCH_MS);
   const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
@@ -64,13 +64,13 @@ export function newRunning({
     // Without znodes (a store saved before they were kept) only the logs can be reused.
     ...(stored && stored.znodes.length > 0 ? { restart: { stored, actions: spec.actions } } : {}),
   };
-  const plane =
-    hostedPlane ??
+  const apps =
+    hostedApps ??
     (fresh && (spec.actions.length > 0 || spec.untilMs > 0)
       ? ClusterApps.fromScenario(spec, storage)
       : new ClusterApps(spec.seed, spec.preset as PresetName, storage));
-  const data = new DataPath(plane.engine, recovered);
-  const producer = plane.requirePanel();
+  const data = new DataPath(apps.engine, recovered);
+  const producer = apps.requirePanel();
   // A link that replayed the panel's records counts them as the page's own.
   const userRecords = spec.actions.reduce(
     (n, { action: a }) => n + (a.op === 'produceRecord' ? 1 : a.op === 'produceRecords' ? a.count : 0),
@@ -80,11 +80,11 @@ export function newRunning({
     store,
     writer,
     clock: c,
-    plane,
+    apps,
     data,
     producer,
     recovered,
-    presetTopics: plane.presetTopics,
+    presetTopics: apps.presetTopics,
     userRecords,
   };
 }
@@ -96,4 +96,4 @@ export async function wipe(store: Store): Promise<void> {
 }
 
 /** What the page is shown: the live run, or a replay of its past (read-only, in memory). */
-export type Shown = Pick<Running, 'plane' | 'data'>;
+export type Shown = Pick<Running, 'apps' | 'data'>;

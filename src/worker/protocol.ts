@@ -66,8 +66,8 @@ import type {
   PlacementPreview,
   PlacementPreviewArgs,
   ScenarioAction,
-  PlaneEvent,
-  PlaneView,
+  EngineEvent,
+  BoardView,
   ScenarioSpec,
   LessonProbe,
   LessonSummary,
@@ -122,36 +122,36 @@ export interface Commands {
   importPartition: [{ zip: Uint8Array; fileName: string }, { topic: string; partition: number; records: number }];
   /** Creates the seeds' example partition (segments 0, 170410, 239430) for the lookup stepper. */
   seedsLookupPreset: [null, { topic: string; partition: number; offset: number }];
-  /** Control plane: one action (kill a broker, move a consumer...), applied now and recorded. */
-  planeAction: [ScenarioAction, PlaneView];
+  /** Board: one action (kill a broker, move a consumer...), applied now and recorded. */
+  applyAction: [ScenarioAction, BoardView];
   /**
-   * Control plane: starts over from a scenario (seed, preset, timed actions); null keeps the
+   * Board: starts over from a scenario (seed, preset, timed actions); null keeps the
    * running cluster. The scenario is replayed in memory first: if an action fails, the KafkaError
    * names it and neither the running cluster nor its stored files change.
    */
-  planeScenario: [ScenarioSpec | null, PlaneView];
+  loadScenario: [ScenarioSpec | null, BoardView];
   /**
-   * Control plane: what starting over from a scenario would discard, asked before planeScenario
+   * Board: what starting over from a scenario would discard, asked before loadScenario
    * (the page confirms first). Replays the scenario in memory, so a link that cannot be replayed
    * is refused here with the failing action's KafkaError, before anyone is asked.
    */
-  planeScenarioCheck: [ScenarioSpec, DiscardView];
+  checkScenario: [ScenarioSpec, DiscardView];
   /**
-   * Control plane: a long scenario (DiscardView.replay.sliced) as a job, a bounded slice between
+   * Board: a long scenario (DiscardView.replay.sliced) as a job, a bounded slice between
    * frames with progress and Cancel: replayed in memory first, then on the wiped store (or, on the
    * scenario already running, the running cluster run on to the link's time).
    */
-  planeScenarioStart: [ScenarioSpec, { jobId: number }];
+  startScenarioJob: [ScenarioSpec, { jobId: number }];
   /**
    * Time travel: the page confirmed that an action at the past moment `atMs` may fork the run even
    * though the fork deletes topics no replay brings back (an acting command refused with
    * details.forkDrops says which); the action is then sent again.
    */
   travelConfirmFork: [{ atMs: number }, null];
-  /** Control plane: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
-  planePlacement: [PlacementPreviewArgs, PlacementPreview];
-  /** Control plane: fast-forwards its clock by `ms` (to watch a session time out without waiting). */
-  planeAdvance: [{ ms: number }, PlaneView];
+  /** Board: where assignReplicasToBrokers would put a new topic's replicas, step by step. */
+  previewPlacement: [PlacementPreviewArgs, PlacementPreview];
+  /** Board: fast-forwards its clock by `ms` (to watch a session time out without waiting). */
+  advanceClock: [{ ms: number }, BoardView];
   /** The lessons (texts, actions, questions; their conditions stay in the worker). */
   lessons: [null, LessonSummary[]];
   /** Judges a lesson's step against the running cluster: its condition, what it shows, the question's answer. */
@@ -238,8 +238,8 @@ export interface StorageStatus {
 export interface FrameViews {
   /** The data path: every partition's log, as the producer panel and log views draw it. */
   cluster?: ClusterView;
-  /** The control plane: brokers, controller, znodes, groups, the scenario so far. */
-  plane?: PlaneView;
+  /** The board: brokers, controller, znodes, groups, the scenario so far. */
+  board?: BoardView;
   /** The producer panel's record accumulator. */
   accumulator?: Versioned<AccumulatorView>;
   /** The one event log (engine/apps/events), while the page shows it. */
@@ -248,7 +248,7 @@ export interface FrameViews {
   metrics?: MetricsView;
 }
 
-/** A view with the version the worker gave it (ClusterView and PlaneView carry their own). */
+/** A view with the version the worker gave it (ClusterView and BoardView carry their own). */
 export type Versioned<T> = T & { version: number };
 
 export type ViewName = keyof FrameViews;
@@ -297,8 +297,8 @@ export interface FrameEvents {
   producer: UiEvent[];
   /** How many producer events were not kept (capped per frame; the views read state, not events). */
   dropped: number;
-  /** The control plane's events the page narrates and animates. */
-  plane: PlaneEvent[];
+  /** The board's events the page narrates and animates. */
+  board: EngineEvent[];
 }
 
 /** Engine events the page animates. */

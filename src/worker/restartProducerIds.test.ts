@@ -4,22 +4,22 @@ import { StoreWriter } from '../engine/log/StoreWriter';
 import { MemoryStore } from '../storage/MemoryStore';
 import { DataPath } from '../engine';
 import { PANEL_CLIENT_ID, panelProducerConfig } from '../engine/apps/ProducerApp';
-import { ClusterApps, PLANE_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
+import { ClusterApps, DEMO_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { readStoredCluster, recordWindow } from '../engine';
 import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 const enc = new TextEncoder();
 const SETTINGS = { acks: 'all', 'linger.ms': 5, 'batch.size': 16384, partitioner: 'sticky' } as const;
 
-/** The page's producer on a plane; resolves each send to the offset its delivery report gives. */
-function panel(plane: ClusterApps) {
+/** The page's producer on a board; resolves each send to the offset its delivery report gives. */
+function panel(apps: ClusterApps) {
   const reports: { sendId: number; offset: number | null }[] = [];
-  const producer = plane.createProducer({
+  const producer = apps.createProducer({
     clientId: PANEL_CLIENT_ID,
     config: panelProducerConfig(SETTINGS),
     salt: 0x5eed0001,
   });
-  plane.engine.subscribe(
+  apps.engine.subscribe(
     (e) => {
       if (e.type === 'deliveryReport' && e.producer === producer.clientId)
         reports.push({ sendId: e.report.sendId, offset: e.report.offset ?? null });
@@ -47,7 +47,7 @@ describe('a restart (a reload, or a take-over) keeps producer ids unique', () =>
     const stored = await readStoredCluster(store, {
       clock: again,
       writer: new StoreWriter(store),
-      topicDefaults: PLANE_TOPIC_DEFAULTS,
+      topicDefaults: DEMO_TOPIC_DEFAULTS,
     });
     const second = new ClusterApps(1, 'demo', { store, clock: again, restart: { stored, actions: [] } });
     const data = new DataPath(second.engine, stored.logs);

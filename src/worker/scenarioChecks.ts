@@ -43,7 +43,7 @@ export function checkForkDrops(
     [...unreplayable].filter((t) => r.data.topics().includes(t)),
   );
   if (drops.length === 0) return;
-  const laterActions = r.plane.actions.filter((a) => a.at > atMs).length;
+  const laterActions = r.apps.actions.filter((a) => a.at > atMs).length;
   throw new KafkaError(
     'INVALID_REQUEST',
     `acting at ${atMs} ms forks the run from its scenario's replay, which does not hold ${drops.map((d) => d.name).join(', ')} (imported, not recorded): ${drops.length === 1 ? 'it' : 'they'} would be deleted, with ${laterActions} later action${laterActions === 1 ? '' : 's'}`,

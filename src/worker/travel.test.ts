@@ -19,17 +19,17 @@ async function stored(): Promise<string[]> {
   );
 }
 
-const frame = (run: number, advanceMs = 0): FrameArgs => ({ advanceMs, windows: [], run, have: { plane: -1 } });
+const frame = (run: number, advanceMs = 0): FrameArgs => ({ advanceMs, windows: [], run, have: { board: -1 } });
 
 describe('time travel in the worker', () => {
   it('shows the past from memory: IndexedDB is untouched and the live run waits until it is back', async () => {
     const host = await openHost();
-    await call(host, 'planeAdvance', { ms: 2000 });
-    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
-    await call(host, 'planeAdvance', { ms: 10_000 });
+    await call(host, 'advanceClock', { ms: 2000 });
+    await call(host, 'applyAction', { op: 'killBroker', broker: 2 });
+    await call(host, 'advanceClock', { ms: 10_000 });
     const live = await call(host, 'frame', frame(0));
     const liveMs = live.nowMs;
-    const leaderNow = live.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader;
+    const leaderNow = live.views.board?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader;
     expect(leaderNow).not.toBe(2);
     await host.settled();
     const before = await stored();
@@ -41,9 +41,9 @@ describe('time travel in the worker', () => {
     expect(past.run).not.toBe(live.run);
     expect(past.nowMs).toBe(1500);
     expect(past.travel.live).toBe(false);
-    expect(past.views.plane?.brokers.find((b) => b.id === 2)?.alive).toBe(true);
-    expect(past.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(2);
-    expect(past.events.plane).toEqual([]);
+    expect(past.views.board?.brokers.find((b) => b.id === 2)?.alive).toBe(true);
+    expect(past.views.board?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(2);
+    expect(past.events.board).toEqual([]);
     // Time asked for while the past is shown does not move the live run, and nothing is written.
     expect(past.travel.liveMs).toBe(liveMs);
     await host.settled();
@@ -52,14 +52,14 @@ describe('time travel in the worker', () => {
     const back = await call(host, 'travelSeek', { atMs: liveMs });
     expect(back).toMatchObject({ viewMs: liveMs, live: true });
     const again = await call(host, 'frame', frame(past.run));
-    expect(again.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(leaderNow);
+    expect(again.views.board?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).toBe(leaderNow);
   });
 
   it('steps to the next election after the moment shown', async () => {
     const host = await openHost();
-    await call(host, 'planeAdvance', { ms: 1000 });
-    await call(host, 'planeAction', { op: 'killBroker', broker: 2 });
-    await call(host, 'planeAdvance', { ms: 10_000 });
+    await call(host, 'advanceClock', { ms: 1000 });
+    await call(host, 'applyAction', { op: 'killBroker', broker: 2 });
+    await call(host, 'advanceClock', { ms: 10_000 });
     const killedAt = (await call(host, 'frame', frame(0))).travel.liveMs - 10_000;
     await call(host, 'travelSeek', { atMs: killedAt - 100 });
     const next = await call(host, 'travelNext', { kind: 'election' });
@@ -67,18 +67,18 @@ describe('time travel in the worker', () => {
     expect(next.atMs).toBeGreaterThan(killedAt);
     expect(next.travel).toMatchObject({ viewMs: next.atMs, live: false });
     const shown = await call(host, 'frame', frame(0));
-    expect(shown.views.plane?.brokers.find((b) => b.id === 2)?.alive).toBe(false);
-    expect(shown.views.plane?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).not.toBe(2);
+    expect(shown.views.board?.brokers.find((b) => b.id === 2)?.alive).toBe(false);
+    expect(shown.views.board?.topics.find((t) => t.name === 'orders')?.partitions[1]?.leader).not.toBe(2);
   });
 
   it('an action in the past forks the run there: later actions discarded, the store holds the fork', async () => {
     const host = await openHost();
-    await call(host, 'planeAdvance', { ms: 3000 });
-    await call(host, 'planeAction', { op: 'killBroker', broker: 3 });
-    await call(host, 'planeAdvance', { ms: 5000 });
+    await call(host, 'advanceClock', { ms: 3000 });
+    await call(host, 'applyAction', { op: 'killBroker', broker: 3 });
+    await call(host, 'advanceClock', { ms: 5000 });
     const liveMs = (await call(host, 'frame', frame(0))).nowMs;
     await call(host, 'travelSeek', { atMs: 2000 });
-    const view = await call(host, 'planeAction', { op: 'isolateBroker', broker: 1 });
+    const view = await call(host, 'applyAction', { op: 'isolateBroker', broker: 1 });
     expect(view.nowMs).toBe(2000);
     expect(view.actions.map((a) => `${a.action.op}@${a.at}`)).toEqual(['isolateBroker@2000']);
     expect(view.brokers.find((b) => b.id === 3)?.state).toBe('running');
@@ -101,11 +101,11 @@ describe('time travel in the worker', () => {
 describe('time travel: a fork never deletes an import without asking', () => {
   it('an action in the past after an import is refused with what the fork would delete; confirmed, the run forks', async () => {
     const host = await openHost();
-    await call(host, 'planeAdvance', { ms: 2000 });
+    await call(host, 'advanceClock', { ms: 2000 });
     const zip = zipSync({ 'okimp-0/00000000000000000000.log': makeBatch(makeRecords(4), { baseOffset: 0 }) });
     const imported = await call(host, 'importPartition', { zip, fileName: 'ok.zip' });
     expect(imported.topic).toBe('okimp');
-    await call(host, 'planeAdvance', { ms: 3000 });
+    await call(host, 'advanceClock', { ms: 3000 });
     const topics = async () => (await call(host, 'snapshot', null)).partitions.map((p) => p.topic);
     await call(host, 'travelSeek', { atMs: 3900 });
 

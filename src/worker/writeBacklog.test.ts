@@ -13,8 +13,8 @@ import { ManualHostClock } from './ManualHostClock';
 describe('a Send N job and a Store that falls behind', () => {
   it('stops sending past the write backlog budget and resumes once the Store catches up', async () => {
     const store = new DeferredStore();
-    const { clock, writer, apps: plane } = demoWithPanel(store);
-    const hosted = { plane, store, writer, clock, takeEvents: () => [], durable: true };
+    const { clock, writer, apps: apps } = demoWithPanel(store);
+    const hosted = { apps, store, writer, clock, takeEvents: () => [], durable: true };
     const hostClock = new ManualHostClock();
     const budget = 256 * 1024;
     const host = new EngineHost(() => undefined, hostClock, hosted, budget);

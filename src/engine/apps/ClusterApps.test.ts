@@ -3,13 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { assignPartitions } from '../clients/consumer/assignors/assignPartitions';
 import { isKafkaError } from '../errors';
 import { ClusterApps } from './ClusterApps';
-import type { PlaneView } from './types';
+import type { BoardView } from './types';
 
 /** Runs until every board group is Stable with every running member assigned. */
-function settle(plane: ClusterApps, maxMs = 30_000): PlaneView {
+function settle(apps: ClusterApps, maxMs = 30_000): BoardView {
   for (let t = 0; t < maxMs; t += 500) {
-    plane.tick(500);
-    const v = plane.view();
+    apps.tick(500);
+    const v = apps.view();
     const ok = v.groups.every(
       (g) =>
         g.state === 'Stable' &&
@@ -23,22 +23,22 @@ function settle(plane: ClusterApps, maxMs = 30_000): PlaneView {
 }
 
 /** The demo cluster, settled, `ms` after its producer sent 20 records to orders. */
-function afterProducing(ms: number): { plane: ClusterApps; v: PlaneView } {
-  const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-  settle(plane);
-  plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
-  plane.tick(ms);
-  return { plane, v: plane.view() };
+function afterProducing(ms: number): { apps: ClusterApps; v: BoardView } {
+  const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+  settle(apps);
+  apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
+  apps.tick(ms);
+  return { apps, v: apps.view() };
 }
 
-function assignmentOf(v: PlaneView, group: string): Record<string, string> {
+function assignmentOf(v: BoardView, group: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of v.consumers)
     if (c.group === group && c.lifecycle === 'running') out[c.memberId] = c.partitions.join(',');
   return out;
 }
 
-function expected(v: PlaneView, group: string, strategy: 'range' | 'roundrobin'): Record<string, string> {
+function expected(v: BoardView, group: string, strategy: 'range' | 'roundrobin'): Record<string, string> {
   const members = v.consumers.filter((c) => c.group === group && c.lifecycle === 'running');
   const a = assignPartitions(
     strategy,
@@ -52,8 +52,8 @@ function expected(v: PlaneView, group: string, strategy: 'range' | 'roundrobin')
 
 describe('ClusterApps', () => {
   it('opens the demo with two groups (three consumers and two) whose assignments are the assignors’ own', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    const v = settle(plane);
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    const v = settle(apps);
     expect(v.brokers.map((b) => [b.id, b.rack, b.alive])).toEqual([
       [1, 'rack-a', true],
       [2, 'rack-b', true],
@@ -74,21 +74,21 @@ describe('ClusterApps', () => {
   });
 
   it('replays a scenario to exactly the same state', () => {
-    const plane = new ClusterApps(7, 'demo', { store: new MapStore() });
-    plane.tick(3000);
-    plane.apply({ op: 'killBroker', broker: 2 });
-    plane.tick(1500);
-    plane.apply({ op: 'moveConsumer', name: 'c1', group: 'analytics' });
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
-    plane.tick(9000);
-    plane.apply({ op: 'restartBroker', broker: 2 });
-    plane.apply({ op: 'crashConsumer', name: 'c4' });
-    plane.tick(4321);
-    const a = plane.view();
-    const b = ClusterApps.fromScenario(plane.scenario(), { store: new MapStore() }).view();
-    const strip = (v: PlaneView) => ({ ...v, version: 0 });
+    const apps = new ClusterApps(7, 'demo', { store: new MapStore() });
+    apps.tick(3000);
+    apps.apply({ op: 'killBroker', broker: 2 });
+    apps.tick(1500);
+    apps.apply({ op: 'moveConsumer', name: 'c1', group: 'analytics' });
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
+    apps.tick(9000);
+    apps.apply({ op: 'restartBroker', broker: 2 });
+    apps.apply({ op: 'crashConsumer', name: 'c4' });
+    apps.tick(4321);
+    const a = apps.view();
+    const b = ClusterApps.fromScenario(apps.scenario(), { store: new MapStore() }).view();
+    const strip = (v: BoardView) => ({ ...v, version: 0 });
     expect(strip(b)).toEqual(strip(a));
-    expect(a.nowMs).toBe(plane.scenario().untilMs);
+    expect(a.nowMs).toBe(apps.scenario().untilMs);
   });
 
   /**
@@ -98,21 +98,21 @@ describe('ClusterApps', () => {
    * at the crash and 20 s later.
    */
   function crashMidBatch(seed: number, mode: 'auto' | 'after-processing' | 'before-processing') {
-    const plane = new ClusterApps(seed, 'demo', { store: new MapStore() });
-    if (mode !== 'auto') plane.apply({ op: 'setCommitMode', group: 'analytics', mode });
-    settle(plane);
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 60 });
-    const c4 = () => plane.view().consumers.find((c) => c.name === 'c4');
+    const apps = new ClusterApps(seed, 'demo', { store: new MapStore() });
+    if (mode !== 'auto') apps.apply({ op: 'setCommitMode', group: 'analytics', mode });
+    settle(apps);
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 60 });
+    const c4 = () => apps.view().consumers.find((c) => c.name === 'c4');
     // Into a batch of at least 3 records, 2 records' processing time in (commits have landed).
-    for (let i = 0; i < 2000 && (c4()?.inHand ?? 0) < 3; i++) plane.tick(5);
+    for (let i = 0; i < 2000 && (c4()?.inHand ?? 0) < 3; i++) apps.tick(5);
     expect(c4()?.inHand ?? 0).toBeGreaterThanOrEqual(3);
-    plane.tick(55);
+    apps.tick(55);
     const owned = c4()?.partitions ?? [];
-    plane.apply({ op: 'crashConsumer', name: 'c4' });
-    const atCrash = plane.view().crashes.at(-1);
-    plane.tick(20_000);
-    const after = plane.view();
-    return { plane, owned, atCrash, after: after.crashes.at(-1), view: after };
+    apps.apply({ op: 'crashConsumer', name: 'c4' });
+    const atCrash = apps.view().crashes.at(-1);
+    apps.tick(20_000);
+    const after = apps.view();
+    return { apps, owned, atCrash, after: after.crashes.at(-1), view: after };
   }
 
   it('commit after processing: a crash mid-batch has what it processed of the batch processed again by the new owner (seed 000 case 1)', () => {
@@ -135,7 +135,7 @@ describe('ClusterApps', () => {
   });
 
   it('commit before processing: a crash mid-batch loses the rest of the batch, committed but never processed (seed 000 case 2)', () => {
-    const { plane, atCrash, after, view } = crashMidBatch(3, 'before-processing');
+    const { apps, atCrash, after, view } = crashMidBatch(3, 'before-processing');
     expect(atCrash?.commitMode).toBe('before-processing');
     expect(atCrash?.redelivered).toBe(0);
     expect(atCrash?.skipped).toBe(
@@ -144,7 +144,7 @@ describe('ClusterApps', () => {
     expect(atCrash?.skipped).toBeGreaterThan(0);
     expect(after?.observed).toEqual({ redelivered: 0, skipped: atCrash?.skipped });
     // The lost offsets are exactly [processedTo, committed) of each partition, as the ledger has them.
-    const gaps = plane.apps.delivery
+    const gaps = apps.apps.delivery
       .counts('analytics')
       .flatMap((c) => c.skippedRanges.map(([a, b]) => `${c.topic}-${c.partition}:${a}-${b}`));
     const expected = (atCrash?.partitions ?? [])
@@ -163,15 +163,15 @@ describe('ClusterApps', () => {
   });
 
   it("a killed coordinator: the group is not 'Empty · generation 0' but awaits its coordinator (GroupMetadataManager loads it on the new leader)", () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    const before = settle(plane).groups.find((g) => g.groupId === 'billing');
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    const before = settle(apps).groups.find((g) => g.groupId === 'billing');
     const coordinator = before?.coordinator ?? -1;
     expect(coordinator).toBeGreaterThan(0);
-    plane.apply({ op: 'killBroker', broker: coordinator });
+    apps.apply({ op: 'killBroker', broker: coordinator });
     const seen: string[] = [];
     for (let t = 0; t < 12_000; t += 250) {
-      plane.tick(250);
-      const g = plane.view().groups.find((x) => x.groupId === 'billing');
+      apps.tick(250);
+      const g = apps.view().groups.find((x) => x.groupId === 'billing');
       if (!g) throw new Error('billing gone');
       // Never the view's old default for a group no broker holds.
       expect(`${g.state} ${g.generation}`).not.toBe('Empty 0');
@@ -185,11 +185,11 @@ describe('ClusterApps', () => {
     expect(seen[0]).toBe('COORDINATOR_NOT_AVAILABLE');
     // Then a new leader of __consumer_offsets-N loads the group and it rebalances on from there.
     expect(seen.slice(1)).toContain('Stable');
-    expect(plane.view().groups.find((x) => x.groupId === 'billing')?.coordinator).not.toBe(coordinator);
+    expect(apps.view().groups.find((x) => x.groupId === 'billing')?.coordinator).not.toBe(coordinator);
   });
 
   it('lists the follower fetches the network sent between brokers, with the engine’s send and arrival times', () => {
-    const { plane, v } = afterProducing(300);
+    const { apps, v } = afterProducing(300);
     const fetches = v.messages.filter((m) => m.api === 'Fetch' && m.client === null);
     expect(fetches.length).toBeGreaterThan(0);
     expect(fetches.length).toBeLessThanOrEqual(24);
@@ -199,7 +199,7 @@ describe('ClusterApps', () => {
       const to = m.to ?? -1;
       expect(brokers.has(from) && brokers.has(to) && from !== to && m.client === null).toBe(true);
       // The engine's own latency (1 ms by default) between the two brokers.
-      expect(m.arriveAtMs - m.sentAtMs).toBe(plane.cluster.network.latency(`broker-${from}`, `broker-${to}`));
+      expect(m.arriveAtMs - m.sentAtMs).toBe(apps.cluster.network.latency(`broker-${from}`, `broker-${to}`));
       expect(m.sentAtMs).toBeLessThanOrEqual(v.nowMs);
     }
     // Every follower fetches from the leaders it follows: requests go follower -> leader.
@@ -217,7 +217,7 @@ describe('ClusterApps', () => {
     expect(requests.length).toBeGreaterThan(0);
     const leaders = new Set(v.topics.find((t) => t.name === 'orders')?.partitions.map((p) => p.leader));
     for (const m of requests) {
-      // From the plane's producer (client.id app-producer) to a leader of orders.
+      // From the board's producer (client.id app-producer) to a leader of orders.
       expect(m.from).toBeNull();
       expect(m.client).toBe('app-producer');
       expect(leaders.has(m.to ?? -1)).toBe(true);
@@ -231,32 +231,32 @@ describe('ClusterApps', () => {
   });
 
   it('describes every group the same with one shared log-end lookup per partition', () => {
-    const plane = new ClusterApps(2, 'demo', { store: new MapStore() });
-    settle(plane);
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
-    plane.tick(700);
+    const apps = new ClusterApps(2, 'demo', { store: new MapStore() });
+    settle(apps);
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 30 });
+    apps.tick(700);
     const shared = new Map<string, number>();
     for (const g of ['billing', 'analytics']) {
-      const alone = plane.groups.describeGroup(g);
+      const alone = apps.groups.describeGroup(g);
       expect(alone.length).toBe(6);
-      expect(plane.groups.describeGroup(g, shared)).toEqual(alone);
+      expect(apps.groups.describeGroup(g, shared)).toEqual(alone);
     }
     expect(shared.size).toBe(6);
   });
 
   it('lists no fetches once the cluster has more brokers than are drawn one by one', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    for (let i = 0; i < 10; i++) plane.apply({ op: 'addBroker', rack: null });
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
-    plane.tick(1000);
-    expect(plane.view().brokers.length).toBe(13);
-    expect(plane.view().messages).toEqual([]);
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    for (let i = 0; i < 10; i++) apps.apply({ op: 'addBroker', rack: null });
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
+    apps.tick(1000);
+    expect(apps.view().brokers.length).toBe(13);
+    expect(apps.view().messages).toEqual([]);
   });
 
   it('refuses a bad action with a Kafka error, changes nothing and records nothing', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(1000);
-    const before = JSON.stringify(plane.view().topics);
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(1000);
+    const before = JSON.stringify(apps.view().topics);
     const codes: string[] = [];
     for (const a of [
       { op: 'killBroker', broker: 99 },
@@ -266,7 +266,7 @@ describe('ClusterApps', () => {
       { op: 'moveConsumer', name: 'nobody', group: 'billing' },
     ] as const) {
       try {
-        plane.apply(a);
+        apps.apply(a);
       } catch (e) {
         codes.push(isKafkaError(e) ? e.code : String(e));
       }
@@ -278,8 +278,8 @@ describe('ClusterApps', () => {
       'INVALID_REPLICATION_FACTOR',
       'INVALID_REQUEST',
     ]);
-    expect(plane.actions).toEqual([]);
-    expect(JSON.stringify(plane.view().topics)).toBe(before);
+    expect(apps.actions).toEqual([]);
+    expect(JSON.stringify(apps.view().topics)).toBe(before);
   });
 
   it('a replay stops at the first refused action with its Kafka error, naming the action', () => {
@@ -311,21 +311,21 @@ describe('ClusterApps', () => {
   });
 
   it('creates a topic exactly as previewed, with the placement steps on its event', () => {
-    const plane = new ClusterApps(1, 'empty4', { store: new MapStore() });
-    const preview = plane.previewPlacement({
+    const apps = new ClusterApps(1, 'empty4', { store: new MapStore() });
+    const preview = apps.previewPlacement({
       name: 't',
       partitions: 4,
       replicationFactor: 2,
       rackAware: true,
       startIndex: null,
     });
-    plane.apply({ op: 'createTopic', name: 't', partitions: 4, replicationFactor: 2, startIndex: null });
-    const created = plane.takeEvents().find((e) => e.type === 'topicCreated');
+    apps.apply({ op: 'createTopic', name: 't', partitions: 4, replicationFactor: 2, startIndex: null });
+    const created = apps.takeEvents().find((e) => e.type === 'topicCreated');
     expect(created?.type === 'topicCreated' && created.assignment).toEqual(preview.assignment);
     expect(created?.type === 'topicCreated' && created.placementSteps).toEqual(preview.steps);
     // Seed 000's example: topic2 continues the round-robin at partition 2.
-    plane.apply({ op: 'createTopic', name: 'topic1', partitions: 2, replicationFactor: 2, startIndex: 0 });
-    plane.apply({
+    apps.apply({ op: 'createTopic', name: 'topic1', partitions: 2, replicationFactor: 2, startIndex: 0 });
+    apps.apply({
       op: 'createTopic',
       name: 'topic2',
       partitions: 2,
@@ -333,8 +333,8 @@ describe('ClusterApps', () => {
       startIndex: 0,
       startPartitionId: 2,
     });
-    plane.tick(500);
-    const v = plane.view();
+    apps.tick(500);
+    const v = apps.view();
     const replicas = (t: string) => v.topics.find((x) => x.name === t)?.partitions.map((p) => p.replicas);
     expect(replicas('topic1')).toEqual([
       [1, 2],
@@ -347,20 +347,20 @@ describe('ClusterApps', () => {
   });
 
   it('reports the offsets an unclean election loses', () => {
-    const plane = new ClusterApps(1, 'elections', { store: new MapStore() });
-    plane.tick(1000);
-    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
-    plane.tick(1000);
-    plane.apply({ op: 'isolateBroker', broker: 3 });
-    plane.tick(8000);
-    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
-    plane.tick(2000);
-    plane.apply({ op: 'killBroker', broker: 1 });
-    plane.apply({ op: 'killBroker', broker: 2 });
-    plane.tick(8000);
-    plane.apply({ op: 'healBroker', broker: 3 });
-    plane.tick(10_000);
-    const v = plane.view();
+    const apps = new ClusterApps(1, 'elections', { store: new MapStore() });
+    apps.tick(1000);
+    apps.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
+    apps.tick(1000);
+    apps.apply({ op: 'isolateBroker', broker: 3 });
+    apps.tick(8000);
+    apps.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
+    apps.tick(2000);
+    apps.apply({ op: 'killBroker', broker: 1 });
+    apps.apply({ op: 'killBroker', broker: 2 });
+    apps.tick(8000);
+    apps.apply({ op: 'healBroker', broker: 3 });
+    apps.tick(10_000);
+    const v = apps.view();
     expect(v.lost.map((l) => [l.topic, l.partition, l.newLeader, l.from, l.to])).toEqual([['payments', 0, 3, 10, 30]]);
     expect(v.topics.find((t) => t.name === 'payments')?.partitions[0]?.leader).toBe(3);
   });
@@ -368,30 +368,30 @@ describe('ClusterApps', () => {
   // KIP-320 on the page: Kafka 3.9 SubscriptionState.maybeCompleteValidation (reset-policy branch) via the
   // consumerLogTruncation event onto the consumer's card.
   it("shows on the consumer's card the log truncation an unclean election caused", () => {
-    const plane = new ClusterApps(1, 'elections', { store: new MapStore() });
-    plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
-    plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
-    settle(plane);
-    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
-    plane.tick(1000);
-    plane.apply({ op: 'isolateBroker', broker: 3 });
-    plane.tick(8000);
-    plane.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
+    const apps = new ClusterApps(1, 'elections', { store: new MapStore() });
+    apps.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
+    apps.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
+    settle(apps);
+    apps.apply({ op: 'produceDemoRecords', topic: 'payments', count: 10 });
+    apps.tick(1000);
+    apps.apply({ op: 'isolateBroker', broker: 3 });
+    apps.tick(8000);
+    apps.apply({ op: 'produceDemoRecords', topic: 'payments', count: 20 });
     const position = () =>
-      plane
+      apps
         .view()
         .consumers.find((c) => c.name === 'r1')
         ?.positions.find((p) => p.topic === 'payments')?.position;
-    for (let i = 0; i < 40 && position() !== 30; i++) plane.tick(500);
+    for (let i = 0; i < 40 && position() !== 30; i++) apps.tick(500);
     expect(position()).toBe(30);
-    expect(plane.view().consumers.find((c) => c.name === 'r1')?.truncation).toBeNull();
-    plane.apply({ op: 'killBroker', broker: 1 });
-    plane.apply({ op: 'killBroker', broker: 2 });
-    plane.tick(8000);
-    plane.apply({ op: 'healBroker', broker: 3 });
-    plane.tick(10_000);
-    expect(plane.view().lost.map((l) => [l.from, l.to])).toEqual([[10, 30]]);
-    const card = plane.view().consumers.find((c) => c.name === 'r1');
+    expect(apps.view().consumers.find((c) => c.name === 'r1')?.truncation).toBeNull();
+    apps.apply({ op: 'killBroker', broker: 1 });
+    apps.apply({ op: 'killBroker', broker: 2 });
+    apps.tick(8000);
+    apps.apply({ op: 'healBroker', broker: 3 });
+    apps.tick(10_000);
+    expect(apps.view().lost.map((l) => [l.from, l.to])).toEqual([[10, 30]]);
+    const card = apps.view().consumers.find((c) => c.name === 'r1');
     expect(card?.truncation).toMatchObject({
       topic: 'payments',
       partition: 0,
@@ -405,13 +405,13 @@ describe('ClusterApps', () => {
 
 describe('the demo producer during an outage', () => {
   it('numbers its records per send, not per acknowledgement: no key and value sent twice while nothing is acked', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(5000);
-    for (const broker of [1, 2, 3]) plane.apply({ op: 'killBroker', broker });
-    const send = vi.spyOn(plane.producer, 'send');
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
-    plane.tick(1000);
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(5000);
+    for (const broker of [1, 2, 3]) apps.apply({ op: 'killBroker', broker });
+    const send = vi.spyOn(apps.producer, 'send');
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
+    apps.tick(1000);
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 5 });
     const dec = new TextDecoder();
     const values = send.mock.calls.map((c) => dec.decode(c[2] ?? new Uint8Array()));
     expect(values.length).toBeGreaterThanOrEqual(10);
@@ -421,15 +421,15 @@ describe('the demo producer during an outage', () => {
 
 describe('ClusterApps.dispose', () => {
   it('ends every manager and subscription together: the engine builds no event for them any more', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(1000);
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(1000);
     for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
-      expect(plane.engine.wants(type)).toBe(true);
-    plane.takeEvents();
-    plane.dispose();
+      expect(apps.engine.wants(type)).toBe(true);
+    apps.takeEvents();
+    apps.dispose();
     for (const type of ['groupGenerationCompleted', 'messageSent', 'logAppended', 'znodeCreated'] as const)
-      expect(plane.engine.wants(type)).toBe(false);
-    plane.tick(1000);
-    expect(plane.takeEvents()).toEqual([]);
+      expect(apps.engine.wants(type)).toBe(false);
+    apps.tick(1000);
+    expect(apps.takeEvents()).toEqual([]);
   });
 });

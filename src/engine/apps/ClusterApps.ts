@@ -32,7 +32,7 @@ import {
   type CreateTopicOptions,
   type EngineOptions,
 } from '../index';
-import { buildPlaneView } from './planeViews';
+import { buildBoardView } from './boardViews';
 import { EVENT_LOG_TYPES, EventLog } from './events/EventLog';
 import { KafkaMetrics } from './metrics/KafkaMetrics';
 import { SegmentRolls } from './travel/SegmentRolls';
@@ -45,8 +45,8 @@ import {
   type PlacementPreview,
   type PlacementPreviewArgs,
   type ScenarioAction,
-  type PlaneEvent,
-  type PlaneView,
+  type EngineEvent,
+  type BoardView,
   type PresetName,
   type ProducerSettings,
   type ScenarioSpec,
@@ -60,7 +60,7 @@ import {
   ProducerApp,
   type ProducerAppSpec,
 } from './ProducerApp';
-import { PLANE_BROKER_CONFIG } from './planeConfig';
+import { DEMO_BROKER_CONFIG } from './demoConfig';
 import { cleanupConfigs } from './topicCleanupConfigs';
 import { placeReplicas, previewPlacement } from './placement';
 import { AnimatedEvents } from './managers/AnimatedEvents';
@@ -88,10 +88,10 @@ export const PROCESSING_MS_PER_RECORD = 25;
  * segments (each costs memory in the worker and the store, even paged out) a quarter of what
  * 16 KiB made: about 45k after 30 minutes at that rate with RF 3, not 180k.
  */
-export const PLANE_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 1000 } as const;
+export const DEMO_TOPIC_DEFAULTS = { 'segment.bytes': 64 * 1024, 'flush.ms': 1000 } as const;
 
 /**
- * Where the plane's engine keeps its segment files (the worker passes its IdbStore), and the
+ * Where the board's engine keeps its segment files (the worker passes its IdbStore), and the
  * replica logs recovered from them when the page reopens a stored cluster.
  */
 export interface AppsStorage {
@@ -113,16 +113,16 @@ export interface AppsStorage {
   restart?: { stored: StoredCluster; actions: readonly TimedAction[] };
   /**
    * What a host deploys instead of the preset's brokers and the page's configs: the Node host runs
-   * `--brokers N` with Kafka's topic defaults (real clients, real segment sizes) under the plane.
+   * `--brokers N` with Kafka's topic defaults (real clients, real segment sizes) under the board.
    */
   deployment?: HostDeployment;
 }
 
-/** A host's own brokers (one per rack entry, ids 1..n) and configs over the plane's. */
+/** A host's own brokers (one per rack entry, ids 1..n) and configs over the board's. */
 export interface HostDeployment {
   racks: readonly (string | null)[];
   brokerConfig?: EngineOptions['brokerConfig'];
-  /** Replaces the page's topic defaults (PLANE_TOPIC_DEFAULTS) whole. */
+  /** Replaces the page's topic defaults (DEMO_TOPIC_DEFAULTS) whole. */
   topicDefaults?: EngineOptions['topicDefaults'];
 }
 
@@ -199,8 +199,8 @@ export class ClusterApps {
       stored: storage.restart?.stored,
       writer: storage.writer,
       clock: this.clock,
-      brokerConfig: { ...PLANE_BROKER_CONFIG, ...storage.deployment?.brokerConfig },
-      topicDefaults: { ...(storage.deployment?.topicDefaults ?? PLANE_TOPIC_DEFAULTS) },
+      brokerConfig: { ...DEMO_BROKER_CONFIG, ...storage.deployment?.brokerConfig },
+      topicDefaults: { ...(storage.deployment?.topicDefaults ?? DEMO_TOPIC_DEFAULTS) },
     });
     // The managers take the events they keep as they happen (subscribe); the engine's own drain
     // buffer would only pile them up, so it keeps none. Naming the types matters: per-record and
@@ -282,15 +282,15 @@ export class ClusterApps {
   }
 
   /**
-   * A fresh plane with the scenario's actions replayed at their engine times, run to `untilMs`.
+   * A fresh board with the scenario's actions replayed at their engine times, run to `untilMs`.
    * An action the cluster refuses stops the replay with that KafkaError, its message naming the
    * action (number, op, engine time); the caller decides what that leaves behind.
    */
   static fromScenario(spec: ScenarioSpec, storage: AppsStorage): ClusterApps {
-    const plane = new ClusterApps(spec.seed, spec.preset, storage);
-    new ScenarioReplay(plane, spec).runToEnd();
-    plane.animated.take();
-    return plane;
+    const apps = new ClusterApps(spec.seed, spec.preset, storage);
+    new ScenarioReplay(apps, spec).runToEnd();
+    apps.animated.take();
+    return apps;
   }
 
   /** The scenario's actions so far, with their engine times. */
@@ -314,8 +314,8 @@ export class ClusterApps {
     this.version++;
   }
 
-  view(): PlaneView {
-    return buildPlaneView(this);
+  view(): BoardView {
+    return buildBoardView(this);
   }
 
   /** A real client's connection (network node) is drawn by the client.id it sends. */
@@ -324,7 +324,7 @@ export class ClusterApps {
   }
 
   /** The animated events since the last call (the host's frame carries them to the page). */
-  takeEvents(): PlaneEvent[] {
+  takeEvents(): EngineEvent[] {
     return this.animated.take();
   }
 

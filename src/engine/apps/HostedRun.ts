@@ -1,6 +1,6 @@
 import type { ManualClock, Store, StoreWriter } from '../index';
 import type { ClusterApps } from './ClusterApps';
-import type { PlaneEvent } from './types';
+import type { EngineEvent } from './types';
 
 /**
  * A cluster that runs on its own (the Node host's, on wall-clock time, the engine real Kafka
@@ -9,12 +9,12 @@ import type { PlaneEvent } from './types';
  * scenario link for it. Several pages may watch one: each has its own event queue.
  */
 export interface HostedRun {
-  plane: ClusterApps;
+  apps: ClusterApps;
   store: Store;
   writer: StoreWriter;
   clock: ManualClock;
-  /** This page's animated plane events since it last took them. */
-  takeEvents(): PlaneEvent[];
+  /** This page's animated board events since it last took them. */
+  takeEvents(): EngineEvent[];
   /** Whether what the engine writes reaches files that outlive the process (`--data`). */
   durable: boolean;
 }

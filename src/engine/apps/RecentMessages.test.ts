@@ -1,35 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { MapStore } from '../log/testSupport';
 import { ClusterApps } from './ClusterApps';
-import { MAX_PLANE_MESSAGES, MESSAGE_CAPS, RecentMessages } from './RecentMessages';
-import type { PlaneMessageView } from './types';
+import { MAX_BOARD_MESSAGES, MESSAGE_CAPS, RecentMessages } from './RecentMessages';
+import type { BoardMessageView } from './types';
 
 /** Ticks `ms` in short steps, gathering every message any view carried (each lingers briefly). */
-function gather(plane: ClusterApps, ms: number, step = 50): PlaneMessageView[] {
-  const seen = new Map<number, PlaneMessageView>();
+function gather(apps: ClusterApps, ms: number, step = 50): BoardMessageView[] {
+  const seen = new Map<number, BoardMessageView>();
   for (let t = 0; t < ms; t += step) {
-    plane.tick(step);
-    for (const m of plane.view().messages) seen.set(m.id, m);
+    apps.tick(step);
+    for (const m of apps.view().messages) seen.set(m.id, m);
   }
   return [...seen.values()].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
 }
 
-describe('the plane’s messages: every API the engine sends', () => {
+describe('the board’s messages: every API the engine sends', () => {
   // ZooKeeper mode: on a broker failure the controller elects new leaders, writes each partition's
   // state znode, then sends LeaderAndIsr to the replicas and UpdateMetadata to the live brokers
   // (Kafka 3.9 core/src/main/scala/kafka/controller/KafkaController.scala onBrokerFailure ->
   // PartitionStateMachine.electLeaderForPartitions -> ControllerChannelManager.sendRequestsToBrokers).
   it('after a leader dies, shows LeaderAndIsr from the controller to the replicas, after the state znode write', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(5000);
-    const before = plane.view();
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(5000);
+    const before = apps.view();
     const controller = before.controller;
     const orders = before.topics.find((t) => t.name === 'orders');
     const victim = orders?.partitions.map((p) => p.leader).find((l) => l !== null && l !== controller);
     expect(victim).toBeDefined();
     const p = orders?.partitions.find((x) => x.leader === victim);
     const stateWrites: number[] = [];
-    plane.engine.subscribe(
+    apps.engine.subscribe(
       (e) => {
         if (e.type === 'znodeDataChanged' && e.path === `/brokers/topics/orders/partitions/${p?.partition}/state`)
           stateWrites.push(e.atMs);
@@ -37,8 +37,8 @@ describe('the plane’s messages: every API the engine sends', () => {
       ['znodeDataChanged'],
     );
     const killedAt = before.nowMs;
-    plane.apply({ op: 'killBroker', broker: victim ?? -1 });
-    const messages = gather(plane, 25_000).filter((m) => m.sentAtMs >= killedAt);
+    apps.apply({ op: 'killBroker', broker: victim ?? -1 });
+    const messages = gather(apps, 25_000).filter((m) => m.sentAtMs >= killedAt);
     const lai = messages.filter((m) => m.api === 'LeaderAndIsr' && m.kind === 'request');
     expect(lai.length).toBeGreaterThan(0);
     const surviving = (p?.replicas ?? []).filter((r) => r !== victim);
@@ -48,7 +48,7 @@ describe('the plane’s messages: every API the engine sends', () => {
     expect(messages.some((m) => m.api === 'UpdateMetadata')).toBe(true);
     // The new state was written before the controller told anyone (view times are relative).
     expect(stateWrites.length).toBeGreaterThan(0);
-    const firstWrite = Math.min(...stateWrites) - (plane.engine.now() - plane.view().nowMs);
+    const firstWrite = Math.min(...stateWrites) - (apps.engine.now() - apps.view().nowMs);
     expect(lai[0]?.sentAtMs).toBeGreaterThanOrEqual(firstWrite);
     // Answers come back to the controller.
     expect(messages.some((m) => m.api === 'LeaderAndIsr' && m.kind === 'response' && m.to === controller)).toBe(true);
@@ -57,11 +57,11 @@ describe('the plane’s messages: every API the engine sends', () => {
   // The consumer's join: FindCoordinator, then JoinGroup and SyncGroup to the coordinator (Kafka 3.9
   // clients/.../consumer/internals/AbstractCoordinator.java ensureCoordinatorReady, joinGroupIfNeeded).
   it('a consumer joining sends JoinGroup and then SyncGroup to its coordinator', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(5000);
-    plane.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
-    plane.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
-    const mine = gather(plane, 10_000, 20).filter((m) => m.client === 'r1' && m.kind === 'request');
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(5000);
+    apps.apply({ op: 'addGroup', group: 'readers', assignor: 'range' });
+    apps.apply({ op: 'addConsumer', group: 'readers', name: 'r1' });
+    const mine = gather(apps, 10_000, 20).filter((m) => m.client === 'r1' && m.kind === 'request');
     const join = mine.findIndex((m) => m.api === 'JoinGroup');
     const sync = mine.findIndex((m) => m.api === 'SyncGroup');
     expect(mine.findIndex((m) => m.api === 'FindCoordinator')).toBeLessThan(join);
@@ -72,17 +72,17 @@ describe('the plane’s messages: every API the engine sends', () => {
   });
 
   it('keeps the frame bounded however busy the cluster is', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(3000);
-    for (let i = 0; i < 6; i++) plane.apply({ op: 'addConsumer', group: 'analytics', name: `busy${i}` });
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 2000 });
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(3000);
+    for (let i = 0; i < 6; i++) apps.apply({ op: 'addConsumer', group: 'analytics', name: `busy${i}` });
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 2000 });
     let most = 0;
     for (let t = 0; t < 6000; t += 100) {
-      plane.tick(100);
-      most = Math.max(most, plane.view().messages.length);
+      apps.tick(100);
+      most = Math.max(most, apps.view().messages.length);
     }
     expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(MAX_PLANE_MESSAGES);
+    expect(most).toBeLessThanOrEqual(MAX_BOARD_MESSAGES);
   });
 
   it('caps each family on its own, so heartbeats never crowd a JoinGroup out', () => {
@@ -98,14 +98,14 @@ describe('the plane’s messages: every API the engine sends', () => {
 
 describe('what each message changed on arrival (effects, from the events’ cause)', () => {
   it('one record, RF 3: the Produce moves the leader’s LEO, the Fetch responses the followers’, a follower’s next Fetch the HW', () => {
-    const plane = new ClusterApps(1, 'empty4', { store: new MapStore(), panelProducer: true });
-    plane.apply({ op: 'createTopic', name: 'clicks', partitions: 1, replicationFactor: 3, startIndex: null });
-    plane.tick(2000);
-    const p = plane.view().topics.find((t) => t.name === 'clicks')?.partitions[0];
+    const apps = new ClusterApps(1, 'empty4', { store: new MapStore(), panelProducer: true });
+    apps.apply({ op: 'createTopic', name: 'clicks', partitions: 1, replicationFactor: 3, startIndex: null });
+    apps.tick(2000);
+    const p = apps.view().topics.find((t) => t.name === 'clicks')?.partitions[0];
     const leader = p?.leader ?? -1;
     const followers = (p?.replicas ?? []).filter((r) => r !== leader);
-    plane.apply({ op: 'produceRecord', topic: 'clicks', key: 'k', value: 'v', headers: [] });
-    const seen = gather(plane, 700, 1).filter((m) => m.effects?.some((e) => e.topic === 'clicks'));
+    apps.apply({ op: 'produceRecord', topic: 'clicks', key: 'k', value: 'v', headers: [] });
+    const seen = gather(apps, 700, 1).filter((m) => m.effects?.some((e) => e.topic === 'clicks'));
     const changes = seen.flatMap((m) =>
       (m.effects ?? []).map(
         (e) => `${m.api} ${m.kind} ${m.from ?? 'client'}->${m.to}: ${e.field} of ${e.broker} ${e.from}->${e.to}`,

@@ -1,4 +1,4 @@
-import type { PlaneMessageEffect, PlaneMessageView } from './types';
+import type { BoardMessageEffect, BoardMessageView } from './types';
 
 /**
  * The network's recent messages the page draws as tokens: every request and response the engine
@@ -7,7 +7,7 @@ import type { PlaneMessageEffect, PlaneMessageView } from './types';
  * consumers' group requests), each family capped on its own so a busy stream never crowds a
  * rare one out and the frame stays bounded however busy the cluster is.
  *
- * Ids are the plane's own, counted in the order the engine sent the messages, so sorting by send
+ * Ids are the board's own, counted in the order the engine sent the messages, so sorting by send
  * time then id is engine order.
  */
 export type MessageFamily = 'replication' | 'produce' | 'controller' | 'group' | 'chatter';
@@ -26,7 +26,7 @@ export const MESSAGE_CAPS: Readonly<Record<MessageFamily, number>> = {
 };
 
 /** The most messages a frame ever carries. */
-export const MAX_PLANE_MESSAGES = Object.values(MESSAGE_CAPS).reduce((a, b) => a + b, 0);
+export const MAX_BOARD_MESSAGES = Object.values(MESSAGE_CAPS).reduce((a, b) => a + b, 0);
 
 const CONTROLLER_APIS = new Set([
   'LeaderAndIsr',
@@ -47,29 +47,29 @@ export function familyOf(api: string, clientEnd: boolean): MessageFamily {
 }
 
 export class RecentMessages {
-  private readonly byFamily = new Map<MessageFamily, PlaneMessageView[]>();
+  private readonly byFamily = new Map<MessageFamily, BoardMessageView[]>();
   /** The kept messages of the broker network by their network id, so their effects can be added. */
-  private readonly byNetworkId = new Map<number, PlaneMessageView>();
-  private readonly networkIds = new WeakMap<PlaneMessageView, number>();
+  private readonly byNetworkId = new Map<number, BoardMessageView>();
+  private readonly networkIds = new WeakMap<BoardMessageView, number>();
   private nextId = 1;
 
   /**
    * Keeps one message (its id is assigned here); a message with no broker end is not drawn.
    * `networkId`: the network's own id of it, for effects.
    */
-  add(m: Omit<PlaneMessageView, 'id'>, networkId?: number): void {
+  add(m: Omit<BoardMessageView, 'id'>, networkId?: number): void {
     if (m.from === null && m.to === null) return;
     const family = familyOf(m.api, m.client !== null);
     let list = this.byFamily.get(family);
     if (!list) this.byFamily.set(family, (list = []));
-    const kept: PlaneMessageView = { ...m, id: this.nextId++ };
+    const kept: BoardMessageView = { ...m, id: this.nextId++ };
     list.push(kept);
     if (networkId !== undefined) {
       this.byNetworkId.set(networkId, kept);
       this.networkIds.set(kept, networkId);
     }
     if (list.length > MESSAGE_CAPS[family]) {
-      const gone = list.shift() as PlaneMessageView;
+      const gone = list.shift() as BoardMessageView;
       const id = this.networkIds.get(gone);
       if (id !== undefined) this.byNetworkId.delete(id);
     }
@@ -80,7 +80,7 @@ export class RecentMessages {
    * names its cause). Two moves of one field in one delivery are one effect, from the first
    * value to the last. False when that message is not kept (nothing to draw it on).
    */
-  addEffect(networkId: number, effect: PlaneMessageEffect): boolean {
+  addEffect(networkId: number, effect: BoardMessageEffect): boolean {
     const m = this.byNetworkId.get(networkId);
     if (!m) return false;
     const effects = (m.effects ??= []);
@@ -97,8 +97,8 @@ export class RecentMessages {
   }
 
   /** Those still in flight or arrived at most `lingerMs` before `nowMs`, in engine order. */
-  live(nowMs: number, lingerMs: number): PlaneMessageView[] {
-    const out: PlaneMessageView[] = [];
+  live(nowMs: number, lingerMs: number): BoardMessageView[] {
+    const out: BoardMessageView[] = [];
     for (const list of this.byFamily.values()) {
       for (const m of list) if (m.arriveAtMs + lingerMs >= nowMs) out.push(m);
     }

@@ -38,7 +38,7 @@ export class ScenarioReplay {
   private finished = false;
 
   constructor(
-    readonly plane: ReplayTarget,
+    readonly apps: ReplayTarget,
     spec: Pick<ScenarioSpec, 'actions' | 'untilMs'>,
   ) {
     this.actions = [...spec.actions].sort((a, b) => a.at - b.at);
@@ -51,16 +51,16 @@ export class ScenarioReplay {
 
   /** Replays while `inTime()` holds (at least one step); throws the KafkaError of a refused action. */
   slice(inTime: () => boolean): void {
-    const plane = this.plane;
+    const apps = this.apps;
     do {
-      const toMs = Math.min(this.endMs, plane.nowMs + STEP_MS);
+      const toMs = Math.min(this.endMs, apps.nowMs + STEP_MS);
       const t = this.cursor.next(this.actions, toMs);
       if (t) {
-        plane.runTo(t.at);
+        apps.runTo(t.at);
         this.apply(t);
-      } else if (plane.nowMs >= this.endMs) {
+      } else if (apps.nowMs >= this.endMs) {
         this.finished = true;
-      } else plane.runTo(toMs);
+      } else apps.runTo(toMs);
     } while (!this.finished && inTime());
   }
 
@@ -71,7 +71,7 @@ export class ScenarioReplay {
 
   private apply(t: TimedAction): void {
     try {
-      this.plane.apply(t.action);
+      this.apps.apply(t.action);
     } catch (e) {
       if (!isKafkaError(e)) throw e;
       const step = this.cursor.lastAction + 1;

@@ -9,7 +9,7 @@
 import type { Engine } from '../index';
 import { comparePartitions } from './comparePartitions';
 import type { BoardRead } from './managers/Board';
-import type { PlaneConsumerView, PlaneGroupView } from './types';
+import type { BoardConsumerView, BoardGroupView } from './types';
 
 /** The groups a host's real clients made: every coordinator group the board does not hold. */
 export function clientGroupIds(engine: Engine, board: BoardRead, shown: boolean): string[] {
@@ -17,16 +17,16 @@ export function clientGroupIds(engine: Engine, board: BoardRead, shown: boolean)
   return engine.groups.groupIds().filter((g) => !board.groups.has(g));
 }
 
-type Membership = Omit<PlaneGroupView, 'generations' | 'lag' | 'delivery' | 'lagNow'>;
+type Membership = Omit<BoardGroupView, 'generations' | 'lag' | 'delivery' | 'lagNow'>;
 
 /** One real clients' group and its members as consumer chips; null when its coordinator has forgotten it. */
 export function clientGroupView(
   engine: Engine,
   groupId: string,
-): { group: Membership; consumers: PlaneConsumerView[] } | null {
+): { group: Membership; consumers: BoardConsumerView[] } | null {
   const snap = engine.groups.groupSnapshot(groupId);
   if (!snap) return null;
-  const consumers = snap.members.map((m): PlaneConsumerView => {
+  const consumers = snap.members.map((m): BoardConsumerView => {
     const partitions = m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions);
     return {
       name: m.memberId,

@@ -16,7 +16,7 @@ export interface ClusterMeta {
   version: 1 | 2;
   seed: number;
   preset: string;
-  /** The control plane's actions so far (already reflected in the files; kept for the page's link). */
+  /** The board's actions so far (already reflected in the files; kept for the page's link). */
   actions: TimedAction[];
   /** Engine clock when last saved. */
   nowMs: number;

@@ -5,7 +5,7 @@
  */
 export {
   ClusterApps,
-  PLANE_TOPIC_DEFAULTS,
+  DEMO_TOPIC_DEFAULTS,
   PROCESSING_MS_PER_RECORD,
   type AppsStorage,
   type HostDeployment,
@@ -13,11 +13,11 @@ export {
 } from './ClusterApps';
 export { cleanupConfigs } from './topicCleanupConfigs';
 export type { BoardRead, ConsumerEntry, GroupSettings } from './managers/Board';
-export { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
+export { DEMO_BROKER_CONFIG, DEMO_CONSUMER_CONFIG } from './demoConfig';
 export { comparePartitions } from './comparePartitions';
 /** For a link's parser, which reads broker actions by the engine's own list of them. */
 export { isBrokerCommandOp } from '../index';
-export { buildPlaneView, type PlaneSource } from './planeViews';
+export { buildBoardView, type BoardSource } from './boardViews';
 export { packLag } from './managers/LagSampler';
 export { PRESETS, type Preset } from './presets';
 export {

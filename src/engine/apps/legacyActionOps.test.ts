@@ -26,12 +26,12 @@ describe('actions recorded in the old words', () => {
       'reassignPartitions',
       'electPreferredLeaders',
     ]);
-    const plane = ClusterApps.fromScenario(spec, { store: new MapStore() });
-    const orders0 = plane.view().topics.find((t) => t.name === 'orders')?.partitions[0];
+    const apps = ClusterApps.fromScenario(spec, { store: new MapStore() });
+    const orders0 = apps.view().topics.find((t) => t.name === 'orders')?.partitions[0];
     expect(orders0?.replicas).toEqual([3, 2, 1]);
     expect(orders0?.leader).toBe(3);
-    expect(plane.producer.acked).toBeGreaterThanOrEqual(20);
-    expect(plane.actions).toEqual(spec.actions);
+    expect(apps.producer.acked).toBeGreaterThanOrEqual(20);
+    expect(apps.actions).toEqual(spec.actions);
   });
 
   it('come back from a stored run (meta/cluster.json) in today’s words', async () => {

@@ -21,12 +21,12 @@ function cluster() {
   const store = new MapStore();
   const recovered = new Map();
   const clock = new ManualClock(SCENARIO_EPOCH_MS);
-  const plane = new ClusterApps(1, 'empty4', { store, recoveredLogs: recovered, clock });
-  plane.tick(300);
-  const data = new DataPath(plane.engine, recovered);
+  const apps = new ClusterApps(1, 'empty4', { store, recoveredLogs: recovered, clock });
+  apps.tick(300);
+  const data = new DataPath(apps.engine, recovered);
   const writer = new StoreWriter(store);
   return {
-    plane,
+    apps,
     store,
     importZip: (zip: Uint8Array, name = 'x.zip') => importPartitionZip(data, store, clock, writer, zip, name),
     settled: () => writer.settled(),
@@ -43,7 +43,7 @@ async function refused(zip: Uint8Array) {
   const c = cluster();
   await c.settled();
   const filesBefore = await c.store.list('');
-  const topicsBefore = c.plane.cluster.topicNames();
+  const topicsBefore = c.apps.cluster.topicNames();
   let error: unknown;
   try {
     await c.importZip(zip);
@@ -54,7 +54,7 @@ async function refused(zip: Uint8Array) {
   expect(isKafkaError(error), `expected a KafkaError, got ${String(error)}`).toBe(true);
   // A rejected import changes nothing: not one file in the Store, not one topic.
   expect(await c.store.list('')).toEqual(filesBefore);
-  expect(c.plane.cluster.topicNames()).toEqual(topicsBefore);
+  expect(c.apps.cluster.topicNames()).toEqual(topicsBefore);
   return error as KafkaError;
 }
 
@@ -86,7 +86,7 @@ describe('import: a valid export', () => {
     });
     const result = await c.importZip(declareSize(zip, 'orders-2/README.txt', 1 << 30));
     expect(result).toEqual({ topic: 'orders', partition: 2, records: 15 });
-    expect(c.plane.cluster.assignment('orders')).toHaveLength(3);
+    expect(c.apps.cluster.assignment('orders')).toHaveLength(3);
   });
 });
 
@@ -170,7 +170,7 @@ describe('import: refused before one byte is written', () => {
 describe('import: the topic name', () => {
   it("is moved aside when it would collide ('.' vs '_') with an existing topic", async () => {
     const c = cluster();
-    c.plane.cluster.createTopic({ name: 'col.x', partitions: 1, replicationFactor: 1 });
+    c.apps.cluster.createTopic({ name: 'col.x', partitions: 1, replicationFactor: 1 });
     const result = await c.importZip(zipSync({ [`col_x-0/${LOG0}`]: batch(0, 2) }));
     expect(result.topic).toBe('col_x-imported');
   });

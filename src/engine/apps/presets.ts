@@ -4,7 +4,7 @@
  *
  * A preset has three parts, because a restart from the Store keeps only some of them: the
  * deployment (`racks`: brokers 1..n, what each broker's server.properties says), the cluster's
- * metadata (topics, made with `plane.presetTopic`, which lives in ZooKeeper and is not made again
+ * metadata (topics, made with `board.presetTopic`, which lives in ZooKeeper and is not made again
  * on a restart), and the applications around the cluster (groups, consumers, producers), which
  * start again with every restart.
  */
@@ -28,7 +28,7 @@ export interface Preset {
   /** One broker per entry (ids 1, 2, ...), with its rack or none. */
   racks: (string | null)[];
   /** Runs after the brokers registered and elected a controller. */
-  build(plane: PresetTarget): void;
+  build(apps: PresetTarget): void;
 }
 
 export const PRESETS: Record<PresetName, Preset> = {
@@ -36,21 +36,21 @@ export const PRESETS: Record<PresetName, Preset> = {
     label: 'Demo cluster',
     description: 'Three brokers on two racks, topic orders (6 partitions, RF 3), two consumer groups.',
     racks: ['rack-a', 'rack-b', 'rack-a'],
-    build(plane) {
-      plane.presetTopic({
+    build(apps) {
+      apps.presetTopic({
         name: 'orders',
         partitions: 6,
         replicationFactor: 3,
         fixedStartIndex: 0,
         configs: { 'min.insync.replicas': 2 },
       });
-      plane.tick(200);
-      plane.apply({ op: 'addGroup', group: 'billing', assignor: 'range' });
-      plane.apply({ op: 'addGroup', group: 'analytics', assignor: 'roundrobin' });
-      for (const name of ['c1', 'c2', 'c3']) plane.apply({ op: 'addConsumer', group: 'billing', name });
-      for (const name of ['c4', 'c5']) plane.apply({ op: 'addConsumer', group: 'analytics', name });
-      plane.recorder.clear();
-      plane.startTrickle('orders', 4);
+      apps.tick(200);
+      apps.apply({ op: 'addGroup', group: 'billing', assignor: 'range' });
+      apps.apply({ op: 'addGroup', group: 'analytics', assignor: 'roundrobin' });
+      for (const name of ['c1', 'c2', 'c3']) apps.apply({ op: 'addConsumer', group: 'billing', name });
+      for (const name of ['c4', 'c5']) apps.apply({ op: 'addConsumer', group: 'analytics', name });
+      apps.recorder.clear();
+      apps.startTrickle('orders', 4);
     },
   },
   empty4: {
@@ -75,32 +75,32 @@ export const PRESETS: Record<PresetName, Preset> = {
     label: 'Elections',
     description: 'Three brokers and topic payments (1 partition, RF 3) with unclean leader election allowed.',
     racks: [null, null, null],
-    build(plane) {
-      plane.presetTopic({
+    build(apps) {
+      apps.presetTopic({
         name: 'payments',
         partitions: 1,
         replicationFactor: 3,
         fixedStartIndex: 0,
         configs: { 'unclean.leader.election.enable': true },
       });
-      plane.tick(200);
+      apps.tick(200);
     },
   },
   large: {
     label: 'Large (scale test)',
     description: '50 brokers on 5 racks, 1,000 partitions, 20 groups of 25 consumers.',
     racks: Array.from({ length: 50 }, (_, i) => `rack-${(i % 5) + 1}`),
-    build(plane) {
+    build(apps) {
       for (let t = 0; t < 10; t++) {
-        plane.presetTopic({ name: t === 0 ? 'orders' : `topic-${t}`, partitions: 100, replicationFactor: 3 });
+        apps.presetTopic({ name: t === 0 ? 'orders' : `topic-${t}`, partitions: 100, replicationFactor: 3 });
       }
-      plane.tick(200);
+      apps.tick(200);
       for (let g = 1; g <= 20; g++) {
-        plane.apply({ op: 'addGroup', group: `group-${g}`, assignor: 'range' });
-        for (let i = 1; i <= 25; i++) plane.apply({ op: 'addConsumer', group: `group-${g}`, name: `g${g}-c${i}` });
+        apps.apply({ op: 'addGroup', group: `group-${g}`, assignor: 'range' });
+        for (let i = 1; i <= 25; i++) apps.apply({ op: 'addConsumer', group: `group-${g}`, name: `g${g}-c${i}` });
       }
-      plane.recorder.clear();
-      plane.startTrickle('orders', 50);
+      apps.recorder.clear();
+      apps.startTrickle('orders', 50);
     },
   },
   node: {

@@ -1,5 +1,5 @@
 /**
- * The control plane's half of the worker protocol: brokers, the controller, replicas, the
+ * The board's half of the worker protocol: brokers, the controller, replicas, the
  * coordination store's znodes, consumer groups and consumers, as plain data built from engine
  * state, and the actions a person (or a scenario) can take on them.
  *
@@ -20,12 +20,11 @@ import type {
   PartitionerStrategy,
   PlacementStep,
   GroupEvent,
-  ProducerEvent,
   DescribeRowView,
-  PlaneBrokerView,
-  PlanePartitionView,
-  PlaneReplicaView,
-  PlaneTopicView,
+  BoardBrokerView,
+  BoardPartitionView,
+  BoardReplicaView,
+  BoardTopicView,
   ZnodeView,
 } from '../index';
 
@@ -35,7 +34,7 @@ export type * from './metrics/types';
 
 // The views read straight from engine state are declared beside the engine (src/engine/views).
 
-export type { DescribeRowView, PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneTopicView, ZnodeView };
+export type { DescribeRowView, BoardBrokerView, BoardPartitionView, BoardReplicaView, BoardTopicView, ZnodeView };
 
 export type { ClusterEvent, GroupEvent, PlacementStep };
 
@@ -61,7 +60,7 @@ export const TOPIC_CLEANUP_KEYS: readonly TopicCleanupKey[] = ['retention.ms', '
  * How often the UI's brokers check retention and run the log cleaner (Kafka's defaults are
  * 300,000 and 15,000 ms): short, so a retention or cleanup.policy change shows within seconds.
  */
-export const PLANE_CLEANUP_INTERVALS = {
+export const DEMO_CLEANUP_INTERVALS = {
   'log.retention.check.interval.ms': 2000,
   'log.cleaner.backoff.ms': 2000,
 } as const;
@@ -148,7 +147,7 @@ export interface ScenarioSpec {
   untilMs: number;
 }
 
-export interface PlaneMemberView {
+export interface BoardMemberView {
   memberId: string;
   /** The consumer's name (its client.id). */
   name: string;
@@ -164,7 +163,7 @@ export interface GenerationView {
   assignment: Record<string, string[]>;
 }
 
-export interface PlaneGroupView {
+export interface BoardGroupView {
   groupId: string;
   assignor: AssignorName;
   protocol: GroupProtocol;
@@ -182,7 +181,7 @@ export interface PlaneGroupView {
    * coordinator's InitialDelayedJoin, extended by each newcomer). Null otherwise.
    */
   initialRebalanceDelayMs: number | null;
-  members: PlaneMemberView[];
+  members: BoardMemberView[];
   /**
    * Set while no broker holds the group: its `__consumer_offsets` partition's leader is gone (the
    * controller has not moved it yet) or is loading it. `state` is then what a member asking is told
@@ -235,7 +234,7 @@ export interface LagHistoryView {
   data: Float64Array;
 }
 
-export interface PlaneConsumerView {
+export interface BoardConsumerView {
   name: string;
   group: string | null;
   lifecycle: 'running' | 'closed' | 'crashed' | 'stopped';
@@ -318,8 +317,8 @@ export interface ConsumerCrashView {
  * (relative ms). A hop takes about a millisecond of engine time, so the page replays each one
  * slowed down and says by how much. Bounded per family (apps/RecentMessages.ts).
  */
-export interface PlaneMessageView {
-  /** The plane's own number, in the order the engine sent the messages. */
+export interface BoardMessageView {
+  /** The board's own number, in the order the engine sent the messages. */
   id: number;
   api: string;
   kind: 'request' | 'response';
@@ -337,11 +336,11 @@ export interface PlaneMessageView {
    * the order they happened; absent while it changed nothing (or has not arrived yet). The page
    * draws each change when the message's token lands.
    */
-  effects?: PlaneMessageEffect[];
+  effects?: BoardMessageEffect[];
 }
 
 /** One replica offset a message moved: `field` of `broker`'s replica of topic-partition, from -> to. */
-export interface PlaneMessageEffect {
+export interface BoardMessageEffect {
   topic: string;
   partition: number;
   broker: number;
@@ -350,7 +349,7 @@ export interface PlaneMessageEffect {
   to: number;
 }
 
-export interface PlaneView {
+export interface BoardView {
   version: number;
   seed: number;
   preset: PresetName;
@@ -358,24 +357,25 @@ export interface PlaneView {
   nowMs: number;
   controller: number | null;
   controllerEpoch: number;
-  brokers: PlaneBrokerView[];
-  topics: PlaneTopicView[];
+  brokers: BoardBrokerView[];
+  topics: BoardTopicView[];
   znodes: ZnodeView[];
-  groups: PlaneGroupView[];
-  consumers: PlaneConsumerView[];
+  groups: BoardGroupView[];
+  consumers: BoardConsumerView[];
   describe: DescribeRowView[];
   lost: LostOffsetsView[];
   /** Consumer crashes and the duplicates or losses each one causes, oldest first. */
   crashes: ConsumerCrashView[];
-  /** Requests and answers sent recently, in engine order, at most MAX_PLANE_MESSAGES (none for clusters drawn at scale). */
-  messages: PlaneMessageView[];
+  /** Requests and answers sent recently, in engine order, at most MAX_BOARD_MESSAGES (none for clusters drawn at scale). */
+  messages: BoardMessageView[];
   actions: TimedAction[];
   /** Delivery reports of produce actions: acknowledged and failed counts, last error. */
   produced: { acked: number; failed: number; lastError: string | null };
   config: { sessionTimeoutMs: number; replicaLagMaxMs: number; consumerSessionTimeoutMs: number };
 }
 
-export type PlaneEvent = ClusterEvent | GroupEvent | ProducerEvent;
+/** The engine's events, as frames carry them to the page. */
+export type { EngineEvent } from '../index';
 
 export interface PlacementPreviewArgs {
   /** The topic's name: a random start index is drawn from an Rng seeded with it (and the scenario seed). */
@@ -429,7 +429,7 @@ export interface ReplayEstimate {
   engineMs: number;
   /** Real ms it would take here, every pass included. */
   estimatedMs: number;
-  /** Long enough to run as a job (planeScenarioStart: slices between frames, progress, Cancel). */
+  /** Long enough to run as a job (startScenarioJob: slices between frames, progress, Cancel). */
   sliced: boolean;
   /** Long enough that the page asks first, saying how long. */
   ask: boolean;

@@ -51,7 +51,7 @@ export class Cluster {
    * it was committed — cut back to what survives when an unclean election loses records.
    */
   readonly highestHighWatermark = new Map<string, number>();
-  /** @deprecated the old, misleading name of `highestHighWatermark` (still read by the worker's plane views). */
+  /** @deprecated the old, misleading name of `highestHighWatermark` (still read by the worker's board views). */
   get committed(): Map<string, number> {
     return this.highestHighWatermark;
   }

@@ -219,7 +219,7 @@ export interface SegmentView {
   durableBytes: number;
 }
 
-export interface PlaneBrokerView {
+export interface BoardBrokerView {
   id: number;
   rack: string | null;
   /** The broker process: running, shutting down (controlled shutdown) or down. */
@@ -234,7 +234,7 @@ export interface PlaneBrokerView {
   leaderCount: number;
 }
 
-export interface PlaneReplicaView {
+export interface BoardReplicaView {
   broker: number;
   role: 'leader' | 'follower' | 'offline';
   inIsr: boolean;
@@ -244,7 +244,7 @@ export interface PlaneReplicaView {
   lagMs: number | null;
 }
 
-export interface PlanePartitionView {
+export interface BoardPartitionView {
   topic: string;
   partition: number;
   /** Assigned replicas, preferred leader first. */
@@ -253,12 +253,12 @@ export interface PlanePartitionView {
   leaderEpoch: number;
   isr: number[];
   offline: boolean;
-  replicaStates: PlaneReplicaView[];
+  replicaStates: BoardReplicaView[];
   /** Highest high watermark any leader reached: what was committed. */
   committed: number;
 }
 
-export interface PlaneTopicView {
+export interface BoardTopicView {
   name: string;
   internal: boolean;
   minInsyncReplicas: number;
@@ -267,7 +267,7 @@ export interface PlaneTopicView {
   retentionMs: number;
   retentionBytes: number;
   cleanupPolicy: string;
-  partitions: PlanePartitionView[];
+  partitions: BoardPartitionView[];
 }
 
 export interface ZnodeView {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlaneGroupView, PlaneView } from '../../engine/apps/types';
+import type { BoardGroupView, BoardView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
 import {
   type BrokerDrawnState,
@@ -23,7 +23,7 @@ import { PartitionGlance } from './PartitionGlance';
  * glossary terms; the broker entries are links, so their words stay plain.
  */
 /** Each broker as `id|drawn state|words|controller (0, 1, or 'gone')|leaders|rack`, once per view. */
-const brokerKeys = byIdentity((view: PlaneView | null) => {
+const brokerKeys = byIdentity((view: BoardView | null) => {
   if (!view) return [];
   const controller = controllerDrawn(view);
   return view.brokers.map((b) => {
@@ -32,7 +32,7 @@ const brokerKeys = byIdentity((view: PlaneView | null) => {
     return `${b.id}|${d.state}|${brokerWords(d)}|${badge}|${b.leaderCount}|${b.rack ?? ''}`;
   });
 });
-const groupKeys = byIdentity((groups: PlaneGroupView[] | undefined) =>
+const groupKeys = byIdentity((groups: BoardGroupView[] | undefined) =>
   (groups ?? []).map(
     (g) =>
       `${g.groupId}|${g.state}|${g.generation}|${g.initialRebalanceDelayMs ?? ''}|${g.members.length}|${coordinatorGone(g) ?? ''}`,
@@ -45,14 +45,14 @@ const groupKeys = byIdentity((groups: PlaneGroupView[] | undefined) =>
  * state to describe — not "Empty, generation 0". Returns the last generation it completed, or
  * null when the group has a coordinator (or never had one: a new group, the legacy ZooKeeper one).
  */
-function coordinatorGone(g: PlaneGroupView): number | null {
+function coordinatorGone(g: BoardGroupView): number | null {
   if (g.coordinator !== null || g.protocol !== 'coordinator' || g.clients) return null;
   const last = g.generations[g.generations.length - 1];
   return last ? last.generation : null;
 }
 
 export function ClusterStrip() {
-  // Derived once per plane view (byIdentity), compared as strings: a view that changes nothing here redraws nothing.
+  // Derived once per board view (byIdentity), compared as strings: a view that changes nothing here redraws nothing.
   const brokers = useBoard(useShallow((s) => brokerKeys(s.view ?? null)));
   const epoch = useBoard((s) => s.view?.controllerEpoch ?? 0);
   const groups = useBoard(useShallow((s) => groupKeys(s.view?.groups)));

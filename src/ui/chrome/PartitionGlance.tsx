@@ -1,6 +1,6 @@
 import { Fragment, memo, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PlanePartitionView, PlaneReplicaView, PlaneTopicView, PlaneView } from '../../engine/apps/types';
+import type { BoardPartitionView, BoardReplicaView, BoardTopicView, BoardView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
 import { brokerDrawn, brokerWords } from '../cluster/brokerDrawn';
 import { setRowTopic, useDrawnPartitionByName, useIsrChangedAt } from '../cluster/replicationHold';
@@ -19,7 +19,7 @@ export const GLANCE_SLOTS = 8;
 
 type Role = 'leader' | 'in-sync' | 'out-of-sync' | 'offline';
 
-function roleOf(r: PlaneReplicaView): Role {
+function roleOf(r: BoardReplicaView): Role {
   if (r.role === 'offline') return 'offline';
   if (r.role === 'leader') return 'leader';
   return r.inIsr ? 'in-sync' : 'out-of-sync';
@@ -34,14 +34,14 @@ const ROLE_WORDS: Record<Role, string> = {
 
 const NO_CELLS: string[] = [];
 /** Each broker as `id|drawn state|words` (brokerDrawn.ts: the strip and the board name it alike), once per view. */
-const brokerHeadsOf = byIdentity((view: PlaneView | null) =>
+const brokerHeadsOf = byIdentity((view: BoardView | null) =>
   (view?.brokers ?? []).map((b) => {
     const d = brokerDrawn(b, view?.nowMs ?? 0, view?.config.sessionTimeoutMs ?? 0);
     return `${b.id}|${d.state}|${brokerWords(d)}`;
   }),
 );
 
-function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | null): string | null {
+function shownTopic(topics: BoardTopicView[] | undefined, selected: string | null): string | null {
   let first: string | null = null;
   for (const t of topics ?? []) {
     if (t.internal) continue;
@@ -53,10 +53,10 @@ function shownTopic(topics: PlaneTopicView[] | undefined, selected: string | nul
 
 /** The topic's replicas as `partition|broker|role|leo|hw`, computed again only for another view or topic. */
 const cellKeys = (() => {
-  let lastTopics: PlaneTopicView[] | undefined;
+  let lastTopics: BoardTopicView[] | undefined;
   let lastTopic: string | null = null;
   let last: string[] = NO_CELLS;
-  return (topics: PlaneTopicView[] | undefined, topic: string | null): string[] => {
+  return (topics: BoardTopicView[] | undefined, topic: string | null): string[] => {
     if (topics === lastTopics && topic === lastTopic) return last;
     lastTopics = topics;
     lastTopic = topic;
@@ -96,7 +96,7 @@ export function PartitionGlance() {
   const brokerIds = heads.map((h) => Number(h.split('|')[0]));
   const topic = useBoard((s) => shownTopic(s.view?.topics, selected));
   // One string per replica, so a frame that changes nothing redraws nothing; derived once per
-  // plane view (the store updates every frame), and not at all for a cluster drawn at scale.
+  // board view (the store updates every frame), and not at all for a cluster drawn at scale.
   const cells = useBoard(
     useShallow((s) => (brokerIds.length > MAX_BROKERS ? NO_CELLS : cellKeys(s.view?.topics, topic))),
   );
@@ -166,7 +166,7 @@ export function PartitionGlance() {
   );
 }
 
-function cellsOf(p: PlanePartitionView): Cell[] {
+function cellsOf(p: BoardPartitionView): Cell[] {
   return p.replicaStates.map((r) => ({ broker: r.broker, role: roleOf(r), leo: r.logEndOffset, hw: r.highWatermark }));
 }
 

@@ -12,7 +12,7 @@
  * the table changes size, never per view.
  */
 import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
-import type { PlaneMessageView } from '../../engine/apps/types';
+import type { BoardMessageView } from '../../engine/apps/types';
 import { tokenSchedule } from '../cluster/replicationHold';
 import { apiColour } from '../cluster/requestApis';
 import { type Flight, flightOf, groupLabel, joinedChips, type Placement, placeFlights } from '../cluster/tokenLanes';
@@ -40,7 +40,7 @@ const LANES = [-9, 9];
 
 interface RowToken {
   id: string;
-  message: PlaneMessageView;
+  message: BoardMessageView;
   partition: number;
 }
 
@@ -133,7 +133,7 @@ export function RowTokens({ topic }: { topic: string }) {
           animationDelay: `${delays.get(id) ?? 0}ms`,
           '--api-colour': apiColour(m.api),
         } as CSSProperties;
-        const route = (x: PlaneMessageView) =>
+        const route = (x: BoardMessageView) =>
           `${x.from === null ? (x.client ?? 'the producer') : `broker ${x.from}`} → broker ${x.to}`;
         return (
           <span

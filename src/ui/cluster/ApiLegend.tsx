@@ -3,10 +3,10 @@
  * page opened (tokens come and go too fast to learn their colours from them alone).
  */
 import { type CSSProperties, useRef } from 'react';
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 import { apiColour, legendApis } from './requestApis';
 
-export function ApiLegend({ view }: { view: PlaneView }) {
+export function ApiLegend({ view }: { view: BoardView }) {
   // Every API seen so far, kept across views so the legend does not flicker as tokens land.
   const seen = useRef(new Set<string>());
   for (const m of view.messages) seen.current.add(m.api);

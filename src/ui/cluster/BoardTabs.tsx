@@ -1,6 +1,6 @@
 /**
- * The control plane on screen: tabs for the cluster (brokers, controller, znodes), the
- * consumer groups and the scenarios (lessons, presets, the link). Starts the plane when mounted (from the page's
+ * The board on screen: tabs for the cluster (brokers, controller, znodes), the
+ * consumer groups and the scenarios (lessons, presets, the link). Starts the board when mounted (from the page's
  * link, or the default demo) and shows refused actions and unreadable links in words.
  */
 import { useEffect } from 'react';
@@ -30,25 +30,25 @@ export function BoardTabs({ session }: { session: Session }) {
   const attached = useUi((s) => s.host !== null);
   return (
     <section
-      className="plane"
+      className="board"
       aria-label="Cluster control plane"
-      data-testid="plane"
+      data-testid="board"
       data-ready={String(view !== null)}
       data-preset={view?.preset ?? ''}
       data-brokers={view?.brokers.length ?? 0}
     >
-      <div className="plane-header">
+      <div className="board-header">
         <TabList
-          prefix="plane"
+          prefix="board"
           tabs={TABS}
           selected={tab}
           label="Control plane views"
           onSelect={(id) => setBoard({ tab: id })}
         />
-        <div className="plane-clockbar">
+        <div className="board-clockbar">
           {view && (
             // The clock is shown once, in the top bar; this marks the instant the board's view is of.
-            <span className="visually-hidden" data-testid="plane-clock" data-now={view.nowMs}>
+            <span className="visually-hidden" data-testid="board-clock" data-now={view.nowMs}>
               board at {formatClock(view.nowMs)}
             </span>
           )}
@@ -59,7 +59,7 @@ export function BoardTabs({ session }: { session: Session }) {
                 key={ms}
                 type="button"
                 className="btn btn-xs"
-                data-testid={`plane-advance-${ms}`}
+                data-testid={`board-advance-${ms}`}
                 title="Fast-forward the cluster's clock"
                 onClick={() => void advance(session, ms)}
               >
@@ -70,7 +70,7 @@ export function BoardTabs({ session }: { session: Session }) {
       </div>
       <LinkNotice session={session} />
       <BoardError />
-      <div id="plane-body" role="tabpanel" aria-labelledby={`plane-tab-${tab}`} className="plane-body">
+      <div id="board-body" role="tabpanel" aria-labelledby={`board-tab-${tab}`} className="board-body">
         {!view ? (
           <p className="muted">Starting the brokers…</p>
         ) : tab === 'cluster' ? (
@@ -91,7 +91,7 @@ function LinkNotice({ session }: { session: Session }) {
   const pendingLink = useBoard((s) => s.pendingLink);
   if (!notice) return null;
   return (
-    <p className="plane-notice" role="status" data-testid="link-notice">
+    <p className="board-notice" role="status" data-testid="link-notice">
       {notice}{' '}
       {pendingLink && (
         <button
@@ -113,7 +113,7 @@ function BoardError() {
   const error = useBoard((s) => s.error);
   if (!error) return null;
   return (
-    <p className="plane-error" role="alert" data-testid="plane-error">
+    <p className="board-error" role="alert" data-testid="board-error">
       {error} <DismissButton size="xs" onDismiss={() => setBoard({ error: null })} />
     </p>
   );

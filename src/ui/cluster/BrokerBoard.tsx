@@ -11,7 +11,7 @@ import { DndContext, type DragEndEvent, useDraggable, useDroppable } from '@dnd-
 import { useDragSensors } from '../dragSensors';
 import { group as d3group, scaleLinear } from 'd3';
 import { memo, useCallback, useState } from 'react';
-import type { PlaneBrokerView, PlanePartitionView, PlaneReplicaView, PlaneView } from '../../engine/apps/types';
+import type { BoardBrokerView, BoardPartitionView, BoardReplicaView, BoardView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { act } from './boardClient';
 import { useFocused } from '../events/useFocused';
@@ -23,28 +23,28 @@ import { Options } from '../forms/Options';
 import { brokerDrawn, brokerWords, controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';
 
 interface HostedReplica {
-  partition: PlanePartitionView;
-  replica: PlaneReplicaView;
+  partition: BoardPartitionView;
+  replica: BoardReplicaView;
   internal: boolean;
 }
 
 /** Above this many user-topic replicas, broker cards show counts and open their chips on demand. */
 const COMPACT_ABOVE = 300;
 
-export function replicaClass(r: PlaneReplicaView): string {
+export function replicaClass(r: BoardReplicaView): string {
   if (r.role === 'offline') return 'offline';
   if (r.role === 'leader') return 'leader';
   return r.inIsr ? 'insync' : 'outofsync';
 }
 
 /** A replica's role as shown, which is also its glossary term. */
-function roleLabel(r: PlaneReplicaView): TermName {
+function roleLabel(r: BoardReplicaView): TermName {
   if (r.role === 'offline') return 'offline replica';
   if (r.role === 'leader') return 'leader';
   return r.inIsr ? 'in-sync follower' : 'out-of-sync follower';
 }
 
-export function BrokerBoard({ session, view }: { session: Session; view: PlaneView }) {
+export function BrokerBoard({ session, view }: { session: Session; view: BoardView }) {
   const sensors = useDragSensors();
   const hosted = new Map<number, HostedReplica[]>();
   for (const t of view.topics) {
@@ -113,7 +113,7 @@ export function BrokerBoard({ session, view }: { session: Session; view: PlaneVi
   );
 }
 
-async function move(session: Session, view: PlaneView, topic: string, partition: number, from: number, to: number) {
+async function move(session: Session, view: BoardView, topic: string, partition: number, from: number, to: number) {
   const p = view.topics.find((t) => t.name === topic)?.partitions[partition];
   if (!p || p.replicas.includes(to)) return;
   await act(session, {
@@ -126,8 +126,8 @@ async function move(session: Session, view: PlaneView, topic: string, partition:
 
 interface CardProps {
   session: Session;
-  view: PlaneView;
-  broker: PlaneBrokerView;
+  view: BoardView;
+  broker: BoardBrokerView;
   replicas: HostedReplica[];
   compact: boolean;
   /** In compact mode, everything the closed card shows; equal signatures skip the re-render. */
@@ -138,7 +138,7 @@ interface CardProps {
 }
 
 /** What a compact (closed) broker card shows: its state and its replicas counted by role. */
-function cardSignature(b: PlaneBrokerView, view: PlaneView, replicas: HostedReplica[]): string {
+function cardSignature(b: BoardBrokerView, view: BoardView, replicas: HostedReplica[]): string {
   const counts = [0, 0, 0, 0, 0];
   for (const h of replicas) {
     if (h.internal) counts[4] = (counts[4] ?? 0) + (h.replica.role === 'leader' ? 1 : 0);
@@ -282,7 +282,7 @@ function ReplicaCounts({
  * under min.insync.replicas with the numbers, the HW frozen there (KAFKA-15583), or the in-sync
  * follower the HW waits for and since when.
  */
-function Teaching({ view, partition: p }: { view: PlaneView; partition: PlanePartitionView }) {
+function Teaching({ view, partition: p }: { view: BoardView; partition: BoardPartitionView }) {
   const since = useIsrChangedAt(p.topic, p.partition);
   const minIsr = view.topics.find((t) => t.name === p.topic)?.minInsyncReplicas ?? 1;
   const moments = teachingMoments(p, minIsr, since, view.nowMs);
@@ -307,7 +307,7 @@ function Teaching({ view, partition: p }: { view: PlaneView; partition: PlanePar
   );
 }
 
-function ReplicaChip({ session, view, hosted }: { session: Session; view: PlaneView; hosted: HostedReplica }) {
+function ReplicaChip({ session, view, hosted }: { session: Session; view: BoardView; hosted: HostedReplica }) {
   const { partition: engine, replica: r } = hosted;
   const id = `replica-${engine.topic}-${engine.partition}-${r.broker}`;
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({

@@ -3,7 +3,7 @@
  * narration, the placement being animated and the coordination store's znodes.
  */
 import { memo, useState } from 'react';
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { BrokerBoard } from './BrokerBoard';
 import { CreateTopicDialog } from './CreateTopicDialog';
@@ -22,7 +22,7 @@ const DRAWN_MESSAGES_MAX_BROKERS = 12;
 /** The consumers' box names this many consumers, then says how many more. */
 const CONSUMERS_NAMED_MAX = 6;
 
-export function ClusterTab({ session, view }: { session: Session; view: PlaneView }) {
+export function ClusterTab({ session, view }: { session: Session; view: BoardView }) {
   const racks = [...new Set(view.brokers.map((b) => b.rack).filter((r): r is string => r !== null))].sort();
   const [rack, setRack] = useState<string>('');
   const userTopics = view.topics.filter((t) => !t.internal);
@@ -40,7 +40,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
       : consumerNames.join(', ');
   return (
     <div className="cluster-tab">
-      <div className="plane-toolbar">
+      <div className="board-toolbar">
         <span className="controller-summary" data-testid="controller-summary">
           <Term name="controller">Controller</Term>: {controllerSummary(view)} ·{' '}
           <Term name="controller epoch">epoch</Term> {view.controllerEpoch}
@@ -73,7 +73,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
           <button
             type="button"
             className="btn"
-            data-testid="plane-produce"
+            data-testid="board-produce"
             onClick={() => void act(session, { op: 'produceDemoRecords', topic: produceTopic, count: 20 })}
             title="20 keyed records through the producer with acks=all"
           >
@@ -82,7 +82,7 @@ export function ClusterTab({ session, view }: { session: Session; view: PlaneVie
         )}
         <span
           className="muted small"
-          data-testid="plane-produced"
+          data-testid="board-produced"
           data-acked={view.produced.acked}
           data-failed={view.produced.failed}
         >
@@ -171,7 +171,7 @@ const TopicConfigs = memo(function TopicConfigs({ session, topics }: { session: 
 });
 
 /** The controller in words, as the board's badge and the strip draw it (brokerDrawn.ts). */
-function controllerSummary(view: PlaneView): string {
+function controllerSummary(view: BoardView): string {
   const c = controllerDrawn(view);
   if (c.broker === null) return NO_CONTROLLER_WORDS;
   return c.processGone

@@ -5,7 +5,7 @@
  * that start the cluster they describe and create their topics.
  */
 import { useState } from 'react';
-import type { ScenarioAction, PlaneView, PresetName } from '../../engine/apps/types';
+import type { ScenarioAction, BoardView, PresetName } from '../../engine/apps/types';
 import { MAX_TOPIC_PARTITIONS } from '../../worker/client';
 import { errorText } from '../errorText';
 import type { Session } from '../session';
@@ -68,7 +68,7 @@ export async function runSeedExample(session: Session, id: string): Promise<void
   for (const t of ex.topics) await act(session, t);
 }
 
-export function CreateTopicDialog({ session, view }: { session: Session; view: PlaneView }) {
+export function CreateTopicDialog({ session, view }: { session: Session; view: BoardView }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('events');
   // The numbers as typed: checked (forms/validate) before anything is sent, never read as 0 or 1e1.
@@ -98,7 +98,7 @@ export function CreateTopicDialog({ session, view }: { session: Session; view: P
   async function preview() {
     const args = checkedArgs();
     if (!args) return;
-    const p = await session.call('planePlacement', args);
+    const p = await session.call('previewPlacement', args);
     if (p.error) {
       setMessage(errorText(p.error));
       return;

@@ -24,7 +24,7 @@
  * for a cluster drawn at scale.
  */
 import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { PlaneMessageView, PlaneView } from '../../engine/apps/types';
+import type { BoardMessageView, BoardView } from '../../engine/apps/types';
 import { useUi } from '../store';
 import { REPLAY_MS, tokenSlowdown, tokenStatement } from '../time/pacing';
 import { apiColour } from './requestApis';
@@ -46,7 +46,7 @@ interface Layout {
 }
 
 /** How many times slower than the engine a message is drawn (at `speed` engine ms per wall ms). */
-export function slowdown(m: PlaneMessageView, speed: number): number {
+export function slowdown(m: BoardMessageView, speed: number): number {
   return tokenSlowdown(m.arriveAtMs - m.sentAtMs, speed);
 }
 
@@ -56,7 +56,7 @@ function endpoint(id: number | null, client: string | null, consumers: ReadonlyS
   return client !== null && consumers.has(client) ? CONSUMERS : PRODUCERS;
 }
 
-function tokenId(m: PlaneMessageView): string {
+function tokenId(m: BoardMessageView): string {
   return `message-${m.api.toLowerCase()}-${m.from ?? m.client}-${m.to ?? m.client}`;
 }
 
@@ -65,7 +65,7 @@ function endName(id: number | null, client: string | null): string {
 }
 
 /** Says that the tokens are a slowed replay, and how much slower than the engine they move. */
-export function MessageLegend({ view }: { view: PlaneView }) {
+export function MessageLegend({ view }: { view: BoardView }) {
   const speed = useUi((s) => s.speed);
   if (view.messages.length === 0) return null;
   // The shortest hop is the most slowed: the statement speaks of that one.
@@ -78,7 +78,7 @@ export function MessageLegend({ view }: { view: PlaneView }) {
   );
 }
 
-export function MessageTokens({ view }: { view: PlaneView }) {
+export function MessageTokens({ view }: { view: BoardView }) {
   const layer = useRef<HTMLDivElement>(null);
   const placed = useRef(new Map<string, Placement>());
   const speed = useUi((s) => s.speed);
@@ -235,7 +235,7 @@ const LANES = [0];
 /** Requests ride left of a card's anchor and responses right of it, so a pair never hides each other. */
 const KIND_SHIFT_PX = 30;
 
-function shifted(p: Point | undefined, kind: PlaneMessageView['kind']): Point | undefined {
+function shifted(p: Point | undefined, kind: BoardMessageView['kind']): Point | undefined {
   if (!p) return undefined;
   return { x: p.x + (kind === 'request' ? -KIND_SHIFT_PX : KIND_SHIFT_PX), y: p.y };
 }

@@ -1,5 +1,5 @@
 /**
- * The control plane's narration: each engine event that moves leadership, the ISR or the
+ * The board's narration: each engine event that moves leadership, the ISR or the
  * controller, one sentence per step, newest at the bottom, appearing one after another (an
  * election reads: session expired → ephemeral node deleted → watch fired → first live ISR
  * member chosen → new leader epoch).

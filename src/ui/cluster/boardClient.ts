@@ -1,11 +1,11 @@
 /**
- * The page side of the control plane: starts it from the link the page was opened with (or the
+ * The page side of the board: starts it from the link the page was opened with (or the
  * default demo), sends actions (their answers go into the store's board slice; frames reach it
  * through Session.apply), and keeps the location's hash equal to the scenario so far — so a
  * reload or a shared link replays the same run.
  */
 import type { WorkerError } from '../../worker/client';
-import type { ScenarioAction, PlaneView, ScenarioSpec } from '../../engine/apps/types';
+import type { ScenarioAction, BoardView, ScenarioSpec } from '../../engine/apps/types';
 import { errorText } from '../errorText';
 import { confirmDiscard, runScenario } from '../scenarios/discard';
 import { isOwnAddress, rememberOwnAddress } from '../scenarios/ownAddress';
@@ -21,7 +21,7 @@ import { setBoard, uiStore } from '../store';
 import { attachedHostUrl } from '../host/hostLink';
 
 /** The scenario the page is showing, as a link hash (time = now, paused = the clock's state). */
-export function scenarioHash(view: PlaneView): string {
+export function scenarioHash(view: BoardView): string {
   return encodeScenarioHash({
     spec: { seed: view.seed, preset: view.preset, actions: view.actions, untilMs: view.nowMs },
     paused: !uiStore.getState().playing,
@@ -35,13 +35,13 @@ export function scenarioHash(view: PlaneView): string {
  */
 const HASH_EVERY_MS = 500;
 let hashWrittenAt = Number.NEGATIVE_INFINITY;
-let pendingHash: PlaneView | null = null;
+let pendingHash: BoardView | null = null;
 let hashTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** Whether the page said that its run is too long for a link (said once per run). */
 let saidTooLong = false;
 
-function writeHashNow(view: PlaneView): void {
+function writeHashNow(view: BoardView): void {
   hashWrittenAt = performance.now();
   pendingHash = null;
   const steps = linkSteps(view.actions);
@@ -61,7 +61,7 @@ function writeHashNow(view: PlaneView): void {
   history.replaceState(history.state, '', url);
 }
 
-function writeHash(view: PlaneView): void {
+function writeHash(view: BoardView): void {
   const wait = hashWrittenAt + HASH_EVERY_MS - performance.now();
   if (wait <= 0 && hashTimer === null) {
     writeHashNow(view);
@@ -77,14 +77,14 @@ function writeHash(view: PlaneView): void {
   );
 }
 
-/** Subscribes the address to the scenario the frames bring, and starts the plane from the page's link. */
+/** Subscribes the address to the scenario the frames bring, and starts the board from the page's link. */
 export function connectBoard(session: Session): () => void {
   // The Node host's cluster is not a scenario a link could replay (real clients made it).
   if (attachedHostUrl() !== null) {
-    void session.call('planeScenario', null).then((view) => setBoard({ view }));
+    void session.call('loadScenario', null).then((view) => setBoard({ view }));
     return () => {};
   }
-  // Produce, Send N and producer settings are recorded in the scenario without a planeAction
+  // Produce, Send N and producer settings are recorded in the scenario without a applyAction
   // round trip: the address follows the recorded actions as frames bring them, so a reload of
   // the page's own link is still the running scenario (sameScenario) and asks nothing.
   const off = session.onScenarioMoved(writeHash);
@@ -132,7 +132,7 @@ async function boot(session: Session): Promise<void> {
       notice = `This link's scenario could not be replayed (${err.message}), so nothing was replaced: the ${stored()} is shown instead.`;
     }
   }
-  const view = await session.call('planeScenario', null);
+  const view = await session.call('loadScenario', null);
   setBoard({ view, linkNotice: notice, pendingLink, story: [], groupStory: [], focus: null });
   // The address now names the cluster shown, so a reload does not open the link again.
   if (spec) writeHashNow(view);
@@ -146,7 +146,7 @@ function stored(): string {
 /** Sends one action; a refusal is shown (with Kafka's error name) and changes nothing. */
 export async function act(session: Session, action: ScenarioAction): Promise<boolean> {
   try {
-    const view = await session.call('planeAction', action);
+    const view = await session.call('applyAction', action);
     setBoard({ view, error: null });
     writeHashNow(view);
     return true;
@@ -168,7 +168,7 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
     if (answer === 'keep') return false;
     const ended = answer === 'replace' ? await runScenario(session, spec, lost) : 'finished';
     if (ended === 'cancelled-unchanged') return false;
-    const view = await session.call('planeScenario', null);
+    const view = await session.call('loadScenario', null);
     // Drawn from scratch only when it is a new cluster (the worker then resends everything).
     if (answer === 'replace' && lost.replaces) await session.replaced();
     setBoard({
@@ -192,6 +192,6 @@ export async function startScenario(session: Session, spec: ScenarioSpec, what: 
 
 /** Fast-forwards the cluster's clock (a session timeout without the wait). */
 export async function advance(session: Session, ms: number): Promise<void> {
-  const view = await session.call('planeAdvance', { ms });
+  const view = await session.call('advanceClock', { ms });
   setBoard({ view });
 }

@@ -1,6 +1,6 @@
 /**
  * The board's slice of the page's one store (store.ts: `useBoard`, `setBoard`): the
- * latest PlaneView from the worker, plus what the page derives from engine events for motion —
+ * latest BoardView from the worker, plus what the page derives from engine events for motion —
  * the election and rebalance narrations, znodes that just changed (to flash them), and a
  * placement being stepped through. Nothing here is invented, every line comes from an engine
  * event or view.
@@ -9,8 +9,8 @@ import type {
   EventLogView,
   MetricsView,
   PlacementPreview,
-  PlaneEvent,
-  PlaneView,
+  EngineEvent,
+  BoardView,
   ScenarioSpec,
 } from '../../engine/apps/types';
 import { keepIdentity } from '../keepIdentity';
@@ -30,7 +30,7 @@ export interface PlacementShow {
 }
 
 export interface BoardState {
-  view: PlaneView | null;
+  view: BoardView | null;
   tab: BoardTab;
   story: StoryLine[];
   groupStory: GroupStoryLine[];
@@ -81,7 +81,7 @@ const MAX_STORY = 80;
 const MAX_GROUP_STORY = 150;
 let nextLine = 1;
 
-function offsetsPartitions(view: PlaneView | null): Record<string, number> {
+function offsetsPartitions(view: BoardView | null): Record<string, number> {
   const out: Record<string, number> = {};
   for (const g of view?.groups ?? []) out[g.groupId] = g.offsetsPartition;
   return out;
@@ -94,7 +94,7 @@ function offsetsPartitions(view: PlaneView | null): Record<string, number> {
  * each frame's partitions and messages as new objects (partitionTimeline's `advance` takes an
  * unchanged object as "no new view", which would drop the messages that arrived with it).
  */
-export function withKeptCards(prev: PlaneView | null, view: PlaneView): PlaneView {
+export function withKeptCards(prev: BoardView | null, view: BoardView): BoardView {
   if (!prev) return view;
   return {
     ...view,
@@ -105,10 +105,10 @@ export function withKeptCards(prev: PlaneView | null, view: PlaneView): PlaneVie
 }
 
 /**
- * What one frame changes in the slice: the plane view when one is drawn now, and the lines,
+ * What one frame changes in the slice: the board view when one is drawn now, and the lines,
  * znode flashes and placement its events tell.
  */
-export function boardFramePatch(s: BoardState, view: PlaneView | null, events: PlaneEvent[]): Partial<BoardState> {
+export function boardFramePatch(s: BoardState, view: BoardView | null, events: EngineEvent[]): Partial<BoardState> {
   const patch: Partial<BoardState> = {};
   if (view) patch.view = withKeptCards(s.view, view);
   if (events.length === 0) return patch;
@@ -134,4 +134,4 @@ export function boardFramePatch(s: BoardState, view: PlaneView | null, events: P
   return patch;
 }
 
-export type { PlaneEvent };
+export type { EngineEvent };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneBrokerView } from '../../engine/apps/types';
+import type { BoardBrokerView } from '../../engine/apps/types';
 import { brokerDrawn, brokerWords, controllerDrawn } from './brokerDrawn';
 
-const broker = (over: Partial<PlaneBrokerView>): PlaneBrokerView => ({
+const broker = (over: Partial<BoardBrokerView>): BoardBrokerView => ({
   id: 1,
   rack: null,
   state: 'running',

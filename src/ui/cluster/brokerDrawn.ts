@@ -6,7 +6,7 @@
  * heartbeat; until then /brokers/ids/<id> (and /controller, if it was the controller) still name
  * it, and the controller has not reacted (its replicas keep leadership on paper). Pure.
  */
-import type { PlaneBrokerView, PlaneView, ZnodeView } from '../../engine/apps/types';
+import type { BoardBrokerView, BoardView, ZnodeView } from '../../engine/apps/types';
 
 export type BrokerDrawnState =
   /** Running and registered. */
@@ -28,7 +28,7 @@ export interface BrokerDrawn {
   sessionLeftMs: number | null;
 }
 
-export function brokerDrawn(b: PlaneBrokerView, nowMs: number, sessionTimeoutMs: number): BrokerDrawn {
+export function brokerDrawn(b: BoardBrokerView, nowMs: number, sessionTimeoutMs: number): BrokerDrawn {
   if (b.state === 'down') {
     if (!b.alive) return { state: 'down', sessionLeftMs: null };
     // CoordinationStore.expireSessions: expired once now - lastHeartbeat >= the session timeout.
@@ -77,7 +77,7 @@ export interface ControllerDrawn {
  * is gone, its session not yet: nobody else can take over before the ephemeral node goes); else
  * nobody, while the brokers race to create /controller.
  */
-export function controllerDrawn(view: Pick<PlaneView, 'controller' | 'znodes'>): ControllerDrawn {
+export function controllerDrawn(view: Pick<BoardView, 'controller' | 'znodes'>): ControllerDrawn {
   if (view.controller !== null) return { broker: view.controller, processGone: false };
   const named = controllerZnode(view.znodes);
   return named === null ? { broker: null, processGone: false } : { broker: named, processGone: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { narrate, shortMemberIds } from './narrate';
 import { toEngineMs } from '../../worker/client';
 
@@ -14,7 +14,7 @@ function stateChange(
   [leader, leaderEpoch, isr]: Leadership,
   after: Leadership,
   reason: 'offlinePartition' | 'replicaOffline',
-): PlaneEvent {
+): EngineEvent {
   return {
     type: 'partitionStateChanged',
     topic,
@@ -29,7 +29,7 @@ function stateChange(
 
 describe('narrate', () => {
   it('tells a broker failure as Kafka handles it: session expiry, ephemeral node, watch, first live ISR member, new epoch', () => {
-    const events: PlaneEvent[] = [
+    const events: EngineEvent[] = [
       { type: 'sessionExpired', sessionId: 3, owner: 'broker-2', lastHeartbeatMs: at(1000), atMs: at(7000) },
       {
         type: 'znodeDeleted',
@@ -136,7 +136,7 @@ describe('shortMemberIds', () => {
         memberId: 'c1-443dcd22-9443-4a5c-8b4f-cfdcc4479565',
         reason: 'session timeout',
         atMs: at(5),
-      } as PlaneEvent,
+      } as EngineEvent,
       {
         type: 'groupGenerationCompleted',
         groupId: 'g',
@@ -144,7 +144,7 @@ describe('shortMemberIds', () => {
         protocolName: 'range',
         assignment: {},
         atMs: at(6),
-      } as unknown as PlaneEvent,
+      } as unknown as EngineEvent,
     ]);
     expect(n.groupStory[0]).toMatchObject({
       text: 'g: member c1 removed (session timeout).',

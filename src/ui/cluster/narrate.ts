@@ -4,7 +4,7 @@
  * event itself; the sentences name Kafka's own mechanisms (session expiry, watches, the first
  * live ISR member, leader epochs, JoinGroup/SyncGroup).
  */
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { toScenarioMs } from '../../worker/client';
 
 /** A line of the cluster's story (StoryPanel), kept in the board slice. */
@@ -50,7 +50,7 @@ export function shortMemberIds(text: string): string {
   return text.replace(MEMBER_ID, '$1');
 }
 
-export function narrate(events: readonly PlaneEvent[], offsetsPartitions: Record<string, number> = {}): Narration {
+export function narrate(events: readonly EngineEvent[], offsetsPartitions: Record<string, number> = {}): Narration {
   const out: Narration = { story: [], groupStory: [], znodes: {} };
   const line = (e: { atMs: number }, kind: StoryLine['kind'], text: string, tone: StoryLine['tone'] = 'info') =>
     out.story.push({ atMs: toScenarioMs(e.atMs), kind, text, tone });

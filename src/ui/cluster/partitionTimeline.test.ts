@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneMessageEffect, PlaneMessageView, PlanePartitionView } from '../../engine/apps/types';
+import type { BoardMessageEffect, BoardMessageView, BoardPartitionView } from '../../engine/apps/types';
 import { ordersPartition } from './partitionView.testing';
 import { advance, type Landings, land, NO_TOKEN_MS, newTimeline, statesBetween } from './partitionTimeline';
 
 /** orders-0 on brokers 1 (leader), 2 and 3, all in sync; LEO and HW per broker. */
 function partition(
   offsets: Record<number, [leo: number, hw: number]>,
-  over: Partial<PlanePartitionView> = {},
-): PlanePartitionView {
+  over: Partial<BoardPartitionView> = {},
+): BoardPartitionView {
   return ordersPartition(
     [1, 2, 3].map((b) => ({
       broker: b,
@@ -26,8 +26,8 @@ function message(
   api: string,
   kind: 'request' | 'response',
   arriveAtMs: number,
-  effects: Omit<PlaneMessageEffect, 'topic' | 'partition'>[],
-): PlaneMessageView {
+  effects: Omit<BoardMessageEffect, 'topic' | 'partition'>[],
+): BoardMessageView {
   return {
     id: nextId++,
     api,
@@ -47,7 +47,7 @@ function landingsAt(at: Record<number, number>, leaderAndIsr: number | null = nu
 }
 
 /** Kafka's invariant on what is drawn: follower HW <= leader HW <= smallest ISR LEO <= leader LEO. */
-function consistent(p: PlanePartitionView): boolean {
+function consistent(p: BoardPartitionView): boolean {
   const leader = p.replicaStates.find((r) => r.role === 'leader');
   if (!leader) return true;
   return p.replicaStates.every(

@@ -3,7 +3,7 @@
  * (one per frame); between two views the engine may have moved a partition several times — a
  * Produce request moved the leader's LEO, the leader's Fetch response a follower's LEO, the
  * follower's next Fetch request the leader's HW — and each message that did so names its changes
- * (`PlaneMessageView.effects`, from -> to, in the order they happened). Replaying those changes
+ * (`BoardMessageView.effects`, from -> to, in the order they happened). Replaying those changes
  * from the last view's state gives the states the partition went through in between, each one a
  * state the engine had; the page shows each when the token of the message that caused it lands,
  * then the next. Nothing keeps a number of its own: a drawn partition is always a whole state
@@ -18,14 +18,14 @@
  * that request reaches it), or NO_TOKEN_MS after the page saw the election if no token came.
  * Pure: the caller passes the wall clock and the token schedule's landing times.
  */
-import type { PlaneMessageView, PlanePartitionView } from '../../engine/apps/types';
+import type { BoardMessageView, BoardPartitionView } from '../../engine/apps/types';
 
 /** Wall ms after which a new leader is drawn even if no LeaderAndIsr token was seen for it. */
 export const NO_TOKEN_MS = 8_000;
 
 /** One state the partition will draw, once `landsAt(step)` has passed. */
 export interface Step {
-  state: PlanePartitionView;
+  state: BoardPartitionView;
   /** The message whose token carries this step (its landing draws it), or null. */
   messageId: number | null;
   /** Wall ms before which the step is not drawn (when it was queued). */
@@ -36,9 +36,9 @@ export interface Step {
 
 export interface Timeline {
   /** The state drawn now. */
-  shown: PlanePartitionView;
+  shown: BoardPartitionView;
   /** The last view's state (the end of `steps`, or `shown` when none is queued). */
-  last: PlanePartitionView;
+  last: BoardPartitionView;
   /** The states still to draw, in engine order. */
   steps: Step[];
 }
@@ -48,7 +48,7 @@ export function tpKey(topic: string, partition: number): string {
 }
 
 /** Whether two states of a partition differ in more than their replicas' LEO, HW and lag timers. */
-function sameStructure(a: PlanePartitionView, b: PlanePartitionView): boolean {
+function sameStructure(a: BoardPartitionView, b: BoardPartitionView): boolean {
   if (a.leader !== b.leader || a.leaderEpoch !== b.leaderEpoch || a.offline !== b.offline) return false;
   if (a.isr.length !== b.isr.length || a.isr.some((x, i) => x !== b.isr[i])) return false;
   if (a.replicaStates.length !== b.replicaStates.length) return false;
@@ -63,13 +63,13 @@ function sameStructure(a: PlanePartitionView, b: PlanePartitionView): boolean {
  * reassignment), between two states: what the page draws from the view as it comes (the brokers,
  * a replica's chip) would otherwise disagree with the partition drawn.
  */
-function livenessChanged(a: PlanePartitionView, b: PlanePartitionView): boolean {
+function livenessChanged(a: BoardPartitionView, b: BoardPartitionView): boolean {
   if (a.replicaStates.length !== b.replicaStates.length) return true;
   const offline = new Map(a.replicaStates.map((r) => [r.broker, r.role === 'offline']));
   return b.replicaStates.some((r) => !offline.has(r.broker) || offline.get(r.broker) !== (r.role === 'offline'));
 }
 
-function sameOffsets(a: PlanePartitionView, b: PlanePartitionView): boolean {
+function sameOffsets(a: BoardPartitionView, b: BoardPartitionView): boolean {
   return a.replicaStates.every((r, i) => {
     const s = b.replicaStates[i];
     return s !== undefined && s.logEndOffset === r.logEndOffset && s.highWatermark === r.highWatermark;
@@ -83,15 +83,15 @@ function sameOffsets(a: PlanePartitionView, b: PlanePartitionView): boolean {
  * `from` is not the value replayed so far, or offsets the replay does not reach.
  */
 export function statesBetween(
-  base: PlanePartitionView,
-  next: PlanePartitionView,
-  fresh: readonly PlaneMessageView[],
-): { messageId: number; state: PlanePartitionView }[] | null {
+  base: BoardPartitionView,
+  next: BoardPartitionView,
+  fresh: readonly BoardMessageView[],
+): { messageId: number; state: BoardPartitionView }[] | null {
   if (!sameStructure(base, next)) return null;
   const moving = fresh
     .filter((m) => m.effects?.some((e) => e.topic === base.topic && e.partition === base.partition))
     .sort((a, b) => a.arriveAtMs - b.arriveAtMs || a.id - b.id);
-  const out: { messageId: number; state: PlanePartitionView }[] = [];
+  const out: { messageId: number; state: BoardPartitionView }[] = [];
   let state = base;
   for (const m of moving) {
     const replicas = state.replicaStates.map((r) => ({ ...r }));
@@ -113,7 +113,7 @@ export function statesBetween(
   return out;
 }
 
-export function newTimeline(state: PlanePartitionView): Timeline {
+export function newTimeline(state: BoardPartitionView): Timeline {
   return { shown: state, last: state, steps: [] };
 }
 
@@ -124,8 +124,8 @@ export function newTimeline(state: PlanePartitionView): Timeline {
  */
 export function advance(
   t: Timeline,
-  next: PlanePartitionView,
-  fresh: readonly PlaneMessageView[],
+  next: BoardPartitionView,
+  fresh: readonly BoardMessageView[],
   now: number,
   prevNowMs: number,
 ): void {

@@ -1,11 +1,11 @@
 /** A partition view for the board's tests: orders-0 on brokers 1 (leader), 2 and 3. */
-import type { PlanePartitionView } from '../../engine/apps/types';
+import type { BoardPartitionView } from '../../engine/apps/types';
 
 /** orders-0 led by broker 1, all in sync at leader epoch 0 unless `over` says otherwise. */
 export function ordersPartition(
-  replicaStates: PlanePartitionView['replicaStates'],
-  over: Partial<PlanePartitionView> = {},
-): PlanePartitionView {
+  replicaStates: BoardPartitionView['replicaStates'],
+  over: Partial<BoardPartitionView> = {},
+): BoardPartitionView {
   return {
     topic: 'orders',
     partition: 0,

@@ -16,7 +16,7 @@
  * open); a token too late to start in step (tokenSchedule's MAX_LAG_MS) draws its state at once.
  */
 import { useEffect } from 'react';
-import type { PlaneEvent, PlaneMessageView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
+import type { EngineEvent, BoardMessageView, BoardPartitionView, BoardView } from '../../engine/apps/types';
 import type { Session } from '../session';
 import { sliceOf, type UiState, uiStore, useUi } from '../store';
 import { advance, type Landings, land, newTimeline, nextLanding, type Timeline, tpKey } from './partitionTimeline';
@@ -77,10 +77,10 @@ const landings: Landings = {
 };
 
 /** The drawn states as the store should hold them, from the timelines (an empty patch when none moved). */
-function published(): { drawn?: Record<string, PlanePartitionView> } {
+function published(): { drawn?: Record<string, BoardPartitionView> } {
   const { drawn: before, timelines } = hold.getState();
   let changed = Object.keys(before).length !== timelines.size;
-  const drawn: Record<string, PlanePartitionView> = {};
+  const drawn: Record<string, BoardPartitionView> = {};
   for (const [k, t] of timelines) {
     drawn[k] = t.shown;
     if (before[k] !== t.shown) changed = true;
@@ -114,11 +114,11 @@ function refresh(now: number): void {
 }
 
 /** A view arrived: its new messages get their slots, and each drawn partition queues the states it went through. */
-export function takeView(view: PlaneView, now: number): void {
+export function takeView(view: BoardView, now: number): void {
   const before = hold.getState();
   schedule(before.tokens, view.messages, now, view.nowMs);
   const messages = withUnlanded(view.messages, before.messages, before.tokens, now);
-  const fresh: PlaneMessageView[] = [];
+  const fresh: BoardMessageView[] = [];
   const arrived = new Set<number>();
   let leaderAndIsr = before.leaderAndIsr;
   for (const m of view.messages) {
@@ -148,12 +148,12 @@ export function takeView(view: PlaneView, now: number): void {
 
 /** `view`, plus the messages of `before` gone from it whose tokens are still to land, in engine order. */
 function withUnlanded(
-  view: readonly PlaneMessageView[],
-  before: readonly PlaneMessageView[],
+  view: readonly BoardMessageView[],
+  before: readonly BoardMessageView[],
   tokens: TokenSchedule,
   now: number,
-): readonly PlaneMessageView[] {
-  let kept: PlaneMessageView[] | null = null;
+): readonly BoardMessageView[] {
+  let kept: BoardMessageView[] | null = null;
   const ids = new Set(view.map((m) => m.id));
   for (const m of before) {
     if (ids.has(m.id)) continue;
@@ -199,8 +199,8 @@ export function forgetReplication(): void {
   hold.setState({ ...initialReplicationState(), inStep, rowTopic, drawing });
 }
 
-/** A frame's plane events: when each partition's ISR changed (the controller's or the leader's write). */
-export function takeIsrChanges(events: readonly PlaneEvent[]): void {
+/** A frame's board events: when each partition's ISR changed (the controller's or the leader's write). */
+export function takeIsrChanges(events: readonly EngineEvent[]): void {
   let changed: Record<string, number> | null = null;
   for (const e of events) {
     if (e.type !== 'partitionStateChanged' || e.topic.startsWith('__')) continue;
@@ -217,16 +217,16 @@ export function useIsrChangedAt(topic: string, partition: number): number | null
 }
 
 /** A partition as the page draws it now: the state its timeline shows, or the view's own. */
-export function useDrawnPartition(p: PlanePartitionView): PlanePartitionView {
+export function useDrawnPartition(p: BoardPartitionView): BoardPartitionView {
   return useUi((s) => s.replication.drawn[tpKey(p.topic, p.partition)]) ?? p;
 }
 
 /** The drawn state of one partition by name, or undefined when the page draws the view's. */
-export function useDrawnPartitionByName(topic: string, partition: number): PlanePartitionView | undefined {
+export function useDrawnPartitionByName(topic: string, partition: number): BoardPartitionView | undefined {
   return useUi((s) => s.replication.drawn[tpKey(topic, partition)]);
 }
 
-/** Feeds the timelines from the plane views as they arrive, and follows play, speed, time travel and the tab's visibility. */
+/** Feeds the timelines from the board views as they arrive, and follows play, speed, time travel and the tab's visibility. */
 export function useReplicationHold(session: Session): void {
   useEffect(() => session.onBoardEvents(takeIsrChanges), [session]);
   useEffect(() => {

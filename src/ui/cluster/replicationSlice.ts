@@ -4,13 +4,13 @@
  * messages whose tokens fly) sits beside the hold's working state: the one token schedule, the
  * partitions' timelines and the messages already taken in.
  */
-import type { PlaneMessageView, PlanePartitionView } from '../../engine/apps/types';
+import type { BoardMessageView, BoardPartitionView } from '../../engine/apps/types';
 import type { Timeline } from './partitionTimeline';
 import { newSchedule, type TokenSchedule } from './tokenSchedule';
 
 export interface ReplicationState {
   /** By `<topic>-<partition>`: the state each partition with a timeline draws now. */
-  drawn: Record<string, PlanePartitionView>;
+  drawn: Record<string, BoardPartitionView>;
   /** Whether the tokens play in step now. */
   inStep: boolean;
   /** The topic the partition rows draw (their tokens), or null. */
@@ -22,7 +22,7 @@ export interface ReplicationState {
    * over) whose tokens have not landed yet, in engine order. A token leaves the screen when it
    * lands, not when the worker stops listing its message.
    */
-  messages: readonly PlaneMessageView[];
+  messages: readonly BoardMessageView[];
   /** By `<topic>-<partition>`: when its ISR last changed (engine ms since the scenario started). */
   isrChangedAt: Record<string, number>;
   /** The one token schedule: the board's and the rows' tokens and the timelines read it (mutated as views come). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanePartitionView } from '../../engine/apps/types';
+import type { BoardPartitionView } from '../../engine/apps/types';
 import { ordersPartition } from './partitionView.testing';
 import { teachingMoments } from './teachingMoments';
 
@@ -7,7 +7,7 @@ import { teachingMoments } from './teachingMoments';
 function partition(
   isr: number[],
   replicas: Record<number, [number, number, 'leader' | 'follower' | 'offline', number | null]>,
-): PlanePartitionView {
+): BoardPartitionView {
   const states = [1, 2, 3].map((b) => {
     const [leo, hw, role, lagMs] = replicas[b] ?? [0, 0, 'follower', null];
     return { broker: b, role, inIsr: isr.includes(b), logEndOffset: leo, highWatermark: hw, lagMs };

@@ -11,7 +11,7 @@
  *   follower that has not fetched that far (a dead one stays in the ISR until the controller, or
  *   replica.lag.time.max.ms, takes it out).
  */
-import type { PlanePartitionView, PlaneReplicaView } from '../../engine/apps/types';
+import type { BoardPartitionView, BoardReplicaView } from '../../engine/apps/types';
 
 /** A follower a few milliseconds behind is replication at work; one not caught up for this long stalls the HW. */
 export const STALL_MS = 1000;
@@ -40,7 +40,7 @@ function orList(brokers: readonly number[]): string {
  * `nowMs` the engine's clock.
  */
 export function teachingMoments(
-  p: PlanePartitionView,
+  p: BoardPartitionView,
   minIsr: number,
   isrSinceMs: number | null,
   nowMs: number,
@@ -67,7 +67,7 @@ export function teachingMoments(
   }
   if (!frozen) return out;
   const waiting = p.replicaStates.filter(
-    (x: PlaneReplicaView) =>
+    (x: BoardReplicaView) =>
       x.broker !== leader.broker &&
       x.inIsr &&
       x.logEndOffset < leader.logEndOffset &&

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneMessageView } from '../../engine/apps/types';
+import type { BoardMessageView } from '../../engine/apps/types';
 import { carried, tokenTitle } from './tokenRecords';
 
-const m = (api: string, kind: 'request' | 'response', effects: PlaneMessageView['effects']): PlaneMessageView => ({
+const m = (api: string, kind: 'request' | 'response', effects: BoardMessageView['effects']): BoardMessageView => ({
   id: 1,
   api,
   kind,

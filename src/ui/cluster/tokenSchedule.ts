@@ -12,7 +12,7 @@
  * MAX_LAG_MS late (a busy cluster, a high speed) is not held for: it starts with the others of its
  * view and the state it carried is shown at once.
  */
-import type { PlaneMessageView } from '../../engine/apps/types';
+import type { BoardMessageView } from '../../engine/apps/types';
 import { REPLAY_MS } from '../time/pacing';
 
 /** Messages first seen in the same view leave one after the other, this far apart (wall ms). */
@@ -52,7 +52,7 @@ export function newSchedule(): TokenSchedule {
  */
 export function schedule(
   s: TokenSchedule,
-  messages: readonly PlaneMessageView[],
+  messages: readonly BoardMessageView[],
   now: number,
   engineNowMs = Number.POSITIVE_INFINITY,
 ): boolean {

@@ -1,4 +1,4 @@
-import type { ClientGroupView, PlaneConsumerView } from '../../engine/apps/types';
+import type { ClientGroupView, BoardConsumerView } from '../../engine/apps/types';
 import { GroupLeaderTag } from './GroupLeaderTag';
 
 /**
@@ -7,7 +7,7 @@ import { GroupLeaderTag } from './GroupLeaderTag';
  * handed it over in SyncGroup (ConsumerProtocolAssignment: version, partitions, user data). The
  * board cannot move or crash it: the client process owns it.
  */
-export function ClientChip({ consumer: c, leader }: { consumer: PlaneConsumerView; leader: boolean }) {
+export function ClientChip({ consumer: c, leader }: { consumer: BoardConsumerView; leader: boolean }) {
   const client = c.client;
   if (!client) return null;
   const a = client.assignment;

@@ -2,7 +2,7 @@
  * `kafka-consumer-groups --describe`, one table for every group on the board: GROUP, TOPIC,
  * PARTITION, CURRENT-OFFSET, LOG-END-OFFSET, LAG, CONSUMER-ID (with "-" where Kafka prints it).
  */
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 import { ColumnHeads } from '../table/ColumnHeads';
 
 const dash = (v: number | string | null) => (v === null ? '-' : String(v));
@@ -15,7 +15,7 @@ const DESCRIBE_COLUMNS = ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-
 /** The columns that are glossary terms (CONSUMER-ID is the member id the coordinator gave). */
 const DESCRIBE_TERMS = { 'LOG-END-OFFSET': 'LEO', LAG: 'lag', 'CONSUMER-ID': 'member id' } as const;
 
-export function DescribeTable({ view, focus }: { view: PlaneView; focus: string | null }) {
+export function DescribeTable({ view, focus }: { view: BoardView; focus: string | null }) {
   const rows =
     view.describe.length > MANY_ROWS && focus ? view.describe.filter((r) => r.group === focus) : view.describe;
   return (

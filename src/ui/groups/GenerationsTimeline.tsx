@@ -5,7 +5,7 @@
  * A cooperative rebalance shows as two columns: the first only revokes, the second assigns.
  */
 import { scaleBand } from 'd3';
-import type { PlaneGroupView } from '../../engine/apps/types';
+import type { BoardGroupView } from '../../engine/apps/types';
 import { formatClock } from '../time/formatClock';
 
 const COL = 150;
@@ -13,7 +13,7 @@ const LANE = 46;
 const HEAD = 34;
 const LABEL = 70;
 
-export function GenerationsTimeline({ group }: { group: PlaneGroupView }) {
+export function GenerationsTimeline({ group }: { group: BoardGroupView }) {
   const gens = group.generations.slice(-8);
   const names = [...new Set(gens.flatMap((g) => Object.keys(g.assignment)))].sort((a, b) =>
     a.localeCompare(b, 'en', { numeric: true }),

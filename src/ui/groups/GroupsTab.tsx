@@ -11,9 +11,9 @@ import type {
   GroupProtocol,
   CommitMode,
   ConsumerCrashView,
-  PlaneConsumerView,
-  PlaneGroupView,
-  PlaneView,
+  BoardConsumerView,
+  BoardGroupView,
+  BoardView,
 } from '../../engine/apps/types';
 import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/boardClient';
@@ -45,7 +45,7 @@ import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './
 const STOPPED = '__stopped';
 /** Above this many groups the board is drawn for scale (off-screen cards skip layout and paint). */
 const AT_SCALE_GROUPS = 8;
-const NONE: PlaneConsumerView[] = [];
+const NONE: BoardConsumerView[] = [];
 /** Up to this many groups, each chip's move menu is a plain select. */
 const MENU_AS_SELECT = 6;
 const COMMIT_MODE_LABEL: Record<CommitMode, string> = {
@@ -60,14 +60,14 @@ const GROUP_PROTOCOL_LABEL: Record<GroupProtocol, string> = {
   zookeeper: 'ZooKeeper consumer (legacy, Kafka 0.8)',
 };
 
-export function GroupsTab({ session, view }: { session: Session; view: PlaneView }) {
+export function GroupsTab({ session, view }: { session: Session; view: BoardView }) {
   const sensors = useDragSensors(jumpBetweenDropZones);
   const [selected, setSelected] = useState<string | null>(null);
   const [newGroup, setNewGroup] = useState('');
   const focus = view.groups.find((g) => g.groupId === selected) ?? view.groups[0] ?? null;
   const stopped = view.consumers.filter((c) => c.group === null);
   const groupIds = view.groups.map((x) => x.groupId).join(',');
-  const byGroup = new Map<string, PlaneConsumerView[]>();
+  const byGroup = new Map<string, BoardConsumerView[]>();
   for (const c of view.consumers) {
     if (c.group === null) continue;
     const list = byGroup.get(c.group);
@@ -153,7 +153,7 @@ export function GroupsTab({ session, view }: { session: Session; view: PlaneView
 }
 
 /** The generations timeline, its newest column added when the rebalance shown reaches assign. */
-function ShownTimeline({ group }: { group: PlaneGroupView }) {
+function ShownTimeline({ group }: { group: BoardGroupView }) {
   return <GenerationsTimeline group={useShownGenerations(group)} />;
 }
 
@@ -344,7 +344,7 @@ function GroupLagLine({ groupId }: { groupId: string }) {
  * broker holds it (the leader died and the controller has not moved the partition, or the new
  * leader is loading it), what a member is told, and why.
  */
-function CoordinatorLine({ group: g }: { group: PlaneGroupView }) {
+function CoordinatorLine({ group: g }: { group: BoardGroupView }) {
   const wait = g.awaitingCoordinator;
   if (wait) {
     const p = `__consumer_offsets-${wait.offsetsPartition}`;
@@ -389,7 +389,7 @@ function StoppedTray({
 }: {
   session: Session;
   groupIds: string;
-  consumers: PlaneConsumerView[];
+  consumers: BoardConsumerView[];
 }) {
   const { setNodeRef, isOver } = useDroppable({ id: `group-drop-${STOPPED}`, data: { group: STOPPED } });
   return (
@@ -499,7 +499,7 @@ function MoveMenu({
 }: {
   session: Session;
   groupIds: string[];
-  consumer: PlaneConsumerView;
+  consumer: BoardConsumerView;
 }) {
   const [open, setOpen] = useState(false);
   const targets = groupIds.filter((g) => g !== c.group);

@@ -3,7 +3,7 @@
  * d3 computes the scales and the path strings, React draws the SVG.
  */
 import { extent, line, max, scaleLinear, scaleOrdinal, schemeTableau10 } from 'd3';
-import type { LagHistoryView, PlaneGroupView } from '../../engine/apps/types';
+import type { LagHistoryView, BoardGroupView } from '../../engine/apps/types';
 
 /** The packed lag history as one (ms, lag) list per partition. */
 function unpack(lag: LagHistoryView): { partition: string; history: [number, number][] }[] {
@@ -19,7 +19,7 @@ const W = 320;
 const H = 120;
 const M = { l: 30, r: 8, t: 8, b: 18 };
 
-export function LagChart({ group }: { group: PlaneGroupView }) {
+export function LagChart({ group }: { group: BoardGroupView }) {
   const lags = unpack(group.lag);
   const all = lags.flatMap((l) => l.history);
   const [t0, t1] = extent(all, (d) => d[0]) as [number | undefined, number | undefined];

@@ -6,14 +6,14 @@
  */
 import { scaleLinear } from 'd3';
 import { useState } from 'react';
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 
 const W = 420;
 
 /** Partitions drawn before "show all". */
 const FIRST = 24;
 
-export function PositionsView({ view }: { view: PlaneView }) {
+export function PositionsView({ view }: { view: BoardView }) {
   const [all, setAll] = useState(false);
   const topic = view.topics.find((t) => !t.internal && t.name === 'orders') ?? view.topics.find((t) => !t.internal);
   if (!topic) return null;

@@ -3,9 +3,9 @@
  * it is: no coordinator, no JoinGroup or SyncGroup, no generation. Its members register under
  * /consumers/<group>/ids, each claims the partitions it takes under owners and writes its offsets
  * under offsets; a watch firing on ids (or /brokers/ids) makes every member rebalance itself.
- * The card draws those znodes, read from the coordination store's tree in the plane view.
+ * The card draws those znodes, read from the coordination store's tree in the board view.
  */
-import type { PlaneConsumerView, ZnodeView } from '../../engine/apps/types';
+import type { BoardConsumerView, ZnodeView } from '../../engine/apps/types';
 import { useBoard } from '../store';
 
 /** The group's znodes, as one string (the card redraws only when one of them changes). */
@@ -36,7 +36,7 @@ function leaves(nodes: ZnodeView[], groupId: string, kind: 'ids' | 'owners' | 'o
     .map((z) => ({ name: z.path.slice(prefix.length), data: z.data.replace(/^"|"$/g, '') }));
 }
 
-export function ZookeeperGroupBody({ groupId, consumers }: { groupId: string; consumers: PlaneConsumerView[] }) {
+export function ZookeeperGroupBody({ groupId, consumers }: { groupId: string; consumers: BoardConsumerView[] }) {
   const nodes = useGroupZnodes(groupId);
   const ids = leaves(nodes, groupId, 'ids');
   const owners = leaves(nodes, groupId, 'owners');

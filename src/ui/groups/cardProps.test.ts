@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneConsumerView, PlaneGroupView, PlaneView } from '../../engine/apps/types';
+import type { BoardConsumerView, BoardGroupView, BoardView } from '../../engine/apps/types';
 import { boardFramePatch, initialBoardState, withKeptCards } from '../cluster/boardSlice';
 import type { Session } from '../session';
 import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './cardProps';
@@ -7,7 +7,7 @@ import { type ChipProps, type GroupCardProps, sameChip, sameGroupCard } from './
 const session = {} as Session;
 const onSelect = () => {};
 
-function consumer(name: string, consumed: number): PlaneConsumerView {
+function consumer(name: string, consumed: number): BoardConsumerView {
   return {
     name,
     group: 'g',
@@ -23,7 +23,7 @@ function consumer(name: string, consumed: number): PlaneConsumerView {
   };
 }
 
-function group(): PlaneGroupView {
+function group(): BoardGroupView {
   return {
     groupId: 'g',
     assignor: 'range',
@@ -40,31 +40,31 @@ function group(): PlaneGroupView {
     awaitingCoordinator: null,
     lagNow: { fetch: 0, committed: 0 },
     generations: [],
-    lag: {} as PlaneGroupView['lag'],
-  } as PlaneGroupView;
+    lag: {} as BoardGroupView['lag'],
+  } as BoardGroupView;
 }
 
 function view(
   nowMs: number,
-  change: (v: { groups: PlaneGroupView[]; consumers: PlaneConsumerView[] }) => void = () => {},
+  change: (v: { groups: BoardGroupView[]; consumers: BoardConsumerView[] }) => void = () => {},
 ) {
   const v = { nowMs, groups: [group()], consumers: [consumer('c1', 5), consumer('c2', 5)] };
   change(v);
-  return v as unknown as PlaneView;
+  return v as unknown as BoardView;
 }
 
 /** The views as the page keeps them: each frame's through boardFramePatch, which shares what did not change. */
-function kept(...views: PlaneView[]): PlaneView[] {
+function kept(...views: BoardView[]): BoardView[] {
   let s = initialBoardState;
   return views.map((v) => {
     s = { ...s, ...boardFramePatch(s, v, []) };
-    return s.view as PlaneView;
+    return s.view as BoardView;
   });
 }
 
 /** A card's props as GroupsTab makes them each render (a new consumers array every time). */
-function cardProps(v: PlaneView): GroupCardProps {
-  const g = v.groups[0] as PlaneGroupView;
+function cardProps(v: BoardView): GroupCardProps {
+  const g = v.groups[0] as BoardGroupView;
   return {
     session,
     groupIds: 'g',
@@ -76,8 +76,8 @@ function cardProps(v: PlaneView): GroupCardProps {
   };
 }
 
-function chipProps(v: PlaneView, i: number): ChipProps {
-  return { session, groupIds: 'g', consumer: v.consumers[i] as PlaneConsumerView, leader: i === 0 };
+function chipProps(v: BoardView, i: number): ChipProps {
+  return { session, groupIds: 'g', consumer: v.consumers[i] as BoardConsumerView, leader: i === 0 };
 }
 
 describe('cards re-render from the snapshot, without a list of the fields they draw', () => {
@@ -89,9 +89,9 @@ describe('cards re-render from the snapshot, without a list of the fields they d
           c.recordsConsumed = 9;
           c.positions = [{ topic: 'orders', partition: 0, position: 9 }];
         }
-        (v.groups[0] as PlaneGroupView).lagNow = { fetch: 3, committed: 4 };
+        (v.groups[0] as BoardGroupView).lagNow = { fetch: 3, committed: 4 };
       }),
-    ) as [PlaneView, PlaneView];
+    ) as [BoardView, BoardView];
     expect(sameGroupCard(cardProps(a), cardProps(b))).toBe(true);
     expect(sameChip(chipProps(a, 0), chipProps(b, 0))).toBe(true);
   });
@@ -100,9 +100,9 @@ describe('cards re-render from the snapshot, without a list of the fields they d
     const [a, b] = kept(
       view(100),
       view(200, (v) => {
-        (v.groups[0] as PlaneGroupView).awaitingCoordinator = { offsetsPartition: 7, leader: null, leaderUp: false };
+        (v.groups[0] as BoardGroupView).awaitingCoordinator = { offsetsPartition: 7, leader: null, leaderUp: false };
       }),
-    ) as [PlaneView, PlaneView];
+    ) as [BoardView, BoardView];
     expect(sameGroupCard(cardProps(a), cardProps(b))).toBe(false);
   });
 
@@ -110,9 +110,9 @@ describe('cards re-render from the snapshot, without a list of the fields they d
     const [a, b] = kept(
       view(100),
       view(200, (v) => {
-        (v.consumers[1] as PlaneConsumerView).memberState = 'rebalancing';
+        (v.consumers[1] as BoardConsumerView).memberState = 'rebalancing';
       }),
-    ) as [PlaneView, PlaneView];
+    ) as [BoardView, BoardView];
     expect(sameGroupCard(cardProps(a), cardProps(b))).toBe(false);
     expect(sameChip(chipProps(a, 0), chipProps(b, 0))).toBe(true);
     expect(sameChip(chipProps(a, 1), chipProps(b, 1))).toBe(false);
@@ -122,10 +122,10 @@ describe('cards re-render from the snapshot, without a list of the fields they d
     const [a, b] = kept(
       view(100),
       view(200, (v) => {
-        Object.assign(v.groups[0] as PlaneGroupView, { newField: 1 });
-        Object.assign(v.consumers[0] as PlaneConsumerView, { newField: 'x' });
+        Object.assign(v.groups[0] as BoardGroupView, { newField: 1 });
+        Object.assign(v.consumers[0] as BoardConsumerView, { newField: 'x' });
       }),
-    ) as [PlaneView, PlaneView];
+    ) as [BoardView, BoardView];
     expect(sameGroupCard(cardProps(a), cardProps(b))).toBe(false);
     expect(sameChip(chipProps(a, 0), chipProps(b, 0))).toBe(false);
     expect(sameChip(chipProps(a, 1), chipProps(b, 1))).toBe(true);
@@ -134,12 +134,12 @@ describe('cards re-render from the snapshot, without a list of the fields they d
   it("keeps only the cards' parts: the partitions and messages stay each frame's own (the replication timelines take an unchanged object as no new view)", () => {
     const topics = [{ name: 't', partitions: [{ topic: 't', partition: 0 }] }];
     const messages = [{ id: 1 }];
-    const a = { ...view(100), topics, messages } as unknown as PlaneView;
+    const a = { ...view(100), topics, messages } as unknown as BoardView;
     const b = {
       ...view(100),
       topics: structuredClone(topics),
       messages: structuredClone(messages),
-    } as unknown as PlaneView;
+    } as unknown as BoardView;
     const kept = withKeptCards(a, b);
     expect(kept.groups).toBe(a.groups);
     expect(kept.consumers).toBe(a.consumers);

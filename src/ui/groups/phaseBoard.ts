@@ -1,11 +1,11 @@
 /**
- * Drives every group's phase queue (phaseQueue.ts) on the wall clock: each frame's plane events
+ * Drives every group's phase queue (phaseQueue.ts) on the wall clock: each frame's board events
  * become marks (rebalancePhases.ts), each group's queue takes its own, and one timer wakes the
  * board when the next held phase has been on screen long enough. The hold is PHASE_MIN_MS at 1x,
  * scaled by the speed the clock runs at now (the auto slow-down brings it to 1x while a
  * rebalance plays). Group cards read the shown phase with `useRebalancePhase`.
  */
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { comparePartitions } from '../../worker/client';
 import {
   type PhaseQueue,
@@ -92,8 +92,8 @@ export class PhaseBoard {
     return PHASE_MIN_MS / Math.max(this.clock.speed(), 0.001) + PAINT_SLACK_MS;
   }
 
-  /** A frame's plane events: their marks join each group's queue. */
-  take(events: readonly PlaneEvent[]): void {
+  /** A frame's board events: their marks join each group's queue. */
+  take(events: readonly EngineEvent[]): void {
     const marks = phaseMarks(events);
     if (marks.length === 0) return;
     const now = this.clock.now();

@@ -13,7 +13,7 @@ import {
   shownGroupState,
   WAITING_MS,
 } from './phaseQueue';
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { leaveRebalance, request, state } from './rebalanceEvents.testdata';
 import { phaseMarks } from './rebalancePhases';
 import { toEngineMs } from '../../worker/client';
@@ -136,9 +136,9 @@ describe('the chips own what the phase drawn says (drawnPartitions)', () => {
         partitions: partitions.map((partition) => ({ topic: 'orders', partition })),
         generationId: 2,
         atMs: toEngineMs(ms),
-      }) as PlaneEvent;
+      }) as EngineEvent;
     // c1 keeps orders-0 and gives up orders-1 after the first SyncGroup (CooperativeStickyAssignor).
-    const events: PlaneEvent[] = [
+    const events: EngineEvent[] = [
       state('Stable', 'PreparingRebalance', 1, 100),
       request('JoinGroup', 'c1', 101),
       state('PreparingRebalance', 'CompletingRebalance', 2, 102),

@@ -1,5 +1,5 @@
-/** Plane events of one eager rebalance, shaped as the engine emits them (tests only). */
-import type { PlaneEvent } from '../../engine/apps/types';
+/** Board events of one eager rebalance, shaped as the engine emits them (tests only). */
+import type { EngineEvent } from '../../engine/apps/types';
 import { toEngineMs } from '../../worker/client';
 
 const at = (ms: number) => toEngineMs(ms);
@@ -8,7 +8,7 @@ export function request(
   api: 'LeaveGroup' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat',
   from: string,
   ms: number,
-): PlaneEvent {
+): EngineEvent {
   return {
     type: 'groupRequestSent',
     id: ms,
@@ -21,7 +21,7 @@ export function request(
   };
 }
 
-export function state(from: string, to: string, generationId: number, ms: number): PlaneEvent {
+export function state(from: string, to: string, generationId: number, ms: number): EngineEvent {
   return {
     type: 'groupStateChanged',
     groupId: 'billing',
@@ -31,11 +31,11 @@ export function state(from: string, to: string, generationId: number, ms: number
     generationId,
     atMs: at(ms),
     reason: 'test',
-  } as PlaneEvent;
+  } as EngineEvent;
 }
 
 /** An eager rebalance after c1 leaves billing, in the order Kafka's coordinator and clients emit it. */
-export const leaveRebalance: PlaneEvent[] = [
+export const leaveRebalance: EngineEvent[] = [
   request('LeaveGroup', 'c1', 100),
   state('Stable', 'PreparingRebalance', 1, 101),
   request('Heartbeat', 'c2', 900),

@@ -12,9 +12,9 @@
  *   stable   nothing left to show
  *
  * Each phase is read from an engine event (the page never guesses one): this file turns a
- * frame's plane events into marks, pure and in engine order.
+ * frame's board events into marks, pure and in engine order.
  */
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { toScenarioMs } from '../../worker/client';
 
 export const PHASES = ['leave', 'join', 'compute', 'sync', 'assign', 'stable'] as const;
@@ -50,13 +50,13 @@ export function phaseIndex(p: RebalancePhase): number {
   return PHASES.indexOf(p);
 }
 
-function groupOfRequest(e: Extract<PlaneEvent, { type: 'groupRequestSent' }>): string | null {
+function groupOfRequest(e: Extract<EngineEvent, { type: 'groupRequestSent' }>): string | null {
   const body = e.body as { groupId?: string };
   return body.groupId ?? null;
 }
 
-/** The phase marks told by `events` (a frame's plane events), in their order. */
-export function phaseMarks(events: readonly PlaneEvent[]): PhaseMark[] {
+/** The phase marks told by `events` (a frame's board events), in their order. */
+export function phaseMarks(events: readonly EngineEvent[]): PhaseMark[] {
   const out: PhaseMark[] = [];
   const mark = (
     groupId: string,

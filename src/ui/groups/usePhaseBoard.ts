@@ -1,5 +1,5 @@
 /**
- * Starts the page's one PhaseBoard: it takes every frame's plane events from the session, runs
+ * Starts the page's one PhaseBoard: it takes every frame's board events from the session, runs
  * on the page's wall clock at the clock's speed, and forgets a replaced cluster.
  */
 import { useEffect } from 'react';

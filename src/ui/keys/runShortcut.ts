@@ -1,6 +1,6 @@
 /**
  * Runs a one-key perturbation through the commands the page's buttons send (act() for the
- * control plane, the producer panel's produce), and says what it did in `shortcutSaid`; the
+ * board, the producer panel's produce), and says what it did in `shortcutSaid`; the
  * controller log and the board then show what the engine made of it.
  */
 import { errorText } from '../errorText';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneView } from '../../engine/apps/types';
+import type { BoardView } from '../../engine/apps/types';
 import {
   crashTarget,
   isolatedBroker,
@@ -62,7 +62,7 @@ describe('the shortcut table', () => {
 const broker = (id: number, state = 'running', isolated = false) => ({ id, state, isolated, alive: state !== 'down' });
 const partition = (topic: string, p: number, leader: number) => ({ topic, partition: p, leader });
 
-function view(v: Partial<Record<keyof PlaneView, unknown>>): PlaneView {
+function view(v: Partial<Record<keyof BoardView, unknown>>): BoardView {
   return {
     brokers: [broker(1), broker(2), broker(3)],
     topics: [
@@ -72,7 +72,7 @@ function view(v: Partial<Record<keyof PlaneView, unknown>>): PlaneView {
     actions: [],
     consumers: [],
     ...v,
-  } as unknown as PlaneView;
+  } as unknown as BoardView;
 }
 
 describe('what the keys aim at', () => {

@@ -1,9 +1,9 @@
 /**
  * The page's one-key perturbations (RaftScope's idea): the table the `?` help lists, which key a
- * keydown means, and what each key aims at in the control plane's view. Pure, so the rules are
+ * keydown means, and what each key aims at in the board's view. Pure, so the rules are
  * unit-tested; runShortcut.ts sends the same commands the buttons send.
  */
-import type { PlaneBrokerView, PlanePartitionView, PlaneView } from '../../engine/apps/types';
+import type { BoardBrokerView, BoardPartitionView, BoardView } from '../../engine/apps/types';
 
 export type ShortcutKey = 'k' | 'i' | 'r' | 'p' | 'c' | ' ' | 'ArrowRight' | '?';
 
@@ -70,10 +70,10 @@ export function shortcutFor(e: KeyPress): Shortcut | null {
 
 /** The partition K and I aim at: `topic`'s `partition` when it exists, else its partition 0, else the first user topic's. */
 export function selectedPartition(
-  view: PlaneView,
+  view: BoardView,
   topic: string | null,
   partition: number | null,
-): PlanePartitionView | null {
+): BoardPartitionView | null {
   const user = view.topics.filter((t) => !t.internal);
   const t = user.find((x) => x.name === topic) ?? user[0];
   if (!t) return null;
@@ -81,14 +81,14 @@ export function selectedPartition(
 }
 
 /** The broker the partition's leader runs on, if it has a live one (Kafka's leader -1: none). */
-export function leaderBroker(view: PlaneView, p: PlanePartitionView | null): PlaneBrokerView | null {
+export function leaderBroker(view: BoardView, p: BoardPartitionView | null): BoardBrokerView | null {
   if (!p || p.leader < 0) return null;
   const b = view.brokers.find((x) => x.id === p.leader);
   return b && b.state !== 'down' ? b : null;
 }
 
 /** The broker R restarts: the one killed or stopped last (by the scenario's actions) that is still down. */
-export function restartTarget(view: PlaneView): number | null {
+export function restartTarget(view: BoardView): number | null {
   const down = new Set(view.brokers.filter((b) => b.state === 'down').map((b) => b.id));
   for (let i = view.actions.length - 1; i >= 0; i--) {
     const a = view.actions[i]?.action;
@@ -98,12 +98,12 @@ export function restartTarget(view: PlaneView): number | null {
 }
 
 /** The broker I heals: the first isolated one, if any. */
-export function isolatedBroker(view: PlaneView): number | null {
+export function isolatedBroker(view: BoardView): number | null {
   return view.brokers.find((b) => b.isolated)?.id ?? null;
 }
 
 /** The consumer C crashes: the first running one of `group` (else of the first group that has one). */
-export function crashTarget(view: PlaneView, group: string | null): string | null {
+export function crashTarget(view: BoardView, group: string | null): string | null {
   const running = view.consumers.filter((c) => c.lifecycle === 'running' && c.group !== null);
   const pick = running.find((c) => c.group === group) ?? (group === null ? running[0] : undefined);
   return pick?.name ?? null;

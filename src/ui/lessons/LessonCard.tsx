@@ -163,7 +163,7 @@ export function LessonCard({ session }: { session: Session }) {
           </p>
         )}
         {a.error && (
-          <p className="plane-error small" role="alert">
+          <p className="board-error small" role="alert">
             {a.error}
           </p>
         )}

@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3';
 import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CleanupView, PartitionView, RecordCell, SegmentView } from '../../worker/protocol';
-import type { PlanePartitionView } from '../../engine/apps/types';
+import type { BoardPartitionView } from '../../engine/apps/types';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
 import { lookupFocus, partitionKey, uiStore, useUi } from '../store';
@@ -572,7 +572,7 @@ function CleanupCaption({ partition: p, cleanup: c }: { partition: PartitionView
  * values when the partition is drawn as the views come.
  */
 function drawnLeaderOffsets(
-  drawn: PlanePartitionView | undefined,
+  drawn: BoardPartitionView | undefined,
   p: { logEndOffset: number; highWatermark: number; recordCount: number },
 ): { leo: number; hw: number; records: number } {
   const leader = drawn?.replicaStates.find((r) => r.broker === drawn.leader && r.role === 'leader');

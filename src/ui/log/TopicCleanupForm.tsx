@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import type { TopicCleanupKey } from '../../engine/apps/types';
-import { PLANE_CLEANUP_INTERVALS } from '../../worker/client';
+import { DEMO_CLEANUP_INTERVALS } from '../../worker/client';
 import { act } from '../cluster/boardClient';
 import { getBoard, useBoard } from '../store';
 import type { Session } from '../session';
@@ -10,8 +10,8 @@ const POLICIES = ['delete', 'compact', 'compact,delete'];
 
 /**
  * A topic's retention.ms, retention.bytes and cleanup.policy, changed like kafka-configs --alter
- * (the control plane's alterTopicConfig action: recorded, replayable, validated by the worker).
- * The current values come from the plane's view; the form is rebuilt when they change.
+ * (the board's alterTopicConfig action: recorded, replayable, validated by the worker).
+ * The current values come from the board's view; the form is rebuilt when they change.
  */
 export const TopicCleanupForm = memo(function TopicCleanupForm({
   session,
@@ -33,8 +33,8 @@ function Form({ session, topic, current }: { session: Session; topic: string; cu
   const [retentionMs = '', retentionBytes = '', policy = 'delete'] = current.split('|');
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
-  const retentionS = PLANE_CLEANUP_INTERVALS['log.retention.check.interval.ms'] / 1000;
-  const cleanerS = PLANE_CLEANUP_INTERVALS['log.cleaner.backoff.ms'] / 1000;
+  const retentionS = DEMO_CLEANUP_INTERVALS['log.retention.check.interval.ms'] / 1000;
+  const cleanerS = DEMO_CLEANUP_INTERVALS['log.cleaner.backoff.ms'] / 1000;
 
   const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -4,7 +4,7 @@
  */
 import { scenarioHash, startScenario } from '../cluster/boardClient';
 import type { Session } from '../session';
-import type { PlaneView, PresetName } from '../../engine/apps/types';
+import type { BoardView, PresetName } from '../../engine/apps/types';
 import { LessonPicker } from '../lessons/LessonPicker';
 import { formatClock } from '../time/formatClock';
 
@@ -17,7 +17,7 @@ const PRESETS: { id: PresetName; label: string }[] = [
   { id: 'large', label: 'Large: 50 brokers, 1,000 partitions, 500 consumers' },
 ];
 
-export function ScenarioTab({ session, view }: { session: Session; view: PlaneView }) {
+export function ScenarioTab({ session, view }: { session: Session; view: BoardView }) {
   const link = `${location.origin}${location.pathname}${scenarioHash(view)}`;
 
   return (

@@ -1,7 +1,7 @@
 /**
  * Asking before the stored cluster is thrown away. Opening a link, a preset, a lesson or a seed
  * example replaces the cluster saved in this browser; the worker says first what that would
- * discard (planeScenarioCheck, which also replays the scenario in memory, so a link that cannot
+ * discard (checkScenario, which also replays the scenario in memory, so a link that cannot
  * be replayed is refused before anyone is asked). A cluster holding nothing beyond its preset
  * is replaced without a question: nothing of it would be lost.
  */
@@ -34,7 +34,7 @@ export interface DiscardAnswer {
  * cannot be replayed.
  */
 export async function confirmDiscard(session: Session, spec: ScenarioSpec, what: string): Promise<DiscardAnswer> {
-  const lost = await session.call('planeScenarioCheck', spec);
+  const lost = await session.call('checkScenario', spec);
   if (!lost.replaces && lost.replay === null) return { answer: 'unchanged', lost };
   if ((!lost.replaces || lost.onlyPreset) && !lost.replay?.ask) return { answer: 'replace', lost };
   // One question at a time: a newer one declines the one still open.
@@ -64,10 +64,10 @@ export async function runScenario(
   lost: DiscardView,
 ): Promise<'finished' | 'cancelled' | 'cancelled-unchanged'> {
   if (!lost.replay?.sliced) {
-    await session.call('planeScenario', spec);
+    await session.call('loadScenario', spec);
     return 'finished';
   }
-  const { jobId } = await session.call('planeScenarioStart', spec);
+  const { jobId } = await session.call('startScenarioJob', spec);
   const job = await new Promise<JobView>((resolve) => {
     const ended = (s: UiState) => {
       const j = s.jobs[jobId];

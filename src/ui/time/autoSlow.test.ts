@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { ELECTION_TAIL_MS, ELECTION_WAIT_MS, electionUntil, slowedSpeed } from './autoSlow';
 import { toEngineMs } from '../../worker/client';
 
 const at = (ms: number) => toEngineMs(ms);
 
-function leaderChange(topic: string, from: number, to: number, ms: number): PlaneEvent {
+function leaderChange(topic: string, from: number, to: number, ms: number): EngineEvent {
   return {
     type: 'partitionStateChanged',
     topic,
@@ -27,7 +27,7 @@ describe('the auto slow-down', () => {
   });
 
   it('plays an election from the broker killed until a little after the controller moved the leaders', () => {
-    const killed: PlaneEvent = { type: 'brokerDown', broker: 1, how: 'killed', lostUnflushedBytes: 0, atMs: at(1000) };
+    const killed: EngineEvent = { type: 'brokerDown', broker: 1, how: 'killed', lostUnflushedBytes: 0, atMs: at(1000) };
     let until = electionUntil(-1, [killed]);
     expect(until).toBe(1000 + ELECTION_WAIT_MS);
     until = electionUntil(until, [leaderChange('orders', 1, 2, 7000)]);
@@ -35,7 +35,7 @@ describe('the auto slow-down', () => {
     // The internal offsets topic's leaders move too, but the learner watches the user topics.
     expect(electionUntil(until, [leaderChange('__consumer_offsets', 1, 2, 7100)])).toBe(until);
     // A clean stop moves leaders at once (controlled shutdown): nothing to wait for.
-    const stopped: PlaneEvent = {
+    const stopped: EngineEvent = {
       type: 'brokerDown',
       broker: 2,
       how: 'stopped',

@@ -8,7 +8,7 @@
  * ELECTION_TAIL_MS of engine time after each leader change, so the LeaderAndIsr that follows is
  * seen too. A rebalance plays while any group card still shows a phase (phaseBoard.ts).
  */
-import type { PlaneEvent } from '../../engine/apps/types';
+import type { EngineEvent } from '../../engine/apps/types';
 import { anyRebalanceShown } from '../groups/phaseBoard';
 import { sliceOf, useUi } from '../store';
 import type { SlowState } from './slowSlice';
@@ -32,7 +32,7 @@ export function slowedSpeed(speed: number, on: boolean, playing: boolean): numbe
 }
 
 /** Until when an election plays, after `events` (pure: engine ms since the scenario started). */
-export function electionUntil(untilMs: number, events: readonly PlaneEvent[]): number {
+export function electionUntil(untilMs: number, events: readonly EngineEvent[]): number {
   let until = untilMs;
   for (const e of events) {
     if (!('atMs' in e) || typeof e.atMs !== 'number') continue;
@@ -59,8 +59,8 @@ export function effectiveSpeed(ui: { speed: number; nowMs: number }): number {
   return slowedSpeed(ui.speed, true, slowingFor(ui.nowMs) !== null);
 }
 
-/** A frame's plane events move the election window. */
-export function takeElectionEvents(events: readonly PlaneEvent[]): void {
+/** A frame's board events move the election window. */
+export function takeElectionEvents(events: readonly EngineEvent[]): void {
   const s = slowSlice.getState();
   const until = electionUntil(s.electionUntilMs, events);
   if (until !== s.electionUntilMs) slowSlice.setState({ electionUntilMs: until });

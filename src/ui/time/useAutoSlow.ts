@@ -4,7 +4,7 @@ import { uiStore } from '../store';
 import { slowSlice, takeElectionEvents } from './autoSlow';
 
 /**
- * Feeds the auto slow-down: the election window from the session's plane events, whether a
+ * Feeds the auto slow-down: the election window from the session's board events, whether a
  * lesson runs (it paces itself), and a replaced cluster starting with no election playing.
  */
 export function useAutoSlow(session: Session): void {

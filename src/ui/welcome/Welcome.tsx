@@ -21,9 +21,9 @@ function firstOfEachConcept(catalog: LessonSummary[]): { concept: string; lesson
   });
 }
 
-/** Brings the control plane's board into view (the lesson card and the picker live there). */
+/** Brings the board into view (the lesson card and the picker live there). */
 function showBoard(): void {
-  document.querySelector('[data-testid="plane"]')?.scrollIntoView({ block: 'start' });
+  document.querySelector('[data-testid="board"]')?.scrollIntoView({ block: 'start' });
 }
 
 /** Puts the welcome away and hands focus to the button that brings it back. */

@@ -5,9 +5,9 @@ import { COMMIT_WINDOW_MS } from './EventLog';
 import type { EventLogEntry } from './types';
 
 function demo(): ClusterApps {
-  const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-  plane.tick(10_000);
-  return plane;
+  const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+  apps.tick(10_000);
+  return apps;
 }
 
 /** The index of the first entry after `from` matching `match` (-1 if none). */
@@ -18,14 +18,14 @@ function indexOf(entries: EventLogEntry[], match: (e: EventLogEntry) => boolean,
 
 describe('EventLog over the demo cluster', () => {
   it("kill a leader that is not the controller: the entries follow Kafka's ZooKeeper-mode order", () => {
-    const plane = demo();
-    const controller = plane.engine.controllerState().id;
-    const victim = plane.engine.topicState('orders').partitions.find((p) => p.leader !== controller)?.leader ?? -1;
+    const apps = demo();
+    const controller = apps.engine.controllerState().id;
+    const victim = apps.engine.topicState('orders').partitions.find((p) => p.leader !== controller)?.leader ?? -1;
     expect(victim).toBeGreaterThan(0);
-    const start = plane.eventLog.view().entries.length;
-    plane.apply({ op: 'killBroker', broker: victim });
-    plane.tick(30_000);
-    const entries = plane.eventLog.view().entries.slice(start);
+    const start = apps.eventLog.view().entries.length;
+    apps.apply({ op: 'killBroker', broker: victim });
+    apps.tick(30_000);
+    const entries = apps.eventLog.view().entries.slice(start);
     // KafkaController: the dead broker's session expires and its /brokers/ids znode goes, the
     // controller's BrokerChange handles it (onBrokerFailure: elect leaders for its partitions,
     // shrink the ISRs it was in), and LeaderAndIsr makes the new leaders lead.
@@ -45,13 +45,13 @@ describe('EventLog over the demo cluster', () => {
   });
 
   it('acks=all with 2 of 3 brokers down: the leader refusing with NOT_ENOUGH_REPLICAS is one entry whose count grows', () => {
-    const plane = demo();
-    plane.apply({ op: 'killBroker', broker: 2 });
-    plane.apply({ op: 'killBroker', broker: 3 });
-    plane.tick(30_000);
-    plane.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
-    plane.tick(40_000);
-    const refused = plane.eventLog
+    const apps = demo();
+    apps.apply({ op: 'killBroker', broker: 2 });
+    apps.apply({ op: 'killBroker', broker: 3 });
+    apps.tick(30_000);
+    apps.apply({ op: 'produceDemoRecords', topic: 'orders', count: 20 });
+    apps.tick(40_000);
+    const refused = apps.eventLog
       .view()
       .entries.filter((e) => e.kind === 'producer' && e.text.includes('NOT_ENOUGH_REPLICAS'));
     expect(refused.length).toBeGreaterThan(0);
@@ -60,9 +60,9 @@ describe('EventLog over the demo cluster', () => {
   });
 
   it('keeps each kind bounded, oldest first by n, with times in ms since the scenario started', () => {
-    const plane = demo();
-    plane.tick(120_000);
-    const { entries } = plane.eventLog.view();
+    const apps = demo();
+    apps.tick(120_000);
+    const { entries } = apps.eventLog.view();
     const commits = entries.filter((e) => e.kind === 'commit');
     expect(commits.length).toBeLessThanOrEqual(150);
     expect(entries.some((e) => e.kind === 'broker' && e.type === 'brokerStarted')).toBe(true);
@@ -72,10 +72,10 @@ describe('EventLog over the demo cluster', () => {
   });
 
   it("20 s after a kill the newest 30 entries still show the election and the ISR change: a group's commits fold per window", () => {
-    const plane = demo();
-    plane.apply({ op: 'killBroker', broker: 1 });
-    plane.tick(20_000);
-    const entries = plane.eventLog.view().entries;
+    const apps = demo();
+    apps.apply({ op: 'killBroker', broker: 1 });
+    apps.tick(20_000);
+    const entries = apps.eventLog.view().entries;
     const newest = entries.slice(-30);
     expect(newest.some((e) => e.kind === 'election' && e.type === 'partitionStateChanged')).toBe(true);
     expect(newest.some((e) => e.kind === 'isr')).toBe(true);

@@ -1,9 +1,9 @@
 /** Small readers over a LessonWorld that several lessons share. */
 import type { PartitionView } from '../../index';
-import type { PlaneGroupView, PlanePartitionView } from '../types';
+import type { BoardGroupView, BoardPartitionView } from '../types';
 import type { LessonStep, LessonWorld } from './types';
 
-export function partitionState(w: LessonWorld, topic: string, partition: number): PlanePartitionView | undefined {
+export function partitionState(w: LessonWorld, topic: string, partition: number): BoardPartitionView | undefined {
   return w.view.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition);
 }
 
@@ -11,7 +11,7 @@ export function partitionLog(w: LessonWorld, topic: string, partition: number): 
   return w.logs.find((l) => l.topic === topic && l.partition === partition);
 }
 
-export function group(w: LessonWorld, id: string): PlaneGroupView | undefined {
+export function group(w: LessonWorld, id: string): BoardGroupView | undefined {
   return w.view.groups.find((g) => g.groupId === id);
 }
 

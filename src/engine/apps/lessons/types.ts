@@ -8,14 +8,14 @@
  */
 import type { LookupStep, LookupView, PartitionView } from '../../index';
 import type { JournalEntry, OffsetEntry } from './journal';
-import type { ScenarioAction, PlaneView, PresetName } from '../types';
+import type { ScenarioAction, BoardView, PresetName } from '../types';
 
 /** What a step may do when it starts: a recorded scenario action, or the seeds' lookup partition. */
 export type LessonAction = ScenarioAction | { op: 'seedsLookupExample' };
 
 /** Engine state a condition, an observation or an answer may read (built by `lessonWorld`). */
 export interface LessonWorld {
-  view: PlaneView;
+  view: BoardView;
   /** Every user partition's log as its leader replica has it. */
   logs: PartitionView[];
   lookup(topic: string, partition: number, target: { kind: 'offset' | 'timestamp'; value: number }): LookupView;

@@ -3,7 +3,7 @@
  * (at most MAX_EVENTS). The per-fetch and per-append flood is left out: the views read state.
  */
 import type { Engine, PlacementStep } from '../../index';
-import type { PlaneEvent } from '../types';
+import type { EngineEvent } from '../types';
 
 const MAX_EVENTS = 1500;
 
@@ -35,13 +35,13 @@ const ANIMATED = new Set<string>([
 ]);
 
 export class AnimatedEvents {
-  private events: PlaneEvent[] = [];
+  private events: EngineEvent[] = [];
   /** The placement steps of the topic being created (they ride on its topicCreated event). */
   private placementSteps: PlacementStep[] | null = null;
   private readonly off: () => void;
 
   constructor(engine: Engine) {
-    this.off = engine.subscribe((e) => this.onEvent(e), [...ANIMATED, 'groupRequestSent'] as PlaneEvent['type'][]);
+    this.off = engine.subscribe((e) => this.onEvent(e), [...ANIMATED, 'groupRequestSent'] as EngineEvent['type'][]);
   }
 
   dispose(): void {
@@ -59,13 +59,13 @@ export class AnimatedEvents {
   }
 
   /** The events since the last call (the host's frame carries them to the page). */
-  take(): PlaneEvent[] {
+  take(): EngineEvent[] {
     const e = this.events;
     this.events = [];
     return e;
   }
 
-  private onEvent(e: PlaneEvent): void {
+  private onEvent(e: EngineEvent): void {
     if (e.type === 'topicCreated' && this.placementSteps) e.placementSteps = this.placementSteps;
     if (!isAnimated(e)) return;
     if (this.events.length >= MAX_EVENTS) this.events.shift();
@@ -73,7 +73,7 @@ export class AnimatedEvents {
   }
 }
 
-function isAnimated(e: PlaneEvent): boolean {
+function isAnimated(e: EngineEvent): boolean {
   if (e.type === 'groupRequestSent')
     return e.api === 'JoinGroup' || e.api === 'SyncGroup' || e.api === 'FindCoordinator' || e.api === 'LeaveGroup';
   return ANIMATED.has(e.type);
@@ -83,7 +83,7 @@ function isAnimated(e: PlaneEvent): boolean {
  * Group requests carry protocol bytes (subscriptions, assignments) the page never reads; they are
  * replaced by what the narration needs, so frames stay small.
  */
-function slim(e: PlaneEvent): PlaneEvent {
+function slim(e: EngineEvent): EngineEvent {
   if (e.type !== 'groupRequestSent' && e.type !== 'groupResponseSent') return e;
   const b = e.body as { api: string; groupId?: string; key?: string; assignments?: unknown[] };
   const body = {
@@ -92,5 +92,5 @@ function slim(e: PlaneEvent): PlaneEvent {
     ...(b.key !== undefined ? { key: b.key } : {}),
     ...(b.assignments !== undefined ? { assignments: b.assignments.map(() => ({})) } : {}),
   };
-  return { ...e, body } as PlaneEvent;
+  return { ...e, body } as EngineEvent;
 }

@@ -5,7 +5,7 @@
  * processes with new properties. Refusals are Kafka's error names and change nothing.
  */
 import { type CrashReport, type Engine, KafkaError } from '../../index';
-import { PLANE_CONSUMER_CONFIG } from '../planeConfig';
+import { DEMO_CONSUMER_CONFIG } from '../demoConfig';
 import type { AssignorName, CommitMode, GroupProtocol } from '../types';
 
 /** How often a running consumer's application calls poll(). */
@@ -176,7 +176,7 @@ export class Board implements BoardRead {
       op: 'createConsumer',
       consumerId: e.name,
       groupId: e.group,
-      config: { ...PLANE_CONSUMER_CONFIG, ...(staticMember ? { 'group.instance.id': e.name } : {}) },
+      config: { ...DEMO_CONSUMER_CONFIG, ...(staticMember ? { 'group.instance.id': e.name } : {}) },
       topics: this.topics(),
       pollIntervalMs: POLL_EVERY_MS,
     });

@@ -5,7 +5,7 @@
  * consumer detected (KIP-320's OffsetsForLeaderEpoch check).
  */
 import type { CrashReport, Engine } from '../../index';
-import type { ConsumerCrashView, LogTruncationView, LostOffsetsView, PlaneEvent } from '../types';
+import type { ConsumerCrashView, LogTruncationView, LostOffsetsView, EngineEvent } from '../types';
 import { toScenarioMs } from '../scenarioTime';
 
 /** Crashes kept, oldest dropped first. */
@@ -98,7 +98,7 @@ export class DeliveryAudit implements DeliveryAuditRead {
     return this.truncations.get(consumer) ?? null;
   }
 
-  private onEvent(e: PlaneEvent): void {
+  private onEvent(e: EngineEvent): void {
     if (e.type === 'consumerLogTruncation') {
       this.truncations.set(e.consumerId, {
         topic: e.topic,

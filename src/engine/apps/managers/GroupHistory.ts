@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../../index';
 import { comparePartitions } from '../comparePartitions';
-import type { GenerationView, PlaneEvent } from '../types';
+import type { GenerationView, EngineEvent } from '../types';
 import type { BoardRead } from './Board';
 import { toScenarioMs } from '../scenarioTime';
 
@@ -57,7 +57,7 @@ export class GroupHistory implements GroupHistoryRead {
     this.memberNames.set(memberId, name);
   }
 
-  private onEvent(e: PlaneEvent): void {
+  private onEvent(e: EngineEvent): void {
     if (e.type !== 'groupGenerationCompleted') return;
     const list = this.generations.get(e.groupId) ?? [];
     const assignment: Record<string, string[]> = {};

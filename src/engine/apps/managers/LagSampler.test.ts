@@ -21,24 +21,24 @@ describe('LagSampler', () => {
   });
 
   it("samples each board group's committed lag every engine second, partitions in order", () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(15_000);
-    const h = plane.lag.historyOf('billing');
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(15_000);
+    const h = apps.lag.historyOf('billing');
     expect(h.partitions).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
     const first = h.data.slice(0, ((h.start[1] ?? 0) - (h.start[0] ?? 0)) * 2);
     const times = first.filter((_, i) => i % 2 === 0);
     for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBe(1000);
-    expect(plane.lag.historyOf('nobody').partitions).toEqual([]);
-    expect(plane.lag.committedLag('billing')).not.toBeNull();
+    expect(apps.lag.historyOf('nobody').partitions).toEqual([]);
+    expect(apps.lag.committedLag('billing')).not.toBeNull();
   });
 
   it('stops sampling once disposed', () => {
-    const plane = new ClusterApps(1, 'demo', { store: new MapStore() });
-    plane.tick(15_000);
-    plane.lag.dispose();
-    const before = plane.lag.historyOf('billing').data.length;
+    const apps = new ClusterApps(1, 'demo', { store: new MapStore() });
+    apps.tick(15_000);
+    apps.lag.dispose();
+    const before = apps.lag.historyOf('billing').data.length;
     expect(before).toBeGreaterThan(0);
-    plane.tick(3000);
-    expect(plane.lag.historyOf('billing').data.length).toBe(before);
+    apps.tick(3000);
+    expect(apps.lag.historyOf('billing').data.length).toBe(before);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../../index';
 import { RecentMessages } from '../RecentMessages';
-import type { PlaneEvent, PlaneMessageView } from '../types';
+import type { EngineEvent, BoardMessageView } from '../types';
 import { toScenarioMs } from '../scenarioTime';
 
 /** No messages are kept above this many brokers (the cluster is drawn at scale). */
@@ -22,7 +22,7 @@ const MESSAGE_EVENT_TYPES = [
 /** What the views read of the message log. */
 export interface MessageLogRead {
   /** Those still in flight or arrived at most `lingerMs` before `nowMs` (engine ms since the scenario started), in engine order. */
-  live(nowMs: number, lingerMs: number): PlaneMessageView[];
+  live(nowMs: number, lingerMs: number): BoardMessageView[];
 }
 
 export class MessageLog implements MessageLogRead {
@@ -39,7 +39,7 @@ export class MessageLog implements MessageLogRead {
     this.off();
   }
 
-  live(nowMs: number, lingerMs: number): PlaneMessageView[] {
+  live(nowMs: number, lingerMs: number): BoardMessageView[] {
     return this.recent.live(nowMs, lingerMs);
   }
 
@@ -59,7 +59,7 @@ export class MessageLog implements MessageLogRead {
     this.recent.addEffect(e.cause.id, { topic: e.topic, partition: e.partition, broker: e.broker, field, from, to });
   }
 
-  private onEvent(e: PlaneEvent): void {
+  private onEvent(e: EngineEvent): void {
     switch (e.type) {
       case 'messageSent':
         if (this.engine.cluster.brokers.size <= MESSAGE_BROKERS_MAX) this.record(e);
@@ -76,7 +76,7 @@ export class MessageLog implements MessageLogRead {
   }
 
   /** Keeps a message the network sent, as the page draws it. */
-  private record(e: Extract<PlaneEvent, { type: 'messageSent' }>): void {
+  private record(e: Extract<EngineEvent, { type: 'messageSent' }>): void {
     const times = { sentAtMs: toScenarioMs(e.sentAtMs), arriveAtMs: toScenarioMs(e.arriveAtMs) };
     const from = brokerIdOf(e.from);
     const to = brokerIdOf(e.to);

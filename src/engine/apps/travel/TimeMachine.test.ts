@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DataPath } from '../../index';
 import { MapStore } from '../../log/testSupport';
 import { ClusterApps } from '../ClusterApps';
-import type { PlaneView } from '../types';
+import type { BoardView } from '../types';
 import { nextMoment } from './moments';
 import { TimeMachine } from './TimeMachine';
 
@@ -15,10 +15,10 @@ function live(): ClusterApps {
   return new ClusterApps(7, 'demo', { store: new MapStore(), panelProducer: true });
 }
 
-function snapshot(apps: ClusterApps): { plane: PlaneView; logs: unknown } {
+function snapshot(apps: ClusterApps): { board: BoardView; logs: unknown } {
   const data = new DataPath(apps.engine, new Map());
   return {
-    plane: { ...apps.view(), version: 0 },
+    board: { ...apps.view(), version: 0 },
     logs: data.views().map((v) => [v.topic, v.partition, v.logEndOffset, v.highWatermark, v.segments.length]),
   };
 }
@@ -67,7 +67,7 @@ describe('TimeMachine: a seek shows the run exactly as it was', () => {
     const run = live();
     drive(run, 16_000, []);
     const tm = machine(run);
-    const orders = (v: PlaneView) => v.topics.find((t) => t.name === 'orders')?.partitions ?? [];
+    const orders = (v: BoardView) => v.topics.find((t) => t.name === 'orders')?.partitions ?? [];
     const before = tm.seek(3_900).view();
     expect(before.brokers.find((b) => b.id === 1)?.alive).toBe(true);
     const led = orders(before).filter((p) => p.leader === 1);

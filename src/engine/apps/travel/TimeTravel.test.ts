@@ -31,7 +31,7 @@ describe('TimeTravel', () => {
     const now = host.run.nowMs;
     expect(travel.seek(now + 3_000)).toBe(false);
     expect(travel.seek(2_500)).toBe(true);
-    expect(travel.past?.plane.nowMs).toBe(2_500);
+    expect(travel.past?.apps.nowMs).toBe(2_500);
     expect(travel.view()).toMatchObject({ live: false, viewMs: 2_500, liveMs: now });
     expect(travel.seek(now)).toBe(true);
     expect(travel.past).toBeNull();

@@ -14,7 +14,7 @@ import type { ForkView, TravelView } from './types';
 
 /** A moment of the past being shown: its cluster and a data path over its leaders. */
 export interface ShownPast {
-  plane: ClusterApps;
+  apps: ClusterApps;
   data: DataPath;
 }
 
@@ -90,8 +90,8 @@ export class TimeTravel {
       this.machine.leave();
       this.shownPast = null;
     } else {
-      const plane = this.machine.seek(Math.floor(atMs));
-      this.shownPast = { plane, data: new DataPath(plane.engine, new Map()) };
+      const apps = this.machine.seek(Math.floor(atMs));
+      this.shownPast = { apps, data: new DataPath(apps.engine, new Map()) };
     }
     return true;
   }
@@ -109,7 +109,7 @@ export class TimeTravel {
   async forkIfPast(replace: (spec: ScenarioSpec) => Promise<void>): Promise<boolean> {
     if (this.shownPast === null) return false;
     const live = this.live();
-    const atMs = this.shownPast.plane.nowMs;
+    const atMs = this.shownPast.apps.nowMs;
     const kept = actionsUntil(live.actions, atMs);
     const fork: ForkView = {
       n: ++this.forks,
@@ -136,7 +136,7 @@ export class TimeTravel {
 
   view(liveMs = this.live().nowMs): TravelView {
     return {
-      viewMs: this.shownPast?.plane.nowMs ?? liveMs,
+      viewMs: this.shownPast?.apps.nowMs ?? liveMs,
       liveMs,
       live: this.shownPast === null,
       checkpoints: this.machine.checkpointTimes().length,

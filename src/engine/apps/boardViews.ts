@@ -1,5 +1,5 @@
 /**
- * Engine state -> the plain PlaneView the page draws. Reading only: nothing here changes the
+ * Engine state -> the plain BoardView the page draws. Reading only: nothing here changes the
  * cluster. Replica roles come from the partition state znode (what the controller decided) and
  * each broker's own replica (its LEO and HW); groups from their coordinator.
  */
@@ -13,12 +13,12 @@ import { type LagRead, packLag } from './managers/LagSampler';
 import type { MessageLogRead } from './managers/MessageLog';
 import type { ScenarioRecorderRead } from './managers/ScenarioRecorder';
 import type { ZnodeTreeRead } from './managers/ZnodeTree';
-import { PLANE_BROKER_CONFIG, PLANE_CONSUMER_CONFIG } from './planeConfig';
-import type { DescribeRowView, PlaneConsumerView, PlaneGroupView, PlaneView, PresetName } from './types';
+import { DEMO_BROKER_CONFIG, DEMO_CONSUMER_CONFIG } from './demoConfig';
+import type { DescribeRowView, BoardConsumerView, BoardGroupView, BoardView, PresetName } from './types';
 import { SCENARIO_EPOCH_MS, toScenarioMs } from './scenarioTime';
 
 /** What the board's view reads: the engine's queries and the managers' read interfaces (ClusterApps has them). */
-export interface PlaneSource {
+export interface BoardSource {
   readonly engine: Engine;
   readonly seed: number;
   readonly preset: PresetName;
@@ -43,8 +43,8 @@ export interface PlaneSource {
  */
 const MESSAGE_LINGER_MS = 400;
 
-export function buildPlaneView(plane: PlaneSource): PlaneView {
-  const engine = plane.engine;
+export function buildBoardView(source: BoardSource): BoardView {
+  const engine = source.engine;
   const now = engine.now();
   const controller = engine.controllerState();
   const topics = engine
@@ -55,18 +55,18 @@ export function buildPlaneView(plane: PlaneSource): PlaneView {
   for (const t of topics)
     for (const p of t.partitions) if (!p.offline) leaderCount.set(p.leader, (leaderCount.get(p.leader) ?? 0) + 1);
   const brokers = engine.brokerStates(leaderCount, SCENARIO_EPOCH_MS);
-  const consumers = consumerViews(plane);
-  const groups = groupViews(plane, consumers);
+  const consumers = consumerViews(source);
+  const groups = groupViews(source, consumers);
   // Real clients' groups (the Node host) beside the board's, their members as chips.
-  for (const groupId of clientGroupIds(engine, plane.board, plane.showClientGroups)) {
+  for (const groupId of clientGroupIds(engine, source.board, source.showClientGroups)) {
     const made = clientGroupView(engine, groupId);
     if (!made) continue;
     groups.push({
       ...made.group,
       lagNow: { fetch: null, committed: null },
       delivery: { processed: 0, duplicates: 0, skipped: 0 },
-      generations: [...plane.groupHistory.generationsOf(groupId)],
-      lag: plane.lag.historyOf(groupId),
+      generations: [...source.groupHistory.generationsOf(groupId)],
+      lag: source.lag.historyOf(groupId),
     });
     consumers.push(...made.consumers);
   }
@@ -89,39 +89,39 @@ export function buildPlaneView(plane: PlaneSource): PlaneView {
   for (const g of groups) {
     let committed: number | null = null;
     for (const r of describe) if (r.group === g.groupId && r.lag !== null) committed = Math.max(committed ?? 0, r.lag);
-    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : plane.lag.fetchLag(g.groupId), committed };
+    g.lagNow = { fetch: g.protocol === 'zookeeper' ? null : source.lag.fetchLag(g.groupId), committed };
   }
   return {
-    version: plane.version,
-    seed: plane.seed,
-    preset: plane.preset,
+    version: source.version,
+    seed: source.seed,
+    preset: source.preset,
     nowMs: toScenarioMs(now),
     controller: controller.id,
     controllerEpoch: controller.epoch,
     brokers,
     topics,
-    znodes: plane.znodeTree.list(),
+    znodes: source.znodeTree.list(),
     groups,
     consumers,
     describe,
-    lost: [...plane.audit.lostOffsets()],
-    crashes: plane.audit.crashViews(),
-    messages: plane.messages.live(toScenarioMs(now), MESSAGE_LINGER_MS),
-    actions: [...plane.recorder.actions],
-    produced: { acked: plane.producer.acked, failed: plane.producer.failed, lastError: plane.producer.lastError },
+    lost: [...source.audit.lostOffsets()],
+    crashes: source.audit.crashViews(),
+    messages: source.messages.live(toScenarioMs(now), MESSAGE_LINGER_MS),
+    actions: [...source.recorder.actions],
+    produced: { acked: source.producer.acked, failed: source.producer.failed, lastError: source.producer.lastError },
     config: {
-      sessionTimeoutMs: PLANE_BROKER_CONFIG['zookeeper.session.timeout.ms'],
-      replicaLagMaxMs: PLANE_BROKER_CONFIG['replica.lag.time.max.ms'],
-      consumerSessionTimeoutMs: PLANE_CONSUMER_CONFIG['session.timeout.ms'],
+      sessionTimeoutMs: DEMO_BROKER_CONFIG['zookeeper.session.timeout.ms'],
+      replicaLagMaxMs: DEMO_BROKER_CONFIG['replica.lag.time.max.ms'],
+      consumerSessionTimeoutMs: DEMO_CONSUMER_CONFIG['session.timeout.ms'],
     },
   };
 }
 
-function consumerViews(plane: PlaneSource): PlaneConsumerView[] {
-  const groups = plane.engine.groups;
-  const out: PlaneConsumerView[] = [];
-  for (const e of plane.board.consumers.values()) {
-    const app = plane.engine.consumerApps.apps.get(e.name);
+function consumerViews(source: BoardSource): BoardConsumerView[] {
+  const groups = source.engine.groups;
+  const out: BoardConsumerView[] = [];
+  for (const e of source.board.consumers.values()) {
+    const app = source.engine.consumerApps.apps.get(e.name);
     const base = {
       name: e.name,
       group: e.group,
@@ -129,10 +129,10 @@ function consumerViews(plane: PlaneSource): PlaneConsumerView[] {
       memberId: '',
       generation: -1,
       partitions: [] as string[],
-      positions: [] as PlaneConsumerView['positions'],
+      positions: [] as BoardConsumerView['positions'],
       recordsConsumed: 0,
       inHand: 0,
-      truncation: plane.audit.truncationOf(e.name),
+      truncation: source.audit.truncationOf(e.name),
     };
     if (!app || e.group === null || app.status === 'closed') {
       out.push({ ...base, lifecycle: 'stopped' });
@@ -162,7 +162,7 @@ function consumerViews(plane: PlaneSource): PlaneConsumerView[] {
       continue;
     }
     const s = groups.consumerSnapshot(consumer);
-    if (s.memberId) plane.groupHistory.noteMember(s.memberId, e.name);
+    if (s.memberId) source.groupHistory.noteMember(s.memberId, e.name);
     out.push({
       ...base,
       lifecycle: app.status,
@@ -181,7 +181,7 @@ function consumerViews(plane: PlaneSource): PlaneConsumerView[] {
 
 /** What a group's membership looks like, which its protocol decides. */
 type GroupMembershipView = Pick<
-  PlaneGroupView,
+  BoardGroupView,
   | 'state'
   | 'generation'
   | 'coordinator'
@@ -193,20 +193,20 @@ type GroupMembershipView = Pick<
   | 'awaitingCoordinator'
 >;
 
-function groupViews(plane: PlaneSource, consumers: PlaneConsumerView[]): PlaneGroupView[] {
-  const out: PlaneGroupView[] = [];
-  for (const [groupId, settings] of plane.board.groups) {
+function groupViews(source: BoardSource, consumers: BoardConsumerView[]): BoardGroupView[] {
+  const out: BoardGroupView[] = [];
+  for (const [groupId, settings] of source.board.groups) {
     out.push({
       groupId,
       assignor: settings.assignor,
       protocol: settings.protocol,
       commitMode: settings.commitMode,
-      delivery: plane.engine.consumerApps.delivery.totals(groupId),
+      delivery: source.engine.consumerApps.delivery.totals(groupId),
       lagNow: { fetch: null, committed: null },
       ...(settings.protocol === 'zookeeper'
         ? zookeeperMembership(groupId, consumers)
-        : coordinatorMembership(plane, groupId)),
-      generations: [...plane.groupHistory.generationsOf(groupId)],
+        : coordinatorMembership(source, groupId)),
+      generations: [...source.groupHistory.generationsOf(groupId)],
     });
   }
   return out.sort((a, b) => a.groupId.localeCompare(b.groupId));
@@ -216,7 +216,7 @@ function groupViews(plane: PlaneSource, consumers: PlaneConsumerView[]): PlaneGr
  * The legacy consumer has no coordinator: members register under /consumers/<group>/ids and each
  * rebalances itself; "generation" counts those self-rebalances.
  */
-function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): GroupMembershipView {
+function zookeeperMembership(groupId: string, consumers: BoardConsumerView[]): GroupMembershipView {
   const members = consumers.filter((c) => c.group === groupId && c.lifecycle === 'running');
   return {
     state: 'ZooKeeper',
@@ -232,11 +232,11 @@ function zookeeperMembership(groupId: string, consumers: PlaneConsumerView[]): G
 }
 
 /** A group of the broker-side coordinator, as its coordinator describes it, with its sampled lag. */
-function coordinatorMembership(plane: PlaneSource, groupId: string): GroupMembershipView {
-  const groups = plane.engine.groups;
+function coordinatorMembership(source: BoardSource, groupId: string): GroupMembershipView {
+  const groups = source.engine.groups;
   const snap = groups.groupSnapshot(groupId);
   const standing = groups.coordinatorOf(groupId);
-  const generations = plane.groupHistory.generationsOf(groupId);
+  const generations = source.groupHistory.generationsOf(groupId);
   const known = generations.length > 0;
   // A group that formed before and that no broker holds now. (A group that never formed stays
   // Empty, generation 0, as before its first JoinGroup; the engine's brokers load their
@@ -245,8 +245,8 @@ function coordinatorMembership(plane: PlaneSource, groupId: string): GroupMember
     // No broker holds the group now (a killed coordinator's groups went with its process): not
     // an Empty group of generation 0, but what FindCoordinator or JoinGroup would answer. The
     // metadata may still name the dead broker leader until the controller moves the partition.
-    const offsetsTopic = plane.engine.topicNames().includes(OFFSETS_TOPIC);
-    const named = offsetsTopic ? plane.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader : -1;
+    const offsetsTopic = source.engine.topicNames().includes(OFFSETS_TOPIC);
+    const named = offsetsTopic ? source.engine.partitionState(OFFSETS_TOPIC, standing.offsetsPartition).leader : -1;
     const leaderUp = standing.servingLeader !== null;
     return {
       state: leaderUp ? 'COORDINATOR_LOAD_IN_PROGRESS' : 'COORDINATOR_NOT_AVAILABLE',
@@ -256,7 +256,7 @@ function coordinatorMembership(plane: PlaneSource, groupId: string): GroupMember
       leader: null,
       initialRebalanceDelayMs: null,
       members: [],
-      lag: plane.lag.historyOf(groupId),
+      lag: source.lag.historyOf(groupId),
       awaitingCoordinator: {
         offsetsPartition: standing.offsetsPartition,
         leader: standing.servingLeader ?? (named >= 0 ? named : null),
@@ -270,16 +270,16 @@ function coordinatorMembership(plane: PlaneSource, groupId: string): GroupMember
     generation: snap?.generationId ?? 0,
     coordinator: snap?.coordinator ?? null,
     offsetsPartition: snap?.offsetsPartition ?? -1,
-    leader: snap?.leader ? plane.groupHistory.nameOf(snap.leader) : null,
+    leader: snap?.leader ? source.groupHistory.nameOf(snap.leader) : null,
     initialRebalanceDelayMs: snap?.initialRebalanceDelayMs ?? null,
     members: (snap?.members ?? []).map((m) => {
-      plane.groupHistory.noteMember(m.memberId, m.clientId);
+      source.groupHistory.noteMember(m.memberId, m.clientId);
       return {
         memberId: m.memberId,
         name: m.clientId,
         partitions: m.assignment.map((a) => `${a.topic}-${a.partition}`).sort(comparePartitions),
       };
     }),
-    lag: plane.lag.historyOf(groupId),
+    lag: source.lag.historyOf(groupId),
   };
 }

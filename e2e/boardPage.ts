@@ -1,30 +1,30 @@
 /**
- * Page object for the control plane (brokers, controller, groups, scenarios), used with the
+ * Page object for the board (brokers, controller, groups, scenarios), used with the
  * shared `app` fixture from fixtures.ts. The cluster's clock is paused first so every spec
- * drives time itself ("+1 s" / "+10 s" fast-forward the plane), which keeps runs deterministic.
+ * drives time itself ("+1 s" / "+10 s" fast-forward the board), which keeps runs deterministic.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { GlassboxPage } from './fixtures';
 
-export class PlanePage {
+export class BoardPage {
   readonly page: Page;
   constructor(readonly app: GlassboxPage) {
     this.page = app.page;
   }
 
   /** The app opened at the demo with its clock paused (on `tab` if given): where most specs start. */
-  static async paused(app: GlassboxPage, tab?: 'cluster' | 'groups' | 'scenarios'): Promise<PlanePage> {
-    const plane = new PlanePage(app);
-    await plane.open();
-    await plane.pause();
-    if (tab) await plane.tab(tab);
-    return plane;
+  static async paused(app: GlassboxPage, tab?: 'cluster' | 'groups' | 'scenarios'): Promise<BoardPage> {
+    const board = new BoardPage(app);
+    await board.open();
+    await board.pause();
+    if (tab) await board.tab(tab);
+    return board;
   }
 
-  /** Opens the app (optionally at a scenario link) and waits until the control plane is up. */
+  /** Opens the app (optionally at a scenario link) and waits until the board is up. */
   async open(path = '/'): Promise<void> {
     await this.app.open(path);
-    await expect(this.page.getByTestId('plane')).toHaveAttribute('data-ready', 'true');
+    await expect(this.page.getByTestId('board')).toHaveAttribute('data-ready', 'true');
   }
 
   /** Pauses the shared engine clock so only the spec moves time. */
@@ -35,25 +35,25 @@ export class PlanePage {
   }
 
   async tab(tab: 'cluster' | 'groups' | 'scenarios'): Promise<void> {
-    await this.page.getByTestId(`plane-tab-${tab}`).click();
+    await this.page.getByTestId(`board-tab-${tab}`).click();
   }
 
   /** Fast-forwards the cluster by `seconds` (in 10 s and 1 s presses). */
   async advance(seconds: number): Promise<void> {
     let left = seconds;
     while (left >= 10) {
-      await this.page.getByTestId('plane-advance-10000').click();
+      await this.page.getByTestId('board-advance-10000').click();
       left -= 10;
     }
     while (left >= 1) {
-      await this.page.getByTestId('plane-advance-1000').click();
+      await this.page.getByTestId('board-advance-1000').click();
       left -= 1;
     }
   }
 
   /** Engine ms since the scenario started. */
   async now(): Promise<number> {
-    return Number(await this.page.getByTestId('plane-clock').getAttribute('data-now'));
+    return Number(await this.page.getByTestId('board-clock').getAttribute('data-now'));
   }
 
   broker(id: number): Locator {
