@@ -49,249 +49,262 @@ describe('check-layers', () => {
       expect.stringMatching(/codecs\.ts:2 engine imports package node:module/),
     ]);
   });
+});
 
-  it('rejects a ui run-time import from the worker other than worker/client', () => {
-    const found = problems({ path: 'src/ui/Panel.tsx', source: "import { MAX } from '../worker/protocol';\n" });
-    expect(found).toEqual([
-      expect.stringMatching(/^src\/ui\/Panel\.tsx:1 ui imports \.\.\/worker\/protocol at run time/),
-    ]);
-  });
+/** A file of the test tree. */
+const file = (path: string, source: string): SourceFile => ({ path, source });
 
-  it('rejects a ui run-time import of engine code', () => {
-    const found = problems({ path: 'src/ui/Panel.tsx', source: "import { Engine } from '../engine';\n" });
-    expect(found).toEqual([expect.stringMatching(/ui imports engine code/)]);
-  });
+/**
+ * Two files importing each other: both at run time, the second with `import type` (the cycle
+ * closed by a type import), or both with `import type`.
+ */
+function importCycle(
+  a: string,
+  b: string,
+  kind: 'runtime' | 'closedByType' | 'typeOnly' = 'closedByType',
+): SourceFile[] {
+  const name = (path: string) => `./${path.split('/').pop()?.replace(/\.ts$/, '')}`;
+  const first = kind === 'typeOnly' ? 'import type' : 'import';
+  const second = kind === 'runtime' ? 'import' : 'import type';
+  return [
+    file(a, `${first} { B } from '${name(b)}';\nexport const A = 1;\n`),
+    file(b, `${second} { A } from '${name(a)}';\nexport const B = 2;\n`),
+  ];
+}
 
-  it('rejects a cli import of engine internals', () => {
-    const found = problems({
-      path: 'src/cli/tool.ts',
-      source: "import { UnifiedLog } from '../engine/log/UnifiedLog';\n",
-    });
-    expect(found).toEqual([expect.stringMatching(/^src\/cli\/tool\.ts:1 cli imports engine internals/)]);
-  });
+const viewsQueries = file('src/engine/queries.ts', "import type { V } from './views/types';\n");
+const viewsTypes = file('src/engine/views/types.ts', 'export interface V {}\n');
+const dataPath = (source: string) => [viewsQueries, viewsTypes, file('src/engine/views/DataPath.ts', source)];
 
-  it('rejects a Node host import of engine internals, and any ui import of the Node host', () => {
-    const found = problems(
-      { path: 'src/node/gateway.ts', source: "import { ByteReader } from '../engine/codec/bytes';\n" },
-      {
-        path: 'src/node/ok.ts',
-        source: "import { Engine } from '../engine';\nimport { ClusterApps } from '../engine/apps';\n",
-      },
-      { path: 'src/ui/Attach.tsx', source: "import type { WireGateway } from '../node/gateway';\n" },
-    );
-    expect(found).toEqual([
-      expect.stringMatching(/^src\/node\/gateway\.ts:1 node imports engine internals/),
-      expect.stringMatching(/^src\/ui\/Attach\.tsx:1 ui imports \.\.\/node\/gateway: the Node host/),
-    ]);
-  });
+const groupCoordinator = file(
+  'src/engine/coordinator/group/GroupCoordinator.ts',
+  "import type { JoinGroupRequest } from '../../clients/consumer/groupProtocol';\nexport class GroupCoordinator {}\n",
+);
+const clientLibraryBase = [
+  groupCoordinator,
+  file('src/engine/clients/consumer/groupProtocol.ts', 'export type J = 1;\n'),
+  file('src/engine/cluster/Network.ts', 'export class Network {}\n'),
+  file('src/engine/cluster/ReplicaManager.ts', 'export class R {}\n'),
+];
 
-  it('keeps src/link free of run-time imports from outside it, and of packages', () => {
-    const found = problems(
-      { path: 'src/link/frames.ts', source: "import { ws } from 'ws';\nimport { serve } from '../worker/serve';\n" },
-      {
-        path: 'src/link/ok.ts',
-        source: "import type { WorkerMessage } from '../worker/protocol';\nimport { x } from './frames';\n",
-      },
-      { path: 'src/ui/host.ts', source: "import { decodeFrame } from '../link/frames';\n" },
-    );
-    expect(found).toEqual([
-      expect.stringMatching(/^src\/link\/frames\.ts:1 link imports package ws/),
-      expect.stringMatching(/^src\/link\/frames\.ts:2 link imports \.\.\/worker\/serve at run time/),
-    ]);
-  });
+const uiDiscard = file(
+  'src/ui/scenarios/discard.ts',
+  "import { uiStore } from '../store';\nexport interface DiscardQuestion {}\n",
+);
 
-  it('rejects a worker import of engine internals, even type-only', () => {
-    const found = problems({
-      path: 'src/worker/host.ts',
-      source: "import type { Engine } from '../engine/engine';\n",
-    });
-    expect(found).toEqual([expect.stringMatching(/^src\/worker\/host\.ts:1 worker imports engine internals/)]);
-  });
-
-  it('lets the worker import the app layer only through its entry, engine/apps/index.ts', () => {
-    const entry = problems({ path: 'src/worker/host.ts', source: "import { ClusterApps } from '../engine/apps';\n" });
-    expect(entry).toEqual([]);
-    const inside = problems({
-      path: 'src/worker/host.ts',
-      source: "import { ClusterApps } from '../engine/apps/ClusterApps';\n",
-    });
-    expect(inside).toEqual([expect.stringMatching(/^src\/worker\/host\.ts:1 worker imports engine internals/)]);
-  });
-
-  it('rejects an app-layer import of engine internals; the facade and the app layer itself are fine', () => {
-    const found = problems({
-      path: 'src/engine/apps/Producer.ts',
-      source:
+/** Each row: a tree added to the base, and the problems check-layers finds in it, in order. */
+const CASES: [name: string, files: SourceFile[], problems: RegExp[]][] = [
+  [
+    'rejects a ui run-time import from the worker other than worker/client',
+    [file('src/ui/Panel.tsx', "import { MAX } from '../worker/protocol';\n")],
+    [/^src\/ui\/Panel\.tsx:1 ui imports \.\.\/worker\/protocol at run time/],
+  ],
+  [
+    'rejects a ui run-time import of engine code',
+    [file('src/ui/Panel.tsx', "import { Engine } from '../engine';\n")],
+    [/ui imports engine code/],
+  ],
+  [
+    'rejects a cli import of engine internals',
+    [file('src/cli/tool.ts', "import { UnifiedLog } from '../engine/log/UnifiedLog';\n")],
+    [/^src\/cli\/tool\.ts:1 cli imports engine internals/],
+  ],
+  [
+    'rejects a Node host import of engine internals, and any ui import of the Node host',
+    [
+      file('src/node/gateway.ts', "import { ByteReader } from '../engine/codec/bytes';\n"),
+      file('src/node/ok.ts', "import { Engine } from '../engine';\nimport { ClusterApps } from '../engine/apps';\n"),
+      file('src/ui/Attach.tsx', "import type { WireGateway } from '../node/gateway';\n"),
+    ],
+    [
+      /^src\/node\/gateway\.ts:1 node imports engine internals/,
+      /^src\/ui\/Attach\.tsx:1 ui imports \.\.\/node\/gateway: the Node host/,
+    ],
+  ],
+  [
+    'keeps src/link free of run-time imports from outside it, and of packages',
+    [
+      file('src/link/frames.ts', "import { ws } from 'ws';\nimport { serve } from '../worker/serve';\n"),
+      file(
+        'src/link/ok.ts',
+        "import type { WorkerMessage } from '../worker/protocol';\nimport { x } from './frames';\n",
+      ),
+      file('src/ui/host.ts', "import { decodeFrame } from '../link/frames';\n"),
+    ],
+    [
+      /^src\/link\/frames\.ts:1 link imports package ws/,
+      /^src\/link\/frames\.ts:2 link imports \.\.\/worker\/serve at run time/,
+    ],
+  ],
+  [
+    'rejects a worker import of engine internals, even type-only',
+    [file('src/worker/host.ts', "import type { Engine } from '../engine/engine';\n")],
+    [/^src\/worker\/host\.ts:1 worker imports engine internals/],
+  ],
+  [
+    'lets the worker import the app layer through its entry, engine/apps/index.ts',
+    [file('src/worker/host.ts', "import { ClusterApps } from '../engine/apps';\n")],
+    [],
+  ],
+  [
+    'rejects a worker import of the app layer other than through its entry',
+    [file('src/worker/host.ts', "import { ClusterApps } from '../engine/apps/ClusterApps';\n")],
+    [/^src\/worker\/host\.ts:1 worker imports engine internals/],
+  ],
+  [
+    'rejects an app-layer import of engine internals; the facade and the app layer itself are fine',
+    [
+      file(
+        'src/engine/apps/Producer.ts',
         "import { Engine } from '../index';\nimport { X } from './ClusterApps';\nimport { UnifiedLog } from '../log/UnifiedLog';\n",
-    });
-    expect(found).toEqual([
-      expect.stringMatching(/^src\/engine\/apps\/Producer\.ts:3 app layer imports engine internals/),
-    ]);
+      ),
+    ],
+    [/^src\/engine\/apps\/Producer\.ts:3 app layer imports engine internals/],
+  ],
+  [
+    "rejects 'as unknown as' outside tests",
+    [file('src/storage/S.ts', 'export const s = 1;\nconst t = s as unknown as string;\n')],
+    [/^src\/storage\/S\.ts:2 'as unknown as' outside tests/],
+  ],
+  [
+    'rejects an import cycle in src/worker closed by import type',
+    importCycle('src/worker/a.ts', 'src/worker/b.ts'),
+    [/import cycle \(import type counts\) among: src\/worker\/a\.ts, src\/worker\/b\.ts/],
+  ],
+  [
+    'rejects an import cycle in src/storage closed by import type',
+    importCycle('src/storage/x.ts', 'src/storage/y.ts', 'typeOnly'),
+    [/import cycle \(import type counts\)/],
+  ],
+  [
+    'rejects an import cycle in src/node even when import type closes it',
+    importCycle('src/node/Gateway.ts', 'src/node/handlers.ts'),
+    [/import cycle \(import type counts\) among: src\/node\/Gateway\.ts, src\/node\/handlers\.ts/],
+  ],
+  [
+    'accepts src/node importing one way',
+    [
+      file('src/node/Gateway.ts', "import { SERVED } from './handlers';\nexport class Connection {}\n"),
+      file('src/node/handlers.ts', 'export const SERVED = 1;\n'),
+    ],
+    [],
+  ],
+  [
+    'rejects an import cycle in src/engine/wire even when import type closes it',
+    importCycle('src/engine/wire/schema.ts', 'src/engine/wire/codec.ts', 'typeOnly'),
+    [/import cycle \(import type counts\)/],
+  ],
+  [
+    'rejects an import cycle in src/ui even when import type closes it',
+    [
+      file(
+        'src/ui/store.ts',
+        "import type { DiscardQuestion } from './scenarios/discard';\nexport const uiStore = 1;\n",
+      ),
+      uiDiscard,
+    ],
+    [/import cycle \(import type counts\) among: src\/ui\/scenarios\/discard\.ts, src\/ui\/store\.ts/],
+  ],
+  [
+    // The slice's type in a file of its own, which imports nothing of the store: no cycle.
+    'accepts a ui slice type in a file of its own',
+    [
+      file(
+        'src/ui/store.ts',
+        "import type { DiscardQuestion } from './scenarios/discardSlice';\nexport const uiStore = 1;\n",
+      ),
+      uiDiscard,
+      file('src/ui/scenarios/discardSlice.ts', 'export interface DiscardQuestion {}\n'),
+    ],
+    [],
+  ],
+  [
+    'rejects a views import of the facade, even type-only',
+    dataPath("import type { Engine } from '../engine';\n"),
+    [/^src\/engine\/views\/DataPath\.ts:1 views import \.\.\/engine, which imports the views/],
+  ],
+  [
+    'rejects a views import of the queries, even type-only',
+    dataPath("import type { LeaderReplica } from '../queries';\n"),
+    [/views import \.\.\/queries/],
+  ],
+  [
+    'rejects a views import of the app layer',
+    dataPath("import { ClusterApps } from '../apps/ClusterApps';\n"),
+    [/views import \.\.\/apps\/ClusterApps/],
+  ],
+  // Below the views (the cluster, the log) is fine.
+  ['accepts a views import of the log', dataPath("import type { UnifiedLog } from '../log/UnifiedLog';\n"), []],
+  [
+    'still rejects an engine import from outside src/engine and Math.random in the engine',
+    [file('src/engine/bad.ts', "import { LIMIT } from '../worker/client';\nexport const r = Math.random();\n")],
+    [/engine imports \.\.\/worker\/client \(outside src\/engine\)/, /Math\.random in the engine/],
+  ],
+  [
+    'lets the client library import the Network and its own protocol, and its tests import broker internals',
+    [
+      ...clientLibraryBase,
+      file(
+        'src/engine/clients/consumer/Fetcher.ts',
+        "import type { Network } from '../../cluster/Network';\nimport type { J } from './groupProtocol';\n",
+      ),
+      file(
+        'src/engine/clients/consumer/Fetcher.test.ts',
+        "import { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\n",
+      ),
+    ],
+    [],
+  ],
+  [
+    'rejects the client library importing broker internals, import type included',
+    [
+      ...clientLibraryBase,
+      file(
+        'src/engine/clients/consumer/KafkaConsumer.ts',
+        "import type { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\nimport { R } from '../../cluster/ReplicaManager';\n",
+      ),
+    ],
+    [
+      /KafkaConsumer\.ts:1 the client library imports broker internals .*GroupCoordinator/,
+      /KafkaConsumer\.ts:2 the client library imports broker internals .*ReplicaManager/,
+    ],
+  ],
+  [
+    'rejects an import cycle anywhere in src/engine, import type included, with no exception',
+    importCycle('src/engine/cluster/Broker.ts', 'src/engine/cluster/Controller.ts'),
+    [
+      /import cycle \(import type counts\) among: .*src\/engine\/cluster\/(Broker|Controller)\.ts.*src\/engine\/cluster\/(Broker|Controller)\.ts/,
+    ],
+  ],
+  [
+    'accepts the Controller narrowed to a ControllerBroker',
+    [
+      file('src/engine/cluster/Broker.ts', "import { Controller } from './Controller';\nexport class Broker {}\n"),
+      file(
+        'src/engine/cluster/Controller.ts',
+        "import type { ControllerBroker } from './ControllerBroker';\nexport class Controller {}\n",
+      ),
+    ],
+    [],
+  ],
+  [
+    // The LogSegment <-> SegmentCache cycle once excepted is refused like any other.
+    'refuses the LogSegment <-> SegmentCache cycle once excepted',
+    importCycle('src/engine/log/LogSegment.ts', 'src/engine/log/SegmentCache.ts'),
+    [/import cycle \(import type counts\)/],
+  ],
+];
+
+describe('check-layers: each rule', () => {
+  it.each(CASES)('%s', (_name, files, want) => {
+    expect(problems(...files)).toEqual(want.map((re) => expect.stringMatching(re)));
   });
 
-  it("rejects 'as unknown as' outside tests", () => {
-    const found = problems({
-      path: 'src/storage/S.ts',
-      source: 'export const s = 1;\nconst t = s as unknown as string;\n',
-    });
-    expect(found).toEqual([expect.stringMatching(/^src\/storage\/S\.ts:2 'as unknown as' outside tests/)]);
-  });
-
-  it('rejects an import cycle in src/worker (run-time or closed by import type), and in src/storage', () => {
-    const a: SourceFile = { path: 'src/worker/a.ts', source: "import { b } from './b';\nexport const a = 1;\n" };
-    const b: SourceFile = { path: 'src/worker/b.ts', source: "import { a } from './a';\nexport const b = 2;\n" };
-    expect(problems(a, b)).toEqual(
+  it('rejects a run-time import cycle in src/worker', () => {
+    expect(problems(...importCycle('src/worker/a.ts', 'src/worker/b.ts', 'runtime'))).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/runtime import cycle in src\/worker among: src\/worker\/a\.ts, src\/worker\/b\.ts/),
       ]),
     );
-    const typeOnly: SourceFile = {
-      path: 'src/worker/b.ts',
-      source: "import type { a } from './a';\nexport const b = 2;\n",
-    };
-    expect(problems(a, typeOnly)).toEqual([
-      expect.stringMatching(/import cycle \(import type counts\) among: src\/worker\/a\.ts, src\/worker\/b\.ts/),
-    ]);
-    const s1: SourceFile = { path: 'src/storage/x.ts', source: "import type { y } from './y';\nexport const x = 1;\n" };
-    const s2: SourceFile = { path: 'src/storage/y.ts', source: "import type { x } from './x';\nexport const y = 2;\n" };
-    expect(problems(s1, s2)).toEqual([expect.stringMatching(/import cycle \(import type counts\)/)]);
-  });
-
-  it('rejects an import cycle in src/node or src/engine/wire even when import type closes it', () => {
-    const gateway: SourceFile = {
-      path: 'src/node/Gateway.ts',
-      source: "import { SERVED } from './handlers';\nexport class Connection {}\n",
-    };
-    const handlers: SourceFile = {
-      path: 'src/node/handlers.ts',
-      source: "import type { Connection } from './Gateway';\nexport const SERVED = 1;\n",
-    };
-    expect(problems(gateway, handlers)).toEqual([
-      expect.stringMatching(
-        /import cycle \(import type counts\) among: src\/node\/Gateway\.ts, src\/node\/handlers\.ts/,
-      ),
-    ]);
-    const oneWay: SourceFile = { path: 'src/node/handlers.ts', source: 'export const SERVED = 1;\n' };
-    expect(problems(gateway, oneWay)).toEqual([]);
-    const schema: SourceFile = { path: 'src/engine/wire/schema.ts', source: "import type { C } from './codec';\n" };
-    const codec: SourceFile = { path: 'src/engine/wire/codec.ts', source: "import type { S } from './schema';\n" };
-    expect(problems(schema, codec)).toEqual([expect.stringMatching(/import cycle \(import type counts\)/)]);
-  });
-
-  it('rejects an import cycle in src/ui or src/engine/views even when import type closes it', () => {
-    const store: SourceFile = {
-      path: 'src/ui/store.ts',
-      source: "import type { DiscardQuestion } from './scenarios/discard';\nexport const uiStore = 1;\n",
-    };
-    const discard: SourceFile = {
-      path: 'src/ui/scenarios/discard.ts',
-      source: "import { uiStore } from '../store';\nexport interface DiscardQuestion {}\n",
-    };
-    expect(problems(store, discard)).toEqual([
-      expect.stringMatching(
-        /import cycle \(import type counts\) among: src\/ui\/scenarios\/discard\.ts, src\/ui\/store\.ts/,
-      ),
-    ]);
-    // The slice's type in a file of its own, which imports nothing of the store: no cycle.
-    const slice: SourceFile = {
-      path: 'src/ui/scenarios/discardSlice.ts',
-      source: 'export interface DiscardQuestion {}\n',
-    };
-    const storeOnSlice: SourceFile = {
-      path: 'src/ui/store.ts',
-      source: "import type { DiscardQuestion } from './scenarios/discardSlice';\nexport const uiStore = 1;\n",
-    };
-    expect(problems(storeOnSlice, discard, slice)).toEqual([]);
-  });
-
-  it('rejects a views import of the facade, the queries or the app layer, even type-only', () => {
-    const queries: SourceFile = { path: 'src/engine/queries.ts', source: "import type { V } from './views/types';\n" };
-    const types: SourceFile = { path: 'src/engine/views/types.ts', source: 'export interface V {}\n' };
-    const dataPath = (source: string): SourceFile => ({ path: 'src/engine/views/DataPath.ts', source });
-    expect(problems(queries, types, dataPath("import type { Engine } from '../engine';\n"))).toEqual([
-      expect.stringMatching(/^src\/engine\/views\/DataPath\.ts:1 views import \.\.\/engine, which imports the views/),
-    ]);
-    expect(problems(queries, types, dataPath("import type { LeaderReplica } from '../queries';\n"))).toEqual([
-      expect.stringMatching(/views import \.\.\/queries/),
-    ]);
-    expect(problems(queries, types, dataPath("import { ClusterApps } from '../apps/ClusterApps';\n"))).toEqual([
-      expect.stringMatching(/views import \.\.\/apps\/ClusterApps/),
-    ]);
-    // Below the views (the cluster, the log) is fine.
-    expect(problems(queries, types, dataPath("import type { UnifiedLog } from '../log/UnifiedLog';\n"))).toEqual([]);
-  });
-
-  it('still rejects an engine import from outside src/engine and Math.random in the engine', () => {
-    const found = problems({
-      path: 'src/engine/bad.ts',
-      source: "import { LIMIT } from '../worker/client';\nexport const r = Math.random();\n",
-    });
-    expect(found).toEqual([
-      expect.stringMatching(/engine imports \.\.\/worker\/client \(outside src\/engine\)/),
-      expect.stringMatching(/Math\.random in the engine/),
-    ]);
-  });
-
-  it('rejects the client library importing broker internals, import type included; tests and the Network are fine', () => {
-    const coordinator: SourceFile = {
-      path: 'src/engine/coordinator/group/GroupCoordinator.ts',
-      source:
-        "import type { JoinGroupRequest } from '../../clients/consumer/groupProtocol';\nexport class GroupCoordinator {}\n",
-    };
-    const protocol: SourceFile = {
-      path: 'src/engine/clients/consumer/groupProtocol.ts',
-      source: 'export type J = 1;\n',
-    };
-    const network: SourceFile = { path: 'src/engine/cluster/Network.ts', source: 'export class Network {}\n' };
-    const replicaManager: SourceFile = { path: 'src/engine/cluster/ReplicaManager.ts', source: 'export class R {}\n' };
-    const fine: SourceFile = {
-      path: 'src/engine/clients/consumer/Fetcher.ts',
-      source: "import type { Network } from '../../cluster/Network';\nimport type { J } from './groupProtocol';\n",
-    };
-    const test: SourceFile = {
-      path: 'src/engine/clients/consumer/Fetcher.test.ts',
-      source: "import { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\n",
-    };
-    expect(problems(coordinator, protocol, network, replicaManager, fine, test)).toEqual([]);
-    const bad: SourceFile = {
-      path: 'src/engine/clients/consumer/KafkaConsumer.ts',
-      source:
-        "import type { GroupCoordinator } from '../../coordinator/group/GroupCoordinator';\nimport { R } from '../../cluster/ReplicaManager';\n",
-    };
-    expect(problems(coordinator, protocol, network, replicaManager, bad)).toEqual([
-      expect.stringMatching(/KafkaConsumer\.ts:1 the client library imports broker internals .*GroupCoordinator/),
-      expect.stringMatching(/KafkaConsumer\.ts:2 the client library imports broker internals .*ReplicaManager/),
-    ]);
-  });
-
-  it('rejects an import cycle anywhere in src/engine, import type included, with no exception', () => {
-    const broker: SourceFile = {
-      path: 'src/engine/cluster/Broker.ts',
-      source: "import { Controller } from './Controller';\nexport class Broker {}\n",
-    };
-    const controller: SourceFile = {
-      path: 'src/engine/cluster/Controller.ts',
-      source: "import type { Broker } from './Broker';\nexport class Controller {}\n",
-    };
-    expect(problems(broker, controller)).toEqual([
-      expect.stringMatching(
-        /import cycle \(import type counts\) among: .*src\/engine\/cluster\/(Broker|Controller)\.ts.*src\/engine\/cluster\/(Broker|Controller)\.ts/,
-      ),
-    ]);
-    const narrowed: SourceFile = {
-      path: 'src/engine/cluster/Controller.ts',
-      source: "import type { ControllerBroker } from './ControllerBroker';\nexport class Controller {}\n",
-    };
-    expect(problems(broker, narrowed)).toEqual([]);
-    const segment: SourceFile = {
-      path: 'src/engine/log/LogSegment.ts',
-      source: "import { SegmentNotLoadedError } from './SegmentCache';\n",
-    };
-    const cache: SourceFile = {
-      path: 'src/engine/log/SegmentCache.ts',
-      source: "import type { LogSegment } from './LogSegment';\n",
-    };
-    // The LogSegment <-> SegmentCache cycle once excepted is refused like any other.
-    expect(problems(segment, cache)).toEqual([expect.stringMatching(/import cycle \(import type counts\)/)]);
   });
 });

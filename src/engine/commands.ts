@@ -91,7 +91,12 @@ export const BROKER_COMMAND_OPS: readonly BrokerCommand['op'][] = [
 ];
 
 export function isBrokerCommand(c: { op: string }): c is BrokerCommand {
-  return (BROKER_COMMAND_OPS as readonly string[]).includes(c.op);
+  return isBrokerCommandOp(c.op);
+}
+
+/** Whether an op (a scenario link's, still unchecked) names a broker command. */
+export function isBrokerCommandOp(op: unknown): op is BrokerCommand['op'] {
+  return (BROKER_COMMAND_OPS as readonly unknown[]).includes(op);
 }
 
 /**

@@ -707,6 +707,12 @@ describe('Engine.storeLost: after the database is deleted nothing counts as save
     e.tick(100);
     await settle();
     const log = () => e.leaderReplica('t', 0)?.log;
+    /** One record to t-0 (acks=1), then the Store's answer. */
+    const sendAndSettle = async (value: string) => {
+      expect(client.produce(1, 't', 0, makeBatch([value]), 1)?.errorCode).toBe('NONE');
+      e.tick(100);
+      await settle();
+    };
     expect(log()?.durableOffset).toBe(5);
     expect(e.isZnodeSaved('/brokers/topics/t')).toBe(true);
 
@@ -717,9 +723,7 @@ describe('Engine.storeLost: after the database is deleted nothing counts as save
     expect(log()?.durableOffset).toBe(0);
     expect(e.isZnodeSaved('/brokers/topics/t')).toBe(false);
     // Records sent meanwhile fail to save and are not durable either.
-    expect(client.produce(1, 't', 0, makeBatch(['while-gone']), 1)?.errorCode).toBe('NONE');
-    e.tick(100);
-    await settle();
+    await sendAndSettle('while-gone');
     expect(log()?.durableOffset).toBe(0);
 
     // Saved again from memory: durable once the Store confirms the rewrite, and records after it too.
@@ -729,9 +733,7 @@ describe('Engine.storeLost: after the database is deleted nothing counts as save
     await settle();
     expect(log()?.durableOffset).toBe(6);
     expect(e.isZnodeSaved('/brokers/topics/t')).toBe(true);
-    expect(client.produce(1, 't', 0, makeBatch(['after']), 1)?.errorCode).toBe('NONE');
-    e.tick(100);
-    await settle();
+    await sendAndSettle('after');
     expect(log()?.durableOffset).toBe(7);
   });
 });

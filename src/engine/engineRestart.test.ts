@@ -17,8 +17,13 @@ const settle = async (writer: StoreWriter) => {
 };
 
 /** A new page on the same Store: read what it holds, then start an engine on it (nothing else carried over). */
-/** A four-broker engine on a fresh Store, as first started. */
-function firstStart(): { store: MapStore; clock: ManualClock; writer: StoreWriter; engine: Engine } {
+/** A four-broker engine on a fresh Store, as first started, with topic orders (RF 2, start index 0). */
+function firstStart(ordersPartitions: number): {
+  store: MapStore;
+  clock: ManualClock;
+  writer: StoreWriter;
+  engine: Engine;
+} {
   const store = new MapStore();
   const clock = new ManualClock(0);
   const writer = new StoreWriter(store);
@@ -31,6 +36,9 @@ function firstStart(): { store: MapStore; clock: ManualClock; writer: StoreWrite
     topicDefaults: TOPIC_DEFAULTS,
     brokers: BROKERS,
   });
+  engine.tick(100);
+  engine.createTopic({ name: 'orders', partitions: ordersPartitions, replicationFactor: 2, fixedStartIndex: 0 });
+  engine.tick(300);
   return { store, clock, writer, engine };
 }
 
@@ -52,10 +60,7 @@ async function restartFrom(
  */
 describe('Engine restarted from its Store', () => {
   it('comes back with its topics, configs, partition states, reassignment in progress and high watermarks', async () => {
-    const { store, clock, writer, engine: before } = firstStart();
-    before.tick(100);
-    before.createTopic({ name: 'orders', partitions: 2, replicationFactor: 2, fixedStartIndex: 0 });
-    before.tick(300);
+    const { store, clock, writer, engine: before } = firstStart(2);
     before.alterTopicConfig('orders', { 'retention.ms': 3_600_000, 'segment.bytes': 4096 });
     const client = new TestClient(before.cluster);
     expect(client.produce(1, 'orders', 0, makeBatch(['a', 'b', 'c']), -1)?.errorCode).toBe('NONE');
@@ -116,10 +121,7 @@ describe('Engine restarted from its Store', () => {
  */
 describe('Engine restarted from its Store: the cleaner checkpoint', () => {
   it('DynamicBrokerConfig.initialize: dynamic broker configs in /config/brokers survive a restart of the whole cluster', async () => {
-    const { store, clock, writer, engine: before } = firstStart();
-    before.tick(100);
-    before.createTopic({ name: 'orders', partitions: 1, replicationFactor: 2, fixedStartIndex: 0 });
-    before.tick(300);
+    const { store, clock, writer, engine: before } = firstStart(1);
     before.cluster.alterBrokerConfig(2, {
       'log.retention.ms': '60000',
       'sasl.kerberos.min.time.before.relogin': '58000',

@@ -204,5 +204,6 @@ export {
   type EngineCommandResult,
   type EngineCommandTable,
   isBrokerCommand,
+  isBrokerCommandOp,
   runBrokerCommand,
 } from './commands';

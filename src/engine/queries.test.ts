@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './Clock';
 import { makeBatch, TestClient } from './cluster/testing';
+import { earliestConsumer } from './consumerApps/facadeTesting';
 import { Engine } from './engine';
 import { MapStore } from './log/testSupport';
 
@@ -104,13 +105,7 @@ describe('Engine queries (the facade a host reads, instead of broker internals)'
     e.createTopic({ name: 'orders', partitions: 2, replicationFactor: 3 });
     e.tick(200);
     expect(e.describeGroup('shop')).toEqual([]);
-    e.apply({
-      op: 'createConsumer',
-      consumerId: 'c1',
-      groupId: 'shop',
-      topics: ['orders'],
-      config: { 'auto.offset.reset': 'earliest' },
-    });
+    e.apply(earliestConsumer('c1', 'shop', ['orders']));
     e.tick(10_000);
     const leader = e.partitionState('orders', 0).leader;
     new TestClient(e.cluster).produce(leader, 'orders', 0, makeBatch(['a', 'b']));

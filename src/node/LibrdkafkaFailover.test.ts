@@ -15,15 +15,12 @@
  *
  * Needs python3-confluent-kafka and kcat (apt); skipped, the reason in its name, without them.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePortRange } from './freePorts';
 import { confluentLive, kcatReadAll, librdkafkaMissing, type SeenRecord } from './librdkafkaTesting';
-import { NodeHost } from './NodeHost';
-import { HOST_PATH, PageServer } from './PageServer';
-import { fullFrame, TestPage } from './pageTesting';
+import type { NodeHost } from './NodeHost';
+import { HOST_PATH, type PageServer } from './PageServer';
+import { fullFrame, servedHost, TestPage } from './pageTesting';
 import { until } from './wireTesting';
 
 const PORT = await freePortRange(8);
@@ -42,19 +39,14 @@ let server: PageServer;
 
 beforeAll(async () => {
   if (librdkafkaMissing) return;
-  const dist = await mkdtemp(join(tmpdir(), 'glassbox-dist-'));
-  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
-  host = new NodeHost({
+  ({ host, server } = await servedHost({
     brokers: 3,
     port: PORT,
     host: '127.0.0.1',
     topics: [{ name: TOPIC, partitions: 3, replicationFactor: 3 }],
     // The killed broker's session ends after 3 s: the controller moves its leaders then.
     brokerConfig: { 'zookeeper.session.timeout.ms': 3000 },
-  });
-  await host.start();
-  server = new PageServer(host, { host: '127.0.0.1', port: 0, dist });
-  await server.start();
+  }));
 });
 
 afterAll(async () => {

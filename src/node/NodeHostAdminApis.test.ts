@@ -62,6 +62,16 @@ async function refusedWith(p: Promise<unknown>): Promise<string> {
   return (e && kafkaType(e)) ?? String(e);
 }
 
+/** kafkajs alterConfigs (legacy: the resource's dynamic configs replaced) of one config; type 2 a topic, 4 a broker. */
+function alterConfig(type: number, name: string, configName: string, value: string) {
+  return withAdmin((admin) =>
+    admin.alterConfigs({
+      validateOnly: false,
+      resources: [{ type, name, configEntries: [{ name: configName, value }] }],
+    }),
+  );
+}
+
 async function produce(topic: string, partition: number, count: number): Promise<void> {
   const producer = client('admin-test-producer').producer({ idempotent: true });
   await producer.connect();
@@ -182,24 +192,10 @@ describe('AlterConfigs (kafkajs) and IncrementalAlterConfigs (@platformatic/kafk
         topics: [{ topic: 'configured', configEntries: [{ name: 'retention.ms', value: '5000' }] }],
       }),
     );
-    await withAdmin((admin) =>
-      admin.alterConfigs({
-        validateOnly: false,
-        resources: [{ type: 2, name: 'configured', configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
-      }),
-    );
+    await alterConfig(2, 'configured', 'cleanup.policy', 'compact');
     // Replaced: retention.ms is no longer overridden.
     expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
-    expect(
-      await refusedWith(
-        withAdmin((admin) =>
-          admin.alterConfigs({
-            validateOnly: false,
-            resources: [{ type: 2, name: 'configured', configEntries: [{ name: 'segment.bytes', value: '-5' }] }],
-          }),
-        ),
-      ),
-    ).toBe('INVALID_CONFIG');
+    expect(await refusedWith(alterConfig(2, 'configured', 'segment.bytes', '-5'))).toBe('INVALID_CONFIG');
     expect(shared.host().engine.cluster.topicOverrides('configured')).toEqual({ 'cleanup.policy': 'compact' });
   });
 
@@ -258,16 +254,7 @@ describe('dynamic broker configs: IncrementalAlterConfigs and AlterConfigs of a 
   });
 
   it('DynamicBrokerConfig.validateConfigs: a non-dynamic config is INVALID_CONFIG; a cluster-wide default is DYNAMIC_DEFAULT_BROKER_CONFIG on every broker', async () => {
-    expect(
-      await refusedWith(
-        withAdmin((admin) =>
-          admin.alterConfigs({
-            validateOnly: false,
-            resources: [{ type: 4, name: '2', configEntries: [{ name: 'num.partitions', value: '7' }] }],
-          }),
-        ),
-      ),
-    ).toBe('INVALID_CONFIG');
+    expect(await refusedWith(alterConfig(4, '2', 'num.partitions', '7'))).toBe('INVALID_CONFIG');
     expect(shared.host().engine.cluster.zk.exists('/config/brokers/2')).toBeNull();
     // The cluster-wide default (an empty name): kafkajs refuses to send one, so in Kafka's layout.
     const alter = await exchange(BASE_PORT, {

@@ -17,11 +17,10 @@ import {
   writeRequestHeader,
 } from '../engine/index';
 import type { NodeHost } from './NodeHost';
-import { correlationIds, startDemoHost } from './wireTesting';
+import { correlationIds, kafkaClient, startDemoHost } from './wireTesting';
 import { freePortRange } from './freePorts';
 
 const PORT = await freePortRange(8);
-const BOOTSTRAP = `127.0.0.1:${PORT}`;
 const IDLE = 1000;
 
 /** Open file descriptors of this process (Linux), or null where /proc is not there. */
@@ -183,11 +182,7 @@ describe('NodeHost connections', () => {
     );
     await until(() => (host.listeners.connections().get(1) ?? 0) >= IDLE);
 
-    const kafka = new kafkajs.Kafka({
-      clientId: 'busy-neighbour',
-      brokers: [BOOTSTRAP],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(PORT, 'busy-neighbour');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     const before = highWatermarks();

@@ -5,16 +5,13 @@
  * find the new leaders, no acknowledged record is lost, and the page receives the election and
  * the rebalance. Also: the Origin check, one page controls while others watch.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent, BoardView } from '../engine/apps/index';
-import { NodeHost } from './NodeHost';
-import { HOST_PATH, PageServer } from './PageServer';
-import { fullFrame, PageError, TestPage } from './pageTesting';
+import type { NodeHost } from './NodeHost';
+import { HOST_PATH, type PageServer } from './PageServer';
+import { fullFrame, PageError, servedHost, TestPage } from './pageTesting';
 import { tryConnect } from './wireTesting';
 import { freePortRange } from './freePorts';
 
@@ -25,18 +22,13 @@ let server: PageServer;
 let wsUrl: string;
 
 beforeAll(async () => {
-  const dist = await mkdtemp(join(tmpdir(), 'glassbox-dist-'));
-  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
-  host = new NodeHost({
+  ({ host, server } = await servedHost({
     brokers: 3,
     port: BASE_PORT,
     host: '127.0.0.1',
     topics: [{ name: 'demo', partitions: 3, replicationFactor: 3 }],
     brokerConfig: { 'zookeeper.session.timeout.ms': 3000 },
-  });
-  await host.start();
-  server = new PageServer(host, { host: '127.0.0.1', port: 0, dist });
-  await server.start();
+  }));
   wsUrl = `${server.origin.replace('http:', 'ws:')}${HOST_PATH}`;
 });
 

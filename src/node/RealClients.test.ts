@@ -18,17 +18,12 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Consumer as PltConsumer,
-  ProduceAcks,
-  Producer as PltProducer,
-  stringDeserializers,
-  stringSerializers,
-} from '@platformatic/kafka';
+import { ProduceAcks } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformaticConsumer, platformaticProducer } from './clientSuites';
 import type { NodeHost } from './NodeHost';
-import { expectGroupSplit, startDemoHost } from './wireTesting';
+import { expectGroupSplit, kafkaClient, startDemoHost } from './wireTesting';
 import { freePortRange } from './freePorts';
 
 const PORT = await freePortRange(8);
@@ -144,11 +139,7 @@ describe('CI test 1: metadata', () => {
 describe('CI test 2: three idempotent producers, then kcat reads back every record', () => {
   it('kafkajs 2.2.4 (idempotent, acks -1): 1,000 records acknowledged', async () => {
     const before = sum(highWatermarks());
-    const kafka = new kafkajs.Kafka({
-      clientId: 'kafkajs-producer',
-      brokers: [BOOTSTRAP],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(PORT, 'kafkajs-producer');
     const producer = kafka.producer({ idempotent: true, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
     await producer.connect();
     let acknowledged = 0;
@@ -168,13 +159,7 @@ describe('CI test 2: three idempotent producers, then kcat reads back every reco
 
   it('@platformatic/kafka 1.35.0 (idempotent, acks all): 1,000 records acknowledged', async () => {
     const before = sum(highWatermarks());
-    const producer = new PltProducer({
-      clientId: 'platformatic-producer',
-      bootstrapBrokers: [BOOTSTRAP],
-      serializers: stringSerializers,
-      idempotent: true,
-      acks: ProduceAcks.ALL,
-    });
+    const producer = platformaticProducer(BOOTSTRAP);
     let acknowledged = 0;
     try {
       for (let round = 0; round < 10; round++) {
@@ -249,11 +234,7 @@ describe.concurrent('CI test 3: a consumer group per client reads every record a
   });
 
   it('kafkajs 2.2.4 consumer', async () => {
-    const kafka = new kafkajs.Kafka({
-      clientId: 'kafkajs-consumer',
-      brokers: [BOOTSTRAP],
-      logLevel: kafkajs.logLevel.NOTHING,
-    });
+    const kafka = kafkaClient(PORT, 'kafkajs-consumer');
     const consumer = kafka.consumer({ groupId: 'kafkajs-group' });
     await consumer.connect();
     const seen: string[] = [];
@@ -274,13 +255,7 @@ describe.concurrent('CI test 3: a consumer group per client reads every record a
   });
 
   it('@platformatic/kafka 1.35.0 consumer (Fetch v13, topics by id)', async () => {
-    const consumer = new PltConsumer({
-      groupId: 'platformatic-group',
-      clientId: 'platformatic-consumer',
-      bootstrapBrokers: [BOOTSTRAP],
-      deserializers: stringDeserializers,
-      maxWaitTime: 500,
-    });
+    const consumer = platformaticConsumer(BOOTSTRAP, 'platformatic-group', 'platformatic-consumer', 500);
     const seen: string[] = [];
     try {
       const stream = await consumer.consume({ topics: ['demo'], mode: 'earliest', autocommit: 100 });

@@ -20,6 +20,28 @@ import {
 } from '@platformatic/kafka';
 import kafkajs from 'kafkajs';
 
+/** @platformatic/kafka's idempotent producer with acks all, sending strings. */
+export function platformaticProducer(bootstrap: string) {
+  return new PltProducer({
+    clientId: 'platformatic-producer',
+    bootstrapBrokers: [bootstrap],
+    serializers: stringSerializers,
+    idempotent: true,
+    acks: ProduceAcks.ALL,
+  });
+}
+
+/** A @platformatic/kafka group consumer reading strings, its fetches waiting at most `maxWaitTime` ms. */
+export function platformaticConsumer(bootstrap: string, groupId: string, clientId: string, maxWaitTime: number) {
+  return new PltConsumer({
+    groupId,
+    clientId,
+    bootstrapBrokers: [bootstrap],
+    deserializers: stringDeserializers,
+    maxWaitTime,
+  });
+}
+
 export interface ClientMetadata {
   brokers: { id: number; host: string; port: number }[];
   partitions: { partition: number; leader: number; replicas: number[]; isr: number[] }[];
@@ -317,13 +339,7 @@ const platformatic: ClientSuite = {
     }
   },
   async produce(bootstrap, topic, count) {
-    const producer = new PltProducer({
-      clientId: 'platformatic-producer',
-      bootstrapBrokers: [bootstrap],
-      serializers: stringSerializers,
-      idempotent: true,
-      acks: ProduceAcks.ALL,
-    });
+    const producer = platformaticProducer(bootstrap);
     let acked = 0;
     try {
       for (let from = 0; from < count; from += 1000) {
@@ -341,13 +357,7 @@ const platformatic: ClientSuite = {
     return acked;
   },
   async read(bootstrap, topic, count) {
-    const consumer = new PltConsumer({
-      groupId: `platformatic-read-${topic}`,
-      clientId: 'platformatic-reader',
-      bootstrapBrokers: [bootstrap],
-      deserializers: stringDeserializers,
-      maxWaitTime: 200,
-    });
+    const consumer = platformaticConsumer(bootstrap, `platformatic-read-${topic}`, 'platformatic-reader', 200);
     const seen: ReadRecord[] = [];
     try {
       const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });

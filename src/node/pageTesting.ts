@@ -2,8 +2,13 @@
  * A page as a test sees it: a WebSocket client that speaks the page's protocol to a PageServer
  * (link/hostFrames frames, worker/protocol requests), with the Origin a browser would send.
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, type LinkMessage, type PageRole } from '../link/hostFrames';
+import { NodeHost, type NodeHostOptions } from './NodeHost';
+import { PageServer } from './PageServer';
 import type { CommandArgs, CommandName, CommandResult, SerializedError, WorkerMessage } from '../worker/protocol';
 
 export class PageError extends Error {
@@ -77,4 +82,18 @@ export function fullFrame(): CommandArgs<'frame'> {
     run: 0,
     have: { cluster: -1, board: -1, eventLog: -1 },
   };
+}
+
+/**
+ * A started Node host and a PageServer in front of it, serving a dist/ with an empty index.html
+ * (the tests attach a TestPage, not a browser).
+ */
+export async function servedHost(options: NodeHostOptions): Promise<{ host: NodeHost; server: PageServer }> {
+  const dist = await mkdtemp(join(tmpdir(), 'glassbox-dist-'));
+  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
+  const host = new NodeHost(options);
+  await host.start();
+  const server = new PageServer(host, { host: '127.0.0.1', port: 0, dist });
+  await server.start();
+  return { host, server };
 }

@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { concatBytes } from '../engine/codec/bytes';
 import { Rng } from '../engine/Rng';
 import type { Store } from '../engine/Store';
 
@@ -19,16 +20,6 @@ const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 function pattern(length: number, seed: number): Uint8Array {
   const out = new Uint8Array(length);
   for (let i = 0; i < length; i++) out[i] = (i * 31 + seed * 7 + (i >>> 8)) & 0xff;
-  return out;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }
 
@@ -64,7 +55,7 @@ function applyToModel(model: Map<string, Uint8Array>, op: Op): void {
       model.set(op.path, op.data.slice());
       break;
     case 'append':
-      model.set(op.path, concat([current ?? new Uint8Array(0), op.data]));
+      model.set(op.path, concatBytes([current ?? new Uint8Array(0), op.data]));
       break;
     case 'truncate':
       if (current && op.size < current.length) model.set(op.path, current.slice(0, op.size));
@@ -149,7 +140,7 @@ export function runStoreContract<S extends Store>(
         parts.push(part);
         await store.append('t-0/00000000000000000000.log', part);
       }
-      expectSameBytes(await store.read('t-0/00000000000000000000.log'), concat(parts));
+      expectSameBytes(await store.read('t-0/00000000000000000000.log'), concatBytes(parts));
     });
 
     it('truncate cuts mid-way, keeps the prefix, and later appends continue from the cut', async () => {
@@ -160,7 +151,7 @@ export function runStoreContract<S extends Store>(
       await store.truncate(path, 550); // in the middle of the sixth append
       expect(await store.read(path)).toEqual(whole.slice(0, 550));
       await store.append(path, bytes(7, 7, 7));
-      expect(await store.read(path)).toEqual(concat([whole.slice(0, 550), bytes(7, 7, 7)]));
+      expect(await store.read(path)).toEqual(concatBytes([whole.slice(0, 550), bytes(7, 7, 7)]));
       await store.truncate(path, 300); // exactly at an append boundary
       expect(await store.read(path)).toEqual(whole.slice(0, 300));
     });

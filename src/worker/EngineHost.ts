@@ -16,7 +16,6 @@ import {
   KafkaError,
   readStoredCluster,
   recoveryView,
-  type StoredCluster,
   StoreWriter,
   type Store,
   serializeError,
@@ -84,7 +83,7 @@ import {
   startReplayJob,
   startSendJob,
 } from './hostJobRunners';
-import { newRunning, type Running } from './hostRun';
+import { newRunning, type RunOptions, type Running } from './hostRun';
 import { type Handlers, Transfer } from './transfer';
 
 export class EngineHost {
@@ -379,7 +378,14 @@ export class EngineHost {
     const h = this.hosted;
     if (h) {
       this.storage = { kind: h.durable ? 'files' : 'memory', error: null };
-      this.start(h.store, h.apps.scenario(), false, h.clock, h.writer, undefined, h.apps);
+      this.start({
+        store: h.store,
+        spec: h.apps.scenario(),
+        fresh: false,
+        clock: h.clock,
+        writer: h.writer,
+        hostedApps: h.apps,
+      });
       return {
         status: 'opened',
         storage: this.storage,
@@ -420,7 +426,8 @@ export class EngineHost {
     const created = meta === null;
     this.recovery = [];
     if (meta) await this.restore(store, meta);
-    else this.start(store, { seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 }, true);
+    else
+      this.start({ store, spec: { seed: DEFAULT_SEED, preset: DEFAULT_PRESET, actions: [], untilMs: 0 }, fresh: true });
     this.saveMeta(true);
     return {
       status: 'opened',
@@ -436,16 +443,8 @@ export class EngineHost {
    * Builds the board on `store` (a scenario replay, the preset alone, or with `stored` a restart
    * from what the store kept), with the data path around it.
    */
-  private start(
-    store: Store,
-    spec: ScenarioSpec,
-    fresh: boolean,
-    clock?: ManualClock,
-    writer = new StoreWriter(store),
-    stored?: StoredCluster,
-    hostedApps?: ClusterApps,
-  ): void {
-    this.run = newRunning(store, spec, fresh, clock, writer, stored, hostedApps);
+  private start(options: RunOptions): void {
+    this.run = newRunning(options);
     const apps = this.run.apps;
     // The panel's events, from the engine's one event path (each restart of it adds -<generation>).
     this.stopEvents?.();
@@ -479,10 +478,10 @@ export class EngineHost {
     this.recovery = stored.reports.filter((r) => !r.dir.includes('/__')).map((r) => recoveryView(r.dir, r.report));
     const spec = { seed: meta.seed, preset: meta.preset as PresetName, actions: meta.actions, untilMs: 0 };
     if (stored.znodes.length > 0) {
-      this.start(store, spec, false, clock, writer, stored);
+      this.start({ store, spec, fresh: false, clock, writer, stored });
     } else {
       // Saved before znodes were stored: only the preset can be rebuilt, on the recovered logs.
-      this.start(store, { ...spec, actions: [] }, false, clock, writer, stored);
+      this.start({ store, spec: { ...spec, actions: [] }, fresh: false, clock, writer, stored });
       this.running().apps.recorder.restore(meta.actions);
     }
     const r = this.running();
@@ -512,7 +511,7 @@ export class EngineHost {
     // Another tab took the cluster over meanwhile: its files are no longer ours to write.
     if (this.stopped) return;
     this.recovery = [];
-    this.start(r.store, spec, true);
+    this.start({ store: r.store, spec, fresh: true });
     this.saveMeta(true);
   }
 

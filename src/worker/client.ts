@@ -21,6 +21,7 @@ export {
   comparePartitions,
   currentActionOp,
   EVENT_KINDS,
+  isBrokerCommandOp,
   MAX_TOPIC_PARTITIONS,
   MOMENT_KINDS,
   MOMENT_LABELS,

@@ -13,6 +13,7 @@ import { ClusterApps, DEMO_TOPIC_DEFAULTS } from '../engine/apps/ClusterApps';
 import { sameScenario } from '../engine/apps/sameScenario';
 import { lookupView, readStoredCluster, recordWindow, recoveryView, segmentDump } from '../engine';
 import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
+import { demoWithPanel } from './demoWithPanel.testing';
 
 const enc = new TextEncoder();
 
@@ -138,9 +139,7 @@ describe('a restart after panel records were recorded in the scenario', () => {
   // commands stay in the run's actions only for its link.
   it('brings the records back from the logs once, not again from the recorded produce commands', async () => {
     const store = new MemoryStore();
-    const writer = new StoreWriter(store);
-    const clock = new ManualClock(SCENARIO_EPOCH_MS);
-    const first = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
+    const { clock, writer, apps: first } = demoWithPanel(store);
     first.apply({
       op: 'createTopic',
       name: 'ledger',

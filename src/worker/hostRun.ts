@@ -21,20 +21,36 @@ export interface Running {
   userRecords: number;
 }
 
+/** What a run is built from. */
+export interface RunOptions {
+  store: Store;
+  spec: ScenarioSpec;
+  /** A scenario opened anew: its actions (or its run time) are replayed from the start. */
+  fresh: boolean;
+  /** The run's clock; a new one at the scenario's start when absent. */
+  clock?: ManualClock;
+  /** The store's one writer; a new one when absent. */
+  writer?: StoreWriter;
+  /** What a restart found in the store (znodes, recovered logs). */
+  stored?: StoredCluster;
+  /** The Node host's own cluster, run as it is. */
+  hostedApps?: ClusterApps;
+}
+
 /**
  * A run of `spec` on `store`: its clock, one writer for everything written to the store, and the
  * cluster (a fresh scenario replayed, the preset, the logs and znodes a restart found, or the Node
  * host's own cluster).
  */
-export function newRunning(
-  store: Store,
-  spec: ScenarioSpec,
-  fresh: boolean,
-  clock?: ManualClock,
+export function newRunning({
+  store,
+  spec,
+  fresh,
+  clock,
   writer = new StoreWriter(store),
-  stored?: StoredCluster,
-  hostedApps?: ClusterApps,
-): Running {
+  stored,
+  hostedApps,
+}: RunOptions): Running {
   const c = clock ?? new ManualClock(SCENARIO_EPOCH_MS);
   const recovered = stored?.logs ?? new Map<string, UnifiedLog>();
   // One writer for everything written to this store (segments, checkpoints, znodes, metadata):

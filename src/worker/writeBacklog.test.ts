@@ -4,20 +4,16 @@
  * on once the Store catches up. A DeferredStore stands in for an IndexedDB that is slow to commit.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock, StoreWriter } from '../engine';
-import { ClusterApps } from '../engine/apps';
 import { DeferredStore } from '../engine/log/testSupport';
 import { EngineHost } from './EngineHost';
+import { demoWithPanel } from './demoWithPanel.testing';
 import { call } from './hostTesting';
 import { ManualHostClock } from './ManualHostClock';
-import { SCENARIO_EPOCH_MS } from '../engine/apps/scenarioTime';
 
 describe('a Send N job and a Store that falls behind', () => {
   it('stops sending past the write backlog budget and resumes once the Store catches up', async () => {
     const store = new DeferredStore();
-    const clock = new ManualClock(SCENARIO_EPOCH_MS);
-    const writer = new StoreWriter(store);
-    const apps = new ClusterApps(1, 'demo', { store, clock, writer, panelProducer: true });
+    const { clock, writer, apps } = demoWithPanel(store);
     const hosted = { apps, store, writer, clock, takeEvents: () => [], durable: true };
     const hostClock = new ManualHostClock();
     const budget = 256 * 1024;

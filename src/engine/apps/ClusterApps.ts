@@ -21,6 +21,7 @@ import {
   type ConsumerApplications,
   type ConsumerGroups,
   Engine,
+  isBrokerCommand,
   isKafkaError,
   KafkaError,
   type PartitionChoice,
@@ -396,15 +397,11 @@ export class ClusterApps {
   /** Every action, one case each: the cluster's, the board's and the producers'. */
   private perform(a: ScenarioAction): SendOutcome | null {
     const c = this.cluster;
+    if (isBrokerCommand(a)) {
+      this.engine.apply(a);
+      return null;
+    }
     switch (a.op) {
-      case 'killBroker':
-      case 'powerFailBroker':
-      case 'stopBroker':
-      case 'restartBroker':
-      case 'isolateBroker':
-      case 'healBroker':
-        this.engine.apply(a);
-        return null;
       case 'addBroker':
         this.engine.apply({ op: 'addBroker', ...(a.rack === null ? {} : { rack: a.rack }) });
         return null;

@@ -15,6 +15,8 @@ export { cleanupConfigs } from './topicCleanupConfigs';
 export type { BoardRead, ConsumerEntry, GroupSettings } from './managers/Board';
 export { DEMO_BROKER_CONFIG, DEMO_CONSUMER_CONFIG } from './demoConfig';
 export { comparePartitions } from './comparePartitions';
+/** For a link's parser, which reads broker actions by the engine's own list of them. */
+export { isBrokerCommandOp } from '../index';
 export { buildBoardView, type BoardSource } from './boardViews';
 export { packLag } from './managers/LagSampler';
 export { PRESETS, type Preset } from './presets';

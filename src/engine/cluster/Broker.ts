@@ -206,33 +206,20 @@ export class Broker {
     const c = this.services.config;
     this.openSession();
     const timeout = c['zookeeper.session.timeout.ms'];
-    this.tasks.push(this.services.scheduler.schedulePeriodic(timeout / 3, timeout / 3, () => this.heartbeat()));
     const lag = c['replica.lag.time.max.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(lag / 2, lag / 2, () => this.replicaManager.maybeShrinkIsr()),
-    );
-    const cp = c['replica.high.watermark.checkpoint.interval.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(cp, cp, () => this.replicaManager.checkpointHighWatermarks()),
-    );
-    // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
-    this.tasks.push(this.services.scheduler.schedulePeriodic(1000, 1000, () => this.logManager.maybeFlushLogs()));
-    const rp = c['log.flush.offset.checkpoint.interval.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(rp, rp, () => this.logManager.checkpointRecoveryOffsets()),
-    );
-    const lso = c['log.flush.start.offset.checkpoint.interval.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(lso, lso, () => this.logManager.checkpointLogStartOffsets()),
-    );
-    const retention = c['log.retention.check.interval.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(retention, retention, () => this.logManager.cleanupLogs()),
-    );
-    const expiry = c['producer.id.expiration.check.interval.ms'];
-    this.tasks.push(
-      this.services.scheduler.schedulePeriodic(expiry, expiry, () => this.replicaManager.removeExpiredProducers()),
-    );
+    // Each periodic task at its interval, first run one interval in (KafkaScheduler.schedule).
+    const periodic: [intervalMs: number, task: () => void][] = [
+      [timeout / 3, () => this.heartbeat()],
+      [lag / 2, () => this.replicaManager.maybeShrinkIsr()],
+      [c['replica.high.watermark.checkpoint.interval.ms'], () => this.replicaManager.checkpointHighWatermarks()],
+      // Kafka's log flusher (flush.ms / flush.messages), retention checker and log cleaner.
+      [1000, () => this.logManager.maybeFlushLogs()],
+      [c['log.flush.offset.checkpoint.interval.ms'], () => this.logManager.checkpointRecoveryOffsets()],
+      [c['log.flush.start.offset.checkpoint.interval.ms'], () => this.logManager.checkpointLogStartOffsets()],
+      [c['log.retention.check.interval.ms'], () => this.logManager.cleanupLogs()],
+      [c['producer.id.expiration.check.interval.ms'], () => this.replicaManager.removeExpiredProducers()],
+    ];
+    for (const [ms, task] of periodic) this.tasks.push(this.services.scheduler.schedulePeriodic(ms, ms, task));
     this.scheduleCleaner();
     this.registerBroker();
   }

@@ -100,7 +100,8 @@ export class Controller {
     private readonly broker: ControllerBroker,
     private readonly services: BrokerServices,
   ) {
-    const self = this;
+    // The state machines are built after this context; its getters read them late.
+    const controller = this;
     this.channels = new ControllerChannelManager(
       services,
       (to, request, onResponse) => broker.send(to, request, onResponse),
@@ -136,10 +137,10 @@ export class Controller {
       watch: () => this.watch(),
       assignment: (topic) => this.assignment(topic),
       get replicaStateMachine() {
-        return self.replicaStateMachine;
+        return controller.replicaStateMachine;
       },
       get partitionStateMachine() {
-        return self.partitionStateMachine;
+        return controller.partitionStateMachine;
       },
       addStopReplica: (b, topic, partition, deletePartition) =>
         this.requestBatch.addStopReplicaRequest(b, topic, partition, deletePartition),

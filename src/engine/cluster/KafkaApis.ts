@@ -116,41 +116,15 @@ export class KafkaApis {
 
   /**
    * The group APIs, answered by the broker's GroupCoordinator as KafkaApis' handleJoinGroupRequest
-   * (→ groupCoordinator.handleJoinGroup), handleSyncGroupRequest, ... answer them. A broker whose
-   * host runs no group coordinator leaves them unanswered.
+   * (→ groupCoordinator.handleJoinGroup), handleSyncGroupRequest, ... answer them: the
+   * coordinator's `handle` is that one dispatch by API. A broker whose host runs no group
+   * coordinator leaves them unanswered.
    */
   private handleGroupRequest(request: GroupRequest, reply: (r: GroupResponse) => void): void {
     const coordinator = this.services.groupCoordinator?.(this.broker.id);
     if (!coordinator) return;
-    switch (request.api) {
-      case 'FindCoordinator':
-        reply(this.handleFindCoordinatorRequest(coordinator, request));
-        return;
-      case 'JoinGroup':
-        coordinator.handleJoinGroup(request, reply);
-        return;
-      case 'SyncGroup':
-        coordinator.handleSyncGroup(request, reply);
-        return;
-      case 'Heartbeat':
-        coordinator.handleHeartbeat(request, reply);
-        return;
-      case 'LeaveGroup':
-        coordinator.handleLeaveGroup(request, reply);
-        return;
-      case 'OffsetCommit':
-        coordinator.handleCommitOffsets(request, reply);
-        return;
-      case 'OffsetFetch':
-        reply(coordinator.handleFetchOffsets(request));
-        return;
-      case 'DescribeGroups':
-        reply(coordinator.handleDescribeGroups(request));
-        return;
-      case 'ListGroups':
-        reply(coordinator.handleListGroups(request));
-        return;
-    }
+    if (request.api === 'FindCoordinator') reply(this.handleFindCoordinatorRequest(coordinator, request));
+    else coordinator.handle(request, reply);
   }
 
   /**

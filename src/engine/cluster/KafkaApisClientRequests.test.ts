@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { ClusterConsumerPort } from '../consumerApps/ClusterConsumerPort';
-import { ConsumerGroups } from '../consumerApps/ConsumerGroups';
+import { clusterWithGroups } from '../consumerApps/clusterGroups.testing';
 import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
 import type { JoinGroupRequest } from '../clients/consumer/groupProtocol';
-import { Rng } from '../Rng';
-import { Cluster } from './Cluster';
 import { CONSUMER_REPLICA_ID, type FetchResponse, type KafkaResponse } from './requests';
 import { fetchRequest, makeBatch, TestClient } from './testing';
 
@@ -22,22 +18,10 @@ import { fetchRequest, makeBatch, TestClient } from './testing';
  * as every client's does.
  */
 function setup() {
-  let groups: ConsumerGroups | undefined;
-  const cluster = new Cluster({
-    clock: new ManualClock(0),
+  const { cluster, groups } = clusterWithGroups({
     seed: 9,
-    emit: () => {},
-    groupCoordinator: (brokerId) => groups?.coordinatorOn(brokerId),
-  });
-  for (let i = 1; i <= 3; i++) cluster.addBroker({ id: i });
-  cluster.tick(100);
-  groups = new ConsumerGroups({
-    scheduler: cluster.scheduler,
-    port: new ClusterConsumerPort(cluster),
-    rng: new Rng(1),
-    emit: () => {},
+    groupsSeed: 1,
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
-    network: cluster.network,
   });
   groups.ensureOffsetsTopic();
   cluster.tick(1_000);

@@ -10,6 +10,9 @@ import { makeBatch } from './testing';
 // apache/kafka core/src/test/scala/unit/kafka/server/epoch/LeaderEpochFileCacheTest.scala: the
 // semantics MemoryReplicaLog shares with the real log (test names cited per case).
 describe('endOffsetForEpoch', () => {
+  /** Leader epoch entries as Kafka's tests write them: (epoch, start offset). */
+  const entries = (...pairs: [epoch: number, startOffset: number][]) =>
+    pairs.map(([epoch, startOffset]) => ({ epoch, startOffset }));
   const epochs = [
     { epoch: 2, startOffset: 6 },
     { epoch: 4, startOffset: 11 },
@@ -22,21 +25,13 @@ describe('endOffsetForEpoch', () => {
     expect(endOffsetForEpoch(epochs, 5, 20)).toEqual({ epoch: 4, endOffset: 15 });
     expect(endOffsetForEpoch(epochs, 2, 20)).toEqual({ epoch: 2, endOffset: 11 });
     // shouldReturnNextAvailableEpochIfThereIsNoExactEpochForTheOneRequested
-    const kafka = [
-      { epoch: 0, startOffset: 10 },
-      { epoch: 2, startOffset: 13 },
-      { epoch: 4, startOffset: 17 },
-    ];
+    const kafka = entries([0, 10], [2, 13], [4, 17]);
     expect(endOffsetForEpoch(kafka, 1, 0)).toEqual({ epoch: 0, endOffset: 13 });
     expect(endOffsetForEpoch(kafka, 2, 0)).toEqual({ epoch: 2, endOffset: 17 });
     expect(endOffsetForEpoch(kafka, 3, 0)).toEqual({ epoch: 2, endOffset: 17 });
   });
   it('an epoch below every entry ends where the first entry starts (shouldReturnFirstEpochIfRequestedEpochLessThanFirstEpoch)', () => {
-    const kafka = [
-      { epoch: 5, startOffset: 11 },
-      { epoch: 6, startOffset: 12 },
-      { epoch: 7, startOffset: 13 },
-    ];
+    const kafka = entries([5, 11], [6, 12], [7, 13]);
     expect(endOffsetForEpoch(kafka, 4, 0)).toEqual({ epoch: 4, endOffset: 11 });
     expect(endOffsetForEpoch(epochs, 1, 20)).toEqual({ epoch: 1, endOffset: 6 });
   });

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../Clock';
-import { Cluster } from '../cluster/Cluster';
+import { clusterWithGroups } from './clusterGroups.testing';
+import type { Cluster } from '../cluster/Cluster';
 import { makeBatch, TestClient } from '../cluster/testing';
-import { Rng } from '../Rng';
-import { ClusterConsumerPort } from './ClusterConsumerPort';
-import { ConsumerGroups } from './ConsumerGroups';
 import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
 import type { GroupEvent } from '../clients/consumer/groupEvents';
@@ -12,27 +9,15 @@ import type { KafkaConsumer } from '../clients/consumer/KafkaConsumer';
 import { decodeOffsetCommitValue, decodeOffsetsKey } from '../clients/consumer/offsetsSchema';
 
 function setup() {
-  let groups: ConsumerGroups | undefined;
-  const cluster = new Cluster({
-    clock: new ManualClock(0),
-    seed: 1,
-    emit: () => {},
-    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
-    // Each broker's KafkaApis tells its group coordinator as LeaderAndIsr lands, as the engine wires it.
-    groupCoordinator: (brokerId) => groups?.coordinatorOn(brokerId),
-  });
-  for (let i = 1; i <= 3; i++) cluster.addBroker({ id: i });
-  cluster.tick(100);
   const events: GroupEvent[] = [];
-  const port = new ClusterConsumerPort(cluster);
-  groups = new ConsumerGroups({
-    scheduler: cluster.scheduler,
-    port,
-    rng: new Rng(3),
-    emit: (e) => events.push(e),
+  // Each broker's KafkaApis tells its group coordinator as LeaderAndIsr lands, as the engine wires it.
+  const { cluster, port, groups } = clusterWithGroups({
+    seed: 1,
+    groupsSeed: 3,
+    groupEmit: (e) => events.push(e),
+    brokerConfig: { 'zookeeper.session.timeout.ms': 6000, 'replica.lag.time.max.ms': 10_000 },
     coordinatorConfig: { 'group.initial.rebalance.delay.ms': 0 },
-    zk: cluster.zk,
-    network: cluster.network,
+    zk: true,
   });
   return { cluster, port, groups, events };
 }

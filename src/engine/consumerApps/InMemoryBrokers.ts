@@ -10,11 +10,13 @@ import {
   type OffsetsForLeaderEpochResponse,
 } from '../cluster/requests';
 import type { Scheduler } from '../cluster/Scheduler';
+import { concatBytes } from '../codec/bytes';
 import { encodeRecordBatch, NO_PARTITION_LEADER_EPOCH } from '../codec/recordBatch';
 import type { PortRecord } from '../clients/consumer/ClusterPort';
 import type { ConsumerGroups } from './ConsumerGroups';
 import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
+import { isGroupMessage } from '../clients/consumer/groupProtocol';
 import type { InMemoryClusterPort } from './InMemoryClusterPort';
 
 interface ParkedFetch {
@@ -68,6 +70,10 @@ export class InMemoryBrokers {
       if (this.network.isUp(brokerNodeId(brokerId))) this.network.reply(message, r);
     };
     const body = message.body;
+    if (body.api !== 'FindCoordinator' && isGroupMessage(body)) {
+      this.groups().coordinatorOn(brokerId).handle(body, reply);
+      return;
+    }
     switch (body.api) {
       case 'FindCoordinator': {
         const groups = this.groups();
@@ -80,16 +86,6 @@ export class InMemoryBrokers {
         );
         return;
       }
-      case 'JoinGroup':
-      case 'SyncGroup':
-      case 'Heartbeat':
-      case 'LeaveGroup':
-      case 'OffsetCommit':
-      case 'OffsetFetch':
-      case 'DescribeGroups':
-      case 'ListGroups':
-        this.groups().coordinatorOn(brokerId).handle(body, reply);
-        return;
       case 'Fetch':
         this.fetch(brokerId, body, reply);
         return;
@@ -231,11 +227,5 @@ function encodeRecords(records: readonly PortRecord[]): Uint8Array {
       records: [{ attributes: 0, timestampDelta: 0, offsetDelta: 0, key: r.key, value: r.value, headers: [] }],
     }),
   );
-  const out = new Uint8Array(batches.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const b of batches) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
+  return concatBytes(batches);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeBatch, TestClient } from '../cluster/testing';
 import type { Engine, EngineEvent } from '../engine';
 import { isKafkaError } from '../errors';
-import { facadeBed } from './facadeTesting';
+import { earliestConsumer, facadeBed } from './facadeTesting';
 
 /** The facade bed's engine, with Kafka's 50 __consumer_offsets partitions unless told fewer (less replication work). */
 function engine(seed = 7, offsetsPartitions = 50) {
@@ -17,20 +17,8 @@ function group(e: Engine, id: string) {
 describe('Engine: consumer-group commands and events', () => {
   it('createConsumer + subscribe forms a group; events cover requests, responses, states and generations', () => {
     const { e, events } = engine();
-    e.apply({
-      op: 'createConsumer',
-      consumerId: 'c1',
-      groupId: 'shop',
-      topics: ['orders'],
-      config: { 'auto.offset.reset': 'earliest' },
-    });
-    e.apply({
-      op: 'createConsumer',
-      consumerId: 'c2',
-      groupId: 'shop',
-      topics: ['orders'],
-      config: { 'auto.offset.reset': 'earliest' },
-    });
+    e.apply(earliestConsumer('c1', 'shop', ['orders']));
+    e.apply(earliestConsumer('c2', 'shop', ['orders']));
     e.tick(10_000);
     const g = group(e, 'shop');
     expect(g?.state).toBe('Stable');

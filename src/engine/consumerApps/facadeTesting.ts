@@ -5,6 +5,7 @@
  */
 import { ManualClock } from '../Clock';
 import { makeBatch, TestClient } from '../cluster/testing';
+import type { EngineCommand } from '../commands';
 import { Engine, type EngineEvent, type EngineOptions } from '../engine';
 import { OFFSETS_TOPIC } from '../coordinator/group/GroupCoordinator';
 import { groupCoordinatorPartition } from '../coordinator/group/groupCoordinatorPartition';
@@ -125,4 +126,13 @@ export class FacadeWorld extends GroupDriver {
   protected get eventLog(): readonly EngineEvent[] {
     return this.bed.events;
   }
+}
+
+/** The createConsumer command for a consumer of `groupId` subscribed to `topics`, reading from the earliest offset. */
+export function earliestConsumer(
+  consumerId: string,
+  groupId: string,
+  topics: string[],
+): EngineCommand<'createConsumer'> {
+  return { op: 'createConsumer', consumerId, groupId, topics, config: { 'auto.offset.reset': 'earliest' } };
 }

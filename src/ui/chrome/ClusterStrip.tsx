@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BoardGroupView, BoardView } from '../../engine/apps/types';
 import { byIdentity } from '../byIdentity';
@@ -102,45 +103,26 @@ export function ClusterStrip() {
             const [id, state, generation, delayMs, members, gone] = key.split('|');
             if (gone)
               return (
-                <li
-                  key={id}
-                  className="strip-group state-unavailable"
-                  data-testid={`strip-group-${id}`}
-                  data-state={state}
-                  data-drawn-state="coordinator-unavailable"
-                >
-                  group <strong>{id}</strong>{' '}
+                <StripGroup key={id} id={id} state={state} drawnState="unavailable">
                   <span className="muted">
                     no <Term name="coordinator">coordinator</Term>: COORDINATOR_NOT_AVAILABLE until its
                     __consumer_offsets partition has a new leader · last <Term name="generation">generation</Term>{' '}
                     {gone}
                   </span>
-                </li>
+                </StripGroup>
               );
             // The legacy ZooKeeper consumer has no coordinator and no generations: its members
             // rebalance themselves on ZooKeeper watches.
             if (state === 'ZooKeeper')
               return (
-                <li
-                  key={id}
-                  className="strip-group state-ZooKeeper"
-                  data-testid={`strip-group-${id}`}
-                  data-state={state}
-                >
-                  group <strong>{id}</strong>{' '}
+                <StripGroup key={id} id={id} state={state} drawnState="ZooKeeper">
                   <span className="muted">
                     ZooKeeper consumer: no coordinator; its members rebalance themselves under /consumers/{id}
                   </span>
-                </li>
+                </StripGroup>
               );
             return (
-              <li
-                key={id}
-                className={`strip-group state-${state}`}
-                data-testid={`strip-group-${id}`}
-                data-state={state}
-              >
-                group <strong>{id}</strong>{' '}
+              <StripGroup key={id} id={id} state={state} drawnState={state}>
                 <span className="muted">
                   {state !== undefined && isTermName(state) ? <Term name={state} /> : state} ·{' '}
                   <Term name="generation">generation</Term> {generation}
@@ -153,12 +135,39 @@ export function ClusterStrip() {
                     its first generation
                   </span>
                 ) : null}
-              </li>
+              </StripGroup>
             );
           })}
         </ul>
       )}
     </nav>
+  );
+}
+
+/**
+ * A group on the strip: its state as the engine has it (data-state) and the class it is drawn
+ * with; a group whose coordinator is gone is also marked data-drawn-state.
+ */
+function StripGroup({
+  id,
+  state,
+  drawnState,
+  children,
+}: {
+  id: string | undefined;
+  state: string | undefined;
+  drawnState: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <li
+      className={`strip-group state-${drawnState}`}
+      data-testid={`strip-group-${id}`}
+      data-state={state}
+      {...(drawnState === 'unavailable' ? { 'data-drawn-state': 'coordinator-unavailable' } : {})}
+    >
+      group <strong>{id}</strong> {children}
+    </li>
   );
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardMessageEffect, BoardMessageView, BoardPartitionView } from '../../engine/apps/types';
+import { ordersPartition } from './partitionView.testing';
 import { advance, type Landings, land, NO_TOKEN_MS, newTimeline, statesBetween } from './partitionTimeline';
 
 /** orders-0 on brokers 1 (leader), 2 and 3, all in sync; LEO and HW per broker. */
@@ -7,16 +8,8 @@ function partition(
   offsets: Record<number, [leo: number, hw: number]>,
   over: Partial<BoardPartitionView> = {},
 ): BoardPartitionView {
-  return {
-    topic: 'orders',
-    partition: 0,
-    replicas: [1, 2, 3],
-    leader: 1,
-    leaderEpoch: 0,
-    isr: [1, 2, 3],
-    offline: false,
-    committed: 0,
-    replicaStates: [1, 2, 3].map((b) => ({
+  return ordersPartition(
+    [1, 2, 3].map((b) => ({
       broker: b,
       role: b === (over.leader ?? 1) ? 'leader' : 'follower',
       inIsr: true,
@@ -25,8 +18,8 @@ function partition(
       lagMs: null,
       deletionState: null,
     })),
-    ...over,
-  };
+    over,
+  );
 }
 
 let nextId = 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardPartitionView } from '../../engine/apps/types';
+import { ordersPartition } from './partitionView.testing';
 import { teachingMoments } from './teachingMoments';
 
 /** orders-0 led by broker 1; `isr` and each broker's [LEO, HW, role, lagMs]. */
@@ -7,28 +8,19 @@ function partition(
   isr: number[],
   replicas: Record<number, [number, number, 'leader' | 'follower' | 'offline', number | null]>,
 ): BoardPartitionView {
-  return {
-    topic: 'orders',
-    partition: 0,
-    replicas: [1, 2, 3],
-    leader: 1,
-    leaderEpoch: 2,
-    isr,
-    offline: false,
-    committed: 3,
-    replicaStates: [1, 2, 3].map((b) => {
-      const [leo, hw, role, lagMs] = replicas[b] ?? [0, 0, 'follower', null];
-      return {
-        broker: b,
-        role,
-        inIsr: isr.includes(b),
-        logEndOffset: leo,
-        highWatermark: hw,
-        lagMs,
-        deletionState: null,
-      };
-    }),
-  };
+  const states = [1, 2, 3].map((b) => {
+    const [leo, hw, role, lagMs] = replicas[b] ?? [0, 0, 'follower', null];
+    return {
+      broker: b,
+      role,
+      inIsr: isr.includes(b),
+      logEndOffset: leo,
+      highWatermark: hw,
+      lagMs,
+      deletionState: null,
+    };
+  });
+  return ordersPartition(states, { leaderEpoch: 2, isr, committed: 3 });
 }
 
 describe('teachingMoments: why a partition does not move, with the numbers', () => {

@@ -1,5 +1,5 @@
 import type { ClientGroupView, BoardConsumerView } from '../../engine/apps/types';
-import { Term } from '../glossary/Term';
+import { GroupLeaderTag } from './GroupLeaderTag';
 
 /**
  * A real Kafka client's group member (the Node host): named by the client.id it joined with, its
@@ -24,11 +24,7 @@ export function ClientChip({ consumer: c, leader }: { consumer: BoardConsumerVie
       <span className="chip-handle" title={`member id ${c.memberId} (${client.clientHost})`}>
         {client.clientId}
       </span>
-      {leader && (
-        <span className="tag tag-leader">
-          <Term name="group leader">leader</Term>
-        </span>
-      )}
+      {leader && <GroupLeaderTag />}
       <code className="chip-member-id small">{c.memberId}</code>
       <span className="chip-partitions">{c.partitions.length > 0 ? c.partitions.join(', ') : '(none)'}</span>
       <span className="muted small" data-testid={`consumer-assignment-${c.name}`}>

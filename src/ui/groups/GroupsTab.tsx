@@ -19,6 +19,7 @@ import { ASSIGNORS, COMMIT_MODES } from '../../worker/client';
 import { act } from '../cluster/boardClient';
 import { useFocused } from '../events/useFocused';
 import { Term } from '../glossary/Term';
+import { GroupLeaderTag } from './GroupLeaderTag';
 import { setBoard, useBoard } from '../store';
 import { checkGroupId } from '../forms/validate';
 import type { Session } from '../session';
@@ -443,11 +444,7 @@ const ConsumerChip = memo(function ConsumerChip({ session, groupIds, consumer: c
       >
         {c.name}
       </button>
-      {leader && (
-        <span className="tag tag-leader">
-          <Term name="group leader">leader</Term>
-        </span>
-      )}
+      {leader && <GroupLeaderTag />}
       {c.lifecycle === 'crashed' && <span className="tag tag-crashed">crashed</span>}
       {c.inHand > 0 && (
         <span className="tag tag-processing" title="Records its application is processing now">

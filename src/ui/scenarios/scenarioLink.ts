@@ -18,6 +18,7 @@ import {
   ASSIGNORS,
   COMMIT_MODES,
   currentActionOp,
+  isBrokerCommandOp,
   MAX_PRODUCE_MANY_RECORDS,
   TOPIC_CLEANUP_KEYS,
 } from '../../worker/client';
@@ -162,14 +163,8 @@ function parseAction(a: unknown, n: number): ScenarioAction {
   const broker = () => int(a.broker, `action ${n}'s broker`, 0, 100_000);
   // A link made before the actions took the engine's words says reassign, preferredElection, produce.
   const op = currentActionOp(a.op);
+  if (isBrokerCommandOp(op)) return { op, broker: broker() };
   switch (op) {
-    case 'killBroker':
-    case 'powerFailBroker':
-    case 'stopBroker':
-    case 'restartBroker':
-    case 'isolateBroker':
-    case 'healBroker':
-      return { op, broker: broker() };
     case 'addBroker':
       return { op: 'addBroker', rack: a.rack === null ? null : str(a.rack, `action ${n}'s rack`) };
     case 'createTopic': {

@@ -13,6 +13,13 @@ function board(): { engine: Engine; board: Board } {
   return { engine, board: new Board(engine, () => ['orders']) };
 }
 
+/** The board with group billing (range assignor) and no consumers yet. */
+function billingBoard(): Board {
+  const { board: b } = board();
+  b.addGroup('billing', 'range');
+  return b;
+}
+
 function refusal(f: () => void): string {
   try {
     f();
@@ -25,8 +32,7 @@ function refusal(f: () => void): string {
 
 describe('Board', () => {
   it('starts a consumer application in its group, named c1, c2, ... when unnamed', () => {
-    const { board: b } = board();
-    b.addGroup('billing', 'range');
+    const b = billingBoard();
     b.addConsumer('billing', undefined);
     b.addConsumer('billing', undefined);
     expect([...b.consumers.values()]).toEqual([
@@ -43,8 +49,7 @@ describe('Board', () => {
   });
 
   it("refuses with Kafka's error names and changes nothing", () => {
-    const { board: b } = board();
-    b.addGroup('billing', 'range');
+    const b = billingBoard();
     expect(refusal(() => b.addGroup('billing', 'range'))).toBe('INVALID_REQUEST');
     expect(refusal(() => b.addGroup('no spaces', 'range'))).toBe('INVALID_GROUP_ID');
     expect(refusal(() => b.addConsumer('nope', 'c1'))).toBe('GROUP_ID_NOT_FOUND');
@@ -55,8 +60,7 @@ describe('Board', () => {
   });
 
   it('stops a consumer moved out of every group, and the consumers of a removed group', () => {
-    const { board: b } = board();
-    b.addGroup('billing', 'range');
+    const b = billingBoard();
     b.addConsumer('billing', 'a');
     b.addConsumer('billing', 'b');
     b.moveConsumer('a', null);
@@ -69,8 +73,7 @@ describe('Board', () => {
   });
 
   it("changes a group's setting once: the same value again does nothing", () => {
-    const { board: b } = board();
-    b.addGroup('billing', 'range');
+    const b = billingBoard();
     b.setAssignor('billing', 'roundrobin');
     b.setCommitMode('billing', 'after-processing');
     b.setAssignor('billing', 'roundrobin');

@@ -10,6 +10,7 @@ import {
   offsetsForLeaderEpochRequestOf,
 } from './clientRequests';
 import type { ConsumerRequest, ConsumerResponse } from './fetchProtocol';
+import { isGroupMessage } from './groupProtocol';
 import type { GroupEvent } from './groupEvents';
 
 /** Kafka's request.timeout.ms default for consumers. */
@@ -229,20 +230,7 @@ function consumerResponseOf(request: ConsumerRequest, r: KafkaResponse): Consume
   if (request.api === 'ListOffsets' && r.api === 'ListOffsets') return consumerListOffsetsResponseOf(request, r);
   if (request.api === 'OffsetsForLeaderEpoch' && r.api === 'OffsetsForLeaderEpoch')
     return consumerOffsetsForLeaderEpochResponseOf(request, r);
-  switch (r.api) {
-    case 'FindCoordinator':
-    case 'JoinGroup':
-    case 'SyncGroup':
-    case 'Heartbeat':
-    case 'LeaveGroup':
-    case 'OffsetCommit':
-    case 'OffsetFetch':
-    case 'DescribeGroups':
-    case 'ListGroups':
-      return r;
-    default:
-      return null;
-  }
+  return isGroupMessage(r) ? r : null;
 }
 
 function summarize(m: ConsumerRequest | ConsumerResponse) {

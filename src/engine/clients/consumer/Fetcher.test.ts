@@ -57,23 +57,24 @@ function fetcherAnswering(errorCode: KafkaErrorCode | 'NONE') {
 }
 
 describe('Fetcher: partition errors and metadata (FetchCollector.handleInitializeErrors)', () => {
-  it('FENCED_LEADER_EPOCH requests a metadata update (FetcherTest.testFetchFencedLeaderEpoch)', () => {
-    const f = fetcherAnswering('FENCED_LEADER_EPOCH');
+  it.each([
+    [
+      'FENCED_LEADER_EPOCH requests a metadata update (FetcherTest.testFetchFencedLeaderEpoch)',
+      'FENCED_LEADER_EPOCH',
+      2,
+    ],
+    [
+      'UNKNOWN_LEADER_EPOCH is only logged: no metadata update (FetcherTest.testFetchUnknownLeaderEpoch)',
+      'UNKNOWN_LEADER_EPOCH',
+      1,
+    ],
+  ] as const)('%s', (_name, errorCode, lookupsAfter) => {
+    const f = fetcherAnswering(errorCode);
     f.fetcher.sendFetches();
     expect(f.lookups()).toBe(1);
     expect(f.fetcher.completed).toEqual([]);
     f.advance(1);
     f.fetcher.leaderFor('t', 0);
-    expect(f.lookups()).toBe(2);
-  });
-
-  it('UNKNOWN_LEADER_EPOCH is only logged: no metadata update (FetcherTest.testFetchUnknownLeaderEpoch)', () => {
-    const f = fetcherAnswering('UNKNOWN_LEADER_EPOCH');
-    f.fetcher.sendFetches();
-    expect(f.lookups()).toBe(1);
-    expect(f.fetcher.completed).toEqual([]);
-    f.advance(1);
-    f.fetcher.leaderFor('t', 0);
-    expect(f.lookups()).toBe(1);
+    expect(f.lookups()).toBe(lookupsAfter);
   });
 });

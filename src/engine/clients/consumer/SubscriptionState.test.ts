@@ -29,14 +29,20 @@ const initialPosition: FetchPosition = {
   currentLeader: { leader: broker1, epoch: currentEpoch },
 };
 
+/** tp0 assigned and at `initialPosition`, awaiting validation (seekUnvalidated), as most tests start. */
+function seekedUnvalidated(strategy: 'earliest' | 'latest' | 'none' = 'earliest'): SubscriptionState {
+  const state = assigned(strategy);
+  state.seekUnvalidated(tp0, initialPosition);
+  return state;
+}
+
 /** The leader's answer in Kafka's tests: the position's epoch ends 5 offsets past it. */
 const endOffsetPastPosition = { leaderEpoch: initialOffsetEpoch, endOffset: initialOffset + 5 };
 
 describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTest)', () => {
   // Kafka 3.9 SubscriptionStateTest.testSeekUnvalidatedWithNoEpochClearsAwaitingValidation
   it('a position without an epoch needs no validation', () => {
-    const state = assigned();
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated();
     expect(state.state(tp0)?.awaitingValidation).toBe(true);
     state.seekUnvalidated(tp0, { ...initialPosition, offsetEpoch: null });
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
@@ -45,19 +51,16 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testMaybeCompleteValidation
   it('an end offset past the position completes validation and keeps the position', () => {
-    const state = assigned();
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated();
     expect(state.state(tp0)?.awaitingValidation).toBe(true);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
-    expect(truncation).toBeNull();
+    expect(state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition)).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
     expect(state.fetchPosition(tp0)).toEqual(initialPosition);
   });
 
   // Kafka 3.9 SubscriptionStateTest.testMaybeValidatePositionForCurrentLeader (the current API part)
   it('a position is validated when checked against the current leader, and a partition not assigned is skipped', () => {
-    const state = assigned();
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated();
     expect(state.maybeValidatePositionForCurrentLeader(tp0, { leader: broker1, epoch: 10 })).toBe(true);
     expect(state.hasValidPosition(tp0)).toBe(false);
     expect(state.maybeValidatePositionForCurrentLeader(tp1, { leader: broker1, epoch: 10 })).toBe(false);
@@ -79,27 +82,23 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testMaybeCompleteValidationAfterPositionChange
   it('an answer for a position that has moved since is ignored', () => {
-    const state = assigned();
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated();
     const updatePosition: FetchPosition = {
       offset: 20,
       offsetEpoch: 8,
       currentLeader: { leader: broker1, epoch: currentEpoch },
     };
     state.seekUnvalidated(tp0, updatePosition);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
-    expect(truncation).toBeNull();
+    expect(state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition)).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(true);
     expect(state.fetchPosition(tp0)).toEqual(updatePosition);
   });
 
   // Kafka 3.9 SubscriptionStateTest.testMaybeCompleteValidationAfterOffsetReset
   it('an answer after an offset reset was requested is ignored', () => {
-    const state = assigned();
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated();
     state.requestOffsetReset(tp0);
-    const truncation = state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition);
-    expect(truncation).toBeNull();
+    expect(state.maybeCompleteValidation(tp0, initialPosition, endOffsetPastPosition)).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
     expect(state.state(tp0)?.resetStrategy).toBe('earliest');
     expect(state.fetchPosition(tp0)).toBeNull();
@@ -107,8 +106,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testTruncationDetectionWithResetPolicy
   it('truncation with a reset policy: the position moves back to the first offset known to diverge', () => {
-    const state = assigned('earliest');
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated('earliest');
     const truncation = state.maybeCompleteValidation(tp0, initialPosition, { leaderEpoch: 7, endOffset: 5 });
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
@@ -121,8 +119,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testTruncationDetectionWithoutResetPolicy
   it('truncation without a reset policy: a LogTruncation with the divergent offset, still awaiting validation', () => {
-    const state = assigned('none');
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated('none');
     const truncation = state.maybeCompleteValidation(tp0, initialPosition, { leaderEpoch: 7, endOffset: 5 });
     expect(truncation).toEqual({
       topic: 'test',
@@ -135,8 +132,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testTruncationDetectionUnknownDivergentOffsetWithResetPolicy
   it('an unknown epoch with a reset policy: an offset reset is requested', () => {
-    const state = assigned('earliest');
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated('earliest');
     const truncation = state.maybeCompleteValidation(tp0, initialPosition, { leaderEpoch: -1, endOffset: -1 });
     expect(truncation).toBeNull();
     expect(state.state(tp0)?.awaitingValidation).toBe(false);
@@ -146,8 +142,7 @@ describe('SubscriptionState: position validation (Kafka 3.9 SubscriptionStateTes
 
   // Kafka 3.9 SubscriptionStateTest.testTruncationDetectionUnknownDivergentOffsetWithoutResetPolicy
   it('an unknown epoch without a reset policy: a LogTruncation with no divergent offset', () => {
-    const state = assigned('none');
-    state.seekUnvalidated(tp0, initialPosition);
+    const state = seekedUnvalidated('none');
     const truncation = state.maybeCompleteValidation(tp0, initialPosition, { leaderEpoch: -1, endOffset: -1 });
     expect(truncation).toEqual({ topic: 'test', partition: 0, fetchPosition: initialPosition, divergentOffset: null });
     expect(state.state(tp0)?.awaitingValidation).toBe(true);

@@ -230,6 +230,29 @@ export type GroupRequest =
   | DescribeGroupsRequest
   | ListGroupsRequest;
 
+export type GroupApi = GroupRequest['api'];
+
+/**
+ * The nine group APIs, as KafkaApis routes them to the GroupCoordinator: a record over
+ * GroupRequest's APIs, so a group API added there must be listed here too.
+ */
+export const GROUP_APIS: Readonly<Record<GroupApi, true>> = {
+  FindCoordinator: true,
+  JoinGroup: true,
+  SyncGroup: true,
+  Heartbeat: true,
+  LeaveGroup: true,
+  OffsetCommit: true,
+  OffsetFetch: true,
+  DescribeGroups: true,
+  ListGroups: true,
+};
+
+/** Whether a request or response belongs to one of the group APIs (narrows the message). */
+export function isGroupMessage<M extends { api: string }>(m: M): m is Extract<M, { api: GroupApi }> {
+  return Object.hasOwn(GROUP_APIS, m.api);
+}
+
 export type GroupResponse =
   | FindCoordinatorResponse
   | JoinGroupResponse

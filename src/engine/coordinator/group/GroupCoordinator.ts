@@ -420,8 +420,9 @@ export class GroupCoordinator {
   }
 
   /**
-   * The group request as one call, for a host with no KafkaApis of its own (the in-memory group
-   * test bed); a broker's KafkaApis calls the handlers below by API.
+   * The group request routed to its handler by API, as KafkaApis' handleJoinGroupRequest,
+   * handleSyncGroupRequest, ... do: a broker's KafkaApis and the in-memory group test bed both
+   * call it (FindCoordinator is answered by KafkaApis, which knows the partition leaders).
    */
   handle(request: Exclude<GroupRequest, { api: 'FindCoordinator' }>, respond: (response: GroupResponse) => void): void {
     switch (request.api) {

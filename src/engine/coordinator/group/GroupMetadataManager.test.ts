@@ -44,6 +44,20 @@ class Wire extends GroupWire {
     expect(r.errorCode).toBe('MEMBER_ID_REQUIRED');
     return { memberId: r.memberId, box: this.join(client, r.memberId, protocols, extra) };
   }
+
+  /** A member's SyncGroup with no assignments (a follower's, or a leader assigning nothing). */
+  syncEmpty(client: string, memberId: string, generationId: number) {
+    return this.send(client, {
+      api: 'SyncGroup',
+      groupId: this.groupId,
+      generationId,
+      memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [],
+    });
+  }
 }
 
 const FAST = { 'group.initial.rebalance.delay.ms': 0 };
@@ -278,16 +292,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
     const a = wire.joinFully('a', ['range']);
     bed.run(100);
     const generation = (a.box.response as JoinGroupResponse).generationId;
-    wire.send('a', {
-      api: 'SyncGroup',
-      groupId: 'g',
-      generationId: generation,
-      memberId: a.memberId,
-      groupInstanceId: null,
-      protocolType: 'consumer',
-      protocolName: 'range',
-      assignments: [],
-    });
+    wire.syncEmpty('a', a.memberId, generation);
     bed.run(10);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
     // b is handed an id and never comes back with it; c still gets its id, then its seat.
@@ -315,17 +320,7 @@ describe('GroupMetadataManager (classic protocol)', () => {
     const c = wire.joinFully('c', ['range']);
     bed.run(300);
     const generation = (a.box.response as JoinGroupResponse).generationId;
-    for (const m of [a, c])
-      wire.send(m === a ? 'a' : 'c', {
-        api: 'SyncGroup',
-        groupId: 'g',
-        generationId: generation,
-        memberId: m.memberId,
-        groupInstanceId: null,
-        protocolType: 'consumer',
-        protocolName: 'range',
-        assignments: [],
-      });
+    for (const m of [a, c]) wire.syncEmpty(m === a ? 'a' : 'c', m.memberId, generation);
     bed.run(10);
     expect(bed.groups.groupSnapshot('g')?.state).toBe('Stable');
     // a rejoins (a rebalance), b is handed an id, c rejoins: the join phase waits for pending b.

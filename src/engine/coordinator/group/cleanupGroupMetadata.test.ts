@@ -102,22 +102,24 @@ const kinds = (records: OffsetsRecord[]) =>
 describe('GroupMetadataManager.cleanupGroupMetadata: tombstones', () => {
   const retentionMs = GROUP_COORDINATOR_DEFAULTS['offsets.retention.minutes'] * 60_000;
 
-  it('a generation-0 group gets its offsets’ tombstones but no GroupMetadata tombstone (cleanupGroupMetadata: generation > 0)', () => {
+  /** Group g at `generation`, empty, with one commit for foo-0 past retention, cleaned up. */
+  function expiredGroupCleanedUp(generation: number) {
     const { clock, shard, written } = shardAt(0);
-    shard.replay(emptyGroup(0));
+    shard.replay(emptyGroup(generation));
     shard.replay(commit('foo', 3, 0, -1));
     clock.advance(retentionMs);
     shard.cleanupGroupMetadata();
+    return { shard, written };
+  }
+
+  it('a generation-0 group gets its offsets’ tombstones but no GroupMetadata tombstone (cleanupGroupMetadata: generation > 0)', () => {
+    const { shard, written } = expiredGroupCleanedUp(0);
     expect(kinds(written)).toEqual(['foo-0:tombstone']);
     expect(shard.groupManager.groups.has('g')).toBe(false);
   });
 
   it('a group past generation 0 gets its GroupMetadata tombstone too', () => {
-    const { clock, shard, written } = shardAt(0);
-    shard.replay(emptyGroup(3));
-    shard.replay(commit('foo', 3, 0, -1));
-    clock.advance(retentionMs);
-    shard.cleanupGroupMetadata();
+    const { written } = expiredGroupCleanedUp(3);
     expect(kinds(written)).toEqual(['foo-0:tombstone', 'GroupMetadataKey:tombstone']);
   });
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../Clock';
-import { Cluster } from '../../cluster/Cluster';
+import { clusterWithGroups } from '../../consumerApps/clusterGroups.testing';
 import type { ClusterEvent } from '../../cluster/events';
-import { Rng } from '../../Rng';
-import { ClusterConsumerPort } from '../../consumerApps/ClusterConsumerPort';
-import { ConsumerGroups } from '../../consumerApps/ConsumerGroups';
 import { OFFSETS_TOPIC } from './GroupCoordinator';
 import type { GroupEvent } from '../../clients/consumer/groupEvents';
 
@@ -16,25 +12,15 @@ import type { GroupEvent } from '../../clients/consumer/groupEvents';
  * too. The coordinator never polls for leadership: it moves in the instant the request lands.
  */
 function setup() {
-  let groups: ConsumerGroups | undefined;
   const events: (ClusterEvent | GroupEvent)[] = [];
-  const cluster = new Cluster({
-    clock: new ManualClock(0),
+  const { cluster, groups } = clusterWithGroups({
     seed: 5,
-    emit: (e) => events.push(e),
+    groupsSeed: 3,
+    clusterEmit: (e) => events.push(e),
+    groupEmit: (e) => events.push(e),
     brokerConfig: { 'zookeeper.session.timeout.ms': 6000 },
-    groupCoordinator: (brokerId) => groups?.coordinatorOn(brokerId),
-  });
-  for (let i = 1; i <= 3; i++) cluster.addBroker({ id: i });
-  cluster.tick(100);
-  groups = new ConsumerGroups({
-    scheduler: cluster.scheduler,
-    port: new ClusterConsumerPort(cluster),
-    rng: new Rng(3),
-    emit: (e) => events.push(e),
     coordinatorConfig: { 'offsets.topic.num.partitions': 6 },
-    zk: cluster.zk,
-    network: cluster.network,
+    zk: true,
   });
   return { cluster, groups, events };
 }

@@ -19,42 +19,9 @@ import {
   offsetDeleteV0,
 } from '@platformatic/kafka';
 import { describe, expect, it } from 'vitest';
+import { WIRE_APIS } from '../apiMessages';
 import { decodeMessage, encodeMessage } from '../wireCodec';
 import { bytesOf, kafkajsAnswer, kafkajsBody, platformaticRead } from './clientCodecs.testing';
-import {
-  AlterConfigsRequestData,
-  AlterConfigsResponseData,
-  IncrementalAlterConfigsRequestData,
-  IncrementalAlterConfigsResponseData,
-} from './alterConfigs';
-import {
-  DeleteGroupsRequestData,
-  DeleteGroupsResponseData,
-  OffsetDeleteRequestData,
-  OffsetDeleteResponseData,
-} from './groupDeletion';
-import {
-  DeleteRecordsRequestData,
-  DeleteRecordsResponseData,
-  DescribeLogDirsRequestData,
-  DescribeLogDirsResponseData,
-  DescribeProducersRequestData,
-  DescribeProducersResponseData,
-} from './logAdmin';
-import {
-  AlterPartitionReassignmentsRequestData,
-  AlterPartitionReassignmentsResponseData,
-  ElectLeadersRequestData,
-  ElectLeadersResponseData,
-  ListPartitionReassignmentsRequestData,
-  ListPartitionReassignmentsResponseData,
-} from './partitionAdmin';
-import {
-  CreatePartitionsRequestData,
-  CreatePartitionsResponseData,
-  DeleteTopicsRequestData,
-  DeleteTopicsResponseData,
-} from './topicAdmin';
 
 /** kafkajs writes a flexible request's empty header tag section at the start of the body: skip it. */
 const afterHeaderTags = (b: Uint8Array) => b.subarray(1);
@@ -75,7 +42,7 @@ describe('CreatePartitions', () => {
       validateOnly: true,
       timeout: 6_500,
     });
-    expect(decodeMessage(CreatePartitionsRequestData, v, body)).toEqual({
+    expect(decodeMessage(WIRE_APIS.CreatePartitions.request, v, body)).toEqual({
       topics: [{ name: 'demo', count: 5, assignments: [{ brokerIds: [1, 2] }, { brokerIds: [2, 3] }] }],
       timeoutMs: 6_500,
       validateOnly: true,
@@ -83,7 +50,7 @@ describe('CreatePartitions', () => {
     const parsed = await kafkajsAnswer<{ topicErrors: unknown[] }>(
       'createPartitions',
       v,
-      CreatePartitionsResponseData,
+      WIRE_APIS.CreatePartitions.response,
       {
         throttleTimeMs: 0,
         results: [{ name: 'demo', errorCode: 0, errorMessage: null }],
@@ -94,13 +61,13 @@ describe('CreatePartitions', () => {
 
   it('v3 (flexible) against @platformatic/kafka: null assignments mean "place them"', () => {
     const req = createPartitionsV3.createRequest([{ name: 'demo', count: 4, assignments: null }], 0, false);
-    expect(decodeMessage(CreatePartitionsRequestData, 3, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.CreatePartitions.request, 3, bytesOf(req))).toEqual({
       topics: [{ name: 'demo', count: 4, assignments: null }],
       timeoutMs: 0,
       validateOnly: false,
     });
     expect(
-      platformaticRead(createPartitionsV3, CreatePartitionsResponseData, 3, {
+      platformaticRead(createPartitionsV3, WIRE_APIS.CreatePartitions.response, 3, {
         throttleTimeMs: 0,
         results: [{ name: 'demo', errorCode: 0, errorMessage: null }],
       }),
@@ -111,8 +78,11 @@ describe('CreatePartitions', () => {
 describe('DeleteTopics', () => {
   it.each([0, 1])('v%i request from kafkajs (names) and response read by it', async (v) => {
     const body = await kafkajsBody('deleteTopics', v, { topics: ['a', 'b'], timeout: 1_500 });
-    expect(decodeMessage(DeleteTopicsRequestData, v, body)).toMatchObject({ topicNames: ['a', 'b'], timeoutMs: 1_500 });
-    const parsed = await kafkajsAnswer<{ topicErrors: unknown[] }>('deleteTopics', v, DeleteTopicsResponseData, {
+    expect(decodeMessage(WIRE_APIS.DeleteTopics.request, v, body)).toMatchObject({
+      topicNames: ['a', 'b'],
+      timeoutMs: 1_500,
+    });
+    const parsed = await kafkajsAnswer<{ topicErrors: unknown[] }>('deleteTopics', v, WIRE_APIS.DeleteTopics.response, {
       throttleTimeMs: 0,
       responses: [{ name: 'a', errorCode: 0 }],
     });
@@ -122,14 +92,14 @@ describe('DeleteTopics', () => {
   it('v6 (topics by name or id, KIP-516) against @platformatic/kafka', () => {
     const id = '0123456789abcdef0123456789abcdef';
     const req = deleteTopicsV6.createRequest([{ name: 'a' }, { name: null, topicId: id } as never], 15_000);
-    expect(decodeMessage(DeleteTopicsRequestData, 6, bytesOf(req))).toMatchObject({
+    expect(decodeMessage(WIRE_APIS.DeleteTopics.request, 6, bytesOf(req))).toMatchObject({
       topics: [
         { name: 'a', topicId: '00000000000000000000000000000000' },
         { name: null, topicId: id },
       ],
       timeoutMs: 15_000,
     });
-    const parsed = platformaticRead(deleteTopicsV6, DeleteTopicsResponseData, 6, {
+    const parsed = platformaticRead(deleteTopicsV6, WIRE_APIS.DeleteTopics.response, 6, {
       throttleTimeMs: 0,
       responses: [{ name: 'a', topicId: id, errorCode: 0, errorMessage: null }],
     }) as { responses: { name: string; errorCode: number }[] };
@@ -138,19 +108,27 @@ describe('DeleteTopics', () => {
 });
 
 describe('AlterConfigs and IncrementalAlterConfigs', () => {
+  /** Topic demo's configs changed: the answer both APIs give. */
+  const demoAltered = {
+    throttleTimeMs: 0,
+    responses: [{ errorCode: 0, errorMessage: null, resourceType: 2, resourceName: 'demo' }],
+  };
+
   it.each([0, 1])('AlterConfigs v%i request from kafkajs and response read by it', async (v) => {
     const body = await kafkajsBody('alterConfigs', v, {
       resources: [{ type: 2, name: 'demo', configEntries: [{ name: 'retention.ms', value: '1000' }] }],
       validateOnly: false,
     });
-    expect(decodeMessage(AlterConfigsRequestData, v, body)).toEqual({
+    expect(decodeMessage(WIRE_APIS.AlterConfigs.request, v, body)).toEqual({
       resources: [{ resourceType: 2, resourceName: 'demo', configs: [{ name: 'retention.ms', value: '1000' }] }],
       validateOnly: false,
     });
-    const parsed = await kafkajsAnswer<{ resources: unknown[] }>('alterConfigs', v, AlterConfigsResponseData, {
-      throttleTimeMs: 0,
-      responses: [{ errorCode: 0, errorMessage: null, resourceType: 2, resourceName: 'demo' }],
-    });
+    const parsed = await kafkajsAnswer<{ resources: unknown[] }>(
+      'alterConfigs',
+      v,
+      WIRE_APIS.AlterConfigs.response,
+      demoAltered,
+    );
     expect(parsed.resources).toEqual([{ errorCode: 0, errorMessage: null, resourceType: 2, resourceName: 'demo' }]);
   });
 
@@ -159,15 +137,11 @@ describe('AlterConfigs and IncrementalAlterConfigs', () => {
       [{ resourceType: 2, resourceName: 'demo', configs: [{ name: 'cleanup.policy', value: 'compact' }] }],
       true,
     );
-    expect(decodeMessage(AlterConfigsRequestData, 2, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.AlterConfigs.request, 2, bytesOf(req))).toEqual({
       resources: [{ resourceType: 2, resourceName: 'demo', configs: [{ name: 'cleanup.policy', value: 'compact' }] }],
       validateOnly: true,
     });
-    const answer = {
-      throttleTimeMs: 0,
-      responses: [{ errorCode: 0, errorMessage: null, resourceType: 2, resourceName: 'demo' }],
-    };
-    expect(platformaticRead(alterConfigsV2, AlterConfigsResponseData, 2, answer)).toEqual(answer);
+    expect(platformaticRead(alterConfigsV2, WIRE_APIS.AlterConfigs.response, 2, demoAltered)).toEqual(demoAltered);
   });
 
   it('IncrementalAlterConfigs v1 (flexible, KIP-339 operations) against @platformatic/kafka', () => {
@@ -184,7 +158,7 @@ describe('AlterConfigs and IncrementalAlterConfigs', () => {
       ],
       false,
     );
-    expect(decodeMessage(IncrementalAlterConfigsRequestData, 1, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.IncrementalAlterConfigs.request, 1, bytesOf(req))).toEqual({
       resources: [
         {
           resourceType: 2,
@@ -197,11 +171,9 @@ describe('AlterConfigs and IncrementalAlterConfigs', () => {
       ],
       validateOnly: false,
     });
-    const answer = {
-      throttleTimeMs: 0,
-      responses: [{ errorCode: 0, errorMessage: null, resourceType: 2, resourceName: 'demo' }],
-    };
-    expect(platformaticRead(incrementalAlterConfigsV1, IncrementalAlterConfigsResponseData, 1, answer)).toEqual(answer);
+    expect(
+      platformaticRead(incrementalAlterConfigsV1, WIRE_APIS.IncrementalAlterConfigs.response, 1, demoAltered),
+    ).toEqual(demoAltered);
   });
 });
 
@@ -211,7 +183,7 @@ describe('DeleteRecords', () => {
       topics: [{ topic: 'demo', partitions: [{ partition: 1, offset: '-1' }] }],
       timeout: 1_500,
     });
-    expect(decodeMessage(DeleteRecordsRequestData, v, body)).toEqual({
+    expect(decodeMessage(WIRE_APIS.DeleteRecords.request, v, body)).toEqual({
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 1, offset: -1 }] }],
       timeoutMs: 1_500,
     });
@@ -221,7 +193,7 @@ describe('DeleteRecords', () => {
       decode: (b: Buffer) => Promise<unknown>;
       parse: (d: unknown) => Promise<{ topics: { partitions: unknown[] }[] }>;
     };
-    const answer = encodeMessage(DeleteRecordsResponseData, v, {
+    const answer = encodeMessage(WIRE_APIS.DeleteRecords.response, v, {
       throttleTimeMs: 0,
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 1, lowWatermark: 42, errorCode: 0 }] }],
     });
@@ -231,11 +203,11 @@ describe('DeleteRecords', () => {
 
   it('v2 (flexible) against @platformatic/kafka', () => {
     const req = deleteRecordsV2.createRequest([{ name: 'demo', partitions: [{ partitionIndex: 0, offset: 7n }] }], 0);
-    expect(decodeMessage(DeleteRecordsRequestData, 2, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.DeleteRecords.request, 2, bytesOf(req))).toEqual({
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, offset: 7 }] }],
       timeoutMs: 0,
     });
-    const parsed = platformaticRead(deleteRecordsV2, DeleteRecordsResponseData, 2, {
+    const parsed = platformaticRead(deleteRecordsV2, WIRE_APIS.DeleteRecords.response, 2, {
       throttleTimeMs: 0,
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, lowWatermark: 7, errorCode: 0 }] }],
     }) as { topics: { partitions: { lowWatermark: bigint }[] }[] };
@@ -246,10 +218,10 @@ describe('DeleteRecords', () => {
 describe('DescribeLogDirs and DescribeProducers', () => {
   it('DescribeLogDirs v4 (KIP-827 volume bytes) against @platformatic/kafka', () => {
     const req = describeLogDirsV4.createRequest([{ name: 'demo', partitions: [0, 2] }]);
-    expect(decodeMessage(DescribeLogDirsRequestData, 4, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.DescribeLogDirs.request, 4, bytesOf(req))).toEqual({
       topics: [{ topic: 'demo', partitions: [0, 2] }],
     });
-    const parsed = platformaticRead(describeLogDirsV4, DescribeLogDirsResponseData, 4, {
+    const parsed = platformaticRead(describeLogDirsV4, WIRE_APIS.DescribeLogDirs.response, 4, {
       throttleTimeMs: 0,
       errorCode: 0,
       results: [
@@ -274,10 +246,10 @@ describe('DescribeLogDirs and DescribeProducers', () => {
 
   it('DescribeProducers v0 (flexible, KIP-664) against @platformatic/kafka', () => {
     const req = describeProducersV0.createRequest([{ name: 'demo', partitionIndexes: [1] }]);
-    expect(decodeMessage(DescribeProducersRequestData, 0, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.DescribeProducers.request, 0, bytesOf(req))).toEqual({
       topics: [{ name: 'demo', partitionIndexes: [1] }],
     });
-    const parsed = platformaticRead(describeProducersV0, DescribeProducersResponseData, 0, {
+    const parsed = platformaticRead(describeProducersV0, WIRE_APIS.DescribeProducers.response, 0, {
       throttleTimeMs: 0,
       topics: [
         {
@@ -335,13 +307,13 @@ describe('ElectLeaders', () => {
       234,
       96, // timeoutMs 60000
     ]);
-    expect(decodeMessage(ElectLeadersRequestData, 1, v1)).toEqual({
+    expect(decodeMessage(WIRE_APIS.ElectLeaders.request, 1, v1)).toEqual({
       electionType: 1,
       topicPartitions: [{ topic: 'demo', partitions: [2] }],
       timeoutMs: 60_000,
     });
     const all = Uint8Array.from([0, 255, 255, 255, 255, 0, 0, 39, 16]);
-    expect(decodeMessage(ElectLeadersRequestData, 1, all)).toEqual({
+    expect(decodeMessage(WIRE_APIS.ElectLeaders.request, 1, all)).toEqual({
       electionType: 0,
       topicPartitions: null,
       timeoutMs: 10_000,
@@ -359,9 +331,9 @@ describe('ElectLeaders', () => {
         },
       ],
     };
-    expect(decodeMessage(ElectLeadersResponseData, 2, encodeMessage(ElectLeadersResponseData, 2, value))).toEqual(
-      value,
-    );
+    expect(
+      decodeMessage(WIRE_APIS.ElectLeaders.response, 2, encodeMessage(WIRE_APIS.ElectLeaders.response, 2, value)),
+    ).toEqual(value);
   });
 });
 
@@ -375,30 +347,34 @@ describe('AlterPartitionReassignments and ListPartitionReassignments', () => {
       timeoutMs: 5_000,
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, replicas: [3, 1, 2] }] }],
     };
-    expect(decodeMessage(AlterPartitionReassignmentsRequestData, 0, afterHeaderTags(fromKafkajs))).toEqual(expected);
+    expect(decodeMessage(WIRE_APIS.AlterPartitionReassignments.request, 0, afterHeaderTags(fromKafkajs))).toEqual(
+      expected,
+    );
     const fromPlatformatic = alterPartitionReassignmentsV0.createRequest(5_000, false, [
       { name: 'demo', partitions: [{ partitionIndex: 0, replicas: [3, 1, 2] }] },
     ]);
-    expect(decodeMessage(AlterPartitionReassignmentsRequestData, 0, bytesOf(fromPlatformatic))).toEqual(expected);
+    expect(decodeMessage(WIRE_APIS.AlterPartitionReassignments.request, 0, bytesOf(fromPlatformatic))).toEqual(
+      expected,
+    );
     const answer = {
       throttleTimeMs: 0,
       errorCode: 0,
       errorMessage: null,
       responses: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0, errorMessage: null }] }],
     };
-    expect(platformaticRead(alterPartitionReassignmentsV0, AlterPartitionReassignmentsResponseData, 0, answer)).toEqual(
-      answer,
-    );
+    expect(
+      platformaticRead(alterPartitionReassignmentsV0, WIRE_APIS.AlterPartitionReassignments.response, 0, answer),
+    ).toEqual(answer);
   });
 
   it('List v0 against @platformatic/kafka and kafkajs: replicas, adding and removing', async () => {
     const req = listPartitionReassignmentsV0.createRequest(1_000, [{ name: 'demo', partitionIndexes: [0] }]);
-    expect(decodeMessage(ListPartitionReassignmentsRequestData, 0, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.ListPartitionReassignments.request, 0, bytesOf(req))).toEqual({
       timeoutMs: 1_000,
       topics: [{ name: 'demo', partitionIndexes: [0] }],
     });
     const all = await kafkajsBody('listPartitionReassignments', 0, { topics: null, timeout: 1_000 });
-    expect(decodeMessage(ListPartitionReassignmentsRequestData, 0, afterHeaderTags(all))).toEqual({
+    expect(decodeMessage(WIRE_APIS.ListPartitionReassignments.request, 0, afterHeaderTags(all))).toEqual({
       timeoutMs: 1_000,
       topics: null,
     });
@@ -413,17 +389,17 @@ describe('AlterPartitionReassignments and ListPartitionReassignments', () => {
         },
       ],
     };
-    expect(platformaticRead(listPartitionReassignmentsV0, ListPartitionReassignmentsResponseData, 0, answer)).toEqual(
-      answer,
-    );
+    expect(
+      platformaticRead(listPartitionReassignmentsV0, WIRE_APIS.ListPartitionReassignments.response, 0, answer),
+    ).toEqual(answer);
   });
 });
 
 describe('DeleteGroups', () => {
   it.each([0, 1])('v%i request from kafkajs and response read by it', async (v) => {
     const body = await kafkajsBody('deleteGroups', v, ['g1', 'g2']);
-    expect(decodeMessage(DeleteGroupsRequestData, v, body)).toEqual({ groupsNames: ['g1', 'g2'] });
-    const parsed = await kafkajsAnswer<unknown>('deleteGroups', v, DeleteGroupsResponseData, {
+    expect(decodeMessage(WIRE_APIS.DeleteGroups.request, v, body)).toEqual({ groupsNames: ['g1', 'g2'] });
+    const parsed = await kafkajsAnswer<unknown>('deleteGroups', v, WIRE_APIS.DeleteGroups.response, {
       throttleTimeMs: 0,
       results: [{ groupId: 'g1', errorCode: 0 }],
     });
@@ -431,11 +407,11 @@ describe('DeleteGroups', () => {
   });
 
   it('v2 (flexible) against @platformatic/kafka', () => {
-    expect(decodeMessage(DeleteGroupsRequestData, 2, bytesOf(deleteGroupsV2.createRequest(['g1'])))).toEqual({
+    expect(decodeMessage(WIRE_APIS.DeleteGroups.request, 2, bytesOf(deleteGroupsV2.createRequest(['g1'])))).toEqual({
       groupsNames: ['g1'],
     });
     const answer = { throttleTimeMs: 0, results: [{ groupId: 'g1', errorCode: 0 }] };
-    expect(platformaticRead(deleteGroupsV2, DeleteGroupsResponseData, 2, answer)).toEqual(answer);
+    expect(platformaticRead(deleteGroupsV2, WIRE_APIS.DeleteGroups.response, 2, answer)).toEqual(answer);
   });
 });
 
@@ -444,7 +420,7 @@ describe('OffsetDelete', () => {
     const req = offsetDeleteV0.createRequest('g1', [
       { name: 'demo', partitions: [{ partitionIndex: 0 }, { partitionIndex: 2 }] },
     ]);
-    expect(decodeMessage(OffsetDeleteRequestData, 0, bytesOf(req))).toEqual({
+    expect(decodeMessage(WIRE_APIS.OffsetDelete.request, 0, bytesOf(req))).toEqual({
       groupId: 'g1',
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 0 }, { partitionIndex: 2 }] }],
     });
@@ -453,6 +429,6 @@ describe('OffsetDelete', () => {
       throttleTimeMs: 0,
       topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, errorCode: 0 }] }],
     };
-    expect(platformaticRead(offsetDeleteV0, OffsetDeleteResponseData, 0, answer)).toEqual(answer);
+    expect(platformaticRead(offsetDeleteV0, WIRE_APIS.OffsetDelete.response, 0, answer)).toEqual(answer);
   });
 });
