@@ -20,7 +20,8 @@ import { teachingMoments } from './teachingMoments';
 import { Term } from '../glossary/Term';
 import type { TermName } from '../glossary/terms';
 import { Options } from '../forms/Options';
-import { brokerDrawn, brokerWords, controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';
+import { type BrokerDrawn, brokerDrawn, brokerWords, controllerDrawn, NO_CONTROLLER_WORDS } from './brokerDrawn';
+import { useKept } from '../useKept';
 
 interface HostedReplica {
   partition: BoardPartitionView;
@@ -80,6 +81,10 @@ export function BrokerBoard({ session, view }: { session: Session; view: BoardVi
   }
 
   const controller = controllerDrawn(view);
+  // Each card's frame as a model whose unchanged parts keep their identity from frame to frame:
+  // a closed card is drawn again exactly when something it draws changed.
+  const models = useKept(view.brokers.map((b) => brokerCardModel(b, view, hosted.get(b.id) ?? [])));
+  const modelOf = new Map(models.map((m) => [m.broker.id, m]));
   return (
     <DndContext sensors={sensors} onDragEnd={onDragEnd}>
       {controller.broker === null && (
@@ -92,19 +97,22 @@ export function BrokerBoard({ session, view }: { session: Session; view: BoardVi
           <section key={rack} className="rack" aria-label={`Rack ${rack}`}>
             <h3 className="rack-name">{rack}</h3>
             <div className="rack-brokers">
-              {brokers.map((b) => (
-                <BrokerCard
-                  key={b.id}
-                  session={session}
-                  view={view}
-                  broker={b}
-                  replicas={hosted.get(b.id) ?? []}
-                  compact={compact}
-                  signature={compact ? cardSignature(b, view, hosted.get(b.id) ?? []) : ''}
-                  open={opened.has(b.id)}
-                  onToggle={toggle}
-                />
-              ))}
+              {brokers.map((b) => {
+                const model = modelOf.get(b.id) as BrokerCardModel;
+                return compact && !opened.has(b.id) ? (
+                  <ClosedBrokerCard key={b.id} session={session} model={model} onToggle={toggle} />
+                ) : (
+                  <BrokerCard
+                    key={b.id}
+                    session={session}
+                    view={view}
+                    model={model}
+                    replicas={hosted.get(b.id) ?? []}
+                    compact={compact}
+                    onToggle={toggle}
+                  />
+                );
+              })}
             </div>
           </section>
         ))}
@@ -124,50 +132,96 @@ async function move(session: Session, view: BoardView, topic: string, partition:
   });
 }
 
+/**
+ * What a broker card's frame draws (its header, actions, replica counts and internal-topic note),
+ * derived from the view in one place. The closed card of a large cluster draws only this, and is
+ * memoized on its identity (kept by `useKept`), so nothing lists the fields it draws twice.
+ */
+export interface BrokerCardModel {
+  broker: BoardBrokerView;
+  drawn: BrokerDrawn;
+  /** On the broker that holds /controller: the epoch, and whether its process is gone. */
+  badge: { epoch: number; processGone: boolean } | null;
+  /** Its user-topic replicas by role (replicaClass). */
+  counts: { leader: number; insync: number; outofsync: number; offline: number };
+  replicaCount: number;
+  /** Its `__consumer_offsets` replicas. */
+  internal: { leaders: number; total: number };
+}
+
+function brokerCardModel(b: BoardBrokerView, view: BoardView, replicas: HostedReplica[]): BrokerCardModel {
+  const counts = { leader: 0, insync: 0, outofsync: 0, offline: 0 };
+  const internal = { leaders: 0, total: 0 };
+  for (const h of replicas) {
+    if (h.internal) {
+      internal.total++;
+      if (h.replica.role === 'leader') internal.leaders++;
+    } else counts[replicaClass(h.replica) as keyof typeof counts]++;
+  }
+  const controller = controllerDrawn(view);
+  return {
+    broker: b,
+    drawn: brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs),
+    badge: controller.broker === b.id ? { epoch: view.controllerEpoch, processGone: controller.processGone } : null,
+    counts,
+    replicaCount: replicas.length - internal.total,
+    internal,
+  };
+}
+
+/** A large cluster's closed card: its frame only, drawn from the model alone. */
+const ClosedBrokerCard = memo(function ClosedBrokerCard({
+  session,
+  model,
+  onToggle,
+}: {
+  session: Session;
+  model: BrokerCardModel;
+  onToggle: (broker: number) => void;
+}) {
+  return <BrokerFrame session={session} model={model} compact open={false} onToggle={onToggle} />;
+});
+
 interface CardProps {
   session: Session;
   view: BoardView;
-  broker: BoardBrokerView;
+  model: BrokerCardModel;
   replicas: HostedReplica[];
   compact: boolean;
-  /** In compact mode, everything the closed card shows; equal signatures skip the re-render. */
-  signature: string;
-  /** In compact mode, whether the card lists its replicas. */
-  open: boolean;
   onToggle: (broker: number) => void;
 }
 
-/** What a compact (closed) broker card shows: its state and its replicas counted by role. */
-function cardSignature(b: BoardBrokerView, view: BoardView, replicas: HostedReplica[]): string {
-  const counts = [0, 0, 0, 0, 0];
-  for (const h of replicas) {
-    if (h.internal) counts[4] = (counts[4] ?? 0) + (h.replica.role === 'leader' ? 1 : 0);
-    else {
-      const k = replicaClass(h.replica);
-      const i = k === 'leader' ? 0 : k === 'insync' ? 1 : k === 'outofsync' ? 2 : 3;
-      counts[i] = (counts[i] ?? 0) + 1;
-    }
-  }
-  const words = brokerWords(brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs));
-  const controller = controllerDrawn(view);
-  return `${words}|${controller.broker === b.id}|${controller.processGone}|${view.controllerEpoch}|${replicas.length}|${counts.join(',')}`;
+/** A card with its replica chips (every card of a small cluster, an opened one of a large one). */
+function BrokerCard({ session, view, model, replicas, compact, onToggle }: CardProps) {
+  const user = replicas.filter((r) => !r.internal);
+  return (
+    <BrokerFrame session={session} model={model} compact={compact} open onToggle={onToggle}>
+      <ul className="replicas" aria-label={`Replicas on broker ${model.broker.id}`}>
+        {user.map((h) => (
+          <ReplicaChip key={`${h.partition.topic}-${h.partition.partition}`} session={session} view={view} hosted={h} />
+        ))}
+      </ul>
+    </BrokerFrame>
+  );
 }
 
-const BrokerCard = memo(
-  BrokerCardView,
-  // Compact cards re-render when their signature changes (an opened card re-renders on its own state).
-  (a, b) => a.compact && b.compact && !a.open && !b.open && a.signature === b.signature && a.signature !== '',
-);
-
-function BrokerCardView({ session, view, broker: b, replicas, compact, open, onToggle }: CardProps) {
+function BrokerFrame({
+  session,
+  model,
+  compact,
+  open,
+  onToggle,
+  children,
+}: {
+  session: Session;
+  model: BrokerCardModel;
+  compact: boolean;
+  open: boolean;
+  onToggle: (broker: number) => void;
+  children?: React.ReactNode;
+}) {
+  const { broker: b, drawn, badge, internal } = model;
   const { setNodeRef, isOver } = useDroppable({ id: `broker-drop-${b.id}`, data: { broker: b.id } });
-  const user = replicas.filter((r) => !r.internal);
-  const internal = replicas.filter((r) => r.internal);
-  const internalLeaders = internal.filter((r) => r.replica.role === 'leader').length;
-  // One state, named as the strip and the rows name it (brokerDrawn.ts).
-  const drawn = brokerDrawn(b, view.nowMs, view.config.sessionTimeoutMs);
-  const controller = controllerDrawn(view);
-  const badge = controller.broker === b.id;
   const down = b.state === 'down';
   const focused = useFocused('broker', b.id);
   return (
@@ -186,9 +240,8 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
         <strong>Broker {b.id}</strong>
         {badge && (
           <span className="badge badge-controller" data-testid={`controller-badge-${b.id}`}>
-            <Term name="controller">controller</Term> · <Term name="controller epoch">epoch</Term>{' '}
-            {view.controllerEpoch}
-            {controller.processGone ? ' · /controller held until its session expires' : ''}
+            <Term name="controller">controller</Term> · <Term name="controller epoch">epoch</Term> {badge.epoch}
+            {badge.processGone ? ' · /controller held until its session expires' : ''}
           </span>
         )}
         <span className={`badge badge-${drawn.state}`} data-testid={`broker-state-${b.id}`}>
@@ -217,23 +270,12 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
           />
         )}
       </div>
-      {compact && <ReplicaCounts replicas={user} open={open} onToggle={() => onToggle(b.id)} broker={b.id} />}
-      {(!compact || open) && (
-        <ul className="replicas" aria-label={`Replicas on broker ${b.id}`}>
-          {user.map((h) => (
-            <ReplicaChip
-              key={`${h.partition.topic}-${h.partition.partition}`}
-              session={session}
-              view={view}
-              hosted={h}
-            />
-          ))}
-        </ul>
-      )}
-      {internal.length > 0 && (
+      {compact && <ReplicaCounts model={model} open={open} onToggle={() => onToggle(b.id)} />}
+      {children}
+      {internal.total > 0 && (
         <p className="internal-note" title="Replicas of Kafka's internal offsets topic">
-          __consumer_offsets: {internalLeaders} leader{internalLeaders === 1 ? '' : 's'},{' '}
-          {internal.length - internalLeaders} follower{internal.length - internalLeaders === 1 ? '' : 's'}
+          __consumer_offsets: {internal.leaders} leader{internal.leaders === 1 ? '' : 's'},{' '}
+          {internal.total - internal.leaders} follower{internal.total - internal.leaders === 1 ? '' : 's'}
         </p>
       )}
     </article>
@@ -241,21 +283,11 @@ function BrokerCardView({ session, view, broker: b, replicas, compact, open, onT
 }
 
 /** A broker's replicas counted by role, as a stacked bar (d3 scale) and numbers. */
-function ReplicaCounts({
-  replicas,
-  open,
-  onToggle,
-  broker,
-}: {
-  replicas: HostedReplica[];
-  open: boolean;
-  onToggle: () => void;
-  broker: number;
-}) {
-  const counts = { leader: 0, insync: 0, outofsync: 0, offline: 0 };
-  for (const h of replicas) counts[replicaClass(h.replica) as keyof typeof counts]++;
+function ReplicaCounts({ model, open, onToggle }: { model: BrokerCardModel; open: boolean; onToggle: () => void }) {
+  const { counts, replicaCount } = model;
+  const broker = model.broker.id;
   const x = scaleLinear()
-    .domain([0, Math.max(1, replicas.length)])
+    .domain([0, Math.max(1, replicaCount)])
     .range([0, 100]);
   let at = 0;
   return (
@@ -271,7 +303,7 @@ function ReplicaCounts({
         {counts.leader} leaders · {counts.insync} in sync · {counts.outofsync} out of sync · {counts.offline} offline
       </span>
       <button type="button" className="btn btn-xs" aria-expanded={open} onClick={onToggle}>
-        {open ? 'Hide replicas' : `Show ${replicas.length} replicas`}
+        {open ? 'Hide replicas' : `Show ${replicaCount} replicas`}
       </button>
     </div>
   );
