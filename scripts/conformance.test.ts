@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cppOnlyMains, judge, QUICK, readSuite, whyNotApplicable } from './conformance';
+import { cppOnlyMains, judge, judgeEntry, QUICK, readSuite, whyNotApplicable } from './conformance';
 
 // Excerpts of librdkafka 2.0.2's tests/test.c table and of its test-runner's output, as the
 // conformance runner reads them.
@@ -76,5 +76,31 @@ describe('conformance runner', () => {
     const suite = readSuite(testC);
     expect(suite.length).toBeGreaterThanOrEqual(20);
     expect(suite.map(whyNotApplicable).filter(Boolean)).toEqual([]);
+  });
+
+  it("judges each entry of a test number from its own lines (the runner runs a number's entries together)", () => {
+    // librdkafka 2.0.2 test.c: TESTS is matched against the test number, so TESTS=0045 runs
+    // 0045_subscribe_update_topic_remove and 0045_subscribe_update_non_exist_and_partchange in one go.
+    const run = [
+      '[0045_subscribe_update_non_exist_and_partchange/  0.001s] ================= Running test 0045_subscribe_update_non_exist_and_partchange =================',
+      '[0045_subscribe_update_non_exist_and_partchange/  9.100s] ================= Test 0045_subscribe_update_non_exist_and_partchange PASSED =================',
+      '[0045_subscribe_update_topic_remove /  0.001s] ================= Running test 0045_subscribe_update_topic_remove =================',
+      '[0045_subscribe_update_topic_remove / 20.600s] TEST FAILURE',
+      '### Test "0045_subscribe_update_topic_remove (do_test_topic_remove:298: Topic removal testing)" failed at test.c:5400:test_kafka_topics() at Mon Dec  7 14:26:48 2026: ###',
+      'test_kafka_topics: KAFKA_PATH and BROKERS must be set',
+      '[<MAIN>                      / 21.000s] TEST FAILURE',
+    ].join('\n');
+    expect(judgeEntry(run, '0045_subscribe_update_non_exist_and_partchange', 134, false).verdict).toBe('PASSED');
+    const removed = judgeEntry(run, '0045_subscribe_update_topic_remove', 134, false);
+    expect(removed.verdict).toBe('FAILED');
+    expect(removed.firstFailure).toMatch(/^test_kafka_topics: KAFKA_PATH and BROKERS must be set/);
+    expect(judgeEntry(run, '0045_subscribe_update', 0, false).verdict).toBe('SKIPPED');
+  });
+
+  it("a test that needs Kafka's shell scripts does not apply, by its full name", () => {
+    const suite = readSuite(
+      'struct test tests[] = {\n    _TEST(0045_subscribe_update, 0),\n    _TEST(0045_subscribe_update_topic_remove, 0),\n};',
+    );
+    expect(suite.map(whyNotApplicable)).toEqual([undefined, expect.stringMatching(/kafka-topics\.sh/)]);
   });
 });
