@@ -234,4 +234,28 @@ describe('Sender: batches in flight expire at delivery.timeout.ms (Kafka 3.9 Sen
     expect(sent[3]?.[0]).toBe(answerTimes(h, b)[0]);
     expect(h.cluster.values('t', 0)).toEqual(['A', 'B', 'C']);
   });
+
+  it('testExpiryOfFirstBatchShouldCauseEpochBumpIfFutureBatchesFail: when the expired batch was not written, the next batch is refused out of order and the epoch is bumped', () => {
+    const h = setup({ ...config, 'enable.idempotence': true });
+    lateRetryOfA(h, 'NOT_ENOUGH_REPLICAS'); // A's retry is refused too, after it expired
+    h.run(10);
+    h.send('A');
+    h.run(140);
+    h.send('B'); // sequence 1: a gap once A is known not to be written
+    h.run(15);
+    h.send('C');
+    h.run(400);
+    expect(h.reports().map((r) => [r.offset, r.error])).toEqual([
+      [-1, 'REQUEST_TIMED_OUT'],
+      [0, null],
+      [1, null],
+    ]);
+    expect(byType(h.events, 'producerIdAssigned').map((e) => [e.producerId, e.producerEpoch])).toEqual([
+      [1000, 0],
+      [1000, 1],
+    ]);
+    expect(byType(h.events, 'producerIdRequested')).toHaveLength(1);
+    // B and C start epoch 1 at sequence 0; each is written once, in order.
+    expect(h.cluster.values('t', 0)).toEqual(['B', 'C']);
+  });
 });
