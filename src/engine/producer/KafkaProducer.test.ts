@@ -212,7 +212,11 @@ describe('KafkaProducer: accumulator and sender', () => {
       expect(splits.every((s) => s.into.length === 1 && s.into[0]?.records === 5)).toBe(true);
       // A part counts as never tried: no retry was used up, none backed off.
       expect(byType(h.events, 'batchRetried')).toEqual([]);
-      expect(h.reports().map((r) => r.error)).toEqual(Array(5).fill('MESSAGE_TOO_LARGE'));
+      // The last part is in flight when delivery.timeout.ms passes: it expires there and then
+      // (Sender.getExpiredInflightBatches), and its late refusal splits nothing
+      // (SenderTest.testExpiredBatchDoesNotSplitOnMessageTooLargeError).
+      expect(h.reports().map((r) => r.error)).toEqual(Array(5).fill('REQUEST_TIMED_OUT'));
+      expect(h.producer.inFlightRequests).toBe(0);
     }
     const h = setup({ 'linger.ms': 0 });
     h.cluster.fault = () => ({ kind: 'error', error: 'MESSAGE_TOO_LARGE' });

@@ -6,7 +6,9 @@
  *   3. asks the accumulator which leaders have sendable batches, drains them into one
  *      ProduceRequest per leader, as long as that leader has fewer than
  *      max.in.flight.requests.per.connection requests outstanding;
- *   4. expires batches older than delivery.timeout.ms;
+ *   4. expires batches older than delivery.timeout.ms, queued or in flight alike
+ *      (getExpiredInflightBatches): an expired batch in flight fails at once, its request stays
+ *      outstanding, and its late answer only tells the TransactionManager what the broker did;
  * and then sleeps until the earliest moment something can change (linger, backoff, timeouts).
  *
  * Responses complete batches: success gives every record its offset (baseOffset + index); a
@@ -142,7 +144,8 @@ export class Sender {
     for (const f of [...this.inFlight.values()]) {
       this.network.abandon(f.correlationId);
       this.untrack(f.correlationId);
-      if (f.api === 'Produce') batches.push(...f.batches);
+      // An expired batch already has its report (ProducerBatch.done refuses a second one).
+      if (f.api === 'Produce') batches.push(...f.batches.filter((b) => b.state !== 'done'));
     }
     return batches;
   }
@@ -186,7 +189,8 @@ export class Sender {
       ready = this.accumulator.ready(this.metadata, now);
     }
 
-    for (const batch of this.accumulator.expiredBatches(now)) {
+    const expiredInflight = this.expiredInflightBatches(now);
+    for (const batch of this.accumulator.expiredBatches(now).concat(expiredInflight.expired)) {
       const tp = tpKey(batch.topic, batch.partition);
       this.failBatch(
         batch,
@@ -201,7 +205,12 @@ export class Sender {
       }
     }
 
-    nextWake = Math.min(nextWake, ready.nextReadyCheckMs, this.accumulator.nextExpiryMs());
+    nextWake = Math.min(
+      nextWake,
+      ready.nextReadyCheckMs,
+      this.accumulator.nextExpiryMs(),
+      expiredInflight.nextExpiryMs,
+    );
     if (
       this.accumulator.hasUndrained() &&
       ready.readyNodes.size === 0 &&
@@ -211,6 +220,25 @@ export class Sender {
       nextWake = Math.min(nextWake, now + Math.max(1, this.config.retryBackoffMs));
     }
     if (Number.isFinite(nextWake)) this.wakeup(Math.max(now, nextWake));
+  }
+
+  /**
+   * Sender.getExpiredInflightBatches: batches in flight past delivery.timeout.ms, and when the
+   * next one will be. Their requests stay outstanding (and keep a guarantee-order partition muted)
+   * until answered or timed out.
+   */
+  private expiredInflightBatches(now: number): { expired: ProducerBatch[]; nextExpiryMs: number } {
+    const expired: ProducerBatch[] = [];
+    let nextExpiryMs = Number.POSITIVE_INFINITY;
+    for (const f of this.inFlight.values()) {
+      if (f.api !== 'Produce') continue;
+      for (const b of f.batches) {
+        if (b.state === 'done') continue;
+        if (b.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)) expired.push(b);
+        else nextExpiryMs = Math.min(nextExpiryMs, b.createdMs + this.config.deliveryTimeoutMs);
+      }
+    }
+    return { expired, nextExpiryMs };
   }
 
   // ------------------------------------------------------------------ metadata
@@ -506,8 +534,7 @@ export class Sender {
       }
       if (r.errorCode === 'NONE' || r.errorCode === 'DUPLICATE_SEQUENCE_NUMBER') {
         // A duplicate means the broker already holds this batch: success, even if the offset is unknown.
-        this.completeBatch(b, r.errorCode === 'NONE' ? r.baseOffset : -1, r.logAppendTimeMs);
-        this.deallocate(b);
+        if (this.completeBatch(b, r.errorCode === 'NONE' ? r.baseOffset : -1, r.logAppendTimeMs)) this.deallocate(b);
       } else {
         this.handleBatchError(b, r.errorCode, r.errorMessage ?? r.errorCode, now, r.logStartOffset);
       }
@@ -516,6 +543,7 @@ export class Sender {
 
   /** Sender.canRetry: time and retries left, then the TransactionManager's word on sequence errors. */
   private canRetry(batch: ProducerBatch, error: ErrorCode, now: number, logStartOffset: number): boolean {
+    if (batch.state === 'done') return false; // expired while in flight: its report is out
     if (batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)) return false;
     if (batch.attempts >= this.config.retries) return false;
     const tm = this.transactionManager;
@@ -537,6 +565,7 @@ export class Sender {
     if (
       error === 'MESSAGE_TOO_LARGE' &&
       batch.recordCount > 1 &&
+      batch.state !== 'done' &&
       !batch.hasReachedDeliveryTimeout(this.config.deliveryTimeoutMs, now)
     ) {
       // Too big for the topic's max.message.bytes: send it again in smaller pieces.
@@ -584,18 +613,26 @@ export class Sender {
     this.accumulator.deallocate(batch);
   }
 
-  private completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): void {
-    batch.state = 'done';
+  /**
+   * The TransactionManager always learns the outcome, even a late one for a batch that already
+   * expired (its acknowledged sequence resolves the partition); the report goes out only once
+   * (ProducerBatch.done). Returns whether this completed the batch.
+   */
+  private completeBatch(batch: ProducerBatch, baseOffset: number, logAppendTimeMs: number): boolean {
     this.transactionManager?.handleCompletedBatch(tpKey(batch.topic, batch.partition), batch, baseOffset);
+    if (batch.state === 'done') return false;
+    batch.state = 'done';
     this.hooks.completeBatch(batch, baseOffset, logAppendTimeMs);
+    return true;
   }
 
   private failBatch(batch: ProducerBatch, error: KafkaErrorCode, message: string, adjustSequenceNumbers = false): void {
-    batch.state = 'done';
     const tm = this.transactionManager;
     // Its sequence numbers may now be a hole the broker never sees filled (TransactionManager.handleFailedBatch).
     if (tm && batch.hasSequence())
       tm.handleFailedBatch(tpKey(batch.topic, batch.partition), batch, error, adjustSequenceNumbers);
+    if (batch.state === 'done') return;
+    batch.state = 'done';
     this.hooks.failBatch(batch, error, message);
   }
 }
