@@ -485,7 +485,13 @@ async function startBroker(
   proc.stderr?.on('data', (d) => {
     out += d;
   });
-  for (const p of [port, port + 1, port + 2]) await waitForPort(p, 60_000);
+  try {
+    for (const p of [port, port + 1, port + 2]) await waitForPort(p, 60_000);
+  } catch (e) {
+    proc.kill('SIGKILL');
+    // Say why: the broker's own last words (a missing dependency, a port in use, ...).
+    throw new Error(`${e instanceof Error ? e.message : e}; the broker said:\n${out.slice(-2000)}`);
+  }
   return { proc, data, log: () => out };
 }
 
