@@ -11,12 +11,8 @@ import {
 } from './TransactionLog';
 import { TransactionMetadata, type TxnTransitMetadata, txnPartitionSet } from './TransactionMetadata';
 import { ALL_TRANSACTION_STATES, type TransactionState } from './TransactionState';
-
-/** Hex with spaces and comments (`# ...` to the end of a line) allowed, for layouts spelled field by field. */
-function hex(s: string): Uint8Array {
-  const digits = s.replace(/#[^\n]*/g, '').replace(/\s+/g, '');
-  return new Uint8Array(digits.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
-}
+import { decodeOrCorrupt, truncateOrFlip } from '../../codec/corruptBytes.testing';
+import { hex } from '../../codec/hexLayout.testing';
 
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 
@@ -252,11 +248,7 @@ describe('__transaction_state decoders on bad bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
         for (const decode of [readTxnRecordKey, (b: Uint8Array) => readTxnRecordValue('t', b)]) {
-          try {
-            decode(bytes);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, bytes);
         }
       }),
       { seed: 27, numRuns: 2000 },
@@ -278,15 +270,9 @@ describe('__transaction_state decoders on bad bytes', () => {
     );
     fc.assert(
       fc.property(fc.nat(records.length - 1), fc.nat(), fc.nat(255), fc.boolean(), (i, at, xor, truncate) => {
-        const bytes = records[i] as Uint8Array;
-        const mutated = truncate ? bytes.slice(0, at % bytes.length) : bytes.slice();
-        if (!truncate) mutated[at % mutated.length] = (mutated[at % mutated.length] as number) ^ (xor | 1);
+        const mutated = truncateOrFlip(records[i] as Uint8Array, at, xor, truncate);
         for (const decode of [readTxnRecordKey, (b: Uint8Array) => readTxnRecordValue('t', b)]) {
-          try {
-            decode(mutated);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, mutated);
         }
       }),
       { seed: 28, numRuns: 2000 },
