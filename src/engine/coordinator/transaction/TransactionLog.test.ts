@@ -27,6 +27,19 @@ const topicPartitions = [
   { topic: 'topic2', partition: 2 },
 ];
 
+/** TransactionLogTest's `new TransactionMetadata(...)`: producer epoch 0, timeout 1000 ms, both timestamps 0. */
+function metadata(transactionalId: string, producerId: number, state: TransactionState): TransactionMetadata {
+  return new TransactionMetadata({
+    transactionalId,
+    producerId,
+    producerEpoch,
+    txnTimeoutMs: transactionTimeoutMs,
+    state,
+    txnStartTimestamp: 0,
+    txnLastUpdateTimestamp: 0,
+  });
+}
+
 function transit(over: Partial<TxnTransitMetadata>): TxnTransitMetadata {
   return {
     producerId: 1,
@@ -112,15 +125,7 @@ describe('__transaction_state byte layouts (TransactionLogKey.json, TransactionL
 
 describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
   it('shouldThrowExceptionWriteInvalidTxn: Empty with partitions cannot be written', () => {
-    const m = new TransactionMetadata({
-      transactionalId: 'transactionalId',
-      producerId: 23423,
-      producerEpoch,
-      txnTimeoutMs: transactionTimeoutMs,
-      state: 'Empty',
-      txnLastUpdateTimestamp: 0,
-      txnStartTimestamp: 0,
-    });
+    const m = metadata('transactionalId', 23423, 'Empty');
     m.addPartitions(topicPartitions);
     expect(() => valueToBytes(m.prepareNoTransit(), true)).toThrow(IllegalStateException);
   });
@@ -136,15 +141,7 @@ describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
     ];
     for (const flexible of [false, true]) {
       for (const [transactionalId, producerId, state] of states) {
-        const m = new TransactionMetadata({
-          transactionalId,
-          producerId,
-          producerEpoch,
-          txnTimeoutMs: transactionTimeoutMs,
-          state,
-          txnStartTimestamp: 0,
-          txnLastUpdateTimestamp: 0,
-        });
+        const m = metadata(transactionalId, producerId, state);
         if (state !== 'Empty') m.addPartitions(topicPartitions);
         const key = readTxnRecordKey(keyToBytes(transactionalId));
         expect(key).toEqual({ type: 'TxnKey', version: 0, transactionalId });
@@ -161,15 +158,7 @@ describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
   });
 
   it('testTransactionMetadataParsing: what kafka-dump-log prints', () => {
-    const m = new TransactionMetadata({
-      transactionalId: 'id',
-      producerId: 1334,
-      producerEpoch,
-      txnTimeoutMs: transactionTimeoutMs,
-      state: 'Ongoing',
-      txnStartTimestamp: 0,
-      txnLastUpdateTimestamp: 0,
-    });
+    const m = metadata('id', 1334, 'Ongoing');
     m.addPartitions([{ topic: 'topic', partition: 0 }]);
     expect(formatRecordKeyAndValue(keyToBytes('id'), valueToBytes(m.prepareNoTransit(), true))).toEqual([
       'transaction_metadata::transactionalId=id',
