@@ -173,20 +173,7 @@ export class FileStore implements Store {
       if (this.forced.has(file)) return;
       const cached = this.handles.get(file);
       if (cached) await cached.datasync();
-      else {
-        let handle: FileHandle;
-        try {
-          handle = await open(file, 'r');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-          throw e;
-        }
-        try {
-          await handle.datasync();
-        } finally {
-          await handle.close();
-        }
-      }
+      else if (!(await withExistingFile(file, 'r', (handle) => handle.datasync()))) return;
       this.forced.add(file);
     });
   }
@@ -278,16 +265,31 @@ async function readOrNull(file: string): Promise<Uint8Array | null> {
 
 /** Shortens a file to `size` bytes; a missing file, or one not longer, is left as it is. */
 async function truncateDown(file: string, size: number): Promise<void> {
+  await withExistingFile(file, 'r+', async (handle) => {
+    if ((await handle.stat()).size > size) await handle.truncate(size);
+  });
+}
+
+/**
+ * Opens `file` (`flags` as for fs.open), runs `use` on the handle and closes it: true. A missing
+ * file is not an error here: false, having done nothing.
+ */
+async function withExistingFile(
+  file: string,
+  flags: string,
+  use: (handle: FileHandle) => Promise<void>,
+): Promise<boolean> {
   let handle: FileHandle;
   try {
-    handle = await open(file, 'r+');
+    handle = await open(file, flags);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
   }
   try {
-    if ((await handle.stat()).size > size) await handle.truncate(size);
+    await use(handle);
   } finally {
     await handle.close();
   }
+  return true;
 }

@@ -30,22 +30,28 @@ afterAll(async () => {
   await host?.stop();
 });
 
+/** Sends a request body to the leader of `topic`-0 and answers its response body. */
+async function askLeaderOf(
+  topic: string,
+  apiKey: number,
+  apiVersion: number,
+  flexible: boolean,
+  body: Uint8Array,
+): Promise<Uint8Array> {
+  const leader = host.engine.partitionState(topic, 0).leader;
+  return exchange(BASE_PORT + leader - 1, { apiKey, apiVersion, flexible, body });
+}
+
 /** Kafka's ListOffsetsRequest.MAX_TIMESTAMP (KIP-734). */
 const MAX_TIMESTAMP = -3;
 
 async function listOffsets(version: number, timestamp: number): Promise<{ errorCode: number; offset: number }> {
-  const leader = host.engine.partitionState('demo', 0).leader;
   const body = encodeMessage(ListOffsetsRequestData, version, {
     replicaId: -1,
     isolationLevel: 0,
     topics: [{ name: 'demo', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp }] }],
   });
-  const answer = await exchange(BASE_PORT + leader - 1, {
-    apiKey: 2,
-    apiVersion: version,
-    flexible: version >= 6,
-    body,
-  });
+  const answer = await askLeaderOf('demo', 2, version, version >= 6, body);
   const r = decodeMessage(ListOffsetsResponseData, version, answer) as {
     topics: { partitions: { errorCode: number; offset: number }[] }[];
   };
@@ -99,19 +105,13 @@ function batchOf(codec: 'none' | 'zstd'): Uint8Array {
 }
 
 async function produce(version: number, topic: string, records: Uint8Array): Promise<number[]> {
-  const leader = host.engine.partitionState(topic, 0).leader;
   const body = encodeMessage(ProduceRequestData, version, {
     transactionalId: null,
     acks: 1,
     timeoutMs: 5000,
     topicData: [{ name: topic, partitionData: [{ index: 0, records }] }],
   });
-  const answer = await exchange(BASE_PORT + leader - 1, {
-    apiKey: 0,
-    apiVersion: version,
-    flexible: version >= 9,
-    body,
-  });
+  const answer = await askLeaderOf(topic, 0, version, version >= 9, body);
   const r = decodeMessage(ProduceResponseData, version, answer) as {
     responses: { partitionResponses: { errorCode: number }[] }[];
   };
@@ -119,7 +119,6 @@ async function produce(version: number, topic: string, records: Uint8Array): Pro
 }
 
 async function fetchError(version: number, topic: string): Promise<number | undefined> {
-  const leader = host.engine.partitionState(topic, 0).leader;
   const body = encodeMessage(FetchRequestData, version, {
     replicaId: -1,
     maxWaitMs: 0,
@@ -132,12 +131,7 @@ async function fetchError(version: number, topic: string): Promise<number | unde
     forgottenTopicsData: [],
     rackId: '',
   });
-  const answer = await exchange(BASE_PORT + leader - 1, {
-    apiKey: 1,
-    apiVersion: version,
-    flexible: version >= 12,
-    body,
-  });
+  const answer = await askLeaderOf(topic, 1, version, version >= 12, body);
   const r = decodeMessage(FetchResponseData, version, answer) as {
     responses: { partitions: { errorCode: number }[] }[];
   };

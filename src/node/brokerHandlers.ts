@@ -156,6 +156,23 @@ function asConsumer(b: { isolationLevel: number }): { replicaId: -1; isolationLe
 }
 
 /**
+ * A Fetch partition answered with an error and nothing else (Kafka's
+ * FetchResponse.partitionResponse(partition, error)): no offsets known (-1), no records.
+ */
+function fetchPartitionError(partitionIndex: number, errorCode: number) {
+  return {
+    partitionIndex,
+    errorCode,
+    highWatermark: -1,
+    lastStableOffset: -1,
+    logStartOffset: -1,
+    abortedTransactions: null,
+    preferredReadReplica: -1,
+    records: null,
+  };
+}
+
+/**
  * Fetch: a full fetch every time. The answer's session id 0 tells a client that the broker keeps
  * no fetch session for it (KIP-227), so it sends every partition each time; long polls wait in
  * the broker's fetch purgatory (max.wait.ms, min.bytes) as the engine's own consumers' do.
@@ -209,30 +226,14 @@ const fetch = handler('Fetch', (ctx, reply) => {
         ...zstdBeforeV10.map((t) => ({
           topic: t.topic,
           topicId: ZERO_UUID,
-          partitions: t.partitions.map((p) => ({
-            partitionIndex: p.partition,
-            errorCode: errorNumber('UNSUPPORTED_COMPRESSION_TYPE'),
-            highWatermark: -1,
-            lastStableOffset: -1,
-            logStartOffset: -1,
-            abortedTransactions: null,
-            preferredReadReplica: -1,
-            records: null,
-          })),
+          partitions: t.partitions.map((p) =>
+            fetchPartitionError(p.partition, errorNumber('UNSUPPORTED_COMPRESSION_TYPE')),
+          ),
         })),
         ...unknown.map((t) => ({
           topic: '',
           topicId: t.topicId,
-          partitions: t.partitions.map((p) => ({
-            partitionIndex: p.partition,
-            errorCode: UNKNOWN_TOPIC_ID,
-            highWatermark: -1,
-            lastStableOffset: -1,
-            logStartOffset: -1,
-            abortedTransactions: null,
-            preferredReadReplica: -1,
-            records: null,
-          })),
+          partitions: t.partitions.map((p) => fetchPartitionError(p.partition, UNKNOWN_TOPIC_ID)),
         })),
       ],
     });

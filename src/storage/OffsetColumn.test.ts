@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { retainedBytesMeter } from '../engine/retainedMemory.testing';
 import type { PackedLayout } from './chunkLayout';
 import { FileTable } from './FileTable';
 import { OffsetColumn } from './OffsetColumn';
@@ -35,14 +34,7 @@ describe('OffsetColumn', () => {
   });
 
   it("keeps IdbStore's file table under 32 bytes of memory a segment file (Map entries with lists of chunk lengths cost ~60)", () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const used = () => {
-      gc();
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
+    const used = retainedBytesMeter();
     const table = new FileTable();
     const name = (dir: string, offset: number, ext: string) => `${dir}/${String(offset).padStart(20, '0')}.${ext}`;
     const add = (from: number, to: number) => {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concatBytes } from '../engine/codec/bytes';
 import { Rng } from '../engine/Rng';
+import { applyStoreOperation, type StoreOperation } from '../engine/log/StoreWriter';
 import type { Store } from '../engine/Store';
 
 export type StoreFactory<S extends Store> = () => S | Promise<S>;
@@ -41,21 +42,15 @@ export function expectSameBytes(actual: Uint8Array | null, expected: Uint8Array)
   expect(firstDifference, 'first differing byte position').toBe(-1);
 }
 
-/** One Store operation, and how a plain Map of byte arrays (the model) applies it. */
-type Op =
-  | { kind: 'write'; path: string; data: Uint8Array }
-  | { kind: 'append'; path: string; data: Uint8Array }
-  | { kind: 'truncate'; path: string; size: number }
-  | { kind: 'delete'; path: string };
-
-function applyToModel(model: Map<string, Uint8Array>, op: Op): void {
+/** How a plain Map of byte arrays (the model) applies one Store operation. */
+function applyToModel(model: Map<string, Uint8Array>, op: StoreOperation): void {
   const current = model.get(op.path);
-  switch (op.kind) {
+  switch (op.op) {
     case 'write':
-      model.set(op.path, op.data.slice());
+      model.set(op.path, op.bytes.slice());
       break;
     case 'append':
-      model.set(op.path, concatBytes([current ?? new Uint8Array(0), op.data]));
+      model.set(op.path, concatBytes([current ?? new Uint8Array(0), op.bytes]));
       break;
     case 'truncate':
       if (current && op.size < current.length) model.set(op.path, current.slice(0, op.size));
@@ -63,20 +58,6 @@ function applyToModel(model: Map<string, Uint8Array>, op: Op): void {
     case 'delete':
       model.delete(op.path);
       break;
-  }
-}
-
-/** Starts the operation and returns its promise without waiting, the way the engine calls a Store. */
-function fire(store: Store, op: Op): Promise<void> {
-  switch (op.kind) {
-    case 'write':
-      return store.write(op.path, op.data);
-    case 'append':
-      return store.append(op.path, op.data);
-    case 'truncate':
-      return store.truncate(op.path, op.size);
-    case 'delete':
-      return store.delete(op.path);
   }
 }
 
@@ -244,12 +225,12 @@ export function runStoreContract<S extends Store>(
       for (let i = 0; i < 100; i++) {
         const path = rng.pick(['t-0/a.log', 't-0/a.index', 't-1/b.log']);
         const length = model.get(path)?.length ?? 0;
-        const op: Op =
+        const op: StoreOperation =
           rng.next() < 0.7
-            ? { kind: 'append', path, data: pattern(1 + rng.nextInt(700), i) }
-            : { kind: 'truncate', path, size: rng.nextInt(length + 20) };
+            ? { op: 'append', path, bytes: pattern(1 + rng.nextInt(700), i) }
+            : { op: 'truncate', path, size: rng.nextInt(length + 20) };
         applyToModel(model, op);
-        pending.push(fire(store, op));
+        pending.push(applyStoreOperation(store, op));
       }
       // A read issued behind them sees all of them, before anything was awaited.
       const reads = [...model.keys()].map((p) => store.read(p));
@@ -260,19 +241,19 @@ export function runStoreContract<S extends Store>(
 
     it('matches a plain model for random sequences of all operations, fired without awaiting', async () => {
       const paths = ['p-0/0.log', 'p-0/0.index', 'p-1/0.log'];
-      const opArb: fc.Arbitrary<Op> = fc.oneof(
+      const opArb: fc.Arbitrary<StoreOperation> = fc.oneof(
         fc.record({
-          kind: fc.constant('append' as const),
+          op: fc.constant('append' as const),
           path: fc.constantFrom(...paths),
-          data: fc.uint8Array({ maxLength: 300 }),
+          bytes: fc.uint8Array({ maxLength: 300 }),
         }),
         fc.record({
-          kind: fc.constant('write' as const),
+          op: fc.constant('write' as const),
           path: fc.constantFrom(...paths),
-          data: fc.uint8Array({ maxLength: 300 }),
+          bytes: fc.uint8Array({ maxLength: 300 }),
         }),
-        fc.record({ kind: fc.constant('truncate' as const), path: fc.constantFrom(...paths), size: fc.nat(900) }),
-        fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...paths) }),
+        fc.record({ op: fc.constant('truncate' as const), path: fc.constantFrom(...paths), size: fc.nat(900) }),
+        fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...paths) }),
       );
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { maxLength: 60 }), async (ops) => {
@@ -280,7 +261,7 @@ export function runStoreContract<S extends Store>(
           const model = new Map<string, Uint8Array>();
           const pending = ops.map((op) => {
             applyToModel(model, op);
-            return fire(store, op);
+            return applyStoreOperation(store, op);
           });
           await Promise.all(pending);
           await expectStoreEquals(store, model);

@@ -47,6 +47,7 @@ import {
   timestampType,
 } from './recordBatch';
 import { readUtf8 } from './utf8';
+import { controlRecordTypeFromId } from './controlRecordType';
 
 export type SegmentFileKind = 'log' | 'index' | 'timeindex' | 'snapshot' | 'producerSnapshot';
 
@@ -74,15 +75,6 @@ export interface DumpOutput {
 
 const OFFSET_INDEX_ENTRY = 8;
 const TIME_INDEX_ENTRY = 12;
-const CONTROL_TYPES = [
-  'ABORT',
-  'COMMIT',
-  'LEADER_CHANGE',
-  'SNAPSHOT_HEADER',
-  'SNAPSHOT_FOOTER',
-  'KRAFT_VERSION',
-  'KRAFT_VOTERS',
-];
 
 /** The kind of segment file, from its suffix, or null for a file Kafka would ignore. */
 export function segmentFileKind(path: string): SegmentFileKind | null {
@@ -254,7 +246,7 @@ function int32(b: Uint8Array, p: number): number {
 function formatControlRecord(key: Uint8Array | null, value: Uint8Array | null): string {
   if (key === null || key.length < 4) return ' controlType: UNKNOWN(-1)';
   const typeId = int16(key, 2);
-  const type = CONTROL_TYPES[typeId] ?? 'UNKNOWN';
+  const type = controlRecordTypeFromId(typeId);
   if ((type === 'ABORT' || type === 'COMMIT') && value !== null && value.length >= 6) {
     // EndTransactionMarker value: int16 version, int32 coordinatorEpoch.
     return ` endTxnMarker: ${type} coordinatorEpoch: ${int32(value, 2)}`;

@@ -16,11 +16,7 @@ import {
   withEndTransactionMarker,
 } from './endTransactionMarker';
 import { decodeRecordBatches, readBatchHeader, validateBatchCrc } from './recordBatch';
-
-function hex(s: string): Uint8Array {
-  const digits = s.replace(/#[^\n]*/g, '').replace(/\s+/g, '');
-  return new Uint8Array(digits.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
-}
+import { hex } from './hexLayout.testing';
 
 describe('EndTransactionMarker (Kafka 3.9 EndTransactionMarkerTest)', () => {
   it('testUnknownControlTypeNotAllowed', () => {

@@ -14,6 +14,7 @@
 import { compressBlock } from 'lz4js';
 import { hash as xxh32 } from 'lz4js/xxh32.js';
 import { CorruptRecordError } from '../errors';
+import { concatBytes } from './bytes';
 
 const MAGIC = 0x184d2204;
 const INCOMPRESSIBLE = 0x80000000;
@@ -46,7 +47,7 @@ export function lz4Frame(raw: Uint8Array): Uint8Array {
     parts.push(out);
   }
   parts.push(new Uint8Array(4)); // the end mark
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 /** Inflates one frame, at most `limit` bytes. */
@@ -89,7 +90,7 @@ export function lz4Unframe(bytes: Uint8Array, limit: number, position: number): 
     if (total > limit) throw corrupt(`inflates past ${limit} bytes`);
     parts.push(part);
   }
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 /** One LZ4 block, every length and offset checked against its input and its output room. */
@@ -124,14 +125,4 @@ function decompressBlock(src: Uint8Array, room: number, corrupt: (why: string) =
     if (d + matchLength > dst.length) throw corrupt('a match runs past the output');
     for (let i = 0; i < matchLength; i++, d++) dst[d] = dst[d - offset] as number;
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

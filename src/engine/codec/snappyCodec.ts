@@ -10,6 +10,7 @@
  */
 import { compress as snappyCompress } from 'snappyjs';
 import { CorruptRecordError } from '../errors';
+import { concatBytes } from './bytes';
 
 const MAGIC = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00];
 const HEADER_SIZE = 16;
@@ -71,13 +72,7 @@ export function snappyUnframe(bytes: Uint8Array, limit: number, position: number
     parts.push(part);
     at += 4 + size;
   }
-  const out = new Uint8Array(total);
-  let to = 0;
-  for (const p of parts) {
-    out.set(p, to);
-    to += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** One raw snappy block: a varint length, then literals and copies (snappy's format_description.txt). */

@@ -13,6 +13,7 @@
  */
 import { decompress as fzstdDecompress } from 'fzstd';
 import { CorruptRecordError, KafkaError } from '../errors';
+import { concatBytes } from './bytes';
 
 const ZSTD_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MASK = 0xfffffff0;
@@ -74,13 +75,7 @@ export function zstdDecompress(bytes: Uint8Array, limit: number, position: numbe
     parts.push(part);
     at = frame.end;
   }
-  const out = new Uint8Array(total);
-  let to = 0;
-  for (const p of parts) {
-    out.set(p, to);
-    to += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 interface FrameWalk {

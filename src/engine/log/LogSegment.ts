@@ -325,8 +325,7 @@ export class LogSegment extends SegmentState {
     offsetOfMaxTimestamp = lastOffset,
   ): void {
     if (maxTimestamp > this.maxTimestampSoFar) {
-      this.maxTimestampSoFar = maxTimestamp;
-      this.offsetOfMaxTimestampSoFar = offsetOfMaxTimestamp;
+      this.setMaxTimestampAndOffsetSoFar(maxTimestamp, offsetOfMaxTimestamp);
     }
     if (this.bytesSinceLastIndexEntry > this.indexIntervalBytes) {
       if (!this.offsetIndex.isFull()) this.offsetIndex.append(lastOffset, position);
@@ -496,8 +495,7 @@ export class LogSegment extends SegmentState {
       epochCache,
     );
     this.nextOffset = scan.nextOffset;
-    this.maxTimestampSoFar = scan.maxTimestamp;
-    this.offsetOfMaxTimestampSoFar = scan.offsetOfMaxTimestamp;
+    this.setMaxTimestampAndOffsetSoFar(scan.maxTimestamp, scan.offsetOfMaxTimestamp);
     this.rollingBasedTimestamp = scan.rollingBasedTimestamp;
     const validBytes = scan.validBytes;
     const truncated = this.log.truncateTo(validBytes);
@@ -534,15 +532,13 @@ export class LogSegment extends SegmentState {
     while (this.offsetIndex.entries > 0 && this.offsetIndex.lastPosition >= this.size) {
       this.offsetIndex.truncateToEntries(this.offsetIndex.entries - 1);
     }
-    this.maxTimestampSoFar = NO_TIMESTAMP;
-    this.offsetOfMaxTimestampSoFar = -1;
+    this.setMaxTimestampAndOffsetSoFar(NO_TIMESTAMP, -1);
     this.nextOffset = this.baseOffset;
     this.rollingBasedTimestamp = null;
     for (const h of this.batches()) {
       if (h.position === 0) this.rollingBasedTimestamp = h.maxTimestamp;
       if (h.maxTimestamp > this.maxTimestampSoFar) {
-        this.maxTimestampSoFar = h.maxTimestamp;
-        this.offsetOfMaxTimestampSoFar = h.lastOffset;
+        this.setMaxTimestampAndOffsetSoFar(h.maxTimestamp, h.lastOffset);
       }
       this.nextOffset = h.lastOffset + 1;
     }
@@ -607,8 +603,7 @@ export class LogSegment extends SegmentState {
     this._offsetIndex = offsetIndex;
     this._timeIndex = timeIndex;
     this.nextOffset = next;
-    this.maxTimestampSoFar = maxTimestamp;
-    this.offsetOfMaxTimestampSoFar = offsetOfMax;
+    this.setMaxTimestampAndOffsetSoFar(maxTimestamp, offsetOfMax);
     this.rollingBasedTimestamp = first;
     return null;
   }

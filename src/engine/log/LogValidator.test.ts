@@ -43,9 +43,15 @@ function batch(codec: CompressionType, baseTimestamp = T0, level?: number): Uint
   );
 }
 
+/** A log with topic config `config` after a leader append of `records` (leader epoch 3 unless told). */
+function appended(config: ConstructorParameters<typeof UnifiedLog>[0]['config'], records: Uint8Array, leaderEpoch = 3) {
+  const log = new UnifiedLog({ dir: 't-0', config, clock: new ManualClock(T0) });
+  log.appendAsLeader(records, leaderEpoch);
+  return log;
+}
+
 function stored(compression: string, records: Uint8Array) {
-  const log = new UnifiedLog({ dir: 't-0', config: { 'compression.type': compression }, clock: new ManualClock(T0) });
-  log.appendAsLeader(records, 3);
+  const log = appended({ 'compression.type': compression }, records);
   const [b] = UnifiedLog.decode(log.fetch(0, 1 << 20));
   if (!b) throw new Error('nothing stored');
   return { log, b, bytes: log.fetch(0, 1 << 20).records };
@@ -95,12 +101,7 @@ describe('LogValidator recompression (compression.type other than producer)', ()
 
   it('gzip at its max level into a topic of lz4 at its min level is rebuilt in lz4 (LogValidatorTest.testDifferentCodecCausesRecompression)', () => {
     const sent = batch('gzip', T0, 9);
-    const log = new UnifiedLog({
-      dir: 't-0',
-      config: { 'compression.type': 'lz4', 'compression.lz4.level': 1 },
-      clock: new ManualClock(T0),
-    });
-    log.appendAsLeader(sent, 3);
+    const log = appended({ 'compression.type': 'lz4', 'compression.lz4.level': 1 }, sent);
     const [b] = UnifiedLog.decode(log.fetch(0, 1 << 20));
     expect((b?.attributes ?? 0) & COMPRESSION_CODEC_MASK).toBe(compressionId('lz4'));
     expect(seen(b as never)).toEqual(seen(decodeRecordBatches(sent)[0] as never));
@@ -117,12 +118,7 @@ describe('LogValidator recompression (compression.type other than producer)', ()
   );
 
   it('rebuilds at the topic level compression.zstd.level (LogConfig.compression, KIP-390)', () => {
-    const log = new UnifiedLog({
-      dir: 't-0',
-      config: { 'compression.type': 'zstd', 'compression.zstd.level': 19 },
-      clock: new ManualClock(T0),
-    });
-    log.appendAsLeader(batch('none'), 0);
+    const log = appended({ 'compression.type': 'zstd', 'compression.zstd.level': 19 }, batch('none'), 0);
     const section = log.fetch(0, 1 << 20).records.subarray(RECORD_BATCH_OVERHEAD);
     const raw = decompressRecords('zstd', section);
     expect(section).toEqual(compressRecords('zstd', raw, 19));
@@ -131,12 +127,7 @@ describe('LogValidator recompression (compression.type other than producer)', ()
 
   it('zstd written at another level stays as sent (LogValidatorTest.testDifferentLevelDoesNotCauseRecompression)', () => {
     const sent = batch('zstd', T0, 1);
-    const log = new UnifiedLog({
-      dir: 't-0',
-      config: { 'compression.type': 'zstd', 'compression.zstd.level': 19 },
-      clock: new ManualClock(T0),
-    });
-    log.appendAsLeader(sent, 3);
+    const log = appended({ 'compression.type': 'zstd', 'compression.zstd.level': 19 }, sent);
     expect(log.fetch(0, 1 << 20).records.subarray(16)).toEqual(sent.subarray(16));
   });
 });

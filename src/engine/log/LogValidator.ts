@@ -4,6 +4,7 @@ import {
   CONTROL_FLAG_MASK,
   type CompressionType,
   compressionId,
+  concatBytes,
   decodeBatchAt,
   decodeBatchRecords,
   encodeRecordBatch,
@@ -241,11 +242,5 @@ export function recompress(
       ),
     );
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../Clock';
 import { Rng } from '../Rng';
+import { retainedBytesMeter } from '../retainedMemory.testing';
 import type { LogSegment } from './LogSegment';
 import { PAGED_OUT_ROW_BYTES, PagedOutSegments } from './PagedOutSegments';
 import { SegmentCache, SegmentNotLoadedError } from './SegmentCache';
@@ -107,14 +106,7 @@ describe('segments paged out into the table', () => {
   });
 
   it('memory per retained paged-out segment (JS heap and typed-array buffers) is under 160 bytes', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const used = () => {
-      gc();
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
+    const used = retainedBytesMeter();
     const clock = new ManualClock(T0);
     const store = new MapStore();
     const cache = new SegmentCache(0);

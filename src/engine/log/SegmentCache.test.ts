@@ -48,6 +48,14 @@ function appendBoth(p: Pair, rng: Rng, i: number): void {
 }
 
 /** What a tick does once the Store has caught up: flush, let writes complete, page out. */
+/** A pair of budget `budget` after `appends` random appends (from seed `seed`) to both logs. */
+function pairAppended(budget: number, seed: number, appends: number): Pair {
+  const p = pair(budget);
+  const rng = new Rng(seed);
+  for (let i = 0; i < appends; i++) appendBoth(p, rng, i);
+  return p;
+}
+
 async function settleAndEnforce(p: Pair): Promise<void> {
   p.paged.flush();
   await p.paged.writer.settled();
@@ -92,9 +100,7 @@ function lookupShape(log: UnifiedLog, offset: number) {
 
 describe('SegmentCache', () => {
   it('pages out closed durable segments and reads back the very same bytes', async () => {
-    const p = pair(2000);
-    const rng = new Rng(7);
-    for (let i = 0; i < 200; i++) appendBoth(p, rng, i);
+    const p = pairAppended(2000, 7, 200);
     const before = new Map(p.paged.logSegments.map((s) => [s.baseOffset, s.log.copy()]));
     const indexes = new Map(
       p.paged.logSegments.map((s) => [s.baseOffset, [[...s.offsetIndex.toBytes()], [...s.timeIndex.toBytes()]]]),
@@ -208,9 +214,7 @@ describe('SegmentCache', () => {
   });
 
   it('a replica fetch from a paged-out segment returns nothing yet and asks for the load', async () => {
-    const p = pair(0);
-    const rng = new Rng(5);
-    for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
+    const p = pairAppended(0, 5, 100);
     await settleAndEnforce(p);
     const replica = new PartitionLogReplica(p.paged);
     const first = p.paged.logSegments[0];
@@ -223,9 +227,7 @@ describe('SegmentCache', () => {
   });
 
   it('truncation into a paged-out segment drops it whole and the log continues from its base offset', async () => {
-    const p = pair(0);
-    const rng = new Rng(9);
-    for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
+    const p = pairAppended(0, 9, 100);
     await settleAndEnforce(p);
     const victim = p.paged.logSegments[2];
     if (!victim || victim.resident) throw new Error('expected a paged-out third segment');
@@ -248,9 +250,7 @@ describe('SegmentCache', () => {
   });
 
   it("a follower's segment read back keeps the index its multi-batch appends wrote (LogSegment.append indexes per append)", async () => {
-    const p = pair(0);
-    const rng = new Rng(21);
-    for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
+    const p = pairAppended(0, 21, 100);
     // A follower takes the reference log in fetches of several batches each.
     const follower = new UnifiedLog({
       dir: 'orders-1',
@@ -279,9 +279,7 @@ describe('SegmentCache', () => {
   });
 
   it('refuses bytes that are not the file paged out (CORRUPT_MESSAGE) and stays paged out', async () => {
-    const p = pair(0);
-    const rng = new Rng(12);
-    for (let i = 0; i < 60; i++) appendBoth(p, rng, i);
+    const p = pairAppended(0, 12, 60);
     await settleAndEnforce(p);
     const seg = p.paged.logSegments[0];
     if (!seg || seg.resident) throw new Error('expected a paged-out first segment');
@@ -296,9 +294,7 @@ describe('SegmentCache', () => {
   });
 
   it('forgets segments retention deletes, and a load of one that went is dropped', async () => {
-    const p = pair(0);
-    const rng = new Rng(3);
-    for (let i = 0; i < 100; i++) appendBoth(p, rng, i);
+    const p = pairAppended(0, 3, 100);
     await settleAndEnforce(p);
     const first = p.paged.logSegments[0];
     if (!first) throw new Error('no segment');
@@ -334,9 +330,15 @@ describe('producer snapshots of paged-out segments', () => {
     ]);
   }
 
-  it('leave memory with their segment: memory holds O(resident segments) snapshots, the Store all of them', async () => {
-    const p = pair(0);
+  /** A pair whose paged log takes a producer snapshot (its log end offset's bytes) at every roll. */
+  function pairWithSnapshots(budget: number): Pair {
+    const p = pair(budget);
     p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    return p;
+  }
+
+  it('leave memory with their segment: memory holds O(resident segments) snapshots, the Store all of them', async () => {
+    const p = pairWithSnapshots(0);
     const rng = new Rng(11);
     for (let i = 0; i < 400; i++) {
       appendBoth(p, rng, i);
@@ -363,8 +365,7 @@ describe('producer snapshots of paged-out segments', () => {
   });
 
   it('"save again from memory" writes the snapshots it still holds and drops those that were only in the Store', async () => {
-    const p = pair(3000);
-    p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    const p = pairWithSnapshots(3000);
     const rng = new Rng(13);
     for (let i = 0; i < 300; i++) appendBoth(p, rng, i);
     await settleAndEnforce(p);
@@ -382,8 +383,7 @@ describe('producer snapshots of paged-out segments', () => {
   });
 
   it('a paged-out segment read back serves fetches as before; the log rolls on without sorting its snapshots', async () => {
-    const p = pair(0);
-    p.paged.attachProducerSnapshots(() => snapshotBytes(p.paged.logEndOffset));
+    const p = pairWithSnapshots(0);
     const rng = new Rng(12);
     for (let i = 0; i < 200; i++) appendBoth(p, rng, i);
     await settleAndEnforce(p);
@@ -401,9 +401,7 @@ describe('producer snapshots of paged-out segments', () => {
 
 describe('rewriteStoreFiles after the Store lost every file, with segments paged out', () => {
   it('writes what memory holds and starts the log past the last segment that was only in the Store', async () => {
-    const p = pair(3000);
-    const rng = new Rng(7);
-    for (let i = 0; i < 300; i++) appendBoth(p, rng, i);
+    const p = pairAppended(3000, 7, 300);
     await settleAndEnforce(p);
     const segments = [...p.paged.logSegments];
     const lastPagedOut = segments.reduce((at, s, i) => (s.resident ? at : i), -1);

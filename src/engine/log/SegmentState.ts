@@ -58,14 +58,17 @@ export abstract class SegmentState {
   get maxTimestampSoFar(): number {
     return this.hot ? this.hot.maxTimestampSoFar : this.coldF64('maxTimestampSoFar');
   }
-  set maxTimestampSoFar(ts: number) {
-    this.resident_().maxTimestampSoFar = ts;
-  }
   get offsetOfMaxTimestampSoFar(): number {
     return this.hot ? this.hot.offsetOfMaxTimestampSoFar : this.coldF64('offsetOfMaxTimestampSoFar');
   }
-  set offsetOfMaxTimestampSoFar(offset: number) {
-    this.resident_().offsetOfMaxTimestampSoFar = offset;
+  /**
+   * Kafka's LogSegment.maxTimestampAndOffsetSoFar, one TimestampOffset: the largest timestamp so
+   * far and the offset it is at change together.
+   */
+  protected setMaxTimestampAndOffsetSoFar(timestamp: number, offset: number): void {
+    const hot = this.resident_();
+    hot.maxTimestampSoFar = timestamp;
+    hot.offsetOfMaxTimestampSoFar = offset;
   }
   /** The offset after the last batch (baseOffset when empty). */
   get nextOffset(): number {

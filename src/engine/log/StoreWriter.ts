@@ -7,6 +7,20 @@ export type StoreOperation =
   | { op: 'truncate'; path: string; size: number }
   | { op: 'delete'; path: string };
 
+/** Starts one operation on a Store and returns its promise without waiting, the way the log calls a Store. */
+export function applyStoreOperation(store: Store, operation: StoreOperation): Promise<void> {
+  switch (operation.op) {
+    case 'write':
+      return store.write(operation.path, operation.bytes);
+    case 'append':
+      return store.append(operation.path, operation.bytes);
+    case 'truncate':
+      return store.truncate(operation.path, operation.size);
+    case 'delete':
+      return store.delete(operation.path);
+  }
+}
+
 export interface StoreFailure {
   /** The operation that failed (a `sync` is Kafka's flush of one file, StoreWriter.sync). */
   operation: StoreOperation | { op: 'sync'; path: string };
@@ -83,18 +97,7 @@ export class StoreWriter {
     const bytes = operation.op === 'write' || operation.op === 'append' ? operation.bytes.length : 0;
     this.handedBytes += bytes;
     this.onOperation?.(operation);
-    return this.issue(operation, bytes, (store) => {
-      switch (operation.op) {
-        case 'write':
-          return store.write(operation.path, operation.bytes);
-        case 'append':
-          return store.append(operation.path, operation.bytes);
-        case 'truncate':
-          return store.truncate(operation.path, operation.size);
-        case 'delete':
-          return store.delete(operation.path);
-      }
-    });
+    return this.issue(operation, bytes, (store) => applyStoreOperation(store, operation));
   }
 
   /**

@@ -15,11 +15,7 @@ import {
   TransactionIndex,
   txnIndexFileName,
 } from './TransactionIndex';
-
-function hex(s: string): Uint8Array {
-  const digits = s.replace(/#[^\n]*/g, '').replace(/\s+/g, '');
-  return new Uint8Array(digits.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
-}
+import { hex } from '../codec/hexLayout.testing';
 
 // TransactionIndexTest's four aborted transactions.
 const abortedTxns = [

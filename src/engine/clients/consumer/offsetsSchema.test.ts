@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CorruptRecordError } from '../../errors';
+import { decodeOrCorrupt, truncateOrFlip } from '../../codec/corruptBytes.testing';
 import {
   decodeAssignment,
   decodeGroupMetadataValue,
@@ -202,11 +202,7 @@ describe('decoders on bad bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
         for (const decode of decoders) {
-          try {
-            decode(bytes);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, bytes);
         }
       }),
       { seed: 4, numRuns: 2000 },
@@ -225,13 +221,7 @@ describe('decoders on bad bytes', () => {
             decodeOffsetsKey(r.key).type === 'OffsetCommitKey' ? decodeOffsetCommitValue : decodeGroupMetadataValue,
           ],
         ] as const) {
-          const mutated = truncate ? bytes.slice(0, at % bytes.length) : bytes.slice();
-          if (!truncate) mutated[at % mutated.length] = (mutated[at % mutated.length] as number) ^ (xor | 1);
-          try {
-            decode(mutated);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, truncateOrFlip(bytes, at, xor, truncate));
         }
       }),
       { seed: 6, numRuns: 1000 },

@@ -4,8 +4,7 @@
  * answers with it), exactly as GroupMetadataManager.partitionFor computes it on a real broker:
  * `Utils.abs(groupId.hashCode) % offsets.topic.num.partitions`.
  */
-import { KafkaError } from '../../errors';
-import { javaStringHashCode, kafkaAbs } from '../../clients/consumer/javaStringHashCode';
+import { coordinatorPartitionFor } from '../coordinatorPartitionFor';
 
 /** Kafka's default `offsets.topic.num.partitions`. */
 export const DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS = 50;
@@ -14,14 +13,5 @@ export function groupCoordinatorPartition(
   groupId: string,
   numPartitions: number = DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS,
 ): number {
-  if (!Number.isInteger(numPartitions) || numPartitions < 1) {
-    throw new KafkaError(
-      'INVALID_CONFIG',
-      `offsets.topic.num.partitions must be a positive integer, got ${numPartitions}`,
-      {
-        numPartitions,
-      },
-    );
-  }
-  return kafkaAbs(javaStringHashCode(groupId)) % numPartitions;
+  return coordinatorPartitionFor(groupId, numPartitions, 'offsets.topic.num.partitions');
 }

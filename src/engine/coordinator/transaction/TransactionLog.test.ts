@@ -11,12 +11,8 @@ import {
 } from './TransactionLog';
 import { TransactionMetadata, type TxnTransitMetadata, txnPartitionSet } from './TransactionMetadata';
 import { ALL_TRANSACTION_STATES, type TransactionState } from './TransactionState';
-
-/** Hex with spaces and comments (`# ...` to the end of a line) allowed, for layouts spelled field by field. */
-function hex(s: string): Uint8Array {
-  const digits = s.replace(/#[^\n]*/g, '').replace(/\s+/g, '');
-  return new Uint8Array(digits.match(/../g)?.map((b) => Number.parseInt(b, 16)) ?? []);
-}
+import { decodeOrCorrupt, truncateOrFlip } from '../../codec/corruptBytes.testing';
+import { hex } from '../../codec/hexLayout.testing';
 
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 
@@ -30,6 +26,19 @@ const topicPartitions = [
   { topic: 'topic2', partition: 1 },
   { topic: 'topic2', partition: 2 },
 ];
+
+/** TransactionLogTest's `new TransactionMetadata(...)`: producer epoch 0, timeout 1000 ms, both timestamps 0. */
+function metadata(transactionalId: string, producerId: number, state: TransactionState): TransactionMetadata {
+  return new TransactionMetadata({
+    transactionalId,
+    producerId,
+    producerEpoch,
+    txnTimeoutMs: transactionTimeoutMs,
+    state,
+    txnStartTimestamp: 0,
+    txnLastUpdateTimestamp: 0,
+  });
+}
 
 function transit(over: Partial<TxnTransitMetadata>): TxnTransitMetadata {
   return {
@@ -116,15 +125,7 @@ describe('__transaction_state byte layouts (TransactionLogKey.json, TransactionL
 
 describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
   it('shouldThrowExceptionWriteInvalidTxn: Empty with partitions cannot be written', () => {
-    const m = new TransactionMetadata({
-      transactionalId: 'transactionalId',
-      producerId: 23423,
-      producerEpoch,
-      txnTimeoutMs: transactionTimeoutMs,
-      state: 'Empty',
-      txnLastUpdateTimestamp: 0,
-      txnStartTimestamp: 0,
-    });
+    const m = metadata('transactionalId', 23423, 'Empty');
     m.addPartitions(topicPartitions);
     expect(() => valueToBytes(m.prepareNoTransit(), true)).toThrow(IllegalStateException);
   });
@@ -140,15 +141,7 @@ describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
     ];
     for (const flexible of [false, true]) {
       for (const [transactionalId, producerId, state] of states) {
-        const m = new TransactionMetadata({
-          transactionalId,
-          producerId,
-          producerEpoch,
-          txnTimeoutMs: transactionTimeoutMs,
-          state,
-          txnStartTimestamp: 0,
-          txnLastUpdateTimestamp: 0,
-        });
+        const m = metadata(transactionalId, producerId, state);
         if (state !== 'Empty') m.addPartitions(topicPartitions);
         const key = readTxnRecordKey(keyToBytes(transactionalId));
         expect(key).toEqual({ type: 'TxnKey', version: 0, transactionalId });
@@ -165,15 +158,7 @@ describe('TransactionLog (Kafka 3.9 TransactionLogTest)', () => {
   });
 
   it('testTransactionMetadataParsing: what kafka-dump-log prints', () => {
-    const m = new TransactionMetadata({
-      transactionalId: 'id',
-      producerId: 1334,
-      producerEpoch,
-      txnTimeoutMs: transactionTimeoutMs,
-      state: 'Ongoing',
-      txnStartTimestamp: 0,
-      txnLastUpdateTimestamp: 0,
-    });
+    const m = metadata('id', 1334, 'Ongoing');
     m.addPartitions([{ topic: 'topic', partition: 0 }]);
     expect(formatRecordKeyAndValue(keyToBytes('id'), valueToBytes(m.prepareNoTransit(), true))).toEqual([
       'transaction_metadata::transactionalId=id',
@@ -252,11 +237,7 @@ describe('__transaction_state decoders on bad bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
         for (const decode of [readTxnRecordKey, (b: Uint8Array) => readTxnRecordValue('t', b)]) {
-          try {
-            decode(bytes);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, bytes);
         }
       }),
       { seed: 27, numRuns: 2000 },
@@ -278,15 +259,9 @@ describe('__transaction_state decoders on bad bytes', () => {
     );
     fc.assert(
       fc.property(fc.nat(records.length - 1), fc.nat(), fc.nat(255), fc.boolean(), (i, at, xor, truncate) => {
-        const bytes = records[i] as Uint8Array;
-        const mutated = truncate ? bytes.slice(0, at % bytes.length) : bytes.slice();
-        if (!truncate) mutated[at % mutated.length] = (mutated[at % mutated.length] as number) ^ (xor | 1);
+        const mutated = truncateOrFlip(records[i] as Uint8Array, at, xor, truncate);
         for (const decode of [readTxnRecordKey, (b: Uint8Array) => readTxnRecordValue('t', b)]) {
-          try {
-            decode(mutated);
-          } catch (e) {
-            if (!(e instanceof CorruptRecordError)) throw e;
-          }
+          decodeOrCorrupt(decode, mutated);
         }
       }),
       { seed: 28, numRuns: 2000 },

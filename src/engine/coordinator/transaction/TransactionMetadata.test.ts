@@ -106,29 +106,35 @@ describe('TransactionMetadata (Kafka 3.9 TransactionMetadataTest)', () => {
     expect(m.txnLastUpdateTimestamp).toBe(now - 2);
   });
 
-  for (const [test, target] of [
-    ['testTolerateTimeShiftDuringPrepareCommit', 'PrepareCommit'],
-    ['testTolerateTimeShiftDuringPrepareAbort', 'PrepareAbort'],
-  ] as const) {
-    it(test, () => {
-      const m = metadata({ producerEpoch: 1, state: 'Ongoing', txnStartTimestamp: 1 });
-      m.completeTransitionTo(m.prepareAbortOrCommit(target, now - 1));
-      expect(m.state).toBe(target);
-      expect(m.producerId).toBe(producerId);
-      expect(m.lastProducerEpoch).toBe(NO_PRODUCER_EPOCH);
-      expect(m.producerEpoch).toBe(1);
-      expect(m.txnStartTimestamp).toBe(1);
-      expect(m.txnLastUpdateTimestamp).toBe(now - 1);
-    });
-  }
-
-  for (const [test, from, to] of [
-    ['testTolerateTimeShiftDuringCompleteCommit', 'PrepareCommit', 'CompleteCommit'],
-    ['testTolerateTimeShiftDuringCompleteAbort', 'PrepareAbort', 'CompleteAbort'],
+  for (const [test, from, prepare, to] of [
+    [
+      'testTolerateTimeShiftDuringPrepareCommit',
+      'Ongoing',
+      (m: TransactionMetadata) => m.prepareAbortOrCommit('PrepareCommit', now - 1),
+      'PrepareCommit',
+    ],
+    [
+      'testTolerateTimeShiftDuringPrepareAbort',
+      'Ongoing',
+      (m: TransactionMetadata) => m.prepareAbortOrCommit('PrepareAbort', now - 1),
+      'PrepareAbort',
+    ],
+    [
+      'testTolerateTimeShiftDuringCompleteCommit',
+      'PrepareCommit',
+      (m: TransactionMetadata) => m.prepareComplete(now - 1),
+      'CompleteCommit',
+    ],
+    [
+      'testTolerateTimeShiftDuringCompleteAbort',
+      'PrepareAbort',
+      (m: TransactionMetadata) => m.prepareComplete(now - 1),
+      'CompleteAbort',
+    ],
   ] as const) {
     it(test, () => {
       const m = metadata({ producerEpoch: 1, state: from, txnStartTimestamp: 1 });
-      m.completeTransitionTo(m.prepareComplete(now - 1));
+      m.completeTransitionTo(prepare(m));
       expect(m.state).toBe(to);
       expect(m.producerId).toBe(producerId);
       expect(m.lastProducerEpoch).toBe(NO_PRODUCER_EPOCH);

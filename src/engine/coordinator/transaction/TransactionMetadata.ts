@@ -223,12 +223,8 @@ export class TransactionMetadata {
     const startsNow = this.state === 'Empty' || this.state === 'CompleteAbort' || this.state === 'CompleteCommit';
     const partitions = new Map(this.topicPartitions);
     for (const [key, tp] of txnPartitionSet(added)) partitions.set(key, tp);
-    return this.prepareTransitionTo(
+    return this.prepareTransitionOfSameProducer(
       'Ongoing',
-      this.producerId,
-      this.producerEpoch,
-      this.lastProducerEpoch,
-      this.txnTimeoutMs,
       partitions,
       startsNow ? updateTimestamp : this.txnStartTimestamp,
       updateTimestamp,
@@ -237,12 +233,8 @@ export class TransactionMetadata {
 
   /** EndTxn: PrepareCommit or PrepareAbort, the partitions kept for the markers. */
   prepareAbortOrCommit(newState: TransactionState, updateTimestamp: number): TxnTransitMetadata {
-    return this.prepareTransitionTo(
+    return this.prepareTransitionOfSameProducer(
       newState,
-      this.producerId,
-      this.producerEpoch,
-      this.lastProducerEpoch,
-      this.txnTimeoutMs,
       new Map(this.topicPartitions),
       this.txnStartTimestamp,
       updateTimestamp,
@@ -254,29 +246,33 @@ export class TransactionMetadata {
     const newState: TransactionState = this.state === 'PrepareCommit' ? 'CompleteCommit' : 'CompleteAbort';
     // The prepare state reached the log, so a failed fence before it no longer matters.
     this.hasFailedEpochFence = false;
+    return this.prepareTransitionOfSameProducer(newState, new Map(), this.txnStartTimestamp, updateTimestamp);
+  }
+
+  /** The transactional id expired (transactional.id.expiration.ms). */
+  prepareDead(): TxnTransitMetadata {
+    return this.prepareTransitionOfSameProducer('Dead', new Map(), this.txnStartTimestamp, this.txnLastUpdateTimestamp);
+  }
+
+  /**
+   * prepareTransitionTo with this producer's id, epochs and timeout kept, as Kafka's
+   * prepareAddPartitions, prepareAbortOrCommit, prepareComplete and prepareDead pass them.
+   */
+  private prepareTransitionOfSameProducer(
+    newState: TransactionState,
+    newTopicPartitions: TxnPartitionSet,
+    newTxnStartTimestamp: number,
+    updateTimestamp: number,
+  ): TxnTransitMetadata {
     return this.prepareTransitionTo(
       newState,
       this.producerId,
       this.producerEpoch,
       this.lastProducerEpoch,
       this.txnTimeoutMs,
-      new Map(),
-      this.txnStartTimestamp,
+      newTopicPartitions,
+      newTxnStartTimestamp,
       updateTimestamp,
-    );
-  }
-
-  /** The transactional id expired (transactional.id.expiration.ms). */
-  prepareDead(): TxnTransitMetadata {
-    return this.prepareTransitionTo(
-      'Dead',
-      this.producerId,
-      this.producerEpoch,
-      this.lastProducerEpoch,
-      this.txnTimeoutMs,
-      new Map(),
-      this.txnStartTimestamp,
-      this.txnLastUpdateTimestamp,
     );
   }
 

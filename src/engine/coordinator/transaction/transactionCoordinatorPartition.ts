@@ -4,8 +4,7 @@
  * with it), as TransactionStateManager.partitionFor computes it:
  * `Utils.abs(transactionalId.hashCode) % transaction.state.log.num.partitions`.
  */
-import { KafkaError } from '../../errors';
-import { javaStringHashCode, kafkaAbs } from '../../clients/consumer/javaStringHashCode';
+import { coordinatorPartitionFor } from '../coordinatorPartitionFor';
 
 /** Topic.TRANSACTION_STATE_TOPIC_NAME. */
 export const TRANSACTION_STATE_TOPIC = '__transaction_state';
@@ -17,12 +16,9 @@ export function transactionCoordinatorPartition(
   transactionalId: string,
   transactionTopicPartitionCount: number = DEFAULT_TRANSACTIONS_TOPIC_PARTITIONS,
 ): number {
-  if (!Number.isInteger(transactionTopicPartitionCount) || transactionTopicPartitionCount < 1) {
-    throw new KafkaError(
-      'INVALID_CONFIG',
-      `transaction.state.log.num.partitions must be a positive integer, got ${transactionTopicPartitionCount}`,
-      { transactionTopicPartitionCount },
-    );
-  }
-  return kafkaAbs(javaStringHashCode(transactionalId)) % transactionTopicPartitionCount;
+  return coordinatorPartitionFor(
+    transactionalId,
+    transactionTopicPartitionCount,
+    'transaction.state.log.num.partitions',
+  );
 }

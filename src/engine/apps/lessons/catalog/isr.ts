@@ -1,6 +1,7 @@
-import { backInIsr, highWatermarkReaches, partitionState, replicaLogEndOffsets } from '../facts';
+import { backInIsr, partitionState } from '../facts';
 import type { JournalEntry } from '../journal';
 import type { LessonWorld } from '../types';
+import { paymentsWritten } from './paymentsWritten';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
@@ -52,13 +53,10 @@ export const isr = lesson(ELECTIONS, 'isr', 'replication', {
         };
       },
     },
-    {
-      text: '30 records were written while broker 3 is away: the high watermark moves with brokers 1 and 2 only.',
-      look: row(PAYMENTS),
-      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 30, keyPrefix: 'p', valueBytes: 100 }],
-      until: highWatermarkReaches(PAYMENTS, 0, 30),
-      observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
-    },
+    paymentsWritten(
+      '30 records were written while broker 3 is away: the high watermark moves with brokers 1 and 2 only.',
+      { count: 30, keyPrefix: 'p', valueBytes: 100 },
+    ),
     {
       text: 'Broker 3 was healed: it registers again, fetches what it missed, and once its LEO reaches the leader’s high watermark the leader adds it back (an ISR expand).',
       look: row(PAYMENTS),

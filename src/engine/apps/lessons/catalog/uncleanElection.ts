@@ -1,5 +1,6 @@
-import { highWatermarkReaches, partitionState, replicaLogEndOffsets } from '../facts';
+import { partitionState } from '../facts';
 import type { LessonWorld } from '../types';
+import { paymentsWritten } from './paymentsWritten';
 import { after } from './posts';
 import { ELECTIONS, lesson, PAYMENTS, row } from './scenarios';
 
@@ -21,13 +22,11 @@ export const uncleanElection = lesson(ELECTIONS, 'unclean-election', 'replicatio
       slow: true,
       observe: (w) => ({ isr: partitionState(w, PAYMENTS, 0)?.isr ?? [] }),
     },
-    {
-      text: '20 records were written: brokers 1 and 2 have them, broker 3 does not.',
-      look: row(PAYMENTS),
-      actions: [{ op: 'produceRecords', topic: PAYMENTS, from: 0, count: 20, keyPrefix: 'pay-', valueBytes: 50 }],
-      until: highWatermarkReaches(PAYMENTS, 0, 20),
-      observe: (w) => ({ replicaLeo: replicaLogEndOffsets(w, PAYMENTS, 0) }),
-    },
+    paymentsWritten('20 records were written: brokers 1 and 2 have them, broker 3 does not.', {
+      count: 20,
+      keyPrefix: 'pay-',
+      valueBytes: 50,
+    }),
     {
       text: 'Brokers 1 and 2 were killed: no ISR member is left alive, payments-0 is offline.',
       look: row(PAYMENTS),
