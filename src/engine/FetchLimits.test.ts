@@ -2,7 +2,8 @@
  * Issue 29 item 5: a Fetch honours max_bytes and each partition's partition_max_bytes as Kafka's
  * ReplicaManager.readFromLocalLog does: partitions are read in request order, each limited to
  * min(partition_max_bytes, what is left of max_bytes); the first partition that returns records
- * gets its first batch whole even past both limits (minOneMessage), the later ones only what fits.
+ * gets its first batch whole even past both limits (minOneMessage), the later ones only what fits —
+ * a byte slice that may end inside a batch (LogSegment.read), whose first bytes the client drops.
  * Cases from FetchRequestTest.testBrokerRespectsPartitionsOrderAndSizeLimits (maxResponseBytes
  * 800, maxPartitionBytes 190, a batch larger than the partition limit and one larger than the
  * response limit); librdkafka's test 0082 (fetch.max.bytes) fails when this is ignored.
@@ -10,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeBatch, startCluster, TestClient } from './cluster/testing';
 import type { FetchResponse } from './cluster/requests';
+import { wholeBatchesSize } from './codec';
 
 const MAX_RESPONSE_BYTES = 800;
 const MAX_PARTITION_BYTES = 190;
@@ -47,28 +49,41 @@ function world() {
       ],
     });
   const sizes = (r: FetchResponse | undefined) => (r?.responses[0]?.partitions ?? []).map((p) => p.records.length);
-  return { fetch, sizes };
+  // FetchRequestTest's records(partitionData): the whole batches a client reads from each partition.
+  const whole = (r: FetchResponse | undefined) =>
+    (r?.responses[0]?.partitions ?? []).map((p) => wholeBatchesSize(p.records));
+  return { fetch, sizes, whole };
 }
 
 describe('Fetch max_bytes and partition_max_bytes (ReplicaManager.readFromLocalLog)', () => {
   it('1. large batches last: every partition within its limit, the response within max_bytes', () => {
-    const { fetch, sizes } = world();
-    const got = sizes(fetch([0, 1, 2, 3]));
+    const { fetch, sizes, whole } = world();
+    const response = fetch([0, 1, 2, 3]);
+    const got = whole(response);
     expect(got[0]).toBeGreaterThan(0);
     expect(got[0]).toBeLessThanOrEqual(MAX_PARTITION_BYTES);
     expect(got[1]).toBeLessThanOrEqual(MAX_PARTITION_BYTES);
     // Neither large batch fits what is left, and neither partition is the first to return records.
     expect(got.slice(2)).toEqual([0, 0]);
-    expect(got.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+    // Each partition's slice is cut at partition_max_bytes (190 x 4 = 760 <= 800): the small
+    // batches end with a partial one, the large ones are only their first 190 bytes.
+    expect(sizes(response)).toEqual([190, 190, 190, 190]);
   });
 
   it('3. the batch larger than the partition limit first: returned whole, the others share what is left', () => {
-    const { fetch, sizes } = world();
-    const got = sizes(fetch([2, 3, 0, 1]));
+    const { fetch, sizes, whole } = world();
+    const response = fetch([2, 3, 0, 1]);
+    const got = whole(response);
     expect(got[0]).toBeGreaterThan(MAX_PARTITION_BYTES);
     expect(got[0]).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
     expect(got[1]).toBe(0);
     expect(got.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+    // The large batch's partition gets the first min(190, what is left) bytes of its batch, and
+    // the response's bytes add up to max_bytes exactly once partitions are cut mid-batch.
+    const raw = sizes(response);
+    expect(raw[0]).toBe(got[0]);
+    expect(raw[1]).toBe(Math.min(MAX_PARTITION_BYTES, MAX_RESPONSE_BYTES - (raw[0] as number)));
+    expect(raw.reduce((a, b) => a + b, 0)).toBe(MAX_RESPONSE_BYTES);
   });
 
   it('4. the batch larger than the response limit first: it alone is returned (minOneMessage)', () => {

@@ -252,14 +252,17 @@ export class MemoryReplicaLog implements ReplicaLog {
           logEndOffset: this.endOffset,
         },
       );
+    // As LogSegment.read: a slice of adjustedMaxSize bytes, which may end inside a batch.
     const chosen: Uint8Array[] = [];
+    let limit = -1;
     let size = 0;
     for (const b of this.batches) {
       if (b.header.lastOffset < startOffset) continue;
       if (b.header.baseOffset >= maxOffset) break;
-      if ((chosen.length > 0 || !minOneMessage) && size + b.bytes.length > maxBytes) break;
-      chosen.push(b.bytes);
-      size += b.bytes.length;
+      if (limit < 0) limit = Math.max(0, minOneMessage ? Math.max(maxBytes, b.bytes.length) : maxBytes);
+      if (size >= limit) break;
+      chosen.push(size + b.bytes.length > limit ? b.bytes.subarray(0, limit - size) : b.bytes);
+      size += Math.min(b.bytes.length, limit - size);
     }
     return concatBytes(chosen);
   }

@@ -1,4 +1,5 @@
 import { isKafkaError } from '../errors';
+import { wholeBatches } from '../codec/logInputStream';
 import { formatReplicationOffsetCheckpoint } from './checkpoint';
 import type { BrokerServices } from './BrokerServices';
 import { DelayedFetchPurgatory } from './DelayedFetch';
@@ -566,7 +567,10 @@ export class ReplicaManager {
   }
 
   /** A follower's append of fetched records; returns the new LEO. */
-  appendAsFollower(p: Partition, records: Uint8Array, leaderHw: number): void {
+  appendAsFollower(p: Partition, fetched: Uint8Array, leaderHw: number): void {
+    // Only whole batches: the fetch may end with the first bytes of one that did not fit, which
+    // Kafka's follower leaves out (records.batches() stops there; UnifiedLog.trimInvalidBytes).
+    const records = wholeBatches(fetched);
     if (records.length > 0) {
       const info = p.log.appendAsFollower(records);
       for (const h of info.batches) p.producerState.update(h);

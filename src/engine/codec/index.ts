@@ -9,3 +9,4 @@ export * from './bytes';
 export * from './dumpLog';
 export * from './producerSnapshot';
 export * from './memoryRecords';
+export * from './logInputStream';

@@ -16,10 +16,11 @@ const NO_BYTES = new Uint8Array(0);
 export interface FetchDataInfo {
   fetchOffsetMetadata: { messageOffset: number; segmentBaseOffset: number; relativePositionInSegment: number };
   /**
-   * Whole batches: a view of the segment's bytes, which never change (share it, never write to it).
-   * Batches may start before the requested offset.
+   * A view of the segment's bytes, which never change (share it, never write to it): the batches,
+   * then possibly the first bytes of one that did not fit. Batches may start before the requested offset.
    */
   records: Uint8Array;
+  /** The whole batches of `records`. */
   batches: RecordBatchHeader[];
   /** The offset a follow-up fetch should ask for. */
   nextOffset: number;
@@ -537,12 +538,11 @@ export class LocalLog {
   }
 
   /**
-   * Kafka's LocalLog.read: whole batches starting with the one that holds `offset`, up to
-   * `maxBytes` (the first batch returned whole when `minOneMessage`; without it, a first batch
-   * larger than `maxBytes` is not returned at all, where Kafka returns its first bytes), never a batch
-   * holding an offset >= `maxOffset` (replication passes the high watermark here), and never past
-   * the end of the segment the read started in. Kafka may end a response with a partial batch;
-   * glassbox always returns whole batches.
+   * Kafka's LocalLog.read: the bytes starting with the batch that holds `offset`, up to `maxBytes`
+   * (the first batch whole when `minOneMessage`; without it, only the first `maxBytes` bytes of a
+   * larger one), never a batch holding an offset >= `maxOffset` (replication passes the high
+   * watermark here), and never past the end of the segment the read started in. The bytes may end
+   * inside a batch, as Kafka's do (LogSegment.read): `batches` and `nextOffset` cover the whole ones.
    */
   read(
     offset: number,
@@ -568,7 +568,7 @@ export class LocalLog {
             relativePositionInSegment: read.startPosition,
           },
           // A view, not a copy: the segment's bytes never change (FileRecords), so it is safe to share.
-          records: seg.log.view(read.startPosition, read.endPosition),
+          records: seg.log.view(read.startPosition, read.sliceEnd),
           batches: read.batches,
           nextOffset: last ? last.lastOffset + 1 : offset,
         };

@@ -39,7 +39,10 @@ export interface LogReadResult {
   /** Base offset of the first batch read (it may start before the requested offset). */
   firstBatchOffset: number;
   startPosition: number;
+  /** Where the whole batches read end. */
   endPosition: number;
+  /** Where the bytes returned end (Kafka's slice): past `endPosition` when it cuts a batch. */
+  sliceEnd: number;
   batches: RecordBatchHeader[];
 }
 
@@ -372,9 +375,12 @@ export class LogSegment extends SegmentState {
   }
 
   /**
-   * Kafka's LogSegment.read: whole batches from the one holding `startOffset`, at most `maxSize`
-   * bytes (but the first batch whole when `minOneMessage`, as Kafka's adjustedMaxSize), none
-   * holding an offset >= maxOffset. Null when this segment has no batch reaching `startOffset`.
+   * Kafka's LogSegment.read: the bytes from the batch holding `startOffset`, at most `maxSize` of
+   * them (at least the first batch when `minOneMessage`: Kafka's adjustedMaxSize), ending before
+   * the first batch holding an offset >= `maxOffset` (Kafka's maxPosition). A byte slice, not a
+   * batch list: it may end inside a batch (FileRecords.slice), whose first bytes the reader
+   * discards; `batches` and `endPosition` cover the whole batches, `sliceEnd` the slice. Null when
+   * this segment has no batch reaching `startOffset`.
    */
   read(
     startOffset: number,
@@ -386,18 +392,28 @@ export class LogSegment extends SegmentState {
     if (!found) return null;
     const batches: RecordBatchHeader[] = [];
     const bytes = this.log.view();
+    const adjustedMaxSize = minOneMessage ? Math.max(maxSize, found.size) : maxSize;
+    const fetchEnd = found.position + Math.min(Math.max(0, adjustedMaxSize), bytes.length - found.position);
+    let maxPosition = bytes.length;
     let position = found.position;
-    let total = 0;
     while (position < bytes.length) {
       // The first header was just read by translateOffset.
       const h = position === found.position ? found.header : readBatchHeader(bytes, position);
-      if (h.lastOffset >= maxOffset) break;
-      if ((batches.length > 0 || !minOneMessage) && total + h.sizeInBytes > maxSize) break;
+      if (h.lastOffset >= maxOffset) {
+        maxPosition = position;
+        break;
+      }
+      if (position + h.sizeInBytes > fetchEnd) break;
       batches.push(h);
-      total += h.sizeInBytes;
       position += h.sizeInBytes;
     }
-    return { firstBatchOffset: found.offset, startPosition: found.position, endPosition: position, batches };
+    return {
+      firstBatchOffset: found.offset,
+      startPosition: found.position,
+      endPosition: position,
+      sliceEnd: Math.min(maxPosition, fetchEnd),
+      batches,
+    };
   }
 
   /** FileRecords.searchForOffsetWithSize: reads headers only, batch by batch. */

@@ -182,7 +182,7 @@ describe('UnifiedLog roll', () => {
 });
 
 describe('UnifiedLog fetch', () => {
-  it('returns whole batches from the one holding the offset, honours maxBytes (min one batch) and maxOffset', () => {
+  it('returns the batches from the one holding the offset, honours maxBytes (min one batch) and maxOffset', () => {
     const { log } = newLog();
     for (let i = 0; i < 5; i++) log.appendAsLeader(makeBatch(makeRecords(4, 20)));
     const all = log.fetch(0, 1 << 20);

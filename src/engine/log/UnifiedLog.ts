@@ -1,6 +1,6 @@
 import type { Clock } from '../Clock';
 import type { RecordBatch, RecordBatchHeader } from '../codec';
-import { decodeRecordBatches } from '../codec';
+import { decodeRecordBatches, wholeBatches } from '../codec';
 import { KafkaError } from '../errors';
 import type { Store } from '../Store';
 import { LeaderEpochFileCache } from './LeaderEpochFileCache';
@@ -293,7 +293,8 @@ export class UnifiedLog implements PagedLog {
    * bytes instead of copying them; they are written exactly as fetched either way.
    */
   appendAsFollower(records: Uint8Array, immutable = false): LogAppendInfo {
-    return this.append(records, false, -1, immutable);
+    // A fetch may end inside a batch: only the whole ones are appended (Kafka's trimInvalidBytes).
+    return this.append(wholeBatches(records), false, -1, immutable);
   }
 
   private append(records: Uint8Array, asLeader: boolean, leaderEpoch: number, adopt = false): LogAppendInfo {
@@ -541,9 +542,9 @@ export class UnifiedLog implements PagedLog {
     return this.local.read(offset, maxBytes, maxOffset, this._logStartOffset, minOneMessage);
   }
 
-  /** Decodes the records of a fetch (a convenience over decodeRecordBatches). */
+  /** Decodes the whole batches of a fetch (its truncated tail, if any, left out). */
   static decode(info: FetchDataInfo): RecordBatch[] {
-    return decodeRecordBatches(info.records);
+    return decodeRecordBatches(wholeBatches(info.records));
   }
 
   /** The record at `offset` and every step of finding it (OffsetLookup.lookupOffset). */
