@@ -107,6 +107,7 @@ describe('failover under librdkafka clients', () => {
         await page.call('applyAction', { op: 'restartBroker', broker: victim });
         const closing = await writer.done;
         expect(closing?.failed).toBe(0);
+        expect(closing?.undelivered).toBe(0);
         expect(acked.size).toBe(12_000);
         await waitFor(
           'the restarted broker back in every ISR',

@@ -269,8 +269,10 @@ def acks(bootstrap, topic, count, rate, timeout_ms=5000, prefix='r'):
             p.produce(topic, value=b'%s-%d' % (prefix.encode(), sent), on_delivery=on_delivery)
             sent += 1
         p.poll(0.005)
-    p.flush(30)
-    return {'done': sent, 'failed': failed[0]}
+    # Every message is delivered or failed within message.timeout.ms of its produce: wait that
+    # long (and a little), so none is left unreported on a slow machine.
+    left = p.flush(timeout_ms / 1000 + 10)
+    return {'done': sent, 'failed': failed[0], 'undelivered': left}
 
 
 def follow(bootstrap, group, topic):
