@@ -103,4 +103,9 @@ describe('conformance runner', () => {
     );
     expect(suite.map(whyNotApplicable)).toEqual([undefined, expect.stringMatching(/kafka-topics\.sh/)]);
   });
+
+  it('a manual test does not apply (librdkafka 2.0.2 test.c: 8000_idle is TEST_F_MANUAL)', () => {
+    const suite = readSuite('struct test tests[] = {\n    _TEST(8000_idle, TEST_F_MANUAL),\n};');
+    expect(whyNotApplicable(suite[0] as (typeof suite)[number])).toMatch(/TEST_F_MANUAL/);
+  });
 });

@@ -83,6 +83,7 @@ export const QUICK = [
 export const NOT_APPLICABLE: Record<string, string> = {
   '0052': "needs Kafka's shell scripts (kafka-topics.sh via KAFKA_PATH) to create its topic",
   '0077': "needs Kafka's shell scripts (kafka-configs.sh via KAFKA_PATH) to alter a topic's config",
+  '0109': "needs Kafka's shell scripts (kafka-acls.sh via KAFKA_PATH) to deny a topic to the consumer",
   '0045_subscribe_update_topic_remove': "needs Kafka's shell scripts (kafka-topics.sh --delete via KAFKA_PATH)",
   '0045_subscribe_update_non_exist_and_partchange':
     "needs Kafka's shell scripts (kafka-topics.sh --alter --partitions via KAFKA_PATH)",
@@ -152,6 +153,8 @@ export const SCENARIOS: Record<string, string[]> = {
 export function whyNotApplicable(t: SuiteTest): string | undefined {
   if (t.flags.includes('TEST_F_LOCAL')) return 'runs without a broker (librdkafka against itself or its mock cluster)';
   if (!SCENARIOS[t.scenario]) return `needs librdkafka's "${t.scenario}" test scenario`;
+  if (t.flags.includes('TEST_F_MANUAL'))
+    return 'TEST_F_MANUAL: librdkafka runs it only when asked for by name (8000_idle idles until stopped)';
   if (t.flags.includes('TEST_F_KNOWN_ISSUE'))
     return 'marked TEST_F_KNOWN_ISSUE by librdkafka: skipped by its own runner';
   return NOT_APPLICABLE[`${t.id}_${t.name}`] ?? NOT_APPLICABLE[t.id];
