@@ -100,8 +100,7 @@ export class Controller {
     private readonly broker: ControllerBroker,
     private readonly services: BrokerServices,
   ) {
-    // The state machines are built after this context; its getters read them late.
-    const controller = this;
+    const controller = this; // the state machines are built after this context: its getters read them late
     this.channels = new ControllerChannelManager(
       services,
       (to, request, onResponse) => broker.send(to, request, onResponse),
